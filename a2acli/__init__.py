@@ -1,0 +1,3 @@
+"""a2a: drive and debug A2A (Agent2Agent protocol) endpoints from the command line."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from a2acli.main import run
+
+run()
