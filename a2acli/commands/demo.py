@@ -1,0 +1,101 @@
+"""`a2a demo-server`: run the built-in demo agent (V1 and V0 on one URL) for trying the CLI."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+EXTRA_HINT = "a2a demo-server needs the server extra: pip install 'a2acli[server]'"
+
+# Top-level modules of the `server` extra; an ImportError naming anything else is a bug.
+_EXTRA_MODULES = frozenset({"a2a", "uvicorn", "starlette", "sse_starlette", "google", "jsonrpc"})
+
+
+def _load_serve() -> Callable[..., None]:
+    """Import the demo server, or say which extra is missing and exit 1."""
+    try:
+        from a2acli.demo.server import serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in _EXTRA_MODULES:
+            raise
+        # TODO: raise MissingExtraError(EXTRA_HINT, hint=...) once commands/_run.py maps it.
+        typer.echo(EXTRA_HINT, err=True)
+        raise typer.Exit(1) from None
+    return serve
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def demo_server(
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port",
+            envvar="A2ACLI_DEMO_PORT",
+            min=0,
+            max=65535,
+            help="Port to listen on; 0 picks a free one (the real one is printed).",
+        ),
+    ] = 41241,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            envvar="A2ACLI_DEMO_HOST",
+            help="Address to bind. Anything but loopback exposes the demo agent to the network.",
+        ),
+    ] = "127.0.0.1",
+    api_key: Annotated[
+        str,
+        typer.Option(
+            "--demo-api-key",
+            envvar="A2ACLI_DEMO_API_KEY",
+            help="X-API-Key value the agent accepts for its extended card.",
+        ),
+    ] = "demo-key",
+    log_level: Annotated[
+        str,
+        typer.Option(
+            "--log-level",
+            envvar="A2ACLI_DEMO_LOG_LEVEL",
+            help="Server log level: critical, error, warning, info, debug.",
+        ),
+    ] = "warning",
+) -> None:
+    """Run the built-in demo A2A agent (a2a-sdk server, V1 and V0 on one URL) until Ctrl-C.
+
+    Skills: create-user, slow, fail, ask, echo (plain text). The extended card
+    needs X-API-Key; nothing else needs credentials.
+    """
+    levels = ("critical", "error", "warning", "info", "debug", "trace")
+    if log_level.lower() not in levels:
+        raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
+    serve = _load_serve()
+    if not _is_loopback(host):
+        typer.echo(
+            f"warning: --host {host} is not loopback: anyone who can reach it can use the demo "
+            "agent, and it will POST webhooks to loopback URLs on this machine",
+            err=True,
+        )
+
+    def announce(url: str) -> None:
+        typer.echo(f"a2a demo agent on {url}  (V1 and V0; Ctrl-C to stop)", err=True)
+        typer.echo(f"extended card: send header X-API-Key: {api_key}", err=True)
+
+    try:
+        serve(host=host, port=port, api_key=api_key, log_level=log_level.lower(), on_listen=announce)
+    except OSError as exc:
+        typer.echo(f"a2a demo-server: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        pass

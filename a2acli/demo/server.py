@@ -1,0 +1,566 @@
+"""A demo A2A agent on the official a2a-sdk server: V1 (1.0) and V0 (0.3) JSON-RPC on one URL.
+
+Imported only by `a2a demo-server` and the integration tests, because it needs the
+`server` extra (a2a-sdk[http-server], uvicorn); every SDK/uvicorn/starlette import is here.
+
+Layout (base URL `http://HOST:PORT`):
+
+- `POST /`: JSON-RPC, V1 and V0 on the same URL (`enable_v0_3_compat=True`; the SDK
+  routes on the method name and checks `A2A-Version` per method).
+- `GET /.well-known/agent-card.json` and `GET /.well-known/agent.json`: the public card,
+  V1-shaped for `A2A-Version: 1.x`, V0-shaped otherwise (`Vary: A2A-Version`).
+
+Skills, chosen by the `skill` key of the first data part, else plain text => echo:
+`create-user`, `slow`, `fail`, `ask`, `echo`; an unknown skill ends the task rejected.
+Only the extended card needs `X-API-Key`; every other call works without credentials.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import ipaddress
+import itertools
+import json
+import logging
+import socket
+import urllib.parse
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import uvicorn
+from a2a.compat.v0_3.conversions import to_compat_agent_card
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_jsonrpc_routes
+from a2a.server.tasks import (
+    BasePushNotificationSender,
+    InMemoryPushNotificationConfigStore,
+    InMemoryTaskStore,
+    TaskUpdater,
+)
+from a2a.types.a2a_pb2 import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentSkill,
+    APIKeySecurityScheme,
+    Message,
+    Part,
+    Role,
+    SecurityRequirement,
+    SecurityScheme,
+    StringList,
+    Task,
+    TaskState,
+    TaskStatus,
+)
+from a2a.utils.push_url_validator import validate_push_notification_url
+from google.protobuf import struct_pb2
+from google.protobuf.json_format import MessageToDict, ParseDict
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "serve"]
+
+logger = logging.getLogger("a2acli.demo")
+
+RPC_PATH = "/"
+CARD_PATHS = ("/.well-known/agent-card.json", "/.well-known/agent.json")
+API_KEY_HEADER = "X-API-Key"
+API_KEY_SCHEME = "apiKey"
+EXTENDED_CARD_METHODS = frozenset({"GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"})
+AGENT_NAME = "a2a demo agent"
+AGENT_VERSION = "0.1.0"
+
+SLOW_MAX_STEPS = 1000
+SLOW_MAX_DELAY = 60.0
+
+
+# --------------------------------------------------------------------------- the card
+
+
+def base_url(host: str, port: int) -> str:
+    """`http://host:port` with IPv6 literals bracketed and no trailing slash."""
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"http://{shown}:{port}"
+
+
+def _skill(skill_id: str, name: str, description: str, examples: list[str]) -> AgentSkill:
+    return AgentSkill(
+        id=skill_id,
+        name=name,
+        description=description,
+        tags=["demo"],
+        examples=examples,
+    )
+
+
+_PUBLIC_SKILLS = [
+    _skill(
+        "create-user",
+        "Create user",
+        "Data part {skill: 'create-user', ...fields}: submitted -> working -> completed with an "
+        "artifact 'user' holding {id: 'user-<n>', ...fields}.",
+        ['{"skill": "create-user", "projectUserId": "user_123"}'],
+    ),
+    _skill(
+        "slow",
+        "Slow task",
+        "Data part {skill: 'slow', steps: 5, delay: 0.5}: one working status 'step i/N' per step, "
+        "then an artifact 'done after N steps' and completed. Cancellable.",
+        ['{"skill": "slow", "steps": 5, "delay": 0.5}'],
+    ),
+    _skill(
+        "fail",
+        "Fail",
+        "Data part {skill: 'fail', reason?}: working, then failed with a status message.",
+        ['{"skill": "fail"}'],
+    ),
+    _skill(
+        "ask",
+        "Ask for input",
+        "Data part {skill: 'ask', question?}: ends input-required; a follow-up message on the "
+        "same task (taskId + contextId) whose text or data {value} gives the value completes it.",
+        ['{"skill": "ask", "question": "Which colour?"}'],
+    ),
+    _skill(
+        "echo",
+        "Echo",
+        "Plain text (no skill): a completed task with an artifact 'echo: <text>'. The exact text "
+        "'message' gets a direct Message reply instead of a Task.",
+        ["hello", "message"],
+    ),
+]
+
+
+def _build_card(url: str, *, extended: bool) -> AgentCard:
+    skills = list(_PUBLIC_SKILLS)
+    if extended:
+        admin = _skill(
+            "admin-report",
+            "Admin report",
+            "Listed only on the extended card. Data part {skill: 'admin-report'} sent with "
+            "X-API-Key: completed with an artifact 'report' (counters); without it: rejected.",
+            ['{"skill": "admin-report"}'],
+        )
+        admin.security_requirements.append(
+            SecurityRequirement(schemes={API_KEY_SCHEME: StringList(list=[])})
+        )
+        skills.append(admin)
+    return AgentCard(
+        name=AGENT_NAME,
+        description=(
+            "Built-in demo agent of the a2a CLI (a2a-sdk server). Serves A2A 1.0 and 0.3 "
+            "JSON-RPC on the same URL. Skills: create-user, slow, fail, ask, echo."
+            + (" Extended card." if extended else "")
+        ),
+        version=AGENT_VERSION,
+        supported_interfaces=[
+            AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0"),
+            AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="0.3"),
+        ],
+        capabilities=AgentCapabilities(
+            streaming=True, push_notifications=True, extended_agent_card=True
+        ),
+        # Declared but not required card-wide (no securityRequirements): only the
+        # extended card checks it, so plain calls work without credentials.
+        security_schemes={
+            API_KEY_SCHEME: SecurityScheme(
+                api_key_security_scheme=APIKeySecurityScheme(
+                    location="header",
+                    name=API_KEY_HEADER,
+                    description="Needed only for the extended agent card.",
+                )
+            )
+        },
+        default_input_modes=["text/plain", "application/json"],
+        default_output_modes=["text/plain", "application/json"],
+        skills=skills,
+    )
+
+
+def _wants_v1(request: Request) -> bool:
+    """`A2A-Version` header (or query parameter): absent/empty/0.x => V0, anything else => V1."""
+    raw = request.headers.get("a2a-version") or request.query_params.get("A2A-Version") or ""
+    major = raw.strip().split(".", 1)[0]
+    return bool(major) and major != "0"
+
+
+def _v0_card_dict(card: AgentCard) -> dict[str, Any]:
+    data = to_compat_agent_card(card).model_dump(mode="json", by_alias=True, exclude_none=True)
+    # The SDK copies the interface's "0.3"; a 0.3 card spells the full version.
+    data["protocolVersion"] = "0.3.0"
+    return data
+
+
+def _card_route_endpoint(card: AgentCard) -> Callable[[Request], Any]:
+    """One card, two shapes. The SDK's own card route serves a merged V1+V0 "hybrid"
+    whatever the header, so this route picks the shape from `A2A-Version`."""
+    bodies = {
+        True: json.dumps(MessageToDict(card), separators=(",", ":")).encode(),
+        False: json.dumps(_v0_card_dict(card), separators=(",", ":")).encode(),
+    }
+    etags = {k: f'W/"{hashlib.sha256(v).hexdigest()[:32]}"' for k, v in bodies.items()}
+
+    async def get_card(request: Request) -> Response:
+        v1 = _wants_v1(request)
+        headers = {"Vary": "A2A-Version", "ETag": etags[v1], "Cache-Control": "no-cache"}
+        inm = request.headers.get("if-none-match", "")
+        if inm and etags[v1] in [c.strip() for c in inm.split(",")]:
+            return Response(status_code=304, headers=headers)
+        return Response(bodies[v1], media_type="application/json", headers=headers)
+
+    return get_card
+
+
+# --------------------------------------------------------------------------- the agent
+
+
+def _text_part(text: str) -> Part:
+    return Part(text=text)
+
+
+def _data_part(data: Any) -> Part:
+    return Part(data=ParseDict(data, struct_pb2.Value()))
+
+
+def _plain(value: Any) -> Any:
+    """JSON from a protobuf Value: whole-number floats back to ints (Value stores doubles)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _parts(message: Message | None) -> tuple[list[str], list[Any]]:
+    texts: list[str] = []
+    datas: list[Any] = []
+    for part in message.parts if message is not None else []:
+        if part.HasField("text"):
+            texts.append(part.text)
+        elif part.HasField("data"):
+            datas.append(_plain(MessageToDict(part.data)))
+    return texts, datas
+
+
+def _number(fields: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    try:
+        value = float(fields.get(key, default))
+    except (TypeError, ValueError):
+        value = default
+    return min(max(value, low), high)
+
+
+class DemoAgentExecutor(AgentExecutor):
+    """The skills. Each task enqueues a Task first (the SDK requires it), then updates."""
+
+    def __init__(self, api_key: str) -> None:
+        self._api_key = api_key
+        self._user_ids = itertools.count(1)
+        self._users_created = 0
+        self._tasks_started = 0
+        self._canceled: set[str] = set()
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        message = context.message
+        task_id = context.task_id or str(uuid.uuid4())
+        context_id = context.context_id or str(uuid.uuid4())
+        texts, datas = _parts(message)
+        current = context.current_task
+        updater = TaskUpdater(event_queue, task_id, context_id)
+
+        if current is not None and current.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+            await self._answer(updater, texts, datas)
+            return
+
+        first = datas[0] if datas and isinstance(datas[0], dict) else None
+        skill = first.get("skill") if first is not None else None
+        fields = {k: v for k, v in (first or {}).items() if k != "skill"}
+
+        if skill is None and " ".join(texts).strip() == "message":
+            # The one skill-less input answered with a direct Message (no task).
+            await event_queue.enqueue_event(
+                Message(
+                    message_id=str(uuid.uuid4()),
+                    context_id=context_id,
+                    role=Role.ROLE_AGENT,
+                    parts=[_text_part("echo: message (a direct Message, no task)")],
+                )
+            )
+            return
+
+        if current is None:
+            self._tasks_started += 1
+            await event_queue.enqueue_event(
+                Task(
+                    id=task_id,
+                    context_id=context_id,
+                    status=TaskStatus(state=TaskState.TASK_STATE_SUBMITTED),
+                    history=[message] if message is not None else [],
+                )
+            )
+
+        if skill is None or skill == "echo":
+            await self._echo(updater, texts, datas, fields)
+        elif skill == "create-user":
+            await self._create_user(updater, fields)
+        elif skill == "slow":
+            await self._slow(updater, fields)
+        elif skill == "fail":
+            await self._fail(updater, fields)
+        elif skill == "ask":
+            await self._ask(updater, fields)
+        elif skill == "admin-report":
+            headers = context.call_context.state.get("headers", {})
+            await self._admin_report(updater, headers.get(API_KEY_HEADER.lower()) == self._api_key)
+        else:
+            known = ", ".join(s.id for s in _PUBLIC_SKILLS)
+            await updater.reject(
+                updater.new_agent_message(
+                    [_text_part(f"unknown skill {skill!r}; this agent knows: {known}")]
+                )
+            )
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        # The SDK calls this, then cancels the running execute() (CancelledError).
+        task_id = context.task_id or ""
+        self._canceled.add(task_id)
+        updater = TaskUpdater(event_queue, task_id, context.context_id or "")
+        await updater.cancel(updater.new_agent_message([_text_part("canceled on request")]))
+
+    async def _echo(
+        self, updater: TaskUpdater, texts: list[str], datas: list[Any], fields: dict[str, Any]
+    ) -> None:
+        text = fields.get("text") if isinstance(fields.get("text"), str) else None
+        if text is None:
+            text = "\n".join(texts) if texts else json.dumps(datas, separators=(",", ":"))
+        await updater.add_artifact([_text_part(f"echo: {text}")], name="echo", last_chunk=True)
+        await updater.complete()
+
+    async def _create_user(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
+        await updater.start_work()
+        user = {"id": f"user-{next(self._user_ids)}", **fields}
+        self._users_created += 1
+        await updater.add_artifact([_data_part(user)], name="user", last_chunk=True)
+        await updater.complete()
+
+    async def _slow(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
+        steps = int(_number(fields, "steps", 5, 1, SLOW_MAX_STEPS))
+        delay = _number(fields, "delay", 0.5, 0, SLOW_MAX_DELAY)
+        task_id = updater.task_id
+        try:
+            for i in range(1, steps + 1):
+                if task_id in self._canceled:
+                    return
+                await updater.start_work(
+                    updater.new_agent_message([_text_part(f"step {i}/{steps}")])
+                )
+                await asyncio.sleep(delay)
+            if task_id in self._canceled:
+                return
+            await updater.add_artifact(
+                [_text_part(f"done after {steps} steps")], name="result", last_chunk=True
+            )
+            await updater.complete()
+        except asyncio.CancelledError:
+            logger.info("slow task %s stopped (canceled)", task_id)
+            raise
+        finally:
+            self._canceled.discard(task_id)
+
+    async def _fail(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
+        await updater.start_work()
+        reason = fields.get("reason") or "the 'fail' skill always fails (on purpose, for demos)"
+        await updater.failed(updater.new_agent_message([_text_part(f"failed: {reason}")]))
+
+    async def _ask(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
+        question = fields.get("question") or "Which value should I use?"
+        await updater.start_work()
+        await updater.requires_input(
+            updater.new_agent_message(
+                [
+                    _text_part(
+                        f"{question} Reply on this task (same taskId and contextId) with text, "
+                        'or a data part {"value": ...}.'
+                    )
+                ]
+            )
+        )
+
+    async def _admin_report(self, updater: TaskUpdater, authorized: bool) -> None:
+        if not authorized:
+            await updater.reject(
+                updater.new_agent_message(
+                    [_text_part(f"admin-report needs header {API_KEY_HEADER} with the demo key")]
+                )
+            )
+            return
+        await updater.start_work()
+        report = {"tasksStarted": self._tasks_started, "usersCreated": self._users_created}
+        await updater.add_artifact([_data_part(report)], name="report", last_chunk=True)
+        await updater.complete()
+
+    async def _answer(self, updater: TaskUpdater, texts: list[str], datas: list[Any]) -> None:
+        value: Any
+        if datas:
+            first = datas[0]
+            value = first.get("value", first) if isinstance(first, dict) else first
+        else:
+            value = "\n".join(texts)
+        shown = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+        await updater.start_work()
+        await updater.add_artifact([_text_part(f"got: {shown}")], name="answer", last_chunk=True)
+        await updater.complete(updater.new_agent_message([_text_part(f"thanks, got: {shown}")]))
+
+
+# --------------------------------------------------------------------------- push URL policy
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def demo_push_url_validator(url: str) -> bool:
+    """The SDK's SSRF screen (`validate_push_notification_url`) rejects loopback, which
+    is where a local `a2a webhook listen` runs. Loopback http(s) URLs are accepted here;
+    anything else still goes through the SDK's screen."""
+    try:
+        parsed = urllib.parse.urlparse(url)
+    except ValueError:
+        return False
+    if parsed.scheme in ("http", "https") and parsed.hostname and _is_loopback(parsed.hostname):
+        return True
+    return await validate_push_notification_url(url)
+
+
+# --------------------------------------------------------------------------- the app
+
+
+def _unauthorized(request_id: Any) -> JSONResponse:
+    return JSONResponse(
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "error": {
+                "code": -32000,
+                "message": f"Unauthorized: the extended agent card needs header {API_KEY_HEADER}",
+            },
+        },
+        status_code=401,
+        headers={"WWW-Authenticate": f'ApiKey header="{API_KEY_HEADER}"'},
+    )
+
+
+def build_app(*, host: str, port: int, api_key: str) -> Starlette:
+    """The ASGI app: JSON-RPC (V1 + V0) at `/`, the card at the well-known paths."""
+    url = base_url(host, port) + RPC_PATH
+    public_card = _build_card(url, extended=False)
+    extended_card = _build_card(url, extended=True)
+
+    task_store = InMemoryTaskStore()
+    push_store = InMemoryPushNotificationConfigStore()
+    push_client = httpx.AsyncClient(timeout=10.0)
+    handler = DefaultRequestHandler(
+        agent_executor=DemoAgentExecutor(api_key),
+        task_store=task_store,
+        agent_card=public_card,
+        push_config_store=push_store,
+        push_sender=BasePushNotificationSender(
+            push_client, push_store, push_url_validator=demo_push_url_validator
+        ),
+        extended_agent_card=extended_card,
+        push_url_validator=demo_push_url_validator,
+    )
+
+    (sdk_rpc_route,) = create_jsonrpc_routes(handler, rpc_url=RPC_PATH, enable_v0_3_compat=True)
+    sdk_rpc = sdk_rpc_route.endpoint
+
+    async def rpc(request: Request) -> Response:
+        # The extended card is the one call that needs the key: answered HTTP 401 here,
+        # before the SDK sees it. Starlette caches the body, so the SDK can re-read it.
+        try:
+            body = await request.json()
+        except Exception:  # noqa: BLE001 - the SDK reports bad JSON itself
+            body = None
+        if isinstance(body, dict) and body.get("method") in EXTENDED_CARD_METHODS:
+            if request.headers.get(API_KEY_HEADER) != api_key:
+                request_id = body.get("id")
+                if isinstance(request_id, bool) or not isinstance(request_id, str | int):
+                    request_id = None
+                return _unauthorized(request_id)
+        return await sdk_rpc(request)
+
+    card_endpoint = _card_route_endpoint(public_card)
+    routes = [Route(RPC_PATH, rpc, methods=["POST"])]
+    routes += [Route(path, card_endpoint, methods=["GET"]) for path in CARD_PATHS]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await handler.aclose()
+            await push_client.aclose()
+
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 41241,
+    api_key: str = "demo-key",
+    log_level: str = "warning",
+    on_listen: Callable[[str], None] | None = None,
+) -> None:
+    """Bind, build the app for the bound port (`port=0` picks a free one), then serve
+    until interrupted. `on_listen(base_url)` runs once the socket is bound.
+
+    Raises OSError when the address cannot be bound."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.setblocking(False)
+    real_port = sock.getsockname()[1]
+
+    level = log_level.upper()
+    log_handler = logging.StreamHandler()
+    log_handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s"))
+    for name in ("a2a", logger.name):
+        named = logging.getLogger(name)
+        named.setLevel(level)
+        if not named.handlers:
+            named.addHandler(log_handler)
+            named.propagate = False
+    # A wildcard bind has no address to advertise; the card and banner name loopback.
+    shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    app = build_app(host=shown_host, port=real_port, api_key=api_key)
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    if on_listen is not None:
+        on_listen(base_url(shown_host, real_port))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
