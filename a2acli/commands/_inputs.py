@@ -1,0 +1,159 @@
+"""Turning command-line input into core (V1) values: JSON from text/@file/stdin, -f fields, and
+message parts in the order they were given."""
+
+from __future__ import annotations
+
+import base64
+import json
+import mimetypes
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from a2acli.errors import UsageError
+
+
+class OrderedCommand(typer.core.TyperCommand):
+    """Keeps the raw argument list, so parts can follow the command line's order."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta["a2acli.argv"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+def read_json(value: str, flag: str) -> Any:
+    """JSON given inline, as @file, or `-` for standard input."""
+    if value == "-":
+        text, where = sys.stdin.read(), "standard input"
+    elif value.startswith("@"):
+        path = Path(value[1:]).expanduser()
+        try:
+            text, where = path.read_text(encoding="utf-8"), str(path)
+        except FileNotFoundError:
+            raise UsageError(f"{flag}: no such file {path}", hint=f"{flag} takes JSON, @file or - (stdin)") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"{flag}: cannot read {path}: {e}", hint=f"{flag} takes JSON, @file or - (stdin)") from None
+    else:
+        text, where = value, "the argument"
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f"quote it for the shell, e.g. {flag} '{{\"key\": \"value\"}}', or use @file") from None
+
+
+def read_object(value: str | None, flag: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    obj = read_json(value, flag)
+    if not isinstance(obj, dict):
+        raise UsageError(f"{flag} must be a JSON object, not {type(obj).__name__}", hint=f"e.g. {flag} '{{\"key\": \"value\"}}'")
+    return obj
+
+
+def parse_fields(fields: list[str]) -> dict[str, Any]:
+    """-f key=value (a string) and -f key:=JSON (typed), httpie style."""
+    out: dict[str, Any] = {}
+    for item in fields:
+        typed = ":=" in item and (item.index(":=") < item.index("=") + 1 if "=" in item else True)
+        key, sep, value = item.partition(":=") if typed else item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"-f {item!r} is not key=value or key:=JSON", hint="e.g. -f projectUserId=user_123 -f age:=42")
+        if typed:
+            try:
+                out[key] = json.loads(value)
+            except ValueError as e:
+                raise UsageError(f"-f {key}:= is not valid JSON ({e})", hint="e.g. -f tags:='[\"a\"]'  -f age:=42") from None
+        else:
+            out[key] = value
+    return out
+
+
+def file_part(path_text: str, media_type: str | None) -> dict[str, Any]:
+    if path_text.startswith(("http://", "https://")):
+        part: dict[str, Any] = {"url": path_text}
+        name = path_text.rsplit("/", 1)[-1]
+        if name:
+            part["filename"] = name
+        if media_type:
+            part["mediaType"] = media_type
+        return part
+    path = Path(path_text).expanduser()
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"--file: no such file {path}", hint="give a path to a readable file, or an http(s) URL") from None
+    except OSError as e:
+        raise UsageError(f"--file: cannot read {path}: {e.strerror}", hint="check the path") from None
+    guessed = mimetypes.guess_type(path.name)[0]
+    return {"raw": base64.b64encode(data).decode(), "mediaType": media_type or guessed or "application/octet-stream", "filename": path.name}
+
+
+_PART_FLAGS = {"--text": "text", "--data": "data", "--file": "file", "--skill": "skill", "--media-type": "media", "-f": "field", "--field": "field"}
+
+
+def part_order(argv: list[str]) -> list[str]:
+    """The part flags in command-line order, e.g. ['data', 'media', 'text']."""
+    order: list[str] = []
+    skip = False
+    for tok in argv:
+        if skip:
+            skip = False
+            continue
+        if tok == "--":
+            break
+        name = tok.split("=", 1)[0] if tok.startswith("--") else tok
+        kind = _PART_FLAGS.get(name)
+        if kind:
+            order.append(kind)
+            skip = "=" not in tok or not tok.startswith("--")
+        elif tok.startswith("-") and not tok.startswith("--") and len(tok) > 2 and tok[:2] == "-f":
+            order.append("field")
+    return order
+
+
+def build_parts(
+    argv: list[str], *, positional: str | None, texts: list[str], datas: list[str], files: list[str],
+    media_types: list[str], skill: str | None, fields: list[str],
+) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    if positional is not None:
+        parts.append({"text": positional})
+    its = {"text": iter(texts), "data": iter(datas), "file": iter(files), "media": iter(media_types)}
+    skill_fields = parse_fields(fields)
+    skill_done = False
+    for kind in part_order(argv):
+        if kind == "text":
+            parts.append({"text": next(its["text"])})
+        elif kind == "data":
+            parts.append({"data": read_json(next(its["data"]), "--data")})
+        elif kind == "file":
+            parts.append(file_part(next(its["file"]), None))
+        elif kind in ("skill", "field") and not skill_done:
+            parts.append({"data": ({"skill": skill} if skill else {}) | skill_fields})
+            skill_done = True
+        elif kind == "media":
+            mt = next(its["media"])
+            if not parts:
+                raise UsageError(f"--media-type {mt} comes before any part", hint="put it after the --text/--data/--file it describes")
+            parts[-1]["mediaType"] = mt
+    if (skill or skill_fields) and not skill_done:  # flags given in a way the scan did not see
+        parts.append({"data": ({"skill": skill} if skill else {}) | skill_fields})
+    return parts
+
+
+def build_message(
+    parts: list[dict[str, Any]], *, message_id: str | None, context_id: str | None, task_id: str | None, metadata: dict[str, Any] | None,
+) -> dict[str, Any]:
+    if not parts:
+        raise UsageError("nothing to send", hint="give TEXT, --text, --data, --file or --skill (e.g. a2a send 'hello')")
+    msg: dict[str, Any] = {"messageId": message_id or str(uuid.uuid4()), "role": "ROLE_USER", "parts": parts}
+    if context_id:
+        msg["contextId"] = context_id
+    if task_id:
+        msg["taskId"] = task_id
+    if metadata:
+        msg["metadata"] = metadata
+    return msg

@@ -1,0 +1,569 @@
+"""The pipeline every method command runs: options -> request -> (offline print | send) -> output.
+
+This module holds the package's one error boundary: lower layers raise A2acliError, it becomes a
+message, a hint and an exit code here."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import typer
+
+from a2acli.commands._options import CallOptions
+from a2acli.errors import A2acliError, ExitCode, Interrupted, TimeoutExpired, UnexpectedStateError, UnreachableError, HttpError, UsageError
+from a2acli.render.output import Output
+from a2acli.wire import Wire, envelope
+from a2acli.wire.methods import METHODS, MethodSpec
+
+# -- the error boundary ---------------------------------------------------------------------------
+
+_CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
+
+
+@contextmanager
+def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output | None = None) -> Iterator[None]:
+    try:
+        yield
+    except (typer.Exit, typer.Abort):
+        raise
+    except A2acliError as e:
+        if debug:
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+        o = out or Output(_mode(output_hint))
+        o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.a2a_code, data=e.data, request_id=e.request_id)
+        raise typer.Exit(int(e.exit_code)) from None
+    except KeyboardInterrupt:
+        o = out or Output(_mode(output_hint))
+        call = _CURRENT.get("call")
+        task = call.task if call else {}
+        if task.get("id"):
+            o.note(f"interrupted: task {task['id']} (context {task.get('contextId', '?')}) was {_state_text(task.get('state'))}")
+            o.note(f"resume with: a2a tasks subscribe {task['id']}   or: a2a tasks get {task['id']} --wait")
+        else:
+            o.note("interrupted")
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+    except BrokenPipeError:
+        raise typer.Exit(0) from None
+    except Exception as e:  # a bug: say so plainly, trace only with --debug
+        if debug:
+            raise
+        o = out or Output(_mode(output_hint))
+        o.error(message=f"internal error: {type(e).__name__}: {e}", hint="rerun with --debug for the traceback, and report it", code="internal", a2a_code=None)
+        raise typer.Exit(int(ExitCode.FAILED)) from None
+
+
+def _mode(hint: str | None) -> str:
+    import os
+
+    m = (hint or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
+    return m if m in ("text", "json", "raw") else "text"
+
+
+def _state_text(state: Any) -> str:
+    from a2acli.render.views import state_label
+
+    return state_label(state)
+
+
+# -- one call -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Reply:
+    result: Any  # as the wire spelt it
+    core: Any  # canonical V1
+    raw: bytes  # the response body (unary) or the event's data (stream)
+    exchange: Any
+
+
+class Call:
+    """One invocation's connection: transport, card, endpoint, credentials, taps."""
+
+    def __init__(self, opts: CallOptions, out: Output) -> None:
+        from a2acli.transport.client import Transport, TransportConfig
+        from a2acli.transport.record import DebugTap, DumpTap, Redactor, RequestIdTap
+
+        self.opts = opts
+        self.out = out
+        self.redactor = Redactor({s for s in (opts.api_key, opts.bearer) if s})
+        taps: list[Any] = [RequestIdTap(out.note)]
+        if opts.debug:
+            taps.append(DebugTap(out.note, self.redactor))
+        if opts.dump:
+            taps.append(DumpTap(opts.dump, self.redactor, version=opts.wire.version))
+        if opts.insecure:
+            out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
+        self.transport = Transport(
+            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure), taps
+        )
+        self._endpoint: Any = None
+        self.card: dict[str, Any] | None = None  # canonical V1
+        self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
+        _CURRENT["call"] = self
+
+    def close(self) -> None:
+        self.transport.close()
+        _CURRENT.pop("call", None)
+
+    def __enter__(self) -> Call:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- where and how ------------------------------------------------------------------------------
+    def fetch_card(self) -> Any:
+        from a2acli.transport.card import fetch_card
+        from a2acli.wire.translate import to_core_card
+
+        if not self.opts.url:
+            raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one")
+        fetched = fetch_card(self.transport, self.opts.url)
+        if not isinstance(fetched.doc, dict):
+            raise UsageError(f"{fetched.url} is not an Agent Card")
+        self.card = to_core_card(fetched.doc)
+        return fetched
+
+    def endpoint(self) -> Any:
+        from a2acli.wire.endpoints import Endpoint, select_interface
+
+        if self._endpoint is None:
+            if self.opts.rpc_url:
+                self._endpoint = Endpoint(self.opts.rpc_url)
+            else:
+                fetched = self.fetch_card()
+                self._endpoint = select_interface(self.card or {}, self.opts.wire, fetched.url)
+        return self._endpoint
+
+    def credentials(self) -> Any:
+        from a2acli.transport.client import Credentials
+        from a2acli.wire.endpoints import api_key_placement
+
+        creds = Credentials()
+        if self.opts.api_key:
+            where, name = api_key_placement(self.card)
+            {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = self.opts.api_key
+            self.redactor.add(header=name)
+        if self.opts.bearer:
+            creds.headers["Authorization"] = f"Bearer {self.opts.bearer}"
+        return creds
+
+    def build(self, spec: MethodSpec, params: Any, request_id: str | None = None) -> Any:
+        from a2acli.wire.codec import build_request
+
+        tenant = self._endpoint.tenant if self._endpoint is not None else ""
+        built = build_request(spec, params, wire=self.opts.wire, dialect=self.opts.dialect, request_id=request_id or envelope.new_id(), tenant=tenant)
+        for n in built.notes:
+            self.out.warn(f"not carried to V0: {n}")
+        return built
+
+    # -- offline --------------------------------------------------------------------------------------
+    def offline_url(self) -> str:
+        if self.opts.rpc_url:
+            return self.opts.rpc_url
+        if self.opts.url and (self.opts.url.startswith("file://") or self.opts.url.endswith(".json") and "://" not in self.opts.url):
+            return self.endpoint().url
+        return f"<JSON-RPC URL from the Agent Card of {self.opts.url or '--url'}>"
+
+    def print_offline(self, built: Any, *, stream: bool, headers: dict[str, str] | None = None) -> None:
+        url = self.offline_url()
+        creds = self.credentials()
+        h = self.transport.headers({"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json", **creds.headers, **(headers or {})})
+        head = [f"POST {url}"] + [f"{k}: {v}" for k, v in self.redactor.headers(list(h.items()))]
+        if self.out.mode == "raw":
+            for line in head:
+                self.out.note(line)
+            self.out.raw(built.body)
+        elif self.out.mode == "json":
+            for line in head:
+                self.out.note(line)
+            self.out.json(built.envelope)
+        else:
+            self.out.text("\n".join(head) + "\n\n" + json.dumps(built.envelope, ensure_ascii=False, indent=2))
+
+    # -- sending --------------------------------------------------------------------------------------
+    def unary(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+        from a2acli.transport.jsonrpc import read_result
+        from a2acli.wire.codec import decode_result
+
+        ep = self.endpoint()
+        built = self.build(spec, params, request_id)
+        attempt = 0
+        while True:
+            try:
+                ex = self.transport.post(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers)
+                if retries > attempt and ex.status is not None and ex.status >= 500:
+                    raise HttpError(f"HTTP {ex.status}")
+                break
+            except (UnreachableError, HttpError, TimeoutExpired) as e:
+                if attempt >= retries or isinstance(e, TimeoutExpired) and self.opts.timeout:
+                    if isinstance(e, HttpError) and self.transport.last is not None:
+                        ex = self.transport.last
+                        break
+                    raise
+                delay = min(0.5 * 2**attempt, 8.0)
+                attempt += 1
+                self.out.note(f"retry {attempt}/{retries} in {delay:g}s: {e.message}")
+                time.sleep(delay)
+        result = read_result(ex)
+        return Reply(result, decode_result(spec, result), ex.response_body, ex)
+
+    def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
+        from a2acli.transport.jsonrpc import event_result, read_document
+        from a2acli.transport.sse import iter_events
+        from a2acli.wire.codec import decode_result
+
+        ep = self.endpoint()
+        built = self.build(spec, params, request_id)
+        with self.transport.open_stream(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers) as (ex, resp):
+            if not 200 <= resp.status_code < 300:
+                ex.response_body = resp.read()
+                read_document(ex)  # raises the JSON-RPC or HTTP error it carries
+            for ev in iter_events(ex, resp, self.transport.taps):
+                result = event_result(ex, ev.event, ev.data)
+                yield Reply(result, decode_result(spec, result), ev.data.encode(), ex)
+                self.transport.check_deadline()
+
+    # -- task tracking --------------------------------------------------------------------------------
+    def track(self, core: Any) -> None:
+        """Remember the task in hand from a core Task, send result or stream event."""
+        if not isinstance(core, dict):
+            return
+        if "task" in core:
+            core = core["task"]
+        if "statusUpdate" in core:
+            ev = core["statusUpdate"]
+            self.task.update({k: v for k, v in (("id", ev.get("taskId")), ("contextId", ev.get("contextId")), ("state", (ev.get("status") or {}).get("state"))) if v})
+            return
+        if "artifactUpdate" in core:
+            ev = core["artifactUpdate"]
+            self.task.setdefault("id", ev.get("taskId"))
+            return
+        if "id" in core and "status" in core:
+            self.task.update({"id": core.get("id"), "contextId": core.get("contextId"), "state": (core.get("status") or {}).get("state")})
+
+
+# -- presenting results ---------------------------------------------------------------------------
+
+
+def present(kind: str, reply: Reply, call: Call) -> None:
+    out, opts = call.out, call.opts
+    if out.mode == "raw":
+        out.raw(reply.raw)
+        return
+    if out.mode == "json":
+        out.json(reply.core if opts.as_v1 else reply.result)
+        return
+    from a2acli.render import views
+
+    core = reply.core
+    if kind in ("send", "event"):
+        if isinstance(core, dict) and "message" in core:
+            out.rows(views.message_rows(core["message"]), title="Message", style="green")
+        elif isinstance(core, dict) and "task" in core:
+            out.rows(views.task_rows(core["task"]), title="Task", style=_state_style(core["task"]))
+        else:
+            out.rows(views.event_rows(core if isinstance(core, dict) else {}), title="Event")
+    elif kind == "task":
+        out.rows(views.task_rows(core or {}), title="Task", style=_state_style(core or {}))
+    elif kind == "task-list":
+        tasks = (core or {}).get("tasks") or []
+        out.table(
+            ["Task", "Context", "State", "Updated"],
+            [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
+            title=f"{len(tasks)} task(s)",
+        )
+        if not tasks:
+            out.note("no tasks")
+    elif kind == "push-config":
+        out.rows(views.push_config_rows(core or {}), title="Push config")
+    elif kind == "push-config-list":
+        configs = (core or {}).get("configs") or []
+        for cfg in configs:
+            out.rows(views.push_config_rows(cfg), title="Push config")
+        if not configs:
+            out.note("no push configs")
+    elif kind == "card":
+        out.rows(views.card_rows(core or {}), title="Agent Card", style="magenta")
+    elif kind == "empty":
+        out.text("Deleted.")
+    else:
+        out.text(json.dumps(core, ensure_ascii=False, indent=2))
+
+
+def _state_style(task: dict[str, Any]) -> str:
+    from a2acli.wire.translate import is_interrupted, is_terminal
+
+    state = (task.get("status") or {}).get("state")
+    if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
+        return "red"
+    if is_interrupted(state):
+        return "yellow"
+    return "green" if is_terminal(state) else "cyan"
+
+
+def report_task_outcome(call: Call, expect: frozenset[str] | None) -> None:
+    """Warnings for failed/rejected tasks, the command to continue an interrupted one, and the
+    --expect-state gate (exit 6). The exit code never encodes the task's outcome otherwise."""
+    from a2acli.wire.translate import is_interrupted, to_core_task_state
+
+    t = call.task
+    if not t.get("id"):
+        if expect:
+            raise UnexpectedStateError("the agent answered with a message, not a task", hint="--expect-state applies to tasks")
+        return
+    state = to_core_task_state(t.get("state") or "TASK_STATE_UNSPECIFIED")
+    label = _state_text(state)
+    if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
+        call.out.warn(f"task {t['id']} ended {label}")
+    elif is_interrupted(state):
+        what = "input" if state == "TASK_STATE_INPUT_REQUIRED" else "authentication"
+        call.out.note(f"task {t['id']} needs {what}; continue with: a2a send --task-id {t['id']} --context-id {t.get('contextId', '')} 'your reply'")
+    if expect and state not in expect:
+        want = ", ".join(sorted(_state_text(s) for s in expect))
+        raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
+
+
+def parse_states(text: str | None) -> frozenset[str] | None:
+    """`completed,failed` -> canonical V1 names; a UsageError for unknown names."""
+    if not text:
+        return None
+    from a2acli.wire.translate import to_core_task_state
+
+    states = set()
+    for item in text.split(","):
+        s = to_core_task_state(item.strip())
+        if not str(s).startswith("TASK_STATE_"):
+            raise UsageError(f"unknown task state {item.strip()!r}", hint="e.g. completed, failed, canceled, rejected, input-required, auth-required, working")
+        states.add(s)
+    return frozenset(states)
+
+
+# -- the entry points the commands call -----------------------------------------------------------
+
+
+def output_for(opts: CallOptions) -> Output:
+    return Output(opts.output)
+
+
+def run_unary(
+    method: str,
+    params: Any,
+    opts: CallOptions,
+    *,
+    request_id: str | None = None,
+    expect: str | None = None,
+    wait: bool = False,
+    poll_interval: float = 1.0,
+    headers: dict[str, str] | None = None,
+    retries: int = 0,
+) -> None:
+    spec = METHODS[method]
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        expected = parse_states(expect)
+        with Call(opts, out) as call:
+            if opts.offline:
+                call.print_offline(call.build(spec, params, request_id), stream=False, headers=headers)
+                return
+            reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+            call.track(reply.core)
+            if wait and call.task.get("id") and not _settled(call.task.get("state")):
+                if out.mode == "raw":
+                    out.raw(reply.raw)
+                reply = wait_for_task(call, poll_interval, wrap=spec.result == "send")
+            present(spec.result, reply, call)
+            if spec.result in ("send", "task"):
+                report_task_outcome(call, expected)
+
+
+def _settled(state: Any) -> bool:
+    from a2acli.wire.translate import is_interrupted, is_terminal
+
+    return is_terminal(state) or is_interrupted(state)
+
+
+def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interval: float = 5.0) -> Reply:
+    """Poll GetTask until the task is terminal or interrupted, backing off up to max_interval."""
+    spec = METHODS["GetTask"]
+    last_state = call.task.get("state")
+    if call.out.mode == "text":
+        call.out.note(f"waiting for task {call.task['id']} ({_state_text(last_state)}) …")
+    delay = max(interval, 0.05)
+    while True:
+        time.sleep(delay)
+        reply = call.unary(spec, {"id": call.task["id"]})
+        call.track(reply.core)
+        state = call.task.get("state")
+        if state != last_state and call.out.mode == "text":
+            call.out.note(f"task {call.task['id']}: {_state_text(state)}")
+        last_state = state
+        if _settled(state):
+            break
+        delay = min(delay * 1.5, max_interval)
+    if wrap:  # keep the shape of a send answer: V1 {"task": …}, V0 the bare task
+        result = {"task": reply.result} if call.opts.wire is Wire.V1 else reply.result
+        return Reply(result, {"task": reply.core}, reply.raw, reply.exchange)
+    return reply
+
+
+def run_stream(
+    method: str,
+    params: Any,
+    opts: CallOptions,
+    *,
+    request_id: str | None = None,
+    expect: str | None = None,
+    headers: dict[str, str] | None = None,
+    follow: bool = True,
+) -> None:
+    """Stream a method's events to the output as they arrive; if the stream ends before the task
+    does (a snapshot-then-close server, a dropped connection), poll until it settles."""
+    from a2acli.render.stream import StreamView
+
+    spec = METHODS[method]
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        expected = parse_states(expect)
+        with Call(opts, out) as call:
+            if opts.offline:
+                call.print_offline(call.build(spec, params, request_id), stream=True, headers=headers)
+                return
+            view = StreamView(out, as_v1=opts.as_v1)
+            broken: A2acliError | None = None
+            try:
+                with view:
+                    for reply in call.stream(spec, params, request_id=request_id, headers=headers):
+                        call.track(reply.core)
+                        view.event(reply)
+            except (UnreachableError, HttpError) as e:
+                broken = e
+            except A2acliError as e:
+                if e.code != "invalid_response" or not call.task.get("id"):
+                    raise
+                broken = e
+            if call.task.get("id") and not _settled(call.task.get("state")) and follow:
+                why = f"the stream broke ({broken.message})" if broken else "the agent closed the stream before the task finished"
+                out.note(f"{why}; polling task {call.task['id']}")
+                reply = wait_for_task(call, 1.0)
+                view.final(reply)
+            elif broken:
+                raise broken
+            view.summary(call.task)
+            report_task_outcome(call, expected)
+
+
+def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None) -> None:
+    """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset)."""
+    spec = METHODS["ListTasks"]
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        with Call(opts, out) as call:
+            if opts.offline:
+                call.print_offline(call.build(spec, params, request_id), stream=False)
+                return
+            v0 = opts.wire is Wire.V0
+            if all_pages and v0:
+                params = {"pageSize": 50, **params}
+            reply = call.unary(spec, params, request_id=request_id)
+            if not all_pages:
+                present(spec.result, reply, call)
+                if out.mode == "text" and (reply.core or {}).get("nextPageToken"):
+                    out.note(f"more: --page-token {reply.core['nextPageToken']}  (or --all)")
+                return
+            tasks = list((reply.core or {}).get("tasks") or [])
+            raw_tasks = list(reply.result if isinstance(reply.result, list) else (reply.result or {}).get("tasks") or [])
+            if out.mode == "raw":
+                out.raw(reply.raw)
+            page = reply
+            while True:
+                if v0:
+                    size = int(params["pageSize"])
+                    if len(page.result or []) < size:
+                        break
+                    params = {**params, "pageToken": str(int(params.get("pageToken") or 0) + size)}
+                else:
+                    token = (page.core or {}).get("nextPageToken")
+                    if not token:
+                        break
+                    params = {**params, "pageToken": token}
+                page = call.unary(spec, params)
+                tasks += (page.core or {}).get("tasks") or []
+                raw_tasks += page.result if isinstance(page.result, list) else (page.result or {}).get("tasks") or []
+                if out.mode == "raw":
+                    out.raw(page.raw)
+            if out.mode == "raw":
+                return
+            merged_core = {"tasks": tasks, "nextPageToken": ""}
+            merged = raw_tasks if v0 else {"tasks": raw_tasks, "nextPageToken": "", "totalSize": len(raw_tasks)}
+            present(spec.result, Reply(merged, merged_core, b"", None), call)
+
+
+def run_card_fetch(opts: CallOptions) -> None:
+    """The public Agent Card: an HTTP GET with the A2A-Version header, no credentials."""
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        with Call(opts, out) as call:
+            if opts.offline:
+                from a2acli.transport.card import card_candidates
+
+                if not opts.url:
+                    raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL)")
+                first = card_candidates(opts.url)[0]
+                head = [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(call.transport.headers({"Accept": "application/json"}).items()))]
+                (out.text if out.mode == "text" else out.note)("\n".join(head))
+                return
+            fetched = call.fetch_card()
+            raw = fetched.exchange.response_body if fetched.exchange else b""
+            if out.mode == "raw" and not raw:
+                raw = envelope.dumps(fetched.doc)
+            present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), call)
+
+
+def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | None = None, stream: bool | None = None) -> None:
+    """`a2a call`: any method, known or not; known ones are rendered like their command."""
+    from a2acli.wire.codec import build_call, decode_result
+    from a2acli.wire.methods import find_method
+
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        spec = find_method(method)
+        streaming = stream if stream is not None else bool(spec and spec.streaming)
+        with Call(opts, out) as call:
+            def build() -> Any:
+                tenant = call._endpoint.tenant if call._endpoint is not None else ""
+                return build_call(method, params, wire=opts.wire, dialect=opts.dialect, request_id=request_id or envelope.new_id(), tenant=tenant)
+
+            if opts.offline:
+                call.print_offline(build(), stream=streaming)
+                return
+            ep = call.endpoint()
+            built = build()
+            if streaming:
+                from a2acli.render.stream import StreamView
+                from a2acli.transport.jsonrpc import event_result, read_document
+                from a2acli.transport.sse import iter_events
+
+                view = StreamView(out, as_v1=opts.as_v1)
+                with call.transport.open_stream(ep.url, built.body, label=built.method, creds=call.credentials()) as (ex, resp):
+                    if not 200 <= resp.status_code < 300:
+                        ex.response_body = resp.read()
+                        read_document(ex)
+                    for ev in iter_events(ex, resp, call.transport.taps):
+                        result = event_result(ex, ev.event, ev.data)
+                        view.event(Reply(result, decode_result(spec, result), ev.data.encode(), ex))
+                return
+            from a2acli.transport.jsonrpc import read_result
+
+            ex = call.transport.post(ep.url, built.body, label=built.method, creds=call.credentials())
+            result = read_result(ex)
+            reply = Reply(result, decode_result(spec, result), ex.response_body, ex)
+            present(spec.result if spec else "json", reply, call)

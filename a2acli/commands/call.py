@@ -1,0 +1,36 @@
+"""`a2a call METHOD [PARAMS]`: any JSON-RPC method, for what the other commands do not cover."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from a2acli.commands._options import CallOptions, method_options
+
+
+@method_options
+def call(
+    method: Annotated[str, typer.Argument(help="Method name: V1 (GetTask) is translated under --a2a-version 0.3; V0 names and unknown methods are sent as given.", show_default=False)],
+    params: Annotated[Optional[str], typer.Argument(help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.", show_default=False)] = None,
+    stream: Annotated[Optional[bool], typer.Option("--stream/--no-stream", help="Read the answer as SSE (default: from the method table).", show_default=False)] = None,
+    request_id: Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Call any JSON-RPC method.
+
+    Examples:
+
+      a2a call GetTask '{"id": "5f0c…"}'
+
+      a2a call GetTask '{"id": "5f0c…"}' --a2a-version 0.3 --offline -o raw
+
+      echo '{}' | a2a call x-vendor/ping -
+    """
+    from a2acli.commands._inputs import read_json
+    from a2acli.commands._run import boundary, run_call
+
+    with boundary(output_hint=opts.output, debug=opts.debug):
+        value = read_json(params, "PARAMS") if params is not None else None
+    run_call(method, value, opts, request_id=request_id, stream=stream)

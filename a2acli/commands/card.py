@@ -1,0 +1,51 @@
+"""`a2a card fetch` (the public Agent Card) and `a2a card extended` (GetExtendedAgentCard)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._run import run_card_fetch, run_unary
+
+app = typer.Typer(help="The Agent Card: public and extended.", no_args_is_help=True)
+
+
+def card_fetch(
+    extended: Annotated[bool, typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`).")] = False,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Fetch the public Agent Card (GET /.well-known/agent-card.json, then agent.json).
+
+    Examples:
+
+      a2a card fetch -u http://127.0.0.1:41241
+
+      a2a card fetch -u https://agent.example -o json --as v1 | jq .skills
+    """
+    if extended:
+        run_unary("GetExtendedAgentCard", {}, opts)
+    else:
+        run_card_fetch(opts)
+
+
+def card_extended(
+    request_id: Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Fetch the authenticated extended Agent Card (GetExtendedAgentCard / agent/getAuthenticatedExtendedCard).
+
+    Example:
+
+      A2ACLI_API_KEY=demo-key a2a card extended -u http://127.0.0.1:41241
+    """
+    run_unary("GetExtendedAgentCard", {}, opts, request_id=request_id)
+
+
+fetch_command = method_options(card_fetch)
+app.command("fetch")(fetch_command)
+app.command("get", hidden=True)(fetch_command)
+app.command("extended")(method_options(card_extended))

@@ -1,0 +1,117 @@
+"""`a2a send` (SendMessage / message/send) and `a2a stream` (SendStreamingMessage / message/stream)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from a2acli.commands._inputs import build_message, build_parts, read_object
+from a2acli.commands._options import CallOptions, method_options, with_signature
+from a2acli.commands._run import run_stream, run_unary
+
+MSG = "Message"
+PARTS = "Parts (kept in command-line order)"
+RUN = "Waiting and result"
+
+EXAMPLES = """
+
+Examples:
+
+  a2a send 'hello' -u http://127.0.0.1:41241
+
+  a2a send --skill create-user -f projectUserId=user_123 -f age:=42
+
+  a2a send --data @payload.json --file report.pdf --media-type application/pdf
+
+  a2a send --skill slow --stream -o json | jq .
+
+  a2a send --skill create-user --offline -o raw --a2a-version 0.3
+"""
+
+
+def send(
+    ctx: typer.Context,
+    text: Annotated[Optional[str], typer.Argument(help="Text of a text part (first part).", show_default=False)] = None,
+    text_part: Annotated[Optional[list[str]], typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    data: Annotated[Optional[list[str]], typer.Option("--data", help="A data part: JSON, @file or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    file: Annotated[Optional[list[str]], typer.Option("--file", help="A file part: a path (sent inline) or an http(s) URL (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    media_type: Annotated[Optional[list[str]], typer.Option("--media-type", help="Media type of the part flag just before it.", rich_help_panel=PARTS, show_default=False)] = None,
+    skill: Annotated[Optional[str], typer.Option("--skill", help="A data part {\"skill\": ID, ...fields}.", rich_help_panel=PARTS, show_default=False)] = None,
+    field: Annotated[Optional[list[str]], typer.Option("--field", "-f", help="Field of the skill's data part: key=value (string) or key:=JSON.", rich_help_panel=PARTS, show_default=False)] = None,
+    message_id: Annotated[Optional[str], typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
+    context_id: Annotated[Optional[str], typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)] = None,
+    task_id: Annotated[Optional[str], typer.Option("--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False)] = None,
+    request_id: Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
+    metadata: Annotated[Optional[str], typer.Option("--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False)] = None,
+    history_length: Annotated[Optional[int], typer.Option("--history-length", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0)] = None,
+    accepted_output_modes: Annotated[Optional[str], typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
+    push_url: Annotated[Optional[str], typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
+    push_token: Annotated[Optional[str], typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
+    idempotency_key: Annotated[Optional[str], typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False)] = None,
+    retry: Annotated[int, typer.Option("--retry", help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.", rich_help_panel=RUN, min=0)] = 0,
+    async_: Annotated[bool, typer.Option("--async", help="Return at once with the task id (returnImmediately / blocking=false).", rich_help_panel=RUN)] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
+    poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls when the agent answers before the task is done.", rich_help_panel=RUN, min=0.05)] = 1.0,
+    expect_state: Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False)] = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Send a message (SendMessage / message/send) and wait for the task."""
+    from a2acli.commands._run import boundary
+
+    with boundary(output_hint=opts.output, debug=opts.debug):
+        parts = build_parts(
+            ctx.meta.get("a2acli.argv", []), positional=text, texts=text_part or [], datas=data or [], files=file or [],
+            media_types=media_type or [], skill=skill, fields=field or [],
+        )
+        message = build_message(parts, message_id=message_id, context_id=context_id, task_id=task_id, metadata=read_object(metadata, "--metadata"))
+        params: dict[str, Any] = {"message": message}
+        config: dict[str, Any] = {}
+        if accepted_output_modes:
+            config["acceptedOutputModes"] = [m.strip() for m in accepted_output_modes.split(",") if m.strip()]
+        if history_length is not None:
+            config["historyLength"] = history_length
+        if push_url:
+            config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
+        if async_:
+            config["returnImmediately"] = True
+        if config:
+            params["configuration"] = config
+        headers = {}
+        if idempotency_key or retry:
+            import uuid
+
+            headers[opts.dialect.idempotency_header] = idempotency_key or str(uuid.uuid4())
+    if stream:
+        run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers)
+    else:
+        run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=poll_interval, headers=headers, retries=retry)
+
+
+send.__doc__ = (send.__doc__ or "") + EXAMPLES
+
+
+def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
+    """The same command with some options fixed (and gone from its signature)."""
+    sig = inspect.signature(fn, eval_str=True)
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs, **fixed)
+
+    return with_signature(wrapper, sig.replace(parameters=[p for p in sig.parameters.values() if p.name not in fixed]))
+
+
+send_command = method_options(send)
+stream_command = method_options(_without(send, stream=True, async_=False, retry=0, poll_interval=1.0))
+stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
+
+Examples:
+
+  a2a stream --skill slow -f steps:=3
+
+  a2a stream 'hello' -o json | jq -c .
+"""

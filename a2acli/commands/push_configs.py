@@ -1,0 +1,78 @@
+"""`a2a push-config create|get|list|delete`: a task's webhook (push notification) configs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._run import run_unary
+
+app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args_is_help=True)
+
+TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
+ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False)]
+RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
+
+
+@app.command("create")
+@method_options
+def push_config_create(
+    task_id: TaskId,
+    webhook_url: Annotated[str, typer.Option("--webhook-url", help="Where the agent POSTs notifications (required).", show_default=False)],
+    config_id: Annotated[Optional[str], typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False)] = None,
+    token: Annotated[Optional[str], typer.Option("--token", help="Token the agent echoes with each notification.", show_default=False)] = None,
+    auth_scheme: Annotated[Optional[str], typer.Option("--auth-scheme", help="Authorization scheme the agent uses on the webhook (e.g. Bearer).", show_default=False)] = None,
+    auth_credentials: Annotated[Optional[str], typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)] = None,
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Register a webhook for a task (CreateTaskPushNotificationConfig / tasks/pushNotificationConfig/set).
+
+    Example:
+
+      a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook --token t0k
+    """
+    params: dict[str, Any] = {"taskId": task_id, "url": webhook_url}
+    if config_id:
+        params["id"] = config_id
+    if token:
+        params["token"] = token
+    if auth_scheme or auth_credentials:
+        params["authentication"] = {"scheme": auth_scheme or "Bearer"} | ({"credentials": auth_credentials} if auth_credentials else {})
+    run_unary("CreateTaskPushNotificationConfig", params, opts, request_id=request_id)
+
+
+@app.command("get")
+@method_options
+def push_config_get(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, *, opts: CallOptions) -> None:
+    """Get one webhook config of a task (GetTaskPushNotificationConfig / tasks/pushNotificationConfig/get)."""
+    run_unary("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id)
+
+
+@app.command("list")
+@method_options
+def push_config_list(
+    task_id: TaskId,
+    page_size: Annotated[Optional[int], typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)] = None,
+    page_token: Annotated[Optional[str], typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)] = None,
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """List a task's webhook configs (ListTaskPushNotificationConfigs / tasks/pushNotificationConfig/list)."""
+    params: dict[str, Any] = {"taskId": task_id}
+    if page_size is not None:
+        params["pageSize"] = page_size
+    if page_token:
+        params["pageToken"] = page_token
+    run_unary("ListTaskPushNotificationConfigs", params, opts, request_id=request_id)
+
+
+@app.command("delete")
+@method_options
+def push_config_delete(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, *, opts: CallOptions) -> None:
+    """Delete a webhook config (DeleteTaskPushNotificationConfig / tasks/pushNotificationConfig/delete)."""
+    run_unary("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id)

@@ -1,0 +1,127 @@
+"""`a2a tasks get|list|cancel|subscribe` (alias `a2a task …`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import typer
+
+from a2acli.commands._inputs import read_object
+from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._run import run_list_tasks, run_stream, run_unary
+
+app = typer.Typer(help="Tasks: get, list, cancel, subscribe.", no_args_is_help=True)
+
+TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
+RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
+ExpectState = Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False)]
+HistoryLength = Annotated[Optional[int], typer.Option("--history-length", help="At most N history messages per task.", min=0, show_default=False)]
+
+
+@app.command("get")
+@method_options
+def tasks_get(
+    task_id: TaskId,
+    history_length: HistoryLength = None,
+    wait: Annotated[bool, typer.Option("--wait", help="Poll until the task is terminal or needs input.")] = False,
+    poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls (backs off up to 5 s).", min=0.05)] = 1.0,
+    expect_state: ExpectState = None,
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Get a task (GetTask / tasks/get).
+
+    Examples:
+
+      a2a tasks get 5f0c… -u http://127.0.0.1:41241
+
+      a2a tasks get 5f0c… --wait --expect-state completed
+    """
+    params: dict[str, Any] = {"id": task_id}
+    if history_length is not None:
+        params["historyLength"] = history_length
+    run_unary("GetTask", params, opts, request_id=request_id, expect=expect_state, wait=wait, poll_interval=poll_interval)
+
+
+@app.command("list")
+@method_options
+def tasks_list(
+    page_size: Annotated[Optional[int], typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False)] = None,
+    page_token: Annotated[Optional[str], typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False)] = None,
+    context_id: Annotated[Optional[str], typer.Option("--context-id", help="Only tasks of this context.", show_default=False)] = None,
+    status: Annotated[Optional[str], typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False)] = None,
+    history_length: HistoryLength = None,
+    include_artifacts: Annotated[bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")] = False,
+    status_timestamp_after: Annotated[Optional[str], typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
+    all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """List tasks (ListTasks; V0 only with --dialect clix: tasks/list with limit/offset).
+
+    Examples:
+
+      a2a tasks list --page-size 20
+
+      a2a tasks list --status working --all -o json | jq -r '.tasks[].id'
+    """
+    from a2acli.commands._run import boundary, parse_states
+
+    params: dict[str, Any] = {}
+    with boundary(output_hint=opts.output):
+        if status:
+            (params["status"],) = parse_states(status) or ()
+    for key, value in (("contextId", context_id), ("pageSize", page_size), ("pageToken", page_token), ("historyLength", history_length), ("statusTimestampAfter", status_timestamp_after)):
+        if value is not None:
+            params[key] = value
+    if include_artifacts:
+        params["includeArtifacts"] = True
+    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id)
+
+
+@app.command("cancel")
+@method_options
+def tasks_cancel(
+    task_id: TaskId,
+    metadata: Annotated[Optional[str], typer.Option("--metadata", help="Request metadata: a JSON object, @file or -.", show_default=False)] = None,
+    expect_state: ExpectState = None,
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Cancel a task (CancelTask / tasks/cancel).
+
+    Example:
+
+      a2a tasks cancel 5f0c… --expect-state canceled
+    """
+    from a2acli.commands._run import boundary
+
+    params: dict[str, Any] = {"id": task_id}
+    with boundary(output_hint=opts.output):
+        meta = read_object(metadata, "--metadata")
+    if meta:
+        params["metadata"] = meta
+    run_unary("CancelTask", params, opts, request_id=request_id, expect=expect_state)
+
+
+@app.command("subscribe")
+@method_options
+def tasks_subscribe(
+    task_id: TaskId,
+    expect_state: ExpectState = None,
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Stream the events of an existing task (SubscribeToTask / tasks/resubscribe).
+
+    If the agent sends a snapshot and closes (some do), a2a polls until the task settles.
+
+    Example:
+
+      a2a tasks subscribe 5f0c… -o json
+    """
+    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state)

@@ -1,0 +1,1 @@
+"""Output: stdout carries the payload only; hints, warnings and progress go to stderr."""

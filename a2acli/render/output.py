@@ -1,0 +1,133 @@
+"""The output object: one per invocation, built from -o. JSON and raw modes never import rich."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, TextIO
+
+from a2acli.render.views import Rows
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Output:
+    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self.mode = mode
+        self.out = stdout or sys.stdout
+        self.err = stderr or sys.stderr
+        force = os.environ.get("FORCE_COLOR")
+        self.rich = mode == "text" and (_isatty(self.out) or bool(force))
+        self._console = None
+        self._err_console = None
+
+    # -- consoles (rich is imported only when a human is looking) -------------------------------
+    @property
+    def console(self):  # noqa: ANN201
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.out, highlight=False, soft_wrap=False)
+        return self._console
+
+    @property
+    def err_console(self):  # noqa: ANN201
+        if self._err_console is None:
+            from rich.console import Console
+
+            self._err_console = Console(file=self.err, highlight=False, stderr=True)
+        return self._err_console
+
+    @property
+    def err_rich(self) -> bool:
+        return self.mode == "text" and (_isatty(self.err) or bool(os.environ.get("FORCE_COLOR")))
+
+    # -- payload (stdout) -----------------------------------------------------------------------
+    def json(self, obj: Any, *, lines: bool = False) -> None:
+        text = json.dumps(obj, ensure_ascii=False) if lines else json.dumps(obj, ensure_ascii=False, indent=2)
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def raw(self, data: bytes | str) -> None:
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        self.out.write(text if text.endswith("\n") else text + "\n")
+        self.out.flush()
+
+    def rows(self, rows: Rows, *, title: str | None = None, style: str = "cyan") -> None:
+        if not self.rich:
+            lines = []
+            for label, value in rows:
+                first, *rest = (value or "").split("\n")
+                lines.append(f"{label}: {first}")
+                lines += [f"  {line}" for line in rest]
+            self.out.write("\n".join(lines) + "\n\n")
+            self.out.flush()
+            return
+        from rich.panel import Panel
+        from rich.table import Table
+        from rich.text import Text
+
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style=f"bold {style}", no_wrap=True)
+        grid.add_column(overflow="fold")
+        for label, value in rows:
+            grid.add_row(label, Text(value))
+        self.console.print(Panel(grid, title=title, title_align="left", border_style=style, expand=False))
+
+    def table(self, columns: list[str], rows: list[list[str]], *, title: str | None = None) -> None:
+        if not self.rich:
+            for row in rows:
+                self.out.write("\n".join(f"{c}: {v}" for c, v in zip(columns, row)) + "\n\n")
+            self.out.flush()
+            return
+        from rich.table import Table
+
+        t = Table(title=title, title_justify="left")
+        for c in columns:
+            t.add_column(c, overflow="fold")
+        for row in rows:
+            t.add_row(*row)
+        self.console.print(t)
+
+    def text(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    # -- side channel (stderr) ------------------------------------------------------------------
+    def note(self, msg: str) -> None:
+        self._err(msg, "dim")
+
+    def warn(self, msg: str) -> None:
+        self._err(f"warning: {msg}", "yellow")
+
+    def _err(self, msg: str, style: str) -> None:
+        if self.err_rich:
+            from rich.text import Text
+
+            self.err_console.print(Text(msg, style=style))
+        else:
+            self.err.write(msg + "\n")
+            self.err.flush()
+
+    def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | None, data: Any = None, request_id: str | None = None) -> None:
+        if self.mode == "json":
+            err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
+            if data is not None:
+                err["data"] = data
+            if request_id:
+                err["requestId"] = request_id
+            self.json({"error": err})
+            return
+        self._err(f"error: {message}", "bold red")
+        if data is not None:
+            self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")
+        if hint:
+            self._err(f"hint: {hint}", "yellow")
+        if request_id:
+            self._err(f"X-Request-ID: {request_id}", "dim")

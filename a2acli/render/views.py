@@ -1,0 +1,133 @@
+"""What a human is shown of each protocol object, as (label, value) rows. Pure: both the plain
+printer (off a terminal) and the rich printer (on one) render these same rows."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Rows = list[tuple[str, str]]
+
+
+def state_label(state: Any) -> str:
+    """`TASK_STATE_INPUT_REQUIRED` -> `input-required` (already-lowercase spellings pass through)."""
+    s = str(state or "unknown")
+    if s.startswith("TASK_STATE_"):
+        s = s[len("TASK_STATE_"):]
+    return s.lower().replace("_", "-")
+
+
+def role_label(role: Any) -> str:
+    s = str(role or "")
+    return s[len("ROLE_"):].lower() if s.startswith("ROLE_") else s.lower()
+
+
+def compact(value: Any, limit: int = 0) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
+
+
+def part_text(part: dict[str, Any]) -> str:
+    """One line (or block, for text) describing a V1 part."""
+    if "text" in part:
+        return str(part["text"])
+    if "data" in part:
+        return compact(part["data"])
+    name = part.get("filename") or "(unnamed file)"
+    media = part.get("mediaType") or "application/octet-stream"
+    if "raw" in part:
+        size = len(str(part["raw"])) * 3 // 4
+        return f"file {name} ({media}, {size} bytes inline)"
+    if "url" in part:
+        return f"file {name} ({media}) at {part['url']}"
+    return compact(part)
+
+
+def parts_text(parts: Any) -> str:
+    return "\n".join(part_text(p) for p in parts or [] if isinstance(p, dict))
+
+
+def message_rows(msg: dict[str, Any], label: str = "Message") -> Rows:
+    rows: Rows = [(label, str(msg.get("messageId", ""))), ("Role", role_label(msg.get("role")))]
+    for key, lab in (("contextId", "Context"), ("taskId", "Task")):
+        if msg.get(key):
+            rows.append((lab, str(msg[key])))
+    rows.append(("Text" if all("text" in p for p in msg.get("parts") or []) else "Parts", parts_text(msg.get("parts"))))
+    return rows
+
+
+def artifact_rows(art: dict[str, Any]) -> Rows:
+    name = art.get("name") or art.get("artifactId") or "artifact"
+    return [(f"Artifact {name}", parts_text(art.get("parts")))]
+
+
+def task_rows(task: dict[str, Any]) -> Rows:
+    status = task.get("status") or {}
+    rows: Rows = [
+        ("Task", str(task.get("id", ""))),
+        ("Context", str(task.get("contextId", ""))),
+        ("State", state_label(status.get("state"))),
+    ]
+    if status.get("timestamp"):
+        rows.append(("Updated", str(status["timestamp"])))
+    if isinstance(status.get("message"), dict):
+        rows.append(("Status message", parts_text(status["message"].get("parts"))))
+    for art in task.get("artifacts") or []:
+        if isinstance(art, dict):
+            rows += artifact_rows(art)
+    if task.get("history"):
+        rows.append(("History", f"{len(task['history'])} message(s)"))
+    return rows
+
+
+def push_config_rows(cfg: dict[str, Any]) -> Rows:
+    rows: Rows = [("Config", str(cfg.get("id", ""))), ("Task", str(cfg.get("taskId", ""))), ("Webhook", str(cfg.get("url", "")))]
+    if cfg.get("token"):
+        rows.append(("Token", str(cfg["token"])))
+    auth = cfg.get("authentication")
+    if isinstance(auth, dict) and auth.get("scheme"):
+        rows.append(("Auth scheme", str(auth["scheme"])))
+    return rows
+
+
+def card_rows(card: dict[str, Any]) -> Rows:
+    rows: Rows = [("Agent", str(card.get("name", ""))), ("Description", str(card.get("description", ""))), ("Version", str(card.get("version", "")))]
+    if isinstance(card.get("provider"), dict):
+        rows.append(("Provider", str(card["provider"].get("organization", ""))))
+    for itf in card.get("supportedInterfaces") or []:
+        rows.append(("Interface", f"{itf.get('protocolBinding', '?')} {itf.get('protocolVersion', '?')} {itf.get('url', '')}" + (f" tenant={itf['tenant']}" if itf.get("tenant") else "")))
+    caps = card.get("capabilities") or {}
+    flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
+    rows.append(("Capabilities", ", ".join(flags) or "none"))
+    for name, scheme in (card.get("securitySchemes") or {}).items():
+        kind = next(iter(scheme), "?") if isinstance(scheme, dict) else "?"
+        rows.append(("Security", f"{name}: {kind.replace('SecurityScheme', '')}"))
+    for skill in card.get("skills") or []:
+        rows.append(("Skill", f"{skill.get('id', '')}: {skill.get('description') or skill.get('name', '')}"))
+    return rows
+
+
+def event_rows(core_event: dict[str, Any]) -> Rows:
+    """One V1 StreamResponse, as the lines of its block."""
+    if "task" in core_event:
+        return task_rows(core_event["task"])
+    if "message" in core_event:
+        return message_rows(core_event["message"])
+    if "statusUpdate" in core_event:
+        ev = core_event["statusUpdate"]
+        status = ev.get("status") or {}
+        rows: Rows = [("Status", state_label(status.get("state"))), ("Task", str(ev.get("taskId", "")))]
+        if status.get("timestamp"):
+            rows.append(("At", str(status["timestamp"])))
+        if isinstance(status.get("message"), dict):
+            rows.append(("Status message", parts_text(status["message"].get("parts"))))
+        return rows
+    if "artifactUpdate" in core_event:
+        ev = core_event["artifactUpdate"]
+        rows = artifact_rows(ev.get("artifact") or {}) + [("Task", str(ev.get("taskId", "")))]
+        if ev.get("append"):
+            rows.append(("Append", "true"))
+        if ev.get("lastChunk"):
+            rows.append(("Last chunk", "true"))
+        return rows
+    return [("Event", compact(core_event))]

@@ -1,0 +1,69 @@
+"""Agent Card resolution: a base URL (well-known paths), a card URL, or a file:// card."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, unquote
+
+from a2acli.errors import A2acliError, CardNotFoundError, InvalidResponseError, UsageError
+from a2acli.transport.client import Transport
+from a2acli.transport.exchange import Exchange
+from a2acli.transport.jsonrpc import read_document
+from a2acli.wire.methods import CARD_PATHS
+
+
+@dataclass
+class FetchedCard:
+    url: str
+    doc: Any  # the card as the server spelt it
+    exchange: Exchange | None  # None for file:// cards
+
+
+def card_candidates(url: str) -> list[str]:
+    """Where to look for the card of `url`, in order."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise UsageError(f"--url must be http(s):// or file://, not {url!r}", hint="e.g. --url http://127.0.0.1:41241")
+    if not parts.netloc:
+        raise UsageError(f"--url {url!r} has no host", hint="e.g. --url http://127.0.0.1:41241")
+    if parts.path.endswith(".json"):
+        return [url]
+    base = url.split("?")[0].rstrip("/")
+    root = f"{parts.scheme}://{parts.netloc}"
+    out = [base + p for p in CARD_PATHS]
+    if base != root:
+        out += [root + p for p in CARD_PATHS]
+    return out
+
+
+def fetch_card(transport: Transport, url: str) -> FetchedCard:
+    if url.startswith("file://") or (not urlsplit(url).scheme and Path(url).suffix == ".json"):
+        path = Path(unquote(urlsplit(url).path) if url.startswith("file://") else url)
+        try:
+            text = path.read_bytes()
+        except OSError as e:
+            raise UsageError(f"cannot read the card file {path}: {e.strerror or e}", hint="check the path") from None
+        from a2acli.wire import envelope
+
+        return FetchedCard(path.resolve().as_uri(), envelope.loads(text, what=f"card file {path}"), None)
+    tried: list[str] = []
+    for cand in card_candidates(url):
+        ex = transport.get(cand, label="card")
+        if ex.status == 404:
+            tried.append(cand)
+            continue
+        try:
+            doc = read_document(ex, what="the card endpoint")
+        except A2acliError as e:
+            if ex.status and 200 <= ex.status < 300:
+                raise InvalidResponseError(f"{cand} is not an Agent Card: {e.message}", hint=e.hint) from None
+            raise
+        if not isinstance(doc, dict):
+            raise InvalidResponseError(f"{cand} is not an Agent Card (a JSON {type(doc).__name__})", hint="check --url")
+        return FetchedCard(cand, doc, ex)
+    raise CardNotFoundError(
+        f"no Agent Card at {', '.join(tried)} (HTTP 404)",
+        hint="check --url, or pass --rpc-url to call the JSON-RPC endpoint without a card",
+    )

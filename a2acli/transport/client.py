@@ -1,0 +1,254 @@
+"""The one httpx client, and the mapping of every transport failure to an A2acliError.
+
+Only this module and sse.py touch httpx. A call has one deadline (`--timeout`, a whole-call
+bound): each request gets what is left of it, and a stream is closed when it runs out."""
+
+from __future__ import annotations
+
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from a2acli import __version__
+from a2acli.errors import (
+    A2acliError,
+    AuthError,
+    HttpError,
+    InvalidResponseError,
+    TimeoutExpired,
+    UnreachableError,
+)
+from a2acli.transport.exchange import Exchange, NullTap, Tap
+
+USER_AGENT = f"a2acli/{__version__}"
+
+
+@dataclass
+class Credentials:
+    """Where the credentials go on JSON-RPC calls (never on the public card fetch)."""
+
+    headers: dict[str, str] = field(default_factory=dict)
+    params: dict[str, str] = field(default_factory=dict)
+    cookies: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TransportConfig:
+    version: str  # A2A-Version header value
+    headers: tuple[tuple[str, str], ...] = ()  # -H, sent on every request
+    timeout: float | None = None
+    insecure: bool = False
+    connect_timeout: float = 10.0
+
+
+class Transport:
+    def __init__(self, cfg: TransportConfig, taps: list[Tap] | None = None) -> None:
+        self.cfg = cfg
+        self.taps: list[Tap] = taps or [NullTap()]
+        self._client: httpx.Client | None = None
+        self._seq = 0
+        self._deadline = time.monotonic() + cfg.timeout if cfg.timeout else None
+        self.last: Exchange | None = None
+
+    # -- plumbing -------------------------------------------------------------------------------
+    @property
+    def client(self) -> httpx.Client:
+        if self._client is None:
+            self._client = httpx.Client(verify=not self.cfg.insecure, follow_redirects=True)
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+
+    def _remaining(self) -> float | None:
+        if self._deadline is None:
+            return None
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+        return left
+
+    def _timeout(self) -> httpx.Timeout:
+        left = self._remaining()
+        connect = self.cfg.connect_timeout if left is None else min(left, self.cfg.connect_timeout)
+        return httpx.Timeout(left, connect=connect)
+
+    def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        h = {"User-Agent": USER_AGENT, "A2A-Version": self.cfg.version}
+        h.update(extra or {})
+        for k, v in self.cfg.headers:  # -H wins over everything
+            h[k] = v
+        return h
+
+    def _new_exchange(self, label: str, method: str, request: httpx.Request, streaming: bool) -> Exchange:
+        self._seq += 1
+        ex = Exchange(
+            seq=self._seq,
+            label=label,
+            http_method=method,
+            url=str(request.url),
+            request_headers=list(request.headers.items()),
+            request_body=request.content if method != "GET" else b"",
+            streaming=streaming,
+        )
+        self.last = ex
+        return ex
+
+    def _emit(self, name: str, *args: Any) -> None:
+        for tap in self.taps:
+            getattr(tap, name)(*args)
+
+    @contextmanager
+    def _errors(self, ex: Exchange) -> Iterator[None]:
+        t0 = time.monotonic()
+        try:
+            yield
+        except A2acliError as e:
+            ex.error = e.message
+            raise
+        except httpx.TimeoutException as e:
+            ex.error = f"timeout: {e}"
+            raise TimeoutExpired(
+                f"no answer from {ex.url} in time" + (f" (--timeout {self.cfg.timeout:g}s)" if self.cfg.timeout else ""),
+                hint="raise --timeout, or check that the agent is up",
+            ) from e
+        except httpx.ConnectError as e:
+            ex.error = f"connect: {e}"
+            raise _connect_error(ex.url, e) from e
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError) as e:
+            ex.error = f"broken: {e}"
+            if self._deadline is not None and time.monotonic() >= self._deadline:
+                raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout") from e
+            raise InvalidResponseError(
+                f"the connection to {ex.url} broke before the answer was complete ({e or type(e).__name__})",
+                hint="the agent closed the stream early; retry, or see --debug",
+            ) from e
+        except httpx.HTTPError as e:
+            ex.error = str(e)
+            raise UnreachableError(f"request to {ex.url} failed: {e}", hint="check the URL") from e
+        finally:
+            ex.elapsed = time.monotonic() - t0
+
+    # -- requests -------------------------------------------------------------------------------
+    def get(self, url: str, *, label: str, headers: dict[str, str] | None = None) -> Exchange:
+        """GET (the public card): never carries credentials beyond what -H adds."""
+        req = self.client.build_request("GET", url, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout())
+        ex = self._new_exchange(label, "GET", req, streaming=False)
+        self._emit("on_request", ex)
+        try:
+            with self._errors(ex):
+                resp = self.client.send(req)
+                self._fill(ex, resp)
+                self._emit("on_response", ex)
+                ex.response_body = resp.read()
+        finally:
+            self._emit("on_complete", ex)
+        return ex
+
+    def post(self, url: str, body: bytes, *, label: str, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> Exchange:
+        """POST one JSON-RPC body; return the exchange with the answer's bytes (any HTTP status)."""
+        creds = creds or Credentials()
+        h = self.headers({"Content-Type": "application/json", "Accept": "application/json", **creds.headers, **(headers or {})})
+        req = self._build_post(url, body, h, creds)
+        ex = self._new_exchange(label, "POST", req, streaming=False)
+        self._emit("on_request", ex)
+        try:
+            with self._errors(ex):
+                resp = self.client.send(req)
+                self._fill(ex, resp)
+                self._emit("on_response", ex)
+                ex.response_body = resp.read()
+        finally:
+            self._emit("on_complete", ex)
+        return ex
+
+    def _build_post(self, url: str, body: bytes, headers: dict[str, str], creds: Credentials) -> httpx.Request:
+        return self.client.build_request(
+            "POST", url, content=body, headers=headers, params=creds.params or None,
+            cookies=creds.cookies or None, timeout=self._timeout(),
+        )
+
+    @contextmanager
+    def open_stream(self, url: str, body: bytes, *, label: str, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> Iterator[tuple[Exchange, httpx.Response]]:
+        """POST and keep the answer open; the caller reads it (sse.py). A watchdog closes the
+        response when the whole-call deadline passes, so a silent stream cannot hang the CLI."""
+        creds = creds or Credentials()
+        h = self.headers({"Content-Type": "application/json", "Accept": "text/event-stream", "Cache-Control": "no-store", **creds.headers, **(headers or {})})
+        req = self._build_post(url, body, h, creds)
+        ex = self._new_exchange(label, "POST", req, streaming=True)
+        self._emit("on_request", ex)
+        watchdog: threading.Timer | None = None
+        try:
+            with self._errors(ex):
+                resp = self.client.send(req, stream=True)
+                try:
+                    self._fill(ex, resp)
+                    self._emit("on_response", ex)
+                    left = self._remaining()
+                    if left is not None:
+                        watchdog = threading.Timer(left, resp.close)
+                        watchdog.daemon = True
+                        watchdog.start()
+                    yield ex, resp
+                finally:
+                    if watchdog is not None:
+                        watchdog.cancel()
+                    resp.close()
+        finally:
+            self._emit("on_complete", ex)
+
+    def check_deadline(self) -> None:
+        self._remaining()
+
+    @staticmethod
+    def _fill(ex: Exchange, resp: httpx.Response) -> None:
+        ex.status = resp.status_code
+        ex.reason = resp.reason_phrase
+        ex.response_headers = list(resp.headers.items())
+
+
+def _connect_error(url: str, e: Exception) -> A2acliError:
+    text = str(e)
+    low = text.lower()
+    if isinstance(getattr(e, "__context__", None), ssl.SSLError) or "ssl" in low or "certificate" in low:
+        return UnreachableError(f"TLS handshake with {url} failed: {text}", hint="check the certificate; --insecure skips verification (unsafe)")
+    if "name or service not known" in low or "nodename nor servname" in low or "getaddrinfo" in low or "name resolution" in low:
+        return UnreachableError(f"cannot resolve the host of {url}", hint="check the spelling of --url")
+    return UnreachableError(f"cannot connect to {url}: {text or 'connection refused'}", hint="is the agent running? check --url (try `a2a demo-server`)")
+
+
+def http_status_error(ex: Exchange, what: str = "the agent") -> A2acliError:
+    """Map a non-2xx answer to an error. Callers first try to read a JSON-RPC error out of it."""
+    status = ex.status or 0
+    snippet = ex.response_body[:200].decode("utf-8", "replace").strip()
+    detail = f"HTTP {status} {ex.reason}".strip()
+    rid = ex.request_id
+    if status in (401, 403):
+        challenge = ex.header("www-authenticate")
+        return AuthError(
+            f"{what} refused the credentials: {detail}" + (f" ({challenge})" if challenge else ""),
+            hint="pass --api-key or --bearer (or check them); `a2a card fetch` shows the schemes the agent accepts",
+            request_id=rid,
+        )
+    if status == 409:
+        return HttpError(
+            f"{what} answered {detail}: a request with this idempotency key is still running, or the key was used with a different body",
+            hint="wait and retry with the same key, or use a new --idempotency-key for a new request",
+            request_id=rid,
+        )
+    if status == 404:
+        return HttpError(f"{what} answered {detail} for {ex.url}", hint="check --url / --rpc-url: is this the agent's JSON-RPC endpoint?", request_id=rid)
+    hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
+    msg = f"{what} answered {detail}"
+    if snippet and not snippet.startswith("<"):
+        msg += f": {snippet}"
+    elif snippet:
+        msg += " (an HTML page)"
+    return HttpError(msg, hint=hint, request_id=rid)

@@ -1,0 +1,76 @@
+"""Read JSON-RPC answers out of exchanges: the result, or the right error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.errors import A2acliError, RpcError
+from a2acli.transport.client import http_status_error
+from a2acli.transport.exchange import Exchange
+from a2acli.wire import envelope
+
+# Hints for the A2A errors a user can act on.
+_HINTS = {
+    -32001: "check the task id (`a2a tasks list` shows recent ones)",
+    -32002: "the task is already in a terminal state",
+    -32003: "the agent does not support push notifications (see `a2a card fetch`)",
+    -32004: "the agent does not support this operation (see `a2a card fetch`)",
+    -32005: "change the parts' media types or --accepted-output-modes",
+    -32007: "the agent has no extended card configured",
+    -32008: "activate the extension the agent requires (-H 'A2A-Extensions: URI')",
+    -32009: "try the other version: --a2a-version 0.3 or 1.0",
+    -32601: "the agent does not know this method under this version; try --a2a-version",
+    -32602: "the agent rejected the params; compare with `--offline` and the other version",
+    -32600: "the agent rejected the request envelope",
+    -32700: "the agent could not parse the request body",
+}
+
+
+def rpc_error(err: dict[str, Any], ex: Exchange | None = None) -> RpcError:
+    from a2acli.wire.translate.errors import error_name
+
+    code = err.get("code")
+    name = error_name(code) if isinstance(code, int) else None
+    label = f"{code} {name}" if name else f"{code}"
+    message = str(err.get("message") or "no message")
+    return RpcError(
+        f"{label}: {message}",
+        hint=_HINTS.get(code) if isinstance(code, int) else None,
+        a2a_code=code if isinstance(code, int) else None,
+        data=err.get("data"),
+        request_id=ex.request_id if ex else None,
+    )
+
+
+def read_document(ex: Exchange, what: str = "the agent") -> Any:
+    """The parsed JSON answer of a finished exchange, or the error it carries."""
+    status = ex.status or 0
+    if not 200 <= status < 300:
+        try:
+            doc = envelope.loads(ex.response_body)
+            _, err = envelope.split_response(doc)
+        except A2acliError:
+            err = None
+        if err is not None and status not in (401, 403):
+            raise rpc_error(err, ex)
+        raise http_status_error(ex, what)
+    return envelope.loads(ex.response_body, what=f"answer of {what}")
+
+
+def read_result(ex: Exchange) -> Any:
+    """The `result` of a JSON-RPC response exchange; RpcError for an `error`."""
+    result, err = envelope.split_response(read_document(ex))
+    if err is not None:
+        raise rpc_error(err, ex)
+    return result
+
+
+def event_result(ex: Exchange, event: str, data: str) -> Any:
+    """The `result` of one SSE event holding a JSON-RPC response."""
+    doc = envelope.loads(data.encode(), what="stream event")
+    result, err = envelope.split_response(doc)
+    if err is not None:
+        raise rpc_error(err, ex)
+    if event == "error":
+        raise rpc_error({"code": None, "message": data}, ex)
+    return result

@@ -1,0 +1,68 @@
+"""Server-Sent Events over httpx-sse, with the raw bytes teed to the taps as they arrive.
+
+Copes with what servers really send: a plain JSON answer to a streaming call, `event: error`,
+comment keep-alives, CRLF line ends and events split across chunks (httpx-sse's decoder)."""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+from httpx_sse import EventSource
+
+from a2acli.transport.exchange import Exchange, Tap
+
+
+@dataclass(frozen=True)
+class SseEvent:
+    index: int
+    event: str  # "message" unless the server named it ("error", ...)
+    data: str
+
+
+class _Tee:
+    """Just enough of an httpx.Response for EventSource: text decoded incrementally from the raw
+    byte chunks, each chunk handed to the taps first."""
+
+    def __init__(self, resp: httpx.Response, ex: Exchange, taps: list[Tap]) -> None:
+        self._resp = resp
+        self._ex = ex
+        self._taps = taps
+        self.headers = resp.headers
+
+    def iter_text(self) -> Iterator[str]:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        for chunk in self._resp.iter_bytes():
+            for tap in self._taps:
+                tap.on_chunk(self._ex, chunk)
+            text = decoder.decode(chunk)
+            if text:
+                yield text
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            yield tail
+
+
+def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap]) -> Iterator[SseEvent]:
+    """Yield each event's data. A non-SSE answer (JSON error body, or a server that answered a
+    streaming call with one JSON document) is read whole and yielded as a single event."""
+    if ex.content_type != "text/event-stream":
+        ex.response_body = resp.read()
+        ex.streaming = False
+        ex.events = 1
+        data = ex.response_body.decode("utf-8", "replace")
+        for tap in taps:
+            tap.on_event(ex, 0, "message", data)
+        yield SseEvent(0, "message", data)
+        return
+    index = 0
+    for sse in EventSource(_Tee(resp, ex, taps)).iter_sse():  # type: ignore[arg-type]
+        if not sse.data.strip():
+            continue  # an event with no data (a bare `id:` or `event:`) carries nothing to show
+        ex.events = index + 1
+        for tap in taps:
+            tap.on_event(ex, index, sse.event or "message", sse.data)
+        yield SseEvent(index, sse.event or "message", sse.data)
+        index += 1

@@ -1,0 +1,53 @@
+"""JSON-RPC 2.0 envelopes: build requests, read responses. Bytes in, bytes out, no I/O."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from a2acli.errors import InvalidResponseError
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def request(method: str, params: Any, request_id: str | int) -> dict[str, Any]:
+    """A request object; `params=None` leaves the key out (V0 extended card has none)."""
+    env: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        env["params"] = params
+    return env
+
+
+def dumps(obj: Any) -> bytes:
+    """Compact UTF-8 JSON, the form sent on the wire."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def loads(body: bytes, *, what: str = "response") -> Any:
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        snippet = body[:120].decode("utf-8", "replace").strip()
+        hint = "the server answered with HTML: is the URL the agent's JSON-RPC endpoint?" if snippet[:1] == "<" else None
+        raise InvalidResponseError(
+            f"the {what} is not JSON: {snippet!r}" if snippet else f"the {what} is empty",
+            hint=hint or "check --url / --rpc-url; run with --debug to see the exchange",
+        ) from None
+
+
+def split_response(doc: Any) -> tuple[Any, dict[str, Any] | None]:
+    """(result, error) of a JSON-RPC response object; raises on anything that is not one."""
+    if not isinstance(doc, dict) or ("result" not in doc and "error" not in doc):
+        raise InvalidResponseError(
+            "the answer is not a JSON-RPC response (no `result` or `error`)",
+            hint="check --url / --rpc-url; run with --debug to see the exchange",
+        )
+    err = doc.get("error")
+    if err is not None:
+        if not isinstance(err, dict):
+            err = {"code": None, "message": str(err)}
+        return None, err
+    return doc.get("result"), None

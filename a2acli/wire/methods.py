@@ -1,0 +1,74 @@
+"""The method table: one entry per A2A method. Commands, codecs, golden files and `a2a call`
+are all driven from METHODS; nothing else in the package spells a method name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from a2acli.errors import UsageError
+from a2acli.wire import Wire
+
+if TYPE_CHECKING:
+    from a2acli.wire.dialects import Dialect
+    from a2acli.wire.translate.requests import MethodTranslators
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    name: str  # V1 (PascalCase) name: the key everywhere
+    v0: str | None  # V0 (slash) name; None when 0.3 has no such method
+    streaming: bool
+    command: str  # the `a2a` command that calls it
+    result: str  # what the result holds: send|task|task-list|push-config|push-config-list|empty|card|event
+    summary: str
+    v0_vendor_only: bool = False  # the V0 name exists only in a vendor dialect
+
+    def wire_name(self, wire: Wire, dialect: Dialect) -> str:
+        """The method name sent under `wire`; a UsageError when that version has none."""
+        if wire is Wire.V1:
+            return self.name
+        if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
+            hint = "use --a2a-version 1.0"
+            if self.v0_vendor_only:
+                hint += f", or --dialect clix for the vendor's {self.v0} (limit/offset)"
+            raise UsageError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=hint)
+        return self.v0
+
+    @property
+    def translators(self) -> MethodTranslators:
+        from a2acli.wire.translate.requests import TRANSLATORS
+
+        return TRANSLATORS[self.name]
+
+
+_TABLE = (
+    MethodSpec("SendMessage", "message/send", False, "send", "send", "Send a message; wait for the task (or a direct reply)."),
+    MethodSpec("SendStreamingMessage", "message/stream", True, "stream", "event", "Send a message and stream the task's events live."),
+    MethodSpec("GetTask", "tasks/get", False, "tasks get", "task", "Get a task by id."),
+    MethodSpec("ListTasks", "tasks/list", False, "tasks list", "task-list", "List tasks, page by page.", v0_vendor_only=True),
+    MethodSpec("CancelTask", "tasks/cancel", False, "tasks cancel", "task", "Cancel a task."),
+    MethodSpec("SubscribeToTask", "tasks/resubscribe", True, "tasks subscribe", "event", "Stream the events of an existing task."),
+    MethodSpec("CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/set", False, "push-config create", "push-config", "Register a webhook for a task."),
+    MethodSpec("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get", False, "push-config get", "push-config", "Get a task's webhook config."),
+    MethodSpec("ListTaskPushNotificationConfigs", "tasks/pushNotificationConfig/list", False, "push-config list", "push-config-list", "List a task's webhook configs."),
+    MethodSpec("DeleteTaskPushNotificationConfig", "tasks/pushNotificationConfig/delete", False, "push-config delete", "empty", "Delete a task's webhook config."),
+    MethodSpec("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard", False, "card extended", "card", "Fetch the authenticated extended Agent Card."),
+)
+
+METHODS: dict[str, MethodSpec] = {m.name: m for m in _TABLE}
+_BY_V0: dict[str, MethodSpec] = {m.v0: m for m in _TABLE if m.v0}
+
+# The public Agent Card is an HTTP GET, not a JSON-RPC method; it is listed for the docs and goldens.
+CARD_FETCH = "card fetch"
+CARD_PATHS = ("/.well-known/agent-card.json", "/.well-known/agent.json")
+
+
+def find_method(name: str) -> MethodSpec | None:
+    """Look a method up by its V1 or V0 name (exact, then case-insensitive on V1 names)."""
+    if name in METHODS:
+        return METHODS[name]
+    if name in _BY_V0:
+        return _BY_V0[name]
+    folded = {k.lower(): v for k, v in METHODS.items()}
+    return folded.get(name.lower())

@@ -1,0 +1,65 @@
+"""Test-wide settings, applied before a2acli is imported: a fixed terminal, no colour, no user
+config or A2ACLI_* variables leaking in from the machine running the tests."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+os.environ["TERMINAL_WIDTH"] = "100"
+os.environ["_TYPER_FORCE_DISABLE_TERMINAL"] = "1"
+os.environ["NO_COLOR"] = "1"
+os.environ.pop("FORCE_COLOR", None)
+for _k in [k for k in os.environ if k.startswith("A2ACLI_")]:
+    del os.environ[_k]
+os.environ["A2ACLI_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-config.toml")
+
+import pytest  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from a2acli.main import app  # noqa: E402
+
+AGENT = "http://agent.test"
+RPC = "http://agent.test/rpc"
+
+
+@pytest.fixture
+def cli():
+    """Run `a2a ARGS…` in-process; returns the Result (stdout and stderr kept apart)."""
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Any:
+        return runner.invoke(app, list(args), input=input, env=env, prog_name="a2a")
+
+    return invoke
+
+
+def v1_card(url: str = RPC, **extra: Any) -> dict[str, Any]:
+    card = {
+        "name": "Test agent",
+        "description": "for tests",
+        "version": "1.0.0",
+        "supportedInterfaces": [
+            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        ],
+        "capabilities": {"streaming": True, "pushNotifications": True},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"]}],
+    }
+    card.update(extra)
+    return card
+
+
+def rpc_result(result: Any, request_id: Any = 1) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def sse(*results: Any, error: dict[str, Any] | None = None, request_id: Any = 1) -> bytes:
+    """An SSE body of JSON-RPC responses, one event each."""
+    chunks = [f"data: {json.dumps(rpc_result(r, request_id))}\n\n" for r in results]
+    if error:
+        chunks.append(f"event: error\ndata: {json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error})}\n\n")
+    return "".join(chunks).encode()
