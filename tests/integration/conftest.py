@@ -1,0 +1,105 @@
+"""Integration fixtures: the installed `a2a` and the demo agent (a real a2a-sdk server) in a subprocess."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+START_TIMEOUT = 15.0  # seconds for the server to answer its card URL
+START_ATTEMPTS = 3  # a free port can be taken between probing and binding: retry with another
+DEMO_API_KEY = "demo-key"  # serve()'s default
+
+
+@dataclass(frozen=True)
+class DemoAgent:
+    url: str  # base URL, no trailing slash: http://127.0.0.1:PORT
+    api_key: str
+    log: Path  # the server's stdout+stderr
+
+    @property
+    def rpc_url(self) -> str:
+        """JSON-RPC endpoint (V1 and V0): the base URL's root."""
+        return self.url + "/"
+
+    @property
+    def card_url(self) -> str:
+        return self.url + "/.well-known/agent-card.json"
+
+
+@pytest.fixture(scope="session")
+def a2a_bin() -> list[str]:
+    """argv prefix that runs the installed CLI: the `a2a` console script next to this Python."""
+    script = shutil.which("a2a", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "a2acli"]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def _wait_until_up(proc: subprocess.Popen[bytes], card_url: str) -> bool:
+    """True once the card answers; False if the process died first. Bounded by START_TIMEOUT."""
+    deadline = time.monotonic() + START_TIMEOUT
+    with httpx.Client(timeout=1.0, trust_env=False) as client:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                return False
+            try:
+                if client.get(card_url).status_code == 200:
+                    return True
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+    raise RuntimeError(f"demo agent did not answer {card_url} within {START_TIMEOUT:.0f}s")
+
+
+@pytest.fixture(scope="session")
+def demo_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoAgent]:
+    """The demo agent on 127.0.0.1 and a free port, started once per session, stopped at the end.
+
+    Started with `python -c` so it does not depend on the `a2a` command (main.py)."""
+    log = tmp_path_factory.mktemp("demo-agent") / "server.log"
+    for _attempt in range(START_ATTEMPTS):
+        port = _free_port()
+        code = f"from a2acli.demo.server import serve; serve(port={port})"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", code], stdout=out, stderr=subprocess.STDOUT
+            )
+        agent = DemoAgent(url=f"http://127.0.0.1:{port}", api_key=DEMO_API_KEY, log=log)
+        try:
+            up = _wait_until_up(proc, agent.card_url)
+        except BaseException:
+            _stop(proc)
+            raise
+        if up:
+            try:
+                yield agent
+            finally:
+                _stop(proc)
+            return
+        _stop(proc)
+        if b"address already in use" not in log.read_bytes().lower():
+            break
+    raise RuntimeError(f"demo agent failed to start:\n{log.read_text(errors='replace')}")
