@@ -11,7 +11,7 @@ os.environ["TERMINAL_WIDTH"] = "100"
 os.environ["_TYPER_FORCE_DISABLE_TERMINAL"] = "1"
 os.environ["NO_COLOR"] = "1"
 os.environ.pop("FORCE_COLOR", None)
-for _k in [k for k in os.environ if k.startswith("A2ACLI_")]:
+for _k in [k for k in os.environ if k.startswith("A2ACLI_") and k != "A2ACLI_UPDATE_GOLDEN"]:
     del os.environ[_k]
 os.environ["A2ACLI_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-config.toml")
 

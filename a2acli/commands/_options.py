@@ -72,7 +72,9 @@ class CallOptions:
 def parse_header(text: str) -> tuple[str, str]:
     name, sep, value = text.partition(":")
     if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
-        raise typer.BadParameter(f"{text!r} is not 'Name: value'", param_hint="-H/--header")
+        from a2acli.errors import UsageError
+
+        raise UsageError(f"-H {text!r} is not 'Name: value'", hint="e.g. -H 'X-Team: qa'")
     return name.strip(), value.strip()
 
 

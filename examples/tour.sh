@@ -1,0 +1,19 @@
+#!/usr/bin/env sh
+# The main job on the built-in demo agent: start it, fetch its card, create a user, stream a
+# slow task, list the tasks, then stop it. Run from the repo root after installing a2acli[server].
+set -eu
+PORT="${A2ACLI_DEMO_PORT:-41241}"
+export A2ACLI_URL="http://127.0.0.1:$PORT"
+a2a demo-server --port "$PORT" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null' EXIT INT TERM
+i=0
+until a2a card fetch -o json >/dev/null 2>&1; do
+  i=$((i + 1)); [ "$i" -lt 60 ] || { echo "the demo agent did not start" >&2; exit 3; }
+  sleep 0.25
+done
+set -x
+a2a card fetch
+a2a send --skill create-user -f projectUserId=user_123 -f name="Ada Lovelace"
+a2a stream --skill slow -f steps:=3
+a2a tasks list --page-size 5

@@ -1,0 +1,462 @@
+"""Every command against respx-mocked agents, in both versions: what is sent, what is printed,
+and the exit code of every failure class."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from conftest import AGENT, RPC, rpc_result, sse, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-01-01T00:00:00Z"},
+           "artifacts": [{"artifactId": "a-1", "name": "user", "parts": [{"data": {"id": "user-1"}}]}]}
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed", "timestamp": "2026-01-01T00:00:00Z"},
+           "artifacts": [{"artifactId": "a-1", "name": "user", "parts": [{"kind": "data", "data": {"id": "user-1"}}]}]}
+VERSIONS = [("1.0", "v1"), ("0.3", "v0")]
+
+
+@pytest.fixture
+def agent(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card(), headers={"X-Request-ID": "card-req"})
+    return respx_mock
+
+
+def sent(route, n: int = -1) -> dict:
+    return json.loads(route.calls[n].request.content)
+
+
+# -- card -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_card_fetch_sends_version_and_no_credentials(cli, agent, version):
+    result = cli("card", "fetch", "-u", AGENT, "--a2a-version", version, "--api-key", "sekret", "--bearer", "tok")
+    assert result.exit_code == 0, result.stderr
+    req = agent.calls.last.request
+    assert req.headers["A2A-Version"] == version
+    assert "X-API-Key" not in req.headers and "Authorization" not in req.headers
+    assert "Agent: Test agent" in result.stdout
+    assert "Skill: echo: Repeats input" in result.stdout
+    assert "X-Request-ID: card-req" in result.stderr
+
+
+def test_card_fetch_json_is_the_card_as_served(cli, agent):
+    result = cli("card", "fetch", "-u", AGENT, "-o", "json")
+    assert json.loads(result.stdout) == v1_card()
+
+
+def test_card_fetch_falls_back_to_agent_json(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(404)
+    legacy = respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(json={"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0"})
+    result = cli("card", "fetch", "-u", AGENT, "-o", "raw")
+    assert result.exit_code == 0, result.stderr
+    assert legacy.called and json.loads(result.stdout)["name"] == "Old"
+
+
+def test_card_from_file(cli, tmp_path, respx_mock):
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(v1_card()))
+    route = respx_mock.post(RPC, json__method="GetTask").respond(json=rpc_result(V1_TASK))
+    result = cli("tasks", "get", "t-1", "-u", path.as_uri())
+    assert result.exit_code == 0, result.stderr
+    assert route.called
+
+
+def test_no_card_is_exit_3(cli, respx_mock):
+    respx_mock.get(url__startswith=AGENT).respond(404)
+    result = cli("card", "fetch", "-u", AGENT)
+    assert result.exit_code == 3
+    assert "no Agent Card" in result.stderr and "--rpc-url" in result.stderr
+
+
+def test_v0_only_card_is_never_downgraded(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json={"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert result.exit_code == 1
+    assert "only for A2A 0.3" in result.stderr and "--a2a-version 0.3" in result.stderr
+    ok = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "0.3", "--offline")
+    assert ok.exit_code == 0
+
+
+def test_tenant_is_copied_into_v1_requests(cli, respx_mock):
+    card = v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": "acme"}])
+    respx_mock.get(CARD_URL).respond(json=card)
+    route = respx_mock.post(RPC).respond(json=rpc_result(V1_TASK))
+    assert cli("tasks", "get", "t-1", "-u", AGENT).exit_code == 0
+    assert sent(route)["params"] == {"id": "t-1", "tenant": "acme"}
+
+
+# -- send -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version,wire", VERSIONS)
+def test_send_create_user(cli, agent, version, wire):
+    route = agent.post(RPC).respond(json=rpc_result({"task": V1_TASK} if wire == "v1" else V0_TASK), headers={"X-Request-ID": "r-42"})
+    result = cli("send", "--skill", "create-user", "-f", "projectUserId=user_123", "-u", AGENT, "--a2a-version", version)
+    assert result.exit_code == 0, result.stderr
+    body = sent(route)
+    assert body["method"] == ("SendMessage" if wire == "v1" else "message/send")
+    assert route.calls.last.request.headers["A2A-Version"] == version
+    assert "Task: t-1" in result.stdout and "Context: c-1" in result.stdout and "State: completed" in result.stdout
+    assert 'Artifact user: {"id": "user-1"}' in result.stdout
+    assert "X-Request-ID: r-42" in result.stderr
+
+
+@pytest.mark.parametrize("version,wire", VERSIONS)
+def test_send_json_is_as_the_wire_spelt_it_and_as_v1_converts(cli, agent, version, wire):
+    agent.post(RPC).respond(json=rpc_result({"task": V1_TASK} if wire == "v1" else V0_TASK))
+    raw = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json")
+    assert json.loads(raw.stdout) == ({"task": V1_TASK} if wire == "v1" else V0_TASK)
+    canon = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json", "--as", "v1")
+    assert json.loads(canon.stdout) == {"task": V1_TASK}
+
+
+def test_send_direct_message_reply(cli, agent):
+    agent.post(RPC).respond(json=rpc_result({"kind": "message", "messageId": "m-2", "role": "agent", "parts": [{"kind": "text", "text": "Hello"}]}))
+    result = cli("send", "hi", "-u", AGENT, "--a2a-version", "0.3")
+    assert result.exit_code == 0, result.stderr
+    assert "Message: m-2" in result.stdout and "Text: Hello" in result.stdout
+
+
+def test_send_waits_by_polling_when_the_agent_answers_early(cli, agent):
+    working = dict(V1_TASK, status={"state": "TASK_STATE_WORKING"})
+    agent.post(RPC, json__method="SendMessage").respond(json=rpc_result({"task": working}))
+    poll = agent.post(RPC, json__method="GetTask").mock(side_effect=[
+        httpx.Response(200, json=rpc_result(working)), httpx.Response(200, json=rpc_result(V1_TASK))])
+    result = cli("send", "hi", "-u", AGENT, "--poll-interval", "0.05", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert poll.call_count == 2
+    assert json.loads(result.stdout) == {"task": V1_TASK}
+
+
+def test_send_async_does_not_wait(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": "TASK_STATE_SUBMITTED"})}))
+    result = cli("send", "hi", "-u", AGENT, "--async")
+    assert result.exit_code == 0 and route.call_count == 1
+    assert sent(route)["params"]["configuration"] == {"returnImmediately": True}
+    assert "State: submitted" in result.stdout
+
+
+@pytest.mark.parametrize("state,code,says", [("TASK_STATE_FAILED", 0, "warning: task t-1 ended failed"),
+                                             ("TASK_STATE_INPUT_REQUIRED", 0, "a2a send --task-id t-1 --context-id c-1")])
+def test_task_outcomes_are_named_on_stderr_not_in_the_exit_code(cli, agent, state, code, says):
+    agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": state})}))
+    result = cli("send", "hi", "-u", AGENT)
+    assert result.exit_code == code
+    assert says in result.stderr
+
+
+def test_expect_state_gates_ci(cli, agent):
+    agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": "TASK_STATE_FAILED"})}))
+    assert cli("send", "hi", "-u", AGENT, "--expect-state", "completed").exit_code == 6
+    assert cli("send", "hi", "-u", AGENT, "--expect-state", "completed,failed").exit_code == 0
+    bad = cli("send", "hi", "-u", AGENT, "--expect-state", "finished")
+    assert bad.exit_code == 2 and "unknown task state" in bad.stderr
+
+
+def test_idempotency_header_follows_the_dialect(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result({"task": V1_TASK}))
+    cli("send", "hi", "-u", AGENT, "--idempotency-key", "k-1")
+    assert route.calls.last.request.headers["Idempotency-Key"] == "k-1"
+    cli("send", "hi", "-u", AGENT, "--idempotency-key", "k-2", "--dialect", "clix")
+    assert route.calls.last.request.headers["X-Clix-Idempotency-Key"] == "k-2"
+    assert sent(route)["params"]["message"]["role"] == "user"
+
+
+def test_retry_reuses_one_idempotency_key(cli, agent):
+    route = agent.post(RPC).mock(side_effect=[httpx.Response(503), httpx.ConnectError("refused"), httpx.Response(200, json=rpc_result({"task": V1_TASK}))])
+    result = cli("send", "hi", "-u", AGENT, "--retry", "2")
+    assert result.exit_code == 0, result.stderr
+    keys = {c.request.headers["Idempotency-Key"] for c in route.calls}
+    assert route.call_count == 3 and len(keys) == 1
+    assert "retry 1/2" in result.stderr
+
+
+def test_http_409_is_explained(cli, agent):
+    agent.post(RPC).respond(409)
+    result = cli("send", "hi", "-u", AGENT, "--idempotency-key", "k")
+    assert result.exit_code == 1 and "idempotency key" in result.stderr
+
+
+# -- errors and exit codes ------------------------------------------------------------------------
+
+
+def test_jsonrpc_error_names_the_a2a_error(cli, agent):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found", "data": {"taskId": "t-9"}}}, headers={"X-Request-ID": "r-9"})
+    result = cli("tasks", "get", "t-9", "-u", AGENT)
+    assert result.exit_code == 1
+    assert "-32001 TaskNotFoundError: Task not found" in result.stderr
+    assert '"taskId": "t-9"' in result.stderr and "X-Request-ID: r-9" in result.stderr
+    as_json = cli("tasks", "get", "t-9", "-u", AGENT, "-o", "json")
+    err = json.loads(as_json.stdout)["error"]
+    assert err["a2aCode"] == -32001 and err["code"] == "rpc_error" and err["hint"] and err["requestId"] == "r-9"
+
+
+@pytest.mark.parametrize("response,code,says", [
+    (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "refused the credentials"),
+    (httpx.Response(403), 4, "refused the credentials"),
+    (httpx.Response(500, text="boom"), 1, "HTTP 500"),
+    (httpx.Response(502, html="<html><body>Bad gateway</body></html>"), 1, "an HTML page"),
+    (httpx.Response(200, html="<html>login</html>"), 1, "not JSON"),
+    (httpx.Response(200, text=""), 1, "empty"),
+    (httpx.Response(200, json={"hello": "world"}), 1, "not a JSON-RPC response"),
+    (httpx.Response(404), 1, "HTTP 404"),
+])
+def test_http_faults(cli, agent, response, code, says):
+    agent.post(RPC).mock(return_value=response)
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert result.exit_code == code, result.stderr
+    assert says in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("exc,code", [(httpx.ConnectError("Connection refused"), 3), (httpx.ReadTimeout("slow"), 5), (httpx.ConnectTimeout("slow"), 5)])
+def test_transport_faults(cli, respx_mock, exc, code):
+    respx_mock.get(CARD_URL).mock(side_effect=exc)
+    result = cli("card", "fetch", "-u", AGENT, "--timeout", "2")
+    assert result.exit_code == code
+    assert "hint:" in result.stderr
+
+
+def test_dns_failure_is_unreachable(cli, respx_mock):
+    respx_mock.get(CARD_URL).mock(side_effect=httpx.ConnectError("[Errno -2] Name or service not known"))
+    result = cli("card", "fetch", "-u", AGENT)
+    assert result.exit_code == 3 and "cannot resolve" in result.stderr
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["send", "hi", "--a2a-version", "2.0"], "unknown A2A version"),
+    (["send", "hi", "--dialect", "acme"], "unknown dialect"),
+    (["send", "hi", "-H", "NoColon"], "is not 'Name: value'"),
+    (["send", "--data", "{bad"], "not valid JSON"),
+    (["send", "--data", "@/no/such/file.json"], "no such file"),
+    (["send", "--file", "/no/such/file.bin"], "no such file"),
+    (["send", "-f", "novalue"], "is not key=value"),
+    (["send", "-f", "n:={x"], "not valid JSON"),
+    (["send"], "nothing to send"),
+    (["send", "hi", "--metadata", "[1]"], "must be a JSON object"),
+    (["send", "hi", "-o", "yaml"], "unknown output mode"),
+    (["tasks", "list", "--a2a-version", "0.3"], "ListTasks has no V0"),
+    (["tasks", "get"], "Missing argument"),
+    (["send", "--media-type", "text/plain", "--text", "hi"], "comes before any part"),
+])
+def test_usage_errors_exit_2(cli, argv, says):
+    result = cli(*argv, "--rpc-url", RPC, "--offline")
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert says in result.stderr
+
+
+def test_no_agent_given(cli):
+    result = cli("tasks", "get", "t-1")
+    assert result.exit_code == 2 and "--url" in result.stderr
+
+
+# -- tasks ----------------------------------------------------------------------------------------
+
+
+def test_tasks_list_all_pages_v1(cli, agent):
+    route = agent.post(RPC).mock(side_effect=[
+        httpx.Response(200, json=rpc_result({"tasks": [V1_TASK], "nextPageToken": "p2", "pageSize": 1, "totalSize": 2})),
+        httpx.Response(200, json=rpc_result({"tasks": [dict(V1_TASK, id="t-2")], "nextPageToken": "", "pageSize": 1})),
+    ])
+    result = cli("tasks", "list", "--page-size", "1", "--all", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [t["id"] for t in json.loads(result.stdout)["tasks"]] == ["t-1", "t-2"]
+    assert sent(route, 0)["params"] == {"pageSize": 1} and sent(route, 1)["params"] == {"pageSize": 1, "pageToken": "p2"}
+
+
+def test_tasks_list_v0_clix_limit_offset(cli, agent):
+    route = agent.post(RPC).mock(side_effect=[
+        httpx.Response(200, json=rpc_result([V0_TASK, dict(V0_TASK, id="t-2")])),
+        httpx.Response(200, json=rpc_result([dict(V0_TASK, id="t-3")])),
+    ])
+    result = cli("tasks", "list", "--page-size", "2", "--status", "completed", "--all", "-u", AGENT, "--a2a-version", "0.3", "--dialect", "clix")
+    assert result.exit_code == 0, result.stderr
+    assert sent(route, 0) | {"id": 0} == {"jsonrpc": "2.0", "id": 0, "method": "tasks/list", "params": {"limit": 2, "offset": 0, "status": "completed"}} or sent(route, 0)["params"]["limit"] == 2
+    assert sent(route, 1)["params"]["offset"] == 2
+    assert result.stdout.count("Task: ") == 3
+
+
+def test_tasks_list_text_table(cli, agent):
+    agent.post(RPC).respond(json=rpc_result({"tasks": [V1_TASK], "nextPageToken": "n2"}))
+    result = cli("tasks", "list", "-u", AGENT)
+    assert "Task: t-1" in result.stdout and "State: completed" in result.stdout
+    assert "--page-token n2" in result.stderr
+
+
+@pytest.mark.parametrize("version,wire", VERSIONS)
+def test_tasks_cancel(cli, agent, version, wire):
+    canceled = dict(V1_TASK, status={"state": "TASK_STATE_CANCELED"}) if wire == "v1" else dict(V0_TASK, status={"state": "canceled"})
+    route = agent.post(RPC).respond(json=rpc_result(canceled))
+    result = cli("tasks", "cancel", "t-1", "-u", AGENT, "--a2a-version", version, "--expect-state", "canceled")
+    assert result.exit_code == 0, result.stderr
+    assert sent(route)["method"] == ("CancelTask" if wire == "v1" else "tasks/cancel")
+    assert "State: canceled" in result.stdout
+
+
+def test_tasks_get_wait(cli, agent):
+    agent.post(RPC).mock(side_effect=[
+        httpx.Response(200, json=rpc_result(dict(V1_TASK, status={"state": "TASK_STATE_WORKING"}))),
+        httpx.Response(200, json=rpc_result(V1_TASK)),
+    ])
+    result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "--expect-state", "completed")
+    assert result.exit_code == 0, result.stderr
+    assert "State: completed" in result.stdout
+
+
+# -- streams --------------------------------------------------------------------------------------
+
+V1_EVENTS = [
+    {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_SUBMITTED"}}},
+    {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}},
+    {"artifactUpdate": {"taskId": "t-1", "contextId": "c-1", "artifact": {"artifactId": "a-1", "parts": [{"text": "done"}]}}},
+    {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}},
+]
+V0_EVENTS = [
+    {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "submitted"}},
+    {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": "working"}, "final": False},
+    {"kind": "artifact-update", "taskId": "t-1", "contextId": "c-1", "artifact": {"artifactId": "a-1", "parts": [{"kind": "text", "text": "done"}]}},
+    {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": "completed"}, "final": True},
+]
+
+
+@pytest.mark.parametrize("version,wire", VERSIONS)
+def test_stream_json_lines(cli, agent, version, wire):
+    events = V1_EVENTS if wire == "v1" else V0_EVENTS
+    route = agent.post(RPC).respond(content=sse(*events), headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == events
+    assert route.calls.last.request.headers["Accept"] == "text/event-stream"
+    assert sent(route)["method"] == ("SendStreamingMessage" if wire == "v1" else "message/stream")
+    canon = cli("stream", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json", "--as", "v1")
+    assert [json.loads(line) for line in canon.stdout.splitlines()] == V1_EVENTS
+
+
+def test_stream_text_and_summary(cli, agent):
+    agent.post(RPC).respond(content=sse(*V1_EVENTS), headers={"Content-Type": "text/event-stream"})
+    result = cli("send", "hi", "--stream", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert "Status: working" in result.stdout and "Artifact a-1: done" in result.stdout
+    assert "Task: t-1  Context: c-1  State: completed  Events: 4" in result.stdout
+
+
+def test_stream_raw_is_each_data_payload(cli, agent):
+    body = sse(*V1_EVENTS)
+    agent.post(RPC).respond(content=body, headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT, "-o", "raw")
+    payloads = [line[len("data: "):] for line in body.decode().splitlines() if line.startswith("data: ")]
+    assert result.stdout.splitlines() == payloads
+
+
+def test_stream_survives_crlf_comments_and_split_chunks(cli, agent):
+    text = sse(*V1_EVENTS).decode().replace("\n", "\r\n")
+    text = ": keep-alive\r\n\r\n" + text
+    chunks = [text[i:i + 7].encode() for i in range(0, len(text), 7)]
+    agent.post(RPC).mock(return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=iter(chunks)))
+    result = cli("stream", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == V1_EVENTS
+
+
+def test_stream_error_event_exits_1_after_showing_events(cli, agent):
+    agent.post(RPC).respond(content=sse(V1_EVENTS[0], error={"code": -32603, "message": "Internal error"}), headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout.splitlines()[0]) == V1_EVENTS[0]
+    assert "-32603 InternalError" in result.stdout
+
+
+def test_stream_answered_with_plain_json(cli, agent):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32004, "message": "Streaming is not supported"}})
+    result = cli("stream", "hi", "-u", AGENT)
+    assert result.exit_code == 1 and "-32004 UnsupportedOperationError" in result.stderr
+
+
+def test_truncated_stream_falls_back_to_polling(cli, agent):
+    agent.post(RPC, json__method="SendStreamingMessage").respond(content=sse(*V1_EVENTS[:2]), headers={"Content-Type": "text/event-stream"})
+    agent.post(RPC, json__method="GetTask").respond(json=rpc_result(V1_TASK))
+    result = cli("stream", "hi", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert "closed the stream before the task finished" in result.stderr
+    assert "State: completed" in result.stdout
+
+
+def test_subscribe_snapshot_then_close(cli, agent):
+    snapshot = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "working"}}}
+    route = agent.post(RPC, json__method="SubscribeToTask").respond(content=sse(snapshot), headers={"Content-Type": "text/event-stream"})
+    agent.post(RPC, json__method="GetTask").respond(json=rpc_result(V1_TASK))
+    result = cli("tasks", "subscribe", "t-1", "-u", AGENT, "--dialect", "clix")
+    assert result.exit_code == 0, result.stderr
+    assert sent(route)["params"] == {"id": "t-1"}
+    assert "Status: working" in result.stdout and "State: completed" in result.stdout
+
+
+# -- push configs ---------------------------------------------------------------------------------
+
+
+def test_push_config_create_v0_nests(cli, agent):
+    stored = {"taskId": "t-1", "pushNotificationConfig": {"id": "p-1", "url": "https://cb.example/h", "token": "tok-1"}}
+    route = agent.post(RPC).respond(json=rpc_result(stored))
+    result = cli("push-config", "create", "t-1", "--webhook-url", "https://cb.example/h", "--token", "tok-1", "-u", AGENT, "--a2a-version", "0.3")
+    assert result.exit_code == 0, result.stderr
+    assert sent(route)["params"] == {"taskId": "t-1", "pushNotificationConfig": {"url": "https://cb.example/h", "token": "tok-1"}}
+    assert "Config: p-1" in result.stdout and "Webhook: https://cb.example/h" in result.stdout
+
+
+@pytest.mark.parametrize("version,wire", VERSIONS)
+def test_push_config_list_and_delete(cli, agent, version, wire):
+    listing = {"configs": [{"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h"}], "nextPageToken": ""} if wire == "v1" else \
+        [{"taskId": "t-1", "pushNotificationConfig": {"id": "p-1", "url": "https://cb.example/h"}}]
+    agent.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(listing)), httpx.Response(200, json=rpc_result(None))])
+    listed = cli("push-config", "list", "t-1", "-u", AGENT, "--a2a-version", version)
+    assert listed.exit_code == 0 and "Config: p-1" in listed.stdout
+    deleted = cli("push-config", "delete", "t-1", "p-1", "-u", AGENT, "--a2a-version", version)
+    assert deleted.exit_code == 0 and "Deleted." in deleted.stdout
+
+
+# -- auth -----------------------------------------------------------------------------------------
+
+
+def test_api_key_goes_where_the_card_says(cli, respx_mock):
+    card = v1_card(securitySchemes={"key": {"apiKeySecurityScheme": {"location": "query", "name": "key"}}})
+    respx_mock.get(CARD_URL).respond(json=card)
+    route = respx_mock.post(url__startswith=RPC).respond(json=rpc_result(V1_TASK))
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "sekret").exit_code == 0
+    req = route.calls.last.request
+    assert req.url.params["key"] == "sekret" and "X-API-Key" not in req.headers
+
+
+def test_api_key_default_header_and_bearer(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "k1", "--bearer", "b1").exit_code == 0
+    h = route.calls.last.request.headers
+    assert h["X-API-Key"] == "k1" and h["Authorization"] == "Bearer b1"
+
+
+def test_env_and_root_options(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    result = cli("-u", AGENT, "tasks", "get", "t-1", env={"A2ACLI_API_KEY": "from-env"})
+    assert result.exit_code == 0, result.stderr
+    assert route.calls.last.request.headers["X-API-Key"] == "from-env"
+
+
+# -- call -----------------------------------------------------------------------------------------
+
+
+def test_call_translates_v1_names_under_v0(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result(V0_TASK))
+    result = cli("call", "GetTask", '{"id": "t-1"}', "-u", AGENT, "--a2a-version", "0.3", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert sent(route)["method"] == "tasks/get" and json.loads(result.stdout) == V0_TASK
+
+
+def test_call_unknown_method_is_sent_as_given(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result({"pong": True}))
+    result = cli("call", "x-vendor/ping", "-", "-u", AGENT, input='{"a": 1}')
+    assert result.exit_code == 0, result.stderr
+    assert sent(route)["method"] == "x-vendor/ping" and sent(route)["params"] == {"a": 1}
+    assert '"pong": true' in result.stdout

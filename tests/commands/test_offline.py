@@ -1,0 +1,124 @@
+"""`--offline` prints the exact request of every method in both versions (golden files), and the
+seed's V0/V1 example requests come out of `a2a send --skill create-user`."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from a2acli.wire.methods import METHODS
+
+GOLDEN = Path(__file__).parent.parent / "golden"
+FIXED = ["--request-id", "req-1", "--rpc-url", "http://agent.test/rpc"]
+
+# One command line per method: every method in the table must have one (checked below).
+ARGV = {
+    "SendMessage": ["send", "--skill", "create-user", "-f", "projectUserId=user_123", "--message-id", "msg-1"],
+    "SendStreamingMessage": ["stream", "hello", "--data", '{"n": 1}', "--message-id", "msg-1", "--context-id", "ctx-1"],
+    "GetTask": ["tasks", "get", "t-1", "--history-length", "2"],
+    "ListTasks": ["tasks", "list", "--page-size", "20", "--page-token", "40", "--status", "working", "--context-id", "ctx-1"],
+    "CancelTask": ["tasks", "cancel", "t-1", "--metadata", '{"reason": "test"}'],
+    "SubscribeToTask": ["tasks", "subscribe", "t-1"],
+    "CreateTaskPushNotificationConfig": ["push-config", "create", "t-1", "--webhook-url", "https://cb.example/h", "--config-id", "p-1", "--token", "tok-1", "--auth-scheme", "Bearer", "--auth-credentials", "s3cr3t"],
+    "GetTaskPushNotificationConfig": ["push-config", "get", "t-1", "p-1"],
+    "ListTaskPushNotificationConfigs": ["push-config", "list", "t-1"],
+    "DeleteTaskPushNotificationConfig": ["push-config", "delete", "t-1", "p-1"],
+    "GetExtendedAgentCard": ["card", "extended"],
+}
+
+
+def test_every_method_has_a_command_line():
+    assert set(ARGV) == set(METHODS)
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_offline_golden(cli, method, version):
+    extra = ["--dialect", "clix"] if method == "ListTasks" and version == "0.3" else []
+    result = cli(*ARGV[method], *FIXED, "--a2a-version", version, "--offline", "-o", "raw", *extra)
+    assert result.exit_code == 0, result.stderr
+    sent = json.loads(result.stdout)
+    wire = "v1" if version == "1.0" else "v0"
+    assert sent["method"] == (METHODS[method].name if wire == "v1" else METHODS[method].v0)
+    path = GOLDEN / "offline" / f"{method}.{wire}.json"
+    if os.environ.get("A2ACLI_UPDATE_GOLDEN"):
+        path.write_text(json.dumps(sent, indent=2) + "\n")
+    assert sent == json.loads(path.read_text()), f"{path.name} differs; regenerate with A2ACLI_UPDATE_GOLDEN=1 and review"
+    # The request line and headers go to stderr, so stdout stays the bare envelope.
+    assert "POST http://agent.test/rpc" in result.stderr
+    assert f"A2A-Version: {version}" in result.stderr
+
+
+SEED_ARGV = ["send", "--skill", "create-user", "-f", "projectUserId=user_123", "--message-id", "msg-1", "--request-id", "req-1", "--offline", "-o", "raw", "-u", "http://agent.test"]
+
+
+def seed(name: str) -> dict:
+    return json.loads((GOLDEN / "seed" / name).read_text())
+
+
+def test_seed_v0_request(cli):
+    result = cli(*SEED_ARGV, "--a2a-version", "0.3")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == seed("v0-create-user.request.json")
+
+
+def test_seed_v1_request_clix_dialect_is_exact(cli):
+    result = cli(*SEED_ARGV, "--a2a-version", "1.0", "--dialect", "clix")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == seed("v1-create-user.request.json")
+
+
+def test_seed_v1_request_spec_dialect_differs_only_in_role_spelling(cli):
+    result = cli(*SEED_ARGV, "--a2a-version", "1.0")
+    assert result.exit_code == 0, result.stderr
+    expected = seed("v1-create-user.request.json")
+    expected["params"]["message"]["role"] = "ROLE_USER"
+    assert json.loads(result.stdout) == expected
+
+
+def test_offline_raw_is_the_compact_wire_bytes(cli):
+    result = cli(*SEED_ARGV, "--a2a-version", "0.3")
+    assert result.stdout.strip() == json.dumps(json.loads(result.stdout), separators=(",", ":"), ensure_ascii=False)
+
+
+def test_offline_json_is_pretty_and_text_shows_request_line(cli):
+    as_json = cli(*SEED_ARGV[:-4], "--offline", "-o", "json", "-u", "http://agent.test")
+    assert as_json.exit_code == 0 and as_json.stdout.startswith("{\n")
+    as_text = cli(*SEED_ARGV[:-4], "--offline", "--rpc-url", "http://agent.test/rpc")
+    assert as_text.exit_code == 0
+    assert as_text.stdout.startswith("POST http://agent.test/rpc\n")
+    assert "A2A-Version: 1.0" in as_text.stdout and '"SendMessage"' in as_text.stdout
+
+
+def test_parts_keep_command_line_order(cli):
+    result = cli("send", "first", "--data", '{"a": 1}', "--text", "second", "--media-type", "text/markdown", "--skill", "s", "-f", "k=v",
+                 "--text", "third", "--offline", "-o", "raw", "--rpc-url", "http://x/rpc")
+    assert result.exit_code == 0, result.stderr
+    parts = json.loads(result.stdout)["params"]["message"]["parts"]
+    assert parts == [
+        {"text": "first"},
+        {"data": {"a": 1}},
+        {"text": "second", "mediaType": "text/markdown"},
+        {"data": {"skill": "s", "k": "v"}},
+        {"text": "third"},
+    ]
+
+
+def test_typed_fields_and_async(cli):
+    result = cli("send", "--skill", "s", "-f", "age:=42", "-f", 'tags:=["a"]', "-f", "name=Ada", "--async", "--offline", "-o", "raw", "--rpc-url", "http://x/rpc", "--a2a-version", "0.3")
+    assert result.exit_code == 0, result.stderr
+    params = json.loads(result.stdout)["params"]
+    assert params["message"]["parts"][0] == {"kind": "data", "data": {"skill": "s", "age": 42, "tags": ["a"], "name": "Ada"}}
+    assert params["configuration"]["blocking"] is False
+
+
+def test_file_part_inline(cli, tmp_path):
+    f = tmp_path / "note.txt"
+    f.write_bytes(b"hi there")
+    result = cli("send", "--file", str(f), "--offline", "-o", "raw", "--rpc-url", "http://x/rpc")
+    assert result.exit_code == 0, result.stderr
+    (part,) = json.loads(result.stdout)["params"]["message"]["parts"]
+    assert part == {"raw": "aGkgdGhlcmU=", "mediaType": "text/plain", "filename": "note.txt"}
