@@ -114,7 +114,7 @@ def drop(d: dict[str, Any], keys: Iterable[str], notes: Notes, what: str, why: s
     """Remove keys; note each one that carried a value: "<what>: <key> 'v' dropped (<why>)"."""
     for key in keys:
         if key in d and not is_empty(value := d.pop(key)):
-            shown = f" {value!r}" if isinstance(value, (str, int, float)) else ""
+            shown = f" {value!r}" if isinstance(value, (str, int, float)) and value is not True else ""
             note(notes, f"{what}: {key}{shown} dropped ({why})")
 
 
