@@ -160,23 +160,23 @@ def _config_list_to_compat(params: dict[str, Any], notes: Notes) -> dict[str, An
 
 # --- no payload: extended-card params, delete result -----------------------------------------
 
-def _card_params_to_compat(params: Any, notes: Notes) -> None:
+def _card_params_to_compat(params: Any, notes: Notes = None) -> None:
     """V0 agent/getAuthenticatedExtendedCard takes no params: None means "omit the key"."""
     if isinstance(params, dict):
         drop_tenant(dict(params), notes)
     return None
 
 
-def _card_params_to_core(params: Any, notes: Notes) -> Any:
+def _card_params_to_core(params: Any, notes: Notes = None) -> Any:
     return dict(params) if isinstance(params, dict) else {}
 
 
-def _delete_result_to_core(result: Any, notes: Notes) -> Any:
+def _delete_result_to_core(result: Any, notes: Notes = None) -> Any:
     """null stays null and {} (ProtoJSON Empty) stays {}."""
     return dict(result) if isinstance(result, dict) else result
 
 
-def _delete_result_to_compat(result: Any, notes: Notes) -> None:
+def _delete_result_to_compat(result: Any, notes: Notes = None) -> None:
     return None
 
 
