@@ -3,7 +3,8 @@
 # keys (one-key wrappers, {tasks}, {configs}, flat push configs, supportedInterfaces). A JSON-RPC
 # response does not name its method, so the result translator is inferred from the result's
 # shape; the one ambiguity is a bare V0 Task (GetTask/CancelTask => bare V1 Task, SendMessage =>
-# {task}): pass `method=` to settle it.
+# {task}): pass `method=` to settle it. V1 has no bare events on the wire, so a bare V0
+# status/artifact update (a stream event or webhook body) becomes a V1 StreamResponse.
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,8 +19,8 @@ from .push import to_compat_push_config, to_compat_push_config_list, to_core_pus
 from .requests import TRANSLATORS, V0_METHOD_NAMES, V1_METHOD_NAMES
 from .tasks import (
     stream_kind, to_compat_artifact_update, to_compat_send_result, to_compat_status_update,
-    to_compat_stream_response, to_compat_task, to_compat_task_list, to_core_artifact_update,
-    to_core_send_result, to_core_status_update, to_core_stream_response, to_core_task, to_core_task_list,
+    to_compat_stream_response, to_compat_task, to_compat_task_list, to_core_send_result,
+    to_core_stream_response, to_core_task, to_core_task_list,
 )
 
 WEBHOOK_METHOD = "tasks/pushNotification"  # the vendor's JSON-RPC-wrapped webhook body
@@ -36,8 +37,9 @@ class Detected:
 _ENTITIES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "task": (to_core_task, to_compat_task),
     "message": (to_core_message, to_compat_message),
-    "status-update": (to_core_status_update, to_compat_status_update),
-    "artifact-update": (to_core_artifact_update, to_compat_artifact_update),
+    # V1 sends events only inside a StreamResponse, so a bare V0 event becomes {statusUpdate}…
+    "status-update": (to_core_stream_response, to_compat_status_update),
+    "artifact-update": (to_core_stream_response, to_compat_artifact_update),
     "stream-response": (to_core_stream_response, to_compat_stream_response),
     "send-result": (to_core_send_result, to_compat_send_result),
     "task-list": (to_core_task_list, to_compat_task_list),
@@ -158,5 +160,7 @@ def _response(doc: dict[str, Any], method: str | None, core: bool, notes: Notes)
     if core and kind == "task" and "kind" in doc["result"]:
         note(notes, "response: bare V0 task taken as a GetTask/CancelTask result (a SendMessage "
                     "result would be {task}); pass the method to be sure")
+    if core and kind == "message":  # a message is only ever a send or stream result: {message}
+        kind = "send-result"
     out["result"] = _ENTITIES[kind][0 if core else 1](doc["result"], notes)
     return out
