@@ -196,3 +196,27 @@ def test_bad_arguments():
         translate_document({}, "v2")
     with pytest.raises(ValueError, match="unknown A2A method"):
         translate_document(res(None), "v1", method="Nope")
+
+
+LENIENT = [
+    rpc("SendMessage", {"tenant": "t", "message": {"message_id": "m", "role": "user", "kind": "message",
+                                                    "parts": [{"text": "x", "media_type": "text/html"}, {"data": [1, 2]}]},
+                        "configuration": {"return_immediately": True, "task_push_notification_config": {"url": "u"}}}),
+    rpc("ListTasks", {"status": "cancelled", "page_size": 3, "page_token": "9", "include_artifacts": True}),
+    res({"task": {"id": "t", "context_id": "c", "status": {"state": "input_required"}, "x": 1}}),
+    res({"tasks": [{"id": "t", "status": {"state": "completed"}}], "next_page_token": "n", "total_size": 4}),
+    {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_CANCELLED"}, "final": True}},
+    {**CARD_V1, "capabilities": {"stateTransitionHistory": True}, "url": "https://old",
+     "securitySchemes": {"o": {"type": "oauth2", "flows": {"implicit": {"authorizationUrl": "a", "scopes": {}},
+                                                           "password": {"tokenUrl": "p", "scopes": {}}}}}},
+    {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad", "data": {"field": 3}}},
+    [{"taskId": "t", "pushNotificationConfig": {"url": "u", "authentication": {"schemes": ["A", "B"]}}}],
+]
+
+
+@pytest.mark.parametrize("doc", LENIENT)
+@pytest.mark.parametrize("to", ["v1", "v0"])
+def test_translation_is_idempotent_on_its_own_output(doc, to):
+    once = translate_document(doc, to)
+    assert translate_document(once, to) == once
+    assert detect(once).version in (to, None)

@@ -63,9 +63,9 @@ def json_type(value: Any) -> str:
     return "null" if value is None else names.get(type(value), "a number")
 
 
-def entity(what: str, *, keep_kind: bool = False):
+def entity(what: str):
     """Decorate `fn(copy, notes)`: non-objects come back unchanged with a note; objects arrive as
-    a fresh `fields()` copy (without `kind` unless keep_kind) that fn may modify."""
+    a fresh `fields()` copy without `kind`, which fn may modify."""
 
     def decorate(fn: Callable[[dict[str, Any], Notes], T]) -> Callable[..., Any]:
         @functools.wraps(fn)
@@ -74,8 +74,7 @@ def entity(what: str, *, keep_kind: bool = False):
                 note(notes, f"{what}: expected an object, got {json_type(obj)}; left unchanged")
                 return obj
             copy = fields(obj)
-            if not keep_kind:
-                copy.pop("kind", None)
+            copy.pop("kind", None)
             return fn(copy, notes)
 
         return wrapper

@@ -156,6 +156,10 @@ def _map_schemes(card: dict[str, Any], fn: Any, notes: Notes) -> None:
 
 # --- the card ---------------------------------------------------------------------------------
 
+def _core_interface(iface: dict[str, Any]) -> dict[str, Any]:
+    return rename(fields(iface), "transport", "protocolBinding")
+
+
 @entity("agent card")
 def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
     if card_version(card) == "v0":
@@ -164,7 +168,7 @@ def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
             "protocolBinding": card.get("preferredTransport") or "JSONRPC",
             "protocolVersion": card.get("protocolVersion") or V0_PROTOCOL_VERSION,
         }
-        extra = [rename(fields(i), "transport", "protocolBinding") | {"protocolVersion": V0_PROTOCOL_VERSION}
+        extra = [_core_interface(i) | {"protocolVersion": V0_PROTOCOL_VERSION}
                  for i in card.get("additionalInterfaces") or [] if isinstance(i, dict)]
         card = _splice(card, _ENDPOINT, {"supportedInterfaces": [primary, *extra]})
     else:
@@ -172,7 +176,7 @@ def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
             note(notes, f"agent card: V0 fields {', '.join(stale)} dropped (supportedInterfaces is authoritative)")
         ifaces = card.get("supportedInterfaces")
         if isinstance(ifaces, list):
-            ifaces = [rename(fields(i), "transport", "protocolBinding") if isinstance(i, dict) else i for i in ifaces]
+            ifaces = [_core_interface(i) if isinstance(i, dict) else i for i in ifaces]
         card = _splice(card, _ENDPOINT, {} if ifaces is None else {"supportedInterfaces": ifaces})
     caps = fields(card["capabilities"]) if isinstance(card.get("capabilities"), dict) else {}
     if "supportsAuthenticatedExtendedCard" in card:

@@ -70,7 +70,8 @@ def to_compat_error(err: dict[str, Any], notes: Notes) -> dict[str, Any]:
     data = err.get("data")
     if not _is_details(data):
         return err
-    info = next((d for d in data if str(d["@type"]).endswith("google.rpc.ErrorInfo") and isinstance(d.get("metadata"), dict)), None)
+    info = next((d for d in data if str(d["@type"]).endswith("google.rpc.ErrorInfo")
+                 and isinstance(d.get("metadata"), dict)), None)
     if lost := [d["@type"] for d in data if d is not info]:
         note(notes, f"error: details {', '.join(lost)} dropped (V0 error data is free-form)")
     if info and info["metadata"]:

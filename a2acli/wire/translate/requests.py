@@ -192,13 +192,17 @@ TRANSLATORS: dict[str, MethodTranslators] = {
     "SendMessage": MethodTranslators(*_send, to_core_send_result, to_compat_send_result),
     "SendStreamingMessage": MethodTranslators(*_send, *_stream),
     "GetTask": MethodTranslators(*_get_task, *_task_result),
-    "ListTasks": MethodTranslators(_list_tasks_to_compat, _list_tasks_to_core, to_core_task_list, to_compat_task_list),
+    "ListTasks": MethodTranslators(
+        _list_tasks_to_compat, _list_tasks_to_core, to_core_task_list, to_compat_task_list),
     "CancelTask": MethodTranslators(*_cancel_task, *_task_result),
     "SubscribeToTask": MethodTranslators(*_get_task, *_stream),
-    "CreateTaskPushNotificationConfig": MethodTranslators(to_compat_push_config, to_core_push_config, *_config_result),
+    "CreateTaskPushNotificationConfig": MethodTranslators(
+        to_compat_push_config, to_core_push_config, *_config_result),
     "GetTaskPushNotificationConfig": MethodTranslators(*_config_ref, *_config_result),
     "ListTaskPushNotificationConfigs": MethodTranslators(
         _config_list_to_compat, _config_ref_to_core, to_core_push_config_list, to_compat_push_config_list),
-    "DeleteTaskPushNotificationConfig": MethodTranslators(*_config_ref, _delete_result_to_core, _delete_result_to_compat),
-    "GetExtendedAgentCard": MethodTranslators(_card_params_to_compat, _card_params_to_core, to_core_card, to_compat_card),
+    "DeleteTaskPushNotificationConfig": MethodTranslators(
+        *_config_ref, _delete_result_to_core, _delete_result_to_compat),
+    "GetExtendedAgentCard": MethodTranslators(
+        _card_params_to_compat, _card_params_to_core, to_core_card, to_compat_card),
 }
