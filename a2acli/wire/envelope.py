@@ -40,6 +40,9 @@ def loads(body: bytes, *, what: str = "response") -> Any:
 
 def split_response(doc: Any) -> tuple[Any, dict[str, Any] | None]:
     """(result, error) of a JSON-RPC response object; raises on anything that is not one."""
+    if isinstance(doc, dict) and doc.get("jsonrpc") == "2.0" and "id" in doc and "result" not in doc and "error" not in doc:
+        # a2a-sdk's V0 adapter drops `"result": null` (exclude_none): read it as a null result.
+        return None, None
     if not isinstance(doc, dict) or ("result" not in doc and "error" not in doc):
         raise InvalidResponseError(
             "the answer is not a JSON-RPC response (no `result` or `error`)",
