@@ -12,7 +12,7 @@ import pytest
 def _run(fn: Callable[..., Any], obj: Any, **kwargs: Any) -> tuple[Any, list[str]]:
     before = copy.deepcopy(obj)
     notes: list[str] = []
-    out = fn(obj, notes, **kwargs)
+    out = fn(obj, notes=notes, **kwargs)
     assert obj == before, f"{fn.__name__} modified its input"
     return out, notes
 
