@@ -1,0 +1,105 @@
+"""Start-up and per-call cost of `a2a`, next to curl, httpie and a bare Python, in one run.
+
+    pip install -e '.[server,bench]' && python benchmarks/startup.py [--runs 15]
+
+Starts the demo agent on a free port, then runs each command --runs times (after two warm-ups)
+and prints the median and best wall time, the peak RSS of the child, and ratios against
+`python -c pass` and against httpie's `http GET` of the same card URL. The issue's target is
+`a2a card fetch` under half the time of httpie. Figures, not assertions: this is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_once(argv: list[str]) -> tuple[float, int]:
+    """(seconds, peak RSS in KiB) of one run; fails loudly if the command fails."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}: {proc.stderr.read().decode()[:300] if proc.stderr else ''}")
+    return elapsed, usage.ru_maxrss
+
+
+def measure(argv: list[str], runs: int) -> dict[str, float]:
+    for _ in range(2):
+        run_once(argv)
+    times, rss = zip(*(run_once(argv) for _ in range(runs)))
+    return {"median": statistics.median(times) * 1000, "best": min(times) * 1000, "rss": max(rss) / 1024}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port})"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("the demo agent did not start (is the `server` extra installed?)")
+                time.sleep(0.1)
+        card = f"{url}/.well-known/agent-card.json"
+        a2a = [str(BIN / "a2a")] if (BIN / "a2a").exists() else [sys.executable, "-m", "a2acli"]
+        env_note = "PYTHONDONTWRITEBYTECODE is set: compiled once up front" if os.environ.get("PYTHONDONTWRITEBYTECODE") else ""
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parent.parent / "a2acli")], check=False, stdout=subprocess.DEVNULL)
+        cases: list[tuple[str, list[str]]] = [("python -c pass", [sys.executable, "-c", "pass"])]
+        if shutil.which("curl"):
+            cases.append(("curl card", ["curl", "-sf", card]))
+        httpie = shutil.which("http", path=str(BIN)) or shutil.which("http")
+        if httpie:
+            cases.append(("httpie GET card", [httpie, "--print=b", "GET", card]))
+        cases += [
+            ("a2a --version", [*a2a, "--version"]),
+            ("a2a --help", [*a2a, "--help"]),
+            ("a2a card fetch -o json", [*a2a, "card", "fetch", "-o", "json", "-u", url]),
+            ("a2a send -o json", [*a2a, "send", "hello", "-o", "json", "-u", url]),
+            ("a2a send --offline -o raw", [*a2a, "send", "hello", "--offline", "-o", "raw", "--rpc-url", url]),
+        ]
+        results = {name: measure(argv, args.runs) for name, argv in cases}
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+    base = results["python -c pass"]["median"]
+    print(f"{'command':<28}{'median ms':>10}{'best ms':>9}{'peak RSS MiB':>14}{'x python':>10}")
+    for name, r in results.items():
+        print(f"{name:<28}{r['median']:>10.1f}{r['best']:>9.1f}{r['rss']:>14.1f}{r['median'] / base:>10.1f}")
+    if "httpie GET card" in results:
+        ratio = results["a2a card fetch -o json"]["median"] / results["httpie GET card"]["median"]
+        print(f"\na2a card fetch / httpie GET: {ratio:.2f} (target < 0.50: {'met' if ratio < 0.5 else 'NOT met'})")
+    else:
+        print("\nhttpie not installed (pip install -e '.[bench]'): no ratio against it")
+    if env_note:
+        print(env_note)
+
+
+if __name__ == "__main__":
+    main()
