@@ -1,0 +1,54 @@
+"""The layering rules of STYLE.md, enforced: wire/ is pure, only commands/ and main.py know typer,
+nothing imports click, and start-up does not drag in the network or validation stacks."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "a2acli"
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def test_nothing_imports_click():
+    offenders = [str(p.relative_to(ROOT)) for d in ("a2acli", "tests", "benchmarks") for p in (ROOT / d).rglob("*.py") if "click" in {top(n) for n in imports(p)}]
+    assert offenders == []
+
+
+def test_wire_is_pure():
+    forbidden = {"httpx", "httpx_sse", "typer", "rich", "socket", "subprocess"}
+    for p in (PKG / "wire").rglob("*.py"):
+        mods = imports(p)
+        assert not {top(n) for n in mods} & forbidden, p
+        assert not [n for n in mods if n.startswith(("a2acli.transport", "a2acli.render", "a2acli.commands"))], p
+
+
+def test_only_commands_and_main_import_typer():
+    for p in PKG.rglob("*.py"):
+        rel = p.relative_to(PKG)
+        if rel.parts[0] == "commands" or rel.name == "main.py":
+            continue
+        assert "typer" not in {top(n) for n in imports(p)}, rel
+
+
+def test_importing_the_cli_loads_no_network_or_validation_stack():
+    code = "import sys, a2acli.main; print(sorted(m for m in ('httpx', 'httpx_sse', 'pydantic', 'a2a', 'uvicorn') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"
