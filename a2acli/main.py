@@ -57,6 +57,16 @@ from a2acli.commands.demo import demo_server  # noqa: E402  (cheap: the SDK load
 
 app.command("demo-server", rich_help_panel="Tools")(demo_server)
 
+from a2acli.commands import auth as auth_cmd, completion as completion_cmd, config as config_cmd  # noqa: E402
+
+app.add_typer(config_cmd.app, name="config", rich_help_panel="Setup")
+app.add_typer(auth_cmd.app, name="auth", rich_help_panel="Setup")
+app.command("completion", rich_help_panel="Setup")(completion_cmd.completion)
+
 
 def run() -> None:
+    import os
+
+    if os.environ.get(completion_cmd.COMPLETE_VAR):  # the shell asks for completions
+        completion_cmd.register_shells()
     app(prog_name="a2a")

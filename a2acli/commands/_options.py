@@ -11,34 +11,117 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Callable, Optional
 
 import typer
+from typer.models import OptionInfo
 
 from a2acli.wire import VERSION_CHOICES, Wire
 
 CONN = "Connection"
+AUTH = "Authentication and TLS"
 OUT = "Output and debugging"
+PS = "Flags show in the process table: prefer the env var."
 
 
-def _opt(*decls: str, help: str, panel: str = CONN, **kw: Any) -> Any:
-    return typer.Option(*decls, help=help, rich_help_panel=panel, show_default=False, **kw)
+def _opt(*decls: str, help: str, panel: str = CONN, setting: str | None = None, **kw: Any) -> Any:
+    info = typer.Option(*decls, help=help, rich_help_panel=panel, show_default=False, **kw)
+    if setting:  # the help ends with the effective default, worked out when the command tree is built
+        info.__class__ = _EffectiveDefaultHelp
+        info.setting = setting
+        info.template = info.__dict__.pop("help")
+    return info
+
+
+class _EffectiveDefaultHelp(OptionInfo):
+    """An option whose help text ends with its effective default and where it comes from:
+    `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Typer reads `help` each time it builds the
+    command tree (once per run), so the text follows the environment and the active profile."""
+
+    setting: str = ""
+    template: str = ""
+
+    @property  # type: ignore[override]
+    def help(self) -> str:
+        return self.template + " " + effective_default_text(self.setting)
+
+    @help.setter
+    def help(self, value: str) -> None:
+        self.template = value
+
+
+def complete_from(choices: Any) -> Callable[[str], list[str]]:
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices() if c.startswith(incomplete)]
+
+    return complete
+
+
+TASK_STATES = ("submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected")
+
+
+def complete_task_states(incomplete: str) -> list[str]:
+    """Completion for a comma list of task states (--status, --expect-state)."""
+    done, _, last = incomplete.rpartition(",")
+    prefix = done + "," if done else ""
+    taken = set(done.split(",")) if done else set()
+    return [prefix + s for s in TASK_STATES if s.startswith(last) and s not in taken]
+
+
+def effective_default_text(setting: str) -> str:
+    """`(default: 1.0; env: A2ACLI_A2A_VERSION)`, or, when the environment or the active profile
+    sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set."""
+    from a2acli import settings
+
+    s = settings.SETTINGS[setting]
+    value, source = _effective_defaults().get(setting, (s.default, "default"))
+    if source == "default":
+        return f"(default: {value}; env: {s.env})" if value is not None else f"(env: {s.env})"
+    shown = "set" if s.secret else f"default: {value}"
+    return f"({shown}, from {source})" if source.startswith("env") else f"({shown}, from {source}; env: {s.env})"
+
+
+_DEFAULTS_CACHE: dict[Any, dict[str, tuple[Any, str]]] = {}
+
+
+def _effective_defaults() -> dict[str, tuple[Any, str]]:
+    import os
+
+    from a2acli import settings
+
+    path = settings.config_path()
+    try:
+        stamp: Any = path.stat().st_mtime_ns
+    except OSError:
+        stamp = None
+    key = (tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))), str(path), stamp)
+    if key not in _DEFAULTS_CACHE:
+        try:
+            res = settings.resolve({})
+            _DEFAULTS_CACHE[key] = {k: (res.values[k], res.sources[k]) for k in res.values}
+        except Exception:  # a broken config or a missing profile: say it when a command runs, not in help
+            _DEFAULTS_CACHE[key] = {}
+    return _DEFAULTS_CACHE[key]
 
 
 # name -> (annotation, default). Env vars are resolved in settings.py so `config show` can say
 # where each value came from; the help text names them.
 COMMON: dict[str, tuple[Any, Any]] = {
-    "url": (Annotated[Optional[str], _opt("--url", "-u", help="The agent: base URL, Agent Card URL, or file:// card. (env: A2ACLI_URL)")], None),
-    "rpc_url": (Annotated[Optional[str], _opt("--rpc-url", help="POST JSON-RPC here and skip the card look-up. (env: A2ACLI_RPC_URL)")], None),
-    "a2a_version": (Annotated[Optional[str], _opt("--a2a-version", help=f"Wire form: {' or '.join(VERSION_CHOICES)}. (default: 1.0; env: A2ACLI_A2A_VERSION)", autocompletion=lambda: list(VERSION_CHOICES))], None),
-    "dialect": (Annotated[Optional[str], _opt("--dialect", help="Vendor deviations: spec or clix. (default: spec; env: A2ACLI_DIALECT)", autocompletion=lambda: ["spec", "clix"])], None),
+    "url": (Annotated[Optional[str], _opt("--url", "-u", help="The agent: base URL, Agent Card URL, or file:// card.", setting="url")], None),
+    "rpc_url": (Annotated[Optional[str], _opt("--rpc-url", help="POST JSON-RPC here and skip the card look-up.", setting="rpc-url")], None),
+    "a2a_version": (Annotated[Optional[str], _opt("--a2a-version", help=f"Wire form: {' or '.join(VERSION_CHOICES)}.", setting="a2a-version", autocompletion=complete_from(lambda: VERSION_CHOICES))], None),
+    "dialect": (Annotated[Optional[str], _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", autocompletion=complete_from(lambda: ("spec", "clix")))], None),
     "header": (Annotated[Optional[list[str]], _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
-    "api_key": (Annotated[Optional[str], _opt("--api-key", help="API key, placed where the card's apiKey scheme says (X-API-Key header otherwise). Flags show in the process table: prefer the env var. (env: A2ACLI_API_KEY)")], None),
-    "bearer": (Annotated[Optional[str], _opt("--bearer", help="Bearer token for Authorization. Prefer the env var. (env: A2ACLI_BEARER)")], None),
-    "timeout": (Annotated[Optional[float], _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires. (env: A2ACLI_TIMEOUT)", min=0.0)], None),
-    "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe).")], False),
-    "profile": (Annotated[Optional[str], _opt("--profile", help="Named settings from the config file. (env: A2ACLI_PROFILE)")], None),
-    "output": (Annotated[Optional[str], _opt("--output", "-o", help="text, json or raw. (default: text; env: A2ACLI_OUTPUT)", panel=OUT, autocompletion=lambda: ["text", "json", "raw"])], None),
-    "as_version": (Annotated[Optional[str], _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, autocompletion=lambda: ["v1"])], None),
+    "api_key": (Annotated[Optional[str], _opt("--api-key", help=f"API key, placed where the card's apiKey scheme says (header, query or cookie; X-API-Key header otherwise). {PS}", panel=AUTH, setting="api-key")], None),
+    "bearer": (Annotated[Optional[str], _opt("--bearer", help=f"Bearer token for Authorization. {PS}", panel=AUTH, setting="bearer")], None),
+    "basic": (Annotated[Optional[str], _opt("--basic", help=f"HTTP Basic credentials USER:PASSWORD. {PS}", panel=AUTH, setting="basic", metavar="USER:PASS")], None),
+    "cacert": (Annotated[Optional[str], _opt("--cacert", help="Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, setting="cacert", metavar="PATH")], None),
+    "cert": (Annotated[Optional[str], _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
+    "key": (Annotated[Optional[str], _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
+    "timeout": (Annotated[Optional[float], _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
+    "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
+    "profile": (Annotated[Optional[str], _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)")], None),
+    "output": (Annotated[Optional[str], _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", autocompletion=complete_from(lambda: ("text", "json", "raw")))], None),
+    "as_version": (Annotated[Optional[str], _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, autocompletion=complete_from(lambda: ("v1",)))], None),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
-    "dump": (Annotated[Optional[str], _opt("--dump", help="Write every exchange byte for byte into this directory. (env: A2ACLI_DUMP)", panel=OUT)], None),
+    "dump": (Annotated[Optional[str], _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
 }
 
@@ -52,6 +135,11 @@ class CallOptions:
     headers: tuple[tuple[str, str], ...] = ()
     api_key: str | None = None
     bearer: str | None = None
+    basic: str | None = None
+    cacert: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
     timeout: float | None = None
     insecure: bool = False
     output: str = "text"
@@ -61,6 +149,7 @@ class CallOptions:
     debug: bool = False
     profile: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)  # every setting as resolved (config show)
 
     @property
     def dialect(self):  # noqa: ANN201
@@ -110,6 +199,29 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     except ValueError:
         raise UsageError(f"--timeout {timeout!r} is not a number of seconds", hint="e.g. --timeout 30") from None
     headers = list(res.profile_headers) + [parse_header(h) for h in (merged.get("header") or [])]
+    if v["basic"] and ":" not in str(v["basic"]):
+        raise UsageError(f"--basic must be USER:PASSWORD ({res.sources['basic']})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
+    basic, bearer = v["basic"], v["bearer"]
+    if basic and bearer:  # both set Authorization: the higher source wins, a tie is an error
+        rank = {"flag": 0, "env": 1, "profile": 2}
+        rb, rt = rank.get(res.sources["basic"].split()[0], 3), rank.get(res.sources["bearer"].split()[0], 3)
+        if rb == rt:
+            raise UsageError(
+                f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization",
+                hint="pass one of them",
+            )
+        basic, bearer = (basic, None) if rb < rt else (None, bearer)
+    paths = {}
+    for name in ("cacert", "cert", "key"):
+        if v[name]:
+            from pathlib import Path
+
+            p = Path(str(v[name])).expanduser()
+            if not p.is_file():
+                raise UsageError(f"--{name} {v[name]}: no such file ({res.sources[name]})", hint=f"give the path of a PEM file to --{name}")
+            paths[name] = str(p)
+    if paths.get("key") and not paths.get("cert"):
+        raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
     return CallOptions(
         url=v["url"],
         rpc_url=v["rpc-url"],
@@ -117,7 +229,12 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         dialect_name=str(v["dialect"]).lower(),
         headers=tuple(headers),
         api_key=v["api-key"],
-        bearer=v["bearer"],
+        bearer=bearer,
+        basic=basic,
+        cacert=paths.get("cacert"),
+        cert=paths.get("cert"),
+        key=paths.get("key"),
+        oauth=tuple(sorted(res.auth.items())),
         timeout=timeout,
         insecure=bool(merged.get("insecure")),
         output=output,
@@ -127,6 +244,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         debug=bool(merged.get("debug")),
         profile=res.profile,
         sources=res.sources,
+        values=dict(res.values),
     )
 
 

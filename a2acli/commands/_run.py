@@ -93,7 +93,7 @@ class Call:
 
         self.opts = opts
         self.out = out
-        self.redactor = Redactor({s for s in (opts.api_key, opts.bearer) if s})
+        self.redactor = Redactor({s for s in (opts.api_key, opts.bearer, (opts.basic or "").partition(":")[2]) if s})
         taps: list[Any] = [RequestIdTap(out.note)]
         if opts.debug:
             taps.append(DebugTap(out.note, self.redactor))
@@ -102,8 +102,10 @@ class Call:
         if opts.insecure:
             out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
         self.transport = Transport(
-            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure), taps
+            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure,
+                            cacert=opts.cacert, cert=opts.cert, key=opts.key), taps
         )
+        self._oauth_token: str | None = None
         self._endpoint: Any = None
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
@@ -154,7 +156,38 @@ class Call:
             self.redactor.add(header=name)
         if self.opts.bearer:
             creds.headers["Authorization"] = f"Bearer {self.opts.bearer}"
+        elif self.opts.basic:
+            import base64
+
+            encoded = base64.b64encode(str(self.opts.basic).encode()).decode()
+            creds.headers["Authorization"] = f"Basic {encoded}"
+            self.redactor.add(encoded)
+        elif self.opts.oauth:
+            token = self.oauth_token()
+            if token:
+                creds.headers["Authorization"] = f"Bearer {token}"
         return creds
+
+    def oauth_token(self) -> str | None:
+        """The profile's OAuth2 token (client credentials): cached, or requested when expired.
+        --offline never requests one: it shows a placeholder unless a cached token is still good."""
+        from a2acli import auth
+        from a2acli.transport.client import tls_verify
+
+        cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
+        if cc is None:
+            return None
+        if self._oauth_token is None:
+            if self.opts.offline:
+                entry = auth.cached(self.opts.profile, cc.token_url)
+                self._oauth_token = str(entry["access_token"]) if entry else f"<OAuth2 token from {cc.token_url}>"
+            else:
+                self._oauth_token = auth.access_token(
+                    self.opts.profile, cc, verify=tls_verify(self.transport.cfg), timeout=self.opts.timeout,
+                    note=self.out.note if self.opts.debug else None,
+                )
+            self.redactor.add(self._oauth_token)
+        return self._oauth_token
 
     def build(self, spec: MethodSpec, params: Any, request_id: str | None = None) -> Any:
         from a2acli.wire.codec import build_request

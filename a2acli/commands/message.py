@@ -9,7 +9,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from a2acli.commands._inputs import build_message, build_parts, read_object
-from a2acli.commands._options import CallOptions, method_options, with_signature
+from a2acli.commands._options import CallOptions, complete_task_states, method_options, with_signature
 from a2acli.commands._run import run_stream, run_unary
 
 MSG = "Message"
@@ -55,7 +55,7 @@ def send(
     async_: Annotated[bool, typer.Option("--async", help="Return at once with the task id (returnImmediately / blocking=false).", rich_help_panel=RUN)] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
     poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls when the agent answers before the task is done.", rich_help_panel=RUN, min=0.05)] = 1.0,
-    expect_state: Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False)] = None,
+    expect_state: Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False, autocompletion=complete_task_states)] = None,
     *,
     opts: CallOptions,
 ) -> None:

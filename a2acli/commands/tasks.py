@@ -7,14 +7,14 @@ from typing import Annotated, Any, Optional
 import typer
 
 from a2acli.commands._inputs import read_object
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._options import CallOptions, complete_task_states, method_options
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 
 app = typer.Typer(help="Tasks: get, list, cancel, subscribe.", no_args_is_help=True)
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
 RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
-ExpectState = Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False)]
+ExpectState = Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
 HistoryLength = Annotated[Optional[int], typer.Option("--history-length", help="At most N history messages per task.", min=0, show_default=False)]
 
 
@@ -50,7 +50,7 @@ def tasks_list(
     page_size: Annotated[Optional[int], typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False)] = None,
     page_token: Annotated[Optional[str], typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False)] = None,
     context_id: Annotated[Optional[str], typer.Option("--context-id", help="Only tasks of this context.", show_default=False)] = None,
-    status: Annotated[Optional[str], typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False)] = None,
+    status: Annotated[Optional[str], typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False, autocompletion=complete_task_states)] = None,
     history_length: HistoryLength = None,
     include_artifacts: Annotated[bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")] = False,
     status_timestamp_after: Annotated[Optional[str], typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,

@@ -45,6 +45,39 @@ class TransportConfig:
     timeout: float | None = None
     insecure: bool = False
     connect_timeout: float = 10.0
+    cacert: str | None = None  # PEM bundle trusted instead of the default CAs
+    cert: str | None = None  # client certificate (mutual TLS); may hold the key too
+    key: str | None = None  # its private key, when separate
+
+
+def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
+    """httpx's `verify`: a bool for the defaults, an SSL context for --cacert / --cert.
+    Unreadable or non-PEM files are usage errors (exit 2)."""
+    if not (cfg.cacert or cfg.cert):
+        return not cfg.insecure
+    from a2acli.errors import UsageError
+
+    try:
+        if cfg.cacert:
+            ctx = ssl.create_default_context(cafile=cfg.cacert)
+        else:
+            import certifi
+
+            ctx = ssl.create_default_context(cafile=certifi.where())
+    except (OSError, ssl.SSLError) as e:
+        raise UsageError(f"cannot load the CA bundle {cfg.cacert}: {getattr(e, 'strerror', None) or e}", hint="--cacert takes a PEM file of CA certificates") from None
+    if cfg.insecure:
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+    if cfg.cert:
+        try:
+            ctx.load_cert_chain(cfg.cert, cfg.key)
+        except (OSError, ssl.SSLError) as e:
+            raise UsageError(
+                f"cannot load the client certificate {cfg.cert}" + (f" with key {cfg.key}" if cfg.key else "") + f": {getattr(e, 'strerror', None) or e}",
+                hint="--cert takes a PEM certificate (with its key, or the key in --key); the key must match it",
+            ) from None
+    return ctx
 
 
 class Transport:
@@ -60,7 +93,7 @@ class Transport:
     @property
     def client(self) -> httpx.Client:
         if self._client is None:
-            self._client = httpx.Client(verify=not self.cfg.insecure, follow_redirects=True)
+            self._client = httpx.Client(verify=tls_verify(self.cfg), follow_redirects=True)
         return self._client
 
     def close(self) -> None:
@@ -124,6 +157,8 @@ class Transport:
             raise _connect_error(ex.url, e) from e
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError) as e:
             ex.error = f"broken: {e}"
+            if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
+                raise UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT) from e
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout") from e
             raise InvalidResponseError(
@@ -214,14 +249,28 @@ class Transport:
         ex.response_headers = list(resp.headers.items())
 
 
+TLS_HINT = "check the certificate: --cacert PATH trusts a private CA, --cert/--key give a client certificate; --insecure skips verification (unsafe)"
+
+
 def _connect_error(url: str, e: Exception) -> A2acliError:
     text = str(e)
     low = text.lower()
     if isinstance(getattr(e, "__context__", None), ssl.SSLError) or "ssl" in low or "certificate" in low:
-        return UnreachableError(f"TLS handshake with {url} failed: {text}", hint="check the certificate; --insecure skips verification (unsafe)")
+        return UnreachableError(f"TLS handshake with {url} failed: {text}", hint=TLS_HINT)
     if "name or service not known" in low or "nodename nor servname" in low or "getaddrinfo" in low or "name resolution" in low:
         return UnreachableError(f"cannot resolve the host of {url}", hint="check the spelling of --url")
     return UnreachableError(f"cannot connect to {url}: {text or 'connection refused'}", hint="is the agent running? check --url (try `a2a demo-server`)")
+
+
+def _is_tls(e: BaseException) -> bool:
+    seen: BaseException | None = e
+    for _ in range(5):
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def http_status_error(ex: Exchange, what: str = "the agent") -> A2acliError:
@@ -234,7 +283,7 @@ def http_status_error(ex: Exchange, what: str = "the agent") -> A2acliError:
         challenge = ex.header("www-authenticate")
         return AuthError(
             f"{what} refused the credentials: {detail}" + (f" ({challenge})" if challenge else ""),
-            hint="pass --api-key or --bearer (or check them); `a2a card fetch` shows the schemes the agent accepts",
+            hint="pass --api-key, --bearer or --basic (or check them), or `a2a auth login` for OAuth2; `a2a card fetch` shows the schemes the agent accepts",
             request_id=rid,
         )
     if status == 409:

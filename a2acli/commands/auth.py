@@ -1,0 +1,247 @@
+"""`a2a auth login|status|logout`: OAuth2 client credentials kept in a profile, tokens cached."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Optional
+
+import typer
+
+from a2acli.commands._options import COMMON, PS
+
+app = typer.Typer(help="OAuth2 client credentials: get a token for a profile, show it, forget it.", no_args_is_help=True)
+
+ProfileOpt = Annotated[
+    Optional[str],
+    typer.Option("--profile", help="The profile holding the OAuth2 settings (default: A2ACLI_PROFILE, the default profile, else 'default').", show_default=False),
+]
+OutputOpt = Annotated[Optional[str], typer.Option("--output", "-o", help="text or json.", show_default=False)]
+
+
+def _root(ctx: typer.Context) -> dict[str, Any]:
+    obj = ctx.find_root().obj
+    return obj if isinstance(obj, dict) else {}
+
+
+def _pick(ctx: typer.Context, name: str, value: Any) -> Any:
+    return value if value not in (None, False, []) else _root(ctx).get(name)
+
+
+def _profile(ctx: typer.Context, profile: str | None, config: dict[str, Any]) -> tuple[str, bool]:
+    from a2acli import settings
+
+    return settings.target_profile(_pick(ctx, "profile", profile), config)
+
+
+def _ago(seconds: float) -> str:
+    s = abs(int(seconds))
+    text = f"{s // 3600} h {s % 3600 // 60} min" if s >= 3600 else f"{s // 60} min" if s >= 120 else f"{s} s"
+    return text
+
+
+def auth_login(
+    ctx: typer.Context,
+    token_url: Annotated[Optional[str], typer.Option("--token-url", envvar="A2ACLI_TOKEN_URL", help="The OAuth2 token endpoint (default: the profile's, else the Agent Card's clientCredentials flow of --url).", show_default=False)] = None,
+    client_id: Annotated[Optional[str], typer.Option("--client-id", envvar="A2ACLI_CLIENT_ID", help="The OAuth2 client id (default: the profile's).", show_default=False)] = None,
+    client_secret: Annotated[Optional[str], typer.Option("--client-secret", envvar="A2ACLI_CLIENT_SECRET", help=f"The client secret (default: the profile's). {PS}", show_default=False)] = None,
+    scope: Annotated[Optional[list[str]], typer.Option("--scope", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
+    client_auth: Annotated[Optional[str], typer.Option("--client-auth", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"])] = None,
+    profile: ProfileOpt = None,
+    url: COMMON["url"][0] = None,  # type: ignore[valid-type]
+    a2a_version: COMMON["a2a_version"][0] = None,  # type: ignore[valid-type]
+    cacert: COMMON["cacert"][0] = None,  # type: ignore[valid-type]
+    cert: COMMON["cert"][0] = None,  # type: ignore[valid-type]
+    key: COMMON["key"][0] = None,  # type: ignore[valid-type]
+    insecure: COMMON["insecure"][0] = False,  # type: ignore[valid-type]
+    timeout: COMMON["timeout"][0] = None,  # type: ignore[valid-type]
+    output: OutputOpt = None,
+    debug: COMMON["debug"][0] = False,  # type: ignore[valid-type]
+) -> None:
+    """Get an OAuth2 token (client credentials) and keep the settings in a profile.
+
+    The token is cached next to the config file (mode 0600) and sent as `Authorization: Bearer`
+    by every method command using that profile; it is requested again when it has expired. The
+    client secret is stored in the profile (config file mode 0600) so that can happen unattended.
+
+    Examples:
+
+      a2a auth login --profile prod --token-url https://idp.example/oauth/token --client-id cli --client-secret "$SECRET"
+
+      A2ACLI_CLIENT_SECRET=... a2a auth login --profile prod -u https://agent.example --client-id cli --scope a2a.read
+
+      a2a --profile prod send "hello"
+    """
+    from a2acli import auth, settings
+    from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
+    from a2acli.render.output import Output
+
+    mode = (_pick(ctx, "output", output) or "text").lower()
+    out = Output("json" if mode == "json" else "text")
+    debug = bool(_pick(ctx, "debug", debug))
+    with boundary(output_hint=mode, debug=debug, out=out):
+        config = settings.load_config()
+        pname, becomes_default = _profile(ctx, profile, config)
+        pvals = dict((config.get("profiles") or {}).get(pname) or {})
+        flags = {"url": _pick(ctx, "url", url), "a2a-version": _pick(ctx, "a2a_version", a2a_version), "cacert": _pick(ctx, "cacert", cacert),
+                 "cert": _pick(ctx, "cert", cert), "key": _pick(ctx, "key", key), "timeout": _pick(ctx, "timeout", timeout)}
+        values, _ = settings.resolve_values(flags, pname, pvals)
+        for name in ("cacert", "cert", "key"):
+            if values[name]:
+                values[name] = settings.check_value(name, values[name])
+        insecure = bool(_pick(ctx, "insecure", insecure))
+        if insecure:
+            out.warn("--insecure: TLS certificates are NOT verified; the client secret and token can be read on the path")
+        from a2acli.transport.client import TransportConfig, tls_verify
+        from a2acli.wire import parse_wire
+
+        try:
+            version = parse_wire(str(values["a2a-version"])).version
+        except ValueError as e:
+            raise UsageError(str(e), hint="--a2a-version 1.0 (default) or 0.3") from None
+        tout = float(values["timeout"]) if values["timeout"] not in (None, "") else None
+        cfg = TransportConfig(version=version, timeout=tout, insecure=insecure, cacert=values["cacert"], cert=values["cert"], key=values["key"])
+        saved = dict(pvals.get("auth") or {})
+        token_url = token_url or saved.get("token-url")
+        if not token_url:
+            if not values["url"]:
+                raise UsageError("no token endpoint", hint="pass --token-url URL, or -u URL of an agent whose card declares an OAuth2 clientCredentials flow")
+            token_url = _token_url_from_card(cfg, str(values["url"]), out)
+        settings.check_value("rpc-url", token_url)  # an http(s) URL
+        client_id = client_id or saved.get("client-id")
+        if not client_id:
+            raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")
+        secret = client_secret or saved.get("client-secret")
+        if not secret:
+            raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S")
+        scope_text = " ".join(scope) if scope else saved.get("scope")
+        how = (client_auth or saved.get("client-auth") or "basic").lower()
+        if how not in ("basic", "post"):
+            raise UsageError(f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)")
+        cc = auth.ClientCredentials(token_url, client_id, secret, scope_text, how)
+        entry = auth.request_token(cc, verify=tls_verify(cfg), timeout=tout, note=out.note if debug else None)
+        new_auth = {"token-url": token_url, "client-id": client_id, "client-secret": secret}
+        if scope_text:
+            new_auth["scope"] = scope_text
+        if how != "basic":
+            new_auth["client-auth"] = how
+        profiles = config.setdefault("profiles", {})
+        prof = profiles.setdefault(pname, {})
+        prof["auth"] = new_auth
+        if flags["url"] and not prof.get("url"):
+            prof["url"] = settings.check_value("url", flags["url"])
+        if becomes_default:
+            config["default-profile"] = pname
+        settings.save_config(config)
+        auth.store(pname, entry)
+        left = entry["expires_at"] - time.time()
+        if out.mode == "json":
+            out.json({"profile": pname, "tokenUrl": token_url, "clientId": client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]})
+        else:
+            out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}; the token is good for {_ago(left)}.")
+            if becomes_default:
+                out.note(f"profile {pname} is now the default profile ({settings.config_path()})")
+
+
+def _token_url_from_card(cfg: Any, url: str, out: Any) -> str:
+    from a2acli import auth
+    from a2acli.transport.card import fetch_card
+    from a2acli.transport.client import Transport
+    from a2acli.wire.translate import to_core_card
+
+    transport = Transport(cfg)
+    try:
+        fetched = fetch_card(transport, url)  # the public card: no credentials
+    finally:
+        transport.close()
+    token_url, scopes = auth.discover_token_url(to_core_card(fetched.doc) if isinstance(fetched.doc, dict) else {})
+    out.note(f"token endpoint from the Agent Card: {token_url}" + (f" (scopes: {', '.join(scopes)})" if scopes else ""))
+    return token_url
+
+
+def auth_status(
+    ctx: typer.Context,
+    profile: ProfileOpt = None,
+    output: OutputOpt = None,
+) -> None:
+    """Show the profile's OAuth2 settings and cached token (masked). Exit 4 when no token can be had.
+
+    Examples:
+
+      a2a auth status --profile prod
+
+      a2a auth status -o json | jq .expiresIn
+    """
+    from a2acli import auth, settings
+    from a2acli.commands._run import boundary
+    from a2acli.errors import AuthError
+    from a2acli.render.output import Output
+
+    mode = (_pick(ctx, "output", output) or "text").lower()
+    out = Output("json" if mode == "json" else "text")
+    with boundary(output_hint=mode, out=out):
+        config = settings.load_config()
+        pname, _ = _profile(ctx, profile, config)
+        saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
+        cc = auth.ClientCredentials.from_profile(saved)
+        if cc is None:
+            raise AuthError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {pname} --token-url URL --client-id ID --client-secret S")
+        entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
+        now = time.time()
+        expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None
+        valid = isinstance(entry, dict) and bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
+        if out.mode == "json":
+            out.json({
+                "profile": pname, "tokenUrl": cc.token_url, "clientId": cc.client_id, "clientSecretStored": bool(cc.client_secret),
+                "scope": cc.scope, "token": settings.mask(entry["access_token"]) if isinstance(entry, dict) and entry.get("access_token") else None,
+                "valid": valid, "expiresAt": expires, "expiresIn": round(expires - now) if expires is not None else None,
+            })
+        else:
+            lines = [f"Profile: {pname}", f"Token URL: {cc.token_url}", f"Client ID: {cc.client_id}",
+                     f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+            if cc.scope:
+                lines.append(f"Scope: {cc.scope}")
+            if isinstance(entry, dict) and entry.get("access_token"):
+                when = "no expiry given" if expires is None else (f"good for {_ago(expires - now)}" if expires > now else f"expired {_ago(now - expires)} ago")
+                lines.append(f"Token: {settings.mask(entry['access_token'])} ({when})")
+            else:
+                lines.append("Token: none cached")
+            out.text("\n".join(lines))
+        if not valid and not cc.client_secret:
+            raise AuthError(f"no valid token for profile {pname}", hint=f"a2a auth login --profile {pname} --client-secret S")
+        if not valid:
+            out.note("a new token is requested on the next call")
+
+
+def auth_logout(
+    ctx: typer.Context,
+    profile: ProfileOpt = None,
+) -> None:
+    """Forget the profile's cached tokens and its stored client secret (the other settings stay).
+
+    Example:
+
+      a2a auth logout --profile prod
+    """
+    from a2acli import auth, settings
+    from a2acli.commands._run import boundary
+    from a2acli.render.output import Output
+
+    out = Output("text")
+    with boundary(out=out):
+        config = settings.load_config()
+        pname, _ = _profile(ctx, profile, config)
+        dropped = auth.forget(pname)
+        prof = (config.get("profiles") or {}).get(pname) or {}
+        had_secret = bool((prof.get("auth") or {}).pop("client-secret", None))
+        if had_secret:
+            settings.save_config(config)
+        if dropped or had_secret:
+            out.note(f"logged out of profile {pname}: {dropped} cached token(s) dropped" + (", client secret removed" if had_secret else ""))
+        else:
+            out.note(f"profile {pname}: nothing to forget")
+
+
+app.command("login")(auth_login)
+app.command("status")(auth_status)
+app.command("logout")(auth_logout)

@@ -1,0 +1,260 @@
+"""`a2a config`: the config file's profiles, and where every effective setting comes from."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+
+from a2acli.commands._options import CallOptions, method_options
+
+app = typer.Typer(help="Profiles in the config file, and where each setting comes from.", no_args_is_help=True)
+
+
+def complete_keys(incomplete: str) -> list[str]:
+    from a2acli import settings
+
+    keys = list(settings.SETTINGS) + ["header.", "default-profile"] + [f"auth.{k}" for k in settings.AUTH_KEYS]
+    return [k for k in keys if k.startswith(incomplete)]
+
+
+def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
+    from a2acli import settings
+    from a2acli.wire import VERSION_CHOICES
+
+    key = str(ctx.params.get("key") or "").lower()
+    choices: list[str] = {
+        "a2a-version": list(VERSION_CHOICES),
+        "dialect": ["spec", "clix"],
+        "output": ["text", "json", "raw"],
+        "auth.client-auth": ["basic", "post"],
+    }.get(key, [])
+    if key == "default-profile":
+        try:
+            choices = sorted((settings.load_config().get("profiles") or {}).keys())
+        except Exception:
+            choices = []
+    return [c for c in choices if c.startswith(incomplete)]
+
+
+ProfileOpt = Annotated[
+    Optional[str],
+    typer.Option("--profile", help="The profile to change (default: --profile/A2ACLI_PROFILE, the default profile, else 'default').", show_default=False),
+]
+
+
+def _root_profile(ctx: typer.Context, profile: str | None) -> str | None:
+    root = ctx.find_root().obj
+    return profile or (root.get("profile") if isinstance(root, dict) else None)
+
+
+def _check_profile_name(name: str) -> None:
+    from a2acli.errors import UsageError
+
+    if not name.strip() or name != name.strip() or any(c in name for c in "\n\r\t"):
+        raise UsageError(f"{name!r} is not a usable profile name", hint="e.g. --profile staging")
+
+
+# -- show -----------------------------------------------------------------------------------------
+
+
+def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
+    """Print every effective setting and where it came from: flag, env, profile or default.
+
+    Secrets are masked (****cret). Flags given here or before the subcommand count, as on any
+    other command, so this shows exactly what a call with the same flags would use.
+
+    Examples:
+
+      a2a config show
+
+      a2a config show --profile staging -o json | jq -r .settings.url.value
+
+      A2ACLI_A2A_VERSION=0.3 a2a config show --url http://127.0.0.1:41241
+    """
+    from a2acli import settings
+    from a2acli.commands._run import boundary, output_for
+
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        config = settings.load_config()
+        pvals = ((config.get("profiles") or {}).get(opts.profile) or {}) if opts.profile else {}
+        pheaders = {(str(k), str(v)) for k, v in (pvals.get("headers") or {}).items()}
+        rows: list[tuple[str, str | None, str]] = []
+        for name, s in settings.SETTINGS.items():
+            value = opts.values.get(name)
+            shown = None if value in (None, "") else (settings.mask_setting(name, value) if s.secret else _text(value))
+            rows.append((name, shown, opts.sources.get(name, "default")))
+        for hname, hvalue in opts.headers:
+            shown = settings.mask(hvalue) if settings.is_secret_header(hname) else hvalue
+            rows.append((f"header.{hname}", shown, f"profile {opts.profile}" if (hname, hvalue) in pheaders else "flag"))
+        for aname, avalue in opts.oauth:
+            secret = settings.AUTH_KEYS.get(aname, False)
+            rows.append((f"auth.{aname}", settings.mask(avalue) if secret else avalue, f"profile {opts.profile}"))
+        profile_source = _profile_source(ctx, opts, config)
+        path = settings.config_path()
+        if out.mode in ("json", "raw"):
+            out.json({
+                "config": str(path),
+                "configExists": path.is_file(),
+                "profile": opts.profile,
+                "profileSource": profile_source,
+                "profiles": sorted((config.get("profiles") or {}).keys()),
+                "settings": {name: {"value": value, "source": source} for name, value, source in rows},
+            })
+            return
+        out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
+        profiles = sorted((config.get("profiles") or {}).keys())
+        out.note(f"profile: {opts.profile} ({profile_source})" if opts.profile else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else ""))
+        if out.rich:
+            out.table(["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings")
+            return
+        width = max(len(r[0]) for r in rows)
+        vwidth = min(max(len(r[1] or "-") for r in rows), 40)
+        out.text("\n".join(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
+
+
+def _text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _profile_source(ctx: typer.Context, opts: CallOptions, config: dict[str, Any]) -> str:
+    if not opts.profile:
+        return "none"
+    if _root_profile(ctx, ctx.params.get("profile")):
+        return "flag"
+    if os.environ.get("A2ACLI_PROFILE"):
+        return "env A2ACLI_PROFILE"
+    return "default-profile"
+
+
+# -- set / unset / path ---------------------------------------------------------------------------
+
+
+def config_set(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="url, rpc-url, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.", autocompletion=complete_keys, show_default=False)],
+    value: Annotated[str, typer.Argument(help="The value; - reads it from stdin (keeps secrets out of the shell history).", autocompletion=complete_values, show_default=False)],
+    profile: ProfileOpt = None,
+) -> None:
+    """Set KEY to VALUE in a profile (created when missing) of the config file.
+
+    The file is written with mode 0600 (its directory 0700). Values are checked first: an unknown
+    key, a bad version or output mode exits 2. Task and context ids are never stored.
+
+    Examples:
+
+      a2a config set --profile local url http://127.0.0.1:41241
+
+      a2a config set --profile local a2a-version 0.3
+
+      a2a config set --profile local header.X-Team qa
+
+      printf %s "$KEY" | a2a config set --profile prod api-key -
+
+      a2a config set default-profile local
+    """
+    from a2acli import settings
+    from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
+    from a2acli.render.output import Output
+
+    out = Output("text")
+    with boundary():
+        if value == "-":
+            value = sys.stdin.readline().rstrip("\r\n")
+        table, name, stored = settings.validate(key, value)
+        config = settings.load_config()
+        path = settings.config_path()
+        profiles = config.setdefault("profiles", {})
+        if table == "top":
+            if stored not in profiles:
+                raise UsageError(f"no profile {stored!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none") + f"; `a2a config set --profile {stored} url URL` makes one")
+            config["default-profile"] = stored
+            settings.save_config(config)
+            out.note(f"default profile: {stored} ({path})")
+            return
+        pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), config)
+        _check_profile_name(pname)
+        prof = profiles.setdefault(pname, {})
+        if table == "":
+            prof[name] = stored
+        else:
+            sub = prof.setdefault(table, {})
+            for existing in [k for k in sub if k.lower() == name.lower()]:
+                del sub[existing]
+            sub[name] = stored
+        if becomes_default:
+            config["default-profile"] = pname
+        settings.save_config(config)
+        label = f"{table.rstrip('s')}.{name}" if table else name
+        out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
+
+
+def config_unset(
+    ctx: typer.Context,
+    key: Annotated[str, typer.Argument(help="The key to remove (as for `config set`).", autocompletion=complete_keys, show_default=False)],
+    profile: ProfileOpt = None,
+) -> None:
+    """Remove KEY from a profile (or default-profile from the file).
+
+    Examples:
+
+      a2a config unset --profile local a2a-version
+
+      a2a config unset --profile local header.X-Team
+    """
+    from a2acli import settings
+    from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
+    from a2acli.render.output import Output
+
+    out = Output("text")
+    with boundary():
+        table, name = settings.parse_key(key)
+        config = settings.load_config()
+        path = settings.config_path()
+        if table == "top":
+            if config.pop("default-profile", None) is None:
+                out.note("default-profile was not set")
+                return
+            settings.save_config(config)
+            out.note(f"default-profile unset ({path})")
+            return
+        pname, _ = settings.target_profile(_root_profile(ctx, profile), config)
+        profiles = config.get("profiles") or {}
+        if pname not in profiles:
+            raise UsageError(f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none"))
+        prof = profiles[pname]
+        holder = prof if table == "" else prof.get(table) or {}
+        found = [k for k in holder if k.lower() == name.lower()]
+        label = f"{table.rstrip('s')}.{name}" if table else name
+        if not found:
+            out.note(f"{label} was not set in profile {pname}")
+            return
+        for k in found:
+            del holder[k]
+        if table and not holder:
+            prof.pop(table, None)
+        settings.save_config(config)
+        out.note(f"{label} unset in profile {pname} ({path})")
+
+
+def config_path() -> None:
+    """Print the config file's path ($A2ACLI_CONFIG, else the platform's config directory).
+
+    Example:
+
+      a2a config path
+    """
+    from a2acli import settings
+
+    typer.echo(str(settings.config_path()))
+
+
+app.command("show")(method_options(config_show))
+app.command("set")(config_set)
+app.command("unset")(config_unset)
+app.command("path")(config_path)

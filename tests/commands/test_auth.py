@@ -1,0 +1,318 @@
+"""Credentials on the wire: the API key where the card says, bearer, basic, OAuth2 client
+credentials (token endpoint mocked with respx), and never any of them on the public card fetch."""
+
+from __future__ import annotations
+
+import base64
+import json
+import stat
+import time
+import tomllib
+from urllib.parse import parse_qs
+
+import httpx
+import pytest
+
+from conftest import AGENT, RPC, rpc_result, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+TOKEN_URL = "http://idp.test/oauth/token"
+V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
+SECRETS = ("key-0123456789", "bearer-abcdef", "alice:pw-secret", "tok-1")
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    path = tmp_path / "cfg" / "config.toml"
+    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    return path
+
+
+def task_route(respx_mock, version="1.0"):
+    return respx_mock.post(RPC).respond(json=rpc_result(V1_TASK if version == "1.0" else V0_TASK))
+
+
+def assert_no_credentials(request):
+    """The card GET carries nothing that identifies the caller."""
+    for name in ("Authorization", "X-API-Key", "Cookie", "X-Key", "api_key"):
+        assert name not in request.headers
+    assert request.url.query in (b"", "")
+    text = str(request.headers) + str(request.url)
+    for secret in SECRETS + (base64.b64encode(b"alice:pw-secret").decode(),):
+        assert secret not in text
+
+
+# -- API key: placed where the card's apiKey scheme says ---------------------------------------------
+
+
+V1_SCHEMES = {
+    "header": {"k": {"apiKeySecurityScheme": {"location": "header", "name": "X-Key"}}},
+    "query": {"k": {"apiKeySecurityScheme": {"location": "query", "name": "api_key"}}},
+    "cookie": {"k": {"apiKeySecurityScheme": {"location": "cookie", "name": "session"}}},
+}
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+@pytest.mark.parametrize("where", ["header", "query", "cookie", "none"])
+def test_api_key_goes_where_the_card_says(cli, respx_mock, where, version):
+    card = v1_card(securitySchemes=V1_SCHEMES[where]) if where != "none" else v1_card()
+    card_route = respx_mock.get(CARD_URL).respond(json=card)
+    route = task_route(respx_mock, version)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", version, env={"A2ACLI_API_KEY": "key-0123456789"})
+    assert result.exit_code == 0, result.stderr
+    assert_no_credentials(card_route.calls.last.request)
+    req = route.calls.last.request
+    if where == "header":
+        assert req.headers["X-Key"] == "key-0123456789" and "X-API-Key" not in req.headers
+    elif where == "query":
+        assert parse_qs(req.url.query.decode())["api_key"] == ["key-0123456789"]
+        assert "X-API-Key" not in req.headers
+    elif where == "cookie":
+        assert req.headers["Cookie"] == "session=key-0123456789"
+    else:
+        assert req.headers["X-API-Key"] == "key-0123456789"
+
+
+def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
+    card = {"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
+            "securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "token"}}, "security": [{"k": []}]}
+    card_route = respx_mock.get(CARD_URL).respond(json=card)
+    route = task_route(respx_mock, "0.3")
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "0.3", "--api-key", "key-0123456789")
+    assert result.exit_code == 0, result.stderr
+    assert_no_credentials(card_route.calls.last.request)
+    assert parse_qs(route.calls.last.request.url.query.decode())["token"] == ["key-0123456789"]
+
+
+# -- bearer and basic --------------------------------------------------------------------------------
+
+
+def test_bearer(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = task_route(respx_mock)
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef").exit_code == 0
+    assert route.calls.last.request.headers["Authorization"] == "Bearer bearer-abcdef"
+
+
+@pytest.mark.parametrize("how", ["flag", "env", "profile"])
+def test_basic(cli, cfg, respx_mock, how):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = task_route(respx_mock)
+    args, env = ["tasks", "get", "t-1", "-u", AGENT], {}
+    if how == "flag":
+        args += ["--basic", "alice:pw-secret"]
+    elif how == "env":
+        env["A2ACLI_BASIC"] = "alice:pw-secret"
+    else:
+        assert cli("config", "set", "--profile", "p", "basic", "alice:pw-secret").exit_code == 0
+        args += ["--profile", "p"]
+    result = cli(*args, "--debug", env=env)
+    assert result.exit_code == 0, result.stderr
+    assert route.calls.last.request.headers["Authorization"] == "Basic " + base64.b64encode(b"alice:pw-secret").decode()
+    assert "pw-secret" not in result.stderr and base64.b64encode(b"alice:pw-secret").decode() not in result.stderr
+
+
+def test_basic_needs_a_colon(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--basic", "alice", "--offline")
+    assert result.exit_code == 2 and "USER:PASSWORD" in result.stderr
+
+
+def test_bearer_and_basic_from_the_same_source_clash(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--basic", "a:b", "--bearer", "t", "--offline")
+    assert result.exit_code == 2 and "both set Authorization" in result.stderr
+
+
+def test_flag_bearer_beats_env_basic(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = task_route(respx_mock)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef", env={"A2ACLI_BASIC": "alice:pw-secret"})
+    assert result.exit_code == 0, result.stderr
+    assert route.calls.last.request.headers["Authorization"] == "Bearer bearer-abcdef"
+
+
+# -- never on the public card --------------------------------------------------------------------------
+
+
+def test_no_credential_ever_reaches_the_public_card(cli, cfg, respx_mock):
+    """Whatever is configured (API key, bearer, basic, an OAuth2 profile), the card GET carries none
+    of it and fetching the card asks no token endpoint for a token: the public card is public, and
+    its schemes are only known once it has been read. Credentials go to the JSON-RPC calls."""
+    token = respx_mock.post(TOKEN_URL).respond(json={"access_token": "tok-1", "token_type": "Bearer", "expires_in": 3600})
+    card = v1_card(securitySchemes={**V1_SCHEMES["query"], "o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {}}}}}})
+    card_route = respx_mock.get(CARD_URL).respond(json=card)
+    for key, value in (("url", AGENT), ("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
+        cli("config", "set", "--profile", "p", key, value)
+    env = {"A2ACLI_API_KEY": "key-0123456789"}
+    for extra in ([], ["--bearer", "bearer-abcdef"], ["--basic", "alice:pw-secret"]):
+        result = cli("card", "fetch", "--profile", "p", *extra, env=env)
+        assert result.exit_code == 0, result.stderr
+        assert_no_credentials(card_route.calls.last.request)
+    assert not token.called
+    # the same configuration on a method call: the card GET stays bare, the POST carries it all
+    route = task_route(respx_mock)
+    result = cli("tasks", "get", "t-1", "--profile", "p", env=env)
+    assert result.exit_code == 0, result.stderr
+    assert_no_credentials(card_route.calls.last.request)
+    req = route.calls.last.request
+    assert req.headers["Authorization"] == "Bearer tok-1"
+    assert parse_qs(req.url.query.decode())["api_key"] == ["key-0123456789"]
+    assert token.call_count == 1
+
+
+# -- OAuth2 client credentials --------------------------------------------------------------------------
+
+
+def token_answer(token="tok-1", expires_in=3600):
+    return httpx.Response(200, json={"access_token": token, "token_type": "bearer", "expires_in": expires_in, "scope": "a2a.read"})
+
+
+def login(cli, *extra, env=None):
+    return cli("auth", "login", "--profile", "prod", "--token-url", TOKEN_URL, "--client-id", "cli", *extra, env=env or {"A2ACLI_CLIENT_SECRET": "s3cret"})
+
+
+def test_login_requests_a_token_and_caches_it(cli, cfg, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    result = login(cli, "--scope", "a2a.read", "--scope", "a2a.write")
+    assert result.exit_code == 0, result.stderr
+    assert "Logged in: profile prod" in result.stdout
+    req = token.calls.last.request
+    assert parse_qs(req.content.decode()) == {"grant_type": ["client_credentials"], "scope": ["a2a.read a2a.write"]}
+    assert req.headers["Authorization"] == "Basic " + base64.b64encode(b"cli:s3cret").decode()
+    # the settings in the profile, the token in the cache, both 0600
+    prof = tomllib.loads(cfg.read_text())["profiles"]["prod"]
+    assert prof["auth"] == {"token-url": TOKEN_URL, "client-id": "cli", "client-secret": "s3cret", "scope": "a2a.read a2a.write"}
+    cache = cfg.with_name("tokens.json")
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o600 and stat.S_IMODE(cfg.stat().st_mode) == 0o600
+    entry = json.loads(cache.read_text())[f"prod {TOKEN_URL}"]
+    assert entry["access_token"] == "tok-1" and entry["expires_at"] > time.time() + 3000
+
+
+def test_client_secret_post(cli, cfg, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    assert login(cli, "--client-auth", "post").exit_code == 0
+    req = token.calls.last.request
+    assert "Authorization" not in req.headers
+    assert parse_qs(req.content.decode()) == {"grant_type": ["client_credentials"], "client_id": ["cli"], "client_secret": ["s3cret"]}
+    assert tomllib.loads(cfg.read_text())["profiles"]["prod"]["auth"]["client-auth"] == "post"
+
+
+def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = task_route(respx_mock)
+    assert login(cli).exit_code == 0
+    for _ in range(2):
+        result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod")
+        assert result.exit_code == 0, result.stderr
+        assert route.calls.last.request.headers["Authorization"] == "Bearer tok-1"
+    assert token.call_count == 1  # from the cache
+    cache = cfg.with_name("tokens.json")
+    data = json.loads(cache.read_text())
+    data[f"prod {TOKEN_URL}"]["expires_at"] = time.time() - 5
+    cache.write_text(json.dumps(data))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod", "--debug")
+    assert result.exit_code == 0, result.stderr
+    assert route.calls.last.request.headers["Authorization"] == "Bearer tok-2"
+    assert token.call_count == 2
+    assert "tok-2" not in result.stderr and "requesting an OAuth2 token" in result.stderr
+    assert json.loads(cache.read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
+
+
+def test_explicit_bearer_wins_over_the_profile_token(cli, cfg, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = task_route(respx_mock)
+    assert login(cli).exit_code == 0
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod", "--bearer", "bearer-abcdef").exit_code == 0
+    assert route.calls.last.request.headers["Authorization"] == "Bearer bearer-abcdef"
+    assert token.call_count == 1
+
+
+def test_offline_never_asks_for_a_token(cli, cfg, respx_mock):
+    for key, value in (("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
+        cli("config", "set", "--profile", "prod", key, value)
+    result = cli("tasks", "get", "t-1", "--rpc-url", RPC, "--profile", "prod", "--offline")
+    assert result.exit_code == 0, result.stderr
+    assert "Authorization: <redacted>" in result.stdout
+    assert not respx_mock.calls
+
+
+def test_token_url_from_the_card(cli, cfg, respx_mock):
+    scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {"a2a.read": "read"}}}}}}
+    card_route = respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=scheme))
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    result = cli("auth", "login", "--profile", "prod", "-u", AGENT, "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert result.exit_code == 0, result.stderr
+    assert f"token endpoint from the Agent Card: {TOKEN_URL}" in result.stderr
+    assert token.called
+    assert_no_credentials(card_route.calls.last.request)
+    prof = tomllib.loads(cfg.read_text())["profiles"]["prod"]
+    assert prof["url"] == AGENT and prof["auth"]["token-url"] == TOKEN_URL
+
+
+def test_card_without_oauth_is_exit_2(cli, cfg, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    result = cli("auth", "login", "-u", AGENT, "--client-id", "cli", "--client-secret", "s")
+    assert result.exit_code == 2 and "--token-url" in result.stderr
+    assert not cfg.exists()
+
+
+def test_refused_client_is_exit_4(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).respond(401, json={"error": "invalid_client", "error_description": "bad secret"})
+    result = login(cli)
+    assert result.exit_code == 4
+    assert "invalid_client: bad secret" in result.stderr and "hint:" in result.stderr
+    assert not cfg.exists()  # nothing saved on failure
+
+
+def test_token_endpoint_down_is_exit_3(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(side_effect=httpx.ConnectError("connection refused"))
+    assert login(cli).exit_code == 3
+
+
+def test_missing_pieces_are_exit_2(cli, cfg):
+    assert cli("auth", "login", "--client-id", "c", "--client-secret", "s").exit_code == 2  # no token URL, no agent
+    assert cli("auth", "login", "--token-url", TOKEN_URL, "--client-secret", "s").exit_code == 2
+    assert cli("auth", "login", "--token-url", TOKEN_URL, "--client-id", "c").exit_code == 2
+    assert cli("auth", "login", "--token-url", "not-a-url", "--client-id", "c", "--client-secret", "s").exit_code == 2
+
+
+def test_status_and_logout(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-0123456789abcdef"))
+    none = cli("auth", "status", "--profile", "prod")
+    assert none.exit_code == 4 and "a2a auth login" in none.stderr
+    assert login(cli).exit_code == 0
+    status = cli("auth", "status", "--profile", "prod")
+    assert status.exit_code == 0, status.stderr
+    assert "Token: ****cdef (good for" in status.stdout and "tok-0123456789abcdef" not in status.stdout
+    assert "Client secret: ****" in status.stdout and "s3cret" not in status.stdout
+    doc = json.loads(cli("auth", "status", "--profile", "prod", "-o", "json").stdout)
+    assert doc["valid"] is True and 3500 < doc["expiresIn"] <= 3600 and doc["clientSecretStored"] is True
+    out = cli("auth", "logout", "--profile", "prod")
+    assert out.exit_code == 0 and "1 cached token(s) dropped, client secret removed" in out.stderr
+    assert "client-secret" not in cfg.read_text() and "tok-0123" not in cfg.with_name("tokens.json").read_text()
+    after = cli("auth", "status", "--profile", "prod")
+    assert after.exit_code == 4 and "Token: none cached" in after.stdout
+
+
+def test_after_logout_a_call_is_exit_4(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = task_route(respx_mock)
+    assert login(cli).exit_code == 0
+    assert cli("auth", "logout", "--profile", "prod").exit_code == 0
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod")
+    assert result.exit_code == 4 and "a2a auth login --profile prod" in result.stderr
+    assert not route.called
+
+
+def test_login_without_profile_creates_the_default_one(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    result = cli("auth", "login", "--token-url", TOKEN_URL, "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert result.exit_code == 0, result.stderr
+    data = tomllib.loads(cfg.read_text())
+    assert data["default-profile"] == "default" and data["profiles"]["default"]["auth"]["client-id"] == "cli"
+    # a second login reuses what the profile holds
+    again = cli("auth", "login")
+    assert again.exit_code == 0, again.stderr

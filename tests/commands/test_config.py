@@ -1,0 +1,264 @@
+"""`a2a config`: the file (TOML, 0600), profiles, precedence flag > env > profile > default, masking."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tomllib
+
+import pytest
+
+from conftest import AGENT, RPC, rpc_result, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    """A config path in a directory that does not exist yet."""
+    path = tmp_path / "home" / "a2acli" / "config.toml"
+    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    return path
+
+
+def show(cli, *args, env=None, as_json=True):
+    result = cli("config", "show", *(["-o", "json"] if as_json else []), *args, env=env)
+    assert result.exit_code == 0, result.stderr + result.stdout
+    if result.stdout.startswith("{"):  # -o json, or a profile / env that says json or raw
+        return json.loads(result.stdout)
+    rows = [line.split(None, 2) for line in result.stdout.splitlines()]
+    return {"settings": {n: {"value": None if v == "-" else v, "source": src} for n, v, src in rows}}
+
+
+def test_set_writes_toml_0600_in_a_0700_directory(cli, cfg):
+    result = cli("config", "set", "--profile", "local", "url", "http://127.0.0.1:41241")
+    assert result.exit_code == 0, result.stderr
+    assert "now the default profile" not in result.stderr  # --profile given: default-profile untouched
+    assert stat.S_IMODE(cfg.stat().st_mode) == 0o600
+    assert stat.S_IMODE(cfg.parent.stat().st_mode) == 0o700
+    assert tomllib.loads(cfg.read_text()) == {"profiles": {"local": {"url": "http://127.0.0.1:41241"}}}
+
+
+def test_set_without_profile_makes_default_profile(cli, cfg):
+    assert cli("config", "set", "url", AGENT).exit_code == 0
+    data = tomllib.loads(cfg.read_text())
+    assert data == {"default-profile": "default", "profiles": {"default": {"url": AGENT}}}
+    # the next set goes to the default profile, and a call uses it
+    assert cli("config", "set", "a2a-version", "v0").exit_code == 0
+    assert tomllib.loads(cfg.read_text())["profiles"]["default"] == {"url": AGENT, "a2a-version": "0.3"}
+
+
+def test_round_trip_of_awkward_values(cli, cfg):
+    tricky = 'q"uo\\te\ttab é ✓'
+    assert cli("config", "set", "--profile", "we ird.name", "header.X-Odd", tricky).exit_code == 0
+    assert cli("config", "set", "--profile", "we ird.name", "timeout", "2.5").exit_code == 0
+    assert cli("config", "set", "--profile", "we ird.name", "basic", "alice:p=ss#word\"").exit_code == 0
+    data = tomllib.loads(cfg.read_text())
+    prof = data["profiles"]["we ird.name"]
+    assert prof["headers"]["X-Odd"] == tricky
+    assert prof["timeout"] == 2.5 and isinstance(prof["timeout"], float)
+    assert prof["basic"] == 'alice:p=ss#word"'
+
+
+def test_hand_written_keys_survive_a_rewrite(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('default-profile = "a"\n[profiles.a]\nurl = "http://a.test"\nfuture-key = [1, 2]\n[profiles.a.headers]\nX-Team = "qa"\n')
+    assert cli("config", "set", "--profile", "a", "dialect", "clix").exit_code == 0
+    assert tomllib.loads(cfg.read_text()) == {
+        "default-profile": "a",
+        "profiles": {"a": {"url": "http://a.test", "future-key": [1, 2], "dialect": "clix", "headers": {"X-Team": "qa"}}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "needle"),
+    [
+        ("colour", "blue", "unknown config key"),
+        ("a2a-version", "2.0", "unknown A2A version"),
+        ("output", "yaml", "unknown output mode"),
+        ("dialect", "acme", "unknown dialect"),
+        ("timeout", "0", "positive number"),
+        ("url", "ftp://x", "not an http(s) URL"),
+        ("basic", "no-colon", "USER:PASSWORD"),
+        ("cacert", "/no/such/ca.pem", "no such file"),
+        ("header.Bad Name", "x", "not a header name"),
+        ("auth.colour", "x", "unknown auth key"),
+        ("task-id", "t-1", "never kept"),
+        ("context-id", "c-1", "never kept"),
+    ],
+)
+def test_bad_keys_and_values_exit_2_with_a_hint(cli, cfg, key, value, needle):
+    result = cli("config", "set", "--profile", "p", key, value)
+    assert result.exit_code == 2
+    assert needle in result.stderr and "hint:" in result.stderr
+    assert not cfg.exists()  # nothing written
+
+
+def test_default_profile_must_exist(cli, cfg):
+    result = cli("config", "set", "default-profile", "nope")
+    assert result.exit_code == 2 and "no profile 'nope'" in result.stderr
+    cli("config", "set", "--profile", "yes", "url", AGENT)
+    assert cli("config", "set", "default-profile", "yes").exit_code == 0
+    assert tomllib.loads(cfg.read_text())["default-profile"] == "yes"
+    assert cli("config", "unset", "default-profile").exit_code == 0
+    assert "default-profile" not in tomllib.loads(cfg.read_text())
+
+
+def test_unset(cli, cfg):
+    cli("config", "set", "--profile", "p", "url", AGENT)
+    cli("config", "set", "--profile", "p", "header.X-Team", "qa")
+    assert cli("config", "unset", "--profile", "p", "header.x-team").exit_code == 0  # header names ignore case
+    assert cli("config", "unset", "--profile", "p", "url").exit_code == 0
+    assert tomllib.loads(cfg.read_text()) == {"profiles": {"p": {}}}
+    again = cli("config", "unset", "--profile", "p", "url")
+    assert again.exit_code == 0 and "was not set" in again.stderr
+    assert cli("config", "unset", "--profile", "p", "colour").exit_code == 2
+    assert cli("config", "unset", "--profile", "ghost", "url").exit_code == 2
+
+
+def test_value_from_stdin(cli, cfg):
+    result = cli("config", "set", "--profile", "p", "api-key", "-", input="from-stdin-key\n")
+    assert result.exit_code == 0, result.stderr
+    assert tomllib.loads(cfg.read_text())["profiles"]["p"]["api-key"] == "from-stdin-key"
+
+
+def test_path(cli, cfg):
+    result = cli("config", "path")
+    assert result.exit_code == 0 and result.stdout.strip() == str(cfg)
+
+
+def test_broken_file_is_exit_2(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("this is = = not toml")
+    result = cli("config", "show")
+    assert result.exit_code == 2 and "not valid TOML" in result.stderr
+
+
+def test_refuses_to_replace_a_non_file(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("A2ACLI_CONFIG", str(tmp_path))  # a directory
+    result = cli("config", "set", "--profile", "p", "url", AGENT)
+    assert result.exit_code == 2
+
+
+# -- precedence: flag > env > profile > default -----------------------------------------------------
+
+
+SAMPLES = {  # setting -> (profile value, env var, env value, flag, flag value)
+    "url": ("http://profile.test", "A2ACLI_URL", "http://env.test", "--url", "http://flag.test"),
+    "a2a-version": ("0.3", "A2ACLI_A2A_VERSION", "1.0", "--a2a-version", "0.3"),
+    "dialect": ("clix", "A2ACLI_DIALECT", "spec", "--dialect", "clix"),
+    "output": ("raw", "A2ACLI_OUTPUT", "json", "-o", "json"),
+    "timeout": ("11", "A2ACLI_TIMEOUT", "22", "--timeout", "33"),
+    "rpc-url": ("http://p.test/rpc", "A2ACLI_RPC_URL", "http://e.test/rpc", "--rpc-url", "http://f.test/rpc"),
+}
+DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "text", "timeout": None, "rpc-url": None}
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_precedence_of_every_source(cli, cfg, name):
+    pval, env, eval_, flag, fval = SAMPLES[name]
+    plain = name != "output"  # for output, -o json would itself be the flag
+    got = show(cli, as_json=plain)["settings"][name]
+    assert got == {"value": DEFAULTS[name], "source": "default"}
+    cli("config", "set", "--profile", "p", name, pval)
+    cli("config", "set", "default-profile", "p")
+    got = show(cli, as_json=plain)["settings"][name]
+    assert got["source"] == "profile p" and str(got["value"]).removesuffix(".0") == pval
+    got = show(cli, env={env: eval_}, as_json=plain)["settings"][name]
+    assert got == {"value": eval_, "source": f"env {env}"}
+    got = show(cli, flag, fval, env={env: eval_}, as_json=plain)["settings"][name]
+    assert got["source"] == "flag" and str(got["value"]).removesuffix(".0") == fval
+
+
+def test_profile_selection_flag_env_default(cli, cfg):
+    for p in ("a", "b", "c"):
+        cli("config", "set", "--profile", p, "url", f"http://{p}.test")
+    cli("config", "set", "default-profile", "a")
+    assert show(cli)["profile"] == "a" and show(cli)["profileSource"] == "default-profile"
+    assert show(cli, env={"A2ACLI_PROFILE": "b"})["settings"]["url"]["value"] == "http://b.test"
+    got = show(cli, "--profile", "c", env={"A2ACLI_PROFILE": "b"})
+    assert got["settings"]["url"] == {"value": "http://c.test", "source": "profile c"} and got["profileSource"] == "flag"
+    # before the subcommand too
+    result = cli("--profile", "c", "config", "show", "-o", "json")
+    assert json.loads(result.stdout)["profile"] == "c"
+    missing = cli("config", "show", "--profile", "zzz")
+    assert missing.exit_code == 2 and "no profile 'zzz'" in missing.stderr
+
+
+def test_profile_reaches_the_wire_and_flags_win(cli, cfg, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = respx_mock.post(RPC).respond(json=rpc_result({"kind": "task", **TASK, "status": {"state": "completed"}}))
+    cli("config", "set", "--profile", "p", "url", AGENT)
+    cli("config", "set", "--profile", "p", "a2a-version", "0.3")
+    cli("config", "set", "--profile", "p", "header.X-Team", "qa")
+    result = cli("tasks", "get", "t-1", "--profile", "p")
+    assert result.exit_code == 0, result.stderr
+    req = route.calls.last.request
+    assert req.headers["A2A-Version"] == "0.3" and req.headers["X-Team"] == "qa"
+    assert json.loads(req.content)["method"] == "tasks/get"
+    route.respond(json=rpc_result(TASK))
+    result = cli("tasks", "get", "t-1", "--profile", "p", env={"A2ACLI_A2A_VERSION": "1.0"})
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(route.calls.last.request.content)["method"] == "GetTask"
+    result = cli("tasks", "get", "t-1", "--profile", "p", "-H", "X-Team: flag", "--a2a-version", "1.0", env={"A2ACLI_A2A_VERSION": "0.3"})
+    assert result.exit_code == 0, result.stderr
+    assert route.calls.last.request.headers["X-Team"] == "flag"
+    assert json.loads(route.calls.last.request.content)["method"] == "GetTask"
+
+
+def test_bad_value_in_the_profile_is_exit_2(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[profiles.p]\na2a-version = "9.9"\n')
+    result = cli("tasks", "get", "t-1", "--profile", "p", "-u", AGENT, "--offline")
+    assert result.exit_code == 2 and "9.9" in result.stderr and "hint:" in result.stderr
+
+
+# -- masking ----------------------------------------------------------------------------------------
+
+
+def test_show_masks_secrets(cli, cfg):
+    cli("config", "set", "--profile", "p", "api-key", "api-key-0123456789")
+    cli("config", "set", "--profile", "p", "header.Authorization", "Token header-secret-abcd")
+    cli("config", "set", "--profile", "p", "auth.client-secret", "client-secret-wxyz")
+    cli("config", "set", "--profile", "p", "basic", "alice:basic-pass-5555")
+    env = {"A2ACLI_BEARER": "bearer-token-9876"}
+    result = cli("config", "show", "--profile", "p", env=env)
+    assert result.exit_code == 0, result.stderr
+    got = cli("config", "show", "--profile", "p", "-o", "json", env=env)
+    for text in (result.stdout + result.stderr, got.stdout):
+        for secret in ("api-key-0123456789", "bearer-token-9876", "basic-pass-5555", "header-secret-abcd", "client-secret-wxyz"):
+            assert secret not in text
+    s = json.loads(got.stdout)["settings"]
+    assert s["api-key"] == {"value": "****6789", "source": "profile p"}
+    assert s["bearer"] == {"value": "****9876", "source": "env A2ACLI_BEARER"}
+    assert s["basic"] == {"value": "alice:****555", "source": "profile p"}  # the user shows; at most a quarter of the password
+    assert s["header.Authorization"]["value"] == "****abcd"
+    assert s["auth.client-secret"]["value"] == "****wxyz"
+    assert "****6789" in result.stdout
+
+
+@pytest.mark.parametrize(("secret", "shown"), [("", ""), ("abc", "****"), ("sekret", "****t"), ("supersecret", "****et"), ("a-very-long-secret-value", "****alue")])
+def test_mask_shows_at_most_four(secret, shown):
+    from a2acli.settings import mask
+
+    assert mask(secret) == shown
+
+
+def test_show_text_lists_every_setting(cli, cfg):
+    result = cli("config", "show")
+    assert result.exit_code == 0
+    from a2acli.settings import SETTINGS
+
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == list(SETTINGS)
+    assert "a2a-version  1.0" in result.stdout and "default" in result.stdout
+    assert f"config: {cfg} (not there yet)" in result.stderr
+
+
+def test_config_does_not_run_on_import_of_secrets(cli, cfg):
+    """A secret given only in the environment never lands in the file."""
+    cli("config", "set", "--profile", "p", "url", AGENT, env={"A2ACLI_API_KEY": "env-only-secret"})
+    assert "env-only-secret" not in cfg.read_text()
+    assert os.stat(cfg).st_mode & 0o077 == 0

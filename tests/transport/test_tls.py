@@ -1,0 +1,138 @@
+"""TLS against a real local HTTPS server: a private CA (--cacert), mutual TLS (--cert/--key),
+--insecure's warning, bad paths (exit 2) and refused handshakes (exit 3 with a hint)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import ssl
+import subprocess
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+CARD = {"name": "Test agent", "description": "for tests", "version": "1.0.0", "capabilities": {}, "skills": [],
+        "supportedInterfaces": [{"url": "https://127.0.0.1/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"]}
+
+pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make certificates")
+
+
+def _openssl(*args: str, cwd: Path) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> Path:
+    """A CA, a server certificate for 127.0.0.1 and a client certificate, all signed by the CA."""
+    d = tmp_path_factory.mktemp("pki")
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=a2acli test CA", cwd=d)
+    (d / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    for name, ext in (("server", ["-extfile", "san.ext"]), ("client", [])):
+        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}", cwd=d)
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", f"{name}.pem", "-days", "2", *ext, cwd=d)
+    (d / "client-combined.pem").write_text((d / "client.pem").read_text() + (d / "client.key").read_text())
+    (d / "not-pem.txt").write_text("hello\n")
+    return d
+
+
+class _Card(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802
+        body = json.dumps(CARD).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _serve(pki: Path, *, require_client_cert: bool) -> Iterator[str]:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(pki / "server.pem", pki / "server.key")
+    if require_client_cert:
+        ctx.verify_mode = ssl.CERT_REQUIRED
+        ctx.load_verify_locations(pki / "ca.pem")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Card)
+    server.daemon_threads = True
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"https://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def https(pki) -> Iterator[str]:
+    yield from _serve(pki, require_client_cert=False)
+
+
+@pytest.fixture(scope="module")
+def mtls(pki) -> Iterator[str]:
+    yield from _serve(pki, require_client_cert=True)
+
+
+def test_unknown_ca_is_exit_3_with_a_hint(cli, https):
+    result = cli("card", "fetch", "-u", https, "--timeout", "10")
+    assert result.exit_code == 3, result.stderr
+    assert "TLS" in result.stderr and "--cacert" in result.stderr
+
+
+def test_cacert_flag_and_env(cli, https, pki):
+    result = cli("card", "fetch", "-u", https, "--cacert", str(pki / "ca.pem"))
+    assert result.exit_code == 0, result.stderr
+    assert "Agent: Test agent" in result.stdout
+    result = cli("card", "fetch", "-u", https, env={"A2ACLI_CACERT": str(pki / "ca.pem")})
+    assert result.exit_code == 0, result.stderr
+
+
+def test_insecure_warns_loudly(cli, https):
+    result = cli("card", "fetch", "-u", https, "--insecure")
+    assert result.exit_code == 0, result.stderr
+    assert "warning: --insecure: TLS certificates are NOT verified" in result.stderr
+
+
+def test_mtls_without_a_client_certificate_is_exit_3(cli, mtls, pki):
+    result = cli("card", "fetch", "-u", mtls, "--cacert", str(pki / "ca.pem"), "--timeout", "10")
+    assert result.exit_code == 3, result.stdout + result.stderr
+    assert "--cert" in result.stderr
+
+
+@pytest.mark.parametrize("combined", [False, True])
+def test_mtls_with_a_client_certificate(cli, mtls, pki, combined):
+    args = ["--cert", str(pki / "client-combined.pem")] if combined else ["--cert", str(pki / "client.pem"), "--key", str(pki / "client.key")]
+    result = cli("card", "fetch", "-u", mtls, "--cacert", str(pki / "ca.pem"), *args)
+    assert result.exit_code == 0, result.stderr
+
+
+def test_mtls_from_env(cli, mtls, pki):
+    env = {"A2ACLI_CACERT": str(pki / "ca.pem"), "A2ACLI_CERT": str(pki / "client.pem"), "A2ACLI_KEY": str(pki / "client.key")}
+    result = cli("card", "fetch", "-u", mtls, env=env)
+    assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--cacert", "/no/such/ca.pem"], "no such file"),
+        (["--cert", "/no/such/client.pem"], "no such file"),
+        (["--key", "KEY"], "--key needs --cert"),
+        (["--cacert", "NOTPEM"], "cannot load the CA bundle"),
+        (["--cert", "NOTPEM"], "cannot load the client certificate"),
+        (["--cert", "CLIENT", "--key", "SERVERKEY"], "cannot load the client certificate"),
+    ],
+)
+def test_bad_files_are_exit_2(cli, https, pki, args, needle):
+    subst = {"KEY": pki / "client.key", "NOTPEM": pki / "not-pem.txt", "CLIENT": pki / "client.pem", "SERVERKEY": pki / "server.key"}
+    args = [str(subst.get(a, a)) for a in args]
+    result = cli("card", "fetch", "-u", https, *args)
+    assert result.exit_code == 2, result.stderr
+    assert needle in result.stderr and "hint:" in result.stderr
