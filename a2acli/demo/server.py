@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import hashlib
 import ipaddress
-import itertools
 import json
 import logging
 import socket
@@ -232,7 +231,8 @@ def _data_part(data: Any) -> Part:
 
 
 def _plain(value: Any) -> Any:
-    """JSON from a protobuf Value: whole-number floats back to ints (Value stores doubles)."""
+    """Whole-number floats back to ints (protobuf Value stores doubles), so that
+    `{"value": 7}` reads "got: 7" and `steps` is a count. The wire still says 7.0."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
@@ -266,10 +266,9 @@ class DemoAgentExecutor(AgentExecutor):
 
     def __init__(self, api_key: str) -> None:
         self._api_key = api_key
-        self._user_ids = itertools.count(1)
         self._users_created = 0
         self._tasks_started = 0
-        self._canceled: set[str] = set()
+        self._slow_canceled: dict[str, bool] = {}  # running slow task id -> cancel asked
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         message = context.message
@@ -334,7 +333,8 @@ class DemoAgentExecutor(AgentExecutor):
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         # The SDK calls this, then cancels the running execute() (CancelledError).
         task_id = context.task_id or ""
-        self._canceled.add(task_id)
+        if task_id in self._slow_canceled:
+            self._slow_canceled[task_id] = True
         updater = TaskUpdater(event_queue, task_id, context.context_id or "")
         await updater.cancel(updater.new_agent_message([_text_part("canceled on request")]))
 
@@ -349,8 +349,8 @@ class DemoAgentExecutor(AgentExecutor):
 
     async def _create_user(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
         await updater.start_work()
-        user = {"id": f"user-{next(self._user_ids)}", **fields}
         self._users_created += 1
+        user = {"id": f"user-{self._users_created}", **fields}
         await updater.add_artifact([_data_part(user)], name="user", last_chunk=True)
         await updater.complete()
 
@@ -358,15 +358,16 @@ class DemoAgentExecutor(AgentExecutor):
         steps = int(_number(fields, "steps", 5, 1, SLOW_MAX_STEPS))
         delay = _number(fields, "delay", 0.5, 0, SLOW_MAX_DELAY)
         task_id = updater.task_id
+        self._slow_canceled[task_id] = False
         try:
             for i in range(1, steps + 1):
-                if task_id in self._canceled:
+                if self._slow_canceled[task_id]:
                     return
                 await updater.start_work(
                     updater.new_agent_message([_text_part(f"step {i}/{steps}")])
                 )
                 await asyncio.sleep(delay)
-            if task_id in self._canceled:
+            if self._slow_canceled[task_id]:
                 return
             await updater.add_artifact(
                 [_text_part(f"done after {steps} steps")], name="result", last_chunk=True
@@ -376,7 +377,7 @@ class DemoAgentExecutor(AgentExecutor):
             logger.info("slow task %s stopped (canceled)", task_id)
             raise
         finally:
-            self._canceled.discard(task_id)
+            del self._slow_canceled[task_id]
 
     async def _fail(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
         await updater.start_work()
