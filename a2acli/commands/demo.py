@@ -76,6 +76,12 @@ def demo_server(
 
     Skills: create-user, slow, fail, ask, echo (plain text). The extended card
     needs X-API-Key; nothing else needs credentials.
+
+    Examples:
+
+      a2a demo-server
+
+      a2a demo-server --port 0 --log-level info
     """
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:

@@ -48,7 +48,12 @@ def push_config_create(
 @app.command("get")
 @method_options
 def push_config_get(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, *, opts: CallOptions) -> None:
-    """Get one webhook config of a task (GetTaskPushNotificationConfig / tasks/pushNotificationConfig/get)."""
+    """Get one webhook config of a task (GetTaskPushNotificationConfig / tasks/pushNotificationConfig/get).
+
+    Example:
+
+      a2a push-config get 5f0c… cfg-1 -u http://127.0.0.1:41241
+    """
     run_unary("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id)
 
 
@@ -62,7 +67,14 @@ def push_config_list(
     *,
     opts: CallOptions,
 ) -> None:
-    """List a task's webhook configs (ListTaskPushNotificationConfigs / tasks/pushNotificationConfig/list)."""
+    """List a task's webhook configs (ListTaskPushNotificationConfigs / tasks/pushNotificationConfig/list).
+
+    Examples:
+
+      a2a push-config list 5f0c… -u http://127.0.0.1:41241
+
+      a2a push-config list 5f0c… -o json --as v1 | jq -r '.configs[].url'
+    """
     params: dict[str, Any] = {"taskId": task_id}
     if page_size is not None:
         params["pageSize"] = page_size
@@ -74,5 +86,10 @@ def push_config_list(
 @app.command("delete")
 @method_options
 def push_config_delete(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, *, opts: CallOptions) -> None:
-    """Delete a webhook config (DeleteTaskPushNotificationConfig / tasks/pushNotificationConfig/delete)."""
+    """Delete a webhook config (DeleteTaskPushNotificationConfig / tasks/pushNotificationConfig/delete).
+
+    Example:
+
+      a2a push-config delete 5f0c… cfg-1 -u http://127.0.0.1:41241
+    """
     run_unary("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id)

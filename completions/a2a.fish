@@ -1,0 +1,1 @@
+complete --command a2a --no-files --arguments "(env _A2A_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) a2a)" --condition "env _A2A_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) a2a"

@@ -1,0 +1,99 @@
+"""Shell completion: `a2a completion SHELL`, the committed scripts in completions/ (which must not
+drift from it), and what the completion protocol answers (a subprocess, as the shell runs it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = {"bash": ROOT / "completions" / "a2a.bash", "zsh": ROOT / "completions" / "_a2a", "fish": ROOT / "completions" / "a2a.fish"}
+
+
+@pytest.mark.parametrize("shell", list(FILES))
+def test_committed_scripts_match_the_cli(cli, shell):
+    result = cli("completion", shell)
+    assert result.exit_code == 0, result.stderr
+    assert "_A2A_COMPLETE=complete_" + shell in result.stdout
+    path = FILES[shell]
+    if os.environ.get("A2ACLI_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(result.stdout)
+    assert path.read_text() == result.stdout, f"{path} is stale: regenerate with `a2a completion {shell} > {path.relative_to(ROOT)}` or A2ACLI_UPDATE_GOLDEN=1"
+
+
+def test_unknown_shell_is_exit_2(cli):
+    result = cli("completion", "tcsh")
+    assert result.exit_code == 2 and "bash, zsh or fish" in result.stderr
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_", "COMP_", "_TYPER_COMPLETE"))}
+    env["A2ACLI_CONFIG"] = os.devnull
+    env.update(extra)
+    return env
+
+
+def bash_complete(line: str) -> list[str]:
+    """What `python -m a2acli` answers for the bash completion of `line` (the cursor at its end)."""
+    words = line.split(" ")
+    env = _env(_A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(words) - 1))
+    proc = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("a2a ", {"send", "stream", "card", "tasks", "push-config", "call", "config", "auth", "completion", "demo-server"}),
+        ("a2a ta", {"tasks"}),
+        ("a2a tasks ", {"get", "list", "cancel", "subscribe"}),
+        ("a2a config ", {"show", "set", "unset", "path"}),
+        ("a2a auth ", {"login", "status", "logout"}),
+        ("a2a completion ", {"bash", "zsh", "fish"}),
+        ("a2a tasks get --a2a", {"--a2a-version"}),
+        ("a2a send --ba", {"--basic"}),
+        ("a2a tasks get x --a2a-version ", {"1.0", "0.3"}),
+        ("a2a --a2a-version 0", {"0.3"}),
+        ("a2a send --dialect ", {"spec", "clix"}),
+        ("a2a card fetch -o ", {"text", "json", "raw"}),
+        ("a2a tasks list --status ", {"submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected"}),
+        ("a2a tasks list --status in", {"input-required"}),
+        ("a2a send hi --expect-state com", {"completed"}),
+        ("a2a tasks get x --expect-state completed,fa", {"completed,failed"}),
+        ("a2a config set a2a", {"a2a-version"}),
+        ("a2a config set output ", {"text", "json", "raw"}),
+        ("a2a config set auth.c", {"auth.client-id", "auth.client-secret", "auth.client-auth"}),
+    ],
+)
+def test_bash_completion(line, expected):
+    got = set(bash_complete(line))
+    assert expected <= got if line.endswith(("a2a ", "tasks ")) else got == expected, got
+
+
+def test_zsh_and_fish_protocols():
+    env = _env(_A2A_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS="a2a tasks get x --a2a-version ")
+    zsh = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
+    assert zsh.returncode == 0 and '"1.0"' in zsh.stdout and '"0.3"' in zsh.stdout
+    env = _env(_A2A_COMPLETE="complete_fish", _TYPER_COMPLETE_ARGS="a2a tasks li", _TYPER_COMPLETE_FISH_ACTION="get-args")
+    fish = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
+    assert fish.returncode == 0 and fish.stdout.startswith("list\t")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_committed_bash_script_completes_in_bash(tmp_path):
+    """Source completions/a2a.bash in a real bash and ask it, as the shell would on Tab."""
+    shim = tmp_path / "a2a"
+    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m a2acli \"$@\"\n")
+    shim.chmod(0o755)
+    script = f'source {FILES["bash"]}; COMP_WORDS=(a2a tasks get x --a2a-version ""); COMP_CWORD=5; _a2a_completion a2a; printf "%s\\n" "${{COMPREPLY[@]}}"'
+    env = _env(PATH=f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    proc = subprocess.run(["bash", "--norc", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1.0", "0.3"]

@@ -1,0 +1,90 @@
+"""The package installs from the repository into a fresh virtual environment without extras, and
+the installed `a2a` runs: --version, --help, and demo-server names the extra it needs (exit 1).
+
+pip resolves the real dependencies (its wheel cache keeps this to a few seconds once warm). The
+sources are copied first so the build never writes into the working tree."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from a2acli import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.integration
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "PYTHON", "PIP_", "VIRTUAL_ENV"))}
+    env["A2ACLI_CONFIG"] = os.devnull
+    env["NO_COLOR"] = "1"
+    return env
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """bin/ of a fresh venv with `pip install <copy of the repo>` (no extras) done."""
+    base = tmp_path_factory.mktemp("install")
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "a2acli", src / "a2acli", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    env_dir = base / "venv"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    proc = subprocess.run(
+        [str(bindir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(src)],
+        env=_env(), capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return bindir
+
+
+def a2a(bindir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    exe = bindir / ("a2a.exe" if os.name == "nt" else "a2a")
+    return subprocess.run([str(exe), *args], env=_env(), capture_output=True, text=True, timeout=60, cwd=bindir)
+
+
+def test_version(installed):
+    result = a2a(installed, "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"a2a {__version__}"
+
+
+def test_help_and_a_setup_command(installed):
+    result = a2a(installed, "--help")
+    assert result.returncode == 0, result.stderr
+    for word in ("send", "tasks", "config", "auth", "completion", "demo-server"):
+        assert word in result.stdout
+    assert a2a(installed, "completion", "bash").returncode == 0
+    assert a2a(installed, "config", "path").stdout.strip() == os.devnull
+
+
+def test_it_is_the_copy_not_the_checkout(installed):
+    """The installed package, not this repository (a2acli is importable here too)."""
+    code = "import a2acli, sys; print(a2acli.__file__)"
+    proc = subprocess.run([str(installed / "python"), "-c", code], env=_env(), capture_output=True, text=True, timeout=60, cwd=installed)
+    assert proc.returncode == 0 and str(ROOT) not in proc.stdout and "site-packages" in proc.stdout
+
+
+def test_demo_server_needs_the_extra(installed):
+    result = a2a(installed, "demo-server", "--port", "0")
+    assert result.returncode == 1
+    assert "pip install 'a2acli[server]'" in result.stderr
+
+
+def test_no_server_deps_came_along(installed):
+    proc = subprocess.run([str(installed / "python"), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"], env=_env(), capture_output=True, text=True, timeout=120)
+    names = {line.split("==")[0].lower() for line in proc.stdout.splitlines()}
+    assert "a2acli" in names and "httpx" in names and "typer" in names
+    assert "a2a-sdk" not in names and "uvicorn" not in names
+    assert sys.version_info >= (3, 10)

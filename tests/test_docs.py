@@ -1,0 +1,77 @@
+"""docs/reference.md is generated from the CLI (scripts/gen_reference.py) and must not go stale;
+every command's --help carries examples; the docs name every command."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import typer
+from typer.main import get_command
+
+from a2acli.main import app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_reference", ROOT / "scripts" / "gen_reference.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _leaves():
+    root = get_command(app)
+    out = []
+
+    def walk(cmd, path):
+        subs = getattr(cmd, "commands", None)
+        if subs is None:
+            out.append((path, cmd))
+            return
+        for name, sub in subs.items():
+            if not getattr(sub, "hidden", False):
+                walk(sub, f"{path} {name}")
+
+    walk(root, "a2a")
+    return out
+
+
+def test_reference_is_up_to_date():
+    gen = _generator()
+    text = gen.render()
+    if os.environ.get("A2ACLI_UPDATE_GOLDEN"):
+        gen.REFERENCE.write_text(text)
+    assert gen.REFERENCE.read_text() == text, "docs/reference.md is stale: run `python scripts/gen_reference.py` (or A2ACLI_UPDATE_GOLDEN=1 pytest)"
+
+
+def test_reference_names_every_command_and_option():
+    text = (ROOT / "docs" / "reference.md").read_text()
+    for path, cmd in _leaves():
+        assert f"## {path}\n" in text, path
+        for p in cmd.params:
+            for opt in getattr(p, "opts", []):
+                if opt.startswith("--") and opt != "--help":
+                    assert f"`{opt}`" in text, (path, opt)
+
+
+def test_every_command_help_has_examples():
+    missing = [path for path, cmd in _leaves() if "Example" not in (cmd.help or "")]
+    assert not missing, f"--help without examples: {missing}"
+
+
+def test_guide_covers_every_command():
+    guide = (ROOT / "docs" / "guide.md").read_text()
+    for path, _cmd in _leaves():
+        assert path in guide, f"docs/guide.md does not mention `{path}`"
+
+
+def test_the_script_checks(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_reference.py"), "--check"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
