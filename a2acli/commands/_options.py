@@ -54,6 +54,17 @@ def complete_from(choices: Any) -> Callable[[str], list[str]]:
     return complete
 
 
+def complete_profiles(incomplete: str) -> list[str]:
+    """Profile names from the config file."""
+    from a2acli import settings
+
+    try:
+        names = sorted((settings.load_config().get("profiles") or {}).keys())
+    except Exception:  # a broken config file completes nothing
+        names = []
+    return [n for n in names if n.startswith(incomplete)]
+
+
 TASK_STATES = ("submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected")
 
 
@@ -117,7 +128,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "key": (Annotated[Optional[str], _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
     "timeout": (Annotated[Optional[float], _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
-    "profile": (Annotated[Optional[str], _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)")], None),
+    "profile": (Annotated[Optional[str], _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
     "output": (Annotated[Optional[str], _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", autocompletion=complete_from(lambda: ("text", "json", "raw")))], None),
     "as_version": (Annotated[Optional[str], _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, autocompletion=complete_from(lambda: ("v1",)))], None),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),

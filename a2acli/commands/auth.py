@@ -7,13 +7,13 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from a2acli.commands._options import COMMON, PS
+from a2acli.commands._options import COMMON, PS, complete_profiles
 
 app = typer.Typer(help="OAuth2 client credentials: get a token for a profile, show it, forget it.", no_args_is_help=True)
 
 ProfileOpt = Annotated[
     Optional[str],
-    typer.Option("--profile", help="The profile holding the OAuth2 settings (default: A2ACLI_PROFILE, the default profile, else 'default').", show_default=False),
+    typer.Option("--profile", help="The profile holding the OAuth2 settings (default: A2ACLI_PROFILE, the default profile, else 'default').", show_default=False, autocompletion=complete_profiles),
 ]
 OutputOpt = Annotated[Optional[str], typer.Option("--output", "-o", help="text or json.", show_default=False)]
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._options import CallOptions, complete_profiles, method_options
 
 app = typer.Typer(help="Profiles in the config file, and where each setting comes from.", no_args_is_help=True)
 
@@ -41,7 +41,7 @@ def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
 
 ProfileOpt = Annotated[
     Optional[str],
-    typer.Option("--profile", help="The profile to change (default: --profile/A2ACLI_PROFILE, the default profile, else 'default').", show_default=False),
+    typer.Option("--profile", help="The profile to change (default: --profile/A2ACLI_PROFILE, the default profile, else 'default').", show_default=False, autocompletion=complete_profiles),
 ]
 
 

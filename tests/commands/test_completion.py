@@ -77,6 +77,16 @@ def test_bash_completion(line, expected):
     assert expected <= got if line.endswith(("a2a ", "tasks ")) else got == expected, got
 
 
+def test_profile_names_complete(tmp_path):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.local]\nurl = "http://127.0.0.1:41241"\n[profiles.prod]\n[profiles.staging]\n')
+    for line, expected in (("a2a tasks list --profile ", ["local", "prod", "staging"]), ("a2a --profile pr", ["prod"]), ("a2a config set --profile s", ["staging"]), ("a2a auth status --profile l", ["local"])):
+        words = line.split(" ")
+        env = _env(_A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(words) - 1), A2ACLI_CONFIG=str(cfg))
+        proc = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
+        assert proc.stdout.split() == expected, (line, proc.stdout, proc.stderr)
+
+
 def test_zsh_and_fish_protocols():
     env = _env(_A2A_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS="a2a tasks get x --a2a-version ")
     zsh = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
