@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from a2acli.commands._options import CallOptions
-from a2acli.errors import A2acliError, ExitCode, Interrupted, TimeoutExpired, UnexpectedStateError, UnreachableError, HttpError, UsageError
+from a2acli.errors import A2acliError, ExitCode, Interrupted, TimeoutExpired, UnexpectedStateError, UnreachableError, HttpError, InvalidResponseError, UsageError
 from a2acli.render.output import Output
 from a2acli.wire import Wire, envelope
 from a2acli.wire.methods import METHODS, MethodSpec
@@ -112,6 +112,8 @@ class Call:
         _CURRENT["call"] = self
 
     def close(self) -> None:
+        for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open
+            getattr(tap, "close", lambda: None)()
         self.transport.close()
         _CURRENT.pop("call", None)
 
@@ -119,6 +121,9 @@ class Call:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        if isinstance(exc[1], A2acliError):  # messages quote URLs, which may carry an API key
+            exc[1].message = self.redactor.text(exc[1].message)
+            exc[1].args = (exc[1].message,)  # what a --debug traceback prints
         self.close()
 
     # -- where and how ------------------------------------------------------------------------------
@@ -193,6 +198,7 @@ class Call:
         from a2acli.wire.codec import build_request
 
         tenant = self._endpoint.tenant if self._endpoint is not None else ""
+        self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
         built = build_request(spec, params, wire=self.opts.wire, dialect=self.opts.dialect, request_id=request_id or envelope.new_id(), tenant=tenant)
         for n in built.notes:
             self.out.warn(f"not carried to V0: {n}")
@@ -233,18 +239,21 @@ class Call:
         while True:
             try:
                 ex = self.transport.post(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers)
-                if retries > attempt and ex.status is not None and ex.status >= 500:
-                    raise HttpError(f"HTTP {ex.status}")
+                # 409: the first attempt with this idempotency key is still running; 429/5xx: try later
+                if retries > attempt and ex.status is not None and (ex.status >= 500 or ex.status in (409, 429)):
+                    raise HttpError(f"HTTP {ex.status} {ex.reason}".strip())
                 break
-            except (UnreachableError, HttpError, TimeoutExpired) as e:
+            # InvalidResponseError here is a connection broken mid-answer: the same key makes it safe
+            except (UnreachableError, HttpError, TimeoutExpired, InvalidResponseError) as e:
                 if attempt >= retries or isinstance(e, TimeoutExpired) and self.opts.timeout:
                     if isinstance(e, HttpError) and self.transport.last is not None:
                         ex = self.transport.last
                         break
                     raise
-                delay = min(0.5 * 2**attempt, 8.0)
+                delay = retry_delay(attempt, self.transport.last)
                 attempt += 1
-                self.out.note(f"retry {attempt}/{retries} in {delay:g}s: {e.message}")
+                same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
+                self.out.note(f"retry {attempt}/{retries} in {delay:g}s" + (f" (same {same[0]})" if same else "") + f": {e.message}")
                 time.sleep(delay)
         result = read_result(ex)
         return Reply(result, decode_result(spec, result), ex.response_body, ex)
@@ -282,6 +291,16 @@ class Call:
             return
         if "id" in core and "status" in core:
             self.task.update({"id": core.get("id"), "contextId": core.get("contextId"), "state": (core.get("status") or {}).get("state")})
+
+
+def retry_delay(attempt: int, ex: Any = None) -> float:
+    """Exponential backoff (0.5 s, 1 s, 2 s … up to 8 s), or the answer's Retry-After seconds
+    when it asks for longer (capped at 60 s)."""
+    delay = min(0.5 * 2**attempt, 8.0)
+    after = (ex.header("retry-after") or "").strip() if ex is not None and ex.status else ""
+    if after.isdigit():
+        delay = max(delay, min(float(after), 60.0))
+    return delay
 
 
 # -- presenting results ---------------------------------------------------------------------------

@@ -86,6 +86,8 @@ def send(
 
             headers[opts.dialect.idempotency_header] = idempotency_key or str(uuid.uuid4())
     if stream:
+        if retry:
+            typer.echo("warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True)
         run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers)
     else:
         run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=poll_interval, headers=headers, retries=retry)

@@ -16,6 +16,7 @@ _HINTS = {
     -32003: "the agent does not support push notifications (see `a2a card fetch`)",
     -32004: "the agent does not support this operation (see `a2a card fetch`)",
     -32005: "change the parts' media types or --accepted-output-modes",
+    -32006: "the agent produced an invalid answer: its fault; quote the X-Request-ID to its operator",
     -32007: "the agent has no extended card configured",
     -32008: "activate the extension the agent requires (-H 'A2A-Extensions: URI')",
     -32009: "try the other version: --a2a-version 0.3 or 1.0",

@@ -7,6 +7,8 @@ Bodies are otherwise untouched: a dump is the bytes that crossed the wire, not a
 from __future__ import annotations
 
 import json
+import re
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -18,17 +20,58 @@ SECRET_HEADERS = frozenset({
     "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
     "x-a2a-notification-token", "x-a2a-token", "api-key",
 })
+# Any other header whose name says it carries a secret (X-Auth-Token, X-Session-Id, ...).
+# Idempotency-Key is not a credential and stays visible (it is what a retry is checked by).
+_SECRET_HEADER = re.compile(r"(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])", re.I)
+# JSON keys whose string values are secrets wherever they appear in a body: the webhook `token`
+# and `authentication.credentials` of push configs (requests, answers, send configurations).
+SECRET_KEYS = frozenset({"token", "credentials"})
+MIN_SECRET = 3  # shorter values would redact half the document
 
 
 class Redactor:
+    """Knows the secrets of one invocation and hides them: credential headers by name, secret
+    values wherever they occur (as written and as JSON-escaped), learning new ones from the
+    secret-named headers and the `token`/`credentials` keys of the bodies it is shown."""
+
     def __init__(self, secrets: set[str] | None = None, header_names: set[str] | None = None) -> None:
-        self.secrets = {s for s in (secrets or set()) if s and len(s) >= 3}
+        self.secrets: set[str] = set()
         self.header_names = SECRET_HEADERS | {h.lower() for h in (header_names or set())}
+        self.add(*(secrets or ()))
 
     def add(self, *secrets: str | None, header: str | None = None) -> None:
-        self.secrets |= {s for s in secrets if s and len(s) >= 3}
+        for s in secrets:
+            if isinstance(s, str) and len(s) >= MIN_SECRET:
+                self.secrets.add(s)
+                for escaped in (json.dumps(s)[1:-1], json.dumps(s, ensure_ascii=False)[1:-1]):
+                    if escaped != s:
+                        self.secrets.add(escaped)
         if header:
             self.header_names = self.header_names | {header.lower()}
+
+    def is_secret_header(self, name: str) -> bool:
+        name = name.lower()
+        return name in self.header_names or (name != "www-authenticate" and bool(_SECRET_HEADER.search(name)))
+
+    def learn(self, doc: Any) -> None:
+        """Register the secret values of a JSON value (push-config token and credentials)."""
+        if isinstance(doc, dict):
+            for k, v in doc.items():
+                if k in SECRET_KEYS and isinstance(v, str):
+                    self.add(v)
+                else:
+                    self.learn(v)
+        elif isinstance(doc, list):
+            for v in doc:
+                self.learn(v)
+
+    def learn_bytes(self, data: bytes | str) -> None:
+        if not data:
+            return
+        try:
+            self.learn(json.loads(data))
+        except (ValueError, UnicodeDecodeError):
+            pass
 
     def text(self, text: str) -> str:
         for s in sorted(self.secrets, key=len, reverse=True):
@@ -41,7 +84,14 @@ class Redactor:
         return data
 
     def headers(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        return [(k, REDACTED if k.lower() in self.header_names else self.text(v)) for k, v in headers]
+        out = []
+        for k, v in headers:
+            if self.is_secret_header(k):
+                self.add(v, *v.split(None, 1)[1:])  # the whole value and the token after "Bearer "
+                out.append((k, REDACTED))
+            else:
+                out.append((k, self.text(v)))
+        return out
 
 
 def _head_lines(first: str, headers: list[tuple[str, str]]) -> str:
@@ -65,24 +115,34 @@ class DumpTap(NullTap):
             from a2acli.errors import UsageError
 
             raise UsageError(f"cannot create the dump directory {directory}: {e.strerror}", hint="choose another --dump DIR") from None
+        if not self.dir.is_dir():
+            from a2acli.errors import UsageError
+
+            raise UsageError(f"--dump {directory} is not a directory", hint="choose another --dump DIR")
         self.redactor = redactor
         self.version = version
         # Continue numbering when the directory already holds a dump (several calls, one dump).
         self.offset = offset if offset is not None else len(list(self.dir.glob("*.request.http")))
         self._bodies: dict[int, Any] = {}
+        self._open: dict[int, Exchange] = {}  # started, not yet in index.jsonl
+        self._known: dict[int, int] = {}  # secrets known when a stream's body file was opened
 
     def _stem(self, ex: Exchange) -> Path:
         return self.dir / f"{ex.seq + self.offset:03d}-{_safe(ex.label)}"
 
     def on_request(self, ex: Exchange) -> None:
         stem = self._stem(ex)
-        Path(f"{stem}.request.http").write_text(_head_lines(f"{ex.http_method} {ex.url} HTTP/1.1", self.redactor.headers(ex.request_headers)))
+        self._open[ex.seq] = ex
+        self.redactor.learn_bytes(ex.request_body)
+        headers = self.redactor.headers(ex.request_headers)
+        Path(f"{stem}.request.http").write_text(_head_lines(self.redactor.text(f"{ex.http_method} {ex.url} HTTP/1.1"), headers))
         Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(ex.request_body))
 
     def on_response(self, ex: Exchange) -> None:
         stem = self._stem(ex)
         Path(f"{stem}.response.http").write_text(_head_lines(f"HTTP/1.1 {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)))
         self._bodies[ex.seq] = open(f"{stem}.response.body", "wb")  # noqa: SIM115 - closed in on_complete
+        self._known[ex.seq] = len(self.redactor.secrets)
 
     def on_chunk(self, ex: Exchange, chunk: bytes) -> None:
         f = self._bodies.get(ex.seq)
@@ -92,14 +152,29 @@ class DumpTap(NullTap):
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
+            self.redactor.learn_bytes(data)
             Path(f"{self._stem(ex)}.event-{index + 1:04d}.json").write_text(self.redactor.text(data) + "\n")
 
     def on_complete(self, ex: Exchange) -> None:
+        if self._open.pop(ex.seq, None) is None:
+            return  # already written (close() got there first)
         f = self._bodies.pop(ex.seq, None)
         if f is not None:
             if not ex.streaming:
+                self.redactor.learn_bytes(ex.response_body)
                 f.write(self.redactor.bytes(ex.response_body))
             f.close()
+            if ex.streaming and len(self.redactor.secrets) > self._known.pop(ex.seq, 0):
+                # a secret first seen in a later event: redact the chunks already written
+                path = Path(f.name)
+                path.write_bytes(self.redactor.bytes(path.read_bytes()))
+        error = ex.error
+        if error is None:
+            exc = sys.exc_info()[1]  # on_complete runs in the transport's `finally`
+            if isinstance(exc, KeyboardInterrupt):
+                error = "interrupted (Ctrl-C)"
+            elif exc is not None and not isinstance(exc, GeneratorExit):
+                error = f"{type(exc).__name__}: {exc}"
         entry = {
             "seq": ex.seq + self.offset,
             "method": ex.label,
@@ -113,11 +188,18 @@ class DumpTap(NullTap):
             "requestId": ex.request_id,
             "stream": ex.streaming,
             "events": ex.events,
-            "error": self.redactor.text(ex.error) if ex.error else None,
+            "error": self.redactor.text(error) if error else None,
             "files": self._stem(ex).name,
         }
         with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
             idx.write(json.dumps(entry) + "\n")
+
+    def close(self) -> None:
+        """Finish every exchange still open (a stream abandoned mid-way): the index gets its line."""
+        for ex in list(self._open.values()):
+            if ex.error is None:
+                ex.error = "not finished: the call ended before the answer was complete"
+            self.on_complete(ex)
 
 
 class DebugTap(NullTap):
@@ -128,7 +210,8 @@ class DebugTap(NullTap):
         self.redactor = redactor
 
     def on_request(self, ex: Exchange) -> None:
-        lines = [f"> {ex.http_method} {ex.url}"] + [f"> {k}: {v}" for k, v in self.redactor.headers(ex.request_headers)]
+        self.redactor.learn_bytes(ex.request_body)
+        lines = [self.redactor.text(f"> {ex.http_method} {ex.url}")] + [f"> {k}: {v}" for k, v in self.redactor.headers(ex.request_headers)]
         if ex.request_body:
             lines.append(">")
             lines.append(self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
@@ -140,13 +223,15 @@ class DebugTap(NullTap):
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
+            self.redactor.learn_bytes(data)
             self.write(f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {self.redactor.text(data)}")
 
     def on_complete(self, ex: Exchange) -> None:
         if not ex.streaming and ex.response_body:
+            self.redactor.learn_bytes(ex.response_body)
             self.write("<\n" + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
         took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
-        self.write(f"* {ex.label}: {ex.status or '-'} in {took}" + (f", {ex.events} event(s)" if ex.streaming else "") + (f", {ex.error}" if ex.error else ""))
+        self.write(f"* {ex.label}: {ex.status or '-'} in {took}" + (f", {ex.events} event(s)" if ex.streaming else "") + (f", {self.redactor.text(ex.error)}" if ex.error else ""))
 
 
 class RequestIdTap(NullTap):

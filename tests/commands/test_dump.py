@@ -1,0 +1,234 @@
+"""`--dump DIR`: every exchange byte for byte, numbered, with index.jsonl; credentials redacted in
+every file; complete even when the call fails, times out or is interrupted mid-stream."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import AGENT, RPC, rpc_result, sse, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
+V1_EVENTS = [
+    {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_SUBMITTED"}}},
+    {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}},
+    {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}},
+]
+
+
+@pytest.fixture
+def agent(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card(), headers={"X-Request-ID": "card-req"})
+    return respx_mock
+
+
+def index(d: Path) -> list[dict]:
+    return [json.loads(line) for line in (d / "index.jsonl").read_text().splitlines()]
+
+
+def names(d: Path) -> list[str]:
+    return sorted(p.name for p in d.iterdir())
+
+
+# -- what a dump holds ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version,label", [("1.0", "SendMessage"), ("0.3", "message_send")])
+def test_unary_dump_is_the_bytes_that_crossed_the_wire(cli, agent, tmp_path, version, label):
+    answer = json.dumps(rpc_result({"task": V1_TASK} if version == "1.0" else V0_TASK)).encode()
+    route = agent.post(RPC).respond(content=answer, headers={"Content-Type": "application/json", "X-Request-ID": "rq-7"})
+    result = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "--dump", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    stem = f"002-{label}"
+    assert names(tmp_path) == sorted([
+        "001-card.request.http", "001-card.request.body", "001-card.response.http", "001-card.response.body",
+        f"{stem}.request.http", f"{stem}.request.body", f"{stem}.response.http", f"{stem}.response.body", "index.jsonl",
+    ])
+    assert (tmp_path / f"{stem}.request.body").read_bytes() == route.calls.last.request.content
+    assert (tmp_path / f"{stem}.response.body").read_bytes() == answer
+    head = (tmp_path / f"{stem}.request.http").read_text().splitlines()
+    assert head[0] == f"POST {RPC} HTTP/1.1"
+    assert f"a2a-version: {version}" in head and "content-type: application/json" in head
+    assert (tmp_path / f"{stem}.response.http").read_text().splitlines()[0] == "HTTP/1.1 200 OK"
+    assert json.loads((tmp_path / "001-card.response.body").read_bytes()) == v1_card()
+    card, send = index(tmp_path)
+    assert card["method"] == "card" and card["http"] == "GET" and card["requestId"] == "card-req"
+    assert send["method"] == ("SendMessage" if version == "1.0" else "message/send")
+    assert send["version"] == version and send["url"] == RPC and send["status"] == 200
+    assert send["requestId"] == "rq-7" and send["files"] == stem and send["error"] is None
+    assert isinstance(send["ms"], float) and send["startedAt"].endswith("Z")
+
+
+def test_stream_dump_has_the_raw_sse_text_and_one_file_per_event(cli, agent, tmp_path):
+    body = sse(*V1_EVENTS)
+    agent.post(RPC).respond(content=body, headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT, "--dump", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    stem = "002-SendStreamingMessage"
+    assert (tmp_path / f"{stem}.response.body").read_bytes() == body
+    events = sorted(tmp_path.glob(f"{stem}.event-*.json"))
+    assert [p.name for p in events] == [f"{stem}.event-000{i}.json" for i in (1, 2, 3)]
+    assert [json.loads(p.read_text())["result"] for p in events] == V1_EVENTS
+    entry = index(tmp_path)[1]
+    assert entry["stream"] is True and entry["events"] == 3 and entry["contentType"] == "text/event-stream"
+
+
+def test_numbering_continues_in_a_dump_directory(cli, agent, tmp_path):
+    agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
+    cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
+    assert [e["files"] for e in index(tmp_path)] == ["001-card", "002-GetTask", "003-card", "004-GetTask"]
+
+
+def test_dump_into_a_file_is_a_usage_error(cli, agent, tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("x")
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(target))
+    assert result.exit_code == 2 and "--dump" in result.stderr
+
+
+# -- failures leave a complete dump -----------------------------------------------------------------
+
+
+def test_http_error_is_dumped(cli, agent, tmp_path):
+    agent.post(RPC).respond(500, text="boom", headers={"X-Request-ID": "rq-500"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
+    assert result.exit_code == 1
+    assert (tmp_path / "002-GetTask.response.body").read_bytes() == b"boom"
+    assert (tmp_path / "002-GetTask.response.http").read_text().startswith("HTTP/1.1 500 Internal Server Error")
+    entry = index(tmp_path)[1]
+    assert entry["status"] == 500 and entry["requestId"] == "rq-500"
+
+
+@pytest.mark.parametrize("exc,code,says", [(httpx.ConnectError("Connection refused"), 3, "connect"), (httpx.ReadTimeout("slow"), 5, "timeout")])
+def test_transport_failure_is_dumped(cli, agent, tmp_path, exc, code, says):
+    agent.post(RPC).mock(side_effect=exc)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path), "--timeout", "5")
+    assert result.exit_code == code
+    assert (tmp_path / "002-GetTask.request.body").read_bytes()
+    assert not (tmp_path / "002-GetTask.response.http").exists()
+    entry = index(tmp_path)[1]
+    assert entry["status"] is None and says in entry["error"]
+
+
+def test_stream_interrupted_by_ctrl_c_leaves_a_complete_dump(cli, agent, tmp_path):
+    def chunks():
+        body = sse(*V1_EVENTS[:2]).decode()
+        yield body.encode()
+        raise KeyboardInterrupt
+
+    agent.post(RPC).mock(return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream", "X-Request-ID": "rq-c"}, content=chunks()))
+    result = cli("stream", "hi", "-u", AGENT, "--dump", str(tmp_path))
+    assert result.exit_code == 130
+    assert "interrupted" in result.stderr
+    stem = "002-SendStreamingMessage"
+    assert names(tmp_path) == sorted([
+        "001-card.request.http", "001-card.request.body", "001-card.response.http", "001-card.response.body",
+        f"{stem}.request.http", f"{stem}.request.body", f"{stem}.response.http", f"{stem}.response.body",
+        f"{stem}.event-0001.json", f"{stem}.event-0002.json", "index.jsonl",
+    ])
+    assert (tmp_path / f"{stem}.response.body").read_bytes() == sse(*V1_EVENTS[:2])
+    assert json.loads((tmp_path / f"{stem}.event-0002.json").read_text())["result"] == V1_EVENTS[1]
+    entry = index(tmp_path)[1]
+    assert entry["files"] == stem and entry["status"] == 200 and entry["events"] == 2
+    assert entry["requestId"] == "rq-c" and entry["error"] == "interrupted (Ctrl-C)"
+
+
+# -- redaction ---------------------------------------------------------------------------------------
+
+SECRETS = {
+    "api_key": "key-SECRET-3",
+    "bearer": "bear-SECRET-4",
+    "session": "sess-SECRET-5",
+    "token": "tok-SECRET-1",
+    "credentials": "cred/SECRET\"2",  # JSON-escaped on the wire
+}
+
+
+def assert_nowhere(where: dict[str, str], secrets=tuple(SECRETS.values())) -> None:
+    escaped = [json.dumps(s)[1:-1] for s in secrets]
+    for name, text in where.items():
+        for s in {*secrets, *escaped}:
+            assert s not in text, f"{s!r} leaked into {name}"
+
+
+def dumped(d: Path) -> dict[str, str]:
+    return {p.name: p.read_bytes().decode("utf-8", "replace") for p in d.iterdir()}
+
+
+CRED_ARGS = ["--api-key", SECRETS["api_key"], "--bearer", SECRETS["bearer"], "-H", f"X-Session-Token: {SECRETS['session']}"]
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_push_config_secrets_are_redacted_in_every_file_and_in_debug(cli, agent, tmp_path, version):
+    flat = {"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h", "token": SECRETS["token"],
+            "authentication": {"scheme": "Bearer", "credentials": SECRETS["credentials"]}}
+    nested = {"taskId": "t-1", "pushNotificationConfig": {"id": "p-1", "url": "https://cb.example/h", "token": SECRETS["token"],
+                                                          "authentication": {"schemes": ["Bearer"], "credentials": SECRETS["credentials"]}}}
+    route = agent.post(RPC).respond(json=rpc_result(flat if version == "1.0" else nested))
+    result = cli("push-config", "create", "t-1", "--webhook-url", "https://cb.example/h", "--token", SECRETS["token"],
+                 "--auth-scheme", "Bearer", "--auth-credentials", SECRETS["credentials"],
+                 "-u", AGENT, "--a2a-version", version, "--dump", str(tmp_path), "--debug", *CRED_ARGS)
+    assert result.exit_code == 0, result.stderr
+    sent = route.calls.last.request
+    assert sent.headers["X-API-Key"] == SECRETS["api_key"] and SECRETS["token"] in sent.content.decode()  # the real thing went out
+    files = dumped(tmp_path)
+    assert len(files) == 9
+    assert_nowhere(files)
+    assert_nowhere({"stderr": result.stderr})
+    body = files[f"002-{'CreateTaskPushNotificationConfig' if version == '1.0' else 'tasks_pushNotificationConfig_set'}.request.body"]
+    assert '"token":"<redacted>"' in body.replace(" ", "") and "https://cb.example/h" in body  # the rest untouched
+    head = files["002-" + ("CreateTaskPushNotificationConfig" if version == "1.0" else "tasks_pushNotificationConfig_set") + ".request.http"]
+    assert "authorization: <redacted>" in head and "x-api-key: <redacted>" in head and "x-session-token: <redacted>" in head
+
+
+def test_a_token_only_the_answer_knows_is_redacted(cli, agent, tmp_path):
+    """`push-config get`: the token was never on our command line, it comes back in the answer."""
+    only_in_answer = "tok-ANSWER-6"
+    agent.post(RPC).respond(json=rpc_result({"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h", "token": only_in_answer}))
+    result = cli("push-config", "get", "t-1", "p-1", "-u", AGENT, "--dump", str(tmp_path), "--debug")
+    assert result.exit_code == 0, result.stderr
+    assert_nowhere(dumped(tmp_path) | {"stderr": result.stderr}, (only_in_answer,))
+
+
+def test_stream_secrets_are_redacted_in_sse_body_and_event_files(cli, agent, tmp_path):
+    late = "tok-LATE-7"  # first seen in an event: the chunks already written are redacted too
+    events = [*V1_EVENTS[:2], {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "metadata": {"push": {"token": late}}}}]
+    agent.post(RPC).respond(content=sse(*events), headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "--push-url", "https://cb.example/h", "--push-token", SECRETS["token"], "-u", AGENT,
+                 "--dump", str(tmp_path), "--debug", *CRED_ARGS)
+    assert result.exit_code == 0, result.stderr
+    assert_nowhere(dumped(tmp_path) | {"stderr": result.stderr}, (*SECRETS.values(), late))
+    assert len(list(tmp_path.glob("*.event-*.json"))) == 3
+
+
+def test_api_key_in_the_query_is_redacted_from_urls(cli, respx_mock, tmp_path):
+    card = v1_card(securitySchemes={"k": {"apiKeySecurityScheme": {"location": "query", "name": "key"}}})
+    respx_mock.get(CARD_URL).respond(json=card)
+    route = respx_mock.post(url__startswith=RPC).mock(side_effect=httpx.ConnectError("Connection refused"))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", SECRETS["api_key"], "--dump", str(tmp_path), "--debug")
+    assert result.exit_code == 3
+    assert route.calls.last.request.url.params["key"] == SECRETS["api_key"]
+    files = dumped(tmp_path)
+    assert "key=%3Credacted%3E" in files["002-GetTask.request.http"] or "key=<redacted>" in files["002-GetTask.request.http"]
+    assert_nowhere(files | {"stderr": result.stderr, "stdout": result.stdout}, (SECRETS["api_key"],))
+    as_json = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", SECRETS["api_key"], "-o", "json")
+    assert_nowhere({"stdout": as_json.stdout, "stderr": as_json.stderr}, (SECRETS["api_key"],))
+
+
+def test_debug_shows_the_exchange_with_credentials_redacted(cli, agent):
+    agent.post(RPC).respond(json=rpc_result(V1_TASK), headers={"Set-Cookie": "sid=cookie-SECRET-8"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--debug", *CRED_ARGS)
+    assert result.exit_code == 0, result.stderr
+    err = result.stderr
+    assert f"> POST {RPC}" in err and "> a2a-version: 1.0" in err and '"method":"GetTask"' in err
+    assert "< HTTP 200 OK" in err and "* GetTask: 200" in err
+    assert "> authorization: <redacted>" in err and "< set-cookie: <redacted>" in err
+    assert_nowhere({"stderr": err, "stdout": result.stdout}, (*SECRETS.values(), "cookie-SECRET-8"))
+    quiet = cli("tasks", "get", "t-1", "-u", AGENT, *CRED_ARGS)
+    assert_nowhere({"stderr": quiet.stderr, "stdout": quiet.stdout})
