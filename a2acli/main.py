@@ -57,6 +57,11 @@ from a2acli.commands.demo import demo_server  # noqa: E402  (cheap: the SDK load
 
 app.command("demo-server", rich_help_panel="Tools")(demo_server)
 
+from a2acli.commands import debug as debug_cmd  # noqa: E402  (diffing and translation load when they run)
+
+app.command("diff", cls=OrderedCommand, rich_help_panel="Tools")(debug_cmd.diff)
+app.command("translate", rich_help_panel="Tools")(debug_cmd.translate)
+
 from a2acli.commands import auth as auth_cmd, completion as completion_cmd, config as config_cmd  # noqa: E402
 
 app.add_typer(config_cmd.app, name="config", rich_help_panel="Setup")

@@ -1,0 +1,414 @@
+"""`a2a diff` (two dumps, or one command run under 1.0 and 0.3) and `a2a translate` (one document
+from one version to the other). The comparing lives in a2acli/diffing.py, the translating in
+a2acli/wire/translate; this module only reads arguments and prints."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from a2acli.commands._options import COMMON, with_signature
+
+# The connection options of every method command, accepted by `diff` and given to both runs.
+FORWARDED = ("url", "rpc_url", "dialect", "header", "api_key", "bearer", "timeout", "insecure", "profile")
+_FLAGS = {"url": "--url", "rpc_url": "--rpc-url", "dialect": "--dialect", "header": "-H", "api_key": "--api-key",
+          "bearer": "--bearer", "timeout": "--timeout", "insecure": "--insecure", "profile": "--profile"}
+# Flags `diff` sets itself on each run.
+_OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")
+_NOT_METHODS = ("diff", "translate", "demo-server")
+SIDES = (("v1", "1.0"), ("v0", "0.3"))
+
+DIFF_HELP = """Compare two dumps, or run one command under 1.0 and 0.3 and compare what crossed the wire.
+
+Both sides are brought to canonical V1 (method names, kind, enum spellings, wrappers, defaults, key order), generated ids and timestamps become placeholders, and what still differs is shown as a unified diff, headers included. Exit 0 when equal, 1 when they differ, 2 on bad input.
+
+Examples:
+
+  a2a diff dump-v1 dump-v0
+
+  a2a diff -u http://127.0.0.1:41241 -- send --skill create-user -f projectUserId=u1
+
+  a2a diff --save dumps -u http://127.0.0.1:41241 -- tasks get 5f0c…
+
+  a2a diff dump-v1 dump-v0 --raw --keep-ids -o json | jq '.differences[]'
+"""
+
+
+def _output(value: Optional[str], ctx: typer.Context) -> str:
+    import os
+
+    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
+    mode = (value or root.get("output") or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
+    return "json" if mode == "json" else "text"
+
+
+def diff(
+    ctx: typer.Context,
+    args: Annotated[Optional[list[str]], typer.Argument(help="Two dump directories (DUMP_A DUMP_B), or -- followed by a method command (`-- tasks get ID`).", show_default=False, metavar="DUMP_A DUMP_B | -- COMMAND")] = None,
+    raw: Annotated[bool, typer.Option("--raw", help="Diff the bodies as they crossed the wire: no translation to V1, keys in their order.")] = False,
+    keep_ids: Annotated[bool, typer.Option("--keep-ids", help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.")] = False,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.", show_default=False)] = None,
+    context: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
+    save: Annotated[Optional[str], typer.Option("--save", help="With a command: keep the two dumps in DIR/v1 and DIR/v0.", show_default=False)] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="text (a unified diff) or json (the list of differences). (env: A2ACLI_OUTPUT)", show_default=False)] = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
+    **conn: Any,
+) -> None:
+    from a2acli.commands._run import boundary
+    from a2acli.render.output import Output
+
+    out = Output(_output(output, ctx))
+    with boundary(output_hint=out.mode, debug=debug, out=out):
+        from a2acli import diffing
+        from a2acli.errors import UsageError
+
+        argv = ctx.meta.get("a2acli.argv") or []
+        items = list(args or [])
+        if "--" in argv:
+            command = argv[argv.index("--") + 1:]
+            if items[: len(items) - len(command)]:
+                raise UsageError("give either two dumps or a command after --, not both", hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID")
+            (left, right), runs = _run_both(command, _forwarded(ctx, conn), save)
+        else:
+            if len(items) != 2:
+                raise UsageError(
+                    f"diff takes two dump directories, got {len(items)} argument(s)",
+                    hint="a2a diff DUMP_A DUMP_B; to run a command under both versions put it after --: a2a diff -u URL -- tasks get ID",
+                )
+            if save:
+                raise UsageError("--save goes with a command after --", hint="the dumps given are already on disk")
+            left, right = (diffing.load_dump(p) for p in items)
+            runs = []
+        report = diffing.compare(left, right, raw=raw, keep_ids=keep_ids, ignore=ignore or ())
+        _render(report, out, context=context, runs=runs)
+    raise typer.Exit(0 if report.equal else 1)
+
+
+_sig = inspect.signature(diff, eval_str=True)
+with_signature(diff, _sig.replace(parameters=[p for p in _sig.parameters.values() if p.name != "conn"] + [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=COMMON[name][0]) for name in FORWARDED
+]))
+diff.__doc__ = DIFF_HELP
+
+
+def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
+    """The connection flags given to `diff` (or to `a2a` before it), for both runs."""
+    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
+    argv: list[str] = []
+    for name in FORWARDED:
+        value = conn.get(name)
+        if value in (None, False, []):
+            value = root.get(name)
+        if value in (None, False, []):
+            continue
+        if name == "insecure":
+            argv.append(_FLAGS[name])
+        elif name == "header":
+            for h in value:
+                argv += ["-H", h]
+        else:
+            argv += [_FLAGS[name], str(value)]
+    return argv
+
+
+def _run_both(command: list[str], forwarded: list[str], save: str | None) -> tuple[tuple[Any, Any], list[dict[str, Any]]]:
+    """Run `a2a COMMAND` once per version, each with its own --dump, and load the two dumps."""
+    import tempfile
+
+    from a2acli import diffing
+    from a2acli.errors import UsageError
+
+    if not command:
+        raise UsageError("no command after --", hint="e.g. a2a diff -u URL -- tasks get ID")
+    if command[0] in _NOT_METHODS or command[0].startswith("-"):
+        raise UsageError(f"`{command[0]}` is not a method command", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID, -- card fetch")
+    for flag in command:
+        name = flag.split("=", 1)[0]
+        if name in _OWN_FLAGS:
+            raise UsageError(f"diff sets {name} itself on each run", hint=f"drop {name} from the command after --")
+        if flag == "-" or flag == "@-":
+            raise UsageError("diff runs the command twice and cannot give it standard input twice", hint="put the JSON in a file and pass @file")
+    with tempfile.TemporaryDirectory(prefix="a2a-diff-") as tmp:
+        base = Path(save) if save else Path(tmp)
+        dumps: list[Any] = []
+        runs: list[dict[str, Any]] = []
+        for name, version in SIDES:
+            directory = base / name
+            if save and directory.exists() and any(directory.iterdir()):
+                raise UsageError(f"{directory} already holds files", hint="--save wants a new or empty directory")
+            code, stdout, stderr = _invoke([*_with_flags(command, [*forwarded, "--a2a-version", version, "--dump", str(directory), "-o", "json"])])
+            runs.append({"version": version, "exit": code, "error": _error_of(stdout, stderr) if code else None, "dump": str(directory) if save else None})
+            if code == 130:
+                from a2acli.errors import Interrupted
+
+                raise Interrupted("interrupted")
+            try:
+                dumps.append(diffing.load_dump(directory))
+            except UsageError:
+                dumps.append(diffing.Dump(str(directory), ()))
+        first, second = runs
+        if first["exit"] == 2:
+            raise UsageError(f"the command failed under 1.0: {first['error']}", hint="check the command after --; `a2a <command> --help`")
+        answered = any(e.status_line for d in dumps for e in d.exchanges)
+        if not answered and first["exit"] and second["exit"]:
+            raise _failure(first["exit"], f"both runs failed: {first['error']}")
+        return (dumps[0], dumps[1]), runs  # loaded into memory: the temporary files may go
+
+
+def _with_flags(command: list[str], flags: list[str]) -> list[str]:
+    if "--" in command:
+        i = command.index("--")
+        return [*command[:i], *flags, *command[i:]]
+    return [*command, *flags]
+
+
+def _invoke(argv: list[str]) -> tuple[int, str, str]:
+    """Run our own app in this process with its output captured; its exit code."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from a2acli.main import app
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            app(argv, prog_name="a2a", standalone_mode=True)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _error_of(stdout: str, stderr: str) -> str:
+    try:
+        err = json.loads(stdout)["error"]
+        return str(err.get("message"))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        pass
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith("error:") or line.startswith("Error"):
+            return line.removeprefix("error:").strip()
+    return lines[-1].strip() if lines else "no message"
+
+
+def _failure(code: int, message: str) -> Any:
+    from a2acli import errors
+
+    cls = {3: errors.UnreachableError, 4: errors.AuthError, 5: errors.TimeoutExpired, 130: errors.Interrupted}.get(code, errors.A2acliError)
+    return cls(message, hint="fix the call first: run the command alone to see the whole error")
+
+
+# -- rendering ------------------------------------------------------------------------------------
+
+
+def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) -> None:
+    for run in runs:
+        state = f"exit {run['exit']}" + (f" ({run['error']})" if run["error"] else "")
+        out.note(f"ran under {run['version']}: {state}" + (f"; dump in {run['dump']}" if run["dump"] else ""))
+    if out.mode == "json":
+        doc = report.to_json()
+        if runs:
+            doc["runs"] = runs
+        out.json(doc)
+        return
+    for note in report.notes:
+        out.note(f"note: {note}")
+    lines: list[tuple[str, str]] = []
+    for xd in report.exchanges:
+        diffs = xd.differences
+        if not diffs:
+            continue
+        left = f"{xd.left.stem}" if xd.left else "—"
+        right = f"{xd.right.stem}" if xd.right else "—"
+        lines.append((f"=== {xd.method}: {left} <> {right}: {len(diffs)} difference(s)", "bold"))
+        if xd.left is None or xd.right is None:
+            lines.append((f"only in the {'left' if xd.right is None else 'right'} dump: {(xd.left or xd.right).stem}", "yellow"))
+        for section in xd.sections:
+            if section.differences:
+                lines += [(line, _style(line)) for line in section.unified(context)]
+        lines.append(("", ""))
+    if out.rich:
+        from rich.text import Text
+
+        for line, style in lines:
+            out.console.print(Text(line, style=style))
+    else:
+        for line, _ in lines:
+            out.text(line)
+    what = "canonical V1" if not report.raw else "raw bodies"
+    ids = "ids kept" if report.keep_ids else "ids normalised, --keep-ids to compare them"
+    n = len(report.exchanges)
+    if report.equal:
+        out.note(f"no differences: {n} exchange(s) compared ({what}; {ids})")
+    else:
+        changed = sum(1 for e in report.exchanges if e.differences)
+        out.note(f"{len(report.differences)} difference(s) in {changed} of {n} exchange(s) ({what}; {ids})")
+
+
+def _style(line: str) -> str:
+    if line.startswith(("---", "+++")):
+        return "bold"
+    if line.startswith("@@"):
+        return "cyan"
+    if line.startswith("-"):
+        return "red"
+    if line.startswith("+"):
+        return "green"
+    return ""
+
+
+# -- translate ------------------------------------------------------------------------------------
+
+KIND_LABELS = {
+    "jsonrpc-request": "JSON-RPC request",
+    "jsonrpc-response": "JSON-RPC response",
+    "jsonrpc-error": "JSON-RPC error response",
+    "task": "Task",
+    "message": "Message",
+    "status-update": "status update event",
+    "artifact-update": "artifact update event",
+    "stream-response": "StreamResponse (stream event or webhook body)",
+    "send-result": "{task}/{message} wrapper (SendMessage result or stream event)",
+    "task-list": "task list",
+    "agent-card": "Agent Card",
+    "push-config": "push-notification config",
+    "push-config-list": "push-notification config list",
+    "webhook-jsonrpc": "webhook body wrapped in JSON-RPC tasks/pushNotification",
+}
+_NAMES = {"v1": "V1 (1.0)", "v0": "V0 (0.3)"}
+TRANSLATE_HINT = ("translate takes a JSON-RPC request or response, an SSE `data:` line, a Task, a Message, a status or "
+                  "artifact update, an Agent Card, a push config (or a list of them), or a webhook body")
+
+
+def translate(
+    source: Annotated[Optional[str], typer.Argument(help="The JSON document: a file, or - for standard input (the default). An SSE `data: {...}` line (or a whole SSE stream) works too.", show_default=False, metavar="[FILE|-]")] = None,
+    to: Annotated[str, typer.Option("--to", help="The version to write: v1 (1.0) or v0 (0.3).", show_default=False)] = "",
+    method: Annotated[Optional[str], typer.Option("--method", help="The method a JSON-RPC response or result answers (V1 or V0 name): settles a bare V0 task (GetTask) vs a send result (SendMessage).", show_default=False)] = None,
+    compact: Annotated[bool, typer.Option("--compact", help="One line of JSON instead of indented.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
+) -> None:
+    """Translate an A2A JSON document between V1 (1.0) and V0 (0.3).
+
+    The result goes to stdout; stderr says what the document was recognised as and what could not be carried across.
+
+    Examples:
+
+      a2a translate --to v1 request-v0.json
+
+      echo '{"kind":"task","id":"t-1","contextId":"c-1","status":{"state":"completed"}}' | a2a translate --to v1
+
+      echo 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{…}}}' | a2a translate --to v0
+    """
+    from a2acli.commands._run import boundary
+    from a2acli.render.output import Output
+
+    out = Output("json")
+    with boundary(output_hint="text", debug=debug, out=Output("text")):
+        from a2acli.errors import UsageError
+        from a2acli.wire import parse_wire
+
+        try:
+            target = parse_wire(to) if to else None
+        except ValueError:
+            target = None
+        if target is None:
+            raise UsageError(f"--to {to!r} is not a version" if to else "--to is required", hint="--to v1 (1.0) or --to v0 (0.3)")
+        text, where = _read_source(source)
+        events = _sse_events(text)
+        if events is None:
+            doc = _loads(text, where)
+            result = _translate_one(doc, target.value, method, out, prefix="")
+            out.text(json.dumps(result, ensure_ascii=False, separators=(",", ":")) if compact else json.dumps(result, ensure_ascii=False, indent=2))
+            return
+        if not events:
+            raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
+        translated = []
+        for i, (name, data) in enumerate(events, 1):
+            doc = _loads(data, f"SSE event {i}")
+            translated.append((name, _translate_one(doc, target.value, method, out, prefix=f"event {i}: " if len(events) > 1 else "")))
+        for name, result in translated:
+            out.text((f"event: {name}\n" if name != "message" else "") + "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def _read_source(source: str | None) -> tuple[str, str]:
+    from a2acli.errors import UsageError
+
+    if source in (None, "-"):
+        if source is None and sys.stdin.isatty():
+            raise UsageError("no document given", hint="a2a translate --to v1 FILE, or pipe it: … | a2a translate --to v1")
+        return sys.stdin.read(), "standard input"
+    path = Path(source).expanduser()
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}", hint="give a JSON file, or - for standard input") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e}", hint="give a UTF-8 JSON file, or - for standard input") from None
+
+
+def _sse_events(text: str) -> list[tuple[str, str]] | None:
+    """(event name, data) of each SSE event, or None when the text is not SSE."""
+    stripped = text.lstrip()
+    if not stripped.startswith(("data:", "event:", "id:", "retry:", ":")):
+        return None
+    events: list[tuple[str, str]] = []
+    name, data = "message", []
+    for line in text.splitlines() + [""]:
+        if not line.strip():
+            if data:
+                events.append((name, "\n".join(data)))
+            name, data = "message", []
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "data":
+            data.append(value)
+        elif field == "event":
+            name = value.strip() or "message"
+    return events
+
+
+def _loads(text: str, where: str) -> Any:
+    from a2acli.errors import UsageError
+
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise UsageError(f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)") from None
+
+
+def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: str) -> Any:
+    from a2acli.errors import UsageError
+    from a2acli.wire.translate import V1_METHOD_NAMES, detect, translate_document
+
+    found = detect(doc)
+    if found.kind == "unknown" or (found.kind == "jsonrpc-request" and found.method is None):
+        what = f"a JSON-RPC request for {doc.get('method')!r}, not an A2A method" if found.kind == "jsonrpc-request" else "not an A2A document"
+        raise UsageError(f"{prefix}{what}", hint=TRANSLATE_HINT)
+    notes: list[str] = []
+    try:
+        result = translate_document(doc, to, notes, method=method)
+    except ValueError as e:
+        raise UsageError(str(e), hint="--method takes an A2A method name, V1 (GetTask) or V0 (tasks/get)") from None
+    said = KIND_LABELS.get(found.kind, found.kind)
+    if found.version:
+        said = f"{_NAMES[found.version]} {said}"
+    named = found.method or (method and V1_METHOD_NAMES.get(method, method))
+    if named:
+        said += f" ({named})"
+    elif found.kind == "jsonrpc-response" and isinstance(doc, dict):
+        inner = detect(doc.get("result")).kind
+        label = KIND_LABELS.get(inner, inner)
+        said += f" with {'an' if label[0].lower() in 'aeiou' else 'a'} {label}" if inner != "unknown" else ""
+    out.note(f"{prefix}recognised: {said}; written as {_NAMES[to]}")
+    if found.version == to:
+        out.note(f"{prefix}note: already {_NAMES[to]}; written in canonical form")
+    for n in notes:
+        out.note(f"{prefix}not carried across: {n}")
+    return result

@@ -1,0 +1,507 @@
+"""Compare two dumps (`--dump DIR`) exchange by exchange: what `a2a diff` shows.
+
+The comparison is semantic by default: each body is brought to canonical V1 with the wire
+translators (method names, `kind`, enum spellings, wrappers), defaults are dropped (ProtoJSON
+omits them), key order is ignored, and generated values (JSON-RPC ids, message/task/context/
+artifact ids, UUIDs, timestamps) are replaced by numbered placeholders, consistently within each
+dump, so a wrong cross-reference still shows. What remains is a list of Differences (path, left,
+right, kind) and, per section, the two texts to show as a unified diff. `raw=True` compares the
+bodies as they crossed the wire (no translation, original key order); `keep_ids=True` keeps
+the generated values.
+
+No network, no Typer, no rich: `load_dump` reads a dump directory, everything else is pure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from a2acli.errors import UsageError
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING: Any = _Missing()
+
+# -- reading a dump ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DumpedExchange:
+    seq: int
+    stem: str  # file name prefix: 002-SendMessage
+    label: str  # the method as sent (V1 or V0 name), or "card"
+    version: str | None  # "1.0" / "0.3" (index.jsonl)
+    request_line: str
+    request_headers: tuple[tuple[str, str], ...]
+    request_body: bytes
+    status_line: str | None  # None: no answer (connection failed, interrupted before it)
+    response_headers: tuple[tuple[str, str], ...]
+    response_body: bytes
+    events: tuple[str, ...]  # each SSE event's data, for a stream
+    stream: bool
+    error: str | None = None
+    request_id: str | None = None
+
+    @property
+    def method(self) -> str:
+        """The V1 name of the method (V0 names are mapped), "card", or the label as is."""
+        from a2acli.wire.translate import V1_METHOD_NAMES
+
+        return V1_METHOD_NAMES.get(self.label, self.label)
+
+
+@dataclass(frozen=True)
+class Dump:
+    path: str
+    exchanges: tuple[DumpedExchange, ...]
+
+    @property
+    def version(self) -> str | None:
+        versions = {e.version for e in self.exchanges if e.version}
+        return versions.pop() if len(versions) == 1 else None
+
+
+def _read_head(path: Path) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    if not path.is_file():
+        return None, ()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    first = lines[0].strip() if lines else None
+    headers = []
+    for line in lines[1:]:
+        if not line.strip():
+            break
+        name, _, value = line.partition(":")
+        headers.append((name.strip(), value.strip()))
+    return first, tuple(headers)
+
+
+def _read(path: Path) -> bytes:
+    return path.read_bytes() if path.is_file() else b""
+
+
+def load_dump(directory: str | Path) -> Dump:
+    """Read a dump directory written by `--dump DIR`. UsageError when it is not one."""
+    d = Path(directory)
+    if not d.exists():
+        raise UsageError(f"no such dump directory: {d}", hint="pass two directories written by --dump DIR, or a command after --")
+    if not d.is_dir():
+        raise UsageError(f"{d} is not a directory", hint="pass two directories written by --dump DIR")
+    entries: list[dict[str, Any]] = []
+    index = d / "index.jsonl"
+    if index.is_file():
+        for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and isinstance(entry.get("files"), str):
+                entries.append(entry)
+    seen = {e["files"] for e in entries}
+    for http in sorted(d.glob("*.request.http")):  # exchanges the index never heard of
+        stem = http.name[: -len(".request.http")]
+        if stem not in seen:
+            num, _, label = stem.partition("-")
+            entries.append({"files": stem, "seq": int(num) if num.isdigit() else 0, "method": label})
+    if not entries:
+        raise UsageError(f"{d} is not a dump (no index.jsonl, no *.request.http)", hint="write one with --dump DIR on any method command")
+    exchanges = []
+    for e in sorted(entries, key=lambda e: (e.get("seq") or 0, e["files"])):
+        stem = e["files"]
+        request_line, request_headers = _read_head(d / f"{stem}.request.http")
+        status_line, response_headers = _read_head(d / f"{stem}.response.http")
+        events = tuple(p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json")))
+        exchanges.append(DumpedExchange(
+            seq=int(e.get("seq") or 0), stem=stem, label=str(e.get("method") or stem.partition("-")[2]),
+            version=e.get("version"), request_line=request_line or "", request_headers=request_headers,
+            request_body=_read(d / f"{stem}.request.body"), status_line=status_line,
+            response_headers=response_headers, response_body=_read(d / f"{stem}.response.body"),
+            events=events, stream=bool(e.get("stream")) or bool(events), error=e.get("error"),
+            request_id=e.get("requestId"),
+        ))
+    return Dump(str(d), tuple(exchanges))
+
+
+# -- normalising --------------------------------------------------------------------------------
+
+# Headers whose values change on every call; with ids normalised only their presence counts.
+VOLATILE_HEADERS = frozenset({
+    "date", "content-length", "etag", "last-modified", "age", "expires", "x-request-id",
+    "traceparent", "tracestate", "x-trace-id", "x-amzn-trace-id", "cf-ray", "server-timing",
+})
+# Transport plumbing httpx adds the same way under both versions: not a protocol difference.
+_ID_KEYS = {"messageId": "message", "contextId": "context", "taskId": "task", "artifactId": "artifact", "referenceTaskIds": "task"}
+_TIME_KEY = re.compile(r"(?:[tT]imestamp|Time|At|^time)$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
+# Values kept as they are: user payload (Part.data, metadata Structs) has no protocol defaults.
+_OPAQUE = frozenset({"data", "metadata"})
+TIMESTAMP = "<timestamp>"
+
+
+class IdNormaliser:
+    """Replaces generated values by placeholders, the same value by the same placeholder across
+    one dump: `<message-1>`, `<task-1>`, `<context-1>`, `<artifact-1>`, `<rpc-id-1>`, `<id-1>`
+    (any other UUID) and `<timestamp>`. Values are numbered in sorted-key order, so two dumps of
+    the same conversation number them alike."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Any, str] = {}
+        self.counts: dict[str, int] = {}
+
+    def _placeholder(self, value: Any, kind: str) -> None:
+        key = (type(value).__name__, value)
+        if key in self.seen:
+            return
+        if kind == "timestamp":
+            self.seen[key] = TIMESTAMP
+            return
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        self.seen[key] = f"<{kind}-{self.counts[kind]}>"
+
+    def _collect(self, doc: Any, *, envelope: bool = False) -> None:
+        """Breadth first, keys sorted: an object's own id (shallower) is numbered before the
+        references to it deeper inside, so a reference to the wrong object stands out."""
+        level: list[tuple[Any, bool]] = [(doc, envelope)]
+        while level:
+            deeper: list[tuple[Any, bool]] = []
+            for node, top in level:
+                if isinstance(node, dict):
+                    for k in sorted(node):
+                        self._visit(node, k, top)
+                        deeper.append((node[k], False))
+                elif isinstance(node, list):
+                    deeper += [(item, False) for item in node]
+                elif isinstance(node, str):
+                    if _UUID.match(node):
+                        self._placeholder(node, "id")
+                    elif _ISO_TIME.match(node):
+                        self._placeholder(node, "timestamp")
+            level = deeper
+
+    def _visit(self, obj: dict[str, Any], k: str, top: bool) -> None:
+        v = obj[k]
+        if top and k == "id" and "jsonrpc" in obj and isinstance(v, (str, int)) and not isinstance(v, bool):
+            self._placeholder(v, "rpc-id")
+        elif k in _ID_KEYS and isinstance(v, str) and v:
+            self._placeholder(v, _ID_KEYS[k])
+        elif k in _ID_KEYS and isinstance(v, list):
+            for item in v:
+                if isinstance(item, str) and item:
+                    self._placeholder(item, _ID_KEYS[k])
+        elif k == "id" and isinstance(v, str) and v and "status" in obj:
+            self._placeholder(v, "task")
+        elif _TIME_KEY.search(k) and isinstance(v, str) and v:
+            self._placeholder(v, "timestamp")
+
+    def _substitute(self, doc: Any, key: str = "", top: bool = False) -> Any:
+        """Known values are replaced where ids live (id keys, the envelope id, time keys) and, when
+        long enough not to be a coincidence (8+ characters), anywhere else as well."""
+        if isinstance(doc, dict):
+            return {k: self._substitute(v, k, top and "jsonrpc" in doc) for k, v in doc.items()}
+        if isinstance(doc, list):
+            return [self._substitute(v, key) for v in doc]
+        if isinstance(doc, bool) or not isinstance(doc, (str, int)):
+            return doc
+        id_place = key in _ID_KEYS or (key == "id" and (top or isinstance(doc, str))) or bool(_TIME_KEY.search(key))
+        if id_place or (isinstance(doc, str) and len(doc) >= 8):
+            return self.seen.get((type(doc).__name__, doc), doc)
+        return doc
+
+    def __call__(self, doc: Any, *, envelope: bool = True) -> Any:
+        self._collect(doc, envelope=envelope)
+        return self._substitute(doc, top=envelope)
+
+    def text(self, text: str) -> str:
+        """A value seen in a body, met again in a header or a URL."""
+        for (kind, value), placeholder in self.seen.items():
+            if kind == "str" and len(value) >= 8 and value in text:
+                text = text.replace(value, placeholder)
+        return text
+
+
+def drop_defaults(doc: Any) -> Any:
+    """ProtoJSON leaves out default values: absent, null, "", [], {} and false are all the same.
+    (0 is kept: historyLength 0 means "no history", absent means "the server's default".)"""
+    if isinstance(doc, dict):
+        out = {}
+        for k, v in doc.items():
+            if k not in _OPAQUE:
+                v = drop_defaults(v)
+            if v is None or v is False or v in ("", [], {}):
+                continue
+            out[k] = v
+        return out
+    if isinstance(doc, list):
+        return [drop_defaults(v) for v in doc]
+    return doc
+
+
+def canonical(doc: Any, method: str, role: str, notes: list[str]) -> Any:
+    """A request, answer or stream event, whatever its version, as canonical V1."""
+    from a2acli.wire.translate import TRANSLATORS, to_core_card, translate_document
+
+    try:
+        if role == "request":
+            return translate_document(doc, "v1", notes)
+        if method == "card":
+            return to_core_card(doc, notes)
+        return translate_document(doc, "v1", notes, method=method if method in TRANSLATORS else None)
+    except Exception as e:  # noqa: BLE001 - a body the translators choke on is compared as it is
+        notes.append(f"{role}: left untranslated ({type(e).__name__}: {e})")
+        return doc
+
+
+# -- comparing ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    exchange: str  # the V1 method name (or "card")
+    path: str  # section.json.path: response.body.result.task.status.state
+    left: Any  # MISSING when only the right side has it
+    right: Any  # MISSING when only the left side has it
+    kind: str  # changed | added (right only) | removed (left only)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exchange": self.exchange, "path": self.path, "kind": self.kind,
+            "left": None if self.left is MISSING else self.left,
+            "right": None if self.right is MISSING else self.right,
+        }
+
+
+@dataclass
+class Section:
+    name: str  # request.line, request.headers, request.body, response.status, response.headers, response.body, response.events
+    left: Any  # prepared value (MISSING: the side has no such section)
+    right: Any
+    left_file: str
+    right_file: str
+    raw: bool = False
+    differences: list[Difference] = field(default_factory=list)
+
+    def text(self, side: Any) -> list[str]:
+        if side is MISSING:
+            return []
+        if self.name.endswith("headers"):
+            return [f"{k}: {v}" for k, v in side.items()]
+        if isinstance(side, str):
+            return side.splitlines()
+        return json.dumps(side, indent=2, ensure_ascii=False, sort_keys=not self.raw).splitlines()
+
+    def unified(self, context: int = 3) -> list[str]:
+        return list(difflib.unified_diff(self.text(self.left), self.text(self.right), self.left_file, self.right_file, n=context, lineterm=""))
+
+
+@dataclass
+class ExchangeDiff:
+    method: str
+    left: DumpedExchange | None
+    right: DumpedExchange | None
+    sections: list[Section] = field(default_factory=list)
+
+    @property
+    def differences(self) -> list[Difference]:
+        if self.left is None or self.right is None:
+            side = self.left or self.right
+            assert side is not None
+            kind = "removed" if self.right is None else "added"
+            value = f"{side.stem} ({side.label})"
+            return [Difference(self.method, "exchange", value if kind == "removed" else MISSING, value if kind == "added" else MISSING, kind)]
+        return [d for s in self.sections for d in s.differences]
+
+
+@dataclass
+class Report:
+    left: Dump
+    right: Dump
+    exchanges: list[ExchangeDiff]
+    raw: bool
+    keep_ids: bool
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def differences(self) -> list[Difference]:
+        return [d for e in self.exchanges for d in e.differences]
+
+    @property
+    def equal(self) -> bool:
+        return not self.differences
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "equal": self.equal,
+            "left": {"path": self.left.path, "version": self.left.version},
+            "right": {"path": self.right.path, "version": self.right.version},
+            "mode": "raw" if self.raw else "canonical-v1",
+            "idsNormalised": not self.keep_ids,
+            "exchanges": [
+                {"method": e.method, "left": e.left.stem if e.left else None, "right": e.right.stem if e.right else None, "differences": len(e.differences)}
+                for e in self.exchanges
+            ],
+            "differences": [d.to_json() for d in self.differences],
+            "notes": self.notes,
+        }
+
+
+def _key(k: str) -> str:
+    return f".{k}" if re.fullmatch(r"[A-Za-z0-9_@$-]+", k) else f"[{json.dumps(k)}]"
+
+
+def structural(a: Any, b: Any, path: str, exchange: str) -> list[Difference]:
+    """Every difference between two JSON values, dict keys unordered, lists by position."""
+    if a is MISSING and b is MISSING:
+        return []
+    if a is MISSING:
+        return [Difference(exchange, path, MISSING, b, "added")]
+    if b is MISSING:
+        return [Difference(exchange, path, a, MISSING, "removed")]
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            out += structural(a.get(k, MISSING), b.get(k, MISSING), path + _key(k), exchange)
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        out = []
+        for i in range(max(len(a), len(b))):
+            out += structural(a[i] if i < len(a) else MISSING, b[i] if i < len(b) else MISSING, f"{path}[{i}]", exchange)
+        return out
+    if a == b and type(a) is type(b):
+        return []
+    return [Difference(exchange, path, a, b, "changed")]
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """`*` matches anything (dots and brackets included), `?` one character; the rest is literal."""
+    return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern) + r"\Z")
+
+
+def prune(doc: Any, path: str, ignore: list[re.Pattern[str]]) -> Any:
+    """doc without the members whose path matches one of the --ignore patterns."""
+    if not ignore or doc is MISSING:
+        return doc
+    if any(p.match(path) for p in ignore):
+        return MISSING
+    if isinstance(doc, dict):
+        out = {}
+        for k, v in doc.items():
+            v = prune(v, path + _key(k), ignore)
+            if v is not MISSING:
+                out[k] = v
+        return out
+    if isinstance(doc, list):
+        kept = (prune(v, f"{path}[{i}]", ignore) for i, v in enumerate(doc))
+        return [v for v in kept if v is not MISSING]
+    return doc
+
+
+class _Side:
+    """Prepares one dump's values: parse, canonicalise, drop defaults, normalise ids."""
+
+    def __init__(self, dump: Dump, *, raw: bool, keep_ids: bool, notes: list[str], name: str) -> None:
+        self.dump = dump
+        self.raw = raw
+        self.keep_ids = keep_ids
+        self.notes = notes
+        self.name = name
+        self.ids = IdNormaliser()
+
+    def body(self, data: bytes | str, ex: DumpedExchange, role: str) -> Any:
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        if not text.strip():
+            return MISSING
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            return self.ids.text(text) if not self.keep_ids else text
+        if not self.raw:
+            notes: list[str] = []
+            doc = canonical(doc, ex.method, role, notes)
+            self.notes += [f"{self.name} {ex.stem}: {n}" for n in notes]
+        if not self.keep_ids:
+            doc = self.ids(doc)
+        return doc if self.raw else drop_defaults(doc)
+
+    def headers(self, headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
+        merged: dict[str, str] = {}
+        for k, v in headers:
+            k = k.lower()
+            merged[k] = f"{merged[k]}, {v}" if k in merged else v
+        if not self.keep_ids:
+            merged = {k: f"<{k}>" if k in VOLATILE_HEADERS else self.ids.text(v) for k, v in merged.items()}
+        return dict(sorted(merged.items()))
+
+    def line(self, line: str | None) -> Any:
+        if line is None:
+            return MISSING
+        return line if self.keep_ids else self.ids.text(line)
+
+
+def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = False, ignore: list[str] | tuple[str, ...] = ()) -> Report:
+    """Pair the two dumps' exchanges by method (in order) and compare each pair."""
+    notes: list[str] = []
+    a = _Side(left, raw=raw, keep_ids=keep_ids, notes=notes, name="left")
+    b = _Side(right, raw=raw, keep_ids=keep_ids, notes=notes, name="right")
+    patterns = [_glob(p) for p in ignore]
+    pairs: list[tuple[DumpedExchange | None, DumpedExchange | None]] = []
+    matcher = difflib.SequenceMatcher(None, [e.method for e in left.exchanges], [e.method for e in right.exchanges], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            pairs += list(zip(left.exchanges[i1:i2], right.exchanges[j1:j2]))
+        else:
+            pairs += [(e, None) for e in left.exchanges[i1:i2]] + [(None, e) for e in right.exchanges[j1:j2]]
+    report = Report(left, right, [], raw, keep_ids, notes)
+    for ea, eb in pairs:
+        method = (ea or eb).method  # type: ignore[union-attr]
+        xd = ExchangeDiff(method, ea, eb)
+        report.exchanges.append(xd)
+        if ea is None or eb is None:
+            # keep the numbering of ids in step: the lone side's values are still seen
+            side, ex = (a, ea) if ea is not None else (b, eb)
+            assert ex is not None
+            side.body(ex.request_body, ex, "request")
+            continue
+        lf, rf = f"{Path(left.path).name}/{ea.stem}", f"{Path(right.path).name}/{eb.stem}"
+        sections = [
+            Section("request.line", a.line(ea.request_line), b.line(eb.request_line), f"{lf}.request.http", f"{rf}.request.http"),
+            Section("request.headers", a.headers(ea.request_headers), b.headers(eb.request_headers), f"{lf}.request.http", f"{rf}.request.http"),
+            Section("request.body", a.body(ea.request_body, ea, "request"), b.body(eb.request_body, eb, "request"), f"{lf}.request.body", f"{rf}.request.body", raw),
+            Section("response.status", a.line(_status(ea.status_line)), b.line(_status(eb.status_line)), f"{lf}.response.http", f"{rf}.response.http"),
+            Section("response.headers", a.headers(ea.response_headers) if ea.status_line else MISSING,
+                    b.headers(eb.response_headers) if eb.status_line else MISSING, f"{lf}.response.http", f"{rf}.response.http"),
+        ]
+        if ea.stream or eb.stream:
+            sections.append(Section(
+                "response.events", _events(a, ea) if ea.stream else MISSING, _events(b, eb) if eb.stream else MISSING,
+                f"{lf}.event-*.json", f"{rf}.event-*.json", raw))
+        if not ea.stream or not eb.stream:
+            sections.append(Section(
+                "response.body", a.body(ea.response_body, ea, "response") if not ea.stream else MISSING,
+                b.body(eb.response_body, eb, "response") if not eb.stream else MISSING,
+                f"{lf}.response.body", f"{rf}.response.body", raw))
+        for s in sections:
+            s.left, s.right = prune(s.left, s.name, patterns), prune(s.right, s.name, patterns)
+            s.differences = structural(s.left, s.right, s.name, method)
+            if s.left is not MISSING or s.right is not MISSING:
+                xd.sections.append(s)
+    return report
+
+
+def _status(line: str | None) -> str | None:
+    """"HTTP/1.1 200 OK" -> "200 OK"."""
+    if line is None:
+        return None
+    return line.split(" ", 1)[1] if line.startswith("HTTP/") and " " in line else line
+
+
+def _events(side: _Side, ex: DumpedExchange) -> list[Any]:
+    return [v for data in ex.events if (v := side.body(data, ex, "event")) is not MISSING]

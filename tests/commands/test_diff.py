@@ -1,0 +1,302 @@
+"""`a2a diff`: two dumps, or one command run under 1.0 and 0.3, compared in canonical V1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import AGENT, RPC, rpc_result, sse, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+
+
+def v1_task(tid: str, cid: str, mid: str, ts: str, user: str = "user-1") -> dict:
+    return {"id": tid, "contextId": cid, "status": {"state": "TASK_STATE_COMPLETED", "timestamp": ts},
+            "artifacts": [{"artifactId": f"a-{tid}", "name": "user", "parts": [{"data": {"id": user}}]}],
+            "history": [{"messageId": mid, "contextId": cid, "taskId": tid, "role": "ROLE_USER", "parts": [{"text": "hi"}]}]}
+
+
+def v0_task(tid: str, cid: str, mid: str, ts: str, user: str = "user-1") -> dict:
+    return {"kind": "task", "id": tid, "contextId": cid, "status": {"state": "completed", "timestamp": ts},
+            "artifacts": [{"artifactId": f"a-{tid}", "name": "user", "parts": [{"kind": "data", "data": {"id": user}}]}],
+            "history": [{"kind": "message", "messageId": mid, "contextId": cid, "taskId": tid, "role": "user", "parts": [{"kind": "text", "text": "hi"}]}]}
+
+
+def echo_send(version: str, user: str = "user-1", *, history_task: str | None = None):
+    """A mock agent answering SendMessage with a task that quotes the request's ids."""
+    counter = iter(range(100))
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        n = next(counter)
+        tid, cid = f"task-{version}-{n}", f"ctx-{version}-{n}"
+        mid = body["params"]["message"]["messageId"]
+        ts = f"2026-01-0{n + 1}T00:00:00Z" if version == "1.0" else f"2026-02-0{n + 1}T10:00:00.123Z"
+        task = (v1_task if version == "1.0" else v0_task)(tid, cid, mid, ts, user)
+        if history_task:
+            task["history"][0]["taskId"] = history_task
+        result = {"task": task} if version == "1.0" else task
+        return httpx.Response(200, json=rpc_result(result, body["id"]), headers={"X-Request-ID": f"rq-{version}-{n}"})
+
+    return answer
+
+
+@pytest.fixture
+def agent(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    return respx_mock
+
+
+def make_dump(cli, agent, path: Path, version: str, **kw) -> Path:
+    agent.post(RPC).mock(side_effect=echo_send(version, **kw))
+    result = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "--dump", str(path))
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+@pytest.fixture
+def dumps(cli, agent, tmp_path):
+    return make_dump(cli, agent, tmp_path / "v1", "1.0"), make_dump(cli, agent, tmp_path / "v0", "0.3")
+
+
+def as_json(result) -> dict:
+    return json.loads(result.stdout)
+
+
+# -- two dumps -----------------------------------------------------------------------------------------
+
+
+def test_v1_and_v0_dumps_differ_only_by_the_version_header(cli, dumps):
+    result = cli("diff", *map(str, dumps), "-o", "json")
+    assert result.exit_code == 1, result.stderr
+    doc = as_json(result)
+    assert doc["equal"] is False and doc["mode"] == "canonical-v1" and doc["idsNormalised"] is True
+    assert doc["left"]["version"] == "1.0" and doc["right"]["version"] == "0.3"
+    assert [(e["method"], e["left"], e["right"]) for e in doc["exchanges"]] == [
+        ("card", "001-card", "001-card"), ("SendMessage", "002-SendMessage", "002-message_send")]
+    assert doc["differences"] == [
+        {"exchange": "card", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
+        {"exchange": "SendMessage", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
+    ]
+
+
+def test_text_diff_is_a_unified_diff_of_what_differs(cli, dumps):
+    result = cli("diff", *map(str, dumps))
+    assert result.exit_code == 1
+    out = result.stdout.splitlines()
+    assert "=== SendMessage: 002-SendMessage <> 002-message_send: 1 difference(s)" in out
+    assert "--- v1/002-SendMessage.request.http" in out and "+++ v0/002-message_send.request.http" in out
+    assert "-a2a-version: 1.0" in out and "+a2a-version: 0.3" in out
+    assert "2 difference(s) in 2 of 2 exchange(s)" in result.stderr
+
+
+def test_same_dump_twice_is_equal_exit_0_and_prints_nothing(cli, dumps):
+    result = cli("diff", str(dumps[0]), str(dumps[0]))
+    assert result.exit_code == 0
+    assert result.stdout == "" and "no differences: 2 exchange(s) compared" in result.stderr
+
+
+def test_keep_ids_shows_the_generated_values(cli, dumps):
+    paths = {d["path"] for d in as_json(cli("diff", *map(str, dumps), "--keep-ids", "-o", "json"))["differences"]}
+    assert {"request.body.id", "request.body.params.message.messageId", "response.body.result.task.id",
+            "response.body.result.task.contextId", "response.body.result.task.status.timestamp",
+            "response.headers.x-request-id", "request.headers.content-length"} <= paths
+
+
+def test_two_v1_dumps_of_different_calls_are_equal_once_ids_are_normalised(cli, agent, tmp_path):
+    a = make_dump(cli, agent, tmp_path / "a", "1.0")
+    b = make_dump(cli, agent, tmp_path / "b", "1.0")
+    assert cli("diff", str(a), str(b)).exit_code == 0
+
+
+def test_a_wrong_cross_reference_still_shows(cli, agent, tmp_path):
+    """Placeholders are per value: a history message pointing at another task is a difference."""
+    a = make_dump(cli, agent, tmp_path / "a", "1.0")
+    b = make_dump(cli, agent, tmp_path / "b", "0.3", history_task="some-other-task")
+    diffs = as_json(cli("diff", str(a), str(b), "-o", "json"))["differences"]
+    assert {"exchange": "SendMessage", "path": "response.body.result.task.history[0].taskId", "kind": "changed",
+            "left": "<task-1>", "right": "<task-2>"} in diffs
+
+
+def test_a_real_difference_and_ignore(cli, agent, tmp_path):
+    a = make_dump(cli, agent, tmp_path / "a", "1.0", user="user-1")
+    b = make_dump(cli, agent, tmp_path / "b", "0.3", user="user-2")
+    diffs = as_json(cli("diff", str(a), str(b), "-o", "json"))["differences"]
+    assert {"exchange": "SendMessage", "path": "response.body.result.task.artifacts[0].parts[0].data.id", "kind": "changed",
+            "left": "user-1", "right": "user-2"} in diffs
+    text = cli("diff", str(a), str(b)).stdout
+    assert '-                "id": "user-1"' in text and '+                "id": "user-2"' in text
+    ignored = as_json(cli("diff", str(a), str(b), "-o", "json", "--ignore", "*.data.id", "--ignore", "request.headers.a2a-version"))
+    assert ignored["differences"] == [] and ignored["equal"] is True
+
+
+def test_raw_compares_the_bodies_as_sent(cli, dumps):
+    result = cli("diff", *map(str, dumps), "--raw", "-o", "json")
+    assert result.exit_code == 1
+    doc = as_json(result)
+    assert doc["mode"] == "raw"
+    by_path = {d["path"]: d for d in doc["differences"]}
+    assert by_path["request.body.method"]["left"] == "SendMessage" and by_path["request.body.method"]["right"] == "message/send"
+    assert by_path["request.body.params.message.role"] == {"exchange": "SendMessage", "path": "request.body.params.message.role",
+                                                            "kind": "changed", "left": "ROLE_USER", "right": "user"}
+    assert by_path["request.body.params.message.kind"]["kind"] == "added"
+    assert by_path["response.body.result.task"]["kind"] == "removed"
+    text = cli("diff", *map(str, dumps), "--raw").stdout
+    assert '+      "kind": "message",' in text
+
+
+def test_header_differences_are_reported(cli, respx_mock, tmp_path):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).mock(side_effect=[
+        httpx.Response(200, json=rpc_result({"task": v1_task("t", "c", "m", "2026-01-01T00:00:00Z")}), headers={"A2A-Extensions": "urn:x"}),
+        httpx.Response(200, json=rpc_result(v0_task("t", "c", "m", "2026-01-01T00:00:00Z")), headers={"Content-Type": "application/json; charset=utf-8"}),
+    ])
+    cli("tasks", "get", "t", "-u", AGENT, "--dump", str(tmp_path / "a"), "-H", "A2A-Extensions: urn:x")
+    cli("tasks", "get", "t", "-u", AGENT, "--dump", str(tmp_path / "b"), "--a2a-version", "0.3", "-H", "X-A2A-Extensions: urn:x")
+    diffs = {d["path"]: d for d in as_json(cli("diff", str(tmp_path / "a"), str(tmp_path / "b"), "-o", "json"))["differences"] if d["exchange"] == "GetTask"}
+    assert diffs["request.headers.a2a-extensions"]["kind"] == "removed"
+    assert diffs["request.headers.x-a2a-extensions"] == {"exchange": "GetTask", "path": "request.headers.x-a2a-extensions", "kind": "added", "left": None, "right": "urn:x"}
+    assert diffs["response.headers.a2a-extensions"]["kind"] == "removed"
+    assert diffs["response.headers.content-type"]["right"] == "application/json; charset=utf-8"
+
+
+def test_streams_are_compared_event_by_event(cli, respx_mock, tmp_path):
+    v1 = [{"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}},
+          {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}]
+    v0 = [{"kind": "task", "id": "t", "contextId": "c", "status": {"state": "submitted"}},
+          {"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "working"}, "final": False},
+          {"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "completed"}, "final": True}]
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).mock(side_effect=[httpx.Response(200, content=sse(*events), headers={"Content-Type": "text/event-stream"}) for events in (v1, v0)])
+    assert cli("stream", "hi", "-u", AGENT, "--dump", str(tmp_path / "a")).exit_code == 0
+    assert cli("stream", "hi", "-u", AGENT, "--dump", str(tmp_path / "b"), "--a2a-version", "0.3").exit_code == 0
+    diffs = [d for d in as_json(cli("diff", str(tmp_path / "a"), str(tmp_path / "b"), "-o", "json"))["differences"] if not d["path"].startswith("request.headers")]
+    assert diffs == [
+        {"exchange": "SendStreamingMessage", "path": "response.events[1].result.statusUpdate.status.state", "kind": "changed",
+         "left": "TASK_STATE_COMPLETED", "right": "TASK_STATE_WORKING"},
+        {"exchange": "SendStreamingMessage", "path": "response.events[2]", "kind": "added", "left": None,
+         "right": {"id": "<rpc-id-2>", "jsonrpc": "2.0", "result": {"statusUpdate": {"contextId": "<context-1>", "status": {"state": "TASK_STATE_COMPLETED"}, "taskId": "<task-1>"}}}},
+    ]
+
+
+def test_an_exchange_on_one_side_only(cli, agent, tmp_path):
+    a = make_dump(cli, agent, tmp_path / "a", "1.0")
+    agent.post(RPC).mock(return_value=httpx.Response(200, json=rpc_result({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}})))
+    cli("tasks", "get", "t", "-u", AGENT, "--dump", str(a))
+    b = make_dump(cli, agent, tmp_path / "b", "1.0")
+    doc = as_json(cli("diff", str(a), str(b), "-o", "json"))
+    assert [d for d in doc["differences"] if d["path"] == "exchange"] == [
+        {"exchange": "card", "path": "exchange", "kind": "removed", "left": "003-card (card)", "right": None},
+        {"exchange": "GetTask", "path": "exchange", "kind": "removed", "left": "004-GetTask (GetTask)", "right": None},
+    ]
+    text = cli("diff", str(a), str(b)).stdout
+    assert "only in the left dump: 004-GetTask" in text
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["/no/such/dir", "/tmp"], "no such dump directory"),
+    (["one-only"], "takes two dump directories"),
+    ([], "takes two dump directories"),
+])
+def test_usage_errors_exit_2(cli, argv, says):
+    result = cli("diff", *argv)
+    assert result.exit_code == 2, result.stderr
+    assert says in result.stderr and "hint:" in result.stderr
+
+
+def test_a_directory_that_is_not_a_dump_exits_2(cli, tmp_path):
+    (tmp_path / "x").mkdir()
+    result = cli("diff", str(tmp_path / "x"), str(tmp_path / "x"), "-o", "json")
+    assert result.exit_code == 2
+    assert as_json(result)["error"]["code"] == "usage" and "is not a dump" in as_json(result)["error"]["message"]
+
+
+# -- one command, both versions ----------------------------------------------------------------------
+
+
+def by_version(request: httpx.Request) -> httpx.Response:
+    body = json.loads(request.content)
+    if request.headers["A2A-Version"] == "1.0":
+        assert body["method"] == "GetTask"
+        return httpx.Response(200, json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}, body["id"]))
+    assert body["method"] == "tasks/get"
+    return httpx.Response(200, json=rpc_result({"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "working"}}, body["id"]))
+
+
+def test_diff_runs_the_command_under_both_versions(cli, agent):
+    route = agent.post(RPC).mock(side_effect=by_version)
+    result = cli("diff", "-u", AGENT, "-o", "json", "--", "tasks", "get", "t-1")
+    assert result.exit_code == 1, result.stderr
+    assert route.call_count == 2
+    doc = as_json(result)
+    assert [(d["exchange"], d["path"]) for d in doc["differences"]] == [("card", "request.headers.a2a-version"), ("GetTask", "request.headers.a2a-version")]
+    assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": None}, {"version": "0.3", "exit": 0, "error": None, "dump": None}]
+    assert "ran under 1.0: exit 0" in result.stderr and "ran under 0.3: exit 0" in result.stderr
+
+
+def test_options_before_the_command_go_to_both_runs_and_save_keeps_the_dumps(cli, agent, tmp_path):
+    route = agent.post(RPC).mock(side_effect=by_version)
+    result = cli("diff", "-u", AGENT, "--api-key", "k-123", "-H", "X-Team: qa", "--save", str(tmp_path / "d"), "--", "tasks", "get", "t-1")
+    assert result.exit_code == 1, result.stderr
+    assert [c.request.headers["X-API-Key"] for c in route.calls] == ["k-123", "k-123"]
+    assert [c.request.headers["X-Team"] for c in route.calls] == ["qa", "qa"]
+    assert (tmp_path / "d" / "v1" / "002-GetTask.request.body").exists()
+    assert (tmp_path / "d" / "v0" / "002-tasks_get.request.body").exists()
+    assert "k-123" not in (tmp_path / "d" / "v1" / "002-GetTask.request.http").read_text()
+    again = cli("diff", str(tmp_path / "d" / "v1"), str(tmp_path / "d" / "v0"), "-o", "json")
+    assert again.exit_code == 1 and len(as_json(again)["differences"]) == 2
+    busy = cli("diff", "-u", AGENT, "--save", str(tmp_path / "d"), "--", "tasks", "get", "t-1")
+    assert busy.exit_code == 2 and "already holds files" in busy.stderr
+
+
+def test_a_method_v0_lacks_shows_as_a_missing_exchange(cli, agent):
+    agent.post(RPC).respond(json=rpc_result({"tasks": [], "nextPageToken": ""}))
+    result = cli("diff", "-u", AGENT, "-o", "json", "--", "tasks", "list")
+    assert result.exit_code == 1, result.stderr
+    doc = as_json(result)
+    assert {"exchange": "ListTasks", "path": "exchange", "kind": "removed", "left": "002-ListTasks (ListTasks)", "right": None} in doc["differences"]
+    assert doc["runs"][1]["exit"] == 2 and "has no V0 (0.3) form" in doc["runs"][1]["error"]
+
+
+def test_a_jsonrpc_error_under_one_version_is_a_difference(cli, agent):
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        if body["method"] == "GetTask":
+            return httpx.Response(200, json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}, body["id"]))
+        return httpx.Response(200, json={"jsonrpc": "2.0", "id": body["id"], "error": {"code": -32601, "message": "Method not found"}})
+
+    agent.post(RPC).mock(side_effect=answer)
+    result = cli("diff", "-u", AGENT, "--", "tasks", "get", "t-1")
+    assert result.exit_code == 1
+    assert '+  "error": {' in result.stdout and '-  "result": {' in result.stdout
+    assert "ran under 0.3: exit 1 (-32601 MethodNotFoundError: Method not found)" in result.stderr
+
+
+def test_unreachable_agent_is_exit_3(cli, respx_mock):
+    respx_mock.get(url__startswith=AGENT).mock(side_effect=httpx.ConnectError("Connection refused"))
+    result = cli("diff", "-u", AGENT, "--", "tasks", "get", "t-1")
+    assert result.exit_code == 3
+    assert "both runs failed" in result.stderr and "cannot connect" in result.stderr
+
+
+@pytest.mark.parametrize("command,says", [
+    (["tasks", "get", "t-1", "--a2a-version", "0.3"], "diff sets --a2a-version itself"),
+    (["tasks", "get", "t-1", "--dump", "x"], "diff sets --dump itself"),
+    (["tasks", "get", "t-1", "-o", "json"], "diff sets -o itself"),
+    (["call", "GetTask", "-"], "standard input"),
+    (["diff", "a", "b"], "not a method command"),
+    ([], "no command after --"),
+    (["tasks", "get"], "the command failed under 1.0"),
+])
+def test_command_usage_errors_exit_2(cli, agent, command, says):
+    result = cli("diff", "-u", AGENT, "--", *command)
+    assert result.exit_code == 2, result.stderr
+    assert says in result.stderr
+
+
+def test_dumps_and_a_command_together_is_a_usage_error(cli, agent, tmp_path):
+    result = cli("diff", str(tmp_path), "--", "tasks", "get", "t-1")
+    assert result.exit_code == 2 and "not both" in result.stderr
