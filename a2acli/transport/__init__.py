@@ -2,3 +2,11 @@
 
 Every exchange is reported to taps (debug printer, dump writer, X-Request-ID reporter) with the
 bytes exactly as they crossed the wire."""
+
+import sys
+
+if "httpx" not in sys.modules:
+    # httpx imports its own command-line tool (click, rich, pygments: ~40 ms of start-up) when
+    # those happen to be installed. A None entry makes that optional import fail at once, which
+    # httpx handles; `a2a` never uses httpx's CLI.
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]

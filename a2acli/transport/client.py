@@ -80,6 +80,32 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
     return ctx
 
 
+class _LazyTLSTransport(httpx.BaseTransport):
+    """Loads TLS settings (the CA bundle: ~20 ms) only when an https:// URL is called, so a plain
+    http:// agent on localhost does not pay for them. --cacert/--cert are checked at once."""
+
+    def __init__(self, cfg: TransportConfig) -> None:
+        self._cfg = cfg
+        self._plain: httpx.HTTPTransport | None = None
+        self._tls: httpx.HTTPTransport | None = None
+        if cfg.cacert or cfg.cert:
+            self._tls = httpx.HTTPTransport(verify=tls_verify(cfg))
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "https":
+            if self._tls is None:
+                self._tls = httpx.HTTPTransport(verify=tls_verify(self._cfg))
+            return self._tls.handle_request(request)
+        if self._plain is None:
+            self._plain = httpx.HTTPTransport(verify=False)  # no TLS on http://
+        return self._plain.handle_request(request)
+
+    def close(self) -> None:
+        for t in (self._plain, self._tls):
+            if t is not None:
+                t.close()
+
+
 class Transport:
     def __init__(self, cfg: TransportConfig, taps: list[Tap] | None = None) -> None:
         self.cfg = cfg
@@ -93,7 +119,7 @@ class Transport:
     @property
     def client(self) -> httpx.Client:
         if self._client is None:
-            self._client = httpx.Client(verify=tls_verify(self.cfg), follow_redirects=True)
+            self._client = httpx.Client(transport=_LazyTLSTransport(self.cfg), follow_redirects=True)
         return self._client
 
     def close(self) -> None:
