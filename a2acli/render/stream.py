@@ -1,14 +1,40 @@
-"""Stream output: each event is shown the moment it arrives, nothing is buffered or kept.
+"""Stream output: each event is shown the moment it arrives, and memory stays flat however long the
+stream runs.
 
--o raw: each SSE `data:` payload as received; -o json: JSON Lines, one event per line, flushed;
-text: a block per event, then a summary line naming task id, context id and state."""
+- `-o raw`: each SSE `data:` payload as received; `-o json`: JSON Lines, one event per line,
+  flushed (a task polled after an early close comes last).
+- text off a terminal: one plain `Label: value` block per event, flushed, then a summary line.
+- text on a terminal: a rich Live view updated in place: the task's state timeline (clock time,
+  elapsed time, state, status message), artifacts as they are produced (text shown, data
+  pretty-printed, files named with size and media type; chunks reassembled by
+  `append`/`lastChunk`), and a closing summary with task id, context id and state.
+
+The live view keeps bounded state only: the last TIMELINE_ROWS timeline rows, MAX_ARTIFACTS
+artifact summaries, and per artifact at most MAX_PARTS part summaries whose text is a bounded head
+and tail. Nothing else is kept per event."""
 
 from __future__ import annotations
 
+import itertools
+import json
+import threading
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from a2acli.render import views
 from a2acli.render.output import Output
+
+TIMELINE_ROWS = 12
+MAX_ARTIFACTS = 6
+MAX_PARTS = 6
+TEXT_HEAD = 1200  # characters kept from the start of a (reassembled) text part
+TEXT_TAIL = 400  # ... and from its end
+NOTE_CHARS = 160  # a status message in the timeline
+DATA_LINES = 24  # pretty-printed data part lines shown
+REFRESH_PER_SECOND = 10  # the refresh thread's frame rate: what a flood of events costs
+QUIET_GAP = 0.1  # an event after this long without one is drawn at once, not at the next frame
 
 
 def event_kind(core: Any) -> str:
@@ -19,39 +45,443 @@ def event_kind(core: Any) -> str:
     return "event"
 
 
+# -- bounded state of the live view ---------------------------------------------------------------
+
+
+class TextBuffer:
+    """A text that may grow without bound, kept as a bounded head and tail plus its length."""
+
+    __slots__ = ("head", "tail", "total")
+
+    def __init__(self) -> None:
+        self.head = ""
+        self.tail = ""
+        self.total = 0
+
+    def append(self, text: str) -> None:
+        self.total += len(text)
+        room = TEXT_HEAD - len(self.head)
+        if room > 0:
+            self.head += text[:room]
+            text = text[room:]
+        if text:
+            self.tail = (self.tail + text)[-TEXT_TAIL:]
+
+    @property
+    def skipped(self) -> int:
+        return self.total - len(self.head) - len(self.tail)
+
+    def render(self) -> str:
+        if not self.tail:
+            return self.head
+        if self.skipped <= 0:
+            return self.head + self.tail
+        return f"{self.head}\n… [{self.skipped} characters not shown] …\n{self.tail}"
+
+
+@dataclass
+class PartSummary:
+    kind: str  # text | data | file | other
+    text: TextBuffer | None = None
+    pretty: str = ""  # data: the first DATA_LINES lines, pretty-printed
+    file: str = ""  # file: name, media type, size or URL
+
+
+def file_size(part: dict[str, Any]) -> int | None:
+    """Decoded size of an inline (base64) file part, without decoding it."""
+    raw = part.get("raw")
+    if not isinstance(raw, str):
+        return None
+    s = raw.strip()
+    return max(len(s) * 3 // 4 - s[-2:].count("="), 0)
+
+
+def human_size(n: int) -> str:
+    size = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} bytes"  # pragma: no cover
+
+
+def summarize_part(part: dict[str, Any]) -> PartSummary:
+    if "text" in part:
+        buf = TextBuffer()
+        buf.append(str(part["text"]))
+        return PartSummary("text", text=buf)
+    if "data" in part:
+        lines = json.dumps(part["data"], ensure_ascii=False, indent=2).split("\n")
+        if len(lines) > DATA_LINES:
+            lines = lines[:DATA_LINES] + [f"… ({len(lines) - DATA_LINES} more lines)"]
+        return PartSummary("data", pretty="\n".join(lines))
+    if "raw" in part or "url" in part:
+        name = part.get("filename") or "(unnamed file)"
+        media = part.get("mediaType") or "application/octet-stream"
+        size = file_size(part)
+        where = human_size(size) if size is not None else f"at {part['url']}"
+        return PartSummary("file", file=f"{name} ({media}, {where})")
+    return PartSummary("other", pretty=views.compact(part, 200))
+
+
+@dataclass
+class ArtifactSummary:
+    artifact_id: str
+    name: str
+    description: str = ""
+    parts: list[PartSummary] = field(default_factory=list)
+    more_parts: int = 0  # parts beyond MAX_PARTS, counted not kept
+    chunks: int = 0
+    complete: bool = False
+    continued: bool = False  # an append to an artifact the view no longer held
+
+    def add(self, parts: Any, *, append: bool) -> None:
+        if not append:
+            self.parts, self.more_parts = [], 0
+        for p in parts if isinstance(parts, list) else []:
+            if not isinstance(p, dict):
+                continue
+            last = self.parts[-1] if self.parts else None
+            if append and last is not None and last.kind == "text" and "text" in p and last.text is not None:
+                last.text.append(str(p["text"]))  # streamed text: one growing text
+            elif len(self.parts) < MAX_PARTS:
+                self.parts.append(summarize_part(p))
+            else:
+                self.more_parts += 1
+
+
+@dataclass
+class TimelineRow:
+    clock: str  # the agent's timestamp (time of day) when given, else ours
+    elapsed: float  # seconds since the view started
+    state: str
+    note: str
+
+
+def _clock(timestamp: Any) -> str:
+    """The agent's timestamp as local time of day (`12:00:00.123`); our clock when it gave none,
+    so every row of the timeline is on one clock."""
+    from datetime import datetime
+
+    if isinstance(timestamp, str) and timestamp:
+        text = timestamp.strip().replace("Z", "+00:00").replace("z", "+00:00")
+        if "." in text:  # fromisoformat (3.10) takes at most 6 fraction digits
+            head, _, rest = text.partition(".")
+            digits = "".join(itertools.takewhile(str.isdigit, rest))
+            text = f"{head}.{(digits + '000000')[:6]}{rest[len(digits):]}"
+        try:
+            when = datetime.fromisoformat(text)
+            return (when.astimezone() if when.tzinfo else when).strftime("%H:%M:%S.%f")[:12]
+        except ValueError:
+            pass
+    return datetime.now().strftime("%H:%M:%S.%f")[:12]
+
+
+def _one_line(text: str, limit: int = NOTE_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class LiveState:
+    """What the live view shows. Bounded: O(TIMELINE_ROWS + MAX_ARTIFACTS * MAX_PARTS)."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.events = 0
+        self.task_id = ""
+        self.context_id = ""
+        self.state = ""
+        self.timeline: deque[TimelineRow] = deque(maxlen=TIMELINE_ROWS)
+        self.timeline_total = 0
+        self.artifacts: OrderedDict[str, ArtifactSummary] = OrderedDict()
+        self.artifacts_dropped = 0
+        self.done = False
+        self.polled = False
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def _row(self, state: str, note: str = "", timestamp: Any = None) -> None:
+        self.timeline.append(TimelineRow(_clock(timestamp), self.elapsed(), state, _one_line(note)))
+        self.timeline_total += 1
+
+    def _status(self, status: Any) -> None:
+        status = status if isinstance(status, dict) else {}
+        self.state = views.state_label(status.get("state"))
+        msg = status.get("message")
+        note = views.parts_text(msg.get("parts")) if isinstance(msg, dict) else ""
+        self._row(self.state, note, status.get("timestamp"))
+
+    def _ids(self, task_id: Any, context_id: Any) -> None:
+        if task_id:
+            self.task_id = str(task_id)
+        if context_id:
+            self.context_id = str(context_id)
+
+    def feed(self, core: Any) -> None:
+        self.events += 1
+        if not isinstance(core, dict):
+            self._row("event", views.compact(core, NOTE_CHARS))
+            return
+        if isinstance(core.get("task"), dict):
+            self.task(core["task"])
+        elif isinstance(core.get("statusUpdate"), dict):
+            ev = core["statusUpdate"]
+            self._ids(ev.get("taskId"), ev.get("contextId"))
+            self._status(ev.get("status"))
+        elif isinstance(core.get("artifactUpdate"), dict):
+            ev = core["artifactUpdate"]
+            self._ids(ev.get("taskId"), ev.get("contextId"))
+            self.artifact(ev.get("artifact") or {}, append=bool(ev.get("append")), last=bool(ev.get("lastChunk")))
+        elif isinstance(core.get("message"), dict):
+            msg = core["message"]
+            self._ids(msg.get("taskId"), msg.get("contextId"))
+            self._row(f"message ({views.role_label(msg.get('role')) or 'agent'})", views.parts_text(msg.get("parts")))
+        else:
+            self._row("event", views.compact(core, NOTE_CHARS))
+
+    def task(self, task: dict[str, Any], *, polled: bool = False) -> None:
+        self._ids(task.get("id"), task.get("contextId"))
+        self._status(task.get("status"))
+        if polled:
+            self.polled = True
+            self.timeline[-1].note = ("polled (GetTask)" + (f": {self.timeline[-1].note}" if self.timeline[-1].note else ""))[:NOTE_CHARS]
+        for art in task.get("artifacts") or []:
+            if isinstance(art, dict):
+                self.artifact(art, append=False, last=True)
+
+    def artifact(self, art: dict[str, Any], *, append: bool, last: bool) -> None:
+        aid = str(art.get("artifactId") or art.get("name") or f"#{len(self.artifacts) + 1}")
+        summary = self.artifacts.get(aid)
+        if summary is None:
+            summary = ArtifactSummary(aid, str(art.get("name") or ""), continued=append)
+            self.artifacts[aid] = summary
+            while len(self.artifacts) > MAX_ARTIFACTS:
+                self.artifacts.popitem(last=False)
+                self.artifacts_dropped += 1
+        else:
+            self.artifacts.move_to_end(aid)
+        if art.get("name"):
+            summary.name = str(art["name"])
+        if art.get("description"):
+            summary.description = _one_line(str(art["description"]))
+        summary.add(art.get("parts"), append=append)
+        summary.chunks += 1
+        summary.complete = last or summary.complete
+
+
+# -- the rich rendering of that state ---------------------------------------------------------------
+
+
+_STATE_STYLES = {
+    "completed": "green", "failed": "red", "rejected": "red", "canceled": "yellow",
+    "input-required": "yellow", "auth-required": "yellow", "working": "cyan", "submitted": "blue",
+}
+
+
+def render_live(s: LiveState) -> Any:
+    """A rich renderable of the state (rich is imported only here, for a human at a terminal)."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    parts: list[Any] = []
+    head = Text()
+    head.append("Task ", style="bold")
+    head.append(s.task_id or "(none yet)")
+    if s.context_id:
+        head.append("  Context ", style="bold")
+        head.append(s.context_id)
+    head.append("  ")
+    head.append(s.state or "waiting", style=f"bold {_STATE_STYLES.get(s.state, 'white')}")
+    head.append(f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s", style="dim")
+    parts.append(head)
+
+    if s.timeline:  # plain styled lines, not a Table: a frame must be cheap to draw
+        width = max(len(r.state) for r in s.timeline)
+        timeline = Text(no_wrap=True, overflow="ellipsis")
+        timeline.append(f"{'Time':<12}  {'Elapsed':>8}  {'State':<{width}}  Status message", style="bold dim")
+        earlier = s.timeline_total - len(s.timeline)
+        if earlier > 0:
+            timeline.append(f"\n{'':<12}  {'':>8}  {'':<{width}}  … {earlier} earlier row(s) not shown", style="dim")
+        for row in s.timeline:
+            style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
+            timeline.append(f"\n{row.clock:<12}  {'+' + format(row.elapsed, '.1f') + 's':>8}  ", style="dim")
+            timeline.append(f"{row.state:<{width}}", style=style)
+            timeline.append(f"  {row.note}")
+        parts.append(timeline)
+
+    if s.artifacts_dropped:
+        parts.append(Text(f"… {s.artifacts_dropped} earlier artifact(s) not shown", style="dim"))
+    for art in s.artifacts.values():
+        title = Text()
+        title.append(art.name or art.artifact_id, style="bold magenta")
+        if art.name and art.name != art.artifact_id:
+            title.append(f" ({art.artifact_id})", style="dim")
+        chunks = f"{art.chunks} chunk{'s' if art.chunks != 1 else ''}"
+        title.append(f"  {chunks}, {'complete' if art.complete else 'streaming…'}", style="dim")
+        body: list[Any] = []
+        if art.description:
+            body.append(Text(art.description, style="italic"))
+        if art.continued:
+            body.append(Text("(continued: earlier chunks not shown)", style="dim"))
+        for p in art.parts:
+            if p.kind == "text" and p.text is not None:
+                body.append(Text(p.text.render()))
+            elif p.kind == "data":
+                body.append(Text(p.pretty, style="green"))
+            elif p.kind == "file":
+                body.append(Text("file " + p.file, style="cyan"))
+            else:
+                body.append(Text(p.pretty))
+        if art.more_parts:
+            body.append(Text(f"… {art.more_parts} more part(s)", style="dim"))
+        parts.append(Panel(Group(*body) if body else Text(""), title=title, title_align="left", border_style="magenta", expand=False))
+
+    if s.done:
+        style = _STATE_STYLES.get(s.state, "white")
+        summary = Table.grid(padding=(0, 2))
+        summary.add_column(style=f"bold {style}", no_wrap=True)
+        summary.add_column(overflow="fold")
+        summary.add_row("Task", s.task_id or "(none)")
+        summary.add_row("Context", s.context_id or "")
+        summary.add_row("State", Text(s.state or "unknown", style=f"bold {style}"))
+        summary.add_row("Events", f"{s.events} in {s.elapsed():.1f}s" + (" (then polled)" if s.polled else ""))
+        parts.append(Panel(summary, title="Summary", title_align="left", border_style=style, expand=False))
+    return Group(*parts)
+
+
+# -- the view ---------------------------------------------------------------------------------------
+
+
 class StreamView:
-    def __init__(self, out: Output, *, as_v1: bool = False) -> None:
+    """`with StreamView(out) as view: view.event(reply)…; view.final(polled); view.summary(task)`.
+
+    `console` forces the live view onto that rich Console (tests render into a StringIO)."""
+
+    def __init__(self, out: Output, *, as_v1: bool = False, console: Any = None) -> None:
         self.out = out
         self.as_v1 = as_v1
         self.count = 0
+        self._console = console
+        self.live_mode = out.mode == "text" and (console is not None or out.rich)
+        self.state = LiveState() if self.live_mode else None
+        self._live: Any = None
+        self._entered = False
+        self._lock = threading.Lock()
+        self._last_event = 0.0
+        self._swapped_err: tuple[Any] | None = None  # the Output's stderr console while live
 
+    # -- context ---------------------------------------------------------------------------------
     def __enter__(self) -> StreamView:
+        self._entered = True
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        self._entered = False
+        self._stop_live()
 
+    @property
+    def console(self) -> Any:
+        return self._console if self._console is not None else self.out.console
+
+    def _renderable(self) -> Any:
+        with self._lock:
+            assert self.state is not None
+            return render_live(self.state)
+
+    def _start_live(self) -> None:
+        """Started at the first event, so what the call printed before (X-Request-ID) stays above."""
+        from rich.live import Live
+
+        self._live = Live(
+            console=self.console, auto_refresh=True, refresh_per_second=REFRESH_PER_SECOND,
+            redirect_stdout=False, redirect_stderr=False, get_renderable=self._renderable,
+        )
+        # Notes written while the view is live would tear it when stderr is the same terminal:
+        # print them above the view instead (only when stderr is a terminal; else they go as usual).
+        if self.out.err_rich and self._console is None:
+            self._swapped_err = (self.out._err_console,)
+            self.out._err_console = self.console
+        self._live.start(refresh=True)
+
+    def _stop_live(self) -> None:
+        if self._live is None:
+            return
+        try:
+            self._live.refresh()
+            self._live.stop()
+        finally:
+            self._live = None
+            if self._swapped_err is not None:
+                (self.out._err_console,) = self._swapped_err
+                self._swapped_err = None
+
+    def _refresh(self) -> None:
+        """Draw now when events come one at a time; in a flood, the refresh thread draws the
+        latest state REFRESH_PER_SECOND times a second (so drawing costs the same at any rate)."""
+        now = time.monotonic()
+        quiet, self._last_event = now - self._last_event >= QUIET_GAP, now
+        if self._live is None:
+            if self._entered:
+                self._start_live()
+        elif quiet:
+            self._live.refresh()
+
+    def _feed(self, fn: Any, *args: Any, **kw: Any) -> None:
+        assert self.state is not None
+        with self._lock:
+            fn(*args, **kw)
+        if self._entered or self._live is not None:
+            self._refresh()
+        else:  # used outside `with`: no live region, draw the state once
+            self.console.print(render_live(self.state))
+
+    # -- events ----------------------------------------------------------------------------------
     def event(self, reply: Any) -> None:
         self.count += 1
         if self.out.mode == "raw":
             self.out.raw(reply.raw)
         elif self.out.mode == "json":
             self.out.json(reply.core if self.as_v1 else reply.result, lines=True)
+        elif self.live_mode:
+            assert self.state is not None
+            self._feed(self.state.feed, reply.core)
         else:
             kind = event_kind(reply.core)
             style = {"task": "cyan", "message": "green", "status-update": "blue", "artifact-update": "magenta"}.get(kind, "white")
             self.out.rows(views.event_rows(reply.core if isinstance(reply.core, dict) else {}), title=f"#{self.count} {kind}", style=style)
 
     def final(self, reply: Any) -> None:
-        """The task as polled after the stream ended early."""
+        """The task as polled after the stream ended early (or fetched for a finished task)."""
+        core = reply.core.get("task", reply.core) if isinstance(reply.core, dict) and isinstance(reply.core.get("task"), dict) else reply.core
         if self.out.mode == "raw":
             self.out.raw(reply.raw)
         elif self.out.mode == "json":
             self.out.json(reply.core if self.as_v1 else reply.result, lines=True)
+        elif self.live_mode:
+            assert self.state is not None
+            self._feed(self.state.task, core or {}, polled=True)
         else:
-            self.out.rows(views.task_rows(reply.core or {}), title="Task (polled)")
+            self.out.rows(views.task_rows(core or {}), title="Task (polled)")
 
     def summary(self, task: dict[str, Any]) -> None:
-        if self.out.mode != "text" or not task.get("id"):
+        if self.out.mode != "text":
+            return
+        if self.live_mode:
+            assert self.state is not None
+            with self._lock:
+                if task.get("id"):
+                    self.state._ids(task.get("id"), task.get("contextId"))
+                    if task.get("state"):
+                        self.state.state = views.state_label(task.get("state"))
+                self.state.done = True
+            if self._live is not None:
+                self._live.refresh()
+            elif self.count or task.get("id"):
+                self.console.print(render_live(self.state))
+            return
+        if not task.get("id"):
             return
         self.out.text(f"Task: {task['id']}  Context: {task.get('contextId', '')}  State: {views.state_label(task.get('state'))}  Events: {self.count}")
