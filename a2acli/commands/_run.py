@@ -39,15 +39,12 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
             traceback.print_exc(file=sys.stderr)
         o = out or Output(_mode(output_hint))
         o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.a2a_code, data=e.data, request_id=e.request_id)
+        if isinstance(e, TimeoutExpired):
+            _resume_notes(o, _CURRENT.get("call"), "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
         o = out or Output(_mode(output_hint))
-        call = _CURRENT.get("call")
-        task = call.task if call else {}
-        if task.get("id"):
-            o.note(f"interrupted: task {task['id']} (context {task.get('contextId', '?')}) was {_state_text(task.get('state'))}")
-            o.note(f"resume with: a2a tasks subscribe {task['id']}   or: a2a tasks get {task['id']} --wait")
-        else:
+        if not _resume_notes(o, _CURRENT.get("call"), "interrupted"):
             o.note("interrupted")
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except BrokenPipeError:
@@ -58,6 +55,36 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         o = out or Output(_mode(output_hint))
         o.error(message=f"internal error: {type(e).__name__}: {e}", hint="rerun with --debug for the traceback, and report it", code="internal", a2a_code=None)
         raise typer.Exit(int(ExitCode.FAILED)) from None
+    finally:
+        _CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+
+
+def conn_flags(opts: CallOptions) -> str:
+    """The connection flags given on this command line, for a command to paste (` -u URL …`)."""
+    import shlex
+
+    src = getattr(opts, "sources", None) or {}
+    flags = []
+    if opts.url and src.get("url") == "flag":
+        flags.append(f"-u {shlex.quote(opts.url)}")
+    if opts.rpc_url and src.get("rpc-url") == "flag":
+        flags.append(f"--rpc-url {shlex.quote(opts.rpc_url)}")
+    if opts.wire is not Wire.V1 and src.get("a2a-version") == "flag":
+        flags.append(f"--a2a-version {opts.wire.version}")
+    if opts.dialect_name != "spec" and src.get("dialect") == "flag":
+        flags.append(f"--dialect {opts.dialect_name}")
+    return "".join(" " + f for f in flags)
+
+
+def _resume_notes(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> bool:
+    """`interrupted: task T (context C) was working` and the commands to pick it up again."""
+    task = call.task if call is not None else {}
+    if not task.get("id") or unsettled_only and _settled(task.get("state")):
+        return False
+    flags = conn_flags(call.opts)
+    o.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {_state_text(task.get('state'))}")
+    o.note(f"resume with: a2a tasks subscribe {task['id']}{flags}   or: a2a tasks get {task['id']} --wait{flags}")
+    return True
 
 
 def _mode(hint: str | None) -> str:
@@ -115,7 +142,6 @@ class Call:
         for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open
             getattr(tap, "close", lambda: None)()
         self.transport.close()
-        _CURRENT.pop("call", None)
 
     def __enter__(self) -> Call:
         return self
@@ -378,7 +404,7 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None) -> None:
         call.out.warn(f"task {t['id']} ended {label}")
     elif is_interrupted(state):
         what = "input" if state == "TASK_STATE_INPUT_REQUIRED" else "authentication"
-        call.out.note(f"task {t['id']} needs {what}; continue with: a2a send --task-id {t['id']} --context-id {t.get('contextId', '')} 'your reply'")
+        call.out.note(f"task {t['id']} needs {what}; continue with: a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)} 'your reply'")
     if expect and state not in expect:
         want = ", ".join(sorted(_state_text(s) for s in expect))
         raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
@@ -451,7 +477,10 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interv
         call.out.note(f"waiting for task {call.task['id']} ({_state_text(last_state)}) …")
     delay = max(interval, 0.05)
     while True:
-        time.sleep(delay)
+        deadline = getattr(call.transport, "_deadline", None)  # the whole-call --timeout
+        left = None if deadline is None else deadline - time.monotonic()
+        time.sleep(delay if left is None else max(min(delay, left), 0))
+        call.transport.check_deadline()  # TimeoutExpired (exit 5); boundary() prints how to resume
         reply = call.unary(spec, {"id": call.task["id"]})
         call.track(reply.core)
         state = call.task.get("state")
@@ -478,10 +507,16 @@ def run_stream(
     follow: bool = True,
 ) -> None:
     """Stream a method's events to the output as they arrive; if the stream ends before the task
-    does (a snapshot-then-close server, a dropped connection), poll until it settles."""
+    does (a snapshot-then-close server, a dropped connection), poll until it settles.
+
+    SubscribeToTask meets several server behaviours, each named in a note on stderr: a full
+    stream, a snapshot then close, one plain JSON answer, and a refusal for a finished task
+    (-32004, as a JSON body or as an SSE event), after which the task is shown from GetTask."""
+    from a2acli.errors import RpcError
     from a2acli.render.stream import StreamView
 
     spec = METHODS[method]
+    subscribing = spec.name == "SubscribeToTask"
     out = output_for(opts)
     with boundary(output_hint=opts.output, debug=opts.debug, out=out):
         expected = parse_states(expect)
@@ -489,28 +524,85 @@ def run_stream(
             if opts.offline:
                 call.print_offline(call.build(spec, params, request_id), stream=True, headers=headers)
                 return
-            view = StreamView(out, as_v1=opts.as_v1)
-            broken: A2acliError | None = None
-            try:
-                with view:
+            if subscribing:
+                call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
+            with StreamView(out, as_v1=opts.as_v1) as view:
+                events, sse, refused = 0, True, False
+                broken: A2acliError | None = None
+                try:
                     for reply in call.stream(spec, params, request_id=request_id, headers=headers):
+                        events += 1
+                        sse = reply.exchange.content_type == "text/event-stream"
                         call.track(reply.core)
                         view.event(reply)
-            except (UnreachableError, HttpError) as e:
-                broken = e
-            except A2acliError as e:
-                if e.code != "invalid_response" or not call.task.get("id"):
-                    raise
-                broken = e
-            if call.task.get("id") and not _settled(call.task.get("state")) and follow:
-                why = f"the stream broke ({broken.message})" if broken else "the agent closed the stream before the task finished"
-                out.note(f"{why}; polling task {call.task['id']}")
-                reply = wait_for_task(call, 1.0)
-                view.final(reply)
-            elif broken:
-                raise broken
-            view.summary(call.task)
+                except RpcError as e:
+                    if not (subscribing and events == 0):
+                        raise
+                    refused = True
+                    _subscribe_refused(call, view, e)  # the finished task shown, or polled below
+                except (UnreachableError, HttpError) as e:
+                    broken = e
+                except A2acliError as e:
+                    if e.code != "invalid_response" or not call.task.get("id"):
+                        raise
+                    broken = e
+                if broken and events == 0:
+                    raise broken
+                settled = _settled(call.task.get("state"))
+                if subscribing and not refused:
+                    out.note(_subscribe_kind(call, events, sse, settled, broken))
+                if call.task.get("id") and not settled and follow:
+                    if not subscribing:
+                        why = f"the stream broke ({broken.message})" if broken else "the agent closed the stream before the task finished"
+                        out.note(f"{why}; polling task {call.task['id']}")
+                    view.final(wait_for_task(call, 0.5, wrap=True))  # a StreamResponse {task} like the events; backs off to 5 s
+                elif broken:
+                    raise broken
+                view.summary(call.task)
             report_task_outcome(call, expected)
+
+
+def _subscribe_kind(call: Call, events: int, sse: bool, settled: bool, broken: A2acliError | None) -> str:
+    """Which of the servers' SubscribeToTask behaviours this was, in one line."""
+    tid, state = call.task["id"], _state_text(call.task.get("state"))
+    poll = f"; polling task {tid} until it settles"
+    if events == 0:
+        return "subscribe: the agent closed the stream without sending an event" + poll
+    if broken:
+        return f"subscribe: the stream broke after {events} event(s) ({broken.message})" + poll
+    if not sse:
+        return "subscribe: the agent answered with one plain JSON document, not an event stream" + (f"; the task is {state}" if settled else poll)
+    if events == 1:
+        if settled:
+            return f"subscribe: one event (a snapshot) of a task that is already {state}"
+        return "subscribe: snapshot then close: the agent sent the task's current state and closed the stream (it does not stream live updates)" + poll
+    if settled:
+        return f"subscribe: full stream: {events} events, live until the task was {state}"
+    return f"subscribe: the stream closed after {events} events before the task finished" + poll
+
+
+def _subscribe_refused(call: Call, view: Any, err: A2acliError) -> bool:
+    """SubscribeToTask answered with an error before any event. For -32004 (a finished task, or
+    no streaming) show the task from GetTask; True when it was shown settled, False to poll."""
+    ex = call.transport.last
+    how = "as an SSE event" if ex is not None and ex.content_type == "text/event-stream" else "as a plain JSON answer"
+    if err.a2a_code != -32004:
+        call.out.note(f"subscribe: the agent refused, {how}")
+        raise err
+    tid = call.task["id"]
+    try:
+        reply = call.unary(METHODS["GetTask"], {"id": tid})
+    except A2acliError:
+        raise err from None
+    call.track(reply.core)
+    label = _state_text(call.task.get("state"))
+    if not _settled(call.task.get("state")):
+        call.out.note(f"subscribe: the agent refused ({err.message}, {how}) though task {tid} is {label}; polling it instead")
+        return False
+    call.out.note(f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({err.message}, {how}); showing it from GetTask")
+    result = {"task": reply.result} if call.opts.wire is Wire.V1 else reply.result  # as a stream event
+    view.final(Reply(result, {"task": reply.core}, reply.raw, reply.exchange))
+    return True
 
 
 def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None) -> None:
@@ -605,7 +697,7 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
                 from a2acli.transport.sse import iter_events
 
                 view = StreamView(out, as_v1=opts.as_v1)
-                with call.transport.open_stream(ep.url, built.body, label=built.method, creds=call.credentials()) as (ex, resp):
+                with view, call.transport.open_stream(ep.url, built.body, label=built.method, creds=call.credentials()) as (ex, resp):
                     if not 200 <= resp.status_code < 300:
                         ex.response_body = resp.read()
                         read_document(ex)
