@@ -62,6 +62,10 @@ from a2acli.commands import debug as debug_cmd  # noqa: E402  (diffing and trans
 app.command("diff", cls=OrderedCommand, rich_help_panel="Tools")(debug_cmd.diff)
 app.command("translate", rich_help_panel="Tools")(debug_cmd.translate)
 
+from a2acli.commands import webhook  # noqa: E402
+
+app.add_typer(webhook.app, name="webhook", rich_help_panel="Tools")
+
 from a2acli.commands import auth as auth_cmd, completion as completion_cmd, config as config_cmd  # noqa: E402
 
 app.add_typer(config_cmd.app, name="config", rich_help_panel="Setup")

@@ -1,0 +1,57 @@
+"""`a2a webhook listen`: receive an agent's push notifications locally (logic in a2acli/webhook.py)."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(help="Push notifications: a local receiver for an agent's webhooks.", no_args_is_help=True)
+
+RECV = "Receiving"
+CHECK = "Checking the sender"
+OUT = "Output and debugging"
+
+
+@app.command("listen")
+def webhook_listen(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on. Anything but loopback is reachable from other machines (warned).", rich_help_panel=RECV)] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on; 0 picks a free one (the URL is printed).", min=0, max=65535, rich_help_panel=RECV)] = 9000,
+    count: Annotated[Optional[int], typer.Option("--count", help="Exit 0 after N notifications.", min=1, show_default=False, rich_help_panel=RECV)] = None,
+    listen_timeout: Annotated[Optional[float], typer.Option("--timeout", help="Stop after S seconds; exit 5 if --count was not reached (or, without --count, if nothing arrived).", min=0.0, show_default=False, rich_help_panel=RECV)] = None,
+    token: Annotated[Optional[str], typer.Option("--token", help="Accept only deliveries whose X-A2A-Notification-Token / X-A2A-Token equals this (else 401).", show_default=False, rich_help_panel=CHECK)] = None,
+    auth: Annotated[Optional[str], typer.Option("--auth", help="Accept only deliveries whose Authorization equals this, e.g. 'Bearer s3cret' (else 401).", show_default=False, rich_help_panel=CHECK)] = None,
+    output_mode: Annotated[Optional[str], typer.Option("--output", "-o", help="text, json (JSON Lines: each body as received) or raw (each body's bytes). (env: A2ACLI_OUTPUT)", show_default=False, rich_help_panel=OUT)] = None,
+    as_v: Annotated[Optional[str], typer.Option("--as", help="With -o json: each notification as a canonical V1 StreamResponse, whatever its shape.", show_default=False, rich_help_panel=OUT)] = None,
+    dump_dir: Annotated[Optional[str], typer.Option("--dump", help="Keep each delivery in this directory: NNN-webhook.request.{http,body} and index.jsonl (credentials redacted).", show_default=False, rich_help_panel=OUT)] = None,
+) -> None:
+    """Listen for push notifications and print each one as it arrives.
+
+    Accepts a V1 StreamResponse, a V0 bare Task or event (`kind`), and the JSON-RPC `tasks/pushNotification` wrapper some vendors send; answers 200 at once, 401 when --token / --auth do not match, 400 for a body that is not JSON. Ctrl-C stops (exit 130).
+
+    Examples:
+
+      a2a webhook listen --port 9000
+
+      a2a send --skill create-user --push-url http://127.0.0.1:9000/hook --push-token t1
+
+      a2a webhook listen --port 0 --count 1 --timeout 30 -o json --token t1
+    """
+    from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
+    from a2acli.render.output import Output
+
+    # (parameter names differ from the shared options': these are the listener's own, not a call's)
+    mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
+    with boundary(output_hint=mode if mode in ("text", "json", "raw") else "text"):
+        if mode not in ("text", "json", "raw"):
+            raise UsageError(f"unknown output mode {mode!r}", hint="-o text, json or raw")
+        if as_v and as_v.lower() not in ("v1", "1.0"):
+            raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
+        from a2acli import webhook
+
+        out = Output(mode)
+        result = webhook.listen(out, host=host, port=port, token=token, auth=auth, dump=dump_dir, count=count, timeout=listen_timeout, as_v1=bool(as_v))
+    if result.interrupted:
+        raise typer.Exit(130)

@@ -1,0 +1,212 @@
+"""`a2a webhook listen` in-process on a real local port, fed by an httpx client in a thread:
+every body shape, the credential checks, bad bodies, --dump, --count, --timeout and Ctrl-C."""
+
+from __future__ import annotations
+
+import _thread
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+V1_STATUS = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}}}
+V1_TASK = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_SUBMITTED"}}}
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
+V0_ARTIFACT = {"kind": "artifact-update", "taskId": "t-1", "contextId": "c-1", "artifact": {"artifactId": "a-1", "parts": [{"kind": "text", "text": "hi"}]}, "lastChunk": True}
+VENDOR = {"jsonrpc": "2.0", "method": "tasks/pushNotification",
+          "params": {"result": {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "completed", "timestamp": "2026-03-11T12:00:00Z"}}}}}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_up(url: str) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.TransportError:
+            time.sleep(0.02)
+    raise RuntimeError("listener did not start")
+
+
+def run(cli, *args: str, send: Callable[[str], Any] | None = None) -> tuple[Any, list[Any]]:
+    """Start `a2a webhook listen --port P ARGS` and, in a thread once it is up, `send(base_url)`."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    answers: list[Any] = []
+
+    def client() -> None:
+        wait_up(url)
+        answers.extend(send(url) or [])
+
+    thread = threading.Thread(target=client, daemon=True)
+    if send:
+        thread.start()
+    result = cli("webhook", "listen", "--port", str(port), *args)
+    if send:
+        thread.join(10)
+    return result, answers
+
+
+def post(url: str, body: Any, headers: dict[str, str] | None = None, path: str = "/hook") -> httpx.Response:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return httpx.post(url + path, content=data, headers={"Content-Type": "application/json", **(headers or {})}, timeout=5)
+
+
+SHAPES = [V1_STATUS, V0_TASK, V0_ARTIFACT, VENDOR]
+
+
+def test_every_body_shape_as_received_in_json_lines(cli):
+    result, answers = run(cli, "--count", "4", "-o", "json", send=lambda url: [post(url, b) for b in SHAPES])
+    assert result.exit_code == 0, result.stderr
+    assert [a.status_code for a in answers] == [200] * 4
+    assert [json.loads(line) for line in result.stdout.splitlines()] == SHAPES
+    assert "listening for A2A push notifications on http://127.0.0.1:" in result.stderr
+
+
+def test_as_v1_gives_one_canonical_shape(cli):
+    result, _ = run(cli, "--count", "4", "-o", "json", "--as", "v1", send=lambda url: [post(url, b) for b in SHAPES])
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0] == V1_STATUS
+    assert lines[1] == {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}
+    assert lines[2]["artifactUpdate"]["artifact"]["parts"] == [{"text": "hi"}] and lines[2]["artifactUpdate"]["lastChunk"] is True
+    assert lines[3] == {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-03-11T12:00:00Z"}}}
+
+
+def test_text_names_each_shape(cli):
+    result, _ = run(cli, "--count", "4", send=lambda url: [post(url, b) for b in SHAPES])
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Notification: #1 POST /hook from 127.0.0.1\nShape: V1 StreamResponse (statusUpdate)\nStatus: working" in out
+    assert "Shape: V0 task (kind)\nTask: t-1\nContext: c-1\nState: completed" in out
+    assert "Shape: V0 artifact-update (kind)\nArtifact a-1: hi" in out
+    assert "Shape: JSON-RPC tasks/pushNotification, params.result: V1 StreamResponse (statusUpdate)\nStatus: completed" in out
+    assert "4 notification(s) received" in result.stderr
+
+
+def test_raw_is_each_body_as_received(cli):
+    body = b'{"statusUpdate":  {"taskId": "t-1", "status": {"state": "TASK_STATE_WORKING"}}}'
+    result, _ = run(cli, "--count", "1", "-o", "raw", send=lambda url: [post(url, body)])
+    assert result.stdout == body.decode() + "\n"
+
+
+def test_token_is_checked_and_a_mismatch_answers_401(cli):
+    def send(url):
+        return [post(url, V1_STATUS), post(url, V1_STATUS, {"X-A2A-Notification-Token": "wrong"}),
+                post(url, V1_STATUS, {"X-A2A-Token": "t1"}), post(url, V1_STATUS, {"X-A2A-Notification-Token": "t1"})]
+
+    result, answers = run(cli, "--count", "2", "--token", "t1", "-o", "json", send=send)
+    assert result.exit_code == 0, result.stderr
+    assert [a.status_code for a in answers] == [401, 401, 200, 200]
+    assert "refused delivery #1 POST /hook from 127.0.0.1: HTTP 401, no X-A2A-Notification-Token or X-A2A-Token header" in result.stderr
+    assert "refused delivery #2 POST /hook from 127.0.0.1: HTTP 401, X-A2A-Notification-Token does not match --token" in result.stderr
+    assert "wrong" not in result.stderr  # what was sent is never echoed
+    assert len(result.stdout.splitlines()) == 2
+
+
+def test_authorization_is_checked(cli):
+    def send(url):
+        return [post(url, V0_TASK, {"Authorization": "Bearer nope"}), post(url, V0_TASK, {"Authorization": "bearer s3cret"})]
+
+    result, answers = run(cli, "--count", "1", "--auth", "Bearer s3cret", send=send)
+    assert result.exit_code == 0, result.stderr
+    assert [a.status_code for a in answers] == [401, 200]
+    assert "Authorization does not match --auth" in result.stderr
+    assert "Credentials: Authorization" in result.stdout
+
+
+def test_a_body_that_is_not_json_gets_400(cli):
+    result, answers = run(cli, "--count", "1", "-o", "json", send=lambda url: [post(url, b"hello"), post(url, V1_TASK)])
+    assert result.exit_code == 0, result.stderr
+    assert [a.status_code for a in answers] == [400, 200]
+    assert "refused delivery #1 POST /hook from 127.0.0.1: HTTP 400, the body is not JSON" in result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [V1_TASK]
+
+
+def test_dump_keeps_each_delivery_with_credentials_redacted(cli, tmp_path):
+    body = json.dumps(V1_STATUS, indent=3).encode()
+    result, _ = run(cli, "--count", "1", "--token", "tok-123", "--dump", str(tmp_path), "-o", "json",
+                    send=lambda url: [post(url, b"oops", {"X-A2A-Notification-Token": "tok-123"}), post(url, body, {"X-A2A-Notification-Token": "tok-123"}, path="/h?x=1")])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "002-webhook.request.body").read_bytes() == body  # byte for byte
+    head = (tmp_path / "002-webhook.request.http").read_bytes().decode()
+    assert head.startswith("POST /h?x=1 HTTP/1.1\r\n") and "X-A2A-Notification-Token: <redacted>" in head and "tok-123" not in head
+    assert (tmp_path / "001-webhook.request.body").read_bytes() == b"oops"
+    index = [json.loads(line) for line in (tmp_path / "index.jsonl").read_text().splitlines()]
+    assert [(e["seq"], e["status"]) for e in index] == [(1, 400), (2, 200)]
+    assert index[1]["shape"] == "V1 StreamResponse (statusUpdate)" and index[1]["bytes"] == len(body)
+
+
+def test_timeout_with_nothing_received_exits_5(cli):
+    started = time.monotonic()
+    result, _ = run(cli, "--count", "1", "--timeout", "0.3")
+    assert result.exit_code == 5
+    assert time.monotonic() - started < 3
+    assert "error: no notification within --timeout 0.3s" in result.stderr and "hint:" in result.stderr
+
+
+def test_timeout_before_the_count_is_reached_exits_5(cli):
+    result, _ = run(cli, "--count", "2", "--timeout", "1", "-o", "json", send=lambda url: [post(url, V1_STATUS)])
+    assert result.exit_code == 5
+    assert json.loads(result.stdout.splitlines()[0]) == V1_STATUS
+    assert json.loads(result.stdout.split("\n", 1)[1])["error"]["message"] == "1 of 2 notification(s) within --timeout 1s"
+
+
+def test_timeout_without_count_is_fine_once_something_arrived(cli):
+    result, _ = run(cli, "--timeout", "1", send=lambda url: [post(url, V1_STATUS)])
+    assert result.exit_code == 0, result.stderr
+    assert "--timeout 1s: 1 notification(s) received" in result.stderr
+
+
+def test_ctrl_c_exits_130_saying_how_many_arrived(cli):
+    def send(url):
+        answers = [post(url, V1_STATUS)]
+        time.sleep(0.5)
+        _thread.interrupt_main()
+        return answers
+
+    result, _ = run(cli, send=send)
+    assert result.exit_code == 130
+    assert "interrupted: 1 notification(s) received" in result.stderr
+    assert "Status: working" in result.stdout
+
+
+def test_another_host_only_with_a_warning(cli):
+    result, _ = run(cli, "--host", "0.0.0.0", "--count", "1", send=lambda url: [post(url, V1_STATUS)])
+    assert result.exit_code == 0, result.stderr
+    assert "warning: listening on 0.0.0.0: other machines can reach this receiver" in result.stderr
+    assert "set --token or --auth" in result.stderr
+
+
+def test_a_port_in_use_is_a_clear_error(cli):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = cli("webhook", "listen", "--port", str(port), "--timeout", "1")
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}: address already in use" in result.stderr and "--port 0" in result.stderr
+
+
+def test_port_zero_prints_the_real_url(cli):
+    result = cli("webhook", "listen", "--port", "0", "--timeout", "0.1")
+    assert result.exit_code == 5
+    line = result.stderr.splitlines()[0]
+    assert line.startswith("listening for A2A push notifications on http://127.0.0.1:") and ":0 " not in line
+
+
+@pytest.mark.parametrize("argv,says", [(["-o", "yaml"], "unknown output mode"), (["--as", "v0"], "--as 'v0' is not supported"), (["--port", "70000"], "--port")])
+def test_usage_errors(cli, argv, says):
+    result = cli("webhook", "listen", *argv)
+    assert result.exit_code == 2 and says in result.stderr
