@@ -10,7 +10,7 @@ from a2acli.commands._inputs import read_object
 from a2acli.commands._options import CallOptions, complete_task_states, method_options
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 
-app = typer.Typer(help="Tasks: get, list, cancel, subscribe.", no_args_is_help=True)
+app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download.", no_args_is_help=True)
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
 RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
@@ -125,3 +125,27 @@ def tasks_subscribe(
       a2a tasks subscribe 5f0c… -o json
     """
     run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state)
+
+
+@app.command("download")
+@method_options
+def tasks_download(
+    task_id: TaskId,
+    directory: Annotated[str, typer.Option("--dir", help="Directory to save the files in (created if missing).")] = ".",
+    request_id: RequestId = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Save a task's artifacts as files (GetTask, then one file per part).
+
+    Text parts become .txt files, data parts .json, file parts their bytes (decoded from `raw`, or fetched from `url` with this command's headers and --timeout). Names come from the part's filename or the artifact's name and never leave --dir.
+
+    Examples:
+
+      a2a tasks download 5f0c… --dir out
+
+      a2a tasks download 5f0c… -o json | jq -r '.files[].path'
+    """
+    from a2acli.artifacts import run_download
+
+    run_download(task_id, directory, opts, request_id=request_id)

@@ -1,0 +1,224 @@
+"""`a2a tasks download ID`: a task's artifacts saved as files.
+
+Text parts become .txt files, data parts .json, file parts their bytes: decoded from `raw`
+(base64) or fetched from `url` through the call's Transport (so -H, --timeout, TLS options and the
+dump apply; the agent's credentials go only to the agent's own origin). Names come from the part's
+filename, else the artifact's name (else its id), reduced to one plain file name inside the target
+directory: `../`, absolute paths and hidden-file dots never get out of it."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import mimetypes
+import re
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from a2acli.errors import A2acliError, InvalidResponseError, UsageError
+
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
+MAX_NAME = 180
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    name: str  # a plain file name, no directory
+    artifact_id: str
+    artifact_name: str
+    part: int  # index in the artifact's parts
+    kind: str  # text | data | file
+    media_type: str
+    source: str  # "inline" or the URL
+
+
+@dataclass(frozen=True)
+class SavedFile:
+    path: Path  # as the user named the directory, for printing
+    size: int
+    planned: PlannedFile
+    replaced: bool
+
+
+def safe_name(name: Any, fallback: str = "artifact") -> str:
+    """One plain file name: the last path segment, no control or reserved characters, no leading
+    dots (no hidden files, no `..`), at most MAX_NAME characters; `fallback` when nothing is left."""
+    text = str(name or "").replace("\\", "/").split("/")[-1]
+    text = _UNSAFE.sub("_", text).strip().lstrip(".").strip()
+    if not text:
+        text = _UNSAFE.sub("_", fallback.replace("\\", "/").replace("/", "_")).strip().lstrip(".") or "artifact"
+    if len(text) > MAX_NAME:
+        stem, dot, ext = text.rpartition(".")
+        text = (stem[: MAX_NAME - len(ext) - 1] + "." + ext) if dot and len(ext) < 12 else text[:MAX_NAME]
+    return text
+
+
+def _ext(media_type: str, default: str) -> str:
+    media = (media_type or "").split(";")[0].strip().lower()
+    special = {"application/json": ".json", "text/plain": ".txt", "text/markdown": ".md", "application/octet-stream": ".bin"}
+    return special.get(media) or (mimetypes.guess_extension(media) if media else None) or default
+
+
+def _with_ext(stem: str, ext: str) -> str:
+    return stem if stem.lower().endswith(ext.lower()) else stem + ext
+
+
+def plan(task: dict[str, Any]) -> list[PlannedFile]:
+    """The files a canonical V1 task's artifacts become, names unique (`name-2.json` …)."""
+    return [p for p, _ in plan_parts(task)]
+
+
+def plan_parts(task: dict[str, Any]) -> list[tuple[PlannedFile, dict[str, Any]]]:
+    planned: list[tuple[PlannedFile, dict[str, Any]]] = []
+    taken: set[str] = set()
+    for n, art in enumerate(task.get("artifacts") or [], 1):
+        if not isinstance(art, dict):
+            continue
+        aid = str(art.get("artifactId") or f"artifact-{n}")
+        aname = str(art.get("name") or "")
+        stem = safe_name(aname or aid, f"artifact-{n}")
+        for i, part in enumerate(art.get("parts") or []):
+            if not isinstance(part, dict):
+                continue
+            media = str(part.get("mediaType") or "")
+            given = safe_name(part.get("filename"), "") if part.get("filename") else ""
+            if "text" in part:
+                kind, source, name = "text", "inline", given or _with_ext(stem, ".txt")
+            elif "data" in part:
+                kind, source, name = "data", "inline", given or _with_ext(stem, ".json")
+            elif "raw" in part:
+                kind, source, name = "file", "inline", given or _with_ext(stem, _ext(media, ".bin"))
+            elif "url" in part:
+                url = str(part["url"])
+                last = urllib.parse.unquote(urllib.parse.urlsplit(url).path.rsplit("/", 1)[-1])
+                from_url = safe_name(last, "") if "." in last.strip(".") else ""
+                kind, source, name = "file", url, given or from_url or _with_ext(stem, _ext(media, ".bin"))
+            else:
+                continue
+            name = _unique(name, taken)
+            planned.append((PlannedFile(name, aid, aname, i, kind, media, source), part))
+    return planned
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, k = name, 1
+    while candidate.lower() in taken:
+        k += 1
+        stem, dot, ext = name.rpartition(".")
+        candidate = f"{stem}-{k}.{ext}" if dot and stem else f"{name}-{k}"
+    taken.add(candidate.lower())
+    return candidate
+
+
+def content(part: dict[str, Any], p: PlannedFile, fetch: Callable[[str], bytes]) -> bytes:
+    if p.kind == "text":
+        return str(part["text"]).encode("utf-8")
+    if p.kind == "data":
+        return (json.dumps(part["data"], ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    if p.source == "inline":
+        raw = str(part["raw"]).strip()
+        try:
+            padded = raw + "=" * (-len(raw) % 4)
+            return base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidResponseError(f"artifact {p.artifact_id} part {p.part}: `raw` is not base64", hint="the agent sent broken file bytes; see them with `a2a tasks get ID -o json`") from None
+    return fetch(p.source)
+
+
+def inside(directory: Path, name: str) -> Path:
+    """directory/name, refusing anything that would land outside the directory."""
+    root = directory.resolve()
+    target = (root / name).resolve()
+    if target.parent != root:
+        raise InvalidResponseError(f"refusing to write {name!r} outside {directory}", hint="the artifact's file name tried to leave the directory")
+    return target
+
+
+def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes]) -> list[SavedFile]:
+    """Write every part of every artifact of a canonical V1 task into `directory`."""
+    planned = plan_parts(task)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create {directory}: {e.strerror}", hint="choose another --dir") from None
+    saved: list[SavedFile] = []
+    for p, part in planned:
+        data = content(part, p, fetch)
+        path = inside(directory, p.name)
+        replaced = path.exists()
+        try:
+            path.write_bytes(data)
+        except OSError as e:
+            raise A2acliError(f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space") from None
+        saved.append(SavedFile(directory / p.name, len(data), p, replaced))
+    return saved
+
+
+# -- the command's pipeline -------------------------------------------------------------------------
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    u = urllib.parse.urlsplit(url)
+    return (u.scheme.lower(), (u.hostname or "").lower(), u.port or {"http": 80, "https": 443}.get(u.scheme.lower()))
+
+
+def run_download(task_id: str, directory: str, opts: Any, *, request_id: str | None = None) -> None:
+    from a2acli.commands._run import Call, boundary, output_for
+    from a2acli.render.views import state_label
+    from a2acli.transport.client import http_status_error
+    from a2acli.wire.methods import METHODS
+
+    spec = METHODS["GetTask"]
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        with Call(opts, out) as call:
+            if opts.offline:
+                call.print_offline(call.build(spec, {"id": task_id}, request_id), stream=False)
+                return
+            reply = call.unary(spec, {"id": task_id}, request_id=request_id)
+            task = reply.core if isinstance(reply.core, dict) else {}
+            call.track(task)
+            state = state_label((task.get("status") or {}).get("state"))
+            if not plan(task):
+                none = "no artifacts" if not task.get("artifacts") else "no text, data or file parts in its artifacts"
+                hint = "it is still running: `a2a tasks get ID --wait`, then download" if state in ("submitted", "working") else "see it with `a2a tasks get ID`"
+                raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", task_id))
+            agent = _origin(call.endpoint().url)
+
+            def fetch(url: str) -> bytes:
+                if urllib.parse.urlsplit(url).scheme.lower() not in ("http", "https"):
+                    raise InvalidResponseError(f"cannot fetch {url!r}: only http(s) URLs", hint="download it yourself")
+                creds = call.credentials().headers if _origin(url) == agent else {}
+                ex = call.transport.get(url, label="download", headers={"Accept": "*/*", **creds})
+                if not 200 <= (ex.status or 0) < 300:
+                    raise http_status_error(ex, "the file's server")
+                return ex.response_body
+
+            saved = save(task, Path(directory), fetch)
+            _report(out, task, saved)
+
+
+def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
+    from a2acli.render.views import state_label
+
+    if out.mode == "json":
+        out.json({
+            "taskId": task.get("id"), "contextId": task.get("contextId"), "state": (task.get("status") or {}).get("state"),
+            "files": [{"path": str(s.path), "bytes": s.size, "artifactId": s.planned.artifact_id, "artifactName": s.planned.artifact_name or None,
+                       "part": s.planned.part, "kind": s.planned.kind, "mediaType": s.planned.media_type or None,
+                       "source": s.planned.source, "replaced": s.replaced} for s in saved],
+        })
+        return
+    if out.mode == "raw":
+        for s in saved:
+            out.text(str(s.path))
+        return
+    rows = [("Task", str(task.get("id", ""))), ("Context", str(task.get("contextId", ""))), ("State", state_label((task.get("status") or {}).get("state")))]
+    for s in saved:
+        what = s.planned.media_type or {"text": "text", "data": "JSON data"}.get(s.planned.kind, "file")
+        src = "" if s.planned.source == "inline" else f", from {s.planned.source}"
+        rows.append(("Saved", f"{s.path} ({s.size} bytes, {what}{src})" + (" (replaced)" if s.replaced else "")))
+    out.rows(rows, title=f"{len(saved)} file(s)")

@@ -1,0 +1,96 @@
+"""`a2a tasks download`: GetTask, then one file per part, against respx agents in both versions."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import httpx
+import pytest
+
+from conftest import AGENT, RPC, rpc_result, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+PNG = b"\x89PNG\r\n\x1a\nfake"
+V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [
+    {"artifactId": "a-1", "name": "user", "parts": [{"data": {"id": "user-1"}}]},
+    {"artifactId": "a-2", "name": "notes", "parts": [{"text": "hello\n"}, {"raw": base64.b64encode(PNG).decode(), "mediaType": "image/png", "filename": "../../pic.png"}]},
+    {"artifactId": "a-3", "name": "report", "parts": [{"url": f"{AGENT}/files/r.pdf", "mediaType": "application/pdf"}, {"url": "https://cdn.example/x.bin"}]},
+]}
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}, "artifacts": [
+    {"artifactId": "a-1", "name": "user", "parts": [{"kind": "data", "data": {"id": "user-1"}}]},
+    {"artifactId": "a-2", "name": "notes", "parts": [{"kind": "text", "text": "hello\n"}, {"kind": "file", "file": {"bytes": base64.b64encode(PNG).decode(), "mimeType": "image/png", "name": "../../pic.png"}}]},
+    {"artifactId": "a-3", "name": "report", "parts": [{"kind": "file", "file": {"uri": f"{AGENT}/files/r.pdf", "mimeType": "application/pdf"}}, {"kind": "file", "file": {"uri": "https://cdn.example/x.bin"}}]},
+]}
+
+
+@pytest.fixture
+def agent(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    return respx_mock
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_download_writes_every_part(cli, agent, tmp_path, version):
+    get = agent.post(RPC).respond(json=rpc_result(V1_TASK if version == "1.0" else V0_TASK))
+    pdf = agent.get(f"{AGENT}/files/r.pdf").respond(content=b"%PDF-1.7")
+    cdn = agent.get("https://cdn.example/x.bin").respond(content=b"\x00\x01")
+    out = tmp_path / "out"
+    result = cli("tasks", "download", "t-1", "--dir", str(out), "-u", AGENT, "--a2a-version", version, "--api-key", "k1", "-H", "X-Team: qa", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(get.calls.last.request.content)["params"] == {"id": "t-1"}
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "pic.png", "r.pdf", "user.json", "x.bin"]
+    assert json.loads((out / "user.json").read_text()) == {"id": "user-1"}
+    assert (out / "notes.txt").read_text() == "hello\n"
+    assert (out / "pic.png").read_bytes() == PNG
+    assert (out / "r.pdf").read_bytes() == b"%PDF-1.7" and (out / "x.bin").read_bytes() == b"\x00\x01"
+    assert not (tmp_path / "pic.png").exists()  # `../../` stayed inside --dir
+    # through the same transport: -H everywhere, the API key only to the agent's own origin
+    assert pdf.calls.last.request.headers["X-Team"] == "qa" and pdf.calls.last.request.headers["X-API-Key"] == "k1"
+    assert cdn.calls.last.request.headers["X-Team"] == "qa" and "X-API-Key" not in cdn.calls.last.request.headers
+    files = json.loads(result.stdout)["files"]
+    assert {f["path"]: f["bytes"] for f in files}[str(out / "pic.png")] == len(PNG)
+    assert [f["source"] for f in files if f["kind"] == "file"] == ["inline", f"{AGENT}/files/r.pdf", "https://cdn.example/x.bin"]
+
+
+def test_download_text_lists_what_it_wrote(cli, agent, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][:1]}))
+    result = cli("tasks", "download", "t-1", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert "Task: t-1\nContext: c-1\nState: completed\nSaved: user.json (21 bytes, JSON data)" in result.stdout
+    again = cli("tasks", "download", "t-1", "-u", AGENT)
+    assert "Saved: user.json (21 bytes, JSON data) (replaced)" in again.stdout
+
+
+@pytest.mark.parametrize("state,hint", [("TASK_STATE_WORKING", "a2a tasks get t-1 --wait"), ("TASK_STATE_COMPLETED", "a2a tasks get t-1")])
+def test_no_artifacts_is_exit_1(cli, agent, tmp_path, state, hint):
+    agent.post(RPC).respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": state}}))
+    result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path))
+    assert result.exit_code == 1
+    assert f"error: task t-1 ({state[11:].lower()}) has no artifacts" in result.stderr and hint in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failing_file_url_is_reported(cli, agent, tmp_path):
+    agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][2:]}))
+    agent.get(f"{AGENT}/files/r.pdf").respond(404)
+    result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path))
+    assert result.exit_code == 1 and "the file's server answered HTTP 404" in result.stderr
+
+
+def test_broken_base64_is_reported(cli, agent, tmp_path):
+    agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": [{"artifactId": "a", "parts": [{"raw": "not base64!"}]}]}))
+    result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path))
+    assert result.exit_code == 1 and "artifact a part 0: `raw` is not base64" in result.stderr
+
+
+def test_download_offline_prints_the_get_task_request(cli):
+    result = cli("tasks", "download", "t-1", "--rpc-url", RPC, "--offline", "-o", "json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["method"] == "GetTask"
+
+
+def test_unknown_task_is_the_rpc_error(cli, agent, tmp_path):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}})
+    result = cli("tasks", "download", "t-9", "-u", AGENT, "--dir", str(tmp_path))
+    assert result.exit_code == 1 and "-32001 TaskNotFoundError" in result.stderr
