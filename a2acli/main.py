@@ -1,26 +1,23 @@
-"""The root command: registers one group per noun, the message commands and the tools."""
+"""The root command. Commands are registered from one table, and a run registers only the
+command it was asked for: Typer builds (and type-checks) every registered command's parameters
+on each start, so a full tree costs ~100 ms that `a2a card fetch` does not need. `--help`,
+completion and anything unrecognised get the full tree; `from a2acli.main import app` too."""
 
 from __future__ import annotations
 
 import inspect
+import sys
+from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import typer
 
 from a2acli import __version__
-from a2acli.commands import call as call_mod
-from a2acli.commands import card, message, push_configs, tasks
-from a2acli.commands._inputs import OrderedCommand
 from a2acli.commands._options import COMMON, common_parameters, with_signature
 
-app = typer.Typer(
-    name="a2a",
-    help="Drive and debug A2A (Agent2Agent) agents over JSON-RPC, in V1 (1.0) and V0 (0.3).\n\n"
-    "Quick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`.",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    pretty_exceptions_enable=False,
-    add_completion=False,
+HELP = (
+    "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, in V1 (1.0) and V0 (0.3).\n\n"
+    "Quick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 )
 
 
@@ -41,41 +38,152 @@ def _root(
 
 _sig = inspect.signature(_root, eval_str=True)
 with_signature(_root, _sig.replace(parameters=[p for p in _sig.parameters.values() if p.name != "common"] + common_parameters()))
-app.callback()(_root)
-
-app.command("send", cls=OrderedCommand, rich_help_panel="Methods")(message.send_command)
-app.command("stream", cls=OrderedCommand, rich_help_panel="Methods")(message.stream_command)
-app.add_typer(card.app, name="card", rich_help_panel="Methods")
-app.add_typer(tasks.app, name="tasks", rich_help_panel="Methods")
-app.add_typer(tasks.app, name="task", hidden=True)
-app.add_typer(push_configs.app, name="push-config", rich_help_panel="Methods")
-tasks.app.add_typer(push_configs.app, name="push-config", hidden=True)
-app.command("call", rich_help_panel="Methods")(call_mod.call)
 
 
-from a2acli.commands.demo import demo_server  # noqa: E402  (cheap: the SDK loads when it runs)
+# -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
 
-app.command("demo-server", rich_help_panel="Tools")(demo_server)
 
-from a2acli.commands import debug as debug_cmd  # noqa: E402  (diffing and translation load when they run)
+def _send(app: typer.Typer) -> None:
+    from a2acli.commands import message
+    from a2acli.commands._inputs import OrderedCommand
 
-app.command("diff", cls=OrderedCommand, rich_help_panel="Tools")(debug_cmd.diff)
-app.command("translate", rich_help_panel="Tools")(debug_cmd.translate)
+    app.command("send", cls=OrderedCommand, rich_help_panel="Methods")(message.send_command)
 
-from a2acli.commands import webhook  # noqa: E402
 
-app.add_typer(webhook.app, name="webhook", rich_help_panel="Tools")
+def _stream(app: typer.Typer) -> None:
+    from a2acli.commands import message
+    from a2acli.commands._inputs import OrderedCommand
 
-from a2acli.commands import auth as auth_cmd, completion as completion_cmd, config as config_cmd  # noqa: E402
+    app.command("stream", cls=OrderedCommand, rich_help_panel="Methods")(message.stream_command)
 
-app.add_typer(config_cmd.app, name="config", rich_help_panel="Setup")
-app.add_typer(auth_cmd.app, name="auth", rich_help_panel="Setup")
-app.command("completion", rich_help_panel="Setup")(completion_cmd.completion)
+
+def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -> Callable[[typer.Typer], None]:
+    def register(app: typer.Typer) -> None:
+        import importlib
+
+        sub = importlib.import_module(f"a2acli.commands.{module}").app
+        if panel:
+            app.add_typer(sub, name=name, rich_help_panel=panel, hidden=hidden)
+        else:
+            app.add_typer(sub, name=name, hidden=hidden)
+
+    return register
+
+
+def _call(app: typer.Typer) -> None:
+    from a2acli.commands import call
+
+    app.command("call", rich_help_panel="Methods")(call.call)
+
+
+def _demo(app: typer.Typer) -> None:
+    from a2acli.commands.demo import demo_server  # the SDK loads when it runs
+
+    app.command("demo-server", rich_help_panel="Tools")(demo_server)
+
+
+def _diff(app: typer.Typer) -> None:
+    from a2acli.commands import debug
+    from a2acli.commands._inputs import OrderedCommand
+
+    app.command("diff", cls=OrderedCommand, rich_help_panel="Tools")(debug.diff)
+
+
+def _translate(app: typer.Typer) -> None:
+    from a2acli.commands import debug
+
+    app.command("translate", rich_help_panel="Tools")(debug.translate)
+
+
+def _completion(app: typer.Typer) -> None:
+    from a2acli.commands import completion
+
+    app.command("completion", rich_help_panel="Setup")(completion.completion)
+
+
+COMMANDS: dict[str, Callable[[typer.Typer], None]] = {
+    "send": _send,
+    "stream": _stream,
+    "card": _group("card", "card", "Methods"),
+    "tasks": _group("tasks", "tasks", "Methods"),
+    "task": _group("tasks", "task", None, hidden=True),
+    "push-config": _group("push_configs", "push-config", "Methods"),
+    "call": _call,
+    "demo-server": _demo,
+    "diff": _diff,
+    "translate": _translate,
+    "webhook": _group("webhook", "webhook", "Tools"),
+    "config": _group("config", "config", "Setup"),
+    "auth": _group("auth", "auth", "Setup"),
+    "completion": _completion,
+}
+
+
+def build_app(only: str | None = None) -> typer.Typer:
+    """The root app with every command, or with `only` that one."""
+    app = typer.Typer(
+        name="a2a",
+        help=HELP,
+        no_args_is_help=True,
+        context_settings={"help_option_names": ["-h", "--help"]},
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    app.callback()(_root)
+    for name, register in COMMANDS.items():
+        if only is None or name == only:
+            register(app)
+    return app
+
+
+def _value_flags() -> frozenset[str]:
+    """The root options that take a value (so the token after them is not the command)."""
+    flags: set[str] = set()
+    for ann, default in COMMON.values():
+        if default is not False:
+            flags.update(d for d in getattr(ann.__metadata__[0], "param_decls", ()) if d.startswith("-"))
+    return frozenset(flags)
+
+
+def requested_command(argv: list[str]) -> str | None:
+    """The command named on this command line, if it is one of ours (None: build everything)."""
+    value_flags = _value_flags()
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in ("-h", "--help", "--"):
+            return None
+        if tok.startswith("-"):
+            i += 2 if tok in value_flags else 1
+            continue
+        return tok if tok in COMMANDS else None
+    return None
+
+
+_FULL: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """`app`: the full command tree, built on first use (tests, docs, `a2a diff`)."""
+    global _FULL
+    if name == "app":
+        if _FULL is None:
+            _FULL = build_app()
+        return _FULL
+    raise AttributeError(name)
 
 
 def run() -> None:
     import os
 
-    if os.environ.get(completion_cmd.COMPLETE_VAR):  # the shell asks for completions
+    from a2acli.commands import completion as completion_cmd
+
+    if os.environ.get(completion_cmd.COMPLETE_VAR):  # the shell asks for completions: everything
         completion_cmd.register_shells()
-    app(prog_name="a2a")
+        build_app()(prog_name="a2a")
+        return
+    argv = sys.argv[1:]
+    command = requested_command(argv)
+    if command is None and ("--version" in argv or "-V" in argv):
+        command = ""  # the version needs no command at all
+    build_app(command)(prog_name="a2a")

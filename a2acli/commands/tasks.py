@@ -149,3 +149,8 @@ def tasks_download(
     from a2acli.artifacts import run_download
 
     run_download(task_id, directory, opts, request_id=request_id)
+
+
+from a2acli.commands import push_configs  # noqa: E402
+
+app.add_typer(push_configs.app, name="push-config", hidden=True)  # alias: `a2a tasks push-config …`
