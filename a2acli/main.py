@@ -141,7 +141,9 @@ def _value_flags() -> frozenset[str]:
     flags: set[str] = set()
     for ann, default in COMMON.values():
         if default is not False:
-            flags.update(d for d in getattr(ann.__metadata__[0], "param_decls", ()) if d.startswith("-"))
+            info = ann.__metadata__[0]  # in Annotated, Option's first name lands in `default`
+            decls = (info.default, *(info.param_decls or ()))
+            flags.update(d for d in decls if isinstance(d, str) and d.startswith("-"))
     return frozenset(flags)
 
 
