@@ -477,8 +477,7 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interv
         call.out.note(f"waiting for task {call.task['id']} ({_state_text(last_state)}) …")
     delay = max(interval, 0.05)
     while True:
-        deadline = getattr(call.transport, "_deadline", None)  # the whole-call --timeout
-        left = None if deadline is None else deadline - time.monotonic()
+        left = call.transport.time_left()  # the whole-call --timeout
         time.sleep(delay if left is None else max(min(delay, left), 0))
         call.transport.check_deadline()  # TimeoutExpired (exit 5); boundary() prints how to resume
         reply = call.unary(spec, {"id": call.task["id"]})

@@ -44,6 +44,12 @@ class Output:
             self._err_console = Console(file=self.err, highlight=False, stderr=True)
         return self._err_console
 
+    def route_notes_to(self, console: Any) -> Any:
+        """Send stderr notes through `console` (a live view's, so notes print above it without
+        tearing it); returns the console used before, to hand back when the view stops."""
+        previous, self._err_console = self._err_console, console
+        return previous
+
     @property
     def err_rich(self) -> bool:
         return self.mode == "text" and (_isatty(self.err) or bool(os.environ.get("FORCE_COLOR")))

@@ -402,8 +402,7 @@ class StreamView:
         # Notes written while the view is live would tear it when stderr is the same terminal:
         # print them above the view instead (only when stderr is a terminal; else they go as usual).
         if self.out.err_rich and self._console is None:
-            self._swapped_err = (self.out._err_console,)
-            self.out._err_console = self.console
+            self._swapped_err = (self.out.route_notes_to(self.console),)
         self._live.start(refresh=True)
 
     def _stop_live(self) -> None:
@@ -415,7 +414,7 @@ class StreamView:
         finally:
             self._live = None
             if self._swapped_err is not None:
-                (self.out._err_console,) = self._swapped_err
+                self.out.route_notes_to(self._swapped_err[0])
                 self._swapped_err = None
 
     def _refresh(self) -> None:

@@ -126,10 +126,14 @@ class Transport:
         if self._client is not None:
             self._client.close()
 
+    def time_left(self) -> float | None:
+        """Seconds left of the whole-call --timeout (None: unbounded); may be <= 0."""
+        return None if self._deadline is None else self._deadline - time.monotonic()
+
     def _remaining(self) -> float | None:
-        if self._deadline is None:
+        left = self.time_left()
+        if left is None:
             return None
-        left = self._deadline - time.monotonic()
         if left <= 0:
             raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
         return left
