@@ -14,7 +14,6 @@ body that is not JSON); the caller's thread prints, in arrival order, from a que
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import json
 import queue
 import socket
@@ -28,6 +27,7 @@ from typing import Any
 from a2acli.errors import A2acliError, TimeoutExpired, UsageError
 from a2acli.render import views
 from a2acli.render.output import Output
+from a2acli.net import is_loopback
 
 TOKEN_HEADERS = ("X-A2A-Notification-Token", "X-A2A-Token")
 MAX_BODY = 64 * 1024 * 1024
@@ -310,14 +310,6 @@ class _Dumper:
 # -- the listen loop --------------------------------------------------------------------------------
 
 
-def is_loopback(host: str) -> bool:
-    h = host.strip("[]")
-    if h.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(h).is_loopback
-    except ValueError:
-        return False
 
 
 def _rows(d: Delivery) -> views.Rows:

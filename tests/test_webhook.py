@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from a2acli.webhook import check_credentials, classify, is_loopback
+from a2acli.net import is_loopback
+from a2acli.webhook import check_credentials, classify
 
 STATUS = {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}
 

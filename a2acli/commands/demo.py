@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 from typing import Annotated
 
 import typer
+
+from a2acli.net import is_loopback
 
 EXTRA_HINT = "a2a demo-server needs the server extra: pip install 'a2acli[server]'"
 
@@ -27,13 +28,6 @@ def _load_serve() -> Callable[..., None]:
     return serve
 
 
-def _is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def demo_server(
@@ -87,7 +81,7 @@ def demo_server(
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
     serve = _load_serve()
-    if not _is_loopback(host):
+    if not is_loopback(host):
         typer.echo(
             f"warning: --host {host} is not loopback: anyone who can reach it can use the demo "
             "agent, and it will POST webhooks to loopback URLs on this machine",

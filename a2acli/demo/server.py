@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import ipaddress
 import json
 import logging
 import socket
@@ -65,6 +64,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from a2acli.net import is_loopback
 
 __all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "serve"]
 
@@ -427,13 +428,6 @@ class DemoAgentExecutor(AgentExecutor):
 # --------------------------------------------------------------------------- push URL policy
 
 
-def _is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 async def demo_push_url_validator(url: str) -> bool:
@@ -444,7 +438,7 @@ async def demo_push_url_validator(url: str) -> bool:
         parsed = urllib.parse.urlparse(url)
     except ValueError:
         return False
-    if parsed.scheme in ("http", "https") and parsed.hostname and _is_loopback(parsed.hostname):
+    if parsed.scheme in ("http", "https") and parsed.hostname and is_loopback(parsed.hostname):
         return True
     return await validate_push_notification_url(url)
 

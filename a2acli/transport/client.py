@@ -205,24 +205,17 @@ class Transport:
     def get(self, url: str, *, label: str, headers: dict[str, str] | None = None) -> Exchange:
         """GET (the public card): never carries credentials beyond what -H adds."""
         req = self.client.build_request("GET", url, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout())
-        ex = self._new_exchange(label, "GET", req, streaming=False)
-        self._emit("on_request", ex)
-        try:
-            with self._errors(ex):
-                resp = self.client.send(req)
-                self._fill(ex, resp)
-                self._emit("on_response", ex)
-                ex.response_body = resp.read()
-        finally:
-            self._emit("on_complete", ex)
-        return ex
+        return self._exchange(req, label)
 
     def post(self, url: str, body: bytes, *, label: str, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> Exchange:
         """POST one JSON-RPC body; return the exchange with the answer's bytes (any HTTP status)."""
         creds = creds or Credentials()
         h = self.headers({"Content-Type": "application/json", "Accept": "application/json", **creds.headers, **(headers or {})})
-        req = self._build_post(url, body, h, creds)
-        ex = self._new_exchange(label, "POST", req, streaming=False)
+        return self._exchange(self._build_post(url, body, h, creds), label)
+
+    def _exchange(self, req: httpx.Request, label: str) -> Exchange:
+        """Send one request and read the whole answer, reporting each step to the taps."""
+        ex = self._new_exchange(label, req.method, req, streaming=False)
         self._emit("on_request", ex)
         try:
             with self._errors(ex):
