@@ -3,7 +3,6 @@ config or A2ACLI_* variables leaking in from the machine running the tests."""
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -20,9 +19,6 @@ from typer.testing import CliRunner  # noqa: E402
 
 from a2acli.main import app  # noqa: E402
 
-AGENT = "http://agent.test"
-RPC = "http://agent.test/rpc"
-
 
 @pytest.fixture
 def cli():
@@ -33,33 +29,3 @@ def cli():
         return runner.invoke(app, list(args), input=input, env=env, prog_name="a2a")
 
     return invoke
-
-
-def v1_card(url: str = RPC, **extra: Any) -> dict[str, Any]:
-    card = {
-        "name": "Test agent",
-        "description": "for tests",
-        "version": "1.0.0",
-        "supportedInterfaces": [
-            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
-        ],
-        "capabilities": {"streaming": True, "pushNotifications": True},
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"]}],
-    }
-    card.update(extra)
-    return card
-
-
-def rpc_result(result: Any, request_id: Any = 1) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "result": result}
-
-
-def sse(*results: Any, error: dict[str, Any] | None = None, request_id: Any = 1) -> bytes:
-    """An SSE body of JSON-RPC responses, one event each."""
-    chunks = [f"data: {json.dumps(rpc_result(r, request_id))}\n\n" for r in results]
-    if error:
-        chunks.append(f"event: error\ndata: {json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error})}\n\n")
-    return "".join(chunks).encode()

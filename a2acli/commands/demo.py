@@ -16,15 +16,15 @@ _EXTRA_MODULES = frozenset({"a2a", "uvicorn", "starlette", "sse_starlette", "goo
 
 
 def _load_serve() -> Callable[..., None]:
-    """Import the demo server, or say which extra is missing and exit 1."""
+    """Import the demo server, or say which extra is missing (exit 1)."""
+    from a2acli.errors import MissingExtraError
+
     try:
         from a2acli.demo.server import serve
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in _EXTRA_MODULES:
             raise
-        # TODO: raise MissingExtraError(EXTRA_HINT, hint=...) once commands/_run.py maps it.
-        typer.echo(EXTRA_HINT, err=True)
-        raise typer.Exit(1) from None
+        raise MissingExtraError(EXTRA_HINT, hint="the core install leaves the a2a-sdk server out to stay small") from None
     return serve
 
 
@@ -80,7 +80,11 @@ def demo_server(
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
-    serve = _load_serve()
+    from a2acli.commands._run import boundary
+    from a2acli.errors import A2acliError
+
+    with boundary():
+        serve = _load_serve()
     if not is_loopback(host):
         typer.echo(
             f"warning: --host {host} is not loopback: anyone who can reach it can use the demo "
@@ -92,10 +96,10 @@ def demo_server(
         typer.echo(f"a2a demo agent on {url}  (V1 and V0; Ctrl-C to stop)", err=True)
         typer.echo(f"extended card: send header X-API-Key: {api_key}", err=True)
 
-    try:
-        serve(host=host, port=port, api_key=api_key, log_level=log_level.lower(), on_listen=announce)
-    except OSError as exc:
-        typer.echo(f"a2a demo-server: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        pass
+    with boundary():
+        try:
+            serve(host=host, port=port, api_key=api_key, log_level=log_level.lower(), on_listen=announce)
+        except OSError as exc:
+            raise A2acliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint="choose another --port (0 picks a free one)") from None
+        except KeyboardInterrupt:
+            pass

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from conftest import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "http://idp.test/oauth/token"

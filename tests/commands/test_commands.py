@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from conftest import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-01-01T00:00:00Z"},

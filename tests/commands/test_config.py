@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from conftest import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}

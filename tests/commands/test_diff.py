@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from conftest import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 PNG = b"\x89PNG\r\n\x1a\nfake"

@@ -1,0 +1,40 @@
+"""Shared test helpers (a module of its own, so `from a2a_testkit import …` means the same thing
+whichever test directory pytest collects first)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+AGENT = "http://agent.test"
+RPC = "http://agent.test/rpc"
+
+
+def v1_card(url: str = RPC, **extra: Any) -> dict[str, Any]:
+    card = {
+        "name": "Test agent",
+        "description": "for tests",
+        "version": "1.0.0",
+        "supportedInterfaces": [
+            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        ],
+        "capabilities": {"streaming": True, "pushNotifications": True},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"]}],
+    }
+    card.update(extra)
+    return card
+
+
+def rpc_result(result: Any, request_id: Any = 1) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def sse(*results: Any, error: dict[str, Any] | None = None, request_id: Any = 1) -> bytes:
+    """An SSE body of JSON-RPC responses, one event each."""
+    chunks = [f"data: {json.dumps(rpc_result(r, request_id))}\n\n" for r in results]
+    if error:
+        chunks.append(f"event: error\ndata: {json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error})}\n\n")
+    return "".join(chunks).encode()
