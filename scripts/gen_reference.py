@@ -55,7 +55,7 @@ def _metavar(param: Any, ctx: Any) -> str:
         return ""
     if getattr(param, "metavar", None):
         return str(param.metavar)
-    return param.display_type(ctx).strip("<>").upper()
+    return str(getattr(param.type, "name", "value")).replace(" ", "-").upper()
 
 
 def _option_row(param: Any, ctx: Any) -> str:
