@@ -52,3 +52,18 @@ def test_importing_the_cli_loads_no_network_or_validation_stack():
     code = "import sys, a2acli.main; print(sorted(m for m in ('httpx', 'httpx_sse', 'pydantic', 'a2a', 'uvicorn') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
+    card = tmp_path / "card.json"
+    card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://x/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}')
+    code = (
+        "import sys\n"
+        f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', {card.as_uri()!r}]\n"
+        "from a2acli.main import run\n"
+        "try:\n    run()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print('LOADED', sorted(m for m in ('rich', 'pydantic') if m in sys.modules), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert '"name": "x"' in proc.stdout
+    assert "LOADED []" in proc.stderr, proc.stderr

@@ -1,6 +1,5 @@
 """--help shows the effective defaults; NO_COLOR / FORCE_COLOR and narrow terminals; the setup
-commands stay light (no httpx: it loads only when a request is made; pydantic cannot be kept out
-of a parsed command line, Typer 0.29's own parameter adapters import it)."""
+commands and --help stay light (no httpx: it loads only when a request is made; no pydantic)."""
 
 from __future__ import annotations
 
@@ -118,14 +117,15 @@ def test_no_color_and_force_color(card_file):
 # -- start-up stays light -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [["config", "--help"], ["auth", "--help"], ["completion", "--help"], ["config", "path"], ["completion", "bash"]])
-def test_setup_commands_do_not_import_httpx(args):
+@pytest.mark.parametrize("args", [["config", "--help"], ["auth", "--help"], ["completion", "--help"], ["config", "path"], ["completion", "bash"],
+                                  ["--help"], ["send", "--help"], ["tasks", "get", "--help"]])
+def test_setup_commands_and_help_do_not_import_httpx_or_pydantic(args):
     code = (
         "import sys\n"
         f"sys.argv = ['a2a', *{args!r}]\n"
         "from a2acli.main import app\n"
         "try:\n    app(prog_name='a2a')\nexcept SystemExit:\n    pass\n"
-        "heavy = sorted(m for m in ('httpx', 'httpx_sse') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('httpx', 'httpx_sse', 'pydantic') if m in sys.modules)\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
