@@ -272,10 +272,7 @@ class Call:
             # InvalidResponseError here is a connection broken mid-answer: the same key makes it safe
             except (UnreachableError, HttpError, TimeoutExpired, InvalidResponseError) as e:
                 if attempt >= retries or isinstance(e, TimeoutExpired) and self.opts.timeout:
-                    if isinstance(e, HttpError) and self.transport.last is not None:
-                        ex = self.transport.last
-                        break
-                    raise
+                    raise  # (an answered 409/429/5xx only raises while retries are left)
                 delay = retry_delay(attempt, self.transport.last)
                 attempt += 1
                 same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
