@@ -99,7 +99,7 @@ def main() -> None:
         print("\nhttpie not installed (pip install -e '.[bench]'): no ratio against it")
     if env_note:
         print(env_note)
-    if any("__editable__" in type(f).__module__ for f in sys.meta_path):
+    if any("__editable__" in str(getattr(f, "__module__", "")) for f in sys.meta_path):
         print("a2acli is installed editable here: its import hook adds ~10 ms per start; a regular install (pipx, pip) does not pay it")
 
 
