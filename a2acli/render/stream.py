@@ -159,8 +159,8 @@ class TimelineRow:
 
 
 def _clock(timestamp: Any) -> str:
-    """The agent's timestamp as local time of day (`12:00:00.123`); our clock when it gave none,
-    so every row of the timeline is on one clock."""
+    """The agent's timestamp as local time of day (`12:00:00.123`); when it gave none, the time
+    the event reached us, marked `~12:00:00.12` (the two clocks can disagree by the network delay)."""
     from datetime import datetime
 
     if isinstance(timestamp, str) and timestamp:
@@ -174,7 +174,8 @@ def _clock(timestamp: Any) -> str:
             return (when.astimezone() if when.tzinfo else when).strftime("%H:%M:%S.%f")[:12]
         except ValueError:
             pass
-    return datetime.now().strftime("%H:%M:%S.%f")[:12]
+    # No timestamp from the agent: our arrival time, marked `~` so it is not read as the agent's.
+    return "~" + datetime.now().strftime("%H:%M:%S.%f")[:11]
 
 
 def _one_line(text: str, limit: int = NOTE_CHARS) -> str:

@@ -170,3 +170,11 @@ def test_a_non_append_chunk_replaces_the_artifact_and_file_sizes_skip_padding():
     s.artifact({"artifactId": "a", "parts": [{"text": "new"}]}, append=False, last=True)
     assert [p.text.render() for p in s.artifacts["a"].parts] == ["new"] and s.artifacts["a"].complete
     assert file_size({"raw": "aGk="}) == 2 and file_size({"raw": "aGVsbG8gd29ybGQ="}) == 11 and file_size({"url": "x"}) is None
+
+
+def test_timeline_marks_our_clock_apart_from_the_agents():
+    from a2acli.render.stream import _clock
+
+    assert _clock("2026-01-01T10:20:30.123456Z")[:2].isdigit() and len(_clock("2026-01-01T10:20:30Z")) == 12
+    ours = _clock(None)
+    assert ours.startswith("~") and len(ours) == 12
