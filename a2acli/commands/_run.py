@@ -223,9 +223,18 @@ class Call:
     def build(self, spec: MethodSpec, params: Any, request_id: str | None = None) -> Any:
         from a2acli.wire.codec import build_request
 
+        return self._built(params, lambda tenant, rid: build_request(spec, params, wire=self.opts.wire, dialect=self.opts.dialect, request_id=rid, tenant=tenant), request_id)
+
+    def build_call(self, method: str, params: Any, request_id: str | None = None) -> Any:
+        """`a2a call`: a method by any name (see codec.build_call)."""
+        from a2acli.wire.codec import build_call
+
+        return self._built(params, lambda tenant, rid: build_call(method, params, wire=self.opts.wire, dialect=self.opts.dialect, request_id=rid, tenant=tenant), request_id)
+
+    def _built(self, params: Any, make: Any, request_id: str | None) -> Any:
         tenant = self._endpoint.tenant if self._endpoint is not None else ""
         self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
-        built = build_request(spec, params, wire=self.opts.wire, dialect=self.opts.dialect, request_id=request_id or envelope.new_id(), tenant=tenant)
+        built = make(tenant, request_id or envelope.new_id())
         for n in built.notes:
             self.out.warn(f"not carried to V0: {n}")
         return built
@@ -256,11 +265,15 @@ class Call:
 
     # -- sending --------------------------------------------------------------------------------------
     def unary(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+        self.endpoint()  # before building: the interface's tenant goes into V1 params
+        return self.send(self.build(spec, params, request_id), headers=headers, retries=retries)
+
+    def send(self, built: Any, *, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+        """POST a built request (retrying as asked) and read its result."""
         from a2acli.transport.jsonrpc import read_result
         from a2acli.wire.codec import decode_result
 
         ep = self.endpoint()
-        built = self.build(spec, params, request_id)
         attempt = 0
         while True:
             try:
@@ -279,22 +292,26 @@ class Call:
                 self.out.note(f"retry {attempt}/{retries} in {delay:g}s" + (f" (same {same[0]})" if same else "") + f": {e.message}")
                 time.sleep(delay)
         result = read_result(ex)
-        return Reply(result, decode_result(spec, result), ex.response_body, ex)
+        return Reply(result, decode_result(built.spec, result), ex.response_body, ex)
 
     def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
+        self.endpoint()  # before building: the interface's tenant goes into V1 params
+        yield from self.send_stream(self.build(spec, params, request_id), headers=headers)
+
+    def send_stream(self, built: Any, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
+        """POST a built request and yield each SSE event's result as it arrives."""
         from a2acli.transport.jsonrpc import event_result, read_document
         from a2acli.transport.sse import iter_events
         from a2acli.wire.codec import decode_result
 
         ep = self.endpoint()
-        built = self.build(spec, params, request_id)
         with self.transport.open_stream(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers) as (ex, resp):
             if not 200 <= resp.status_code < 300:
                 ex.response_body = resp.read()
                 read_document(ex)  # raises the JSON-RPC or HTTP error it carries
             for ev in iter_events(ex, resp, self.transport.taps):
                 result = event_result(ex, ev.event, ev.data)
-                yield Reply(result, decode_result(spec, result), ev.data.encode(), ex)
+                yield Reply(result, decode_result(built.spec, result), ev.data.encode(), ex)
                 self.transport.check_deadline()
 
     # -- task tracking --------------------------------------------------------------------------------
@@ -670,7 +687,6 @@ def run_card_fetch(opts: CallOptions) -> None:
 
 def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | None = None, stream: bool | None = None) -> None:
     """`a2a call`: any method, known or not; known ones are rendered like their command."""
-    from a2acli.wire.codec import build_call, decode_result
     from a2acli.wire.methods import find_method
 
     out = output_for(opts)
@@ -678,32 +694,17 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
         spec = find_method(method)
         streaming = stream if stream is not None else bool(spec and spec.streaming)
         with Call(opts, out) as call:
-            def build() -> Any:
-                tenant = call._endpoint.tenant if call._endpoint is not None else ""
-                return build_call(method, params, wire=opts.wire, dialect=opts.dialect, request_id=request_id or envelope.new_id(), tenant=tenant)
-
             if opts.offline:
-                call.print_offline(build(), stream=streaming)
+                call.print_offline(call.build_call(method, params, request_id), stream=streaming)
                 return
-            ep = call.endpoint()
-            built = build()
+            call.endpoint()  # before building: the interface's tenant goes into V1 params
+            built = call.build_call(method, params, request_id)
             if streaming:
                 from a2acli.render.stream import StreamView
-                from a2acli.transport.jsonrpc import event_result, read_document
-                from a2acli.transport.sse import iter_events
 
-                view = StreamView(out, as_v1=opts.as_v1)
-                with view, call.transport.open_stream(ep.url, built.body, label=built.method, creds=call.credentials()) as (ex, resp):
-                    if not 200 <= resp.status_code < 300:
-                        ex.response_body = resp.read()
-                        read_document(ex)
-                    for ev in iter_events(ex, resp, call.transport.taps):
-                        result = event_result(ex, ev.event, ev.data)
-                        view.event(Reply(result, decode_result(spec, result), ev.data.encode(), ex))
+                with StreamView(out, as_v1=opts.as_v1) as view:
+                    for reply in call.send_stream(built):
+                        view.event(reply)
                 return
-            from a2acli.transport.jsonrpc import read_result
-
-            ex = call.transport.post(ep.url, built.body, label=built.method, creds=call.credentials())
-            result = read_result(ex)
-            reply = Reply(result, decode_result(spec, result), ex.response_body, ex)
+            reply = call.send(built)
             present(spec.result if spec else "json", reply, call)

@@ -460,3 +460,13 @@ def test_call_unknown_method_is_sent_as_given(cli, agent):
     assert result.exit_code == 0, result.stderr
     assert sent(route)["method"] == "x-vendor/ping" and sent(route)["params"] == {"a": 1}
     assert '"pong": true' in result.stdout
+
+
+def test_call_redacts_push_secrets_in_dumps_like_the_commands(cli, agent, tmp_path):
+    agent.post(RPC).respond(json=rpc_result({"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h", "token": "tok-SECRET-9"}))
+    params = '{"taskId": "t-1", "url": "https://cb.example/h", "token": "tok-SECRET-9"}'
+    result = cli("call", "CreateTaskPushNotificationConfig", params, "-u", AGENT, "--dump", str(tmp_path), "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    files = [p for p in tmp_path.iterdir() if p.is_file()]
+    assert any(p.name.endswith("request.body") for p in files)
+    assert not [p.name for p in files if b"tok-SECRET-9" in p.read_bytes()]
