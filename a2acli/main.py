@@ -186,6 +186,10 @@ def run() -> None:
         return
     argv = sys.argv[1:]
     command = requested_command(argv)
+    if command is not None and not {"-h", "--help"} & set(argv):  # no option help will be shown
+        from a2acli.commands import _options
+
+        _options.HELP_WANTED = False
     if command is None and ("--version" in argv or "-V" in argv):
         command = ""  # the version needs no command at all
     build_app(command)(prog_name="a2a")

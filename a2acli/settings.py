@@ -23,15 +23,13 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from a2acli.errors import UsageError
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):  # NamedTuples here: cheaper than dataclasses to define at start-up
     name: str  # the flag without dashes, and the profile key
     env: str
     default: Any = None
@@ -101,13 +99,12 @@ def profile_values(profile: str | None, config: dict[str, Any]) -> tuple[str | N
     return name, dict(profiles[name])
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     values: dict[str, Any]
     sources: dict[str, str]  # flag | env | profile NAME | default
     profile: str | None
     profile_headers: tuple[tuple[str, str], ...]
-    auth: dict[str, str] = field(default_factory=dict)  # the profile's [auth] table (OAuth2)
+    auth: dict[str, str]  # the profile's [auth] table (OAuth2)
 
 
 def resolve(flags: dict[str, Any], profile: str | None = None) -> Resolved:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Optional
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Annotated, Any, Callable, NamedTuple, Optional
 
 import typer
 from typer.models import OptionInfo
@@ -30,6 +31,12 @@ def _opt(*decls: str, help: str, panel: str = CONN, setting: str | None = None, 
     return info
 
 
+# Whether option help is worked out in full. `run()` turns it off when the command line asks for
+# no help: Typer reads every option's help while building the tree, and working out effective
+# defaults reads the config file and the environment, which a plain call does not need.
+HELP_WANTED = True
+
+
 class _EffectiveDefaultHelp(OptionInfo):
     """An option whose help text ends with its effective default and where it comes from:
     `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Typer reads `help` each time it builds the
@@ -40,7 +47,7 @@ class _EffectiveDefaultHelp(OptionInfo):
 
     @property  # type: ignore[override]
     def help(self) -> str:
-        return self.template + " " + effective_default_text(self.setting)
+        return self.template + " " + effective_default_text(self.setting) if HELP_WANTED else self.template
 
     @help.setter
     def help(self, value: str) -> None:
@@ -137,8 +144,10 @@ COMMON: dict[str, tuple[Any, Any]] = {
 }
 
 
-@dataclass(frozen=True)
-class CallOptions:
+class CallOptions(NamedTuple):
+    """Every shared option of one call, resolved (flags over env over profile over defaults).
+    A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
+
     url: str | None = None
     rpc_url: str | None = None
     wire: Wire = Wire.V1
@@ -159,8 +168,8 @@ class CallOptions:
     dump: str | None = None
     debug: bool = False
     profile: str | None = None
-    sources: dict[str, str] = field(default_factory=dict)
-    values: dict[str, Any] = field(default_factory=dict)  # every setting as resolved (config show)
+    sources: Mapping[str, str] = MappingProxyType({})
+    values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
 
     @property
     def dialect(self):  # noqa: ANN201

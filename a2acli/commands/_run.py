@@ -10,8 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import typer
 
@@ -103,8 +102,7 @@ def _state_text(state: Any) -> str:
 # -- one call -------------------------------------------------------------------------------------
 
 
-@dataclass
-class Reply:
+class Reply(NamedTuple):
     result: Any  # as the wire spelt it
     core: Any  # canonical V1
     raw: bytes  # the response body (unary) or the event's data (stream)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, unquote
 
 from a2acli.errors import A2acliError, CardNotFoundError, InvalidResponseError, UsageError
@@ -14,8 +13,7 @@ from a2acli.transport.jsonrpc import read_document
 from a2acli.wire.methods import CARD_PATHS
 
 
-@dataclass
-class FetchedCard:
+class FetchedCard(NamedTuple):
     url: str
     doc: Any  # the card as the server spelt it
     exchange: Exchange | None  # None for file:// cards

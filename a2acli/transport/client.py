@@ -10,8 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -29,17 +28,18 @@ from a2acli.transport.exchange import Exchange, NullTap, Tap
 USER_AGENT = f"a2acli/{__version__}"
 
 
-@dataclass
 class Credentials:
     """Where the credentials go on JSON-RPC calls (never on the public card fetch)."""
 
-    headers: dict[str, str] = field(default_factory=dict)
-    params: dict[str, str] = field(default_factory=dict)
-    cookies: dict[str, str] = field(default_factory=dict)
+    __slots__ = ("headers", "params", "cookies")
+
+    def __init__(self) -> None:
+        self.headers: dict[str, str] = {}
+        self.params: dict[str, str] = {}
+        self.cookies: dict[str, str] = {}
 
 
-@dataclass(frozen=True)
-class TransportConfig:
+class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to define at start-up
     version: str  # A2A-Version header value
     headers: tuple[tuple[str, str], ...] = ()  # -H, sent on every request
     timeout: float | None = None

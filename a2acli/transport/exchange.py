@@ -3,28 +3,38 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Protocol
 
 
-@dataclass
 class Exchange:
-    seq: int
-    label: str  # JSON-RPC method name, or "card"
-    http_method: str
-    url: str
-    request_headers: list[tuple[str, str]]
-    request_body: bytes = b""
-    status: int | None = None
-    reason: str = ""
-    response_headers: list[tuple[str, str]] = field(default_factory=list)
-    # Unary answers only; a stream's bytes go to the taps chunk by chunk and are not kept.
-    response_body: bytes = b""
-    streaming: bool = False
-    events: int = 0
-    started: float = field(default_factory=time.time)
-    elapsed: float | None = None
-    error: str | None = None
+    """One HTTP exchange, filled in as it happens. A plain class rather than a dataclass: it is
+    built on every run, and generating a dataclass costs start-up time (benchmarks/startup.py)."""
+
+    __slots__ = (
+        "seq", "label", "http_method", "url", "request_headers", "request_body", "status", "reason",
+        "response_headers", "response_body", "streaming", "events", "started", "elapsed", "error",
+    )
+
+    def __init__(self, seq: int, label: str, http_method: str, url: str, request_headers: list[tuple[str, str]], request_body: bytes = b"", streaming: bool = False) -> None:
+        self.seq = seq
+        self.label = label  # JSON-RPC method name, or "card"
+        self.http_method = http_method
+        self.url = url
+        self.request_headers = request_headers
+        self.request_body = request_body
+        self.status: int | None = None
+        self.reason = ""
+        self.response_headers: list[tuple[str, str]] = []
+        # Unary answers only; a stream's bytes go to the taps chunk by chunk and are not kept.
+        self.response_body = b""
+        self.streaming = streaming
+        self.events = 0
+        self.started = time.time()
+        self.elapsed: float | None = None
+        self.error: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Exchange(#{self.seq} {self.label} {self.http_method} {self.url} -> {self.status})"
 
     def header(self, name: str) -> str | None:
         name = name.lower()

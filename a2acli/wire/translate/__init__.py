@@ -3,42 +3,54 @@
 `to_core_*` turns V0, V1 or lenient vendor V1 into canonical V1; `to_compat_*` turns V1 (or V0)
 into canonical V0. Pure functions, stdlib only; inputs are never modified and unknown keys pass
 through. Each takes an optional `notes` list that collects what could not be carried across.
+
+The package loads lazily: `from a2acli.wire.translate import to_core_card` imports the card module
+alone, so `a2a card fetch` does not pay for the request and stream translators at start-up.
 """
 
-from .card import card_version, to_compat_card, to_core_card
-from .detect import Detected, detect, translate_document
-from .enums import (
-    INTERRUPTED_STATES, TERMINAL_STATES, is_interrupted, is_terminal, lowercase_v1_enums,
-    to_compat_role, to_compat_task_state, to_core_role, to_core_task_state,
-)
-from .errors import A2A_ERRORS, error_name, error_reason, to_compat_error, to_core_error
-from .messages import to_compat_message, to_core_message
-from .parts import to_compat_part, to_core_part
-from .push import (
-    to_compat_inner_push_config, to_compat_push_config, to_compat_push_config_list,
-    to_core_inner_push_config, to_core_push_config, to_core_push_config_list,
-)
-from .requests import TRANSLATORS, V0_METHOD_NAMES, V1_METHOD_NAMES, MethodTranslators
-from .tasks import (
-    stream_kind, to_compat_artifact, to_compat_artifact_update, to_compat_send_result,
-    to_compat_status_update, to_compat_stream_response, to_compat_task, to_compat_task_list,
-    to_compat_task_status, to_core_artifact, to_core_artifact_update, to_core_send_result,
-    to_core_status_update, to_core_stream_response, to_core_task, to_core_task_list,
-    to_core_task_status,
-)
+from __future__ import annotations
 
-__all__ = [
-    "A2A_ERRORS", "INTERRUPTED_STATES", "TERMINAL_STATES", "TRANSLATORS", "V0_METHOD_NAMES",
-    "V1_METHOD_NAMES", "Detected", "MethodTranslators", "card_version", "detect", "error_name",
-    "error_reason", "is_interrupted", "is_terminal", "lowercase_v1_enums", "stream_kind",
-    "to_compat_artifact", "to_compat_artifact_update", "to_compat_card", "to_compat_error",
-    "to_compat_inner_push_config", "to_compat_message", "to_compat_part", "to_compat_push_config",
-    "to_compat_push_config_list", "to_compat_role", "to_compat_send_result",
-    "to_compat_status_update", "to_compat_stream_response", "to_compat_task",
-    "to_compat_task_list", "to_compat_task_state", "to_compat_task_status", "to_core_artifact",
-    "to_core_artifact_update", "to_core_card", "to_core_error", "to_core_inner_push_config",
-    "to_core_message", "to_core_part", "to_core_push_config", "to_core_push_config_list",
-    "to_core_role", "to_core_send_result", "to_core_status_update", "to_core_stream_response",
-    "to_core_task", "to_core_task_list", "to_core_task_state", "to_core_task_status",
-    "translate_document",
-]
+import importlib
+from typing import Any
+
+# Where each public name lives; a module's names are bound together on first use.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "card": ("card_version", "to_compat_card", "to_core_card"),
+    "detect": ("Detected", "detect", "translate_document"),
+    "enums": (
+        "INTERRUPTED_STATES", "TERMINAL_STATES", "is_interrupted", "is_terminal", "lowercase_v1_enums",
+        "to_compat_role", "to_compat_task_state", "to_core_role", "to_core_task_state",
+    ),
+    "errors": ("A2A_ERRORS", "error_name", "error_reason", "to_compat_error", "to_core_error"),
+    "messages": ("to_compat_message", "to_core_message"),
+    "parts": ("to_compat_part", "to_core_part"),
+    "push": (
+        "to_compat_inner_push_config", "to_compat_push_config", "to_compat_push_config_list",
+        "to_core_inner_push_config", "to_core_push_config", "to_core_push_config_list",
+    ),
+    "requests": ("TRANSLATORS", "V0_METHOD_NAMES", "V1_METHOD_NAMES", "MethodTranslators"),
+    "tasks": (
+        "stream_kind", "to_compat_artifact", "to_compat_artifact_update", "to_compat_send_result",
+        "to_compat_status_update", "to_compat_stream_response", "to_compat_task", "to_compat_task_list",
+        "to_compat_task_status", "to_core_artifact", "to_core_artifact_update", "to_core_send_result",
+        "to_core_status_update", "to_core_stream_response", "to_core_task", "to_core_task_list",
+        "to_core_task_status",
+    ),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    loaded = importlib.import_module(f".{module}", __name__)
+    # Bind the module's names here, so later look-ups skip this function. This also replaces
+    # the submodule attribute `detect` (set by the import) with the function of that name.
+    globals().update({n: getattr(loaded, n) for n in _EXPORTS[module]})
+    return globals()[name]
+
+
+def __dir__() -> list[str]:
+    return __all__
