@@ -36,6 +36,11 @@ def _root(
     ctx.obj = {k: v for k, v in common.items() if k in COMMON}
 
 
+def _bare_root(ctx: typer.Context) -> None:
+    """The root when nothing comes before the command: Typer then builds none of the 20 options."""
+    ctx.obj = {}
+
+
 _sig = inspect.signature(_root, eval_str=True)
 with_signature(_root, _sig.replace(parameters=[p for p in _sig.parameters.values() if p.name != "common"] + common_parameters()))
 
@@ -43,84 +48,64 @@ with_signature(_root, _sig.replace(parameters=[p for p in _sig.parameters.values
 # -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
 
 
-def _send(app: typer.Typer) -> None:
-    from a2acli.commands import message
-    from a2acli.commands._inputs import OrderedCommand
+def _command(module: str, function: str, name: str, panel: str, *, ordered: bool = False) -> Callable[..., None]:
+    """Registers one command; `ordered` keeps repeated options in command-line order."""
 
-    app.command("send", cls=OrderedCommand, rich_help_panel="Methods")(message.send_command)
-
-
-def _stream(app: typer.Typer) -> None:
-    from a2acli.commands import message
-    from a2acli.commands._inputs import OrderedCommand
-
-    app.command("stream", cls=OrderedCommand, rich_help_panel="Methods")(message.stream_command)
-
-
-def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -> Callable[[typer.Typer], None]:
-    def register(app: typer.Typer) -> None:
+    def register(app: typer.Typer, leaf: str | None = None) -> None:
         import importlib
 
-        sub = importlib.import_module(f"a2acli.commands.{module}").app
-        if panel:
-            app.add_typer(sub, name=name, rich_help_panel=panel, hidden=hidden)
+        callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
+        if ordered:
+            from a2acli.commands._inputs import OrderedCommand
+
+            app.command(name, cls=OrderedCommand, rich_help_panel=panel)(callback)
         else:
-            app.add_typer(sub, name=name, hidden=hidden)
+            app.command(name, rich_help_panel=panel)(callback)
 
     return register
 
 
-def _call(app: typer.Typer) -> None:
-    from a2acli.commands import call
+def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -> Callable[..., None]:
+    """Registers a command group; given `leaf` (`fetch` of `a2a card fetch`), only that member:
+    Typer builds every member's parameters, and a group's members each have 20 shared options."""
 
-    app.command("call", rich_help_panel="Methods")(call.call)
+    def register(app: typer.Typer, leaf: str | None = None) -> None:
+        import copy
+        import importlib
 
+        sub = importlib.import_module(f"a2acli.commands.{module}").app
+        if leaf is not None:
+            commands = [c for c in sub.registered_commands if c.name == leaf]
+            groups = [g for g in sub.registered_groups if g.name == leaf]
+            if commands or groups:  # otherwise (a typo): the whole group, so the error lists them
+                sub = copy.copy(sub)
+                sub.registered_commands, sub.registered_groups = commands, groups
+        app.add_typer(sub, name=name, hidden=hidden, **({"rich_help_panel": panel} if panel else {}))
 
-def _demo(app: typer.Typer) -> None:
-    from a2acli.commands.demo import demo_server  # the SDK loads when it runs
-
-    app.command("demo-server", rich_help_panel="Tools")(demo_server)
-
-
-def _diff(app: typer.Typer) -> None:
-    from a2acli.commands import debug
-    from a2acli.commands._inputs import OrderedCommand
-
-    app.command("diff", cls=OrderedCommand, rich_help_panel="Tools")(debug.diff)
-
-
-def _translate(app: typer.Typer) -> None:
-    from a2acli.commands import debug
-
-    app.command("translate", rich_help_panel="Tools")(debug.translate)
+    return register
 
 
-def _completion(app: typer.Typer) -> None:
-    from a2acli.commands import completion
-
-    app.command("completion", rich_help_panel="Setup")(completion.completion)
-
-
-COMMANDS: dict[str, Callable[[typer.Typer], None]] = {
-    "send": _send,
-    "stream": _stream,
+COMMANDS: dict[str, Callable[..., None]] = {
+    "send": _command("message", "send_command", "send", "Methods", ordered=True),
+    "stream": _command("message", "stream_command", "stream", "Methods", ordered=True),
     "card": _group("card", "card", "Methods"),
     "tasks": _group("tasks", "tasks", "Methods"),
     "task": _group("tasks", "task", None, hidden=True),
     "push-config": _group("push_configs", "push-config", "Methods"),
-    "call": _call,
-    "demo-server": _demo,
-    "diff": _diff,
-    "translate": _translate,
+    "call": _command("call", "call", "call", "Methods"),
+    "demo-server": _command("demo", "demo_server", "demo-server", "Tools"),  # the SDK loads when it runs
+    "diff": _command("debug", "diff", "diff", "Tools", ordered=True),
+    "translate": _command("debug", "translate", "translate", "Tools"),
     "webhook": _group("webhook", "webhook", "Tools"),
     "config": _group("config", "config", "Setup"),
     "auth": _group("auth", "auth", "Setup"),
-    "completion": _completion,
+    "completion": _command("completion", "completion", "completion", "Setup"),
 }
 
 
-def build_app(only: str | None = None) -> typer.Typer:
-    """The root app with every command, or with `only` that one."""
+def build_app(only: str | None = None, member: str | None = None, *, root_options: bool = True) -> typer.Typer:
+    """The root app with every command, or with `only` that one (of a group: only `member`).
+    Without `root_options` the root accepts no option (the command line starts with the command)."""
     app = typer.Typer(
         name="a2a",
         help=HELP,
@@ -129,10 +114,10 @@ def build_app(only: str | None = None) -> typer.Typer:
         pretty_exceptions_enable=False,
         add_completion=False,
     )
-    app.callback()(_root)
+    app.callback()(_root if root_options else _bare_root)
     for name, register in COMMANDS.items():
         if only is None or name == only:
-            register(app)
+            register(app, member if only else None)
     return app
 
 
@@ -147,19 +132,23 @@ def _value_flags() -> frozenset[str]:
     return frozenset(flags)
 
 
-def requested_command(argv: list[str]) -> str | None:
-    """The command named on this command line, if it is one of ours (None: build everything)."""
+def requested_command(argv: list[str]) -> tuple[str | None, str | None]:
+    """The command named on this command line if it is one of ours (None: build everything),
+    and the word after it: the member of a group (`fetch` of `card fetch`), or None."""
     value_flags = _value_flags()
     i = 0
     while i < len(argv):
         tok = argv[i]
         if tok in ("-h", "--help", "--"):
-            return None
+            return None, None
         if tok.startswith("-"):
             i += 2 if tok in value_flags else 1
             continue
-        return tok if tok in COMMANDS else None
-    return None
+        if tok not in COMMANDS:
+            return None, None
+        after = argv[i + 1] if i + 1 < len(argv) else None
+        return tok, (after if after and not after.startswith("-") else None)
+    return None, None
 
 
 _FULL: typer.Typer | None = None
@@ -175,6 +164,15 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+def _collect_from_here() -> None:
+    """The command starts: the start-up heap is frozen (left out of collections) and the garbage
+    collector, off while starting when run through `a2acli.__main__`, is turned back on."""
+    import gc
+
+    gc.freeze()
+    gc.enable()
+
+
 def run() -> None:
     import os
 
@@ -182,14 +180,18 @@ def run() -> None:
 
     if os.environ.get(completion_cmd.COMPLETE_VAR):  # the shell asks for completions: everything
         completion_cmd.register_shells()
-        build_app()(prog_name="a2a")
+        app = build_app()
+        _collect_from_here()
+        app(prog_name="a2a")
         return
     argv = sys.argv[1:]
-    command = requested_command(argv)
+    command, member = requested_command(argv)
     if command is not None and not {"-h", "--help"} & set(argv):  # no option help will be shown
         from a2acli.commands import _options
 
         _options.HELP_WANTED = False
     if command is None and ("--version" in argv or "-V" in argv):
         command = ""  # the version needs no command at all
-    build_app(command)(prog_name="a2a")
+    app = build_app(command, member, root_options=not argv or argv[0] != command)
+    _collect_from_here()
+    app(prog_name="a2a")

@@ -41,11 +41,21 @@ def run_once(argv: list[str]) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss
 
 
-def measure(argv: list[str], runs: int) -> dict[str, float]:
-    for _ in range(2):
-        run_once(argv)
-    times, rss = zip(*(run_once(argv) for _ in range(runs)))
-    return {"median": statistics.median(times) * 1000, "best": min(times) * 1000, "rss": max(rss) / 1024}
+def measure_all(cases: list[tuple[str, list[str]]], runs: int) -> dict[str, dict[str, float]]:
+    """Round-robin: run 1 of every command, then run 2 of every command, and so on, so that a
+    slow spell of the machine (shared CPUs drift) weighs on every command alike."""
+    for _ in range(2):  # warm-up: disk cache, the server's first-request paths
+        for _, argv in cases:
+            run_once(argv)
+    samples: dict[str, list[tuple[float, int]]] = {name: [] for name, _ in cases}
+    for _ in range(runs):
+        for name, argv in cases:
+            samples[name].append(run_once(argv))
+    results = {}
+    for name, got in samples.items():
+        times, rss = zip(*got)
+        results[name] = {"median": statistics.median(times) * 1000, "best": min(times) * 1000, "rss": max(rss) / 1024}
+    return results
 
 
 def main() -> None:
@@ -83,7 +93,7 @@ def main() -> None:
             ("a2a send -o json", [*a2a, "send", "hello", "-o", "json", "-u", url]),
             ("a2a send --offline -o raw", [*a2a, "send", "hello", "--offline", "-o", "raw", "--rpc-url", url]),
         ]
-        results = {name: measure(argv, args.runs) for name, argv in cases}
+        results = measure_all(cases, args.runs)
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -100,7 +110,7 @@ def main() -> None:
     if env_note:
         print(env_note)
     if any("__editable__" in str(getattr(f, "__module__", "")) for f in sys.meta_path):
-        print("a2acli is installed editable here: its import hook adds ~10 ms per start; a regular install (pipx, pip) does not pay it")
+        print("a2acli is installed editable through an import hook here (~10 ms per start); pip with hatchling uses a plain path entry")
 
 
 if __name__ == "__main__":

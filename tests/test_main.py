@@ -11,16 +11,18 @@ from a2acli.main import COMMANDS, build_app, requested_command
 
 
 @pytest.mark.parametrize("argv,command", [
-    (["card", "fetch"], "card"),
-    (["-u", "http://x", "tasks", "get", "t-1"], "tasks"),
-    (["--url=http://x", "--debug", "send", "hi"], "send"),
-    (["-o", "json", "-H", "A: b", "push-config", "list", "t"], "push-config"),
-    (["--timeout", "3", "task", "get", "t"], "task"),
-    (["--help"], None),
-    (["-h", "send"], None),
-    (["nosuchcommand"], None),
-    ([], None),
-    (["--", "send"], None),
+    (["card", "fetch"], ("card", "fetch")),
+    (["-u", "http://x", "tasks", "get", "t-1"], ("tasks", "get")),
+    (["--url=http://x", "--debug", "send", "hi"], ("send", "hi")),
+    (["-o", "json", "-H", "A: b", "push-config", "list", "t"], ("push-config", "list")),
+    (["--timeout", "3", "task", "get", "t"], ("task", "get")),
+    (["tasks", "--url", "http://x", "get"], ("tasks", None)),
+    (["card"], ("card", None)),
+    (["--help"], (None, None)),
+    (["-h", "send"], (None, None)),
+    (["nosuchcommand"], (None, None)),
+    ([], (None, None)),
+    (["--", "send"], (None, None)),
 ])
 def test_requested_command(argv, command):
     assert requested_command(argv) == command
@@ -35,13 +37,77 @@ def test_build_app_registers_only_what_is_asked():
     assert set(full.commands) == set(COMMANDS)
 
 
+def test_build_app_registers_only_the_member_asked_for():
+    import typer
+
+    card = typer.main.get_command(build_app("card", "fetch")).commands["card"]
+    assert sorted(card.commands) == ["fetch"]
+    tasks = typer.main.get_command(build_app("tasks", "push-config")).commands["tasks"]
+    assert sorted(tasks.commands) == ["push-config"]
+    # a word that names no member (a typo, or a positional argument): the whole group, so the
+    # error can list the members
+    assert sorted(typer.main.get_command(build_app("card", "fecth")).commands["card"].commands) == ["extended", "fetch", "get"]
+    assert sorted(typer.main.get_command(build_app("send", "hi")).commands) == ["send"]
+
+
+def test_the_root_options_are_built_only_when_given():
+    import typer
+
+    with_root = typer.main.get_command(build_app("send"))
+    assert "--url" in {o for p in with_root.params for o in p.opts}
+    bare = typer.main.get_command(build_app("send", root_options=False))
+    assert bare.params == []
+
+
 @pytest.mark.parametrize("argv,expect", [
     (["--version"], "a2a "),
     (["-u", "http://127.0.0.1:9", "tasks", "push-config", "--help"], "Push-notification"),
     (["send", "hi", "--offline", "-o", "raw", "--rpc-url", "http://x/"], '"method":"SendMessage"'),
+    (["tasks", "get", "t-1", "--offline", "-o", "raw", "--rpc-url", "http://x/"], '"method":"GetTask"'),
+    (["--offline", "-o", "raw", "tasks", "get", "t-1", "--rpc-url", "http://x/"], '"method":"GetTask"'),
 ])
 def test_run_through_the_console_entry_point(argv, expect):
     out = subprocess.run([sys.executable, "-c", "import sys; from a2acli.main import run; sys.argv = ['a2a', *sys.argv[1:]]; run()", *argv],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert expect in out.stdout
+
+
+def test_a_group_alone_shows_all_its_members():
+    out = subprocess.run([sys.executable, "-c", "import sys; from a2acli.main import run; sys.argv = ['a2a', 'card']; run()"],
+                         capture_output=True, text=True, timeout=60)
+    assert "fetch" in out.stdout + out.stderr and "extended" in out.stdout + out.stderr
+
+
+def test_the_entry_point_starts_without_collections_and_runs_the_command_with_them(monkeypatch):
+    import gc
+
+    import a2acli.__main__ as entry
+    import a2acli.main as main
+
+    seen = {}
+
+    def fake_run():
+        seen["starting"] = gc.isenabled()
+        main._collect_from_here()
+        seen["command"] = gc.isenabled()
+        seen["frozen"] = gc.get_freeze_count()
+
+    monkeypatch.setattr(main, "run", fake_run)
+    try:
+        entry.main()
+        assert seen["starting"] is False  # no collections while importing and building
+        assert seen["command"] is True and seen["frozen"] > 0  # on for the command; start-up heap frozen
+        assert gc.isenabled()  # and on afterwards (the process may be a test run)
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_the_console_script_and_python_m_share_the_entry_point():
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="a2a")
+    assert script.value == "a2acli.__main__:main"  # as installed, so a stale install fails here
+    out = subprocess.run([sys.executable, "-m", "a2acli", "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("a2a ")
