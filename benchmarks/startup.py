@@ -1,9 +1,10 @@
 """Start-up and per-call cost of `a2a`, next to curl, httpie and a bare Python, in one run.
 
-    pip install -e '.[server,bench]' && python benchmarks/startup.py [--runs 15]
+    pip install -e '.[server,bench]' && python benchmarks/startup.py [--runs 21]
 
-Starts the demo agent on a free port, then runs each command --runs times (after two warm-ups)
-and prints the median and best wall time, the peak RSS of the child, and ratios against
+Starts the demo agent on a free port, then runs the commands round-robin --runs times (after two
+warm-up rounds), so that a slow spell of a shared machine weighs on all of them alike, and
+prints the median and best wall time, the peak RSS of the child, and ratios against
 `python -c pass` and against httpie's `http GET` of the same card URL. The issue's target is
 `a2a card fetch` under half the time of httpie. Figures, not assertions: this is not a test.
 """
@@ -60,7 +61,7 @@ def measure_all(cases: list[tuple[str, list[str]]], runs: int) -> dict[str, dict
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--runs", type=int, default=21)
     args = ap.parse_args()
 
     port = free_port()
