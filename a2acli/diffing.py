@@ -73,7 +73,7 @@ class Dump:
 def _read_head(path: Path) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     if not path.is_file():
         return None, ()
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines = path.read_bytes().decode("latin-1").splitlines()  # HTTP heads: one byte, one character
     first = lines[0].strip() if lines else None
     headers = []
     for line in lines[1:]:

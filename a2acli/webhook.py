@@ -293,9 +293,11 @@ class _Dumper:
 
     def write(self, d: Delivery) -> None:
         stem = self.dir / f"{d.seq + self.offset:03d}-webhook"
-        head = f"{d.method} {d.path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in self.redactor.headers(d.headers)) + "\r\n"
+        from a2acli.transport.record import http_head
+
+        head = http_head(f"{d.method} {d.path} HTTP/1.1", self.redactor.headers(d.headers))
         with self.lock:
-            Path(f"{stem}.request.http").write_text(head)
+            Path(f"{stem}.request.http").write_bytes(head)
             Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(d.body))
             entry = {
                 "seq": d.seq + self.offset, "http": d.method, "path": d.path, "client": d.client,

@@ -157,7 +157,8 @@ class Transport:
             label=label,
             http_method=method,
             url=str(request.url),
-            request_headers=list(request.headers.items()),
+            target=request.url.raw_path.decode("ascii"),
+            request_headers=_raw_headers(request.headers),
             request_body=request.content if method != "GET" else b"",
             streaming=streaming,
         )
@@ -219,10 +220,18 @@ class Transport:
         self._emit("on_request", ex)
         try:
             with self._errors(ex):
-                resp = self.client.send(req)
-                self._fill(ex, resp)
-                self._emit("on_response", ex)
-                ex.response_body = resp.read()
+                resp = self.client.send(req, stream=True)
+                try:
+                    self._fill(ex, resp)
+                    self._emit("on_response", ex)
+                    chunks: list[bytes] = []
+                    try:
+                        for chunk in resp.iter_bytes():
+                            chunks.append(chunk)
+                    finally:  # a body cut off (timeout, broken connection) still reaches the dump
+                        ex.response_body = b"".join(chunks)
+                finally:
+                    resp.close()
         finally:
             self._emit("on_complete", ex)
         return ex
@@ -269,7 +278,13 @@ class Transport:
     def _fill(ex: Exchange, resp: httpx.Response) -> None:
         ex.status = resp.status_code
         ex.reason = resp.reason_phrase
-        ex.response_headers = list(resp.headers.items())
+        ex.http_version = resp.http_version
+        ex.response_headers = _raw_headers(resp.headers)
+
+
+def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:
+    """Header lines as they crossed the wire: the sender's spelling of each name, repeats kept."""
+    return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers.raw]
 
 
 TLS_HINT = "check the certificate: --cacert PATH trusts a private CA, --cert/--key give a client certificate; --insecure skips verification (unsafe)"

@@ -11,15 +11,20 @@ class Exchange:
     built on every run, and generating a dataclass costs start-up time (benchmarks/startup.py)."""
 
     __slots__ = (
-        "seq", "label", "http_method", "url", "request_headers", "request_body", "status", "reason",
+        "seq", "label", "http_method", "url", "target", "http_version", "request_headers", "request_body", "status", "reason",
         "response_headers", "response_body", "streaming", "events", "started", "elapsed", "error",
     )
 
-    def __init__(self, seq: int, label: str, http_method: str, url: str, request_headers: list[tuple[str, str]], request_body: bytes = b"", streaming: bool = False) -> None:
+    def __init__(
+        self, seq: int, label: str, http_method: str, url: str, request_headers: list[tuple[str, str]],
+        request_body: bytes = b"", streaming: bool = False, target: str | None = None,
+    ) -> None:
         self.seq = seq
         self.label = label  # JSON-RPC method name, or "card"
         self.http_method = http_method
         self.url = url
+        self.target = target or url  # the request line's target: path and query (origin form)
+        self.http_version = "HTTP/1.1"  # of the answer, once it comes
         self.request_headers = request_headers
         self.request_body = request_body
         self.status: int | None = None
@@ -36,9 +41,10 @@ class Exchange:
     def __repr__(self) -> str:
         return f"Exchange(#{self.seq} {self.label} {self.http_method} {self.url} -> {self.status})"
 
-    def header(self, name: str) -> str | None:
+    def header(self, name: str, *, sent: bool = False) -> str | None:
+        """A header of the answer (or, with `sent`, of the request); names match in any case."""
         name = name.lower()
-        for k, v in self.response_headers:
+        for k, v in self.request_headers if sent else self.response_headers:
             if k.lower() == name:
                 return v
         return None

@@ -31,7 +31,10 @@ def rpc_error(err: dict[str, Any], ex: Exchange | None = None) -> RpcError:
     from a2acli.wire.translate.errors import error_name
 
     code = err.get("code")
-    name = error_name(code) if isinstance(code, int) else None
+    # named as the version of the request calls it (-32007 was renamed in 1.0); codes that 0.3
+    # does not define keep their 1.0 name
+    v0 = ex is not None and (ex.header("A2A-Version", sent=True) or "").startswith("0.")
+    name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
     label = f"{code} {name}" if name else f"{code}"
     message = str(err.get("message") or "no message")
     return RpcError(

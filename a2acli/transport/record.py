@@ -94,8 +94,9 @@ class Redactor:
         return out
 
 
-def _head_lines(first: str, headers: list[tuple[str, str]]) -> str:
-    return first + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
+def http_head(first: str, headers: list[tuple[str, str]]) -> bytes:
+    """An HTTP head as bytes: header bytes were decoded as latin-1, so this gives them back."""
+    return (first + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n").encode("latin-1", "replace")
 
 
 def _safe(label: str) -> str:
@@ -135,12 +136,12 @@ class DumpTap(NullTap):
         self._open[ex.seq] = ex
         self.redactor.learn_bytes(ex.request_body)
         headers = self.redactor.headers(ex.request_headers)
-        Path(f"{stem}.request.http").write_text(_head_lines(self.redactor.text(f"{ex.http_method} {ex.url} HTTP/1.1"), headers))
+        Path(f"{stem}.request.http").write_bytes(http_head(self.redactor.text(f"{ex.http_method} {ex.target} HTTP/1.1"), headers))
         Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(ex.request_body))
 
     def on_response(self, ex: Exchange) -> None:
         stem = self._stem(ex)
-        Path(f"{stem}.response.http").write_text(_head_lines(f"HTTP/1.1 {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)))
+        Path(f"{stem}.response.http").write_bytes(http_head(f"{ex.http_version} {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)))
         self._bodies[ex.seq] = open(f"{stem}.response.body", "wb")  # noqa: SIM115 - closed in on_complete
         self._known[ex.seq] = len(self.redactor.secrets)
 

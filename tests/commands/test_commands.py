@@ -195,6 +195,14 @@ def test_jsonrpc_error_names_the_a2a_error(cli, agent):
     assert err["a2aCode"] == -32001 and err["code"] == "rpc_error" and err["hint"] and err["requestId"] == "r-9"
 
 
+@pytest.mark.parametrize("version,name", [("1.0", "ExtendedAgentCardNotConfiguredError"), ("0.3", "AuthenticatedExtendedCardNotConfiguredError")])
+def test_an_error_is_named_as_the_version_of_the_request_calls_it(cli, agent, version, name):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32007, "message": "no extended card"}})
+    result = cli("card", "extended", "-u", AGENT, "--a2a-version", version)
+    assert result.exit_code == 1
+    assert f"-32007 {name}: no extended card" in result.stderr
+
+
 @pytest.mark.parametrize("response,code,says", [
     (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "refused the credentials"),
     (httpx.Response(403), 4, "refused the credentials"),

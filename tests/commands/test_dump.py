@@ -52,9 +52,11 @@ def test_unary_dump_is_the_bytes_that_crossed_the_wire(cli, agent, tmp_path, ver
     assert (tmp_path / f"{stem}.request.body").read_bytes() == route.calls.last.request.content
     assert (tmp_path / f"{stem}.response.body").read_bytes() == answer
     head = (tmp_path / f"{stem}.request.http").read_text().splitlines()
-    assert head[0] == f"POST {RPC} HTTP/1.1"
-    assert f"a2a-version: {version}" in head and "content-type: application/json" in head
-    assert (tmp_path / f"{stem}.response.http").read_text().splitlines()[0] == "HTTP/1.1 200 OK"
+    # the request line's target in origin form, the host in its header, names spelt as sent
+    assert head[0] == "POST /rpc HTTP/1.1" and "Host: agent.test" in head
+    assert f"A2A-Version: {version}" in head and "Content-Type: application/json" in head
+    response_head = (tmp_path / f"{stem}.response.http").read_text().splitlines()
+    assert response_head[0] == "HTTP/1.1 200 OK" and "X-Request-ID: rq-7" in response_head
     assert json.loads((tmp_path / "001-card.response.body").read_bytes()) == v1_card()
     card, send = index(tmp_path)
     assert card["method"] == "card" and card["http"] == "GET" and card["requestId"] == "card-req"
@@ -114,6 +116,27 @@ def test_transport_failure_is_dumped(cli, agent, tmp_path, exc, code, says):
     assert not (tmp_path / "002-GetTask.response.http").exists()
     entry = index(tmp_path)[1]
     assert entry["status"] is None and says in entry["error"]
+
+
+def test_a_unary_answer_cut_off_by_a_timeout_keeps_the_bytes_that_came(cli, agent, tmp_path):
+    def chunks():
+        yield b'{"jsonrpc": "2.0", "id": "r'
+        raise httpx.ReadTimeout("slow")
+
+    agent.post(RPC).mock(return_value=httpx.Response(200, headers={"Content-Type": "application/json"}, content=chunks()))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path), "--timeout", "5")
+    assert result.exit_code == 5
+    assert (tmp_path / "002-GetTask.response.http").read_text().startswith("HTTP/1.1 200 OK")
+    assert (tmp_path / "002-GetTask.response.body").read_bytes() == b'{"jsonrpc": "2.0", "id": "r'
+    entry = index(tmp_path)[1]
+    assert entry["status"] == 200 and "timeout" in entry["error"]
+
+
+def test_header_bytes_outside_ascii_come_back_unchanged(cli, agent, tmp_path):
+    agent.post(RPC).respond(json=rpc_result(V1_TASK), headers=[(b"X-Note", b"caf\xe9")])
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert b"X-Note: caf\xe9\r\n" in (tmp_path / "002-GetTask.response.http").read_bytes()
 
 
 def test_stream_interrupted_by_ctrl_c_leaves_a_complete_dump(cli, agent, tmp_path):
@@ -184,7 +207,7 @@ def test_push_config_secrets_are_redacted_in_every_file_and_in_debug(cli, agent,
     body = files[f"002-{'CreateTaskPushNotificationConfig' if version == '1.0' else 'tasks_pushNotificationConfig_set'}.request.body"]
     assert '"token":"<redacted>"' in body.replace(" ", "") and "https://cb.example/h" in body  # the rest untouched
     head = files["002-" + ("CreateTaskPushNotificationConfig" if version == "1.0" else "tasks_pushNotificationConfig_set") + ".request.http"]
-    assert "authorization: <redacted>" in head and "x-api-key: <redacted>" in head and "x-session-token: <redacted>" in head
+    assert "Authorization: <redacted>" in head and "X-API-Key: <redacted>" in head and "X-Session-Token: <redacted>" in head
 
 
 def test_a_token_only_the_answer_knows_is_redacted(cli, agent, tmp_path):
@@ -226,9 +249,9 @@ def test_debug_shows_the_exchange_with_credentials_redacted(cli, agent):
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--debug", *CRED_ARGS)
     assert result.exit_code == 0, result.stderr
     err = result.stderr
-    assert f"> POST {RPC}" in err and "> a2a-version: 1.0" in err and '"method":"GetTask"' in err
+    assert f"> POST {RPC}" in err and "> A2A-Version: 1.0" in err and '"method":"GetTask"' in err
     assert "< HTTP 200 OK" in err and "* GetTask: 200" in err
-    assert "> authorization: <redacted>" in err and "< set-cookie: <redacted>" in err
+    assert "> Authorization: <redacted>" in err and "< Set-Cookie: <redacted>" in err
     assert_nowhere({"stderr": err, "stdout": result.stdout}, (*SECRETS.values(), "cookie-SECRET-8"))
     quiet = cli("tasks", "get", "t-1", "-u", AGENT, *CRED_ARGS)
     assert_nowhere({"stderr": quiet.stderr, "stdout": quiet.stdout})
