@@ -65,11 +65,11 @@ def cached(profile: str | None, token_url: str, *, now: float | None = None) -> 
     return entry
 
 
-def forget(profile: str | None) -> int:
-    """Drop every cached token of the profile; how many were dropped."""
+def forget(profile: str | None, token_url: str | None = None) -> int:
+    """Drop every cached token of the profile (of one token URL, if given); how many were dropped."""
     cache = load_cache()
     prefix = f"{profile or '-'} "
-    gone = [k for k in cache if k.startswith(prefix)]
+    gone = [k for k in cache if (k == cache_key(profile, token_url) if token_url else k.startswith(prefix))]
     for k in gone:
         del cache[k]
     if gone:

@@ -131,6 +131,7 @@ class Call:
                             cacert=opts.cacert, cert=opts.cert, key=opts.key), taps
         )
         self._oauth_token: str | None = None
+        self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
         self._endpoint: Any = None
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
@@ -211,12 +212,28 @@ class Call:
                 entry = auth.cached(self.opts.profile, cc.token_url)
                 self._oauth_token = str(entry["access_token"]) if entry else f"<OAuth2 token from {cc.token_url}>"
             else:
+                self._oauth_cached = auth.cached(self.opts.profile, cc.token_url) is not None
                 self._oauth_token = auth.access_token(
                     self.opts.profile, cc, verify=tls_verify(self.transport.cfg), timeout=self.opts.timeout,
                     note=self.out.note if self.opts.debug else None,
                 )
             self.redactor.add(self._oauth_token)
         return self._oauth_token
+
+    def renew_oauth_token(self, ex: Any) -> bool:
+        """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
+        (revoked, or the agent's keys rotated) and get a new one for one more try."""
+        if ex.status != 401 or not self._oauth_cached or self.opts.bearer or self.opts.basic:
+            return False
+        from a2acli import auth
+
+        cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
+        if cc is None or not cc.client_secret:
+            return False  # nothing to request a new one with: the 401 stands
+        auth.forget(self.opts.profile, cc.token_url)
+        self._oauth_token, self._oauth_cached = None, False
+        self.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
+        return True
 
     def build(self, spec: MethodSpec, params: Any, request_id: str | None = None) -> Any:
         from a2acli.wire.codec import build_request
@@ -276,6 +293,8 @@ class Call:
         while True:
             try:
                 ex = self.transport.post(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers)
+                if self.renew_oauth_token(ex):
+                    continue
                 # 409: the first attempt with this idempotency key is still running; 429/5xx: try later
                 if retries > attempt and ex.status is not None and (ex.status >= 500 or ex.status in (409, 429)):
                     raise HttpError(f"HTTP {ex.status} {ex.reason}".strip())
@@ -303,14 +322,18 @@ class Call:
         from a2acli.wire.codec import decode_result
 
         ep = self.endpoint()
-        with self.transport.open_stream(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers) as (ex, resp):
-            if not 200 <= resp.status_code < 300:
-                ex.response_body = resp.read()
-                read_document(ex)  # raises the JSON-RPC or HTTP error it carries
-            for ev in iter_events(ex, resp, self.transport.taps):
-                result = event_result(ex, ev.event, ev.data)
-                yield Reply(result, decode_result(built.spec, result), ev.data.encode(), ex)
-                self.transport.check_deadline()
+        while True:
+            with self.transport.open_stream(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers) as (ex, resp):
+                if not 200 <= resp.status_code < 300:
+                    ex.response_body = resp.read()
+                    if self.renew_oauth_token(ex):
+                        continue
+                    read_document(ex)  # raises the JSON-RPC or HTTP error it carries
+                for ev in iter_events(ex, resp, self.transport.taps):
+                    result = event_result(ex, ev.event, ev.data)
+                    yield Reply(result, decode_result(built.spec, result), ev.data.encode(), ex)
+                    self.transport.check_deadline()
+                return
 
     # -- task tracking --------------------------------------------------------------------------------
     def track(self, core: Any) -> None:

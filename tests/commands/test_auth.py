@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "http://idp.test/oauth/token"
@@ -217,6 +217,39 @@ def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg
     assert token.call_count == 2
     assert "tok-2" not in result.stderr and "requesting an OAuth2 token" in result.stderr
     assert json.loads(cache.read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
+
+
+@pytest.mark.parametrize("command", [["tasks", "get", "t-1"], ["stream", "hi"]])
+def test_a_401_with_the_cached_token_gets_a_new_token_and_one_more_try(cli, cfg, respx_mock, command):
+    token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    done = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}
+
+    def agent(request):
+        if request.headers.get("Authorization") != "Bearer tok-2":
+            return httpx.Response(401, json={"error": "token revoked"})
+        if command[0] == "stream":
+            return httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=sse(done))
+        return httpx.Response(200, json=rpc_result(done["task"]))
+
+    route = respx_mock.post(RPC).mock(side_effect=agent)
+    assert login(cli).exit_code == 0  # caches tok-1, which the agent has since revoked
+    result = cli(*command, "-u", AGENT, "--profile", "prod", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [c.request.headers["Authorization"] for c in route.calls] == ["Bearer tok-1", "Bearer tok-2"]
+    assert token.call_count == 2 and "requesting a new one" in result.stderr
+    assert json.loads(cfg.with_name("tokens.json").read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
+
+
+def test_a_401_with_a_fresh_token_is_not_retried(cli, cfg, respx_mock):
+    for key, value in (("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
+        cli("config", "set", "--profile", "prod", key, value)
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-1"))
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    route = respx_mock.post(RPC).respond(401, json={"error": "nope"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod")
+    assert result.exit_code == 4
+    assert route.call_count == 1 and token.call_count == 1
 
 
 def test_explicit_bearer_wins_over_the_profile_token(cli, cfg, respx_mock):
