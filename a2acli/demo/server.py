@@ -8,7 +8,8 @@ Layout (base URL `http://HOST:PORT`):
 - `POST /`: JSON-RPC, V1 and V0 on the same URL (`enable_v0_3_compat=True`; the SDK
   routes on the method name and checks `A2A-Version` per method).
 - `GET /.well-known/agent-card.json` and `GET /.well-known/agent.json`: the public card,
-  V1-shaped for `A2A-Version: 1.x`, V0-shaped otherwise (`Vary: A2A-Version`).
+  V1-shaped for `A2A-Version: 1.x`, V0-shaped for `0.x`, and without the header the SDK's
+  merged card that both kinds of client read (`Vary: A2A-Version`).
 
 Skills, chosen by the `skill` key of the first data part, else plain text => echo:
 `create-user`, `slow`, `fail`, `ask`, `echo`; an unknown skill ends the task rejected.
@@ -34,6 +35,7 @@ from a2a.compat.v0_3.conversions import to_compat_agent_card
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.server.routes import create_jsonrpc_routes
 from a2a.server.tasks import (
     BasePushNotificationSender,
@@ -186,11 +188,14 @@ def _build_card(url: str, *, extended: bool) -> AgentCard:
     )
 
 
-def _wants_v1(request: Request) -> bool:
-    """`A2A-Version` header (or query parameter): absent/empty/0.x => V0, anything else => V1."""
+def _card_shape(request: Request) -> str:
+    """From the `A2A-Version` header (or query parameter): "v1" for 1.x and later, "v0" for
+    0.x, "merged" without one (a client of either version that sends no header)."""
     raw = request.headers.get("a2a-version") or request.query_params.get("A2A-Version") or ""
     major = raw.strip().split(".", 1)[0]
-    return bool(major) and major != "0"
+    if not major:
+        return "merged"
+    return "v0" if major == "0" else "v1"
 
 
 def _v0_card_dict(card: AgentCard) -> dict[str, Any]:
@@ -200,22 +205,29 @@ def _v0_card_dict(card: AgentCard) -> dict[str, Any]:
     return data
 
 
+def _merged_card_dict(card: AgentCard) -> dict[str, Any]:
+    data = agent_card_to_dict(card)  # the SDK's: V1 keys plus the V0 ones (url, protocolVersion …)
+    data["protocolVersion"] = "0.3.0"
+    return data
+
+
 def _card_route_endpoint(card: AgentCard) -> Callable[[Request], Any]:
-    """One card, two shapes. The SDK's own card route serves a merged V1+V0 "hybrid"
-    whatever the header, so this route picks the shape from `A2A-Version`."""
+    """One card, three shapes. The SDK's own card route serves its merged V1+V0 card whatever
+    the header; this route gives a client that names its version that version's card alone."""
     bodies = {
-        True: json.dumps(MessageToDict(card), separators=(",", ":")).encode(),
-        False: json.dumps(_v0_card_dict(card), separators=(",", ":")).encode(),
+        "v1": json.dumps(MessageToDict(card), separators=(",", ":")).encode(),
+        "v0": json.dumps(_v0_card_dict(card), separators=(",", ":")).encode(),
+        "merged": json.dumps(_merged_card_dict(card), separators=(",", ":")).encode(),
     }
     etags = {k: f'W/"{hashlib.sha256(v).hexdigest()[:32]}"' for k, v in bodies.items()}
 
     async def get_card(request: Request) -> Response:
-        v1 = _wants_v1(request)
-        headers = {"Vary": "A2A-Version", "ETag": etags[v1], "Cache-Control": "no-cache"}
+        shape = _card_shape(request)
+        headers = {"Vary": "A2A-Version", "ETag": etags[shape], "Cache-Control": "no-cache"}
         inm = request.headers.get("if-none-match", "")
-        if inm and etags[v1] in [c.strip() for c in inm.split(",")]:
+        if inm and etags[shape] in [c.strip() for c in inm.split(",")]:
             return Response(status_code=304, headers=headers)
-        return Response(bodies[v1], media_type="application/json", headers=headers)
+        return Response(bodies[shape], media_type="application/json", headers=headers)
 
     return get_card
 

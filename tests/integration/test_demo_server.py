@@ -5,7 +5,8 @@ Observed shapes that surprised us (a2a-sdk 1.3.0, JSON-RPC, one URL for both ver
 Card
 - The SDK's own card route serves one merged "hybrid" card (V1 keys plus V0 `url`,
   `protocolVersion`, ...) whatever A2A-Version says, so the demo has its own card route:
-  no header / `0.3` => pure V0 card, `1.0` => pure V1 card, `Vary: A2A-Version`.
+  `0.3` => pure V0 card, `1.0` => pure V1 card, no header => the SDK's merged card (what an
+  a2a-sdk client, which sends no header, reads), `Vary: A2A-Version`.
   The SDK's V0 conversion spells `protocolVersion: "0.3"`; the public V0 card is patched to
   "0.3.0", but the V0 *extended* card (agent/getAuthenticatedExtendedCard) still says "0.3".
 - V0 card: {"name":..,"url":"http://127.0.0.1:P/","preferredTransport":"JSONRPC",
@@ -248,9 +249,8 @@ class Webhook:
 
 
 @pytest.mark.parametrize("path", ["/.well-known/agent-card.json", "/.well-known/agent.json"])
-@pytest.mark.parametrize("version_header", [{}, {"A2A-Version": "0.3"}])
-def test_card_is_v0_shaped_without_header_or_for_0_3(http, demo_agent, path, version_header):
-    response = http.get(demo_agent.url + path, headers=version_header)
+def test_card_is_v0_shaped_for_0_3(http, demo_agent, path):
+    response = http.get(demo_agent.url + path, headers={"A2A-Version": "0.3"})
     assert response.status_code == 200
     assert "A2A-Version" in response.headers["vary"]
     card = response.json()
@@ -267,6 +267,28 @@ def test_card_is_v0_shaped_without_header_or_for_0_3(http, demo_agent, path, ver
     assert "security" not in card  # declared, never required card-wide
     assert {s["id"] for s in card["skills"]} == SKILLS
     assert "supportedInterfaces" not in card
+
+
+def test_card_without_the_header_is_read_by_clients_of_both_versions(http, demo_agent):
+    response = http.get(demo_agent.card_url)
+    assert response.status_code == 200 and "A2A-Version" in response.headers["vary"]
+    card = response.json()
+    # V1 readers
+    assert {i["protocolVersion"] for i in card["supportedInterfaces"]} == {"1.0", "0.3"}
+    assert card["capabilities"]["extendedAgentCard"] is True
+    # V0 readers
+    assert card["url"] == demo_agent.rpc_url and card["protocolVersion"] == "0.3.0"
+    assert card["preferredTransport"] == "JSONRPC"
+    # and `a2a`'s own reading of it: V1, both interfaces
+    from a2acli.wire.translate import card_version, to_core_card
+
+    assert card_version(card) == "v1"
+    assert to_core_card(card)["supportedInterfaces"] == [
+        {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+    ]
+    etags = {http.get(demo_agent.card_url, headers=h).headers["etag"] for h in ({}, {"A2A-Version": "0.3"}, V1)}
+    assert len(etags) == 3  # one per shape, so a cache keyed on the header never mixes them
 
 
 def test_card_is_v1_shaped_for_1_0(http, demo_agent):
