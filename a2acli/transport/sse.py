@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import httpx
 from httpx_sse import EventSource
@@ -15,8 +15,7 @@ from httpx_sse import EventSource
 from a2acli.transport.exchange import Exchange, Tap
 
 
-@dataclass(frozen=True)
-class SseEvent:
+class SseEvent(NamedTuple):
     index: int
     event: str  # "message" unless the server named it ("error", ...)
     data: str

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from a2acli.wire import Wire, envelope
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, find_method
 
 
-@dataclass(frozen=True)
-class BuiltRequest:
+class BuiltRequest(NamedTuple):
     spec: MethodSpec | None
     method: str  # as sent
     envelope: dict[str, Any]
     body: bytes  # the exact bytes to POST
-    notes: list[str] = field(default_factory=list)  # what the translation could not carry
+    notes: tuple[str, ...] | list[str] = ()  # what the translation could not carry
 
 
 def encode_params(spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", notes: list[str] | None = None) -> Any:

@@ -3,8 +3,7 @@ where an API key goes. Cards are first brought to canonical V1 (translate.to_cor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
 from a2acli.errors import A2acliError
@@ -15,8 +14,7 @@ class VersionNotOfferedError(A2acliError):
     code = "version_not_offered"
 
 
-@dataclass(frozen=True)
-class Endpoint:
+class Endpoint(NamedTuple):
     url: str
     tenant: str = ""
 

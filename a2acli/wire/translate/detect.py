@@ -8,8 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._common import Notes, fields, note
 from .card import card_version, to_compat_card, to_core_card
@@ -26,8 +25,7 @@ from .tasks import (
 WEBHOOK_METHOD = "tasks/pushNotification"  # the vendor's JSON-RPC-wrapped webhook body
 
 
-@dataclass(frozen=True)
-class Detected:
+class Detected(NamedTuple):
     kind: str  # see KINDS
     version: str | None = None  # "v1", "v0", or None when the shape does not tell
     method: str | None = None  # V1 method name, when known

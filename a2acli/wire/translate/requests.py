@@ -8,8 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._common import Notes, drop, drop_tenant, entity, map_value, note, rename
 from .card import to_compat_card, to_core_card
@@ -42,8 +41,7 @@ V1_METHOD_NAMES: dict[str, str] = {v0: v1 for v1, v0 in V0_METHOD_NAMES.items()}
 Translator = Callable[[Any, Notes], Any]
 
 
-@dataclass(frozen=True)
-class MethodTranslators:
+class MethodTranslators(NamedTuple):
     params_to_compat: Translator  # V1 params => V0 params (None: send no `params` key)
     params_to_core: Translator  # V0 params => V1 params
     result_to_core: Translator  # V0 result => V1 result
