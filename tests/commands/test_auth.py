@@ -7,7 +7,10 @@ import base64
 import json
 import stat
 import time
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the backport the package depends on there
+    import tomli as tomllib
 from urllib.parse import parse_qs
 
 import httpx

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the backport the package depends on there
+    import tomli as tomllib
 
 import pytest
 
