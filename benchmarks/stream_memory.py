@@ -146,7 +146,8 @@ def run(mode: str, n: int) -> tuple[int, int, float]:
     t0 = time.perf_counter()
     seen = 0
     with client.stream("POST", RPC, content=b"{}") as resp:
-        ex = Exchange(1, SPEC.name, "POST", RPC, [], streaming=True, status=resp.status_code, response_headers=list(resp.headers.items()))
+        ex = Exchange(1, SPEC.name, "POST", RPC, [], streaming=True)
+        ex.status, ex.response_headers = resp.status_code, list(resp.headers.items())
         with make_view(mode, sink) as view:
             for ev in iter_events(ex, resp, [NullTap()]):
                 result = event_result(ex, ev.event, ev.data)

@@ -1,0 +1,29 @@
+"""The benchmark scripts still run (on tiny inputs) and print their tables. Their figures are
+not checked here: speed and memory are read from a full benchmark run, never from a test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def run(script: str, *args: str) -> str:
+    proc = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_stream_memory_runs():
+    out = run("stream_memory.py", "--small", "40", "--large", "80", "--warmup", "10", "--modes", "baseline,json,text")
+    rows = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in ("baseline", "json", "text")]
+    assert rows == ["baseline", "json", "text"], out
+
+
+def test_startup_runs():
+    out = run("startup.py", "--runs", "1")
+    for name in ("python -c pass", "a2a card fetch -o json", "a2a send -o json", "a2a --help"):
+        assert name in out, out
+    assert "a2a card fetch / httpie GET" in out or "httpie not installed" in out, out
