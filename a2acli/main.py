@@ -1,7 +1,8 @@
 """The root command. Commands are registered from one table, and a run registers only the
-command it was asked for: Typer builds (and type-checks) every registered command's parameters
-on each start, so a full tree costs ~100 ms that `a2a card fetch` does not need. `--help`,
-completion and anything unrecognised get the full tree; `from a2acli.main import app` too."""
+command it was asked for (of a group, only the member named; and the root's shared options only
+when some come before the command): Typer builds every registered command's parameters on each
+start, so a full tree costs ~100 ms that `a2a card fetch` does not need. `--help`, completion and
+anything unrecognised get the full tree; `from a2acli.main import app` too."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ with_signature(_root, _sig.replace(parameters=[p for p in _sig.parameters.values
 def _command(module: str, function: str, name: str, panel: str, *, ordered: bool = False) -> Callable[..., None]:
     """Registers one command; `ordered` keeps repeated options in command-line order."""
 
-    def register(app: typer.Typer, leaf: str | None = None) -> None:
+    def register(app: typer.Typer, member: str | None = None) -> None:  # (a command has no members)
         import importlib
 
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
@@ -66,17 +67,17 @@ def _command(module: str, function: str, name: str, panel: str, *, ordered: bool
 
 
 def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -> Callable[..., None]:
-    """Registers a command group; given `leaf` (`fetch` of `a2a card fetch`), only that member:
+    """Registers a command group; given `member` (`fetch` of `a2a card fetch`), only that one:
     Typer builds every member's parameters, and a group's members each have 20 shared options."""
 
-    def register(app: typer.Typer, leaf: str | None = None) -> None:
+    def register(app: typer.Typer, member: str | None = None) -> None:
         import copy
         import importlib
 
         sub = importlib.import_module(f"a2acli.commands.{module}").app
-        if leaf is not None:
-            commands = [c for c in sub.registered_commands if c.name == leaf]
-            groups = [g for g in sub.registered_groups if g.name == leaf]
+        if member is not None:
+            commands = [c for c in sub.registered_commands if c.name == member]
+            groups = [g for g in sub.registered_groups if g.name == member]
             if commands or groups:  # otherwise (a typo): the whole group, so the error lists them
                 sub = copy.copy(sub)
                 sub.registered_commands, sub.registered_groups = commands, groups
