@@ -47,7 +47,7 @@ class _EffectiveDefaultHelp(OptionInfo):
 
     @property  # type: ignore[override]
     def help(self) -> str:
-        return self.template + " " + effective_default_text(self.setting) if HELP_WANTED else self.template
+        return f"{self.template} {effective_default_text(self.setting)}" if HELP_WANTED else self.template
 
     @help.setter
     def help(self, value: str) -> None:
