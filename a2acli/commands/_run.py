@@ -183,7 +183,7 @@ class Call:
         if self.opts.api_key:
             where, name = api_key_placement(self.card)
             {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = self.opts.api_key
-            self.redactor.add(header=name)
+            self.redactor.add(**({"query": name} if where == "query" else {"header": name}))
         if self.opts.bearer:
             creds.headers["Authorization"] = f"Bearer {self.opts.bearer}"
         elif self.opts.basic:

@@ -37,9 +37,14 @@ class Redactor:
     def __init__(self, secrets: set[str] | None = None, header_names: set[str] | None = None) -> None:
         self.secrets: set[str] = set()
         self.header_names = SECRET_HEADERS | {h.lower() for h in (header_names or set())}
+        self._query_names: set[str] = set()
+        self._query: re.Pattern[str] | None = None  # `name=value` of those query parameters
         self.add(*(secrets or ()))
 
-    def add(self, *secrets: str | None, header: str | None = None) -> None:
+    def add(self, *secrets: str | None, header: str | None = None, query: str | None = None) -> None:
+        """Secret values (redacted wherever they occur), a secret header name, or the name of a
+        query parameter that carries a secret (its value is redacted in every URL, however short
+        or percent-encoded it is)."""
         for s in secrets:
             if isinstance(s, str) and len(s) >= MIN_SECRET:
                 self.secrets.add(s)
@@ -48,6 +53,12 @@ class Redactor:
                         self.secrets.add(escaped)
         if header:
             self.header_names = self.header_names | {header.lower()}
+        if query:
+            from urllib.parse import quote_plus
+
+            self._query_names |= {query, quote_plus(query)}
+            alternatives = "|".join(re.escape(n) for n in sorted(self._query_names))
+            self._query = re.compile(rf"([?&](?:{alternatives})=)[^&#\s]*")
 
     def is_secret_header(self, name: str) -> bool:
         name = name.lower()
@@ -74,6 +85,8 @@ class Redactor:
             pass
 
     def text(self, text: str) -> str:
+        if self._query is not None:
+            text = self._query.sub(lambda m: m.group(1) + REDACTED, text)
         for s in sorted(self.secrets, key=len, reverse=True):
             text = text.replace(s, REDACTED)
         return text

@@ -88,6 +88,20 @@ def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
     assert parse_qs(route.calls.last.request.url.query.decode())["token"] == ["key-0123456789"]
 
 
+@pytest.mark.parametrize("key", ["K1", "key with space&more"])
+def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx_mock, tmp_path, key):
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=V1_SCHEMES["query"]))
+    respx_mock.post(url__startswith=RPC).mock(side_effect=httpx.ReadTimeout("slow"))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", key, "--debug", "--dump", str(tmp_path), "--timeout", "5")
+    assert result.exit_code == 5
+    assert "api_key=<redacted>" in result.stderr
+    written = "".join(p.read_text() for p in tmp_path.iterdir())
+    assert "api_key=<redacted>" in written
+    on_the_wire = str(httpx.QueryParams({"api_key": key}))  # api_key=K1, api_key=key+with+space%26more
+    for shown in (result.stdout + result.stderr, written):
+        assert on_the_wire not in shown and key not in shown
+
+
 # -- bearer and basic --------------------------------------------------------------------------------
 
 
