@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from a2acli.errors import UsageError
 from a2acli.wire import Wire, envelope
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, find_method
@@ -41,12 +42,31 @@ def build_request(spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Di
 
 def build_call(method: str, params: Any, *, wire: Wire, dialect: Dialect, request_id: str | int, tenant: str = "") -> BuiltRequest:
     """`a2a call`: a known method given by its V1 name takes the chosen wire's name and params
-    form; a V0 name, or a method we do not know, is sent exactly as given."""
+    form (an object); its V0 name is sent as given under V0 and refused under V1 (its params
+    would be V0's); a method we do not know is sent exactly as given."""
     spec = find_method(method)
-    if spec is not None and method == spec.name:
-        return build_request(spec, params, wire=wire, dialect=dialect, request_id=request_id, tenant=tenant)
+    if spec is not None:
+        if params is not None and not isinstance(params, dict):
+            raise UsageError(f"the params of {spec.name} are a JSON object, not {_json_kind(params)}", hint=f"e.g. a2a call {method} '{{\"id\": \"…\"}}'")
+        if method == spec.name:
+            return build_request(spec, params, wire=wire, dialect=dialect, request_id=request_id, tenant=tenant)
+        if wire is Wire.V1 and method == spec.v0:
+            raise UsageError(
+                f"{method} is the 0.3 name of {spec.name}; under 1.0 it is {spec.name}",
+                hint=f"call {spec.name} (params in V1 form), or pass --a2a-version 0.3 to send {method}",
+            )
     env = envelope.request(method, params, request_id)
     return BuiltRequest(spec, method, env, envelope.dumps(env))
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number" if isinstance(value, (int, float)) else "null"
 
 
 def decode_result(spec: MethodSpec | None, result: Any, notes: list[str] | None = None) -> Any:

@@ -470,6 +470,24 @@ def test_call_unknown_method_is_sent_as_given(cli, agent):
     assert '"pong": true' in result.stdout
 
 
+def test_call_v0_name_is_sent_as_given_under_v0_and_refused_under_v1(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result(V0_TASK))
+    result = cli("call", "tasks/get", '{"id": "t-1"}', "-u", AGENT, "--a2a-version", "0.3", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert sent(route)["method"] == "tasks/get"
+    refused = cli("call", "tasks/get", '{"id": "t-1"}', "-u", AGENT)
+    assert refused.exit_code == 2 and route.call_count == 1
+    assert "tasks/get is the 0.3 name of GetTask" in refused.stderr and "--a2a-version 0.3" in refused.stderr
+
+
+@pytest.mark.parametrize("params,kind", [("[1]", "an array"), ('"x"', "a string"), ("5", "a number")])
+def test_call_params_of_a_known_method_must_be_an_object(cli, agent, params, kind):
+    route = agent.post(RPC).respond(json=rpc_result(V0_TASK))
+    result = cli("call", "GetTask", params, "-u", AGENT)
+    assert result.exit_code == 2 and not route.called
+    assert f"the params of GetTask are a JSON object, not {kind}" in result.stderr
+
+
 def test_call_redacts_push_secrets_in_dumps_like_the_commands(cli, agent, tmp_path):
     agent.post(RPC).respond(json=rpc_result({"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h", "token": "tok-SECRET-9"}))
     params = '{"taskId": "t-1", "url": "https://cb.example/h", "token": "tok-SECRET-9"}'
