@@ -72,6 +72,11 @@ class InvalidResponseError(A2acliError):
     code = "invalid_response"
 
 
+class ConnectionBrokenError(InvalidResponseError):
+    """The connection broke before the answer was complete: unlike a malformed answer, worth a
+    retry (same idempotency key) or, for a stream, polling the task."""
+
+
 class RpcError(A2acliError):
     """A JSON-RPC error object returned by the agent."""
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import typer
 
 from a2acli.commands._options import CallOptions
-from a2acli.errors import A2acliError, ExitCode, Interrupted, TimeoutExpired, UnexpectedStateError, UnreachableError, HttpError, InvalidResponseError, UsageError
+from a2acli.errors import A2acliError, ExitCode, Interrupted, TimeoutExpired, UnexpectedStateError, UnreachableError, HttpError, ConnectionBrokenError, InvalidResponseError, RpcError, UsageError
 from a2acli.render.output import Output
 from a2acli.wire import Wire, envelope
 from a2acli.wire.methods import METHODS, MethodSpec
@@ -299,8 +299,8 @@ class Call:
                 if retries > attempt and ex.status is not None and (ex.status >= 500 or ex.status in (409, 429)):
                     raise HttpError(f"HTTP {ex.status} {ex.reason}".strip())
                 break
-            # InvalidResponseError here is a connection broken mid-answer: the same key makes it safe
-            except (UnreachableError, HttpError, TimeoutExpired, InvalidResponseError) as e:
+            # a connection broken mid-answer: the same idempotency key makes a retry safe
+            except (UnreachableError, HttpError, TimeoutExpired, ConnectionBrokenError) as e:
                 if attempt >= retries or isinstance(e, TimeoutExpired) and self.opts.timeout:
                     raise  # (an answered 409/429/5xx only raises while retries are left)
                 delay = retry_delay(attempt, self.transport.last)
@@ -308,18 +308,36 @@ class Call:
                 same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
                 self.out.note(f"retry {attempt}/{retries} in {delay:g}s" + (f" (same {same[0]})" if same else "") + f": {e.message}")
                 time.sleep(delay)
-        result = read_result(ex)
-        return Reply(result, decode_result(built.spec, result), ex.response_body, ex)
+        try:
+            result = read_result(ex, expect_id=built.envelope.get("id"), warn=self.out.warn)
+        except RpcError:
+            if self.out.mode == "raw" and ex.response_body:  # raw: the error envelope as it came
+                self.out.raw(ex.response_body)
+            raise
+        return Reply(result, self._decode(built, result), ex.response_body, ex)
+
+    @staticmethod
+    def _decode(built: Any, result: Any) -> Any:
+        """The result in canonical V1, checked against what the method promises (InvalidResponse
+        otherwise; `a2a call` of an unknown method is not checked)."""
+        from a2acli.wire.codec import decode_result
+        from a2acli.wire.shapes import check_result
+
+        core = decode_result(built.spec, result)
+        if built.spec is not None:
+            check_result(built.spec.result, core, built.method)
+        return core
 
     def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
         self.endpoint()  # before building: the interface's tenant goes into V1 params
         yield from self.send_stream(self.build(spec, params, request_id), headers=headers)
 
     def send_stream(self, built: Any, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
-        """POST a built request and yield each SSE event's result as it arrives."""
+        """POST a built request and yield each SSE event's result as it arrives, up to the last
+        one (the agent closing the stream, or a final event: see shapes.ends_stream)."""
         from a2acli.transport.jsonrpc import event_result, read_document
         from a2acli.transport.sse import iter_events
-        from a2acli.wire.codec import decode_result
+        from a2acli.wire.shapes import ends_stream
 
         ep = self.endpoint()
         while True:
@@ -329,10 +347,32 @@ class Call:
                     if self.renew_oauth_token(ex):
                         continue
                     read_document(ex)  # raises the JSON-RPC or HTTP error it carries
+                events = 0
+                warned: set[str] = set()
+
+                def warn_once(text: str) -> None:  # one line per stream, not one per event
+                    if text not in warned:
+                        warned.add(text)
+                        self.out.warn(text)
+
                 for ev in iter_events(ex, resp, self.transport.taps):
-                    result = event_result(ex, ev.event, ev.data)
-                    yield Reply(result, decode_result(built.spec, result), ev.data.encode(), ex)
+                    try:
+                        result = event_result(ex, ev.event, ev.data, expect_id=built.envelope.get("id"), warn=warn_once)
+                    except RpcError:
+                        if self.out.mode == "raw":  # raw: the error event's data as it came
+                            self.out.raw(ev.data)
+                        raise
+                    core = self._decode(built, result)
+                    events += 1
+                    yield Reply(result, core, ev.data.encode(), ex)
                     self.transport.check_deadline()
+                    if ends_stream(result, core):
+                        return
+                if not events:
+                    raise InvalidResponseError(
+                        f"the stream of {built.method} closed without a single event",
+                        hint="the agent accepted the call but sent nothing; see the exchange with --debug",
+                    )
                 return
 
     # -- task tracking --------------------------------------------------------------------------------
@@ -576,8 +616,8 @@ def run_stream(
                     _subscribe_refused(call, view, e)  # the finished task shown, or polled below
                 except (UnreachableError, HttpError) as e:
                     broken = e
-                except A2acliError as e:
-                    if e.code != "invalid_response" or not call.task.get("id"):
+                except ConnectionBrokenError as e:  # (a malformed answer is not: it ends the run)
+                    if not call.task.get("id"):
                         raise
                     broken = e
                 if broken and events == 0:

@@ -26,6 +26,8 @@ class Output:
         self.rich = mode == "text" and (_isatty(self.out) or bool(force))
         self._console = None
         self._err_console = None
+        self._documents = 0  # JSON documents written to stdout
+        self._lines = False  # and whether they are JSON Lines (a stream)
 
     # -- consoles (rich is imported only when a human is looking) -------------------------------
     @property
@@ -56,6 +58,8 @@ class Output:
 
     # -- payload (stdout) -----------------------------------------------------------------------
     def json(self, obj: Any, *, lines: bool = False) -> None:
+        self._documents += 1
+        self._lines = self._lines or lines
         text = json.dumps(obj, ensure_ascii=False) if lines else json.dumps(obj, ensure_ascii=False, indent=2)
         self.out.write(text + "\n")
         self.out.flush()
@@ -122,13 +126,17 @@ class Output:
             self.err.flush()
 
     def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | None, data: Any = None, request_id: str | None = None) -> None:
-        if self.mode == "json":
+        """Under -o json the error envelope goes to stdout: as the document when nothing was
+        written yet, as one more line after JSON Lines (a stream stays one object per line),
+        and to stderr as text when a document is already there (stdout holds exactly one, as
+        with --expect-state: the task, then the exit code 6)."""
+        if self.mode == "json" and (not self._documents or self._lines):
             err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
             if data is not None:
                 err["data"] = data
             if request_id:
                 err["requestId"] = request_id
-            self.json({"error": err})
+            self.json({"error": err}, lines=self._lines)
             return
         self._err(f"error: {message}", "bold red")
         if data is not None:

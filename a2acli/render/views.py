@@ -90,19 +90,32 @@ def push_config_rows(cfg: dict[str, Any]) -> Rows:
     return rows
 
 
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value] if value else []
+
+
 def card_rows(card: dict[str, Any]) -> Rows:
+    """The card's main lines. Cards vary widely, so every field is shown as well as its shape
+    allows: an entry that is not an object is shown as JSON rather than dropped."""
     rows: Rows = [("Agent", str(card.get("name", ""))), ("Description", str(card.get("description", ""))), ("Version", str(card.get("version", "")))]
     if isinstance(card.get("provider"), dict):
         rows.append(("Provider", str(card["provider"].get("organization", ""))))
-    for itf in card.get("supportedInterfaces") or []:
+    for itf in _listed(card.get("supportedInterfaces")):
+        if not isinstance(itf, dict):
+            rows.append(("Interface", compact(itf)))
+            continue
         rows.append(("Interface", f"{itf.get('protocolBinding', '?')} {itf.get('protocolVersion', '?')} {itf.get('url', '')}" + (f" tenant={itf['tenant']}" if itf.get("tenant") else "")))
-    caps = card.get("capabilities") or {}
+    caps = card.get("capabilities") if isinstance(card.get("capabilities"), dict) else {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
     rows.append(("Capabilities", ", ".join(flags) or "none"))
-    for name, scheme in (card.get("securitySchemes") or {}).items():
-        kind = next(iter(scheme), "?") if isinstance(scheme, dict) else "?"
+    schemes = card.get("securitySchemes")
+    for name, scheme in (schemes.items() if isinstance(schemes, dict) else []):
+        kind = str(next(iter(scheme), "?")) if isinstance(scheme, dict) else "?"
         rows.append(("Security", f"{name}: {kind.replace('SecurityScheme', '')}"))
-    for skill in card.get("skills") or []:
+    for skill in _listed(card.get("skills")):
+        if not isinstance(skill, dict):
+            rows.append(("Skill", compact(skill)))
+            continue
         rows.append(("Skill", f"{skill.get('id', '')}: {skill.get('description') or skill.get('name', '')}"))
     return rows
 

@@ -18,8 +18,8 @@ from a2acli import __version__
 from a2acli.errors import (
     A2acliError,
     AuthError,
+    ConnectionBrokenError,
     HttpError,
-    InvalidResponseError,
     TimeoutExpired,
     UnreachableError,
 )
@@ -192,7 +192,7 @@ class Transport:
                 raise UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT) from e
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout") from e
-            raise InvalidResponseError(
+            raise ConnectionBrokenError(
                 f"the connection to {ex.url} broke before the answer was complete ({e or type(e).__name__})",
                 hint="the agent closed the stream early; retry, or see --debug",
             ) from e

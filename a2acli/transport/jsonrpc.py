@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from a2acli.errors import A2acliError, RpcError
@@ -61,15 +62,28 @@ def read_document(ex: Exchange, what: str = "the agent") -> Any:
     return envelope.loads(ex.response_body, what=f"answer of {what}")
 
 
-def read_result(ex: Exchange) -> Any:
+Warn = Callable[[str], None]
+
+
+def _check_id(doc: Any, expect_id: Any, warn: Warn | None) -> None:
+    """A response answers the request with the same id (JSON-RPC 2.0). A mismatch is named, not
+    fatal: the answer is still the only one there is, and sloppy servers exist."""
+    if warn is None or not isinstance(doc, dict) or doc.get("id", expect_id) == expect_id:
+        return
+    warn(f"the answer's id {doc.get('id')!r} is not the request's {expect_id!r} (JSON-RPC wants them equal)")
+
+
+def read_result(ex: Exchange, expect_id: Any = None, warn: Warn | None = None) -> Any:
     """The `result` of a JSON-RPC response exchange; RpcError for an `error`."""
-    result, err = envelope.split_response(read_document(ex))
+    doc = read_document(ex)
+    result, err = envelope.split_response(doc)
     if err is not None:
         raise rpc_error(err, ex)
+    _check_id(doc, expect_id, warn)
     return result
 
 
-def event_result(ex: Exchange, event: str, data: str) -> Any:
+def event_result(ex: Exchange, event: str, data: str, expect_id: Any = None, warn: Warn | None = None) -> Any:
     """The `result` of one SSE event holding a JSON-RPC response."""
     doc = envelope.loads(data.encode(), what="stream event")
     result, err = envelope.split_response(doc)
@@ -77,4 +91,5 @@ def event_result(ex: Exchange, event: str, data: str) -> Any:
         raise rpc_error(err, ex)
     if event == "error":
         raise rpc_error({"code": None, "message": data}, ex)
+    _check_id(doc, expect_id, warn)
     return result

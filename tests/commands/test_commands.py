@@ -4,6 +4,7 @@ and the exit code of every failure class."""
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 import pytest
@@ -391,6 +392,87 @@ def test_truncated_stream_falls_back_to_polling(cli, agent):
     assert result.exit_code == 0, result.stderr
     assert "closed the stream before the task finished" in result.stderr
     assert "State: completed" in result.stdout
+
+
+@pytest.mark.parametrize("command,result,says", [
+    (("send", "hi"), None, "result is null"),
+    (("send", "hi"), {"task": "x"}, "result.task is a string"),
+    (("send", "hi"), {"foo": 1}, "holds none of task, message"),
+    (("tasks", "get", "t-1"), "str", "result is a string"),
+    (("tasks", "get", "t-1"), {"id": "t-1", "status": "x"}, "result.status is a string"),
+    (("tasks", "list"), {"tasks": "x"}, "result.tasks is a string"),
+])
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_an_answer_that_is_not_what_the_method_promises_exits_1(cli, agent, command, result, says, output):
+    agent.post(RPC).respond(json=rpc_result(result))
+    out = cli(*command, "-u", AGENT, "-o", output)
+    assert out.exit_code == 1
+    shown = out.stdout + out.stderr
+    assert "is not valid" in shown and says in shown and "internal error" not in shown
+
+
+def test_an_answer_without_result_or_error_is_invalid_except_for_a_delete(cli, agent):
+    agent.post(RPC, json__method="GetTask").respond(json={"jsonrpc": "2.0", "id": 1})
+    assert cli("tasks", "get", "t-1", "-u", AGENT).exit_code == 1
+    agent.post(RPC, json__method="DeleteTaskPushNotificationConfig").respond(json={"jsonrpc": "2.0", "id": 1})
+    assert cli("push-config", "delete", "t-1", "p-1", "-u", AGENT).exit_code == 0
+
+
+def test_an_answer_with_another_id_is_named(cli, agent):
+    agent.post(RPC).respond(json=rpc_result(V1_TASK, request_id="not-yours"))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--request-id", "req-1", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert "the answer's id 'not-yours' is not the request's 'req-1'" in result.stderr
+
+
+def test_a_stream_event_that_is_not_an_event_exits_1(cli, agent):
+    agent.post(RPC).respond(content=sse(V1_EVENTS[0], {"statusUpdate": "x"}), headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 1
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0] == V1_EVENTS[0] and "result.statusUpdate is a string" in lines[-1]["error"]["message"]
+
+
+def test_a_stream_without_any_event_exits_1(cli, agent):
+    agent.post(RPC).respond(content=b": nothing to say\n\n", headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT)
+    assert result.exit_code == 1 and "closed without a single event" in result.stderr
+
+
+@pytest.mark.parametrize("version,last", [
+    ("1.0", {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}),
+    ("0.3", {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": "input-required"}, "final": True}),
+])
+def test_a_stream_ends_at_its_final_event_even_if_the_agent_keeps_it_open(cli, agent, version, last):
+    first = V1_EVENTS[0] if version == "1.0" else {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "submitted"}}
+
+    def body():
+        yield sse(first, last)
+        time.sleep(30)  # an agent that never closes: reading on would hang
+        yield b""
+
+    agent.post(RPC).mock(return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=body()))
+    started = time.monotonic()
+    result = cli("stream", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json", "--timeout", "20")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [first, last]
+    assert time.monotonic() - started < 15
+
+
+def test_raw_output_of_an_error_answer_is_the_envelope_as_received(cli, agent):
+    answer = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}'
+    agent.post(RPC).respond(content=answer, headers={"Content-Type": "application/json"})
+    result = cli("tasks", "get", "t-9", "-u", AGENT, "-o", "raw")
+    assert result.exit_code == 1
+    assert result.stdout == answer.decode() + "\n" and "-32001 TaskNotFoundError" in result.stderr
+
+
+def test_json_output_is_one_document_when_expect_state_fails(cli, agent):
+    agent.post(RPC).respond(json=rpc_result({"task": {**V1_TASK, "status": {"state": "TASK_STATE_FAILED"}}}))
+    result = cli("send", "hi", "-u", AGENT, "-o", "json", "--expect-state", "completed")
+    assert result.exit_code == 6
+    assert json.loads(result.stdout)["task"]["id"] == "t-1"  # one document: the payload
+    assert "expected completed" in result.stderr
 
 
 def test_subscribe_snapshot_then_close(cli, agent):

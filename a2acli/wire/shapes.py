@@ -1,0 +1,151 @@
+"""Is an answer the object its method promises? Checked on the canonical V1 form (after the
+translators, which never fail), before anything renders or tracks it.
+
+Lenient where servers legitimately differ (missing optional fields, unknown keys, any state
+spelling): only what the rest of the CLI relies on is required, so a wrong answer ends in one
+clear InvalidResponseError (exit 1) instead of a crash in a renderer. Also: when a stream is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.errors import InvalidResponseError
+from a2acli.wire.translate.enums import TERMINAL_STATES, to_core_task_state
+
+_HINT = "the agent's answer does not follow the A2A schema; see it with -o raw or --debug"
+_EVENT_KEYS = ("task", "message", "statusUpdate", "artifactUpdate")
+
+
+class _Bad(Exception):
+    def __init__(self, where: str, what: str) -> None:
+        super().__init__(f"{where} {what}")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Bad(where, f"is {_kind(value)}, not an object")
+    return value
+
+
+def _list_of_objects(parent: dict[str, Any], key: str, where: str, *, required: bool = False) -> list[Any]:
+    if key not in parent and not required:
+        return []
+    value = parent.get(key)
+    if not isinstance(value, list):
+        raise _Bad(f"{where}.{key}", f"is {_kind(value)}, not an array")
+    for i, item in enumerate(value):
+        _object(item, f"{where}.{key}[{i}]")
+    return value
+
+
+def _message(value: Any, where: str) -> None:
+    msg = _object(value, where)
+    _list_of_objects(msg, "parts", where)
+
+
+def _status(value: Any, where: str) -> None:
+    status = _object(value, where)
+    if "message" in status and status["message"] is not None:
+        _message(status["message"], f"{where}.message")
+
+
+def _artifact(value: Any, where: str) -> None:
+    _list_of_objects(_object(value, where), "parts", where)
+
+
+def _task(value: Any, where: str) -> None:
+    task = _object(value, where)
+    if not isinstance(task.get("id"), str) or not task["id"]:
+        raise _Bad(f"{where}.id", "is missing" if "id" not in task else f"is {_kind(task['id'])}, not a task id")
+    if "status" not in task:
+        raise _Bad(f"{where}.status", "is missing")
+    _status(task["status"], f"{where}.status")
+    for i, artifact in enumerate(_list_of_objects(task, "artifacts", where)):
+        _artifact(artifact, f"{where}.artifacts[{i}]")
+    for i, msg in enumerate(_list_of_objects(task, "history", where)):
+        _message(msg, f"{where}.history[{i}]")
+
+
+def _one_of(value: Any, where: str, keys: tuple[str, ...]) -> str:
+    obj = _object(value, where)
+    found = [k for k in keys if k in obj]
+    if len(found) != 1:
+        raise _Bad(where, f"holds {' and '.join(found) if found else 'none'} of {', '.join(keys)} (exactly one is expected)")
+    return found[0]
+
+
+def _send(value: Any, where: str) -> None:
+    key = _one_of(value, where, ("task", "message"))
+    (_task if key == "task" else _message)(value[key], f"{where}.{key}")
+
+
+def _event(value: Any, where: str) -> None:
+    key = _one_of(value, where, _EVENT_KEYS)
+    inner = value[key]
+    if key == "task":
+        _task(inner, f"{where}.task")
+    elif key == "message":
+        _message(inner, f"{where}.message")
+    elif key == "statusUpdate":
+        _status(_object(inner, f"{where}.statusUpdate").get("status"), f"{where}.statusUpdate.status")
+    else:
+        _artifact(_object(inner, f"{where}.artifactUpdate").get("artifact"), f"{where}.artifactUpdate.artifact")
+
+
+def _task_list(value: Any, where: str) -> None:
+    for i, task in enumerate(_list_of_objects(_object(value, where), "tasks", where, required=True)):
+        _task(task, f"{where}.tasks[{i}]")
+
+
+def _config_list(value: Any, where: str) -> None:
+    _list_of_objects(_object(value, where), "configs", where)
+
+
+_CHECKS = {
+    "send": _send,
+    "event": _event,
+    "task": _task,
+    "task-list": _task_list,
+    "push-config": _object,
+    "push-config-list": _config_list,
+    "card": _object,
+}
+
+
+def check_result(kind: str, core: Any, method: str) -> None:
+    """InvalidResponseError unless `core` (canonical V1) is what `kind` promises. Results of
+    kind "empty" (a delete) may be anything; unknown methods (`a2a call`) are not checked."""
+    check = _CHECKS.get(kind)
+    if check is None:
+        return
+    try:
+        check(core, "result")
+    except _Bad as bad:
+        raise InvalidResponseError(f"the answer to {method} is not valid: {bad}", hint=_HINT) from None
+
+
+def ends_stream(result: Any, core: Any) -> bool:
+    """Whether a stream event is its last: a V0 status update with `final: true`, a Message (a
+    direct reply), or a status update or Task in a terminal state. A V1 server closes the stream
+    there; one that does not must not leave the CLI waiting. A Task in an interrupted state does
+    not end it: subscribing to an input-required task waits for it to resume."""
+    if isinstance(result, dict) and result.get("final") is True:
+        return True
+    if not isinstance(core, dict):
+        return False
+    if "message" in core:
+        return True
+    holder = core.get("statusUpdate") or core.get("task")
+    state = (holder.get("status") or {}).get("state") if isinstance(holder, dict) and isinstance(holder.get("status"), dict) else None
+    return to_core_task_state(state) in TERMINAL_STATES
