@@ -176,7 +176,7 @@ def run_download(task_id: str, directory: str, opts: Any, *, request_id: str | N
     with boundary(output_hint=opts.output, debug=opts.debug, out=out):
         with Call(opts, out) as call:
             if opts.offline:
-                call.print_offline(call.build(spec, {"id": task_id}, request_id), stream=False)
+                call.print_offline(lambda: call.build(spec, {"id": task_id}, request_id), stream=False)
                 return
             reply = call.unary(spec, {"id": task_id}, request_id=request_id)
             task = reply.core if isinstance(reply.core, dict) else {}

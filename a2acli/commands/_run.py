@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -262,11 +262,21 @@ class Call:
             return self.endpoint().url
         return f"<JSON-RPC URL from the Agent Card of {self.opts.url or '--url'}>"
 
-    def print_offline(self, built: Any, *, stream: bool, headers: dict[str, str] | None = None) -> None:
+    def print_offline(self, build: Callable[[], Any], *, stream: bool, headers: dict[str, str] | None = None) -> None:
+        """Print the request as it would be sent. `build` runs once what can be known offline is
+        known: a local card's endpoint (its tenant goes into V1 params) and where the card puts
+        the API key (a header, the query string or a cookie)."""
         url = self.offline_url()
         creds = self.credentials()
+        built = build()
+        if creds.params:
+            from urllib.parse import urlencode
+
+            url += ("&" if "?" in url else "?") + urlencode(creds.params)
         h = self.transport.headers({"Content-Type": "application/json", "Accept": "text/event-stream" if stream else "application/json", **creds.headers, **(headers or {})})
-        head = [f"POST {url}"] + [f"{k}: {v}" for k, v in self.redactor.headers(list(h.items()))]
+        if creds.cookies:
+            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in creds.cookies.items())
+        head = [self.redactor.text(f"POST {url}")] + [f"{k}: {v}" for k, v in self.redactor.headers(list(h.items()))]
         if self.out.mode == "raw":
             for line in head:
                 self.out.note(line)
@@ -525,7 +535,7 @@ def run_unary(
         expected = parse_states(expect)
         with Call(opts, out) as call:
             if opts.offline:
-                call.print_offline(call.build(spec, params, request_id), stream=False, headers=headers)
+                call.print_offline(lambda: call.build(spec, params, request_id), stream=False, headers=headers)
                 return
             reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
             call.track(reply.core)
@@ -596,7 +606,7 @@ def run_stream(
         expected = parse_states(expect)
         with Call(opts, out) as call:
             if opts.offline:
-                call.print_offline(call.build(spec, params, request_id), stream=True, headers=headers)
+                call.print_offline(lambda: call.build(spec, params, request_id), stream=True, headers=headers)
                 return
             if subscribing:
                 call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
@@ -686,7 +696,7 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
     with boundary(output_hint=opts.output, debug=opts.debug, out=out):
         with Call(opts, out) as call:
             if opts.offline:
-                call.print_offline(call.build(spec, params, request_id), stream=False)
+                call.print_offline(lambda: call.build(spec, params, request_id), stream=False)
                 return
             v0 = opts.wire is Wire.V0
             if all_pages and v0:
@@ -756,7 +766,7 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
         streaming = stream if stream is not None else bool(spec and spec.streaming)
         with Call(opts, out) as call:
             if opts.offline:
-                call.print_offline(call.build_call(method, params, request_id), stream=streaming)
+                call.print_offline(lambda: call.build_call(method, params, request_id), stream=streaming)
                 return
             call.endpoint()  # before building: the interface's tenant goes into V1 params
             built = call.build_call(method, params, request_id)

@@ -122,3 +122,23 @@ def test_file_part_inline(cli, tmp_path):
     assert result.exit_code == 0, result.stderr
     (part,) = json.loads(result.stdout)["params"]["message"]["parts"]
     assert part == {"raw": "aGkgdGhlcmU=", "mediaType": "text/plain", "filename": "note.txt"}
+
+
+@pytest.mark.parametrize("where,shows", [
+    ("cookie", "Cookie: <redacted>"),
+    ("query", "POST http://agent.test/rpc?k=<redacted>"),
+    ("header", "X-Key: <redacted>"),
+])
+def test_offline_with_a_local_card_shows_what_a_real_call_sends(cli, tmp_path, where, shows):
+    """The card's tenant goes into the params and the API key goes where the card says, as in a
+    real call; its value stays hidden."""
+    card = {"name": "t", "description": "d", "version": "1",
+            "supportedInterfaces": [{"url": "http://agent.test/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": "acme"}],
+            "securitySchemes": {"k": {"apiKeySecurityScheme": {"location": where, "name": "X-Key" if where == "header" else "k"}}}}
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card))
+    result = cli("tasks", "get", "t-1", "-u", path.as_uri(), "--api-key", "key-0123456789", "--offline", "--request-id", "req-1")
+    assert result.exit_code == 0, result.stderr
+    assert shows in result.stdout and "key-0123456789" not in result.stdout
+    body = json.loads(result.stdout[result.stdout.index("{"):])
+    assert body["params"] == {"id": "t-1", "tenant": "acme"}
