@@ -195,4 +195,34 @@ def run() -> None:
         command = ""  # the version needs no command at all
     app = build_app(command, member, root_options=not argv or argv[0] != command)
     _collect_from_here()
-    app(prog_name="a2a")
+    if not _json_output(argv, os.environ):
+        app(prog_name="a2a")
+        return
+    # -o json: a usage error Typer finds before any command runs (an unknown flag, a bad value)
+    # is reported in the JSON error envelope on stdout too, like every other error.
+    try:
+        code = app(prog_name="a2a", standalone_mode=False)
+    except typer.TyperException as e:
+        if getattr(e, "exit_code", None) != 2 or not hasattr(e, "format_message"):
+            raise
+        from a2acli.render.output import Output
+
+        where = f"{getattr(getattr(e, 'ctx', None), 'command_path', None) or 'a2a'} --help"
+        Output("json").error(message=e.format_message(), hint=f"see `{where}`", code="usage", a2a_code=None)
+        code = 2
+    except typer.Abort:
+        code = 1
+    sys.exit(code or 0)
+
+
+def _json_output(argv: list[str], env: Any) -> bool:
+    """Whether this command line asks for -o json (as a flag, or through A2ACLI_OUTPUT)."""
+    for i, tok in enumerate(argv):
+        if tok == "--":
+            break
+        if tok in ("-o", "--output") and i + 1 < len(argv):
+            return argv[i + 1].lower() == "json"
+        if tok.startswith(("--output=", "-o")) and tok not in ("-o",):
+            value = tok.split("=", 1)[1] if tok.startswith("--output=") else tok[2:].lstrip("=")
+            return value.lower() == "json"
+    return str(env.get("A2ACLI_OUTPUT", "")).lower() == "json"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -111,3 +112,34 @@ def test_the_console_script_and_python_m_share_the_entry_point():
     assert script.value == "a2acli.__main__:main"  # as installed, so a stale install fails here
     out = subprocess.run([sys.executable, "-m", "a2acli", "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.startswith("a2a ")
+
+
+def _run(argv: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    code = "import sys; from a2acli.__main__ import main; sys.argv = ['a2a', *sys.argv[1:]]; main()"
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("argv,env,says", [
+    (["send", "hi", "--bogus", "-o", "json"], None, "No such option: --bogus"),
+    (["-ojson", "send", "--timeout", "abc", "hi"], None, "Invalid value for '--timeout'"),
+    (["tasks", "get", "--output=json"], None, "Missing argument"),
+    (["tasks", "get"], {"A2ACLI_OUTPUT": "json"}, "Missing argument"),
+])
+def test_a_usage_error_under_json_output_is_the_json_envelope(argv, env, says):
+    out = _run(argv, env)
+    assert out.returncode == 2
+    err = json.loads(out.stdout)["error"]
+    assert err["code"] == "usage" and says in err["message"] and err["hint"].endswith("--help`")
+
+
+def test_a_usage_error_in_text_output_stays_typers(tmp_path):
+    out = _run(["send", "hi", "--bogus"])
+    assert out.returncode == 2 and out.stdout == "" and "No such option: --bogus" in out.stderr
+
+
+def test_json_output_keeps_the_exit_codes_of_the_commands():
+    assert _run(["send", "hi", "-o", "json", "-u", "http://127.0.0.1:9"]).returncode == 3
+    ok = _run(["send", "hi", "-o", "json", "--offline", "--rpc-url", "http://x/"])
+    assert ok.returncode == 0 and json.loads(ok.stdout)["method"] == "SendMessage"
