@@ -350,6 +350,13 @@ class Call:
         from a2acli.wire.shapes import ends_stream
 
         ep = self.endpoint()
+        warned: set[str] = set()
+
+        def warn_once(text: str) -> None:  # one line per stream, not one per event
+            if text not in warned:
+                warned.add(text)
+                self.out.warn(text)
+
         while True:
             with self.transport.open_stream(ep.url, built.body, label=built.method, creds=self.credentials(), headers=headers) as (ex, resp):
                 if not 200 <= resp.status_code < 300:
@@ -358,13 +365,6 @@ class Call:
                         continue
                     read_document(ex)  # raises the JSON-RPC or HTTP error it carries
                 events = 0
-                warned: set[str] = set()
-
-                def warn_once(text: str) -> None:  # one line per stream, not one per event
-                    if text not in warned:
-                        warned.add(text)
-                        self.out.warn(text)
-
                 for ev in iter_events(ex, resp, self.transport.taps):
                     try:
                         result = event_result(ex, ev.event, ev.data, expect_id=built.envelope.get("id"), warn=warn_once)
