@@ -178,7 +178,12 @@ def _invoke(argv: list[str]) -> tuple[int, str, str]:
     code = 0
     with redirect_stdout(out), redirect_stderr(err):
         try:
-            app(argv, prog_name="a2a", standalone_mode=True)
+            code = app(argv, prog_name="a2a", standalone_mode=False) or 0
+        except typer.TyperException as e:  # a usage error Typer found: its plain message
+            code = getattr(e, "exit_code", 1)
+            err.write(f"error: {e.format_message() if hasattr(e, 'format_message') else e}\n")
+        except typer.Abort:
+            code = 1
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     return code, out.getvalue(), err.getvalue()

@@ -300,3 +300,13 @@ def test_command_usage_errors_exit_2(cli, agent, command, says):
 def test_dumps_and_a_command_together_is_a_usage_error(cli, agent, tmp_path):
     result = cli("diff", str(tmp_path), "--", "tasks", "get", "t-1")
     assert result.exit_code == 2 and "not both" in result.stderr
+
+
+@pytest.mark.parametrize("command,says", [
+    (["send", "--bogus"], "No such option: --bogus"),
+    (["tasks", "get"], "Missing argument"),
+])
+def test_a_usage_error_in_the_command_after_the_dashes_is_named(cli, command, says):
+    result = cli("diff", "-u", AGENT, "--", *command)
+    assert result.exit_code == 2
+    assert f"the command failed under 1.0: {says}" in result.stderr and "─" not in result.stderr
