@@ -153,9 +153,10 @@ def render() -> str:
     for cmd, ctx in found:
         path = ctx.command_path
         params = [p for p in cmd.get_params(ctx) if p.name not in ("help",)]
-        own = [p for p in params if not (_is_common(p) and cmd is not root)]
-        args = [p for p in own if p.param_type_name == "argument"]
-        opts = [p for p in own if p.param_type_name == "option" and not _is_common(p)]
+        # a command takes the common options when it has all of them (translate has its own --debug)
+        takes_common = cmd is not root and sum(_is_common(p) for p in params) == len(_COMMON_DECLS)
+        args = [p for p in params if p.param_type_name == "argument"]
+        opts = [p for p in params if p.param_type_name == "option" and not (_is_common(p) and (takes_common or cmd is root))]
         usage = " ".join([path, "[OPTIONS]", *(_arg_usage(a) for a in args)] + (["COMMAND [ARGS]..."] if hasattr(cmd, "commands") else []))
         lines += [f"## {path}", "", "```", usage, "```", ""]
         if cmd.help:
@@ -166,7 +167,7 @@ def render() -> str:
             lines.append("")
         if opts:
             lines += _options_tables(opts, ctx, panels=False)
-        if any(_is_common(p) for p in params) and cmd is not root:
+        if takes_common:
             lines += ["Also the [common options](#common-options).", ""]
         if hasattr(cmd, "commands"):
             subs = [n for n in cmd.list_commands(ctx) if not getattr(cmd.commands[n], "hidden", False)]
