@@ -187,10 +187,12 @@ def run() -> None:
         return
     argv = sys.argv[1:]
     command, member = requested_command(argv)
-    if command is not None and not {"-h", "--help"} & set(argv):  # no option help will be shown
-        from a2acli.commands import _options
+    from a2acli.commands import _options
 
+    if command is not None and not {"-h", "--help"} & set(argv):  # no option help will be shown
         _options.HELP_WANTED = False
+    else:  # help shows effective defaults: those of the profile named on the command line
+        _options.HELP_PROFILE = _value_of("--profile", argv)
     if command is None and ("--version" in argv or "-V" in argv):
         command = ""  # the version needs no command at all
     app = build_app(command, member, root_options=not argv or argv[0] != command)
@@ -213,6 +215,18 @@ def run() -> None:
     except typer.Abort:
         code = 1
     sys.exit(code or 0)
+
+
+def _value_of(flag: str, argv: list[str]) -> str | None:
+    """The value given to `flag` (`--flag V` or `--flag=V`) before any `--`."""
+    for i, tok in enumerate(argv):
+        if tok == "--":
+            break
+        if tok == flag and i + 1 < len(argv):
+            return argv[i + 1]
+        if tok.startswith(flag + "="):
+            return tok.split("=", 1)[1]
+    return None
 
 
 def _json_output(argv: list[str], env: Any) -> bool:

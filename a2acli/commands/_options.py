@@ -35,6 +35,7 @@ def _opt(*decls: str, help: str, panel: str = CONN, setting: str | None = None, 
 # no help: Typer reads every option's help while building the tree, and working out effective
 # defaults reads the config file and the environment, which a plain call does not need.
 HELP_WANTED = True
+HELP_PROFILE: str | None = None  # `--profile NAME` on the command line that asks for help
 
 
 class _EffectiveDefaultHelp(OptionInfo):
@@ -109,10 +110,10 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
         stamp: Any = path.stat().st_mtime_ns
     except OSError:
         stamp = None
-    key = (tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))), str(path), stamp)
+    key = (tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))), str(path), stamp, HELP_PROFILE)
     if key not in _DEFAULTS_CACHE:
         try:
-            res = settings.resolve({})
+            res = settings.resolve({}, HELP_PROFILE)
             _DEFAULTS_CACHE[key] = {k: (res.values[k], res.sources[k]) for k in res.values}
         except Exception:  # a broken config or a missing profile: say it when a command runs, not in help
             _DEFAULTS_CACHE[key] = {}

@@ -53,6 +53,14 @@ def test_help_shows_the_default_from_the_active_profile(tmp_path):
     assert "(default: 1.0, from env A2ACLI_A2A_VERSION)" in out
 
 
+@pytest.mark.parametrize("argv", [("send", "--profile", "staging", "--help"), ("--profile=staging", "tasks", "list", "--help")])
+def test_help_shows_the_defaults_of_the_profile_named_on_the_command_line(tmp_path, argv):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[profiles.staging]\na2a-version = "0.3"\n')
+    out = flat(run(*argv, env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
+    assert "(default: 0.3, from profile staging; env: A2ACLI_A2A_VERSION)" in out
+
+
 def test_help_survives_a_broken_config(tmp_path):
     cfg = tmp_path / "config.toml"
     cfg.write_text("not = = toml")
