@@ -104,7 +104,7 @@ def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float |
     except httpx.ConnectError as e:
         from a2acli.transport.client import _connect_error
 
-        raise _connect_error(cc.token_url, e) from e
+        raise _connect_error(cc.token_url, e, what="the token URL (--token-url, or the card's OAuth2 flow)") from e
     except httpx.HTTPError as e:
         raise UnreachableError(f"request to the token endpoint {cc.token_url} failed: {e}", hint="check the token URL") from e
     try:

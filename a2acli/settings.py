@@ -193,7 +193,7 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
         return table, name, value
     if table == "auth":
         if name == "token-url":
-            _check_url(value, "auth.token-url", files=False)
+            check_url(value, "auth.token-url", files=False)
         if name == "client-auth":
             if value.lower() not in ("basic", "post"):
                 raise UsageError(f"auth.client-auth {value!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (client_secret_post)")
@@ -204,7 +204,7 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
     return table, name, check_value(name, value)
 
 
-def _check_url(value: str, what: str, *, files: bool) -> None:
+def check_url(value: str, what: str, *, files: bool = False) -> None:
     from urllib.parse import urlsplit
 
     from a2acli.errors import UsageError
@@ -213,7 +213,8 @@ def _check_url(value: str, what: str, *, files: bool) -> None:
     if files and (parts.scheme == "file" or (not parts.scheme and value.endswith(".json"))):
         return
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"{what} {value!r} is not an http(s) URL", hint="e.g. http://127.0.0.1:41241")
+        example = "https://idp.example/oauth/token" if "token" in what else "http://127.0.0.1:41241"
+        raise UsageError(f"{what} {value!r} is not an http(s) URL", hint=f"e.g. {example}")
 
 
 def check_value(name: str, value: Any) -> Any:
@@ -248,7 +249,7 @@ def check_value(name: str, value: Any) -> Any:
             raise UsageError(f"timeout {text!r} is not a positive number of seconds", hint="e.g. a2a config set timeout 30")
         return t
     if name in ("url", "rpc-url"):
-        _check_url(text, name, files=name == "url")
+        check_url(text, name, files=name == "url")
         return text
     if name == "basic" and ":" not in text:
         raise UsageError("basic must be USER:PASSWORD", hint="e.g. a2a config set basic alice:s3cret (or A2ACLI_BASIC)")

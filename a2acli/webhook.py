@@ -149,7 +149,10 @@ class Receiver:
         try:
             self.server = cls((host.strip("[]"), port), _handler(self))
         except OSError as e:
-            why = "address already in use" if e.errno in (98, 48, 10048) else (e.strerror or str(e))
+            in_use = e.errno in (98, 48, 10048)
+            why = "address already in use" if in_use else (e.strerror or str(e))
+            if not in_use:  # an address this machine does not have, or not an address at all
+                raise UsageError(f"cannot listen on {host}:{port}: {why}", hint="--host takes an address of this machine (127.0.0.1, ::1, 0.0.0.0)") from None
             raise A2acliError(f"cannot listen on {host}:{port}: {why}", hint="choose another --port (--port 0 picks a free one)") from None
         self.host = host
         self.port = self.server.server_address[1]

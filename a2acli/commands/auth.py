@@ -107,7 +107,7 @@ def auth_login(
             if not values["url"]:
                 raise UsageError("no token endpoint", hint="pass --token-url URL, or -u URL of an agent whose card declares an OAuth2 clientCredentials flow")
             token_url = _token_url_from_card(cfg, str(values["url"]), out)
-        settings.check_value("rpc-url", token_url)  # an http(s) URL
+        settings.check_url(token_url, "--token-url")
         client_id = client_id or saved.get("client-id")
         if not client_id:
             raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")

@@ -290,13 +290,16 @@ def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:
 TLS_HINT = "check the certificate: --cacert PATH trusts a private CA, --cert/--key give a client certificate; --insecure skips verification (unsafe)"
 
 
-def _connect_error(url: str, e: Exception) -> A2acliError:
+def _connect_error(url: str, e: Exception, *, what: str = "--url") -> A2acliError:
+    """`what` names the setting the URL came from, for the hints."""
     text = str(e)
     low = text.lower()
     if isinstance(getattr(e, "__context__", None), ssl.SSLError) or "ssl" in low or "certificate" in low:
         return UnreachableError(f"TLS handshake with {url} failed: {text}", hint=TLS_HINT)
     if "name or service not known" in low or "nodename nor servname" in low or "getaddrinfo" in low or "name resolution" in low:
-        return UnreachableError(f"cannot resolve the host of {url}", hint="check the spelling of --url")
+        return UnreachableError(f"cannot resolve the host of {url}", hint=f"check the spelling of {what}")
+    if what != "--url":
+        return UnreachableError(f"cannot connect to {url}: {text or 'connection refused'}", hint=f"is it up? check {what}")
     return UnreachableError(f"cannot connect to {url}: {text or 'connection refused'}", hint="is the agent running? check --url (try `a2a demo-server`)")
 
 

@@ -366,3 +366,11 @@ def test_login_without_profile_creates_the_default_one(cli, cfg, respx_mock):
     # a second login reuses what the profile holds
     again = cli("auth", "login")
     assert again.exit_code == 0, again.stderr
+
+
+def test_login_hints_name_the_token_url(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(side_effect=httpx.ConnectError("Connection refused"))
+    result = login(cli)
+    assert result.exit_code == 3 and "check the token URL" in result.stderr and "demo-server" not in result.stderr
+    bad = cli("auth", "login", "--profile", "prod", "--token-url", "not-a-url", "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert bad.exit_code == 2 and "--token-url 'not-a-url' is not an http(s) URL" in bad.stderr

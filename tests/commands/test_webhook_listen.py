@@ -210,3 +210,9 @@ def test_port_zero_prints_the_real_url(cli):
 def test_usage_errors(cli, argv, says):
     result = cli("webhook", "listen", *argv)
     assert result.exit_code == 2 and says in result.stderr
+
+
+def test_a_host_this_machine_does_not_have_is_a_usage_error(cli):
+    result = cli("webhook", "listen", "--host", "999.1.1.1", "--port", "0", "--timeout", "1", "--token", "t0k3n")
+    assert result.exit_code == 2
+    assert "cannot listen on 999.1.1.1" in result.stderr and "--host takes an address of this machine" in result.stderr
