@@ -333,6 +333,9 @@ def translate(
             return
         if not events:
             raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
+        # every event of an SSE stream answers a streaming method: a bare V0 task there is the
+        # stream's first event (a V1 {task}), not a GetTask result
+        method = method or "SendStreamingMessage"
         translated = []
         for i, (name, data) in enumerate(events, 1):
             doc = _loads(data, f"SSE event {i}")

@@ -82,6 +82,19 @@ def test_stdin_and_a_single_sse_line(cli):
     assert "recognised: V1 (1.0) JSON-RPC response" in result.stderr
 
 
+def test_a_v0_stream_reads_its_first_task_as_a_stream_event(cli):
+    events = [
+        {"kind": "task", "id": "t", "contextId": "c", "status": {"state": "submitted"}},
+        {"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "completed"}, "final": True},
+    ]
+    body = "".join(f"data: {json.dumps({'jsonrpc': '2.0', 'id': 1, 'result': e})}\n\n" for e in events)
+    result = cli("translate", "--to", "v1", input=body)
+    assert result.exit_code == 0, result.stderr
+    first, second = (json.loads(chunk.removeprefix("data: "))["result"] for chunk in result.stdout.strip().split("\n\n"))
+    assert first == {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"}}}
+    assert second == {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}
+
+
 def test_method_settles_a_bare_v0_task(cli):
     doc = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"kind": "task", "id": "t", "contextId": "c", "status": {"state": "working"}}})
     guessed = cli("translate", "--to", "v1", input=doc)
