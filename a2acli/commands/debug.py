@@ -333,13 +333,10 @@ def translate(
             return
         if not events:
             raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
-        # every event of an SSE stream answers a streaming method: a bare V0 task there is the
-        # stream's first event (a V1 {task}), not a GetTask result
-        method = method or "SendStreamingMessage"
         translated = []
         for i, (name, data) in enumerate(events, 1):
             doc = _loads(data, f"SSE event {i}")
-            translated.append((name, _translate_one(doc, target.value, method, out, prefix=f"event {i}: " if len(events) > 1 else "")))
+            translated.append((name, _translate_one(doc, target.value, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True)))
         for name, result in translated:
             out.text((f"event: {name}\n" if name != "message" else "") + "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
 
@@ -391,7 +388,9 @@ def _loads(text: str, where: str) -> Any:
         raise UsageError(f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)") from None
 
 
-def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: str) -> Any:
+def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
+    """One document. `stream`: it is an SSE event, so without --method it answers a streaming
+    method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result)."""
     from a2acli.errors import UsageError
     from a2acli.wire.translate import V1_METHOD_NAMES, detect, translate_document
 
@@ -401,7 +400,7 @@ def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: s
         raise UsageError(f"{prefix}{what}", hint=TRANSLATE_HINT)
     notes: list[str] = []
     try:
-        result = translate_document(doc, to, notes, method=method)
+        result = translate_document(doc, to, notes, method=method or ("SendStreamingMessage" if stream else None))
     except ValueError as e:
         raise UsageError(str(e), hint="--method takes an A2A method name, V1 (GetTask) or V0 (tasks/get)") from None
     said = KIND_LABELS.get(found.kind, found.kind)
