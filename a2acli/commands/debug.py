@@ -388,6 +388,25 @@ def _loads(text: str, where: str) -> Any:
         raise UsageError(f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)") from None
 
 
+def _check_fits(core_doc: Any, method: str, *, told: bool, prefix: str) -> None:
+    """The result, in canonical V1, is what `method` answers with; if not, a document the user
+    said answers that method is refused (exit 2). One we only assumed it of (an SSE event) is
+    translated as it is."""
+    from a2acli.errors import InvalidResponseError, UsageError
+    from a2acli.wire.methods import find_method
+    from a2acli.wire.shapes import check_result
+
+    spec = find_method(method)
+    if spec is None or not isinstance(core_doc, dict):
+        return
+    try:
+        check_result(spec.result, core_doc.get("result"), spec.name)
+    except InvalidResponseError as e:
+        why = e.message.split(": ", 1)[-1]
+        if told:
+            raise UsageError(f"{prefix}the result does not fit --method {method}: {why}", hint="give the method this answer is for, or drop --method") from None
+
+
 def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
     """One document. `stream`: it is an SSE event, so without --method it answers a streaming
     method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result)."""
@@ -399,8 +418,11 @@ def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: s
         what = f"a JSON-RPC request for {doc.get('method')!r}, not an A2A method" if found.kind == "jsonrpc-request" else "not an A2A document"
         raise UsageError(f"{prefix}{what}", hint=TRANSLATE_HINT)
     notes: list[str] = []
+    effective = method or ("SendStreamingMessage" if stream else None)
     try:
-        result = translate_document(doc, to, notes, method=method or ("SendStreamingMessage" if stream else None))
+        result = translate_document(doc, to, notes, method=effective)
+        if effective and found.kind == "jsonrpc-response" and isinstance(doc, dict) and "result" in doc:
+            _check_fits(doc if to == "v1" else translate_document(doc, "v1", [], method=effective), effective, told=bool(method), prefix=prefix)
     except ValueError as e:
         raise UsageError(str(e), hint="--method takes an A2A method name, V1 (GetTask) or V0 (tasks/get)") from None
     said = KIND_LABELS.get(found.kind, found.kind)

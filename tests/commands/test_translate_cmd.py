@@ -128,3 +128,11 @@ def test_bad_input_exits_2_with_a_hint(cli, argv, stdin, says):
     assert result.exit_code == 2, result.stderr
     assert says in result.stderr and "hint:" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_method_the_result_does_not_fit_is_refused(cli):
+    doc = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}})
+    wrong = cli("translate", "--to", "v0", "--method", "GetTask", input=doc)
+    assert wrong.exit_code == 2 and "the result does not fit --method GetTask: result.id is missing" in wrong.stderr
+    right = cli("translate", "--to", "v0", "--method", "SendMessage", "--compact", input=doc)
+    assert right.exit_code == 0 and json.loads(right.stdout)["result"]["kind"] == "task"
