@@ -422,7 +422,7 @@ def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: s
     try:
         result = translate_document(doc, to, notes, method=effective)
         if effective and found.kind == "jsonrpc-response" and isinstance(doc, dict) and "result" in doc:
-            _check_fits(doc if to == "v1" else translate_document(doc, "v1", [], method=effective), effective, told=bool(method), prefix=prefix)
+            _check_fits(result if to == "v1" else translate_document(doc, "v1", [], method=effective), effective, told=bool(method), prefix=prefix)
     except ValueError as e:
         raise UsageError(str(e), hint="--method takes an A2A method name, V1 (GetTask) or V0 (tasks/get)") from None
     said = KIND_LABELS.get(found.kind, found.kind)
