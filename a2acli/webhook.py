@@ -378,6 +378,8 @@ def _show(out: Output, d: Delivery, as_v1: bool) -> None:
     if out.mode == "raw":
         out.raw(d.body)
     elif out.mode == "json":
+        if as_v1 and d.shape.core is None:
+            out.warn(f"delivery #{d.seq} is not an A2A event ({d.shape.name}): shown as received, not as V1")
         out.json(d.shape.core if as_v1 and d.shape.core is not None else d.doc, lines=True)
     else:
         out.rows(_rows(d), title=f"#{d.seq} {d.shape.name}", style="magenta")

@@ -84,6 +84,13 @@ def test_as_v1_gives_one_canonical_shape(cli):
     assert lines[3] == {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-03-11T12:00:00Z"}}}
 
 
+def test_as_v1_names_a_body_that_is_no_a2a_event(cli):
+    result, _ = run(cli, "--count", "1", "-o", "json", "--as", "v1", send=lambda url: [post(url, {"weird": 1})])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == {"weird": 1}
+    assert "delivery #1 is not an A2A event" in result.stderr and "shown as received" in result.stderr
+
+
 def test_text_names_each_shape(cli):
     result, _ = run(cli, "--count", "4", send=lambda url: [post(url, b) for b in SHAPES])
     assert result.exit_code == 0, result.stderr
