@@ -314,6 +314,12 @@ class Call:
                 if attempt >= retries or isinstance(e, TimeoutExpired) and self.opts.timeout:
                     raise  # (an answered 409/429/5xx only raises while retries are left)
                 delay = retry_delay(attempt, self.transport.last)
+                left = self.transport.time_left()
+                if left is not None and delay >= left:  # waiting would outlive --timeout
+                    raise TimeoutExpired(
+                        f"--timeout {self.opts.timeout:g}s would expire during the {delay:g}s wait before retry {attempt + 1}/{retries} ({e.message})",
+                        hint="raise --timeout, or retry later",
+                    ) from e
                 attempt += 1
                 same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
                 self.out.note(f"retry {attempt}/{retries} in {delay:g}s" + (f" (same {same[0]})" if same else "") + f": {e.message}")

@@ -226,8 +226,9 @@ class Transport:
                     self._emit("on_response", ex)
                     chunks: list[bytes] = []
                     try:
-                        for chunk in resp.iter_bytes():
-                            chunks.append(chunk)
+                        with self._watchdog(resp):  # a body that trickles in still ends on time
+                            for chunk in resp.iter_bytes():
+                                chunks.append(chunk)
                     finally:  # a body cut off (timeout, broken connection) still reaches the dump
                         ex.response_body = b"".join(chunks)
                 finally:
@@ -251,25 +252,34 @@ class Transport:
         req = self._build_post(url, body, h, creds)
         ex = self._new_exchange(label, "POST", req, streaming=True)
         self._emit("on_request", ex)
-        watchdog: threading.Timer | None = None
         try:
             with self._errors(ex):
                 resp = self.client.send(req, stream=True)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
-                    left = self._remaining()
-                    if left is not None:
-                        watchdog = threading.Timer(left, resp.close)
-                        watchdog.daemon = True
-                        watchdog.start()
-                    yield ex, resp
+                    with self._watchdog(resp):
+                        yield ex, resp
                 finally:
-                    if watchdog is not None:
-                        watchdog.cancel()
                     resp.close()
         finally:
             self._emit("on_complete", ex)
+
+    @contextmanager
+    def _watchdog(self, resp: httpx.Response) -> Iterator[None]:
+        """Close `resp` when the whole-call deadline passes: httpx's read timeout bounds each
+        read, so an answer that trickles in (or a silent stream) would otherwise outlive it."""
+        left = self._remaining()
+        if left is None:
+            yield
+            return
+        timer = threading.Timer(left, resp.close)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
 
     def check_deadline(self) -> None:
         self._remaining()

@@ -459,6 +459,36 @@ def test_a_stream_ends_at_its_final_event_even_if_the_agent_keeps_it_open(cli, a
     assert time.monotonic() - started < 15
 
 
+def test_an_answer_that_trickles_in_still_ends_at_the_timeout(cli):
+    """httpx's read timeout bounds each read; --timeout bounds the whole call (a real socket:
+    the server sends its head, then one byte every 0.2 s)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n")
+            try:
+                for _ in range(100):
+                    conn.sendall(b" ")
+                    time.sleep(0.2)
+            except OSError:
+                pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    started = time.monotonic()
+    result = cli("tasks", "get", "t-1", "--rpc-url", f"http://127.0.0.1:{server.getsockname()[1]}/", "--timeout", "1")
+    server.close()
+    assert result.exit_code == 5, result.stderr
+    assert time.monotonic() - started < 8
+
+
 def test_raw_output_of_an_error_answer_is_the_envelope_as_received(cli, agent):
     answer = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}'
     agent.post(RPC).respond(content=answer, headers={"Content-Type": "application/json"})

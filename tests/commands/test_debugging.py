@@ -131,6 +131,14 @@ def test_retry_generates_one_key_and_honours_retry_after(cli, agent, sleeps):
     assert sleeps == [7.0]
 
 
+def test_a_retry_wait_longer_than_the_time_left_ends_the_call(cli, agent, sleeps):
+    route = agent.post(RPC).mock(side_effect=[httpx.Response(503, headers={"Retry-After": "10"}), httpx.Response(200, json=rpc_result({"task": V1_TASK}))])
+    result = cli("send", "hi", "-u", AGENT, "--retry", "2", "--timeout", "3")
+    assert result.exit_code == 5
+    assert route.call_count == 1 and sleeps == []
+    assert "would expire during the 10s wait before retry 1/2" in result.stderr
+
+
 def test_409_after_the_last_retry_is_explained(cli, agent, sleeps):
     route = agent.post(RPC).respond(409, headers={"X-Request-ID": "rq-409"})
     result = cli("send", "hi", "-u", AGENT, "--retry", "2", "--idempotency-key", "k-2")
