@@ -190,6 +190,8 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
     if table == "headers":
         if "\n" in value or "\r" in value:
             raise UsageError(f"the value of header {name} has a line break", hint="header values are one line")
+        if not value.isascii():
+            raise UsageError(f"the value of header {name} is not ASCII", hint="header values travel as ASCII: percent-encode or base64 it")
         return table, name, value
     if table == "auth":
         if name == "token-url":

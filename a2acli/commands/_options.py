@@ -185,6 +185,10 @@ def parse_header(text: str) -> tuple[str, str]:
         from a2acli.errors import UsageError
 
         raise UsageError(f"-H {text!r} is not 'Name: value'", hint="e.g. -H 'X-Team: qa'")
+    if not text.isascii():
+        from a2acli.errors import UsageError
+
+        raise UsageError(f"-H {text!r} is not ASCII", hint="header names and values travel as ASCII: percent-encode or base64 the value")
     return name.strip(), value.strip()
 
 

@@ -144,9 +144,12 @@ class Transport:
         return httpx.Timeout(left, connect=connect)
 
     def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        """The request's headers: ours, then `extra`, then -H, each replacing a header of the same
+        name in any spelling (-H 'a2a-version: 9.9' replaces A2A-Version; it is not sent twice)."""
         h = {"User-Agent": USER_AGENT, "A2A-Version": self.cfg.version}
-        h.update(extra or {})
-        for k, v in self.cfg.headers:  # -H wins over everything
+        for k, v in [*(extra or {}).items(), *self.cfg.headers]:  # -H wins over everything
+            for same in [name for name in h if name.lower() == k.lower()]:
+                del h[same]
             h[k] = v
         return h
 

@@ -489,6 +489,19 @@ def test_an_answer_that_trickles_in_still_ends_at_the_timeout(cli):
     assert time.monotonic() - started < 8
 
 
+def test_a_header_given_with_h_replaces_ours_in_any_spelling(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "-H", "a2a-version: 9.9", "--bearer", "tok-0123456789", "-H", "authorization: Bearer other-0123")
+    assert result.exit_code == 0, result.stderr
+    sent_headers = route.calls.last.request.headers
+    assert sent_headers.get_list("A2A-Version") == ["9.9"] and sent_headers.get_list("Authorization") == ["Bearer other-0123"]
+
+
+def test_a_header_that_is_not_ascii_is_a_usage_error(cli):
+    result = cli("tasks", "get", "t-1", "--rpc-url", RPC, "-H", "X-Name: h\u00e9llo", "--offline")
+    assert result.exit_code == 2 and "is not ASCII" in result.stderr
+
+
 def test_raw_output_of_an_error_answer_is_the_envelope_as_received(cli, agent):
     answer = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}'
     agent.post(RPC).respond(content=answer, headers={"Content-Type": "application/json"})
