@@ -29,10 +29,11 @@ class _Tee:
         self._resp = resp
         self._ex = ex
         self._taps = taps
-        self.headers = resp.headers
+        # the media type as checked in iter_events (lowercase: `Text/Event-Stream` is one too)
+        self.headers = httpx.Headers({"content-type": ex.content_type})
 
     def iter_text(self) -> Iterator[str]:
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        decoder = codecs.getincrementaldecoder("utf-8-sig")("replace")  # a leading BOM is dropped, as SSE says
         for chunk in self._resp.iter_bytes():
             for tap in self._taps:
                 tap.on_chunk(self._ex, chunk)

@@ -371,6 +371,15 @@ def test_stream_survives_crlf_comments_and_split_chunks(cli, agent):
     assert [json.loads(line) for line in result.stdout.splitlines()] == V1_EVENTS
 
 
+def test_stream_with_a_bom_and_a_media_type_in_capitals_keeps_every_event(cli, agent):
+    body = b"\xef\xbb\xbf" + sse(*V1_EVENTS)
+    chunks = [body[:2], body[2:9], body[9:]]  # the BOM split across chunks too
+    agent.post(RPC).mock(return_value=httpx.Response(200, headers={"Content-Type": "Text/Event-Stream; charset=UTF-8"}, content=iter(chunks)))
+    result = cli("stream", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == V1_EVENTS
+
+
 def test_stream_error_event_exits_1_after_showing_events(cli, agent):
     agent.post(RPC).respond(content=sse(V1_EVENTS[0], error={"code": -32603, "message": "Internal error"}), headers={"Content-Type": "text/event-stream"})
     result = cli("stream", "hi", "-u", AGENT, "-o", "json")
