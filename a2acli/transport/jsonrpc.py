@@ -36,7 +36,7 @@ def rpc_error(err: dict[str, Any], ex: Exchange | None = None) -> RpcError:
     # does not define keep their 1.0 name
     v0 = ex is not None and (ex.header("A2A-Version", sent=True) or "").startswith("0.")
     name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
-    label = f"{code} {name}" if name else f"{code}"
+    label = f"{code} {name}" if name else f"{code}" if code is not None else "error"
     message = str(err.get("message") or "no message")
     return RpcError(
         f"{label}: {message}",
@@ -55,8 +55,11 @@ def read_document(ex: Exchange, what: str = "the agent") -> Any:
             doc = envelope.loads(ex.response_body)
             _, err = envelope.split_response(doc)
         except A2acliError:
-            err = None
-        if err is not None and status not in (401, 403):
+            doc, err = None, None
+        # a JSON-RPC error rides on the HTTP error; any other JSON (`{"error": "down"}` from a
+        # proxy) is just the body of an HTTP error, which keeps its status and hint
+        jsonrpc = isinstance(doc, dict) and (doc.get("jsonrpc") == "2.0" or isinstance((err or {}).get("code"), int))
+        if err is not None and jsonrpc and status not in (401, 403):
             raise rpc_error(err, ex)
         raise http_status_error(ex, what)
     return envelope.loads(ex.response_body, what=f"answer of {what}")
@@ -84,12 +87,17 @@ def read_result(ex: Exchange, expect_id: Any = None, warn: Warn | None = None) -
 
 
 def event_result(ex: Exchange, event: str, data: str, expect_id: Any = None, warn: Warn | None = None) -> Any:
-    """The `result` of one SSE event holding a JSON-RPC response."""
+    """The `result` of one SSE event holding a JSON-RPC response. An `event: error` is an error
+    whatever its data: a JSON-RPC error envelope, a bare error object, or plain text."""
+    if event == "error":
+        try:
+            _, err = envelope.split_response(envelope.loads(data.encode(), what="stream error event"))
+        except A2acliError:
+            err = None
+        raise rpc_error(err or {"code": None, "message": data}, ex)
     doc = envelope.loads(data.encode(), what="stream event")
     result, err = envelope.split_response(doc)
     if err is not None:
         raise rpc_error(err, ex)
-    if event == "error":
-        raise rpc_error({"code": None, "message": data}, ex)
     _check_id(doc, expect_id, warn)
     return result

@@ -388,6 +388,21 @@ def test_stream_error_event_exits_1_after_showing_events(cli, agent):
     assert "-32603 InternalError" in result.stdout
 
 
+@pytest.mark.parametrize("data,says", [('{"message": "kaput"}', "kaput"), ("plain words", "plain words")])
+def test_an_error_event_that_is_not_an_envelope_keeps_its_words(cli, agent, data, says):
+    body = sse(V1_EVENTS[0]) + f"event: error\ndata: {data}\n\n".encode()
+    agent.post(RPC).respond(content=body, headers={"Content-Type": "text/event-stream"})
+    result = cli("stream", "hi", "-u", AGENT)
+    assert result.exit_code == 1 and f"error: {data}" in result.stderr and says in result.stderr
+
+
+def test_an_http_error_with_a_json_body_that_is_not_jsonrpc_keeps_its_status(cli, agent):
+    agent.post(RPC).respond(503, json={"error": "down"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert result.exit_code == 1
+    assert "HTTP 503" in result.stderr and "None:" not in result.stderr
+
+
 def test_stream_answered_with_plain_json(cli, agent):
     agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32004, "message": "Streaming is not supported"}})
     result = cli("stream", "hi", "-u", AGENT)
