@@ -124,19 +124,21 @@ def test_expect_state_under_streams(cli, agent, argv):
 # -- waiting ------------------------------------------------------------------------------------------
 
 
-def test_tasks_get_wait_backs_off_and_is_bounded(cli, agent):
-    times: list[float] = []
+def test_tasks_get_wait_backs_off_and_is_bounded(cli, agent, monkeypatch):
+    calls: list[int] = []
+    slept: list[float] = []
+    monkeypatch.setattr("time.sleep", slept.append)  # the waits asked for, not wall time (no flakes)
 
     def answer(request):
-        times.append(time.monotonic())
-        return httpx.Response(200, json=rpc_result(COMPLETED if len(times) == 6 else WORKING))
+        calls.append(1)
+        return httpx.Response(200, json=rpc_result(COMPLETED if len(calls) == 6 else WORKING))
 
     agent.post(RPC).mock(side_effect=answer)
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == COMPLETED
-    gaps = [b - a for a, b in zip(times[1:], times[2:])]
-    assert len(gaps) == 4 and all(later > earlier for earlier, later in zip(gaps, gaps[1:]))  # 0.05 * 1.5^n
+    assert len(slept) == 5 and all(later > earlier for earlier, later in zip(slept, slept[1:]))  # 0.05 * 1.5^n
+    assert slept[0] == pytest.approx(0.05)
 
 
 def test_tasks_get_wait_timeout_exits_5_and_prints_the_resume_command(cli, agent):
