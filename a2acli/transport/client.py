@@ -223,7 +223,7 @@ class Transport:
         self._emit("on_request", ex)
         try:
             with self._errors(ex):
-                resp = self.client.send(req, stream=True)
+                resp = self._send(req)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
@@ -257,7 +257,7 @@ class Transport:
         self._emit("on_request", ex)
         try:
             with self._errors(ex):
-                resp = self.client.send(req, stream=True)
+                resp = self._send(req)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
@@ -267,6 +267,26 @@ class Transport:
                     resp.close()
         finally:
             self._emit("on_complete", ex)
+
+    def _send(self, req: httpx.Request) -> httpx.Response:
+        """Send, following redirects. A POST (it carries the credentials: API key, cookies, bearer)
+        follows them within its origin only: httpx drops Authorization on the way to another host
+        but not X-API-Key or a cookie, so a redirect elsewhere is refused, naming the target."""
+        if req.method == "GET":
+            return self.client.send(req, stream=True)
+        for _ in range(10):
+            resp = self.client.send(req, stream=True, follow_redirects=False)
+            target = resp.next_request
+            if target is None:
+                return resp
+            resp.close()
+            if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
+                raise HttpError(
+                    f"{req.url} redirects (HTTP {resp.status_code}) to another origin, {target.url}: credentials are not sent there",
+                    hint=f"if you trust it, call it directly: --rpc-url {target.url}",
+                )
+            req = target
+        raise HttpError(f"{req.url}: too many redirects", hint="check --url / --rpc-url")
 
     @contextmanager
     def _watchdog(self, resp: httpx.Response) -> Iterator[None]:

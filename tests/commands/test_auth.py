@@ -374,3 +374,22 @@ def test_login_hints_name_the_token_url(cli, cfg, respx_mock):
     assert result.exit_code == 3 and "check the token URL" in result.stderr and "demo-server" not in result.stderr
     bad = cli("auth", "login", "--profile", "prod", "--token-url", "not-a-url", "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
     assert bad.exit_code == 2 and "--token-url 'not-a-url' is not an http(s) URL" in bad.stderr
+
+
+def test_a_redirect_to_another_origin_does_not_get_the_credentials(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(307, headers={"Location": "http://elsewhere.test/rpc"})
+    elsewhere = respx_mock.post("http://elsewhere.test/rpc").respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")
+    assert result.exit_code == 1
+    assert not elsewhere.called
+    assert "redirects (HTTP 307) to another origin, http://elsewhere.test/rpc" in result.stderr and "--rpc-url http://elsewhere.test/rpc" in result.stderr
+
+
+def test_a_redirect_within_the_origin_is_followed_with_the_credentials(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(308, headers={"Location": f"{AGENT}/rpc/v2"})
+    moved = respx_mock.post(f"{AGENT}/rpc/v2").respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")
+    assert result.exit_code == 0, result.stderr
+    assert moved.calls.last.request.headers["X-API-Key"] == "key-0123456789"
