@@ -197,6 +197,8 @@ class DumpTap(NullTap):
             "url": self.redactor.text(ex.url),
             "status": ex.status,
             "contentType": ex.content_type or None,
+            # a compressed answer is written decompressed (the bytes the JSON came from)
+            "contentEncoding": ex.header("content-encoding"),
             "ms": round((ex.elapsed or 0) * 1000, 1),
             "startedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ex.started)),
             "requestId": ex.request_id,
