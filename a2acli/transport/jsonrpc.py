@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from a2acli.errors import A2acliError, RpcError
+from a2acli.errors import A2acliError, InvalidResponseError, RpcError
 from a2acli.transport.client import http_status_error
 from a2acli.transport.exchange import Exchange
 from a2acli.wire import envelope
@@ -62,7 +62,26 @@ def read_document(ex: Exchange, what: str = "the agent") -> Any:
         if err is not None and jsonrpc and status not in (401, 403):
             raise rpc_error(err, ex)
         raise http_status_error(ex, what)
+    if ex.content_type == "text/event-stream":  # a unary call answered with SSE
+        return envelope.loads(_single_event(ex.response_body), what=f"answer of {what}")
     return envelope.loads(ex.response_body, what=f"answer of {what}")
+
+
+def _single_event(body: bytes) -> bytes:
+    """The data of an SSE body holding one event (some servers answer every call with SSE)."""
+    events: list[list[str]] = [[]]
+    for line in body.decode("utf-8-sig", "replace").splitlines():
+        if not line.strip():
+            events.append([])
+        elif line.startswith("data:"):
+            events[-1].append(line[5:].removeprefix(" "))
+    found = ["\n".join(e) for e in events if e]
+    if len(found) != 1:
+        raise InvalidResponseError(
+            f"the agent answered with a stream of {len(found)} events where one answer was expected",
+            hint="for a streaming answer use `a2a stream` (or `a2a call METHOD --stream`)",
+        )
+    return found[0].encode()
 
 
 Warn = Callable[[str], None]

@@ -403,6 +403,16 @@ def test_an_http_error_with_a_json_body_that_is_not_jsonrpc_keeps_its_status(cli
     assert "HTTP 503" in result.stderr and "None:" not in result.stderr
 
 
+def test_a_unary_call_answered_with_one_sse_event_is_read(cli, agent):
+    agent.post(RPC).respond(content=sse(V1_TASK), headers={"Content-Type": "text/event-stream"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == V1_TASK
+    agent.post(RPC).respond(content=sse(V1_TASK, V1_TASK), headers={"Content-Type": "text/event-stream"})
+    two = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert two.exit_code == 1 and "a stream of 2 events where one answer was expected" in two.stderr
+
+
 def test_stream_answered_with_plain_json(cli, agent):
     agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32004, "message": "Streaming is not supported"}})
     result = cli("stream", "hi", "-u", AGENT)
