@@ -50,18 +50,23 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
     for cand in card_candidates(url):
         ex = transport.get(cand, label="card")
         if ex.status == 404:
-            tried.append(cand)
+            tried.append(f"{cand} (HTTP 404)")
             continue
         try:
             doc = read_document(ex, what="the card endpoint")
         except A2acliError as e:
-            if ex.status and 200 <= ex.status < 300:
-                raise InvalidResponseError(f"{cand} is not an Agent Card: {e.message}", hint=e.hint) from None
-            raise
+            if not (ex.status and 200 <= ex.status < 300):
+                raise
+            # a 200 that is no card (a web app's catch-all page): the next place may have one
+            tried.append(f"{cand} ({ex.content_type or 'no content type'}, not JSON)")
+            last: A2acliError = e
+            continue
         if not isinstance(doc, dict):
             raise InvalidResponseError(f"{cand} is not an Agent Card (a JSON {type(doc).__name__})", hint="check --url")
         return FetchedCard(cand, doc, ex)
+    if len(tried) == 1 and not tried[0].endswith("(HTTP 404)"):  # a card URL given directly
+        raise InvalidResponseError(f"{tried[0].split(' (')[0]} is not an Agent Card: {last.message}", hint=last.hint)
     raise CardNotFoundError(
-        f"no Agent Card at {', '.join(tried)} (HTTP 404)",
+        f"no Agent Card at {', '.join(tried)}",
         hint="check --url, or pass --rpc-url to call the JSON-RPC endpoint without a card",
     )

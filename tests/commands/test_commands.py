@@ -73,6 +73,18 @@ def test_no_card_is_exit_3(cli, respx_mock):
     assert "no Agent Card" in result.stderr and "--rpc-url" in result.stderr
 
 
+def test_a_catch_all_page_at_the_well_known_path_is_passed_over(cli, respx_mock):
+    page = "<!doctype html><title>app</title>"
+    respx_mock.get(CARD_URL).respond(200, text=page, headers={"Content-Type": "text/html"})
+    legacy = respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(json=v1_card())
+    result = cli("card", "fetch", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert legacy.called and json.loads(result.stdout) == v1_card()
+    respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(200, text=page, headers={"Content-Type": "text/html"})
+    none = cli("card", "fetch", "-u", AGENT)
+    assert none.exit_code == 3 and "no Agent Card at" in none.stderr and "text/html, not JSON" in none.stderr
+
+
 def test_v0_only_card_is_never_downgraded(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json={"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC"})
     result = cli("tasks", "get", "t-1", "-u", AGENT)
