@@ -316,7 +316,7 @@ def translate(
     out = Output("json")
     with boundary(output_hint="text", debug=debug, out=Output("text")):
         from a2acli.errors import UsageError
-        from a2acli.wire import parse_wire
+        from a2acli.wire import envelope, parse_wire
 
         try:
             target = parse_wire(to) if to else None
@@ -325,7 +325,7 @@ def translate(
         if target is None:
             raise UsageError(f"--to {to!r} is not a version" if to else "--to is required", hint="--to v1 (1.0) or --to v0 (0.3)")
         text, where = _read_source(source)
-        events = _sse_events(text)
+        events = envelope.sse_events(text)
         if events is None:
             doc = _loads(text, where)
             result = _translate_one(doc, target.value, method, out, prefix="")
@@ -355,28 +355,6 @@ def _read_source(source: str | None) -> tuple[str, str]:
         raise UsageError(f"no such file: {path}", hint="give a JSON file, or - for standard input") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}", hint="give a UTF-8 JSON file, or - for standard input") from None
-
-
-def _sse_events(text: str) -> list[tuple[str, str]] | None:
-    """(event name, data) of each SSE event, or None when the text is not SSE."""
-    stripped = text.lstrip()
-    if not stripped.startswith(("data:", "event:", "id:", "retry:", ":")):
-        return None
-    events: list[tuple[str, str]] = []
-    name, data = "message", []
-    for line in text.splitlines() + [""]:
-        if not line.strip():
-            if data:
-                events.append((name, "\n".join(data)))
-            name, data = "message", []
-            continue
-        field, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        if field == "data":
-            data.append(value)
-        elif field == "event":
-            name = value.strip() or "message"
-    return events
 
 
 def _loads(text: str, where: str) -> Any:

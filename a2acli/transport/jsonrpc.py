@@ -69,13 +69,7 @@ def read_document(ex: Exchange, what: str = "the agent") -> Any:
 
 def _single_event(body: bytes) -> bytes:
     """The data of an SSE body holding one event (some servers answer every call with SSE)."""
-    events: list[list[str]] = [[]]
-    for line in body.decode("utf-8-sig", "replace").splitlines():
-        if not line.strip():
-            events.append([])
-        elif line.startswith("data:"):
-            events[-1].append(line[5:].removeprefix(" "))
-    found = ["\n".join(e) for e in events if e]
+    found = [data for _, data in envelope.sse_events(body.decode("utf-8", "replace")) or []]
     if len(found) != 1:
         raise InvalidResponseError(
             f"the agent answered with a stream of {len(found)} events where one answer was expected",

@@ -47,7 +47,9 @@ def build_call(method: str, params: Any, *, wire: Wire, dialect: Dialect, reques
     spec = find_method(method)
     if spec is not None:
         if params is not None and not isinstance(params, dict):
-            raise UsageError(f"the params of {spec.name} are a JSON object, not {_json_kind(params)}", hint=f"e.g. a2a call {method} '{{\"id\": \"…\"}}'")
+            from a2acli.wire.shapes import json_kind
+
+            raise UsageError(f"the params of {spec.name} are a JSON object, not {json_kind(params)}", hint=f"e.g. a2a call {method} '{{\"id\": \"…\"}}'")
         if method == spec.name:
             return build_request(spec, params, wire=wire, dialect=dialect, request_id=request_id, tenant=tenant)
         if wire is Wire.V1 and method == spec.v0:
@@ -57,16 +59,6 @@ def build_call(method: str, params: Any, *, wire: Wire, dialect: Dialect, reques
             )
     env = envelope.request(method, params, request_id)
     return BuiltRequest(spec, method, env, envelope.dumps(env))
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    return "a number" if isinstance(value, (int, float)) else "null"
 
 
 def decode_result(spec: MethodSpec | None, result: Any, notes: list[str] | None = None) -> Any:

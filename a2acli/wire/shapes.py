@@ -22,7 +22,8 @@ class _Bad(Exception):
         super().__init__(f"{where} {what}")
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """`an array`, `a string`, `null` …: a JSON value's kind, for messages."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -34,7 +35,7 @@ def _kind(value: Any) -> str:
 
 def _object(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _Bad(where, f"is {_kind(value)}, not an object")
+        raise _Bad(where, f"is {json_kind(value)}, not an object")
     return value
 
 
@@ -43,7 +44,7 @@ def _list_of_objects(parent: dict[str, Any], key: str, where: str, *, required: 
         return []
     value = parent.get(key)
     if not isinstance(value, list):
-        raise _Bad(f"{where}.{key}", f"is {_kind(value)}, not an array")
+        raise _Bad(f"{where}.{key}", f"is {json_kind(value)}, not an array")
     for i, item in enumerate(value):
         _object(item, f"{where}.{key}[{i}]")
     return value
@@ -67,7 +68,7 @@ def _artifact(value: Any, where: str) -> None:
 def _task(value: Any, where: str) -> None:
     task = _object(value, where)
     if not isinstance(task.get("id"), str) or not task["id"]:
-        raise _Bad(f"{where}.id", "is missing" if "id" not in task else f"is {_kind(task['id'])}, not a task id")
+        raise _Bad(f"{where}.id", "is missing" if "id" not in task else f"is {json_kind(task['id'])}, not a task id")
     if "status" not in task:
         raise _Bad(f"{where}.status", "is missing")
     _status(task["status"], f"{where}.status")
