@@ -192,7 +192,7 @@ def run() -> None:
     if command is not None and not {"-h", "--help"} & set(argv):  # no option help will be shown
         _options.HELP_WANTED = False
     else:  # help shows effective defaults: those of the profile named on the command line
-        _options.HELP_PROFILE = _value_of("--profile", argv)
+        _options.HELP_PROFILE = _value_of(("--profile",), argv)
     if command is None and ("--version" in argv or "-V" in argv):
         command = ""  # the version needs no command at all
     app = build_app(command, member, root_options=not argv or argv[0] != command)
@@ -217,26 +217,22 @@ def run() -> None:
     sys.exit(code or 0)
 
 
-def _value_of(flag: str, argv: list[str]) -> str | None:
-    """The value given to `flag` (`--flag V` or `--flag=V`) before any `--`."""
+def _value_of(flags: tuple[str, ...], argv: list[str]) -> str | None:
+    """The value given to one of `flags` (`--flag V`, `--flag=V`, or `-oV` for a short one)
+    before any `--`."""
     for i, tok in enumerate(argv):
         if tok == "--":
             break
-        if tok == flag and i + 1 < len(argv):
-            return argv[i + 1]
-        if tok.startswith(flag + "="):
-            return tok.split("=", 1)[1]
+        for flag in flags:
+            if tok == flag and i + 1 < len(argv):
+                return argv[i + 1]
+            if tok.startswith(flag + "="):
+                return tok.split("=", 1)[1]
+            if len(flag) == 2 and tok.startswith(flag) and len(tok) > 2:
+                return tok[2:]
     return None
 
 
 def _json_output(argv: list[str], env: Any) -> bool:
     """Whether this command line asks for -o json (as a flag, or through A2ACLI_OUTPUT)."""
-    for i, tok in enumerate(argv):
-        if tok == "--":
-            break
-        if tok in ("-o", "--output") and i + 1 < len(argv):
-            return argv[i + 1].lower() == "json"
-        if tok.startswith(("--output=", "-o")) and tok not in ("-o",):
-            value = tok.split("=", 1)[1] if tok.startswith("--output=") else tok[2:].lstrip("=")
-            return value.lower() == "json"
-    return str(env.get("A2ACLI_OUTPUT", "")).lower() == "json"
+    return str(_value_of(("-o", "--output"), argv) or env.get("A2ACLI_OUTPUT", "")).lower() == "json"
