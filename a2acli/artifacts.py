@@ -165,40 +165,30 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return (u.scheme.lower(), (u.hostname or "").lower(), u.port or {"http": 80, "https": 443}.get(u.scheme.lower()))
 
 
-def run_download(task_id: str, directory: str, opts: Any, *, request_id: str | None = None) -> None:
-    from a2acli.commands._run import Call, boundary, output_for
+def download(task: dict[str, Any], directory: Path, call: Any) -> None:
+    """Save a task's artifacts (fetched with the session's transport) and report them."""
     from a2acli.render.views import state_label
     from a2acli.transport.client import http_status_error
-    from a2acli.wire.methods import METHODS
 
-    spec = METHODS["GetTask"]
-    out = output_for(opts)
-    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
-        with Call(opts, out) as call:
-            if opts.offline:
-                call.print_offline(lambda: call.build(spec, {"id": task_id}, request_id), stream=False)
-                return
-            reply = call.unary(spec, {"id": task_id}, request_id=request_id)
-            task = reply.core if isinstance(reply.core, dict) else {}
-            call.track(task)
-            state = state_label((task.get("status") or {}).get("state"))
-            if not plan(task):
-                none = "no artifacts" if not task.get("artifacts") else "no text, data or file parts in its artifacts"
-                hint = "it is still running: `a2a tasks get ID --wait`, then download" if state in ("submitted", "working") else "see it with `a2a tasks get ID`"
-                raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", task_id))
-            agent = _origin(call.endpoint().url)
+    task_id = str(task.get("id") or "")
+    state = state_label((task.get("status") or {}).get("state"))
+    if not plan(task):
+        none = "no artifacts" if not task.get("artifacts") else "no text, data or file parts in its artifacts"
+        hint = "it is still running: `a2a tasks get ID --wait`, then download" if state in ("submitted", "working") else "see it with `a2a tasks get ID`"
+        raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", task_id))
+    agent = _origin(call.endpoint().url)
 
-            def fetch(url: str) -> bytes:
-                if urllib.parse.urlsplit(url).scheme.lower() not in ("http", "https"):
-                    raise InvalidResponseError(f"cannot fetch {url!r}: only http(s) URLs", hint="download it yourself")
-                creds = call.credentials().headers if _origin(url) == agent else {}
-                ex = call.transport.get(url, label="download", headers={"Accept": "*/*", **creds})
-                if not 200 <= (ex.status or 0) < 300:
-                    raise http_status_error(ex, "the file's server")
-                return ex.response_body
+    def fetch(url: str) -> bytes:
+        if urllib.parse.urlsplit(url).scheme.lower() not in ("http", "https"):
+            raise InvalidResponseError(f"cannot fetch {url!r}: only http(s) URLs", hint="download it yourself")
+        creds = call.credentials().headers if _origin(url) == agent else {}
+        ex = call.transport.get(url, label="download", headers={"Accept": "*/*", **creds})
+        if not 200 <= (ex.status or 0) < 300:
+            raise http_status_error(ex, "the file's server")
+        return ex.response_body
 
-            saved = save(task, Path(directory), fetch)
-            _report(out, task, saved)
+    saved = save(task, directory, fetch)
+    _report(call.out, task, saved)
 
 
 def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from a2acli import settings
 from a2acli.errors import AuthError, InvalidResponseError, UnreachableError, UsageError
@@ -123,7 +124,8 @@ def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float |
     if token_type.lower() != "bearer":
         raise InvalidResponseError(f"the token endpoint issued a {token_type!r} token; only Bearer tokens are supported", hint="ask for a Bearer token")
     try:
-        lifetime = float(body.get("expires_in") if body.get("expires_in") is not None else DEFAULT_LIFETIME)
+        expires_in = body.get("expires_in")
+        lifetime = float(expires_in if expires_in is not None else DEFAULT_LIFETIME)
     except (TypeError, ValueError):
         lifetime = DEFAULT_LIFETIME
     return {
@@ -159,7 +161,7 @@ def access_token(profile: str | None, cc: ClientCredentials, *, verify: Any = Tr
 
 def discover_token_url(core_card: dict[str, Any]) -> tuple[str, list[str]]:
     """tokenUrl and scope names of the card's first OAuth2 clientCredentials flow."""
-    for name, scheme in ((core_card or {}).get("securitySchemes") or {}).items():
+    for scheme in ((core_card or {}).get("securitySchemes") or {}).values():
         oauth = scheme.get("oauth2SecurityScheme") if isinstance(scheme, dict) else None
         flow = ((oauth or {}).get("flows") or {}).get("clientCredentials") if isinstance(oauth, dict) else None
         if isinstance(flow, dict) and flow.get("tokenUrl"):

@@ -119,24 +119,47 @@ def load_dump(directory: str | Path) -> Dump:
         request_line, request_headers = _read_head(d / f"{stem}.request.http")
         status_line, response_headers = _read_head(d / f"{stem}.response.http")
         events = tuple(p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json")))
-        exchanges.append(DumpedExchange(
-            seq=int(e.get("seq") or 0), stem=stem, label=str(e.get("method") or stem.partition("-")[2]),
-            version=e.get("version"), request_line=request_line or "", request_headers=request_headers,
-            request_body=_read(d / f"{stem}.request.body"), status_line=status_line,
-            response_headers=response_headers, response_body=_read(d / f"{stem}.response.body"),
-            events=events, stream=bool(e.get("stream")) or bool(events), error=e.get("error"),
-            request_id=e.get("requestId"),
-        ))
+        exchanges.append(
+            DumpedExchange(
+                seq=int(e.get("seq") or 0),
+                stem=stem,
+                label=str(e.get("method") or stem.partition("-")[2]),
+                version=e.get("version"),
+                request_line=request_line or "",
+                request_headers=request_headers,
+                request_body=_read(d / f"{stem}.request.body"),
+                status_line=status_line,
+                response_headers=response_headers,
+                response_body=_read(d / f"{stem}.response.body"),
+                events=events,
+                stream=bool(e.get("stream")) or bool(events),
+                error=e.get("error"),
+                request_id=e.get("requestId"),
+            )
+        )
     return Dump(str(d), tuple(exchanges))
 
 
 # -- normalising --------------------------------------------------------------------------------
 
 # Headers whose values change on every call; with ids normalised only their presence counts.
-VOLATILE_HEADERS = frozenset({
-    "date", "content-length", "etag", "last-modified", "age", "expires", "x-request-id",
-    "traceparent", "tracestate", "x-trace-id", "x-amzn-trace-id", "cf-ray", "server-timing",
-})
+VOLATILE_HEADERS = frozenset(
+    {
+        "date",
+        "content-length",
+        "etag",
+        "last-modified",
+        "age",
+        "expires",
+        "x-request-id",
+        "traceparent",
+        "tracestate",
+        "x-trace-id",
+        "x-amzn-trace-id",
+        "cf-ray",
+        "server-timing",
+    }
+)
 # Transport plumbing httpx adds the same way under both versions: not a protocol difference.
 _ID_KEYS = {"messageId": "message", "contextId": "context", "taskId": "task", "artifactId": "artifact", "referenceTaskIds": "task"}
 _TIME_KEY = re.compile(r"(?:[tT]imestamp|Time|At|^time)$")
@@ -273,7 +296,9 @@ class Difference:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "exchange": self.exchange, "path": self.path, "kind": self.kind,
+            "exchange": self.exchange,
+            "path": self.path,
+            "kind": self.kind,
             "left": None if self.left is MISSING else self.left,
             "right": None if self.right is MISSING else self.right,
         }
@@ -344,10 +369,7 @@ class Report:
             "right": {"path": self.right.path, "version": self.right.version},
             "mode": "raw" if self.raw else "canonical-v1",
             "idsNormalised": not self.keep_ids,
-            "exchanges": [
-                {"method": e.method, "left": e.left.stem if e.left else None, "right": e.right.stem if e.right else None, "differences": len(e.differences)}
-                for e in self.exchanges
-            ],
+            "exchanges": [{"method": e.method, "left": e.left.stem if e.left else None, "right": e.right.stem if e.right else None, "differences": len(e.differences)} for e in self.exchanges],
             "differences": [d.to_json() for d in self.differences],
             "notes": self.notes,
         }
@@ -456,7 +478,7 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
     matcher = difflib.SequenceMatcher(None, [e.method for e in left.exchanges], [e.method for e in right.exchanges], autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            pairs += list(zip(left.exchanges[i1:i2], right.exchanges[j1:j2]))
+            pairs += list(zip(left.exchanges[i1:i2], right.exchanges[j1:j2], strict=True))  # an `equal` opcode: same lengths
         else:
             pairs += [(e, None) for e in left.exchanges[i1:i2]] + [(None, e) for e in right.exchanges[j1:j2]]
     report = Report(left, right, [], raw, keep_ids, notes)
@@ -476,18 +498,27 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
             Section("request.headers", a.headers(ea.request_headers), b.headers(eb.request_headers), f"{lf}.request.http", f"{rf}.request.http"),
             Section("request.body", a.body(ea.request_body, ea, "request"), b.body(eb.request_body, eb, "request"), f"{lf}.request.body", f"{rf}.request.body", raw),
             Section("response.status", a.line(_status(ea.status_line)), b.line(_status(eb.status_line)), f"{lf}.response.http", f"{rf}.response.http"),
-            Section("response.headers", a.headers(ea.response_headers) if ea.status_line else MISSING,
-                    b.headers(eb.response_headers) if eb.status_line else MISSING, f"{lf}.response.http", f"{rf}.response.http"),
+            Section(
+                "response.headers",
+                a.headers(ea.response_headers) if ea.status_line else MISSING,
+                b.headers(eb.response_headers) if eb.status_line else MISSING,
+                f"{lf}.response.http",
+                f"{rf}.response.http",
+            ),
         ]
         if ea.stream or eb.stream:
-            sections.append(Section(
-                "response.events", _events(a, ea) if ea.stream else MISSING, _events(b, eb) if eb.stream else MISSING,
-                f"{lf}.event-*.json", f"{rf}.event-*.json", raw))
+            sections.append(Section("response.events", _events(a, ea) if ea.stream else MISSING, _events(b, eb) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw))
         if not ea.stream or not eb.stream:
-            sections.append(Section(
-                "response.body", a.body(ea.response_body, ea, "response") if not ea.stream else MISSING,
-                b.body(eb.response_body, eb, "response") if not eb.stream else MISSING,
-                f"{lf}.response.body", f"{rf}.response.body", raw))
+            sections.append(
+                Section(
+                    "response.body",
+                    a.body(ea.response_body, ea, "response") if not ea.stream else MISSING,
+                    b.body(eb.response_body, eb, "response") if not eb.stream else MISSING,
+                    f"{lf}.response.body",
+                    f"{rf}.response.body",
+                    raw,
+                )
+            )
         for s in sections:
             s.left, s.right = prune(s.left, s.name, patterns), prune(s.right, s.name, patterns)
             s.differences = structural(s.left, s.right, s.name, method)
@@ -497,7 +528,7 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
 
 
 def _status(line: str | None) -> str | None:
-    """"HTTP/1.1 200 OK" -> "200 OK"."""
+    """ "HTTP/1.1 200 OK" -> "200 OK"."""
     if line is None:
         return None
     return line.split(" ", 1)[1] if line.startswith("HTTP/") and " " in line else line

@@ -9,17 +9,14 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
 from a2acli import __version__
 from a2acli.commands._options import COMMON, common_parameters, with_signature
 
-HELP = (
-    "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, in V1 (1.0) and V0 (0.3).\n\n"
-    "Quick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
-)
+HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
 
 def _version(value: bool) -> None:
@@ -30,7 +27,7 @@ def _version(value: bool) -> None:
 
 def _root(
     ctx: typer.Context,
-    version: Annotated[Optional[bool], typer.Option("--version", "-V", help="Print the version and exit.", callback=_version, is_eager=True)] = None,
+    version: Annotated[bool | None, typer.Option("--version", "-V", help="Print the version and exit.", callback=_version, is_eager=True)] = None,
     **common: Any,
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it."""
@@ -81,7 +78,10 @@ def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -
             if commands or groups:  # otherwise (a typo): the whole group, so the error lists them
                 sub = copy.copy(sub)
                 sub.registered_commands, sub.registered_groups = commands, groups
-        app.add_typer(sub, name=name, hidden=hidden, **({"rich_help_panel": panel} if panel else {}))
+        if panel:
+            app.add_typer(sub, name=name, hidden=hidden, rich_help_panel=panel)
+        else:
+            app.add_typer(sub, name=name, hidden=hidden)
 
     return register
 

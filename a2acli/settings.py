@@ -34,13 +34,15 @@ class Setting(NamedTuple):  # NamedTuples here: cheaper than dataclasses to defi
     env: str
     default: Any = None
     secret: bool = False
+    old: str = ""  # the name it had before (`rpc-url`): still read from env A2ACLI_<OLD> and profiles
 
 
 SETTINGS: dict[str, Setting] = {
     s.name: s
     for s in (
         Setting("url", "A2ACLI_URL"),
-        Setting("rpc-url", "A2ACLI_RPC_URL"),
+        Setting("endpoint", "A2ACLI_ENDPOINT", old="rpc-url"),
+        Setting("transport", "A2ACLI_TRANSPORT"),
         Setting("a2a-version", "A2ACLI_A2A_VERSION", "1.0"),
         Setting("dialect", "A2ACLI_DIALECT", "spec"),
         Setting("api-key", "A2ACLI_API_KEY", secret=True),
@@ -122,12 +124,17 @@ def resolve_values(flags: dict[str, Any], pname: str | None, pvals: dict[str, An
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     for name, s in SETTINGS.items():
+        old_env = "A2ACLI_" + s.old.upper().replace("-", "_") if s.old else ""
         if flags.get(name) is not None:
             values[name], sources[name] = flags[name], "flag"
         elif os.environ.get(s.env):
             values[name], sources[name] = os.environ[s.env], f"env {s.env}"
+        elif old_env and os.environ.get(old_env):
+            values[name], sources[name] = os.environ[old_env], f"env {old_env}"
         elif pvals.get(name) is not None:
             values[name], sources[name] = pvals[name], f"profile {pname}"
+        elif s.old and pvals.get(s.old) is not None:
+            values[name], sources[name] = pvals[s.old], f"profile {pname}"
         else:
             values[name], sources[name] = s.default, "default"
     return values, sources
@@ -177,6 +184,8 @@ def parse_key(key: str) -> tuple[str, str]:
         if sub not in AUTH_KEYS:
             raise UsageError(f"unknown auth key {sub!r}", hint="auth keys: " + ", ".join(f"auth.{a}" for a in AUTH_KEYS))
         return "auth", sub
+    renamed = {s.old: s.name for s in SETTINGS.values() if s.old}
+    low = renamed.get(low, low)
     if low not in SETTINGS:
         raise UsageError(f"unknown config key {k!r}", hint=_key_hint())
     return "", low
@@ -250,7 +259,11 @@ def check_value(name: str, value: Any) -> Any:
         if not math.isfinite(t) or t <= 0:
             raise UsageError(f"timeout {text!r} is not a positive number of seconds", hint="e.g. a2a config set timeout 30")
         return t
-    if name in ("url", "rpc-url"):
+    if name == "transport":
+        from a2acli.wire.bindings import parse_transport
+
+        return ",".join(parse_transport(t).flag for t in text.split(",") if t.strip())
+    if name in ("url", "endpoint"):
         check_url(text, name, files=name == "url")
         return text
     if name == "basic" and ":" not in text:

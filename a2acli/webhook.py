@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from a2acli.errors import A2acliError, TimeoutExpired, UsageError
+from a2acli.net import is_loopback
 from a2acli.render import views
 from a2acli.render.output import Output
-from a2acli.net import is_loopback
 
 TOKEN_HEADERS = ("X-A2A-Notification-Token", "X-A2A-Token")
 MAX_BODY = 64 * 1024 * 1024
@@ -46,7 +46,8 @@ class Shape:
 
 def classify(doc: Any) -> Shape:
     """Name a notification body's shape and bring its event to a canonical V1 StreamResponse."""
-    from a2acli.wire.translate import detect, to_core_stream_response
+    from a2acli.wire.translate import to_core_stream_response
+    from a2acli.wire.translate.detect import detect
 
     found = detect(doc)
     if found.kind == "webhook-jsonrpc":
@@ -91,10 +92,8 @@ def check_credentials(headers: Any, *, token: str | None, auth: str | None) -> s
             return "no Authorization header (--auth is set)"
         want_scheme, _, want_cred = auth.strip().partition(" ")
         got_scheme, _, got_cred = got_auth.strip().partition(" ")
-        if want_cred:
-            ok = want_scheme.lower() == got_scheme.lower() and _same(got_cred.strip(), want_cred.strip())
-        else:  # --auth given without a scheme: the whole header value
-            ok = _same(got_auth.strip(), auth.strip())
+        # `--auth 'SCHEME CREDENTIALS'`: the scheme in any case, then the credentials; without a scheme: the whole header value
+        ok = (want_scheme.lower() == got_scheme.lower() and _same(got_cred.strip(), want_cred.strip())) if want_cred else _same(got_auth.strip(), auth.strip())
         if not ok:
             return "Authorization does not match --auth"
     return None
@@ -303,18 +302,23 @@ class _Dumper:
             Path(f"{stem}.request.http").write_bytes(head)
             Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(d.body))
             entry = {
-                "seq": d.seq + self.offset, "http": d.method, "path": d.path, "client": d.client,
-                "status": d.status, "problem": d.problem, "bytes": len(d.body),
-                "contentType": d.header("content-type"), "shape": d.shape.name if d.shape else None,
-                "receivedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.received)), "files": stem.name,
+                "seq": d.seq + self.offset,
+                "http": d.method,
+                "path": d.path,
+                "client": d.client,
+                "status": d.status,
+                "problem": d.problem,
+                "bytes": len(d.body),
+                "contentType": d.header("content-type"),
+                "shape": d.shape.name if d.shape else None,
+                "receivedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.received)),
+                "files": stem.name,
             }
             with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
                 idx.write(json.dumps(entry) + "\n")
 
 
 # -- the listen loop --------------------------------------------------------------------------------
-
-
 
 
 def _rows(d: Delivery) -> views.Rows:
@@ -337,8 +341,18 @@ class ListenResult:
     interrupted: bool = False
 
 
-def listen(out: Output, *, host: str = "127.0.0.1", port: int = 9000, token: str | None = None, auth: str | None = None,
-           dump: str | None = None, count: int | None = None, timeout: float | None = None, as_v1: bool = False) -> ListenResult:
+def listen(
+    out: Output,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 9000,
+    token: str | None = None,
+    auth: str | None = None,
+    dump: str | None = None,
+    count: int | None = None,
+    timeout: float | None = None,
+    as_v1: bool = False,
+) -> ListenResult:
     """Serve until `count` notifications were accepted, `timeout` seconds passed (TimeoutExpired
     unless something arrived without --count), or Ctrl-C (`interrupted`)."""
     if not is_loopback(host):

@@ -3,7 +3,7 @@
 Synthetic SSE events (status updates with messages, streamed text chunks appended to one artifact,
 a new data artifact every 50 events, a file part every 500) are generated lazily by an
 httpx.MockTransport and read the way `a2a stream` reads them: an httpx streaming response ->
-transport.sse.iter_events -> jsonrpc.event_result -> codec.decode_result -> render.stream.StreamView.
+transport.sse.iter_events -> JsonRpcBinding.read_event -> JsonRpcBinding.to_core -> render.stream.StreamView.
 Every mode writes to os.devnull; the live mode renders the rich Live view on a forced-terminal
 Console (its refresh thread included). The baseline is the same loop with a view that does nothing,
 measured in the same run.
@@ -46,16 +46,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import httpx  # noqa: E402
 from rich.console import Console  # noqa: E402
 
-from a2acli.commands._run import Reply  # noqa: E402
+from a2acli.pipeline.session import Reply  # noqa: E402
 from a2acli.render.output import Output  # noqa: E402
 from a2acli.render.stream import StreamView  # noqa: E402
 from a2acli.transport.exchange import Exchange, NullTap  # noqa: E402
-from a2acli.transport.jsonrpc import event_result  # noqa: E402
 from a2acli.transport.sse import iter_events  # noqa: E402
-from a2acli.wire.codec import decode_result  # noqa: E402
+from a2acli.wire import Wire  # noqa: E402
+from a2acli.wire.bindings.jsonrpc import JsonRpcBinding  # noqa: E402
+from a2acli.wire.dialects import DIALECTS  # noqa: E402
 from a2acli.wire.methods import METHODS  # noqa: E402
 
 SPEC = METHODS["SendStreamingMessage"]
+BINDING = JsonRpcBinding()
+ENC = BINDING.encode(SPEC, {}, wire=Wire.V1, dialect=DIALECTS["spec"], request_id=None, stream=True)._replace(request_id=None)
 RPC = "http://agent.bench/rpc"
 FILE_B64 = base64.b64encode(os.urandom(3000)).decode()
 
@@ -150,8 +153,8 @@ def run(mode: str, n: int) -> tuple[int, int, float]:
         ex.status, ex.response_headers = resp.status_code, list(resp.headers.items())
         with make_view(mode, sink) as view:
             for ev in iter_events(ex, resp, [NullTap()]):
-                result = event_result(ex, ev.event, ev.data)
-                view.event(Reply(result, decode_result(SPEC, result), ev.data.encode(), ex))
+                result = BINDING.read_event(ENC, ex, ev.event, ev.data)
+                view.event(Reply(result, BINDING.to_core(ENC, result), ev.data.encode(), ex))
                 seen += 1
             view.summary({"id": "t-bench", "contextId": "c-bench", "state": "TASK_STATE_WORKING"})
             held = deep_size(getattr(view, "state", None))

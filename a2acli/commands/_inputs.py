@@ -41,7 +41,7 @@ def read_json(value: str, flag: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as e:
-        raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f"quote it for the shell, e.g. {flag} '{{\"key\": \"value\"}}', or use @file") from None
+        raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
 
 
 def read_object(value: str | None, flag: str) -> dict[str, Any] | None:
@@ -49,7 +49,7 @@ def read_object(value: str | None, flag: str) -> dict[str, Any] | None:
         return None
     obj = read_json(value, flag)
     if not isinstance(obj, dict):
-        raise UsageError(f"{flag} must be a JSON object, not {type(obj).__name__}", hint=f"e.g. {flag} '{{\"key\": \"value\"}}'")
+        raise UsageError(f"{flag} must be a JSON object, not {type(obj).__name__}", hint=f'e.g. {flag} \'{{"key": "value"}}\'')
     return obj
 
 
@@ -115,8 +115,15 @@ def part_order(argv: list[str]) -> list[str]:
 
 
 def build_parts(
-    argv: list[str], *, positional: str | None, texts: list[str], datas: list[str], files: list[str],
-    media_types: list[str], skill: str | None, fields: list[str],
+    argv: list[str],
+    *,
+    positional: str | None,
+    texts: list[str],
+    datas: list[str],
+    files: list[str],
+    media_types: list[str],
+    skill: str | None,
+    fields: list[str],
 ) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if positional is not None:
@@ -145,7 +152,12 @@ def build_parts(
 
 
 def build_message(
-    parts: list[dict[str, Any]], *, message_id: str | None, context_id: str | None, task_id: str | None, metadata: dict[str, Any] | None,
+    parts: list[dict[str, Any]],
+    *,
+    message_id: str | None,
+    context_id: str | None,
+    task_id: str | None,
+    metadata: dict[str, Any] | None,
 ) -> dict[str, Any]:
     if not parts:
         raise UsageError("nothing to send", hint="give TEXT, --text, --data, --file or --skill (e.g. a2a send 'hello')")

@@ -14,7 +14,9 @@ from typing import Annotated, Any, Callable, NamedTuple, Optional
 import typer
 from typer.models import OptionInfo
 
-from a2acli.wire import VERSION_CHOICES, Wire
+from a2acli.pipeline.options import CallOptions
+from a2acli.wire import VERSION_CHOICES
+from a2acli.wire.bindings import TRANSPORT_CHOICES
 
 CONN = "Connection"
 AUTH = "Authentication and TLS"
@@ -124,7 +126,8 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
 # where each value came from; the help text names them.
 COMMON: dict[str, tuple[Any, Any]] = {
     "url": (Annotated[Optional[str], _opt("--url", "-u", help="The agent: base URL, Agent Card URL, or file:// card.", setting="url")], None),
-    "rpc_url": (Annotated[Optional[str], _opt("--rpc-url", help="POST JSON-RPC here and skip the card look-up.", setting="rpc-url")], None),
+    "endpoint": (Annotated[Optional[str], _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint")], None),
+    "transport": (Annotated[Optional[list[str]], _opt("--transport", help=f"Binding: {', '.join(TRANSPORT_CHOICES)} (or the card's JSONRPC, HTTP+JSON, GRPC); repeatable, in order of preference. Default: the card's order.", setting="transport", autocompletion=complete_from(lambda: TRANSPORT_CHOICES))], None),
     "a2a_version": (Annotated[Optional[str], _opt("--a2a-version", help=f"Wire form: {' or '.join(VERSION_CHOICES)}.", setting="a2a-version", autocompletion=complete_from(lambda: VERSION_CHOICES))], None),
     "dialect": (Annotated[Optional[str], _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", autocompletion=complete_from(lambda: ("spec", "clix")))], None),
     "header": (Annotated[Optional[list[str]], _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
@@ -143,40 +146,6 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "dump": (Annotated[Optional[str], _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
 }
-
-
-class CallOptions(NamedTuple):
-    """Every shared option of one call, resolved (flags over env over profile over defaults).
-    A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
-
-    url: str | None = None
-    rpc_url: str | None = None
-    wire: Wire = Wire.V1
-    dialect_name: str = "spec"
-    headers: tuple[tuple[str, str], ...] = ()
-    api_key: str | None = None
-    bearer: str | None = None
-    basic: str | None = None
-    cacert: str | None = None
-    cert: str | None = None
-    key: str | None = None
-    oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
-    timeout: float | None = None
-    insecure: bool = False
-    output: str = "text"
-    as_v1: bool = False
-    offline: bool = False
-    dump: str | None = None
-    debug: bool = False
-    profile: str | None = None
-    sources: Mapping[str, str] = MappingProxyType({})
-    values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
-
-    @property
-    def dialect(self):  # noqa: ANN201
-        from a2acli.wire.dialects import get_dialect
-
-        return get_dialect(self.dialect_name)
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -212,6 +181,16 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         get_dialect(str(v["dialect"]))
     except ValueError as e:
         raise UsageError(str(e), hint="--dialect spec (default) or clix") from None
+    transports: list[str] = []
+    given = v["transport"]
+    for item in given if isinstance(given, (list, tuple)) else str(given or "").split(","):
+        for t in str(item).split(","):
+            if t.strip():
+                from a2acli.wire.bindings import parse_transport
+
+                flag = parse_transport(t).flag
+                if flag not in transports:
+                    transports.append(flag)
     output = str(v["output"]).lower()
     if output not in ("text", "json", "raw"):
         raise UsageError(f"unknown output mode {output!r}", hint="-o text, json or raw")
@@ -249,7 +228,8 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
     return CallOptions(
         url=v["url"],
-        rpc_url=v["rpc-url"],
+        endpoint=v["endpoint"],
+        transports=tuple(transports),
         wire=wire,
         dialect_name=str(v["dialect"]).lower(),
         headers=tuple(headers),
@@ -269,7 +249,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         debug=bool(merged.get("debug")),
         profile=res.profile,
         sources=res.sources,
-        values=dict(res.values),
+        values={**res.values, "transport": ",".join(transports) or None},
     )
 
 

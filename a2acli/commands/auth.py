@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -12,10 +12,20 @@ from a2acli.commands._options import COMMON, PS, complete_profiles
 app = typer.Typer(help="OAuth2 client credentials: get a token for a profile, show it, forget it.", no_args_is_help=True)
 
 ProfileOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--profile", help="The profile holding the OAuth2 settings (default: A2ACLI_PROFILE, the default profile, else 'default').", show_default=False, autocompletion=complete_profiles),
 ]
-OutputOpt = Annotated[Optional[str], typer.Option("--output", "-o", help="text or json.", show_default=False)]
+OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="text or json.", show_default=False)]
+# The shared options this command takes, as _options.COMMON declares them: Typer evaluates these
+# annotations at run time; to mypy they are values, hence the ignores where they are used.
+UrlOpt = COMMON["url"][0]
+A2aVersionOpt = COMMON["a2a_version"][0]
+CacertOpt = COMMON["cacert"][0]
+CertOpt = COMMON["cert"][0]
+KeyOpt = COMMON["key"][0]
+InsecureOpt = COMMON["insecure"][0]
+TimeoutOpt = COMMON["timeout"][0]
+DebugOpt = COMMON["debug"][0]
 
 
 def _root(ctx: typer.Context) -> dict[str, Any]:
@@ -41,21 +51,26 @@ def _ago(seconds: float) -> str:
 
 def auth_login(
     ctx: typer.Context,
-    token_url: Annotated[Optional[str], typer.Option("--token-url", envvar="A2ACLI_TOKEN_URL", help="The OAuth2 token endpoint (default: the profile's, else the Agent Card's clientCredentials flow of --url).", show_default=False)] = None,
-    client_id: Annotated[Optional[str], typer.Option("--client-id", envvar="A2ACLI_CLIENT_ID", help="The OAuth2 client id (default: the profile's).", show_default=False)] = None,
-    client_secret: Annotated[Optional[str], typer.Option("--client-secret", envvar="A2ACLI_CLIENT_SECRET", help=f"The client secret (default: the profile's). {PS}", show_default=False)] = None,
-    scope: Annotated[Optional[list[str]], typer.Option("--scope", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
-    client_auth: Annotated[Optional[str], typer.Option("--client-auth", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"])] = None,
+    token_url: Annotated[
+        str | None,
+        typer.Option("--token-url", envvar="A2ACLI_TOKEN_URL", help="The OAuth2 token endpoint (default: the profile's, else the Agent Card's clientCredentials flow of --url).", show_default=False),
+    ] = None,
+    client_id: Annotated[str | None, typer.Option("--client-id", envvar="A2ACLI_CLIENT_ID", help="The OAuth2 client id (default: the profile's).", show_default=False)] = None,
+    client_secret: Annotated[str | None, typer.Option("--client-secret", envvar="A2ACLI_CLIENT_SECRET", help=f"The client secret (default: the profile's). {PS}", show_default=False)] = None,
+    scope: Annotated[list[str] | None, typer.Option("--scope", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
+    client_auth: Annotated[
+        str | None, typer.Option("--client-auth", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"])
+    ] = None,
     profile: ProfileOpt = None,
-    url: COMMON["url"][0] = None,  # type: ignore[valid-type]
-    a2a_version: COMMON["a2a_version"][0] = None,  # type: ignore[valid-type]
-    cacert: COMMON["cacert"][0] = None,  # type: ignore[valid-type]
-    cert: COMMON["cert"][0] = None,  # type: ignore[valid-type]
-    key: COMMON["key"][0] = None,  # type: ignore[valid-type]
-    insecure: COMMON["insecure"][0] = False,  # type: ignore[valid-type]
-    timeout: COMMON["timeout"][0] = None,  # type: ignore[valid-type]
+    url: UrlOpt = None,  # type: ignore[valid-type]
+    a2a_version: A2aVersionOpt = None,  # type: ignore[valid-type]
+    cacert: CacertOpt = None,  # type: ignore[valid-type]
+    cert: CertOpt = None,  # type: ignore[valid-type]
+    key: KeyOpt = None,  # type: ignore[valid-type]
+    insecure: InsecureOpt = False,  # type: ignore[valid-type]
+    timeout: TimeoutOpt = None,  # type: ignore[valid-type]
     output: OutputOpt = None,
-    debug: COMMON["debug"][0] = False,  # type: ignore[valid-type]
+    debug: DebugOpt = False,  # type: ignore[valid-type]
 ) -> None:
     """Get an OAuth2 token (client credentials) and keep the settings in a profile.
 
@@ -83,8 +98,14 @@ def auth_login(
         config = settings.load_config()
         pname, becomes_default = _profile(ctx, profile, config)
         pvals = dict((config.get("profiles") or {}).get(pname) or {})
-        flags = {"url": _pick(ctx, "url", url), "a2a-version": _pick(ctx, "a2a_version", a2a_version), "cacert": _pick(ctx, "cacert", cacert),
-                 "cert": _pick(ctx, "cert", cert), "key": _pick(ctx, "key", key), "timeout": _pick(ctx, "timeout", timeout)}
+        flags = {
+            "url": _pick(ctx, "url", url),
+            "a2a-version": _pick(ctx, "a2a_version", a2a_version),
+            "cacert": _pick(ctx, "cacert", cacert),
+            "cert": _pick(ctx, "cert", cert),
+            "key": _pick(ctx, "key", key),
+            "timeout": _pick(ctx, "timeout", timeout),
+        }
         values, _ = settings.resolve_values(flags, pname, pvals)
         for name in ("cacert", "cert", "key"):
             if values[name]:
@@ -191,14 +212,21 @@ def auth_status(
         expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None
         valid = isinstance(entry, dict) and bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
         if out.mode == "json":
-            out.json({
-                "profile": pname, "tokenUrl": cc.token_url, "clientId": cc.client_id, "clientSecretStored": bool(cc.client_secret),
-                "scope": cc.scope, "token": settings.mask(entry["access_token"]) if isinstance(entry, dict) and entry.get("access_token") else None,
-                "valid": valid, "expiresAt": expires, "expiresIn": round(expires - now) if expires is not None else None,
-            })
+            out.json(
+                {
+                    "profile": pname,
+                    "tokenUrl": cc.token_url,
+                    "clientId": cc.client_id,
+                    "clientSecretStored": bool(cc.client_secret),
+                    "scope": cc.scope,
+                    "token": settings.mask(entry["access_token"]) if isinstance(entry, dict) and entry.get("access_token") else None,
+                    "valid": valid,
+                    "expiresAt": expires,
+                    "expiresIn": round(expires - now) if expires is not None else None,
+                }
+            )
         else:
-            lines = [f"Profile: {pname}", f"Token URL: {cc.token_url}", f"Client ID: {cc.client_id}",
-                     f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+            lines = [f"Profile: {pname}", f"Token URL: {cc.token_url}", f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
             if cc.scope:
                 lines.append(f"Scope: {cc.scope}")
             if isinstance(entry, dict) and entry.get("access_token"):

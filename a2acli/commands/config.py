@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -40,7 +40,7 @@ def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 ProfileOpt = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--profile", help="The profile to change (default: --profile/A2ACLI_PROFILE, the default profile, else 'default').", show_default=False, autocompletion=complete_profiles),
 ]
 
@@ -135,7 +135,7 @@ def _profile_source(ctx: typer.Context, opts: CallOptions, config: dict[str, Any
 
 def config_set(
     ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="url, rpc-url, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.", autocompletion=complete_keys, show_default=False)],
+    key: Annotated[str, typer.Argument(help="url, endpoint, transport, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.", autocompletion=complete_keys, show_default=False)],
     value: Annotated[str, typer.Argument(help="The value; - reads it from stdin (keeps secrets out of the shell history).", autocompletion=complete_values, show_default=False)],
     profile: ProfileOpt = None,
 ) -> None:

@@ -15,8 +15,8 @@ import typer
 from a2acli.commands._options import COMMON, with_signature
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
-FORWARDED = ("url", "rpc_url", "dialect", "header", "api_key", "bearer", "timeout", "insecure", "profile")
-_FLAGS = {"url": "--url", "rpc_url": "--rpc-url", "dialect": "--dialect", "header": "-H", "api_key": "--api-key",
+FORWARDED = ("url", "endpoint", "transport", "dialect", "header", "api_key", "bearer", "timeout", "insecure", "profile")
+_FLAGS = {"url": "--url", "endpoint": "--endpoint", "transport": "--transport", "dialect": "--dialect", "header": "-H", "api_key": "--api-key",
           "bearer": "--bearer", "timeout": "--timeout", "insecure": "--insecure", "profile": "--profile"}
 # Flags `diff` sets itself on each run.
 _OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")
@@ -108,9 +108,9 @@ def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
             continue
         if name == "insecure":
             argv.append(_FLAGS[name])
-        elif name == "header":
+        elif name in ("header", "transport"):
             for h in value:
-                argv += ["-H", h]
+                argv += [_FLAGS[name], h]
         else:
             argv += [_FLAGS[name], str(value)]
     return argv

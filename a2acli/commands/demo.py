@@ -28,8 +28,6 @@ def _load_serve() -> Callable[..., None]:
     return serve
 
 
-
-
 def demo_server(
     port: Annotated[
         int,
@@ -87,8 +85,7 @@ def demo_server(
         serve = _load_serve()
     if not is_loopback(host):
         typer.echo(
-            f"warning: --host {host} is not loopback: anyone who can reach it can use the demo "
-            "agent, and it will POST webhooks to loopback URLs on this machine",
+            f"warning: --host {host} is not loopback: anyone who can reach it can use the demo agent, and it will POST webhooks to loopback URLs on this machine",
             err=True,
         )
 

@@ -67,7 +67,8 @@ def tasks_list(
 
       a2a tasks list --status working --all -o json | jq -r '.tasks[].id'
     """
-    from a2acli.commands._run import boundary, parse_states
+    from a2acli.commands._run import boundary
+    from a2acli.pipeline.policies import parse_states
 
     params: dict[str, Any] = {}
     with boundary(output_hint=opts.output):
@@ -146,7 +147,7 @@ def tasks_download(
 
       a2a tasks download 5f0c… -o json | jq -r '.files[].path'
     """
-    from a2acli.artifacts import run_download
+    from a2acli.commands._run import run_download
 
     run_download(task_id, directory, opts, request_id=request_id)
 

@@ -1,4 +1,5 @@
-"""A demo A2A agent on the official a2a-sdk server: V1 (1.0) and V0 (0.3) JSON-RPC on one URL.
+"""A demo A2A agent on the official a2a-sdk server: V1 (1.0) and V0 (0.3), JSON-RPC and HTTP+JSON
+(REST), all on one port.
 
 Imported only by `a2a demo-server` and the integration tests, because it needs the
 `server` extra (a2a-sdk[http-server], uvicorn); every SDK/uvicorn/starlette import is here.
@@ -7,13 +8,20 @@ Layout (base URL `http://HOST:PORT`):
 
 - `POST /`: JSON-RPC, V1 and V0 on the same URL (`enable_v0_3_compat=True`; the SDK
   routes on the method name and checks `A2A-Version` per method).
+- HTTP+JSON under the base URL, the SDK's REST routes with v0.3 compat: V1 `POST /message:send`,
+  `GET /tasks/{id}`, ... (also under any `/{tenant}` prefix) and V0 `POST /v1/message:send`,
+  `GET /v1/tasks/{id}`, ... (`A2A-Version` decides as for JSON-RPC: absent means 0.3).
 - `GET /.well-known/agent-card.json` and `GET /.well-known/agent.json`: the public card,
   V1-shaped for `A2A-Version: 1.x`, V0-shaped for `0.x`, and without the header the SDK's
-  merged card that both kinds of client read (`Vary: A2A-Version`).
+  merged card that both kinds of client read (`Vary: A2A-Version`). Interfaces, in order:
+  JSONRPC 1.0, JSONRPC 0.3 (at `http://HOST:PORT/`), HTTP+JSON 1.0, HTTP+JSON 0.3 (at
+  `http://HOST:PORT`); the 0.3 card: `url` + `preferredTransport: JSONRPC`, and
+  `additionalInterfaces` listing both transports (the primary one included, as 0.3 advises).
 
 Skills, chosen by the `skill` key of the first data part, else plain text => echo:
 `create-user`, `slow`, `fail`, `ask`, `echo`; an unknown skill ends the task rejected.
-Only the extended card needs `X-API-Key`; every other call works without credentials.
+Only the extended card needs `X-API-Key` (JSON-RPC method, `GET /extendedAgentCard`, `GET /v1/card`);
+every other call works without credentials.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import re
 import socket
 import urllib.parse
 import uuid
@@ -36,7 +45,7 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
-from a2a.server.routes import create_jsonrpc_routes
+from a2a.server.routes import create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import (
     BasePushNotificationSender,
     InMemoryPushNotificationConfigStore,
@@ -63,13 +72,15 @@ from a2a.utils.push_url_validator import validate_push_notification_url
 from google.protobuf import struct_pb2
 from google.protobuf.json_format import MessageToDict, ParseDict
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from a2acli.net import is_loopback
 
-__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "serve"]
+__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "build_handler", "serve"]
 
 logger = logging.getLogger("a2acli.demo")
 
@@ -78,6 +89,10 @@ CARD_PATHS = ("/.well-known/agent-card.json", "/.well-known/agent.json")
 API_KEY_HEADER = "X-API-Key"
 API_KEY_SCHEME = "apiKey"
 EXTENDED_CARD_METHODS = frozenset({"GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"})
+# The REST forms of the extended card: V1 (optionally under a tenant segment) and V0.
+EXTENDED_CARD_REST_PATH = re.compile(r"^/(?:[^/]+/)?extendedAgentCard$|^/v1/card$")
+JSONRPC = "JSONRPC"
+HTTP_JSON = "HTTP+JSON"
 AGENT_NAME = "a2a demo agent"
 AGENT_VERSION = "0.1.0"
 
@@ -142,7 +157,25 @@ _PUBLIC_SKILLS = [
 ]
 
 
-def _build_card(url: str, *, extended: bool) -> AgentCard:
+def _interfaces(rpc_url: str, rest_url: str, bindings: tuple[str, ...]) -> list[AgentInterface]:
+    """One interface per binding and version, binding-major: each binding's 1.0 then its 0.3."""
+    urls = {JSONRPC: rpc_url, HTTP_JSON: rest_url}
+    return [
+        AgentInterface(url=urls[binding], protocol_binding=binding, protocol_version=version)
+        for binding in bindings
+        for version in ("1.0", "0.3")
+    ]
+
+
+def _build_card(
+    url: str,
+    *,
+    extended: bool,
+    rest_url: str | None = None,
+    bindings: tuple[str, ...] = (JSONRPC, HTTP_JSON),
+) -> AgentCard:
+    """The card. `url` is the JSON-RPC endpoint, `rest_url` the HTTP+JSON base (default: `url`
+    without its trailing slash); `bindings` chooses which of them the card lists, in order."""
     skills = list(_PUBLIC_SKILLS)
     if extended:
         admin = _skill(
@@ -160,14 +193,13 @@ def _build_card(url: str, *, extended: bool) -> AgentCard:
         name=AGENT_NAME,
         description=(
             "Built-in demo agent of the a2a CLI (a2a-sdk server). Serves A2A 1.0 and 0.3 "
-            "JSON-RPC on the same URL. Skills: create-user, slow, fail, ask, echo."
+            f"over {' and '.join(bindings)}. Skills: create-user, slow, fail, ask, echo."
             + (" Extended card." if extended else "")
         ),
         version=AGENT_VERSION,
-        supported_interfaces=[
-            AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="1.0"),
-            AgentInterface(url=url, protocol_binding="JSONRPC", protocol_version="0.3"),
-        ],
+        supported_interfaces=_interfaces(
+            url, rest_url if rest_url is not None else url.rstrip("/"), bindings
+        ),
         capabilities=AgentCapabilities(
             streaming=True, push_notifications=True, extended_agent_card=True
         ),
@@ -198,17 +230,36 @@ def _card_shape(request: Request) -> str:
     return "v0" if major == "0" else "v1"
 
 
-def _v0_card_dict(card: AgentCard) -> dict[str, Any]:
-    data = to_compat_agent_card(card).model_dump(mode="json", by_alias=True, exclude_none=True)
+def _v0_interfaces(card: AgentCard) -> list[dict[str, str]]:
+    """Every 0.3 interface, the primary one (`url` + `preferredTransport`) first: the 0.3 spec
+    says `additionalInterfaces` SHOULD include the main url/transport too (the SDK's conversion
+    lists only the others)."""
+    return [
+        {"url": i.url, "transport": i.protocol_binding}
+        for i in card.supported_interfaces
+        if i.protocol_version.split(".", 1)[0] == "0"
+    ]
+
+
+def _v0_endpoint_fix(data: dict[str, Any], card: AgentCard) -> dict[str, Any]:
     # The SDK copies the interface's "0.3"; a 0.3 card spells the full version.
     data["protocolVersion"] = "0.3.0"
+    interfaces = _v0_interfaces(card)
+    if len(interfaces) > 1:
+        data["additionalInterfaces"] = interfaces
+    else:
+        data.pop("additionalInterfaces", None)
     return data
+
+
+def _v0_card_dict(card: AgentCard) -> dict[str, Any]:
+    data = to_compat_agent_card(card).model_dump(mode="json", by_alias=True, exclude_none=True)
+    return _v0_endpoint_fix(data, card)
 
 
 def _merged_card_dict(card: AgentCard) -> dict[str, Any]:
     data = agent_card_to_dict(card)  # the SDK's: V1 keys plus the V0 ones (url, protocolVersion …)
-    data["protocolVersion"] = "0.3.0"
-    return data
+    return _v0_endpoint_fix(data, card)
 
 
 def _card_route_endpoint(card: AgentCard) -> Callable[[Request], Any]:
@@ -458,6 +509,38 @@ async def demo_push_url_validator(url: str) -> bool:
 # --------------------------------------------------------------------------- the app
 
 
+def _unauthorized_rest() -> JSONResponse:
+    """401 in the SDK's REST error shape (google.rpc.Status-like; the SDK has no auth error)."""
+    return JSONResponse(
+        {
+            "error": {
+                "code": 401,
+                "status": "UNAUTHENTICATED",
+                "message": f"Unauthorized: the extended agent card needs header {API_KEY_HEADER}",
+            }
+        },
+        status_code=401,
+        headers={"WWW-Authenticate": f'ApiKey header="{API_KEY_HEADER}"'},
+    )
+
+
+class _ExtendedCardKey:
+    """ASGI middleware: the REST extended-card routes (`GET /extendedAgentCard`, also under a
+    tenant segment, and V0 `GET /v1/card`) answer 401 without the right `X-API-Key`."""
+
+    def __init__(self, app: ASGIApp, api_key: str) -> None:
+        self.app = app
+        self.api_key = api_key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and EXTENDED_CARD_REST_PATH.match(scope.get("path", "")):
+            request = Request(scope)
+            if request.headers.get(API_KEY_HEADER) != self.api_key:
+                await _unauthorized_rest()(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def _unauthorized(request_id: Any) -> JSONResponse:
     return JSONResponse(
         {
@@ -473,12 +556,11 @@ def _unauthorized(request_id: Any) -> JSONResponse:
     )
 
 
-def build_app(*, host: str, port: int, api_key: str) -> Starlette:
-    """The ASGI app: JSON-RPC (V1 + V0) at `/`, the card at the well-known paths."""
-    url = base_url(host, port) + RPC_PATH
-    public_card = _build_card(url, extended=False)
-    extended_card = _build_card(url, extended=True)
-
+def build_handler(
+    public_card: AgentCard, extended_card: AgentCard, api_key: str
+) -> tuple[DefaultRequestHandler, httpx.AsyncClient]:
+    """The SDK request handler over the demo executor and in-memory stores, and the httpx
+    client it pushes webhooks with (close both at shutdown)."""
     task_store = InMemoryTaskStore()
     push_store = InMemoryPushNotificationConfigStore()
     push_client = httpx.AsyncClient(timeout=10.0)
@@ -493,6 +575,17 @@ def build_app(*, host: str, port: int, api_key: str) -> Starlette:
         extended_agent_card=extended_card,
         push_url_validator=demo_push_url_validator,
     )
+    return handler, push_client
+
+
+def build_app(*, host: str, port: int, api_key: str) -> Starlette:
+    """The ASGI app: JSON-RPC (V1 + V0) at `/`, HTTP+JSON (V1 + V0) under the base URL, the
+    card at the well-known paths."""
+    rest_url = base_url(host, port)
+    url = rest_url + RPC_PATH
+    public_card = _build_card(url, extended=False, rest_url=rest_url)
+    extended_card = _build_card(url, extended=True, rest_url=rest_url)
+    handler, push_client = build_handler(public_card, extended_card, api_key)
 
     (sdk_rpc_route,) = create_jsonrpc_routes(handler, rpc_url=RPC_PATH, enable_v0_3_compat=True)
     sdk_rpc = sdk_rpc_route.endpoint
@@ -513,8 +606,11 @@ def build_app(*, host: str, port: int, api_key: str) -> Starlette:
         return await sdk_rpc(request)
 
     card_endpoint = _card_route_endpoint(public_card)
-    routes = [Route(RPC_PATH, rpc, methods=["POST"])]
-    routes += [Route(path, card_endpoint, methods=["GET"]) for path in CARD_PATHS]
+    # Order matters: the REST routes end with a catch-all `Mount("/{tenant}")` that would
+    # swallow any later two-segment path (the card's), so they come last.
+    routes: list[BaseRoute] = [Route(path, card_endpoint, methods=["GET"]) for path in CARD_PATHS]
+    routes.append(Route(RPC_PATH, rpc, methods=["POST"]))
+    routes += create_rest_routes(handler, enable_v0_3_compat=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -524,7 +620,9 @@ def build_app(*, host: str, port: int, api_key: str) -> Starlette:
             await handler.aclose()
             await push_client.aclose()
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(
+        routes=routes, lifespan=lifespan, middleware=[Middleware(_ExtendedCardKey, api_key=api_key)]
+    )
 
 
 def serve(

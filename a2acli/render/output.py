@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from a2acli.render.views import Rows
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -24,14 +27,14 @@ class Output:
         self.err = stderr or sys.stderr
         force = os.environ.get("FORCE_COLOR")
         self.rich = mode == "text" and (_isatty(self.out) or bool(force))
-        self._console = None
-        self._err_console = None
+        self._console: Console | None = None
+        self._err_console: Console | None = None
         self._documents = 0  # JSON documents written to stdout
         self._lines = False  # and whether they are JSON Lines (a stream)
 
     # -- consoles (rich is imported only when a human is looking) -------------------------------
     @property
-    def console(self):  # noqa: ANN201
+    def console(self) -> Console:
         if self._console is None:
             from rich.console import Console
 
@@ -39,7 +42,7 @@ class Output:
         return self._console
 
     @property
-    def err_console(self):  # noqa: ANN201
+    def err_console(self) -> Console:
         if self._err_console is None:
             from rich.console import Console
 
@@ -93,7 +96,7 @@ class Output:
     def table(self, columns: list[str], rows: list[list[str]], *, title: str | None = None) -> None:
         if not self.rich:
             for row in rows:
-                self.out.write("\n".join(f"{c}: {v}" for c, v in zip(columns, row)) + "\n\n")
+                self.out.write("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n")
             self.out.flush()
             return
         from rich.table import Table

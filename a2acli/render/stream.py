@@ -168,7 +168,7 @@ def _clock(timestamp: Any) -> str:
         if "." in text:  # fromisoformat (3.10) takes at most 6 fraction digits
             head, _, rest = text.partition(".")
             digits = "".join(itertools.takewhile(str.isdigit, rest))
-            text = f"{head}.{(digits + '000000')[:6]}{rest[len(digits):]}"
+            text = f"{head}.{(digits + '000000')[:6]}{rest[len(digits) :]}"
         try:
             when = datetime.fromisoformat(text)
             return (when.astimezone() if when.tzinfo else when).strftime("%H:%M:%S.%f")[:12]
@@ -275,8 +275,14 @@ class LiveState:
 
 
 _STATE_STYLES = {
-    "completed": "green", "failed": "red", "rejected": "red", "canceled": "yellow",
-    "input-required": "yellow", "auth-required": "yellow", "working": "cyan", "submitted": "blue",
+    "completed": "green",
+    "failed": "red",
+    "rejected": "red",
+    "canceled": "yellow",
+    "input-required": "yellow",
+    "auth-required": "yellow",
+    "working": "cyan",
+    "submitted": "blue",
 }
 
 
@@ -397,8 +403,12 @@ class StreamView:
         from rich.live import Live
 
         self._live = Live(
-            console=self.console, auto_refresh=True, refresh_per_second=REFRESH_PER_SECOND,
-            redirect_stdout=False, redirect_stderr=False, get_renderable=self._renderable,
+            console=self.console,
+            auto_refresh=True,
+            refresh_per_second=REFRESH_PER_SECOND,
+            redirect_stdout=False,
+            redirect_stderr=False,
+            get_renderable=self._renderable,
         )
         # Notes written while the view is live would tear it when stderr is the same terminal:
         # print them above the view instead (only when stderr is a terminal; else they go as usual).

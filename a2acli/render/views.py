@@ -13,13 +13,13 @@ def state_label(state: Any) -> str:
     """`TASK_STATE_INPUT_REQUIRED` -> `input-required` (already-lowercase spellings pass through)."""
     s = str(state or "unknown")
     if s.startswith("TASK_STATE_"):
-        s = s[len("TASK_STATE_"):]
+        s = s[len("TASK_STATE_") :]
     return s.lower().replace("_", "-")
 
 
 def role_label(role: Any) -> str:
     s = str(role or "")
-    return s[len("ROLE_"):].lower() if s.startswith("ROLE_") else s.lower()
+    return s[len("ROLE_") :].lower() if s.startswith("ROLE_") else s.lower()
 
 
 def compact(value: Any, limit: int = 0) -> str:
@@ -105,11 +105,13 @@ def card_rows(card: dict[str, Any]) -> Rows:
             rows.append(("Interface", compact(itf)))
             continue
         rows.append(("Interface", f"{itf.get('protocolBinding', '?')} {itf.get('protocolVersion', '?')} {itf.get('url', '')}" + (f" tenant={itf['tenant']}" if itf.get("tenant") else "")))
-    caps = card.get("capabilities") if isinstance(card.get("capabilities"), dict) else {}
+    caps = card.get("capabilities")
+    if not isinstance(caps, dict):
+        caps = {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
     rows.append(("Capabilities", ", ".join(flags) or "none"))
     schemes = card.get("securitySchemes")
-    for name, scheme in (schemes.items() if isinstance(schemes, dict) else []):
+    for name, scheme in schemes.items() if isinstance(schemes, dict) else []:
         kind = str(next(iter(scheme), "?")) if isinstance(scheme, dict) else "?"
         rows.append(("Security", f"{name}: {kind.replace('SecurityScheme', '')}"))
     for skill in _listed(card.get("skills")):

@@ -9,8 +9,17 @@ from urllib.parse import urlsplit, unquote
 from a2acli.errors import A2acliError, CardNotFoundError, InvalidResponseError, UsageError
 from a2acli.transport.client import Transport
 from a2acli.transport.exchange import Exchange
-from a2acli.transport.jsonrpc import read_document
 from a2acli.wire.methods import CARD_PATHS
+
+
+def read_document(ex: Exchange, what: str) -> Any:
+    """The JSON of a card answer, or the error a non-2xx answer carries."""
+    from a2acli.wire.bindings.base import json_body
+    from a2acli.wire.bindings.jsonrpc import JsonRpcBinding
+
+    if not (ex.status and 200 <= ex.status < 300):
+        raise JsonRpcBinding().error(ex, what)
+    return json_body(ex, what)
 
 
 class FetchedCard(NamedTuple):
@@ -68,5 +77,5 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
         raise InvalidResponseError(f"{tried[0].split(' (')[0]} is not an Agent Card: {last.message}", hint=last.hint)
     raise CardNotFoundError(
         f"no Agent Card at {', '.join(tried)}",
-        hint="check --url, or pass --rpc-url to call the JSON-RPC endpoint without a card",
+        hint="check --url, or pass --endpoint URL (with --transport) to call the agent without a card",
     )

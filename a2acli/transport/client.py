@@ -24,6 +24,7 @@ from a2acli.errors import (
     UnreachableError,
 )
 from a2acli.transport.exchange import Exchange, NullTap, Tap
+from a2acli.wire.bindings.base import HttpRequest
 
 USER_AGENT = f"a2acli/{__version__}"
 
@@ -162,7 +163,7 @@ class Transport:
             url=str(request.url),
             target=request.url.raw_path.decode("ascii"),
             request_headers=_raw_headers(request.headers),
-            request_body=request.content if method != "GET" else b"",
+            request_body=request.content,
             streaming=streaming,
         )
         self.last = ex
@@ -208,14 +209,25 @@ class Transport:
     # -- requests -------------------------------------------------------------------------------
     def get(self, url: str, *, label: str, headers: dict[str, str] | None = None) -> Exchange:
         """GET (the public card): never carries credentials beyond what -H adds."""
-        req = self.client.build_request("GET", url, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout())
+        req = self.client.build_request("GET", url, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
-    def post(self, url: str, body: bytes, *, label: str, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> Exchange:
-        """POST one JSON-RPC body; return the exchange with the answer's bytes (any HTTP status)."""
+    def prepare(self, base_url: str, request: HttpRequest, *, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> httpx.Request:
+        """The one httpx.Request of a call: the binding's request description on the interface URL,
+        with our headers, the credentials where they go, and -H last. `--offline`, `--debug`,
+        `--dump` and the send all use this object."""
         creds = creds or Credentials()
-        h = self.headers({"Content-Type": "application/json", "Accept": "application/json", **creds.headers, **(headers or {})})
-        return self._exchange(self._build_post(url, body, h, creds), label)
+        url = base_url.rstrip("/") + request.path if request.path else base_url
+        params = list(request.query) + list(creds.params.items())
+        h = self.headers({**dict(request.headers), **creds.headers, **(headers or {})})
+        return self.client.build_request(
+            request.verb, url, content=request.body, headers=h, params=params or None,
+            cookies=creds.cookies or None, timeout=self._timeout(),
+        )
+
+    def exchange(self, req: httpx.Request, *, label: str) -> Exchange:
+        """Send a prepared request and read the whole answer (any HTTP status)."""
+        return self._exchange(req, label)
 
     def _exchange(self, req: httpx.Request, label: str) -> Exchange:
         """Send one request and read the whole answer, reporting each step to the taps."""
@@ -240,20 +252,12 @@ class Transport:
             self._emit("on_complete", ex)
         return ex
 
-    def _build_post(self, url: str, body: bytes, headers: dict[str, str], creds: Credentials) -> httpx.Request:
-        return self.client.build_request(
-            "POST", url, content=body, headers=headers, params=creds.params or None,
-            cookies=creds.cookies or None, timeout=self._timeout(),
-        )
-
     @contextmanager
-    def open_stream(self, url: str, body: bytes, *, label: str, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> Iterator[tuple[Exchange, httpx.Response]]:
-        """POST and keep the answer open; the caller reads it (sse.py). A watchdog closes the
-        response when the whole-call deadline passes, so a silent stream cannot hang the CLI."""
-        creds = creds or Credentials()
-        h = self.headers({"Content-Type": "application/json", "Accept": "text/event-stream", "Cache-Control": "no-store", **creds.headers, **(headers or {})})
-        req = self._build_post(url, body, h, creds)
-        ex = self._new_exchange(label, "POST", req, streaming=True)
+    def open_stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, httpx.Response]]:
+        """Send a prepared request and keep the answer open; the caller reads it (sse.py). A
+        watchdog closes the response when the whole-call deadline passes, so a silent stream
+        cannot hang the CLI."""
+        ex = self._new_exchange(label, req.method, req, streaming=True)
         self._emit("on_request", ex)
         try:
             with self._errors(ex):
@@ -269,10 +273,11 @@ class Transport:
             self._emit("on_complete", ex)
 
     def _send(self, req: httpx.Request) -> httpx.Response:
-        """Send, following redirects. A POST (it carries the credentials: API key, cookies, bearer)
+        """Send, following redirects. A call (it carries the credentials: API key, cookies, bearer)
         follows them within its origin only: httpx drops Authorization on the way to another host
-        but not X-API-Key or a cookie, so a redirect elsewhere is refused, naming the target."""
-        if req.method == "GET":
+        but not X-API-Key or a cookie, so a redirect elsewhere is refused, naming the target. The
+        public card's GET carries none and follows any."""
+        if req.extensions.get("a2acli.public"):
             return self.client.send(req, stream=True)
         for _ in range(10):
             resp = self.client.send(req, stream=True, follow_redirects=False)
@@ -283,10 +288,10 @@ class Transport:
             if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
                 raise HttpError(
                     f"{req.url} redirects (HTTP {resp.status_code}) to another origin, {target.url}: credentials are not sent there",
-                    hint=f"if you trust it, call it directly: --rpc-url {target.url}",
+                    hint=f"if you trust it, call it directly: --endpoint {target.url}",
                 )
             req = target
-        raise HttpError(f"{req.url}: too many redirects", hint="check --url / --rpc-url")
+        raise HttpError(f"{req.url}: too many redirects", hint="check --url / --endpoint")
 
     @contextmanager
     def _watchdog(self, resp: httpx.Response) -> Iterator[None]:
@@ -348,30 +353,7 @@ def _is_tls(e: BaseException) -> bool:
 
 
 def http_status_error(ex: Exchange, what: str = "the agent") -> A2acliError:
-    """Map a non-2xx answer to an error. Callers first try to read a JSON-RPC error out of it."""
-    status = ex.status or 0
-    snippet = ex.response_body[:200].decode("utf-8", "replace").strip()
-    detail = f"HTTP {status} {ex.reason}".strip()
-    rid = ex.request_id
-    if status in (401, 403):
-        challenge = ex.header("www-authenticate")
-        return AuthError(
-            f"{what} refused the credentials: {detail}" + (f" ({challenge})" if challenge else ""),
-            hint="pass --api-key, --bearer or --basic (or check them), or `a2a auth login` for OAuth2; `a2a card fetch` shows the schemes the agent accepts",
-            request_id=rid,
-        )
-    if status == 409:
-        return HttpError(
-            f"{what} answered {detail}: a request with this idempotency key is still running, or the key was used with a different body",
-            hint="wait and retry with the same key, or use a new --idempotency-key for a new request",
-            request_id=rid,
-        )
-    if status == 404:
-        return HttpError(f"{what} answered {detail} for {ex.url}", hint="check --url / --rpc-url: is this the agent's JSON-RPC endpoint?", request_id=rid)
-    hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
-    msg = f"{what} answered {detail}"
-    if snippet and not snippet.startswith("<"):
-        msg += f": {snippet}"
-    elif snippet:
-        msg += " (an HTML page)"
-    return HttpError(msg, hint=hint, request_id=rid)
+    """A non-2xx answer as an error (the card look-up; bindings read A2A errors first)."""
+    from a2acli.wire.bindings.base import http_status_error as status_error
+
+    return status_error(ex, what)

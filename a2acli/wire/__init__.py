@@ -19,8 +19,15 @@ class Wire(str, Enum):
 
 
 _SPELLINGS = {
-    "1.0": Wire.V1, "1": Wire.V1, "v1": Wire.V1, "1.0.0": Wire.V1, "1.0.1": Wire.V1,
-    "0.3": Wire.V0, "v0": Wire.V0, "0.3.0": Wire.V0, "0": Wire.V0,
+    "1.0": Wire.V1,
+    "1": Wire.V1,
+    "v1": Wire.V1,
+    "1.0.0": Wire.V1,
+    "1.0.1": Wire.V1,
+    "0.3": Wire.V0,
+    "v0": Wire.V0,
+    "0.3.0": Wire.V0,
+    "0": Wire.V0,
 }
 
 VERSION_CHOICES = ("1.0", "0.3")

@@ -34,7 +34,7 @@ def loads(body: bytes, *, what: str = "response") -> Any:
         hint = "the server answered with HTML: is the URL the agent's JSON-RPC endpoint?" if snippet[:1] == "<" else None
         raise InvalidResponseError(
             f"the {what} is not JSON: {snippet!r}" if snippet else f"the {what} is empty",
-            hint=hint or "check --url / --rpc-url; run with --debug to see the exchange",
+            hint=hint or "check --url / --endpoint; run with --debug to see the exchange",
         ) from None
 
 
@@ -46,7 +46,7 @@ def split_response(doc: Any) -> tuple[Any, dict[str, Any] | None]:
     if not isinstance(doc, dict) or ("result" not in doc and "error" not in doc):
         raise InvalidResponseError(
             "the answer is not a JSON-RPC response (no `result` or `error`)",
-            hint="check --url / --rpc-url; run with --debug to see the exchange",
+            hint="check --url / --endpoint; run with --debug to see the exchange",
         )
     err = doc.get("error")
     if err is not None:

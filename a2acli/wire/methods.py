@@ -13,6 +13,17 @@ if TYPE_CHECKING:
     from a2acli.wire.translate.requests import MethodTranslators
 
 
+class Route(NamedTuple):
+    """An HTTP+JSON route, spelt as the proto's `google.api.http` annotation: `{field}` and
+    `{field=pattern}` take the request message's field; `body` is `*` (every field the path does
+    not take), a field name, `=` (the whole message, path fields included: what a2a-sdk's 0.3
+    server reads where its proto says `config`), or "" (no body: the fields left go to the query)."""
+
+    verb: str
+    template: str
+    body: str = ""
+
+
 class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define at start-up
     name: str  # V1 (PascalCase) name: the key everywhere
     v0: str | None  # V0 (slash) name; None when 0.3 has no such method
@@ -21,6 +32,8 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
     result: str  # what the result holds: send|task|task-list|push-config|push-config-list|empty|card|event
     summary: str
     v0_vendor_only: bool = False  # the V0 name exists only in a vendor dialect
+    rest: Route | None = None  # HTTP+JSON under 1.0 (v1.0.1 a2a.proto); `/{tenant}` prefixes it
+    rest_v0: Route | None = None  # HTTP+JSON under 0.3 (v0.3.0 a2a.proto): bodies are its proto-JSON
 
     def wire_name(self, wire: Wire, dialect: Dialect) -> str:
         """The method name sent under `wire`; a UsageError when that version has none."""
@@ -41,17 +54,32 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
 
 
 _TABLE = (
-    MethodSpec("SendMessage", "message/send", False, "send", "send", "Send a message; wait for the task (or a direct reply)."),
-    MethodSpec("SendStreamingMessage", "message/stream", True, "stream", "event", "Send a message and stream the task's events live."),
-    MethodSpec("GetTask", "tasks/get", False, "tasks get", "task", "Get a task by id."),
-    MethodSpec("ListTasks", "tasks/list", False, "tasks list", "task-list", "List tasks, page by page.", v0_vendor_only=True),
-    MethodSpec("CancelTask", "tasks/cancel", False, "tasks cancel", "task", "Cancel a task."),
-    MethodSpec("SubscribeToTask", "tasks/resubscribe", True, "tasks subscribe", "event", "Stream the events of an existing task."),
-    MethodSpec("CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/set", False, "push-config create", "push-config", "Register a webhook for a task."),
-    MethodSpec("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get", False, "push-config get", "push-config", "Get a task's webhook config."),
-    MethodSpec("ListTaskPushNotificationConfigs", "tasks/pushNotificationConfig/list", False, "push-config list", "push-config-list", "List a task's webhook configs."),
-    MethodSpec("DeleteTaskPushNotificationConfig", "tasks/pushNotificationConfig/delete", False, "push-config delete", "empty", "Delete a task's webhook config."),
-    MethodSpec("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard", False, "card extended", "card", "Fetch the authenticated extended Agent Card."),
+    MethodSpec("SendMessage", "message/send", False, "send", "send", "Send a message; wait for the task (or a direct reply).",
+               rest=Route("POST", "/message:send", "*"), rest_v0=Route("POST", "/v1/message:send", "*")),
+    MethodSpec("SendStreamingMessage", "message/stream", True, "stream", "event", "Send a message and stream the task's events live.",
+               rest=Route("POST", "/message:stream", "*"), rest_v0=Route("POST", "/v1/message:stream", "*")),
+    MethodSpec("GetTask", "tasks/get", False, "tasks get", "task", "Get a task by id.",
+               rest=Route("GET", "/tasks/{id=*}"), rest_v0=Route("GET", "/v1/{name=tasks/*}")),
+    # 0.3 has no ListTasks rpc; some 0.3 REST servers answer `GET /v1/tasks` (no paging parameters)
+    MethodSpec("ListTasks", "tasks/list", False, "tasks list", "task-list", "List tasks, page by page.", v0_vendor_only=True,
+               rest=Route("GET", "/tasks"), rest_v0=Route("GET", "/v1/tasks")),
+    MethodSpec("CancelTask", "tasks/cancel", False, "tasks cancel", "task", "Cancel a task.",
+               rest=Route("POST", "/tasks/{id=*}:cancel", "*"), rest_v0=Route("POST", "/v1/{name=tasks/*}:cancel", "*")),
+    # the 1.0 proto binds GET (the spec's prose says POST; servers accept both)
+    MethodSpec("SubscribeToTask", "tasks/resubscribe", True, "tasks subscribe", "event", "Stream the events of an existing task.",
+               rest=Route("GET", "/tasks/{id=*}:subscribe"), rest_v0=Route("GET", "/v1/{name=tasks/*}:subscribe")),
+    # the 0.3 proto spells this route `{parent=task/*/pushNotificationConfigs}` (a typo) with `body: "config"`;
+    # a2a-sdk's 0.3 server routes tasks/ and reads the whole request (parent included) from the body
+    MethodSpec("CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/set", False, "push-config create", "push-config", "Register a webhook for a task.",
+               rest=Route("POST", "/tasks/{taskId=*}/pushNotificationConfigs", "*"), rest_v0=Route("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "=")),
+    MethodSpec("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get", False, "push-config get", "push-config", "Get a task's webhook config.",
+               rest=Route("GET", "/tasks/{taskId=*}/pushNotificationConfigs/{id=*}"), rest_v0=Route("GET", "/v1/{name=tasks/*/pushNotificationConfigs/*}")),
+    MethodSpec("ListTaskPushNotificationConfigs", "tasks/pushNotificationConfig/list", False, "push-config list", "push-config-list", "List a task's webhook configs.",
+               rest=Route("GET", "/tasks/{taskId=*}/pushNotificationConfigs"), rest_v0=Route("GET", "/v1/{parent=tasks/*}/pushNotificationConfigs")),
+    MethodSpec("DeleteTaskPushNotificationConfig", "tasks/pushNotificationConfig/delete", False, "push-config delete", "empty", "Delete a task's webhook config.",
+               rest=Route("DELETE", "/tasks/{taskId=*}/pushNotificationConfigs/{id=*}"), rest_v0=Route("DELETE", "/v1/{name=tasks/*/pushNotificationConfigs/*}")),
+    MethodSpec("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard", False, "card extended", "card", "Fetch the authenticated extended Agent Card.",
+               rest=Route("GET", "/extendedAgentCard"), rest_v0=Route("GET", "/v1/card")),
 )
 
 METHODS: dict[str, MethodSpec] = {m.name: m for m in _TABLE}

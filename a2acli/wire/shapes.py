@@ -30,7 +30,8 @@ def json_kind(value: Any) -> str:
         return "a boolean"
     if isinstance(value, (int, float)):
         return "a number"
-    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
+    kinds: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:

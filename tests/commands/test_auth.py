@@ -383,7 +383,7 @@ def test_a_redirect_to_another_origin_does_not_get_the_credentials(cli, respx_mo
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")
     assert result.exit_code == 1
     assert not elsewhere.called
-    assert "redirects (HTTP 307) to another origin, http://elsewhere.test/rpc" in result.stderr and "--rpc-url http://elsewhere.test/rpc" in result.stderr
+    assert "redirects (HTTP 307) to another origin, http://elsewhere.test/rpc" in result.stderr and "--endpoint http://elsewhere.test/rpc" in result.stderr
 
 
 def test_a_redirect_within_the_origin_is_followed_with_the_credentials(cli, respx_mock):

@@ -70,7 +70,7 @@ def test_no_card_is_exit_3(cli, respx_mock):
     respx_mock.get(url__startswith=AGENT).respond(404)
     result = cli("card", "fetch", "-u", AGENT)
     assert result.exit_code == 3
-    assert "no Agent Card" in result.stderr and "--rpc-url" in result.stderr
+    assert "no Agent Card" in result.stderr and "--endpoint" in result.stderr
 
 
 def test_a_catch_all_page_at_the_well_known_path_is_passed_over(cli, respx_mock):
@@ -89,7 +89,7 @@ def test_v0_only_card_is_never_downgraded(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json={"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC"})
     result = cli("tasks", "get", "t-1", "-u", AGENT)
     assert result.exit_code == 1
-    assert "only for A2A 0.3" in result.stderr and "--a2a-version 0.3" in result.stderr
+    assert "for A2A 1.0" in result.stderr and "it offers: JSONRPC 0.3" in result.stderr and "--a2a-version 0.3" in result.stderr
     ok = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "0.3", "--offline")
     assert ok.exit_code == 0
 

@@ -157,9 +157,10 @@ SAMPLES = {  # setting -> (profile value, env var, env value, flag, flag value)
     "dialect": ("clix", "A2ACLI_DIALECT", "spec", "--dialect", "clix"),
     "output": ("raw", "A2ACLI_OUTPUT", "json", "-o", "json"),
     "timeout": ("11", "A2ACLI_TIMEOUT", "22", "--timeout", "33"),
-    "rpc-url": ("http://p.test/rpc", "A2ACLI_RPC_URL", "http://e.test/rpc", "--rpc-url", "http://f.test/rpc"),
+    "endpoint": ("http://p.test/rpc", "A2ACLI_ENDPOINT", "http://e.test/rpc", "--endpoint", "http://f.test/rpc"),
+    "transport": ("rest", "A2ACLI_TRANSPORT", "jsonrpc", "--transport", "rest"),
 }
-DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "text", "timeout": None, "rpc-url": None}
+DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "text", "timeout": None, "endpoint": None, "transport": None}
 
 
 @pytest.mark.parametrize("name", list(SAMPLES))
@@ -176,6 +177,20 @@ def test_precedence_of_every_source(cli, cfg, name):
     assert got == {"value": eval_, "source": f"env {env}"}
     got = show(cli, flag, fval, env={env: eval_}, as_json=plain)["settings"][name]
     assert got["source"] == "flag" and str(got["value"]).removesuffix(".0") == fval
+
+
+def test_the_old_rpc_url_names_still_set_the_endpoint(cli, cfg):
+    """`--rpc-url`, A2ACLI_RPC_URL and a profile's `rpc-url` key are the endpoint's old names."""
+    cli("config", "set", "--profile", "p", "rpc-url", "http://p.test/rpc")
+    cli("config", "set", "default-profile", "p")
+    assert show(cli)["settings"]["endpoint"] == {"value": "http://p.test/rpc", "source": "profile p"}
+    assert show(cli, env={"A2ACLI_RPC_URL": "http://e.test/rpc"})["settings"]["endpoint"] == {"value": "http://e.test/rpc", "source": "env A2ACLI_RPC_URL"}
+    assert show(cli, "--rpc-url", "http://f.test/rpc")["settings"]["endpoint"] == {"value": "http://f.test/rpc", "source": "flag"}
+
+
+def test_a_transport_the_cli_does_not_know_is_refused(cli, cfg):
+    result = cli("config", "set", "transport", "carrier-pigeon")
+    assert result.exit_code == 2 and "unknown transport 'carrier-pigeon'" in result.stderr
 
 
 def test_profile_selection_flag_env_default(cli, cfg):

@@ -1,13 +1,15 @@
-"""Integration fixtures: the installed `a2a` and the demo agent (a real a2a-sdk server) in a subprocess."""
+"""Integration fixtures: the installed `a2a`, and real a2a-sdk servers in subprocesses: the demo
+agent (JSON-RPC + HTTP+JSON) and a REST-only agent (`rest_only_server.py`)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import pytest
 START_TIMEOUT = 15.0  # seconds for the server to answer its card URL
 START_ATTEMPTS = 3  # a free port can be taken between probing and binding: retry with another
 DEMO_API_KEY = "demo-key"  # serve()'s default
+REST_ONLY_SERVER = Path(__file__).with_name("rest_only_server.py")
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,19 @@ class DemoAgent:
     def rpc_url(self) -> str:
         """JSON-RPC endpoint (V1 and V0): the base URL's root."""
         return self.url + "/"
+
+    @property
+    def card_url(self) -> str:
+        return self.url + "/.well-known/agent-card.json"
+
+
+@dataclass(frozen=True)
+class RestOnlyAgent:
+    """The demo agent's skills behind the SDK's REST routes only (no JSON-RPC), V1 + V0."""
+
+    url: str  # base URL, no trailing slash: V1 POST {url}/message:send, V0 POST {url}/v1/message:send
+    api_key: str
+    log: Path
 
     @property
     def card_url(self) -> str:
@@ -58,7 +74,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(timeout=5)
 
 
-def _wait_until_up(proc: subprocess.Popen[bytes], card_url: str) -> bool:
+def _wait_until_up(proc: subprocess.Popen[bytes], card_url: str, what: str = "demo agent") -> bool:
     """True once the card answers; False if the process died first. Bounded by START_TIMEOUT."""
     deadline = time.monotonic() + START_TIMEOUT
     with httpx.Client(timeout=1.0, trust_env=False) as client:
@@ -71,7 +87,33 @@ def _wait_until_up(proc: subprocess.Popen[bytes], card_url: str) -> bool:
             except httpx.TransportError:
                 pass
             time.sleep(0.1)
-    raise RuntimeError(f"demo agent did not answer {card_url} within {START_TIMEOUT:.0f}s")
+    raise RuntimeError(f"{what} did not answer {card_url} within {START_TIMEOUT:.0f}s")
+
+
+@contextlib.contextmanager
+def _serve(argv: Callable[[int], list[str]], log: Path, what: str) -> Iterator[str]:
+    """Start `argv(port)` on a free port of 127.0.0.1 (stdout+stderr to `log`), yield its base
+    URL once its card answers, stop it at the end. Retries on another port if the port was taken."""
+    for _attempt in range(START_ATTEMPTS):
+        port = _free_port()
+        with log.open("wb") as out:
+            proc = subprocess.Popen(argv(port), stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            up = _wait_until_up(proc, url + "/.well-known/agent-card.json", what)
+        except BaseException:
+            _stop(proc)
+            raise
+        if up:
+            try:
+                yield url
+            finally:
+                _stop(proc)
+            return
+        _stop(proc)
+        if b"address already in use" not in log.read_bytes().lower():
+            break
+    raise RuntimeError(f"{what} failed to start:\n{log.read_text(errors='replace')}")
 
 
 @pytest.fixture(scope="session")
@@ -80,26 +122,22 @@ def demo_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoAgent]:
 
     Started with `python -c` so it does not depend on the `a2a` command (main.py)."""
     log = tmp_path_factory.mktemp("demo-agent") / "server.log"
-    for _attempt in range(START_ATTEMPTS):
-        port = _free_port()
-        code = f"from a2acli.demo.server import serve; serve(port={port})"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                [sys.executable, "-c", code], stdout=out, stderr=subprocess.STDOUT
-            )
-        agent = DemoAgent(url=f"http://127.0.0.1:{port}", api_key=DEMO_API_KEY, log=log)
-        try:
-            up = _wait_until_up(proc, agent.card_url)
-        except BaseException:
-            _stop(proc)
-            raise
-        if up:
-            try:
-                yield agent
-            finally:
-                _stop(proc)
-            return
-        _stop(proc)
-        if b"address already in use" not in log.read_bytes().lower():
-            break
-    raise RuntimeError(f"demo agent failed to start:\n{log.read_text(errors='replace')}")
+
+    def argv(port: int) -> list[str]:
+        return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port})"]
+
+    with _serve(argv, log, "demo agent") as url:
+        yield DemoAgent(url=url, api_key=DEMO_API_KEY, log=log)
+
+
+@pytest.fixture(scope="session")
+def rest_only_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RestOnlyAgent]:
+    """A real a2a-sdk server with ONLY the REST routes (v0.3 compat on) and a card listing only
+    HTTP+JSON (1.0 and 0.3), on 127.0.0.1 and a free port; once per session."""
+    log = tmp_path_factory.mktemp("rest-only-agent") / "server.log"
+
+    def argv(port: int) -> list[str]:
+        return [sys.executable, str(REST_ONLY_SERVER), str(port)]
+
+    with _serve(argv, log, "REST-only agent") as url:
+        yield RestOnlyAgent(url=url, api_key=DEMO_API_KEY, log=log)

@@ -13,7 +13,8 @@ Card
   "protocolVersion":"0.3.0","supportsAuthenticatedExtendedCard":true,
   "capabilities":{"pushNotifications":true,"streaming":true},
   "securitySchemes":{"apiKey":{"type":"apiKey","in":"header","name":"X-API-Key",..}},..}
-  (no additionalInterfaces: both interfaces share one URL).
+  plus "additionalInterfaces":[{JSONRPC at /}, {HTTP+JSON at the base URL}] (the demo lists the
+  primary too, as 0.3 advises; the SDK's own conversion, used for the V0 extended card, does not).
 
 Versions and errors
 - V1 method without the header => -32009 (data: [ErrorInfo VERSION_NOT_SUPPORTED]).
@@ -267,6 +268,21 @@ def test_card_is_v0_shaped_for_0_3(http, demo_agent, path):
     assert "security" not in card  # declared, never required card-wide
     assert {s["id"] for s in card["skills"]} == SKILLS
     assert "supportedInterfaces" not in card
+    # 0.3 says additionalInterfaces SHOULD repeat the primary url/transport: both are listed
+    assert card["additionalInterfaces"] == [
+        {"url": demo_agent.rpc_url, "transport": "JSONRPC"},
+        {"url": demo_agent.url, "transport": "HTTP+JSON"},
+    ]
+
+
+def interfaces(agent: Any) -> list[dict[str, str]]:
+    """The demo's V1 interfaces: JSON-RPC at `/`, HTTP+JSON at the base URL, 1.0 then 0.3 each."""
+    return [
+        {"url": agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        {"url": agent.url, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        {"url": agent.url, "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+    ]
 
 
 def test_card_without_the_header_is_read_by_clients_of_both_versions(http, demo_agent):
@@ -279,14 +295,12 @@ def test_card_without_the_header_is_read_by_clients_of_both_versions(http, demo_
     # V0 readers
     assert card["url"] == demo_agent.rpc_url and card["protocolVersion"] == "0.3.0"
     assert card["preferredTransport"] == "JSONRPC"
-    # and `a2a`'s own reading of it: V1, both interfaces
+    assert [i["transport"] for i in card["additionalInterfaces"]] == ["JSONRPC", "HTTP+JSON"]
+    # and `a2a`'s own reading of it: V1, all four interfaces
     from a2acli.wire.translate import card_version, to_core_card
 
     assert card_version(card) == "v1"
-    assert to_core_card(card)["supportedInterfaces"] == [
-        {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-        {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
-    ]
+    assert to_core_card(card)["supportedInterfaces"] == interfaces(demo_agent)
     etags = {http.get(demo_agent.card_url, headers=h).headers["etag"] for h in ({}, {"A2A-Version": "0.3"}, V1)}
     assert len(etags) == 3  # one per shape, so a cache keyed on the header never mixes them
 
@@ -296,10 +310,7 @@ def test_card_is_v1_shaped_for_1_0(http, demo_agent):
     assert response.status_code == 200
     assert "A2A-Version" in response.headers["vary"]
     card = response.json()
-    assert card["supportedInterfaces"] == [
-        {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-        {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
-    ]
+    assert card["supportedInterfaces"] == interfaces(demo_agent)
     assert card["capabilities"] == {
         "streaming": True, "pushNotifications": True, "extendedAgentCard": True,
     }
@@ -684,3 +695,206 @@ def test_extended_card_needs_the_key(http, demo_agent, wire):
         assert card["protocolVersion"] == "0.3"  # the SDK's spelling, unlike the public card
         assert card["supportsAuthenticatedExtendedCard"] is True
         assert skills["admin-report"]["security"] == [{"apiKey": []}]
+
+
+# --------------------------------------------------------------------------- HTTP+JSON (REST)
+#
+# The SDK's REST routes on the same port: V1 `/message:send`, `/tasks/{id}`, ... (header
+# `A2A-Version: 1.0`), V0 `/v1/message:send`, ... (no header). Bodies are ProtoJSON: V1 like the
+# JSON-RPC params; V0 the 0.3 *gRPC* proto (`content`, `ROLE_USER`, data part {"data": {"data"}}).
+# Success: V1 `application/a2a+json`, V0 `application/json`; errors `application/json`
+# {"error": {"code": <http>, "status": <grpc>, "message", "details": [ErrorInfo...]}}.
+# SSE `data:` holds the bare StreamResponse ({"task"}/{"statusUpdate"}/...), no envelope.
+
+
+def rest_message(wire: str, *parts: dict[str, Any], task: dict[str, Any] | None = None) -> dict:
+    msg: dict[str, Any] = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER"}
+    msg["parts" if wire == "v1" else "content"] = list(parts)
+    if task is not None:
+        msg.update(taskId=task["id"], contextId=task["contextId"])
+    return {"message": msg}
+
+
+def rest_data(wire: str, value: dict[str, Any]) -> dict[str, Any]:
+    return {"data": value} if wire == "v1" else {"data": {"data": value}}
+
+
+def rest_path(wire: str, path: str) -> str:
+    return path if wire == "v1" else "/v1" + path
+
+
+def rest(http: httpx.Client, agent: Any, wire: str, verb: str, path: str, body: Any = None, *,
+         hdrs: dict[str, str] | None = None, status: int = 200, params: Any = None) -> Any:
+    """One REST call on the demo's base URL; checks the status and content type, returns JSON."""
+    response = http.request(verb, agent.url + rest_path(wire, path), json=body, params=params,
+                            headers={**headers(wire), **(hdrs or {})})
+    assert response.status_code == status, response.text
+    ctype = response.headers["content-type"]
+    if status == 200 and wire == "v1":
+        assert ctype.startswith("application/a2a+json")
+    else:
+        assert ctype.startswith("application/json")
+    return response.json()
+
+
+def rest_send(http: httpx.Client, agent: Any, wire: str, *parts: dict, task: dict | None = None,
+              config: dict | None = None) -> dict[str, Any]:
+    body = rest_message(wire, *parts, task=task)
+    if config is not None:
+        body["configuration"] = config
+    result = rest(http, agent, wire, "POST", "/message:send", body)
+    (key,) = result
+    assert key in ("task", "message")
+    return result[key]
+
+
+def rest_stream(http: httpx.Client, agent: Any, wire: str, verb: str, path: str,
+                body: Any = None) -> list[dict[str, Any]]:
+    with http.stream(verb, agent.url + rest_path(wire, path), json=body,
+                     headers={"Accept": "text/event-stream", **headers(wire)}) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = sse(response)
+    assert all(name == "message" for name, _ in events)
+    return [data for _, data in events]
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_rest_send_get_and_the_task_is_shared_with_json_rpc(http, demo_agent, wire):
+    task = rest_send(http, demo_agent, wire, rest_data(wire, {"skill": "create-user", "n": 1}))
+    assert task["status"]["state"] == "TASK_STATE_COMPLETED"
+    parts = task["artifacts"][0]["parts"]
+    user = parts[0]["data"] if wire == "v1" else parts[0]["data"]["data"]
+    assert user["id"].startswith("user-") and user["n"] == 1
+    history = task["history"][0]
+    assert history["role"] == "ROLE_USER" and ("parts" if wire == "v1" else "content") in history
+
+    got = rest(http, demo_agent, wire, "GET", f"/tasks/{task['id']}", params={"historyLength": 1})
+    assert got["id"] == task["id"] and len(got["history"]) == 1
+    # one handler behind both bindings: JSON-RPC sees the task REST created
+    same = ok(rpc(http, demo_agent, method(wire, "GetTask"), {"id": task["id"]}, hdrs=headers(wire)))
+    assert same["id"] == task["id"]
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_rest_direct_message_reply(http, demo_agent, wire):
+    reply = rest_send(http, demo_agent, wire, {"text": "message"})
+    assert reply["role"] == "ROLE_AGENT" and "taskId" not in reply
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_rest_errors(http, demo_agent, wire):
+    missing = rest(http, demo_agent, wire, "GET", "/tasks/no-such-task", status=404)["error"]
+    assert missing["code"] == 404 and missing["status"] == "NOT_FOUND"
+    assert missing["details"][0]["reason"] == "TASK_NOT_FOUND"
+    assert missing["details"][0]["@type"] == "type.googleapis.com/google.rpc.ErrorInfo"
+
+    done = rest_send(http, demo_agent, wire, {"text": "hi"})
+    again = rest(http, demo_agent, wire, "POST", f"/tasks/{done['id']}:cancel", status=400)["error"]
+    assert again["status"] == "FAILED_PRECONDITION"
+    assert again["details"][0]["reason"] == "TASK_NOT_CANCELABLE"
+
+    response = http.post(demo_agent.url + rest_path(wire, "/message:send"), content=b"{not json",
+                         headers={"Content-Type": "application/json", **headers(wire)})
+    assert response.status_code == 400
+    assert response.json()["error"]["details"][0]["reason"] == "INVALID_REQUEST"
+
+    # the version header decides, as for JSON-RPC: V1 routes want 1.0, V0 routes 0.3 (or none)
+    other = {} if wire == "v1" else V1
+    response = http.post(demo_agent.url + rest_path(wire, "/message:send"), headers=other,
+                         json=rest_message(wire, {"text": "hi"}))
+    assert response.status_code == 400
+    assert response.json()["error"]["details"][0]["reason"] == "VERSION_NOT_SUPPORTED"
+
+
+def test_rest_v1_list_tasks(http, demo_agent):
+    context_id = str(uuid.uuid4())
+    for word in ("one", "two"):
+        body = rest_message("v1", {"text": word})
+        body["message"]["contextId"] = context_id
+        rest(http, demo_agent, "v1", "POST", "/message:send", body)
+    page = rest(http, demo_agent, "v1", "GET", "/tasks", params={"contextId": context_id, "pageSize": 1})
+    assert page["pageSize"] == 1 and page["totalSize"] == 2 and page["nextPageToken"]
+    assert len(page["tasks"]) == 1 and "artifacts" not in page["tasks"][0]
+    last = rest(http, demo_agent, "v1", "GET", "/tasks",
+                params={"contextId": context_id, "pageSize": 1, "pageToken": page["nextPageToken"],
+                        "includeArtifacts": "true"})
+    assert last["nextPageToken"] == "" and last["tasks"][0]["artifacts"][0]["name"] == "echo"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_rest_stream_slow(http, demo_agent, wire):
+    events = rest_stream(http, demo_agent, wire, "POST", "/message:stream",
+                         rest_message(wire, rest_data(wire, SLOW3)))
+    assert [next(iter(e)) for e in events] == [
+        "task", "statusUpdate", "statusUpdate", "statusUpdate", "artifactUpdate", "statusUpdate"]
+    assert events[0]["task"]["status"]["state"] == "TASK_STATE_SUBMITTED"
+    assert events[-1]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    finals = [e["statusUpdate"].get("final") for e in events if "statusUpdate" in e]
+    assert finals == ([None] * 4 if wire == "v1" else [None, None, None, True])
+
+
+@pytest.mark.parametrize(("wire", "verb"), [(w, v) for w in WIRES for v in ("GET", "POST")])
+def test_rest_subscribe_and_cancel(http, demo_agent, wire, verb):
+    config = {"returnImmediately": True} if wire == "v1" else {"blocking": False}
+    task = rest_send(http, demo_agent, wire, rest_data(wire, {**SLOW3, "delay": 0.2}), config=config)
+    events = rest_stream(http, demo_agent, wire, verb, f"/tasks/{task['id']}:subscribe")
+    assert events[0]["task"]["id"] == task["id"]
+    assert events[-1]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
+
+    slow = rest_send(http, demo_agent, wire, rest_data(wire, {"skill": "slow", "steps": 4,
+                                                              "delay": 0.25}), config=config)
+    time.sleep(0.3)
+    canceled = rest(http, demo_agent, wire, "POST", f"/tasks/{slow['id']}:cancel")
+    # the 0.3 proto spells it CANCELLED
+    assert canceled["status"]["state"] == ("TASK_STATE_CANCELED" if wire == "v1" else "TASK_STATE_CANCELLED")
+
+
+def test_rest_v1_subscribe_to_finished_task_is_a_json_error(http, demo_agent):
+    done = rest_send(http, demo_agent, "v1", {"text": "hi"})
+    error = rest(http, demo_agent, "v1", "GET", f"/tasks/{done['id']}:subscribe", status=400)["error"]
+    assert error["details"][0]["reason"] == "UNSUPPORTED_OPERATION"
+
+
+def test_rest_v1_push_config_crud(http, demo_agent):
+    task = rest_send(http, demo_agent, "v1", rest_data("v1", {"skill": "ask"}))
+    base = f"/tasks/{task['id']}/pushNotificationConfigs"
+    config = {"id": "cfg-r", "url": "http://127.0.0.1:9/hook", "token": "tok",
+              "authentication": {"scheme": "Bearer", "credentials": "s"}}
+    created = rest(http, demo_agent, "v1", "POST", base, config)
+    assert created == {**config, "taskId": task["id"]}
+    assert rest(http, demo_agent, "v1", "GET", f"{base}/cfg-r") == created
+    assert rest(http, demo_agent, "v1", "GET", base) == {"configs": [created]}
+    assert rest(http, demo_agent, "v1", "DELETE", f"{base}/cfg-r") == {}
+    assert rest(http, demo_agent, "v1", "GET", base) == {}  # an empty list prints as {}
+    rest(http, demo_agent, "v1", "GET", f"{base}/cfg-r", status=404)
+    _finish_ask(http, demo_agent, "v1", task)
+
+
+def test_rest_v0_push_config(http, demo_agent):
+    task = rest_send(http, demo_agent, "v0", rest_data("v0", {"skill": "ask"}))
+    base = f"/tasks/{task['id']}/pushNotificationConfigs"
+    inner = {"id": "cfg-r0", "url": "http://127.0.0.1:9/hook", "token": "tok",
+             "authentication": {"schemes": ["Bearer"], "credentials": "s"}}
+    # the whole CreateTaskPushNotificationConfigRequest: `parent` is required (the path's id wins)
+    created = rest(http, demo_agent, "v0", "POST", base,
+                   {"parent": f"tasks/{task['id']}", "config": {"pushNotificationConfig": inner}})
+    assert created == {"name": f"tasks/{task['id']}/pushNotificationConfigs/cfg-r0",
+                       "pushNotificationConfig": inner}
+    assert rest(http, demo_agent, "v0", "GET", f"{base}/cfg-r0") == created
+    assert rest(http, demo_agent, "v0", "GET", base) == {"configs": [created]}
+    _finish_ask(http, demo_agent, "v0", task)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_rest_extended_card_needs_the_key(http, demo_agent, wire):
+    path = "/extendedAgentCard" if wire == "v1" else "/card"
+    for bad in ({}, {"X-API-Key": "wrong"}):
+        error = rest(http, demo_agent, wire, "GET", path, hdrs=bad, status=401)["error"]
+        assert error["code"] == 401 and error["status"] == "UNAUTHENTICATED"
+    card = rest(http, demo_agent, wire, "GET", path, hdrs={"X-API-Key": demo_agent.api_key})
+    assert "admin-report" in {s["id"] for s in card["skills"]}
+    if wire == "v1":
+        assert card["supportedInterfaces"] == interfaces(demo_agent)
+    else:
+        assert card["url"] == demo_agent.rpc_url and card["preferredTransport"] == "JSONRPC"

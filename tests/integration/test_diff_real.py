@@ -42,8 +42,10 @@ def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin,
     assert diffs == [
         {"exchange": "card", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
         {"exchange": "card", "path": "response.body.supportedInterfaces[0].protocolVersion", "kind": "changed", "left": "1.0", "right": "0.3.0"},
-        {"exchange": "card", "path": "response.body.supportedInterfaces[1]", "kind": "removed",
-         "left": {"url": demo_agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}, "right": None},
+        # the 0.3 card's additionalInterfaces repeat its primary JSON-RPC one, then HTTP+JSON
+        {"exchange": "card", "path": "response.body.supportedInterfaces[2].protocolVersion", "kind": "changed", "left": "1.0", "right": "0.3"},
+        {"exchange": "card", "path": "response.body.supportedInterfaces[3]", "kind": "removed",
+         "left": {"url": demo_agent.url, "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"}, "right": None},
         {"exchange": "SendMessage", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
     ]
     assert user_ids["exchange"] == "SendMessage" and user_ids["kind"] == "changed"
@@ -60,9 +62,9 @@ def test_ignore_leaves_only_version_differences_and_saved_dumps_diff_alike(a2a_b
     out = done.stdout.splitlines()
     assert "=== SendMessage: 002-SendMessage <> 002-message_send: 1 difference(s)" in out
     assert "-a2a-version: 1.0" in out and "+a2a-version: 0.3" in out
-    assert "4 difference(s) in 2 of 2 exchange(s)" in done.stderr
+    assert "5 difference(s) in 2 of 2 exchange(s)" in done.stderr
     again = run(a2a_bin, "diff", str(saved / "v1"), str(saved / "v0"), "--ignore", "*.data.id", "-o", "json")
-    assert again.returncode == 1 and len(json.loads(again.stdout)["differences"]) == 4
+    assert again.returncode == 1 and len(json.loads(again.stdout)["differences"]) == 5
     # The raw bodies do differ: method names, kind, enum spellings, the {task} wrapper.
     raw = {d["path"]: d for d in json.loads(run(a2a_bin, "diff", str(saved / "v1"), str(saved / "v0"), "--raw", "-o", "json").stdout)["differences"]}
     assert raw["request.body.method"]["left"] == "SendMessage" and raw["request.body.method"]["right"] == "message/send"

@@ -28,6 +28,17 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "to_compat_inner_push_config", "to_compat_push_config", "to_compat_push_config_list",
         "to_core_inner_push_config", "to_core_push_config", "to_core_push_config_list",
     ),
+    "proto03": (
+        "PROTO03_MESSAGES", "PROTO03_TRANSLATORS", "from_proto03_artifact", "from_proto03_artifact_update",
+        "from_proto03_card", "from_proto03_message", "from_proto03_part", "from_proto03_push_config",
+        "from_proto03_push_config_list", "from_proto03_send_result", "from_proto03_status_update",
+        "from_proto03_stream_response", "from_proto03_task", "from_proto03_task_list", "from_proto03_task_status",
+        "parse_push_config_name", "parse_task_name", "push_config_name", "task_name", "to_proto03_artifact",
+        "to_proto03_artifact_update", "to_proto03_card", "to_proto03_message", "to_proto03_part",
+        "to_proto03_push_config", "to_proto03_push_config_list", "to_proto03_send_result", "to_proto03_status_update",
+        "to_proto03_stream_response", "to_proto03_task", "to_proto03_task_list", "to_proto03_task_state",
+        "to_proto03_task_status",
+    ),
     "requests": ("TRANSLATORS", "V0_METHOD_NAMES", "V1_METHOD_NAMES", "MethodTranslators"),
     "tasks": (
         "stream_kind", "to_compat_artifact", "to_compat_artifact_update", "to_compat_send_result",

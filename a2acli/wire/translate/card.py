@@ -41,7 +41,7 @@ def _is_legacy(version: Any) -> bool:
 
 
 def card_version(card: Any) -> str:
-    """"v0" or "v1" by the a2a-js resolver rule; a hybrid card (V0 fields + supportedInterfaces) is v1."""
+    """ "v0" or "v1" by the a2a-js resolver rule; a hybrid card (V0 fields + supportedInterfaces) is v1."""
     if not isinstance(card, dict):
         return "v1"
     c = fields(card)
@@ -67,6 +67,7 @@ def _splice(d: dict[str, Any], keys: tuple[str, ...], new: dict[str, Any]) -> di
 
 
 # --- security ---------------------------------------------------------------------------------
+
 
 @entity("oauth2 flows")
 def _core_flows(flows: dict[str, Any], notes: Notes) -> dict[str, Any]:
@@ -156,6 +157,7 @@ def _map_schemes(card: dict[str, Any], fn: Any, notes: Notes) -> None:
 
 # --- the card ---------------------------------------------------------------------------------
 
+
 def _core_interface(iface: dict[str, Any]) -> dict[str, Any]:
     return rename(fields(iface), "transport", "protocolBinding")
 
@@ -168,8 +170,7 @@ def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
             "protocolBinding": card.get("preferredTransport") or "JSONRPC",
             "protocolVersion": card.get("protocolVersion") or V0_PROTOCOL_VERSION,
         }
-        extra = [_core_interface(i) | {"protocolVersion": V0_PROTOCOL_VERSION}
-                 for i in card.get("additionalInterfaces") or [] if isinstance(i, dict)]
+        extra = [_core_interface(i) | {"protocolVersion": V0_PROTOCOL_VERSION} for i in card.get("additionalInterfaces") or [] if isinstance(i, dict)]
         card = _splice(card, _ENDPOINT, {"supportedInterfaces": [primary, *extra]})
     else:
         if stale := [k for k in _V0_ENDPOINT if k in card]:
@@ -212,18 +213,14 @@ def _compat_endpoint(interfaces: list[Any], notes: Notes) -> dict[str, Any]:
         note(notes, "agent card: no supportedInterfaces; the V0 card has no url")
         return {}
     if not legacy:
-        note(notes, "agent card: no interface for protocol 0.3; the V0 card presents the V1 interfaces as "
-                    "0.3 (a V0 client would be refused: VersionNotSupportedError)")
+        note(notes, "agent card: no interface for protocol 0.3; the V0 card presents the V1 interfaces as 0.3 (a V0 client would be refused: VersionNotSupportedError)")
         legacy, version = ifaces, V0_PROTOCOL_VERSION
     else:
         if dropped := len(ifaces) - len(legacy):
-            note(notes, f"agent card: {dropped} interface(s) for other protocol versions dropped "
-                        "(a V0 card lists only 0.3 endpoints)")
+            note(notes, f"agent card: {dropped} interface(s) for other protocol versions dropped (a V0 card lists only 0.3 endpoints)")
         version = legacy[0].get("protocolVersion") or V0_PROTOCOL_VERSION
     for i in legacy:
         drop_tenant(i, notes, "agent interface")
-    others = [rename({k: v for k, v in i.items() if k != "protocolVersion"}, "protocolBinding", "transport")
-              for i in legacy[1:]]
-    endpoint = {"protocolVersion": version, "url": legacy[0].get("url", ""),
-                "preferredTransport": legacy[0].get("protocolBinding") or "JSONRPC"}
+    others = [rename({k: v for k, v in i.items() if k != "protocolVersion"}, "protocolBinding", "transport") for i in legacy[1:]]
+    endpoint = {"protocolVersion": version, "url": legacy[0].get("url", ""), "preferredTransport": legacy[0].get("protocolBinding") or "JSONRPC"}
     return endpoint | ({"additionalInterfaces": others} if others else {})

@@ -17,9 +17,17 @@ from .messages import to_compat_message, to_core_message
 from .push import to_compat_push_config, to_compat_push_config_list, to_core_push_config, to_core_push_config_list
 from .requests import TRANSLATORS, V0_METHOD_NAMES, V1_METHOD_NAMES
 from .tasks import (
-    stream_kind, to_compat_artifact_update, to_compat_send_result, to_compat_status_update,
-    to_compat_stream_response, to_compat_task, to_compat_task_list, to_core_send_result,
-    to_core_stream_response, to_core_task, to_core_task_list,
+    stream_kind,
+    to_compat_artifact_update,
+    to_compat_send_result,
+    to_compat_status_update,
+    to_compat_stream_response,
+    to_compat_task,
+    to_compat_task_list,
+    to_core_send_result,
+    to_core_stream_response,
+    to_core_task,
+    to_core_task_list,
 )
 
 WEBHOOK_METHOD = "tasks/pushNotification"  # the vendor's JSON-RPC-wrapped webhook body
@@ -46,10 +54,8 @@ _ENTITIES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "push-config-list": (to_core_push_config_list, to_compat_push_config_list),
 }
 KINDS = ("jsonrpc-request", "jsonrpc-response", "jsonrpc-error", *_ENTITIES, "webhook-jsonrpc", "unknown")
-_EVENT_KINDS = {"task": "task", "message": "message", "statusUpdate": "status-update",
-                "artifactUpdate": "artifact-update"}
-_RESULT_METHODS = {"task-list": "ListTasks", "push-config-list": "ListTaskPushNotificationConfigs",
-                   "agent-card": "GetExtendedAgentCard"}
+_EVENT_KINDS = {"task": "task", "message": "message", "statusUpdate": "status-update", "artifactUpdate": "artifact-update"}
+_RESULT_METHODS = {"task-list": "ListTasks", "push-config-list": "ListTaskPushNotificationConfigs", "agent-card": "GetExtendedAgentCard"}
 
 
 def detect(doc: Any) -> Detected:
@@ -156,8 +162,7 @@ def _response(doc: dict[str, Any], method: str | None, core: bool, notes: Notes)
         note(notes, "response: result shape not recognised; left unchanged")
         return out
     if core and kind == "task" and "kind" in doc["result"]:
-        note(notes, "response: bare V0 task taken as a GetTask/CancelTask result (a SendMessage "
-                    "result would be {task}); pass the method to be sure")
+        note(notes, "response: bare V0 task taken as a GetTask/CancelTask result (a SendMessage result would be {task}); pass the method to be sure")
     if core and kind == "message":  # a message is only ever a send or stream result: {message}
         kind = "send-result"
     out["result"] = _ENTITIES[kind][0 if core else 1](doc["result"], notes)

@@ -9,15 +9,20 @@ from typing import Any
 from ._common import Notes, note
 
 _STATES = (
-    "UNSPECIFIED", "SUBMITTED", "WORKING", "COMPLETED", "FAILED", "CANCELED", "REJECTED",
-    "INPUT_REQUIRED", "AUTH_REQUIRED",
+    "UNSPECIFIED",
+    "SUBMITTED",
+    "WORKING",
+    "COMPLETED",
+    "FAILED",
+    "CANCELED",
+    "REJECTED",
+    "INPUT_REQUIRED",
+    "AUTH_REQUIRED",
 )
 _STATE_ALIASES = {"UNKNOWN": "UNSPECIFIED", "CANCELLED": "CANCELED"}
 _ROLES = ("USER", "AGENT", "UNSPECIFIED")
 
-TERMINAL_STATES = frozenset(
-    {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"}
-)
+TERMINAL_STATES = frozenset({"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"})
 INTERRUPTED_STATES = frozenset({"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"})
 
 
@@ -89,8 +94,8 @@ def lowercase_v1_enums(obj: Any) -> Any:
         return obj
     out = {}
     for key, value in obj.items():
-        if key == "role" and _role_key(value):
-            value = _role_key(value).lower()
+        if key == "role" and (role := _role_key(value)):
+            value = role.lower()
         elif key in ("state", "status") and _state_key(value):
             value = to_compat_task_state(value)
         elif key not in _SKIP:

@@ -8,7 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import (
-    Notes, compat_array, core_page, drop, drop_tenant, entity, fields, map_value, note,
+    Notes,
+    compat_array,
+    core_page,
+    drop,
+    drop_tenant,
+    entity,
+    fields,
+    map_value,
+    note,
 )
 
 _NESTED = "pushNotificationConfig"

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from a2acli.wire.methods import METHODS
+
 from ._common import Notes, drop, drop_tenant, entity, map_value, note, rename
 from .card import to_compat_card, to_core_card
 from .enums import to_compat_task_state, to_core_task_state
@@ -23,19 +25,8 @@ from .tasks import (
     to_core_send_result, to_core_stream_response, to_core_task, to_core_task_list,
 )
 
-V0_METHOD_NAMES: dict[str, str] = {
-    "SendMessage": "message/send",
-    "SendStreamingMessage": "message/stream",
-    "GetTask": "tasks/get",
-    "ListTasks": "tasks/list",  # Clix vendor dialect, not in the 0.3 spec
-    "CancelTask": "tasks/cancel",
-    "SubscribeToTask": "tasks/resubscribe",
-    "CreateTaskPushNotificationConfig": "tasks/pushNotificationConfig/set",
-    "GetTaskPushNotificationConfig": "tasks/pushNotificationConfig/get",
-    "ListTaskPushNotificationConfigs": "tasks/pushNotificationConfig/list",
-    "DeleteTaskPushNotificationConfig": "tasks/pushNotificationConfig/delete",
-    "GetExtendedAgentCard": "agent/getAuthenticatedExtendedCard",
-}
+# Derived from the one method table (wire/methods.py), never spelt again here.
+V0_METHOD_NAMES: dict[str, str] = {m.name: m.v0 for m in METHODS.values() if m.v0}
 V1_METHOD_NAMES: dict[str, str] = {v0: v1 for v1, v0 in V0_METHOD_NAMES.items()}
 
 Translator = Callable[[Any, Notes], Any]

@@ -9,7 +9,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ._common import (
-    Notes, compat_array, core_page, drop, entity, fields, map_list, map_value, note, omit_empty,
+    Notes,
+    compat_array,
+    core_page,
+    drop,
+    entity,
+    fields,
+    map_list,
+    map_value,
+    note,
+    omit_empty,
     with_kind,
 )
 from .enums import is_terminal, to_compat_task_state, to_core_task_state
@@ -69,8 +78,7 @@ def to_core_status_update(event: dict[str, Any], notes: Notes) -> dict[str, Any]
     final = event.pop("final", None)
     map_value(event, "status", to_core_task_status, notes)
     if isinstance(final, bool) and final != is_terminal(_state(event)):
-        note(notes, f"status update: final={str(final).lower()} on state {_state(event)} dropped "
-                    "(V1 has no final flag; only terminal states end a stream)")
+        note(notes, f"status update: final={str(final).lower()} on state {_state(event)} dropped (V1 has no final flag; only terminal states end a stream)")
     return event
 
 

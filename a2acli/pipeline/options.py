@@ -1,0 +1,64 @@
+"""The options of one call, resolved (flags over env over profile over defaults): what the
+pipeline needs of the command line, and nothing of Typer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from a2acli.wire import Wire
+
+
+class CallOptions(NamedTuple):
+    """Every shared option of one call, resolved (flags over env over profile over defaults).
+    A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
+
+    url: str | None = None
+    endpoint: str | None = None  # --endpoint (alias --rpc-url): call it with the chosen binding, no card
+    transports: tuple[str, ...] = ()  # --transport, in order of preference (--transport spellings)
+    wire: Wire = Wire.V1
+    dialect_name: str = "spec"
+    headers: tuple[tuple[str, str], ...] = ()
+    api_key: str | None = None
+    bearer: str | None = None
+    basic: str | None = None
+    cacert: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
+    timeout: float | None = None
+    insecure: bool = False
+    output: str = "text"
+    as_v1: bool = False
+    offline: bool = False
+    dump: str | None = None
+    debug: bool = False
+    profile: str | None = None
+    sources: Mapping[str, str] = MappingProxyType({})
+    values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
+
+    @property
+    def dialect(self):  # noqa: ANN201
+        from a2acli.wire.dialects import get_dialect
+
+        return get_dialect(self.dialect_name)
+
+
+def conn_flags(opts: CallOptions) -> str:
+    """The connection flags given on this command line, for a command to paste (` -u URL …`)."""
+    import shlex
+
+    src = getattr(opts, "sources", None) or {}
+    flags = []
+    if opts.url and src.get("url") == "flag":
+        flags.append(f"-u {shlex.quote(opts.url)}")
+    if opts.endpoint and src.get("endpoint") == "flag":
+        flags.append(f"--endpoint {shlex.quote(opts.endpoint)}")
+    if opts.transports and src.get("transport") == "flag":
+        flags += [f"--transport {t}" for t in opts.transports]
+    if opts.wire is not Wire.V1 and src.get("a2a-version") == "flag":
+        flags.append(f"--a2a-version {opts.wire.version}")
+    if opts.dialect_name != "spec" and src.get("dialect") == "flag":
+        flags.append(f"--dialect {opts.dialect_name}")
+    return "".join(" " + f for f in flags)

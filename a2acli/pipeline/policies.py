@@ -1,0 +1,226 @@
+"""Small policies on top of `Call.invoke`: waiting for a task to settle, following list pages,
+falling back to polling when a stream ends early, and what a task's end state means for the
+exit code. Each works whatever binding carries the calls."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, RpcError, UnexpectedStateError, UnreachableError, UsageError
+from a2acli.pipeline.options import conn_flags
+from a2acli.pipeline.session import Call, Reply
+from a2acli.render.present import progress, state_text
+from a2acli.wire import Wire
+from a2acli.wire.methods import METHODS
+
+
+def settled(state: Any) -> bool:
+    from a2acli.wire.translate import is_interrupted, is_terminal
+
+    return is_terminal(state) or is_interrupted(state)
+
+
+def parse_states(text: str | None) -> frozenset[str] | None:
+    """`completed,failed` -> canonical V1 names; a UsageError for unknown names."""
+    if not text:
+        return None
+    from a2acli.wire.translate import to_core_task_state
+
+    states = set()
+    for item in text.split(","):
+        s = to_core_task_state(item.strip())
+        if not str(s).startswith("TASK_STATE_"):
+            raise UsageError(f"unknown task state {item.strip()!r}", hint="e.g. completed, failed, canceled, rejected, input-required, auth-required, working")
+        states.add(s)
+    return frozenset(states)
+
+
+def as_stream_event(call: Call, reply: Reply) -> Reply:
+    """A GetTask reply in the shape of a send answer or stream event: {"task": …}, or the bare task
+    under 0.3 JSON-RPC."""
+    bare = call.opts.wire is Wire.V0 and call.binding.flag == "jsonrpc"  # 0.3 JSON-RPC events are bare objects
+    result = reply.result if bare else {"task": reply.result}
+    return Reply(result, {"task": reply.core}, reply.raw, reply.exchange)
+
+
+def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interval: float = 5.0) -> Reply:
+    """Poll GetTask until the task is terminal or interrupted, backing off up to max_interval."""
+    spec = METHODS["GetTask"]
+    last_state = call.task.get("state")
+    progress(call.out, f"waiting for task {call.task['id']} ({state_text(last_state)}) …")
+    delay = max(interval, 0.05)
+    while True:
+        left = call.transport.time_left()  # the whole-call --timeout
+        time.sleep(delay if left is None else max(min(delay, left), 0))
+        call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
+        reply = call.unary(spec, {"id": call.task["id"]})
+        call.track(reply.core)
+        state = call.task.get("state")
+        if state != last_state:
+            progress(call.out, f"task {call.task['id']}: {state_text(state)}")
+        last_state = state
+        if settled(state):
+            break
+        delay = min(delay * 1.5, max_interval)
+    return as_stream_event(call, reply) if wrap else reply
+
+
+def list_pages(call: Call, params: dict[str, Any], request_id: str | None = None) -> Iterator[Reply]:
+    """Every page of ListTasks: V1 follows nextPageToken; V0 (clix) steps limit/offset."""
+    spec = METHODS["ListTasks"]
+    v0 = call.opts.wire is Wire.V0
+    if v0 and call.binding.flag == "jsonrpc":
+        params = {"pageSize": 50, **params}
+    page = call.unary(spec, params, request_id=request_id)
+    yield page
+    while True:
+        if v0:
+            size = int(params.get("pageSize") or 0)
+            if not size or len(page.result or []) < size:
+                return
+            params = {**params, "pageToken": str(int(params.get("pageToken") or 0) + size)}
+        else:
+            token = (page.core or {}).get("nextPageToken")
+            if not token:
+                return
+            params = {**params, "pageToken": token}
+        page = call.unary(spec, params)
+        yield page
+
+
+def merge_pages(call: Call, pages: list[Reply]) -> Reply:
+    """The pages of a list as one answer, in the wire's own spelling and in core form."""
+    tasks: list[Any] = []
+    raw_tasks: list[Any] = []
+    for page in pages:
+        tasks += (page.core or {}).get("tasks") or []
+        raw_tasks += page.result if isinstance(page.result, list) else (page.result or {}).get("tasks") or []
+    v0_array = call.opts.wire is Wire.V0 and isinstance(pages[0].result, list)
+    merged = raw_tasks if v0_array else {"tasks": raw_tasks, "nextPageToken": "", "totalSize": len(raw_tasks)}
+    return Reply(merged, {"tasks": tasks, "nextPageToken": ""}, b"", None)
+
+
+class StreamOutcome:
+    """What happened to a stream: events seen, whether it was SSE, refused or broken."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self.sse = True
+        self.refused = False
+        self.broken: A2acliError | None = None
+
+
+def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribing: bool, follow: bool = True) -> None:
+    """Show a stream's events as they arrive; if it ends before the task does (a snapshot-then-
+    close server, a dropped connection), poll until it settles.
+
+    SubscribeToTask meets several server behaviours, each named in a note on stderr: a full
+    stream, a snapshot then close, one plain JSON answer, and a refusal for a finished task
+    (-32004, as a JSON body or as an SSE event), after which the task is shown from GetTask."""
+    o = StreamOutcome()
+    try:
+        for reply in replies:
+            o.events += 1
+            o.sse = reply.exchange.content_type == "text/event-stream"
+            call.track(reply.core)
+            view.event(reply)
+    except RpcError as e:
+        if not (subscribing and o.events == 0):
+            raise
+        o.refused = True
+        subscribe_refused(call, view, e)  # the finished task shown, or polled below
+    except (UnreachableError, HttpError) as e:
+        o.broken = e
+    except ConnectionBrokenError as e:  # (a malformed answer is not: it ends the run)
+        if not call.task.get("id"):
+            raise
+        o.broken = e
+    if o.broken and o.events == 0:
+        raise o.broken
+    done = settled(call.task.get("state"))
+    if subscribing and not o.refused:
+        call.out.note(subscribe_kind(call, o, done))
+    if call.task.get("id") and not done and follow:
+        if not subscribing:
+            why = f"the stream broke ({o.broken.message})" if o.broken else "the agent closed the stream before the task finished"
+            call.out.note(f"{why}; polling task {call.task['id']}")
+        view.final(wait_for_task(call, 0.5, wrap=True))  # a StreamResponse {task} like the events; backs off to 5 s
+    elif o.broken:
+        raise o.broken
+
+
+def subscribe_kind(call: Call, o: StreamOutcome, done: bool) -> str:
+    """Which of the servers' SubscribeToTask behaviours this was, in one line."""
+    tid, state = call.task["id"], state_text(call.task.get("state"))
+    poll = f"; polling task {tid} until it settles"
+    if o.events == 0:
+        return "subscribe: the agent closed the stream without sending an event" + poll
+    if o.broken:
+        return f"subscribe: the stream broke after {o.events} event(s) ({o.broken.message})" + poll
+    if not o.sse:
+        return "subscribe: the agent answered with one plain JSON document, not an event stream" + (f"; the task is {state}" if done else poll)
+    if o.events == 1:
+        if done:
+            return f"subscribe: one event (a snapshot) of a task that is already {state}"
+        return "subscribe: snapshot then close: the agent sent the task's current state and closed the stream (it does not stream live updates)" + poll
+    if done:
+        return f"subscribe: full stream: {o.events} events, live until the task was {state}"
+    return f"subscribe: the stream closed after {o.events} events before the task finished" + poll
+
+
+def subscribe_refused(call: Call, view: Any, err: A2acliError) -> bool:
+    """SubscribeToTask answered with an error before any event. For -32004 (a finished task, or
+    no streaming) show the task from GetTask; True when it was shown settled, False to poll."""
+    ex = call.transport.last
+    how = "as an SSE event" if ex is not None and ex.content_type == "text/event-stream" else "as a plain JSON answer"
+    if err.a2a_code != -32004:
+        call.out.note(f"subscribe: the agent refused, {how}")
+        raise err
+    tid = call.task["id"]
+    try:
+        reply = call.unary(METHODS["GetTask"], {"id": tid})
+    except A2acliError:
+        raise err from None
+    call.track(reply.core)
+    label = state_text(call.task.get("state"))
+    if not settled(call.task.get("state")):
+        call.out.note(f"subscribe: the agent refused ({err.message}, {how}) though task {tid} is {label}; polling it instead")
+        return False
+    call.out.note(f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({err.message}, {how}); showing it from GetTask")
+    view.final(as_stream_event(call, reply))
+    return True
+
+
+def report_task_outcome(call: Call, expect: frozenset[str] | None) -> None:
+    """Warnings for failed/rejected tasks, the command to continue an interrupted one, and the
+    --expect-state gate (exit 6). The exit code never encodes the task's outcome otherwise."""
+    from a2acli.wire.translate import is_interrupted, to_core_task_state
+
+    t = call.task
+    if not t.get("id"):
+        if expect:
+            raise UnexpectedStateError("the agent answered with a message, not a task", hint="--expect-state applies to tasks")
+        return
+    state = to_core_task_state(t.get("state") or "TASK_STATE_UNSPECIFIED")
+    label = state_text(state)
+    if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
+        call.out.warn(f"task {t['id']} ended {label}")
+    elif is_interrupted(state):
+        what = "input" if state == "TASK_STATE_INPUT_REQUIRED" else "authentication"
+        call.out.note(f"task {t['id']} needs {what}; continue with: a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)} 'your reply'")
+    if expect and state not in expect:
+        want = ", ".join(sorted(state_text(s) for s in expect))
+        raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
+
+
+def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:
+    """`interrupted: task T (context C) was working` and the commands to pick it up again."""
+    task = call.task if call is not None else {}
+    if not task.get("id") or unsettled_only and settled(task.get("state")):
+        return False
+    flags = conn_flags(call.opts) if call is not None else ""
+    out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}")
+    out.note(f"resume with: a2a tasks subscribe {task['id']}{flags}   or: a2a tasks get {task['id']} --wait{flags}")
+    return True

@@ -1,0 +1,375 @@
+"""One invocation's session (transport, card, interface and binding, credentials, taps) and its
+one `invoke()`: a call encoded by the binding, prepared once as the httpx.Request that
+`--offline`, `--debug`, `--dump` and the send all use, and read back as a stream of replies (a
+unary call is a stream of one)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
+from a2acli.pipeline.options import CallOptions
+from a2acli.wire import envelope
+from a2acli.wire.methods import MethodSpec
+
+if TYPE_CHECKING:
+    import httpx
+
+    from a2acli.wire.bindings.base import Binding, Encoded
+    from a2acli.wire.endpoints import Endpoint
+
+CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
+
+
+class Reply(NamedTuple):
+    result: Any  # as the wire spelt it
+    core: Any  # canonical V1
+    raw: bytes  # the response body (unary) or the event's data (stream)
+    exchange: Any
+
+
+class Call:
+    """One invocation's connection: transport, card, endpoint, binding, credentials, taps."""
+
+    def __init__(self, opts: CallOptions, out: Any) -> None:
+        from a2acli.transport.client import Transport, TransportConfig
+        from a2acli.transport.record import DebugTap, DumpTap, Redactor, RequestIdTap
+
+        self.opts = opts
+        self.out = out
+        self.redactor = Redactor({s for s in (opts.api_key, opts.bearer, (opts.basic or "").partition(":")[2]) if s})
+        taps: list[Any] = [RequestIdTap(out.note)]
+        if opts.debug:
+            taps.append(DebugTap(out.note, self.redactor))
+        if opts.dump:
+            taps.append(DumpTap(opts.dump, self.redactor, version=opts.wire.version))
+        if opts.insecure:
+            out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
+        self.transport = Transport(
+            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure,
+                            cacert=opts.cacert, cert=opts.cert, key=opts.key), taps
+        )
+        self._oauth_token: str | None = None
+        self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
+        self._endpoint: Endpoint | None = None
+        self.card: dict[str, Any] | None = None  # canonical V1
+        self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
+        CURRENT["call"] = self
+
+    def close(self) -> None:
+        for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open
+            getattr(tap, "close", lambda: None)()
+        self.transport.close()
+
+    def __enter__(self) -> Call:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if isinstance(exc[1], A2acliError):  # messages quote URLs, which may carry an API key
+            exc[1].message = self.redactor.text(exc[1].message)
+            exc[1].args = (exc[1].message,)  # what a --debug traceback prints
+        self.close()
+
+    # -- where and how ------------------------------------------------------------------------------
+    def fetch_card(self) -> Any:
+        from a2acli.transport.card import fetch_card
+        from a2acli.wire.translate import to_core_card
+
+        if not self.opts.url:
+            raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one")
+        fetched = fetch_card(self.transport, self.opts.url)
+        if not isinstance(fetched.doc, dict):
+            raise UsageError(f"{fetched.url} is not an Agent Card")
+        self.card = to_core_card(fetched.doc)
+        return fetched
+
+    def endpoint(self) -> Endpoint:
+        from a2acli.wire.endpoints import Endpoint, select_interface
+
+        if self._endpoint is None:
+            if self.opts.endpoint:
+                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or ("jsonrpc",))[0])
+            else:
+                fetched = self.fetch_card()
+                self._endpoint = select_interface(self.card or {}, self.opts.wire, fetched.url, self.opts.transports)
+        return self._endpoint
+
+    def _card_is_local(self) -> bool:
+        url = self.opts.url or ""
+        return url.startswith("file://") or (url.endswith(".json") and "://" not in url)
+
+    def known_endpoint(self) -> Endpoint | None:
+        """The endpoint, when it can be known without the network (--endpoint, a local card)."""
+        if self.opts.endpoint or self._card_is_local() or self._endpoint is not None:
+            return self.endpoint()
+        return None
+
+    @property
+    def binding(self) -> Binding:
+        from a2acli.wire.bindings import get_binding, parse_transport
+
+        ep = self.known_endpoint()
+        flag = ep.binding if ep is not None else (self.opts.transports or ("jsonrpc",))[0]
+        return get_binding(parse_transport(flag))
+
+    def credentials(self) -> Any:
+        from a2acli.transport.client import Credentials
+        from a2acli.wire.endpoints import api_key_placement
+
+        creds = Credentials()
+        if self.opts.api_key:
+            where, name = api_key_placement(self.card)
+            {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = self.opts.api_key
+            self.redactor.add(**({"query": name} if where == "query" else {"header": name}))
+        if self.opts.bearer:
+            creds.headers["Authorization"] = f"Bearer {self.opts.bearer}"
+        elif self.opts.basic:
+            import base64
+
+            encoded = base64.b64encode(str(self.opts.basic).encode()).decode()
+            creds.headers["Authorization"] = f"Basic {encoded}"
+            self.redactor.add(encoded)
+        elif self.opts.oauth:
+            token = self.oauth_token()
+            if token:
+                creds.headers["Authorization"] = f"Bearer {token}"
+        return creds
+
+    def oauth_token(self) -> str | None:
+        """The profile's OAuth2 token (client credentials): cached, or requested when expired.
+        --offline never requests one: it shows a placeholder unless a cached token is still good."""
+        from a2acli import auth
+        from a2acli.transport.client import tls_verify
+
+        cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
+        if cc is None:
+            return None
+        if self._oauth_token is None:
+            if self.opts.offline:
+                entry = auth.cached(self.opts.profile, cc.token_url)
+                self._oauth_token = str(entry["access_token"]) if entry else f"<OAuth2 token from {cc.token_url}>"
+            else:
+                self._oauth_cached = auth.cached(self.opts.profile, cc.token_url) is not None
+                self._oauth_token = auth.access_token(
+                    self.opts.profile, cc, verify=tls_verify(self.transport.cfg), timeout=self.opts.timeout,
+                    note=self.out.note if self.opts.debug else None,
+                )
+            self.redactor.add(self._oauth_token)
+        return self._oauth_token
+
+    def renew_oauth_token(self, ex: Any) -> bool:
+        """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
+        (revoked, or the agent's keys rotated) and get a new one for one more try."""
+        if ex.status != 401 or not self._oauth_cached or self.opts.bearer or self.opts.basic:
+            return False
+        from a2acli import auth
+
+        cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
+        if cc is None or not cc.client_secret:
+            return False  # nothing to request a new one with: the 401 stands
+        auth.forget(self.opts.profile, cc.token_url)
+        self._oauth_token, self._oauth_cached = None, False
+        self.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
+        return True
+
+    # -- encoding and preparing -----------------------------------------------------------------------
+    def encode(self, spec: MethodSpec, params: Any, request_id: str | None = None, *, stream: bool | None = None) -> Encoded:
+        """A method of the table, encoded by the endpoint's binding for the chosen version."""
+        ep = self.known_endpoint()
+        self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
+        enc = self.binding.encode(spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "",
+                                  request_id=request_id, stream=spec.streaming if stream is None else stream)
+        return self._noted(enc)
+
+    def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
+        """`a2a call`: a method by any name (see the bindings' encode_call)."""
+        ep = self.known_endpoint()
+        self.redactor.learn(params)
+        enc = self.binding.encode_call(method, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "",
+                                       request_id=request_id, stream=stream)
+        return self._noted(enc)
+
+    def _noted(self, enc: Encoded) -> Encoded:
+        for n in enc.notes:
+            self.out.warn(f"not carried to V0: {n}")
+        return enc
+
+    def prepare(self, enc: Encoded, *, headers: dict[str, str] | None = None, url: str | None = None) -> httpx.Request:
+        """The one request of a call (transport.prepare), on the endpoint's URL."""
+        base = url if url is not None else self.endpoint().url
+        return self.transport.prepare(base, enc.request, creds=self.credentials(), headers=headers)
+
+    # -- offline --------------------------------------------------------------------------------------
+    def print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
+        """Print the request exactly as it would be sent: the prepared httpx.Request. When the
+        endpoint is on a card not fetched, its URL is a placeholder that says so."""
+        ep = self.known_endpoint()
+        placeholder = None
+        if ep is None:
+            placeholder = f"<{self.binding.name} URL from the Agent Card of {self.opts.url or '--url'}>"
+            req = self.prepare(enc, headers=headers, url="http://agent-card.invalid")
+        else:
+            req = self.prepare(enc, headers=headers)
+        target = str(req.url)
+        raw_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in req.headers.raw]
+        if placeholder:
+            target = placeholder + target.removeprefix("http://agent-card.invalid")
+            raw_headers = [(k, placeholder if k.lower() == "host" else v) for k, v in raw_headers]
+        head = [self.redactor.text(f"{req.method} {target}")] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
+        body = req.content
+        if self.out.mode == "raw":
+            for line in head:
+                self.out.note(line)
+            if body:
+                self.out.raw(body)
+        elif self.out.mode == "json":
+            for line in head:
+                self.out.note(line)
+            self.out.json(enc.document)
+        else:
+            import json
+
+            text = "\n".join(head)
+            if enc.document is not None:
+                text += "\n\n" + json.dumps(enc.document, ensure_ascii=False, indent=2)
+            self.out.text(text)
+
+    # -- invoke -----------------------------------------------------------------------------------------
+    def invoke(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Iterator[Reply]:
+        """Send an encoded call and yield its replies: one for a unary call, each event of a
+        stream as it arrives, up to the last one (the agent closing the stream, or a final event)."""
+        if enc.stream:
+            yield from self._stream(enc, headers=headers)
+        else:
+            yield self._unary(enc, headers=headers, retries=retries)
+
+    def unary(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+        self.endpoint()  # before encoding: the interface's binding and tenant shape the request
+        (reply,) = self.invoke(self.encode(spec, params, request_id, stream=False), headers=headers, retries=retries)
+        return reply
+
+    def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
+        self.endpoint()
+        yield from self.invoke(self.encode(spec, params, request_id, stream=True), headers=headers)
+
+    def _unary(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+        """Send (retrying as asked) and read the result."""
+        attempt = 0
+        while True:
+            try:
+                ex = self.transport.exchange(self.prepare(enc, headers=headers), label=enc.method)
+                if self.renew_oauth_token(ex):
+                    continue
+                # 409: the first attempt with this idempotency key is still running; 429/5xx: try later
+                if retries > attempt and ex.status is not None and (ex.status >= 500 or ex.status in (409, 429)):
+                    raise HttpError(f"HTTP {ex.status} {ex.reason}".strip())
+                break
+            # a connection broken mid-answer: the same idempotency key makes a retry safe
+            except (UnreachableError, HttpError, TimeoutExpired, ConnectionBrokenError) as e:
+                if attempt >= retries or isinstance(e, TimeoutExpired) and self.opts.timeout:
+                    raise  # (an answered 409/429/5xx only raises while retries are left)
+                delay = retry_delay(attempt, self.transport.last)
+                left = self.transport.time_left()
+                if left is not None and delay >= left:  # waiting would outlive --timeout
+                    raise TimeoutExpired(
+                        f"--timeout {self.opts.timeout:g}s would expire during the {delay:g}s wait before retry {attempt + 1}/{retries} ({e.message})",
+                        hint="raise --timeout, or retry later",
+                    ) from e
+                attempt += 1
+                same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
+                self.out.note(f"retry {attempt}/{retries} in {delay:g}s" + (f" (same {same[0]})" if same else "") + f": {e.message}")
+                time.sleep(delay)
+        try:
+            result = self.binding_of(enc).read_unary(enc, ex, warn=self.out.warn)
+        except RpcError:
+            if self.out.mode == "raw" and ex.response_body:  # raw: the error body as it came
+                self.out.raw(ex.response_body)
+            raise
+        return Reply(result, self._decode(enc, result), ex.response_body, ex)
+
+    def binding_of(self, enc: Encoded) -> Binding:
+        return self.binding
+
+    def _decode(self, enc: Encoded, result: Any) -> Any:
+        """The result in canonical V1, checked against what the method promises (InvalidResponse
+        otherwise; `a2a call` of an unknown method is not checked)."""
+        from a2acli.wire.shapes import check_result
+
+        core = self.binding_of(enc).to_core(enc, result)
+        if enc.spec is not None:
+            check_result(enc.spec.result, core, enc.method)
+        return core
+
+    def _stream(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
+        from a2acli.transport.sse import iter_events
+        from a2acli.wire.shapes import ends_stream
+
+        binding = self.binding_of(enc)
+        warned: set[str] = set()
+
+        def warn_once(text: str) -> None:  # one line per stream, not one per event
+            if text not in warned:
+                warned.add(text)
+                self.out.warn(text)
+
+        while True:
+            with self.transport.open_stream(self.prepare(enc, headers=headers), label=enc.method) as (ex, resp):
+                if not 200 <= resp.status_code < 300:
+                    ex.response_body = resp.read()
+                    if self.renew_oauth_token(ex):
+                        continue
+                    raise binding.error(ex)
+                events = 0
+                for ev in iter_events(ex, resp, self.transport.taps):
+                    try:
+                        result = binding.read_event(enc, ex, ev.event, ev.data, warn=warn_once)
+                    except RpcError:
+                        if self.out.mode == "raw":  # raw: the error event's data as it came
+                            self.out.raw(ev.data)
+                        raise
+                    core = self._decode(enc, result)
+                    events += 1
+                    yield Reply(result, core, ev.data.encode(), ex)
+                    self.transport.check_deadline()
+                    if ends_stream(result, core):
+                        return
+                if not events:
+                    raise InvalidResponseError(
+                        f"the stream of {enc.method} closed without a single event",
+                        hint="the agent accepted the call but sent nothing; see the exchange with --debug",
+                    )
+                return
+
+    # -- task tracking --------------------------------------------------------------------------------
+    def track(self, core: Any) -> None:
+        """Remember the task in hand from a core Task, send result or stream event."""
+        if not isinstance(core, dict):
+            return
+        if "task" in core:
+            core = core["task"]
+        if "statusUpdate" in core:
+            ev = core["statusUpdate"]
+            self.task.update({k: v for k, v in (("id", ev.get("taskId")), ("contextId", ev.get("contextId")), ("state", (ev.get("status") or {}).get("state"))) if v})
+            return
+        if "artifactUpdate" in core:
+            ev = core["artifactUpdate"]
+            self.task.setdefault("id", ev.get("taskId"))
+            return
+        if "id" in core and "status" in core:
+            self.task.update({"id": core.get("id"), "contextId": core.get("contextId"), "state": (core.get("status") or {}).get("state")})
+
+
+def retry_delay(attempt: int, ex: Any = None) -> float:
+    """Exponential backoff (0.5 s, 1 s, 2 s … up to 8 s), or the answer's Retry-After seconds
+    when it asks for longer (capped at 60 s)."""
+    delay = min(0.5 * 2**attempt, 8.0)
+    after = (ex.header("retry-after") or "").strip() if ex is not None and ex.status else ""
+    if after.isdigit():
+        delay = max(delay, min(float(after), 60.0))
+    return delay
+
+
+def new_request_id() -> str:
+    return envelope.new_id()

@@ -1,0 +1,81 @@
+"""What a reply looks like in each output mode: raw bytes, the JSON document, or the human view
+(task panels, state colours, list tables). Commands and the pipeline never branch on the mode."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def state_text(state: Any) -> str:
+    from a2acli.render.views import state_label
+
+    return state_label(state)
+
+
+def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
+    """Show one reply (`kind` is the method table's `result`: send, task, task-list, …)."""
+    if out.mode == "raw":
+        out.raw(reply.raw)
+        return
+    if out.mode == "json":
+        out.json(reply.core if as_v1 else reply.result)
+        return
+    from a2acli.render import views
+
+    core = reply.core
+    if kind in ("send", "event"):
+        if isinstance(core, dict) and "message" in core:
+            out.rows(views.message_rows(core["message"]), title="Message", style="green")
+        elif isinstance(core, dict) and "task" in core:
+            out.rows(views.task_rows(core["task"]), title="Task", style=state_style(core["task"]))
+        else:
+            out.rows(views.event_rows(core if isinstance(core, dict) else {}), title="Event")
+    elif kind == "task":
+        out.rows(views.task_rows(core or {}), title="Task", style=state_style(core or {}))
+    elif kind == "task-list":
+        tasks = (core or {}).get("tasks") or []
+        out.table(
+            ["Task", "Context", "State", "Updated"],
+            [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
+            title=f"{len(tasks)} task(s)",
+        )
+        if not tasks:
+            out.note("no tasks")
+    elif kind == "push-config":
+        out.rows(views.push_config_rows(core or {}), title="Push config")
+    elif kind == "push-config-list":
+        configs = (core or {}).get("configs") or []
+        for cfg in configs:
+            out.rows(views.push_config_rows(cfg), title="Push config")
+        if not configs:
+            out.note("no push configs")
+    elif kind == "card":
+        out.rows(views.card_rows(core or {}), title="Agent Card", style="magenta")
+    elif kind == "empty":
+        out.text("Deleted.")
+    else:
+        out.text(json.dumps(core, ensure_ascii=False, indent=2))
+
+
+def state_style(task: dict[str, Any]) -> str:
+    from a2acli.wire.translate import is_interrupted, is_terminal
+
+    state = (task.get("status") or {}).get("state")
+    if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
+        return "red"
+    if is_interrupted(state):
+        return "yellow"
+    return "green" if is_terminal(state) else "cyan"
+
+
+def next_page_note(out: Any, core: Any) -> None:
+    """After one page of a list, on a terminal: how to get the next."""
+    if out.mode == "text" and (core or {}).get("nextPageToken"):
+        out.note(f"more: --page-token {core['nextPageToken']}  (or --all)")
+
+
+def progress(out: Any, text: str) -> None:
+    """A waiting line (text mode only: JSON and raw keep stderr for what matters)."""
+    if out.mode == "text":
+        out.note(text)

@@ -1,0 +1,158 @@
+"""What every binding shares: the HTTP request description it encodes a call into, what it needs
+of an answer to read it, and the A2A error it makes of a failure. Pure: no I/O, no httpx.
+
+A binding turns one method call in one wire version into an `HttpRequest` (verb, path relative to
+the interface URL, query, headers, body) and turns the answer, or each stream event, back into a
+result (as the wire spelt it), its canonical V1 form, or an A2A error with the same name, code,
+hint and exit code whichever binding carried it."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Protocol
+
+from a2acli.errors import A2acliError, AuthError, HttpError, InvalidResponseError, RpcError
+from a2acli.wire import Wire
+from a2acli.wire.dialects import Dialect
+from a2acli.wire.methods import MethodSpec
+
+
+class HttpRequest(NamedTuple):
+    verb: str
+    path: str  # appended to the interface URL ("" for JSON-RPC), percent-encoded
+    query: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, str], ...] = ()  # the binding's own (Content-Type, Accept)
+    body: bytes | None = None  # None: no body
+
+
+class Encoded(NamedTuple):
+    """One call, encoded: the request to send and what reading its answer needs."""
+
+    spec: MethodSpec | None  # None: a method `a2a call` does not know
+    method: str  # the method as the binding names it on the wire (label of dumps and --debug)
+    request: HttpRequest
+    document: Any  # the JSON the body carries (shown by --offline -o json); None without a body
+    wire: Wire
+    request_id: Any = None  # JSON-RPC id (None for bindings without one)
+    notes: tuple[str, ...] = ()  # what the translation could not carry
+    stream: bool = False  # the answer is read as a stream of events
+
+
+class Answer(Protocol):
+    """What a binding reads of an HTTP answer (transport.exchange.Exchange is one)."""
+
+    status: int | None
+    reason: str
+    url: str
+    response_body: bytes
+
+    @property
+    def content_type(self) -> str: ...
+    @property
+    def request_id(self) -> str | None: ...
+    def header(self, name: str, *, sent: bool = False) -> str | None: ...
+
+
+Warn = Any  # Callable[[str], None] | None
+
+
+class Binding(Protocol):
+    name: str  # as cards spell it: JSONRPC, HTTP+JSON, GRPC
+    flag: str  # as --transport spells it: jsonrpc, rest, grpc
+
+    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool) -> Encoded: ...
+    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool) -> Encoded: ...
+    def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any: ...
+    def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any: ...
+    def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any: ...
+    def error(self, answer: Answer, what: str = "the agent") -> A2acliError: ...
+
+
+# -- errors, the same whichever binding carried them ----------------------------------------------
+
+# Hints for the A2A errors a user can act on.
+HINTS = {
+    -32001: "check the task id (`a2a tasks list` shows recent ones)",
+    -32002: "the task is already in a terminal state",
+    -32003: "the agent does not support push notifications (see `a2a card fetch`)",
+    -32004: "the agent does not support this operation (see `a2a card fetch`)",
+    -32005: "change the parts' media types or --accepted-output-modes",
+    -32006: "the agent produced an invalid answer: its fault; quote the X-Request-ID to its operator",
+    -32007: "the agent has no extended card configured",
+    -32008: "activate the extension the agent requires (-H 'A2A-Extensions: URI')",
+    -32009: "try the other version: --a2a-version 0.3 or 1.0",
+    -32601: "the agent does not know this method under this version; try --a2a-version",
+    -32602: "the agent rejected the params; compare with `--offline` and the other version",
+    -32600: "the agent rejected the request envelope",
+    -32700: "the agent could not parse the request body",
+}
+
+
+def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: Any = None, status: int | None = None) -> RpcError:
+    """An A2A error, named as the request's version calls it (-32007 was renamed in 1.0); codes
+    0.3 does not define keep their 1.0 name. `status` is the HTTP status it came with (REST)."""
+    from a2acli.wire.translate.errors import error_name
+
+    v0 = answer is not None and (answer.header("A2A-Version", sent=True) or "").startswith("0.")
+    name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
+    label = f"{code} {name}" if name else f"{code}" if code is not None else "error"
+    if status is not None:
+        label += f" (HTTP {status})"
+    return RpcError(
+        f"{label}: {message or 'no message'}",
+        hint=HINTS.get(code) if isinstance(code, int) else None,
+        a2a_code=code if isinstance(code, int) else None,
+        data=data,
+        request_id=answer.request_id if answer is not None else None,
+    )
+
+
+def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: str = "--endpoint") -> A2acliError:
+    """A non-2xx answer that carries no A2A error. Bindings first try to read one out of it."""
+    status = answer.status or 0
+    snippet = answer.response_body[:200].decode("utf-8", "replace").strip()
+    detail = f"HTTP {status} {answer.reason}".strip()
+    rid = answer.request_id
+    if status in (401, 403):
+        challenge = answer.header("www-authenticate")
+        return AuthError(
+            f"{what} refused the credentials: {detail}" + (f" ({challenge})" if challenge else ""),
+            hint="pass --api-key, --bearer or --basic (or check them), or `a2a auth login` for OAuth2; `a2a card fetch` shows the schemes the agent accepts",
+            request_id=rid,
+        )
+    if status == 409:
+        return HttpError(
+            f"{what} answered {detail}: a request with this idempotency key is still running, or the key was used with a different body",
+            hint="wait and retry with the same key, or use a new --idempotency-key for a new request",
+            request_id=rid,
+        )
+    if status == 404:
+        return HttpError(f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid)
+    hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
+    msg = f"{what} answered {detail}"
+    if snippet and not snippet.startswith("<"):
+        msg += f": {snippet}"
+    elif snippet:
+        msg += " (an HTML page)"
+    return HttpError(msg, hint=hint, request_id=rid)
+
+
+def single_event(body: bytes) -> bytes:
+    """The data of an SSE body holding one event (some servers answer every call with SSE)."""
+    from a2acli.wire.envelope import sse_events
+
+    found = [data for _, data in sse_events(body.decode("utf-8", "replace")) or []]
+    if len(found) != 1:
+        raise InvalidResponseError(
+            f"the agent answered with a stream of {len(found)} events where one answer was expected",
+            hint="for a streaming answer use `a2a stream` (or `a2a call METHOD --stream`)",
+        )
+    return found[0].encode()
+
+
+def json_body(answer: Answer, what: str) -> Any:
+    """The JSON of a 2xx answer (a single SSE event's data when it came as a stream)."""
+    from a2acli.wire import envelope
+
+    if answer.content_type == "text/event-stream":
+        return envelope.loads(single_event(answer.response_body), what=f"answer of {what}")
+    return envelope.loads(answer.response_body, what=f"answer of {what}")

@@ -1,0 +1,135 @@
+"""The JSON-RPC binding: every call is a POST of one JSON-RPC 2.0 envelope to the interface URL;
+the answer is a response envelope, or an SSE stream whose events each carry one. V1 and V0
+differ in the method names and the params/result shapes (wire/translate)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.errors import A2acliError, UsageError
+from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body
+from a2acli.wire.dialects import Dialect
+from a2acli.wire.methods import MethodSpec, find_method
+
+_UNARY = (("Content-Type", "application/json"), ("Accept", "application/json"))
+_STREAM = (("Content-Type", "application/json"), ("Accept", "text/event-stream"), ("Cache-Control", "no-store"))
+
+
+def encode_params(spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", notes: list[str] | None = None) -> Any:
+    """Core (V1) params in the form `wire` sends; None means "no params key"."""
+    if wire is Wire.V1:
+        params = dict(core_params or {})
+        if tenant and "tenant" not in params:
+            params["tenant"] = tenant
+        if dialect.lowercase_v1_enums:
+            from a2acli.wire.translate import lowercase_v1_enums
+
+            params = lowercase_v1_enums(params)
+        return params
+    return spec.translators.params_to_compat(core_params or {}, notes)
+
+
+def _encoded(spec: MethodSpec | None, method: str, params: Any, wire: Wire, request_id: Any, stream: bool, notes: list[str] | tuple[str, ...] = ()) -> Encoded:
+    env = envelope.request(method, params, request_id)
+    request = HttpRequest("POST", "", (), _STREAM if stream else _UNARY, envelope.dumps(env))
+    return Encoded(spec, method, request, env, wire, request_id, tuple(notes), stream)
+
+
+class JsonRpcBinding:
+    name = "JSONRPC"
+    flag = "jsonrpc"
+
+    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+        method = spec.wire_name(wire, dialect)
+        notes: list[str] = []
+        params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
+        return _encoded(spec, method, params, wire, envelope.new_id() if request_id is None else request_id, stream, notes)
+
+    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+        """`a2a call`: a known method given by its V1 name takes the chosen wire's name and params
+        form (an object); its V0 name is sent as given under V0 and refused under V1 (its params
+        would be V0's); a method we do not know is sent exactly as given."""
+        spec = known_method(method, params)
+        rid = envelope.new_id() if request_id is None else request_id
+        if spec is not None:
+            if method == spec.name:
+                return self.encode(spec, params, wire=wire, dialect=dialect, tenant=tenant, request_id=rid, stream=stream)
+            if wire is Wire.V1 and method == spec.v0:
+                raise UsageError(
+                    f"{method} is the 0.3 name of {spec.name}; under 1.0 it is {spec.name}",
+                    hint=f"call {spec.name} (params in V1 form), or pass --a2a-version 0.3 to send {method}",
+                )
+        return _encoded(spec, method, params, wire, rid, stream)
+
+    def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any:
+        """The `result` of a JSON-RPC response; the A2A error of an `error`."""
+        doc = self._document(answer)
+        result, err = envelope.split_response(doc)
+        if err is not None:
+            raise _rpc_error(err, answer)
+        _check_id(doc, enc.request_id, warn)
+        return result
+
+    def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any:
+        """The `result` of one SSE event holding a JSON-RPC response. An `event: error` is an
+        error whatever its data: a JSON-RPC error envelope, a bare error object, or plain text."""
+        if event == "error":
+            try:
+                _, err = envelope.split_response(envelope.loads(data.encode(), what="stream error event"))
+            except A2acliError:
+                err = None
+            raise _rpc_error(err or {"code": None, "message": data}, answer)
+        doc = envelope.loads(data.encode(), what="stream event")
+        result, err = envelope.split_response(doc)
+        if err is not None:
+            raise _rpc_error(err, answer)
+        _check_id(doc, enc.request_id, warn)
+        return result
+
+    def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any:
+        """Any result, V1 or V0, brought to canonical V1 (for rendering, `--as v1`, diffs)."""
+        if enc.spec is None:
+            return result
+        return enc.spec.translators.result_to_core(result, notes)
+
+    def error(self, answer: Answer, what: str = "the agent") -> A2acliError:
+        """The error a non-2xx answer carries: a JSON-RPC error riding on it, else the HTTP one."""
+        try:
+            doc = envelope.loads(answer.response_body)
+            _, err = envelope.split_response(doc)
+        except A2acliError:
+            doc, err = None, None
+        # any other JSON (`{"error": "down"}` from a proxy) is just the body of an HTTP error
+        jsonrpc = isinstance(doc, dict) and (doc.get("jsonrpc") == "2.0" or isinstance((err or {}).get("code"), int))
+        if err is not None and jsonrpc and (answer.status or 0) not in (401, 403):
+            return _rpc_error(err, answer)
+        return http_status_error(answer, what)
+
+    def _document(self, answer: Answer) -> Any:
+        status = answer.status or 0
+        if not 200 <= status < 300:
+            raise self.error(answer)
+        return json_body(answer, "the agent")
+
+
+def known_method(method: str, params: Any) -> MethodSpec | None:
+    """The method `a2a call` names, if we know it; its params must then be a JSON object."""
+    spec = find_method(method)
+    if spec is not None and params is not None and not isinstance(params, dict):
+        from a2acli.wire.shapes import json_kind
+
+        raise UsageError(f"the params of {spec.name} are a JSON object, not {json_kind(params)}", hint=f"e.g. a2a call {method} '{{\"id\": \"…\"}}'")
+    return spec
+
+
+def _rpc_error(err: dict[str, Any], answer: Answer | None) -> A2acliError:
+    return a2a_error(err.get("code"), str(err.get("message") or "no message"), answer, data=err.get("data"))
+
+
+def _check_id(doc: Any, expect_id: Any, warn: Warn) -> None:
+    """A response answers the request with the same id (JSON-RPC 2.0). A mismatch is named, not
+    fatal: the answer is still the only one there is, and sloppy servers exist."""
+    if warn is None or expect_id is None or not isinstance(doc, dict) or doc.get("id", expect_id) == expect_id:
+        return
+    warn(f"the answer's id {doc.get('id')!r} is not the request's {expect_id!r} (JSON-RPC wants them equal)")

@@ -1,0 +1,204 @@
+"""The HTTP+JSON (REST) binding: each method has its own route (verb and path template, from the
+protos' `google.api.http` annotations, kept in the METHODS rows). The request message is split
+as gRPC transcoding does: path variables take their fields, `body: "*"` takes every other field,
+`body: "config"` that one field, and whatever is left goes to the query string.
+
+Under 1.0 the request message is the V1 ProtoJSON params (an interface's tenant becomes the
+`/{tenant}` path prefix), and answers are bare V1 objects (no envelope; a stream event's data is
+a bare StreamResponse). Under 0.3 the routes live under `/v1` and bodies are the proto-JSON of
+the 0.3 gRPC proto (wire/translate/proto03.py), not the JSON-RPC schema. Errors are an HTTP
+status with a `google.rpc.Status` body whose ErrorInfo `reason` names the A2A error."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import quote
+
+from a2acli.errors import A2acliError, UsageError
+from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body
+from a2acli.wire.dialects import Dialect
+from a2acli.wire.methods import MethodSpec, Route
+
+# 1.0 REST SHOULD use application/a2a+json; 0.3 REST uses application/json.
+MEDIA_TYPE = {Wire.V1: "application/a2a+json", Wire.V0: "application/json"}
+_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:=([^}]*))?\}")
+
+
+def route_of(spec: MethodSpec, wire: Wire) -> Route:
+    route = spec.rest if wire is Wire.V1 else spec.rest_v0
+    if route is None:
+        raise UsageError(f"{spec.name} has no HTTP+JSON form under A2A {wire.version}", hint="use --transport jsonrpc, or the other --a2a-version")
+    return route
+
+
+def transcode(spec: MethodSpec, route: Route, message: dict[str, Any], tenant: str = "") -> tuple[str, list[tuple[str, str]], Any]:
+    """(path, query, body) of a request message on a route. Body None: the route has none."""
+    fields = dict(message)
+    fields.pop("tenant", None)  # a path prefix, never a field of the body or query
+    whole = dict(fields)
+
+    def variable(m: re.Match[str]) -> str:
+        name, pattern = m.group(1), m.group(2) or "*"
+        value = fields.pop(name, None)
+        if value in (None, ""):
+            raise UsageError(f"{spec.name} over HTTP+JSON needs `{name}` (it is part of the path {route.template})", hint="give it on the command line, or see --offline")
+        value = str(value)
+        if not _matches(pattern, value):
+            raise UsageError(f"{spec.name}: `{name}` is {value!r}, which does not fit the route {route.template}", hint="give the bare id")
+        # a single-segment variable keeps any `/` of the value escaped; a resource name keeps its own
+        return quote(value, safe="") if "/" not in pattern else "/".join(quote(seg, safe="") for seg in value.split("/"))
+
+    path = _VAR.sub(variable, route.template)
+    if tenant:
+        path = "/" + quote(tenant, safe="") + path
+    body: Any = None
+    if route.body == "=":
+        body, fields = whole, {}
+    elif route.body == "*":
+        body, fields = fields, {}
+    elif route.body:
+        body = fields.pop(route.body, None)
+        if body is None:
+            body = {}
+    return path, query_of(fields), body
+
+
+def _matches(pattern: str, value: str) -> bool:
+    parts, want = value.split("/"), pattern.split("/")
+    return len(parts) == len(want) and all(w == "*" and p or w == p for w, p in zip(want, parts))
+
+
+def query_of(fields: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Fields left over, as query parameters: camelCase names, nested messages as dotted names,
+    repeated fields as repeated parameters, booleans as true/false."""
+    out: list[tuple[str, str]] = []
+    for key, value in fields.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out += query_of(value, name + ".")
+        elif isinstance(value, list):
+            out += [(name, _scalar(v)) for v in value]
+        elif value is not None:
+            out.append((name, _scalar(value)))
+    return out
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+class RestBinding:
+    name = "HTTP+JSON"
+    flag = "rest"
+
+    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+        route = route_of(spec, wire)
+        notes: list[str] = []
+        params = dict(core_params or {})
+        if wire is Wire.V1:
+            message = params
+            if dialect.lowercase_v1_enums:
+                from a2acli.wire.translate import lowercase_v1_enums
+
+                message = lowercase_v1_enums(message)
+        else:
+            message = self.translators(spec).params_to_compat(params, notes)
+            if spec.name == "ListTasks" and notes:  # 0.3's GET /v1/tasks takes no parameters at all
+                raise UsageError(
+                    f"0.3 HTTP+JSON lists tasks with a bare GET /v1/tasks: it has no form for {', '.join(sorted(params))}",
+                    hint="drop the list options (and --all), or use --a2a-version 1.0",
+                )
+        path, query, body = transcode(spec, route, message if isinstance(message, dict) else {}, tenant if wire is Wire.V1 else "")
+        media = MEDIA_TYPE[wire]
+        headers: tuple[tuple[str, str], ...] = (("Accept", "text/event-stream"), ("Cache-Control", "no-store")) if stream else (("Accept", media),)
+        if body is not None:
+            headers = (("Content-Type", media), *headers)
+        data = envelope.dumps(body) if body is not None else None
+        return Encoded(spec, spec.name, HttpRequest(route.verb, path, tuple(query), headers, data), body, wire, None, tuple(notes), stream)
+
+    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+        """`a2a call` over HTTP+JSON: a method of the table by its V1 name (params in V1 form): the
+        route comes from the table, so an unknown method has none."""
+        from a2acli.wire.bindings.jsonrpc import known_method
+
+        spec = known_method(method, params)
+        if spec is None or method != spec.name:
+            hint = f"call {spec.name} (params in V1 form)" if spec is not None else "HTTP+JSON needs the method's route: use a V1 method name, or --transport jsonrpc for other methods"
+            raise UsageError(f"over HTTP+JSON `a2a call` takes the V1 method names, not {method!r}", hint=hint)
+        return self.encode(spec, params, wire=wire, dialect=dialect, tenant=tenant, stream=stream)
+
+    @staticmethod
+    def translators(spec: MethodSpec) -> Any:
+        from a2acli.wire.translate.proto03 import PROTO03_TRANSLATORS
+
+        return PROTO03_TRANSLATORS[spec.name]
+
+    def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any:
+        status = answer.status or 0
+        if not 200 <= status < 300:
+            raise self.error(answer)
+        if not answer.response_body.strip():  # DELETE answers with nothing (or 204)
+            return {}
+        return json_body(answer, "the agent")
+
+    def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any:
+        """One event's data: a bare StreamResponse. An `event: error`, or a google.rpc.Status in
+        the data, is the A2A error it names."""
+        try:
+            doc = envelope.loads(data.encode(), what="stream event")
+        except A2acliError:
+            if event == "error":
+                raise a2a_error(None, data, answer) from None
+            raise
+        err = _status_error(doc, answer)
+        if err is not None:
+            raise err
+        if event == "error":
+            raise a2a_error(None, data, answer)
+        return doc
+
+    def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any:
+        if enc.spec is None:
+            return result
+        if enc.wire is Wire.V0:
+            return self.translators(enc.spec).result_to_core(result, notes)
+        return enc.spec.translators.result_to_core(result, notes)
+
+    def error(self, answer: Answer, what: str = "the agent") -> A2acliError:
+        """An HTTP error: the A2A error its google.rpc.Status names, else the HTTP status's."""
+        if (answer.status or 0) not in (401, 403):
+            try:
+                doc = json.loads(answer.response_body)
+            except (ValueError, UnicodeDecodeError):
+                doc = None
+            err = _status_error(doc, answer)
+            if err is not None:
+                return err
+        return http_status_error(answer, what)
+
+
+def _reasons() -> dict[str, int]:
+    from a2acli.wire.translate.errors import A2A_ERRORS, error_reason
+
+    return {error_reason(code): code for code in A2A_ERRORS if error_reason(code) != "UNKNOWN"}
+
+
+def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
+    """The A2A error of a google.rpc.Status body (`{"error": {code, status, message, details}}`,
+    or the Status itself), named by its ErrorInfo reason; None when the body is no Status."""
+    status = doc.get("error") if isinstance(doc, dict) and isinstance(doc.get("error"), dict) else doc
+    if not isinstance(status, dict) or not isinstance(status.get("message"), str) or not ({"code", "status", "details"} & status.keys()):
+        return None
+    details = status.get("details") if isinstance(status.get("details"), list) else []
+    reason = next((str(d.get("reason")) for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")), None)
+    code = _reasons().get(reason) if reason else None  # no ErrorInfo: the Status's words alone
+    http = answer.status if answer.status and not 200 <= answer.status < 300 else None
+    message = status["message"] + (f" [{reason}]" if reason and code is None else "")
+    return a2a_error(code, message, answer, data=details or None, status=http)
