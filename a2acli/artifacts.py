@@ -14,9 +14,10 @@ import json
 import mimetypes
 import re
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 
@@ -195,12 +196,27 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
     from a2acli.render.views import state_label
 
     if out.mode == "json":
-        out.json({
-            "taskId": task.get("id"), "contextId": task.get("contextId"), "state": (task.get("status") or {}).get("state"),
-            "files": [{"path": str(s.path), "bytes": s.size, "artifactId": s.planned.artifact_id, "artifactName": s.planned.artifact_name or None,
-                       "part": s.planned.part, "kind": s.planned.kind, "mediaType": s.planned.media_type or None,
-                       "source": s.planned.source, "replaced": s.replaced} for s in saved],
-        })
+        out.json(
+            {
+                "taskId": task.get("id"),
+                "contextId": task.get("contextId"),
+                "state": (task.get("status") or {}).get("state"),
+                "files": [
+                    {
+                        "path": str(s.path),
+                        "bytes": s.size,
+                        "artifactId": s.planned.artifact_id,
+                        "artifactName": s.planned.artifact_name or None,
+                        "part": s.planned.part,
+                        "kind": s.planned.kind,
+                        "mediaType": s.planned.media_type or None,
+                        "source": s.planned.source,
+                        "replaced": s.replaced,
+                    }
+                    for s in saved
+                ],
+            }
+        )
         return
     if out.mode == "raw":
         for s in saved:

@@ -58,6 +58,20 @@ class DumpedExchange:
 
         return V1_METHOD_NAMES.get(self.label, self.label)
 
+    @property
+    def binding(self) -> str | None:
+        """`jsonrpc` (the request is a JSON-RPC envelope), `rest` (a method of the table sent
+        otherwise), or None (the card, a download, an unknown call)."""
+        from a2acli.wire.methods import METHODS
+
+        if self.method not in METHODS:
+            return None
+        try:
+            doc = json.loads(self.request_body) if self.request_body.strip() else None
+        except ValueError:
+            doc = None
+        return "jsonrpc" if isinstance(doc, dict) and "jsonrpc" in doc else "rest"
+
 
 @dataclass(frozen=True)
 class Dump:
@@ -283,6 +297,26 @@ def canonical(doc: Any, method: str, role: str, notes: list[str]) -> Any:
         return doc
 
 
+def canonical_rest(doc: Any, data: bytes | str, ex: DumpedExchange, role: str, notes: list[str]) -> Any:
+    """An HTTP+JSON request, answer or stream event in the binding-neutral canonical V1 form."""
+    from a2acli.wire import Wire
+    from a2acli.wire.bindings.rest import decode_answer, decode_request
+    from a2acli.wire.methods import METHODS
+
+    spec = METHODS[ex.method]
+    wire = Wire.V0 if (ex.version or "").startswith("0.") else Wire.V1
+    try:
+        if role == "request":
+            target = ex.request_line.split(" ")[1] if " " in ex.request_line else ""
+            body = data.encode() if isinstance(data, str) else data
+            return {"method": spec.name, "params": decode_request(spec, wire, target, body, notes)}
+        status = int((_status(ex.status_line) or "200").split()[0]) if role == "response" else 200
+        return decode_answer(spec, wire, status, doc, notes)
+    except Exception as e:  # noqa: BLE001 - a body the translators choke on is compared as it is
+        notes.append(f"{role}: left untranslated ({type(e).__name__}: {e})")
+        return doc
+
+
 # -- comparing ----------------------------------------------------------------------------------
 
 
@@ -437,17 +471,26 @@ class _Side:
         self.name = name
         self.ids = IdNormaliser()
 
-    def body(self, data: bytes | str, ex: DumpedExchange, role: str) -> Any:
+    def body(self, data: bytes | str, ex: DumpedExchange, role: str, *, neutral: bool = False) -> Any:
+        """`neutral`: the other side used another binding, so each body is brought to the call's
+        binding-neutral form: `{method, params}` for a request, `{result}` or `{error}` for an
+        answer (a JSON-RPC envelope loses `jsonrpc` and `id`; HTTP+JSON gains the method)."""
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        if not text.strip():
+        rest = ex.binding == "rest" and not self.raw
+        if not text.strip() and not (rest and role == "request"):
             return MISSING
         try:
-            doc = json.loads(text)
+            doc = json.loads(text) if text.strip() else None
         except ValueError:
             return self.ids.text(text) if not self.keep_ids else text
         if not self.raw:
             notes: list[str] = []
-            doc = canonical(doc, ex.method, role, notes)
+            if rest:
+                doc = canonical_rest(doc, data, ex, role, notes)
+            else:
+                doc = canonical(doc, ex.method, role, notes)
+                if neutral and isinstance(doc, dict) and ex.binding == "jsonrpc":
+                    doc = {k: v for k, v in doc.items() if k not in ("jsonrpc", "id")}
             self.notes += [f"{self.name} {ex.stem}: {n}" for n in notes]
         if not self.keep_ids:
             doc = self.ids(doc)
@@ -493,10 +536,11 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
             side.body(ex.request_body, ex, "request")
             continue
         lf, rf = f"{Path(left.path).name}/{ea.stem}", f"{Path(right.path).name}/{eb.stem}"
+        neutral = ea.binding != eb.binding
         sections = [
             Section("request.line", a.line(ea.request_line), b.line(eb.request_line), f"{lf}.request.http", f"{rf}.request.http"),
             Section("request.headers", a.headers(ea.request_headers), b.headers(eb.request_headers), f"{lf}.request.http", f"{rf}.request.http"),
-            Section("request.body", a.body(ea.request_body, ea, "request"), b.body(eb.request_body, eb, "request"), f"{lf}.request.body", f"{rf}.request.body", raw),
+            Section("request.body", a.body(ea.request_body, ea, "request", neutral=neutral), b.body(eb.request_body, eb, "request", neutral=neutral), f"{lf}.request.body", f"{rf}.request.body", raw),
             Section("response.status", a.line(_status(ea.status_line)), b.line(_status(eb.status_line)), f"{lf}.response.http", f"{rf}.response.http"),
             Section(
                 "response.headers",
@@ -507,13 +551,13 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
             ),
         ]
         if ea.stream or eb.stream:
-            sections.append(Section("response.events", _events(a, ea) if ea.stream else MISSING, _events(b, eb) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw))
+            sections.append(Section("response.events", _events(a, ea, neutral) if ea.stream else MISSING, _events(b, eb, neutral) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw))
         if not ea.stream or not eb.stream:
             sections.append(
                 Section(
                     "response.body",
-                    a.body(ea.response_body, ea, "response") if not ea.stream else MISSING,
-                    b.body(eb.response_body, eb, "response") if not eb.stream else MISSING,
+                    a.body(ea.response_body, ea, "response", neutral=neutral) if not ea.stream else MISSING,
+                    b.body(eb.response_body, eb, "response", neutral=neutral) if not eb.stream else MISSING,
                     f"{lf}.response.body",
                     f"{rf}.response.body",
                     raw,
@@ -534,5 +578,5 @@ def _status(line: str | None) -> str | None:
     return line.split(" ", 1)[1] if line.startswith("HTTP/") and " " in line else line
 
 
-def _events(side: _Side, ex: DumpedExchange) -> list[Any]:
-    return [v for data in ex.events if (v := side.body(data, ex, "event")) is not MISSING]
+def _events(side: _Side, ex: DumpedExchange, neutral: bool = False) -> list[Any]:
+    return [v for data in ex.events if (v := side.body(data, ex, "event", neutral=neutral)) is not MISSING]

@@ -96,14 +96,16 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
         profile_source = _profile_source(ctx, opts, config)
         path = settings.config_path()
         if out.mode in ("json", "raw"):
-            out.json({
-                "config": str(path),
-                "configExists": path.is_file(),
-                "profile": opts.profile,
-                "profileSource": profile_source,
-                "profiles": sorted((config.get("profiles") or {}).keys()),
-                "settings": {name: {"value": value, "source": source} for name, value, source in rows},
-            })
+            out.json(
+                {
+                    "config": str(path),
+                    "configExists": path.is_file(),
+                    "profile": opts.profile,
+                    "profileSource": profile_source,
+                    "profiles": sorted((config.get("profiles") or {}).keys()),
+                    "settings": {name: {"value": value, "source": source} for name, value, source in rows},
+                }
+            )
             return
         out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
         profiles = sorted((config.get("profiles") or {}).keys())
@@ -135,7 +137,14 @@ def _profile_source(ctx: typer.Context, opts: CallOptions, config: dict[str, Any
 
 def config_set(
     ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="url, endpoint, transport, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.", autocompletion=complete_keys, show_default=False)],
+    key: Annotated[
+        str,
+        typer.Argument(
+            help="url, endpoint, transport, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.",
+            autocompletion=complete_keys,
+            show_default=False,
+        ),
+    ],
     value: Annotated[str, typer.Argument(help="The value; - reads it from stdin (keeps secrets out of the shell history).", autocompletion=complete_values, show_default=False)],
     profile: ProfileOpt = None,
 ) -> None:

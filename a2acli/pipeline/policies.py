@@ -138,7 +138,11 @@ def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribin
             raise
         o.broken = e
     if o.broken and o.events == 0:
-        raise o.broken
+        if not (subscribing and isinstance(o.broken, ConnectionBrokenError)):
+            raise o.broken
+        # a2a-sdk's 0.3 REST server answers a subscribe it refuses with SSE headers, then hangs up
+        o.refused, broken, o.broken = True, o.broken, None
+        subscribe_refused(call, view, broken, refusal=True)
     done = settled(call.task.get("state"))
     if subscribing and not o.refused:
         call.out.note(subscribe_kind(call, o, done))
@@ -170,15 +174,19 @@ def subscribe_kind(call: Call, o: StreamOutcome, done: bool) -> str:
     return f"subscribe: the stream closed after {o.events} events before the task finished" + poll
 
 
-def subscribe_refused(call: Call, view: Any, err: A2acliError) -> bool:
+def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool = False) -> bool:
     """SubscribeToTask answered with an error before any event. For -32004 (a finished task, or
-    no streaming) show the task from GetTask; True when it was shown settled, False to poll."""
+    no streaming), or a stream that ended before its first event (`refusal`), show the task from
+    GetTask; True when it was shown settled, False to poll."""
     ex = call.transport.last
     how = "as an SSE event" if ex is not None and ex.content_type == "text/event-stream" else "as a plain JSON answer"
-    if err.a2a_code != -32004:
+    if refusal:
+        how = "it closed the stream without an event"
+    elif err.a2a_code != -32004:
         call.out.note(f"subscribe: the agent refused, {how}")
         raise err
     tid = call.task["id"]
+    why = how if refusal else f"{err.message}, {how}"
     try:
         reply = call.unary(METHODS["GetTask"], {"id": tid})
     except A2acliError:
@@ -186,9 +194,9 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError) -> bool:
     call.track(reply.core)
     label = state_text(call.task.get("state"))
     if not settled(call.task.get("state")):
-        call.out.note(f"subscribe: the agent refused ({err.message}, {how}) though task {tid} is {label}; polling it instead")
+        call.out.note(f"subscribe: the agent refused ({why}) though task {tid} is {label}; polling it instead")
         return False
-    call.out.note(f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({err.message}, {how}); showing it from GetTask")
+    call.out.note(f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({why}); showing it from GetTask")
     view.final(as_stream_event(call, reply))
     return True
 

@@ -17,12 +17,22 @@ from .card import to_compat_card, to_core_card
 from .enums import to_compat_task_state, to_core_task_state
 from .messages import to_compat_message, to_core_message
 from .push import (
-    to_compat_inner_push_config, to_compat_push_config, to_compat_push_config_list,
-    to_core_inner_push_config, to_core_push_config, to_core_push_config_list,
+    to_compat_inner_push_config,
+    to_compat_push_config,
+    to_compat_push_config_list,
+    to_core_inner_push_config,
+    to_core_push_config,
+    to_core_push_config_list,
 )
 from .tasks import (
-    to_compat_send_result, to_compat_stream_response, to_compat_task, to_compat_task_list,
-    to_core_send_result, to_core_stream_response, to_core_task, to_core_task_list,
+    to_compat_send_result,
+    to_compat_stream_response,
+    to_compat_task,
+    to_compat_task_list,
+    to_core_send_result,
+    to_core_stream_response,
+    to_core_task,
+    to_core_task_list,
 )
 
 # Derived from the one method table (wire/methods.py), never spelt again here.
@@ -40,6 +50,7 @@ class MethodTranslators(NamedTuple):
 
 
 # --- SendMessage / SendStreamingMessage ------------------------------------------------------
+
 
 @entity("send configuration")
 def _config_to_compat(config: dict[str, Any], notes: Notes) -> dict[str, Any]:
@@ -76,6 +87,7 @@ def _send_to_core(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
 
 # --- task id params: GetTask, CancelTask, SubscribeToTask ------------------------------------
 
+
 def _task_params(v0_only: tuple[str, ...]) -> tuple[Translator, Translator]:
     """Same names both ways; V0-only keys (`metadata` on get/resubscribe) are dropped toward V1."""
 
@@ -94,11 +106,11 @@ def _task_params(v0_only: tuple[str, ...]) -> tuple[Translator, Translator]:
 
 # --- ListTasks (Clix dialect toward V0) ------------------------------------------------------
 
+
 @entity("params")
 def _list_tasks_to_compat(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
     drop_tenant(params, notes)
-    drop(params, ("historyLength", "statusTimestampAfter", "includeArtifacts"), notes, "ListTasks",
-         "tasks/list takes only contextId, status, limit and offset")
+    drop(params, ("historyLength", "statusTimestampAfter", "includeArtifacts"), notes, "ListTasks", "tasks/list takes only contextId, status, limit and offset")
     params = rename(params, "pageSize", "limit")
     token = params.pop("pageToken", "")
     if isinstance(token, str) and token.isdigit():
@@ -118,6 +130,7 @@ def _list_tasks_to_core(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
 
 
 # --- push-config params ----------------------------------------------------------------------
+
 
 @entity("params")
 def _config_ref_to_compat(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
@@ -142,12 +155,12 @@ def _config_ref_to_core(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
 
 @entity("params")
 def _config_list_to_compat(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
-    drop(params, ("pageSize", "pageToken"), notes, "ListTaskPushNotificationConfigs",
-         "V0 lists every config at once")
+    drop(params, ("pageSize", "pageToken"), notes, "ListTaskPushNotificationConfigs", "V0 lists every config at once")
     return _config_ref_to_compat(params, notes)
 
 
 # --- no payload: extended-card params, delete result -----------------------------------------
+
 
 def _card_params_to_compat(params: Any, notes: Notes = None) -> None:
     """V0 agent/getAuthenticatedExtendedCard takes no params: None means "omit the key"."""
@@ -181,17 +194,12 @@ TRANSLATORS: dict[str, MethodTranslators] = {
     "SendMessage": MethodTranslators(*_send, to_core_send_result, to_compat_send_result),
     "SendStreamingMessage": MethodTranslators(*_send, *_stream),
     "GetTask": MethodTranslators(*_get_task, *_task_result),
-    "ListTasks": MethodTranslators(
-        _list_tasks_to_compat, _list_tasks_to_core, to_core_task_list, to_compat_task_list),
+    "ListTasks": MethodTranslators(_list_tasks_to_compat, _list_tasks_to_core, to_core_task_list, to_compat_task_list),
     "CancelTask": MethodTranslators(*_cancel_task, *_task_result),
     "SubscribeToTask": MethodTranslators(*_get_task, *_stream),
-    "CreateTaskPushNotificationConfig": MethodTranslators(
-        to_compat_push_config, to_core_push_config, *_config_result),
+    "CreateTaskPushNotificationConfig": MethodTranslators(to_compat_push_config, to_core_push_config, *_config_result),
     "GetTaskPushNotificationConfig": MethodTranslators(*_config_ref, *_config_result),
-    "ListTaskPushNotificationConfigs": MethodTranslators(
-        _config_list_to_compat, _config_ref_to_core, to_core_push_config_list, to_compat_push_config_list),
-    "DeleteTaskPushNotificationConfig": MethodTranslators(
-        *_config_ref, _delete_result_to_core, _delete_result_to_compat),
-    "GetExtendedAgentCard": MethodTranslators(
-        _card_params_to_compat, _card_params_to_core, to_core_card, to_compat_card),
+    "ListTaskPushNotificationConfigs": MethodTranslators(_config_list_to_compat, _config_ref_to_core, to_core_push_config_list, to_compat_push_config_list),
+    "DeleteTaskPushNotificationConfig": MethodTranslators(*_config_ref, _delete_result_to_core, _delete_result_to_compat),
+    "GetExtendedAgentCard": MethodTranslators(_card_params_to_compat, _card_params_to_core, to_core_card, to_compat_card),
 }

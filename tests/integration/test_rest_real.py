@@ -1,0 +1,143 @@
+"""The installed `a2a` over HTTP+JSON (REST) against real a2a-sdk servers, every method, both
+versions: the REST-only agent (chosen from its card, no flag) and the demo agent with
+`--transport rest`. Errors must read the same as over JSON-RPC."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.integration
+VERSIONS = ["1.0", "0.3"]
+
+
+def runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+
+    def run(*args: str, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        argv = [*a2a_bin, *args, "-u", url, *extra]
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
+        if check is not None:
+            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
+        return proc
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def rest(a2a_bin, rest_only_agent):
+    """The REST-only agent: its card offers HTTP+JSON alone, so no --transport is needed."""
+    return runner(a2a_bin, rest_only_agent.url)
+
+
+@pytest.fixture(scope="module")
+def demo_rest(a2a_bin, demo_agent):
+    return runner(a2a_bin, demo_agent.url, "--transport", "rest")
+
+
+def doc(proc: subprocess.CompletedProcess[str]) -> Any:
+    return json.loads(proc.stdout)
+
+
+def lines(proc: subprocess.CompletedProcess[str]) -> list[Any]:
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+def send(run: Any, version: str, *args: str) -> dict[str, Any]:
+    """A completed task, in canonical V1, from a blocking send."""
+    return doc(run("send", *args, "--a2a-version", version, "-o", "json", "--as", "v1"))["task"]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_method_over_rest_chosen_from_the_card(rest, rest_only_agent, version, tmp_path):
+    v = ["--a2a-version", version]
+    # SendMessage: the skill's data part and the answer, both in the 0.3 proto shape under 0.3
+    task = send(rest, version, "--skill", "create-user", "-f", "projectUserId=u1")
+    assert task["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert task["artifacts"][0]["parts"][0]["data"]["projectUserId"] == "u1"
+    # the dump shows it went over REST: POST /message:send (1.0) or /v1/message:send (0.3)
+    dump = tmp_path / "dump"
+    rest("send", "hello", *v, "--dump", str(dump), "-o", "json")
+    heads = [p.read_text().splitlines()[0] for p in sorted(dump.glob("*.request.http"))]
+    assert heads[-1] == ("POST /message:send HTTP/1.1" if version == "1.0" else "POST /v1/message:send HTTP/1.1")
+    # GetTask with historyLength as a query parameter
+    got = doc(rest("tasks", "get", task["id"], "--history-length", "1", *v, "-o", "json", "--as", "v1"))
+    assert got["id"] == task["id"] and got["status"]["state"] == "TASK_STATE_COMPLETED"
+    # SendStreamingMessage: JSON Lines of bare StreamResponses, ending in a completed status
+    events = lines(rest("stream", "hi there", *v, "-o", "json", "--as", "v1"))
+    assert events and events[-1].get("statusUpdate", events[-1].get("task", {})).get("status", {}).get("state") == "TASK_STATE_COMPLETED"
+    # SubscribeToTask of a finished task: the agent refuses or hangs up; the task is shown from GetTask
+    sub = rest("tasks", "subscribe", task["id"], *v, "-o", "json", "--as", "v1")
+    assert lines(sub)[-1]["task"]["id"] == task["id"] and "already finished" in sub.stderr
+    # CancelTask of a finished task: TaskNotCancelableError, as over JSON-RPC
+    cancel = rest("tasks", "cancel", task["id"], *v, "-o", "json", check=1)
+    assert doc(cancel)["error"]["a2aCode"] == -32002 and "TaskNotCancelableError" in doc(cancel)["error"]["message"]
+    # push configs: create, get, list (delete below)
+    created = doc(rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/hook", "--config-id", "p-1", "--token", "tok", *v, "-o", "json", "--as", "v1"))
+    assert created["id"] == "p-1" and created["taskId"] == task["id"] and created["url"] == "http://127.0.0.1:9/hook"
+    fetched = doc(rest("push-config", "get", task["id"], "p-1", *v, "-o", "json", "--as", "v1"))
+    assert fetched["id"] == "p-1" and fetched["url"] == "http://127.0.0.1:9/hook"
+    listed = doc(rest("push-config", "list", task["id"], *v, "-o", "json", "--as", "v1"))
+    assert [c["id"] for c in listed["configs"]] == ["p-1"]
+    # the extended card needs the API key
+    card = doc(rest("card", "extended", *v, "--api-key", rest_only_agent.api_key, "-o", "json", "--as", "v1"))
+    assert "create-user" in [s["id"] for s in card["skills"]]
+    assert rest("card", "extended", *v, check=4).stderr.startswith("error: the agent refused the credentials")
+
+
+def test_v1_list_tasks_and_delete_push_config(rest):
+    task = send(rest, "1.0", "hello")
+    page = doc(rest("tasks", "list", "--page-size", "1", "-o", "json"))
+    assert len(page["tasks"]) == 1 and page["nextPageToken"]
+    every = doc(rest("tasks", "list", "--all", "--page-size", "2", "-o", "json"))
+    assert task["id"] in [t["id"] for t in every["tasks"]] and every["nextPageToken"] == ""
+    rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "gone")
+    assert "Deleted." in rest("push-config", "delete", task["id"], "gone").stdout
+    assert doc(rest("push-config", "list", task["id"], "-o", "json", "--as", "v1")).get("configs", []) == []
+
+
+def test_v0_list_tasks_and_delete_have_no_sdk_route_and_say_so(rest):
+    """0.3 REST: `GET /v1/tasks` takes no parameters (a usage error, exit 2, before sending);
+    a2a-sdk has no 0.3 route for it nor for DELETE, and its answer is reported (exit 1)."""
+    usage = rest("tasks", "list", "--page-size", "5", "--a2a-version", "0.3", check=2)
+    assert "no form for pageSize" in usage.stderr
+    bare = rest("tasks", "list", "--a2a-version", "0.3", check=1)
+    assert bare.stderr.startswith("error: ") and "Traceback" not in bare.stderr
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_errors_read_the_same_over_both_bindings(a2a_bin, demo_agent, version):
+    """TaskNotFoundError: same error name, a2aCode, message and exit code over JSON-RPC and REST."""
+    jsonrpc = runner(a2a_bin, demo_agent.url, "--transport", "jsonrpc")
+    rest = runner(a2a_bin, demo_agent.url, "--transport", "rest")
+    a = doc(jsonrpc("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
+    b = doc(rest("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
+    assert a["a2aCode"] == b["a2aCode"] == -32001
+    assert a["code"] == b["code"] and a["hint"] == b["hint"]
+    assert a["message"].split(":")[0] == b["message"].split(":")[0] == "-32001 TaskNotFoundError"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_demo_agent_with_transport_rest(demo_rest, version):
+    task = send(demo_rest, version, "hello")
+    assert task["artifacts"][0]["parts"][0]["text"] == "echo: hello"
+    debug = demo_rest("tasks", "get", task["id"], "--a2a-version", version, "--debug")
+    path = f"/tasks/{task['id']}" if version == "1.0" else f"/v1/tasks/{task['id']}"
+    assert [line for line in debug.stderr.splitlines() if line.startswith("> GET http") and line.endswith(path)], debug.stderr
+
+
+def test_diff_of_one_call_over_two_bindings_shows_only_what_differs(a2a_bin, demo_agent, tmp_path):
+    """One call recorded over JSON-RPC and over REST: canonical V1 bodies compare equal; what
+    differs is the binding's own (the request line, the media type)."""
+    for transport in ("jsonrpc", "rest"):
+        runner(a2a_bin, demo_agent.url, "--transport", transport)("send", "same words", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json")
+    proc = subprocess.run([*a2a_bin, "diff", str(tmp_path / "jsonrpc"), str(tmp_path / "rest"), "-o", "json"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    paths = {d["path"] for d in json.loads(proc.stdout)["differences"] if d["exchange"] == "SendMessage"}
+    assert "request.line" in paths
+    assert not [p for p in paths if p.startswith(("request.body", "response.body"))], paths
