@@ -67,3 +67,48 @@ def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert '"name": "x"' in proc.stdout
     assert "LOADED []" in proc.stderr, proc.stderr
+
+
+# Which layer may import which (STYLE.md §2.1; the pipeline issue): a package of a2acli on the
+# left may import only the packages on the right (and itself, and the stdlib / third parties).
+LAYERS: dict[str, set[str]] = {
+    "errors": set(),
+    "wire": {"errors"},
+    "transport": {"errors", "wire", "net"},
+    "pipeline": {"errors", "wire", "transport", "render", "auth"},
+    "render": {"errors", "wire"},
+}
+
+
+def _ours(path: Path) -> set[str]:
+    """The a2acli packages/modules a file imports (relative imports stay inside its package)."""
+    return {n.split(".")[1] for n in imports(path) if n.startswith("a2acli.") and n.count(".") >= 1} | {"__init__" for n in imports(path) if n == "a2acli"}
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    for layer, allowed in LAYERS.items():
+        files = [PKG / f"{layer}.py"] if (PKG / f"{layer}.py").exists() else list((PKG / layer).rglob("*.py"))
+        assert files, layer
+        for p in files:
+            extra = _ours(p) - allowed - {layer, "__init__"}
+            assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
+
+
+def test_nothing_but_main_imports_commands():
+    for p in PKG.rglob("*.py"):
+        rel = p.relative_to(PKG)
+        if rel.parts[0] == "commands" or rel.name in ("main.py", "__main__.py"):
+            continue
+        assert "commands" not in _ours(p), rel
+
+
+def test_a_binding_is_one_module_the_pipeline_does_not_name():
+    """The pipeline and render reach bindings only through wire.bindings' table."""
+    from a2acli.wire.bindings import BINDINGS
+
+    for b in BINDINGS:
+        if b.module:
+            assert (PKG / "wire" / "bindings" / f"{b.module}.py").exists()
+    for p in [*(PKG / "pipeline").rglob("*.py"), *(PKG / "render").rglob("*.py"), *(PKG / "commands").rglob("*.py")]:
+        named = [n for n in imports(p) if n.startswith("a2acli.wire.bindings.") and n.rsplit(".", 1)[1] in {b.module for b in BINDINGS}]
+        assert not named, f"{p.relative_to(ROOT)} imports {named}"

@@ -142,3 +142,51 @@ def test_offline_with_a_local_card_shows_what_a_real_call_sends(cli, tmp_path, w
     assert shows in result.stdout and "key-0123456789" not in result.stdout
     body = json.loads(result.stdout[result.stdout.index("{"):])
     assert body["params"] == {"id": "t-1", "tenant": "acme"}
+
+
+# The whole request as `--offline` prints it (request line, headers, body) for every method, both
+# versions and both bindings: what is sent, no more and no less (tests/golden/offline-http/).
+HTTP_FIXED = ["--request-id", "req-1", "--endpoint", "http://agent.test/api"]
+NO_V0_FORM = {("ListTasks", "0.3", "jsonrpc")}  # needs --dialect clix (covered above)
+
+
+@pytest.mark.parametrize("transport", ["jsonrpc", "rest"])
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_offline_http_golden(cli, method, version, transport):
+    argv = ARGV[method]
+    if method == "ListTasks" and version == "0.3":
+        argv = ["tasks", "list"]  # 0.3's GET /v1/tasks takes no parameters; JSON-RPC needs clix
+    extra = ["--dialect", "clix"] if (method, version, transport) in NO_V0_FORM else []
+    result = cli(*argv, *HTTP_FIXED, "--transport", transport, "--a2a-version", version, "--offline", *extra)
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    path = GOLDEN / "offline-http" / f"{method}.{'v1' if version == '1.0' else 'v0'}.{transport}.http"
+    if os.environ.get("A2ACLI_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+    assert text == path.read_text(), f"{path.name} differs; regenerate with A2ACLI_UPDATE_GOLDEN=1 and review"
+    head = text.split("\n\n")[0].splitlines()
+    route = METHODS[method].rest if version == "1.0" else METHODS[method].rest_v0
+    verb = "POST" if transport == "jsonrpc" else route.verb
+    assert head[0].startswith(f"{verb} http://agent.test/api")
+    assert f"A2A-Version: {version}" in head
+    if METHODS[method].streaming:
+        assert "Accept: text/event-stream" in head and "Cache-Control: no-store" in head
+
+
+def test_offline_shows_what_the_send_sends(cli, respx_mock):
+    """--offline and the real send use one prepared request: same request line, headers, body."""
+    import httpx
+
+    seen: list[httpx.Request] = []
+    respx_mock.route(host="agent.test").mock(side_effect=lambda r: seen.append(r) or httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=b'data: {"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}}\n\n'))
+    args = ["stream", "hello", "--message-id", "msg-1", *HTTP_FIXED, "--transport", "rest"]
+    offline = cli(*args, "--offline").stdout
+    assert cli(*args, "-o", "json").exit_code == 0
+    (sent,) = seen
+    head, _, body = offline.partition("\n\n")
+    lines = head.splitlines()
+    assert lines[0] == f"{sent.method} {sent.url}"
+    assert lines[1:] == [f"{k.decode()}: {v.decode()}" for k, v in sent.headers.raw]
+    assert json.loads(body) == json.loads(sent.content)
