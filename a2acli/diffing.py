@@ -551,7 +551,9 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
             ),
         ]
         if ea.stream or eb.stream:
-            sections.append(Section("response.events", _events(a, ea, neutral) if ea.stream else MISSING, _events(b, eb, neutral) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw))
+            sections.append(
+                Section("response.events", _events(a, ea, neutral) if ea.stream else MISSING, _events(b, eb, neutral) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw)
+            )
         if not ea.stream or not eb.stream:
             sections.append(
                 Section(

@@ -284,7 +284,7 @@ def mask(value: Any) -> str:
     s = str(value)
     if not s:
         return ""
-    return "****" + s[len(s) - min(4, len(s) // 4):] if len(s) >= 4 else "****"
+    return "****" + s[len(s) - min(4, len(s) // 4) :] if len(s) >= 4 else "****"
 
 
 def mask_setting(name: str, value: Any) -> str:

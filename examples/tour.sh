@@ -17,3 +17,5 @@ a2a card fetch
 a2a send --skill create-user -f projectUserId=user_123 -f name="Ada Lovelace"
 a2a stream --skill slow -f steps:=3
 a2a tasks list --page-size 5
+a2a send "hello over HTTP+JSON" --transport rest
+a2a tasks list --page-size 2 --transport rest

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Annotated, Any, Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 from typer.models import OptionInfo
@@ -48,7 +47,7 @@ class _EffectiveDefaultHelp(OptionInfo):
     setting: str = ""
     template: str = ""
 
-    @property  # type: ignore[override]
+    @property
     def help(self) -> str:
         return f"{self.template} {effective_default_text(self.setting)}" if HELP_WANTED else self.template
 
@@ -125,25 +124,44 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
 # name -> (annotation, default). Env vars are resolved in settings.py so `config show` can say
 # where each value came from; the help text names them.
 COMMON: dict[str, tuple[Any, Any]] = {
-    "url": (Annotated[Optional[str], _opt("--url", "-u", help="The agent: base URL, Agent Card URL, or file:// card.", setting="url")], None),
-    "endpoint": (Annotated[Optional[str], _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint")], None),
-    "transport": (Annotated[Optional[list[str]], _opt("--transport", help=f"Binding: {', '.join(TRANSPORT_CHOICES)} (or the card's JSONRPC, HTTP+JSON, GRPC); repeatable, in order of preference. Default: the card's order.", setting="transport", autocompletion=complete_from(lambda: TRANSPORT_CHOICES))], None),
-    "a2a_version": (Annotated[Optional[str], _opt("--a2a-version", help=f"Wire form: {' or '.join(VERSION_CHOICES)}.", setting="a2a-version", autocompletion=complete_from(lambda: VERSION_CHOICES))], None),
-    "dialect": (Annotated[Optional[str], _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", autocompletion=complete_from(lambda: ("spec", "clix")))], None),
-    "header": (Annotated[Optional[list[str]], _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
-    "api_key": (Annotated[Optional[str], _opt("--api-key", help=f"API key, placed where the card's apiKey scheme says (header, query or cookie; X-API-Key header otherwise). {PS}", panel=AUTH, setting="api-key")], None),
-    "bearer": (Annotated[Optional[str], _opt("--bearer", help=f"Bearer token for Authorization. {PS}", panel=AUTH, setting="bearer")], None),
-    "basic": (Annotated[Optional[str], _opt("--basic", help=f"HTTP Basic credentials USER:PASSWORD. {PS}", panel=AUTH, setting="basic", metavar="USER:PASS")], None),
-    "cacert": (Annotated[Optional[str], _opt("--cacert", help="Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, setting="cacert", metavar="PATH")], None),
-    "cert": (Annotated[Optional[str], _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
-    "key": (Annotated[Optional[str], _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
-    "timeout": (Annotated[Optional[float], _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
+    "url": (Annotated[str | None, _opt("--url", "-u", help="The agent: base URL, Agent Card URL, or file:// card.", setting="url")], None),
+    "endpoint": (Annotated[str | None, _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint")], None),
+    "transport": (
+        Annotated[
+            list[str] | None,
+            _opt(
+                "--transport",
+                help=f"Binding: {', '.join(TRANSPORT_CHOICES)} (or the card's JSONRPC, HTTP+JSON, GRPC); repeatable, in order of preference. Default: the card's order.",
+                setting="transport",
+                autocompletion=complete_from(lambda: TRANSPORT_CHOICES),
+            ),
+        ],
+        None,
+    ),
+    "a2a_version": (
+        Annotated[str | None, _opt("--a2a-version", help=f"Wire form: {' or '.join(VERSION_CHOICES)}.", setting="a2a-version", autocompletion=complete_from(lambda: VERSION_CHOICES))],
+        None,
+    ),
+    "dialect": (Annotated[str | None, _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", autocompletion=complete_from(lambda: ("spec", "clix")))], None),
+    "header": (Annotated[list[str] | None, _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
+    "api_key": (
+        Annotated[
+            str | None, _opt("--api-key", help=f"API key, placed where the card's apiKey scheme says (header, query or cookie; X-API-Key header otherwise). {PS}", panel=AUTH, setting="api-key")
+        ],
+        None,
+    ),
+    "bearer": (Annotated[str | None, _opt("--bearer", help=f"Bearer token for Authorization. {PS}", panel=AUTH, setting="bearer")], None),
+    "basic": (Annotated[str | None, _opt("--basic", help=f"HTTP Basic credentials USER:PASSWORD. {PS}", panel=AUTH, setting="basic", metavar="USER:PASS")], None),
+    "cacert": (Annotated[str | None, _opt("--cacert", help="Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, setting="cacert", metavar="PATH")], None),
+    "cert": (Annotated[str | None, _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
+    "key": (Annotated[str | None, _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
+    "timeout": (Annotated[float | None, _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
-    "profile": (Annotated[Optional[str], _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
-    "output": (Annotated[Optional[str], _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", autocompletion=complete_from(lambda: ("text", "json", "raw")))], None),
-    "as_version": (Annotated[Optional[str], _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, autocompletion=complete_from(lambda: ("v1",)))], None),
+    "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
+    "output": (Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", autocompletion=complete_from(lambda: ("text", "json", "raw")))], None),
+    "as_version": (Annotated[str | None, _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, autocompletion=complete_from(lambda: ("v1",)))], None),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
-    "dump": (Annotated[Optional[str], _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
+    "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
 }
 

@@ -6,10 +6,11 @@ message, a hint and an exit code here."""
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 
@@ -19,6 +20,8 @@ from a2acli.render.output import Output
 from a2acli.wire.methods import METHODS
 
 # -- the error boundary ---------------------------------------------------------------------------
+
+LAST: dict[str, A2acliError] = {}  # the error the boundary reported last (for `a2a diff -- CMD`)
 
 
 @contextmanager
@@ -30,6 +33,7 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
     except (typer.Exit, typer.Abort):
         raise
     except A2acliError as e:
+        LAST["error"] = e
         if debug:
             import traceback
 
@@ -87,7 +91,59 @@ def session(opts: CallOptions) -> Iterator[Any]:
 
 # -- the entry points the commands call -----------------------------------------------------------
 
+F = TypeVar("F", bound=Callable[..., None])
+_CAPTURE: list[Invocation] | None = None  # set by capture(): entry points record, and do not run
 
+
+class Invocation:
+    """What a command line asked for: an entry point and its arguments, the options apart, so
+    that `a2a diff -- CMD` can run it twice with two option sets (pipeline issue: no argv
+    rebuilt, no stdout scraped)."""
+
+    def __init__(self, fn: Callable[..., None], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    @property
+    def opts(self) -> CallOptions:
+        return next(a for a in (*self.args, *self.kwargs.values()) if isinstance(a, CallOptions))
+
+    def run(self, opts: CallOptions) -> int:
+        """Run it with `opts` in place of the parsed ones; its exit code."""
+        args = tuple(opts if isinstance(a, CallOptions) else a for a in self.args)
+        kwargs = {k: opts if isinstance(v, CallOptions) else v for k, v in self.kwargs.items()}
+        LAST.pop("error", None)
+        try:
+            self.fn(*args, **kwargs)
+        except typer.Exit as e:
+            return int(e.exit_code)
+        return 0
+
+
+def entry_point(fn: F) -> F:
+    """An entry point a command calls with its options: under capture() it is recorded instead."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        if _CAPTURE is not None:
+            _CAPTURE.append(Invocation(fn, args, kwargs))
+            return
+        fn(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def capture() -> Iterator[list[Invocation]]:
+    """While open, entry points record what they were asked to do instead of doing it."""
+    global _CAPTURE
+    saved, _CAPTURE = _CAPTURE, []
+    try:
+        yield _CAPTURE
+    finally:
+        _CAPTURE = saved
+
+
+@entry_point
 def run_unary(
     method: str,
     params: Any,
@@ -120,6 +176,7 @@ def run_unary(
             report_task_outcome(call, expected)
 
 
+@entry_point
 def run_stream(
     method: str,
     params: Any,
@@ -149,6 +206,7 @@ def run_stream(
         report_task_outcome(call, expected)
 
 
+@entry_point
 def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None) -> None:
     """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset)."""
     from a2acli.pipeline.policies import list_pages, merge_pages
@@ -173,6 +231,7 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
             present(spec.result, merge_pages(call, pages), call.out, as_v1=opts.as_v1)
 
 
+@entry_point
 def run_card_fetch(opts: CallOptions) -> None:
     """The public Agent Card: an HTTP GET with the A2A-Version header, no credentials."""
     from a2acli.pipeline.session import Reply
@@ -197,6 +256,7 @@ def run_card_fetch(opts: CallOptions) -> None:
         present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1)
 
 
+@entry_point
 def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | None = None, stream: bool | None = None) -> None:
     """`a2a call`: any method, known or not; known ones are rendered like their command."""
     from a2acli.render.present import present
@@ -220,6 +280,7 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
         present(enc.spec.result if enc.spec else "json", reply, call.out, as_v1=opts.as_v1)
 
 
+@entry_point
 def run_download(task_id: str, directory: str, opts: CallOptions, *, request_id: str | None = None) -> None:
     """`a2a tasks download`: GetTask through invoke, then each artifact part saved."""
     from pathlib import Path

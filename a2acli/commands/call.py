@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -11,10 +11,13 @@ from a2acli.commands._options import CallOptions, method_options
 
 @method_options
 def call(
-    method: Annotated[str, typer.Argument(help="Method name: V1 (GetTask) is translated under --a2a-version 0.3; a V0 name (tasks/get) needs --a2a-version 0.3; unknown methods are sent as given.", show_default=False)],
-    params: Annotated[Optional[str], typer.Argument(help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.", show_default=False)] = None,
-    stream: Annotated[Optional[bool], typer.Option("--stream/--no-stream", help="Read the answer as SSE (default: from the method table).", show_default=False)] = None,
-    request_id: Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    method: Annotated[
+        str,
+        typer.Argument(help="Method name: V1 (GetTask) is translated under --a2a-version 0.3; a V0 name (tasks/get) needs --a2a-version 0.3; unknown methods are sent as given.", show_default=False),
+    ],
+    params: Annotated[str | None, typer.Argument(help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.", show_default=False)] = None,
+    stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Read the answer as SSE (default: from the method table).", show_default=False)] = None,
+    request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
     *,
     opts: CallOptions,
 ) -> None:

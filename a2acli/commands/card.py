@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -32,7 +32,7 @@ def card_fetch(
 
 
 def card_extended(
-    request_id: Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
     *,
     opts: CallOptions,
 ) -> None:

@@ -8,22 +8,33 @@ import inspect
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
 from a2acli.commands._options import COMMON, with_signature
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
-FORWARDED = ("url", "endpoint", "transport", "dialect", "header", "api_key", "bearer", "timeout", "insecure", "profile")
-_FLAGS = {"url": "--url", "endpoint": "--endpoint", "transport": "--transport", "dialect": "--dialect", "header": "-H", "api_key": "--api-key",
-          "bearer": "--bearer", "timeout": "--timeout", "insecure": "--insecure", "profile": "--profile"}
+FORWARDED = ("url", "endpoint", "transport", "a2a_version", "dialect", "header", "api_key", "bearer", "timeout", "insecure", "profile")
+_FLAGS = {
+    "url": "--url",
+    "endpoint": "--endpoint",
+    "transport": "--transport",
+    "a2a_version": "--a2a-version",
+    "dialect": "--dialect",
+    "header": "-H",
+    "api_key": "--api-key",
+    "bearer": "--bearer",
+    "timeout": "--timeout",
+    "insecure": "--insecure",
+    "profile": "--profile",
+}
 # Flags `diff` sets itself on each run.
 _OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")
 _NOT_METHODS = ("diff", "translate", "demo-server")
 SIDES = (("v1", "1.0"), ("v0", "0.3"))
 
-DIFF_HELP = """Compare two dumps, or run one command under 1.0 and 0.3 and compare what crossed the wire.
+DIFF_HELP = """Compare two dumps, or run one command twice and compare what crossed the wire: under 1.0 and 0.3, or, with two --transport values, over two bindings under one version.
 
 Both sides are brought to canonical V1 (method names, kind, enum spellings, wrappers, defaults, key order), generated ids and timestamps become placeholders, and what still differs is shown as a unified diff, headers included. Exit 0 when equal, 1 when they differ, 2 on bad input.
 
@@ -35,11 +46,13 @@ Examples:
 
   a2a diff --save dumps -u http://127.0.0.1:41241 -- tasks get 5f0c…
 
+  a2a diff -u http://127.0.0.1:41241 --transport jsonrpc --transport rest -- send hi
+
   a2a diff dump-v1 dump-v0 --raw --keep-ids -o json | jq '.differences[]'
 """
 
 
-def _output(value: Optional[str], ctx: typer.Context) -> str:
+def _output(value: str | None, ctx: typer.Context) -> str:
     import os
 
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
@@ -49,13 +62,15 @@ def _output(value: Optional[str], ctx: typer.Context) -> str:
 
 def diff(
     ctx: typer.Context,
-    args: Annotated[Optional[list[str]], typer.Argument(help="Two dump directories (DUMP_A DUMP_B), or -- followed by a method command (`-- tasks get ID`).", show_default=False, metavar="DUMP_A DUMP_B | -- COMMAND")] = None,
+    args: Annotated[
+        list[str] | None, typer.Argument(help="Two dump directories (DUMP_A DUMP_B), or -- followed by a method command (`-- tasks get ID`).", show_default=False, metavar="DUMP_A DUMP_B | -- COMMAND")
+    ] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Diff the bodies as they crossed the wire: no translation to V1, keys in their order.")] = False,
     keep_ids: Annotated[bool, typer.Option("--keep-ids", help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.")] = False,
-    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.", show_default=False)] = None,
+    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.", show_default=False)] = None,
     context: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
-    save: Annotated[Optional[str], typer.Option("--save", help="With a command: keep the two dumps in DIR/v1 and DIR/v0.", show_default=False)] = None,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="text (a unified diff) or json (the list of differences). (env: A2ACLI_OUTPUT)", show_default=False)] = None,
+    save: Annotated[str | None, typer.Option("--save", help="With a command: keep the two dumps in DIR/v1 and DIR/v0.", show_default=False)] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", help="text (a unified diff) or json (the list of differences). (env: A2ACLI_OUTPUT)", show_default=False)] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
     **conn: Any,
 ) -> None:
@@ -70,10 +85,14 @@ def diff(
         argv = ctx.meta.get("a2acli.argv") or []
         items = list(args or [])
         if "--" in argv:
-            command = argv[argv.index("--") + 1:]
+            command = argv[argv.index("--") + 1 :]
             if items[: len(items) - len(command)]:
                 raise UsageError("give either two dumps or a command after --, not both", hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID")
-            (left, right), runs = _run_both(command, _forwarded(ctx, conn), save)
+            chosen = list(conn.get("transport") or [])
+            if len(chosen) > 2:
+                raise UsageError("diff compares two runs: give two --transport values at most", hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID")
+            forwarded = _forwarded(ctx, {**conn, "transport": chosen if len(chosen) == 1 else None})
+            (left, right), runs = _run_both(command, forwarded, save, chosen if len(chosen) == 2 else None)
         else:
             if len(items) != 2:
                 raise UsageError(
@@ -90,9 +109,13 @@ def diff(
 
 
 _sig = inspect.signature(diff, eval_str=True)
-with_signature(diff, _sig.replace(parameters=[p for p in _sig.parameters.values() if p.name != "conn"] + [
-    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=COMMON[name][0]) for name in FORWARDED
-]))
+with_signature(
+    diff,
+    _sig.replace(
+        parameters=[p for p in _sig.parameters.values() if p.name != "conn"]
+        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=COMMON[name][0]) for name in FORWARDED]
+    ),
+)
 diff.__doc__ = DIFF_HELP
 
 
@@ -116,33 +139,44 @@ def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
     return argv
 
 
-def _run_both(command: list[str], forwarded: list[str], save: str | None) -> tuple[tuple[Any, Any], list[dict[str, Any]]]:
-    """Run `a2a COMMAND` once per version, each with its own --dump, and load the two dumps."""
+def _run_both(command: list[str], forwarded: list[str], save: str | None, transports: list[str] | None = None) -> tuple[tuple[Any, Any], list[dict[str, Any]]]:
+    """Run `a2a COMMAND` twice, each run with its own --dump, and load the two dumps: under 1.0
+    and 0.3, or, given two --transport values, over each binding under one version. The command
+    line is parsed once (its input read once); the two runs are one invocation with two option
+    sets (commands._run.Invocation)."""
     import tempfile
 
     from a2acli import diffing
     from a2acli.errors import UsageError
+    from a2acli.wire import parse_wire
 
     if not command:
         raise UsageError("no command after --", hint="e.g. a2a diff -u URL -- tasks get ID")
     if command[0] in _NOT_METHODS or command[0].startswith("-"):
         raise UsageError(f"`{command[0]}` is not a method command", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID, -- card fetch")
+    own = _OWN_FLAGS + (("--transport",) if transports else ())
     for flag in command:
         name = flag.split("=", 1)[0]
-        if name in _OWN_FLAGS:
+        if name in own:
             raise UsageError(f"diff sets {name} itself on each run", hint=f"drop {name} from the command after --")
-        if flag == "-" or flag == "@-":
-            raise UsageError("diff runs the command twice and cannot give it standard input twice", hint="put the JSON in a file and pass @file")
+    invocation = _capture([*_with_flags(command, forwarded)])
+    opts = invocation.opts
+    if transports:
+        sides = [({"version": opts.wire.version, "transport": t}, opts._replace(transports=(t,))) for t in transports]
+    else:
+        if opts.sources.get("a2a-version") == "flag":
+            raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version, or give two --transport values to compare bindings under one version")
+        sides = [({"version": version}, opts._replace(wire=parse_wire(version))) for _, version in SIDES]
     with tempfile.TemporaryDirectory(prefix="a2a-diff-") as tmp:
         base = Path(save) if save else Path(tmp)
         dumps: list[Any] = []
         runs: list[dict[str, Any]] = []
-        for name, version in SIDES:
+        for (label, side_opts), name in zip(sides, transports or ("v1", "v0"), strict=True):
             directory = base / name
             if save and directory.exists() and any(directory.iterdir()):
                 raise UsageError(f"{directory} already holds files", hint="--save wants a new or empty directory")
-            code, stdout, stderr = _invoke([*_with_flags(command, [*forwarded, "--a2a-version", version, "--dump", str(directory), "-o", "json"])])
-            runs.append({"version": version, "exit": code, "error": _error_of(stdout, stderr) if code else None, "dump": str(directory) if save else None})
+            code, error = _run_side(invocation, side_opts._replace(dump=str(directory), output="json", offline=False))
+            runs.append({**label, "exit": code, "error": error, "dump": str(directory) if save else None})
             if code == 130:
                 from a2acli.errors import Interrupted
 
@@ -153,7 +187,8 @@ def _run_both(command: list[str], forwarded: list[str], save: str | None) -> tup
                 dumps.append(diffing.Dump(str(directory), ()))
         first, second = runs
         if first["exit"] == 2:
-            raise UsageError(f"the command failed under 1.0: {first['error']}", hint="check the command after --; `a2a <command> --help`")
+            where = f"over {first['transport']}" if transports else "under 1.0"
+            raise UsageError(f"the command failed {where}: {first['error']}", hint="check the command after --; `a2a <command> --help`")
         answered = any(e.status_line for d in dumps for e in d.exchanges)
         if not answered and first["exit"] and second["exit"]:
             raise _failure(first["exit"], f"both runs failed: {first['error']}")
@@ -167,39 +202,45 @@ def _with_flags(command: list[str], flags: list[str]) -> list[str]:
     return [*command, *flags]
 
 
-def _invoke(argv: list[str]) -> tuple[int, str, str]:
-    """Run our own app in this process with its output captured; its exit code."""
+def _capture(argv: list[str]) -> Any:
+    """Parse `a2a ARGV` with our own app and return what it asks for, without running it. A
+    usage error (Typer's, or one the command found) is raised as ours."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
+    from a2acli.commands._run import LAST, capture
+    from a2acli.errors import UsageError
     from a2acli.main import app
 
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with redirect_stdout(out), redirect_stderr(err):
+    err = io.StringIO()
+    LAST.pop("error", None)
+    with capture() as seen, redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
-            code = app(argv, prog_name="a2a", standalone_mode=False) or 0
+            app(argv, prog_name="a2a", standalone_mode=False)
         except typer.TyperException as e:  # a usage error Typer found: its plain message
-            code = getattr(e, "exit_code", 1)
-            err.write(f"error: {e.format_message() if hasattr(e, 'format_message') else e}\n")
-        except typer.Abort:
-            code = 1
-        except SystemExit as e:
-            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    return code, out.getvalue(), err.getvalue()
+            message = e.format_message() if hasattr(e, "format_message") else str(e)
+            raise UsageError(f"the command after -- is not valid: {message}", hint="check it alone: `a2a <command> --help`") from None
+        except (typer.Exit, SystemExit, typer.Abort):
+            pass
+    if not seen:
+        found = LAST.get("error")
+        if found is not None:
+            raise found
+        raise UsageError(f"`{' '.join(argv[:2])}` makes no call to compare", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID")
+    return seen[0]
 
 
-def _error_of(stdout: str, stderr: str) -> str:
-    try:
-        err = json.loads(stdout)["error"]
-        return str(err.get("message"))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        pass
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    for line in lines:
-        if line.startswith("error:") or line.startswith("Error"):
-            return line.removeprefix("error:").strip()
-    return lines[-1].strip() if lines else "no message"
+def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None]:
+    """One run of the invocation, its output discarded (the dump is what is compared)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from a2acli.commands._run import LAST
+
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        code = invocation.run(opts)
+    found = LAST.get("error")
+    return code, (found.message if found is not None and code else None)
 
 
 def _failure(code: int, message: str) -> Any:
@@ -287,14 +328,21 @@ KIND_LABELS = {
     "webhook-jsonrpc": "webhook body wrapped in JSON-RPC tasks/pushNotification",
 }
 _NAMES = {"v1": "V1 (1.0)", "v0": "V0 (0.3)"}
-TRANSLATE_HINT = ("translate takes a JSON-RPC request or response, an SSE `data:` line, a Task, a Message, a status or "
-                  "artifact update, an Agent Card, a push config (or a list of them), or a webhook body")
+TRANSLATE_HINT = (
+    "translate takes a JSON-RPC request or response, an SSE `data:` line, a Task, a Message, a status or artifact update, an Agent Card, a push config (or a list of them), or a webhook body"
+)
 
 
 def translate(
-    source: Annotated[Optional[str], typer.Argument(help="The JSON document: a file, or - for standard input (the default). An SSE `data: {...}` line (or a whole SSE stream) works too.", show_default=False, metavar="[FILE|-]")] = None,
+    source: Annotated[
+        str | None,
+        typer.Argument(help="The JSON document: a file, or - for standard input (the default). An SSE `data: {...}` line (or a whole SSE stream) works too.", show_default=False, metavar="[FILE|-]"),
+    ] = None,
     to: Annotated[str, typer.Option("--to", help="The version to write: v1 (1.0) or v0 (0.3).", show_default=False)] = "",
-    method: Annotated[Optional[str], typer.Option("--method", help="The method a JSON-RPC response or result answers (V1 or V0 name): settles a bare V0 task (GetTask) vs a send result (SendMessage).", show_default=False)] = None,
+    method: Annotated[
+        str | None,
+        typer.Option("--method", help="The method a JSON-RPC response or result answers (V1 or V0 name): settles a bare V0 task (GetTask) vs a send result (SendMessage).", show_default=False),
+    ] = None,
     compact: Annotated[bool, typer.Option("--compact", help="One line of JSON instead of indented.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
 ) -> None:
@@ -389,7 +437,8 @@ def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: s
     """One document. `stream`: it is an SSE event, so without --method it answers a streaming
     method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result)."""
     from a2acli.errors import UsageError
-    from a2acli.wire.translate import V1_METHOD_NAMES, detect, translate_document
+    from a2acli.wire.translate import V1_METHOD_NAMES, translate_document
+    from a2acli.wire.translate.detect import detect
 
     found = detect(doc)
     if found.kind == "unknown" or (found.kind == "jsonrpc-request" and found.method is None):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Annotated, Any, Callable, Optional
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
@@ -34,28 +35,34 @@ Examples:
 
 def send(
     ctx: typer.Context,
-    text: Annotated[Optional[str], typer.Argument(help="Text of a text part (first part).", show_default=False)] = None,
-    text_part: Annotated[Optional[list[str]], typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
-    data: Annotated[Optional[list[str]], typer.Option("--data", help="A data part: JSON, @file or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
-    file: Annotated[Optional[list[str]], typer.Option("--file", help="A file part: a path (sent inline) or an http(s) URL (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
-    media_type: Annotated[Optional[list[str]], typer.Option("--media-type", help="Media type of the part flag just before it.", rich_help_panel=PARTS, show_default=False)] = None,
-    skill: Annotated[Optional[str], typer.Option("--skill", help="A data part {\"skill\": ID, ...fields}.", rich_help_panel=PARTS, show_default=False)] = None,
-    field: Annotated[Optional[list[str]], typer.Option("--field", "-f", help="Field of the skill's data part: key=value (string) or key:=JSON.", rich_help_panel=PARTS, show_default=False)] = None,
-    message_id: Annotated[Optional[str], typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
-    context_id: Annotated[Optional[str], typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)] = None,
-    task_id: Annotated[Optional[str], typer.Option("--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False)] = None,
-    request_id: Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
-    metadata: Annotated[Optional[str], typer.Option("--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False)] = None,
-    history_length: Annotated[Optional[int], typer.Option("--history-length", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0)] = None,
-    accepted_output_modes: Annotated[Optional[str], typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
-    push_url: Annotated[Optional[str], typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
-    push_token: Annotated[Optional[str], typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
-    idempotency_key: Annotated[Optional[str], typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False)] = None,
+    text: Annotated[str | None, typer.Argument(help="Text of a text part (first part).", show_default=False)] = None,
+    text_part: Annotated[list[str] | None, typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    data: Annotated[list[str] | None, typer.Option("--data", help="A data part: JSON, @file or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    file: Annotated[list[str] | None, typer.Option("--file", help="A file part: a path (sent inline) or an http(s) URL (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    media_type: Annotated[list[str] | None, typer.Option("--media-type", help="Media type of the part flag just before it.", rich_help_panel=PARTS, show_default=False)] = None,
+    skill: Annotated[str | None, typer.Option("--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False)] = None,
+    field: Annotated[list[str] | None, typer.Option("--field", "-f", help="Field of the skill's data part: key=value (string) or key:=JSON.", rich_help_panel=PARTS, show_default=False)] = None,
+    message_id: Annotated[str | None, typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
+    context_id: Annotated[str | None, typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)] = None,
+    task_id: Annotated[str | None, typer.Option("--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False)] = None,
+    request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
+    metadata: Annotated[str | None, typer.Option("--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False)] = None,
+    history_length: Annotated[int | None, typer.Option("--history-length", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0)] = None,
+    accepted_output_modes: Annotated[str | None, typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
+    push_url: Annotated[str | None, typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
+    push_token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
+    idempotency_key: Annotated[
+        str | None,
+        typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False),
+    ] = None,
     retry: Annotated[int, typer.Option("--retry", help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.", rich_help_panel=RUN, min=0)] = 0,
     async_: Annotated[bool, typer.Option("--async", help="Return at once with the task id (returnImmediately / blocking=false).", rich_help_panel=RUN)] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
     poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls when the agent answers before the task is done.", rich_help_panel=RUN, min=0.05)] = 1.0,
-    expect_state: Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False, autocompletion=complete_task_states)] = None,
+    expect_state: Annotated[
+        str | None,
+        typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False, autocompletion=complete_task_states),
+    ] = None,
     *,
     opts: CallOptions,
 ) -> None:
@@ -64,8 +71,14 @@ def send(
 
     with boundary(output_hint=opts.output, debug=opts.debug):
         parts = build_parts(
-            ctx.meta.get("a2acli.argv", []), positional=text, texts=text_part or [], datas=data or [], files=file or [],
-            media_types=media_type or [], skill=skill, fields=field or [],
+            ctx.meta.get("a2acli.argv", []),
+            positional=text,
+            texts=text_part or [],
+            datas=data or [],
+            files=file or [],
+            media_types=media_type or [],
+            skill=skill,
+            fields=field or [],
         )
         message = build_message(parts, message_id=message_id, context_id=context_id, task_id=task_id, metadata=read_object(metadata, "--metadata"))
         params: dict[str, Any] = {"message": message}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -13,7 +13,7 @@ app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
 ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False)]
-RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
+RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
 
 
 @app.command("create")
@@ -21,10 +21,10 @@ RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON
 def push_config_create(
     task_id: TaskId,
     webhook_url: Annotated[str, typer.Option("--webhook-url", help="Where the agent POSTs notifications (required).", show_default=False)],
-    config_id: Annotated[Optional[str], typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False)] = None,
-    token: Annotated[Optional[str], typer.Option("--token", help="Token the agent echoes with each notification.", show_default=False)] = None,
-    auth_scheme: Annotated[Optional[str], typer.Option("--auth-scheme", help="Authorization scheme the agent uses on the webhook (e.g. Bearer).", show_default=False)] = None,
-    auth_credentials: Annotated[Optional[str], typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)] = None,
+    config_id: Annotated[str | None, typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", help="Token the agent echoes with each notification.", show_default=False)] = None,
+    auth_scheme: Annotated[str | None, typer.Option("--auth-scheme", help="Authorization scheme the agent uses on the webhook (e.g. Bearer).", show_default=False)] = None,
+    auth_credentials: Annotated[str | None, typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)] = None,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
@@ -61,8 +61,8 @@ def push_config_get(task_id: TaskId, config_id: ConfigId, request_id: RequestId 
 @method_options
 def push_config_list(
     task_id: TaskId,
-    page_size: Annotated[Optional[int], typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)] = None,
-    page_token: Annotated[Optional[str], typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)] = None,
+    page_size: Annotated[int | None, typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)] = None,
+    page_token: Annotated[str | None, typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)] = None,
     request_id: RequestId = None,
     *,
     opts: CallOptions,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -13,9 +13,9 @@ from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download.", no_args_is_help=True)
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
-RequestId = Annotated[Optional[str], typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
-ExpectState = Annotated[Optional[str], typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
-HistoryLength = Annotated[Optional[int], typer.Option("--history-length", help="At most N history messages per task.", min=0, show_default=False)]
+RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
+ExpectState = Annotated[str | None, typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
+HistoryLength = Annotated[int | None, typer.Option("--history-length", help="At most N history messages per task.", min=0, show_default=False)]
 
 
 @app.command("get")
@@ -47,13 +47,13 @@ def tasks_get(
 @app.command("list")
 @method_options
 def tasks_list(
-    page_size: Annotated[Optional[int], typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False)] = None,
-    page_token: Annotated[Optional[str], typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False)] = None,
-    context_id: Annotated[Optional[str], typer.Option("--context-id", help="Only tasks of this context.", show_default=False)] = None,
-    status: Annotated[Optional[str], typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False, autocompletion=complete_task_states)] = None,
+    page_size: Annotated[int | None, typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False)] = None,
+    page_token: Annotated[str | None, typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False)] = None,
+    context_id: Annotated[str | None, typer.Option("--context-id", help="Only tasks of this context.", show_default=False)] = None,
+    status: Annotated[str | None, typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False, autocompletion=complete_task_states)] = None,
     history_length: HistoryLength = None,
     include_artifacts: Annotated[bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")] = False,
-    status_timestamp_after: Annotated[Optional[str], typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
+    status_timestamp_after: Annotated[str | None, typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,
     request_id: RequestId = None,
     *,
@@ -68,12 +68,16 @@ def tasks_list(
       a2a tasks list --status working --all -o json | jq -r '.tasks[].id'
     """
     from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
     from a2acli.pipeline.policies import parse_states
 
     params: dict[str, Any] = {}
     with boundary(output_hint=opts.output):
         if status:
-            (params["status"],) = parse_states(status) or ()
+            states = sorted(parse_states(status) or ())
+            if len(states) != 1:
+                raise UsageError(f"--status takes one state, not {status!r}", hint="ListTasks filters on a single state, e.g. --status working")
+            params["status"] = states[0]
     for key, value in (("contextId", context_id), ("pageSize", page_size), ("pageToken", page_token), ("historyLength", history_length), ("statusTimestampAfter", status_timestamp_after)):
         if value is not None:
             params[key] = value
@@ -86,7 +90,7 @@ def tasks_list(
 @method_options
 def tasks_cancel(
     task_id: TaskId,
-    metadata: Annotated[Optional[str], typer.Option("--metadata", help="Request metadata: a JSON object, @file or -.", show_default=False)] = None,
+    metadata: Annotated[str | None, typer.Option("--metadata", help="Request metadata: a JSON object, @file or -.", show_default=False)] = None,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,

@@ -123,15 +123,13 @@ _PUBLIC_SKILLS = [
     _skill(
         "create-user",
         "Create user",
-        "Data part {skill: 'create-user', ...fields}: submitted -> working -> completed with an "
-        "artifact 'user' holding {id: 'user-<n>', ...fields}.",
+        "Data part {skill: 'create-user', ...fields}: submitted -> working -> completed with an artifact 'user' holding {id: 'user-<n>', ...fields}.",
         ['{"skill": "create-user", "projectUserId": "user_123"}'],
     ),
     _skill(
         "slow",
         "Slow task",
-        "Data part {skill: 'slow', steps: 5, delay: 0.5}: one working status 'step i/N' per step, "
-        "then an artifact 'done after N steps' and completed. Cancellable.",
+        "Data part {skill: 'slow', steps: 5, delay: 0.5}: one working status 'step i/N' per step, then an artifact 'done after N steps' and completed. Cancellable.",
         ['{"skill": "slow", "steps": 5, "delay": 0.5}'],
     ),
     _skill(
@@ -143,15 +141,13 @@ _PUBLIC_SKILLS = [
     _skill(
         "ask",
         "Ask for input",
-        "Data part {skill: 'ask', question?}: ends input-required; a follow-up message on the "
-        "same task (taskId + contextId) whose text or data {value} gives the value completes it.",
+        "Data part {skill: 'ask', question?}: ends input-required; a follow-up message on the same task (taskId + contextId) whose text or data {value} gives the value completes it.",
         ['{"skill": "ask", "question": "Which colour?"}'],
     ),
     _skill(
         "echo",
         "Echo",
-        "Plain text (no skill): a completed task with an artifact 'echo: <text>'. The exact text "
-        "'message' gets a direct Message reply instead of a Task.",
+        "Plain text (no skill): a completed task with an artifact 'echo: <text>'. The exact text 'message' gets a direct Message reply instead of a Task.",
         ["hello", "message"],
     ),
 ]
@@ -160,11 +156,7 @@ _PUBLIC_SKILLS = [
 def _interfaces(rpc_url: str, rest_url: str, bindings: tuple[str, ...]) -> list[AgentInterface]:
     """One interface per binding and version, binding-major: each binding's 1.0 then its 0.3."""
     urls = {JSONRPC: rpc_url, HTTP_JSON: rest_url}
-    return [
-        AgentInterface(url=urls[binding], protocol_binding=binding, protocol_version=version)
-        for binding in bindings
-        for version in ("1.0", "0.3")
-    ]
+    return [AgentInterface(url=urls[binding], protocol_binding=binding, protocol_version=version) for binding in bindings for version in ("1.0", "0.3")]
 
 
 def _build_card(
@@ -181,28 +173,20 @@ def _build_card(
         admin = _skill(
             "admin-report",
             "Admin report",
-            "Listed only on the extended card. Data part {skill: 'admin-report'} sent with "
-            "X-API-Key: completed with an artifact 'report' (counters); without it: rejected.",
+            "Listed only on the extended card. Data part {skill: 'admin-report'} sent with X-API-Key: completed with an artifact 'report' (counters); without it: rejected.",
             ['{"skill": "admin-report"}'],
         )
-        admin.security_requirements.append(
-            SecurityRequirement(schemes={API_KEY_SCHEME: StringList(list=[])})
-        )
+        admin.security_requirements.append(SecurityRequirement(schemes={API_KEY_SCHEME: StringList(list=[])}))
         skills.append(admin)
     return AgentCard(
         name=AGENT_NAME,
         description=(
             "Built-in demo agent of the a2a CLI (a2a-sdk server). Serves A2A 1.0 and 0.3 "
-            f"over {' and '.join(bindings)}. Skills: create-user, slow, fail, ask, echo."
-            + (" Extended card." if extended else "")
+            f"over {' and '.join(bindings)}. Skills: create-user, slow, fail, ask, echo." + (" Extended card." if extended else "")
         ),
         version=AGENT_VERSION,
-        supported_interfaces=_interfaces(
-            url, rest_url if rest_url is not None else url.rstrip("/"), bindings
-        ),
-        capabilities=AgentCapabilities(
-            streaming=True, push_notifications=True, extended_agent_card=True
-        ),
+        supported_interfaces=_interfaces(url, rest_url if rest_url is not None else url.rstrip("/"), bindings),
+        capabilities=AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
         # Declared but not required card-wide (no securityRequirements): only the
         # extended card checks it, so plain calls work without credentials.
         security_schemes={
@@ -234,11 +218,7 @@ def _v0_interfaces(card: AgentCard) -> list[dict[str, str]]:
     """Every 0.3 interface, the primary one (`url` + `preferredTransport`) first: the 0.3 spec
     says `additionalInterfaces` SHOULD include the main url/transport too (the SDK's conversion
     lists only the others)."""
-    return [
-        {"url": i.url, "transport": i.protocol_binding}
-        for i in card.supported_interfaces
-        if i.protocol_version.split(".", 1)[0] == "0"
-    ]
+    return [{"url": i.url, "transport": i.protocol_binding} for i in card.supported_interfaces if i.protocol_version.split(".", 1)[0] == "0"]
 
 
 def _v0_endpoint_fix(data: dict[str, Any], card: AgentCard) -> dict[str, Any]:
@@ -388,11 +368,7 @@ class DemoAgentExecutor(AgentExecutor):
             await self._admin_report(updater, headers.get(API_KEY_HEADER.lower()) == self._api_key)
         else:
             known = ", ".join(s.id for s in _PUBLIC_SKILLS)
-            await updater.reject(
-                updater.new_agent_message(
-                    [_text_part(f"unknown skill {skill!r}; this agent knows: {known}")]
-                )
-            )
+            await updater.reject(updater.new_agent_message([_text_part(f"unknown skill {skill!r}; this agent knows: {known}")]))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         # The SDK calls this, then cancels the running execute() (CancelledError).
@@ -402,9 +378,7 @@ class DemoAgentExecutor(AgentExecutor):
         updater = TaskUpdater(event_queue, task_id, context.context_id or "")
         await updater.cancel(updater.new_agent_message([_text_part("canceled on request")]))
 
-    async def _echo(
-        self, updater: TaskUpdater, texts: list[str], datas: list[Any], fields: dict[str, Any]
-    ) -> None:
+    async def _echo(self, updater: TaskUpdater, texts: list[str], datas: list[Any], fields: dict[str, Any]) -> None:
         text = fields.get("text") if isinstance(fields.get("text"), str) else None
         if text is None:
             text = "\n".join(texts) if texts else json.dumps(datas, separators=(",", ":"))
@@ -427,15 +401,11 @@ class DemoAgentExecutor(AgentExecutor):
             for i in range(1, steps + 1):
                 if self._slow_canceled[task_id]:
                     return
-                await updater.start_work(
-                    updater.new_agent_message([_text_part(f"step {i}/{steps}")])
-                )
+                await updater.start_work(updater.new_agent_message([_text_part(f"step {i}/{steps}")]))
                 await asyncio.sleep(delay)
             if self._slow_canceled[task_id]:
                 return
-            await updater.add_artifact(
-                [_text_part(f"done after {steps} steps")], name="result", last_chunk=True
-            )
+            await updater.add_artifact([_text_part(f"done after {steps} steps")], name="result", last_chunk=True)
             await updater.complete()
         except asyncio.CancelledError:
             logger.info("slow task %s stopped (canceled)", task_id)
@@ -451,24 +421,11 @@ class DemoAgentExecutor(AgentExecutor):
     async def _ask(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
         question = fields.get("question") or "Which value should I use?"
         await updater.start_work()
-        await updater.requires_input(
-            updater.new_agent_message(
-                [
-                    _text_part(
-                        f"{question} Reply on this task (same taskId and contextId) with text, "
-                        'or a data part {"value": ...}.'
-                    )
-                ]
-            )
-        )
+        await updater.requires_input(updater.new_agent_message([_text_part(f'{question} Reply on this task (same taskId and contextId) with text, or a data part {{"value": ...}}.')]))
 
     async def _admin_report(self, updater: TaskUpdater, authorized: bool) -> None:
         if not authorized:
-            await updater.reject(
-                updater.new_agent_message(
-                    [_text_part(f"admin-report needs header {API_KEY_HEADER} with the demo key")]
-                )
-            )
+            await updater.reject(updater.new_agent_message([_text_part(f"admin-report needs header {API_KEY_HEADER} with the demo key")]))
             return
         await updater.start_work()
         report = {"tasksStarted": self._tasks_started, "usersCreated": self._users_created}
@@ -489,8 +446,6 @@ class DemoAgentExecutor(AgentExecutor):
 
 
 # --------------------------------------------------------------------------- push URL policy
-
-
 
 
 async def demo_push_url_validator(url: str) -> bool:
@@ -556,9 +511,7 @@ def _unauthorized(request_id: Any) -> JSONResponse:
     )
 
 
-def build_handler(
-    public_card: AgentCard, extended_card: AgentCard, api_key: str
-) -> tuple[DefaultRequestHandler, httpx.AsyncClient]:
+def build_handler(public_card: AgentCard, extended_card: AgentCard, api_key: str) -> tuple[DefaultRequestHandler, httpx.AsyncClient]:
     """The SDK request handler over the demo executor and in-memory stores, and the httpx
     client it pushes webhooks with (close both at shutdown)."""
     task_store = InMemoryTaskStore()
@@ -569,9 +522,7 @@ def build_handler(
         task_store=task_store,
         agent_card=public_card,
         push_config_store=push_store,
-        push_sender=BasePushNotificationSender(
-            push_client, push_store, push_url_validator=demo_push_url_validator
-        ),
+        push_sender=BasePushNotificationSender(push_client, push_store, push_url_validator=demo_push_url_validator),
         extended_agent_card=extended_card,
         push_url_validator=demo_push_url_validator,
     )
@@ -597,12 +548,11 @@ def build_app(*, host: str, port: int, api_key: str) -> Starlette:
             body = await request.json()
         except Exception:  # noqa: BLE001 - the SDK reports bad JSON itself
             body = None
-        if isinstance(body, dict) and body.get("method") in EXTENDED_CARD_METHODS:
-            if request.headers.get(API_KEY_HEADER) != api_key:
-                request_id = body.get("id")
-                if isinstance(request_id, bool) or not isinstance(request_id, str | int):
-                    request_id = None
-                return _unauthorized(request_id)
+        if isinstance(body, dict) and body.get("method") in EXTENDED_CARD_METHODS and request.headers.get(API_KEY_HEADER) != api_key:
+            request_id = body.get("id")
+            if isinstance(request_id, bool) or not isinstance(request_id, str | int):
+                request_id = None
+            return _unauthorized(request_id)
         return await sdk_rpc(request)
 
     card_endpoint = _card_route_endpoint(public_card)
@@ -620,9 +570,7 @@ def build_app(*, host: str, port: int, api_key: str) -> Starlette:
             await handler.aclose()
             await push_client.aclose()
 
-    return Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(_ExtendedCardKey, api_key=api_key)]
-    )
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_ExtendedCardKey, api_key=api_key)])
 
 
 def serve(

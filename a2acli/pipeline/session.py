@@ -48,8 +48,7 @@ class Call:
         if opts.insecure:
             out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
         self.transport = Transport(
-            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure,
-                            cacert=opts.cacert, cert=opts.cert, key=opts.key), taps
+            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure, cacert=opts.cacert, cert=opts.cert, key=opts.key), taps
         )
         self._oauth_token: str | None = None
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
@@ -153,7 +152,10 @@ class Call:
             else:
                 self._oauth_cached = auth.cached(self.opts.profile, cc.token_url) is not None
                 self._oauth_token = auth.access_token(
-                    self.opts.profile, cc, verify=tls_verify(self.transport.cfg), timeout=self.opts.timeout,
+                    self.opts.profile,
+                    cc,
+                    verify=tls_verify(self.transport.cfg),
+                    timeout=self.opts.timeout,
                     note=self.out.note if self.opts.debug else None,
                 )
             self.redactor.add(self._oauth_token)
@@ -179,16 +181,16 @@ class Call:
         """A method of the table, encoded by the endpoint's binding for the chosen version."""
         ep = self.known_endpoint()
         self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
-        enc = self.binding.encode(spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "",
-                                  request_id=request_id, stream=spec.streaming if stream is None else stream)
+        enc = self.binding.encode(
+            spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
+        )
         return self._noted(enc)
 
     def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
         """`a2a call`: a method by any name (see the bindings' encode_call)."""
         ep = self.known_endpoint()
         self.redactor.learn(params)
-        enc = self.binding.encode_call(method, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "",
-                                       request_id=request_id, stream=stream)
+        enc = self.binding.encode_call(method, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=stream)
         return self._noted(enc)
 
     def _noted(self, enc: Encoded) -> Encoded:

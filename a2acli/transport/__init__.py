@@ -3,6 +3,8 @@
 Every exchange is reported to taps (debug printer, dump writer, X-Request-ID reporter) with the
 bytes exactly as they crossed the wire."""
 
+from __future__ import annotations
+
 import sys
 
 if "httpx" not in sys.modules:

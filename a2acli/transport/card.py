@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import urlsplit, unquote
+from urllib.parse import unquote, urlsplit
 
 from a2acli.errors import A2acliError, CardNotFoundError, InvalidResponseError, UsageError
 from a2acli.transport.client import Transport

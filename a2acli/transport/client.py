@@ -17,7 +17,6 @@ import httpx
 from a2acli import __version__
 from a2acli.errors import (
     A2acliError,
-    AuthError,
     ConnectionBrokenError,
     HttpError,
     TimeoutExpired,
@@ -218,11 +217,16 @@ class Transport:
         `--dump` and the send all use this object."""
         creds = creds or Credentials()
         url = base_url.rstrip("/") + request.path if request.path else base_url
-        params = list(request.query) + list(creds.params.items())
+        params: list[tuple[str, str | int | float | bool | None]] = [*request.query, *creds.params.items()]
         h = self.headers({**dict(request.headers), **creds.headers, **(headers or {})})
         return self.client.build_request(
-            request.verb, url, content=request.body, headers=h, params=params or None,
-            cookies=creds.cookies or None, timeout=self._timeout(),
+            request.verb,
+            url,
+            content=request.body,
+            headers=h,
+            params=params or None,
+            cookies=creds.cookies or None,
+            timeout=self._timeout(),
         )
 
     def exchange(self, req: httpx.Request, *, label: str) -> Exchange:

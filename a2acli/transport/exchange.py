@@ -11,13 +11,35 @@ class Exchange:
     built on every run, and generating a dataclass costs start-up time (benchmarks/startup.py)."""
 
     __slots__ = (
-        "seq", "label", "http_method", "url", "target", "http_version", "request_headers", "request_body", "status", "reason",
-        "response_headers", "response_body", "streaming", "events", "started", "elapsed", "error",
+        "seq",
+        "label",
+        "http_method",
+        "url",
+        "target",
+        "http_version",
+        "request_headers",
+        "request_body",
+        "status",
+        "reason",
+        "response_headers",
+        "response_body",
+        "streaming",
+        "events",
+        "started",
+        "elapsed",
+        "error",
     )
 
     def __init__(
-        self, seq: int, label: str, http_method: str, url: str, request_headers: list[tuple[str, str]],
-        request_body: bytes = b"", streaming: bool = False, target: str | None = None,
+        self,
+        seq: int,
+        label: str,
+        http_method: str,
+        url: str,
+        request_headers: list[tuple[str, str]],
+        request_body: bytes = b"",
+        streaming: bool = False,
+        target: str | None = None,
     ) -> None:
         self.seq = seq
         self.label = label  # JSON-RPC method name, or "card"

@@ -10,16 +10,25 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from a2acli.transport.exchange import Exchange, NullTap
 
 REDACTED = "<redacted>"
-SECRET_HEADERS = frozenset({
-    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
-    "x-a2a-notification-token", "x-a2a-token", "api-key",
-})
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+        "x-api-key",
+        "x-a2a-notification-token",
+        "x-a2a-token",
+        "api-key",
+    }
+)
 # Any other header whose name says it carries a secret (X-Auth-Token, X-Session-Id, ...).
 # Idempotency-Key is not a credential and stays visible (it is what a retry is checked by).
 _SECRET_HEADER = re.compile(r"(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])", re.I)
@@ -259,4 +268,3 @@ class RequestIdTap(NullTap):
     def on_response(self, ex: Exchange) -> None:
         if ex.request_id:
             self.write(f"X-Request-ID: {ex.request_id} ({ex.label})")
-

@@ -16,7 +16,7 @@ from a2acli.transport.exchange import Exchange, Tap
 
 
 class SseEvent(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, on purpose: it is the event's number
     event: str  # "message" unless the server named it ("error", ...)
     data: str
 

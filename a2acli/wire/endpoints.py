@@ -34,7 +34,7 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
         info = binding_info(str(itf.get("protocolBinding") or "JSONRPC"))
         offered.append((info.card if info else str(itf.get("protocolBinding")), str(itf.get("protocolVersion") or "?"), str(itf["url"])))
     wanted = transports or tuple(b.flag for b in _spoken())
-    for flag in (wanted if transports else (None,)):
+    for flag in wanted if transports else (None,):
         for itf in core_card.get("supportedInterfaces") or []:
             if not isinstance(itf, dict) or not itf.get("url"):
                 continue

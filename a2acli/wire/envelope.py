@@ -64,7 +64,7 @@ def sse_events(text: str) -> list[tuple[str, str]] | None:
     if not stripped.startswith(("data:", "event:", "id:", "retry:", ":")):
         return None
     events: list[tuple[str, str]] = []
-    name, data = "message", []
+    name, data = "message", list[str]()
     for line in text.splitlines() + [""]:
         if not line.strip():
             if data:

@@ -286,10 +286,9 @@ def test_unreachable_agent_is_exit_3(cli, respx_mock):
     (["tasks", "get", "t-1", "--a2a-version", "0.3"], "diff sets --a2a-version itself"),
     (["tasks", "get", "t-1", "--dump", "x"], "diff sets --dump itself"),
     (["tasks", "get", "t-1", "-o", "json"], "diff sets -o itself"),
-    (["call", "GetTask", "-"], "standard input"),
     (["diff", "a", "b"], "not a method command"),
     ([], "no command after --"),
-    (["tasks", "get"], "the command failed under 1.0"),
+    (["tasks", "get"], "the command after -- is not valid"),
 ])
 def test_command_usage_errors_exit_2(cli, agent, command, says):
     result = cli("diff", "-u", AGENT, "--", *command)
@@ -309,4 +308,30 @@ def test_dumps_and_a_command_together_is_a_usage_error(cli, agent, tmp_path):
 def test_a_usage_error_in_the_command_after_the_dashes_is_named(cli, command, says):
     result = cli("diff", "-u", AGENT, "--", *command)
     assert result.exit_code == 2
-    assert f"the command failed under 1.0: {says}" in result.stderr and "─" not in result.stderr
+    assert f"the command after -- is not valid: {says}" in result.stderr and "─" not in result.stderr
+
+
+def test_the_command_is_parsed_once_so_standard_input_serves_both_runs(cli, agent):
+    """The command line is parsed (and its input read) once; the two runs share it."""
+    agent.post(RPC).respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    result = cli("diff", "-u", AGENT, "-o", "json", "--", "call", "GetTask", "-", input='{"id": "t-1"}')
+    assert result.exit_code == 1, result.stderr  # the two versions differ in their headers
+    doc = as_json(result)
+    assert [r["exit"] for r in doc["runs"]] == [0, 0]
+    assert [e["method"] for e in doc["exchanges"]] == ["card", "GetTask"]
+
+
+def test_two_transports_compare_one_call_over_two_bindings(cli, respx_mock):
+    """`--transport A --transport B`: one version, two bindings; the bodies compare equal in
+    binding-neutral form, the request line and media types differ."""
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    interfaces = [{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}, {"url": AGENT, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}]
+    respx_mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=interfaces))
+    respx_mock.post(RPC).respond(json=rpc_result(task))
+    respx_mock.get(f"{AGENT}/tasks/t-1").respond(json=task)
+    result = cli("diff", "-u", AGENT, "--transport", "jsonrpc", "--transport", "rest", "-o", "json", "--", "tasks", "get", "t-1")
+    assert result.exit_code == 1, result.stderr
+    doc = as_json(result)
+    assert [(r["version"], r["transport"], r["exit"]) for r in doc["runs"]] == [("1.0", "jsonrpc", 0), ("1.0", "rest", 0)]
+    paths = {d["path"] for d in doc["differences"] if d["exchange"] == "GetTask"}
+    assert "request.line" in paths and not [p for p in paths if "body" in p], paths

@@ -119,7 +119,7 @@ def known_method(method: str, params: Any) -> MethodSpec | None:
     if spec is not None and params is not None and not isinstance(params, dict):
         from a2acli.wire.shapes import json_kind
 
-        raise UsageError(f"the params of {spec.name} are a JSON object, not {json_kind(params)}", hint=f"e.g. a2a call {method} '{{\"id\": \"…\"}}'")
+        raise UsageError(f"the params of {spec.name} are a JSON object, not {json_kind(params)}", hint=f'e.g. a2a call {method} \'{{"id": "…"}}\'')
     return spec
 
 

@@ -68,7 +68,7 @@ def transcode(spec: MethodSpec, route: Route, message: dict[str, Any], tenant: s
 
 def _matches(pattern: str, value: str) -> bool:
     parts, want = value.split("/"), pattern.split("/")
-    return len(parts) == len(want) and all(w == "*" and p or w == p for w, p in zip(want, parts))
+    return len(parts) == len(want) and all(w == "*" and p or w == p for w, p in zip(want, parts, strict=True))
 
 
 def query_of(fields: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
@@ -196,7 +196,7 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
     status = doc.get("error") if isinstance(doc, dict) and isinstance(doc.get("error"), dict) else doc
     if not isinstance(status, dict) or not isinstance(status.get("message"), str) or not ({"code", "status", "details"} & status.keys()):
         return None
-    details = status.get("details") if isinstance(status.get("details"), list) else []
+    details: list[Any] = status["details"] if isinstance(status.get("details"), list) else []
     reason = next((str(d.get("reason")) for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")), None)
     code = _reasons().get(reason) if reason else None  # no ErrorInfo: the Status's words alone
     # the same words as over JSON-RPC: the HTTP status is in --debug and the dump
@@ -210,7 +210,7 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
 def _template_regex(template: str) -> str:
     out, pos = [], 0
     for m in _VAR.finditer(template):
-        out.append(re.escape(template[pos:m.start()]))
+        out.append(re.escape(template[pos : m.start()]))
         pattern = m.group(2) or "*"
         out.append(f"(?P<{m.group(1)}>" + "/".join("[^/]+" if seg == "*" else re.escape(seg) for seg in pattern.split("/")) + ")")
         pos = m.end()
@@ -284,7 +284,7 @@ class _Recorded:
     request_id = None
 
     def __init__(self, status: int) -> None:
-        self.status = status
+        self.status: int | None = status
 
     def header(self, name: str, *, sent: bool = False) -> str | None:
         return None
