@@ -157,7 +157,7 @@ def run_unary(
     retries: int = 0,
 ) -> None:
     from a2acli.pipeline.policies import parse_states, report_task_outcome, settled, wait_for_task
-    from a2acli.render.present import present
+    from a2acli.render.present import passthrough, present
 
     spec = METHODS[method]
     with session(opts) as call:
@@ -168,8 +168,7 @@ def run_unary(
         reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
         call.track(reply.core)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
-            if call.out.mode == "raw":
-                call.out.raw(reply.raw)
+            passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
             reply = wait_for_task(call, poll_interval, wrap=spec.result == "send")
         present(spec.result, reply, call.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
@@ -210,7 +209,7 @@ def run_stream(
 def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None) -> None:
     """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset)."""
     from a2acli.pipeline.policies import list_pages, merge_pages
-    from a2acli.render.present import next_page_note, present
+    from a2acli.render.present import next_page_note, passthrough, present
 
     spec = METHODS["ListTasks"]
     with session(opts) as call:
@@ -224,18 +223,17 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
             return
         pages = []
         for page in list_pages(call, params, request_id):
-            if call.out.mode == "raw":
-                call.out.raw(page.raw)
+            passthrough(call.out, page.raw)  # raw: each page as it came
             pages.append(page)
-        if call.out.mode != "raw":
-            present(spec.result, merge_pages(call, pages), call.out, as_v1=opts.as_v1)
+        merged = merge_pages(call, pages)
+        present(spec.result, merged._replace(raw=b""), call.out, as_v1=opts.as_v1)
 
 
 @entry_point
 def run_card_fetch(opts: CallOptions) -> None:
     """The public Agent Card: an HTTP GET with the A2A-Version header, no credentials."""
     from a2acli.pipeline.session import Reply
-    from a2acli.render.present import present
+    from a2acli.render.present import present, request
     from a2acli.wire import envelope
 
     with session(opts) as call:
@@ -247,12 +245,10 @@ def run_card_fetch(opts: CallOptions) -> None:
                 raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL)")
             first = card_candidates(opts.url)[0]
             head = [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(call.transport.headers({"Accept": "application/json"}).items()))]
-            (out.text if out.mode == "text" else out.note)("\n".join(head))
+            request(out, head, None, None)
             return
         fetched = call.fetch_card()
-        raw = fetched.exchange.response_body if fetched.exchange else b""
-        if out.mode == "raw" and not raw:
-            raw = envelope.dumps(fetched.doc)
+        raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)  # a file:// card: its JSON
         present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1)
 
 

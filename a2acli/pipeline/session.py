@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
 from a2acli.pipeline.options import CallOptions
+from a2acli.render import present
 from a2acli.wire import envelope
 from a2acli.wire.methods import MethodSpec
 
@@ -220,23 +221,7 @@ class Call:
             target = placeholder + target.removeprefix("http://agent-card.invalid")
             raw_headers = [(k, placeholder if k.lower() == "host" else v) for k, v in raw_headers]
         head = [self.redactor.text(f"{req.method} {target}")] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
-        body = req.content
-        if self.out.mode == "raw":
-            for line in head:
-                self.out.note(line)
-            if body:
-                self.out.raw(body)
-        elif self.out.mode == "json":
-            for line in head:
-                self.out.note(line)
-            self.out.json(enc.document)
-        else:
-            import json
-
-            text = "\n".join(head)
-            if enc.document is not None:
-                text += "\n\n" + json.dumps(enc.document, ensure_ascii=False, indent=2)
-            self.out.text(text)
+        present.request(self.out, head, req.content, enc.document)
 
     # -- invoke -----------------------------------------------------------------------------------------
     def invoke(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Iterator[Reply]:
@@ -286,8 +271,7 @@ class Call:
         try:
             result = self.binding_of(enc).read_unary(enc, ex, warn=self.out.warn)
         except RpcError:
-            if self.out.mode == "raw" and ex.response_body:  # raw: the error body as it came
-                self.out.raw(ex.response_body)
+            present.passthrough(self.out, ex.response_body)  # raw: the error body as it came
             raise
         return Reply(result, self._decode(enc, result), ex.response_body, ex)
 
@@ -328,8 +312,7 @@ class Call:
                     try:
                         result = binding.read_event(enc, ex, ev.event, ev.data, warn=warn_once)
                     except RpcError:
-                        if self.out.mode == "raw":  # raw: the error event's data as it came
-                            self.out.raw(ev.data)
+                        present.passthrough(self.out, ev.data)  # raw: the error event's data as it came
                         raise
                     core = self._decode(enc, result)
                     events += 1

@@ -16,7 +16,8 @@ def state_text(state: Any) -> str:
 def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
     """Show one reply (`kind` is the method table's `result`: send, task, task-list, …)."""
     if out.mode == "raw":
-        out.raw(reply.raw)
+        if reply.raw or reply.exchange is not None:  # a merged list has no bytes of its own
+            out.raw(reply.raw)
         return
     if out.mode == "json":
         out.json(reply.core if as_v1 else reply.result)
@@ -79,3 +80,28 @@ def progress(out: Any, text: str) -> None:
     """A waiting line (text mode only: JSON and raw keep stderr for what matters)."""
     if out.mode == "text":
         out.note(text)
+
+
+def passthrough(out: Any, data: bytes | str) -> None:
+    """Under -o raw, bytes as they crossed the wire that no reply carries: an error body, the
+    first answer before a wait, each page of a list."""
+    if out.mode == "raw" and data:
+        out.raw(data)
+
+
+def request(out: Any, head: list[str], body: bytes | None, document: Any) -> None:
+    """A request as `--offline` shows it: request line and headers, then the body (raw: the body
+    alone on stdout, json: its JSON document; the head goes to stderr in both)."""
+    if out.mode == "text":
+        text = "\n".join(head)
+        if document is not None:
+            text += "\n\n" + json.dumps(document, ensure_ascii=False, indent=2)
+        out.text(text)
+        return
+    for line in head:
+        out.note(line)
+    if out.mode == "raw":
+        if body:
+            out.raw(body)
+    else:
+        out.json(document)
