@@ -40,13 +40,14 @@ class JsonRpcBinding:
     name = "JSONRPC"
     flag = "jsonrpc"
 
-    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+        stream = spec.streaming if stream is None else stream
         method = spec.wire_name(wire, dialect)
         notes: list[str] = []
         params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
         return _encoded(spec, method, params, wire, envelope.new_id() if request_id is None else request_id, stream, notes)
 
-    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         """`a2a call`: a known method given by its V1 name takes the chosen wire's name and params
         form (an object); its V0 name is sent as given under V0 and refused under V1 (its params
         would be V0's); a method we do not know is sent exactly as given."""
@@ -60,7 +61,7 @@ class JsonRpcBinding:
                     f"{method} is the 0.3 name of {spec.name}; under 1.0 it is {spec.name}",
                     hint=f"call {spec.name} (params in V1 form), or pass --a2a-version 0.3 to send {method}",
                 )
-        return _encoded(spec, method, params, wire, rid, stream)
+        return _encoded(spec, method, params, wire, rid, bool(stream))
 
     def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any:
         """The `result` of a JSON-RPC response; the A2A error of an `error`."""

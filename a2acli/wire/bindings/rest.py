@@ -67,6 +67,8 @@ def transcode(spec: MethodSpec, route: Route, message: dict[str, Any], tenant: s
 
 
 def _matches(pattern: str, value: str) -> bool:
+    if pattern == "*":  # one segment: any value, its `/` escaped
+        return bool(value)
     parts, want = value.split("/"), pattern.split("/")
     return len(parts) == len(want) and all(w == "*" and p or w == p for w, p in zip(want, parts, strict=True))
 
@@ -98,7 +100,8 @@ class RestBinding:
     name = "HTTP+JSON"
     flag = "rest"
 
-    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+        stream = spec.streaming if stream is None else stream
         route = route_of(spec, wire)
         notes: list[str] = []
         params = dict(core_params or {})
@@ -123,7 +126,7 @@ class RestBinding:
         data = envelope.dumps(body) if body is not None else None
         return Encoded(spec, spec.name, HttpRequest(route.verb, path, tuple(query), headers, data), body, wire, None, tuple(notes), stream)
 
-    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool = False) -> Encoded:
+    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         """`a2a call` over HTTP+JSON: a method of the table by its V1 name (params in V1 form): the
         route comes from the table, so an unknown method has none."""
         from a2acli.wire.bindings.jsonrpc import known_method

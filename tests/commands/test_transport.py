@@ -1,0 +1,164 @@
+"""Choosing the binding (card order, --transport, env, --endpoint) and the HTTP+JSON binding end
+to end against respx-mocked agents: what is sent, what is printed, the exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+REST = f"{AGENT}/api"
+TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+def card(*interfaces: tuple[str, str, str], **extra) -> dict:
+    return v1_card(supportedInterfaces=[{"url": url, "protocolBinding": b, "protocolVersion": v} for b, v, url in interfaces], **extra)
+
+
+BOTH = card(("JSONRPC", "1.0", RPC), ("HTTP+JSON", "1.0", REST), ("JSONRPC", "0.3", RPC), ("HTTP+JSON", "0.3", REST))
+
+
+def test_the_first_interface_the_card_lists_is_used(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=card(("HTTP+JSON", "1.0", REST), ("JSONRPC", "1.0", RPC)))
+    route = respx_mock.get(f"{REST}/tasks/t-1").respond(json=TASK)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert route.called and json.loads(result.stdout) == TASK
+
+
+@pytest.mark.parametrize("how", [["--transport", "rest"], ["--transport", "HTTP+JSON"], ["--transport", "grpc", "--transport", "rest"]])
+def test_transport_picks_the_binding(cli, respx_mock, how):
+    respx_mock.get(CARD_URL).respond(json=BOTH)
+    route = respx_mock.get(f"{REST}/tasks/t-1").respond(json=TASK)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, *how)
+    assert result.exit_code == 0, result.stderr
+    assert route.called
+
+
+def test_the_transport_env_var_and_its_order_of_preference(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=BOTH)
+    rpc = respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, env={"A2ACLI_TRANSPORT": "jsonrpc,rest"})
+    assert result.exit_code == 0, result.stderr
+    assert rpc.called
+
+
+def test_a_binding_the_card_lacks_is_named_with_what_it_offers(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=card(("JSONRPC", "1.0", RPC), ("JSONRPC", "0.3", RPC)))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--transport", "rest")
+    assert result.exit_code == 1
+    assert "offers no HTTP+JSON interface for A2A 1.0; it offers: JSONRPC 1.0, JSONRPC 0.3" in result.stderr
+    assert "--transport" in result.stderr.splitlines()[-1]
+
+
+def test_a_card_that_offers_only_grpc_says_so(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=card(("GRPC", "1.0", "http://agent.test:50051")))
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert result.exit_code == 1 and "it offers: GRPC 1.0" in result.stderr
+
+
+def test_an_unknown_transport_is_a_usage_error(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--transport", "smoke-signals")
+    assert result.exit_code == 2 and "unknown transport 'smoke-signals'" in result.stderr
+
+
+def test_a_v0_card_names_its_binding_in_preferred_transport(cli, respx_mock):
+    v0_card = {"name": "v0", "description": "d", "version": "1", "protocolVersion": "0.3.0", "url": REST, "preferredTransport": "HTTP+JSON",
+               "capabilities": {}, "defaultInputModes": [], "defaultOutputModes": [], "skills": []}
+    respx_mock.get(CARD_URL).respond(json=v0_card)
+    route = respx_mock.get(f"{REST}/v1/tasks/t-1").respond(json={"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_CANCELLED"}})
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "0.3", "-o", "json", "--as", "v1")
+    assert result.exit_code == 0, result.stderr
+    assert route.called and json.loads(result.stdout)["status"]["state"] == "TASK_STATE_CANCELED"
+
+
+def test_a_tenant_is_the_path_prefix_over_v1_rest(cli, respx_mock):
+    c = v1_card(supportedInterfaces=[{"url": REST, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "tenant": "acme"}])
+    respx_mock.get(CARD_URL).respond(json=c)
+    route = respx_mock.post(f"{REST}/acme/message:send").respond(json={"task": TASK})
+    result = cli("send", "hi", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert "tenant" not in json.loads(route.calls.last.request.content)
+
+
+def test_endpoint_with_rest_skips_the_card(cli, respx_mock):
+    route = respx_mock.post(f"{REST}/tasks/t-1:cancel").respond(json=TASK)
+    result = cli("tasks", "cancel", "t-1", "--endpoint", REST, "--transport", "rest")
+    assert result.exit_code == 0, result.stderr
+    assert route.called and route.calls.last.request.headers["Content-Type"] == "application/a2a+json"
+
+
+def test_the_api_key_goes_where_the_card_says_over_rest_too(cli, respx_mock):
+    schemes = {"key": {"apiKeySecurityScheme": {"location": "query", "name": "key"}}}
+    respx_mock.get(CARD_URL).respond(json=card(("HTTP+JSON", "1.0", REST), securitySchemes=schemes))
+    route = respx_mock.get(f"{REST}/tasks/t-1").respond(json=TASK)
+    result = cli("tasks", "get", "t-1", "--history-length", "1", "-u", AGENT, "--api-key", "s3cret-value", "--debug")
+    assert result.exit_code == 0, result.stderr
+    assert dict(route.calls.last.request.url.params) == {"historyLength": "1", "key": "s3cret-value"}
+    assert "s3cret-value" not in result.stderr
+
+
+def test_a_rest_get_follows_no_redirect_to_another_origin(cli, respx_mock):
+    respx_mock.get(f"{REST}/tasks/t-1").respond(307, headers={"Location": "http://elsewhere.test/tasks/t-1"})
+    elsewhere = respx_mock.get("http://elsewhere.test/tasks/t-1").respond(json=TASK)
+    result = cli("tasks", "get", "t-1", "--endpoint", REST, "--transport", "rest", "--bearer", "tok")
+    assert result.exit_code == 1 and not elsewhere.called
+    assert "another origin" in result.stderr
+
+
+STATUS = {"error": {"code": 404, "status": "NOT_FOUND", "message": "Task not found",
+                    "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND"}]}}
+
+
+@pytest.mark.parametrize("answer,code,words", [
+    (httpx.Response(404, json=STATUS), 1, "-32001 TaskNotFoundError: Task not found"),
+    (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "refused the credentials"),
+    (httpx.Response(404, text="Not Found"), 1, "HTTP 404"),
+    (httpx.Response(502, html="<html>bad gateway</html>"), 1, "HTTP 502"),
+    (httpx.Response(200, text="not json"), 1, "not JSON"),
+])
+def test_rest_failures_exit_as_over_json_rpc(cli, respx_mock, answer, code, words):
+    respx_mock.get(f"{REST}/tasks/t-1").mock(return_value=answer)
+    result = cli("tasks", "get", "t-1", "--endpoint", REST, "--transport", "rest")
+    assert result.exit_code == code, result.stderr
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_raw_prints_a_rest_error_body_as_it_came(cli, respx_mock):
+    respx_mock.get(f"{REST}/tasks/t-1").respond(404, json=STATUS)
+    result = cli("tasks", "get", "t-1", "--endpoint", REST, "--transport", "rest", "-o", "raw")
+    assert result.exit_code == 1 and json.loads(result.stdout) == STATUS
+
+
+def test_a_rest_stream_of_bare_events_ends_at_the_final_one(cli, respx_mock):
+    events = [{"task": {**TASK, "status": {"state": "TASK_STATE_WORKING"}}},
+              {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}]
+    body = "".join(f"data: {json.dumps(e)}\r\n\r\n" for e in events).encode()
+    route = respx_mock.post(f"{REST}/message:stream").respond(headers={"Content-Type": "text/event-stream"}, content=body)
+    result = cli("stream", "hi", "--endpoint", REST, "--transport", "rest", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == events
+    assert route.calls.last.request.headers["Accept"] == "text/event-stream"
+
+
+def test_send_retries_a_rest_503_with_the_same_idempotency_key(cli, respx_mock):
+    route = respx_mock.post(f"{REST}/message:send").mock(side_effect=[httpx.Response(503), httpx.Response(200, json={"task": TASK})])
+    result = cli("send", "hi", "--endpoint", REST, "--transport", "rest", "--retry", "1", "--idempotency-key", "k-1")
+    assert result.exit_code == 0, result.stderr
+    keys = {c.request.headers["Idempotency-Key"] for c in route.calls}
+    assert route.call_count == 2 and keys == {"k-1"}
+
+
+def test_list_all_pages_over_rest(cli, respx_mock):
+    route = respx_mock.get(f"{REST}/tasks").mock(side_effect=[
+        httpx.Response(200, json={"tasks": [TASK], "nextPageToken": "p2"}),
+        httpx.Response(200, json={"tasks": [{**TASK, "id": "t-2"}], "nextPageToken": ""}),
+    ])
+    result = cli("tasks", "list", "--all", "--page-size", "1", "--endpoint", REST, "--transport", "rest", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [t["id"] for t in json.loads(result.stdout)["tasks"]] == ["t-1", "t-2"]
+    assert route.calls[1].request.url.params["pageToken"] == "p2"

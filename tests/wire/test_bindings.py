@@ -1,0 +1,170 @@
+"""The bindings, pure: encoding a call into an HTTP request description and reading answers,
+events and errors back (no I/O: answers are small stand-ins)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from a2acli.errors import AuthError, HttpError, RpcError, UsageError
+from a2acli.wire import Wire
+from a2acli.wire.bindings import binding_info, get_binding, parse_transport
+from a2acli.wire.bindings.rest import decode_answer, decode_request, transcode
+from a2acli.wire.dialects import DIALECTS
+from a2acli.wire.methods import METHODS
+
+SPEC = DIALECTS["spec"]
+REST = get_binding(parse_transport("rest"))
+JSONRPC = get_binding(parse_transport("JSONRPC"))
+
+
+class Answer:
+    def __init__(self, status: int, body: bytes, content_type: str = "application/json", version: str = "1.0") -> None:
+        self.status, self.response_body, self.reason, self.url = status, body, "", "http://agent.test/x"
+        self._headers = {"content-type": content_type}
+        self._version = version
+
+    @property
+    def content_type(self) -> str:
+        return self._headers["content-type"]
+
+    @property
+    def request_id(self) -> str | None:
+        return None
+
+    def header(self, name: str, *, sent: bool = False) -> str | None:
+        return self._version if sent and name.lower() == "a2a-version" else self._headers.get(name.lower())
+
+
+@pytest.mark.parametrize("spelling,flag", [("JSONRPC", "jsonrpc"), ("json-rpc", "jsonrpc"), ("HTTP+JSON", "rest"), ("rest", "rest"), ("GRPC", "grpc"), ("Rest", "rest")])
+def test_transport_spellings(spelling, flag):
+    assert binding_info(spelling).flag == flag
+
+
+def test_an_unknown_transport_and_one_not_spoken_are_usage_errors():
+    with pytest.raises(UsageError, match="unknown transport 'pigeon'"):
+        parse_transport("pigeon")
+    with pytest.raises(UsageError, match="does not speak GRPC"):
+        get_binding(parse_transport("grpc"))
+
+
+def test_v1_get_task_puts_the_id_in_the_path_and_history_length_in_the_query():
+    enc = REST.encode(METHODS["GetTask"], {"id": "a/b c", "historyLength": 2}, wire=Wire.V1, dialect=SPEC, tenant="t1")
+    assert (enc.request.verb, enc.request.path, enc.request.query, enc.request.body) == ("GET", "/t1/tasks/a%2Fb%20c", (("historyLength", "2"),), None)
+    assert dict(enc.request.headers)["Accept"] == "application/a2a+json"
+
+
+def test_v1_list_tasks_query_is_camel_case_with_booleans_spelt_out():
+    enc = REST.encode(METHODS["ListTasks"], {"pageSize": 5, "includeArtifacts": True, "status": "TASK_STATE_WORKING"}, wire=Wire.V1, dialect=SPEC)
+    assert enc.request.query == (("pageSize", "5"), ("includeArtifacts", "true"), ("status", "TASK_STATE_WORKING"))
+
+
+def test_v0_send_body_is_03_proto_json_and_streams_ask_for_sse():
+    params = {"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}]}}
+    enc = REST.encode(METHODS["SendStreamingMessage"], params, wire=Wire.V0, dialect=SPEC)
+    body = json.loads(enc.request.body)
+    assert enc.request.path == "/v1/message:stream" and body["message"]["content"] == [{"text": "hi"}]
+    assert dict(enc.request.headers)["Accept"] == "text/event-stream" and enc.stream
+
+
+def test_v0_create_push_config_sends_the_whole_request_with_its_parent():
+    params = {"taskId": "t1", "id": "p1", "url": "http://h/"}
+    enc = REST.encode(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V0, dialect=SPEC)
+    assert enc.request.path == "/v1/tasks/t1/pushNotificationConfigs"
+    assert json.loads(enc.request.body)["parent"] == "tasks/t1"
+
+
+def test_v0_list_tasks_with_parameters_is_a_usage_error():
+    with pytest.raises(UsageError, match="no form for pageSize"):
+        REST.encode(METHODS["ListTasks"], {"pageSize": 3}, wire=Wire.V0, dialect=SPEC)
+
+
+def test_a_missing_path_field_is_a_usage_error():
+    with pytest.raises(UsageError, match="needs `id`"):
+        transcode(METHODS["GetTask"], METHODS["GetTask"].rest, {})
+
+
+@pytest.mark.parametrize("name,params", [
+    ("GetTask", {"id": "t-1", "historyLength": 3}),
+    ("ListTasks", {"pageSize": 2, "pageToken": "x", "includeArtifacts": True}),
+    ("CancelTask", {"id": "t-1"}),
+    ("GetTaskPushNotificationConfig", {"taskId": "t-1", "id": "p-1"}),
+    ("SendMessage", {"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x"}]}}),
+])
+def test_a_recorded_v1_request_reads_back_as_its_params(name, params):
+    enc = REST.encode(METHODS[name], params, wire=Wire.V1, dialect=SPEC)
+    target = "/api" + enc.request.path + ("?" + "&".join(f"{k}={v}" for k, v in enc.request.query) if enc.request.query else "")
+    assert decode_request(METHODS[name], Wire.V1, target, enc.request.body or b"") == params
+
+
+def test_a_recorded_v0_request_reads_back_as_v1_params():
+    params = {"taskId": "t-1", "id": "p-1", "url": "http://h/"}
+    enc = REST.encode(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V0, dialect=SPEC)
+    assert decode_request(METHODS["CreateTaskPushNotificationConfig"], Wire.V0, enc.request.path, enc.request.body) == params
+
+
+STATUS = {"error": {"code": 404, "status": "NOT_FOUND", "message": "Task not found",
+                    "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}]}}
+
+
+@pytest.mark.parametrize("version,name", [("1.0", "TaskNotFoundError"), ("0.3", "TaskNotFoundError")])
+def test_a_status_body_is_the_a2a_error_its_reason_names(version, name):
+    err = REST.error(Answer(404, json.dumps(STATUS).encode(), version=version))
+    assert isinstance(err, RpcError) and err.a2a_code == -32001 and err.message == f"-32001 {name}: Task not found"
+
+
+def test_the_same_error_over_json_rpc_reads_the_same():
+    rpc = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}}
+    enc = JSONRPC.encode(METHODS["GetTask"], {"id": "x"}, wire=Wire.V1, dialect=SPEC, request_id=1)
+    with pytest.raises(RpcError) as over_rpc:
+        JSONRPC.read_unary(enc, Answer(200, json.dumps(rpc).encode()))
+    assert str(REST.error(Answer(404, json.dumps(STATUS).encode()))) == str(over_rpc.value)
+
+
+def test_extended_card_error_is_named_as_the_version_calls_it():
+    body = {"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "no card",
+                      "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "EXTENDED_AGENT_CARD_NOT_CONFIGURED"}]}}
+    assert "AuthenticatedExtendedCardNotConfiguredError" in REST.error(Answer(400, json.dumps(body).encode(), version="0.3")).message
+    assert "ExtendedAgentCardNotConfiguredError" in REST.error(Answer(400, json.dumps(body).encode())).message
+
+
+@pytest.mark.parametrize("status,body,kind", [
+    (401, json.dumps(STATUS).encode(), AuthError),  # auth wins over whatever the body says
+    (404, b"<html>no</html>", HttpError),
+    (500, b"", HttpError),
+    (503, b'{"error": "down"}', HttpError),  # JSON, but no google.rpc.Status
+])
+def test_errors_without_an_a2a_status_keep_the_http_error(status, body, kind):
+    err = REST.error(Answer(status, body, content_type="text/html" if body.startswith(b"<") else "application/json"))
+    assert type(err) is kind
+
+
+def test_an_empty_2xx_answer_is_an_empty_result():
+    enc = REST.encode(METHODS["DeleteTaskPushNotificationConfig"], {"taskId": "t", "id": "p"}, wire=Wire.V1, dialect=SPEC)
+    assert REST.read_unary(enc, Answer(200, b"")) == {}
+
+
+def test_stream_events_are_bare_and_an_error_event_is_the_a2a_error():
+    enc = REST.encode(METHODS["SubscribeToTask"], {"id": "t"}, wire=Wire.V1, dialect=SPEC)
+    event = {"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING"}}}
+    assert REST.read_event(enc, Answer(200, b""), "message", json.dumps(event)) == event
+    with pytest.raises(RpcError, match="TaskNotFoundError"):
+        REST.read_event(enc, Answer(200, b""), "error", json.dumps(STATUS))
+    with pytest.raises(RpcError, match="gone away"):
+        REST.read_event(enc, Answer(200, b""), "error", "gone away")
+
+
+def test_recorded_answers_read_the_same_whatever_the_binding():
+    assert decode_answer(METHODS["GetTask"], Wire.V1, 404, STATUS)["error"]["code"] == -32001
+    task = {"id": "t", "status": {"state": "TASK_STATE_CANCELLED"}}
+    assert decode_answer(METHODS["GetTask"], Wire.V0, 200, task)["result"]["status"]["state"] == "TASK_STATE_CANCELED"
+
+
+def test_call_over_rest_takes_v1_names_only():
+    with pytest.raises(UsageError, match="V1 method names"):
+        REST.encode_call("x-vendor/ping", {}, wire=Wire.V1, dialect=SPEC)
+    with pytest.raises(UsageError) as v0_name:
+        REST.encode_call("tasks/get", {"id": "t"}, wire=Wire.V0, dialect=SPEC)
+    assert v0_name.value.hint == "call GetTask (params in V1 form)"
+    assert REST.encode_call("GetTask", {"id": "t"}, wire=Wire.V0, dialect=SPEC).request.path == "/v1/tasks/t"
