@@ -156,6 +156,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "cert": (Annotated[str | None, _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
     "key": (Annotated[str | None, _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
     "timeout": (Annotated[float | None, _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
+    "plaintext": (Annotated[bool, _opt("--plaintext", help="gRPC: no TLS for a host:port interface URL (http:// and grpc:// URLs are plaintext already).", panel=AUTH)], False),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
     "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
     "output": (Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", autocompletion=complete_from(lambda: ("text", "json", "raw")))], None),
@@ -206,7 +207,10 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
             if t.strip():
                 from a2acli.wire.bindings import parse_transport
 
-                flag = parse_transport(t).flag
+                try:
+                    flag = parse_transport(t).flag
+                except UsageError as e:
+                    raise UsageError(f"{e.message} ({res.sources['transport']})", hint=e.hint) from None
                 if flag not in transports:
                     transports.append(flag)
     output = str(v["output"]).lower()
@@ -260,6 +264,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         oauth=tuple(sorted(res.auth.items())),
         timeout=timeout,
         insecure=bool(merged.get("insecure")),
+        plaintext=bool(merged.get("plaintext")),
         output=output,
         as_v1=bool(as_v),
         offline=bool(merged.get("offline")),

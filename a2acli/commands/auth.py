@@ -144,16 +144,18 @@ def auth_login(
         new_auth = {"token-url": token_url, "client-id": client_id, "client-secret": secret}
         if scope_text:
             new_auth["scope"] = scope_text
-        if how != "basic":
+        if how != "basic" or "client-auth" in saved:
             new_auth["client-auth"] = how
-        profiles = config.setdefault("profiles", {})
-        prof = profiles.setdefault(pname, {})
-        prof["auth"] = new_auth
-        if flags["url"] and not prof.get("url"):
-            prof["url"] = settings.check_value("url", flags["url"])
-        if becomes_default:
-            config["default-profile"] = pname
-        settings.save_config(config)
+        # The file as it is now (the token request took a while), changed key by key: what the user
+        # wrote around these keys, and other keys of the [auth] table, stay as they are.
+        edit = settings.ConfigEdit()
+        if becomes_default and not edit.get(("default-profile",)):
+            edit.set(("default-profile",), pname)
+        for akey, avalue in new_auth.items():
+            edit.set(("profiles", pname, "auth", akey), avalue)
+        if flags["url"] and not edit.get(("profiles", pname, "url")):
+            edit.set(("profiles", pname, "url"), settings.check_value("url", flags["url"]))
+        edit.save()
         auth.store(pname, entry)
         left = entry["expires_at"] - time.time()
         if out.mode == "json":
@@ -261,9 +263,11 @@ def auth_logout(
         pname, _ = _profile(ctx, profile, config)
         dropped = auth.forget(pname)
         prof = (config.get("profiles") or {}).get(pname) or {}
-        had_secret = bool((prof.get("auth") or {}).pop("client-secret", None))
+        had_secret = bool((prof.get("auth") or {}).get("client-secret"))
         if had_secret:
-            settings.save_config(config)
+            edit = settings.ConfigEdit()
+            edit.delete(("profiles", pname, "auth", "client-secret"))
+            edit.save()
         if dropped or had_secret:
             out.note(f"logged out of profile {pname}: {dropped} cached token(s) dropped" + (", client secret removed" if had_secret else ""))
         else:

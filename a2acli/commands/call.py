@@ -1,4 +1,4 @@
-"""`a2a call METHOD [PARAMS]`: any JSON-RPC method, for what the other commands do not cover."""
+"""`a2a call METHOD [PARAMS]`: any method, for what the other commands do not cover."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def call(
     *,
     opts: CallOptions,
 ) -> None:
-    """Call any JSON-RPC method.
+    """Call any method (over HTTP+JSON: one of the table, by its V1 name).
 
     Examples:
 

@@ -175,31 +175,42 @@ def config_set(
         if value == "-":
             value = sys.stdin.readline().rstrip("\r\n")
         table, name, stored = settings.validate(key, value)
-        config = settings.load_config()
-        path = settings.config_path()
-        profiles = config.setdefault("profiles", {})
+        edit = settings.ConfigEdit()  # refuses a file that is not valid TOML: it is never rewritten
+        path = edit.path
+        profiles = _table(edit.get(("profiles",)))
         if table == "top":
             if stored not in profiles:
                 raise UsageError(f"no profile {stored!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none") + f"; `a2a config set --profile {stored} url URL` makes one")
-            config["default-profile"] = stored
-            settings.save_config(config)
+            edit.set(("default-profile",), stored)
+            edit.save()
             out.note(f"default profile: {stored} ({path})")
             return
-        pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), config)
+        pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
         _check_profile_name(pname)
-        prof = profiles.setdefault(pname, {})
-        if table == "":
-            prof[name] = stored
-        else:
-            sub = prof.setdefault(table, {})
-            for existing in [k for k in sub if k.lower() == name.lower()]:
-                del sub[existing]
-            sub[name] = stored
         if becomes_default:
-            config["default-profile"] = pname
-        settings.save_config(config)
+            edit.set(("default-profile",), pname)
+        if table == "":
+            edit.set(("profiles", pname, name), stored)
+            for old in _old_names(name):  # `rpc-url`: the same setting under its old name goes
+                edit.delete(("profiles", pname, old))
+        else:
+            for existing in [k for k in _table(edit.get(("profiles", pname, table))) if k.lower() == name.lower() and k != name]:
+                edit.delete(("profiles", pname, table, existing))
+            edit.set(("profiles", pname, table, name), stored)
+        edit.save()
         label = f"{table.rstrip('s')}.{name}" if table else name
         out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
+
+
+def _table(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _old_names(name: str) -> list[str]:
+    from a2acli import settings
+
+    s = settings.SETTINGS.get(name)
+    return [s.old] if s and s.old else []
 
 
 def config_unset(
@@ -223,31 +234,29 @@ def config_unset(
     out = Output("text")
     with boundary():
         table, name = settings.parse_key(key)
-        config = settings.load_config()
-        path = settings.config_path()
+        edit = settings.ConfigEdit()
+        path = edit.path
         if table == "top":
-            if config.pop("default-profile", None) is None:
+            if not edit.delete(("default-profile",)):
                 out.note("default-profile was not set")
                 return
-            settings.save_config(config)
+            edit.save()
             out.note(f"default-profile unset ({path})")
             return
-        pname, _ = settings.target_profile(_root_profile(ctx, profile), config)
-        profiles = config.get("profiles") or {}
+        pname, _ = settings.target_profile(_root_profile(ctx, profile), edit.data)
+        profiles = _table(edit.get(("profiles",)))
         if pname not in profiles:
             raise UsageError(f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none"))
-        prof = profiles[pname]
-        holder = prof if table == "" else prof.get(table) or {}
-        found = [k for k in holder if k.lower() == name.lower()]
+        where = ("profiles", pname, table) if table else ("profiles", pname)
+        names = {name.lower()} | {old.lower() for old in ([] if table else _old_names(name))}
+        found = [k for k in _table(edit.get(where)) if k.lower() in names]
         label = f"{table.rstrip('s')}.{name}" if table else name
         if not found:
             out.note(f"{label} was not set in profile {pname}")
             return
         for k in found:
-            del holder[k]
-        if table and not holder:
-            prof.pop(table, None)
-        settings.save_config(config)
+            edit.delete((*where, k), drop_emptied_table=bool(table))  # an emptied [headers] / [auth] goes too
+        edit.save()
         out.note(f"{label} unset in profile {pname} ({path})")
 
 

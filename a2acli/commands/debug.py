@@ -30,7 +30,7 @@ _FLAGS = {
     "profile": "--profile",
 }
 # Flags `diff` sets itself on each run.
-_OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")
+_OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")  # and --transport with two of them
 _NOT_METHODS = ("diff", "translate", "demo-server")
 SIDES = (("v1", "1.0"), ("v0", "0.3"))
 
@@ -69,7 +69,7 @@ def diff(
     keep_ids: Annotated[bool, typer.Option("--keep-ids", help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.")] = False,
     ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.", show_default=False)] = None,
     context: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
-    save: Annotated[str | None, typer.Option("--save", help="With a command: keep the two dumps in DIR/v1 and DIR/v0.", show_default=False)] = None,
+    save: Annotated[str | None, typer.Option("--save", help="With a command: keep the two dumps in DIR/v1 and DIR/v0 (DIR/<transport> with two --transport values).", show_default=False)] = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="text (a unified diff) or json (the list of differences). (env: A2ACLI_OUTPUT)", show_default=False)] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
     **conn: Any,
@@ -88,7 +88,11 @@ def diff(
             command = argv[argv.index("--") + 1 :]
             if items[: len(items) - len(command)]:
                 raise UsageError("give either two dumps or a command after --, not both", hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID")
-            chosen = list(conn.get("transport") or [])
+            from a2acli.wire.bindings import parse_transport
+
+            chosen = list(dict.fromkeys(parse_transport(t).flag for t in conn.get("transport") or []))
+            if len(conn.get("transport") or []) == 2 and len(chosen) == 1:
+                raise UsageError(f"both --transport values name {chosen[0]}", hint="give two different bindings, e.g. --transport jsonrpc --transport rest")
             if len(chosen) > 2:
                 raise UsageError("diff compares two runs: give two --transport values at most", hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID")
             forwarded = _forwarded(ctx, {**conn, "transport": chosen if len(chosen) == 1 else None})
@@ -158,14 +162,15 @@ def _run_both(command: list[str], forwarded: list[str], save: str | None, transp
     for flag in command:
         name = flag.split("=", 1)[0]
         if name in own:
-            raise UsageError(f"diff sets {name} itself on each run", hint=f"drop {name} from the command after --")
+            hint = "give it to diff, before --" if name == "--a2a-version" and transports else f"drop {name} from the command after --"
+            raise UsageError(f"diff sets {name} itself on each run", hint=hint)
     invocation = _capture([*_with_flags(command, forwarded)])
     opts = invocation.opts
     if transports:
         sides = [({"version": opts.wire.version, "transport": t}, opts._replace(transports=(t,))) for t in transports]
     else:
         if opts.sources.get("a2a-version") == "flag":
-            raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version, or give two --transport values to compare bindings under one version")
+            raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version; with two --transport values, give it to diff (before --) to pick the version")
         sides = [({"version": version}, opts._replace(wire=parse_wire(version))) for _, version in SIDES]
     with tempfile.TemporaryDirectory(prefix="a2a-diff-") as tmp:
         base = Path(save) if save else Path(tmp)
@@ -256,7 +261,8 @@ def _failure(code: int, message: str) -> Any:
 def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) -> None:
     for run in runs:
         state = f"exit {run['exit']}" + (f" ({run['error']})" if run["error"] else "")
-        out.note(f"ran under {run['version']}: {state}" + (f"; dump in {run['dump']}" if run["dump"] else ""))
+        where = f"over {run['transport']} under {run['version']}" if "transport" in run else f"under {run['version']}"
+        out.note(f"ran {where}: {state}" + (f"; dump in {run['dump']}" if run["dump"] else ""))
     if out.mode == "json":
         doc = report.to_json()
         if runs:

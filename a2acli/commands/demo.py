@@ -1,4 +1,4 @@
-"""`a2a demo-server`: run the built-in demo agent (V1 and V0 on one URL) for trying the CLI."""
+"""`a2a demo-server`: run the built-in demo agent (V1 and V0 on one URL, gRPC on a second port) for trying the CLI."""
 
 from __future__ import annotations
 
@@ -39,6 +39,17 @@ def demo_server(
             help="Port to listen on; 0 picks a free one (the real one is printed).",
         ),
     ] = 41241,
+    grpc_port: Annotated[
+        int | None,
+        typer.Option(
+            "--grpc-port",
+            envvar="A2ACLI_DEMO_GRPC_PORT",
+            min=0,
+            max=65535,
+            show_default="the HTTP port + 1",
+            help="Port for gRPC (V1 and V0, plaintext), listed on the card after JSON-RPC and HTTP+JSON; 0 turns gRPC off. Needs the grpc extra.",
+        ),
+    ] = None,
     host: Annotated[
         str,
         typer.Option(
@@ -66,14 +77,19 @@ def demo_server(
 ) -> None:
     """Run the built-in demo A2A agent (a2a-sdk server, V1 and V0 on one URL) until Ctrl-C.
 
+    JSON-RPC and HTTP+JSON on --port; gRPC on --grpc-port (the HTTP port + 1 unless
+    given; without grpcio installed, no gRPC).
+
     Skills: create-user, slow, fail, ask, echo (plain text). The extended card
-    needs X-API-Key; nothing else needs credentials.
+    needs X-API-Key (gRPC metadata x-api-key); nothing else needs credentials.
 
     Examples:
 
       a2a demo-server
 
       a2a demo-server --port 0 --log-level info
+
+      a2a demo-server --grpc-port 0
     """
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:
@@ -89,14 +105,21 @@ def demo_server(
             err=True,
         )
 
-    def announce(url: str) -> None:
+    def announce(url: str, grpc_target: str | None) -> None:
         typer.echo(f"a2a demo agent on {url}  (V1 and V0; Ctrl-C to stop)", err=True)
+        if grpc_target is not None:
+            typer.echo(f"gRPC (V1 and V0, plaintext) on {grpc_target}", err=True)
         typer.echo(f"extended card: send header X-API-Key: {api_key}", err=True)
+
+    def note(text: str) -> None:
+        typer.echo(text, err=True)
 
     with boundary():
         try:
-            serve(host=host, port=port, api_key=api_key, log_level=log_level.lower(), on_listen=announce)
+            serve(host=host, port=port, grpc_port=grpc_port, api_key=api_key, log_level=log_level.lower(), on_listen=announce, on_note=note)
         except OSError as exc:
+            if exc.filename:  # the gRPC port
+                raise A2acliError(f"cannot listen on {exc.filename}: {exc.strerror or exc}", hint="choose another --grpc-port (0 turns gRPC off)") from None
             raise A2acliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint="choose another --port (0 picks a free one)") from None
         except KeyboardInterrupt:
             pass

@@ -1,5 +1,5 @@
 """A demo A2A agent on the official a2a-sdk server: V1 (1.0) and V0 (0.3), JSON-RPC and HTTP+JSON
-(REST), all on one port.
+(REST) on one port, and gRPC (both versions) on a second one.
 
 Imported only by `a2a demo-server` and the integration tests, because it needs the
 `server` extra (a2a-sdk[http-server], uvicorn); every SDK/uvicorn/starlette import is here.
@@ -15,12 +15,18 @@ Layout (base URL `http://HOST:PORT`):
   V1-shaped for `A2A-Version: 1.x`, V0-shaped for `0.x`, and without the header the SDK's
   merged card that both kinds of client read (`Vary: A2A-Version`). Interfaces, in order:
   JSONRPC 1.0, JSONRPC 0.3 (at `http://HOST:PORT/`), HTTP+JSON 1.0, HTTP+JSON 0.3 (at
-  `http://HOST:PORT`); the 0.3 card: `url` + `preferredTransport: JSONRPC`, and
-  `additionalInterfaces` listing both transports (the primary one included, as 0.3 advises).
+  `http://HOST:PORT`), then GRPC 1.0, GRPC 0.3 (at `HOST:GRPC_PORT`, a bare gRPC target as the
+  SDK's clients dial it) when gRPC is served; the 0.3 card: `url` + `preferredTransport: JSONRPC`,
+  and `additionalInterfaces` listing every 0.3 transport (the primary one included, as 0.3 advises).
+- gRPC on `HOST:GRPC_PORT` (plaintext; default: the HTTP port + 1): the SDK's V1 service
+  `lf.a2a.v1.A2AService` and its 0.3 one `a2a.v1.A2AService` on the same server, sharing the task
+  store with the HTTP side. Needs grpcio (the `grpc` extra), imported only here and only then;
+  without it the agent serves HTTP alone.
 
 Skills, chosen by the `skill` key of the first data part, else plain text => echo:
 `create-user`, `slow`, `fail`, `ask`, `echo`; an unknown skill ends the task rejected.
-Only the extended card needs `X-API-Key` (JSON-RPC method, `GET /extendedAgentCard`, `GET /v1/card`);
+Only the extended card needs `X-API-Key` (JSON-RPC method, `GET /extendedAgentCard`, `GET /v1/card`;
+over gRPC the metadata `x-api-key` on `GetExtendedAgentCard` / V0 `GetAgentCard`);
 every other call works without credentials.
 """
 
@@ -28,14 +34,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
+import importlib
 import json
 import logging
+import os
 import re
 import socket
 import urllib.parse
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -80,7 +89,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from a2acli.net import is_loopback
 
-__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "build_handler", "serve"]
+__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "build_handler", "grpc_target", "serve"]
 
 logger = logging.getLogger("a2acli.demo")
 
@@ -93,6 +102,11 @@ EXTENDED_CARD_METHODS = frozenset({"GetExtendedAgentCard", "agent/getAuthenticat
 EXTENDED_CARD_REST_PATH = re.compile(r"^/(?:[^/]+/)?extendedAgentCard$|^/v1/card$")
 JSONRPC = "JSONRPC"
 HTTP_JSON = "HTTP+JSON"
+GRPC = "GRPC"
+# The gRPC methods that return the extended card (V1, V0): they need metadata `x-api-key`.
+EXTENDED_CARD_GRPC_METHODS = frozenset({"/lf.a2a.v1.A2AService/GetExtendedAgentCard", "/a2a.v1.A2AService/GetAgentCard"})
+GRPC_EXTRA_HINT = "pip install 'a2acli[grpc]'"
+GRPC_GRACE = 1.0  # seconds running gRPC calls get at shutdown
 AGENT_NAME = "a2a demo agent"
 AGENT_VERSION = "0.1.0"
 
@@ -103,10 +117,19 @@ SLOW_MAX_DELAY = 60.0
 # --------------------------------------------------------------------------- the card
 
 
+def _hostport(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"{shown}:{port}"
+
+
 def base_url(host: str, port: int) -> str:
     """`http://host:port` with IPv6 literals bracketed and no trailing slash."""
-    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"http://{shown}:{port}"
+    return f"http://{_hostport(host, port)}"
+
+
+def grpc_target(host: str, port: int) -> str:
+    """`host:port` (IPv6 bracketed): the gRPC interface URL, a target grpc dials as it is."""
+    return _hostport(host, port)
 
 
 def _skill(skill_id: str, name: str, description: str, examples: list[str]) -> AgentSkill:
@@ -153,9 +176,9 @@ _PUBLIC_SKILLS = [
 ]
 
 
-def _interfaces(rpc_url: str, rest_url: str, bindings: tuple[str, ...]) -> list[AgentInterface]:
+def _interfaces(rpc_url: str, rest_url: str, bindings: tuple[str, ...], grpc_url: str = "") -> list[AgentInterface]:
     """One interface per binding and version, binding-major: each binding's 1.0 then its 0.3."""
-    urls = {JSONRPC: rpc_url, HTTP_JSON: rest_url}
+    urls = {JSONRPC: rpc_url, HTTP_JSON: rest_url, GRPC: grpc_url}
     return [AgentInterface(url=urls[binding], protocol_binding=binding, protocol_version=version) for binding in bindings for version in ("1.0", "0.3")]
 
 
@@ -165,9 +188,13 @@ def _build_card(
     extended: bool,
     rest_url: str | None = None,
     bindings: tuple[str, ...] = (JSONRPC, HTTP_JSON),
+    grpc_url: str | None = None,
 ) -> AgentCard:
     """The card. `url` is the JSON-RPC endpoint, `rest_url` the HTTP+JSON base (default: `url`
-    without its trailing slash); `bindings` chooses which of them the card lists, in order."""
+    without its trailing slash); `bindings` chooses which of them the card lists, in order.
+    `grpc_url` (`host:port`) adds the GRPC interfaces after them."""
+    if grpc_url is not None:
+        bindings = (*bindings, GRPC)
     skills = list(_PUBLIC_SKILLS)
     if extended:
         admin = _skill(
@@ -182,10 +209,10 @@ def _build_card(
         name=AGENT_NAME,
         description=(
             "Built-in demo agent of the a2a CLI (a2a-sdk server). Serves A2A 1.0 and 0.3 "
-            f"over {' and '.join(bindings)}. Skills: create-user, slow, fail, ask, echo." + (" Extended card." if extended else "")
+            f"over {_spoken(bindings)}. Skills: create-user, slow, fail, ask, echo." + (" Extended card." if extended else "")
         ),
         version=AGENT_VERSION,
-        supported_interfaces=_interfaces(url, rest_url if rest_url is not None else url.rstrip("/"), bindings),
+        supported_interfaces=_interfaces(url, rest_url if rest_url is not None else url.rstrip("/"), bindings, grpc_url or ""),
         capabilities=AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
         # Declared but not required card-wide (no securityRequirements): only the
         # extended card checks it, so plain calls work without credentials.
@@ -202,6 +229,11 @@ def _build_card(
         default_output_modes=["text/plain", "application/json"],
         skills=skills,
     )
+
+
+def _spoken(words: tuple[str, ...]) -> str:
+    """Words joined: "A", "A and B", "A, B and C"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _card_shape(request: Request) -> str:
@@ -529,14 +561,18 @@ def build_handler(public_card: AgentCard, extended_card: AgentCard, api_key: str
     return handler, push_client
 
 
-def build_app(*, host: str, port: int, api_key: str) -> Starlette:
+def build_app(*, host: str, port: int, api_key: str, grpc_url: str | None = None) -> Starlette:
     """The ASGI app: JSON-RPC (V1 + V0) at `/`, HTTP+JSON (V1 + V0) under the base URL, the
-    card at the well-known paths."""
+    card at the well-known paths; its cards list the gRPC interfaces at `grpc_url` when given.
+
+    `app.state.handler` is the SDK request handler (for the gRPC services to share), and
+    `app.state.on_shutdown` a list of coroutine functions the lifespan awaits first at shutdown."""
     rest_url = base_url(host, port)
     url = rest_url + RPC_PATH
-    public_card = _build_card(url, extended=False, rest_url=rest_url)
-    extended_card = _build_card(url, extended=True, rest_url=rest_url)
+    public_card = _build_card(url, extended=False, rest_url=rest_url, grpc_url=grpc_url)
+    extended_card = _build_card(url, extended=True, rest_url=rest_url, grpc_url=grpc_url)
     handler, push_client = build_handler(public_card, extended_card, api_key)
+    on_shutdown: list[Callable[[], Awaitable[None]]] = []
 
     (sdk_rpc_route,) = create_jsonrpc_routes(handler, rpc_url=RPC_PATH, enable_v0_3_compat=True)
     sdk_rpc = sdk_rpc_route.endpoint
@@ -567,10 +603,70 @@ def build_app(*, host: str, port: int, api_key: str) -> Starlette:
         try:
             yield
         finally:
+            for hook in on_shutdown:
+                await hook()
             await handler.aclose()
             await push_client.aclose()
 
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_ExtendedCardKey, api_key=api_key)])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_ExtendedCardKey, api_key=api_key)])
+    app.state.handler = handler
+    app.state.on_shutdown = on_shutdown
+    return app
+
+
+# --------------------------------------------------------------------------- gRPC
+
+
+def _grpc_server(host: str, port: int, api_key: str) -> tuple[Any, int]:
+    """A grpc.aio server bound to `host:port` (0 picks a free port) with the extended-card key
+    check, not started, and its real port. Call inside the event loop that will run it.
+
+    Raises ImportError without grpcio, OSError when the address cannot be bound."""
+    grpc = importlib.import_module("grpc")  # the `grpc` extra; importlib keeps mypy off its missing stubs
+
+    async def intercept_service(_self: Any, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
+        """`GetExtendedAgentCard` (V1) and `GetAgentCard` (V0) answer UNAUTHENTICATED without
+        metadata `x-api-key` holding the key (gRPC metadata keys are lowercase)."""
+        if details.method in EXTENDED_CARD_GRPC_METHODS:
+            sent = [v for k, v in details.invocation_metadata or () if k == API_KEY_HEADER.lower()]
+            if sent != [api_key]:
+
+                async def deny(_request: Any, context: Any) -> None:
+                    await context.abort(grpc.StatusCode.UNAUTHENTICATED, f"Unauthorized: the extended agent card needs metadata {API_KEY_HEADER.lower()}")
+
+                return grpc.unary_unary_rpc_method_handler(deny)
+        return await continuation(details)
+
+    # Made with type(): its base comes from the lazily imported module.
+    key_check = type("ExtendedCardKey", (grpc.aio.ServerInterceptor,), {"intercept_service": intercept_service})()
+    # so_reuseport off: a second server on a taken port fails instead of sharing it silently.
+    server = grpc.aio.server(interceptors=[key_check], options=[("grpc.so_reuseport", 0)])
+    address = _hostport(host, port)
+    try:
+        real_port = server.add_insecure_port(address)
+    except RuntimeError:  # grpc says only "Failed to bind to address"
+        raise OSError(errno.EADDRINUSE, f"{os.strerror(errno.EADDRINUSE)} (or not allowed)", f"{address} (gRPC)") from None
+    return server, real_port
+
+
+def _grpc_add_services(server: Any, handler: DefaultRequestHandler) -> None:
+    """The SDK's V1 and 0.3 gRPC services over `handler`. The call context carries the call's
+    text metadata as `headers`, as over HTTP (the admin-report skill reads `x-api-key` there)."""
+    from a2a.compat.v0_3 import a2a_v0_3_pb2_grpc
+    from a2a.compat.v0_3.grpc_handler import CompatGrpcHandler
+    from a2a.server.context import ServerCallContext
+    from a2a.server.request_handlers.grpc_handler import DefaultGrpcServerCallContextBuilder, GrpcHandler
+    from a2a.types import a2a_pb2_grpc
+
+    class MetadataAsHeaders(DefaultGrpcServerCallContextBuilder):
+        def build(self, context: Any) -> ServerCallContext:
+            call_context = super().build(context)
+            call_context.state["headers"] = {k: v for k, v in context.invocation_metadata() or () if isinstance(v, str)}
+            return call_context
+
+    builder = MetadataAsHeaders()
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler, context_builder=builder), server)
+    a2a_v0_3_pb2_grpc.add_A2AServiceServicer_to_server(CompatGrpcHandler(handler, context_builder=builder), server)
 
 
 def serve(
@@ -579,12 +675,18 @@ def serve(
     port: int = 41241,
     api_key: str = "demo-key",
     log_level: str = "warning",
-    on_listen: Callable[[str], None] | None = None,
+    grpc_port: int | None = None,
+    on_listen: Callable[[str, str | None], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> None:
-    """Bind, build the app for the bound port (`port=0` picks a free one), then serve
-    until interrupted. `on_listen(base_url)` runs once the socket is bound.
+    """Bind, build the app for the bound ports (`port=0` picks a free one), then serve HTTP and
+    gRPC on one event loop until interrupted. `on_listen(base_url, grpc_target)` runs once the
+    sockets are bound (`grpc_target` None when gRPC is not served); `on_note(text)` gets the
+    reason gRPC is not served when grpcio is missing (default: a logged warning).
 
-    Raises OSError when the address cannot be bound."""
+    `grpc_port`: None = the HTTP port + 1 (a free port when `port` is 0), 0 = no gRPC.
+
+    Raises OSError when an address cannot be bound (its `filename` names it)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -596,6 +698,8 @@ def serve(
     sock.listen(128)
     sock.setblocking(False)
     real_port = sock.getsockname()[1]
+    if grpc_port is None:
+        grpc_port = real_port + 1 if 0 < port < 65535 else -1  # -1: any free port
 
     level = log_level.upper()
     log_handler = logging.StreamHandler()
@@ -608,12 +712,44 @@ def serve(
             named.propagate = False
     # A wildcard bind has no address to advertise; the card and banner name loopback.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
-    app = build_app(host=shown_host, port=real_port, api_key=api_key)
-    config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-    if on_listen is not None:
-        on_listen(base_url(shown_host, real_port))
+
+    async def run() -> None:
+        # gRPC first: its bound port goes on the card. grpc.aio objects belong to the loop they
+        # are made on, so everything is built here, on the loop uvicorn then serves on.
+        grpc_server: Any = None
+        grpc_url: str | None = None
+        if grpc_port != 0:
+            try:
+                grpc_server, bound = _grpc_server(host, max(grpc_port, 0), api_key)
+            except ImportError:
+                (on_note or logger.warning)(f"no gRPC: grpcio is not installed ({GRPC_EXTRA_HINT})")
+            else:
+                grpc_url = grpc_target(shown_host, bound)
+        app = build_app(host=shown_host, port=real_port, api_key=api_key, grpc_url=grpc_url)
+        stopped = False
+
+        async def stop_grpc() -> None:
+            nonlocal stopped
+            if grpc_server is not None and not stopped:
+                stopped = True
+                await grpc_server.stop(GRPC_GRACE)
+
+        if grpc_server is not None:
+            _grpc_add_services(grpc_server, app.state.handler)
+            await grpc_server.start()
+            # Stopped in the app's lifespan shutdown, within uvicorn's graceful shutdown
+            # (before uvicorn re-raises the Ctrl-C / SIGTERM it caught).
+            app.state.on_shutdown.append(stop_grpc)
+        config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2)
+        server = uvicorn.Server(config)
+        if on_listen is not None:
+            on_listen(base_url(shown_host, real_port), grpc_url)
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            await stop_grpc()  # when the lifespan did not get to it (startup failed, forced exit)
+
     try:
-        server.run(sockets=[sock])
+        asyncio.run(run())
     finally:
         sock.close()

@@ -29,6 +29,7 @@ class CallOptions(NamedTuple):
     oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
     timeout: float | None = None
     insecure: bool = False
+    plaintext: bool = False  # gRPC without TLS for a host:port interface URL
     output: str = "text"
     as_v1: bool = False
     offline: bool = False

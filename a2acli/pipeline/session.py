@@ -54,6 +54,7 @@ class Call:
         self._oauth_token: str | None = None
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
         self._endpoint: Endpoint | None = None
+        self._grpc: Any = None  # the gRPC carrier, once a gRPC interface is used
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
         CURRENT["call"] = self
@@ -61,6 +62,8 @@ class Call:
     def close(self) -> None:
         for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open
             getattr(tap, "close", lambda: None)()
+        if self._grpc is not None:
+            self._grpc.close()
         self.transport.close()
 
     def __enter__(self) -> Call:
@@ -185,24 +188,39 @@ class Call:
         enc = self.binding.encode(
             spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
         )
-        return self._noted(enc)
+        return self._noted(enc, request_id)
 
     def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
         """`a2a call`: a method by any name (see the bindings' encode_call)."""
         ep = self.known_endpoint()
         self.redactor.learn(params)
         enc = self.binding.encode_call(method, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=stream)
-        return self._noted(enc)
+        return self._noted(enc, request_id)
 
-    def _noted(self, enc: Encoded) -> Encoded:
+    def _noted(self, enc: Encoded, request_id: str | None = None) -> Encoded:
         for n in enc.notes:
             self.out.warn(f"not carried to V0: {n}")
+        if request_id is not None and enc.request_id is None:
+            self.out.warn(f"--request-id is the JSON-RPC id: {self.binding.name} has none, so it is not sent")
         return enc
 
-    def prepare(self, enc: Encoded, *, headers: dict[str, str] | None = None, url: str | None = None) -> httpx.Request:
-        """The one request of a call (transport.prepare), on the endpoint's URL."""
+    def carrier(self, binding: Binding | None = None) -> Any:
+        """What moves a binding's requests: the httpx transport (JSON-RPC, HTTP+JSON), or the gRPC
+        one (loaded only when a gRPC interface is used). Both share the deadline and the taps."""
+        binding = binding or self.binding
+        if getattr(binding, "carrier", "http") == "http":
+            return self.transport
+        if self._grpc is None:
+            from a2acli.transport.grpc import GrpcTransport
+
+            self._grpc = GrpcTransport(self.transport, plaintext=self.opts.plaintext)
+        return self._grpc
+
+    def prepare(self, enc: Encoded, *, headers: dict[str, str] | None = None, url: str | None = None) -> Any:
+        """The one request of a call (the carrier's prepare), on the endpoint's URL: what
+        --offline, --debug, --dump and the send all use."""
         base = url if url is not None else self.endpoint().url
-        return self.transport.prepare(base, enc.request, creds=self.credentials(), headers=headers)
+        return self.carrier().prepare(base, enc.request, creds=self.credentials(), headers=headers)
 
     # -- offline --------------------------------------------------------------------------------------
     def print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
@@ -215,13 +233,18 @@ class Call:
             req = self.prepare(enc, headers=headers, url="http://agent-card.invalid")
         else:
             req = self.prepare(enc, headers=headers)
-        target = str(req.url)
-        raw_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in req.headers.raw]
+        line, raw_headers, body = self.carrier().describe(req)
         if placeholder:
-            target = placeholder + target.removeprefix("http://agent-card.invalid")
-            raw_headers = [(k, placeholder if k.lower() == "host" else v) for k, v in raw_headers]
-        head = [self.redactor.text(f"{req.method} {target}")] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
-        present.request(self.out, head, req.content, enc.document)
+            line = line.replace("http://agent-card.invalid", placeholder)
+            raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
+        if ep is None and not self.opts.transports:
+            self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")
+        head = [self.redactor.text(line)] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
+        document = enc.document
+        if enc.request_id is None:  # no envelope names the call: the JSON document is the whole request
+            verb, _, target = head[0].partition(" ")
+            document = {"method": verb, "url": target, "headers": dict(self.redactor.headers(raw_headers)), "body": enc.document}
+        present.request(self.out, head, body, document if self.out.mode == "json" else enc.document)
 
     # -- invoke -----------------------------------------------------------------------------------------
     def invoke(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Iterator[Reply]:
@@ -246,7 +269,7 @@ class Call:
         attempt = 0
         while True:
             try:
-                ex = self.transport.exchange(self.prepare(enc, headers=headers), label=enc.method)
+                ex = self.carrier().exchange(self.prepare(enc, headers=headers), label=enc.method)
                 if self.renew_oauth_token(ex):
                     continue
                 # 409: the first attempt with this idempotency key is still running; 429/5xx: try later
@@ -289,7 +312,6 @@ class Call:
         return core
 
     def _stream(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
-        from a2acli.transport.sse import iter_events
         from a2acli.wire.shapes import ends_stream
 
         binding = self.binding_of(enc)
@@ -301,14 +323,13 @@ class Call:
                 self.out.warn(text)
 
         while True:
-            with self.transport.open_stream(self.prepare(enc, headers=headers), label=enc.method) as (ex, resp):
-                if not 200 <= resp.status_code < 300:
-                    ex.response_body = resp.read()
+            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method) as (ex, stream):
+                if not 200 <= (ex.status or 0) < 300:
                     if self.renew_oauth_token(ex):
                         continue
                     raise binding.error(ex)
                 events = 0
-                for ev in iter_events(ex, resp, self.transport.taps):
+                for ev in stream:
                     try:
                         result = binding.read_event(enc, ex, ev.event, ev.data, warn=warn_once)
                     except RpcError:

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import httpx
 
@@ -23,6 +23,9 @@ from a2acli.errors import (
     UnreachableError,
 )
 from a2acli.transport.exchange import Exchange, NullTap, Tap
+
+if TYPE_CHECKING:
+    from a2acli.transport.sse import SseEvent
 from a2acli.wire.bindings.base import HttpRequest
 
 USER_AGENT = f"a2acli/{__version__}"
@@ -275,6 +278,24 @@ class Transport:
                     resp.close()
         finally:
             self._emit("on_complete", ex)
+
+    @contextmanager
+    def stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
+        """Send a prepared request and yield its exchange and its events as they arrive. A non-2xx
+        answer is read whole into the exchange and has no events."""
+        from a2acli.transport.sse import iter_events
+
+        with self.open_stream(req, label=label) as (ex, resp):
+            if not 200 <= resp.status_code < 300:
+                ex.response_body = resp.read()
+                yield ex, iter(())
+            else:
+                yield ex, iter_events(ex, resp, self.taps)
+
+    @staticmethod
+    def describe(req: httpx.Request) -> tuple[str, list[tuple[str, str]], bytes]:
+        """(request line, headers as sent, body) of a prepared request, for --offline."""
+        return f"{req.method} {req.url}", _raw_headers(req.headers), req.content
 
     def _send(self, req: httpx.Request) -> httpx.Response:
         """Send, following redirects. A call (it carries the credentials: API key, cookies, bearer)

@@ -17,6 +17,7 @@ class Exchange:
         "url",
         "target",
         "http_version",
+        "request_version",
         "request_headers",
         "request_body",
         "status",
@@ -47,6 +48,7 @@ class Exchange:
         self.url = url
         self.target = target or url  # the request line's target: path and query (origin form)
         self.http_version = "HTTP/1.1"  # of the answer, once it comes
+        self.request_version = "HTTP/1.1"  # of the request line (gRPC: HTTP/2)
         self.request_headers = request_headers
         self.request_body = request_body
         self.status: int | None = None

@@ -158,7 +158,7 @@ class DumpTap(NullTap):
         self._open[ex.seq] = ex
         self.redactor.learn_bytes(ex.request_body)
         headers = self.redactor.headers(ex.request_headers)
-        Path(f"{stem}.request.http").write_bytes(http_head(self.redactor.text(f"{ex.http_method} {ex.target} HTTP/1.1"), headers))
+        Path(f"{stem}.request.http").write_bytes(http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers))
         Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(ex.request_body))
 
     def on_response(self, ex: Exchange) -> None:

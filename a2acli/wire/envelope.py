@@ -31,7 +31,7 @@ def loads(body: bytes, *, what: str = "response") -> Any:
         return json.loads(body)
     except (ValueError, UnicodeDecodeError):
         snippet = body[:120].decode("utf-8", "replace").strip()
-        hint = "the server answered with HTML: is the URL the agent's JSON-RPC endpoint?" if snippet[:1] == "<" else None
+        hint = "the server answered with HTML: is the URL the agent's endpoint for this binding (--transport)?" if snippet[:1] == "<" else None
         raise InvalidResponseError(
             f"the {what} is not JSON: {snippet!r}" if snippet else f"the {what} is empty",
             hint=hint or "check --url / --endpoint; run with --debug to see the exchange",

@@ -393,3 +393,77 @@ def test_a_redirect_within_the_origin_is_followed_with_the_credentials(cli, resp
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")
     assert result.exit_code == 0, result.stderr
     assert moved.calls.last.request.headers["X-API-Key"] == "key-0123456789"
+
+
+# -- the config file keeps what the user wrote ------------------------------------------------------------
+
+HAND_WRITTEN = """\
+# my agents: ünïcode in a comment
+default-profile = "local"   # the one I use
+
+[profiles.local]
+url = 'http://127.0.0.1:41241'   # the dev box
+
+[profiles.prod]
+url = "https://prod.example"
+
+[profiles.prod.auth]
+# from the IdP team (ticket 42)
+token-url = 'http://idp.test/oauth/token'
+client-id   =   "old-client"
+audience = "a2a"   # a key a2a does not know: kept
+
+[profiles."wé ird"]
+dev.timeout = 30
+"""
+
+
+def changed_lines(before, after):
+    import difflib
+
+    a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    removed, added = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            removed += a[i1:i2]
+            added += b[j1:j2]
+    return removed, added
+
+
+def test_login_changes_only_the_auth_keys_of_a_hand_written_file(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(HAND_WRITTEN, encoding="utf-8")
+    result = login(cli, "--scope", "a2a.read")
+    assert result.exit_code == 0, result.stderr
+    after = cfg.read_text(encoding="utf-8")
+    assert changed_lines(HAND_WRITTEN, after) == (
+        ['client-id   =   "old-client"\n'],
+        ['client-id   =   "cli"\n', 'client-secret = "s3cret"\n', 'scope = "a2a.read"\n'],
+    )
+    assert stat.S_IMODE(cfg.stat().st_mode) == 0o600 and after.endswith("\n")
+    # logout takes the secret out again, and nothing else
+    assert cli("auth", "logout", "--profile", "prod").exit_code == 0
+    assert changed_lines(HAND_WRITTEN, cfg.read_text(encoding="utf-8")) == (['client-id   =   "old-client"\n'], ['client-id   =   "cli"\n', 'scope = "a2a.read"\n'])
+
+
+def test_login_to_a_new_profile_adds_its_table_at_the_end(cli, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(HAND_WRITTEN, encoding="utf-8")
+    result = cli("auth", "login", "--profile", "ci", "--token-url", TOKEN_URL, "--client-id", "cli", "-u", AGENT, env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert result.exit_code == 0, result.stderr
+    after = cfg.read_text(encoding="utf-8")
+    assert after.startswith(HAND_WRITTEN)
+    assert after[len(HAND_WRITTEN) :] == f'\n[profiles.ci]\nurl = "{AGENT}"\n\n[profiles.ci.auth]\ntoken-url = "{TOKEN_URL}"\nclient-id = "cli"\nclient-secret = "s3cret"\n'
+
+
+def test_login_with_a_config_that_is_not_toml_asks_for_no_token_and_writes_nothing(cli, cfg, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    cfg.parent.mkdir(parents=True)
+    broken = "[profiles.prod]\nurl = \n"
+    cfg.write_text(broken)
+    result = login(cli)
+    assert result.exit_code == 2
+    assert f"the config file {cfg} is not valid TOML: line 2, column" in result.stderr and "hint: fix line 2" in result.stderr
+    assert not token.called and cfg.read_text() == broken and not cfg.with_name("tokens.json").exists()

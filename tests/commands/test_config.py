@@ -283,3 +283,278 @@ def test_config_does_not_run_on_import_of_secrets(cli, cfg):
     cli("config", "set", "--profile", "p", "url", AGENT, env={"A2ACLI_API_KEY": "env-only-secret"})
     assert "env-only-secret" not in cfg.read_text()
     assert os.stat(cfg).st_mode & 0o077 == 0
+
+
+# -- the file keeps what the user wrote ---------------------------------------------------------------
+
+# Comments, odd spacing, a literal string, a quoted key, dotted keys, an inline table, unicode.
+HAND_WRITTEN = """\
+# my agents: ünïcode in a comment
+default-profile = "local"   # the one I use
+
+[profiles]
+dev.url = "http://dev.test"  # dotted keys
+dev.timeout = 2.5
+
+[profiles.local]
+# the dev box
+url = 'http://127.0.0.1:41241'
+timeout   =   30  # seconds
+"a2a-version"="0.3"
+
+[profiles.local.headers]
+X-Team = "qa"   # team
+
+[profiles.prod]
+url = "https://prod.example"  # prod
+headers = { X-Team = "ops" }
+auth = {token-url="https://idp.test/token", client-id="cli"}
+tls.verify = true
+
+[profiles."wé ird"]
+url = "http://ü.example"    # ünïcode
+"""
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """(lines removed, lines added) from `before` to `after`; every other line is the same, in order."""
+    import difflib
+
+    a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    removed: list[str] = []
+    added: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            removed += a[i1:i2]
+            added += b[j1:j2]
+    return removed, added
+
+
+ROUND_TRIPS = {  # command -> (lines removed, lines added): nothing else in the file moves
+    "set an integer, spacing and comment kept": (["config", "set", "--profile", "local", "timeout", "45"], ["timeout   =   30  # seconds\n"], ["timeout   =   45  # seconds\n"]),
+    "set a float": (["config", "set", "--profile", "local", "timeout", "2.5"], ["timeout   =   30  # seconds\n"], ["timeout   =   2.5  # seconds\n"]),
+    "set a literal string stays literal": (["config", "set", "--profile", "local", "url", "http://x.test"], ["url = 'http://127.0.0.1:41241'\n"], ["url = 'http://x.test'\n"]),
+    "set a quoted key": (["config", "set", "--profile", "local", "a2a-version", "1.0"], ['"a2a-version"="0.3"\n'], ['"a2a-version"="1.0"\n']),
+    "add a key to a table": (["config", "set", "--profile", "local", "dialect", "clix"], [], ['dialect = "clix"\n']),
+    "add a header to a header table": (["config", "set", "--profile", "local", "header.X-Other", "o"], [], ['X-Other = "o"\n']),
+    "change a header, case of its name kept": (["config", "set", "--profile", "local", "header.X-Team", "dev"], ['X-Team = "qa"   # team\n'], ['X-Team = "dev"   # team\n']),
+    "add to an inline table": (["config", "set", "--profile", "prod", "header.X-New", "n"], ['headers = { X-Team = "ops" }\n'], ['headers = { X-Team = "ops", X-New = "n" }\n']),
+    "add to a compact inline table": (
+        ["config", "set", "--profile", "prod", "auth.scope", "a2a.read"],
+        ['auth = {token-url="https://idp.test/token", client-id="cli"}\n'],
+        ['auth = {token-url="https://idp.test/token", client-id="cli", scope="a2a.read"}\n'],
+    ),
+    "remove from an inline table": (["config", "unset", "--profile", "prod", "auth.client-id"], ['auth = {token-url="https://idp.test/token", client-id="cli"}\n'], ['auth = {token-url="https://idp.test/token"}\n']),
+    "set a dotted key": (["config", "set", "--profile", "dev", "timeout", "5"], ["dev.timeout = 2.5\n"], ["dev.timeout = 5\n"]),
+    "add to a profile of dotted keys": (["config", "set", "--profile", "dev", "header.X-Team", "qa"], [], ['dev.headers.X-Team = "qa"\n']),
+    "set in a unicode profile": (["config", "set", "--profile", "wé ird", "url", "http://ö.example"], ['url = "http://ü.example"    # ünïcode\n'], ['url = "http://ö.example"    # ünïcode\n']),
+    "change a value in an inline table": (["config", "set", "--profile", "prod", "header.X-Team", "dev"], ['headers = { X-Team = "ops" }\n'], ['headers = { X-Team = "dev" }\n']),
+    "a new profile goes at the end": (["config", "set", "--profile", "new", "url", "http://n.test"], [], ["\n", "[profiles.new]\n", 'url = "http://n.test"\n']),
+    "a new sub-table keeps the blank line before the next table": (["config", "set", "--profile", "local", "auth.client-id", "cli"], [], ["[profiles.local.auth]\n", 'client-id = "cli"\n', "\n"]),
+    "a new sub-table at the end": (["config", "set", "--profile", "wé ird", "auth.client-id", "cli"], [], ["\n", '[profiles."wé ird".auth]\n', 'client-id = "cli"\n']),
+    "unset a key": (["config", "unset", "--profile", "local", "timeout"], ["timeout   =   30  # seconds\n"], []),
+    "unset the last header drops its table": (["config", "unset", "--profile", "local", "header.x-team"], ["[profiles.local.headers]\n", 'X-Team = "qa"   # team\n', "\n"], []),
+    "unset a dotted key": (["config", "unset", "--profile", "dev", "timeout"], ["dev.timeout = 2.5\n"], []),
+    "use another profile": (["config", "set", "default-profile", "prod"], ['default-profile = "local"   # the one I use\n'], ['default-profile = "prod"   # the one I use\n']),
+    "unset the default profile": (["config", "unset", "default-profile"], ['default-profile = "local"   # the one I use\n'], []),
+}
+
+
+@pytest.mark.parametrize("case", list(ROUND_TRIPS))
+def test_a_hand_written_file_keeps_everything_but_the_change(cli, cfg, case):
+    args, removed, added = ROUND_TRIPS[case]
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(HAND_WRITTEN, encoding="utf-8")
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    after = cfg.read_text(encoding="utf-8")
+    assert changed_lines(HAND_WRITTEN, after) == (removed, added)
+    assert after.endswith("\n") and stat.S_IMODE(cfg.stat().st_mode) == 0o600
+    assert "comments are not kept" not in after
+
+
+def test_the_issue_case_comments_stay_and_30_stays_an_integer(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('# my agents\n[profiles.local]\n# the dev box\nurl = "http://127.0.0.1:41241"\n')
+    assert cli("config", "set", "--profile", "local", "timeout", "30").exit_code == 0
+    assert cfg.read_text() == '# my agents\n[profiles.local]\n# the dev box\nurl = "http://127.0.0.1:41241"\ntimeout = 30\n'
+    assert tomllib.loads(cfg.read_text())["profiles"]["local"]["timeout"] == 30
+    assert show(cli, "--profile", "local")["settings"]["timeout"] == {"value": "30", "source": "profile local"}  # not 30.0
+
+
+def test_a_new_file_is_laid_out_in_tables(cli, cfg):
+    assert cli("config", "set", "url", AGENT).exit_code == 0
+    assert cli("config", "set", "timeout", "30").exit_code == 0
+    assert cli("config", "set", "--profile", "prod", "header.X-Team", "ops").exit_code == 0
+    assert cfg.read_text() == f'default-profile = "default"\n\n[profiles.default]\nurl = "{AGENT}"\ntimeout = 30\n\n[profiles.prod.headers]\nX-Team = "ops"\n'
+
+
+def test_setting_the_same_value_again_leaves_the_file_alone(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("[profiles.p]\nurl = 'http://a.test'\n")
+    before = cfg.stat().st_mtime_ns, cfg.stat().st_ino
+    assert cli("config", "set", "--profile", "p", "url", "http://a.test").exit_code == 0
+    assert (cfg.stat().st_mtime_ns, cfg.stat().st_ino) == before
+
+
+def test_line_ends_and_the_last_newline(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_bytes(b'# windows\r\n[profiles.p]\r\nurl = "http://a.test"\r\n')
+    assert cli("config", "set", "--profile", "p", "dialect", "clix").exit_code == 0
+    assert cfg.read_bytes() == b'# windows\r\n[profiles.p]\r\nurl = "http://a.test"\r\ndialect = "clix"\r\n'
+    cfg.write_bytes(b'[profiles.p]\nurl = "http://a.test"')  # no newline at the end: one now
+    assert cli("config", "set", "--profile", "p", "url", "http://b.test").exit_code == 0
+    assert cfg.read_bytes() == b'[profiles.p]\nurl = "http://b.test"\n'
+
+
+def test_a_comment_left_in_an_emptied_table_keeps_the_table(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[profiles.p]\nurl = "http://a.test"\n\n[profiles.p.headers]\n# ask ops for the team name\nX-Team = "qa"\n')
+    assert cli("config", "unset", "--profile", "p", "header.X-Team").exit_code == 0
+    assert cfg.read_text() == '[profiles.p]\nurl = "http://a.test"\n\n[profiles.p.headers]\n# ask ops for the team name\n'
+
+
+def test_endpoint_replaces_its_old_name_rpc_url(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[profiles.p]\nurl = "http://a.test"\nrpc-url = "http://a.test/old"\n')
+    assert cli("config", "set", "--profile", "p", "endpoint", "http://a.test/new").exit_code == 0
+    assert cfg.read_text() == '[profiles.p]\nurl = "http://a.test"\nendpoint = "http://a.test/new"\n'
+    cfg.write_text('[profiles.p]\nurl = "http://a.test"\nrpc-url = "http://a.test/old"\n')
+    result = cli("config", "unset", "--profile", "p", "endpoint")  # was "not set" while rpc-url still set it
+    assert result.exit_code == 0 and "endpoint unset" in result.stderr
+    assert cfg.read_text() == '[profiles.p]\nurl = "http://a.test"\n'
+
+
+def test_a_value_where_a_table_belongs_is_refused(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[profiles.p]\nheaders = "X-Team: qa"\n')
+    result = cli("config", "set", "--profile", "p", "header.X-Team", "qa")
+    assert result.exit_code == 2 and "profiles.p.headers" in result.stderr and "not a table" in result.stderr
+    assert cfg.read_text() == '[profiles.p]\nheaders = "X-Team: qa"\n'
+
+
+# -- writing safely -------------------------------------------------------------------------------------
+
+
+def test_an_interrupted_write_leaves_the_old_file_whole_and_no_temporary_file(cli, cfg, monkeypatch):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(HAND_WRITTEN, encoding="utf-8")
+    cfg.chmod(0o600)
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    result = cli("config", "set", "--profile", "local", "timeout", "45")
+    assert result.exit_code == 2 and "cannot write" in result.stderr and "No space left on device" in result.stderr
+    assert cfg.read_text(encoding="utf-8") == HAND_WRITTEN
+    assert sorted(p.name for p in cfg.parent.iterdir()) == ["config.toml"]
+
+
+def test_ctrl_c_while_writing_leaves_the_old_file_whole(cli, cfg, monkeypatch):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(HAND_WRITTEN, encoding="utf-8")
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    result = cli("config", "set", "--profile", "local", "timeout", "45")
+    assert result.exit_code == 130
+    assert cfg.read_text(encoding="utf-8") == HAND_WRITTEN
+    assert sorted(p.name for p in cfg.parent.iterdir()) == ["config.toml"]
+
+
+def test_a_rewritten_file_is_0600_whatever_it_was(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[profiles.p]\nurl = "http://a.test"\n')
+    cfg.chmod(0o644)
+    assert cli("config", "set", "--profile", "p", "dialect", "clix").exit_code == 0
+    assert stat.S_IMODE(cfg.stat().st_mode) == 0o600
+
+
+def test_a_symlinked_config_stays_a_link(cli, tmp_path, monkeypatch):
+    """A config kept in a dotfiles checkout and linked into place: the file it points to changes."""
+    real = tmp_path / "dotfiles" / "a2a.toml"
+    real.parent.mkdir()
+    real.write_text('[profiles.p]\nurl = "http://a.test"  # mine\n')
+    link = tmp_path / "config.toml"
+    link.symlink_to(real)
+    monkeypatch.setenv("A2ACLI_CONFIG", str(link))
+    assert cli("config", "set", "--profile", "p", "dialect", "clix").exit_code == 0
+    assert link.is_symlink()
+    assert real.read_text() == '[profiles.p]\nurl = "http://a.test"  # mine\ndialect = "clix"\n'
+
+
+def test_a_change_that_would_not_read_back_is_not_written(cli, cfg, monkeypatch):
+    """The new text must read back (tomllib) as exactly the intended settings before it replaces the file."""
+    from a2acli import settings
+
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(HAND_WRITTEN, encoding="utf-8")
+    monkeypatch.setattr(settings, "_line_ends", lambda out, before: out.replace("timeout   =   45", "timeout   =   46"))
+    result = cli("config", "set", "--profile", "local", "timeout", "45")
+    assert result.exit_code == 2 and "make it by hand" in result.stderr
+    assert cfg.read_text(encoding="utf-8") == HAND_WRITTEN
+
+
+# -- a file that is not valid TOML ----------------------------------------------------------------------
+
+BROKEN = '# mine\n[profiles.p]\nurl = "http://a.test"\ntimeout = = 30\n'
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["config", "set", "--profile", "p", "timeout", "45"],
+        ["config", "set", "default-profile", "p"],
+        ["config", "unset", "--profile", "p", "url"],
+    ],
+)
+def test_a_broken_file_is_never_rewritten(cli, cfg, args):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(BROKEN)
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert f"the config file {cfg} is not valid TOML: line 4, column 11:" in result.stderr
+    assert "the file was not changed" in result.stderr and "fix line 4 by hand" in result.stderr
+    assert cfg.read_text() == BROKEN
+
+
+@pytest.mark.parametrize("args", [["config", "show"], ["tasks", "get", "t-1", "-u", AGENT, "--offline"], ["auth", "status"]])
+def test_other_commands_name_the_file_and_the_line(cli, cfg, args):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(BROKEN)
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert f"the config file {cfg} is not valid TOML: line 4, column 11:" in result.stderr and "hint: fix line 4" in result.stderr
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line(cli, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_bytes(b'[profiles.p]\nurl = "http://caf\xe9.test"\n')
+    result = cli("config", "set", "--profile", "p", "timeout", "45")
+    assert result.exit_code == 2 and "line 2, column 18: not UTF-8 text" in result.stderr
+    assert cfg.read_bytes() == b'[profiles.p]\nurl = "http://caf\xe9.test"\n'
+
+
+# -- what a plain command loads -------------------------------------------------------------------------
+
+
+def test_only_the_writing_commands_import_tomlkit(tmp_path):
+    """Reading stays on tomllib (cheaper at start-up): tomlkit is for changing the file."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "config.toml"
+    path.write_text('default-profile = "p"\n[profiles.p]\nurl = "http://a.test"\n')
+    code = (
+        "import sys\n"
+        "from a2acli.main import run\n"
+        "try:\n    run()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print('TOMLKIT', 'tomlkit' in sys.modules, file=sys.stderr)\n"
+    )
+    env = {**os.environ, "A2ACLI_CONFIG": str(path)}
+    for argv, loaded in ((["config", "show"], False), (["tasks", "get", "t-1", "--offline"], False), (["config", "set", "dialect", "clix"], True)):
+        proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=60)
+        assert f"TOMLKIT {loaded}" in proc.stderr, (argv, proc.stderr)

@@ -7,7 +7,6 @@ import json
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -162,3 +161,32 @@ def test_list_all_pages_over_rest(cli, respx_mock):
     assert result.exit_code == 0, result.stderr
     assert [t["id"] for t in json.loads(result.stdout)["tasks"]] == ["t-1", "t-2"]
     assert route.calls[1].request.url.params["pageToken"] == "p2"
+
+
+def test_offline_json_over_rest_is_the_whole_request(cli):
+    result = cli("tasks", "get", "t-1", "--history-length", "2", "--endpoint", REST, "--transport", "rest", "--offline", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["method"] == "GET" and doc["url"] == f"{REST}/tasks/t-1?historyLength=2" and doc["body"] is None
+    assert doc["headers"]["A2A-Version"] == "1.0"
+
+
+def test_offline_without_the_card_says_which_binding_it_shows(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--offline")
+    assert result.exit_code == 0 and "--offline does not read: showing JSONRPC" in result.stderr
+
+
+def test_request_id_over_rest_is_named_as_not_sent(cli, respx_mock):
+    respx_mock.get(f"{REST}/tasks/t-1").respond(json=TASK)
+    result = cli("tasks", "get", "t-1", "--endpoint", REST, "--transport", "rest", "--request-id", "r-1")
+    assert result.exit_code == 0 and "--request-id is the JSON-RPC id: HTTP+JSON has none" in result.stderr
+
+
+def test_a_bad_transport_from_the_environment_names_its_source(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, env={"A2ACLI_TRANSPORT": "bogus"})
+    assert result.exit_code == 2 and "unknown transport 'bogus' (env A2ACLI_TRANSPORT)" in result.stderr
+
+
+def test_diff_refuses_the_same_transport_twice(cli):
+    result = cli("diff", "-u", AGENT, "--transport", "rest", "--transport", "HTTP+JSON", "--", "tasks", "get", "t-1")
+    assert result.exit_code == 2 and "both --transport values name rest" in result.stderr

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from a2acli.errors import AuthError, HttpError, RpcError, UsageError
+from a2acli.errors import AuthError, HttpError, InvalidResponseError, RpcError, UsageError
 from a2acli.wire import Wire
 from a2acli.wire.bindings import binding_info, get_binding, parse_transport
 from a2acli.wire.bindings.rest import decode_answer, decode_request, transcode
@@ -81,7 +81,7 @@ def test_v0_list_tasks_with_parameters_is_a_usage_error():
 
 
 def test_a_missing_path_field_is_a_usage_error():
-    with pytest.raises(UsageError, match="needs `id`"):
+    with pytest.raises(UsageError, match="needs a non-empty `id`"):
         transcode(METHODS["GetTask"], METHODS["GetTask"].rest, {})
 
 
@@ -140,9 +140,40 @@ def test_errors_without_an_a2a_status_keep_the_http_error(status, body, kind):
     assert type(err) is kind
 
 
-def test_an_empty_2xx_answer_is_an_empty_result():
+def test_an_empty_2xx_answer_is_no_result_for_a_delete_and_an_error_otherwise():
     enc = REST.encode(METHODS["DeleteTaskPushNotificationConfig"], {"taskId": "t", "id": "p"}, wire=Wire.V1, dialect=SPEC)
-    assert REST.read_unary(enc, Answer(200, b"")) == {}
+    assert REST.read_unary(enc, Answer(200, b"")) is None  # as JSON-RPC's `"result": null`
+    get = REST.encode(METHODS["GetTask"], {"id": "t"}, wire=Wire.V1, dialect=SPEC)
+    with pytest.raises(InvalidResponseError, match="the answer to GetTask is empty"):
+        REST.read_unary(get, Answer(200, b""))
+
+
+def test_a_json_rpc_answer_to_a_rest_call_names_the_other_binding():
+    enc = REST.encode(METHODS["SendMessage"], {"message": {}}, wire=Wire.V1, dialect=SPEC)
+    envelope = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
+    with pytest.raises(InvalidResponseError, match="speaks JSON-RPC") as e:
+        REST.read_unary(enc, Answer(200, json.dumps(envelope).encode()))
+    assert e.value.hint == "use --transport jsonrpc"
+
+
+@pytest.mark.parametrize("status,body,words", [
+    (500, {"error": {"code": 500, "status": "INTERNAL", "message": "boom"}}, "the agent answered HTTP 500 INTERNAL: boom"),
+    (400, {"code": 3, "message": "bad thing", "details": []}, "the agent answered HTTP 400: bad thing"),
+])
+def test_a_status_naming_no_a2a_error_is_an_http_error(status, body, words):
+    err = REST.error(Answer(status, json.dumps(body).encode()))
+    assert type(err) is HttpError and err.message == words and err.a2a_code is None and err.hint
+
+
+def test_a_non_json_rpc_error_object_over_json_rpc_keeps_its_http_status():
+    err = JSONRPC.error(Answer(500, json.dumps({"error": {"code": 500, "message": "boom"}}).encode()))
+    assert type(err) is HttpError and "HTTP 500" in err.message and err.a2a_code is None
+
+
+@pytest.mark.parametrize("version,hint", [("1.0", "try --a2a-version 0.3"), ("0.3", "try --a2a-version 1.0 (a 0.3 route the agent lacks answers as a 1.0 one)")])
+def test_version_not_supported_points_at_the_other_version(version, hint):
+    body = {"error": {"code": 400, "status": "FAILED_PRECONDITION", "message": "no", "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "VERSION_NOT_SUPPORTED"}]}}
+    assert REST.error(Answer(400, json.dumps(body).encode(), version=version)).hint == hint
 
 
 def test_stream_events_are_bare_and_an_error_event_is_the_a2a_error():

@@ -58,6 +58,7 @@ Warn = Any  # Callable[[str], None] | None
 class Binding(Protocol):
     name: str  # as cards spell it: JSONRPC, HTTP+JSON, GRPC
     flag: str  # as --transport spells it: jsonrpc, rest, grpc
+    carrier: str  # what moves its requests: "http" (transport.client) or "grpc" (transport.grpc)
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool | None) -> Encoded: ...
     def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool | None) -> Encoded: ...
@@ -97,9 +98,12 @@ def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: An
     label = f"{code} {name}" if name else f"{code}" if code is not None else "error"
     if status is not None:
         label += f" (HTTP {status})"
+    hint = HINTS.get(code) if isinstance(code, int) else None
+    if code == -32009:  # the version this request did not use
+        hint = f"try --a2a-version {'1.0' if v0 else '0.3'}" + (" (a 0.3 route the agent lacks answers as a 1.0 one)" if v0 else "")
     return RpcError(
         f"{label}: {message or 'no message'}",
-        hint=HINTS.get(code) if isinstance(code, int) else None,
+        hint=hint,
         a2a_code=code if isinstance(code, int) else None,
         data=data,
         request_id=answer.request_id if answer is not None else None,
@@ -125,7 +129,7 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
             hint="wait and retry with the same key, or use a new --idempotency-key for a new request",
             request_id=rid,
         )
-    if status == 404:
+    if status in (404, 405):
         return HttpError(f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid)
     hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
     msg = f"{what} answered {detail}"

@@ -39,6 +39,7 @@ def _encoded(spec: MethodSpec | None, method: str, params: Any, wire: Wire, requ
 class JsonRpcBinding:
     name = "JSONRPC"
     flag = "jsonrpc"
+    carrier = "http"
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         stream = spec.streaming if stream is None else stream
@@ -102,7 +103,8 @@ class JsonRpcBinding:
         except A2acliError:
             doc, err = None, None
         # any other JSON (`{"error": "down"}` from a proxy) is just the body of an HTTP error
-        jsonrpc = isinstance(doc, dict) and (doc.get("jsonrpc") == "2.0" or isinstance((err or {}).get("code"), int))
+        code = (err or {}).get("code")
+        jsonrpc = isinstance(doc, dict) and (doc.get("jsonrpc") == "2.0" or isinstance(code, int) and -32768 <= code <= -32000)
         if err is not None and jsonrpc and (answer.status or 0) not in (401, 403):
             return _rpc_error(err, answer)
         return http_status_error(answer, what)

@@ -16,7 +16,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from a2acli.errors import A2acliError, UsageError
+from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
 from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body
 from a2acli.wire.dialects import Dialect
@@ -44,7 +44,7 @@ def transcode(spec: MethodSpec, route: Route, message: dict[str, Any], tenant: s
         name, pattern = m.group(1), m.group(2) or "*"
         value = fields.pop(name, None)
         if value in (None, ""):
-            raise UsageError(f"{spec.name} over HTTP+JSON needs `{name}` (it is part of the path {route.template})", hint="give it on the command line, or see --offline")
+            raise UsageError(f"{spec.name} over HTTP+JSON needs a non-empty `{name}`: it is part of the path {route.template}", hint="give the id on the command line")
         value = str(value)
         if not _matches(pattern, value):
             raise UsageError(f"{spec.name}: `{name}` is {value!r}, which does not fit the route {route.template}", hint="give the bare id")
@@ -99,6 +99,7 @@ def _scalar(value: Any) -> str:
 class RestBinding:
     name = "HTTP+JSON"
     flag = "rest"
+    carrier = "http"
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         stream = spec.streaming if stream is None else stream
@@ -147,9 +148,13 @@ class RestBinding:
         status = answer.status or 0
         if not 200 <= status < 300:
             raise self.error(answer)
-        if not answer.response_body.strip():  # DELETE answers with nothing (or 204)
-            return {}
-        return json_body(answer, "the agent")
+        if not answer.response_body.strip():
+            if enc.spec is not None and enc.spec.result == "empty":  # a DELETE answers with nothing (or 204)
+                return None
+            raise InvalidResponseError(f"the answer to {enc.method} is empty", hint="see the exchange with --debug")
+        doc = json_body(answer, "the agent")
+        _not_jsonrpc(doc)
+        return doc
 
     def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any:
         """One event's data: a bare StreamResponse. An `event: error`, or a google.rpc.Status in
@@ -165,6 +170,7 @@ class RestBinding:
             raise err
         if event == "error":
             raise a2a_error(None, data, answer)
+        _not_jsonrpc(doc)
         return doc
 
     def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any:
@@ -187,6 +193,14 @@ class RestBinding:
         return http_status_error(answer, what)
 
 
+def _not_jsonrpc(doc: Any) -> None:
+    """An HTTP+JSON call answered with a JSON-RPC envelope went to a JSON-RPC endpoint."""
+    if isinstance(doc, dict) and doc.get("jsonrpc") == "2.0":
+        err = doc.get("error") if isinstance(doc.get("error"), dict) else {}
+        said = f" (error {err.get('code')}: {err.get('message')})" if err else ""
+        raise InvalidResponseError(f"the answer is a JSON-RPC envelope{said}: this endpoint speaks JSON-RPC, not HTTP+JSON", hint="use --transport jsonrpc")
+
+
 def _reasons() -> dict[str, int]:
     from a2acli.wire.translate.errors import A2A_ERRORS, error_reason
 
@@ -201,10 +215,16 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
         return None
     details: list[Any] = status["details"] if isinstance(status.get("details"), list) else []
     reason = next((str(d.get("reason")) for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")), None)
-    code = _reasons().get(reason) if reason else None  # no ErrorInfo: the Status's words alone
+    code = _reasons().get(reason) if reason else None
+    if code is None:  # a Status that names no A2A error (a proxy's, a framework's): an HTTP error
+        from a2acli.errors import HttpError
+
+        http = answer.status or 0
+        word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
+        fault = "the agent failed; retry later or quote the X-Request-ID to its operator" if http >= 500 else "see the exchange with --debug"
+        return HttpError(f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""), hint=fault, data=details or None, request_id=answer.request_id)
     # the same words as over JSON-RPC: the HTTP status is in --debug and the dump
-    message = status["message"] + (f" [{reason}]" if reason and code is None else "")
-    return a2a_error(code, message, answer, data=details or None)
+    return a2a_error(code, status["message"], answer, data=details or None)
 
 
 # -- reading recorded requests back (a2a diff, a2a translate) ------------------------------------
