@@ -66,6 +66,8 @@ class DumpedExchange:
 
         if self.method not in METHODS:
             return None
+        if re.match(r"\S+ /[\w.]+\.A2AService/", self.request_line):
+            return "grpc"
         try:
             doc = json.loads(self.request_body) if self.request_body.strip() else None
         except ValueError:
@@ -298,7 +300,8 @@ def canonical(doc: Any, method: str, role: str, notes: list[str]) -> Any:
 
 
 def canonical_rest(doc: Any, data: bytes | str, ex: DumpedExchange, role: str, notes: list[str]) -> Any:
-    """An HTTP+JSON request, answer or stream event in the binding-neutral canonical V1 form."""
+    """An HTTP+JSON or gRPC request, answer or stream event in the binding-neutral canonical V1
+    form (a gRPC request is its message; an answer or event reads as over HTTP+JSON)."""
     from a2acli.wire import Wire
     from a2acli.wire.bindings.rest import decode_answer, decode_request
     from a2acli.wire.methods import METHODS
@@ -309,6 +312,12 @@ def canonical_rest(doc: Any, data: bytes | str, ex: DumpedExchange, role: str, n
         if role == "request":
             target = ex.request_line.split(" ")[1] if " " in ex.request_line else ""
             body = data.encode() if isinstance(data, str) else data
+            if ex.binding == "grpc":
+                from a2acli.wire.bindings.rest import RestBinding
+
+                message = json.loads(body) if body.strip() else {}
+                params = RestBinding.translators(spec).params_to_core(message, notes) if wire is Wire.V0 else message
+                return {"method": spec.name, "params": params}
             return {"method": spec.name, "params": decode_request(spec, wire, target, body, notes)}
         status = int((_status(ex.status_line) or "200").split()[0]) if role == "response" else 200
         return decode_answer(spec, wire, status, doc, notes)
@@ -476,7 +485,7 @@ class _Side:
         binding-neutral form: `{method, params}` for a request, `{result}` or `{error}` for an
         answer (a JSON-RPC envelope loses `jsonrpc` and `id`; HTTP+JSON gains the method)."""
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        rest = ex.binding == "rest" and not self.raw
+        rest = ex.binding in ("rest", "grpc") and not self.raw
         if not text.strip() and not (rest and role == "request"):
             return MISSING
         try:

@@ -112,3 +112,32 @@ def test_a_binding_is_one_module_the_pipeline_does_not_name():
     for p in [*(PKG / "pipeline").rglob("*.py"), *(PKG / "render").rglob("*.py"), *(PKG / "commands").rglob("*.py")]:
         named = [n for n in imports(p) if n.startswith("a2acli.wire.bindings.") and n.rsplit(".", 1)[1] in {b.module for b in BINDINGS}]
         assert not named, f"{p.relative_to(ROOT)} imports {named}"
+
+
+def test_grpc_is_loaded_only_when_a_grpc_interface_is_used(tmp_path):
+    """Offline gRPC requests and every other command load no grpc or protobuf module."""
+    card = tmp_path / "card.json"
+    card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "127.0.0.1:1", "protocolBinding": "GRPC", "protocolVersion": "1.0"}]}')
+    for argv in (["card", "fetch", "-o", "json", "-u", card.as_uri()], ["send", "hi", "--offline", "-u", card.as_uri()]):
+        code = (
+            "import sys\n"
+            f"sys.argv = ['a2a', *{argv!r}]\n"
+            "from a2acli.main import run\n"
+            "try:\n    run()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('LOADED', sorted(m for m in ('grpc', 'google.protobuf', 'a2a') if m in sys.modules), file=sys.stderr)\n"
+        )
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert "LOADED []" in proc.stderr, proc.stderr
+
+
+def test_without_the_grpc_extra_a_grpc_call_names_the_install_command():
+    code = (
+        "import sys\n"
+        "sys.modules['grpc'] = None  # as if grpcio were not installed\n"
+        "sys.argv = ['a2a', 'tasks', 'get', 't', '--endpoint', '127.0.0.1:1', '--transport', 'grpc', '--plaintext']\n"
+        "from a2acli.main import run\n"
+        "run()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "gRPC needs the grpc extra" in proc.stderr and "pip install 'a2acli[grpc]'" in proc.stderr

@@ -60,6 +60,8 @@ def conn_flags(opts: CallOptions) -> str:
         flags += [f"--transport {t}" for t in opts.transports]
     if opts.wire is not Wire.V1 and src.get("a2a-version") == "flag":
         flags.append(f"--a2a-version {opts.wire.version}")
+    if opts.plaintext:
+        flags.append("--plaintext")
     if opts.dialect_name != "spec" and src.get("dialect") == "flag":
         flags.append(f"--dialect {opts.dialect_name}")
     return "".join(" " + f for f in flags)

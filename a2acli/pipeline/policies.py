@@ -179,7 +179,8 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     no streaming), or a stream that ended before its first event (`refusal`), show the task from
     GetTask; True when it was shown settled, False to poll."""
     ex = call.transport.last
-    how = "as an SSE event" if ex is not None and ex.content_type == "text/event-stream" else "as a plain JSON answer"
+    kind = ex.content_type if ex is not None else ""
+    how = {"text/event-stream": "as an SSE event", "application/grpc": "as a gRPC status"}.get(kind, "as a plain JSON answer")
     if refusal:
         how = "it closed the stream without an event"
     elif err.a2a_code != -32004:

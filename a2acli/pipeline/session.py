@@ -16,8 +16,6 @@ from a2acli.wire import envelope
 from a2acli.wire.methods import MethodSpec
 
 if TYPE_CHECKING:
-    import httpx
-
     from a2acli.wire.bindings.base import Binding, Encoded
     from a2acli.wire.endpoints import Endpoint
 

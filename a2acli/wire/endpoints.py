@@ -42,7 +42,9 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
             if info is None or (info.flag != flag if flag else info.flag not in wanted):
                 continue
             if version_of(str(itf.get("protocolVersion") or "")) is wire:
-                return Endpoint(urljoin(card_url, itf["url"]), str(itf.get("tenant") or ""), info.flag)
+                # a gRPC target (`host:port`) is no URL to resolve against the card's
+                url = str(itf["url"]) if info.carrier_grpc else urljoin(card_url, itf["url"])
+                return Endpoint(url, str(itf.get("tenant") or ""), info.flag)
     listing = ", ".join(f"{b} {v}" for b, v, _ in dict.fromkeys((b, v, "") for b, v, _ in offered)) or "none"
     known = [binding_info(t) for t in transports]
     names = (" or ".join(b.card for b in known if b) + " interface") if transports else "interface a2a speaks (JSONRPC, HTTP+JSON)"

@@ -34,6 +34,7 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
     v0_vendor_only: bool = False  # the V0 name exists only in a vendor dialect
     rest: Route | None = None  # HTTP+JSON under 1.0 (v1.0.1 a2a.proto); `/{tenant}` prefixes it
     rest_v0: Route | None = None  # HTTP+JSON under 0.3 (v0.3.0 a2a.proto): bodies are its proto-JSON
+    grpc_v0: str | None = None  # the rpc of 0.3's a2a.v1.A2AService (1.0's lf.a2a.v1 rpcs are the V1 names)
 
     def wire_name(self, wire: Wire, dialect: Dialect) -> str:
         """The method name sent under `wire`; a UsageError when that version has none."""
@@ -63,6 +64,7 @@ _TABLE = (
         "Send a message; wait for the task (or a direct reply).",
         rest=Route("POST", "/message:send", "*"),
         rest_v0=Route("POST", "/v1/message:send", "*"),
+        grpc_v0="SendMessage",
     ),
     MethodSpec(
         "SendStreamingMessage",
@@ -73,11 +75,22 @@ _TABLE = (
         "Send a message and stream the task's events live.",
         rest=Route("POST", "/message:stream", "*"),
         rest_v0=Route("POST", "/v1/message:stream", "*"),
+        grpc_v0="SendStreamingMessage",
     ),
-    MethodSpec("GetTask", "tasks/get", False, "tasks get", "task", "Get a task by id.", rest=Route("GET", "/tasks/{id=*}"), rest_v0=Route("GET", "/v1/{name=tasks/*}")),
+    MethodSpec("GetTask", "tasks/get", False, "tasks get", "task", "Get a task by id.", rest=Route("GET", "/tasks/{id=*}"), rest_v0=Route("GET", "/v1/{name=tasks/*}"), grpc_v0="GetTask"),
     # 0.3 has no ListTasks rpc; some 0.3 REST servers answer `GET /v1/tasks` (no paging parameters)
     MethodSpec("ListTasks", "tasks/list", False, "tasks list", "task-list", "List tasks, page by page.", v0_vendor_only=True, rest=Route("GET", "/tasks"), rest_v0=Route("GET", "/v1/tasks")),
-    MethodSpec("CancelTask", "tasks/cancel", False, "tasks cancel", "task", "Cancel a task.", rest=Route("POST", "/tasks/{id=*}:cancel", "*"), rest_v0=Route("POST", "/v1/{name=tasks/*}:cancel", "*")),
+    MethodSpec(
+        "CancelTask",
+        "tasks/cancel",
+        False,
+        "tasks cancel",
+        "task",
+        "Cancel a task.",
+        rest=Route("POST", "/tasks/{id=*}:cancel", "*"),
+        rest_v0=Route("POST", "/v1/{name=tasks/*}:cancel", "*"),
+        grpc_v0="CancelTask",
+    ),
     # the 1.0 proto binds GET (the spec's prose says POST; servers accept both)
     MethodSpec(
         "SubscribeToTask",
@@ -88,6 +101,7 @@ _TABLE = (
         "Stream the events of an existing task.",
         rest=Route("GET", "/tasks/{id=*}:subscribe"),
         rest_v0=Route("GET", "/v1/{name=tasks/*}:subscribe"),
+        grpc_v0="TaskSubscription",
     ),
     # the 0.3 proto spells this route `{parent=task/*/pushNotificationConfigs}` (a typo) with `body: "config"`;
     # a2a-sdk's 0.3 server routes tasks/ and reads the whole request (parent included) from the body
@@ -100,6 +114,7 @@ _TABLE = (
         "Register a webhook for a task.",
         rest=Route("POST", "/tasks/{taskId=*}/pushNotificationConfigs", "*"),
         rest_v0=Route("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "="),
+        grpc_v0="CreateTaskPushNotificationConfig",
     ),
     MethodSpec(
         "GetTaskPushNotificationConfig",
@@ -110,6 +125,7 @@ _TABLE = (
         "Get a task's webhook config.",
         rest=Route("GET", "/tasks/{taskId=*}/pushNotificationConfigs/{id=*}"),
         rest_v0=Route("GET", "/v1/{name=tasks/*/pushNotificationConfigs/*}"),
+        grpc_v0="GetTaskPushNotificationConfig",
     ),
     MethodSpec(
         "ListTaskPushNotificationConfigs",
@@ -120,6 +136,7 @@ _TABLE = (
         "List a task's webhook configs.",
         rest=Route("GET", "/tasks/{taskId=*}/pushNotificationConfigs"),
         rest_v0=Route("GET", "/v1/{parent=tasks/*}/pushNotificationConfigs"),
+        grpc_v0="ListTaskPushNotificationConfig",
     ),
     MethodSpec(
         "DeleteTaskPushNotificationConfig",
@@ -130,6 +147,7 @@ _TABLE = (
         "Delete a task's webhook config.",
         rest=Route("DELETE", "/tasks/{taskId=*}/pushNotificationConfigs/{id=*}"),
         rest_v0=Route("DELETE", "/v1/{name=tasks/*/pushNotificationConfigs/*}"),
+        grpc_v0="DeleteTaskPushNotificationConfig",
     ),
     MethodSpec(
         "GetExtendedAgentCard",
@@ -140,6 +158,7 @@ _TABLE = (
         "Fetch the authenticated extended Agent Card.",
         rest=Route("GET", "/extendedAgentCard"),
         rest_v0=Route("GET", "/v1/card"),
+        grpc_v0="GetAgentCard",
     ),
 )
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from a2acli.wire.bindings import BINDINGS
 from a2acli.wire.methods import METHODS
 
 GOLDEN = Path(__file__).parent.parent / "golden"
@@ -150,11 +151,23 @@ HTTP_FIXED = ["--request-id", "req-1", "--endpoint", "http://agent.test/api"]
 NO_V0_FORM = {("ListTasks", "0.3", "jsonrpc")}  # needs --dialect clix (covered above)
 
 
-@pytest.mark.parametrize("transport", ["jsonrpc", "rest"])
+SPOKEN = [b.flag for b in BINDINGS if b.module]
+
+
+def has_form(method: str, version: str, transport: str) -> bool:
+    """Whether a binding has a form for a method under a version (0.3 gRPC has no ListTasks)."""
+    return not (transport == "grpc" and version == "0.3" and METHODS[method].grpc_v0 is None)
+
+
+@pytest.mark.parametrize("transport", SPOKEN)
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_offline_http_golden(cli, method, version, transport):
     argv = ARGV[method]
+    if not has_form(method, version, transport):
+        result = cli(*argv, *HTTP_FIXED, "--transport", transport, "--a2a-version", version, "--offline")
+        assert result.exit_code == 2 and "has no gRPC form under A2A 0.3" in result.stderr
+        return
     if method == "ListTasks" and version == "0.3":
         argv = ["tasks", "list"]  # 0.3's GET /v1/tasks takes no parameters; JSON-RPC needs clix
     extra = ["--dialect", "clix"] if (method, version, transport) in NO_V0_FORM else []
@@ -168,10 +181,10 @@ def test_offline_http_golden(cli, method, version, transport):
     assert text == path.read_text(), f"{path.name} differs; regenerate with A2ACLI_UPDATE_GOLDEN=1 and review"
     head = text.split("\n\n")[0].splitlines()
     route = METHODS[method].rest if version == "1.0" else METHODS[method].rest_v0
-    verb = "POST" if transport == "jsonrpc" else route.verb
-    assert head[0].startswith(f"{verb} http://agent.test/api")
-    assert f"A2A-Version: {version}" in head
-    if METHODS[method].streaming:
+    verb = route.verb if transport == "rest" else "POST"
+    assert head[0].startswith(f"{verb} http://agent.test/api" if transport != "grpc" else f"{verb} grpc://agent.test:80/")
+    assert f"A2A-Version: {version}" in head or f"a2a-version: {version}" in head
+    if METHODS[method].streaming and transport != "grpc":
         assert "Accept: text/event-stream" in head and "Cache-Control: no-store" in head
 
 

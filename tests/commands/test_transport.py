@@ -54,10 +54,18 @@ def test_a_binding_the_card_lacks_is_named_with_what_it_offers(cli, respx_mock):
     assert "--transport" in result.stderr.splitlines()[-1]
 
 
-def test_a_card_that_offers_only_grpc_says_so(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=card(("GRPC", "1.0", "http://agent.test:50051")))
+def test_a_card_that_offers_only_grpc_is_called_over_grpc(cli, tmp_path):
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card(("GRPC", "1.0", "agent.test:50051"))))
+    result = cli("tasks", "get", "t-1", "-u", path.as_uri(), "--offline")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("POST grpcs://agent.test:50051/lf.a2a.v1.A2AService/GetTask\n")
+
+
+def test_a_card_that_offers_only_bindings_a2a_lacks_says_so(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=card(("CARRIER-PIGEON", "1.0", "http://agent.test/coop")))
     result = cli("tasks", "get", "t-1", "-u", AGENT)
-    assert result.exit_code == 1 and "it offers: GRPC 1.0" in result.stderr
+    assert result.exit_code == 1 and "it offers: CARRIER-PIGEON 1.0" in result.stderr
 
 
 def test_an_unknown_transport_is_a_usage_error(cli):

@@ -42,11 +42,9 @@ def test_transport_spellings(spelling, flag):
     assert binding_info(spelling).flag == flag
 
 
-def test_an_unknown_transport_and_one_not_spoken_are_usage_errors():
+def test_an_unknown_transport_is_a_usage_error():
     with pytest.raises(UsageError, match="unknown transport 'pigeon'"):
         parse_transport("pigeon")
-    with pytest.raises(UsageError, match="does not speak GRPC"):
-        get_binding(parse_transport("grpc"))
 
 
 def test_v1_get_task_puts_the_id_in_the_path_and_history_length_in_the_query():
@@ -199,3 +197,43 @@ def test_call_over_rest_takes_v1_names_only():
         REST.encode_call("tasks/get", {"id": "t"}, wire=Wire.V0, dialect=SPEC)
     assert v0_name.value.hint == "call GetTask (params in V1 form)"
     assert REST.encode_call("GetTask", {"id": "t"}, wire=Wire.V0, dialect=SPEC).request.path == "/v1/tasks/t"
+
+
+GRPC = get_binding(parse_transport("grpc"))
+
+
+@pytest.mark.parametrize("version,path", [("1.0", "/lf.a2a.v1.A2AService/SubscribeToTask"), ("0.3", "/a2a.v1.A2AService/TaskSubscription")])
+def test_grpc_encodes_the_rpc_path_and_the_message_as_protojson(version, path):
+    wire = Wire.V1 if version == "1.0" else Wire.V0
+    enc = GRPC.encode(METHODS["SubscribeToTask"], {"id": "t-1"}, wire=wire, dialect=SPEC, tenant="acme")
+    assert enc.request.path == path and enc.stream
+    assert json.loads(enc.request.body) == ({"id": "t-1", "tenant": "acme"} if version == "1.0" else {"name": "tasks/t-1"})
+
+
+def test_grpc_03_has_no_list_tasks():
+    with pytest.raises(UsageError, match="no gRPC form under A2A 0.3"):
+        GRPC.encode(METHODS["ListTasks"], {}, wire=Wire.V0, dialect=SPEC)
+
+
+@pytest.mark.parametrize("status,details,code", [
+    ({"code": 404, "status": "NOT_FOUND", "message": "Task not found", "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND"}]}, None, -32001),
+    ({"code": 400, "status": "FAILED_PRECONDITION", "message": "TaskNotCancelableError: Task cannot be canceled"}, None, -32002),  # a2a-sdk's 0.3 service
+])
+def test_grpc_statuses_are_the_a2a_errors_they_name(status, details, code):
+    err = GRPC.error(Answer(status["code"], json.dumps({"error": status}).encode()))
+    assert isinstance(err, RpcError) and err.a2a_code == code
+
+
+def test_grpc_unimplemented_is_an_http_twin_error():
+    err = GRPC.error(Answer(501, json.dumps({"error": {"code": 501, "status": "UNIMPLEMENTED", "message": "Method not found!"}}).encode()))
+    assert type(err) is HttpError and "UNIMPLEMENTED: Method not found!" in err.message
+
+
+def test_grpc_targets():
+    grpc_transport = pytest.importorskip("a2acli.transport.grpc")
+    assert grpc_transport.grpc_target("127.0.0.1:50051", False) == ("127.0.0.1:50051", True)
+    assert grpc_transport.grpc_target("127.0.0.1:50051", True) == ("127.0.0.1:50051", False)
+    assert grpc_transport.grpc_target("grpc://h:1", False) == ("h:1", False)
+    assert grpc_transport.grpc_target("https://h", False) == ("h:443", True)
+    with pytest.raises(UsageError):
+        grpc_transport.grpc_target("ftp://h:1", False)

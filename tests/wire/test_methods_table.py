@@ -29,7 +29,8 @@ def test_every_method_has_every_piece(name):
     assert spec.result == "empty" or spec.result in shapes._CHECKS
     for wire in ("v1", "v0"):
         for b in BINDINGS:
-            if b.module:
+            no_form = b.flag == "grpc" and wire == "v0" and spec.grpc_v0 is None  # 0.3 gRPC has no ListTasks
+            if b.module and not no_form:
                 assert (GOLDEN / "offline-http" / f"{name}.{wire}.{b.flag}.http").is_file()
 
 

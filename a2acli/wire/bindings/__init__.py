@@ -22,11 +22,15 @@ class BindingInfo(NamedTuple):
     cls: str
     aliases: tuple[str, ...] = ()
 
+    @property
+    def carrier_grpc(self) -> bool:
+        return self.flag == "grpc"
+
 
 BINDINGS: tuple[BindingInfo, ...] = (
     BindingInfo("JSONRPC", "jsonrpc", "jsonrpc", "JsonRpcBinding", ("json-rpc",)),
     BindingInfo("HTTP+JSON", "rest", "rest", "RestBinding", ("http+json", "http", "http-json", "json")),
-    BindingInfo("GRPC", "grpc", "", ""),
+    BindingInfo("GRPC", "grpc", "grpc", "GrpcBinding"),
 )
 TRANSPORT_CHOICES = tuple(b.flag for b in BINDINGS)
 

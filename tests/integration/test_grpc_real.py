@@ -1,0 +1,97 @@
+"""The installed `a2a` over gRPC against the demo agent's real a2a-sdk gRPC server (both services,
+1.0 `lf.a2a.v1.A2AService` and 0.3 `a2a.v1.A2AService`): every method, both versions, errors that
+read as over the other bindings, dumps that diff against a JSON-RPC dump of the same call."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from typing import Any
+
+import pytest
+
+pytest.importorskip("grpc")
+pytestmark = pytest.mark.integration
+VERSIONS = ["1.0", "0.3"]
+
+
+@pytest.fixture(scope="module")
+def grpc_cli(a2a_bin, demo_agent):
+    """`a2a … -u DEMO --transport grpc --plaintext`: the interface chosen from the card."""
+    if not getattr(demo_agent, "grpc_url", None):
+        pytest.skip("the demo agent serves no gRPC")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+
+    def run(*args: str, check: int | None = 0, transport: str = "grpc") -> subprocess.CompletedProcess[str]:
+        argv = [*a2a_bin, *args, "-u", demo_agent.url, "--transport", transport, "--plaintext"]
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
+        if check is not None:
+            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
+        return proc
+
+    return run
+
+
+def doc(proc: subprocess.CompletedProcess[str]) -> Any:
+    return json.loads(proc.stdout)
+
+
+def lines(proc: subprocess.CompletedProcess[str]) -> list[Any]:
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
+    v = ["--a2a-version", version, "--as", "v1"]
+    task = doc(grpc_cli("send", "--skill", "create-user", "-f", "projectUserId=u1", *v, "-o", "json"))["task"]
+    assert task["status"]["state"] == "TASK_STATE_COMPLETED" and task["artifacts"][0]["parts"][0]["data"]["projectUserId"] == "u1"
+    got = doc(grpc_cli("tasks", "get", task["id"], "--history-length", "1", *v, "-o", "json"))
+    assert got["id"] == task["id"]
+    events = lines(grpc_cli("stream", "hi", *v, "-o", "json"))
+    assert events[-1]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    sub = grpc_cli("tasks", "subscribe", task["id"], *v, "-o", "json")
+    assert lines(sub)[-1]["task"]["id"] == task["id"] and "as a gRPC status" in sub.stderr
+    cancel = doc(grpc_cli("tasks", "cancel", task["id"], *v, "-o", "json", check=1))["error"]
+    assert cancel["a2aCode"] == -32002
+    created = doc(grpc_cli("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "g-1", *v, "-o", "json"))
+    assert created["id"] == "g-1" and created["taskId"] == task["id"]
+    assert doc(grpc_cli("push-config", "get", task["id"], "g-1", *v, "-o", "json"))["url"] == "http://127.0.0.1:9/h"
+    assert [c["id"] for c in doc(grpc_cli("push-config", "list", task["id"], *v, "-o", "json"))["configs"]] == ["g-1"]
+    assert "Deleted." in grpc_cli("push-config", "delete", task["id"], "g-1", "--a2a-version", version).stdout
+    card = doc(grpc_cli("card", "extended", *v, "--api-key", demo_agent.api_key, "-o", "json"))
+    assert "create-user" in [s["id"] for s in card["skills"]]
+    assert grpc_cli("card", "extended", "--a2a-version", version, check=4).stderr.startswith("error: the agent refused the credentials")
+    if version == "1.0":
+        page = doc(grpc_cli("tasks", "list", "--page-size", "1", "-o", "json"))
+        assert len(page["tasks"]) == 1
+    else:
+        assert "no gRPC form under A2A 0.3" in grpc_cli("tasks", "list", "--a2a-version", "0.3", check=2).stderr
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_task_not_found_reads_the_same_over_grpc_and_json_rpc(grpc_cli, version):
+    over_grpc = doc(grpc_cli("tasks", "get", "no-such", "--a2a-version", version, "-o", "json", check=1))["error"]
+    over_rpc = doc(grpc_cli("tasks", "get", "no-such", "--a2a-version", version, "-o", "json", check=1, transport="jsonrpc"))["error"]
+    assert over_grpc["a2aCode"] == over_rpc["a2aCode"] == -32001
+    assert over_grpc["message"] == over_rpc["message"] == "-32001 TaskNotFoundError: Task not found"
+
+
+def test_grpc_dump_diffs_against_a_json_rpc_dump(grpc_cli, a2a_bin, tmp_path):
+    for transport in ("grpc", "jsonrpc"):
+        grpc_cli("send", "same", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json", transport=transport)
+    head = (tmp_path / "grpc" / "002-SendMessage.request.http").read_text().splitlines()[0]
+    assert head == "POST /lf.a2a.v1.A2AService/SendMessage HTTP/2"
+    proc = subprocess.run([*a2a_bin, "diff", str(tmp_path / "jsonrpc"), str(tmp_path / "grpc"), "-o", "json"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    paths = {d["path"] for d in json.loads(proc.stdout)["differences"] if d["exchange"] == "SendMessage"}
+    assert not [p for p in paths if p.startswith(("request.body", "response.body"))], paths
+
+
+def test_without_plaintext_tls_fails_with_a_hint(a2a_bin, demo_agent):
+    if not getattr(demo_agent, "grpc_url", None):
+        pytest.skip("the demo agent serves no gRPC")
+    proc = subprocess.run([*a2a_bin, "tasks", "get", "x", "--endpoint", demo_agent.grpc_url, "--transport", "grpc", "--timeout", "10"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3, proc.stderr
+    assert "--plaintext" in proc.stderr
