@@ -27,3 +27,10 @@ def test_startup_runs():
     for name in ("python -c pass", "a2a card fetch -o json", "a2a send -o json", "a2a --help"):
         assert name in out, out
     assert "a2a card fetch / httpie GET" in out or "httpie not installed" in out, out
+
+
+def test_stream_throughput_runs():
+    out = run("stream_throughput.py", "--events", "300", "--rounds", "1", "--latency-events", "5", "--modes", "json,raw,text")
+    names = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in ("raw", "json", "text")]
+    assert names == ["json", "raw", "text"], out
+    assert "latency, median ms" in out, out

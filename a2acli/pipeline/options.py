@@ -18,6 +18,7 @@ class CallOptions(NamedTuple):
     endpoint: str | None = None  # --endpoint (alias --rpc-url): call it with the chosen binding, no card
     transports: tuple[str, ...] = ()  # --transport, in order of preference (--transport spellings)
     wire: Wire = Wire.V1
+    version_auto: bool = False  # --a2a-version auto: `wire` is chosen from the card (pipeline.session)
     dialect_name: str = "spec"
     headers: tuple[tuple[str, str], ...] = ()
     api_key: str | None = None

@@ -11,7 +11,7 @@ from typing import Any
 from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, RpcError, UnexpectedStateError, UnreachableError, UsageError
 from a2acli.pipeline.options import conn_flags
 from a2acli.pipeline.session import Call, Reply
-from a2acli.render.present import progress, state_text
+from a2acli.render.present import state_text, waiting
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
 
@@ -45,25 +45,23 @@ def as_stream_event(call: Call, reply: Reply) -> Reply:
     return Reply(result, {"task": reply.core}, reply.raw, reply.exchange)
 
 
-def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interval: float = 5.0) -> Reply:
-    """Poll GetTask until the task is terminal or interrupted, backing off up to max_interval."""
+def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interval: float = 5.0, since: float | None = None) -> Reply:
+    """Poll GetTask until the task is terminal or interrupted, backing off up to max_interval; the
+    wait shows on stderr (render.present.waiting: a spinner at a terminal). `since`: when the
+    wait began (a blocking send that came back unfinished)."""
     spec = METHODS["GetTask"]
-    last_state = call.task.get("state")
-    progress(call.out, f"waiting for task {call.task['id']} ({state_text(last_state)}) …")
     delay = max(interval, 0.05)
-    while True:
-        left = call.transport.time_left()  # the whole-call --timeout
-        time.sleep(delay if left is None else max(min(delay, left), 0))
-        call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
-        reply = call.unary(spec, {"id": call.task["id"]})
-        call.track(reply.core)
-        state = call.task.get("state")
-        if state != last_state:
-            progress(call.out, f"task {call.task['id']}: {state_text(state)}")
-        last_state = state
-        if settled(state):
-            break
-        delay = min(delay * 1.5, max_interval)
+    with waiting(call.out, call.task, since=since) as shown:
+        while True:
+            left = call.transport.time_left()  # the whole-call --timeout
+            time.sleep(delay if left is None else max(min(delay, left), 0))
+            call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
+            reply = call.unary(spec, {"id": call.task["id"]})
+            call.track(reply.core)
+            shown.update(reply.core)
+            if settled(call.task.get("state")):
+                break
+            delay = min(delay * 1.5, max_interval)
     return as_stream_event(call, reply) if wrap else reply
 
 
@@ -123,8 +121,9 @@ def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribin
     try:
         for reply in replies:
             o.events += 1
-            o.sse = reply.exchange.content_type == "text/event-stream"
-            call.track(reply.core)
+            if o.events == 1:  # one content type per exchange
+                o.sse = reply.exchange.content_type == "text/event-stream"
+            call.track_reply(reply)
             view.event(reply)
     except RpcError as e:
         if not (subscribing and o.events == 0):
@@ -202,9 +201,10 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     return True
 
 
-def report_task_outcome(call: Call, expect: frozenset[str] | None) -> None:
-    """Warnings for failed/rejected tasks, the command to continue an interrupted one, and the
-    --expect-state gate (exit 6). The exit code never encodes the task's outcome otherwise."""
+def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bool = True) -> None:
+    """Warnings for failed/rejected tasks, the command to continue an interrupted one or to follow
+    one left running (`waited` False: `--async`), and the --expect-state gate (exit 6). The exit
+    code never encodes the task's outcome otherwise."""
     from a2acli.wire.translate import is_interrupted, to_core_task_state
 
     t = call.task
@@ -218,7 +218,11 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None) -> None:
         call.out.warn(f"task {t['id']} ended {label}")
     elif is_interrupted(state):
         what = "input" if state == "TASK_STATE_INPUT_REQUIRED" else "authentication"
-        call.out.note(f"task {t['id']} needs {what}; continue with: a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)} 'your reply'")
+        call.out.note(f"task {t['id']} needs {what}; continue with:")
+        call.out.command(f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)} 'your reply'")
+    elif not waited and not settled(state):
+        call.out.note(f"task {t['id']} is {label}; follow it with:")
+        call.out.command(f"a2a tasks get {t['id']} --wait{conn_flags(call.opts)}")
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
         raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
@@ -230,6 +234,30 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
     if not task.get("id") or unsettled_only and settled(task.get("state")):
         return False
     flags = conn_flags(call.opts) if call is not None else ""
-    out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}")
-    out.note(f"resume with: a2a tasks subscribe {task['id']}{flags}   or: a2a tasks get {task['id']} --wait{flags}")
+    out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with one of:")
+    out.command(f"a2a tasks subscribe {task['id']}{flags}")
+    out.command(f"a2a tasks get {task['id']} --wait{flags}")
     return True
+
+
+def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
+    """A 401 to a call that carried no credential: the agent requires one, which scheme its card
+    names, and the flag that sends it (instead of "refused the credentials")."""
+    from a2acli.errors import AuthError
+
+    if not isinstance(err, AuthError) or err.http_status != 401 or call is None:
+        return err
+    o = call.opts
+    if o.api_key or o.bearer or o.basic or o.oauth or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
+        return err
+    from a2acli.render.views import scheme_how
+
+    schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}
+    named = [(str(name), *scheme_how(scheme)) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
+    status = err.message.split(": ", 1)[1] if ": " in err.message else "HTTP 401"
+    if named:
+        ways = "; or ".join(f"{name} ({kind} in {where}): pass {flag}" if where else f"{name} ({kind}): pass {flag}" for name, kind, where, flag in named)
+        hint = f"the card names {ways}"
+    else:
+        hint = "pass --api-key, --bearer or --basic, or `a2a auth login` for OAuth2 (the card names no scheme)"
+    return AuthError(f"the agent requires credentials and none were sent ({status})", hint=hint, request_id=err.request_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
 from a2acli.pipeline.options import CallOptions
@@ -22,11 +22,28 @@ if TYPE_CHECKING:
 CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
 
 
-class Reply(NamedTuple):
-    result: Any  # as the wire spelt it
-    core: Any  # canonical V1
-    raw: bytes  # the response body (unary) or the event's data (stream)
-    exchange: Any
+_UNSET: Any = object()
+
+
+class Reply:
+    """One answer: `result` as the wire spelt it, `core` its canonical V1 form (worked out on first
+    use when `decode` is given: `-o json` of a stream never needs it), `raw` the bytes (the body,
+    or the event's data), the exchange, and for a stream event its `facts` (wire.shapes)."""
+
+    __slots__ = ("result", "_core", "raw", "exchange", "_decode", "facts")
+
+    def __init__(self, result: Any, core: Any = _UNSET, raw: bytes = b"", exchange: Any = None, *, decode: Any = None, facts: Any = None) -> None:
+        self.result, self._core, self.raw, self.exchange, self._decode, self.facts = result, core, raw, exchange, decode, facts
+
+    @property
+    def core(self) -> Any:
+        if self._core is _UNSET:
+            self._core = self._decode(self.result)
+        return self._core
+
+    def _replace(self, **changes: Any) -> Reply:
+        fields = {"result": self.result, "core": self.core, "raw": self.raw, "exchange": self.exchange, **changes}
+        return Reply(fields["result"], fields["core"], fields["raw"], fields["exchange"], facts=self.facts)
 
 
 class Call:
@@ -43,7 +60,7 @@ class Call:
         if opts.debug:
             taps.append(DebugTap(out.note, self.redactor))
         if opts.dump:
-            taps.append(DumpTap(opts.dump, self.redactor, version=opts.wire.version))
+            taps.append(DumpTap(opts.dump, self.redactor, version=None if opts.version_auto else opts.wire.version))
         if opts.insecure:
             out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
         self.transport = Transport(
@@ -53,6 +70,7 @@ class Call:
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
         self._endpoint: Endpoint | None = None
         self._grpc: Any = None  # the gRPC carrier, once a gRPC interface is used
+        self._binding: Any = None  # the endpoint's binding, once an answer is read
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
         CURRENT["call"] = self
@@ -71,11 +89,14 @@ class Call:
         if isinstance(exc[1], A2acliError):  # messages quote URLs, which may carry an API key
             exc[1].message = self.redactor.text(exc[1].message)
             exc[1].args = (exc[1].message,)  # what a --debug traceback prints
+            for tap in self.transport.taps:  # a run refused before its call was sent: the dump says why
+                getattr(tap, "refused", lambda *a: None)(exc[1].message, exc[1].hint)
         self.close()
 
     # -- where and how ------------------------------------------------------------------------------
     def fetch_card(self) -> Any:
         from a2acli.transport.card import fetch_card
+        from a2acli.wire.endpoints import card_notes
         from a2acli.wire.translate import to_core_card
 
         if not self.opts.url:
@@ -84,6 +105,8 @@ class Call:
         if not isinstance(fetched.doc, dict):
             raise UsageError(f"{fetched.url} is not an Agent Card")
         self.card = to_core_card(fetched.doc)
+        for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
+            (self.out.warn if level == "warn" else self.out.note)(text)
         return fetched
 
     def endpoint(self) -> Endpoint:
@@ -91,11 +114,32 @@ class Call:
 
         if self._endpoint is None:
             if self.opts.endpoint:
+                if self.opts.version_auto:
+                    if not self.opts.url:
+                        raise UsageError("--a2a-version auto reads the Agent Card, and --endpoint skips it", hint="pass --a2a-version 1.0 or 0.3, or -u URL of the agent too")
+                    self.fetch_card()
+                    self.choose_version()
                 self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or ("jsonrpc",))[0])
             else:
                 fetched = self.fetch_card()
+                self.choose_version()
                 self._endpoint = select_interface(self.card or {}, self.opts.wire, fetched.url, self.opts.transports)
         return self._endpoint
+
+    def choose_version(self) -> None:
+        """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on
+        stderr, and recorded in --dump. Every later request carries the version chosen."""
+        from a2acli.wire.endpoints import choose_version
+
+        if not self.opts.version_auto or self.card is None:
+            return
+        wire, line = choose_version(self.card, self.opts.transports)
+        self.opts = self.opts._replace(wire=wire, version_auto=False)
+        self.transport.cfg = self.transport.cfg._replace(version=wire.version)
+        self.out.note(line)
+        for tap in self.transport.taps:
+            if hasattr(tap, "version_chosen"):
+                tap.version_chosen(wire.version, line)
 
     def _card_is_local(self) -> bool:
         url = self.opts.url or ""
@@ -237,6 +281,8 @@ class Call:
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
             self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")
+        if ep is None and self.opts.version_auto:
+            self.out.note(f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}")
         head = [self.redactor.text(line)] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
         document = enc.document
         if enc.request_id is None:  # no envelope names the call: the JSON document is the whole request
@@ -297,7 +343,10 @@ class Call:
         return Reply(result, self._decode(enc, result), ex.response_body, ex)
 
     def binding_of(self, enc: Encoded) -> Binding:
-        return self.binding
+        """The binding that encoded `enc` (the endpoint's, looked up once per call)."""
+        if self._binding is None:
+            self._binding = self.binding
+        return self._binding
 
     def _decode(self, enc: Encoded, result: Any) -> Any:
         """The result in canonical V1, checked against what the method promises (InvalidResponse
@@ -310,9 +359,18 @@ class Call:
         return core
 
     def _stream(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
-        from a2acli.wire.shapes import ends_stream
+        """Each event as it arrives. When the output prints events as they came (`-o json`
+        without --as v1, `-o raw`), an event is not translated: its few facts are read off it
+        (wire.shapes.peek_event) for tracking and the end of the stream, and its canonical form
+        is worked out only if something asks for it."""
+        from a2acli.wire.shapes import ends_stream, peek_event
 
         binding = self.binding_of(enc)
+        light = self.out.mode in ("json", "raw") and not self.opts.as_v1 and enc.spec is not None
+
+        def decode(result: Any) -> Any:
+            return self._decode(enc, result)
+
         warned: set[str] = set()
 
         def warn_once(text: str) -> None:  # one line per stream, not one per event
@@ -333,11 +391,16 @@ class Call:
                     except RpcError:
                         present.passthrough(self.out, ev.data)  # raw: the error event's data as it came
                         raise
-                    core = self._decode(enc, result)
+                    facts = peek_event(result)
+                    if facts is not None and light:
+                        reply = Reply(result, raw=ev.data.encode(), exchange=ex, decode=decode, facts=facts)
+                    else:  # decoded in full (the output shows it): what is wrong with an odd event is named here
+                        reply = Reply(result, decode(result), ev.data.encode(), ex, facts=facts)
+                    ends = facts.ends if facts is not None else ends_stream(result, reply.core)
                     events += 1
-                    yield Reply(result, core, ev.data.encode(), ex)
+                    yield reply
                     self.transport.check_deadline()
-                    if ends_stream(result, core):
+                    if ends:
                         return
                 if not events:
                     raise InvalidResponseError(
@@ -347,6 +410,18 @@ class Call:
                 return
 
     # -- task tracking --------------------------------------------------------------------------------
+    def track_reply(self, reply: Reply) -> None:
+        """Remember the task in hand from a reply: from its facts when it has them."""
+        f = reply.facts
+        if f is None:
+            self.track(reply.core)
+        elif f.kind == "artifact-update":
+            self.task.setdefault("id", f.task_id)
+        elif f.kind != "message":
+            self.task.update({k: v for k, v in (("id", f.task_id), ("contextId", f.context_id)) if v})
+            if f.state:
+                self.task["state"] = f.state  # already canonical
+
     def track(self, core: Any) -> None:
         """Remember the task in hand from a core Task, send result or stream event."""
         if not isinstance(core, dict):

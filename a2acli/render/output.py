@@ -13,6 +13,16 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+_LINE_ENCODER: list[json.JSONEncoder] = []
+
+
+def _line_encoder() -> json.JSONEncoder:
+    """One encoder for JSON Lines (json.dumps builds a new one per call when ensure_ascii=False)."""
+    if not _LINE_ENCODER:
+        _LINE_ENCODER.append(json.JSONEncoder(ensure_ascii=False))
+    return _LINE_ENCODER[0]
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -63,9 +73,9 @@ class Output:
     def json(self, obj: Any, *, lines: bool = False) -> None:
         self._documents += 1
         self._lines = self._lines or lines
-        text = json.dumps(obj, ensure_ascii=False) if lines else json.dumps(obj, ensure_ascii=False, indent=2)
+        text = _line_encoder().encode(obj) if lines else json.dumps(obj, ensure_ascii=False, indent=2)
         self.out.write(text + "\n")
-        self.out.flush()
+        self.out.flush()  # a line per event, as it arrives
 
     def raw(self, data: bytes | str) -> None:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
@@ -93,17 +103,57 @@ class Output:
             grid.add_row(label, Text(value))
         self.console.print(Panel(grid, title=title, title_align="left", border_style=style, expand=False))
 
-    def table(self, columns: list[str], rows: list[list[str]], *, title: str | None = None) -> None:
+    def table(
+        self,
+        columns: list[str],
+        rows: list[list[str]],
+        *,
+        title: str | None = None,
+        keep: tuple[str, ...] = (),
+        shorter: dict[str, Any] | None = None,
+        drop: tuple[str, ...] = (),
+    ) -> None:
+        """A table. The `keep` columns (ids, tokens, URLs) are never wrapped or cut: when the
+        table is wider than the terminal, the `shorter` columns take their short form (column ->
+        function of the value), then the `drop` columns go, and if it still does not fit, each
+        row becomes a block of `Label  value` lines."""
         if not self.rich:
             for row in rows:
                 self.out.write("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n")
             self.out.flush()
             return
         from rich.table import Table
+        from rich.text import Text
 
+        width = self.console.width
+        for c, fn in (shorter or {}).items():
+            if _table_width(columns, rows) > width and c in columns:
+                i = columns.index(c)
+                rows = [[fn(v) if j == i else v for j, v in enumerate(row)] for row in rows]
+        whole = (columns, rows)  # blocks have room for every column
+        for c in drop:
+            if _table_width(columns, rows) > width and c in columns:
+                i = columns.index(c)
+                columns = columns[:i] + columns[i + 1 :]
+                rows = [row[:i] + row[i + 1 :] for row in rows]
+        if _table_width(columns, rows) > width and keep:  # blocks: one per row, lines never wrapped
+            columns, rows = whole
+            if title:
+                self.console.print(Text(title, style="italic"), soft_wrap=True)
+            label = max(len(c) for c in columns)
+            for row in rows:
+                for c, v in zip(columns, row, strict=False):
+                    line = Text(f"{c:<{label}}  ", style="bold cyan")
+                    line.append(v)
+                    self.console.print(line, soft_wrap=True)
+                self.console.print()
+            return
         t = Table(title=title, title_justify="left")
         for c in columns:
-            t.add_column(c, overflow="fold")
+            if c in keep:
+                t.add_column(c, no_wrap=True, overflow="ignore", min_width=max([len(c), *(len(r[columns.index(c)]) for r in rows)]))
+            else:
+                t.add_column(c, overflow="fold")
         for row in rows:
             t.add_row(*row)
         self.console.print(t)
@@ -113,6 +163,16 @@ class Output:
         self.out.flush()
 
     # -- side channel (stderr) ------------------------------------------------------------------
+    def command(self, cmd: str) -> None:
+        """A command to copy, on a line of its own and never wrapped (a triple click selects it)."""
+        if self.err_rich:
+            from rich.text import Text
+
+            self.err_console.print(Text("  " + cmd, style="bold"), soft_wrap=True)
+        else:
+            self.err.write("  " + cmd + "\n")
+            self.err.flush()
+
     def note(self, msg: str) -> None:
         self._err(msg, "dim")
 
@@ -123,12 +183,12 @@ class Output:
         if self.err_rich:
             from rich.text import Text
 
-            self.err_console.print(Text(msg, style=style))
+            self.err_console.print(Text(msg, style=style), soft_wrap=True)  # the terminal wraps: copies stay whole
         else:
             self.err.write(msg + "\n")
             self.err.flush()
 
-    def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | None, data: Any = None, request_id: str | None = None) -> None:
+    def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | None, data: Any = None, request_id: str | None = None, usage: str | None = None) -> None:
         """Under -o json the error envelope goes to stdout: as the document when nothing was
         written yet, as one more line after JSON Lines (a stream stays one object per line),
         and to stderr as text when a document is already there (stdout holds exactly one, as
@@ -144,7 +204,15 @@ class Output:
         self._err(f"error: {message}", "bold red")
         if data is not None:
             self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")
+        if usage:
+            self._err(usage, "")
         if hint:
             self._err(f"hint: {hint}", "yellow")
         if request_id:
             self._err(f"X-Request-ID: {request_id}", "dim")
+
+
+def _table_width(columns: list[str], rows: list[list[str]]) -> int:
+    """The width of a rich table (heavy-head box, padding 1) whose cells are not wrapped."""
+    widths = [max([len(c), *(len(str(r[i])) for r in rows)]) for i, c in enumerate(columns)]
+    return sum(widths) + 3 * len(widths) + 1

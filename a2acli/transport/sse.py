@@ -12,7 +12,7 @@ from typing import NamedTuple
 import httpx
 from httpx_sse import EventSource
 
-from a2acli.transport.exchange import Exchange, Tap
+from a2acli.transport.exchange import Exchange, NullTap, Tap
 
 
 class SseEvent(NamedTuple):
@@ -58,6 +58,8 @@ def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap]) -> Iterator
         yield SseEvent(0, "message", data)
         return
     index = 0
+    # only the taps that watch chunks or events are called for each (--dump, --debug)
+    taps = [t for t in taps if type(t).on_event is not NullTap.on_event or type(t).on_chunk is not NullTap.on_chunk]
     for sse in EventSource(_Tee(resp, ex, taps)).iter_sse():  # type: ignore[arg-type]
         if not sse.data.strip():
             continue  # an event with no data (a bare `id:` or `event:`) carries nothing to show

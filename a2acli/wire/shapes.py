@@ -151,3 +151,64 @@ def ends_stream(result: Any, core: Any) -> bool:
     holder = core.get("statusUpdate") or core.get("task")
     state = (holder.get("status") or {}).get("state") if isinstance(holder, dict) and isinstance(holder.get("status"), dict) else None
     return to_core_task_state(state) in TERMINAL_STATES
+
+
+# -- the fast path of a stream: what tracking and the end of a stream need, read off the event ------
+
+# wrapper key -> event kind, in every spelling a binding uses (V1, 0.3 proto-JSON `msg`)
+_WRAPPERS = {"statusUpdate": "status-update", "artifactUpdate": "artifact-update", "task": "task", "message": "message", "msg": "message"}
+_V0_KINDS = ("status-update", "artifact-update", "task", "message")
+_CANONICAL_STATES = frozenset(f"TASK_STATE_{s}" for s in ("SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "CANCELED", "FAILED", "REJECTED"))
+
+
+class EventFacts:
+    """The few fields of a stream event that tracking and the end of a stream read."""
+
+    __slots__ = ("kind", "task_id", "context_id", "state", "final")
+
+    def __init__(self, kind: str, task_id: Any, context_id: Any, state: Any, final: bool) -> None:
+        self.kind, self.task_id, self.context_id, self.state, self.final = kind, task_id, context_id, state, final
+
+    @property
+    def ends(self) -> bool:
+        """As ends_stream: a final flag, a Message, or a terminal state."""
+        return self.final or self.kind == "message" or self.state in TERMINAL_STATES
+
+
+def peek_event(result: Any) -> EventFacts | None:
+    """The facts of a stream event as the wire spelt it (a V1 or 0.3 proto-JSON wrapper, or a bare
+    V0 event with `kind`), reading only the fields it needs; None when the event does not have the
+    shape of one (the caller then decodes it in full, which names what is wrong)."""
+    if not isinstance(result, dict):
+        return None
+    inner: Any
+    kind = result.get("kind")
+    if isinstance(kind, str):
+        if kind not in _V0_KINDS:
+            return None
+        inner = result
+    else:
+        key = None
+        for k in result:
+            if k in _WRAPPERS:
+                if key is not None:
+                    return None  # two wrappers: not one event
+                key = k
+        inner = result[key] if key is not None else None
+        if not isinstance(inner, dict):
+            return None
+        kind = _WRAPPERS[key]  # type: ignore[index]
+    status = inner.get("status")
+    if status is not None and not isinstance(status, dict):
+        return None
+    state = status.get("state") if status else None
+    if state is not None and state not in _CANONICAL_STATES:
+        state = to_core_task_state(state)  # canonical, once
+    if kind == "task":
+        task_id = inner.get("id")
+    elif kind == "message":
+        task_id, state = inner.get("taskId"), None
+    else:
+        task_id = inner.get("taskId")
+    final = result.get("final") is True or inner.get("final") is True
+    return EventFacts(kind, task_id, inner.get("contextId"), state, final)

@@ -4,6 +4,7 @@ differ in the method names and the params/result shapes (wire/translate)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from a2acli.errors import A2acliError, UsageError
@@ -82,7 +83,10 @@ class JsonRpcBinding:
             except A2acliError:
                 err = None
             raise _rpc_error(err or {"code": None, "message": data}, answer)
-        doc = envelope.loads(data.encode(), what="stream event")
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            doc = envelope.loads(data.encode(), what="stream event")  # raises, naming what came
         result, err = envelope.split_response(doc)
         if err is not None:
             raise _rpc_error(err, answer)

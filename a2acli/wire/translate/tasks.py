@@ -136,6 +136,10 @@ def stream_kind(obj: Any) -> str | None:
 
 def _split(obj: Any) -> tuple[str | None, Any, dict[str, Any]]:
     """(member, payload, other keys) of a V1 wrapper, or of a bare V0/V1 event (no other keys)."""
+    if isinstance(obj, dict) and len(obj) == 1:  # the common case, a V1 one-key wrapper: no copies
+        ((key, value),) = obj.items()
+        if key in _MEMBERS and isinstance(value, dict):
+            return key, value, {}
     if isinstance(obj, dict) and stream_kind(obj) is None:
         o = fields(obj)
         members = [m for m in _MEMBERS if isinstance(o.get(m), dict)]

@@ -1,0 +1,197 @@
+"""Stream throughput and latency of `a2a stream`, next to the simplest Python consumer that does
+the same job, measured in the same run against the same loopback server.
+
+The server (a thread of this script, 127.0.0.1, a free port) answers any POST with an SSE stream
+of N small JSON-RPC events: status updates of one task, the last one completed. The baseline
+(the "raw consumer") is httpx + httpx-sse reading that stream, `json.loads` of each event's data,
+and its result written as one JSON line. Each `a2a` mode runs the installed CLI as a subprocess
+with stdout on /dev/null:
+
+    json        a2a stream -o json                 (events as the wire spelt them)
+    raw         a2a stream -o raw                  (each event's data as received)
+    json-v1     a2a stream -o json --as v1         (canonical V1)
+    v0          a2a stream -o json --a2a-version 0.3 (a V0 stream: bare events with `kind`)
+    text        a2a stream                         (plain text, off a terminal)
+    live        a2a stream with FORCE_COLOR=1      (the rich live view, drawn to /dev/null)
+
+Each mode runs ROUNDS times round-robin with the baseline; the table gives the median events per
+second and the ratio to the baseline's median. Latency: the server sends LAT_N events LAT_GAP
+apart, each stamped with its send time; the median time from stamp to the line arriving on the
+consumer's stdout (a pipe read here) is printed for the raw consumer and `a2a -o json`.
+
+    pip install -e '.[dev]' && python benchmarks/stream_throughput.py [--events 100000] [--rounds 3]
+
+Figures, not assertions: this is a script, not a test (a smoke test runs it on a tiny stream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+A2A = [str(BIN / "a2a")] if (BIN / "a2a").exists() else [sys.executable, "-m", "a2acli"]
+
+RAW_CONSUMER = r"""
+import json, sys, httpx, httpx_sse
+out = sys.stdout
+with httpx.Client(timeout=None) as client:
+    with httpx_sse.connect_sse(client, "POST", sys.argv[1], json={"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {}}) as source:
+        for sse in source.iter_sse():
+            doc = json.loads(sse.data)
+            out.write(json.dumps(doc.get("result", doc)) + "\n")
+            out.flush()
+"""
+
+
+def v1_event(i: int, last: bool, stamp: float | None = None) -> dict:
+    state = "TASK_STATE_COMPLETED" if last else "TASK_STATE_WORKING"
+    status: dict = {"state": state, "timestamp": "2026-01-01T00:00:00Z"}
+    if stamp is not None:
+        status["message"] = {"messageId": f"m{i}", "role": "ROLE_AGENT", "parts": [{"text": f"{stamp!r}"}]}
+    return {"jsonrpc": "2.0", "id": 1, "result": {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": status}}}
+
+
+def v0_event(i: int, last: bool) -> dict:
+    state = "completed" if last else "working"
+    event = {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": state, "timestamp": "2026-01-01T00:00:00Z"}, "final": last}
+    return {"jsonrpc": "2.0", "id": 1, "result": event}
+
+
+def sse_body(n: int, v0: bool) -> bytes:
+    make = v0_event if v0 else v1_event
+    return "".join(f"data: {json.dumps(make(i, i == n - 1))}\n\n" for i in range(n)).encode()
+
+
+class Server:
+    """Answers every POST with the prepared SSE body (or, for latency, stamped events)."""
+
+    def __init__(self, n: int) -> None:
+        self.bodies = {"v1": sse_body(n, False), "v0": sse_body(n, True)}
+        self.latency: tuple[int, float] = (0, 0.0)
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"  # a body delimited by the close: no chunking cost
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                request = self.rfile.read(length)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                if self.path.startswith("/latency"):
+                    n, gap = outer.latency
+                    for i in range(n):
+                        time.sleep(gap)
+                        self.wfile.write(f"data: {json.dumps(v1_event(i, i == n - 1, time.time()))}\n\n".encode())
+                        self.wfile.flush()
+                    return
+                body = outer.bodies["v0" if b'"message/stream"' in request else "v1"]
+                for start in range(0, len(body), 1 << 16):
+                    self.wfile.write(body[start : start + (1 << 16)])
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+MODES: dict[str, tuple[list[str], dict[str, str]]] = {
+    "json": (["-o", "json"], {}),
+    "raw": (["-o", "raw"], {}),
+    "json-v1": (["-o", "json", "--as", "v1"], {}),
+    "v0": (["-o", "json", "--a2a-version", "0.3"], {}),
+    "text": ([], {}),
+    "live": ([], {"FORCE_COLOR": "1", "COLUMNS": "100"}),
+}
+
+
+def run_timed(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    with open(os.devnull, "w") as null:
+        proc = subprocess.run(argv, stdout=null, stderr=subprocess.PIPE, env={**os.environ, **env}, timeout=900)
+    took = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-400:]}")
+    return took
+
+
+def a2a_argv(url: str, extra: list[str]) -> list[str]:
+    return [*A2A, "stream", "go", "--endpoint", url + "/", *extra]
+
+
+def latency(argv: list[str], env: dict[str, str]) -> float:
+    """Median ms from an event's stamp to its line on the consumer's stdout."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={**os.environ, **env}, text=True, bufsize=1)
+    delays = []
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        now = time.time()
+        doc = json.loads(line)
+        parts = (((doc.get("statusUpdate") or {}).get("status") or {}).get("message") or {}).get("parts") or []
+        if parts:
+            delays.append((now - float(parts[0]["text"])) * 1000)
+    proc.wait(timeout=60)
+    return statistics.median(delays) if delays else float("nan")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--events", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--latency-events", type=int, default=200)
+    args = ap.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
+    server = Server(args.events)
+    server.latency = (args.latency_events, 0.01)
+    try:
+        baseline_argv = [sys.executable, "-c", RAW_CONSUMER, server.url + "/"]
+        times: dict[str, list[float]] = {"raw consumer": []}
+        for m in modes:
+            times[m] = []
+        for _ in range(args.rounds):
+            times["raw consumer"].append(run_timed(baseline_argv, {}))
+            for m in modes:
+                extra, env = MODES[m]
+                times[m].append(run_timed(a2a_argv(server.url, extra), env))
+        base = statistics.median(times["raw consumer"])
+        print(f"{args.events} events, {args.rounds} round(s), median of each")
+        print(f"{'consumer':<14}{'events/s':>12}{'seconds':>10}{'x raw':>8}")
+        for name, ts in times.items():
+            t = statistics.median(ts)
+            print(f"{name:<14}{args.events / t:>12,.0f}{t:>10.2f}{base / t:>8.2f}")
+        if args.latency_events:
+            lat_raw = latency([sys.executable, "-c", RAW_CONSUMER, server.url + "/latency"], {})
+            lat_a2a = latency([*A2A, "stream", "go", "--endpoint", server.url + "/latency", "-o", "json"], {})
+            print(f"latency, median ms from the server's stamp to a line on stdout: raw consumer {lat_raw:.2f}, a2a -o json {lat_a2a:.2f}")
+    finally:
+        server.close()
+    if shutil.which("a2a") is None and not (BIN / "a2a").exists():
+        print("note: ran `python -m a2acli` (no a2a script next to this Python)")
+
+
+if __name__ == "__main__":
+    main()
