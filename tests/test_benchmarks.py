@@ -31,6 +31,6 @@ def test_startup_runs():
 
 def test_stream_throughput_runs():
     out = run("stream_throughput.py", "--events", "300", "--rounds", "1", "--latency-events", "5", "--modes", "json,raw,text")
-    names = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in ("raw", "json", "text")]
-    assert names == ["json", "raw", "text"], out
+    names = [line[:14].strip() for line in out.splitlines() if line[:14].strip() in ("raw consumer", "raw", "json", "text")]
+    assert names == ["raw consumer", "json", "raw", "text"], out
     assert "latency, median ms" in out, out
