@@ -180,6 +180,7 @@ VOLATILE_HEADERS = frozenset(
 _ID_KEYS = {"messageId": "message", "contextId": "context", "taskId": "task", "artifactId": "artifact", "referenceTaskIds": "task"}
 _TIME_KEY = re.compile(r"(?:[tT]imestamp|Time|At|^time)$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID_INSIDE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")  # "e-<uuid>", "A2A_USER_<uuid>"
 _ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
 # Values kept as they are: user payload (Part.data, metadata Structs) has no protocol defaults.
 _OPAQUE = frozenset({"data", "metadata"})
@@ -224,6 +225,9 @@ class IdNormaliser:
                         self._placeholder(node, "id")
                     elif _ISO_TIME.match(node):
                         self._placeholder(node, "timestamp")
+                    else:
+                        for found in _UUID_INSIDE.findall(node):
+                            self._placeholder(found, "id")
             level = deeper
 
     def _visit(self, obj: dict[str, Any], k: str, top: bool) -> None:
@@ -252,7 +256,10 @@ class IdNormaliser:
             return doc
         id_place = key in _ID_KEYS or (key == "id" and (top or isinstance(doc, str))) or bool(_TIME_KEY.search(key))
         if id_place or (isinstance(doc, str) and len(doc) >= 8):
-            return self.seen.get((type(doc).__name__, doc), doc)
+            whole = self.seen.get((type(doc).__name__, doc), doc)
+            if whole is doc and isinstance(doc, str):  # a generated id inside a string: "e-<uuid>"
+                return _UUID_INSIDE.sub(lambda m: self.seen.get(("str", m.group(0)), m.group(0)), doc)
+            return whole
         return doc
 
     def __call__(self, doc: Any, *, envelope: bool = True) -> Any:
@@ -574,6 +581,10 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
                     raw,
                 )
             )
+        if not raw:  # canonical bodies hide how each side was shaped: say it when that differs
+            sa, sb = answer_shapes(ea), answer_shapes(eb)
+            if sa != sb:
+                sections.append(Section("response.shape", sa, sb, f"{lf} (as received)", f"{rf} (as received)"))
         for s in sections:
             s.left, s.right = prune(s.left, s.name, patterns), prune(s.right, s.name, patterns)
             s.differences = structural(s.left, s.right, s.name, method)
@@ -591,3 +602,22 @@ def _status(line: str | None) -> str | None:
 
 def _events(side: _Side, ex: DumpedExchange, neutral: bool = False) -> list[Any]:
     return [v for data in ex.events if (v := side.body(data, ex, "event", neutral=neutral)) is not MISSING]
+
+
+def answer_shapes(ex: DumpedExchange) -> list[str]:
+    """How a JSON-RPC answer (body or events) departs from the shape of the version it was asked
+    under (wire.shapes.answer_shape), one line per kind of deviation; [] when it has that shape."""
+    from a2acli.wire.shapes import answer_shape
+
+    if ex.binding != "jsonrpc" or not ex.version:
+        return []
+    found: dict[str, str] = {}
+    for data in ex.events if ex.stream else (ex.response_body.decode("utf-8", "replace"),):
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and "result" in doc:
+            for text in answer_shape(doc["result"], ex.version):
+                found.setdefault(text.split(" (")[0], text)
+    return list(found.values())

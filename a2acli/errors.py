@@ -57,6 +57,7 @@ class CardNotFoundError(UnreachableError):
 class AuthError(A2acliError):
     exit_code = ExitCode.AUTH
     code = "auth"
+    http_status: int | None = None  # 401/403 when the agent answered so
 
 
 class TimeoutExpired(A2acliError):

@@ -16,7 +16,9 @@ import typer
 from a2acli import __version__
 from a2acli.commands._options import COMMON, common_parameters, with_signature
 
-HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC or HTTP+JSON, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
+HELP = (
+    "Drive and debug A2A (Agent2Agent) agents over JSON-RPC or HTTP+JSON, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
+)
 
 
 def _version(value: bool) -> None:
@@ -53,12 +55,9 @@ def _command(module: str, function: str, name: str, panel: str, *, ordered: bool
         import importlib
 
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
-        if ordered:
-            from a2acli.commands._inputs import OrderedCommand
+        from a2acli.commands._inputs import Command, OrderedCommand
 
-            app.command(name, cls=OrderedCommand, rich_help_panel=panel)(callback)
-        else:
-            app.command(name, rich_help_panel=panel)(callback)
+        app.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel)(callback)
 
     return register
 
@@ -78,12 +77,25 @@ def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -
             if commands or groups:  # otherwise (a typo): the whole group, so the error lists them
                 sub = copy.copy(sub)
                 sub.registered_commands, sub.registered_groups = commands, groups
+        _plain_usage(sub)
         if panel:
             app.add_typer(sub, name=name, hidden=hidden, rich_help_panel=panel)
         else:
             app.add_typer(sub, name=name, hidden=hidden)
 
     return register
+
+
+def _plain_usage(sub: typer.Typer) -> None:
+    """The group's commands (and its groups' commands) use our Command class (plain usage lines)."""
+    from a2acli.commands._inputs import Command
+
+    for info in sub.registered_commands:
+        if info.cls is None or info.cls is typer.core.TyperCommand:
+            info.cls = Command
+    for group in sub.registered_groups:
+        if group.typer_instance is not None:
+            _plain_usage(group.typer_instance)
 
 
 COMMANDS: dict[str, Callable[..., None]] = {
@@ -104,6 +116,30 @@ COMMANDS: dict[str, Callable[..., None]] = {
 }
 
 
+class RootGroup(typer.core.TyperGroup):
+    """The root command: Typer's own usage errors (a missing argument, an unknown option or
+    command) are reported like every other error, `error:`/`usage:`/`hint:` on stderr (the error
+    envelope on stdout under -o json), exit 2, instead of Typer's boxed message."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        extra["windows_expand_args"] = windows_expand_args
+        if not standalone_mode:  # the caller handles errors (`a2a diff -- CMD`)
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as e:
+            import os
+
+            from a2acli.commands._run import usage_error
+
+            code = usage_error(e, json_output=_json_output(argv, os.environ))
+        except typer.Abort:
+            sys.stderr.write("Aborted!\n")
+            code = 1
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 def build_app(only: str | None = None, member: str | None = None, *, root_options: bool = True) -> typer.Typer:
     """The root app with every command, or with `only` that one (of a group: only `member`).
     Without `root_options` the root accepts no option (the command line starts with the command)."""
@@ -114,6 +150,7 @@ def build_app(only: str | None = None, member: str | None = None, *, root_option
         context_settings={"help_option_names": ["-h", "--help"]},
         pretty_exceptions_enable=False,
         add_completion=False,
+        cls=RootGroup,
     )
     app.callback()(_root if root_options else _bare_root)
     for name, register in COMMANDS.items():
@@ -197,24 +234,7 @@ def run() -> None:
         command = ""  # the version needs no command at all
     app = build_app(command, member, root_options=not argv or argv[0] != command)
     _collect_from_here()
-    if not _json_output(argv, os.environ):
-        app(prog_name="a2a")
-        return
-    # -o json: a usage error Typer finds before any command runs (an unknown flag, a bad value)
-    # is reported in the JSON error envelope on stdout too, like every other error.
-    try:
-        code = app(prog_name="a2a", standalone_mode=False)
-    except typer.TyperException as e:
-        if getattr(e, "exit_code", None) != 2 or not hasattr(e, "format_message"):
-            raise
-        from a2acli.render.output import Output
-
-        where = f"{getattr(getattr(e, 'ctx', None), 'command_path', None) or 'a2a'} --help"
-        Output("json").error(message=e.format_message(), hint=f"see `{where}`", code="usage", a2a_code=None)
-        code = 2
-    except typer.Abort:
-        code = 1
-    sys.exit(code or 0)
+    app(prog_name="a2a")  # usage errors: RootGroup reports them (the JSON envelope under -o json)
 
 
 def _value_of(flags: tuple[str, ...], argv: list[str]) -> str | None:

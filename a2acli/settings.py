@@ -273,12 +273,13 @@ def check_value(name: str, value: Any) -> Any:
 
     text = str(value).strip()
     if name == "a2a-version":
-        from a2acli.wire import parse_wire
+        from a2acli.wire import AUTO, parse_version_choice
 
         try:
-            return parse_wire(text).version
+            wire = parse_version_choice(text)
         except ValueError as e:
-            raise UsageError(str(e), hint="a2a-version is 1.0 or 0.3") from None
+            raise UsageError(str(e), hint="a2a-version is 1.0, 0.3 or auto (1.0 when the card offers it, else 0.3)") from None
+        return wire.version if wire is not None else AUTO
     if name == "dialect":
         from a2acli.wire.dialects import get_dialect
 

@@ -140,12 +140,35 @@ def test_compare_and_unified_text(tmp_path):
     write_dump(tmp_path / "a")
     write_dump(tmp_path / "b", body=b'{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","status":{"state":"failed"}}}')
     report = diffing.compare(diffing.load_dump(tmp_path / "a"), diffing.load_dump(tmp_path / "b"))
-    assert [d.to_json() for d in report.differences] == [
+    assert [d.to_json() for d in report.differences if d.path != "response.shape" and not d.path.startswith("response.shape[")] == [
         {"exchange": "GetTask", "path": "response.body.result.status", "kind": "added", "left": None, "right": {"state": "TASK_STATE_FAILED"}}]
-    (section,) = [s for s in report.exchanges[0].sections if s.differences]
+    # the right answer is a V0 task (`kind`, lowercase state) under 1.0: a shape difference too
+    assert any(d.path.startswith("response.shape") and "V0-shaped under 1.0" in str(d.right) for d in report.differences)
+    (section,) = [s for s in report.exchanges[0].sections if s.differences and s.name != "response.shape"]
     assert section.unified() == [
         "--- a/001-GetTask.response.body", "+++ b/001-GetTask.response.body", "@@ -2,6 +2,9 @@",
         '   "id": "<rpc-id-1>",', '   "jsonrpc": "2.0",', '   "result": {',
         '-    "id": "<task-1>"', '+    "id": "<task-1>",', '+    "status": {', '+      "state": "TASK_STATE_FAILED"', "+    }", "   }", " }",
     ]
     assert diffing.compare(diffing.load_dump(tmp_path / "a"), diffing.load_dump(tmp_path / "a")).equal
+
+
+def test_a_canonical_diff_notes_shape_differences_even_when_the_content_agrees(tmp_path):
+    """Issue 10: fasta2a answers a 0.3 call with a V1-shaped task and lowercase enums; canonical
+    V1 makes both sides equal, so the shape is compared on its own (as received)."""
+    v1 = b'{"jsonrpc":"2.0","id":1,"result":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}'
+    v1_shaped = b'{"jsonrpc":"2.0","id":1,"result":{"id":"t","contextId":"c","status":{"state":"completed"}}}'
+    write_dump(tmp_path / "a", body=v1)
+    write_dump(tmp_path / "b", body=v1_shaped)
+    (tmp_path / "b" / "index.jsonl").write_text(json.dumps({"seq": 1, "method": "tasks/get", "version": "0.3", "files": "001-GetTask", "stream": False}) + "\n")
+    report = diffing.compare(diffing.load_dump(tmp_path / "a"), diffing.load_dump(tmp_path / "b"))
+    shape = [d for d in report.differences if d.path.startswith("response.shape")]
+    assert [d.right for d in shape] == ["answer is V1-shaped under 0.3 (no `kind`)", "lowercase enum values: this agent speaks the clix dialect (V1 objects, lowercase enums)"]
+    assert not report.equal
+    assert diffing.compare(diffing.load_dump(tmp_path / "a"), diffing.load_dump(tmp_path / "a")).equal
+
+
+def test_generated_ids_inside_strings_are_replaced():
+    n = IdNormaliser()
+    doc = n({"jsonrpc": "2.0", "id": 1, "result": {"name": f"e-{UUID_A}", "metadata": {"user": f"A2A_USER_{UUID_B}"}}})
+    assert doc["result"] == {"name": "e-<id-1>", "metadata": {"user": "A2A_USER_<id-2>"}}

@@ -122,10 +122,10 @@ def _run(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Compl
 
 
 @pytest.mark.parametrize("argv,env,says", [
-    (["send", "hi", "--bogus", "-o", "json"], None, "No such option: --bogus"),
-    (["-ojson", "send", "--timeout", "abc", "hi"], None, "Invalid value for '--timeout'"),
-    (["tasks", "get", "--output=json"], None, "Missing argument"),
-    (["tasks", "get"], {"A2ACLI_OUTPUT": "json"}, "Missing argument"),
+    (["send", "hi", "--bogus", "-o", "json"], None, "no such option: --bogus"),
+    (["-ojson", "send", "--timeout", "abc", "hi"], None, "invalid value for '--timeout'"),
+    (["tasks", "get", "--output=json"], None, "missing argument 'TASK_ID'"),
+    (["tasks", "get"], {"A2ACLI_OUTPUT": "json"}, "missing argument 'TASK_ID'"),
 ])
 def test_a_usage_error_under_json_output_is_the_json_envelope(argv, env, says):
     out = _run(argv, env)
@@ -134,9 +134,10 @@ def test_a_usage_error_under_json_output_is_the_json_envelope(argv, env, says):
     assert err["code"] == "usage" and says in err["message"] and err["hint"].endswith("--help`")
 
 
-def test_a_usage_error_in_text_output_stays_typers(tmp_path):
+def test_a_usage_error_in_text_output_is_in_our_voice(tmp_path):
     out = _run(["send", "hi", "--bogus"])
-    assert out.returncode == 2 and out.stdout == "" and "No such option: --bogus" in out.stderr
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.splitlines() == ["error: no such option: --bogus", "usage: a2a send [OPTIONS] [TEXT]", "hint: see `a2a send --help`"]
 
 
 def test_json_output_keeps_the_exit_codes_of_the_commands():

@@ -16,7 +16,15 @@ import typer
 from a2acli.errors import UsageError
 
 
-class OrderedCommand(typer.core.TyperCommand):
+class Command(typer.core.TyperCommand):
+    """Every command's class: usage lines name arguments plainly, `TASK_ID` and `[TEXT]`
+    (Typer writes a required one as `{TASK_ID}`)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
+
+
+class OrderedCommand(Command):
     """Keeps the raw argument list, so parts can follow the command line's order."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -65,7 +73,12 @@ def parse_fields(fields: list[str]) -> dict[str, Any]:
             try:
                 out[key] = json.loads(value)
             except ValueError as e:
-                raise UsageError(f"-f {key}:= is not valid JSON ({e})", hint="e.g. -f tags:='[\"a\"]'  -f age:=42") from None
+                import shlex
+
+                hint = "`:=` takes JSON, e.g. -f age:=42 -f tags:='[\"a\"]'"
+                if value.strip() and value.strip()[0] not in '[{"':  # a bare word: a string was probably meant
+                    hint = f"for the string {value!r} use `=`: -f {shlex.quote(f'{key}={value}')}; `:=` takes JSON (-f age:=42)"
+                raise UsageError(f"-f {item}: {value!r} is not valid JSON ({e})", hint=hint) from None
         else:
             out[key] = value
     return out

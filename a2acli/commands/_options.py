@@ -133,16 +133,29 @@ COMMON: dict[str, tuple[Any, Any]] = {
                 "--transport",
                 help=f"Binding: {', '.join(TRANSPORT_CHOICES)} (or the card's JSONRPC, HTTP+JSON, GRPC); repeatable, in order of preference. Default: the card's order.",
                 setting="transport",
+                metavar="jsonrpc|rest|grpc",
                 autocompletion=complete_from(lambda: TRANSPORT_CHOICES),
             ),
         ],
         None,
     ),
     "a2a_version": (
-        Annotated[str | None, _opt("--a2a-version", help=f"Wire form: {' or '.join(VERSION_CHOICES)}.", setting="a2a-version", autocompletion=complete_from(lambda: VERSION_CHOICES))],
+        Annotated[
+            str | None,
+            _opt(
+                "--a2a-version",
+                help="Wire form: 1.0 or 0.3; auto reads the card and uses 1.0 when it is offered, else 0.3 (says which on stderr).",
+                setting="a2a-version",
+                metavar="1.0|0.3|auto",
+                autocompletion=complete_from(lambda: VERSION_CHOICES),
+            ),
+        ],
         None,
     ),
-    "dialect": (Annotated[str | None, _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", autocompletion=complete_from(lambda: ("spec", "clix")))], None),
+    "dialect": (
+        Annotated[str | None, _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", metavar="spec|clix", autocompletion=complete_from(lambda: ("spec", "clix")))],
+        None,
+    ),
     "header": (Annotated[list[str] | None, _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
     "api_key": (
         Annotated[
@@ -159,8 +172,14 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "plaintext": (Annotated[bool, _opt("--plaintext", help="gRPC: no TLS for a host:port interface URL (http:// and grpc:// URLs are plaintext already).", panel=AUTH)], False),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
     "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
-    "output": (Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", autocompletion=complete_from(lambda: ("text", "json", "raw")))], None),
-    "as_version": (Annotated[str | None, _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, autocompletion=complete_from(lambda: ("v1",)))], None),
+    "output": (
+        Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", metavar="text|json|raw", autocompletion=complete_from(lambda: ("text", "json", "raw")))],
+        None,
+    ),
+    "as_version": (
+        Annotated[str | None, _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, metavar="v1", autocompletion=complete_from(lambda: ("v1",)))],
+        None,
+    ),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
     "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
@@ -184,7 +203,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     """Merge leaf flags over root flags, then resolve env / profile / defaults."""
     from a2acli import settings
     from a2acli.errors import UsageError
-    from a2acli.wire import parse_wire
+    from a2acli.wire import Wire, parse_version_choice
     from a2acli.wire.dialects import get_dialect
 
     root = root or {}
@@ -193,9 +212,10 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     res = settings.resolve(flags, merged.get("profile"))
     v = res.values
     try:
-        wire = parse_wire(str(v["a2a-version"]))
+        chosen = parse_version_choice(str(v["a2a-version"]))
     except ValueError as e:
-        raise UsageError(str(e), hint="--a2a-version 1.0 (default) or 0.3") from None
+        raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3, or auto (1.0 when the card offers it, else 0.3)") from None
+    wire = chosen or Wire.V1  # auto: 1.0 until the card says otherwise
     try:
         get_dialect(str(v["dialect"]))
     except ValueError as e:
@@ -253,6 +273,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         endpoint=v["endpoint"],
         transports=tuple(transports),
         wire=wire,
+        version_auto=chosen is None,
         dialect_name=str(v["dialect"]).lower(),
         headers=tuple(headers),
         api_key=v["api-key"],

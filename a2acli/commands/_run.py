@@ -33,6 +33,10 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
     except (typer.Exit, typer.Abort):
         raise
     except A2acliError as e:
+        if getattr(e, "http_status", None) == 401:
+            from a2acli.pipeline.policies import explain_auth
+
+            e = explain_auth(e, CURRENT.get("call"))
         LAST["error"] = e
         if debug:
             import traceback
@@ -58,6 +62,46 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+
+
+def usage_error(e: Exception, *, json_output: bool) -> int:
+    """A usage error Typer found before any command ran (a missing argument, an unknown option
+    or command, a bad value), reported like ours: `error:`, the usage line, `hint:`; its exit code."""
+    code = int(getattr(e, "exit_code", 1))
+    if type(e).__name__ == "NoArgsIsHelpError":  # `a2a tasks`: the help is shown already
+        return code
+    ctx = getattr(e, "ctx", None)
+    path = getattr(ctx, "command_path", None) or "a2a"
+    message, hint = _usage_text(e, ctx, path)
+    usage = None
+    if ctx is not None:
+        usage = " ".join(ctx.get_usage().split())
+        usage = "usage: " + usage.split(":", 1)[1].strip() if usage.lower().startswith("usage:") else usage
+    Output("json" if json_output else _mode(None)).error(message=message, hint=hint, code="usage" if code == 2 else "error", a2a_code=None, usage=usage)
+    return code
+
+
+def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
+    """Typer's message in our voice (lower case, no closing period), and a hint: the likely
+    command or option, then where the help is."""
+    import difflib
+    import re
+
+    see = f"see `{path} --help`"
+    text = e.format_message() if hasattr(e, "format_message") else str(e)
+    found = re.match(r"No such command '([^']*)'", text)
+    if found and ctx is not None:
+        group = ctx.command
+        names = [n for n in group.list_commands(ctx) if not getattr(group.get_command(ctx, n), "hidden", False)]
+        close = difflib.get_close_matches(found.group(1), names, n=1, cutoff=0.6)
+        message = f"no such command {found.group(1)!r}"
+        return message, (f"did you mean `{path} {close[0]}`? ({see})" if close else see)
+    name = getattr(e, "option_name", None)
+    if name and type(e).__name__ == "NoSuchOption":
+        close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.5)
+        return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
+    message = text.strip().rstrip(".")
+    return (message[:1].lower() + message[1:]), see
 
 
 def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> bool:
@@ -156,8 +200,10 @@ def run_unary(
     headers: dict[str, str] | None = None,
     retries: int = 0,
 ) -> None:
-    from a2acli.pipeline.policies import parse_states, report_task_outcome, settled, wait_for_task
-    from a2acli.render.present import passthrough, present
+    from contextlib import nullcontext
+
+    from a2acli.pipeline.policies import check_push_config_answer, parse_states, report_task_outcome, settled, wait_for_task
+    from a2acli.render.present import passthrough, present, waiting
 
     spec = METHODS[method]
     with session(opts) as call:
@@ -165,14 +211,17 @@ def run_unary(
         if opts.offline:
             call.print_offline(call.encode(spec, params, request_id, stream=False), headers=headers)
             return
-        reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+        blocking = wait and spec.result == "send"  # a blocking send: the agent may answer late
+        with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
+            reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
         call.track(reply.core)
+        check_push_config_answer(call, spec.name, params, reply.core)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
             passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
-            reply = wait_for_task(call, poll_interval, wrap=spec.result == "send")
+            reply = wait_for_task(call, poll_interval, wrap=spec.result == "send", since=shown.started if shown else None)
         present(spec.result, reply, call.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
-            report_task_outcome(call, expected)
+            report_task_outcome(call, expected, waited=wait or spec.result != "send")
 
 
 @entry_point
@@ -219,7 +268,7 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
         if not all_pages:
             reply = call.unary(spec, params, request_id=request_id)
             present(spec.result, reply, call.out, as_v1=opts.as_v1)
-            next_page_note(call.out, reply.core)
+            next_page_note(call.out, reply.core, _list_command(params, opts))
             return
         pages = []
         for page in list_pages(call, params, request_id):
@@ -227,6 +276,18 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
             pages.append(page)
         merged = merge_pages(call, pages)
         present(spec.result, merged._replace(raw=b""), call.out, as_v1=opts.as_v1)
+
+
+def _list_command(params: dict[str, Any], opts: CallOptions) -> str:
+    """`a2a tasks list` with this call's filters and connection flags (the next page's command)."""
+    import shlex
+
+    from a2acli.pipeline.options import conn_flags
+    from a2acli.render.views import state_label
+
+    flags = {"pageSize": "--page-size", "contextId": "--context-id", "status": "--status", "historyLength": "--history-length", "statusTimestampAfter": "--status-timestamp-after"}
+    cmd = "a2a tasks list" + "".join(f" {flag} {shlex.quote(state_label(params[key]) if key == 'status' else str(params[key]))}" for key, flag in flags.items() if params.get(key) is not None)
+    return cmd + (" --include-artifacts" if params.get("includeArtifacts") else "") + conn_flags(opts)
 
 
 @entry_point
@@ -248,6 +309,13 @@ def run_card_fetch(opts: CallOptions) -> None:
             request(out, head, None, None)
             return
         fetched = call.fetch_card()
+        if opts.version_auto:
+            call.choose_version()  # what auto would use, said on stderr
+        else:
+            from a2acli.wire.endpoints import version_note
+
+            if note := version_note(call.card or {}, opts.wire, opts.transports, opts.url or fetched.url):
+                out.note(note)
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)  # a file:// card: its JSON
         present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1)
 

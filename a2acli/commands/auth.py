@@ -53,10 +53,21 @@ def auth_login(
     ctx: typer.Context,
     token_url: Annotated[
         str | None,
-        typer.Option("--token-url", envvar="A2ACLI_TOKEN_URL", help="The OAuth2 token endpoint (default: the profile's, else the Agent Card's clientCredentials flow of --url).", show_default=False),
+        typer.Option(
+            "--token-url",
+            envvar="A2ACLI_TOKEN_URL",
+            show_envvar=False,
+            help="The OAuth2 token endpoint (default: the profile's, else the Agent Card's clientCredentials flow of --url; env: A2ACLI_TOKEN_URL).",
+            show_default=False,
+        ),
     ] = None,
-    client_id: Annotated[str | None, typer.Option("--client-id", envvar="A2ACLI_CLIENT_ID", help="The OAuth2 client id (default: the profile's).", show_default=False)] = None,
-    client_secret: Annotated[str | None, typer.Option("--client-secret", envvar="A2ACLI_CLIENT_SECRET", help=f"The client secret (default: the profile's). {PS}", show_default=False)] = None,
+    client_id: Annotated[
+        str | None, typer.Option("--client-id", envvar="A2ACLI_CLIENT_ID", show_envvar=False, help="The OAuth2 client id (default: the profile's; env: A2ACLI_CLIENT_ID).", show_default=False)
+    ] = None,
+    client_secret: Annotated[
+        str | None,
+        typer.Option("--client-secret", envvar="A2ACLI_CLIENT_SECRET", show_envvar=False, help=f"The client secret (default: the profile's; env: A2ACLI_CLIENT_SECRET). {PS}", show_default=False),
+    ] = None,
     scope: Annotated[list[str] | None, typer.Option("--scope", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
     client_auth: Annotated[
         str | None, typer.Option("--client-auth", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"])
@@ -114,12 +125,12 @@ def auth_login(
         if insecure:
             out.warn("--insecure: TLS certificates are NOT verified; the client secret and token can be read on the path")
         from a2acli.transport.client import TransportConfig, tls_verify
-        from a2acli.wire import parse_wire
+        from a2acli.wire import Wire, parse_version_choice
 
-        try:
-            version = parse_wire(str(values["a2a-version"])).version
+        try:  # only the card is read here: auto reads it as 1.0 would
+            version = (parse_version_choice(str(values["a2a-version"])) or Wire.V1).version
         except ValueError as e:
-            raise UsageError(str(e), hint="--a2a-version 1.0 (default) or 0.3") from None
+            raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3 or auto") from None
         tout = float(values["timeout"]) if values["timeout"] not in (None, "") else None
         cfg = TransportConfig(version=version, timeout=tout, insecure=insecure, cacert=values["cacert"], cert=values["cert"], key=values["key"])
         saved = dict(pvals.get("auth") or {})

@@ -13,9 +13,13 @@ from a2acli.commands._options import CallOptions, method_options
 def call(
     method: Annotated[
         str,
-        typer.Argument(help="Method name: V1 (GetTask) is translated under --a2a-version 0.3; a V0 name (tasks/get) needs --a2a-version 0.3; unknown methods are sent as given.", show_default=False),
+        typer.Argument(
+            help="Method name: V1 (GetTask) is translated under --a2a-version 0.3; a V0 name (tasks/get) needs --a2a-version 0.3; unknown methods are sent as given.",
+            show_default=False,
+            metavar="METHOD",
+        ),
     ],
-    params: Annotated[str | None, typer.Argument(help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.", show_default=False)] = None,
+    params: Annotated[str | None, typer.Argument(help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.", show_default=False, metavar="PARAMS")] = None,
     stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Read the answer as SSE (default: from the method table).", show_default=False)] = None,
     request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
     *,

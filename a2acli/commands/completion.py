@@ -5,6 +5,7 @@ shell classes when that variable is set, so completing costs nothing on ordinary
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,30 +22,94 @@ def script(shell: str) -> str:
 
 
 def completion(
-    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.", autocompletion=lambda incomplete: [s for s in SHELLS if s.startswith(incomplete)], show_default=False)],
+    shell: Annotated[
+        str,
+        typer.Argument(
+            help="bash, zsh or fish; or `install`.", autocompletion=lambda incomplete: [s for s in (*SHELLS, "install") if s.startswith(incomplete)], show_default=False, metavar="SHELL|install"
+        ),
+    ],
+    install_shell: Annotated[
+        str | None,
+        typer.Argument(
+            help="With install: the shell (default: the one $SHELL names).", autocompletion=lambda incomplete: [s for s in SHELLS if s.startswith(incomplete)], show_default=False, metavar="[SHELL]"
+        ),
+    ] = None,
 ) -> None:
-    """Print the shell completion script for bash, zsh or fish.
+    """Print the shell completion script for bash, zsh or fish, or install it for you.
 
     It completes subcommands, options, and values: versions, dialects, output modes, task states.
+    `a2a completion install` writes the script where your shell (from $SHELL) finds it in your
+    home directory, and prints the line to add to your shell's rc file when one is needed.
 
     Examples:
 
-      a2a completion bash > ~/.local/share/bash-completion/completions/a2a
+      a2a completion install
 
-      a2a completion zsh > "${fpath[1]}/_a2a"
-
-      a2a completion fish > ~/.config/fish/completions/a2a.fish
+      a2a completion install zsh
 
       eval "$(a2a completion bash)"
+
+      a2a completion fish > ~/.config/fish/completions/a2a.fish
     """
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
 
     with boundary():
         name = shell.strip().lower()
+        if name == "install":
+            install(install_shell)
+            return
+        if install_shell is not None:
+            raise UsageError(f"unexpected argument {install_shell!r}", hint="a2a completion bash|zsh|fish, or a2a completion install [SHELL]")
         if name not in SHELLS:
-            raise UsageError(f"no completion for shell {shell!r}", hint="a2a completion bash, zsh or fish")
+            raise UsageError(f"no completion for shell {shell!r}", hint="a2a completion bash, zsh or fish (or a2a completion install)")
         typer.echo(script(name))
+
+
+def install_target(shell: str, env: dict[str, str]) -> tuple[Path, str | None]:
+    """Where the script goes for `shell` in the user's home, and the rc-file line it needs (None:
+    the shell finds it by itself)."""
+    home = Path(env.get("HOME") or Path.home())
+    data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
+    config = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else home / ".config"
+    if shell == "bash":  # bash-completion loads it from here; without that package, the rc line does
+        path = data / "bash-completion" / "completions" / PROG
+        return path, f"[ -f {_tilde(path, home)} ] && . {_tilde(path, home)}   # in ~/.bashrc (not needed with the bash-completion package)"
+    if shell == "zsh":
+        path = home / ".zfunc" / f"_{PROG}"
+        return path, "fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit   # in ~/.zshrc, before any other compinit"
+    return config / "fish" / "completions" / f"{PROG}.fish", None
+
+
+def _tilde(path: Path, home: Path) -> str:
+    try:
+        return "~/" + str(path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+def install(shell: str | None) -> None:
+    import os
+
+    from a2acli.errors import UsageError
+    from a2acli.render.output import Output
+
+    name = (shell or Path(os.environ.get("SHELL") or "").name).strip().lower()
+    if name not in SHELLS:
+        raise UsageError(f"cannot tell which shell to install for ({'$SHELL is ' + repr(os.environ.get('SHELL')) if not shell else repr(shell)})", hint="name it: a2a completion install bash|zsh|fish")
+    path, rc_line = install_target(name, dict(os.environ))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(script(name) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}", hint=f"print the script instead: a2a completion {name} > FILE") from None
+    out = Output("text")
+    out.note(f"{name} completion written to {path}")
+    if rc_line:
+        out.note("add this line to your shell's rc file, then open a new shell:")
+        out.command(rc_line)
+    else:
+        out.note("open a new shell to use it")
 
 
 def register_shells() -> None:

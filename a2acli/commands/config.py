@@ -143,9 +143,10 @@ def config_set(
             help="url, endpoint, transport, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.",
             autocompletion=complete_keys,
             show_default=False,
+            metavar="KEY",
         ),
     ],
-    value: Annotated[str, typer.Argument(help="The value; - reads it from stdin (keeps secrets out of the shell history).", autocompletion=complete_values, show_default=False)],
+    value: Annotated[str, typer.Argument(help="The value; - reads it from stdin (keeps secrets out of the shell history).", autocompletion=complete_values, show_default=False, metavar="VALUE")],
     profile: ProfileOpt = None,
 ) -> None:
     """Set KEY to VALUE in a profile (created when missing) of the config file.
@@ -187,6 +188,7 @@ def config_set(
             return
         pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
         _check_profile_name(pname)
+        unused = not becomes_default and not edit.get(("default-profile",)) and not os.environ.get("A2ACLI_PROFILE")
         if becomes_default:
             edit.set(("default-profile",), pname)
         if table == "":
@@ -200,6 +202,9 @@ def config_set(
         edit.save()
         label = f"{table.rstrip('s')}.{name}" if table else name
         out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
+        if unused:  # no default profile: the next command would not read this one
+            out.note(f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:")
+            out.command(f"a2a config use {pname}")
 
 
 def _table(value: Any) -> dict[str, Any]:
@@ -215,7 +220,7 @@ def _old_names(name: str) -> list[str]:
 
 def config_unset(
     ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="The key to remove (as for `config set`).", autocompletion=complete_keys, show_default=False)],
+    key: Annotated[str, typer.Argument(help="The key to remove (as for `config set`).", autocompletion=complete_keys, show_default=False, metavar="KEY")],
     profile: ProfileOpt = None,
 ) -> None:
     """Remove KEY from a profile (or default-profile from the file).
@@ -260,6 +265,34 @@ def config_unset(
         out.note(f"{label} unset in profile {pname} ({path})")
 
 
+def config_use(name: Annotated[str, typer.Argument(help="The profile to use by default.", autocompletion=complete_profiles, show_default=False, metavar="NAME")]) -> None:
+    """Make NAME the default profile (the one used without --profile or A2ACLI_PROFILE).
+
+    Same as `a2a config set default-profile NAME`.
+
+    Example:
+
+      a2a config use local
+    """
+    from a2acli import settings
+    from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
+    from a2acli.render.output import Output
+
+    out = Output("text")
+    with boundary():
+        _check_profile_name(name)
+        edit = settings.ConfigEdit()
+        profiles = _table(edit.get(("profiles",)))
+        if name not in profiles:
+            raise UsageError(f"no profile {name!r} in {edit.path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none") + f"; `a2a config set --profile {name} url URL` makes one")
+        edit.set(("default-profile",), name)
+        edit.save()
+        out.note(f"default profile: {name} ({edit.path})")
+        if os.environ.get("A2ACLI_PROFILE") and os.environ["A2ACLI_PROFILE"] != name:
+            out.warn(f"A2ACLI_PROFILE={os.environ['A2ACLI_PROFILE']} is set and wins over the default profile")
+
+
 def config_path() -> None:
     """Print the config file's path ($A2ACLI_CONFIG, else the platform's config directory).
 
@@ -275,4 +308,5 @@ def config_path() -> None:
 app.command("show")(method_options(config_show))
 app.command("set")(config_set)
 app.command("unset")(config_unset)
+app.command("use")(config_use)
 app.command("path")(config_path)

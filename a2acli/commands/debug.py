@@ -171,7 +171,7 @@ def _run_both(command: list[str], forwarded: list[str], save: str | None, transp
     else:
         if opts.sources.get("a2a-version") == "flag":
             raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version; with two --transport values, give it to diff (before --) to pick the version")
-        sides = [({"version": version}, opts._replace(wire=parse_wire(version))) for _, version in SIDES]
+        sides = [({"version": version}, opts._replace(wire=parse_wire(version), version_auto=False)) for _, version in SIDES]
     with tempfile.TemporaryDirectory(prefix="a2a-diff-") as tmp:
         base = Path(save) if save else Path(tmp)
         dumps: list[Any] = []

@@ -34,9 +34,11 @@ def demo_server(
         typer.Option(
             "--port",
             envvar="A2ACLI_DEMO_PORT",
+            show_envvar=False,
+            show_default=False,
             min=0,
             max=65535,
-            help="Port to listen on; 0 picks a free one (the real one is printed).",
+            help="Port to listen on; 0 picks a free one (the real one is printed). (default: 41241; env: A2ACLI_DEMO_PORT)",
         ),
     ] = 41241,
     grpc_port: Annotated[
@@ -44,10 +46,11 @@ def demo_server(
         typer.Option(
             "--grpc-port",
             envvar="A2ACLI_DEMO_GRPC_PORT",
+            show_envvar=False,
+            show_default=False,
             min=0,
             max=65535,
-            show_default="the HTTP port + 1",
-            help="Port for gRPC (V1 and V0, plaintext), listed on the card after JSON-RPC and HTTP+JSON; 0 turns gRPC off. Needs the grpc extra.",
+            help="Port for gRPC (V1 and V0, plaintext), listed on the card after JSON-RPC and HTTP+JSON; 0 turns gRPC off. Needs the grpc extra. (default: the HTTP port + 1; env: A2ACLI_DEMO_GRPC_PORT)",
         ),
     ] = None,
     host: Annotated[
@@ -55,7 +58,9 @@ def demo_server(
         typer.Option(
             "--host",
             envvar="A2ACLI_DEMO_HOST",
-            help="Address to bind. Anything but loopback exposes the demo agent to the network.",
+            show_envvar=False,
+            show_default=False,
+            help="Address to bind. Anything but loopback exposes the demo agent to the network. (default: 127.0.0.1; env: A2ACLI_DEMO_HOST)",
         ),
     ] = "127.0.0.1",
     api_key: Annotated[
@@ -63,7 +68,9 @@ def demo_server(
         typer.Option(
             "--demo-api-key",
             envvar="A2ACLI_DEMO_API_KEY",
-            help="X-API-Key value the agent accepts for its extended card.",
+            show_envvar=False,
+            show_default=False,
+            help="X-API-Key value the agent accepts for its extended card. (default: demo-key; env: A2ACLI_DEMO_API_KEY)",
         ),
     ] = "demo-key",
     log_level: Annotated[
@@ -71,7 +78,9 @@ def demo_server(
         typer.Option(
             "--log-level",
             envvar="A2ACLI_DEMO_LOG_LEVEL",
-            help="Server log level: critical, error, warning, info, debug.",
+            show_envvar=False,
+            show_default=False,
+            help="Server log level: critical, error, warning, info, debug. (default: warning; env: A2ACLI_DEMO_LOG_LEVEL)",
         ),
     ] = "warning",
 ) -> None:

@@ -35,7 +35,7 @@ Examples:
 
 def send(
     ctx: typer.Context,
-    text: Annotated[str | None, typer.Argument(help="Text of a text part (first part).", show_default=False)] = None,
+    text: Annotated[str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")] = None,
     text_part: Annotated[list[str] | None, typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
     data: Annotated[list[str] | None, typer.Option("--data", help="A data part: JSON, @file or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
     file: Annotated[list[str] | None, typer.Option("--file", help="A file part: a path (sent inline) or an http(s) URL (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
@@ -51,6 +51,7 @@ def send(
     accepted_output_modes: Annotated[str | None, typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
     push_url: Annotated[str | None, typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
     push_token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", hidden=True, help="Same as --push-token (the name `push-config create` used).", show_default=False)] = None,
     idempotency_key: Annotated[
         str | None,
         typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False),
@@ -68,6 +69,7 @@ def send(
 ) -> None:
     """Send a message (SendMessage / message/send) and wait for the task."""
     from a2acli.commands._run import boundary
+    from a2acli.errors import UsageError
 
     with boundary(output_hint=opts.output, debug=opts.debug):
         parts = build_parts(
@@ -87,6 +89,9 @@ def send(
             config["acceptedOutputModes"] = [m.strip() for m in accepted_output_modes.split(",") if m.strip()]
         if history_length is not None:
             config["historyLength"] = history_length
+        push_token = push_token or token
+        if push_token and not push_url:
+            raise UsageError("--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k")
         if push_url:
             config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
         if async_:

@@ -11,8 +11,8 @@ from a2acli.commands._run import run_unary
 
 app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args_is_help=True)
 
-TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
-ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False)]
+TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
+ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False, metavar="CONFIG_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
 
 
@@ -20,9 +20,10 @@ RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RP
 @method_options
 def push_config_create(
     task_id: TaskId,
-    webhook_url: Annotated[str, typer.Option("--webhook-url", help="Where the agent POSTs notifications (required).", show_default=False)],
+    webhook_url: Annotated[str, typer.Option("--webhook-url", help="Where the agent POSTs notifications.", show_default=False)],
     config_id: Annotated[str | None, typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--token", help="Token the agent echoes with each notification.", show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes with each notification (--token works too).", show_default=False)] = None,
+    token_alias: Annotated[str | None, typer.Option("--token", hidden=True, help="Same as --push-token.", show_default=False)] = None,
     auth_scheme: Annotated[str | None, typer.Option("--auth-scheme", help="Authorization scheme the agent uses on the webhook (e.g. Bearer).", show_default=False)] = None,
     auth_credentials: Annotated[str | None, typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)] = None,
     request_id: RequestId = None,
@@ -33,11 +34,12 @@ def push_config_create(
 
     Example:
 
-      a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook --token t0k
+      a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook --push-token t0k
     """
     params: dict[str, Any] = {"taskId": task_id, "url": webhook_url}
     if config_id:
         params["id"] = config_id
+    token = token or token_alias
     if token:
         params["token"] = token
     if auth_scheme or auth_credentials:

@@ -12,7 +12,7 @@ from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 
 app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download.", no_args_is_help=True)
 
-TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False)]
+TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
 ExpectState = Annotated[str | None, typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
 HistoryLength = Annotated[int | None, typer.Option("--history-length", help="At most N history messages per task.", min=0, show_default=False)]

@@ -639,13 +639,21 @@ def _grpc_server(host: str, port: int, api_key: str) -> tuple[Any, int]:
 
     # Made with type(): its base comes from the lazily imported module.
     key_check = type("ExtendedCardKey", (grpc.aio.ServerInterceptor,), {"intercept_service": intercept_service})()
+    address = _hostport(host, port)
+    if port:
+        # A trial bind first: the real reason (in use, not allowed...), without grpc's own log line.
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as trial:
+            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpc binds
+            try:
+                trial.bind((host, port))
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, f"{address} (gRPC)") from None
     # so_reuseport off: a second server on a taken port fails instead of sharing it silently.
     server = grpc.aio.server(interceptors=[key_check], options=[("grpc.so_reuseport", 0)])
-    address = _hostport(host, port)
     try:
         real_port = server.add_insecure_port(address)
-    except RuntimeError:  # grpc says only "Failed to bind to address"
-        raise OSError(errno.EADDRINUSE, f"{os.strerror(errno.EADDRINUSE)} (or not allowed)", f"{address} (gRPC)") from None
+    except RuntimeError:  # taken since the trial; grpc says only "Failed to bind to address"
+        raise OSError(errno.EADDRINUSE, os.strerror(errno.EADDRINUSE), f"{address} (gRPC)") from None
     return server, real_port
 
 

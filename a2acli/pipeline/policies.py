@@ -173,6 +173,27 @@ def subscribe_kind(call: Call, o: StreamOutcome, done: bool) -> str:
     return f"subscribe: the stream closed after {o.events} events before the task finished" + poll
 
 
+def check_push_config_answer(call: Call, method: str, params: dict[str, Any], core: Any) -> None:
+    """What the answer to a push-config get or delete does not say by itself: a config with
+    another id than the one asked for (a2a-sdk 0.3 ignores the id and answers the task's first
+    config), and a delete the agent reports done whether or not the id existed."""
+    asked = params.get("id")
+    if method == "GetTaskPushNotificationConfig" and isinstance(core, dict) and asked and core.get("id") not in (None, asked):
+        call.out.warn(
+            f"asked for push config {asked!r}, the agent answered config {core.get('id')!r}: it ignores the config id (or has no such config); `a2a push-config list {params.get('taskId')}` shows them all"
+        )
+    elif method == "DeleteTaskPushNotificationConfig":
+        call.out.note(
+            f"the agent reports push config {asked!r} of task {params.get('taskId')} deleted; agents report this for an id they do not know as well: `a2a push-config list {params.get('taskId')}` shows what is left"
+        )
+
+
+def refuses_finished(err: A2acliError) -> bool:
+    """An error that refuses a subscription because the task is finished: -32004 (the spec's),
+    or -32602 naming a terminal state (a2a-sdk 0.3: "Task … is in terminal state: completed")."""
+    return err.a2a_code == -32004 or (err.a2a_code in (-32602, -32002) and "terminal" in err.message.lower())
+
+
 def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool = False) -> bool:
     """SubscribeToTask answered with an error before any event. For -32004 (a finished task, or
     no streaming), or a stream that ended before its first event (`refusal`), show the task from
@@ -182,7 +203,7 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     how = {"text/event-stream": "as an SSE event", "application/grpc": "as a gRPC status"}.get(kind, "as a plain JSON answer")
     if refusal:
         how = "it closed the stream without an event"
-    elif err.a2a_code != -32004:
+    elif not refuses_finished(err):
         call.out.note(f"subscribe: the agent refused, {how}")
         raise err
     tid = call.task["id"]

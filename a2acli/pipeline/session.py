@@ -73,6 +73,7 @@ class Call:
         self._binding: Any = None  # the endpoint's binding, once an answer is read
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
+        self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         CURRENT["call"] = self
 
     def close(self) -> None:
@@ -225,11 +226,21 @@ class Call:
     # -- encoding and preparing -----------------------------------------------------------------------
     def encode(self, spec: MethodSpec, params: Any, request_id: str | None = None, *, stream: bool | None = None) -> Encoded:
         """A method of the table, encoded by the endpoint's binding for the chosen version."""
+        from a2acli.wire.methods import NoV0FormError
+
         ep = self.known_endpoint()
         self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
-        enc = self.binding.encode(
-            spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
-        )
+        try:
+            enc = self.binding.encode(
+                spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
+            )
+        except NoV0FormError as e:  # what to do depends on what the card offers
+            if self.card is not None:
+                from a2acli.wire import Wire
+                from a2acli.wire.endpoints import offered_versions
+
+                e.hint = e.spec.no_v0_hint(Wire.V1 in offered_versions(self.card, self.opts.transports))
+            raise
         return self._noted(enc, request_id)
 
     def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
@@ -337,8 +348,9 @@ class Call:
                 time.sleep(delay)
         try:
             result = self.binding_of(enc).read_unary(enc, ex, warn=self.out.warn)
-        except RpcError:
-            present.passthrough(self.out, ex.response_body)  # raw: the error body as it came
+        except A2acliError:  # an A2A error, an HTTP error, an answer that is no JSON
+            if ex.response_body:
+                present.passthrough(self.out, ex.response_body)  # raw: the error body as it came
             raise
         return Reply(result, self._decode(enc, result), ex.response_body, ex)
 
@@ -356,7 +368,23 @@ class Call:
         core = self.binding_of(enc).to_core(enc, result)
         if enc.spec is not None:
             check_result(enc.spec.result, core, enc.method)
+        self._check_shape(enc, result)
         return core
+
+    def _check_shape(self, enc: Encoded, result: Any) -> None:
+        """An answer not shaped as the version asked for (wire.shapes.answer_shape): one warning
+        per kind of deviation per run, each recorded in the dump index."""
+        from a2acli.wire.shapes import answer_shape
+
+        if self.binding_of(enc).flag != "jsonrpc" or enc.spec is None:
+            return  # HTTP+JSON and gRPC carry ProtoJSON under both versions: no kind to tell them by
+        for text in answer_shape(result, enc.wire.version, lowercase_ok=self.opts.dialect.lowercase_v1_enums):
+            if text.split(" (")[0] not in self.shapes:  # one warning per kind of deviation
+                self.shapes.append(text.split(" (")[0])
+                self.out.warn(f"{text}; rendered as read")
+                last = self.transport.last
+                for tap in self.transport.taps:
+                    getattr(tap, "shape", lambda *a: None)(getattr(last, "seq", None), enc.method, text)
 
     def _stream(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
         """Each event as it arrives. When the output prints events as they came (`-o json`

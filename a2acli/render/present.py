@@ -40,6 +40,9 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
             ["Task", "Context", "State", "Updated"],
             [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
             title=f"{len(tasks)} task(s)",
+            keep=("Task", "Context"),  # ids are copied into the next command: never wrapped or cut
+            shorter={"Updated": views.short_time},
+            drop=("Updated",),
         )
         if not tasks:
             out.note("no tasks")
@@ -70,10 +73,21 @@ def state_style(task: dict[str, Any]) -> str:
     return "green" if is_terminal(state) else "cyan"
 
 
-def next_page_note(out: Any, core: Any) -> None:
-    """After one page of a list, on a terminal: how to get the next."""
+def next_page_note(out: Any, core: Any, again: str = "a2a tasks list") -> None:
+    """After one page of a list (text mode): the command that fetches the next, on its own line."""
     if out.mode == "text" and (core or {}).get("nextPageToken"):
-        out.note(f"more: --page-token {core['nextPageToken']}  (or --all)")
+        import shlex
+
+        out.note("more tasks; the next page (or --all for every page):")
+        out.command(f"{again} --page-token {shlex.quote(str(core['nextPageToken']))}")
+
+
+def waiting(out: Any, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None) -> Any:
+    """The wait for a task as a context: a spinner on stderr at a terminal (elapsed time, state,
+    latest status message; `.update(task)` after each look), lines off one, nothing under -o json."""
+    from a2acli.render.progress import Waiting
+
+    return Waiting(out, task, what=what, since=since)
 
 
 def progress(out: Any, text: str) -> None:

@@ -318,6 +318,7 @@ def render_live(s: LiveState) -> Any:
             timeline.append(f"{row.state:<{width}}", style=style)
             timeline.append(f"  {row.note}")
         parts.append(timeline)
+        parts.append(timeline_legend(s))
 
     if s.artifacts_dropped:
         parts.append(Text(f"… {s.artifacts_dropped} earlier artifact(s) not shown", style="dim"))
@@ -357,6 +358,17 @@ def render_live(s: LiveState) -> Any:
         summary.add_row("Events", f"{s.events} in {s.elapsed():.1f}s" + (" (then polled)" if s.polled else ""))
         parts.append(Panel(summary, title="Summary", title_align="left", border_style=style, expand=False))
     return Group(*parts)
+
+
+def timeline_legend(s: LiveState) -> Any:
+    """The timeline's legend: rows are in order of arrival; `~` marks our arrival time where the
+    agent gave no timestamp (so a `~` time may read later than the agent's time on a row below)."""
+    from rich.text import Text
+
+    legend = "rows in order of arrival"
+    if any(row.clock.startswith("~") for row in s.timeline):
+        legend += "; ~ = when the event reached us (the agent sent no timestamp)"
+    return Text(legend, style="dim italic", no_wrap=True, overflow="ellipsis")
 
 
 # -- the view ---------------------------------------------------------------------------------------

@@ -17,6 +17,20 @@ def state_label(state: Any) -> str:
     return s.lower().replace("_", "-")
 
 
+def short_time(timestamp: Any, now: Any = None) -> str:
+    """An ISO 8601 timestamp, short: `14:03:07` today (local time), `2025-03-01 14:03` before."""
+    from datetime import datetime
+
+    text = str(timestamp or "").strip()
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00")[:32])
+    except ValueError:
+        return text[:16]
+    local = when.astimezone() if when.tzinfo else when
+    today = (now or datetime.now(local.tzinfo)).date()
+    return local.strftime("%H:%M:%S") if local.date() == today else local.strftime("%Y-%m-%d %H:%M")
+
+
 def role_label(role: Any) -> str:
     s = str(role or "")
     return s[len("ROLE_") :].lower() if s.startswith("ROLE_") else s.lower()
@@ -94,8 +108,61 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value] if value else []
 
 
+def scheme_how(scheme: Any) -> tuple[str, str, str]:
+    """A V1 security scheme as (kind, where the credential goes, the flag that supplies it):
+    `("apiKey", "header X-API-Key", "--api-key KEY")`."""
+    if not isinstance(scheme, dict) or not scheme:
+        return "?", "", ""
+    key = str(next(iter(scheme)))
+    body = scheme[key] if isinstance(scheme[key], dict) else {}
+    kind = key.replace("SecurityScheme", "")
+    if kind == "apiKey":
+        return kind, f"{body.get('location') or 'header'} {body.get('name') or 'X-API-Key'}", "--api-key KEY"
+    if kind == "httpAuth":
+        http = str(body.get("scheme") or "bearer")
+        if http.lower() == "basic":
+            return f"http {http}", "header Authorization: Basic", "--basic USER:PASS"
+        return f"http {http}", f"header Authorization: {http.capitalize()}", "--bearer TOKEN"
+    if kind == "oauth2":
+        flows: dict[str, Any] = body["flows"] if isinstance(body.get("flows"), dict) else {}
+        flow = str(next(iter(flows), ""))
+        how = "`a2a auth login` (client credentials)" if flow == "clientCredentials" else "--bearer TOKEN"
+        return f"oauth2{' ' + flow if flow else ''}", "header Authorization: Bearer", how
+    if kind == "openIdConnect":
+        return kind, "header Authorization: Bearer", "--bearer TOKEN"
+    if kind == "mtls":
+        return "mutual TLS", "the TLS handshake", "--cert PATH --key PATH"
+    return kind, "", ""
+
+
+def _scheme_line(name: str, scheme: Any) -> str:
+    kind, where, flag = scheme_how(scheme)
+    body: Any = next(iter(scheme.values()), {}) if isinstance(scheme, dict) and scheme else {}
+    line = f"{name}: {kind}" + (f" in {where}" if where else "") + (f", pass {flag}" if flag else "")
+    if isinstance(body, dict) and body.get("description"):
+        line += f"\n{body['description']}"
+    return line
+
+
+def _skill_value(skill: dict[str, Any]) -> str:
+    lines = [f"{skill.get('id', '')}: {skill.get('description') or skill.get('name', '')}"]
+    if skill.get("tags"):
+        lines.append("tags: " + ", ".join(str(t) for t in _listed(skill["tags"])))
+    examples = _listed(skill.get("examples"))
+    for example in examples[:3]:
+        lines.append(f"e.g. {example if isinstance(example, str) else compact(example)}")
+    if len(examples) > 3:
+        lines.append(f"… {len(examples) - 3} more example(s)")
+    modes = [f"{label} {', '.join(str(m) for m in _listed(skill.get(key)))}" for key, label in (("inputModes", "in:"), ("outputModes", "out:")) if skill.get(key)]
+    if modes:
+        lines.append("modes: " + "  ".join(modes))
+    return "\n".join(lines)
+
+
 def card_rows(card: dict[str, Any]) -> Rows:
-    """The card's main lines. Cards vary widely, so every field is shown as well as its shape
+    """The card's main lines, in the order a first call needs them: who, where, how to
+    authenticate (where each credential goes and the flag that sends it), then each skill with
+    its tags, examples and modes. Cards vary widely, so every field is shown as well as its shape
     allows: an entry that is not an object is shown as JSON rather than dropped."""
     rows: Rows = [("Agent", str(card.get("name", ""))), ("Description", str(card.get("description", ""))), ("Version", str(card.get("version", "")))]
     if isinstance(card.get("provider"), dict):
@@ -110,15 +177,20 @@ def card_rows(card: dict[str, Any]) -> Rows:
         caps = {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
     rows.append(("Capabilities", ", ".join(flags) or "none"))
+    modes = [f"{label} {', '.join(str(m) for m in _listed(card.get(key)))}" for key, label in (("defaultInputModes", "in:"), ("defaultOutputModes", "out:")) if card.get(key)]
+    if modes:
+        rows.append(("Modes", "  ".join(modes)))
     schemes = card.get("securitySchemes")
     for name, scheme in schemes.items() if isinstance(schemes, dict) else []:
-        kind = str(next(iter(scheme), "?")) if isinstance(scheme, dict) else "?"
-        rows.append(("Security", f"{name}: {kind.replace('SecurityScheme', '')}"))
+        rows.append(("Security", _scheme_line(str(name), scheme)))
+    required = [sorted((r.get("schemes") or {}).keys()) for r in _listed(card.get("securityRequirements")) if isinstance(r, dict)]
+    if required:
+        rows.append(("Requires", " or ".join(" and ".join(names) for names in required if names) or "none"))
     for skill in _listed(card.get("skills")):
         if not isinstance(skill, dict):
             rows.append(("Skill", compact(skill)))
             continue
-        rows.append(("Skill", f"{skill.get('id', '')}: {skill.get('description') or skill.get('name', '')}"))
+        rows.append(("Skill", _skill_value(skill)))
     return rows
 
 

@@ -18,7 +18,7 @@ def read_document(ex: Exchange, what: str) -> Any:
     from a2acli.wire.bindings.jsonrpc import JsonRpcBinding
 
     if not (ex.status and 200 <= ex.status < 300):
-        raise JsonRpcBinding().error(ex, what)
+        raise JsonRpcBinding().error(ex, what, call=False)
     return json_body(ex, what)
 
 
@@ -26,6 +26,7 @@ class FetchedCard(NamedTuple):
     url: str
     doc: Any  # the card as the server spelt it
     exchange: Exchange | None  # None for file:// cards
+    tried: tuple[str, ...] = ()  # the places looked at first, each with why it was no card
 
 
 def card_candidates(url: str) -> list[str]:
@@ -72,7 +73,7 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
             continue
         if not isinstance(doc, dict):
             raise InvalidResponseError(f"{cand} is not an Agent Card (a JSON {type(doc).__name__})", hint="check --url")
-        return FetchedCard(cand, doc, ex)
+        return FetchedCard(cand, doc, ex, tuple(tried))
     if len(tried) == 1 and not tried[0].endswith("(HTTP 404)"):  # a card URL given directly
         raise InvalidResponseError(f"{tried[0].split(' (')[0]} is not an Agent Card: {last.message}", hint=last.hint)
     raise CardNotFoundError(

@@ -130,7 +130,7 @@ class DumpTap(NullTap):
     and DIR/index.jsonl, each file as soon as its bytes are known, so a failed, timed-out or
     interrupted call still leaves a complete, readable dump of what happened."""
 
-    def __init__(self, directory: str, redactor: Redactor, *, version: str, offset: int | None = None) -> None:
+    def __init__(self, directory: str, redactor: Redactor, *, version: str | None, offset: int | None = None) -> None:
         self.dir = Path(directory)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
@@ -149,6 +149,29 @@ class DumpTap(NullTap):
         self._bodies: dict[int, Any] = {}
         self._open: dict[int, Exchange] = {}  # started, not yet in index.jsonl
         self._known: dict[int, int] = {}  # secrets known when a stream's body file was opened
+        self.choice: str | None = None  # how --a2a-version auto chose the version
+        self.sent_call = False  # an exchange other than the card's was started
+        self.shapes: list[str] = []  # answers not shaped as the version asked for (session.Call)
+
+    def version_chosen(self, version: str, line: str) -> None:
+        """--a2a-version auto chose `version` (None until then: the card was read under no version)."""
+        self.version, self.choice = version, line
+
+    def _note(self, entry: dict[str, Any]) -> None:
+        """A line of index.jsonl that is no exchange (no `files`: `a2a diff` pairs exchanges only)."""
+        with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
+            idx.write(json.dumps(entry) + "\n")
+
+    def refused(self, message: str, hint: str | None = None) -> None:
+        """The run ended in an error before its call was sent (no interface for the version, a
+        usage error after the card was read): why, in the index."""
+        if not self.sent_call:
+            self._note({"seq": None, "method": None, "version": self.version, "refused": self.redactor.text(message), "hint": hint, "error": self.redactor.text(message)})
+
+    def shape(self, seq: int | None, method: str, text: str) -> None:
+        """An answer not shaped as the version asked for (wire.shapes.answer_shape)."""
+        self.shapes.append(text)
+        self._note({"seq": None if seq is None else seq + self.offset, "method": method, "version": self.version, "shape": text})
 
     def _stem(self, ex: Exchange) -> Path:
         return self.dir / f"{ex.seq + self.offset:03d}-{_safe(ex.label)}"
@@ -156,6 +179,7 @@ class DumpTap(NullTap):
     def on_request(self, ex: Exchange) -> None:
         stem = self._stem(ex)
         self._open[ex.seq] = ex
+        self.sent_call = self.sent_call or ex.label != "card"
         self.redactor.learn_bytes(ex.request_body)
         headers = self.redactor.headers(ex.request_headers)
         Path(f"{stem}.request.http").write_bytes(http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers))
@@ -216,6 +240,8 @@ class DumpTap(NullTap):
             "error": self.redactor.text(error) if error else None,
             "files": self._stem(ex).name,
         }
+        if self.choice and ex.label != "card":
+            entry["versionChoice"] = self.choice
         with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
             idx.write(json.dumps(entry) + "\n")
 

@@ -30,7 +30,8 @@ _SPELLINGS = {
     "0": Wire.V0,
 }
 
-VERSION_CHOICES = ("1.0", "0.3")
+AUTO = "auto"  # --a2a-version auto: 1.0 when the card offers it, else 0.3 (pipeline.session)
+VERSION_CHOICES = ("1.0", "0.3", AUTO)
 
 
 def parse_wire(text: str) -> Wire:
@@ -45,8 +46,27 @@ def parse_wire(text: str) -> Wire:
     raise ValueError(f"unknown A2A version {text!r}: use 1.0 or 0.3")
 
 
+def parse_version_choice(text: str) -> Wire | None:
+    """--a2a-version as given: a Wire, or None for `auto` (chosen from the card); ValueError else."""
+    if (text or "").strip().lower() == AUTO:
+        return None
+    try:
+        return parse_wire(text)
+    except ValueError:
+        raise ValueError(f"unknown A2A version {text!r}: use 1.0, 0.3 or auto") from None
+
+
+def is_pre_v03(protocol_version: str | None) -> bool:
+    """A card's protocolVersion from before 0.3 (0.1.x, 0.2.x): these agents speak the V0 wire."""
+    key = (protocol_version or "").strip().lower()
+    return any(key == v or key.startswith(v + ".") for v in ("0.1", "0.2"))
+
+
 def version_of(protocol_version: str | None) -> Wire | None:
-    """Map a card's protocolVersion string (`1.0`, `0.3.0`, ...) to a Wire, or None."""
+    """Map a card's protocolVersion string (`1.0`, `0.3.0`, ...) to a Wire, or None. 0.1 and 0.2
+    (older agents still deployed) speak the V0 wire: they are V0."""
+    if is_pre_v03(protocol_version):
+        return Wire.V0
     try:
         return parse_wire(protocol_version or "")
     except ValueError:

@@ -3,11 +3,12 @@ where an API key goes. Cards are first brought to canonical V1 (translate.to_cor
 
 from __future__ import annotations
 
+import shlex
 from typing import Any, NamedTuple
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from a2acli.errors import A2acliError
-from a2acli.wire import Wire, version_of
+from a2acli.wire import Wire, is_pre_v03, version_of
 
 
 class VersionNotOfferedError(A2acliError):
@@ -54,6 +55,74 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
     else:
         hint = f"pass --a2a-version {other}, or --endpoint URL to call an endpoint the card does not list"
     raise VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint)
+
+
+def offered_versions(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> dict[Wire, list[str]]:
+    """The versions the card offers an interface for, on a binding a2a speaks (or one of
+    `transports`): each with the protocolVersion strings the card spells it with."""
+    from a2acli.wire.bindings import binding_info
+
+    wanted = transports or tuple(b.flag for b in _spoken())
+    out: dict[Wire, list[str]] = {}
+    for itf in core_card.get("supportedInterfaces") or []:
+        if not isinstance(itf, dict) or not itf.get("url"):
+            continue
+        info = binding_info(str(itf.get("protocolBinding") or "JSONRPC"))
+        wire = version_of(str(itf.get("protocolVersion") or ""))
+        if info is not None and info.flag in wanted and wire is not None:
+            spelt = out.setdefault(wire, [])
+            if str(itf.get("protocolVersion")) not in spelt:
+                spelt.append(str(itf.get("protocolVersion")))
+    return out
+
+
+def choose_version(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> tuple[Wire, str]:
+    """--a2a-version auto: 1.0 when the card offers it, else 0.3; and the line that says so."""
+    offered = offered_versions(core_card, transports)
+    listing = " and ".join(v for vs in offered.values() for v in vs)
+    if Wire.V1 in offered or Wire.V0 not in offered:
+        wire = Wire.V1
+        why = f"the card offers {listing}" if offered else "the card offers no version a2a speaks"
+    else:
+        wire = Wire.V0
+        why = f"the card offers {listing}, not 1.0"
+    return wire, f"--a2a-version auto: using {wire.version} ({why})"
+
+
+def card_notes(core_card: dict[str, Any], doc: Any, card_url: str, asked_url: str, tried: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """What a user must be told about the card that was read (stderr), as (level, text), level
+    "note" or "warn": a card from before 0.3 read as 0.3, and a card found at the host root when
+    the URL given has a path of its own (on a host with several agents, the root's card may be
+    another agent's)."""
+    notes = []
+    doc = doc if isinstance(doc, dict) else {}
+    pv = doc.get("protocolVersion")
+    if isinstance(pv, str) and is_pre_v03(pv):
+        notes.append(("note", f"the Agent Card says protocolVersion {pv} (before 0.3): read as 0.3, the V0 wire such agents speak"))
+    given, used = urlsplit(asked_url), urlsplit(card_url)
+    base = given.path.rstrip("/")
+    if tried and base and not given.path.endswith(".json") and given.netloc == used.netloc and not used.path.startswith(base + "/"):
+        name = doc.get("name")
+        why = tried[0].rpartition(" (")[2].rstrip(")")
+        named = f" ({name!r})" if isinstance(name, str) and name else ""
+        text = (
+            f"no Agent Card under {asked_url.rstrip('/')} ({why}): using the host's card at {card_url}{named}; on a host with several agents it may be another agent's: pass the card's own URL to -u"
+        )
+        notes.append(("warn", text))
+    return notes
+
+
+def version_note(core_card: dict[str, Any], wire: Wire, transports: tuple[str, ...], url: str) -> str | None:
+    """`card fetch` under a version the card does not offer: the line that says so, with the
+    command that would work."""
+    offered = offered_versions(core_card, transports)
+    if not offered or wire in offered:
+        return None
+    other = next(iter(offered))
+    return (
+        f"the card offers no interface for A2A {wire.version} (it offers {', '.join(v for vs in offered.values() for v in vs)}): "
+        f"calls need --a2a-version {other.version}, e.g. a2a send -u {shlex.quote(url)} --a2a-version {other.version} hello"
+    )
 
 
 def _spoken() -> tuple[Any, ...]:

@@ -24,6 +24,14 @@ class Route(NamedTuple):
     body: str = ""
 
 
+class NoV0FormError(UsageError):
+    """A method 0.3 does not have (in the dialect chosen)."""
+
+    def __init__(self, message: str, *, hint: str, spec: MethodSpec) -> None:
+        super().__init__(message, hint=hint)
+        self.spec = spec
+
+
 class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define at start-up
     name: str  # V1 (PascalCase) name: the key everywhere
     v0: str | None  # V0 (slash) name; None when 0.3 has no such method
@@ -41,11 +49,17 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
         if wire is Wire.V1:
             return self.name
         if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
-            hint = "use --a2a-version 1.0"
-            if self.v0_vendor_only:
-                hint += f", or --dialect clix for the vendor's {self.v0} (limit/offset)"
-            raise UsageError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=hint)
+            raise NoV0FormError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=self.no_v0_hint(None), spec=self)
         return self.v0
+
+    def no_v0_hint(self, offers_v1: bool | None) -> str:
+        """What to do about a method 0.3 lacks, from what the card says (None: no card read)."""
+        vendor = f"--dialect clix sends the vendor extension {self.v0} (limit/offset), which only agents built for it answer" if self.v0_vendor_only else ""
+        if offers_v1 is False:
+            hint = f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no {self.name}: `a2a {self.command}` has no way to work with it"
+            return f"{hint}; {vendor}" if vendor else hint
+        hint = "use --a2a-version 1.0" + (" if the agent offers it" if offers_v1 is None else " (the card offers it)")
+        return f"{hint}, or {vendor}" if vendor else hint
 
     @property
     def translators(self) -> MethodTranslators:

@@ -212,3 +212,68 @@ def peek_event(result: Any) -> EventFacts | None:
         task_id = inner.get("taskId")
     final = result.get("final") is True or inner.get("final") is True
     return EventFacts(kind, task_id, inner.get("contextId"), state, final)
+
+
+# -- answers that are neither V1 nor V0 ------------------------------------------------------------
+# Servers mix the versions: fasta2a answers 0.3 calls with V1-shaped objects ({"task": …}, no
+# `kind`) and lowercase enums; python-a2a's tasks have no contextId and its parts a `type`. The
+# translators bring any of these to canonical V1 without a word, so the shape is checked apart,
+# on the JSON-RPC result as the wire spelt it, against the version asked for.
+
+_KIND_VALUES = frozenset({"task", "message", "status-update", "artifact-update", "text", "file", "data"})
+_LOWER_STATES = frozenset({"submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"})
+_LOWER_ROLES = frozenset({"user", "agent"})
+
+
+def answer_shape(result: Any, version: str, *, lowercase_ok: bool = False) -> list[str]:
+    """What in a JSON-RPC result (as received) does not have the shape of `version` ("1.0" or
+    "0.3"): each a line for a warning. `lowercase_ok`: the clix dialect was asked for."""
+    seen: set[str] = set()
+    no_context: list[str] = []
+
+    def walk(node: Any, key: str = "") -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, "part" if key == "parts" else key)
+            return
+        if not isinstance(node, dict):
+            return
+        kind = node.get("kind")
+        if isinstance(kind, str) and kind in _KIND_VALUES:
+            seen.add("kind")
+        elif key == "part" and isinstance(node.get("type"), str):
+            seen.add("typed-part")
+        elif "id" in node and "status" in node or "role" in node and "parts" in node:
+            seen.add("no-kind")
+        if "id" in node and isinstance(node.get("status"), dict) and not node.get("contextId"):
+            no_context.append(str(node.get("id")))
+        for k, v in node.items():
+            if k in ("state", "role") and isinstance(v, str):
+                if v.startswith(("TASK_STATE_", "ROLE_")):
+                    seen.add("v1-enum")
+                elif v in (_LOWER_STATES if k == "state" else _LOWER_ROLES):
+                    seen.add("lower-enum")
+            if k not in ("metadata", "data"):
+                walk(v, k)
+
+    walk(result)
+    wrapper = isinstance(result, dict) and len(result) == 1 and next(iter(result)) in _EVENT_KEYS and "kind" not in result
+    out: list[str] = []
+    v1_shaped = wrapper or "no-kind" in seen
+    if version.startswith("0."):
+        if v1_shaped:
+            out.append("answer is V1-shaped under 0.3 (" + ("a {" + f'"{next(iter(result))}"' + ": …} wrapper, " if wrapper else "") + "no `kind`)")
+        if "v1-enum" in seen:
+            out.append("V1 enum values (TASK_STATE_…, ROLE_…) in an answer under 0.3")
+        if v1_shaped and "lower-enum" in seen and "typed-part" not in seen:
+            out.append("lowercase enum values: this agent speaks the clix dialect (V1 objects, lowercase enums)")
+    else:
+        if "kind" in seen:
+            out.append("answer is V0-shaped under 1.0 (`kind` fields)")
+        if "lower-enum" in seen and not lowercase_ok:
+            out.append("lowercase enum values: this agent speaks the clix dialect (--dialect clix)")
+    if "typed-part" in seen:
+        out.append("parts carry `type`, not `kind` (neither V1 nor V0)")
+    for task_id in dict.fromkeys(no_context):
+        out.append(f"task {task_id} has no contextId (required in 1.0 and 0.3)")
+    return out

@@ -217,7 +217,7 @@ def test_an_error_is_named_as_the_version_of_the_request_calls_it(cli, agent, ve
 
 
 @pytest.mark.parametrize("response,code,says", [
-    (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "refused the credentials"),
+    (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "the agent requires credentials and none were sent"),
     (httpx.Response(403), 4, "refused the credentials"),
     (httpx.Response(500, text="boom"), 1, "HTTP 500"),
     (httpx.Response(502, html="<html><body>Bad gateway</body></html>"), 1, "an HTML page"),
@@ -261,7 +261,7 @@ def test_dns_failure_is_unreachable(cli, respx_mock):
     (["send", "hi", "--metadata", "[1]"], "must be a JSON object"),
     (["send", "hi", "-o", "yaml"], "unknown output mode"),
     (["tasks", "list", "--a2a-version", "0.3"], "ListTasks has no V0"),
-    (["tasks", "get"], "Missing argument"),
+    (["tasks", "get"], "missing argument 'TASK_ID'"),
     (["send", "--media-type", "text/plain", "--text", "hi"], "comes before any part"),
 ])
 def test_usage_errors_exit_2(cli, argv, says):

@@ -54,12 +54,12 @@ def bash_complete(line: str) -> list[str]:
         ("a2a ", {"send", "stream", "card", "tasks", "push-config", "call", "config", "auth", "completion", "demo-server"}),
         ("a2a ta", {"tasks"}),
         ("a2a tasks ", {"get", "list", "cancel", "subscribe"}),
-        ("a2a config ", {"show", "set", "unset", "path"}),
+        ("a2a config ", {"show", "set", "unset", "use", "path"}),
         ("a2a auth ", {"login", "status", "logout"}),
-        ("a2a completion ", {"bash", "zsh", "fish"}),
+        ("a2a completion ", {"bash", "zsh", "fish", "install"}),
         ("a2a tasks get --a2a", {"--a2a-version"}),
         ("a2a send --ba", {"--basic"}),
-        ("a2a tasks get x --a2a-version ", {"1.0", "0.3"}),
+        ("a2a tasks get x --a2a-version ", {"1.0", "0.3", "auto"}),
         ("a2a --a2a-version 0", {"0.3"}),
         ("a2a send --dialect ", {"spec", "clix"}),
         ("a2a card fetch -o ", {"text", "json", "raw"}),
@@ -106,4 +106,4 @@ def test_the_committed_bash_script_completes_in_bash(tmp_path):
     env = _env(PATH=f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
     proc = subprocess.run(["bash", "--norc", "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["1.0", "0.3"]
+    assert proc.stdout.split() == ["1.0", "0.3", "auto"]

@@ -82,7 +82,7 @@ def test_stream_stops_at_input_required_and_prints_how_to_continue(cli, agent):
     result = cli("stream", "hi", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
     assert "Status message: Which colour?" in result.stdout
-    assert f"continue with: a2a send --task-id t-1 --context-id c-1 -u {AGENT} 'your reply'" in result.stderr
+    assert f"continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} 'your reply'\n" in result.stderr
     assert "polling" not in result.stderr  # an interrupted state ends the wait at once
 
 
@@ -96,7 +96,7 @@ def test_stream_timeout_exits_5_with_the_resume_command(cli, agent):
     result = cli("stream", "hi", "-u", AGENT, "--timeout", "0.4")
     assert result.exit_code == 5, result.stderr
     assert "--timeout 0.4s expired" in result.stderr
-    assert f"resume with: a2a tasks subscribe t-1 -u {AGENT}" in result.stderr and "a2a tasks get t-1 --wait" in result.stderr
+    assert f"resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n" in result.stderr and "a2a tasks get t-1 --wait" in result.stderr
 
 
 def test_ctrl_c_during_a_stream_names_the_task_and_how_to_resume(cli, agent):
@@ -108,7 +108,7 @@ def test_ctrl_c_during_a_stream_names_the_task_and_how_to_resume(cli, agent):
     result = cli("stream", "hi", "-u", AGENT, "--a2a-version", "1.0")
     assert result.exit_code == 130
     assert "interrupted: task t-1 (context c-1) was working" in result.stderr
-    assert f"resume with: a2a tasks subscribe t-1 -u {AGENT}   or: a2a tasks get t-1 --wait -u {AGENT}" in result.stderr
+    assert f"resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
 
 
 @pytest.mark.parametrize("argv", [["stream", "hi"], ["tasks", "subscribe", "t-1"]])
@@ -150,7 +150,7 @@ def test_tasks_get_wait_timeout_exits_5_and_prints_the_resume_command(cli, agent
     assert route.call_count >= 2
     assert "--timeout 0.5s expired" in result.stderr
     assert "timed out: task t-1 (context c-1) was working" in result.stderr
-    assert f"resume with: a2a tasks subscribe t-1 -u {AGENT}   or: a2a tasks get t-1 --wait -u {AGENT}" in result.stderr
+    assert f"resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
 
 
 def test_timeout_under_json_keeps_the_error_envelope_on_stdout(cli, agent):
@@ -158,7 +158,7 @@ def test_timeout_under_json_keeps_the_error_envelope_on_stdout(cli, agent):
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.1", "--timeout", "0.3", "-u", AGENT, "-o", "json")
     assert result.exit_code == 5
     assert json.loads(result.stdout)["error"]["code"] == "timeout"
-    assert "resume with: a2a tasks subscribe t-1" in result.stderr
+    assert "resume with one of:\n  a2a tasks subscribe t-1" in result.stderr
 
 
 @pytest.mark.parametrize("state,what", [("TASK_STATE_INPUT_REQUIRED", "input"), ("TASK_STATE_AUTH_REQUIRED", "authentication")])
@@ -167,7 +167,7 @@ def test_wait_stops_at_once_at_an_interrupted_state(cli, agent, state, what):
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "--a2a-version", "0.3")
     assert result.exit_code == 0, result.stderr
     assert route.call_count == 2
-    assert f"task t-1 needs {what}; continue with: a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'" in result.stderr
+    assert f"task t-1 needs {what}; continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'\n" in result.stderr
 
 
 def test_ctrl_c_during_a_wait_names_the_task_and_how_to_resume(cli, agent):
@@ -182,7 +182,7 @@ def test_ctrl_c_during_a_wait_names_the_task_and_how_to_resume(cli, agent):
     result = cli("send", "hi", "-u", AGENT, "--poll-interval", "0.05")
     assert result.exit_code == 130
     assert "interrupted: task t-1 (context c-1) was submitted" in result.stderr
-    assert "resume with: a2a tasks subscribe t-1" in result.stderr and "a2a tasks get t-1 --wait" in result.stderr
+    assert "resume with one of:\n  a2a tasks subscribe t-1" in result.stderr and "a2a tasks get t-1 --wait" in result.stderr
 
 
 def test_ctrl_c_before_any_task_just_says_interrupted(cli, agent):

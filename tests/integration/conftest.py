@@ -1,9 +1,11 @@
 """Integration fixtures: the installed `a2a`, and real a2a-sdk servers in subprocesses: the demo
-agent (JSON-RPC + HTTP+JSON) and a REST-only agent (`rest_only_server.py`)."""
+agent (JSON-RPC + HTTP+JSON, and gRPC on a second port when grpcio is installed) and a REST-only
+agent (`rest_only_server.py`)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import shutil
 import socket
 import subprocess
@@ -20,6 +22,7 @@ START_TIMEOUT = 15.0  # seconds for the server to answer its card URL
 START_ATTEMPTS = 3  # a free port can be taken between probing and binding: retry with another
 DEMO_API_KEY = "demo-key"  # serve()'s default
 REST_ONLY_SERVER = Path(__file__).with_name("rest_only_server.py")
+HAS_GRPC = importlib.util.find_spec("grpc") is not None  # the `grpc` extra: the demo serves gRPC too
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class DemoAgent:
     url: str  # base URL, no trailing slash: http://127.0.0.1:PORT
     api_key: str
     log: Path  # the server's stdout+stderr
+    grpc_url: str | None = None  # gRPC target as the card lists it (127.0.0.1:PORT); None without grpcio
 
     @property
     def rpc_url(self) -> str:
@@ -58,10 +62,13 @@ def a2a_bin() -> list[str]:
     return [script] if script else [sys.executable, "-m", "a2acli"]
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def _free_port(*not_these: int) -> int:
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        if port not in not_these:
+            return port
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -118,16 +125,20 @@ def _serve(argv: Callable[[int], list[str]], log: Path, what: str) -> Iterator[s
 
 @pytest.fixture(scope="session")
 def demo_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoAgent]:
-    """The demo agent on 127.0.0.1 and a free port, started once per session, stopped at the end.
+    """The demo agent on 127.0.0.1 and a free port (gRPC on another), started once per session,
+    stopped at the end.
 
     Started with `python -c` so it does not depend on the `a2a` command (main.py)."""
     log = tmp_path_factory.mktemp("demo-agent") / "server.log"
+    grpc_ports: list[int] = []
 
     def argv(port: int) -> list[str]:
-        return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port})"]
+        grpc_ports.append(_free_port(port))  # explicit: port + 1 (the default) may be taken
+        return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port={grpc_ports[-1]})"]
 
     with _serve(argv, log, "demo agent") as url:
-        yield DemoAgent(url=url, api_key=DEMO_API_KEY, log=log)
+        grpc_url = f"127.0.0.1:{grpc_ports[-1]}" if HAS_GRPC else None
+        yield DemoAgent(url=url, api_key=DEMO_API_KEY, log=log, grpc_url=grpc_url)
 
 
 @pytest.fixture(scope="session")

@@ -13,8 +13,17 @@ Card
   "protocolVersion":"0.3.0","supportsAuthenticatedExtendedCard":true,
   "capabilities":{"pushNotifications":true,"streaming":true},
   "securitySchemes":{"apiKey":{"type":"apiKey","in":"header","name":"X-API-Key",..}},..}
-  plus "additionalInterfaces":[{JSONRPC at /}, {HTTP+JSON at the base URL}] (the demo lists the
-  primary too, as 0.3 advises; the SDK's own conversion, used for the V0 extended card, does not).
+  plus "additionalInterfaces":[{JSONRPC at /}, {HTTP+JSON at the base URL}, {GRPC at 127.0.0.1:G}]
+  (the demo lists the primary too, as 0.3 advises; the SDK's own conversion, used for the V0
+  extended card, does not). GRPC comes last, after JSONRPC and HTTP+JSON, in the V1 card too;
+  its URL is a bare gRPC target `127.0.0.1:G`, no scheme (what the SDK's clients dial).
+
+gRPC (same task store; SDK services lf.a2a.v1.A2AService and 0.3 a2a.v1.A2AService)
+- No `a2a-version` check at all. V1 errors: status code + details, and trailing metadata
+  grpc-status-details-bin = google.rpc.Status with ErrorInfo{reason, domain a2a-protocol.org}.
+  V0 errors: the same codes, details "TaskNotFoundError: Task not found", no trailing details.
+- Extended card (V1 GetExtendedAgentCard, V0 GetAgentCard) without metadata x-api-key:
+  UNAUTHENTICATED (demo's interceptor).
 
 Versions and errors
 - V1 method without the header => -32009 (data: [ErrorInfo VERSION_NOT_SUPPORTED]).
@@ -268,20 +277,30 @@ def test_card_is_v0_shaped_for_0_3(http, demo_agent, path):
     assert "security" not in card  # declared, never required card-wide
     assert {s["id"] for s in card["skills"]} == SKILLS
     assert "supportedInterfaces" not in card
-    # 0.3 says additionalInterfaces SHOULD repeat the primary url/transport: both are listed
+    # 0.3 says additionalInterfaces SHOULD repeat the primary url/transport: all are listed
     assert card["additionalInterfaces"] == [
         {"url": demo_agent.rpc_url, "transport": "JSONRPC"},
         {"url": demo_agent.url, "transport": "HTTP+JSON"},
+        *([{"url": demo_agent.grpc_url, "transport": "GRPC"}] if demo_agent.grpc_url else []),
     ]
 
 
 def interfaces(agent: Any) -> list[dict[str, str]]:
-    """The demo's V1 interfaces: JSON-RPC at `/`, HTTP+JSON at the base URL, 1.0 then 0.3 each."""
+    """The demo's V1 interfaces: JSON-RPC at `/`, HTTP+JSON at the base URL, then gRPC at
+    `host:port` (when served), 1.0 then 0.3 each."""
     return [
         {"url": agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
         {"url": agent.rpc_url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
         {"url": agent.url, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
         {"url": agent.url, "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+        *(
+            [
+                {"url": agent.grpc_url, "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+                {"url": agent.grpc_url, "protocolBinding": "GRPC", "protocolVersion": "0.3"},
+            ]
+            if agent.grpc_url
+            else []
+        ),
     ]
 
 
@@ -295,8 +314,8 @@ def test_card_without_the_header_is_read_by_clients_of_both_versions(http, demo_
     # V0 readers
     assert card["url"] == demo_agent.rpc_url and card["protocolVersion"] == "0.3.0"
     assert card["preferredTransport"] == "JSONRPC"
-    assert [i["transport"] for i in card["additionalInterfaces"]] == ["JSONRPC", "HTTP+JSON"]
-    # and `a2a`'s own reading of it: V1, all four interfaces
+    assert [i["transport"] for i in card["additionalInterfaces"]] == ["JSONRPC", "HTTP+JSON"] + (["GRPC"] if demo_agent.grpc_url else [])
+    # and `a2a`'s own reading of it: V1, all the interfaces
     from a2acli.wire.translate import card_version, to_core_card
 
     assert card_version(card) == "v1"
@@ -898,3 +917,71 @@ def test_rest_extended_card_needs_the_key(http, demo_agent, wire):
         assert card["supportedInterfaces"] == interfaces(demo_agent)
     else:
         assert card["url"] == demo_agent.rpc_url and card["preferredTransport"] == "JSONRPC"
+
+
+# --------------------------------------------------------------------------- gRPC
+
+
+@pytest.fixture(scope="module")
+def grpc_channel(demo_agent) -> Iterator[Any]:
+    """A plaintext channel to the demo's gRPC port (skipped without grpcio, the `grpc` extra)."""
+    grpc = pytest.importorskip("grpc")
+    assert demo_agent.grpc_url, "grpcio is installed, so the demo serves gRPC"
+    with grpc.insecure_channel(demo_agent.grpc_url) as channel:
+        yield channel
+
+
+def _grpc_status(call: Any) -> tuple[str, str, list[str]]:
+    """(code name, details, ErrorInfo reasons from grpc-status-details-bin) of a failed call."""
+    from google.rpc import error_details_pb2, status_pb2
+
+    reasons = []
+    for key, value in call.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    assert info.domain == "a2a-protocol.org"
+                    reasons.append(info.reason)
+    return call.code().name, call.details(), reasons
+
+
+def test_grpc_get_unknown_task_is_not_found(grpc_channel):
+    grpc = pytest.importorskip("grpc")
+    from a2a.compat.v0_3 import a2a_v0_3_pb2, a2a_v0_3_pb2_grpc
+    from a2a.types import a2a_pb2, a2a_pb2_grpc
+
+    with pytest.raises(grpc.RpcError) as v1:
+        a2a_pb2_grpc.A2AServiceStub(grpc_channel).GetTask(a2a_pb2.GetTaskRequest(id="no-such-task"), metadata=[("a2a-version", "1.0")], timeout=10)
+    assert _grpc_status(v1.value) == ("NOT_FOUND", "Task not found", ["TASK_NOT_FOUND"])
+    with pytest.raises(grpc.RpcError) as v0:
+        a2a_v0_3_pb2_grpc.A2AServiceStub(grpc_channel).GetTask(a2a_v0_3_pb2.GetTaskRequest(name="tasks/no-such-task"), metadata=[("a2a-version", "0.3")], timeout=10)
+    assert _grpc_status(v0.value) == ("NOT_FOUND", "TaskNotFoundError: Task not found", [])
+
+
+def test_grpc_shares_tasks_with_http(http, demo_agent, grpc_channel):
+    from a2a.types import a2a_pb2, a2a_pb2_grpc
+    from google.protobuf.json_format import MessageToDict
+
+    task = send(http, demo_agent, "v1", text("v1", "over http"))
+    got = a2a_pb2_grpc.A2AServiceStub(grpc_channel).GetTask(a2a_pb2.GetTaskRequest(id=task["id"]), metadata=[("a2a-version", "1.0")], timeout=10)
+    assert MessageToDict(got)["artifacts"][0]["parts"] == [{"text": "echo: over http"}]
+
+
+def test_grpc_extended_card_needs_the_key(demo_agent, grpc_channel):
+    grpc = pytest.importorskip("grpc")
+    from a2a.compat.v0_3 import a2a_v0_3_pb2, a2a_v0_3_pb2_grpc
+    from a2a.types import a2a_pb2, a2a_pb2_grpc
+
+    calls = [
+        (a2a_pb2_grpc.A2AServiceStub(grpc_channel).GetExtendedAgentCard, a2a_pb2.GetExtendedAgentCardRequest(), "1.0"),
+        (a2a_v0_3_pb2_grpc.A2AServiceStub(grpc_channel).GetAgentCard, a2a_v0_3_pb2.GetAgentCardRequest(), "0.3"),
+    ]
+    for call, request, version in calls:
+        for bad in ([], [("x-api-key", "wrong")]):
+            with pytest.raises(grpc.RpcError) as denied:
+                call(request, metadata=[("a2a-version", version), *bad], timeout=10)
+            assert denied.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        card = call(request, metadata=[("a2a-version", version), ("x-api-key", demo_agent.api_key)], timeout=10)
+        assert "admin-report" in {s.id for s in card.skills}

@@ -4,9 +4,11 @@ What the demo agent (a2a-sdk 1.3.0) really differs in, once both sides are canon
 generated ids and timestamps are placeholders (observed, and asserted exactly below):
 
 - every request: the `A2A-Version` header, 1.0 vs 0.3 (the bodies are the same request);
-- the Agent Card varies on that header (`Vary: A2A-Version`): the V1 card lists two interfaces
-  (1.0 and 0.3 on one URL), the V0 card has one `url` with `protocolVersion: "0.3.0"`, which
-  becomes a single interface "0.3.0" in V1 terms;
+- the Agent Card varies on that header (`Vary: A2A-Version`): the V1 card lists six interfaces
+  (JSONRPC, HTTP+JSON, GRPC, each 1.0 then 0.3), the V0 card one `url` with `protocolVersion:
+  "0.3.0"` and `additionalInterfaces` (the primary JSON-RPC one again, HTTP+JSON, GRPC), which in V1
+  terms are three interfaces "0.3.0" (one per binding and URL); compared by position, the V1
+  card's 2nd and 3rd entries differ in binding, version and URL, and its last three are extra;
 - create-user numbers its users: the second run creates the next one (`user-N` vs `user-N+1`).
   Not a version difference but the server's state: `--ignore '*.data.id'` leaves it out.
 
@@ -30,6 +32,37 @@ def run(a2a_bin, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=60)
 
 
+def card_differences(agent) -> list[dict]:
+    """The card exchange's differences: V1 card [JSONRPC 1.0, JSONRPC 0.3, HTTP+JSON 1.0, HTTP+JSON 0.3,
+    GRPC 1.0, GRPC 0.3] against the V0 card's [JSONRPC, HTTP+JSON, GRPC] all "0.3.0", by position."""
+    path = "response.body.supportedInterfaces"
+
+    def changed(i: int, key: str, left: str, right: str) -> dict:
+        return {"exchange": "card", "path": f"{path}[{i}].{key}", "kind": "changed", "left": left, "right": right}
+
+    def removed(i: int, url: str, binding: str, version: str) -> dict:
+        return {"exchange": "card", "path": f"{path}[{i}]", "kind": "removed", "left": {"url": url, "protocolBinding": binding, "protocolVersion": version}, "right": None}
+
+    head = [
+        {"exchange": "card", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
+        changed(0, "protocolVersion", "1.0", "0.3.0"),
+        changed(1, "protocolBinding", "JSONRPC", "HTTP+JSON"),
+        changed(1, "protocolVersion", "0.3", "0.3.0"),
+        changed(1, "url", agent.rpc_url, agent.url),
+    ]
+    if not agent.grpc_url:  # without grpcio the demo serves no gRPC: four V1 interfaces, two V0 ones
+        return [*head, removed(2, agent.url, "HTTP+JSON", "1.0"), removed(3, agent.url, "HTTP+JSON", "0.3")]
+    return [
+        *head,
+        changed(2, "protocolBinding", "HTTP+JSON", "GRPC"),
+        changed(2, "protocolVersion", "1.0", "0.3.0"),
+        changed(2, "url", agent.url, agent.grpc_url),
+        removed(3, agent.url, "HTTP+JSON", "0.3"),
+        removed(4, agent.grpc_url, "GRPC", "1.0"),
+        removed(5, agent.grpc_url, "GRPC", "0.3"),
+    ]
+
+
 def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin, demo_agent):
     done = run(a2a_bin, "diff", "-u", demo_agent.url, "-o", "json", "--", *COMMAND)
     assert done.returncode == 1, done.stderr
@@ -39,13 +72,7 @@ def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin,
         ("card", "001-card", "001-card"), ("SendMessage", "002-SendMessage", "002-message_send")]
     diffs = doc["differences"]
     user_ids = diffs.pop(-1)
-    assert diffs == [
-        {"exchange": "card", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
-        {"exchange": "card", "path": "response.body.supportedInterfaces[0].protocolVersion", "kind": "changed", "left": "1.0", "right": "0.3.0"},
-        # the 0.3 card's additionalInterfaces repeat its primary JSON-RPC one, then HTTP+JSON
-        {"exchange": "card", "path": "response.body.supportedInterfaces[2].protocolVersion", "kind": "changed", "left": "1.0", "right": "0.3"},
-        {"exchange": "card", "path": "response.body.supportedInterfaces[3]", "kind": "removed",
-         "left": {"url": demo_agent.url, "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"}, "right": None},
+    assert diffs == card_differences(demo_agent) + [
         {"exchange": "SendMessage", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
     ]
     assert user_ids["exchange"] == "SendMessage" and user_ids["kind"] == "changed"
@@ -62,9 +89,10 @@ def test_ignore_leaves_only_version_differences_and_saved_dumps_diff_alike(a2a_b
     out = done.stdout.splitlines()
     assert "=== SendMessage: 002-SendMessage <> 002-message_send: 1 difference(s)" in out
     assert "-a2a-version: 1.0" in out and "+a2a-version: 0.3" in out
-    assert "5 difference(s) in 2 of 2 exchange(s)" in done.stderr
+    expected = len(card_differences(demo_agent)) + 1  # + the SendMessage request's a2a-version
+    assert f"{expected} difference(s) in 2 of 2 exchange(s)" in done.stderr
     again = run(a2a_bin, "diff", str(saved / "v1"), str(saved / "v0"), "--ignore", "*.data.id", "-o", "json")
-    assert again.returncode == 1 and len(json.loads(again.stdout)["differences"]) == 5
+    assert again.returncode == 1 and len(json.loads(again.stdout)["differences"]) == expected
     # The raw bodies do differ: method names, kind, enum spellings, the {task} wrapper.
     raw = {d["path"]: d for d in json.loads(run(a2a_bin, "diff", str(saved / "v1"), str(saved / "v0"), "--raw", "-o", "json").stdout)["differences"]}
     assert raw["request.body.method"]["left"] == "SendMessage" and raw["request.body.method"]["right"] == "message/send"

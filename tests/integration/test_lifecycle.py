@@ -100,14 +100,14 @@ def test_tasks_get_wait(a2a, version):
     got = a2a("tasks", "get", task_id, "--wait", "--poll-interval", "0.1", "--a2a-version", version, "--expect-state", "completed", "-o", "json", "--as", "v1")
     assert json.loads(got.stdout)["status"]["state"] == "TASK_STATE_COMPLETED"
     short = a2a("tasks", "get", start_slow(a2a, version, steps=20, delay=0.2), "--wait", "--poll-interval", "0.1", "--timeout", "0.6", "--a2a-version", version, check=5)
-    assert "timed out: task" in short.stderr and "resume with: a2a tasks subscribe" in short.stderr
+    assert "timed out: task" in short.stderr and "resume with one of:\n  a2a tasks subscribe" in short.stderr
 
 
 def test_wait_stops_at_input_required_with_the_command_to_continue(a2a):
     asked = a2a("send", "--skill", "ask", "-o", "json", "--as", "v1")
     task = json.loads(asked.stdout)["task"]
     assert task["status"]["state"] == "TASK_STATE_INPUT_REQUIRED"
-    command = re.search(r"continue with: (a2a send .*) 'your reply'", asked.stderr)
+    command = re.search(r"continue with:\n  (a2a send .*) 'your reply'", asked.stderr)
     assert command and f"--task-id {task['id']} --context-id {task['contextId']}" in command.group(1)
     argv = command.group(1).split()[1:]
     argv = argv[: argv.index("-u")]  # the fixture adds -u
@@ -137,7 +137,7 @@ def test_ctrl_c_during_a_stream_prints_how_to_resume(spawn, demo_agent):
     assert proc.returncode == 130, err
     m = re.search(r"interrupted: task (\S+) \(context (\S+)\) was (\S+)", err)
     assert m and m.group(3) in ("submitted", "working")
-    assert f"resume with: a2a tasks subscribe {m.group(1)} -u {demo_agent.url}   or: a2a tasks get {m.group(1)} --wait -u {demo_agent.url}" in err
+    assert f"resume with one of:\n  a2a tasks subscribe {m.group(1)} -u {demo_agent.url}\n  a2a tasks get {m.group(1)} --wait -u {demo_agent.url}\n" in err
     assert "Traceback" not in err
 
 

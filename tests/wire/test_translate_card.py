@@ -61,7 +61,7 @@ def test_additional_interfaces_and_extended_card_flag(tr):
           "supportsAuthenticatedExtendedCard": True, "capabilities": {}}
     v1 = {**COMMON, "supportedInterfaces": [
         {"url": "https://a/rpc", "protocolBinding": "GRPC", "protocolVersion": "0.3.0"},
-        {"url": "https://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"}],
+        {"url": "https://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3.0"}],
         "capabilities": {"extendedAgentCard": True}}
     assert tr(to_core_card, v0) == (v1, [])
     back = {**COMMON, "protocolVersion": "0.3.0", "url": "https://a/rpc", "preferredTransport": "GRPC",
@@ -171,7 +171,7 @@ def test_skill_security_and_lenient_keys(tr):
         ({"name": "x", "url": "https://a"}, "v0"),
         ({"name": "x", "url": "https://a", "supportedInterfaces": []}, "v1"),
         ({"name": "x", "protocolVersion": "0.3"}, "v0"),
-        ({"name": "x", "protocolVersion": "0.2.5"}, "v1"),
+        ({"name": "x", "protocolVersion": "0.2.5"}, "v0"),  # 0.1/0.2 agents speak the V0 wire (issue 10)
         ({"name": "x", "protocolVersion": "1.0"}, "v1"),
         ({"name": "x", "supportsAuthenticatedExtendedCard": True}, "v0"),
         ({"name": "x", "additionalInterfaces": []}, "v0"),
@@ -182,3 +182,15 @@ def test_skill_security_and_lenient_keys(tr):
 )
 def test_card_version(card, version):
     assert card_version(card) == version
+
+
+def test_additional_interfaces_take_the_cards_version_and_repeats_merge(tr):
+    """Issue 10: a2a-sdk 0.3 lists the primary interface again among the additional ones; each
+    entry speaks the card's own version (not a fixed 0.3), and one (binding, URL) is one entry."""
+    v0 = {**COMMON, "protocolVersion": "0.2.6", "url": "http://a/", "preferredTransport": "JSONRPC",
+          "additionalInterfaces": [{"url": "http://a/", "transport": "JSONRPC"}, {"url": "http://a/rest", "transport": "HTTP+JSON"}]}
+    core, _ = tr(to_core_card, v0)
+    assert core["supportedInterfaces"] == [
+        {"url": "http://a/", "protocolBinding": "JSONRPC", "protocolVersion": "0.2.6"},
+        {"url": "http://a/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.2.6"},
+    ]

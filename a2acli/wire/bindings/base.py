@@ -99,8 +99,13 @@ def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: An
     if status is not None:
         label += f" (HTTP {status})"
     hint = HINTS.get(code) if isinstance(code, int) else None
+    # hints that depend on the version the request used (the answer says which: A2A-Version sent)
     if code == -32009:  # the version this request did not use
         hint = f"try --a2a-version {'1.0' if v0 else '0.3'}" + (" (a 0.3 route the agent lacks answers as a 1.0 one)" if v0 else "")
+    elif code == -32001 and v0:  # 0.3 has no tasks/list to look the id up with
+        hint = "check the task id: it is in the answer that created the task (0.3 has no way to list tasks)"
+    elif code == -32601 and answer is not None:
+        hint = f"the agent does not know this method under A2A {'0.3' if v0 else '1.0'}: if it speaks {'1.0' if v0 else '0.3'}, pass --a2a-version {'1.0' if v0 else '0.3'}"
     return RpcError(
         f"{label}: {message or 'no message'}",
         hint=hint,
@@ -118,11 +123,13 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
     rid = answer.request_id
     if status in (401, 403):
         challenge = answer.header("www-authenticate")
-        return AuthError(
+        err = AuthError(
             f"{what} refused the credentials: {detail}" + (f" ({challenge})" if challenge else ""),
             hint="pass --api-key, --bearer or --basic (or check them), or `a2a auth login` for OAuth2; `a2a card fetch` shows the schemes the agent accepts",
             request_id=rid,
         )
+        err.http_status = status  # the pipeline words a 401 to a call that carried no credential
+        return err
     if status == 409:
         return HttpError(
             f"{what} answered {detail}: a request with this idempotency key is still running, or the key was used with a different body",

@@ -99,8 +99,10 @@ class JsonRpcBinding:
             return result
         return enc.spec.translators.result_to_core(result, notes)
 
-    def error(self, answer: Answer, what: str = "the agent") -> A2acliError:
-        """The error a non-2xx answer carries: a JSON-RPC error riding on it, else the HTTP one."""
+    def error(self, answer: Answer, what: str = "the agent", *, call: bool = True) -> A2acliError:
+        """The error a non-2xx answer carries: a JSON-RPC error riding on it, else the HTTP one.
+        `call`: the answer is to a JSON-RPC call (not a card GET), so a 5xx that is no JSON-RPC
+        answer says the URL may not be the agent's endpoint (a web app's error page, a proxy)."""
         try:
             doc = envelope.loads(answer.response_body)
             _, err = envelope.split_response(doc)
@@ -111,7 +113,12 @@ class JsonRpcBinding:
         jsonrpc = isinstance(doc, dict) and (doc.get("jsonrpc") == "2.0" or isinstance(code, int) and -32768 <= code <= -32000)
         if err is not None and jsonrpc and (answer.status or 0) not in (401, 403):
             return _rpc_error(err, answer)
-        return http_status_error(answer, what)
+        failed = http_status_error(answer, what)
+        if call and (answer.status or 0) >= 500:
+            failed.message = f"{failed.message} (not a JSON-RPC answer)"
+            failed.hint = f"is {answer.url} the agent's JSON-RPC endpoint, for this --a2a-version? check --url / --endpoint; -o raw or --debug shows the body"
+            failed.args = (failed.message,)
+        return failed
 
     def _document(self, answer: Answer) -> Any:
         status = answer.status or 0

@@ -35,9 +35,9 @@ def _version(v: Any) -> tuple[int, int] | None:
 
 
 def _is_legacy(version: Any) -> bool:
-    """Major.Minor in [0.3, 1.0)."""
+    """Major.Minor in [0.1, 1.0): 0.3, and the 0.1/0.2 cards of older agents (the V0 wire too)."""
     v = _version(version)
-    return v is not None and (0, 3) <= v < (1, 0)
+    return v is not None and (0, 1) <= v < (1, 0)
 
 
 def card_version(card: Any) -> str:
@@ -165,13 +165,16 @@ def _core_interface(iface: dict[str, Any]) -> dict[str, Any]:
 @entity("agent card")
 def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
     if card_version(card) == "v0":
-        primary = {
-            "url": card.get("url", ""),
-            "protocolBinding": card.get("preferredTransport") or "JSONRPC",
-            "protocolVersion": card.get("protocolVersion") or V0_PROTOCOL_VERSION,
-        }
-        extra = [_core_interface(i) | {"protocolVersion": V0_PROTOCOL_VERSION} for i in card.get("additionalInterfaces") or [] if isinstance(i, dict)]
-        card = _splice(card, _ENDPOINT, {"supportedInterfaces": [primary, *extra]})
+        version = card.get("protocolVersion") or V0_PROTOCOL_VERSION
+        primary = {"url": card.get("url", ""), "protocolBinding": card.get("preferredTransport") or "JSONRPC", "protocolVersion": version}
+        # every interface of a V0 card speaks the card's own version; the primary one is often
+        # listed again among the additional ones: one entry per (binding, URL)
+        interfaces = {(primary["protocolBinding"], primary["url"]): primary}
+        for i in card.get("additionalInterfaces") or []:
+            if isinstance(i, dict):
+                itf = _core_interface(i) | {"protocolVersion": version}
+                interfaces.setdefault((itf.get("protocolBinding"), itf.get("url")), itf)
+        card = _splice(card, _ENDPOINT, {"supportedInterfaces": list(interfaces.values())})
     else:
         if stale := [k for k in _V0_ENDPOINT if k in card]:
             note(notes, f"agent card: V0 fields {', '.join(stale)} dropped (supportedInterfaces is authoritative)")

@@ -1,0 +1,99 @@
+"""Waiting you can see: while a blocking send or `tasks get --wait` waits for a task, a spinner on
+stderr with the elapsed time, the task's state and its latest status message, updated as polls
+arrive. Only on a terminal and in text mode: off a terminal the wait is one line per state
+change, and under -o json or raw nothing at all (stderr keeps what matters)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from a2acli.render import views
+from a2acli.render.output import Output, _isatty
+
+REFRESH_PER_SECOND = 8
+
+
+class Waiting:
+    """`with Waiting(out, task) as w: … w.update(task_core) …`. `task` is what is known of the
+    task so far ({"id", "state"}, may be empty while a blocking send has not answered)."""
+
+    def __init__(self, out: Output, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None) -> None:
+        self.out = out
+        self.what = what
+        self.task_id = str((task or {}).get("id") or "")
+        self.state = views.state_label((task or {}).get("state")) if (task or {}).get("state") else ""
+        self.message = ""
+        self.started = since if since is not None else time.monotonic()
+        self.spinner = out.mode == "text" and _isatty(out.err)  # a real terminal: FORCE_COLOR is not enough
+        self.lines = out.mode == "text" and not self.spinner
+        self._live: Any = None
+        self._spin: Any = None
+
+    # -- context ---------------------------------------------------------------------------------
+    def __enter__(self) -> Waiting:
+        if self.spinner:
+            self._start()
+        elif self.lines and self.task_id:
+            self.out.note(f"{self.what} {self.task_id} ({self.state or 'unknown'}) …")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._live is not None:
+            try:
+                self._live.stop()
+            finally:
+                self._live = None
+
+    def _start(self) -> None:
+        from rich.errors import LiveError
+        from rich.live import Live
+        from rich.spinner import Spinner
+
+        self._spin = Spinner("dots", style="cyan")
+        live = Live(console=self.out.err_console, get_renderable=self._renderable, refresh_per_second=REFRESH_PER_SECOND, transient=True, redirect_stdout=False, redirect_stderr=False)
+        try:
+            live.start(refresh=True)
+        except LiveError:  # another live display holds this console (a stream view): lines instead
+            self.spinner, self.lines = False, True
+            if self.task_id:
+                self.out.note(f"{self.what} {self.task_id} ({self.state or 'unknown'}) …")
+            return
+        self._live = live
+
+    # -- what it shows ---------------------------------------------------------------------------
+    def line(self) -> Any:
+        """One line: elapsed time, task id (never cut), state, then the status message (cut first)."""
+        from rich.text import Text
+
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{time.monotonic() - self.started:5.1f}s  ", style="dim")
+        text.append(self.what)
+        if self.task_id:
+            text.append(f" {self.task_id}", style="bold")
+        if self.state:
+            text.append(f"  {self.state}", style="bold cyan")
+        if self.message:
+            text.append(f"  {self.message}", style="dim")
+        return text
+
+    def _renderable(self) -> Any:
+        self._spin.update(text=self.line())
+        return self._spin
+
+    def update(self, task: Any) -> None:
+        """A new look at the task (a GetTask answer, core form)."""
+        if not isinstance(task, dict):
+            return
+        status: dict[str, Any] = task["status"] if isinstance(task.get("status"), dict) else {}
+        state = views.state_label(status.get("state")) if status.get("state") else self.state
+        if task.get("id"):
+            self.task_id = str(task["id"])
+        msg = status.get("message")
+        if isinstance(msg, dict):
+            self.message = " ".join(views.parts_text(msg.get("parts")).split())
+        if self.lines and state != self.state and self.task_id:
+            self.out.note(f"task {self.task_id}: {state}")
+        self.state = state
+        if self._live is not None:
+            self._live.refresh()

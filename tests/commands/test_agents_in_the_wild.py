@@ -1,0 +1,227 @@
+"""Issue 10, against respx agents shaped like the real ones (the integration tests start the real
+servers): old cards, --a2a-version auto, the card fetch note, hints derived from the card and the
+answer, answers that are neither V1 nor V0, and the smaller items (-o raw on failure, refused
+runs in the dump)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+CARD = f"{AGENT}/.well-known/agent-card.json"
+OLD_CARD = f"{AGENT}/.well-known/agent.json"
+
+
+def v0_card(version: str = "0.3.0", **extra) -> dict:
+    return {"name": "old", "description": "d", "version": "1", "protocolVersion": version, "url": RPC, "preferredTransport": "JSONRPC",
+            "capabilities": {}, "defaultInputModes": [], "defaultOutputModes": [], "skills": [], **extra}
+
+
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
+V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+def method(route, n: int = -1) -> str:
+    return json.loads(route.calls[n].request.content)["method"]
+
+
+# -- cards of older agents ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ["0.2.6", "0.1.0"])
+def test_a_card_from_before_0_3_is_read_as_v0_with_one_note(cli, respx_mock, version):
+    """a2a-sdk 0.2.x: card only at agent.json, protocolVersion 0.2.x, no additionalInterfaces."""
+    respx_mock.get(CARD).respond(404)
+    respx_mock.get(OLD_CARD).respond(json=v0_card(version))
+    rpc = respx_mock.post(RPC).respond(json=rpc_result(V0_TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "0.3")
+    assert result.exit_code == 0, result.stderr
+    assert method(rpc) == "tasks/get"
+    assert result.stderr.count(f"protocolVersion {version} (before 0.3): read as 0.3") == 1
+    under_v1 = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert under_v1.exit_code == 1 and "pass --a2a-version 0.3" in under_v1.stderr
+
+
+def test_additional_interfaces_take_the_cards_version_and_are_not_listed_twice(cli, respx_mock):
+    card = v0_card(additionalInterfaces=[{"url": RPC, "transport": "JSONRPC"}])
+    respx_mock.get(CARD).respond(json=card)
+    result = cli("card", "fetch", "-u", AGENT, "-o", "json", "--as", "v1")
+    assert json.loads(result.stdout)["supportedInterfaces"] == [{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3.0"}]
+    refused = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert "it offers: JSONRPC 0.3.0" in refused.stderr and "0.3, 0.3.0" not in refused.stderr
+
+
+def test_a_card_from_the_host_root_is_named_when_the_url_has_a_path(cli, respx_mock):
+    respx_mock.get(f"{AGENT}/agents/billing/.well-known/agent-card.json").respond(404)
+    respx_mock.get(f"{AGENT}/agents/billing/.well-known/agent.json").respond(404)
+    respx_mock.get(CARD).respond(json=v1_card(name="Support agent"))
+    respx_mock.post(RPC).respond(json=rpc_result(V1_TASK))
+    result = cli("tasks", "get", "t-1", "-u", f"{AGENT}/agents/billing")
+    assert result.exit_code == 0, result.stderr
+    assert f"no Agent Card under {AGENT}/agents/billing (HTTP 404): using the host's card at {CARD} ('Support agent')" in result.stderr
+
+
+def test_a_card_found_under_the_path_says_nothing(cli, respx_mock):
+    respx_mock.get(f"{AGENT}/agents/billing/.well-known/agent-card.json").respond(json=v1_card())
+    respx_mock.post(RPC).respond(json=rpc_result(V1_TASK))
+    result = cli("tasks", "get", "t-1", "-u", f"{AGENT}/agents/billing")
+    assert result.exit_code == 0 and "Agent Card" not in result.stderr
+
+
+# -- choosing the version -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("card", "chosen", "wire_method"), [
+    (v1_card(), "1.0", "GetTask"),
+    (v0_card(), "0.3", "tasks/get"),
+])
+def test_auto_uses_1_0_when_offered_else_0_3_and_says_so(cli, respx_mock, tmp_path, card, chosen, wire_method):
+    respx_mock.get(CARD).respond(json=card)
+    rpc = respx_mock.post(RPC).respond(json=rpc_result(V1_TASK if chosen == "1.0" else V0_TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "auto", "--dump", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert f"--a2a-version auto: using {chosen}" in result.stderr
+    assert method(rpc) == wire_method and rpc.calls[-1].request.headers["A2A-Version"] == chosen
+    entries = [json.loads(line) for line in (tmp_path / "index.jsonl").read_text().splitlines()]
+    call = next(e for e in entries if e["method"] == wire_method)
+    assert call["version"] == chosen and call["versionChoice"].startswith("--a2a-version auto: using")
+
+
+def test_auto_from_the_environment_and_refused_with_endpoint_alone(cli, respx_mock):
+    respx_mock.get(CARD).respond(json=v0_card())
+    respx_mock.post(RPC).respond(json=rpc_result(V0_TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, env={"A2ACLI_A2A_VERSION": "auto"})
+    assert result.exit_code == 0 and "--a2a-version auto: using 0.3" in result.stderr
+    refused = cli("tasks", "get", "t-1", "--endpoint", RPC, "--a2a-version", "auto")
+    assert refused.exit_code == 2 and "--endpoint skips it" in refused.stderr
+
+
+def test_auto_is_never_silent_offline(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--a2a-version", "auto", "--offline")
+    assert result.exit_code == 0 and "--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing 1.0" in result.stderr
+
+
+def test_auto_in_a_profile_is_a_valid_value():
+    from a2acli import settings
+
+    assert settings.check_value("a2a-version", "AUTO") == "auto"
+
+
+def test_card_fetch_notes_a_version_the_card_does_not_offer(cli, respx_mock):
+    respx_mock.get(CARD).respond(json=v0_card())
+    result = cli("card", "fetch", "-u", AGENT)
+    assert result.exit_code == 0
+    assert "offers no interface for A2A 1.0 (it offers 0.3.0): calls need --a2a-version 0.3, e.g. a2a send -u http://agent.test --a2a-version 0.3 hello" in result.stderr
+    assert "offers no interface" not in cli("card", "fetch", "-u", AGENT, "--a2a-version", "0.3").stderr
+
+
+# -- hints that lead somewhere --------------------------------------------------------------------
+
+
+def test_v0_tasks_list_on_a_0_3_only_agent_does_not_suggest_1_0(cli, respx_mock):
+    respx_mock.get(CARD).respond(json=v0_card())
+    result = cli("tasks", "list", "-u", AGENT, "--a2a-version", "0.3")
+    assert result.exit_code == 2
+    assert "--a2a-version 1.0" not in result.stderr
+    assert "offers only 0.3" in result.stderr and "--dialect clix sends the vendor extension tasks/list" in result.stderr
+
+
+def test_v0_tasks_list_on_an_agent_offering_1_0_suggests_it(cli, respx_mock):
+    respx_mock.get(CARD).respond(json={**v1_card(), "supportedInterfaces": [*v1_card()["supportedInterfaces"], {"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]})
+    result = cli("tasks", "list", "-u", AGENT, "--a2a-version", "0.3")
+    assert "use --a2a-version 1.0 (the card offers it)" in result.stderr
+
+
+def test_task_not_found_under_0_3_does_not_suggest_tasks_list(cli, respx_mock):
+    respx_mock.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}})
+    v0 = cli("tasks", "get", "nope", "--endpoint", RPC, "--a2a-version", "0.3")
+    assert "TaskNotFoundError" in v0.stderr and "tasks list" not in v0.stderr
+    assert "a2a tasks list" in cli("tasks", "get", "nope", "--endpoint", RPC).stderr
+
+
+@pytest.mark.parametrize(("version", "other"), [("1.0", "0.3"), ("0.3", "1.0")])
+def test_method_not_found_names_the_other_version(cli, respx_mock, version, other):
+    respx_mock.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    result = cli("tasks", "get", "t", "--rpc-url", RPC, "--a2a-version", version)
+    assert f"pass --a2a-version {other}" in result.stderr
+
+
+def test_a_5xx_that_is_no_json_rpc_answer_asks_whether_the_url_is_the_endpoint(cli, respx_mock):
+    respx_mock.post(RPC).respond(500, text="Internal Server Error")
+    result = cli("tasks", "get", "t", "--endpoint", RPC)
+    assert result.exit_code == 1
+    assert "(not a JSON-RPC answer)" in result.stderr and f"is {RPC} the agent's JSON-RPC endpoint" in result.stderr
+    assert "retry later" not in result.stderr
+
+
+def test_subscribe_refused_with_invalid_params_terminal_state_shows_the_finished_task(cli, respx_mock):
+    """a2a-sdk 0.3 answers tasks/resubscribe of a finished task -32602 "... terminal state"."""
+    respx_mock.post(RPC, json__method="tasks/resubscribe").respond(
+        headers={"Content-Type": "text/event-stream"},
+        content=b'data: {"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Task t-1 is in terminal state: completed"}}\n\n')
+    respx_mock.post(RPC, json__method="tasks/get").respond(json=rpc_result(V0_TASK))
+    result = cli("tasks", "subscribe", "t-1", "--endpoint", RPC, "--a2a-version", "0.3")
+    assert result.exit_code == 0, result.stderr
+    assert "task t-1 is already finished (completed)" in result.stderr
+
+
+def test_push_config_get_answered_with_another_id_is_warned_and_delete_said_plainly(cli, respx_mock):
+    other = {"taskId": "t-1", "pushNotificationConfig": {"id": "t-1", "url": "http://hook"}}
+    respx_mock.post(RPC, json__method="tasks/pushNotificationConfig/get").respond(json=rpc_result(other))
+    respx_mock.post(RPC, json__method="tasks/pushNotificationConfig/delete").respond(json=rpc_result(None))
+    got = cli("push-config", "get", "t-1", "cfg-9", "--endpoint", RPC, "--a2a-version", "0.3")
+    assert "asked for push config 'cfg-9', the agent answered config 't-1'" in got.stderr
+    deleted = cli("push-config", "delete", "t-1", "unknown", "--endpoint", RPC, "--a2a-version", "0.3")
+    assert deleted.exit_code == 0 and "agents report this for an id they do not know as well" in deleted.stderr
+
+
+# -- answers that are neither V1 nor V0 -----------------------------------------------------------
+
+
+def test_a_v1_shaped_answer_under_0_3_is_warned_once_and_recorded(cli, respx_mock, tmp_path):
+    """fasta2a: a {"task": …} wrapper without `kind`, lowercase enums, to a 0.3 message/send."""
+    fasta2a = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}}
+    respx_mock.post(RPC).respond(json=rpc_result(fasta2a))
+    result = cli("send", "hi", "--endpoint", RPC, "--a2a-version", "0.3", "--dump", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count("answer is V1-shaped under 0.3") == 1
+    assert "lowercase enum values: this agent speaks the clix dialect" in result.stderr
+    shapes = [json.loads(line)["shape"] for line in (tmp_path / "index.jsonl").read_text().splitlines() if "shape" in json.loads(line)]
+    assert any("V1-shaped under 0.3" in s for s in shapes)
+
+
+def test_a_task_without_context_id_is_named(cli, respx_mock):
+    """python-a2a: tasks without contextId, parts typed with `type`."""
+    task = {"id": "t-1", "status": {"state": "completed"}, "artifacts": [{"parts": [{"type": "text", "text": "hi"}]}]}
+    respx_mock.post(RPC).respond(json=rpc_result(task))
+    result = cli("tasks", "get", "t-1", "--endpoint", RPC, "--a2a-version", "0.3")
+    assert "task t-1 has no contextId" in result.stderr and "parts carry `type`" in result.stderr
+
+
+def test_answers_of_their_own_version_raise_no_warning(cli, respx_mock):
+    respx_mock.post(RPC).respond(json=rpc_result(V0_TASK))
+    assert "shaped" not in cli("tasks", "get", "t-1", "--endpoint", RPC, "--a2a-version", "0.3").stderr
+    respx_mock.post(RPC).respond(json=rpc_result(V1_TASK))
+    assert "shaped" not in cli("tasks", "get", "t-1", "--endpoint", RPC).stderr
+    assert "enum" not in cli("tasks", "get", "t-1", "--endpoint", RPC).stderr
+
+
+# -- smaller --------------------------------------------------------------------------------------
+
+
+def test_raw_output_prints_the_error_body_as_received(cli, respx_mock):
+    respx_mock.post(RPC).mock(return_value=httpx.Response(500, text="Internal Server Error"))
+    result = cli("tasks", "get", "t", "--endpoint", RPC, "-o", "raw")
+    assert result.exit_code == 1 and result.stdout.strip() == "Internal Server Error"
+
+
+def test_a_dump_of_a_run_refused_before_sending_records_why(cli, respx_mock, tmp_path):
+    respx_mock.get(CARD).respond(json=v0_card())
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
+    assert result.exit_code == 1
+    entries = [json.loads(line) for line in (tmp_path / "index.jsonl").read_text().splitlines()]
+    assert entries[-1]["refused"].startswith("the Agent Card offers no interface") and entries[-1]["error"] == entries[-1]["refused"]

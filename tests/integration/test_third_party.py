@@ -1,0 +1,262 @@
+"""Issue 10 against the real servers that show each symptom: a2a-sdk 0.3.x and 0.2.x, @a2a-js/sdk
+0.3.x and fasta2a, each a tiny echo agent (tests/integration/thirdparty/) on 127.0.0.1 and a free
+port. None of them can share the test venv (a2a-sdk 1.x): each gets a venv (or npm folder) of its
+own under .cache/servers/ in the repo (git-ignored), made by the first run from the package
+registries and reused. A registry that refuses a package skips that server's tests, loudly."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / ".cache" / "servers"
+HERE = Path(__file__).with_name("thirdparty")
+INSTALL_TIMEOUT = 240  # seconds for one venv or npm folder (cached afterwards)
+START_TIMEOUT = 20.0
+# a registry (or the network to it) refused: skip, saying so; any other failure fails the test
+REFUSED = ("No matching distribution", "Could not find a version", "E404", "ETARGET", "ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ConnectionError", "NewConnectionError", "403", "Network is unreachable", "timed out")
+
+PYTHON_SERVERS = {
+    "sdk03": ("a2a-sdk[http-server]>=0.3,<0.4", "uvicorn"),
+    "sdk02": ("a2a-sdk>=0.2,<0.3", "uvicorn"),
+    "fasta2a": ("fasta2a", "uvicorn"),
+}
+NPM_SERVERS = {"js03": ("@a2a-js/sdk@^0.3", "express@^4")}
+
+
+def _cached(name: str, spec: tuple[str, ...]) -> bool:
+    stamp = CACHE / f"{name}.stamp"
+    return stamp.is_file() and stamp.read_text() == " ".join(spec) and (CACHE / name).is_dir()
+
+
+def _installed(name: str, spec: tuple[str, ...], make: list[list[str]], cwd: Path) -> Path:
+    """CACHE/name, made once by running `make` (stamped with `spec`), reused afterwards."""
+    target, stamp = CACHE / name, CACHE / f"{name}.stamp"
+    if _cached(name, spec):
+        return target
+    CACHE.mkdir(parents=True, exist_ok=True)
+    log = []
+    try:
+        for argv in make:
+            proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+            log.append(proc.stdout + proc.stderr)
+            if proc.returncode != 0:
+                break
+        else:
+            stamp.write_text(" ".join(spec))
+            return target
+    except subprocess.TimeoutExpired:
+        pytest.skip(f"REGISTRY: installing {' '.join(spec)} into {target} took over {INSTALL_TIMEOUT}s; server tests skipped")
+    text = "\n".join(log)[-2000:]
+    if any(r in text for r in REFUSED):
+        pytest.skip(f"REGISTRY REFUSED {' '.join(spec)}: its server tests are skipped\n{text}")
+    pytest.fail(f"installing {' '.join(spec)} into {target} failed:\n{text}")
+
+
+def python_env(name: str) -> Path:
+    spec = PYTHON_SERVERS[name]
+    target = CACHE / name
+    if not _cached(name, spec):
+        shutil.rmtree(target, ignore_errors=True)
+    pip = [str(target / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", *spec]
+    return _installed(name, spec, [[sys.executable, "-m", "venv", str(target)], pip], ROOT) / "bin" / "python"
+
+
+def npm_folder(name: str) -> Path:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are needed for the @a2a-js/sdk server")
+    spec = NPM_SERVERS[name]
+    target = CACHE / name
+    if not _cached(name, spec):
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        (target / "package.json").write_text('{"private": true}\n')
+    return _installed(name, spec, [["npm", "install", "--no-audit", "--no-fund", "--silent", *spec]], target)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(argv: list[str], card_path: str, log: Path, *, cwd: Path | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start `argv + [port]` on a free port of 127.0.0.1; its base URL once `card_path` answers."""
+    port = _free_port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen([*argv, str(port)], stdout=out, stderr=subprocess.STDOUT, cwd=cwd, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        with httpx.Client(timeout=1.0, trust_env=False) as client:
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{argv} exited:\n{log.read_text(errors='replace')}")
+                with contextlib.suppress(httpx.TransportError):
+                    if client.get(url + card_path).status_code == 200:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{argv} did not answer {card_path} in {START_TIMEOUT:.0f}s:\n{log.read_text(errors='replace')}")
+                time.sleep(0.1)
+        yield url
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def sdk03(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    python = python_env("sdk03")
+    with serve([str(python), str(HERE / "sdk_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("sdk03") / "log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def sdk02(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    python = python_env("sdk02")
+    with serve([str(python), str(HERE / "sdk_echo_server.py")], "/.well-known/agent.json", tmp_path_factory.mktemp("sdk02") / "log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def js03(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = npm_folder("js03")
+    script = folder / "js_echo_server.mjs"  # beside node_modules: ESM resolves packages from the script's folder
+    shutil.copyfile(HERE / "js_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js03") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def fasta2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    python = python_env("fasta2a")
+    with serve([str(python), str(HERE / "fasta2a_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("fasta2a") / "log") as url:
+        yield url
+
+
+def a2a(a2a_bin: list[str], *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"} | (env or {})
+    return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=60, env=clean)
+
+
+def index(d: Path) -> list[dict]:
+    return [json.loads(line) for line in (d / "index.jsonl").read_text().splitlines()]
+
+
+# -- a2a-sdk 0.2.x: a card from before 0.3 ---------------------------------------------------------
+
+
+def test_sdk02_card_is_read_as_v0_with_one_note(a2a_bin, sdk02):
+    sent = a2a(a2a_bin, "send", "hello", "-u", sdk02, "--a2a-version", "0.3")
+    assert sent.returncode == 0, sent.stderr
+    assert "echo: hello" in sent.stdout
+    assert sent.stderr.count("protocolVersion 0.2.6 (before 0.3): read as 0.3") == 1
+    refused = a2a(a2a_bin, "send", "hello", "-u", sdk02)
+    assert refused.returncode == 1 and "pass --a2a-version 0.3" in refused.stderr
+
+
+def test_sdk02_auto_chooses_0_3(a2a_bin, sdk02, tmp_path):
+    sent = a2a(a2a_bin, "send", "hello", "-u", sdk02, "--dump", str(tmp_path), env={"A2ACLI_A2A_VERSION": "auto"})
+    assert sent.returncode == 0, sent.stderr
+    assert "--a2a-version auto: using 0.3 (the card offers 0.2.6, not 1.0)" in sent.stderr
+    assert [e["version"] for e in index(tmp_path) if e.get("files") and e["method"] != "card"] == ["0.3"]
+
+
+# -- a2a-sdk 0.3.x ---------------------------------------------------------------------------------
+
+
+def test_sdk03_card_fetch_notes_the_version_not_offered(a2a_bin, sdk03):
+    fetched = a2a(a2a_bin, "card", "fetch", "-u", sdk03)
+    assert fetched.returncode == 0
+    assert f"calls need --a2a-version 0.3, e.g. a2a send -u {sdk03} --a2a-version 0.3 hello" in fetched.stderr
+
+
+def test_sdk03_a_path_without_a_card_names_the_host_card(a2a_bin, sdk03):
+    sent = a2a(a2a_bin, "send", "hi", "-u", f"{sdk03}/agents/billing", "--a2a-version", "0.3")
+    assert sent.returncode == 0, sent.stderr
+    assert f"no Agent Card under {sdk03}/agents/billing (HTTP 404): using the host's card at {sdk03}/.well-known/agent-card.json ('sdk echo')" in sent.stderr
+
+
+def test_sdk03_hints(a2a_bin, sdk03):
+    listed = a2a(a2a_bin, "tasks", "list", "-u", sdk03, "--a2a-version", "0.3")
+    assert listed.returncode == 2 and "--a2a-version 1.0" not in listed.stderr and "offers only 0.3" in listed.stderr
+    missing = a2a(a2a_bin, "tasks", "get", "nope", "-u", sdk03, "--a2a-version", "0.3")
+    assert "TaskNotFoundError" in missing.stderr and "tasks list" not in missing.stderr
+    unknown = a2a(a2a_bin, "call", "GetTask", '{"id": "x"}', "--rpc-url", sdk03 + "/")
+    assert "-32601" in unknown.stderr and "pass --a2a-version 0.3" in unknown.stderr
+
+
+def test_sdk03_subscribe_to_a_finished_task_and_push_config_ids(a2a_bin, sdk03):
+    sent = a2a(a2a_bin, "send", "hi", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
+    task_id = json.loads(sent.stdout)["id"]
+    sub = a2a(a2a_bin, "tasks", "subscribe", task_id, "-u", sdk03, "--a2a-version", "0.3")
+    assert sub.returncode == 0, sub.stderr
+    assert "already finished (completed)" in sub.stderr and "echo: hi" in sub.stdout
+    created = a2a(a2a_bin, "push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/hook", "-u", sdk03, "--a2a-version", "0.3")
+    assert created.returncode == 0, created.stderr
+    got = a2a(a2a_bin, "push-config", "get", task_id, "another-id", "-u", sdk03, "--a2a-version", "0.3")
+    assert "asked for push config 'another-id', the agent answered config" in got.stderr
+    deleted = a2a(a2a_bin, "push-config", "delete", task_id, "unknown-id", "-u", sdk03, "--a2a-version", "0.3")
+    assert deleted.returncode == 0 and "an id they do not know as well" in deleted.stderr
+
+
+def test_sdk03_refused_run_is_recorded_in_the_dump(a2a_bin, sdk03, tmp_path):
+    refused = a2a(a2a_bin, "send", "hi", "-u", sdk03, "--dump", str(tmp_path))
+    assert refused.returncode == 1
+    assert index(tmp_path)[-1]["refused"].startswith("the Agent Card offers no interface")
+
+
+# -- @a2a-js/sdk 0.3.x ----------------------------------------------------------------------------
+
+
+def test_js03_additional_interfaces_are_merged_and_auto_works(a2a_bin, js03):
+    card = a2a(a2a_bin, "card", "fetch", "-u", js03, "-o", "json", "--as", "v1")
+    assert json.loads(card.stdout)["supportedInterfaces"] == [{"url": js03 + "/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3.0"}]
+    sent = a2a(a2a_bin, "send", "hi", "-u", js03, "--a2a-version", "auto")
+    assert sent.returncode == 0, sent.stderr
+    assert "echo: hi" in sent.stdout and "--a2a-version auto: using 0.3" in sent.stderr
+
+
+# -- fasta2a: V1-shaped answers to 0.3 calls --------------------------------------------------------
+
+
+def test_fasta2a_v1_shaped_answers_are_warned_once_recorded_and_diffed(a2a_bin, fasta2a, tmp_path):
+    v0, v1 = tmp_path / "v0", tmp_path / "v1"
+    sent = a2a(a2a_bin, "send", "hi", "--endpoint", fasta2a + "/", "--a2a-version", "0.3", "--dump", str(v0))
+    assert sent.returncode == 0, sent.stderr
+    assert sent.stderr.count("answer is V1-shaped under 0.3") == 1
+    assert "lowercase enum values: this agent speaks the clix dialect" in sent.stderr
+    assert any("V1-shaped under 0.3" in e.get("shape", "") for e in index(v0))
+    ok = a2a(a2a_bin, "send", "hi", "-u", fasta2a, "--dump", str(v1))
+    assert ok.returncode == 0 and "shaped" not in ok.stderr
+    diff = a2a(a2a_bin, "diff", str(v1), str(v0), "-o", "json")
+    paths = [d["path"] for d in json.loads(diff.stdout)["differences"]]
+    assert any(p.startswith("response.shape") for p in paths), paths
+
+
+def test_fasta2a_500_is_not_a_json_rpc_answer_and_raw_prints_it(a2a_bin, fasta2a):
+    failed = a2a(a2a_bin, "call", "tasks/get", '{"x": 1}', "--rpc-url", fasta2a + "/", "--a2a-version", "0.3", "-o", "raw")
+    assert failed.returncode == 1
+    assert failed.stdout.strip() == "Internal Server Error"
+    assert "not a JSON-RPC answer" in failed.stderr and "retry later" not in failed.stderr

@@ -1,0 +1,182 @@
+"""Issue 13, for people at a terminal: ids and commands that copy whole at 80 and 120 columns, the
+wait shown on stderr (a spinner only on a terminal), the live view's legend, and a card that says
+how to call it. Rich renders are made into StringIO consoles at fixed widths."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from a2acli.render import views
+from a2acli.render.output import Output
+from a2acli.render.present import next_page_note, present
+from a2acli.render.progress import Waiting
+from a2acli.render.stream import LiveState, render_live
+
+IDS = [("5f0c1f7e-8a3b-4c1d-9e2f-0123456789ab", "c0ffee00-1234-4abc-8def-fedcba987654"), ("8d2e3a4b-5c6d-4e7f-8a9b-abcdefabcdef", "d00dfeed-0000-4111-8222-333344445555")]
+TOKEN = "eyJ0cyI6MTc5NjA4MjkxODkxODAxOTAwMCwiaWQiOiJkZGUwNjhhZS03MTRlLTQwMzctYjIwYi05ZTUwNGY5ZjA2YWMifQ"
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def rich_output(width: int, mode: str = "text") -> tuple[Output, io.StringIO, io.StringIO]:
+    from rich.console import Console
+
+    out, err = Tty(), Tty()
+    o = Output(mode, stdout=out, stderr=err)
+    o._console = Console(file=out, width=width, highlight=False, soft_wrap=False, no_color=True)
+    o._err_console = Console(file=err, width=width, highlight=False, stderr=True, no_color=True)
+    return o, out, err
+
+
+class Reply:
+    def __init__(self, core):
+        self.core, self.result, self.raw, self.exchange = core, core, b"", None
+
+
+def task_list(n: int = 2):
+    return {"tasks": [{"id": t, "contextId": c, "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2025-03-01T14:03:07.123456Z"}} for t, c in IDS[:n]], "nextPageToken": TOKEN}
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def plain(stream: io.StringIO) -> str:
+    """What the terminal shows, without the styles (no_color keeps bold and dim)."""
+    return ANSI.sub("", stream.getvalue())
+
+
+def whole_lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+# -- ids, tokens and commands that copy ------------------------------------------------------------
+
+
+def test_task_list_at_80_columns_folds_into_blocks_with_whole_ids():
+    o, out, err = rich_output(80)
+    present("task-list", Reply(task_list()), o)
+    next_page_note(o, task_list(), "a2a tasks list --page-size 2")
+    lines = whole_lines(plain(out))
+    for task_id, context_id in IDS:
+        assert any(line.split() == ["Task", task_id] for line in lines)
+        assert any(line.split() == ["Context", context_id] for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+    assert f"  a2a tasks list --page-size 2 --page-token {TOKEN}" in plain(err).splitlines()  # one line, longer than 80
+
+
+def test_task_list_at_120_columns_is_a_table_with_whole_ids_and_a_short_time():
+    o, out, _ = rich_output(120)
+    present("task-list", Reply(task_list()), o)
+    text = plain(out)
+    assert "┃ Task" in text
+    for task_id, context_id in IDS:
+        assert re.search(rf"│ {task_id} +│ {context_id} +│ completed", text)
+    assert "2025-03-01T14:03:07.123456Z" not in text  # the long form would not fit: shortened first
+    assert all(len(line) <= 120 for line in text.splitlines())
+
+
+def test_short_time():
+    from datetime import datetime, timezone
+
+    assert views.short_time("2025-03-01T14:03:07Z", now=datetime(2025, 3, 1, tzinfo=timezone.utc).astimezone()).count(":") == 2
+    assert views.short_time("2020-01-01T00:00:00Z").startswith(("2019-12-31", "2020-01-01"))
+    assert views.short_time("not a time") == "not a time"
+
+
+def test_hints_carrying_commands_put_them_on_lines_of_their_own():
+    o, _, err = rich_output(80)
+    o.note("task t needs input; continue with:")
+    cmd = "a2a send --task-id 5f0c1f7e-8a3b-4c1d-9e2f-0123456789ab --context-id c0ffee00-1234-4abc-8def-fedcba987654 -u http://127.0.0.1:41241 'your reply'"
+    o.command(cmd)
+    assert "  " + cmd in plain(err).splitlines()
+
+
+def test_long_notes_are_not_hard_wrapped():
+    o, _, err = rich_output(40)
+    o.note("x" * 30 + " " + "y" * 30)
+    assert plain(err).splitlines() == ["x" * 30 + " " + "y" * 30]
+
+
+# -- waiting you can see ---------------------------------------------------------------------------
+
+
+def test_spinner_on_a_terminal_shows_elapsed_time_state_and_status_message():
+    o, _, err = rich_output(100)
+    with Waiting(o, {"id": "t-1", "state": "TASK_STATE_WORKING"}) as w:
+        assert w.spinner and w._live is not None
+        w.update({"id": "t-1", "status": {"state": "TASK_STATE_WORKING", "message": {"parts": [{"text": "step 2/5"}]}}})
+        line = w.line().plain
+    assert re.match(r"\s*\d+\.\ds  waiting for task t-1  working  step 2/5$", line)
+    assert "waiting for task t-1  working  step 2/5" in plain(err)
+
+
+def test_off_a_terminal_the_wait_is_plain_lines_and_under_json_nothing():
+    out, err = io.StringIO(), io.StringIO()
+    o = Output("text", stdout=out, stderr=err)
+    with Waiting(o, {"id": "t-1", "state": "TASK_STATE_WORKING"}) as w:
+        assert not w.spinner
+        w.update({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}})
+        w.update({"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}})
+    assert err.getvalue() == "waiting for task t-1 (working) …\ntask t-1: completed\n"
+    for mode in ("json", "raw"):
+        o, _, err = rich_output(80, mode)  # even with stderr a terminal
+        with Waiting(o, {"id": "t-1"}) as w:
+            assert not w.spinner
+            w.update({"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}})
+        assert err.getvalue() == ""
+
+
+def test_live_view_legend_explains_the_arrival_mark():
+    from rich.console import Console
+
+    s = LiveState()
+    s.feed({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_SUBMITTED"}}})  # no timestamp: ours, ~
+    s.feed({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_WORKING", "timestamp": "2025-03-01T14:03:07Z"}}})
+    console = Console(file=io.StringIO(), width=120, no_color=True)
+    console.print(render_live(s))
+    text = console.file.getvalue()
+    assert "rows in order of arrival; ~ = when the event reached us (the agent sent no timestamp)" in text
+    states = [line.split()[2] for line in text.splitlines() if re.match(r"~?\d\d:", line)]
+    assert states == ["submitted", "working"]  # arrival order, whatever the clocks say
+
+
+# -- a card that tells you how to call it ----------------------------------------------------------
+
+CARD = {
+    "name": "demo",
+    "description": "d",
+    "version": "1",
+    "capabilities": {"streaming": True},
+    "securitySchemes": {
+        "key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key", "description": "For the extended card."}},
+        "jwt": {"httpAuthSecurityScheme": {"scheme": "bearer"}},
+        "mtls": {"mtlsSecurityScheme": {}},
+    },
+    "securityRequirements": [{"schemes": {"key": {"list": []}}}],
+    "skills": [{"id": "create-user", "name": "Create user", "description": "Creates a user.", "tags": ["users", "demo"], "examples": ["create user_123"], "inputModes": ["application/json"], "outputModes": ["application/json"]}],
+}
+
+
+def test_card_view_shows_how_to_authenticate_and_each_skills_examples_tags_and_modes():
+    rows = views.card_rows(CARD)
+    security = [v for k, v in rows if k == "Security"]
+    assert security[0] == "key: apiKey in header X-API-Key, pass --api-key KEY\nFor the extended card."
+    assert security[1] == "jwt: http bearer in header Authorization: Bearer, pass --bearer TOKEN"
+    assert "--cert PATH --key PATH" in security[2]
+    assert ("Requires", "key") in rows
+    (skill,) = [v for k, v in rows if k == "Skill"]
+    assert skill.split("\n") == ["create-user: Creates a user.", "tags: users, demo", "e.g. create user_123", "modes: in: application/json  out: application/json"]
+    labels = [k for k, _ in rows]
+    assert labels.index("Security") < labels.index("Skill")
+
+
+def test_card_panel_at_80_columns():
+    o, out, _ = rich_output(80)
+    present("card", Reply(CARD), o)
+    text = plain(out)
+    assert "pass --api-key KEY" in text and "tags: users, demo" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
