@@ -136,7 +136,7 @@ def test_push_configs(a2a, version):
 @pytest.mark.parametrize("version", VERSIONS)
 def test_extended_card_needs_the_key(a2a, demo_agent, version):
     refused = a2a("card", "extended", "--a2a-version", version, check=4)
-    assert "refused the credentials" in refused.stderr
+    assert "the agent requires credentials and none were sent" in refused.stderr
     card = doc(a2a("card", "extended", "--a2a-version", version, "--api-key", demo_agent.api_key, "-o", "json", "--as", "v1"))
     assert "admin-report" in [s["id"] for s in card["skills"]]
     alias = doc(a2a("card", "fetch", "--extended", "--a2a-version", version, "--api-key", demo_agent.api_key, "-o", "json", "--as", "v1"))

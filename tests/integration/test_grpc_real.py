@@ -62,7 +62,7 @@ def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
     assert "Deleted." in grpc_cli("push-config", "delete", task["id"], "g-1", "--a2a-version", version).stdout
     card = doc(grpc_cli("card", "extended", *v, "--api-key", demo_agent.api_key, "-o", "json"))
     assert "create-user" in [s["id"] for s in card["skills"]]
-    assert grpc_cli("card", "extended", "--a2a-version", version, check=4).stderr.startswith("error: the agent refused the credentials")
+    assert grpc_cli("card", "extended", "--a2a-version", version, check=4).stderr.startswith("error: the agent requires credentials and none were sent")
     if version == "1.0":
         page = doc(grpc_cli("tasks", "list", "--page-size", "1", "-o", "json"))
         assert len(page["tasks"]) == 1

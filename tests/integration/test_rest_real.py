@@ -87,7 +87,7 @@ def test_every_method_over_rest_chosen_from_the_card(rest, rest_only_agent, vers
     # the extended card needs the API key
     card = doc(rest("card", "extended", *v, "--api-key", rest_only_agent.api_key, "-o", "json", "--as", "v1"))
     assert "create-user" in [s["id"] for s in card["skills"]]
-    assert rest("card", "extended", *v, check=4).stderr.startswith("error: the agent refused the credentials")
+    assert rest("card", "extended", *v, check=4).stderr.startswith("error: the agent requires credentials and none were sent")
 
 
 def test_v1_list_tasks_and_delete_push_config(rest):
