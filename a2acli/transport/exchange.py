@@ -18,6 +18,7 @@ class Exchange:
         "target",
         "http_version",
         "request_version",
+        "protobuf",
         "request_headers",
         "request_body",
         "status",
@@ -49,6 +50,7 @@ class Exchange:
         self.target = target or url  # the request line's target: path and query (origin form)
         self.http_version = "HTTP/1.1"  # of the answer, once it comes
         self.request_version = "HTTP/1.1"  # of the request line (gRPC: HTTP/2)
+        self.protobuf: dict[str, bytes] = {}  # gRPC: the messages as serialized ("request", "response")
         self.request_headers = request_headers
         self.request_body = request_body
         self.status: int | None = None

@@ -134,6 +134,7 @@ class GrpcTransport:
         request_cls, response_cls = message_classes(req.path)
         message = self._message(req, request_cls)
         ex = self._new_exchange(req, label, streaming=False)
+        ex.protobuf["request"] = message.SerializeToString()
         self._emit("on_request", ex)
         try:
             with self._errors(ex, req):
@@ -145,6 +146,7 @@ class GrpcTransport:
                 else:
                     self._ok(ex, state)
                     ex.response_body = to_json(response)
+                    ex.protobuf["response"] = response.SerializeToString()
                     self._emit("on_response", ex)
         finally:
             self._emit("on_complete", ex)
@@ -159,6 +161,7 @@ class GrpcTransport:
         request_cls, response_cls = message_classes(req.path)
         message = self._message(req, request_cls)
         ex = self._new_exchange(req, label, streaming=True)
+        ex.protobuf["request"] = message.SerializeToString()
         self._emit("on_request", ex)
         try:
             with self._errors(ex, req):
@@ -343,7 +346,15 @@ TLS_WORDS = ("ssl", "tls", "handshake", "certificate")
 
 def _unreached(e: Any, req: GrpcRequest) -> A2acliError:
     text = e.details() or e.code().name
-    if any(w in text.lower() for w in TLS_WORDS):
-        hint = "the server may not speak TLS: pass --plaintext (or an http:// or grpc:// URL)" if req.secure else "check the certificate: --cacert PATH, --cert/--key"
+    low = text.lower()
+    if any(w in low for w in TLS_WORDS):
+        if "wrong_version_number" in low or "wrong version" in low:  # TLS spoken to a plaintext port, or the reverse
+            hint = "the server may not speak TLS: pass --plaintext (or a grpc:// URL)" if req.secure else "the server speaks TLS: drop --plaintext, or use a grpcs:// URL"
+        elif "verify" in low or "certificate" in low or "issuer" in low:
+            hint = "check the certificate: --cacert PATH trusts a private CA, --cert/--key give a client certificate; --insecure skips verification (unsafe)"
+        elif req.secure:
+            hint = "the server may not speak TLS: pass --plaintext (or a grpc:// URL)"
+        else:
+            hint = "the server speaks TLS: drop --plaintext, or use a grpcs:// URL"
         return UnreachableError(f"TLS with {req.target} failed: {text}", hint=hint)
     return UnreachableError(f"cannot reach the gRPC endpoint {req.target}: {text}", hint="is the agent up? check --url / --endpoint" + ("; without TLS: --plaintext" if req.secure else ""))

@@ -6,6 +6,7 @@ Bodies are otherwise untouched: a dump is the bytes that crossed the wire, not a
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import sys
@@ -222,6 +223,8 @@ class DumpTap(NullTap):
                 error = "interrupted (Ctrl-C)"
             elif exc is not None and not isinstance(exc, GeneratorExit):
                 error = f"{type(exc).__name__}: {exc}"
+        for role, data in ex.protobuf.items():  # gRPC: each message's bytes too, as base64
+            Path(f"{self._stem(ex)}.{role}.pb.b64").write_bytes(self.redactor.bytes(base64.b64encode(data)) + b"\n")
         entry = {
             "seq": ex.seq + self.offset,
             "method": ex.label,
