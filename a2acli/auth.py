@@ -78,12 +78,33 @@ def forget(profile: str | None, token_url: str | None = None) -> int:
     return len(gone)
 
 
+def is_loopback(host: str | None) -> bool:
+    """127.0.0.0/8, ::1 and localhost."""
+    import ipaddress
+
+    host = (host or "").strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float | None = None, note: Callable[[str], None] | None = None) -> dict[str, Any]:
     """POST grant_type=client_credentials to the token endpoint; the parsed answer, with expires_at."""
     import httpx
 
     if not cc.client_secret:
         raise AuthError(f"no client secret for {cc.client_id} at {cc.token_url}", hint="a2a auth login --client-secret S (or A2ACLI_CLIENT_SECRET)")
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(cc.token_url)
+    if parts.scheme != "https" and not is_loopback(parts.hostname):
+        raise AuthError(
+            f"the token endpoint {cc.token_url} is not https: the client secret would cross the network in clear",
+            hint="use the https:// token URL (plain http is accepted on loopback only)",
+        )
     form = {"grant_type": "client_credentials"}
     if cc.scope:
         form["scope"] = cc.scope

@@ -73,6 +73,12 @@ class InvalidResponseError(A2acliError):
     code = "invalid_response"
 
 
+class BodyTooLargeError(InvalidResponseError):
+    """An answer, a stream event or an input larger than its cap (--max-body): reading stopped."""
+
+    code = "body_too_large"
+
+
 class ConnectionBrokenError(InvalidResponseError):
     """The connection broke before the answer was complete: unlike a malformed answer, worth a
     retry (same idempotency key) or, for a stream, polling the task."""

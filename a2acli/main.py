@@ -48,7 +48,7 @@ with_signature(_root, _sig.replace(parameters=[p for p in _sig.parameters.values
 # -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
 
 
-def _command(module: str, function: str, name: str, panel: str, *, ordered: bool = False) -> Callable[..., None]:
+def _command(module: str, function: str, name: str, panel: str, *, ordered: bool = False, hidden: bool = False) -> Callable[..., None]:
     """Registers one command; `ordered` keeps repeated options in command-line order."""
 
     def register(app: typer.Typer, member: str | None = None) -> None:  # (a command has no members)
@@ -57,7 +57,7 @@ def _command(module: str, function: str, name: str, panel: str, *, ordered: bool
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
         from a2acli.commands._inputs import Command, OrderedCommand
 
-        app.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel)(callback)
+        app.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden)(callback)
 
     return register
 
@@ -109,6 +109,8 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "demo-server": _command("demo", "demo_server", "demo-server", "Tools"),  # the SDK loads when it runs
     "diff": _command("debug", "diff", "diff", "Tools", ordered=True),
     "translate": _command("debug", "translate", "translate", "Tools"),
+    "check": _command("check", "check", "check", "Tools"),
+    "conformance": _command("check", "check", "conformance", "Tools", hidden=True),
     "webhook": _group("webhook", "webhook", "Tools"),
     "config": _group("config", "config", "Setup"),
     "auth": _group("auth", "auth", "Setup"),

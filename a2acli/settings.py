@@ -56,6 +56,8 @@ SETTINGS: dict[str, Setting] = {
         Setting("cert", "A2ACLI_CERT"),
         Setting("key", "A2ACLI_KEY"),
         Setting("timeout", "A2ACLI_TIMEOUT"),
+        Setting("max-body", "A2ACLI_MAX_BODY", "32M"),
+        Setting("strict-origin", "A2ACLI_STRICT_ORIGIN", False),
         Setting("output", "A2ACLI_OUTPUT", "text"),
         Setting("dump", "A2ACLI_DUMP"),
     )
@@ -300,6 +302,11 @@ def check_value(name: str, value: Any) -> Any:
         if not math.isfinite(t) or t <= 0:
             raise UsageError(f"timeout {text!r} is not a positive number of seconds", hint="e.g. a2a config set timeout 30")
         return t
+    if name == "strict-origin":
+        return parse_bool(text, "strict-origin")
+    if name == "max-body":
+        parse_size(text, "max-body")
+        return text
     if name == "transport":
         from a2acli.wire.bindings import parse_transport
 
@@ -315,6 +322,31 @@ def check_value(name: str, value: Any) -> Any:
             raise UsageError(f"{name} {text!r}: no such file", hint="give the path of a PEM file")
         return str(p.resolve())
     return text
+
+
+_SIZE = re.compile(r"([0-9]{1,13})\s*([kmg]?)(?:i?b)?", re.I)
+
+
+def parse_bool(value: Any, name: str) -> bool:
+    """true/false, yes/no, on/off, 1/0 (a TOML boolean as it is)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("", "0", "false", "no", "off", "none"):
+        return False
+    raise UsageError(f"{name}: {value!r} is not true or false", hint="true or false (also yes/no, on/off, 1/0)")
+
+
+def parse_size(value: Any, name: str = "--max-body") -> int:
+    """A size in bytes: `1048576`, `512K`, `64M`, `1G` (powers of 1024; `MB`/`MiB` alike)."""
+    text = str(value).strip()
+    m = _SIZE.fullmatch(text) if not isinstance(value, bool) else None
+    n = int(m.group(1)) * 1024 ** "_kmg".index(m.group(2).lower() or "_") if m else 0
+    if n <= 0 or n > 1024**4:
+        raise UsageError(f"{name} {text!r} is not a size", hint=f"a number of bytes with an optional K, M or G, e.g. {name} 64M")
+    return n
 
 
 # -- masking --------------------------------------------------------------------------------------

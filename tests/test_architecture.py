@@ -77,6 +77,9 @@ LAYERS: dict[str, set[str]] = {
     "transport": {"errors", "wire", "net"},
     "pipeline": {"errors", "wire", "transport", "render", "auth"},
     "render": {"errors", "wire"},
+    # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
+    # with the receiver of `a2a webhook listen`; never commands (its typer wrapper imports it).
+    "check": {"errors", "wire", "transport", "pipeline", "render", "webhook"},
 }
 
 

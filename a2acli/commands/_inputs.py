@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import mimetypes
+import os
 import sys
 import uuid
 from pathlib import Path
@@ -32,22 +33,54 @@ class OrderedCommand(Command):
         return super().parse_args(ctx, args)
 
 
-def read_json(value: str, flag: str) -> Any:
-    """JSON given inline, as @file, or `-` for standard input."""
+MAX_INPUT = 32 * 1024 * 1024  # the default --max-body: an input file is capped like an answer
+
+
+def read_file(path: Path, flag: str, limit: int, hint: str) -> bytes:
+    """A regular file's bytes, at most `limit` of them (no device, FIFO or directory: /dev/zero
+    would never end)."""
+    import stat
+
+    try:
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UsageError(f"{flag}: {path} is not a regular file", hint=hint)
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        raise UsageError(f"{flag}: no such file {path}", hint=hint) from None
+    except OSError as e:
+        raise UsageError(f"{flag}: cannot read {path}: {e.strerror or e}", hint=hint) from None
+    if len(data) > limit:
+        raise _too_large(f"{flag} {path}", limit)
+    return data
+
+
+def _too_large(what: str, limit: int) -> UsageError:
+    from a2acli.transport.limits import size_text
+
+    return UsageError(f"{what} is larger than the cap of {size_text(limit)}", hint="raise it with --max-body SIZE (e.g. --max-body 256M)")
+
+
+def read_json(value: str, flag: str, *, limit: int = MAX_INPUT) -> Any:
+    """JSON given inline, as @file, or `-` for standard input (a file or stdin: at most `limit` bytes)."""
+    hint = f"{flag} takes JSON, @file or - (stdin)"
     if value == "-":
-        text, where = sys.stdin.read(), "standard input"
+        data, where = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1), "standard input"
+        if len(data) > limit:
+            raise _too_large(f"{flag} (standard input)", limit)
     elif value.startswith("@"):
         path = Path(value[1:]).expanduser()
-        try:
-            text, where = path.read_text(encoding="utf-8"), str(path)
-        except FileNotFoundError:
-            raise UsageError(f"{flag}: no such file {path}", hint=f"{flag} takes JSON, @file or - (stdin)") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise UsageError(f"{flag}: cannot read {path}: {e}", hint=f"{flag} takes JSON, @file or - (stdin)") from None
+        data, where = read_file(path, flag, limit, hint), str(path)
     else:
-        text, where = value, "the argument"
+        data, where = value, "the argument"
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{flag}: {where} is not UTF-8 ({e.reason} at byte {e.start})", hint=hint) from None
     try:
         return json.loads(text)
+    except RecursionError:
+        raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
     except ValueError as e:
         raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
 
@@ -84,7 +117,7 @@ def parse_fields(fields: list[str]) -> dict[str, Any]:
     return out
 
 
-def file_part(path_text: str, media_type: str | None) -> dict[str, Any]:
+def file_part(path_text: str, media_type: str | None, *, limit: int = MAX_INPUT) -> dict[str, Any]:
     if path_text.startswith(("http://", "https://")):
         part: dict[str, Any] = {"url": path_text}
         name = path_text.rsplit("/", 1)[-1]
@@ -94,12 +127,7 @@ def file_part(path_text: str, media_type: str | None) -> dict[str, Any]:
             part["mediaType"] = media_type
         return part
     path = Path(path_text).expanduser()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"--file: no such file {path}", hint="give a path to a readable file, or an http(s) URL") from None
-    except OSError as e:
-        raise UsageError(f"--file: cannot read {path}: {e.strerror}", hint="check the path") from None
+    data = read_file(path, "--file", limit, "give a path to a readable file, or an http(s) URL")
     guessed = mimetypes.guess_type(path.name)[0]
     return {"raw": base64.b64encode(data).decode(), "mediaType": media_type or guessed or "application/octet-stream", "filename": path.name}
 
@@ -137,6 +165,7 @@ def build_parts(
     media_types: list[str],
     skill: str | None,
     fields: list[str],
+    limit: int = MAX_INPUT,
 ) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if positional is not None:
@@ -148,9 +177,9 @@ def build_parts(
         if kind == "text":
             parts.append({"text": next(its["text"])})
         elif kind == "data":
-            parts.append({"data": read_json(next(its["data"]), "--data")})
+            parts.append({"data": read_json(next(its["data"]), "--data", limit=limit)})
         elif kind == "file":
-            parts.append(file_part(next(its["file"]), None))
+            parts.append(file_part(next(its["file"]), None, limit=limit))
         elif kind in ("skill", "field") and not skill_done:
             parts.append({"data": ({"skill": skill} if skill else {}) | skill_fields})
             skill_done = True

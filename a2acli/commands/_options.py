@@ -169,7 +169,17 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "cert": (Annotated[str | None, _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
     "key": (Annotated[str | None, _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
     "timeout": (Annotated[float | None, _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
+    "max_body": (
+        Annotated[
+            str | None, _opt("--max-body", help="Cap on one answer, one stream event or one input file (bytes, or with K, M, G); reading stops there, exit 1.", setting="max-body", metavar="SIZE")
+        ],
+        None,
+    ),
     "plaintext": (Annotated[bool, _opt("--plaintext", help="gRPC: no TLS for a host:port interface URL (http:// and grpc:// URLs are plaintext already).", panel=AUTH)], False),
+    "strict_origin": (
+        Annotated[bool, _opt("--strict-origin", help="Refuse to send credentials to any origin but --url's (a card naming another host is an error): for CI.", panel=AUTH)],
+        False,
+    ),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
     "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
     "output": (
@@ -209,6 +219,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     root = root or {}
     merged = {k: (raw.get(k) if raw.get(k) not in (None, False, []) else root.get(k)) for k in COMMON}
     flags = {k.replace("_", "-"): v for k, v in merged.items()}
+    flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
     res = settings.resolve(flags, merged.get("profile"))
     v = res.values
     try:
@@ -244,6 +255,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         timeout = float(timeout) if timeout not in (None, "") else None
     except ValueError:
         raise UsageError(f"--timeout {timeout!r} is not a number of seconds", hint="e.g. --timeout 30") from None
+    max_body = settings.parse_size(v["max-body"], f"--max-body ({res.sources['max-body']})" if res.sources["max-body"] != "flag" else "--max-body")
     headers = list(res.profile_headers) + [parse_header(h) for h in (merged.get("header") or [])]
     if v["basic"] and ":" not in str(v["basic"]):
         raise UsageError(f"--basic must be USER:PASSWORD ({res.sources['basic']})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
@@ -284,7 +296,9 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         key=paths.get("key"),
         oauth=tuple(sorted(res.auth.items())),
         timeout=timeout,
+        max_body=max_body,
         insecure=bool(merged.get("insecure")),
+        strict_origin=settings.parse_bool(v["strict-origin"], res.sources["strict-origin"]),
         plaintext=bool(merged.get("plaintext")),
         output=output,
         as_v1=bool(as_v),

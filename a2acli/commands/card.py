@@ -14,6 +14,7 @@ app = typer.Typer(help="The Agent Card: public and extended.", no_args_is_help=T
 
 def card_fetch(
     extended: Annotated[bool, typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`).")] = False,
+    validate: Annotated[bool, typer.Option("--validate", help="Also validate the card (the findings of `a2a check card` on stderr); exit 1 when it has errors.")] = False,
     *,
     opts: CallOptions,
 ) -> None:
@@ -24,11 +25,31 @@ def card_fetch(
       a2a card fetch -u http://127.0.0.1:41241
 
       a2a card fetch -u https://agent.example -o json --as v1 | jq .skills
+
+      a2a card fetch -u https://agent.example --validate
     """
     if extended:
         run_unary("GetExtendedAgentCard", {}, opts)
+    elif validate and not opts.offline:
+        _fetch_and_validate(opts)
     else:
         run_card_fetch(opts)
+
+
+def _fetch_and_validate(opts: CallOptions) -> None:
+    """`card fetch --validate`: the card as `card fetch` shows it, then its findings on stderr."""
+    from a2acli.check.run import validate_fetched
+    from a2acli.commands._run import session
+    from a2acli.pipeline.session import Reply
+    from a2acli.render.present import present
+    from a2acli.wire import envelope
+
+    with session(opts) as call:
+        fetched = call.fetch_card()
+        raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
+        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), call.out, as_v1=opts.as_v1)
+        code = validate_fetched(fetched.doc, fetched.url, call.out)
+    raise typer.Exit(code)
 
 
 def card_extended(

@@ -81,6 +81,7 @@ def send(
             media_types=media_type or [],
             skill=skill,
             fields=field or [],
+            limit=opts.max_body,
         )
         message = build_message(parts, message_id=message_id, context_id=context_id, task_id=task_id, metadata=read_object(metadata, "--metadata"))
         params: dict[str, Any] = {"message": message}

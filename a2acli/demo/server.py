@@ -10,7 +10,9 @@ Layout (base URL `http://HOST:PORT`):
   routes on the method name and checks `A2A-Version` per method).
 - HTTP+JSON under the base URL, the SDK's REST routes with v0.3 compat: V1 `POST /message:send`,
   `GET /tasks/{id}`, ... (also under any `/{tenant}` prefix) and V0 `POST /v1/message:send`,
-  `GET /v1/tasks/{id}`, ... (`A2A-Version` decides as for JSON-RPC: absent means 0.3).
+  `GET /v1/tasks/{id}`, ... (`A2A-Version` decides as for JSON-RPC: absent means 0.3). Two 0.3
+  routes the SDK lacks are added here: `DELETE /v1/tasks/{id}/pushNotificationConfigs/{cid}`
+  and `GET /v1/tasks` (every task, a JSON array of 0.3 Tasks).
 - `GET /.well-known/agent-card.json` and `GET /.well-known/agent.json`: the public card,
   V1-shaped for `A2A-Version: 1.x`, V0-shaped for `0.x`, and without the header the SDK's
   merged card that both kinds of client read (`Vary: A2A-Version`). Interfaces, in order:
@@ -49,12 +51,18 @@ from typing import Any
 
 import httpx
 import uvicorn
-from a2a.compat.v0_3.conversions import to_compat_agent_card
+from a2a.compat.v0_3 import proto_utils as proto_utils_v03
+from a2a.compat.v0_3 import types as types_v03
+from a2a.compat.v0_3.context_builders import V03ServerCallContextBuilder
+from a2a.compat.v0_3.conversions import to_compat_agent_card, to_compat_task
+from a2a.compat.v0_3.request_handler import RequestHandler03
 from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.context import ServerCallContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.server.routes import create_jsonrpc_routes, create_rest_routes
+from a2a.server.routes.common import DefaultServerCallContextBuilder
 from a2a.server.tasks import (
     BasePushNotificationSender,
     InMemoryPushNotificationConfigStore,
@@ -67,6 +75,7 @@ from a2a.types.a2a_pb2 import (
     AgentInterface,
     AgentSkill,
     APIKeySecurityScheme,
+    ListTasksRequest,
     Message,
     Part,
     Role,
@@ -77,7 +86,10 @@ from a2a.types.a2a_pb2 import (
     TaskState,
     TaskStatus,
 )
+from a2a.utils.constants import PROTOCOL_VERSION_0_3, VERSION_HEADER
+from a2a.utils.error_handlers import rest_error_handler
 from a2a.utils.push_url_validator import validate_push_notification_url
+from a2a.utils.version_validator import validate_version
 from google.protobuf import struct_pb2
 from google.protobuf.json_format import MessageToDict, ParseDict
 from starlette.applications import Starlette
@@ -561,6 +573,77 @@ def build_handler(public_card: AgentCard, extended_card: AgentCard, api_key: str
     return handler, push_client
 
 
+# --------------------------------------------------------------------------- 0.3 REST routes the SDK lacks
+
+V03_LIST_PAGE = 100  # tasks per page read from the store for 0.3 `GET /v1/tasks` (which has no paging)
+
+
+class _V03Extras:
+    """0.3 HTTP+JSON routes a2a-sdk 1.3 does not serve: `DELETE /v1/tasks/{id}/pushNotificationConfigs/{push_id}`
+    and `GET /v1/tasks` (0.3 ListTasks, which the 0.3 spec's REST mapping names but its proto has
+    no rpc for). Without them both fall to the SDK's 1.0 routes under its `/{tenant}` mount
+    (tenant "v1") and a 0.3 client gets VERSION_NOT_SUPPORTED.
+
+    Built as the SDK's REST03Adapter builds the other 0.3 routes: the same request handler behind
+    the 0.3 RequestHandler03, the A2A-Version check (absent = 0.3), the same call-context builder,
+    and errors in the SDK's REST shape (`rest_error_handler`: google.rpc.Status). A request that
+    says `A2A-Version: 1.x` still reaches the SDK's 1.0 route under tenant "v1", as before."""
+
+    def __init__(self, handler: DefaultRequestHandler, v1_routes: list[BaseRoute]) -> None:
+        self.handler = handler
+        self.handler03 = RequestHandler03(request_handler=handler)
+        self.context_builder = V03ServerCallContextBuilder(DefaultServerCallContextBuilder())
+        # the SDK's 1.0 endpoints by (path, method), for a 1.x request with tenant "v1"
+        self.v1 = {(r.path, m): r.endpoint for r in v1_routes if isinstance(r, Route) for m in r.methods or ()}
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/v1/tasks/{id}/pushNotificationConfigs/{push_id}", self.delete_push_config, methods=["DELETE"]),
+            Route("/v1/tasks", self.list_tasks, methods=["GET"]),
+        ]
+
+    async def _v1_tenant(self, request: Request, path: str, method: str) -> Response | None:
+        """The SDK's 1.0 answer (tenant "v1") when the request asks for 1.x, else None."""
+        asked = (request.headers.get(VERSION_HEADER) or "").strip()
+        if asked.split(".")[0] != "1":
+            return None
+        request.scope.setdefault("path_params", {})["tenant"] = "v1"
+        response: Response = await self.v1[(path, method)](request)
+        return response
+
+    @rest_error_handler
+    async def delete_push_config(self, request: Request) -> Response:
+        v1 = await self._v1_tenant(request, "/tasks/{id}/pushNotificationConfigs/{push_id}", "DELETE")
+        if v1 is not None:
+            return v1
+        await self._delete_push_config(request, self.context_builder.build(request))
+        return JSONResponse(content={})
+
+    @validate_version(PROTOCOL_VERSION_0_3)
+    async def _delete_push_config(self, request: Request, context: ServerCallContext) -> None:
+        params = types_v03.DeleteTaskPushNotificationConfigParams(id=request.path_params["id"], push_notification_config_id=request.path_params["push_id"])
+        await self.handler03.on_delete_task_push_notification_config(types_v03.DeleteTaskPushNotificationConfigRequest(id="", params=params), context)
+
+    @rest_error_handler
+    async def list_tasks(self, request: Request) -> Response:
+        v1 = await self._v1_tenant(request, "/tasks", "GET")
+        if v1 is not None:
+            return v1
+        return JSONResponse(content=await self._list_tasks(request, self.context_builder.build(request)))
+
+    @validate_version(PROTOCOL_VERSION_0_3)
+    async def _list_tasks(self, request: Request, context: ServerCallContext) -> list[dict[str, Any]]:
+        """Every task, as a JSON array of 0.3 proto Tasks (artifacts included: a 0.3 Task carries them)."""
+        tasks: list[dict[str, Any]] = []
+        token = ""
+        while True:
+            page = await self.handler.on_list_tasks(ListTasksRequest(page_size=V03_LIST_PAGE, page_token=token, include_artifacts=True), context)
+            tasks += [MessageToDict(proto_utils_v03.ToProto.task(to_compat_task(t))) for t in page.tasks]
+            token = page.next_page_token
+            if not token:
+                return tasks
+
+
 def build_app(*, host: str, port: int, api_key: str, grpc_url: str | None = None) -> Starlette:
     """The ASGI app: JSON-RPC (V1 + V0) at `/`, HTTP+JSON (V1 + V0) under the base URL, the
     card at the well-known paths; its cards list the gRPC interfaces at `grpc_url` when given.
@@ -593,10 +676,12 @@ def build_app(*, host: str, port: int, api_key: str, grpc_url: str | None = None
 
     card_endpoint = _card_route_endpoint(public_card)
     # Order matters: the REST routes end with a catch-all `Mount("/{tenant}")` that would
-    # swallow any later two-segment path (the card's), so they come last.
+    # swallow any later two-segment path (the card's, the 0.3 extras'), so they come last.
+    rest_routes = create_rest_routes(handler, enable_v0_3_compat=True)
     routes: list[BaseRoute] = [Route(path, card_endpoint, methods=["GET"]) for path in CARD_PATHS]
     routes.append(Route(RPC_PATH, rpc, methods=["POST"]))
-    routes += create_rest_routes(handler, enable_v0_3_compat=True)
+    routes += _V03Extras(handler, rest_routes).routes()
+    routes += rest_routes
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -662,7 +747,6 @@ def _grpc_add_services(server: Any, handler: DefaultRequestHandler) -> None:
     text metadata as `headers`, as over HTTP (the admin-report skill reads `x-api-key` there)."""
     from a2a.compat.v0_3 import a2a_v0_3_pb2_grpc
     from a2a.compat.v0_3.grpc_handler import CompatGrpcHandler
-    from a2a.server.context import ServerCallContext
     from a2a.server.request_handlers.grpc_handler import DefaultGrpcServerCallContextBuilder, GrpcHandler
     from a2a.types import a2a_pb2_grpc
 

@@ -29,7 +29,9 @@ class CallOptions(NamedTuple):
     key: str | None = None
     oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
     timeout: float | None = None
+    max_body: int = 32 * 1024 * 1024  # --max-body: bytes of one answer, one stream event, one input file
     insecure: bool = False
+    strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only
     plaintext: bool = False  # gRPC without TLS for a host:port interface URL
     output: str = "text"
     as_v1: bool = False

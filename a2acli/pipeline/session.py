@@ -64,7 +64,8 @@ class Call:
         if opts.insecure:
             out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
         self.transport = Transport(
-            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, insecure=opts.insecure, cacert=opts.cacert, cert=opts.cert, key=opts.key), taps
+            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, max_body=opts.max_body, insecure=opts.insecure, cacert=opts.cacert, cert=opts.cert, key=opts.key),
+            taps,
         )
         self._oauth_token: str | None = None
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
@@ -273,7 +274,23 @@ class Call:
         """The one request of a call (the carrier's prepare), on the endpoint's URL: what
         --offline, --debug, --dump and the send all use."""
         base = url if url is not None else self.endpoint().url
-        return self.carrier().prepare(base, enc.request, creds=self.credentials(), headers=headers)
+        creds = self.credentials()
+        if creds.headers or creds.params or creds.cookies:
+            self._check_origin(base)
+        return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
+
+    def _check_origin(self, target: str) -> None:
+        """Credentials go to the origin the user gave them for. An endpoint the card names on
+        another host is said once on stderr (deployments do split them); refused when the card
+        is https and the endpoint plain http (unless --insecure), or under --strict-origin."""
+        from a2acli.pipeline.origin import check_origin
+
+        if self.opts.endpoint or not self.opts.url or self._card_is_local() or getattr(self, "_origin_said", False):
+            return  # --endpoint is the user's own choice; a card file is theirs too
+        self._origin_said = True
+        note = check_origin(self.opts.url, target, strict=self.opts.strict_origin, insecure=self.opts.insecure)
+        if note:
+            self.out.warn(note)
 
     # -- offline --------------------------------------------------------------------------------------
     def print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
@@ -360,15 +377,17 @@ class Call:
             self._binding = self.binding
         return self._binding
 
-    def _decode(self, enc: Encoded, result: Any) -> Any:
+    def _decode(self, enc: Encoded, result: Any, *, shape: bool = True) -> Any:
         """The result in canonical V1, checked against what the method promises (InvalidResponse
-        otherwise; `a2a call` of an unknown method is not checked)."""
+        otherwise; `a2a call` of an unknown method is not checked). `shape`: also check its shape
+        against the version asked for (a stream does that once per kind of event)."""
         from a2acli.wire.shapes import check_result
 
         core = self.binding_of(enc).to_core(enc, result)
         if enc.spec is not None:
             check_result(enc.spec.result, core, enc.method)
-        self._check_shape(enc, result)
+        if shape:
+            self._check_shape(enc, result)
         return core
 
     def _check_shape(self, enc: Encoded, result: Any) -> None:
@@ -397,7 +416,9 @@ class Call:
         light = self.out.mode in ("json", "raw") and not self.opts.as_v1 and enc.spec is not None
 
         def decode(result: Any) -> Any:
-            return self._decode(enc, result)
+            return self._decode(enc, result, shape=False)
+
+        shaped: set[str] = set()  # kinds of event whose shape was checked (once each: warnings are once per run)
 
         warned: set[str] = set()
 
@@ -420,6 +441,9 @@ class Call:
                         present.passthrough(self.out, ev.data)  # raw: the error event's data as it came
                         raise
                     facts = peek_event(result)
+                    if facts is None or facts.kind not in shaped:
+                        shaped.add(facts.kind if facts is not None else "")
+                        self._check_shape(enc, result)
                     if facts is not None and light:
                         reply = Reply(result, raw=ev.data.encode(), exchange=ex, decode=decode, facts=facts)
                     else:  # decoded in full (the output shows it): what is wrong with an odd event is named here

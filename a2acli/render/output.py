@@ -7,6 +7,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
+from a2acli.render.safe import visible
 from a2acli.render.views import Rows
 
 if TYPE_CHECKING:
@@ -83,6 +84,8 @@ class Output:
         self.out.flush()
 
     def rows(self, rows: Rows, *, title: str | None = None, style: str = "cyan") -> None:
+        rows = [(visible(label, one_line=True), visible(value or "")) for label, value in rows]  # agent text: control characters shown, not run
+        title = visible(title, one_line=True) if title else title
         if not self.rich:
             lines = []
             for label, value in rows:
@@ -100,8 +103,8 @@ class Output:
         grid.add_column(style=f"bold {style}", no_wrap=True)
         grid.add_column(overflow="fold")
         for label, value in rows:
-            grid.add_row(label, Text(value))
-        self.console.print(Panel(grid, title=title, title_align="left", border_style=style, expand=False))
+            grid.add_row(Text(label), Text(value))  # Text: rich markup in agent text is not read
+        self.console.print(Panel(grid, title=Text(title) if title else None, title_align="left", border_style=style, expand=False))
 
     def table(
         self,
@@ -117,6 +120,9 @@ class Output:
         table is wider than the terminal, the `shorter` columns take their short form (column ->
         function of the value), then the `drop` columns go, and if it still does not fit, each
         row becomes a block of `Label  value` lines."""
+        columns = [visible(c, one_line=True) for c in columns]
+        rows = [[visible(str(v), one_line=True) for v in row] for row in rows]
+        title = visible(title, one_line=True) if title else title
         if not self.rich:
             for row in rows:
                 self.out.write("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n")
@@ -148,23 +154,24 @@ class Output:
                     self.console.print(line, soft_wrap=True)
                 self.console.print()
             return
-        t = Table(title=title, title_justify="left")
+        t = Table(title=Text(title) if title else None, title_justify="left")
         for c in columns:
             if c in keep:
                 t.add_column(c, no_wrap=True, overflow="ignore", min_width=max([len(c), *(len(r[columns.index(c)]) for r in rows)]))
             else:
                 t.add_column(c, overflow="fold")
         for row in rows:
-            t.add_row(*row)
+            t.add_row(*(Text(v) for v in row))
         self.console.print(t)
 
     def text(self, line: str) -> None:
-        self.out.write(line + "\n")
+        self.out.write(visible(line) + "\n")
         self.out.flush()
 
     # -- side channel (stderr) ------------------------------------------------------------------
     def command(self, cmd: str) -> None:
         """A command to copy, on a line of its own and never wrapped (a triple click selects it)."""
+        cmd = visible(cmd, one_line=True)
         if self.err_rich:
             from rich.text import Text
 
@@ -180,6 +187,7 @@ class Output:
         self._err(f"warning: {msg}", "yellow")
 
     def _err(self, msg: str, style: str) -> None:
+        msg = visible(msg)  # whatever the output mode: stderr is a terminal
         if self.err_rich:
             from rich.text import Text
 
@@ -201,6 +209,7 @@ class Output:
                 err["requestId"] = request_id
             self.json({"error": err}, lines=self._lines)
             return
+        message, hint = visible(message, one_line=True), visible(hint, one_line=True) if hint else hint  # no forged `hint:` line
         self._err(f"error: {message}", "bold red")
         if data is not None:
             self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")

@@ -25,6 +25,7 @@ from typing import Any
 
 from a2acli.render import views
 from a2acli.render.output import Output
+from a2acli.render.safe import visible
 
 TIMELINE_ROWS = 12
 MAX_ARTIFACTS = 6
@@ -296,12 +297,12 @@ def render_live(s: LiveState) -> Any:
     parts: list[Any] = []
     head = Text()
     head.append("Task ", style="bold")
-    head.append(s.task_id or "(none yet)")
+    head.append(visible(s.task_id, one_line=True) or "(none yet)")  # agent text: control characters shown, not run
     if s.context_id:
         head.append("  Context ", style="bold")
-        head.append(s.context_id)
+        head.append(visible(s.context_id, one_line=True))
     head.append("  ")
-    head.append(s.state or "waiting", style=f"bold {_STATE_STYLES.get(s.state, 'white')}")
+    head.append(visible(s.state, one_line=True) or "waiting", style=f"bold {_STATE_STYLES.get(s.state, 'white')}")
     head.append(f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s", style="dim")
     parts.append(head)
 
@@ -315,8 +316,8 @@ def render_live(s: LiveState) -> Any:
         for row in s.timeline:
             style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
             timeline.append(f"\n{row.clock:<12}  {'+' + format(row.elapsed, '.1f') + 's':>8}  ", style="dim")
-            timeline.append(f"{row.state:<{width}}", style=style)
-            timeline.append(f"  {row.note}")
+            timeline.append(visible(f"{row.state:<{width}}", one_line=True), style=style)
+            timeline.append(f"  {visible(row.note, one_line=True)}")
         parts.append(timeline)
         parts.append(timeline_legend(s))
 
@@ -324,25 +325,25 @@ def render_live(s: LiveState) -> Any:
         parts.append(Text(f"… {s.artifacts_dropped} earlier artifact(s) not shown", style="dim"))
     for art in s.artifacts.values():
         title = Text()
-        title.append(art.name or art.artifact_id, style="bold magenta")
+        title.append(visible(art.name or art.artifact_id, one_line=True), style="bold magenta")
         if art.name and art.name != art.artifact_id:
-            title.append(f" ({art.artifact_id})", style="dim")
+            title.append(f" ({visible(art.artifact_id, one_line=True)})", style="dim")
         chunks = f"{art.chunks} chunk{'s' if art.chunks != 1 else ''}"
         title.append(f"  {chunks}, {'complete' if art.complete else 'streaming…'}", style="dim")
         body: list[Any] = []
         if art.description:
-            body.append(Text(art.description, style="italic"))
+            body.append(Text(visible(art.description), style="italic"))
         if art.continued:
             body.append(Text("(continued: earlier chunks not shown)", style="dim"))
         for p in art.parts:
             if p.kind == "text" and p.text is not None:
-                body.append(Text(p.text.render()))
+                body.append(Text(visible(p.text.render())))
             elif p.kind == "data":
-                body.append(Text(p.pretty, style="green"))
+                body.append(Text(visible(p.pretty), style="green"))
             elif p.kind == "file":
-                body.append(Text("file " + p.file, style="cyan"))
+                body.append(Text("file " + visible(p.file, one_line=True), style="cyan"))
             else:
-                body.append(Text(p.pretty))
+                body.append(Text(visible(p.pretty)))
         if art.more_parts:
             body.append(Text(f"… {art.more_parts} more part(s)", style="dim"))
         parts.append(Panel(Group(*body) if body else Text(""), title=title, title_align="left", border_style="magenta", expand=False))
@@ -352,9 +353,9 @@ def render_live(s: LiveState) -> Any:
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style=f"bold {style}", no_wrap=True)
         summary.add_column(overflow="fold")
-        summary.add_row("Task", s.task_id or "(none)")
-        summary.add_row("Context", s.context_id or "")
-        summary.add_row("State", Text(s.state or "unknown", style=f"bold {style}"))
+        summary.add_row("Task", Text(visible(s.task_id, one_line=True) or "(none)"))  # Text: no markup read
+        summary.add_row("Context", Text(visible(s.context_id, one_line=True)))
+        summary.add_row("State", Text(visible(s.state, one_line=True) or "unknown", style=f"bold {style}"))
         summary.add_row("Events", f"{s.events} in {s.elapsed():.1f}s" + (" (then polled)" if s.polled else ""))
         parts.append(Panel(summary, title="Summary", title_align="left", border_style=style, expand=False))
     return Group(*parts)

@@ -23,6 +23,7 @@ from a2acli.errors import (
     UnreachableError,
 )
 from a2acli.transport.exchange import Exchange, NullTap, Tap
+from a2acli.transport.limits import ACCEPT_ENCODING, CARD_MAX, DEFAULT_MAX_BODY, capped, decoded
 
 if TYPE_CHECKING:
     from a2acli.transport.sse import SseEvent
@@ -51,6 +52,7 @@ class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to de
     cacert: str | None = None  # PEM bundle trusted instead of the default CAs
     cert: str | None = None  # client certificate (mutual TLS); may hold the key too
     key: str | None = None  # its private key, when separate
+    max_body: int = DEFAULT_MAX_BODY  # bytes of one answer or one stream event, after decompression
 
 
 def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
@@ -122,7 +124,9 @@ class Transport:
     @property
     def client(self) -> httpx.Client:
         if self._client is None:
+            # only the codings limits.inflate undoes, a bounded piece at a time
             self._client = httpx.Client(transport=_LazyTLSTransport(self.cfg), follow_redirects=True)
+            self._client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # in place: the header order stays httpx's
         return self._client
 
     def close(self) -> None:
@@ -211,7 +215,10 @@ class Transport:
     # -- requests -------------------------------------------------------------------------------
     def get(self, url: str, *, label: str, headers: dict[str, str] | None = None) -> Exchange:
         """GET (the public card): never carries credentials beyond what -H adds."""
-        req = self.client.build_request("GET", url, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
+        parsed = httpx.URL(url)
+        if parsed.userinfo:  # user:password@ in the URL: httpx would send it as Basic auth, and this GET is public
+            parsed = parsed.copy_with(username=None, password=None)
+        req = self.client.build_request("GET", parsed, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
     def prepare(self, base_url: str, request: HttpRequest, *, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> httpx.Request:
@@ -249,7 +256,7 @@ class Transport:
                     chunks: list[bytes] = []
                     try:
                         with self._watchdog(resp):  # a body that trickles in still ends on time
-                            for chunk in resp.iter_bytes():
+                            for chunk in self.body(resp, ex):
                                 chunks.append(chunk)
                     finally:  # a body cut off (timeout, broken connection) still reaches the dump
                         ex.response_body = b"".join(chunks)
@@ -287,10 +294,19 @@ class Transport:
 
         with self.open_stream(req, label=label) as (ex, resp):
             if not 200 <= resp.status_code < 300:
-                ex.response_body = resp.read()
+                ex.response_body = b"".join(self.body(resp, ex))
                 yield ex, iter(())
             else:
-                yield ex, iter_events(ex, resp, self.taps)
+                yield ex, iter_events(ex, resp, self.taps, self.cfg.max_body)
+
+    def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[bytes]:
+        """The answer's body decoded, piece by piece, stopped at its cap (BodyTooLargeError):
+        a card's is CARD_MAX (or --max-body when lower), any other answer's --max-body."""
+        if ex.label == "card":
+            cap, what = min(CARD_MAX, self.cfg.max_body), f"the Agent Card at {ex.url}"
+        else:
+            cap, what = self.cfg.max_body, f"the answer of {ex.url}"
+        return capped(decoded(resp), cap, what, flag=ex.label != "card" or cap < CARD_MAX)
 
     @staticmethod
     def describe(req: httpx.Request) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -302,14 +318,20 @@ class Transport:
         follows them within its origin only: httpx drops Authorization on the way to another host
         but not X-API-Key or a cookie, so a redirect elsewhere is refused, naming the target. The
         public card's GET carries none and follows any."""
-        if req.extensions.get("a2acli.public"):
-            return self.client.send(req, stream=True)
+        public = bool(req.extensions.get("a2acli.public"))
         for _ in range(10):
             resp = self.client.send(req, stream=True, follow_redirects=False)
             target = resp.next_request
             if target is None:
                 return resp
             resp.close()
+            if public:  # the card: followed anywhere, but -H values stay with the origin they were given for
+                if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
+                    for name, _value in self.cfg.headers:
+                        target.headers.pop(name, None)
+                target.extensions = {**target.extensions, "a2acli.public": True}
+                req = target
+                continue
             if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
                 raise HttpError(
                     f"{req.url} redirects (HTTP {resp.status_code}) to another origin, {target.url}: credentials are not sent there",

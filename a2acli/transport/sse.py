@@ -13,6 +13,7 @@ import httpx
 from httpx_sse import EventSource
 
 from a2acli.transport.exchange import Exchange, NullTap, Tap
+from a2acli.transport.limits import DEFAULT_MAX_BODY, EventBound, capped, decoded
 
 
 class SseEvent(NamedTuple):
@@ -25,16 +26,18 @@ class _Tee:
     """Just enough of an httpx.Response for EventSource: text decoded incrementally from the raw
     byte chunks, each chunk handed to the taps first."""
 
-    def __init__(self, resp: httpx.Response, ex: Exchange, taps: list[Tap]) -> None:
+    def __init__(self, resp: httpx.Response, ex: Exchange, taps: list[Tap], max_event: int) -> None:
         self._resp = resp
         self._ex = ex
         self._taps = taps
+        self._bound = EventBound(max_event)
         # the media type as checked in iter_events (lowercase: `Text/Event-Stream` is one too)
         self.headers = httpx.Headers({"content-type": ex.content_type})
 
     def iter_text(self) -> Iterator[str]:
         decoder = codecs.getincrementaldecoder("utf-8-sig")("replace")  # a leading BOM is dropped, as SSE says
-        for chunk in self._resp.iter_bytes():
+        for chunk in decoded(self._resp):
+            self._bound.feed(chunk)  # one event past the cap stops the stream (BodyTooLargeError)
             for tap in self._taps:
                 tap.on_chunk(self._ex, chunk)
             text = decoder.decode(chunk)
@@ -45,11 +48,13 @@ class _Tee:
             yield tail
 
 
-def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap]) -> Iterator[SseEvent]:
+def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: int = DEFAULT_MAX_BODY) -> Iterator[SseEvent]:
     """Yield each event's data. A non-SSE answer (JSON error body, or a server that answered a
-    streaming call with one JSON document) is read whole and yielded as a single event."""
+    streaming call with one JSON document) is read whole and yielded as a single event. The
+    whole answer, or each event, is bounded by `max_body` bytes (limits.BodyTooLargeError)."""
     if ex.content_type != "text/event-stream":
-        ex.response_body = resp.read()
+        pieces = capped(decoded(resp), max_body, f"the answer of {ex.url}")
+        ex.response_body = b"".join(pieces)
         ex.streaming = False
         ex.events = 1
         data = ex.response_body.decode("utf-8", "replace")
@@ -60,7 +65,7 @@ def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap]) -> Iterator
     index = 0
     # only the taps that watch chunks or events are called for each (--dump, --debug)
     taps = [t for t in taps if type(t).on_event is not NullTap.on_event or type(t).on_chunk is not NullTap.on_chunk]
-    for sse in EventSource(_Tee(resp, ex, taps)).iter_sse():  # type: ignore[arg-type]
+    for sse in EventSource(_Tee(resp, ex, taps, max_body)).iter_sse():  # type: ignore[arg-type]
         if not sse.data.strip():
             continue  # an event with no data (a bare `id:` or `event:`) carries nothing to show
         ex.events = index + 1

@@ -29,6 +29,8 @@ def dumps(obj: Any) -> bytes:
 def loads(body: bytes, *, what: str = "response") -> Any:
     try:
         return json.loads(body)
+    except RecursionError:
+        raise InvalidResponseError(f"the {what} is JSON nested too deeply to read", hint="the agent sent JSON nested hundreds of levels deep") from None
     except (ValueError, UnicodeDecodeError):
         snippet = body[:120].decode("utf-8", "replace").strip()
         hint = "the server answered with HTML: is the URL the agent's endpoint for this binding (--transport)?" if snippet[:1] == "<" else None

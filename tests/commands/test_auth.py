@@ -19,7 +19,7 @@ import pytest
 from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
-TOKEN_URL = "http://idp.test/oauth/token"
+TOKEN_URL = "https://idp.test/oauth/token"
 V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
 V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
 SECRETS = ("key-0123456789", "bearer-abcdef", "alice:pw-secret", "tok-1")
@@ -409,7 +409,7 @@ url = "https://prod.example"
 
 [profiles.prod.auth]
 # from the IdP team (ticket 42)
-token-url = 'http://idp.test/oauth/token'
+token-url = 'https://idp.test/oauth/token'
 client-id   =   "old-client"
 audience = "a2a"   # a key a2a does not know: kept
 

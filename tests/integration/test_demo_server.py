@@ -902,7 +902,32 @@ def test_rest_v0_push_config(http, demo_agent):
                        "pushNotificationConfig": inner}
     assert rest(http, demo_agent, "v0", "GET", f"{base}/cfg-r0") == created
     assert rest(http, demo_agent, "v0", "GET", base) == {"configs": [created]}
+    # DELETE: a route the demo adds (a2a-sdk 1.3 has none for 0.3); {} as the other 0.3 routes
+    assert rest(http, demo_agent, "v0", "DELETE", f"{base}/cfg-r0") == {}
+    assert rest(http, demo_agent, "v0", "GET", base) == {}
+    error = rest(http, demo_agent, "v0", "DELETE", "/tasks/no-such-task/pushNotificationConfigs/x", status=404)["error"]
+    assert error["status"] == "NOT_FOUND" and error["details"][0]["reason"] == "TASK_NOT_FOUND"
+    # an unsupported version is refused as on the other 0.3 routes; 1.x still reaches the 1.0
+    # route under the tenant "v1", as before the demo added the 0.3 one
+    error = rest(http, demo_agent, "v0", "DELETE", f"{base}/cfg-r0", hdrs={"A2A-Version": "2.0"}, status=400)["error"]
+    assert error["details"][0]["reason"] == "VERSION_NOT_SUPPORTED" and "Expected version '0.3'" in error["message"]
+    response = http.delete(f"{demo_agent.url}/v1{base}/cfg-r0", headers=V1)
+    assert response.status_code == 200 and response.json() == {}
     _finish_ask(http, demo_agent, "v0", task)
+
+
+def test_rest_v0_list_tasks(http, demo_agent):
+    """`GET /v1/tasks` (a route the demo adds): every task, a JSON array of 0.3 proto Tasks."""
+    task = rest_send(http, demo_agent, "v0", {"text": "listed"})
+    tasks = rest(http, demo_agent, "v0", "GET", "/tasks")
+    assert isinstance(tasks, list)
+    (mine,) = [t for t in tasks if t["id"] == task["id"]]
+    assert mine["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert mine["artifacts"][0]["parts"][0] == {"text": "echo: listed"}  # 0.3 proto Task: artifacts, `content` in history
+    assert "content" in mine["history"][0]
+    # 1.x: the 1.0 ListTasks under the tenant "v1", as before
+    page = http.get(f"{demo_agent.url}/v1/tasks", params={"pageSize": 1}, headers=V1).json()
+    assert len(page["tasks"]) == 1 and page["nextPageToken"]
 
 
 @pytest.mark.parametrize("wire", WIRES)

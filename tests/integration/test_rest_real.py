@@ -110,6 +110,16 @@ def test_v0_list_tasks_and_delete_have_no_sdk_route_and_say_so(rest):
     assert bare.stderr.startswith("error: ") and "Traceback" not in bare.stderr
 
 
+def test_the_demo_serves_v0_list_tasks_and_delete(demo_rest):
+    """The demo agent adds the two 0.3 routes a2a-sdk lacks: `a2a` lists and deletes over 0.3 REST."""
+    task = send(demo_rest, "0.3", "hello")
+    listed = doc(demo_rest("tasks", "list", "--a2a-version", "0.3", "-o", "json", "--as", "v1"))
+    assert task["id"] in [t["id"] for t in listed["tasks"]]
+    demo_rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "gone", "--a2a-version", "0.3")
+    assert "Deleted." in demo_rest("push-config", "delete", task["id"], "gone", "--a2a-version", "0.3").stdout
+    assert doc(demo_rest("push-config", "list", task["id"], "--a2a-version", "0.3", "-o", "json", "--as", "v1")).get("configs", []) == []
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_errors_read_the_same_over_both_bindings(a2a_bin, demo_agent, version):
     """TaskNotFoundError: same error name, a2aCode, message and exit code over JSON-RPC and REST."""

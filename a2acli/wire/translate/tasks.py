@@ -123,7 +123,7 @@ def stream_kind(obj: Any) -> str | None:
     if not isinstance(obj, dict):
         return None
     if "kind" in obj:
-        return _BY_KIND.get(obj["kind"])
+        return _BY_KIND.get(obj["kind"]) if isinstance(obj["kind"], str) else None  # `"kind": []` is no kind
     o = fields(obj)
     if "taskId" in o and ("artifact" in o or "status" in o):
         return "artifactUpdate" if "artifact" in o else "statusUpdate"

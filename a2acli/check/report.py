@@ -1,0 +1,103 @@
+"""What `a2a check` prints: a table per group (the card, each interface) on a terminal, plain lines
+off one, one JSON document under -o json, and JUnit XML (--junit FILE) for CI systems. And the
+verdict: the exit code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.check.probe import FAIL, PASS, SKIP, WARN, Check
+
+MARK = {PASS: "PASS", FAIL: "FAIL", WARN: "WARN", SKIP: "skip"}
+
+
+def card_findings_checks(report: Any, url: str | None, version: str = "") -> list[Check]:
+    """A card report as checks (`a2a check card`): one per version checked."""
+    checks = []
+    for v in report.versions or ("?",):
+        mine = [f for f in report.findings if f.version in (v, "")]
+        errors = sum(1 for f in mine if f.severity == "error")
+        warnings = sum(1 for f in mine if f.severity == "warning")
+        status = FAIL if errors else WARN if warnings else PASS
+        hybrid = " (hybrid card)" if report.hybrid else ""
+        checks.append(Check(f"card.schema.{v}", "card", f"card valid as A2A {v}{hybrid}", status, f"{errors} error(s), {warnings} warning(s)", "§7 CARD_GET_002"))
+    return checks
+
+
+def summary(checks: list[Check]) -> dict[str, int]:
+    return {s: sum(1 for c in checks if c.status == s) for s in (PASS, FAIL, WARN, SKIP)}
+
+
+def exit_code(checks: list[Check], *, strict: bool) -> int:
+    bad = {FAIL, WARN} if strict else {FAIL}
+    return 1 if any(c.status in bad for c in checks) else 0
+
+
+def document(target: str | None, checks: list[Check], cards: list[tuple[str, str | None, Any]], *, strict: bool) -> dict[str, Any]:
+    """The -o json document: every check, and every card's findings."""
+    return {
+        "target": target,
+        "passed": exit_code(checks, strict=strict) == 0,
+        "strict": strict,
+        "summary": summary(checks),
+        "cards": [{"fetchedWith": version, "url": url, "versions": list(r.versions), "hybrid": r.hybrid, "findings": [f.as_json() for f in r.findings]} for version, url, r in cards],
+        "checks": [c.as_json() for c in checks],
+    }
+
+
+def render_text(out: Any, target: str | None, checks: list[Check], cards: list[tuple[str, str | None, Any]], *, strict: bool, show_info: bool = True) -> None:
+    """On a terminal: a table per group; off one, one line per check and per finding (the
+    information findings only counted unless `show_info`: -o json has them all)."""
+    groups: dict[str, list[Check]] = {}
+    for c in checks:
+        groups.setdefault(c.group, []).append(c)
+    for version, url, report in cards:
+        shown = [f for f in report.findings if show_info or f.severity != "info"]
+        if not shown:
+            continue
+        title = f"Card findings ({url or 'stdin'}" + (f", fetched with A2A-Version {version}" if version else "") + ")"
+        rows = [[f.severity, f.path, f.message] for f in shown]
+        if out.rich:
+            out.table(["severity", "path", "finding"], rows, title=title, keep=("path",))
+        else:
+            out.text(title)
+            for sev, path, msg in rows:
+                out.text(f"  {sev:<7} {path}: {msg}")
+            out.text("")
+    for group, items in groups.items():
+        if out.rich:
+            out.table(["check", "result", "detail"], [[c.title, MARK[c.status], c.detail] for c in items], title=group)
+        else:
+            out.text(group)
+            for c in items:
+                out.text(f"  {MARK[c.status]:<4}  {c.title}: {c.detail}")
+            out.text("")
+    s = summary(checks)
+    verdict = "passed" if exit_code(checks, strict=strict) == 0 else "FAILED"
+    out.text(f"{verdict}: {s[PASS]} passed, {s[FAIL]} failed, {s[WARN]} warnings, {s[SKIP]} skipped" + (" (--strict: warnings fail)" if strict else ""))
+
+
+def junit(checks: list[Check], *, strict: bool, name: str = "a2a check") -> str:
+    """JUnit XML: one testsuite per group, one testcase per check (warn is a failure under --strict)."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.Element("testsuites", name=name, tests=str(len(checks)))
+    groups: dict[str, list[Check]] = {}
+    for c in checks:
+        groups.setdefault(c.group, []).append(c)
+    failures_total = 0
+    for group, items in groups.items():
+        failed = [c for c in items if c.status == FAIL or (strict and c.status == WARN)]
+        failures_total += len(failed)
+        suite = ET.SubElement(root, "testsuite", name=group, tests=str(len(items)), failures=str(len(failed)), skipped=str(sum(1 for c in items if c.status == SKIP)), errors="0")
+        for c in items:
+            case = ET.SubElement(suite, "testcase", classname=group, name=f"{c.id}: {c.title}")
+            if c.status == FAIL or (strict and c.status == WARN):
+                ET.SubElement(case, "failure", message=c.detail, type=c.status).text = f"{c.detail}\nspec: {c.spec}\nX-Request-IDs: {', '.join(c.request_ids) or 'none'}"
+            elif c.status == SKIP:
+                ET.SubElement(case, "skipped", message=c.detail)
+            elif c.status == WARN:
+                ET.SubElement(case, "system-out").text = f"warning: {c.detail}"
+    root.set("failures", str(failures_total))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

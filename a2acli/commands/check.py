@@ -1,0 +1,66 @@
+"""`a2a check [card] [URL]` (alias `conformance`): validate an Agent Card, and probe what the agent
+really speaks over each interface its card lists. The work is in a2acli/check."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from a2acli.commands._options import CallOptions, method_options
+
+
+@method_options
+def check(
+    target: Annotated[
+        list[str] | None,
+        typer.Argument(help="The agent's URL (or -u). `card URL|FILE|-` validates the card alone, offline for a file or stdin.", show_default=False, metavar="[card] [URL]"),
+    ] = None,
+    read_only: Annotated[bool, typer.Option("--read-only", help="Skip the probes that create tasks (message round trip, streaming, push configs).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too (exit 1).")] = False,
+    webhook: Annotated[
+        bool,
+        typer.Option(
+            "--webhook",
+            help="Also check push-notification delivery: start a receiver on 127.0.0.1 (a free port), create a task with a push config pointing at it, and wait (--timeout, default 10s) for the agent's delivery with the config's token. Only an agent that can reach this machine's loopback can pass.",
+        ),
+    ] = False,
+    junit: Annotated[str | None, typer.Option("--junit", help="Also write the checks as JUnit XML to FILE (one testcase per check).", show_default=False, metavar="FILE")] = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Validate an Agent Card and probe what the agent really speaks, for people and CI.
+
+    `a2a check card SOURCE` validates the card against the version(s) it declares (both when it
+    is hybrid): every finding with its severity, JSON path and fix. `a2a check URL` does that for
+    the card under each A2A-Version header, then, for each interface the card lists (binding x
+    version): reachable; an unsupported A2A-Version refused; a missing one read as 0.3; the error
+    codes of an unknown task, method and malformed params; a message round trip shaped as the
+    version asks; and what the card claims: streaming, push-notification configs, the extended
+    card, ListTasks paging. With `--webhook`, push-notification delivery too: a receiver on
+    127.0.0.1 gets the agent's notification about a new task, with the config's token.
+
+    The round trip, streaming, push-config and `--webhook` probes CREATE TASKS on the agent
+    (`--read-only` skips them). Exit 0 when every check passes (warnings too, unless --strict), 1 when one fails,
+    3 when the agent is unreachable.
+
+    Examples:
+
+      a2a check http://127.0.0.1:41241
+
+      a2a check http://127.0.0.1:41241 --webhook --timeout 15
+
+      a2a check card ./agent-card.json
+
+      curl -s https://agent.example/.well-known/agent-card.json | a2a check card -
+
+      a2a check https://agent.example --read-only --strict --junit check.xml -o json
+    """
+    from a2acli.commands._run import boundary, output_for
+
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        from a2acli.check.run import run_check
+
+        code = run_check(list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook)
+    raise typer.Exit(code)

@@ -1,0 +1,28 @@
+"""Agent text made safe to show on a terminal: control characters escaped, visible as `\\x1b`.
+
+An agent's answer may carry `\\x1b[2J`, an OSC title or an OSC 52 clipboard write, or newlines
+that forge a `hint:` line. Everything from the agent reaches the terminal through `visible`
+(render.output does it for every text-mode line and stderr note); rich markup is never read in
+it (rich `Text`, not markup strings). `-o json` and `-o raw` keep the bytes."""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
+# (which reorder what is shown: "Trojan source").
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    if c in _NAMED:
+        return _NAMED[c]
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def visible(text: str, *, one_line: bool = False) -> str:
+    """`text` with its control characters escaped (`\\x1b`); with `one_line`, newlines too (`\\n`)."""
+    return (_CONTROL_LINE if one_line else _CONTROL).sub(_escape, text)

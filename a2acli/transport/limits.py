@@ -1,0 +1,132 @@
+"""Caps on what is read from an agent: a card, a unary answer, one SSE event.
+
+httpx inflates gzip a whole network chunk at a time (a 64 KB chunk of a gzip bomb is 64 MB), so
+answers are read raw and inflated here, a bounded piece at a time, counting the bytes after
+decompression and stopping at the cap: memory stays bounded whatever the agent sends."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from a2acli.errors import BodyTooLargeError
+
+if TYPE_CHECKING:
+    import httpx
+
+MIB = 1024 * 1024
+DEFAULT_MAX_BODY = 32 * MIB  # a unary answer, one SSE event, an input file (--max-body)
+CARD_MAX = 4 * MIB  # an Agent Card (or --max-body, when lower)
+ACCEPT_ENCODING = "gzip, deflate"  # only what is inflated here, whatever httpx could do
+_PIECE = 64 * 1024  # the most one inflate step may produce
+
+
+def size_text(n: int) -> str:
+    """`32 MiB`, `512 KiB`, `100 bytes`."""
+    for unit, size in (("GiB", MIB * 1024), ("MiB", MIB), ("KiB", 1024)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
+def too_large(what: str, cap: int, *, flag: bool = True) -> BodyTooLargeError:
+    return BodyTooLargeError(
+        f"{what} is larger than the cap of {size_text(cap)}; stopped reading",
+        hint="raise the cap with --max-body SIZE (e.g. --max-body 256M) if the agent is trusted" if flag else "an Agent Card is a few KB: check --url",
+    )
+
+
+class _Inflater:
+    """One content coding, inflated at most _PIECE bytes per step."""
+
+    def __init__(self, coding: str) -> None:
+        self.coding = coding
+        self._z = zlib.decompressobj(zlib.MAX_WBITS | 16 if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS)
+        self._first = True
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        if self._first and self.coding == "deflate" and data:
+            self._first = False
+            try:  # "deflate" is zlib-wrapped by the spec, raw deflate in practice too (as httpx)
+                zlib.decompressobj().decompress(data[:2])
+            except zlib.error:
+                self._z = zlib.decompressobj(-zlib.MAX_WBITS)
+        while data:
+            try:
+                out = self._z.decompress(data, _PIECE)
+            except zlib.error as e:
+                from a2acli.errors import InvalidResponseError
+
+                raise InvalidResponseError(f"the answer's {self.coding} encoding is broken: {e}", hint="the agent sent a corrupt compressed body") from None
+            data = self._z.unconsumed_tail
+            if out:
+                yield out
+            if self._z.eof:
+                return
+
+    def flush(self) -> Iterator[bytes]:
+        out = self._z.flush(_PIECE)
+        if out:
+            yield out
+
+
+def decoded(resp: httpx.Response) -> Iterator[bytes]:
+    """A response's body, inflated here a bounded piece at a time. One already read (httpx reads
+    a body given as bytes when the response is built, as mocks do) is its content, as decoded."""
+    if resp.is_stream_consumed and hasattr(resp, "_content"):
+        return iter([resp.content])
+    return inflate(resp.iter_raw(), resp.headers.get("content-encoding"))
+
+
+def inflate(raw: Iterable[bytes], content_encoding: str | None) -> Iterator[bytes]:
+    """The decoded body, piece by piece: each content coding (last applied first undone) inflates
+    a bounded piece at a time. An unknown coding is refused (only gzip and deflate are asked for)."""
+    codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip() and c.strip().lower() != "identity"]
+    for c in codings:
+        if c not in ("gzip", "x-gzip", "deflate"):
+            from a2acli.errors import InvalidResponseError
+
+            raise InvalidResponseError(f"the answer uses the content coding {c!r}, which was not asked for", hint=f"a2a asks for {ACCEPT_ENCODING} only")
+    stream: Iterable[bytes] = raw
+    for c in reversed(codings):
+        stream = _through(_Inflater(c), stream)
+    return iter(stream)
+
+
+def _through(inflater: _Inflater, raw: Iterable[bytes]) -> Iterator[bytes]:
+    for chunk in raw:
+        yield from inflater.feed(chunk)
+    yield from inflater.flush()
+
+
+def capped(pieces: Iterable[bytes], cap: int, what: str, *, flag: bool = True) -> Iterator[bytes]:
+    """The pieces, until their total passes `cap`: then BodyTooLargeError naming the cap."""
+    total = 0
+    for piece in pieces:
+        total += len(piece)
+        if total > cap:
+            raise too_large(what, cap, flag=flag)
+        yield piece
+
+
+class EventBound:
+    """Counts the bytes of the SSE event being received (since the last blank line) and stops at
+    the cap: one endless `data:` line, or an event of a million lines, cannot fill memory."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._since = 0
+        self._tail = b""
+
+    def feed(self, chunk: bytes) -> None:
+        seen = self._tail + chunk
+        end = max(seen.rfind(b"\n\n"), seen.rfind(b"\r\r"), seen.rfind(b"\r\n\r\n"))
+        if end >= 0:
+            cut = end + (4 if seen.startswith(b"\r\n\r\n", end) else 2)
+            self._since = len(seen) - cut
+        else:
+            self._since += len(chunk)
+        self._tail = seen[-3:]
+        if self._since > self.cap:
+            raise too_large("an event of the stream", self.cap)

