@@ -1,6 +1,7 @@
 #!/usr/bin/env sh
 # The main job on the built-in demo agent: start it, fetch its card, create a user, stream a
-# slow task, list the tasks, then stop it. Run from the repo root after installing a2acli[server].
+# slow task, list the tasks, call it over HTTP+JSON and gRPC too, then stop it. Run from the repo
+# root after installing a2acli[server,grpc].
 set -eu
 PORT="${A2ACLI_DEMO_PORT:-41241}"
 export A2ACLI_URL="http://127.0.0.1:$PORT"
@@ -19,3 +20,4 @@ a2a stream --skill slow -f steps:=3
 a2a tasks list --page-size 5
 a2a send "hello over HTTP+JSON" --transport rest
 a2a tasks list --page-size 2 --transport rest
+a2a send "hello over gRPC" --transport grpc --plaintext
