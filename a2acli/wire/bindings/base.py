@@ -68,6 +68,20 @@ class Binding(Protocol):
     def error(self, answer: Answer, what: str = "the agent") -> A2acliError: ...
 
 
+def v1_message(core_params: Any, dialect: Dialect, tenant: str = "") -> dict[str, Any]:
+    """V1 params as every binding sends them: a copy, with the interface's tenant (JSON-RPC and
+    gRPC carry it as a field; HTTP+JSON moves it to the path) and, under a dialect that wants
+    them, lowercase enum values."""
+    params = dict(core_params or {})
+    if tenant and "tenant" not in params:
+        params["tenant"] = tenant
+    if dialect.lowercase_v1_enums:
+        from a2acli.wire.translate import lowercase_v1_enums
+
+        params = lowercase_v1_enums(params)
+    return params
+
+
 # -- errors, the same whichever binding carried them ----------------------------------------------
 
 # Hints for the A2A errors a user can act on.

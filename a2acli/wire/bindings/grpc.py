@@ -18,7 +18,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, http_status_error
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, http_status_error, v1_message
 from a2acli.wire.bindings.rest import RestBinding, _not_jsonrpc, _status_error
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec
@@ -46,17 +46,7 @@ class GrpcBinding:
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         stream = spec.streaming if stream is None else stream
         notes: list[str] = []
-        params = dict(core_params or {})
-        if wire is Wire.V1:
-            message = params
-            if tenant and "tenant" not in message:
-                message["tenant"] = tenant
-            if dialect.lowercase_v1_enums:
-                from a2acli.wire.translate import lowercase_v1_enums
-
-                message = lowercase_v1_enums(message)
-        else:
-            message = RestBinding.translators(spec).params_to_compat(params, notes)
+        message = v1_message(core_params, dialect, tenant) if wire is Wire.V1 else RestBinding.translators(spec).params_to_compat(dict(core_params or {}), notes)
         request = HttpRequest("POST", method_path(spec, wire), (), (("Content-Type", MEDIA_TYPE),), envelope.dumps(message))
         return Encoded(spec, spec.name, request, message, wire, None, tuple(notes), stream)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body, v1_message
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, find_method
 
@@ -20,14 +20,7 @@ _STREAM = (("Content-Type", "application/json"), ("Accept", "text/event-stream")
 def encode_params(spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", notes: list[str] | None = None) -> Any:
     """Core (V1) params in the form `wire` sends; None means "no params key"."""
     if wire is Wire.V1:
-        params = dict(core_params or {})
-        if tenant and "tenant" not in params:
-            params["tenant"] = tenant
-        if dialect.lowercase_v1_enums:
-            from a2acli.wire.translate import lowercase_v1_enums
-
-            params = lowercase_v1_enums(params)
-        return params
+        return v1_message(core_params, dialect, tenant)
     return spec.translators.params_to_compat(core_params or {}, notes)
 
 

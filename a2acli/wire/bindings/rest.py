@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body, v1_message
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, Route
 
@@ -107,11 +107,7 @@ class RestBinding:
         notes: list[str] = []
         params = dict(core_params or {})
         if wire is Wire.V1:
-            message = params
-            if dialect.lowercase_v1_enums:
-                from a2acli.wire.translate import lowercase_v1_enums
-
-                message = lowercase_v1_enums(message)
+            message = v1_message(params, dialect)  # the tenant goes to the path
         else:
             message = self.translators(spec).params_to_compat(params, notes)
             if spec.name == "ListTasks" and notes:  # 0.3's GET /v1/tasks takes no parameters at all
