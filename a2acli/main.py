@@ -128,6 +128,19 @@ class RootGroup(typer.core.TyperGroup):
         if not standalone_mode:  # the caller handles errors (`a2a diff -- CMD`)
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         argv = list(sys.argv[1:] if args is None else args)
+        if "a2acli.redact" in sys.modules:  # a new invocation (tests run many in one process): no secret of the last
+            sys.modules["a2acli.redact"].reset()
+        for i, arg in enumerate(argv):  # bytes that are not UTF-8 arrive as lone surrogates: nothing can send them
+            if not arg.isascii():
+                try:
+                    arg.encode("utf-8")
+                except UnicodeEncodeError:
+                    from a2acli.commands._run import Output, _mode
+
+                    Output(_mode(_value_of(("-o", "--output"), argv))).error(
+                        message=f"argument {i + 1} is not valid UTF-8", hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)", code="usage", a2a_code=None
+                    )
+                    sys.exit(2)
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as e:

@@ -14,3 +14,44 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(h).is_loopback
     except ValueError:
         return False
+
+
+MAX_URL = 8192  # longer is no URL a person meant (and no server takes it)
+
+
+def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str | None:
+    """Why `value` is not a URL to call (None when it is one): http(s), a host name or address
+    that can be one, a port in 1-65535; with `files` a file:// card or a .json path; with `grpc`
+    also `host:port`, grpc:// and grpcs:// (a2acli.transport.grpc.grpc_target)."""
+    from urllib.parse import urlsplit
+
+    if len(value) > MAX_URL:
+        return f"it is {len(value)} characters long (at most {MAX_URL})"
+    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        return "it holds a space, a line break or another control character"
+    if files and (value.startswith("file://") or ("://" not in value and value.endswith(".json"))):
+        return None
+    bare = grpc and "://" not in value
+    try:
+        parts = urlsplit(f"//{value}" if bare else value)
+        port, host = parts.port, parts.hostname
+    except ValueError as e:  # "Invalid IPv6 URL", "Port out of range 0-65535", "Port could not be cast…"
+        text = str(e)
+        return "its port is not a number in 1-65535" if "port" in text.lower() else text[:1].lower() + text[1:]
+    schemes = ("http", "https", "grpc", "grpcs") if grpc else ("http", "https")
+    if not bare and parts.scheme not in schemes:
+        return f"it is not an {'http(s), grpc(s) or host:port' if grpc else 'http(s)'} URL"
+    if not host:
+        return "it has no host"
+    if port == 0:
+        return "its port is not a number in 1-65535"
+    if ":" in host:
+        try:
+            ipaddress.ip_address(host.split("%")[0])
+        except ValueError:
+            return f"{host!r} is not an IPv6 address"
+        return None
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    if len(host) > 253 or any(not label or len(label) > 63 for label in labels):
+        return f"{host[:80]!r} is not a host name (an empty or overlong label)"
+    return None

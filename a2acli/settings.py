@@ -133,14 +133,65 @@ def _not_toml(path: Path, line: int, column: int, what: str, *, writing: bool) -
 
 def profile_values(profile: str | None, config: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     """(name, values) of the profile in use: --profile / A2ACLI_PROFILE, else `default-profile`."""
-    name = profile or os.environ.get("A2ACLI_PROFILE") or config.get("default-profile")
+    default = config.get("default-profile")
+    if default is not None and not isinstance(default, str):
+        raise _wrong_type("default-profile", default, "a string (a profile's name)")
+    profiles = config.get("profiles") or {}
+    if not isinstance(profiles, dict):
+        raise _wrong_type("profiles", profiles, "a table of profiles")
+    name = profile or os.environ.get("A2ACLI_PROFILE") or default
     if not name:
         return None, {}
-    profiles = config.get("profiles") or {}
     if name not in profiles:
         known = ", ".join(sorted(profiles)) or "none"
         raise UsageError(f"no profile {name!r} in {config_path()}", hint=f"profiles: {known}; `a2a config set --profile {name} url URL` makes one")
+    if not isinstance(profiles[name], dict):
+        raise _wrong_type(f"profiles.{name}", profiles[name], "a table of settings")
     return name, dict(profiles[name])
+
+
+def _kind(value: Any) -> str:
+    """What a TOML value is, in words."""
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _wrong_type(key: str, value: Any, wanted: str) -> UsageError:
+    return UsageError(f"{key} in the config file {config_path()} is {_kind(value)}, not {wanted}", hint=f"fix {key} in the file, or `a2a config set` it")
+
+
+# What each setting may be in the file: a string always; besides, these TOML types.
+_ALSO: dict[str, tuple[type, ...]] = {
+    "a2a-version": (int, float),  # `a2a-version = 1.0` unquoted
+    "timeout": (int, float),
+    "max-body": (int,),
+    "strict-origin": (bool,),
+    "transport": (list,),
+}
+
+
+def check_profile_types(pname: str, pvals: dict[str, Any]) -> None:
+    """Every value of a profile of the type its key takes (a usage error naming it, not a crash)."""
+    for name, s in SETTINGS.items():
+        for key in (name, s.old) if s.old else (name,):
+            value = pvals.get(key)
+            if value is None or isinstance(value, str):
+                continue
+            also = _ALSO.get(name, ())
+            ok = isinstance(value, also) and not (isinstance(value, bool) and bool not in also)
+            if ok and isinstance(value, list):
+                ok = all(isinstance(v, str) for v in value)
+            if not ok:
+                wanted = "a string" + (" or an array of strings" if name == "transport" else " or a number" if int in also else " or a boolean" if bool in also else "")
+                raise _wrong_type(f"profiles.{pname}.{key}", value, wanted)
+    for table in ("headers", "auth"):
+        sub = pvals.get(table)
+        if sub is None:
+            continue
+        if not isinstance(sub, dict):
+            raise _wrong_type(f"profiles.{pname}.{table}", sub, "a table")
+        for k, v in sub.items():
+            if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                raise _wrong_type(f"profiles.{pname}.{table}.{k}", v, "a string")
 
 
 class Resolved(NamedTuple):
@@ -149,16 +200,45 @@ class Resolved(NamedTuple):
     profile: str | None
     profile_headers: tuple[tuple[str, str], ...]
     auth: dict[str, str]  # the profile's [auth] table (OAuth2)
+    exposed: str | None = None  # the config file holds this profile's secrets and others can read it
 
 
 def resolve(flags: dict[str, Any], profile: str | None = None) -> Resolved:
-    need_config = profile or os.environ.get("A2ACLI_PROFILE") or os.environ.get("A2ACLI_CONFIG") or config_path().exists()
+    path = config_path()
+    try:
+        exists = path.exists()
+    except OSError as e:  # a directory on the way that cannot be read
+        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_CONFIG") from None
+    need_config = profile or os.environ.get("A2ACLI_PROFILE") or os.environ.get("A2ACLI_CONFIG") or exists
     config = load_config() if need_config else {}
     pname, pvals = profile_values(profile, config)
+    if pname:
+        check_profile_types(pname, pvals)
     values, sources = resolve_values(flags, pname, pvals)
     headers = pvals.get("headers") or {}
     auth = {str(k): str(v) for k, v in (pvals.get("auth") or {}).items()}
-    return Resolved(values, sources, pname, tuple((str(k), str(v)) for k, v in headers.items()), auth)
+    profile_headers = tuple((str(k), str(v)) for k, v in headers.items())
+    return Resolved(values, sources, pname, profile_headers, auth, _exposed(path, pname, pvals, profile_headers, auth))
+
+
+def _exposed(path: Path, pname: str | None, pvals: dict[str, Any], headers: tuple[tuple[str, str], ...], auth: dict[str, str]) -> str | None:
+    """A warning when the profile in use keeps a secret in a config file others can read."""
+    if not pname or os.name != "posix":
+        return None
+    from a2acli.redact import HARMLESS_HEADERS
+
+    held = [k for k, s in SETTINGS.items() if s.secret and pvals.get(k) not in (None, "")]
+    held += [f"auth.{k}" for k, secret in AUTH_KEYS.items() if secret and auth.get(k)]
+    held += [f"header.{k}" for k, _ in headers if k.lower() not in HARMLESS_HEADERS]
+    if not held:
+        return None
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if not mode & 0o044:
+        return None
+    return f"the config file {path} is readable by others (mode {mode & 0o777:o}) and holds secrets of profile {pname} ({', '.join(held)}); run: chmod 600 {path}"
 
 
 def resolve_values(flags: dict[str, Any], pname: str | None, pvals: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -256,17 +336,38 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
     return table, name, check_value(name, value)
 
 
-def check_url(value: str, what: str, *, files: bool = False) -> None:
-    from urllib.parse import urlsplit
-
+def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False) -> None:
+    """A URL to call, or a usage error naming what is wrong with it (a2acli.net.url_problem)."""
     from a2acli.errors import UsageError
+    from a2acli.net import url_problem
 
-    parts = urlsplit(value)
-    if files and (parts.scheme == "file" or (not parts.scheme and value.endswith(".json"))):
-        return
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        example = "https://idp.example/oauth/token" if "token" in what else "http://127.0.0.1:41241"
-        raise UsageError(f"{what} {value!r} is not an http(s) URL", hint=f"e.g. {example}")
+    problem = url_problem(str(value), files=files, grpc=grpc)
+    if problem:
+        example = "https://idp.example/oauth/token" if "token" in what else "127.0.0.1:50051 (gRPC) or http://127.0.0.1:41241" if grpc else "http://127.0.0.1:41241"
+        shown = str(value) if len(str(value)) <= 100 else str(value)[:100] + "…"
+        said = problem[3:] if problem.startswith("it is not an") else f"is not a valid URL: {problem}"
+        raise UsageError(f"{what} {shown!r} {said}", hint=f"e.g. {example}")
+
+
+MAX_TIMEOUT = 1_000_000  # seconds (11.6 days): longer is a typo, and overflows timers
+
+
+def parse_timeout(value: Any, what: str = "--timeout") -> float | None:
+    """A timeout in seconds from any source (flag, env, profile): None when unset or 0, which
+    means "no whole-call bound" everywhere. nan, inf, negative, huge and boolean values are usage
+    errors."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    t = float("nan")
+    if not isinstance(value, bool):
+        try:
+            t = float(text)
+        except ValueError:
+            pass
+    if not math.isfinite(t) or t < 0 or t > MAX_TIMEOUT:
+        raise UsageError(f"{what} {text!r} is not a number of seconds from 0 to {MAX_TIMEOUT}", hint="e.g. --timeout 30 (0: no whole-call bound)")
+    return t or None
 
 
 def check_value(name: str, value: Any) -> Any:
@@ -293,15 +394,9 @@ def check_value(name: str, value: Any) -> Any:
         if text.lower() not in ("text", "json", "raw"):
             raise UsageError(f"unknown output mode {text!r}", hint="output is text, json or raw")
         return text.lower()
-    if name == "timeout":  # stored as written: `30` an integer, `2.5` a float
-        t: float
-        try:
-            t = int(text) if re.fullmatch(r"[0-9]{1,15}", text) else float(text)
-        except ValueError:
-            t = -1.0
-        if not math.isfinite(t) or t <= 0:
-            raise UsageError(f"timeout {text!r} is not a positive number of seconds", hint="e.g. a2a config set timeout 30")
-        return t
+    if name == "timeout":  # stored as written: `30` an integer, `2.5` a float; 0 is "no bound", as on the flag
+        parse_timeout(text, "timeout")
+        return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else float(text)
     if name == "strict-origin":
         return parse_bool(text, "strict-origin")
     if name == "max-body":
@@ -312,7 +407,7 @@ def check_value(name: str, value: Any) -> Any:
 
         return ",".join(parse_transport(t).flag for t in text.split(",") if t.strip())
     if name in ("url", "endpoint"):
-        check_url(text, name, files=name == "url")
+        check_url(text, name, files=name == "url", grpc=name == "endpoint")
         return text
     if name == "basic" and ":" not in text:
         raise UsageError("basic must be USER:PASSWORD", hint="e.g. a2a config set basic alice:s3cret (or A2ACLI_BASIC)")

@@ -30,7 +30,13 @@ from a2acli.render import views
 from a2acli.render.output import Output
 
 TOKEN_HEADERS = ("X-A2A-Notification-Token", "X-A2A-Token")
-MAX_BODY = 64 * 1024 * 1024
+# What the receiver takes (docs/guide.md, "Load"): a notification is one event, so a body is capped
+# at 4 MiB (413 past it, read no further); credentials are checked from the headers before any body
+# is read (401, the body never read); a connection silent for SOCKET_TIMEOUT seconds is closed; up
+# to BACKLOG connections wait to be accepted; each is served on its own thread.
+MAX_BODY = 4 * 1024 * 1024
+SOCKET_TIMEOUT = 10.0
+BACKLOG = 512
 WEBHOOK_METHOD = "tasks/pushNotification"
 
 
@@ -128,6 +134,7 @@ class Delivery:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = BACKLOG  # the listen backlog (socketserver's default, 5, resets bursts)
 
 
 class _Server6(_Server):
@@ -137,9 +144,10 @@ class _Server6(_Server):
 class Receiver:
     """The HTTP server in a background thread; deliveries come out of `next()` in order."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 9000, *, token: str | None = None, auth: str | None = None, dump: str | None = None) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 9000, *, token: str | None = None, auth: str | None = None, dump: str | None = None, max_body: int = MAX_BODY) -> None:
         self.token = token
         self.auth = auth
+        self.max_body = max_body
         self.queue: queue.Queue[Delivery] = queue.Queue()
         self._seq = 0
         self._seq_lock = threading.Lock()
@@ -197,8 +205,8 @@ class Receiver:
                 continue
 
 
-def _read_body(handler: BaseHTTPRequestHandler) -> bytes | None:
-    """The request body: Content-Length or chunked; None when larger than MAX_BODY."""
+def _read_body(handler: BaseHTTPRequestHandler, cap: int = MAX_BODY) -> bytes | None:
+    """The request body: Content-Length or chunked; None when larger than `cap` (MAX_BODY)."""
     if "chunked" in (handler.headers.get("Transfer-Encoding") or "").lower():
         out = bytearray()
         while True:
@@ -207,12 +215,12 @@ def _read_body(handler: BaseHTTPRequestHandler) -> bytes | None:
                 while handler.rfile.readline() not in (b"\r\n", b"\n", b""):
                     pass  # trailers
                 return bytes(out)
-            if len(out) + size > MAX_BODY:
+            if size < 0 or len(out) + size > cap:
                 return None
             out += handler.rfile.read(size)
             handler.rfile.readline()
     length = int(handler.headers.get("Content-Length") or 0)
-    if length > MAX_BODY:
+    if length > cap:
         return None
     return handler.rfile.read(length) if length > 0 else b""
 
@@ -230,24 +238,36 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        timeout = SOCKET_TIMEOUT  # a client that stops sending (slowloris) loses its thread after this
+
         def do_POST(self) -> None:  # noqa: N802 - http.server API
-            try:
-                body = _read_body(self)
-            except (ValueError, OSError):
-                body = b""
-            d = Delivery(rx.next_seq(), self.client_address[0], self.command, self.path, list(self.headers.items()), body or b"")
-            if body is None:
-                d.status, d.problem = 413, f"body larger than {MAX_BODY} bytes"
+            headers = list(self.headers.items())
+            problem = check_credentials(self.headers, token=rx.token, auth=rx.auth)  # before reading any body
+            body: bytes | None = b""
+            if problem is None:
+                try:
+                    body = _read_body(self, rx.max_body)
+                except (ValueError, OSError):  # a malformed chunk size, a client gone quiet (socket timeout)
+                    body, problem = b"", "the body could not be read (malformed chunked encoding, or the client stopped sending)"
+            if problem is not None or body is None:
+                self.close_connection = True  # what is left of the body is never read
+            d = Delivery(rx.next_seq(), self.client_address[0], self.command, self.path, headers, body or b"")
+            if problem is not None and problem.startswith("the body"):
+                d.status, d.problem = 400, problem
+            elif problem is not None:
+                d.status, d.problem = 401, problem
+            elif body is None:
+                d.status, d.problem = 413, f"body larger than {rx.max_body} bytes"
             else:
-                problem = check_credentials(self.headers, token=rx.token, auth=rx.auth)
-                if problem:
-                    d.status, d.problem = 401, problem
+                try:
+                    d.doc = json.loads(body.decode("utf-8"))
+                except (UnicodeDecodeError, ValueError, RecursionError):
+                    d.status, d.problem = 400, "the body is not JSON"
                 else:
                     try:
-                        d.doc = json.loads(body.decode("utf-8"))
                         d.shape = classify(d.doc)
-                    except (UnicodeDecodeError, ValueError):
-                        d.status, d.problem = 400, "the body is not JSON"
+                    except Exception as e:  # noqa: BLE001 - whatever a body holds, the sender gets a 400, not a dropped connection
+                        d.doc, d.status, d.problem = None, 400, f"the body is not an A2A event ({type(e).__name__})"
             if d.status == 200:
                 self._answer(200, {"received": d.seq})
             elif d.status == 401:
@@ -282,11 +302,11 @@ class _Dumper:
     DIR/NNN-webhook.request.body (the body as received, known secrets redacted), DIR/index.jsonl."""
 
     def __init__(self, directory: str, secrets: set[str | None]) -> None:
-        from a2acli.transport.record import Redactor
+        from a2acli.transport.record import Redactor, make_private_dir
 
         self.dir = Path(directory)
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.dir)  # 0700, its files 0600: they hold what the agent sent
         except OSError as e:
             raise UsageError(f"cannot create the dump directory {directory}: {e.strerror}", hint="choose another --dump DIR") from None
         self.redactor = Redactor({s for s in secrets if s})
@@ -295,12 +315,12 @@ class _Dumper:
 
     def write(self, d: Delivery) -> None:
         stem = self.dir / f"{d.seq + self.offset:03d}-webhook"
-        from a2acli.transport.record import http_head
+        from a2acli.transport.record import http_head, open_private, write_private
 
         head = http_head(f"{d.method} {d.path} HTTP/1.1", self.redactor.headers(d.headers))
         with self.lock:
-            Path(f"{stem}.request.http").write_bytes(head)
-            Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(d.body))
+            write_private(f"{stem}.request.http", head)
+            write_private(f"{stem}.request.body", self.redactor.bytes(d.body))
             entry = {
                 "seq": d.seq + self.offset,
                 "http": d.method,
@@ -314,7 +334,7 @@ class _Dumper:
                 "receivedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(d.received)),
                 "files": stem.name,
             }
-            with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
+            with open_private(self.dir / "index.jsonl", "a") as idx:
                 idx.write(json.dumps(entry) + "\n")
 
 

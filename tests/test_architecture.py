@@ -74,9 +74,10 @@ def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
 LAYERS: dict[str, set[str]] = {
     "errors": set(),
     "wire": {"errors"},
-    "transport": {"errors", "wire", "net"},
-    "pipeline": {"errors", "wire", "transport", "render", "auth"},
-    "render": {"errors", "wire"},
+    "transport": {"errors", "wire", "net", "redact"},
+    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact"},
+    "render": {"errors", "wire", "redact"},
+    "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
     # with the receiver of `a2a webhook listen`; never commands (its typer wrapper imports it).
     "check": {"errors", "wire", "transport", "pipeline", "render", "webhook"},

@@ -78,11 +78,33 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT) -> Any:
     except UnicodeDecodeError as e:
         raise UsageError(f"{flag}: {where} is not UTF-8 ({e.reason} at byte {e.start})", hint=hint) from None
     try:
-        return json.loads(text)
+        return checked_depth(json.loads(text, parse_constant=_no_constant), f"{flag}: {where}")
     except RecursionError:
         raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
     except ValueError as e:
         raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
+
+
+MAX_DEPTH = 100  # levels of JSON nesting an input may have (more is no message anyone writes)
+
+
+def _no_constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity: Python reads them, JSON has none (they would be sent as is)."""
+    raise ValueError(f"{name} is not JSON (JSON numbers are finite)")
+
+
+def checked_depth(doc: Any, what: str) -> Any:
+    """`doc`, or a usage error when it nests deeper than MAX_DEPTH (later steps recurse on it)."""
+    stack = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UsageError(f"{what} is nested too deeply (more than {MAX_DEPTH} levels)", hint="flatten the JSON")
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return doc
 
 
 def read_object(value: str | None, flag: str) -> dict[str, Any] | None:
@@ -104,7 +126,11 @@ def parse_fields(fields: list[str]) -> dict[str, Any]:
             raise UsageError(f"-f {item!r} is not key=value or key:=JSON", hint="e.g. -f projectUserId=user_123 -f age:=42")
         if typed:
             try:
-                out[key] = json.loads(value)
+                out[key] = checked_depth(json.loads(value, parse_constant=_no_constant), f"-f {key}")
+            except RecursionError:
+                raise UsageError(f"-f {key}: the JSON is nested too deeply", hint=f"at most {MAX_DEPTH} levels") from None
+            except UsageError:
+                raise
             except ValueError as e:
                 import shlex
 

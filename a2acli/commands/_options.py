@@ -196,17 +196,56 @@ COMMON: dict[str, tuple[Any, Any]] = {
 }
 
 
+def _named(flag: str, source: str) -> str:
+    """`--timeout`, or `--timeout (env A2ACLI_TIMEOUT)` when the value came from elsewhere."""
+    return flag if source == "flag" else f"{flag} ({source})"
+
+
+def _check_credential(value: object, what: str) -> None:
+    """A bearer token or API key travels in a header: printable ASCII, one line."""
+    if value in (None, ""):
+        return
+    from a2acli.errors import UsageError
+
+    text = str(value)
+    if not text.isascii() or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        raise UsageError(f"{what} holds a non-ASCII or control character (the value is not shown)", hint="credentials travel in headers as ASCII: percent-encode or base64 it")
+
+
+_TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token: a header name
+
+
+def check_header(name: str, value: str, what: str) -> tuple[str, str]:
+    """A header name and value that can be sent: a token name, a one-line printable ASCII value."""
+    import re
+
+    from a2acli.errors import UsageError
+
+    if not re.fullmatch(_TOKEN, name):
+        shown = name if len(name) <= 64 and name.isprintable() else name[:64].encode("unicode_escape").decode() + "…"
+        raise UsageError(f"{what}: {shown!r} is not a header name", hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')")
+    if "\r" in value or "\n" in value:
+        raise UsageError(f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line")
+    if not value.isascii():
+        raise UsageError(f"{what}: the value of {name} is not ASCII (the value is not shown)", hint="header names and values travel as ASCII: percent-encode or base64 the value")
+    if any(ord(c) < 0x20 and c != "\t" or ord(c) == 0x7F for c in value):
+        raise UsageError(f"{what}: the value of {name} holds a control character (the value is not shown)", hint="header values are printable text")
+    return name, value
+
+
 def parse_header(text: str) -> tuple[str, str]:
+    """`Name: value` of -H. Errors never quote the value (it is likely a credential): at most the
+    name, or the first word of a line without a colon."""
     name, sep, value = text.partition(":")
     if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
+        import re
+
         from a2acli.errors import UsageError
 
-        raise UsageError(f"-H {text!r} is not 'Name: value'", hint="e.g. -H 'X-Team: qa'")
-    if not text.isascii():
-        from a2acli.errors import UsageError
-
-        raise UsageError(f"-H {text!r} is not ASCII", hint="header names and values travel as ASCII: percent-encode or base64 the value")
-    return name.strip(), value.strip()
+        first = re.match(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}(?=[\s=])", text.strip())  # a name, then something
+        shown = f"-H '{first.group()} …'" if first else "an -H value"
+        raise UsageError(f"{shown} is not 'Name: value' (the value is not shown)", hint="e.g. -H 'X-Team: qa'; a colon follows the name")
+    return check_header(name.strip(), value.strip(), "-H")
 
 
 def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> CallOptions:
@@ -222,6 +261,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
     res = settings.resolve(flags, merged.get("profile"))
     v = res.values
+    _learn_secrets(v, res, merged.get("header") or [])
     try:
         chosen = parse_version_choice(str(v["a2a-version"]))
     except ValueError as e:
@@ -247,16 +287,22 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     output = str(v["output"]).lower()
     if output not in ("text", "json", "raw"):
         raise UsageError(f"unknown output mode {output!r}", hint="-o text, json or raw")
+    if res.exposed:
+        from a2acli.render.output import Output
+
+        Output(output).warn(res.exposed)
     as_v = (merged.get("as_version") or "").lower()
     if as_v not in ("", "v1", "1.0"):
         raise UsageError(f"--as {merged['as_version']!r} is not supported", hint="--as v1 (canonical V1 JSON)")
-    timeout = v.get("timeout")
-    try:
-        timeout = float(timeout) if timeout not in (None, "") else None
-    except ValueError:
-        raise UsageError(f"--timeout {timeout!r} is not a number of seconds", hint="e.g. --timeout 30") from None
+    timeout = settings.parse_timeout(v.get("timeout"), _named("--timeout", res.sources["timeout"]))
+    for name, flag in (("url", "--url"), ("endpoint", "--endpoint")):
+        if v[name] not in (None, ""):
+            settings.check_url(str(v[name]), _named(flag, res.sources[name]), files=name == "url", grpc=name == "endpoint" and (transports or ["jsonrpc"])[0] == "grpc")
+    for name in ("api-key", "bearer"):
+        _check_credential(v[name], _named(f"--{name}", res.sources[name]))
     max_body = settings.parse_size(v["max-body"], f"--max-body ({res.sources['max-body']})" if res.sources["max-body"] != "flag" else "--max-body")
-    headers = list(res.profile_headers) + [parse_header(h) for h in (merged.get("header") or [])]
+    headers = [check_header(n, val, f"header.{n} (profile {res.profile})") for n, val in res.profile_headers]
+    headers += [parse_header(h) for h in (merged.get("header") or [])]
     if v["basic"] and ":" not in str(v["basic"]):
         raise UsageError(f"--basic must be USER:PASSWORD ({res.sources['basic']})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
     basic, bearer = v["basic"], v["bearer"]
@@ -309,6 +355,29 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         sources=res.sources,
         values={**res.values, "transport": ",".join(transports) or None},
     )
+
+
+def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str]) -> None:
+    """Every secret of the command line, environment and profile, told to the invocation's
+    redactor before anything is checked: a usage error quoting one shows `<redacted>`."""
+    from a2acli.redact import active
+
+    r = active()
+    for name in ("api-key", "bearer", "basic"):
+        if isinstance(v.get(name), str):
+            r.add(v[name], v[name].partition(":")[2] if name == "basic" else None)
+    for text in header_args:
+        name, sep, value = str(text).partition(":")
+        if sep:
+            r.header_value(name, value, given=True)
+        else:  # malformed: all of it, in case it is `Authorization Bearer SECRET`
+            r.add(*str(text).split()[1:])
+    for name, value in res.profile_headers:
+        r.header_value(name, value, given=True)
+    for name in ("url", "endpoint"):
+        if isinstance(v.get(name), str):
+            r.url(v[name])
+    r.add(res.auth.get("client-secret"))
 
 
 def common_parameters() -> list[inspect.Parameter]:

@@ -39,9 +39,7 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
             e = explain_auth(e, CURRENT.get("call"))
         LAST["error"] = e
         if debug:
-            import traceback
-
-            traceback.print_exc(file=sys.stderr)
+            print_traceback(e)
         o = out or Output(_mode(output_hint))
         o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.a2a_code, data=e.data, request_id=e.request_id)
         if isinstance(e, TimeoutExpired):
@@ -56,12 +54,28 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         raise typer.Exit(0) from None
     except Exception as e:  # a bug: say so plainly, trace only with --debug
         if debug:
+            sys.excepthook = _redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
             raise
         o = out or Output(_mode(output_hint))
         o.error(message=f"internal error: {type(e).__name__}: {e}", hint="rerun with --debug for the traceback, and report it", code="internal", a2a_code=None)
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+
+
+def print_traceback(e: BaseException) -> None:
+    """--debug: the traceback on stderr, each chained exception included, secrets redacted (an
+    httpx error quotes the header value it refused)."""
+    import traceback
+
+    from a2acli.redact import text
+
+    sys.stderr.write(text("".join(traceback.format_exception(type(e), e, e.__traceback__))))
+    sys.stderr.flush()
+
+
+def _redacted_excepthook(kind: type[BaseException], e: BaseException, tb: Any) -> None:
+    print_traceback(e.with_traceback(tb))
 
 
 def usage_error(e: Exception, *, json_output: bool) -> int:

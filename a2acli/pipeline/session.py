@@ -46,16 +46,32 @@ class Reply:
         return Reply(fields["result"], fields["core"], fields["raw"], fields["exchange"], facts=self.facts)
 
 
+def learn_secrets(redactor: Any, opts: CallOptions) -> None:
+    """Tell the redactor every secret of these options: credentials, `-H` values (but those of
+    known harmless headers), URL userinfo."""
+    import base64
+
+    basic = str(opts.basic or "")
+    redactor.add(opts.api_key, opts.bearer, basic.partition(":")[2], basic and base64.b64encode(basic.encode("utf-8", "replace")).decode())
+    for name, value in opts.headers:
+        redactor.header_value(name, value, given=True)
+    redactor.url(opts.url)
+    redactor.url(opts.endpoint)
+    redactor.add(dict(opts.oauth).get("client-secret"))
+
+
 class Call:
     """One invocation's connection: transport, card, endpoint, binding, credentials, taps."""
 
     def __init__(self, opts: CallOptions, out: Any) -> None:
+        from a2acli.redact import active
         from a2acli.transport.client import Transport, TransportConfig
-        from a2acli.transport.record import DebugTap, DumpTap, Redactor, RequestIdTap
+        from a2acli.transport.record import DebugTap, DumpTap, RequestIdTap
 
         self.opts = opts
         self.out = out
-        self.redactor = Redactor({s for s in (opts.api_key, opts.bearer, (opts.basic or "").partition(":")[2]) if s})
+        self.redactor = active()  # the invocation's: stderr, the error envelope and tracebacks use it too
+        learn_secrets(self.redactor, opts)
         taps: list[Any] = [RequestIdTap(out.note)]
         if opts.debug:
             taps.append(DebugTap(out.note, self.redactor))

@@ -7,6 +7,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
+from a2acli.redact import text as redacted
+from a2acli.redact import value as redacted_value
 from a2acli.render.safe import visible
 from a2acli.render.views import Rows
 
@@ -171,7 +173,7 @@ class Output:
     # -- side channel (stderr) ------------------------------------------------------------------
     def command(self, cmd: str) -> None:
         """A command to copy, on a line of its own and never wrapped (a triple click selects it)."""
-        cmd = visible(cmd, one_line=True)
+        cmd = visible(redacted(cmd), one_line=True)
         if self.err_rich:
             from rich.text import Text
 
@@ -187,7 +189,7 @@ class Output:
         self._err(f"warning: {msg}", "yellow")
 
     def _err(self, msg: str, style: str) -> None:
-        msg = visible(msg)  # whatever the output mode: stderr is a terminal
+        msg = visible(redacted(msg))  # secrets hidden; whatever the output mode, stderr is a terminal
         if self.err_rich:
             from rich.text import Text
 
@@ -201,6 +203,7 @@ class Output:
         written yet, as one more line after JSON Lines (a stream stays one object per line),
         and to stderr as text when a document is already there (stdout holds exactly one, as
         with --expect-state: the task, then the exit code 6)."""
+        message, hint, data = redacted(message), redacted(hint) if hint else hint, redacted_value(data)  # an agent may echo a credential
         if self.mode == "json" and (not self._documents or self._lines):
             err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
             if data is not None:

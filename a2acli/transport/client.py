@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 from a2acli.wire.bindings.base import HttpRequest
 
 USER_AGENT = f"a2acli/{__version__}"
+# Time is always bounded (docs/guide.md, "Timeouts"): a connection must be made within
+# CONNECT_TIMEOUT seconds, and without --timeout a read waits at most IDLE_TIMEOUT seconds for its
+# next byte. A stream kept alive by comments (`: keep-alive`) is never idle; an agent silent that
+# long is an error (exit 5). --timeout N bounds the whole call instead (reads wait up to what is left).
+CONNECT_TIMEOUT = 10.0
+IDLE_TIMEOUT = 300.0
 
 
 class Credentials:
@@ -48,7 +54,8 @@ class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to de
     headers: tuple[tuple[str, str], ...] = ()  # -H, sent on every request
     timeout: float | None = None
     insecure: bool = False
-    connect_timeout: float = 10.0
+    connect_timeout: float = CONNECT_TIMEOUT
+    idle_timeout: float = IDLE_TIMEOUT  # seconds a read waits for a byte when there is no --timeout
     cacert: str | None = None  # PEM bundle trusted instead of the default CAs
     cert: str | None = None  # client certificate (mutual TLS); may hold the key too
     key: str | None = None  # its private key, when separate
@@ -148,7 +155,7 @@ class Transport:
     def _timeout(self) -> httpx.Timeout:
         left = self._remaining()
         connect = self.cfg.connect_timeout if left is None else min(left, self.cfg.connect_timeout)
-        return httpx.Timeout(left, connect=connect)
+        return httpx.Timeout(self.cfg.idle_timeout if left is None else left, connect=connect)
 
     def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The request's headers: ours, then `extra`, then -H, each replacing a header of the same
@@ -189,9 +196,13 @@ class Transport:
             raise
         except httpx.TimeoutException as e:
             ex.error = f"timeout: {e}"
+            if self.cfg.timeout:
+                raise TimeoutExpired(f"no answer from {ex.url} in time (--timeout {self.cfg.timeout:g}s)", hint="raise --timeout, or check that the agent is up") from e
+            if isinstance(e, httpx.ConnectTimeout):
+                raise TimeoutExpired(f"no connection to {ex.url} within {self.cfg.connect_timeout:g}s", hint="check that the agent is up and reachable") from e
             raise TimeoutExpired(
-                f"no answer from {ex.url} in time" + (f" (--timeout {self.cfg.timeout:g}s)" if self.cfg.timeout else ""),
-                hint="raise --timeout, or check that the agent is up",
+                f"{ex.url} sent nothing for {self.cfg.idle_timeout:g}s (the idle bound without --timeout)",
+                hint="check that the agent is up; --timeout N waits up to N seconds in all",
             ) from e
         except httpx.ConnectError as e:
             ex.error = f"connect: {e}"

@@ -8,113 +8,46 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# The redaction itself lives in a2acli.redact (every output path uses it); re-exported here.
+from a2acli.redact import REDACTED, SECRET_HEADERS, SECRET_KEYS, Redactor, StreamRedactor  # noqa: F401
 from a2acli.transport.exchange import Exchange, NullTap
 
-REDACTED = "<redacted>"
-SECRET_HEADERS = frozenset(
-    {
-        "authorization",
-        "proxy-authorization",
-        "cookie",
-        "set-cookie",
-        "x-api-key",
-        "x-a2a-notification-token",
-        "x-a2a-token",
-        "api-key",
-    }
-)
-# Any other header whose name says it carries a secret (X-Auth-Token, X-Session-Id, ...).
-# Idempotency-Key is not a credential and stays visible (it is what a retry is checked by).
-_SECRET_HEADER = re.compile(r"(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])", re.I)
-# JSON keys whose string values are secrets wherever they appear in a body: the webhook `token`
-# and `authentication.credentials` of push configs (requests, answers, send configurations).
-SECRET_KEYS = frozenset({"token", "credentials"})
-MIN_SECRET = 3  # shorter values would redact half the document
+PRIVATE_FILE = 0o600  # dump files and directories: the owner's only (they hold what crossed the wire)
+PRIVATE_DIR = 0o700
 
 
-class Redactor:
-    """Knows the secrets of one invocation and hides them: credential headers by name, secret
-    values wherever they occur (as written and as JSON-escaped), learning new ones from the
-    secret-named headers and the `token`/`credentials` keys of the bodies it is shown."""
+def write_private(path: str | Path, data: bytes) -> None:
+    """Write `data` to a file readable by its owner only (0600, whatever the umask)."""
+    with open_private(path, "wb") as f:
+        f.write(data)
 
-    def __init__(self, secrets: set[str] | None = None, header_names: set[str] | None = None) -> None:
-        self.secrets: set[str] = set()
-        self.header_names = SECRET_HEADERS | {h.lower() for h in (header_names or set())}
-        self._query_names: set[str] = set()
-        self._query: re.Pattern[str] | None = None  # `name=value` of those query parameters
-        self.add(*(secrets or ()))
 
-    def add(self, *secrets: str | None, header: str | None = None, query: str | None = None) -> None:
-        """Secret values (redacted wherever they occur), a secret header name, or the name of a
-        query parameter that carries a secret (its value is redacted in every URL, however short
-        or percent-encoded it is)."""
-        for s in secrets:
-            if isinstance(s, str) and len(s) >= MIN_SECRET:
-                self.secrets.add(s)
-                for escaped in (json.dumps(s)[1:-1], json.dumps(s, ensure_ascii=False)[1:-1]):
-                    if escaped != s:
-                        self.secrets.add(escaped)
-        if header:
-            self.header_names = self.header_names | {header.lower()}
-        if query:
-            from urllib.parse import quote_plus
+def open_private(path: str | Path, mode: str = "wb") -> Any:
+    import os
 
-            self._query_names |= {query, quote_plus(query)}
-            alternatives = "|".join(re.escape(n) for n in sorted(self._query_names))
-            self._query = re.compile(rf"([?&](?:{alternatives})=)[^&#\s]*")
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if "a" in mode else os.O_TRUNC)
+    fd = os.open(path, flags, PRIVATE_FILE)
+    try:
+        os.fchmod(fd, PRIVATE_FILE)  # an older file of the same name (a dump continued) too
+    except (AttributeError, OSError):  # pragma: no cover - not on Windows
+        pass
+    return os.fdopen(fd, mode) if "b" in mode else os.fdopen(fd, mode, encoding="utf-8")
 
-    def is_secret_header(self, name: str) -> bool:
-        name = name.lower()
-        return name in self.header_names or (name != "www-authenticate" and bool(_SECRET_HEADER.search(name)))
 
-    def learn(self, doc: Any) -> None:
-        """Register the secret values of a JSON value (push-config token and credentials)."""
-        if isinstance(doc, dict):
-            for k, v in doc.items():
-                if k in SECRET_KEYS and isinstance(v, str):
-                    self.add(v)
-                else:
-                    self.learn(v)
-        elif isinstance(doc, list):
-            for v in doc:
-                self.learn(v)
+def make_private_dir(path: Path) -> None:
+    """Create `path` (and its missing parents) 0700; an existing directory is left as it is."""
+    import os
 
-    def learn_bytes(self, data: bytes | str) -> None:
-        if not data:
-            return
-        try:
-            self.learn(json.loads(data))
-        except (ValueError, UnicodeDecodeError):
-            pass
-
-    def text(self, text: str) -> str:
-        if self._query is not None:
-            text = self._query.sub(lambda m: m.group(1) + REDACTED, text)
-        for s in sorted(self.secrets, key=len, reverse=True):
-            text = text.replace(s, REDACTED)
-        return text
-
-    def bytes(self, data: bytes) -> bytes:
-        for s in sorted(self.secrets, key=len, reverse=True):
-            data = data.replace(s.encode(), REDACTED.encode())
-        return data
-
-    def headers(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        out = []
-        for k, v in headers:
-            if self.is_secret_header(k):
-                self.add(v, *v.split(None, 1)[1:])  # the whole value and the token after "Bearer "
-                out.append((k, REDACTED))
-            else:
-                out.append((k, self.text(v)))
-        return out
+    if path.is_dir():
+        return
+    path.mkdir(parents=True, mode=PRIVATE_DIR, exist_ok=True)
+    os.chmod(path, PRIVATE_DIR)  # mkdir's mode goes through the umask
 
 
 def http_head(first: str, headers: list[tuple[str, str]]) -> bytes:
@@ -134,7 +67,7 @@ class DumpTap(NullTap):
     def __init__(self, directory: str, redactor: Redactor, *, version: str | None, offset: int | None = None) -> None:
         self.dir = Path(directory)
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.dir)
         except OSError as e:
             from a2acli.errors import UsageError
 
@@ -150,6 +83,8 @@ class DumpTap(NullTap):
         self._bodies: dict[int, Any] = {}
         self._open: dict[int, Exchange] = {}  # started, not yet in index.jsonl
         self._known: dict[int, int] = {}  # secrets known when a stream's body file was opened
+        self._streams: dict[int, StreamRedactor] = {}  # a secret split across chunks is still found
+        self._heads: set[int] = set()  # exchanges whose response head is written
         self.choice: str | None = None  # how --a2a-version auto chose the version
         self.sent_call = False  # an exchange other than the card's was started
         self.shapes: list[str] = []  # answers not shaped as the version asked for (session.Call)
@@ -160,7 +95,7 @@ class DumpTap(NullTap):
 
     def _note(self, entry: dict[str, Any]) -> None:
         """A line of index.jsonl that is no exchange (no `files`: `a2a diff` pairs exchanges only)."""
-        with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
+        with open_private(self.dir / "index.jsonl", "a") as idx:
             idx.write(json.dumps(entry) + "\n")
 
     def refused(self, message: str, hint: str | None = None) -> None:
@@ -183,39 +118,47 @@ class DumpTap(NullTap):
         self.sent_call = self.sent_call or ex.label != "card"
         self.redactor.learn_bytes(ex.request_body)
         headers = self.redactor.headers(ex.request_headers)
-        Path(f"{stem}.request.http").write_bytes(http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers))
-        Path(f"{stem}.request.body").write_bytes(self.redactor.bytes(ex.request_body))
+        write_private(f"{stem}.request.http", http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers))
+        write_private(f"{stem}.request.body", self.redactor.bytes(ex.request_body))
 
     def on_response(self, ex: Exchange) -> None:
         stem = self._stem(ex)
-        Path(f"{stem}.response.http").write_bytes(http_head(f"{ex.http_version} {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)))
-        self._bodies[ex.seq] = open(f"{stem}.response.body", "wb")  # noqa: SIM115 - closed in on_complete
+        write_private(f"{stem}.response.http", http_head(f"{ex.http_version} {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)))
+        self._heads.add(ex.seq)
+        self._bodies[ex.seq] = open_private(f"{stem}.response.body", "wb")
         self._known[ex.seq] = len(self.redactor.secrets)
+        self._streams[ex.seq] = StreamRedactor(self.redactor)
 
     def on_chunk(self, ex: Exchange, chunk: bytes) -> None:
         f = self._bodies.get(ex.seq)
         if f is not None:
-            f.write(self.redactor.bytes(chunk))
+            f.write(self._streams[ex.seq].feed(chunk))
             f.flush()
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
             self.redactor.learn_bytes(data)
-            Path(f"{self._stem(ex)}.event-{index + 1:04d}.json").write_text(self.redactor.text(data) + "\n")
+            write_private(f"{self._stem(ex)}.event-{index + 1:04d}.json", (self.redactor.text(data) + "\n").encode("utf-8", "surrogateescape"))
 
     def on_complete(self, ex: Exchange) -> None:
         if self._open.pop(ex.seq, None) is None:
             return  # already written (close() got there first)
+        if ex.status is not None and ex.seq not in self._heads:  # interrupted before on_response reached us
+            self.on_response(ex)
+        self._heads.discard(ex.seq)
         f = self._bodies.pop(ex.seq, None)
+        pending = self._streams.pop(ex.seq, None)
         if f is not None:
+            if pending is not None:
+                f.write(pending.flush())
             if not ex.streaming:
                 self.redactor.learn_bytes(ex.response_body)
                 f.write(self.redactor.bytes(ex.response_body))
             f.close()
             if ex.streaming and len(self.redactor.secrets) > self._known.pop(ex.seq, 0):
                 # a secret first seen in a later event: redact the chunks already written
-                path = Path(f.name)
-                path.write_bytes(self.redactor.bytes(path.read_bytes()))
+                path = Path(f"{self._stem(ex)}.response.body")
+                write_private(path, self.redactor.bytes(path.read_bytes()))
         error = ex.error
         if error is None:
             exc = sys.exc_info()[1]  # on_complete runs in the transport's `finally`
@@ -224,7 +167,8 @@ class DumpTap(NullTap):
             elif exc is not None and not isinstance(exc, GeneratorExit):
                 error = f"{type(exc).__name__}: {exc}"
         for role, data in ex.protobuf.items():  # gRPC: each message's bytes too, as base64
-            Path(f"{self._stem(ex)}.{role}.pb.b64").write_bytes(self.redactor.bytes(base64.b64encode(data)) + b"\n")
+            # secrets masked in the bytes (same length: the message still parses), then encoded
+            write_private(f"{self._stem(ex)}.{role}.pb.b64", self.redactor.bytes(base64.b64encode(self.redactor.mask(data))) + b"\n")
         entry = {
             "seq": ex.seq + self.offset,
             "method": ex.label,
@@ -245,7 +189,8 @@ class DumpTap(NullTap):
         }
         if self.choice and ex.label != "card":
             entry["versionChoice"] = self.choice
-        with open(self.dir / "index.jsonl", "a", encoding="utf-8") as idx:
+        # last: the index names only files already written (a Ctrl-C before here leaves them unlisted)
+        with open_private(self.dir / "index.jsonl", "a") as idx:
             idx.write(json.dumps(entry) + "\n")
 
     def close(self) -> None:

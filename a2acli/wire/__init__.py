@@ -48,8 +48,13 @@ def parse_wire(text: str) -> Wire:
 
 def parse_version_choice(text: str) -> Wire | None:
     """--a2a-version as given: a Wire, or None for `auto` (chosen from the card); ValueError else."""
-    if (text or "").strip().lower() == AUTO:
+    key = (text or "").strip().lower()
+    if key == AUTO:
         return None
+    import re
+
+    if key not in _SPELLINGS and not re.fullmatch(r"1\.[0-9]{1,4}(\.[0-9]{1,4})?|0\.3\.[0-9]{1,4}", key):  # not 1.garbage
+        raise ValueError(f"unknown A2A version {text!r}: use 1.0, 0.3 or auto")
     try:
         return parse_wire(text)
     except ValueError:

@@ -86,7 +86,11 @@ def test_hand_written_keys_survive_a_rewrite(cli, cfg):
         ("a2a-version", "2.0", "unknown A2A version"),
         ("output", "yaml", "unknown output mode"),
         ("dialect", "acme", "unknown dialect"),
-        ("timeout", "0", "positive number"),
+        ("timeout", "-1", "no such option: -1"),  # `-- -1` reaches the check below
+        ("timeout", "nan", "not a number of seconds"),
+        ("timeout", "inf", "not a number of seconds"),
+        ("timeout", "1e308", "not a number of seconds"),
+        ("timeout", "true", "not a number of seconds"),
         ("url", "ftp://x", "not an http(s) URL"),
         ("basic", "no-colon", "USER:PASSWORD"),
         ("cacert", "/no/such/ca.pem", "no such file"),
