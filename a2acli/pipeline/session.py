@@ -486,9 +486,13 @@ class Call:
         elif f.kind == "artifact-update":
             self.task.setdefault("id", f.task_id)
         elif f.kind != "message":
-            self.task.update({k: v for k, v in (("id", f.task_id), ("contextId", f.context_id)) if v})
+            task = self.task
+            if f.task_id:
+                task["id"] = f.task_id
+            if f.context_id:
+                task["contextId"] = f.context_id
             if f.state:
-                self.task["state"] = f.state  # already canonical
+                task["state"] = f.state  # already canonical
 
     def track(self, core: Any) -> None:
         """Remember the task in hand from a core Task, send result or stream event."""

@@ -76,9 +76,13 @@ class Output:
     def json(self, obj: Any, *, lines: bool = False) -> None:
         self._documents += 1
         self._lines = self._lines or lines
-        text = _line_encoder().encode(obj) if lines else json.dumps(obj, ensure_ascii=False, indent=2)
-        self.out.write(text + "\n")
-        self.out.flush()  # a line per event, as it arrives
+        if lines:  # a line per event, flushed as it arrives
+            out = self.out
+            out.write(_line_encoder().encode(obj) + "\n")
+            out.flush()
+            return
+        self.out.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+        self.out.flush()
 
     def raw(self, data: bytes | str) -> None:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
