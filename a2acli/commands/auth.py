@@ -24,6 +24,7 @@ CacertOpt = COMMON["cacert"][0]
 CertOpt = COMMON["cert"][0]
 KeyOpt = COMMON["key"][0]
 InsecureOpt = COMMON["insecure"][0]
+StrictOriginOpt = COMMON["strict_origin"][0]
 TimeoutOpt = COMMON["timeout"][0]
 DebugOpt = COMMON["debug"][0]
 
@@ -79,6 +80,7 @@ def auth_login(
     cert: CertOpt = None,  # type: ignore[valid-type]
     key: KeyOpt = None,  # type: ignore[valid-type]
     insecure: InsecureOpt = False,  # type: ignore[valid-type]
+    strict_origin: StrictOriginOpt = False,  # type: ignore[valid-type]
     timeout: TimeoutOpt = None,  # type: ignore[valid-type]
     output: OutputOpt = None,
     debug: DebugOpt = False,  # type: ignore[valid-type]
@@ -139,6 +141,7 @@ def auth_login(
             if not values["url"]:
                 raise UsageError("no token endpoint", hint="pass --token-url URL, or -u URL of an agent whose card declares an OAuth2 clientCredentials flow")
             token_url = _token_url_from_card(cfg, str(values["url"]), out)
+            _token_origin(str(values["url"]), token_url, strict=bool(_pick(ctx, "strict_origin", strict_origin) or values.get("strict-origin")), out=out)
         settings.check_url(token_url, "--token-url")
         client_id = client_id or saved.get("client-id")
         if not client_id:
@@ -175,6 +178,24 @@ def auth_login(
             out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}; the token is good for {_ago(left)}.")
             if becomes_default:
                 out.note(f"profile {pname} is now the default profile ({settings.config_path()})")
+
+
+def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any) -> None:
+    """The client secret goes to the token endpoint the card names: said once when it is on
+    another origin than the agent's, refused under --strict-origin (issue 14: credentials stay
+    with their origin)."""
+    from a2acli.errors import AuthError
+    from a2acli.pipeline.origin import origin
+
+    if origin(agent_url) == origin(token_url):
+        return
+    host = origin(token_url)[1]
+    if strict:
+        raise AuthError(
+            f"the Agent Card at {agent_url} names a token endpoint on another origin, {token_url}: --strict-origin keeps the client secret at {origin(agent_url)[1]}",
+            hint="if you trust it, pass it yourself: --token-url URL (or drop --strict-origin)",
+        )
+    out.warn(f"the client secret goes to {host}, the token endpoint named by the Agent Card at {agent_url}")
 
 
 def _token_url_from_card(cfg: Any, url: str, out: Any) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import ssl
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -140,7 +141,7 @@ class GrpcTransport:
             with self._errors(ex, req):
                 call = self._channel(req).unary_unary(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)
                 try:
-                    response, state = call.with_call(message, metadata=req.metadata, timeout=self._timeout())
+                    response, state = call.with_call(message, metadata=req.metadata, timeout=self._timeout(idle=True))
                 except grpc.RpcError as e:
                     self._failed(ex, e, req)
                 else:
@@ -166,19 +167,24 @@ class GrpcTransport:
         try:
             with self._errors(ex, req):
                 call = self._channel(req).unary_stream(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)(message, metadata=req.metadata, timeout=self._timeout())
+                idle = _Idle(call, None if self.cfg.timeout else self.cfg.idle_timeout)
                 try:
-                    first = next(call, None)
-                except grpc.RpcError as e:
-                    self._failed(ex, e, req)
-                    yield ex, iter(())
-                    return
-                self._ok(ex, call)
-                self._emit("on_response", ex)
-                yield ex, self._events(ex, req, call, first)
+                    try:
+                        first = next(call, None)
+                    except grpc.RpcError as e:
+                        idle.check(req)
+                        self._failed(ex, e, req)
+                        yield ex, iter(())
+                        return
+                    self._ok(ex, call)
+                    self._emit("on_response", ex)
+                    yield ex, self._events(ex, req, call, first, idle)
+                finally:
+                    idle.stop()
         finally:
             self._emit("on_complete", ex)
 
-    def _events(self, ex: Exchange, req: GrpcRequest, call: Any, first: Any) -> Iterator[SseEvent]:
+    def _events(self, ex: Exchange, req: GrpcRequest, call: Any, first: Any, idle: _Idle) -> Iterator[SseEvent]:
         grpc = _grpc()
         index = 0
         pending = first
@@ -191,9 +197,11 @@ class GrpcTransport:
                 tap.on_event(ex, index, "message", data)
             yield SseEvent(index, "message", data)
             index += 1
+            idle.reset()
             try:
                 pending = next(call, None)
             except grpc.RpcError as e:
+                idle.check(req)
                 code = e.code()
                 if code == grpc.StatusCode.DEADLINE_EXCEEDED:
                     raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired during the stream" if self.cfg.timeout else "the stream's deadline expired", hint="raise --timeout") from None
@@ -256,11 +264,13 @@ class GrpcTransport:
         except (json_format.ParseError, ValueError) as e:
             raise UsageError(f"the request does not fit {cls.DESCRIPTOR.full_name}: {e}", hint="compare with --offline; params are in V1 form") from None
 
-    def _timeout(self) -> float | None:
+    def _timeout(self, *, idle: bool = False) -> float | None:
+        """What is left of --timeout; without it, with `idle`, the idle bound (a unary answer
+        sends nothing until it is complete, so the bound is its deadline)."""
         left = self.http.time_left()
         if left is not None and left <= 0:
             raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
-        return left
+        return self.cfg.idle_timeout if left is None and idle else left
 
     def _new_exchange(self, req: GrpcRequest, label: str, *, streaming: bool) -> Exchange:
         self.http._seq += 1  # one numbering for every exchange of the call, whatever carried it
@@ -310,6 +320,37 @@ class GrpcTransport:
             raise _unreached(e, req) from None
         finally:
             ex.elapsed = time.monotonic() - t0
+
+
+class _Idle:
+    """Without --timeout, a stream that sends no message for the idle bound is cancelled and
+    reported as a timeout (exit 5), as an HTTP stream that sends no byte for that long."""
+
+    def __init__(self, call: Any, bound: float | None) -> None:
+        self.call, self.bound, self.fired = call, bound, False
+        self._timer: threading.Timer | None = None
+        self.reset()
+
+    def _fire(self) -> None:
+        self.fired = True
+        self.call.cancel()
+
+    def reset(self) -> None:
+        if self.bound is None:
+            return
+        self.stop()
+        self._timer = threading.Timer(self.bound, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def check(self, req: GrpcRequest) -> None:
+        if self.fired:
+            raise TimeoutExpired(f"{req.url} sent nothing for {self.bound:g}s (the idle bound without --timeout)", hint="pass --timeout SECONDS to wait longer, or check the agent")
 
 
 def _serialize(message: Any) -> bytes:

@@ -288,6 +288,15 @@ def test_offline_never_asks_for_a_token(cli, cfg, respx_mock):
     assert not respx_mock.calls
 
 
+def test_strict_origin_keeps_the_client_secret_from_a_token_endpoint_on_another_host(cli, cfg, respx_mock):
+    scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {}}}}}}
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=scheme))
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    result = cli("auth", "login", "--profile", "prod", "-u", AGENT, "--client-id", "cli", "--strict-origin", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert result.exit_code == 4, result.stderr
+    assert "--strict-origin keeps the client secret" in result.stderr and not token.called
+
+
 def test_token_url_from_the_card(cli, cfg, respx_mock):
     scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {"a2a.read": "read"}}}}}}
     card_route = respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=scheme))
@@ -295,6 +304,7 @@ def test_token_url_from_the_card(cli, cfg, respx_mock):
     result = cli("auth", "login", "--profile", "prod", "-u", AGENT, "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
     assert result.exit_code == 0, result.stderr
     assert f"token endpoint from the Agent Card: {TOKEN_URL}" in result.stderr
+    assert "the client secret goes to idp.test, the token endpoint named by the Agent Card" in result.stderr
     assert token.called
     assert_no_credentials(card_route.calls.last.request)
     prof = tomllib.loads(cfg.read_text())["profiles"]["prod"]

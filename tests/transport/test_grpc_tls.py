@@ -129,3 +129,38 @@ def test_a_grpc_status_reads_as_the_a2a_error_over_the_other_bindings(cli, plain
     error = json.loads(result.stdout)["error"]
     # no ErrorInfo from this bare server: the status word and message, as an HTTP twin error
     assert error["message"] == "the agent answered HTTP 404 NOT_FOUND: Task not found" and error["a2aCode"] is None
+
+
+def test_without_timeout_a_silent_grpc_answer_is_bounded_by_the_idle_bound(cli, pki, monkeypatch):
+    """No --timeout: a unary answer that never comes ends at the idle bound (exit 5), as over HTTP."""
+    import threading
+
+    import a2acli.transport.client as client
+
+    release = threading.Event()
+
+    class Silent(a2a_pb2_grpc.A2AServiceServicer):
+        def GetTask(self, request: Any, context: Any) -> Any:  # noqa: N802
+            release.wait(10)
+            return a2a_pb2.Task(id="t-1")
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(Silent(), server)
+    port = _free_port()
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    server.start()
+    monkeypatch.setattr(client.TransportConfig, "__new__", _with_idle(client.TransportConfig.__new__, 0.5))
+    try:
+        result = cli("tasks", "get", "t-1", "--endpoint", f"127.0.0.1:{port}", "--transport", "grpc", "--plaintext")
+    finally:
+        release.set()
+        server.stop(0)
+    assert result.exit_code == 5, result.stderr
+
+
+def _with_idle(new: Any, idle: float) -> Any:
+    def make(cls: Any, *args: Any, **kw: Any) -> Any:
+        kw["idle_timeout"] = idle
+        return new(cls, *args, **kw)
+
+    return make
