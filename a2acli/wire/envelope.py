@@ -42,6 +42,8 @@ def loads(body: bytes, *, what: str = "response") -> Any:
 
 def split_response(doc: Any) -> tuple[Any, dict[str, Any] | None]:
     """(result, error) of a JSON-RPC response object; raises on anything that is not one."""
+    if type(doc) is dict and "result" in doc and "error" not in doc:  # the usual answer
+        return doc["result"], None
     if isinstance(doc, dict) and doc.get("jsonrpc") == "2.0" and "id" in doc and "result" not in doc and "error" not in doc:
         # a2a-sdk's V0 adapter drops `"result": null` (exclude_none): read it as a null result.
         return None, None

@@ -50,6 +50,8 @@ def camel(key: str) -> str:
 
 def fields(obj: dict[str, Any]) -> dict[str, Any]:
     """Shallow copy with snake_case spellings of protocol fields renamed to camelCase."""
+    if "_" not in "".join(k for k in obj if isinstance(k, str)):  # the usual case: no snake_case key at all
+        return dict(obj)
     out: dict[str, Any] = {}
     for key, value in obj.items():
         if "_" in key and (c := camel(key)) in FIELDS and c not in obj:
