@@ -38,3 +38,22 @@ def sse(*results: Any, error: dict[str, Any] | None = None, request_id: Any = 1)
     if error:
         chunks.append(f"event: error\ndata: {json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error})}\n\n")
     return "".join(chunks).encode()
+
+
+def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
+    """Runs the installed `a2a ARGS… -u URL EXTRA…` apart from the user's settings; asserts the exit
+    code (`check`) unless it is None."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+
+    def run(*args: str, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        argv = [*a2a_bin, *args, "-u", url, *extra]
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
+        if check is not None:
+            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
+        return proc
+
+    return run

@@ -129,14 +129,19 @@ class GrpcTransport:
         return f"POST {req.url}", list(req.metadata), req.body
 
     # -- sending ---------------------------------------------------------------------------------------
+    def _begin(self, req: GrpcRequest, label: str, *, streaming: bool) -> tuple[Any, Any, Exchange]:
+        """(response class, request message, exchange) of a call about to go out; the taps told."""
+        request_cls, response_cls = message_classes(req.path)
+        message = self._message(req, request_cls)
+        ex = self._new_exchange(req, label, streaming=streaming)
+        ex.protobuf["request"] = message.SerializeToString()
+        self._emit("on_request", ex)
+        return response_cls, message, ex
+
     def exchange(self, req: GrpcRequest, *, label: str) -> Exchange:
         """One unary call; the answer (or the failure) written into the exchange."""
         grpc = _grpc()
-        request_cls, response_cls = message_classes(req.path)
-        message = self._message(req, request_cls)
-        ex = self._new_exchange(req, label, streaming=False)
-        ex.protobuf["request"] = message.SerializeToString()
-        self._emit("on_request", ex)
+        response_cls, message, ex = self._begin(req, label, streaming=False)
         try:
             with self._errors(ex, req):
                 call = self._channel(req).unary_unary(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)
@@ -159,11 +164,7 @@ class GrpcTransport:
         ProtoJSON). A failure before the first message is the exchange's status, with no events; a
         failure later is an `error` event holding the status."""
         grpc = _grpc()
-        request_cls, response_cls = message_classes(req.path)
-        message = self._message(req, request_cls)
-        ex = self._new_exchange(req, label, streaming=True)
-        ex.protobuf["request"] = message.SerializeToString()
-        self._emit("on_request", ex)
+        response_cls, message, ex = self._begin(req, label, streaming=True)
         try:
             with self._errors(ex, req):
                 call = self._channel(req).unary_stream(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)(message, metadata=req.metadata, timeout=self._timeout())

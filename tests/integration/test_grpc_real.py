@@ -5,11 +5,11 @@ read as over the other bindings, dumps that diff against a JSON-RPC dump of the 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from typing import Any
 
 import pytest
+from a2a_testkit import cli_runner
 
 pytest.importorskip("grpc")
 pytestmark = pytest.mark.integration
@@ -21,15 +21,10 @@ def grpc_cli(a2a_bin, demo_agent):
     """`a2a … -u DEMO --transport grpc --plaintext`: the interface chosen from the card."""
     if not getattr(demo_agent, "grpc_url", None):
         pytest.skip("the demo agent serves no gRPC")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
+    runs = {t: cli_runner(a2a_bin, demo_agent.url, "--transport", t, "--plaintext") for t in ("grpc", "jsonrpc")}
 
     def run(*args: str, check: int | None = 0, transport: str = "grpc") -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args, "-u", demo_agent.url, "--transport", transport, "--plaintext"]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
+        return runs[transport](*args, check=check)
 
     return run
 

@@ -5,39 +5,25 @@ versions: the REST-only agent (chosen from its card, no flag) and the demo agent
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from typing import Any
 
 import pytest
+from a2a_testkit import cli_runner
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
 
 
-def runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
-
-    def run(*args: str, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args, "-u", url, *extra]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
-
-    return run
-
-
 @pytest.fixture(scope="module")
 def rest(a2a_bin, rest_only_agent):
     """The REST-only agent: its card offers HTTP+JSON alone, so no --transport is needed."""
-    return runner(a2a_bin, rest_only_agent.url)
+    return cli_runner(a2a_bin, rest_only_agent.url)
 
 
 @pytest.fixture(scope="module")
 def demo_rest(a2a_bin, demo_agent):
-    return runner(a2a_bin, demo_agent.url, "--transport", "rest")
+    return cli_runner(a2a_bin, demo_agent.url, "--transport", "rest")
 
 
 def doc(proc: subprocess.CompletedProcess[str]) -> Any:
@@ -123,8 +109,8 @@ def test_the_demo_serves_v0_list_tasks_and_delete(demo_rest):
 @pytest.mark.parametrize("version", VERSIONS)
 def test_errors_read_the_same_over_both_bindings(a2a_bin, demo_agent, version):
     """TaskNotFoundError: same error name, a2aCode, message and exit code over JSON-RPC and REST."""
-    jsonrpc = runner(a2a_bin, demo_agent.url, "--transport", "jsonrpc")
-    rest = runner(a2a_bin, demo_agent.url, "--transport", "rest")
+    jsonrpc = cli_runner(a2a_bin, demo_agent.url, "--transport", "jsonrpc")
+    rest = cli_runner(a2a_bin, demo_agent.url, "--transport", "rest")
     a = doc(jsonrpc("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
     b = doc(rest("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
     assert a["a2aCode"] == b["a2aCode"] == -32001
@@ -145,7 +131,7 @@ def test_diff_of_one_call_over_two_bindings_shows_only_what_differs(a2a_bin, dem
     """One call recorded over JSON-RPC and over REST: canonical V1 bodies compare equal; what
     differs is the binding's own (the request line, the media type)."""
     for transport in ("jsonrpc", "rest"):
-        runner(a2a_bin, demo_agent.url, "--transport", transport)("send", "same words", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json")
+        cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("send", "same words", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json")
     proc = subprocess.run([*a2a_bin, "diff", str(tmp_path / "jsonrpc"), str(tmp_path / "rest"), "-o", "json"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1, proc.stderr
     paths = {d["path"] for d in json.loads(proc.stdout)["differences"] if d["exchange"] == "SendMessage"}

@@ -102,16 +102,14 @@ HINTS = {
 }
 
 
-def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: Any = None, status: int | None = None) -> RpcError:
+def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: Any = None) -> RpcError:
     """An A2A error, named as the request's version calls it (-32007 was renamed in 1.0); codes
-    0.3 does not define keep their 1.0 name. `status` is the HTTP status it came with (REST)."""
+    0.3 does not define keep their 1.0 name. The same words whichever binding carried it."""
     from a2acli.wire.translate.errors import error_name
 
     v0 = answer is not None and (answer.header("A2A-Version", sent=True) or "").startswith("0.")
     name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
     label = f"{code} {name}" if name else f"{code}" if code is not None else "error"
-    if status is not None:
-        label += f" (HTTP {status})"
     hint = HINTS.get(code) if isinstance(code, int) else None
     # hints that depend on the version the request used (the answer says which: A2A-Version sent)
     if code == -32009:  # the version this request did not use
