@@ -274,6 +274,29 @@ def test_ids_are_never_invented_nor_remembered(a2a, binding, tmp_path):
     assert a2a("send", "--continue", "three", "--transport", binding, env=env, check=2).returncode == 2
 
 
+# --- INTERACT_002 (the part that holds: a rejected id fails and starts nothing) ------------------
+
+
+def _tasks_in(a2a, context_id: str) -> list[str]:
+    page = json.loads(a2a("task", "list", "--context-id", context_id, "-o", "json", "--transport", "jsonrpc").stdout)
+    return sorted(t["id"] for t in page["tasks"])
+
+
+@pytest.mark.spec("A2ACLI_INTERACT_002", "A2ACLI_TASK_LIST_001")
+@pytest.mark.parametrize("binding", BINDINGS)
+def test_a_rejected_task_id_fails_and_creates_no_task(a2a, binding):
+    asked = task_of(a2a("send", "--skill", "ask", "-o", "json", "--transport", binding))
+    tid, ctx = asked["id"], asked["contextId"]
+    unknown = a2a("send", "--task-id", "no-such-task", "--context-id", ctx, "hi", "--transport", binding, check=1)
+    assert "TaskNotFoundError" in unknown.stderr
+    mismatched = a2a("send", "--task-id", tid, "--context-id", "not-its-context", "blue", "--transport", binding, check=1)
+    assert "not-its-context" in mismatched.stderr  # the agent's refusal, surfaced as it came
+    assert _tasks_in(a2a, ctx) == [tid]  # no new task in the context
+    assert task_of(a2a("task", "get", tid, "-o", "json", "--transport", binding))["status"]["state"] == "TASK_STATE_INPUT_REQUIRED"
+    alone = task_of(a2a("send", "--task-id", tid, "blue", "-o", "json", "--transport", binding))  # the agent resolves the context
+    assert (alone["id"], alone["contextId"], alone["status"]["state"]) == (tid, ctx, "TASK_STATE_COMPLETED")
+
+
 # --- TASK_POLL_003, INTERACT_004, EXIT_002 --------------------------------------------------------
 
 
@@ -344,3 +367,26 @@ def test_debug_shows_the_wire_with_credentials_redacted(a2a, binding):
     assert '"parts"' in out.stderr  # the raw protocol messages are there
     env_token = a2a("send", "hi", "--debug", "--transport", binding, env={"A2ACLI_BEARER": token})
     assert token not in env_token.stderr and "Authorization: <redacted>" in env_token.stderr
+
+
+# --- beyond Tier 1: the `a2a demo-server` command itself (DEMO_SERVER_001, Tier 3) ----------------
+
+
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
+def test_the_demo_server_command_serves_an_agent_the_cli_can_drive(a2a, a2a_bin):
+    import select
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    proc = subprocess.Popen([*a2a_bin, "demo-server", "--port", "0", "--grpc-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        deadline, url = time.monotonic() + 20, None
+        while url is None and time.monotonic() < deadline and proc.poll() is None:
+            if select.select([proc.stdout], [], [], 0.5)[0]:
+                found = re.search(r"(http://127\.0\.0\.1:\d+)", proc.stdout.readline())  # type: ignore[union-attr]
+                url = found.group(1) if found else None
+        assert url, "`a2a demo-server` printed no URL"
+        task = task_of(a2a("send", "--skill", "create-user", "-f", "projectUserId=u-1", "-o", "json", url=url))
+        assert task["status"]["state"] == "TASK_STATE_COMPLETED" and task["artifacts"][0]["parts"][0]["data"]["projectUserId"] == "u-1"
+    finally:
+        proc.terminate()
+        proc.wait(10)
