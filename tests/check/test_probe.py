@@ -223,12 +223,14 @@ def test_a_card_file_is_validated_offline(cli, tmp_path, respx_mock):
     assert "missing required field 'description'" in broken.stdout
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_conformance_is_an_alias(cli, tmp_path):
     path = tmp_path / "card.json"
     path.write_text(json.dumps(v1_card()))
     assert cli("conformance", "card", path.as_uri()).exit_code == 0
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_002")
 def test_card_fetch_validate(cli, respx_mock):
     card = v1_card()
     card["supportedInterfaces"][0]["url"] = "/rpc"

@@ -56,6 +56,7 @@ V1_SCHEMES = {
 }
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 @pytest.mark.parametrize("where", ["header", "query", "cookie", "none"])
 def test_api_key_goes_where_the_card_says(cli, respx_mock, where, version):
@@ -88,6 +89,7 @@ def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
     assert parse_qs(route.calls.last.request.url.query.decode())["token"] == ["key-0123456789"]
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 @pytest.mark.parametrize("key", ["K1", "key with space&more"])
 def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx_mock, tmp_path, key):
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=V1_SCHEMES["query"]))
@@ -105,6 +107,7 @@ def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx
 # -- bearer and basic --------------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 def test_bearer(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card())
     route = task_route(respx_mock)
@@ -140,6 +143,7 @@ def test_bearer_and_basic_from_the_same_source_clash(cli):
     assert result.exit_code == 2 and "both set Authorization" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_002")
 def test_flag_bearer_beats_env_basic(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card())
     route = task_route(respx_mock)
@@ -151,6 +155,7 @@ def test_flag_bearer_beats_env_basic(cli, respx_mock):
 # -- never on the public card --------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
 def test_no_credential_ever_reaches_the_public_card(cli, cfg, respx_mock):
     """Whatever is configured (API key, bearer, basic, an OAuth2 profile), the card GET carries none
     of it and fetching the card asks no token endpoint for a token: the public card is public, and
@@ -188,6 +193,7 @@ def login(cli, *extra, env=None):
     return cli("auth", "login", "--profile", "prod", "--token-url", TOKEN_URL, "--client-id", "cli", *extra, env=env or {"A2ACLI_CLIENT_SECRET": "s3cret"})
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006", "A2ACLI_AUTH_007")
 def test_login_requests_a_token_and_caches_it(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
     result = login(cli, "--scope", "a2a.read", "--scope", "a2a.write")
@@ -205,6 +211,7 @@ def test_login_requests_a_token_and_caches_it(cli, cfg, respx_mock):
     assert entry["access_token"] == "tok-1" and entry["expires_at"] > time.time() + 3000
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006")
 def test_client_secret_post(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
     assert login(cli, "--client-auth", "post").exit_code == 0
@@ -214,6 +221,7 @@ def test_client_secret_post(cli, cfg, respx_mock):
     assert tomllib.loads(cfg.read_text())["profiles"]["prod"]["auth"]["client-auth"] == "post"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_007")
 def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
     respx_mock.get(CARD_URL).respond(json=v1_card())
@@ -297,6 +305,7 @@ def test_strict_origin_keeps_the_client_secret_from_a_token_endpoint_on_another_
     assert "--strict-origin keeps the client secret" in result.stderr and not token.called
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006")
 def test_token_url_from_the_card(cli, cfg, respx_mock):
     scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {"a2a.read": "read"}}}}}}
     card_route = respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=scheme))

@@ -32,6 +32,7 @@ def sent(route, n: int = -1) -> dict:
 # -- card -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_VER_001")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 def test_card_fetch_sends_version_and_no_credentials(cli, agent, version):
     result = cli("card", "fetch", "-u", AGENT, "--a2a-version", version, "--api-key", "sekret", "--bearer", "tok")
@@ -57,6 +58,7 @@ def test_card_fetch_falls_back_to_agent_json(cli, respx_mock):
     assert legacy.called and json.loads(result.stdout)["name"] == "Old"
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_001")
 def test_card_from_file(cli, tmp_path, respx_mock):
     path = tmp_path / "card.json"
     path.write_text(json.dumps(v1_card()))
@@ -66,6 +68,7 @@ def test_card_from_file(cli, tmp_path, respx_mock):
     assert route.called
 
 
+@pytest.mark.spec("A2ACLI_EXIT_001")
 def test_no_card_is_exit_3(cli, respx_mock):
     respx_mock.get(url__startswith=AGENT).respond(404)
     result = cli("card", "fetch", "-u", AGENT)
@@ -85,6 +88,7 @@ def test_a_catch_all_page_at_the_well_known_path_is_passed_over(cli, respx_mock)
     assert none.exit_code == 3 and "no Agent Card at" in none.stderr and "text/html, not JSON" in none.stderr
 
 
+@pytest.mark.spec("A2ACLI_VER_001")
 def test_v0_only_card_is_never_downgraded(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json={"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC"})
     result = cli("tasks", "get", "t-1", "-u", AGENT)
@@ -94,6 +98,7 @@ def test_v0_only_card_is_never_downgraded(cli, respx_mock):
     assert ok.exit_code == 0
 
 
+@pytest.mark.spec("A2ACLI_TX_003")
 def test_tenant_is_copied_into_v1_requests(cli, respx_mock):
     card = v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": "acme"}])
     respx_mock.get(CARD_URL).respond(json=card)
@@ -134,6 +139,7 @@ def test_send_direct_message_reply(cli, agent):
     assert "Message: m-2" in result.stdout and "Text: Hello" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_SEND_002")
 def test_send_waits_by_polling_when_the_agent_answers_early(cli, agent):
     working = dict(V1_TASK, status={"state": "TASK_STATE_WORKING"})
     agent.post(RPC, json__method="SendMessage").respond(json=rpc_result({"task": working}))
@@ -145,6 +151,7 @@ def test_send_waits_by_polling_when_the_agent_answers_early(cli, agent):
     assert json.loads(result.stdout) == {"task": V1_TASK}
 
 
+@pytest.mark.spec("A2ACLI_SEND_002", "A2ACLI_OUT_006")
 def test_send_async_does_not_wait(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": "TASK_STATE_SUBMITTED"})}))
     result = cli("send", "hi", "-u", AGENT, "--async")
@@ -155,6 +162,7 @@ def test_send_async_does_not_wait(cli, agent):
 
 @pytest.mark.parametrize("state,code,says", [("TASK_STATE_FAILED", 0, "warning: task t-1 ended failed"),
                                              ("TASK_STATE_INPUT_REQUIRED", 0, "a2a send --task-id t-1 --context-id c-1")])
+@pytest.mark.spec("A2ACLI_EXIT_002")
 def test_task_outcomes_are_named_on_stderr_not_in_the_exit_code(cli, agent, state, code, says):
     agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": state})}))
     result = cli("send", "hi", "-u", AGENT)
@@ -242,6 +250,7 @@ def test_transport_faults(cli, respx_mock, exc, code):
     assert "hint:" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_EXIT_001")
 def test_dns_failure_is_unreachable(cli, respx_mock):
     respx_mock.get(CARD_URL).mock(side_effect=httpx.ConnectError("[Errno -2] Name or service not known"))
     result = cli("card", "fetch", "-u", AGENT)
@@ -264,6 +273,7 @@ def test_dns_failure_is_unreachable(cli, respx_mock):
     (["tasks", "get"], "missing argument 'TASK_ID'"),
     (["send", "--media-type", "text/plain", "--text", "hi"], "comes before any part"),
 ])
+@pytest.mark.spec("A2ACLI_EXIT_001")
 def test_usage_errors_exit_2(cli, argv, says):
     result = cli(*argv, "--rpc-url", RPC, "--offline")
     assert result.exit_code == 2, (result.stdout, result.stderr)
@@ -278,6 +288,7 @@ def test_no_agent_given(cli):
 # -- tasks ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_TASK_LIST_001")
 def test_tasks_list_all_pages_v1(cli, agent):
     route = agent.post(RPC).mock(side_effect=[
         httpx.Response(200, json=rpc_result({"tasks": [V1_TASK], "nextPageToken": "p2", "pageSize": 1, "totalSize": 2})),
@@ -308,6 +319,7 @@ def test_tasks_list_text_table(cli, agent):
     assert "--page-token n2" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_TASK_CANCEL_001")
 @pytest.mark.parametrize("version,wire", VERSIONS)
 def test_tasks_cancel(cli, agent, version, wire):
     canceled = dict(V1_TASK, status={"state": "TASK_STATE_CANCELED"}) if wire == "v1" else dict(V0_TASK, status={"state": "canceled"})
@@ -318,6 +330,7 @@ def test_tasks_cancel(cli, agent, version, wire):
     assert "State: canceled" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_001")
 def test_tasks_get_wait(cli, agent):
     agent.post(RPC).mock(side_effect=[
         httpx.Response(200, json=rpc_result(dict(V1_TASK, status={"state": "TASK_STATE_WORKING"}))),
@@ -431,6 +444,7 @@ def test_stream_answered_with_plain_json(cli, agent):
     assert result.exit_code == 1 and "-32004 UnsupportedOperationError" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_004")
 def test_truncated_stream_falls_back_to_polling(cli, agent):
     agent.post(RPC, json__method="SendStreamingMessage").respond(content=sse(*V1_EVENTS[:2]), headers={"Content-Type": "text/event-stream"})
     agent.post(RPC, json__method="GetTask").respond(json=rpc_result(V1_TASK))
@@ -586,6 +600,7 @@ def test_push_config_create_v0_nests(cli, agent):
     assert "Config: p-1" in result.stdout and "Webhook: https://cb.example/h" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_PUSH_001")
 @pytest.mark.parametrize("version,wire", VERSIONS)
 def test_push_config_list_and_delete(cli, agent, version, wire):
     listing = {"configs": [{"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h"}], "nextPageToken": ""} if wire == "v1" else \
@@ -609,6 +624,7 @@ def test_api_key_goes_where_the_card_says(cli, respx_mock):
     assert req.url.params["key"] == "sekret" and "X-API-Key" not in req.headers
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 def test_api_key_default_header_and_bearer(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
     assert cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "k1", "--bearer", "b1").exit_code == 0
@@ -616,6 +632,7 @@ def test_api_key_default_header_and_bearer(cli, agent):
     assert h["X-API-Key"] == "k1" and h["Authorization"] == "Bearer b1"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_002")
 def test_env_and_root_options(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
     result = cli("-u", AGENT, "tasks", "get", "t-1", env={"A2ACLI_API_KEY": "from-env"})

@@ -72,6 +72,7 @@ def bash_complete(line: str) -> list[str]:
         ("a2a config set auth.c", {"auth.client-id", "auth.client-secret", "auth.client-auth"}),
     ],
 )
+@pytest.mark.spec("A2ACLI_CLI_002")
 def test_bash_completion(line, expected):
     got = set(bash_complete(line))
     assert expected <= got if line.endswith(("a2a ", "tasks ")) else got == expected, got
@@ -87,6 +88,7 @@ def test_profile_names_complete(tmp_path):
         assert proc.stdout.split() == expected, (line, proc.stdout, proc.stderr)
 
 
+@pytest.mark.spec("A2ACLI_CLI_002")
 def test_zsh_and_fish_protocols():
     env = _env(_A2A_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS="a2a tasks get x --a2a-version ")
     zsh = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)

@@ -36,6 +36,7 @@ def show(cli, *args, env=None, as_json=True):
     return {"settings": {n: {"value": None if v == "-" else v, "source": src} for n, v, src in rows}}
 
 
+@pytest.mark.spec("A2ACLI_CONFIG_001")
 def test_set_writes_toml_0600_in_a_0700_directory(cli, cfg):
     result = cli("config", "set", "--profile", "local", "url", "http://127.0.0.1:41241")
     assert result.exit_code == 0, result.stderr
@@ -168,6 +169,7 @@ SAMPLES = {  # setting -> (profile value, env var, env value, flag, flag value)
 DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "text", "timeout": None, "endpoint": None, "transport": None}
 
 
+@pytest.mark.spec("A2ACLI_CONFIG_002")
 @pytest.mark.parametrize("name", list(SAMPLES))
 def test_precedence_of_every_source(cli, cfg, name):
     pval, env, eval_, flag, fval = SAMPLES[name]
@@ -244,6 +246,7 @@ def test_bad_value_in_the_profile_is_exit_2(cli, cfg):
 # -- masking ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_CONFIG_001")
 def test_show_masks_secrets(cli, cfg):
     cli("config", "set", "--profile", "p", "api-key", "api-key-0123456789")
     cli("config", "set", "--profile", "p", "header.Authorization", "Token header-secret-abcd")
@@ -272,6 +275,7 @@ def test_mask_shows_at_most_four(secret, shown):
     assert mask(secret) == shown
 
 
+@pytest.mark.spec("A2ACLI_CONFIG_002")
 def test_show_text_lists_every_setting(cli, cfg):
     result = cli("config", "show")
     assert result.exit_code == 0

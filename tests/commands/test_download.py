@@ -30,6 +30,7 @@ def agent(respx_mock):
     return respx_mock
 
 
+@pytest.mark.spec("A2ACLI_DOWNLOAD_001")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 def test_download_writes_every_part(cli, agent, tmp_path, version):
     get = agent.post(RPC).respond(json=rpc_result(V1_TASK if version == "1.0" else V0_TASK))

@@ -244,6 +244,7 @@ def test_api_key_in_the_query_is_redacted_from_urls(cli, respx_mock, tmp_path):
     assert_nowhere({"stdout": as_json.stdout, "stderr": as_json.stderr}, (SECRETS["api_key"],))
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004", "A2ACLI_OUT_007")
 def test_debug_shows_the_exchange_with_credentials_redacted(cli, agent):
     agent.post(RPC).respond(json=rpc_result(V1_TASK), headers={"Set-Cookie": "sid=cookie-SECRET-8"})
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--debug", *CRED_ARGS)

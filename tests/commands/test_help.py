@@ -28,12 +28,14 @@ def flat(text: str) -> str:
     return " ".join(re.sub(r"[│╭╮╰╯─]", " ", ANSI.sub("", text)).split())
 
 
+@pytest.mark.spec("A2ACLI_CLI_001", "A2ACLI_DEFAULT_001")
 def test_help_shows_builtin_defaults():
     out = flat(run("tasks", "get", "--help", columns=200).stdout)
     assert "(default: 1.0; env: A2ACLI_A2A_VERSION)" in out
     assert "(default: text; env: A2ACLI_OUTPUT)" in out
 
 
+@pytest.mark.spec("A2ACLI_CLI_001")
 def test_help_shows_the_default_from_the_environment():
     result = run("tasks", "get", "--help", env={"A2ACLI_A2A_VERSION": "0.3", "A2ACLI_OUTPUT": "json", "A2ACLI_API_KEY": "sekrit-value"}, columns=200)
     out = flat(result.stdout)
@@ -68,6 +70,7 @@ def test_help_survives_a_broken_config(tmp_path):
     assert result.returncode == 0 and "(default: 1.0; env: A2ACLI_A2A_VERSION)" in flat(result.stdout)
 
 
+@pytest.mark.spec("A2ACLI_AUTH_002")
 def test_help_says_flags_show_in_the_process_table():
     out = flat(run("send", "--help", columns=200).stdout)
     for flag in ("--api-key", "--bearer", "--basic"):

@@ -94,6 +94,7 @@ def test_offline_json_is_pretty_and_text_shows_request_line(cli):
     assert "A2A-Version: 1.0" in as_text.stdout and '"SendMessage"' in as_text.stdout
 
 
+@pytest.mark.spec("A2ACLI_SEND_006")
 def test_parts_keep_command_line_order(cli):
     result = cli("send", "first", "--data", '{"a": 1}', "--text", "second", "--media-type", "text/markdown", "--skill", "s", "-f", "k=v",
                  "--text", "third", "--offline", "-o", "raw", "--rpc-url", "http://x/rpc")

@@ -76,6 +76,7 @@ def echo_error(*secrets: str) -> dict:
 PLANTED = ("bearer", "api_key", "access", "custom", "push")
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 @pytest.mark.parametrize("output", ["text", "json"])
 def test_an_error_echoing_every_secret_leaks_none(cli, agent, tmp_path, output):
     agent.post(RPC).respond(json=echo_error(*(S[k] for k in PLANTED)))
@@ -91,6 +92,7 @@ def test_an_error_echoing_every_secret_leaks_none(cli, agent, tmp_path, output):
     assert "X-Access-Key: <redacted>" in head and "X-Custom: <redacted>" in head  # values, not names
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 def test_basic_and_the_oauth_token_and_client_secret(cli, respx_mock, tmp_path, monkeypatch):
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'[profiles.p.auth]\ntoken-url = "{TOKEN_URL}"\nclient-id = "cli"\nclient-secret = "{S["client"]}"\n')
@@ -181,6 +183,7 @@ def test_dump_files_and_directories_are_private(cli, agent, tmp_path):
     assert len(files) > 5 and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files)
 
 
+@pytest.mark.spec("A2ACLI_CONFIG_001")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
 @pytest.mark.parametrize(("mode", "warned"), [(0o644, True), (0o640, True), (0o600, False)])
 def test_a_config_file_others_can_read_that_holds_a_secret_is_warned_about(cli, respx_mock, tmp_path, monkeypatch, mode, warned):

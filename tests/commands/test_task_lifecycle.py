@@ -51,6 +51,7 @@ def sent(route, n: int = -1) -> dict:
 # -- streams that do not end cleanly ------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_004")
 def test_broken_stream_falls_back_to_polling_and_reaches_the_end_state(cli, agent):
     def body():
         yield sse({"task": task("TASK_STATE_SUBMITTED")}, status("TASK_STATE_WORKING", "step 1"))
@@ -66,6 +67,7 @@ def test_broken_stream_falls_back_to_polling_and_reaches_the_end_state(cli, agen
     assert poll.call_count == 2 and sent(poll)["params"] == {"id": "t-1"}
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_004")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 def test_clean_early_close_polls_until_settled(cli, agent, version):
     first = {"task": task("TASK_STATE_SUBMITTED")} if version == "1.0" else v0_task("submitted")
@@ -77,6 +79,7 @@ def test_clean_early_close_polls_until_settled(cli, agent, version):
     assert "Task: t-1  Context: c-1  State: completed" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_SEND_003", "A2ACLI_INTERACT_004")
 def test_stream_stops_at_input_required_and_prints_how_to_continue(cli, agent):
     agent.post(RPC).respond(content=sse({"task": task("TASK_STATE_SUBMITTED")}, status("TASK_STATE_INPUT_REQUIRED", "Which colour?")), headers=SSE)
     result = cli("stream", "hi", "-u", AGENT)
@@ -124,6 +127,7 @@ def test_expect_state_under_streams(cli, agent, argv):
 # -- waiting ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
 def test_tasks_get_wait_backs_off_and_is_bounded(cli, agent, monkeypatch):
     calls: list[int] = []
     slept: list[float] = []
@@ -141,6 +145,7 @@ def test_tasks_get_wait_backs_off_and_is_bounded(cli, agent, monkeypatch):
     assert slept[0] == pytest.approx(0.05)
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_EXIT_001")
 def test_tasks_get_wait_timeout_exits_5_and_prints_the_resume_command(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result(WORKING))
     started = time.monotonic()
@@ -161,6 +166,7 @@ def test_timeout_under_json_keeps_the_error_envelope_on_stdout(cli, agent):
     assert "resume with one of:\n  a2a tasks subscribe t-1" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_003", "A2ACLI_INTERACT_004")
 @pytest.mark.parametrize("state,what", [("TASK_STATE_INPUT_REQUIRED", "input"), ("TASK_STATE_AUTH_REQUIRED", "authentication")])
 def test_wait_stops_at_once_at_an_interrupted_state(cli, agent, state, what):
     route = agent.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(WORKING)), httpx.Response(200, json=rpc_result(task(state)))])
@@ -170,6 +176,7 @@ def test_wait_stops_at_once_at_an_interrupted_state(cli, agent, state, what):
     assert f"task t-1 needs {what}; continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'\n" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
 def test_ctrl_c_during_a_wait_names_the_task_and_how_to_resume(cli, agent):
     def answer(request):
         if answer.calls:
@@ -191,6 +198,7 @@ def test_ctrl_c_before_any_task_just_says_interrupted(cli, agent):
     assert result.exit_code == 130 and result.stderr.strip() == "interrupted"
 
 
+@pytest.mark.spec("A2ACLI_OUT_006")
 def test_send_async_returns_at_once_with_the_ids(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result({"task": task("TASK_STATE_SUBMITTED")}))
     result = cli("send", "hi", "-u", AGENT, "--async", "-o", "json")
@@ -201,6 +209,7 @@ def test_send_async_returns_at_once_with_the_ids(cli, agent):
 # -- subscribe: the servers' behaviours ----------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 def test_subscribe_full_stream(cli, agent):
     agent.post(RPC).respond(content=sse({"task": WORKING}, status("TASK_STATE_WORKING", "half"), status("TASK_STATE_COMPLETED")), headers=SSE)
     result = cli("tasks", "subscribe", "t-1", "-u", AGENT)
@@ -209,6 +218,7 @@ def test_subscribe_full_stream(cli, agent):
     assert "State: completed  Events: 3" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
 def test_subscribe_snapshot_then_close_is_named_and_polled(cli, agent):
     snapshot = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "working"}}}  # the vendor's lowercase
     agent.post(RPC, json__method="SubscribeToTask").respond(content=sse(snapshot), headers=SSE)
@@ -293,3 +303,22 @@ def test_stream_draws_the_live_view_on_a_terminal(cli, agent):
     text = result.stdout
     assert "step 1/1" in text and '"id": "user-1"' in text and "Summary" in text
     assert "Status: working" not in text  # the plain block form is for non-terminals
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_003")
+def test_an_unspecified_state_is_neither_terminal_nor_interrupted_so_the_wait_goes_on(cli, agent, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    unspecified = task("TASK_STATE_UNSPECIFIED")
+    route = agent.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(unspecified))] * 2 + [httpx.Response(200, json=rpc_result(COMPLETED))])
+    result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 3 and json.loads(result.stdout) == COMPLETED
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_003", "A2ACLI_TASK_POLL_002")
+def test_an_unspecified_state_is_polled_until_the_timeout_and_reported_as_received(cli, agent):
+    route = agent.post(RPC).respond(json=rpc_result(task("TASK_STATE_UNSPECIFIED")))
+    result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "--timeout", "0.4", "-u", AGENT)
+    assert result.exit_code == 5, result.stderr
+    assert route.call_count >= 2
+    assert "task t-1 (context c-1) was unspecified" in result.stderr

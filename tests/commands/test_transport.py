@@ -21,6 +21,7 @@ def card(*interfaces: tuple[str, str, str], **extra) -> dict:
 BOTH = card(("JSONRPC", "1.0", RPC), ("HTTP+JSON", "1.0", REST), ("JSONRPC", "0.3", RPC), ("HTTP+JSON", "0.3", REST))
 
 
+@pytest.mark.spec("A2ACLI_TX_001", "A2ACLI_TX_002")
 def test_the_first_interface_the_card_lists_is_used(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=card(("HTTP+JSON", "1.0", REST), ("JSONRPC", "1.0", RPC)))
     route = respx_mock.get(f"{REST}/tasks/t-1").respond(json=TASK)
@@ -29,6 +30,7 @@ def test_the_first_interface_the_card_lists_is_used(cli, respx_mock):
     assert route.called and json.loads(result.stdout) == TASK
 
 
+@pytest.mark.spec("A2ACLI_TX_002", "A2ACLI_TX_004")
 @pytest.mark.parametrize("how", [["--transport", "rest"], ["--transport", "HTTP+JSON"], ["--transport", "grpc", "--transport", "rest"]])
 def test_transport_picks_the_binding(cli, respx_mock, how):
     respx_mock.get(CARD_URL).respond(json=BOTH)
@@ -38,6 +40,7 @@ def test_transport_picks_the_binding(cli, respx_mock, how):
     assert route.called
 
 
+@pytest.mark.spec("A2ACLI_TX_002")
 def test_the_transport_env_var_and_its_order_of_preference(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=BOTH)
     rpc = respx_mock.post(RPC).respond(json=rpc_result(TASK))
@@ -83,6 +86,7 @@ def test_a_v0_card_names_its_binding_in_preferred_transport(cli, respx_mock):
     assert route.called and json.loads(result.stdout)["status"]["state"] == "TASK_STATE_CANCELED"
 
 
+@pytest.mark.spec("A2ACLI_TX_003")
 def test_a_tenant_is_the_path_prefix_over_v1_rest(cli, respx_mock):
     c = v1_card(supportedInterfaces=[{"url": REST, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "tenant": "acme"}])
     respx_mock.get(CARD_URL).respond(json=c)
@@ -99,6 +103,7 @@ def test_endpoint_with_rest_skips_the_card(cli, respx_mock):
     assert route.called and route.calls.last.request.headers["Content-Type"] == "application/a2a+json"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 def test_the_api_key_goes_where_the_card_says_over_rest_too(cli, respx_mock):
     schemes = {"key": {"apiKeySecurityScheme": {"location": "query", "name": "key"}}}
     respx_mock.get(CARD_URL).respond(json=card(("HTTP+JSON", "1.0", REST), securitySchemes=schemes))

@@ -66,6 +66,7 @@ def post(url: str, body: Any, headers: dict[str, str] | None = None, path: str =
 SHAPES = [V1_STATUS, V0_TASK, V0_ARTIFACT, VENDOR]
 
 
+@pytest.mark.spec("A2ACLI_PUSH_002")
 def test_every_body_shape_as_received_in_json_lines(cli):
     result, answers = run(cli, "--count", "4", "-o", "json", send=lambda url: [post(url, b) for b in SHAPES])
     assert result.exit_code == 0, result.stderr
@@ -108,6 +109,7 @@ def test_raw_is_each_body_as_received(cli):
     assert result.stdout == body.decode() + "\n"
 
 
+@pytest.mark.spec("A2ACLI_PUSH_002")
 def test_token_is_checked_and_a_mismatch_answers_401(cli):
     def send(url):
         return [post(url, V1_STATUS), post(url, V1_STATUS, {"X-A2A-Notification-Token": "wrong"}),

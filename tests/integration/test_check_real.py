@@ -34,6 +34,7 @@ def check(a2a_bin: list[str], *args: str) -> tuple[subprocess.CompletedProcess[s
     return proc, json.loads(proc.stdout)
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_check_passes_in_full_on_every_interface_of_the_demo_agent(a2a_bin, demo_agent, tmp_path):
     junit = tmp_path / "check.xml"
     proc, doc = check(a2a_bin, demo_agent.url, "--plaintext", "--api-key", demo_agent.api_key, "--webhook", "--timeout", "20", "--junit", str(junit))
@@ -90,6 +91,7 @@ def test_read_only_check_creates_nothing_and_passes(a2a_bin, demo_agent):
     assert proc.returncode == 0, proc.stdout
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_002")
 def test_check_card_validates_the_served_card(a2a_bin, demo_agent):
     proc, doc = check(a2a_bin, "card", demo_agent.card_url)
     assert proc.returncode == 0, proc.stdout

@@ -84,6 +84,7 @@ def test_stream_slow(a2a, version):
         assert raw[-1]["kind"] == "status-update" and raw[-1]["final"] is True
 
 
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_get_cancel_subscribe(a2a, version):
     started = doc(a2a("send", "--skill", "slow", "-f", "steps:=40", "-f", "delay:=0.25", "--async", "--a2a-version", version, "-o", "json", "--as", "v1"))
@@ -98,6 +99,7 @@ def test_get_cancel_subscribe(a2a, version):
     assert "already finished" in after.stderr and "State: canceled" in after.stdout
 
 
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_subscribe_to_a_running_task(a2a, version):
     started = doc(a2a("send", "--skill", "slow", "-f", "steps:=4", "-f", "delay:=0.3", "--async", "--a2a-version", version, "-o", "json", "--as", "v1"))
@@ -106,6 +108,7 @@ def test_subscribe_to_a_running_task(a2a, version):
     assert events[-1].get("statusUpdate", {}).get("status", {}).get("state") == "TASK_STATE_COMPLETED"
 
 
+@pytest.mark.spec("A2ACLI_TASK_LIST_001")
 def test_tasks_list_v1_and_v0_refusal(a2a):
     a2a("send", "hello list", "-o", "json")
     page = doc(a2a("tasks", "list", "--page-size", "2", "-o", "json"))
@@ -119,6 +122,7 @@ def test_tasks_list_v1_and_v0_refusal(a2a):
     assert "--dialect clix" in refused.stderr
 
 
+@pytest.mark.spec("A2ACLI_PUSH_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_push_configs(a2a, version):
     task_id = doc(a2a("send", "hello push", "-o", "json", "--as", "v1"))["task"]["id"]
@@ -133,6 +137,7 @@ def test_push_configs(a2a, version):
     assert doc(a2a("push-config", "list", task_id, "--a2a-version", version, "-o", "json", "--as", "v1")).get("configs", []) == []
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_003")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_extended_card_needs_the_key(a2a, demo_agent, version):
     refused = a2a("card", "extended", "--a2a-version", version, check=4)
@@ -174,6 +179,7 @@ def test_call_and_rpc_url(a2a, demo_agent, version):
     assert direct["id"] == task_id
 
 
+@pytest.mark.spec("A2ACLI_EXIT_001")
 def test_unreachable_agent_exits_3(a2a):
     proc = a2a("card", "fetch", "-u", "http://127.0.0.1:9", url=False, check=3)
     assert "cannot connect" in proc.stderr and "Traceback" not in proc.stderr

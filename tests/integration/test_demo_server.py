@@ -352,6 +352,7 @@ def test_card_etag_revalidates(http, demo_agent):
 # --------------------------------------------------------------------------- send
 
 
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
 def test_v1_send_create_user(http, demo_agent):
     params = {"message": {"messageId": str(uuid.uuid4()), "role": "ROLE_USER",
                           "parts": [{"data": {"skill": "create-user", "projectUserId": "user_123"}}]}}
@@ -382,6 +383,7 @@ def test_v0_send_create_user(http, demo_agent):
     assert task["history"][0]["kind"] == "message" and task["history"][0]["role"] == "user"
 
 
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
 @pytest.mark.parametrize("wire", WIRES)
 def test_text_echoes_in_a_task_and_message_gets_a_message(http, demo_agent, wire):
     task = send(http, demo_agent, wire, text(wire, "hello"))
@@ -409,6 +411,7 @@ def test_unknown_skill_is_rejected(http, demo_agent, wire):
     assert task["status"]["state"] == state(wire, "rejected")
 
 
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
 @pytest.mark.parametrize("wire", WIRES)
 def test_ask_needs_input_then_completes(http, demo_agent, wire):
     task = send(http, demo_agent, wire, data(wire, {"skill": "ask", "question": "Colour?"}))

@@ -37,6 +37,7 @@ def lines(proc: subprocess.CompletedProcess[str]) -> list[Any]:
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 
+@pytest.mark.spec("A2ACLI_TX_004", "A2ACLI_TX_005")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
     v = ["--a2a-version", version, "--as", "v1"]
@@ -65,6 +66,7 @@ def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
         assert "no gRPC form under A2A 0.3" in grpc_cli("tasks", "list", "--a2a-version", "0.3", check=2).stderr
 
 
+@pytest.mark.spec("A2ACLI_TX_005")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_task_not_found_reads_the_same_over_grpc_and_json_rpc(grpc_cli, version):
     over_grpc = doc(grpc_cli("tasks", "get", "no-such", "--a2a-version", version, "-o", "json", check=1))["error"]

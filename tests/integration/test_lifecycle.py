@@ -81,6 +81,7 @@ def test_stream_json_lines_and_text(a2a, version):
     assert re.search(r"Task: \S+  Context: \S+  State: completed  Events: 4", text.stdout)
 
 
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_subscribe_live_then_finished(a2a, version):
     task_id = start_slow(a2a, version, steps=6, delay=0.25)  # still running when the subscribe lands
@@ -94,6 +95,7 @@ def test_subscribe_live_then_finished(a2a, version):
     assert f"Task: {task_id}" in done.stdout and "State: completed" in done.stdout
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_tasks_get_wait(a2a, version):
     task_id = start_slow(a2a, version, steps=3, delay=0.15)
@@ -103,6 +105,7 @@ def test_tasks_get_wait(a2a, version):
     assert "timed out: task" in short.stderr and "resume with one of:\n  a2a tasks subscribe" in short.stderr
 
 
+@pytest.mark.spec("A2ACLI_INTERACT_004", "A2ACLI_TASK_POLL_003")
 def test_wait_stops_at_input_required_with_the_command_to_continue(a2a):
     asked = a2a("send", "--skill", "ask", "-o", "json", "--as", "v1")
     task = json.loads(asked.stdout)["task"]
@@ -141,6 +144,7 @@ def test_ctrl_c_during_a_stream_prints_how_to_resume(spawn, demo_agent):
     assert "Traceback" not in err
 
 
+@pytest.mark.spec("A2ACLI_PUSH_002")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_webhook_delivery_into_the_listener(a2a, spawn, version):
     listener = spawn("webhook", "listen", "--port", "0", "--count", "1", "--timeout", "30", "-o", "json", "--token", "t1")
@@ -167,6 +171,7 @@ def test_webhook_listener_text_and_push_config_create(a2a, spawn):
     assert f"Task: {asked['id']}" in out and "Shape: V1 StreamResponse" in out
 
 
+@pytest.mark.spec("A2ACLI_DOWNLOAD_001")
 def test_download_artifacts(a2a, tmp_path):
     sent = json.loads(a2a("send", "--skill", "create-user", "-f", "projectUserId=user_123", "-o", "json", "--as", "v1").stdout)
     got = a2a("tasks", "download", sent["task"]["id"], "--dir", str(tmp_path), "-o", "json")

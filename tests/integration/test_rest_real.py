@@ -39,6 +39,7 @@ def send(run: Any, version: str, *args: str) -> dict[str, Any]:
     return doc(run("send", *args, "--a2a-version", version, "-o", "json", "--as", "v1"))["task"]
 
 
+@pytest.mark.spec("A2ACLI_TX_004")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_every_method_over_rest_chosen_from_the_card(rest, rest_only_agent, version, tmp_path):
     v = ["--a2a-version", version]
@@ -118,6 +119,7 @@ def test_errors_read_the_same_over_both_bindings(a2a_bin, demo_agent, version):
     assert a["message"].split(":")[0] == b["message"].split(":")[0] == "-32001 TaskNotFoundError"
 
 
+@pytest.mark.spec("A2ACLI_TX_004")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_demo_agent_with_transport_rest(demo_rest, version):
     task = send(demo_rest, version, "hello")

@@ -90,12 +90,14 @@ def test_an_unknown_ca_is_refused_with_a_hint(cli, tls_agent):
     assert error["message"].startswith("TLS with") and "--cacert" in error["hint"]
 
 
+@pytest.mark.spec("A2ACLI_AUTH_003")
 def test_insecure_trusts_the_presented_certificate_and_warns(cli, tls_agent):
     result = get(cli, tls_agent, "--insecure")
     assert result.exit_code == 0, result.stderr
     assert "NOT verified" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_009", "A2ACLI_TX_005")
 def test_mutual_tls_with_cert_and_key(cli, mtls_agent, pki):
     ok = get(cli, mtls_agent, "--cacert", str(pki / "ca.pem"), "--cert", str(pki / "client.pem"), "--key", str(pki / "client.key"))
     assert ok.exit_code == 0, ok.stderr

@@ -62,6 +62,7 @@ def mtls(pki) -> Iterator[str]:
     yield from _serve(pki, require_client_cert=True)
 
 
+@pytest.mark.spec("A2ACLI_DEFAULT_001")
 def test_unknown_ca_is_exit_3_with_a_hint(cli, https):
     result = cli("card", "fetch", "-u", https, "--timeout", "10")
     assert result.exit_code == 3, result.stderr
@@ -76,6 +77,7 @@ def test_cacert_flag_and_env(cli, https, pki):
     assert result.exit_code == 0, result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_003", "A2ACLI_DEFAULT_001")
 def test_insecure_warns_loudly(cli, https):
     result = cli("card", "fetch", "-u", https, "--insecure")
     assert result.exit_code == 0, result.stderr
@@ -88,6 +90,7 @@ def test_mtls_without_a_client_certificate_is_exit_3(cli, mtls, pki):
     assert "--cert" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_009")
 @pytest.mark.parametrize("combined", [False, True])
 def test_mtls_with_a_client_certificate(cli, mtls, pki, combined):
     args = ["--cert", str(pki / "client-combined.pem")] if combined else ["--cert", str(pki / "client.pem"), "--key", str(pki / "client.key")]
@@ -95,6 +98,7 @@ def test_mtls_with_a_client_certificate(cli, mtls, pki, combined):
     assert result.exit_code == 0, result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_009")
 def test_mtls_from_env(cli, mtls, pki):
     env = {"A2ACLI_CACERT": str(pki / "ca.pem"), "A2ACLI_CERT": str(pki / "client.pem"), "A2ACLI_KEY": str(pki / "client.key")}
     result = cli("card", "fetch", "-u", mtls, env=env)
