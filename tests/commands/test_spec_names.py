@@ -460,3 +460,43 @@ def test_help_shows_the_effective_defaults_of_the_spec(cli):
         "Default: certificates are verified",  # TLS
     ):
         assert shown in out, shown
+
+
+# -- through the console entry point (a run builds only the command it names) --------------------------
+
+
+@pytest.mark.parametrize(
+    "argv,command",
+    [
+        (["-a", "h:1", "send", "hi"], ("send", "hi")),
+        (["--agent-card", "h:1", "task", "get"], ("task", "get")),
+        (["--svc-param", "a=b", "--extension", "urn:x", "card", "get"], ("card", "get")),
+        (["help", "card", "fetch"], ("help", "card")),
+        (["-v"], (None, None)),
+    ],
+)
+def test_the_new_root_options_take_their_value(argv, command):
+    from a2acli.main import requested_command
+
+    assert requested_command(argv) == command
+
+
+@pytest.mark.spec("A2ACLI_CLI_001")
+def test_help_through_the_entry_point_shows_effective_defaults_and_stays_light(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from a2acli.main import run\n"
+        "sys.argv = ['a2a', 'help', 'send']\n"
+        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in ('httpx', 'httpx_sse', 'pydantic') if m in sys.modules)\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env.update(A2ACLI_CONFIG=os.devnull, A2ACLI_A2A_VERSION="0.3")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert "HEAVY []" in proc.stderr, proc.stderr
+    assert "Usage: a2a send" in proc.stdout
+    assert "from env A2ACLI_A2A_VERSION" in " ".join(proc.stdout.replace("│", " ").split())
