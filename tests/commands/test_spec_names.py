@@ -249,6 +249,16 @@ def test_data_names_a_file(cli, tmp_path, monkeypatch):
     assert parts == [{"data": {"a": 1}}, {"text": "between"}, {"data": [1, 2]}, {"data": {"a": 1}}]
 
 
+@pytest.mark.spec("A2ACLI_SEND_005")
+def test_media_type_binds_to_a_data_file_given_by_its_path(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d.json").write_text('{"a": 1}')
+    parts = offline_raw(cli, "send", "--text", "t", "--data", "d.json", "--media-type", "application/vnd.test+json")["params"]["message"]["parts"]
+    assert parts == [{"text": "t"}, {"data": {"a": 1}, "mediaType": "application/vnd.test+json"}]
+    early = cli("send", "--media-type", "text/plain", "--data", "d.json", *ENDPOINT, "--offline")
+    assert early.exit_code == 2 and "--media-type text/plain comes before any part" in early.stderr
+
+
 def test_data_that_is_json_is_json_even_when_a_file_has_that_name(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "42").write_text('{"from": "the file"}')
