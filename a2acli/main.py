@@ -29,7 +29,7 @@ def _version(value: bool) -> None:
 
 def _root(
     ctx: typer.Context,
-    version: Annotated[bool | None, typer.Option("--version", "-V", help="Print the version and exit.", callback=_version, is_eager=True)] = None,
+    version: Annotated[bool | None, typer.Option("--version", "-v", "-V", help="Print the version and exit.", callback=_version, is_eager=True)] = None,
     **common: Any,
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it."""
@@ -115,6 +115,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "config": _group("config", "config", "Setup"),
     "auth": _group("auth", "auth", "Setup"),
     "completion": _command("completion", "completion", "completion", "Setup"),
+    "help": _command("help", "help_command", "help", "Setup"),
 }
 
 
@@ -241,11 +242,11 @@ def run() -> None:
     command, member = requested_command(argv)
     from a2acli.commands import _options
 
-    if command is not None and not {"-h", "--help"} & set(argv):  # no option help will be shown
+    if command not in (None, "help") and not {"-h", "--help"} & set(argv):  # no option help will be shown
         _options.HELP_WANTED = False
     else:  # help shows effective defaults: those of the profile named on the command line
         _options.HELP_PROFILE = _value_of(("--profile",), argv)
-    if command is None and ("--version" in argv or "-V" in argv):
+    if command is None and {"--version", "-v", "-V"} & set(argv):
         command = ""  # the version needs no command at all
     app = build_app(command, member, root_options=not argv or argv[0] != command)
     _collect_from_here()

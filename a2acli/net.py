@@ -1,8 +1,10 @@
-"""Small network facts shared by the local servers (demo agent, webhook receiver). Stdlib only."""
+"""Small network facts shared by the local servers (demo agent, webhook receiver), and how an
+Agent Card reference (`--url`, `-a/--agent-card`) reads. Stdlib only."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 
 
 def is_loopback(host: str) -> bool:
@@ -31,6 +33,8 @@ def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str |
         return "it holds a space, a line break or another control character"
     if files and (value.startswith("file://") or ("://" not in value and value.endswith(".json"))):
         return None
+    if files and "://" not in value and (value.startswith(("/", ".", "~")) or "\\" in value):
+        return "it is not an http(s) URL, and no card file is there"
     bare = grpc and "://" not in value
     try:
         parts = urlsplit(f"//{value}" if bare else value)
@@ -55,3 +59,27 @@ def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str |
     if len(host) > 253 or any(not label or len(label) > 63 for label in labels):
         return f"{host[:80]!r} is not a host name (an empty or overlong label)"
     return None
+
+
+# host[:port][/path] with no scheme: a name or IPv4 address, or an [IPv6] address
+_BARE_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.%]+\])(?::[0-9]{1,5})?(?:[/?#].*)?", re.S)
+
+
+def agent_reference(value: str) -> str:
+    """An Agent Card reference (`--url`, `-a/--agent-card`) as what to read: an http(s) or
+    file:// URL as given; a path to a card file that exists as its file:// URL; a `.json` path
+    that does not exist as given (reading it says so); a bare host or `host:port` (with a path or
+    not) as http://; anything else as given (the URL check says what is wrong with it)."""
+    if "://" in value:
+        return value
+    from pathlib import Path
+
+    try:
+        path = Path(value).expanduser()
+        if value and path.is_file():
+            return path.resolve().as_uri()
+    except (OSError, ValueError, RuntimeError):  # a name too long, a NUL, ~user unknown: no file
+        pass
+    if value.lower().endswith(".json") or not _BARE_HOST.fullmatch(value):
+        return value
+    return "http://" + value

@@ -38,13 +38,13 @@ class Setting(NamedTuple):  # NamedTuples here: cheaper than dataclasses to defi
     env: str
     default: Any = None
     secret: bool = False
-    old: str = ""  # the name it had before (`rpc-url`): still read from env A2ACLI_<OLD> and profiles
+    old: str = ""  # another name (`rpc-url`, the old one; `agent-card`, the spec's): also read from env A2ACLI_<OLD> and profiles
 
 
 SETTINGS: dict[str, Setting] = {
     s.name: s
     for s in (
-        Setting("url", "A2ACLI_URL"),
+        Setting("url", "A2ACLI_URL", old="agent-card"),
         Setting("endpoint", "A2ACLI_ENDPOINT", old="rpc-url"),
         Setting("transport", "A2ACLI_TRANSPORT"),
         Setting("a2a-version", "A2ACLI_A2A_VERSION", "1.0"),
@@ -407,7 +407,9 @@ def check_value(name: str, value: Any) -> Any:
 
         return ",".join(parse_transport(t).flag for t in text.split(",") if t.strip())
     if name in ("url", "endpoint"):
-        check_url(text, name, files=name == "url", grpc=name == "endpoint")
+        from a2acli.net import agent_reference
+
+        check_url(agent_reference(text) if name == "url" else text, name, files=name == "url", grpc=name == "endpoint")
         return text
     if name == "basic" and ":" not in text:
         raise UsageError("basic must be USER:PASSWORD", hint="e.g. a2a config set basic alice:s3cret (or A2ACLI_BASIC)")

@@ -61,9 +61,12 @@ def _too_large(what: str, limit: int) -> UsageError:
     return UsageError(f"{what} is larger than the cap of {size_text(limit)}", hint="raise it with --max-body SIZE (e.g. --max-body 256M)")
 
 
-def read_json(value: str, flag: str, *, limit: int = MAX_INPUT) -> Any:
-    """JSON given inline, as @file, or `-` for standard input (a file or stdin: at most `limit` bytes)."""
-    hint = f"{flag} takes JSON, @file or - (stdin)"
+def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = False) -> Any:
+    """JSON given inline, as @file, or `-` for standard input (a file or stdin: at most `limit` bytes).
+    With `paths`, a value that is not JSON but names a file that exists is that file (`--data d.json`)."""
+    if paths and value != "-" and not value.startswith("@") and _is_file(value) and not _is_json(value):
+        value = "@" + value
+    hint = f"{flag} takes JSON, @file, a file's path or - (stdin)" if paths else f"{flag} takes JSON, @file or - (stdin)"
     if value == "-":
         data, where = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1), "standard input"
         if len(data) > limit:
@@ -83,6 +86,21 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT) -> Any:
         raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
     except ValueError as e:
         raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
+
+
+def _is_json(value: str) -> bool:
+    try:
+        json.loads(value, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _is_file(value: str) -> bool:
+    try:
+        return Path(value).expanduser().is_file()
+    except (OSError, ValueError, RuntimeError):  # a name too long, a NUL byte, ~user unknown
+        return False
 
 
 MAX_DEPTH = 100  # levels of JSON nesting an input may have (more is no message anyone writes)
@@ -203,7 +221,7 @@ def build_parts(
         if kind == "text":
             parts.append({"text": next(its["text"])})
         elif kind == "data":
-            parts.append({"data": read_json(next(its["data"]), "--data", limit=limit)})
+            parts.append({"data": read_json(next(its["data"]), "--data", limit=limit, paths=True)})
         elif kind == "file":
             parts.append(file_part(next(its["file"]), None, limit=limit))
         elif kind in ("skill", "field") and not skill_done:

@@ -20,6 +20,7 @@ from a2acli.wire.bindings import TRANSPORT_CHOICES
 CONN = "Connection"
 AUTH = "Authentication and TLS"
 OUT = "Output and debugging"
+SVC = "Service parameters"
 PS = "Flags show in the process table: prefer the env var."
 
 
@@ -124,7 +125,21 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
 # name -> (annotation, default). Env vars are resolved in settings.py so `config show` can say
 # where each value came from; the help text names them.
 COMMON: dict[str, tuple[Any, Any]] = {
-    "url": (Annotated[str | None, _opt("--url", "-u", help="The agent: base URL, Agent Card URL, or file:// card.", setting="url")], None),
+    "url": (
+        Annotated[
+            str | None,
+            _opt(
+                "--url",
+                "-u",
+                "--agent-card",
+                "-a",
+                help="The agent, by its Agent Card: an origin or host[:port] (http:// when no scheme is given; the card is looked up at /.well-known/agent-card.json), the card's URL, or a card file (file:// or a path). A2ACLI_AGENT_CARD works too.",
+                setting="url",
+                metavar="URL|FILE",
+            ),
+        ],
+        None,
+    ),
     "endpoint": (Annotated[str | None, _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint")], None),
     "transport": (
         Annotated[
@@ -157,6 +172,30 @@ COMMON: dict[str, tuple[Any, Any]] = {
         None,
     ),
     "header": (Annotated[list[str] | None, _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
+    "svc_param": (
+        Annotated[
+            list[str] | None,
+            _opt(
+                "--svc-param",
+                help="An A2A service parameter NAME=VALUE (or NAME:VALUE), repeatable: sent as an HTTP header (JSON-RPC, HTTP+JSON) or as gRPC metadata (the name in lowercase). Like -H values, a value is shown as <redacted> in --debug, --dump and --offline unless its name is a known harmless one.",
+                panel=SVC,
+                metavar="NAME=VALUE",
+            ),
+        ],
+        None,
+    ),
+    "extension": (
+        Annotated[
+            list[str] | None,
+            _opt(
+                "--extension",
+                help="Ask for this A2A extension, by URI (repeatable, or a comma list): sent as the version's extensions service parameter, A2A-Extensions (X-A2A-Extensions under 0.3).",
+                panel=SVC,
+                metavar="URI",
+            ),
+        ],
+        None,
+    ),
     "api_key": (
         Annotated[
             str | None, _opt("--api-key", help=f"API key, placed where the card's apiKey scheme says (header, query or cookie; X-API-Key header otherwise). {PS}", panel=AUTH, setting="api-key")
@@ -180,7 +219,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
         Annotated[bool, _opt("--strict-origin", help="Refuse to send credentials to any origin but --url's (a card naming another host is an error): for CI.", panel=AUTH)],
         False,
     ),
-    "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call).", panel=AUTH)], False),
+    "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call). Default: certificates are verified.", panel=AUTH)], False),
     "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
     "output": (
         Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", metavar="text|json|raw", autocompletion=complete_from(lambda: ("text", "json", "raw")))],
@@ -248,6 +287,41 @@ def parse_header(text: str) -> tuple[str, str]:
     return check_header(name.strip(), value.strip(), "-H")
 
 
+def _split_svc_param(text: str) -> tuple[str, str, str]:
+    """(name, separator, value) of `NAME=VALUE` or `NAME:VALUE`: a name has neither character, so
+    the first of them separates (the value may hold both)."""
+    cut = min((i for i in (text.find("="), text.find(":")) if i >= 0), default=-1)
+    return (text, "", "") if cut < 0 else (text[:cut].strip(), text[cut], text[cut + 1 :].strip())
+
+
+def parse_svc_param(text: str) -> tuple[str, str]:
+    """`--svc-param NAME=VALUE` (or the spec's `NAME:VALUE`): an A2A service parameter, sent as a
+    header (gRPC metadata) on every request. Errors never quote the value."""
+    name, sep, value = _split_svc_param(text)
+    if not sep or not name:
+        from a2acli.errors import UsageError
+
+        raise UsageError("a --svc-param value is not NAME=VALUE (the value is not shown)", hint="e.g. --svc-param x-trace-id=abc123 (or x-trace-id:abc123)")
+    return check_header(name, value, "--svc-param")
+
+
+def parse_extensions(values: list[str]) -> tuple[str, ...]:
+    """`--extension URI` (repeatable, or a comma list): the URIs in order, each once."""
+    from a2acli.errors import UsageError
+
+    uris: list[str] = []
+    for value in values:
+        for uri in str(value).split(","):
+            uri = uri.strip()
+            if not uri:
+                raise UsageError("--extension needs a URI", hint="e.g. --extension https://example.com/ext/v1 (repeatable)")
+            if not uri.isascii() or any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
+                raise UsageError(f"--extension {uri[:80]!r} is not a URI (a space, a control or a non-ASCII character)", hint="percent-encode it, e.g. https://example.com/ext/v1")
+            if uri not in uris:
+                uris.append(uri)
+    return tuple(uris)
+
+
 def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> CallOptions:
     """Merge leaf flags over root flags, then resolve env / profile / defaults."""
     from a2acli import settings
@@ -261,7 +335,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
     res = settings.resolve(flags, merged.get("profile"))
     v = res.values
-    _learn_secrets(v, res, merged.get("header") or [])
+    _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
     try:
         chosen = parse_version_choice(str(v["a2a-version"]))
     except ValueError as e:
@@ -295,6 +369,10 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     if as_v not in ("", "v1", "1.0"):
         raise UsageError(f"--as {merged['as_version']!r} is not supported", hint="--as v1 (canonical V1 JSON)")
     timeout = settings.parse_timeout(v.get("timeout"), _named("--timeout", res.sources["timeout"]))
+    if v["url"] not in (None, ""):
+        from a2acli.net import agent_reference
+
+        v["url"] = agent_reference(str(v["url"]))
     for name, flag in (("url", "--url"), ("endpoint", "--endpoint")):
         if v[name] not in (None, ""):
             settings.check_url(str(v[name]), _named(flag, res.sources[name]), files=name == "url", grpc=name == "endpoint" and (transports or ["jsonrpc"])[0] == "grpc")
@@ -302,6 +380,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         _check_credential(v[name], _named(f"--{name}", res.sources[name]))
     max_body = settings.parse_size(v["max-body"], f"--max-body ({res.sources['max-body']})" if res.sources["max-body"] != "flag" else "--max-body")
     headers = [check_header(n, val, f"header.{n} (profile {res.profile})") for n, val in res.profile_headers]
+    headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
     headers += [parse_header(h) for h in (merged.get("header") or [])]
     if v["basic"] and ":" not in str(v["basic"]):
         raise UsageError(f"--basic must be USER:PASSWORD ({res.sources['basic']})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
@@ -334,6 +413,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         version_auto=chosen is None,
         dialect_name=str(v["dialect"]).lower(),
         headers=tuple(headers),
+        extensions=parse_extensions(merged.get("extension") or []),
         api_key=v["api-key"],
         bearer=bearer,
         basic=basic,
@@ -357,7 +437,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     )
 
 
-def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str]) -> None:
+def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_params: list[str]) -> None:
     """Every secret of the command line, environment and profile, told to the invocation's
     redactor before anything is checked: a usage error quoting one shows `<redacted>`."""
     from a2acli.redact import active
@@ -372,6 +452,12 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str]) -> None:
             r.header_value(name, value, given=True)
         else:  # malformed: all of it, in case it is `Authorization Bearer SECRET`
             r.add(*str(text).split()[1:])
+    for text in svc_params:  # NAME=VALUE or NAME:VALUE: redacted as -H values are
+        name, sep, value = _split_svc_param(str(text))
+        if sep:
+            r.header_value(name, value, given=True)
+        else:  # malformed: all of it
+            r.add(str(text))
     for name, value in res.profile_headers:
         r.header_value(name, value, given=True)
     for name in ("url", "endpoint"):

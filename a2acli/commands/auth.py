@@ -120,6 +120,10 @@ def auth_login(
             "timeout": _pick(ctx, "timeout", timeout),
         }
         values, _ = settings.resolve_values(flags, pname, pvals)
+        if values["url"]:  # host:port, a card file's path: what to read (as every command does)
+            from a2acli.net import agent_reference
+
+            values["url"] = agent_reference(str(values["url"]))
         for name in ("cacert", "cert", "key"):
             if values[name]:
                 values[name] = settings.check_value(name, values[name])

@@ -15,7 +15,7 @@ import typer
 from a2acli.commands._options import COMMON, with_signature
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
-FORWARDED = ("url", "endpoint", "transport", "a2a_version", "dialect", "header", "api_key", "bearer", "timeout", "insecure", "profile")
+FORWARDED = ("url", "endpoint", "transport", "a2a_version", "dialect", "header", "svc_param", "extension", "api_key", "bearer", "timeout", "insecure", "profile")
 _FLAGS = {
     "url": "--url",
     "endpoint": "--endpoint",
@@ -23,6 +23,8 @@ _FLAGS = {
     "a2a_version": "--a2a-version",
     "dialect": "--dialect",
     "header": "-H",
+    "svc_param": "--svc-param",
+    "extension": "--extension",
     "api_key": "--api-key",
     "bearer": "--bearer",
     "timeout": "--timeout",
@@ -135,7 +137,7 @@ def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
             continue
         if name == "insecure":
             argv.append(_FLAGS[name])
-        elif name in ("header", "transport"):
+        elif name in ("header", "transport", "svc_param", "extension"):
             for h in value:
                 argv += [_FLAGS[name], h]
         else:

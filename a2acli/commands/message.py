@@ -37,7 +37,9 @@ def send(
     ctx: typer.Context,
     text: Annotated[str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")] = None,
     text_part: Annotated[list[str] | None, typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
-    data: Annotated[list[str] | None, typer.Option("--data", help="A data part: JSON, @file or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    data: Annotated[
+        list[str] | None, typer.Option("--data", help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)
+    ] = None,
     file: Annotated[list[str] | None, typer.Option("--file", help="A file part: a path (sent inline) or an http(s) URL (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
     media_type: Annotated[list[str] | None, typer.Option("--media-type", help="Media type of the part flag just before it.", rich_help_panel=PARTS, show_default=False)] = None,
     skill: Annotated[str | None, typer.Option("--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False)] = None,
@@ -47,7 +49,7 @@ def send(
     task_id: Annotated[str | None, typer.Option("--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False)] = None,
     request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
     metadata: Annotated[str | None, typer.Option("--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False)] = None,
-    history_length: Annotated[int | None, typer.Option("--history-length", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0)] = None,
+    history_length: Annotated[int | None, typer.Option("--history-length", "--history", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0)] = None,
     accepted_output_modes: Annotated[str | None, typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
     push_url: Annotated[str | None, typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
     push_token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
@@ -57,7 +59,16 @@ def send(
         typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False),
     ] = None,
     retry: Annotated[int, typer.Option("--retry", help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.", rich_help_panel=RUN, min=0)] = 0,
-    async_: Annotated[bool, typer.Option("--async", help="Return at once with the task id (returnImmediately / blocking=false).", rich_help_panel=RUN)] = False,
+    async_: Annotated[
+        bool,
+        typer.Option(
+            "--async",
+            "--no-wait",
+            "--return-immediately",
+            help="Return at once with the task and context ids (returnImmediately / blocking=false). Default: wait until the task is done or needs input.",
+            rich_help_panel=RUN,
+        ),
+    ] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
     poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls when the agent answers before the task is done.", rich_help_panel=RUN, min=0.05)] = 1.0,
     expect_state: Annotated[

@@ -15,7 +15,7 @@ app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download.", no_args
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
 ExpectState = Annotated[str | None, typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
-HistoryLength = Annotated[int | None, typer.Option("--history-length", help="At most N history messages per task.", min=0, show_default=False)]
+HistoryLength = Annotated[int | None, typer.Option("--history-length", "--history", help="At most N history messages per task.", min=0, show_default=False)]
 
 
 @app.command("get")
@@ -23,7 +23,7 @@ HistoryLength = Annotated[int | None, typer.Option("--history-length", help="At 
 def tasks_get(
     task_id: TaskId,
     history_length: HistoryLength = None,
-    wait: Annotated[bool, typer.Option("--wait", help="Poll until the task is terminal or needs input.")] = False,
+    wait: Annotated[bool, typer.Option("--wait", "--watch", help="Poll until the task is terminal or needs input.")] = False,
     poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls (backs off up to 5 s).", min=0.05)] = 1.0,
     expect_state: ExpectState = None,
     request_id: RequestId = None,

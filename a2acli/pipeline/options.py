@@ -20,7 +20,8 @@ class CallOptions(NamedTuple):
     wire: Wire = Wire.V1
     version_auto: bool = False  # --a2a-version auto: `wire` is chosen from the card (pipeline.session)
     dialect_name: str = "spec"
-    headers: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, str], ...] = ()  # the profile's headers, --svc-param, then -H
+    extensions: tuple[str, ...] = ()  # --extension URIs (the version's extensions service parameter)
     api_key: str | None = None
     bearer: str | None = None
     basic: str | None = None

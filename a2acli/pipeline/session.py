@@ -80,7 +80,17 @@ class Call:
         if opts.insecure:
             out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
         self.transport = Transport(
-            TransportConfig(version=opts.wire.version, headers=opts.headers, timeout=opts.timeout, max_body=opts.max_body, insecure=opts.insecure, cacert=opts.cacert, cert=opts.cert, key=opts.key),
+            TransportConfig(
+                version=opts.wire.version,
+                headers=opts.headers,
+                extensions=opts.extensions,
+                timeout=opts.timeout,
+                max_body=opts.max_body,
+                insecure=opts.insecure,
+                cacert=opts.cacert,
+                cert=opts.cert,
+                key=opts.key,
+            ),
             taps,
         )
         self._oauth_token: str | None = None

@@ -27,6 +27,7 @@ from a2acli.transport.limits import ACCEPT_ENCODING, CARD_MAX, DEFAULT_MAX_BODY,
 
 if TYPE_CHECKING:
     from a2acli.transport.sse import SseEvent
+from a2acli.wire import VERSION_HEADER, extensions_header
 from a2acli.wire.bindings.base import HttpRequest
 
 USER_AGENT = f"a2acli/{__version__}"
@@ -51,7 +52,8 @@ class Credentials:
 
 class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to define at start-up
     version: str  # A2A-Version header value
-    headers: tuple[tuple[str, str], ...] = ()  # -H, sent on every request
+    headers: tuple[tuple[str, str], ...] = ()  # -H and --svc-param, sent on every request
+    extensions: tuple[str, ...] = ()  # --extension URIs: the version's extensions service parameter
     timeout: float | None = None
     insecure: bool = False
     connect_timeout: float = CONNECT_TIMEOUT
@@ -160,7 +162,9 @@ class Transport:
     def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """The request's headers: ours, then `extra`, then -H, each replacing a header of the same
         name in any spelling (-H 'a2a-version: 9.9' replaces A2A-Version; it is not sent twice)."""
-        h = {"User-Agent": USER_AGENT, "A2A-Version": self.cfg.version}
+        h = {"User-Agent": USER_AGENT, VERSION_HEADER: self.cfg.version}
+        if self.cfg.extensions:
+            h[extensions_header(self.cfg.version)] = ",".join(self.cfg.extensions)
         for k, v in [*(extra or {}).items(), *self.cfg.headers]:  # -H wins over everything
             for same in [name for name in h if name.lower() == k.lower()]:
                 del h[same]

@@ -30,6 +30,17 @@ _SPELLINGS = {
     "0": Wire.V0,
 }
 
+# The service parameters (headers over HTTP, lowercase metadata over gRPC) each version names:
+# the version signal, and the extensions the client asks for (a comma-separated list of URIs).
+VERSION_HEADER = "A2A-Version"
+EXTENSIONS_HEADERS = {Wire.V1: "A2A-Extensions", Wire.V0: "X-A2A-Extensions"}
+
+
+def extensions_header(version: str) -> str:
+    """The extensions service parameter of the version spelt `version` (`1.0`, `0.3`)."""
+    return EXTENSIONS_HEADERS[parse_wire(version)]
+
+
 AUTO = "auto"  # --a2a-version auto: 1.0 when the card offers it, else 0.3 (pipeline.session)
 VERSION_CHOICES = ("1.0", "0.3", AUTO)
 
