@@ -41,6 +41,7 @@ class CallOptions(NamedTuple):
     profile: str | None = None
     sources: Mapping[str, str] = MappingProxyType({})
     values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
+    resolved: Any = None  # settings.Resolved: the files read and where each value came from (config show)
 
     @property
     def dialect(self):  # noqa: ANN201
