@@ -389,6 +389,8 @@ def _split_ref(ref: str) -> tuple[str, str, int | None, str] | None:
 
     text = ref.strip()
     bare = "://" not in text
+    if bare and not re.match(r"[A-Za-z0-9\[][A-Za-z0-9.\-\[\]:]*(/|$)", text):  # a file path, not a host
+        return None
     try:
         u = urlsplit("http://" + text if bare else text)
         port = u.port
