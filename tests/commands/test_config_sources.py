@@ -10,7 +10,6 @@ import stat
 import sys
 
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -306,7 +305,7 @@ def test_an_agent_scope_applies_when_the_url_matches_and_beats_the_default_profi
     assert result.exit_code == 0, result.stderr
     assert route.calls.last.request.headers["Authorization"] == "Bearer agent-token-3333"
     got = show(cli)
-    assert got["settings"]["bearer"]["source"] == f'agent {AGENT} (global {glob})' and got["settings"]["bearer"]["section"] == f'agents."{AGENT}"'
+    assert got["settings"]["bearer"]["source"] == f"agent {AGENT} (global {glob})" and got["settings"]["bearer"]["section"] == f'agents."{AGENT}"'
     assert got["agentScopes"] == [f"agent {AGENT} (global {glob})"]
 
 
@@ -366,7 +365,7 @@ def test_the_longest_scope_wins_but_only_one_scope_per_file_applies(cli, where):
     glob.write_text(SCOPED)
     got = show(cli, "-u", f"{AGENT}/team2")["settings"]
     # team2's scope has no bearer: the default profile's (the shorter scope is not merged in)
-    assert got["timeout"]["source"] == f'agent {AGENT}/team2 (global {glob})'
+    assert got["timeout"]["source"] == f"agent {AGENT}/team2 (global {glob})"
     assert got["bearer"]["value"] == "****1111"
 
 
