@@ -343,7 +343,8 @@ def find_local() -> tuple[list[tuple[Path, str | None]], list[str]]:
 
 
 def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
-    """`--config FILE`, else the discovered local files (highest first)."""
+    """`--config FILE` (or A2ACLI_LOCAL_CONFIG), else the discovered local files (highest first)."""
+    explicit = explicit or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
     if explicit is not None:
         p = Path(os.path.abspath(os.path.expanduser(explicit)))
         if not p.exists() or p.is_dir():
@@ -540,7 +541,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     pname, psource, explicit = _pick_profile(profile, files)
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})
-        where = " or ".join(str(f.path) for f in files if not f.dotenv) or str(path)
+        where = " or ".join(dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), str(path)]))
         raise UsageError(f"no profile {pname!r} in {where}", hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one")
     # The agent: the URL (else the endpoint) from every source but the agent scopes, which it chooses.
     plain = [layer for f in files for layer in _sections(f, pname, explicit, None)]

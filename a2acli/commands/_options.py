@@ -197,7 +197,11 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "config": (
         Annotated[
             str | None,
-            _opt("--config", help="Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win.", metavar="FILE"),
+            _opt(
+                "--config",
+                help="Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_LOCAL_CONFIG)",
+                metavar="FILE",
+            ),
         ],
         None,
     ),

@@ -28,6 +28,7 @@ def where(tmp_path, monkeypatch):
     glob.parent.mkdir(parents=True)
     monkeypatch.setenv("A2ACLI_CONFIG", str(glob))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("A2ACLI_LOCAL_CONFIG")  # the suite turns discovery off; these tests are about it
     monkeypatch.chdir(deeper)
     return proj, deeper, glob
 
@@ -198,10 +199,16 @@ def test_the_format_is_told_from_the_content_when_the_name_does_not_say(cli, whe
 
 
 @CONFIG_002
-def test_config_dev_null_reads_no_local_file(cli, where):
+def test_config_dev_null_reads_no_local_file(cli, where, tmp_path):
     proj, _, _ = where
     (proj / ".env").write_text("A2ACLI_DIALECT=clix\n")
     assert setting(cli, "dialect", "--config", os.devnull) == ("spec", "default")
+    assert setting(cli, "dialect", env={"A2ACLI_LOCAL_CONFIG": os.devnull}) == ("spec", "default")
+    other = tmp_path / "other.env"
+    other.write_text("A2ACLI_DIALECT=clix\nA2ACLI_TIMEOUT=3\n")
+    # A2ACLI_LOCAL_CONFIG is --config's variable: the flag wins over it
+    assert setting(cli, "timeout", env={"A2ACLI_LOCAL_CONFIG": str(other)}) == ("3", f"--config {other}")
+    assert setting(cli, "timeout", "--config", os.devnull, env={"A2ACLI_LOCAL_CONFIG": str(other)}) == (None, "default")
 
 
 @pytest.mark.parametrize(("name", "needle"), [("missing.env", "no such file"), ("", "is a directory")])
@@ -259,7 +266,6 @@ def test_the_spec_names_and_ours_both_read_from_a_dotenv(cli, where):
 
 
 def test_a_global_config_that_is_a_dotenv_is_read_and_never_rewritten(cli, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
     glob = tmp_path / "a2a.env"
     glob.write_text("A2ACLI_DIALECT=clix\n")
     monkeypatch.setenv("A2ACLI_CONFIG", str(glob))
