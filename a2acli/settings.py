@@ -1,7 +1,12 @@
-"""Effective settings: flag > environment > profile > built-in default, with where each came from.
+"""Effective settings: flag > environment > local file > global file > built-in default, with
+where each came from (official CLI spec §6.4).
 
-The config file is TOML at $A2ACLI_CONFIG, else the platform's config dir
-($XDG_CONFIG_HOME/a2acli/config.toml, ~/.config/a2acli/config.toml). It holds named profiles:
+The local file is `--config FILE` (A2ACLI_LOCAL_CONFIG), else the `.env` and `.a2acli.toml` of the
+nearest directory, from the working directory up ($HOME and above excluded), that has one. The
+global file is TOML at $A2ACLI_CONFIG, else the platform's config dir
+($XDG_CONFIG_HOME/a2acli/config.toml, ~/.config/a2acli/config.toml). A TOML file holds settings at
+its top level, agent scopes (`[agents."https://agent.example"]`, applied when the agent matches)
+and named profiles:
 
     default-profile = "local"
     [profiles.local]

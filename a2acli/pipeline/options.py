@@ -1,4 +1,4 @@
-"""The options of one call, resolved (flags over env over profile over defaults): what the
+"""The options of one call, resolved (flag > env > local file > global file > default): what the
 pipeline needs of the command line, and nothing of Typer."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from a2acli.wire import Wire
 
 
 class CallOptions(NamedTuple):
-    """Every shared option of one call, resolved (flags over env over profile over defaults).
+    """Every shared option of one call, resolved (flag > env > local file > global file > default).
     A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
 
     url: str | None = None
