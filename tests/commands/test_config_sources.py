@@ -498,3 +498,21 @@ def test_a_send_stores_no_task_or_context_id_anywhere(cli, where, respx_mock, tm
         text = p.read_text(errors="replace")
         assert TASK["id"] not in text and TASK["contextId"] not in text, p
     assert stat.S_IMODE(glob.stat().st_mode) == 0o600
+
+
+@pytest.mark.spec("A2ACLI_CONFIG_001")
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG layout")
+def test_the_global_file_sits_at_the_conventional_path_and_the_user_can_edit_or_remove_it(cli, tmp_path, monkeypatch):
+    monkeypatch.delenv("A2ACLI_CONFIG")
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cli("config", "path").stdout.strip() == str(tmp_path / ".config" / "a2acli" / "config.toml")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    path = tmp_path / "xdg" / "a2acli" / "config.toml"
+    assert cli("config", "path").stdout.strip() == str(path)
+    assert cli("config", "set", "timeout", "5").exit_code == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    path.write_text(path.read_text().replace("timeout = 5", "timeout = 6  # by hand"))  # edited by hand
+    assert setting(cli, "timeout") == ("6", f"profile default (global {path})")
+    path.unlink()  # removed by hand: the defaults again
+    assert setting(cli, "timeout") == (None, "default")
