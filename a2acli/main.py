@@ -246,6 +246,7 @@ def run() -> None:
         _options.HELP_WANTED = False
     else:  # help shows effective defaults: those of the profile named on the command line
         _options.HELP_PROFILE = _value_of(("--profile",), argv)
+        _options.HELP_CONFIG = _value_of(("--config",), argv)
     if command is None and {"--version", "-v", "-V"} & set(argv):
         command = ""  # the version needs no command at all
     app = build_app(command, member, root_options=not argv or argv[0] != command)

@@ -1,7 +1,12 @@
-"""Effective settings: flag > environment > profile > built-in default, with where each came from.
+"""Effective settings: flag > environment > local file > global file > built-in default, with
+where each came from (official CLI spec §6.4).
 
-The config file is TOML at $A2ACLI_CONFIG, else the platform's config dir
-($XDG_CONFIG_HOME/a2acli/config.toml, ~/.config/a2acli/config.toml). It holds named profiles:
+The local file is `--config FILE` (A2ACLI_LOCAL_CONFIG), else the `.env` and `.a2acli.toml` of the
+nearest directory, from the working directory up ($HOME and above excluded), that has one. The
+global file is TOML at $A2ACLI_CONFIG, else the platform's config dir
+($XDG_CONFIG_HOME/a2acli/config.toml, ~/.config/a2acli/config.toml). A TOML file holds settings at
+its top level, agent scopes (`[agents."https://agent.example"]`, applied when the agent matches)
+and named profiles:
 
     default-profile = "local"
     [profiles.local]
@@ -26,6 +31,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat  # os imports it: free
 import sys
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -78,9 +84,9 @@ def config_path() -> Path:
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
-    path = path or config_path()
-    text = _read_text(path, writing=False)
-    return {} if text is None else _parse(path, text, writing=False)
+    """The global config file as read (a .env there reads as its top-level settings)."""
+    f = read_config_file(path or config_path(), "global")
+    return {} if f is None else f.data
 
 
 def _read_text(path: Path, *, writing: bool) -> str | None:
@@ -131,32 +137,334 @@ def _not_toml(path: Path, line: int, column: int, what: str, *, writing: bool) -
     return UsageError(where, hint=f"fix line {line}, or remove the file")
 
 
-def profile_values(profile: str | None, config: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
-    """(name, values) of the profile in use: --profile / A2ACLI_PROFILE, else `default-profile`."""
-    default = config.get("default-profile")
-    if default is not None and not isinstance(default, str):
-        raise _wrong_type("default-profile", default, "a string (a profile's name)")
-    profiles = config.get("profiles") or {}
-    if not isinstance(profiles, dict):
-        raise _wrong_type("profiles", profiles, "a table of profiles")
-    name = profile or os.environ.get("A2ACLI_PROFILE") or default
-    if not name:
-        return None, {}
-    if name not in profiles:
-        known = ", ".join(sorted(profiles)) or "none"
-        raise UsageError(f"no profile {name!r} in {config_path()}", hint=f"profiles: {known}; `a2a config set --profile {name} url URL` makes one")
-    if not isinstance(profiles[name], dict):
-        raise _wrong_type(f"profiles.{name}", profiles[name], "a table of settings")
-    return name, dict(profiles[name])
+# -- the files settings come from ----------------------------------------------------------------
+#
+# Highest first: a flag, an environment variable, the local file (`--config FILE`, else the nearest
+# `.env` / `.a2acli.toml` from the working directory up), the global file (config.toml above), the
+# built-in default. Within one file: a profile named by --profile / A2ACLI_PROFILE, then the agent
+# scope matching the agent (`[agents."https://agent.example"]`), then the default profile, then
+# the file's top-level keys.
+
+LOCAL_NAMES = (".env", ".a2acli.toml")  # both in one directory: the .env wins, key by key
+DOTENV_SECRETS = ("A2ACLI_API_KEY", "A2ACLI_BEARER", "A2ACLI_BASIC", "A2ACLI_CLIENT_SECRET")
+_NOT_SETTINGS = ("profiles", "agents", "default-profile")  # a file's top-level keys that are not settings
 
 
-def _kind(value: Any) -> str:
-    """What a TOML value is, in words."""
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+def env_names(s: Setting) -> tuple[str, ...]:
+    """The environment variables (and .env names) of a setting, the first set one wins."""
+    old = ("A2ACLI_" + s.old.upper().replace("-", "_"),) if s.old else ()
+    return (s.env, *old)
 
 
-def _wrong_type(key: str, value: Any, wanted: str) -> UsageError:
-    return UsageError(f"{key} in the config file {config_path()} is {_kind(value)}, not {wanted}", hint=f"fix {key} in the file, or `a2a config set` it")
+class ConfigFile(NamedTuple):
+    path: Path
+    kind: str  # "local", "--config" or "global"
+    data: dict[str, Any]  # as TOML reads it; a .env becomes top-level settings (and default-profile)
+    dotenv: bool = False
+    secrets: tuple[str, ...] = ()  # where it keeps a secret, anywhere in the file
+
+    @property
+    def where(self) -> str:
+        return f"{self.kind} {self.path}"
+
+
+class Layer(NamedTuple):
+    label: str  # the source, as `config show` names it
+    values: dict[str, Any]
+    file: ConfigFile | None = None
+    section: str | None = None  # "profiles.p", 'agents."https://a.example"', None: the file's top level
+
+
+def is_dotenv(path: Path, text: str) -> bool:
+    """A `.env` (dotenv) file rather than TOML: by its name (`.env`, `x.env`, `.env.local`; `.toml`
+    is TOML), else by its first line that is not blank or a comment: `NAME=value` with an upper-case
+    NAME (TOML keys here are lower-case, tables are `[...]`)."""
+    name = path.name.lower()
+    if name.endswith(".toml"):
+        return False
+    if name == ".env" or name.startswith(".env.") or name.endswith(".env"):
+        return True
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            return re.match(r"(export\s+)?[A-Z_][A-Z0-9_]*\s*=", s) is not None
+    return False
+
+
+_ASSIGN = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=[ \t]*(.*)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$", "`": "`"}
+
+
+def parse_dotenv(path: Path, text: str) -> dict[str, str]:
+    """The `A2ACLI_*` assignments of a .env file (other names are skipped, as are lines that are not
+    `NAME=value`; `export NAME=value` is read too). The file is read as data, never run: no variable
+    expansion, no command substitution. A value in '…' is literal; one in "…" takes the escapes \\n
+    \\t \\r \\" \\\\ \\$ and may span lines; an unquoted value ends at a ` #` comment, and is trimmed."""
+    out: dict[str, str] = {}
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        lineno, line = i + 1, lines[i]
+        i += 1
+        m = _ASSIGN.fullmatch(line)
+        if not m or line.lstrip().startswith("#"):
+            continue
+        name, rest = m[1], m[2]
+        mine = name.startswith("A2ACLI_")
+        if rest[:1] in ("'", '"'):
+            quote, body = rest[0], rest[1:]
+            value, end = _quoted(body, quote)
+            while end < 0 and quote == '"' and i < len(lines):  # a double-quoted value may span lines
+                body += "\n" + lines[i]
+                i += 1
+                value, end = _quoted(body, quote)
+            if end < 0:
+                if mine:
+                    raise UsageError(f"{path} line {lineno}: the value of {name} has no closing {quote}", hint=f"close the quote, or write {name}=value unquoted")
+                continue
+            after = body[end + 1 :].strip()
+            if after and not after.startswith("#"):
+                if mine:
+                    raise UsageError(f"{path} line {lineno}: text after the closing quote of {name}", hint="one value per line; a comment starts with ' #'")
+                continue
+        else:
+            value = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+        if mine:
+            out[name] = value
+    return out
+
+
+def _quoted(body: str, quote: str) -> tuple[str, int]:
+    """The value inside quotes (`body` starts after the opening one) and the closing quote's index; -1 when unclosed."""
+    if quote == "'":
+        end = body.find("'")
+        return body[: max(end, 0)], end
+    chars: list[str] = []
+    j = 0
+    while j < len(body):
+        c = body[j]
+        if c == "\\" and j + 1 < len(body):
+            chars.append(_ESCAPES.get(body[j + 1], c + body[j + 1]))
+            j += 2
+            continue
+        if c == '"':
+            return "".join(chars), j
+        chars.append(c)
+        j += 1
+    return "", -1
+
+
+def read_config_file(path: Path, kind: str, text: str | None = None) -> ConfigFile | None:
+    """A config file, TOML or .env (told apart by is_dotenv); None when it is not there."""
+    text = _read_text(path, writing=False) if text is None else text
+    if text is None:
+        return None
+    if is_dotenv(path, text):
+        names = parse_dotenv(path, text)
+        data: dict[str, Any] = {}
+        for name, s in SETTINGS.items():
+            for env in env_names(s):
+                if names.get(env):
+                    data[name] = names[env]
+                    break
+        if names.get("A2ACLI_PROFILE"):
+            data["default-profile"] = names["A2ACLI_PROFILE"]
+        return ConfigFile(path, kind, data, True, tuple(n for n in DOTENV_SECRETS if names.get(n)))
+    data = _parse(path, text, writing=False)
+    return ConfigFile(path, kind, data, False, _secrets_in(data))
+
+
+def _secrets_in(data: dict[str, Any]) -> tuple[str, ...]:
+    """Where a TOML config keeps secrets: `bearer`, `profiles.p.auth.client-secret`, `agents."x".headers.Authorization`…"""
+    held: list[str] = []
+
+    def scan(prefix: str, sec: Any) -> None:
+        if not isinstance(sec, dict):
+            return
+        held.extend(prefix + k for k, s in SETTINGS.items() if s.secret and sec.get(k) not in (None, ""))
+        auth = sec.get("auth")
+        if isinstance(auth, dict):
+            held.extend(f"{prefix}auth.{k}" for k, secret in AUTH_KEYS.items() if secret and auth.get(k))
+        headers = sec.get("headers")
+        if isinstance(headers, dict) and headers:
+            from a2acli.redact import HARMLESS_HEADERS
+
+            held.extend(f"{prefix}headers.{k}" for k in headers if str(k).lower() not in HARMLESS_HEADERS)
+
+    scan("", data)
+    for table in ("profiles", "agents"):
+        sections = data.get(table)
+        if isinstance(sections, dict):
+            for name, sec in sections.items():
+                scan(f"{table}.{_toml_key(name)}.", sec)
+    return tuple(held)
+
+
+def _toml_key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def find_local() -> tuple[list[tuple[Path, str | None]], list[str]]:
+    """The local config files, from the working directory up: those of the nearest directory that
+    holds a `.a2acli.toml` or a `.env` with an `A2ACLI_` line (a .env without one is someone
+    else's and does not stop the search), as (path, text read or None), the .env first; and
+    warnings. The search stops before $HOME (a file there would be a second global config, above
+    the real one) and at the filesystem root. A file that belongs to another user is skipped with a
+    warning (as git does): one written by someone else could send your credentials elsewhere."""
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was removed
+        return [], []
+    home = os.path.realpath(os.path.expanduser("~"))
+    warnings: list[str] = []
+    d = here
+    while d != home:
+        found: list[tuple[Path, str | None]] = []
+        for name in LOCAL_NAMES:
+            p = os.path.join(d, name)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            text = None
+            if name == ".env":
+                text = _read_text(Path(p), writing=False)
+                if text is None or not re.search(r"^\s*(export\s+)?A2ACLI_[A-Z0-9_]*\s*=", text, re.M):
+                    continue
+            if os.name == "posix" and st.st_uid != os.getuid():
+                warnings.append(f"ignoring {p}: it belongs to another user (uid {st.st_uid}); a config file someone else wrote could send your credentials elsewhere")
+                continue
+            found.append((Path(p), text))
+        if found:
+            return found, warnings
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return [], warnings
+
+
+def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
+    """`--config FILE` (or A2ACLI_LOCAL_CONFIG), else the discovered local files (highest first)."""
+    explicit = explicit or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
+    if explicit is not None:
+        p = Path(os.path.abspath(os.path.expanduser(explicit)))
+        if not p.exists() or p.is_dir():
+            what = "is a directory" if p.is_dir() else "no such file"
+            raise UsageError(f"--config {explicit}: {what}", hint="give a .env or TOML config file (--config /dev/null: none at all)")
+        f = read_config_file(p, "--config")
+        return [f] if f else []
+    found, warned = find_local()
+    warnings.extend(warned)
+    return [f for f in (read_config_file(p, "local", text) for p, text in found) if f]
+
+
+def _table(f: ConfigFile, key: str) -> dict[str, Any]:
+    value = f.data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _wrong_type(key, value, "a table of profiles" if key == "profiles" else "a table of agents", f.path)
+    return value
+
+
+def _pick_profile(profile: str | None, files: list[ConfigFile]) -> tuple[str | None, str, bool]:
+    """(name, where it was chosen, explicit?): --profile, A2ACLI_PROFILE (explicit: above agent
+    scopes), else the default profile of the highest file that names one."""
+    if profile:
+        return profile, "flag", True
+    if os.environ.get("A2ACLI_PROFILE"):
+        return os.environ["A2ACLI_PROFILE"], "env A2ACLI_PROFILE", True
+    for f in files:
+        name = f.data.get("default-profile")
+        if name is None:
+            continue
+        if not isinstance(name, str):
+            raise _wrong_type("default-profile", name, "a string (a profile's name)", f.path)
+        if name:
+            return name, f"{'A2ACLI_PROFILE' if f.dotenv else 'default-profile'} ({f.where})", False
+    return None, "none", False
+
+
+def _split_ref(ref: str) -> tuple[str, str, int | None, str] | None:
+    """(scheme, host, port, path) of an agent reference; a bare `host[:port][/path]` has scheme ""."""
+    from urllib.parse import urlsplit
+
+    text = ref.strip()
+    bare = "://" not in text
+    if bare and not re.match(r"[A-Za-z0-9\[][A-Za-z0-9.\-\[\]:]*(/|$)", text):  # a file path, not a host
+        return None
+    try:
+        u = urlsplit("http://" + text if bare else text)
+        port = u.port
+    except ValueError:
+        return None
+    if not u.hostname:
+        return None
+    scheme = "" if bare else u.scheme.lower()
+    return scheme, u.hostname.lower(), port or {"http": 80, "https": 443}.get(scheme), u.path.rstrip("/")
+
+
+def agent_match(key: str, ref: str) -> int | None:
+    """How closely the agent scope `key` matches the agent `ref` (the length of its path; longer
+    wins), None when it does not. `https://a.example` matches that origin (scheme, host, port) and
+    every path under it; `https://a.example/team1` only that path and under; a key without a
+    scheme (`a.example`, `a.example:8443`) matches that host (and port, when given) on any scheme.
+    Anything else (a file path) matches itself only."""
+    k, r = _split_ref(key), _split_ref(ref)
+    if k is None or r is None:
+        return len(key) if key.strip() == ref.strip() else None
+    ks, kh, kp, kpath = k
+    rs, rh, rp, rpath = r
+    if not rs:  # a bare host:port given to --url is read as http://
+        rs, rp = "http", rp or 80
+    if kh != rh or (ks and ks != rs) or (kp is not None and kp != rp):
+        return None
+    if kpath and rpath != kpath and not rpath.startswith(kpath + "/"):
+        return None
+    return len(kpath)
+
+
+def _agent_section(f: ConfigFile, ref: str | None) -> tuple[str, dict[str, Any]] | None:
+    agents = _table(f, "agents")
+    if not ref or not agents:
+        return None
+    best: tuple[int, str] | None = None
+    for key in agents:
+        n = agent_match(str(key), ref)
+        if n is not None and (best is None or n > best[0]):
+            best = (n, str(key))
+    if best is None:
+        return None
+    sec = agents[best[1]]
+    where = f"agents.{_toml_key(best[1])}"
+    if not isinstance(sec, dict):
+        raise _wrong_type(where, sec, "a table of settings", f.path)
+    if "url" in sec:
+        raise UsageError(f"{where} in {f.path} sets url: an agent scope is chosen by the agent's URL and cannot change it", hint=f"remove url from [{where}]")
+    return best[1], sec
+
+
+def _sections(f: ConfigFile, pname: str | None, explicit: bool, agent: tuple[str, dict[str, Any]] | None) -> list[Layer]:
+    """The layers of one file, highest first."""
+    profiles = _table(f, "profiles")
+    prof: Layer | None = None
+    if pname and pname in profiles:
+        where = f"profiles.{_toml_key(pname)}"
+        if not isinstance(profiles[pname], dict):
+            raise _wrong_type(where, profiles[pname], "a table of settings", f.path)
+        prof = Layer(f"profile {pname} ({f.where})", profiles[pname], f, where)
+    out: list[Layer] = []
+    if prof and explicit:
+        out.append(prof)
+    if agent:
+        out.append(Layer(f"agent {agent[0]} ({f.where})", agent[1], f, f"agents.{_toml_key(agent[0])}"))
+    if prof and not explicit:
+        out.append(prof)
+    out.append(Layer(f.where, {k: v for k, v in f.data.items() if k not in _NOT_SETTINGS}, f, None))
+    return out
 
 
 # What each setting may be in the file: a string always; besides, these TOML types.
@@ -169,11 +477,15 @@ _ALSO: dict[str, tuple[type, ...]] = {
 }
 
 
-def check_profile_types(pname: str, pvals: dict[str, Any]) -> None:
-    """Every value of a profile of the type its key takes (a usage error naming it, not a crash)."""
+def check_types(layer: Layer) -> None:
+    """Every value of a section of the type its key takes (a usage error naming it, not a crash)."""
+    if layer.file is None or layer.file.dotenv:
+        return
+    prefix = f"{layer.section}." if layer.section else ""
+    path = layer.file.path
     for name, s in SETTINGS.items():
         for key in (name, s.old) if s.old else (name,):
-            value = pvals.get(key)
+            value = layer.values.get(key)
             if value is None or isinstance(value, str):
                 continue
             also = _ALSO.get(name, ())
@@ -182,83 +494,134 @@ def check_profile_types(pname: str, pvals: dict[str, Any]) -> None:
                 ok = all(isinstance(v, str) for v in value)
             if not ok:
                 wanted = "a string" + (" or an array of strings" if name == "transport" else " or a number" if int in also else " or a boolean" if bool in also else "")
-                raise _wrong_type(f"profiles.{pname}.{key}", value, wanted)
+                raise _wrong_type(f"{prefix}{key}", value, wanted, path)
     for table in ("headers", "auth"):
-        sub = pvals.get(table)
+        sub = layer.values.get(table)
         if sub is None:
             continue
         if not isinstance(sub, dict):
-            raise _wrong_type(f"profiles.{pname}.{table}", sub, "a table")
+            raise _wrong_type(f"{prefix}{table}", sub, "a table", path)
         for k, v in sub.items():
             if isinstance(v, bool) or not isinstance(v, (str, int, float)):
-                raise _wrong_type(f"profiles.{pname}.{table}.{k}", v, "a string")
+                raise _wrong_type(f"{prefix}{table}.{k}", v, "a string", path)
+
+
+def _kind(value: Any) -> str:
+    """What a TOML value is, in words."""
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _wrong_type(key: str, value: Any, wanted: str, path: Path | None = None) -> UsageError:
+    return UsageError(f"{key} in the config file {path or config_path()} is {_kind(value)}, not {wanted}", hint=f"fix {key} in the file, or `a2a config set` it")
 
 
 class Resolved(NamedTuple):
-    values: dict[str, Any]
-    sources: dict[str, str]  # flag | env | profile NAME | default
+    values: dict[str, Any]  # every setting; also `header.NAME` and `auth.KEY` from the files
+    sources: dict[str, str]  # flag | env NAME | a file and its section (`profile p (global PATH)`) | default
     profile: str | None
-    profile_headers: tuple[tuple[str, str], ...]
-    auth: dict[str, str]  # the profile's [auth] table (OAuth2)
-    exposed: str | None = None  # the config file holds this profile's secrets and others can read it
+    profile_headers: tuple[tuple[str, str], ...]  # the files' headers, merged (the highest source wins a name)
+    auth: dict[str, str]  # the [auth] table (OAuth2) of the highest section that has one
+    warnings: tuple[str, ...] = ()  # files others can read that hold secrets, files skipped
+    rank: dict[str, int] = {}  # noqa: RUF012  (read-only) setting -> 0 flag, 1 env, 2… file sections, 999 default
+    files: tuple[ConfigFile, ...] = ()  # the files read, highest first
+    profile_source: str = "none"
+    agents: tuple[str, ...] = ()  # the agent scopes applied (their labels)
+    where: dict[str, tuple[str, str | None]] = {}  # noqa: RUF012  (read-only) a file source's label -> (path, section)
 
 
-def resolve(flags: dict[str, Any], profile: str | None = None) -> Resolved:
+def resolve(flags: dict[str, Any], profile: str | None = None, config: str | None = None) -> Resolved:
+    """Every setting from the first of: flag, environment, local file (`config`, the --config
+    FILE, else the one found from the working directory up), global file, built-in default."""
+    warnings: list[str] = []
+    files = local_files(config, warnings)
     path = config_path()
     try:
         exists = path.exists()
     except OSError as e:  # a directory on the way that cannot be read
         raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_CONFIG") from None
-    need_config = profile or os.environ.get("A2ACLI_PROFILE") or os.environ.get("A2ACLI_CONFIG") or exists
-    config = load_config() if need_config else {}
-    pname, pvals = profile_values(profile, config)
-    if pname:
-        check_profile_types(pname, pvals)
-    values, sources = resolve_values(flags, pname, pvals)
-    headers = pvals.get("headers") or {}
-    auth = {str(k): str(v) for k, v in (pvals.get("auth") or {}).items()}
-    profile_headers = tuple((str(k), str(v)) for k, v in headers.items())
-    return Resolved(values, sources, pname, profile_headers, auth, _exposed(path, pname, pvals, profile_headers, auth))
+    glob = read_config_file(path, "global") if exists else None
+    if glob:
+        files.append(glob)
+    pname, psource, explicit = _pick_profile(profile, files)
+    if pname and not any(pname in _table(f, "profiles") for f in files):
+        known = sorted({str(n) for f in files for n in _table(f, "profiles")})
+        where = " or ".join(dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), str(path)]))
+        raise UsageError(f"no profile {pname!r} in {where}", hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one")
+    # The agent: the URL (else the endpoint) from every source but the agent scopes, which it chooses.
+    plain = [layer for f in files for layer in _sections(f, pname, explicit, None)]
+    ref_values, _, _ = _pick_values({k: flags.get(k) for k in ("url", "endpoint")}, plain, only=("url", "endpoint"))
+    ref = ref_values.get("url") or ref_values.get("endpoint")
+    layers: list[Layer] = []
+    agents: list[str] = []
+    for f in files:
+        agent = _agent_section(f, str(ref) if ref else None)
+        section = _sections(f, pname, explicit, agent)
+        layers += section
+        agents += [layer.label for layer in section if layer.section and layer.section.startswith("agents.")]
+    for layer in layers:
+        check_types(layer)
+    values, sources, rank = _pick_values(flags, layers)
+    headers: dict[str, tuple[str, str]] = {}  # lower-case name -> (name, value)
+    for layer in layers:
+        for k, v in (layer.values.get("headers") or {}).items():
+            if str(k).lower() not in headers:
+                headers[str(k).lower()] = (str(k), str(v))
+                values[f"header.{k}"], sources[f"header.{k}"] = str(v), layer.label
+    auth: dict[str, str] = {}
+    for layer in layers:
+        if layer.values.get("auth"):
+            auth = {str(k): str(v) for k, v in layer.values["auth"].items()}
+            for k, v in auth.items():
+                values[f"auth.{k}"], sources[f"auth.{k}"] = v, layer.label
+            break
+    warnings += filter(None, (_exposed(f) for f in files))
+    wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
+    return Resolved(values, sources, pname, tuple(headers.values()), auth, tuple(warnings), rank, tuple(files), psource, tuple(agents), wheres)
 
 
-def _exposed(path: Path, pname: str | None, pvals: dict[str, Any], headers: tuple[tuple[str, str], ...], auth: dict[str, str]) -> str | None:
-    """A warning when the profile in use keeps a secret in a config file others can read."""
-    if not pname or os.name != "posix":
-        return None
-    from a2acli.redact import HARMLESS_HEADERS
-
-    held = [k for k, s in SETTINGS.items() if s.secret and pvals.get(k) not in (None, "")]
-    held += [f"auth.{k}" for k, secret in AUTH_KEYS.items() if secret and auth.get(k)]
-    held += [f"header.{k}" for k, _ in headers if k.lower() not in HARMLESS_HEADERS]
-    if not held:
+def _exposed(f: ConfigFile) -> str | None:
+    """A warning when a config file keeps a secret and others can read it."""
+    if not f.secrets or os.name != "posix":
         return None
     try:
-        mode = path.stat().st_mode
+        mode = f.path.stat().st_mode
     except OSError:
         return None
-    if not mode & 0o044:
+    if not mode & 0o044 or not stat.S_ISREG(mode):  # not readable by others, or not a regular file (/dev/null)
         return None
-    return f"the config file {path} is readable by others (mode {mode & 0o777:o}) and holds secrets of profile {pname} ({', '.join(held)}); run: chmod 600 {path}"
+    return f"the config file {f.path} is readable by others (mode {mode & 0o777:o}) and holds secrets ({', '.join(f.secrets)}); run: chmod 600 {f.path}"
+
+
+def _pick_values(flags: dict[str, Any], layers: list[Layer], only: tuple[str, ...] | None = None) -> tuple[dict[str, Any], dict[str, str], dict[str, int]]:
+    """Each setting from the first of: flag, environment, the layers in order, built-in default."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    rank: dict[str, int] = {}
+    for name, s in SETTINGS.items():
+        if only and name not in only:
+            continue
+        if flags.get(name) is not None:
+            values[name], sources[name], rank[name] = flags[name], "flag", 0
+            continue
+        env = next((e for e in env_names(s) if os.environ.get(e)), None)
+        if env:
+            values[name], sources[name], rank[name] = os.environ[env], f"env {env}", 1
+            continue
+        for i, layer in enumerate(layers):
+            value = layer.values.get(name)
+            if value is None and s.old:
+                value = layer.values.get(s.old)
+            if value is not None:
+                values[name], sources[name], rank[name] = value, layer.label, 2 + i
+                break
+        else:
+            values[name], sources[name], rank[name] = s.default, "default", 999
+    return values, sources, rank
 
 
 def resolve_values(flags: dict[str, Any], pname: str | None, pvals: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """Each setting from the first of: flag, environment, profile, built-in default."""
-    values: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    for name, s in SETTINGS.items():
-        old_env = "A2ACLI_" + s.old.upper().replace("-", "_") if s.old else ""
-        if flags.get(name) is not None:
-            values[name], sources[name] = flags[name], "flag"
-        elif os.environ.get(s.env):
-            values[name], sources[name] = os.environ[s.env], f"env {s.env}"
-        elif old_env and os.environ.get(old_env):
-            values[name], sources[name] = os.environ[old_env], f"env {old_env}"
-        elif pvals.get(name) is not None:
-            values[name], sources[name] = pvals[name], f"profile {pname}"
-        elif s.old and pvals.get(s.old) is not None:
-            values[name], sources[name] = pvals[s.old], f"profile {pname}"
-        else:
-            values[name], sources[name] = s.default, "default"
+    """Each setting from the first of: flag, environment, the profile's values, built-in default."""
+    values, sources, _ = _pick_values(flags, [Layer(f"profile {pname}", pvals)] if pname else [])
     return values, sources
 
 
@@ -526,6 +889,8 @@ class ConfigEdit:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_path()
         self.text = _read_text(self.path, writing=True) or ""
+        if self.text.strip() and is_dotenv(self.path, self.text):
+            raise UsageError(f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed", hint="edit it by hand, or point A2ACLI_CONFIG at a TOML file")
         self.data = _parse(self.path, self.text, writing=True)
         self._ops: list[tuple[str, tuple[str, ...], Any]] = []
         self._doc = _tomlkit_parse(self.path, self.text)

@@ -38,6 +38,7 @@ def _opt(*decls: str, help: str, panel: str = CONN, setting: str | None = None, 
 # defaults reads the config file and the environment, which a plain call does not need.
 HELP_WANTED = True
 HELP_PROFILE: str | None = None  # `--profile NAME` on the command line that asks for help
+HELP_CONFIG: str | None = None  # `--config FILE` on the command line that asks for help
 
 
 class _EffectiveDefaultHelp(OptionInfo):
@@ -96,6 +97,8 @@ def effective_default_text(setting: str) -> str:
     if source == "default":
         return f"(default: {value}; env: {s.env})" if value is not None else f"(env: {s.env})"
     shown = "set" if s.secret else f"default: {value}"
+    if source.startswith(("profile ", "agent ")):  # `profile p (global PATH)`: the section is enough here
+        source = source.split(" (", 1)[0]
     return f"({shown}, from {source})" if source.startswith("env") else f"({shown}, from {source}; env: {s.env})"
 
 
@@ -112,14 +115,23 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
         stamp: Any = path.stat().st_mtime_ns
     except OSError:
         stamp = None
-    key = (tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))), str(path), stamp, HELP_PROFILE)
+    key = (tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))), str(path), stamp, HELP_PROFILE, HELP_CONFIG, _cwd())
     if key not in _DEFAULTS_CACHE:
         try:
-            res = settings.resolve({}, HELP_PROFILE)
+            res = settings.resolve({}, HELP_PROFILE, HELP_CONFIG)
             _DEFAULTS_CACHE[key] = {k: (res.values[k], res.sources[k]) for k in res.values}
         except Exception:  # a broken config or a missing profile: say it when a command runs, not in help
             _DEFAULTS_CACHE[key] = {}
     return _DEFAULTS_CACHE[key]
+
+
+def _cwd() -> str:
+    import os
+
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
 
 
 # name -> (annotation, default). Env vars are resolved in settings.py so `config show` can say
@@ -221,6 +233,17 @@ COMMON: dict[str, tuple[Any, Any]] = {
     ),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call). Default: certificates are verified.", panel=AUTH)], False),
     "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
+    "config": (
+        Annotated[
+            str | None,
+            _opt(
+                "--config",
+                help="Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_LOCAL_CONFIG)",
+                metavar="FILE",
+            ),
+        ],
+        None,
+    ),
     "output": (
         Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", metavar="text|json|raw", autocompletion=complete_from(lambda: ("text", "json", "raw")))],
         None,
@@ -333,7 +356,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     merged = {k: (raw.get(k) if raw.get(k) not in (None, False, []) else root.get(k)) for k in COMMON}
     flags = {k.replace("_", "-"): v for k, v in merged.items()}
     flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
-    res = settings.resolve(flags, merged.get("profile"))
+    res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
     _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
     try:
@@ -361,10 +384,11 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     output = str(v["output"]).lower()
     if output not in ("text", "json", "raw"):
         raise UsageError(f"unknown output mode {output!r}", hint="-o text, json or raw")
-    if res.exposed:
+    if res.warnings:
         from a2acli.render.output import Output
 
-        Output(output).warn(res.exposed)
+        for warning in res.warnings:
+            Output(output).warn(warning)
     as_v = (merged.get("as_version") or "").lower()
     if as_v not in ("", "v1", "1.0"):
         raise UsageError(f"--as {merged['as_version']!r} is not supported", hint="--as v1 (canonical V1 JSON)")
@@ -379,15 +403,14 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     for name in ("api-key", "bearer"):
         _check_credential(v[name], _named(f"--{name}", res.sources[name]))
     max_body = settings.parse_size(v["max-body"], f"--max-body ({res.sources['max-body']})" if res.sources["max-body"] != "flag" else "--max-body")
-    headers = [check_header(n, val, f"header.{n} (profile {res.profile})") for n, val in res.profile_headers]
+    headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
     headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
     headers += [parse_header(h) for h in (merged.get("header") or [])]
     if v["basic"] and ":" not in str(v["basic"]):
         raise UsageError(f"--basic must be USER:PASSWORD ({res.sources['basic']})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
     basic, bearer = v["basic"], v["bearer"]
     if basic and bearer:  # both set Authorization: the higher source wins, a tie is an error
-        rank = {"flag": 0, "env": 1, "profile": 2}
-        rb, rt = rank.get(res.sources["basic"].split()[0], 3), rank.get(res.sources["bearer"].split()[0], 3)
+        rb, rt = res.rank["basic"], res.rank["bearer"]
         if rb == rt:
             raise UsageError(
                 f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization",
@@ -434,6 +457,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         profile=res.profile,
         sources=res.sources,
         values={**res.values, "transport": ",".join(transports) or None},
+        resolved=res,
     )
 
 

@@ -61,10 +61,15 @@ def _check_profile_name(name: str) -> None:
 
 
 def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
-    """Print every effective setting and where it came from: flag, env, profile or default.
+    """Print every effective setting and where it came from (read-only: it changes nothing).
 
-    Secrets are masked (****cret). Flags given here or before the subcommand count, as on any
-    other command, so this shows exactly what a call with the same flags would use.
+    The sources, highest first: a flag, an environment variable, the local file (--config FILE,
+    else the nearest .env or .a2acli.toml from the working directory up, $HOME excluded), the global
+    config file, the built-in default. Within a file: a profile named by --profile/A2ACLI_PROFILE,
+    the agent scope matching the agent ([agents."https://…"]), the default profile, the top level.
+    A value from a file is shown with the file and its section. Secrets are masked (****cret).
+    Flags given here or before the subcommand count, as on any other command, so this shows exactly
+    what a call with the same flags would use.
 
     Examples:
 
@@ -73,15 +78,16 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
       a2a config show --profile staging -o json | jq -r .settings.url.value
 
       A2ACLI_A2A_VERSION=0.3 a2a config show --url http://127.0.0.1:41241
+
+      a2a config show --config ./agent.env
     """
     from a2acli import settings
     from a2acli.commands._run import boundary, output_for
 
     out = output_for(opts)
     with boundary(output_hint=opts.output, debug=opts.debug, out=out):
-        config = settings.load_config()
-        pvals = ((config.get("profiles") or {}).get(opts.profile) or {}) if opts.profile else {}
-        pheaders = {(str(k), str(v)) for k, v in (pvals.get("headers") or {}).items()}
+        res = opts.resolved
+        files = list(res.files) if res else []
         rows: list[tuple[str, str | None, str]] = []
         for name, s in settings.SETTINGS.items():
             value = opts.values.get(name)
@@ -89,27 +95,38 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
             rows.append((name, shown, opts.sources.get(name, "default")))
         for hname, hvalue in opts.headers:
             shown = settings.mask(hvalue) if settings.is_secret_header(hname) else hvalue
-            rows.append((f"header.{hname}", shown, f"profile {opts.profile}" if (hname, hvalue) in pheaders else "flag"))
+            from_file = opts.values.get(f"header.{hname}") == hvalue
+            rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
         for aname, avalue in opts.oauth:
             secret = settings.AUTH_KEYS.get(aname, False)
-            rows.append((f"auth.{aname}", settings.mask(avalue) if secret else avalue, f"profile {opts.profile}"))
-        profile_source = _profile_source(ctx, opts, config)
+            rows.append((f"auth.{aname}", settings.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
         path = settings.config_path()
+        local = [f for f in files if f.kind != "global"]
+        profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
+        profile_source = res.profile_source if res else "none"
+        agents = list(res.agents) if res else []
         if out.mode in ("json", "raw"):
             out.json(
                 {
                     "config": str(path),
                     "configExists": path.is_file(),
+                    "local": [{"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local],
                     "profile": opts.profile,
                     "profileSource": profile_source,
-                    "profiles": sorted((config.get("profiles") or {}).keys()),
-                    "settings": {name: {"value": value, "source": source} for name, value, source in rows},
+                    "profiles": profiles,
+                    "agentScopes": agents,
+                    "settings": {name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows},
                 }
             )
             return
         out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
-        profiles = sorted((config.get("profiles") or {}).keys())
+        for f in local:
+            out.note(f"{f.kind}: {f.path}" + (" (.env)" if f.dotenv else ""))
+        if not local:
+            out.note("local: none (no .env or .a2acli.toml from here up)")
         out.note(f"profile: {opts.profile} ({profile_source})" if opts.profile else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else ""))
+        for label in agents:
+            out.note(f"agent scope: {label}")
         if out.rich:
             out.table(["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings")
             return
@@ -118,18 +135,14 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
         out.text("\n".join(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
 
 
+def _where(res: Any, source: str) -> dict[str, Any]:
+    """For a value from a file: {"file": PATH, "section": "profiles.p" | 'agents."…"' | None (the top level)}."""
+    found = res.where.get(source) if res else None
+    return {"file": found[0], "section": found[1]} if found else {}
+
+
 def _text(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _profile_source(ctx: typer.Context, opts: CallOptions, config: dict[str, Any]) -> str:
-    if not opts.profile:
-        return "none"
-    if _root_profile(ctx, ctx.params.get("profile")):
-        return "flag"
-    if os.environ.get("A2ACLI_PROFILE"):
-        return "env A2ACLI_PROFILE"
-    return "default-profile"
 
 
 # -- set / unset / path ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The options of one call, resolved (flags over env over profile over defaults): what the
+"""The options of one call, resolved (flag > env > local file > global file > default): what the
 pipeline needs of the command line, and nothing of Typer."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from a2acli.wire import Wire
 
 
 class CallOptions(NamedTuple):
-    """Every shared option of one call, resolved (flags over env over profile over defaults).
+    """Every shared option of one call, resolved (flag > env > local file > global file > default).
     A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
 
     url: str | None = None
@@ -42,6 +42,7 @@ class CallOptions(NamedTuple):
     profile: str | None = None
     sources: Mapping[str, str] = MappingProxyType({})
     values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
+    resolved: Any = None  # settings.Resolved: the files read and where each value came from (config show)
 
     @property
     def dialect(self):  # noqa: ANN201

@@ -36,6 +36,11 @@ def show(cli, *args, env=None, as_json=True):
     return {"settings": {n: {"value": None if v == "-" else v, "source": src} for n, v, src in rows}}
 
 
+def from_profile(name, cfg):
+    """How `config show -o json` names a value from a profile of the global file."""
+    return {"source": f"profile {name} (global {cfg})", "file": str(cfg), "section": f"profiles.{name}"}
+
+
 @pytest.mark.spec("A2ACLI_CONFIG_001")
 def test_set_writes_toml_0600_in_a_0700_directory(cli, cfg):
     result = cli("config", "set", "--profile", "local", "url", "http://127.0.0.1:41241")
@@ -179,7 +184,7 @@ def test_precedence_of_every_source(cli, cfg, name):
     cli("config", "set", "--profile", "p", name, pval)
     cli("config", "set", "default-profile", "p")
     got = show(cli, as_json=plain)["settings"][name]
-    assert got["source"] == "profile p" and str(got["value"]).removesuffix(".0") == pval
+    assert got["source"] == f"profile p (global {cfg})" and str(got["value"]).removesuffix(".0") == pval
     got = show(cli, env={env: eval_}, as_json=plain)["settings"][name]
     assert got == {"value": eval_, "source": f"env {env}"}
     got = show(cli, flag, fval, env={env: eval_}, as_json=plain)["settings"][name]
@@ -190,7 +195,7 @@ def test_the_old_rpc_url_names_still_set_the_endpoint(cli, cfg):
     """`--rpc-url`, A2ACLI_RPC_URL and a profile's `rpc-url` key are the endpoint's old names."""
     cli("config", "set", "--profile", "p", "rpc-url", "http://p.test/rpc")
     cli("config", "set", "default-profile", "p")
-    assert show(cli)["settings"]["endpoint"] == {"value": "http://p.test/rpc", "source": "profile p"}
+    assert show(cli)["settings"]["endpoint"] == {"value": "http://p.test/rpc", **from_profile("p", cfg)}
     assert show(cli, env={"A2ACLI_RPC_URL": "http://e.test/rpc"})["settings"]["endpoint"] == {"value": "http://e.test/rpc", "source": "env A2ACLI_RPC_URL"}
     assert show(cli, "--rpc-url", "http://f.test/rpc")["settings"]["endpoint"] == {"value": "http://f.test/rpc", "source": "flag"}
 
@@ -204,10 +209,10 @@ def test_profile_selection_flag_env_default(cli, cfg):
     for p in ("a", "b", "c"):
         cli("config", "set", "--profile", p, "url", f"http://{p}.test")
     cli("config", "set", "default-profile", "a")
-    assert show(cli)["profile"] == "a" and show(cli)["profileSource"] == "default-profile"
+    assert show(cli)["profile"] == "a" and show(cli)["profileSource"] == f"default-profile (global {cfg})"
     assert show(cli, env={"A2ACLI_PROFILE": "b"})["settings"]["url"]["value"] == "http://b.test"
     got = show(cli, "--profile", "c", env={"A2ACLI_PROFILE": "b"})
-    assert got["settings"]["url"] == {"value": "http://c.test", "source": "profile c"} and got["profileSource"] == "flag"
+    assert got["settings"]["url"] == {"value": "http://c.test", **from_profile("c", cfg)} and got["profileSource"] == "flag"
     # before the subcommand too
     result = cli("--profile", "c", "config", "show", "-o", "json")
     assert json.loads(result.stdout)["profile"] == "c"
@@ -260,9 +265,9 @@ def test_show_masks_secrets(cli, cfg):
         for secret in ("api-key-0123456789", "bearer-token-9876", "basic-pass-5555", "header-secret-abcd", "client-secret-wxyz"):
             assert secret not in text
     s = json.loads(got.stdout)["settings"]
-    assert s["api-key"] == {"value": "****6789", "source": "profile p"}
+    assert s["api-key"] == {"value": "****6789", **from_profile("p", cfg)}
     assert s["bearer"] == {"value": "****9876", "source": "env A2ACLI_BEARER"}
-    assert s["basic"] == {"value": "alice:****555", "source": "profile p"}  # the user shows; at most a quarter of the password
+    assert s["basic"] == {"value": "alice:****555", **from_profile("p", cfg)}  # the user shows; at most a quarter of the password
     assert s["header.Authorization"]["value"] == "****abcd"
     assert s["auth.client-secret"]["value"] == "****wxyz"
     assert "****6789" in result.stdout
@@ -388,7 +393,7 @@ def test_the_issue_case_comments_stay_and_30_stays_an_integer(cli, cfg):
     assert cli("config", "set", "--profile", "local", "timeout", "30").exit_code == 0
     assert cfg.read_text() == '# my agents\n[profiles.local]\n# the dev box\nurl = "http://127.0.0.1:41241"\ntimeout = 30\n'
     assert tomllib.loads(cfg.read_text())["profiles"]["local"]["timeout"] == 30
-    assert show(cli, "--profile", "local")["settings"]["timeout"] == {"value": "30", "source": "profile local"}  # not 30.0
+    assert show(cli, "--profile", "local")["settings"]["timeout"] == {"value": "30", **from_profile("local", cfg)}  # not 30.0
 
 
 def test_a_new_file_is_laid_out_in_tables(cli, cfg):
