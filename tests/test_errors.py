@@ -12,7 +12,7 @@ import pytest
 from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 from a2acli import errors
-from a2acli.errors import A2acliError, ExitCode
+from a2acli.errors import A2acliError
 from a2acli.wire.bindings import get_binding, parse_transport
 from a2acli.wire.translate.errors import A2A_ERRORS, error_name, error_reason
 

@@ -27,7 +27,7 @@ def envelope(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
 def test_task_not_found_is_named_the_same_over_every_binding(a2a_bin, demo_agent, transport, version):
     if transport == "grpc" and demo_agent.grpc_url is None:
         pytest.skip("no grpcio: the demo agent serves no gRPC")
-    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)
+    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport, *(["--plaintext"] if transport == "grpc" else []))
     err = envelope(run("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))
     assert err["code"] == "TaskNotFoundError" and err["message"].startswith("-32001 TaskNotFoundError: ")
     assert err["a2aCode"] == TRANSPORT_CODE[transport] and err["hint"]
