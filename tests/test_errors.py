@@ -377,3 +377,11 @@ def test_with_debug_on_the_hint_says_the_exchange_is_above(cli, agent):
     result = cli("send", "more", "--task-id", "t-9", "-u", AGENT, "--debug")
     assert result.exit_code == 1
     assert "hint: the request that carried --task-id t-9 and the answer are above (--debug)" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_OUT_004")
+def test_a_json_rpc_code_a2a_does_not_define_is_named_by_its_error_info_reason(cli, agent):
+    info = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}]
+    agent.post(RPC).respond(json=rpc_error(-32000, "Task not found", info))
+    err = envelope(cli("tasks", "get", "t-9", "-u", AGENT, "-o", "json"))
+    assert (err["code"], err["a2aCode"], err["message"]) == ("TaskNotFoundError", -32000, "-32000 TaskNotFoundError: Task not found")
