@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from a2acli import settings
-from a2acli.errors import AuthError, InvalidResponseError, UnreachableError, UsageError
+from a2acli.errors import A2acliError, AuthError, CredentialsMissingError, CredentialsWithheldError, HttpError, UnreachableError, UsageError
 
 LEEWAY = 30.0  # seconds: a token this close to expiry is requested again
 DEFAULT_LIFETIME = 3600.0  # when the answer has no expires_in
@@ -96,12 +96,12 @@ def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float |
     import httpx
 
     if not cc.client_secret:
-        raise AuthError(f"no client secret for {cc.client_id} at {cc.token_url}", hint="a2a auth login --client-secret S (or A2ACLI_CLIENT_SECRET)")
+        raise CredentialsMissingError(f"no client secret for {cc.client_id} at {cc.token_url}", hint="a2a auth login --client-secret S (or A2ACLI_CLIENT_SECRET)")
     from urllib.parse import urlsplit
 
     parts = urlsplit(cc.token_url)
     if parts.scheme != "https" and not is_loopback(parts.hostname):
-        raise AuthError(
+        raise CredentialsWithheldError(
             f"the token endpoint {cc.token_url} is not https: the client secret would cross the network in clear",
             hint="use the https:// token URL (plain http is accepted on loopback only)",
         )
@@ -140,10 +140,12 @@ def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float |
             why = f"HTTP {resp.status_code} {resp.reason_phrase}".strip()
         if resp.status_code in (400, 401, 403):
             raise AuthError(f"the token endpoint {cc.token_url} refused the client credentials ({why})", hint="check --client-id, --client-secret and --scope")
-        raise InvalidResponseError(f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)")
+        if resp.status_code != 200:
+            raise HttpError(f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)", wire_code=resp.status_code)
+        raise A2acliError(f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)")
     token_type = str(body.get("token_type") or "Bearer")
     if token_type.lower() != "bearer":
-        raise InvalidResponseError(f"the token endpoint issued a {token_type!r} token; only Bearer tokens are supported", hint="ask for a Bearer token")
+        raise A2acliError(f"the token endpoint issued a {token_type!r} token; only Bearer tokens are supported", hint="ask for a Bearer token")
     try:
         expires_in = body.get("expires_in")
         lifetime = float(expires_in if expires_in is not None else DEFAULT_LIFETIME)
@@ -171,7 +173,7 @@ def access_token(profile: str | None, cc: ClientCredentials, *, verify: Any = Tr
     entry = cached(profile, cc.token_url)
     if entry is None:
         if not cc.client_secret:
-            raise AuthError(
+            raise CredentialsMissingError(
                 f"no valid OAuth2 token for profile {profile or '(none)'} and no client secret to request one",
                 hint=f"a2a auth login{f' --profile {profile}' if profile else ''} --client-secret S",
             )

@@ -1,4 +1,20 @@
-"""Exit codes and the error tree. Lower layers raise these; only commands/_run.py catches them."""
+"""Exit codes, error codes and the error tree. Lower layers raise these; only commands/_run.py
+catches them.
+
+Every error the CLI reports carries one `code` (the `-o json` envelope's `code`, official CLI spec
+§9.4 and Appendix B) and one exit code (§9.6), and the two always agree:
+
+- a protocol failure carries the A2A error the agent reported, by its A2A 1.0 name
+  (`TaskNotFoundError`), whichever binding carried it (RpcError; the names live in
+  wire/translate/errors.py, one table for JSON-RPC codes, ErrorInfo reasons and gRPC details);
+- a CLI-local failure carries one of the spec's Appendix E codes (`A2ACLI_ERR_*`, the set below,
+  checked by a test against the spec);
+- a condition of our own with no Appendix E code carries a vendor code, `X_A2A_<SYMBOL>`; no
+  code is ever invented in the `A2ACLI_ERR_` namespace.
+
+`a2a_code` is the A2A error's JSON-RPC code whatever the binding (policies compare it);
+`wire_code` is what the envelope's `a2aCode` shows: the transport-level code as it crossed the
+wire (the JSON-RPC code, the HTTP status, or the gRPC status name), else None."""
 
 from __future__ import annotations
 
@@ -17,11 +33,63 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130  # Ctrl-C
 
 
+# -- the official CLI spec's Appendix E: CLI-local error codes, with the exit code each maps to ----
+USAGE = "A2ACLI_ERR_USAGE"
+CARD_NOT_FOUND = "A2ACLI_ERR_CARD_NOT_FOUND"
+CARD_INVALID = "A2ACLI_ERR_CARD_INVALID"
+UNREACHABLE = "A2ACLI_ERR_UNREACHABLE"
+CREDENTIALS_MISSING = "A2ACLI_ERR_CREDENTIALS_MISSING"
+AUTH_FAILED = "A2ACLI_ERR_AUTH_FAILED"
+TIMEOUT = "A2ACLI_ERR_TIMEOUT"
+INTERNAL = "A2ACLI_ERR_INTERNAL"
+
+APPENDIX_E: dict[str, ExitCode] = {
+    USAGE: ExitCode.USAGE,
+    CARD_NOT_FOUND: ExitCode.UNREACHABLE,
+    CARD_INVALID: ExitCode.FAILED,
+    UNREACHABLE: ExitCode.UNREACHABLE,
+    CREDENTIALS_MISSING: ExitCode.AUTH,
+    AUTH_FAILED: ExitCode.AUTH,
+    TIMEOUT: ExitCode.TIMEOUT,
+    INTERNAL: ExitCode.FAILED,
+}
+
+# -- our own conditions with no Appendix E code: vendor codes, never in the A2ACLI_ERR_ namespace --
+VENDOR_PREFIX = "X_A2A_"
+HTTP_ERROR = "X_A2A_HTTP_ERROR"  # a non-2xx answer (HTTP status, gRPC status) naming no A2A error
+RPC_ERROR = "X_A2A_RPC_ERROR"  # a JSON-RPC error object whose code A2A does not define
+BODY_TOO_LARGE = "X_A2A_BODY_TOO_LARGE"  # an answer or event over --max-body: reading stopped
+CONNECTION_BROKEN = "X_A2A_CONNECTION_BROKEN"  # reached, but the answer broke off: worth a retry
+TRANSPORT_NOT_OFFERED = "X_A2A_TRANSPORT_NOT_OFFERED"  # the card offers the version, not over --transport
+CREDENTIALS_WITHHELD = "X_A2A_CREDENTIALS_WITHHELD"  # not sent: another origin, or in clear
+MISSING_EXTRA = "X_A2A_MISSING_EXTRA"  # an optional dependency (an extra) is not installed
+EXPECT_STATE = "X_A2A_EXPECT_STATE"  # --expect-state: the task ended in another state
+INTERRUPTED = "X_A2A_INTERRUPTED"  # Ctrl-C
+
+VENDOR: dict[str, ExitCode] = {
+    HTTP_ERROR: ExitCode.FAILED,
+    RPC_ERROR: ExitCode.FAILED,
+    BODY_TOO_LARGE: ExitCode.FAILED,
+    CONNECTION_BROKEN: ExitCode.FAILED,
+    TRANSPORT_NOT_OFFERED: ExitCode.FAILED,
+    CREDENTIALS_WITHHELD: ExitCode.AUTH,
+    MISSING_EXTRA: ExitCode.FAILED,
+    EXPECT_STATE: ExitCode.UNEXPECTED_STATE,
+    INTERRUPTED: ExitCode.INTERRUPTED,
+}
+
+# A protocol failure the CLI detects itself, named as A2A names it (A2A 1.0 §3.3.2): an answer
+# that is no valid answer to the method, a version the Agent Card does not offer.
+INVALID_AGENT_RESPONSE = "InvalidAgentResponseError"
+VERSION_NOT_SUPPORTED = "VersionNotSupportedError"
+
+
 class A2acliError(Exception):
-    """Base of every error the CLI reports. `code` is a short symbolic name for -o json."""
+    """Base of every error the CLI reports. `code`: the envelope's code (see above); an instance
+    may carry its own (an RpcError: the A2A error's name)."""
 
     exit_code: ExitCode = ExitCode.FAILED
-    code: str = "error"
+    code: str = INTERNAL
 
     def __init__(
         self,
@@ -31,6 +99,8 @@ class A2acliError(Exception):
         a2a_code: int | None = None,
         data: Any = None,
         request_id: str | None = None,
+        wire_code: int | str | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -38,70 +108,108 @@ class A2acliError(Exception):
         self.a2a_code = a2a_code
         self.data = data
         self.request_id = request_id
+        self.wire_code = wire_code if wire_code is not None else a2a_code
+        if code is not None:
+            self.code = code
 
 
 class UsageError(A2acliError):
     exit_code = ExitCode.USAGE
-    code = "usage"
+    code = USAGE
 
 
 class UnreachableError(A2acliError):
     exit_code = ExitCode.UNREACHABLE
-    code = "unreachable"
+    code = UNREACHABLE
 
 
 class CardNotFoundError(UnreachableError):
-    code = "card_not_found"
+    """No Agent Card at the reference given: nothing at the well-known paths, an unreadable file."""
+
+    code = CARD_NOT_FOUND
 
 
 class AuthError(A2acliError):
+    """Credentials sent and refused (by the agent, or by a token endpoint)."""
+
     exit_code = ExitCode.AUTH
-    code = "auth"
+    code = AUTH_FAILED
     http_status: int | None = None  # 401/403 when the agent answered so
+
+
+class CredentialsMissingError(AuthError):
+    """The agent (or the OAuth2 flow) needs a credential and none was given."""
+
+    code = CREDENTIALS_MISSING
+
+
+class CredentialsWithheldError(AuthError):
+    """A credential the CLI will not send where it would go (another origin under
+    --strict-origin, plain http from an https card)."""
+
+    code = CREDENTIALS_WITHHELD
 
 
 class TimeoutExpired(A2acliError):
     exit_code = ExitCode.TIMEOUT
-    code = "timeout"
+    code = TIMEOUT
 
 
 class HttpError(A2acliError):
-    code = "http_error"
+    """A non-2xx answer that names no A2A error (wire_code: the HTTP status or gRPC status)."""
+
+    code = HTTP_ERROR
 
 
 class InvalidResponseError(A2acliError):
-    code = "invalid_response"
+    """An answer that is no valid answer to the method: A2A's InvalidAgentResponseError."""
+
+    code = INVALID_AGENT_RESPONSE
+
+
+class CardInvalidError(InvalidResponseError):
+    """An Agent Card fetched or read, but no card: not JSON, not an object, no interface."""
+
+    code = CARD_INVALID
 
 
 class BodyTooLargeError(InvalidResponseError):
     """An answer, a stream event or an input larger than its cap (--max-body): reading stopped."""
 
-    code = "body_too_large"
+    code = BODY_TOO_LARGE
 
 
 class ConnectionBrokenError(InvalidResponseError):
     """The connection broke before the answer was complete: unlike a malformed answer, worth a
     retry (same idempotency key) or, for a stream, polling the task."""
 
+    code = CONNECTION_BROKEN
+
 
 class RpcError(A2acliError):
-    """A JSON-RPC error object returned by the agent."""
+    """An A2A error the agent returned (over any binding); `code` is its A2A 1.0 name, or
+    X_A2A_RPC_ERROR for a JSON-RPC code A2A does not define."""
 
-    code = "rpc_error"
+    code = RPC_ERROR
 
 
 class UnexpectedStateError(A2acliError):
     exit_code = ExitCode.UNEXPECTED_STATE
-    code = "unexpected_state"
+    code = EXPECT_STATE
 
 
 class Interrupted(A2acliError):
     exit_code = ExitCode.INTERRUPTED
-    code = "interrupted"
+    code = INTERRUPTED
 
 
 class MissingExtraError(A2acliError):
     """An optional dependency (an extra) is not installed."""
 
     exit_code = ExitCode.FAILED
-    code = "missing_extra"
+    code = MISSING_EXTRA
+
+
+def exit_code_of(code: str) -> ExitCode:
+    """The exit code a code maps to: Appendix E's, ours, or 1 for an A2A error."""
+    return APPENDIX_E.get(code) or VENDOR.get(code) or ExitCode.FAILED

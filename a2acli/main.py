@@ -137,9 +137,10 @@ class RootGroup(typer.core.TyperGroup):
                     arg.encode("utf-8")
                 except UnicodeEncodeError:
                     from a2acli.commands._run import Output, _mode
+                    from a2acli.errors import USAGE
 
                     Output(_mode(_value_of(("-o", "--output"), argv))).error(
-                        message=f"argument {i + 1} is not valid UTF-8", hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)", code="usage", a2a_code=None
+                        message=f"argument {i + 1} is not valid UTF-8", hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)", code=USAGE, a2a_code=None
                     )
                     sys.exit(2)
         try:

@@ -131,13 +131,13 @@ def test_a_usage_error_under_json_output_is_the_json_envelope(argv, env, says):
     out = _run(argv, env)
     assert out.returncode == 2
     err = json.loads(out.stdout)["error"]
-    assert err["code"] == "usage" and says in err["message"] and err["hint"].endswith("--help`")
+    assert err["code"] == "A2ACLI_ERR_USAGE" and says in err["message"] and err["hint"].endswith("--help`")
 
 
 def test_a_usage_error_in_text_output_is_in_our_voice(tmp_path):
     out = _run(["send", "hi", "--bogus"])
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.splitlines() == ["error: no such option: --bogus", "usage: a2a send [OPTIONS] [TEXT]", "hint: see `a2a send --help`"]
+    assert out.stderr.splitlines() == ["error: no such option: --bogus [A2ACLI_ERR_USAGE]", "usage: a2a send [OPTIONS] [TEXT]", "hint: see `a2a send --help`"]
 
 
 def test_json_output_keeps_the_exit_codes_of_the_commands():

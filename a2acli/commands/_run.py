@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from a2acli.errors import A2acliError, ExitCode, TimeoutExpired, UsageError
+from a2acli.errors import INTERNAL, INTERRUPTED, USAGE, A2acliError, ExitCode, TimeoutExpired, UsageError
 from a2acli.pipeline.options import CallOptions
 from a2acli.render.output import Output
 from a2acli.wire.methods import METHODS
@@ -33,15 +33,19 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
     except (typer.Exit, typer.Abort):
         raise
     except A2acliError as e:
-        if getattr(e, "http_status", None) == 401:
+        if getattr(e, "http_status", None) in (401, 403):
             from a2acli.pipeline.policies import explain_auth
 
             e = explain_auth(e, CURRENT.get("call"))
+        if CURRENT.get("call") is not None:
+            from a2acli.pipeline.policies import explain_rejected_ids
+
+            e = explain_rejected_ids(e, CURRENT["call"])
         LAST["error"] = e
         if debug:
             print_traceback(e)
         o = out or Output(_mode(output_hint))
-        o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.a2a_code, data=e.data, request_id=e.request_id)
+        o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
         if isinstance(e, TimeoutExpired):
             _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
@@ -49,6 +53,8 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         o = out or Output(_mode(output_hint))
         if not _resume(o, CURRENT.get("call"), "interrupted"):
             o.note("interrupted")
+        if o.mode == "json":  # a program reading stdout learns why it ends here (text: the note says it)
+            o.error(message="interrupted (Ctrl-C)", hint=None, code=INTERRUPTED, a2a_code=None)
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
@@ -57,7 +63,7 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
             sys.excepthook = _redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
             raise
         o = out or Output(_mode(output_hint))
-        o.error(message=f"internal error: {type(e).__name__}: {e}", hint="rerun with --debug for the traceback, and report it", code="internal", a2a_code=None)
+        o.error(message=f"internal error: {type(e).__name__}: {e}", hint="rerun with --debug for the traceback, and report it", code=INTERNAL, a2a_code=None)
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
@@ -91,7 +97,7 @@ def usage_error(e: Exception, *, json_output: bool) -> int:
     if ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         usage = "usage: " + usage.split(":", 1)[1].strip() if usage.lower().startswith("usage:") else usage
-    Output("json" if json_output else _mode(None)).error(message=message, hint=hint, code="usage" if code == 2 else "error", a2a_code=None, usage=usage)
+    Output("json" if json_output else _mode(None)).error(message=message, hint=hint, code=USAGE if code == 2 else INTERNAL, a2a_code=None, usage=usage)
     return code
 
 

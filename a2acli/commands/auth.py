@@ -188,14 +188,14 @@ def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any) -> 
     """The client secret goes to the token endpoint the card names: said once when it is on
     another origin than the agent's, refused under --strict-origin (issue 14: credentials stay
     with their origin)."""
-    from a2acli.errors import AuthError
+    from a2acli.errors import CredentialsWithheldError
     from a2acli.pipeline.origin import origin
 
     if origin(agent_url) == origin(token_url):
         return
     host = origin(token_url)[1]
     if strict:
-        raise AuthError(
+        raise CredentialsWithheldError(
             f"the Agent Card at {agent_url} names a token endpoint on another origin, {token_url}: --strict-origin keeps the client secret at {origin(agent_url)[1]}",
             hint="if you trust it, pass it yourself: --token-url URL (or drop --strict-origin)",
         )
@@ -233,7 +233,7 @@ def auth_status(
     """
     from a2acli import auth, settings
     from a2acli.commands._run import boundary
-    from a2acli.errors import AuthError
+    from a2acli.errors import CredentialsMissingError
     from a2acli.render.output import Output
 
     mode = (_pick(ctx, "output", output) or "text").lower()
@@ -244,7 +244,7 @@ def auth_status(
         saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
         cc = auth.ClientCredentials.from_profile(saved)
         if cc is None:
-            raise AuthError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {pname} --token-url URL --client-id ID --client-secret S")
+            raise CredentialsMissingError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {pname} --token-url URL --client-id ID --client-secret S")
         entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
         now = time.time()
         expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None
@@ -274,7 +274,7 @@ def auth_status(
                 lines.append("Token: none cached")
             out.text("\n".join(lines))
         if not valid and not cc.client_secret:
-            raise AuthError(f"no valid token for profile {pname}", hint=f"a2a auth login --profile {pname} --client-secret S")
+            raise CredentialsMissingError(f"no valid token for profile {pname}", hint=f"a2a auth login --profile {pname} --client-secret S")
         if not valid:
             out.note("a new token is requested on the next call")
 

@@ -261,12 +261,35 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
     return True
 
 
-def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
-    """A 401 to a call that carried no credential: the agent requires one, which scheme its card
-    names, and the flag that sends it (instead of "refused the credentials")."""
-    from a2acli.errors import AuthError
+def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
+    """A send that carried --task-id or --context-id, refused by the agent (TaskNotFoundError, a
+    task in a terminal state, a context that does not match, or any other A2A or HTTP error): the
+    hint names the ids and points at --debug for the exchange. Nothing is retried, and no new task
+    is started in their place (official CLI spec, A2ACLI_INTERACT_002)."""
+    from a2acli.errors import HttpError
 
-    if not isinstance(err, AuthError) or err.http_status != 401 or call is None:
+    if not isinstance(err, (RpcError, HttpError)) or call.sent is None or call.sent[0] not in ("SendMessage", "SendStreamingMessage"):
+        return err
+    if isinstance(err, HttpError) and isinstance(err.wire_code, int) and not 400 <= err.wire_code < 500:
+        return err  # the agent failed (5xx): not a refusal of the ids
+    params = call.sent[1] if isinstance(call.sent[1], dict) else {}
+    message: dict[str, Any] = params["message"] if isinstance(params.get("message"), dict) else {}
+    given = [f"{flag} {message[key]}" for key, flag in (("taskId", "--task-id"), ("contextId", "--context-id")) if message.get(key)]
+    if not given:
+        return err
+    ids = " and ".join(given)
+    see = f"the request that carried {ids} and the answer are above (--debug)" if call.opts.debug else f"rerun with --debug to see the request that carried {ids} and the agent's answer"
+    err.hint = f"{see}; nothing was retried and no new task started" + (f"; {err.hint}" if err.hint else "")
+    return err
+
+
+def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
+    """A 401 (or 403) to a call that carried no credential: the agent requires one
+    (A2ACLI_ERR_CREDENTIALS_MISSING), which scheme its card names, and the flag that sends it
+    (instead of "refused the credentials", A2ACLI_ERR_AUTH_FAILED)."""
+    from a2acli.errors import AuthError, CredentialsMissingError
+
+    if not isinstance(err, AuthError) or err.http_status not in (401, 403) or call is None:
         return err
     o = call.opts
     if o.api_key or o.bearer or o.basic or o.oauth or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
@@ -275,10 +298,10 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
 
     schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}
     named = [(str(name), *scheme_how(scheme)) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
-    status = err.message.split(": ", 1)[1] if ": " in err.message else "HTTP 401"
+    status = err.message.split(": ", 1)[1] if ": " in err.message else f"HTTP {err.http_status}"
     if named:
         ways = "; or ".join(f"{name} ({kind} in {where}): pass {flag}" if where else f"{name} ({kind}): pass {flag}" for name, kind, where, flag in named)
         hint = f"the card names {ways}"
     else:
         hint = "pass --api-key, --bearer or --basic, or `a2a auth login` for OAuth2 (the card names no scheme)"
-    return AuthError(f"the agent requires credentials and none were sent ({status})", hint=hint, request_id=err.request_id)
+    return CredentialsMissingError(f"the agent requires credentials and none were sent ({status})", hint=hint, request_id=err.request_id, wire_code=err.wire_code)

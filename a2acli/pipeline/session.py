@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
+from a2acli.errors import A2acliError, CardInvalidError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
 from a2acli.pipeline.options import CallOptions
 from a2acli.render import present
 from a2acli.wire import envelope
@@ -101,6 +101,7 @@ class Call:
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
+        self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
         CURRENT["call"] = self
 
     def close(self) -> None:
@@ -131,7 +132,7 @@ class Call:
             raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one")
         fetched = fetch_card(self.transport, self.opts.url)
         if not isinstance(fetched.doc, dict):
-            raise UsageError(f"{fetched.url} is not an Agent Card")
+            raise CardInvalidError(f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url")
         self.card = to_core_card(fetched.doc)
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
             (self.out.warn if level == "warn" else self.out.note)(text)
@@ -257,6 +258,7 @@ class Call:
 
         ep = self.known_endpoint()
         self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
+        self.sent = (spec.name, params)
         try:
             enc = self.binding.encode(
                 spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream

@@ -202,11 +202,13 @@ class Output:
             self.err.write(msg + "\n")
             self.err.flush()
 
-    def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | None, data: Any = None, request_id: str | None = None, usage: str | None = None) -> None:
-        """Under -o json the error envelope goes to stdout: as the document when nothing was
-        written yet, as one more line after JSON Lines (a stream stays one object per line),
-        and to stderr as text when a document is already there (stdout holds exactly one, as
-        with --expect-state: the task, then the exit code 6)."""
+    def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | str | None, data: Any = None, request_id: str | None = None, usage: str | None = None) -> None:
+        """Under -o json the error envelope (official CLI spec Appendix B) goes to stdout as one
+        compact line: the whole document when nothing was written yet, the last line after the
+        events of a stream (JSON Lines); to stderr as text when a document is already there
+        (stdout holds exactly one, as with --expect-state: the task, then the exit code 6). In
+        text, `error: MESSAGE [CODE]` on stderr (the code unsaid when the message names it, as an
+        A2A error's `-32001 TaskNotFoundError: …` does)."""
         message, hint, data = redacted(message), redacted(hint) if hint else hint, redacted_value(data)  # an agent may echo a credential
         if self.mode == "json" and (not self._documents or self._lines):
             err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
@@ -214,10 +216,11 @@ class Output:
                 err["data"] = data
             if request_id:
                 err["requestId"] = request_id
-            self.json({"error": err}, lines=self._lines)
+            self.json({"error": err}, lines=True)
             return
         message, hint = visible(message, one_line=True), visible(hint, one_line=True) if hint else hint  # no forged `hint:` line
-        self._err(f"error: {message}", "bold red")
+        named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`, `-32001 TaskNotFoundError: …`
+        self._err(f"error: {message}" + ("" if named else f" [{code}]"), "bold red")
         if data is not None:
             self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")
         if usage:

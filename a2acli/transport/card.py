@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from a2acli.errors import A2acliError, CardNotFoundError, InvalidResponseError, UsageError
+from a2acli.errors import A2acliError, CardInvalidError, CardNotFoundError, UsageError
 from a2acli.transport.client import Transport
 from a2acli.transport.exchange import Exchange
 from a2acli.wire.methods import CARD_PATHS
@@ -52,10 +52,14 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
         try:
             text = path.read_bytes()
         except OSError as e:
-            raise UsageError(f"cannot read the card file {path}: {e.strerror or e}", hint="check the path") from None
+            raise CardNotFoundError(f"cannot read the card file {path}: {e.strerror or e}", hint="check the path") from None
         from a2acli.wire import envelope
 
-        return FetchedCard(path.resolve().as_uri(), envelope.loads(text, what=f"card file {path}"), None)
+        try:
+            doc = envelope.loads(text, what=f"card file {path}")
+        except A2acliError as e:
+            raise CardInvalidError(e.message, hint="the file must hold an Agent Card's JSON") from None
+        return FetchedCard(path.resolve().as_uri(), doc, None)
     tried: list[str] = []
     for cand in card_candidates(url):
         ex = transport.get(cand, label="card")
@@ -72,10 +76,10 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
             last: A2acliError = e
             continue
         if not isinstance(doc, dict):
-            raise InvalidResponseError(f"{cand} is not an Agent Card (a JSON {type(doc).__name__})", hint="check --url")
+            raise CardInvalidError(f"{cand} is not an Agent Card (a JSON {type(doc).__name__})", hint="check --url")
         return FetchedCard(cand, doc, ex, tuple(tried))
     if len(tried) == 1 and not tried[0].endswith("(HTTP 404)"):  # a card URL given directly
-        raise InvalidResponseError(f"{tried[0].split(' (')[0]} is not an Agent Card: {last.message}", hint=last.hint)
+        raise CardInvalidError(f"{tried[0].split(' (')[0]} is not an Agent Card: {last.message}", hint=last.hint)
     raise CardNotFoundError(
         f"no Agent Card at {', '.join(tried)}",
         hint="check --url, or pass --endpoint URL (with --transport) to call the agent without a card",

@@ -7,12 +7,16 @@ import shlex
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
-from a2acli.errors import A2acliError
+from a2acli.errors import CARD_INVALID, TRANSPORT_NOT_OFFERED, VERSION_NOT_SUPPORTED, A2acliError
 from a2acli.wire import Wire, is_pre_v03, version_of
 
 
 class VersionNotOfferedError(A2acliError):
-    code = "version_not_offered"
+    """The Agent Card offers no interface for the version asked for: the condition A2A names
+    VersionNotSupportedError. When the version is offered, only not over the --transport asked
+    for, X_A2A_TRANSPORT_NOT_OFFERED; a card with no interface at all is A2ACLI_ERR_CARD_INVALID."""
+
+    code = VERSION_NOT_SUPPORTED
 
 
 class Endpoint(NamedTuple):
@@ -50,11 +54,13 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
     known = [binding_info(t) for t in transports]
     names = (" or ".join(b.card for b in known if b) + " interface") if transports else "interface a2a speaks (JSONRPC, HTTP+JSON)"
     other = "0.3" if wire is Wire.V1 else "1.0"
+    code = VERSION_NOT_SUPPORTED
     if any(version_of(v) is wire for _, v, _ in offered) or not offered:
         hint = "pick one the card offers with --transport, or --endpoint URL to call an endpoint the card does not list"
+        code = TRANSPORT_NOT_OFFERED if offered else CARD_INVALID
     else:
         hint = f"pass --a2a-version {other}, or --endpoint URL to call an endpoint the card does not list"
-    raise VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint)
+    raise VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint, code=code)
 
 
 def offered_versions(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> dict[Wire, list[str]]:

@@ -70,7 +70,7 @@ def test_an_endpoint_must_be_http_but_grpc_takes_host_port(cli):
 def test_invalid_utf8_in_argv(cli):
     assert_usage(cli("send", "caf\udce9", "--endpoint", f"{AGENT}/rpc", "--offline"), "argument 2 is not valid UTF-8")
     as_json = cli("send", "\udcff", "--endpoint", f"{AGENT}/rpc", "-o", "json")
-    assert as_json.exit_code == 2 and json.loads(as_json.stdout)["error"]["code"] == "usage"
+    assert as_json.exit_code == 2 and json.loads(as_json.stdout)["error"]["code"] == "A2ACLI_ERR_USAGE"
 
 
 @pytest.mark.parametrize("flag", ["--bearer", "--api-key"])

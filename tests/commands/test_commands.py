@@ -213,7 +213,7 @@ def test_jsonrpc_error_names_the_a2a_error(cli, agent):
     assert '"taskId": "t-9"' in result.stderr and "X-Request-ID: r-9" in result.stderr
     as_json = cli("tasks", "get", "t-9", "-u", AGENT, "-o", "json")
     err = json.loads(as_json.stdout)["error"]
-    assert err["a2aCode"] == -32001 and err["code"] == "rpc_error" and err["hint"] and err["requestId"] == "r-9"
+    assert err["a2aCode"] == -32001 and err["code"] == "TaskNotFoundError" and err["hint"] and err["requestId"] == "r-9"
 
 
 @pytest.mark.parametrize("version,name", [("1.0", "ExtendedAgentCardNotConfiguredError"), ("0.3", "AuthenticatedExtendedCardNotConfiguredError")])
@@ -226,7 +226,7 @@ def test_an_error_is_named_as_the_version_of_the_request_calls_it(cli, agent, ve
 
 @pytest.mark.parametrize("response,code,says", [
     (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "the agent requires credentials and none were sent"),
-    (httpx.Response(403), 4, "refused the credentials"),
+    (httpx.Response(403), 4, "the agent requires credentials and none were sent (HTTP 403 Forbidden) [A2ACLI_ERR_CREDENTIALS_MISSING]"),
     (httpx.Response(500, text="boom"), 1, "HTTP 500"),
     (httpx.Response(502, html="<html><body>Bad gateway</body></html>"), 1, "an HTML page"),
     (httpx.Response(200, html="<html>login</html>"), 1, "not JSON"),

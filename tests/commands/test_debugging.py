@@ -40,7 +40,7 @@ def test_v1_error_with_errorinfo_details(cli, agent):
         "X-Request-ID: rq-v1",
     ]
     err = json.loads(cli("tasks", "get", "t-9", "-u", AGENT, "-o", "json").stdout)["error"]
-    assert err == {"code": "rpc_error", "message": "-32001 TaskNotFoundError: Task not found", "hint": "check the task id (`a2a tasks list` shows recent ones)",
+    assert err == {"code": "TaskNotFoundError", "message": "-32001 TaskNotFoundError: Task not found", "hint": "check the task id (`a2a tasks list` shows recent ones)",
                    "a2aCode": -32001, "data": ERROR_INFO, "requestId": "rq-v1"}
 
 

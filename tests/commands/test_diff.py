@@ -211,7 +211,7 @@ def test_a_directory_that_is_not_a_dump_exits_2(cli, tmp_path):
     (tmp_path / "x").mkdir()
     result = cli("diff", str(tmp_path / "x"), str(tmp_path / "x"), "-o", "json")
     assert result.exit_code == 2
-    assert as_json(result)["error"]["code"] == "usage" and "is not a dump" in as_json(result)["error"]["message"]
+    assert as_json(result)["error"]["code"] == "A2ACLI_ERR_USAGE" and "is not a dump" in as_json(result)["error"]["message"]
 
 
 # -- one command, both versions ----------------------------------------------------------------------

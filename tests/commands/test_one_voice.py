@@ -25,27 +25,27 @@ def agent(respx_mock):
 def test_missing_argument_says_which_with_the_usage_line(cli):
     result = cli("tasks", "get")
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == ["error: missing argument 'TASK_ID'", "usage: a2a tasks get [OPTIONS] TASK_ID", "hint: see `a2a tasks get --help`"]
+    assert result.stderr.splitlines() == ["error: missing argument 'TASK_ID' [A2ACLI_ERR_USAGE]", "usage: a2a tasks get [OPTIONS] TASK_ID", "hint: see `a2a tasks get --help`"]
     assert "╭" not in result.stderr and result.stdout == ""
 
 
 def test_unknown_command_suggests_the_documented_one_only(cli):
     result = cli("tsaks", "list")
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[0] == "error: no such command 'tsaks'"
+    assert result.stderr.splitlines()[0] == "error: no such command 'tsaks' [A2ACLI_ERR_USAGE]"
     assert "hint: did you mean `a2a tasks`? (see `a2a --help`)" in result.stderr and "'task'" not in result.stderr
 
 
 def test_unknown_option_suggests_the_closest(cli):
     result = cli("tasks", "list", "--page-siz", "3")
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == ["error: no such option: --page-siz", "usage: a2a tasks list [OPTIONS]", "hint: did you mean --page-size? (see `a2a tasks list --help`)"]
+    assert result.stderr.splitlines() == ["error: no such option: --page-siz [A2ACLI_ERR_USAGE]", "usage: a2a tasks list [OPTIONS]", "hint: did you mean --page-size? (see `a2a tasks list --help`)"]
 
 
 def test_typer_usage_error_under_json_is_the_envelope(cli):
     result = cli("tasks", "get", "-o", "json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout)["error"] == {"code": "usage", "message": "missing argument 'TASK_ID'", "hint": "see `a2a tasks get --help`", "a2aCode": None}
+    assert json.loads(result.stdout)["error"] == {"code": "A2ACLI_ERR_USAGE", "message": "missing argument 'TASK_ID'", "hint": "see `a2a tasks get --help`", "a2aCode": None}
 
 
 def test_a_group_without_a_command_still_shows_its_help(cli):

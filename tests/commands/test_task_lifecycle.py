@@ -162,7 +162,7 @@ def test_timeout_under_json_keeps_the_error_envelope_on_stdout(cli, agent):
     agent.post(RPC).respond(json=rpc_result(WORKING))
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.1", "--timeout", "0.3", "-u", AGENT, "-o", "json")
     assert result.exit_code == 5
-    assert json.loads(result.stdout)["error"]["code"] == "timeout"
+    assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_TIMEOUT"
     assert "resume with one of:\n  a2a tasks subscribe t-1" in result.stderr
 
 

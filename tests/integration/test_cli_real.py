@@ -153,7 +153,7 @@ def test_errors_and_outcomes(a2a, version):
     missing = a2a("tasks", "get", "no-such-task", "--a2a-version", version, check=1)
     assert "-32001 TaskNotFoundError" in missing.stderr
     as_json = doc(a2a("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))
-    assert as_json["error"]["a2aCode"] == -32001
+    assert as_json["error"]["a2aCode"] == -32001 and as_json["error"]["code"] == "TaskNotFoundError"
     failed = a2a("send", "--skill", "fail", "--a2a-version", version)
     assert "State: failed" in failed.stdout and "ended failed" in failed.stderr
     gated = a2a("send", "--skill", "fail", "--a2a-version", version, "--expect-state", "completed", check=6)

@@ -50,7 +50,7 @@ def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
     sub = grpc_cli("tasks", "subscribe", task["id"], *v, "-o", "json")
     assert lines(sub)[-1]["task"]["id"] == task["id"] and "as a gRPC status" in sub.stderr
     cancel = doc(grpc_cli("tasks", "cancel", task["id"], *v, "-o", "json", check=1))["error"]
-    assert cancel["a2aCode"] == -32002
+    assert cancel["code"] == "TaskNotCancelableError" and isinstance(cancel["a2aCode"], str)  # the gRPC status
     created = doc(grpc_cli("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "g-1", *v, "-o", "json"))
     assert created["id"] == "g-1" and created["taskId"] == task["id"]
     assert doc(grpc_cli("push-config", "get", task["id"], "g-1", *v, "-o", "json"))["url"] == "http://127.0.0.1:9/h"
@@ -71,7 +71,8 @@ def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
 def test_task_not_found_reads_the_same_over_grpc_and_json_rpc(grpc_cli, version):
     over_grpc = doc(grpc_cli("tasks", "get", "no-such", "--a2a-version", version, "-o", "json", check=1))["error"]
     over_rpc = doc(grpc_cli("tasks", "get", "no-such", "--a2a-version", version, "-o", "json", check=1, transport="jsonrpc"))["error"]
-    assert over_grpc["a2aCode"] == over_rpc["a2aCode"] == -32001
+    assert over_grpc["code"] == over_rpc["code"] == "TaskNotFoundError"
+    assert (over_grpc["a2aCode"], over_rpc["a2aCode"]) == ("NOT_FOUND", -32001)  # each binding's own code
     assert over_grpc["message"] == over_rpc["message"] == "-32001 TaskNotFoundError: Task not found"
 
 

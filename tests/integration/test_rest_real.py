@@ -63,7 +63,7 @@ def test_every_method_over_rest_chosen_from_the_card(rest, rest_only_agent, vers
     assert lines(sub)[-1]["task"]["id"] == task["id"] and "already finished" in sub.stderr
     # CancelTask of a finished task: TaskNotCancelableError, as over JSON-RPC
     cancel = rest("tasks", "cancel", task["id"], *v, "-o", "json", check=1)
-    assert doc(cancel)["error"]["a2aCode"] == -32002 and "TaskNotCancelableError" in doc(cancel)["error"]["message"]
+    assert doc(cancel)["error"]["code"] == "TaskNotCancelableError" and doc(cancel)["error"]["a2aCode"] == 400 and "TaskNotCancelableError" in doc(cancel)["error"]["message"]
     # push configs: create, get, list (delete below)
     created = doc(rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/hook", "--config-id", "p-1", "--token", "tok", *v, "-o", "json", "--as", "v1"))
     assert created["id"] == "p-1" and created["taskId"] == task["id"] and created["url"] == "http://127.0.0.1:9/hook"
@@ -109,13 +109,14 @@ def test_the_demo_serves_v0_list_tasks_and_delete(demo_rest):
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_errors_read_the_same_over_both_bindings(a2a_bin, demo_agent, version):
-    """TaskNotFoundError: same error name, a2aCode, message and exit code over JSON-RPC and REST."""
+    """TaskNotFoundError: same code, message and exit code over JSON-RPC and REST; a2aCode is each
+    binding's own (the JSON-RPC code, the HTTP status)."""
     jsonrpc = cli_runner(a2a_bin, demo_agent.url, "--transport", "jsonrpc")
     rest = cli_runner(a2a_bin, demo_agent.url, "--transport", "rest")
     a = doc(jsonrpc("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
     b = doc(rest("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
-    assert a["a2aCode"] == b["a2aCode"] == -32001
-    assert a["code"] == b["code"] and a["hint"] == b["hint"]
+    assert (a["a2aCode"], b["a2aCode"]) == (-32001, 404)
+    assert a["code"] == b["code"] == "TaskNotFoundError" and a["hint"] == b["hint"]
     assert a["message"].split(":")[0] == b["message"].split(":")[0] == "-32001 TaskNotFoundError"
 
 

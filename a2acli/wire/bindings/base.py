@@ -102,9 +102,23 @@ HINTS = {
 }
 
 
-def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: Any = None) -> RpcError:
-    """An A2A error, named as the request's version calls it (-32007 was renamed in 1.0); codes
-    0.3 does not define keep their 1.0 name. The same words whichever binding carried it."""
+def transport_code(answer: Answer | None) -> int | str | None:
+    """The transport-level code of a failed answer, as the envelope's `a2aCode` shows it: the gRPC
+    status name (the gRPC carrier writes it as the exchange's reason), else the HTTP status."""
+    if answer is None:
+        return None
+    if answer.content_type == "application/grpc":
+        return answer.reason or None
+    return answer.status
+
+
+def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: Any = None, wire_code: Any = None) -> RpcError:
+    """An A2A error by its JSON-RPC code (every binding maps its own form to that code first: an
+    ErrorInfo reason, a gRPC details string). The envelope's `code` is the A2A 1.0 name
+    (wire.translate.errors, one table), the same whichever binding and version carried it; the
+    message names it as the request's version does (-32007 was renamed in 1.0). `wire_code`: the
+    transport-level code (the JSON-RPC code, the HTTP status, the gRPC status name)."""
+    from a2acli.errors import RPC_ERROR
     from a2acli.wire.translate.errors import error_name
 
     v0 = answer is not None and (answer.header("A2A-Version", sent=True) or "").startswith("0.")
@@ -124,12 +138,15 @@ def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: An
         a2a_code=code if isinstance(code, int) else None,
         data=data,
         request_id=answer.request_id if answer is not None else None,
+        wire_code=wire_code,
+        code=error_name(code) or RPC_ERROR,
     )
 
 
 def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: str = "--endpoint") -> A2acliError:
     """A non-2xx answer that carries no A2A error. Bindings first try to read one out of it."""
     status = answer.status or 0
+    code = transport_code(answer)
     snippet = answer.response_body[:200].decode("utf-8", "replace").strip()
     detail = f"HTTP {status} {answer.reason}".strip()
     rid = answer.request_id
@@ -139,6 +156,7 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
             f"{what} refused the credentials: {detail}" + (f" ({challenge})" if challenge else ""),
             hint="pass --api-key, --bearer or --basic (or check them), or `a2a auth login` for OAuth2; `a2a card fetch` shows the schemes the agent accepts",
             request_id=rid,
+            wire_code=code,
         )
         err.http_status = status  # the pipeline words a 401 to a call that carried no credential
         return err
@@ -147,16 +165,19 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
             f"{what} answered {detail}: a request with this idempotency key is still running, or the key was used with a different body",
             hint="wait and retry with the same key, or use a new --idempotency-key for a new request",
             request_id=rid,
+            wire_code=code,
         )
     if status in (404, 405):
-        return HttpError(f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid)
+        return HttpError(
+            f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid, wire_code=code
+        )
     hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
     msg = f"{what} answered {detail}"
     if snippet and not snippet.startswith("<"):
         msg += f": {snippet}"
     elif snippet:
         msg += " (an HTML page)"
-    return HttpError(msg, hint=hint, request_id=rid)
+    return HttpError(msg, hint=hint, request_id=rid, wire_code=code)
 
 
 def single_event(body: bytes) -> bytes:

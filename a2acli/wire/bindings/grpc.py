@@ -70,7 +70,12 @@ class GrpcBinding:
         return doc
 
     def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any:
-        return json.loads(data)
+        """One response message; an `error` event is the status that ended the stream (the carrier
+        writes it as a google.rpc.Status body), read as error() reads one before the first."""
+        doc = json.loads(data)
+        if event == "error":
+            raise status_error(doc, answer) or http_status_error(answer)
+        return doc
 
     def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any:
         return RestBinding().to_core(enc, result, notes)
@@ -83,15 +88,24 @@ class GrpcBinding:
             doc = json.loads(answer.response_body)
         except (ValueError, UnicodeDecodeError):
             doc = None
-        if (answer.status or 0) not in (401, 403) and isinstance(doc, dict):
-            status: dict[str, Any] = doc["error"] if isinstance(doc.get("error"), dict) else doc
-            named = _named_in_details(status)
-            if named is not None:
-                status = {**status, "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": named[0]}], "message": named[1]}
-            err = _status_error({"error": status}, answer)
+        if (answer.status or 0) not in (401, 403):
+            err = status_error(doc, answer)
             if err is not None:
                 return err
         return http_status_error(answer, what)
+
+
+def status_error(doc: Any, answer: Answer) -> A2acliError | None:
+    """The error of a gRPC status written as a google.rpc.Status body: the A2A error its ErrorInfo
+    reason (1.0) or its details string (a2a-sdk 0.3) names, an HTTP error for any other; None
+    when `doc` is no Status."""
+    if not isinstance(doc, dict):
+        return None
+    status: dict[str, Any] = doc["error"] if isinstance(doc.get("error"), dict) else doc
+    named = _named_in_details(status)
+    if named is not None:
+        status = {**status, "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": named[0]}], "message": named[1]}
+    return _status_error({"error": status}, answer)
 
 
 _CLASS = re.compile(r"^([A-Z][A-Za-z]+Error): (.*)$", re.S)

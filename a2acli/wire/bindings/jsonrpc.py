@@ -131,7 +131,22 @@ def known_method(method: str, params: Any) -> MethodSpec | None:
 
 
 def _rpc_error(err: dict[str, Any], answer: Answer | None) -> A2acliError:
-    return a2a_error(err.get("code"), str(err.get("message") or "no message"), answer, data=err.get("data"))
+    """The A2A error of a JSON-RPC error object: by its code, or, for a code A2A does not define,
+    by the ErrorInfo reason of its V1 `data` (as over HTTP+JSON and gRPC); `a2aCode` stays the
+    code that came."""
+    from a2acli.wire.translate.errors import A2A_ERRORS, error_reason
+
+    code, data = err.get("code"), err.get("data")
+    if code not in A2A_ERRORS and isinstance(data, list):
+        reasons = {error_reason(c): c for c in A2A_ERRORS}
+        named = next((reasons[d["reason"]] for d in data if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason") in reasons), None)
+        if named is not None:
+            found = a2a_error(named, str(err.get("message") or "no message"), answer, data=data, wire_code=code)
+            found.a2a_code = code if isinstance(code, int) else None  # what came: `a2a check` judges it
+            found.message = f"{code} {found.message.split(' ', 1)[1]}"  # `-32000 TaskNotFoundError: …`
+            found.args = (found.message,)
+            return found
+    return a2a_error(code, str(err.get("message") or "no message"), answer, data=data)
 
 
 def _check_id(doc: Any, expect_id: Any, warn: Warn) -> None:

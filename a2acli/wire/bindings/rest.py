@@ -212,15 +212,19 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
     details: list[Any] = status["details"] if isinstance(status.get("details"), list) else []
     reason = next((str(d.get("reason")) for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")), None)
     code = _reasons().get(reason) if reason else None
+    # the transport-level code: the gRPC status name (this Status is a gRPC one), else the HTTP status
+    wire_code = (status.get("status") if isinstance(status.get("status"), str) else None) or answer.reason if answer.content_type == "application/grpc" else answer.status
     if code is None:  # a Status that names no A2A error (a proxy's, a framework's): an HTTP error
         from a2acli.errors import HttpError
 
         http = answer.status or 0
         word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
         fault = "the agent failed; retry later or quote the X-Request-ID to its operator" if http >= 500 else "see the exchange with --debug"
-        return HttpError(f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""), hint=fault, data=details or None, request_id=answer.request_id)
-    # the same words as over JSON-RPC: the HTTP status is in --debug and the dump
-    return a2a_error(code, status["message"], answer, data=details or None)
+        return HttpError(
+            f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""), hint=fault, data=details or None, request_id=answer.request_id, wire_code=wire_code
+        )
+    # the same code and words as over JSON-RPC; the HTTP status (gRPC status) is the envelope's a2aCode
+    return a2a_error(code, status["message"], answer, data=details or None, wire_code=wire_code)
 
 
 # -- reading recorded requests back (a2a diff, a2a translate) ------------------------------------
