@@ -67,8 +67,9 @@ _BARE_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9
 
 def agent_reference(value: str) -> str:
     """An Agent Card reference (`--url`, `-a/--agent-card`) as what to read: an http(s) or
-    file:// URL as given; a path to a card file that exists as its file:// URL; a `.json` path
-    that does not exist as given (reading it says so); a bare host or `host:port` (with a path or
+    file:// URL as given; a path to a card file that exists, or anything spelt as a path (`/`,
+    `./`, `../`, `~`), as its file:// URL; a `.json` path that does not exist as given (reading
+    either says there is no card: exit 3); a bare host or `host:port` (with a path or
     not) as http://; anything else as given (the URL check says what is wrong with it)."""
     if "://" in value:
         return value
@@ -80,6 +81,11 @@ def agent_reference(value: str) -> str:
             return path.resolve().as_uri()
     except (OSError, ValueError, RuntimeError):  # a name too long, a NUL, ~user unknown: no file
         pass
+    if value.startswith(("/", "./", "../", "~")):  # a path, not a host: no card there is CARD_NOT_FOUND, exit 3
+        try:
+            return Path(value).expanduser().absolute().as_uri()
+        except (OSError, ValueError, RuntimeError):
+            return value
     if value.lower().endswith(".json") or not _BARE_HOST.fullmatch(value):
         return value
     return "http://" + value

@@ -109,7 +109,7 @@ def test_agent_reference_forms(tmp_path, monkeypatch):
     assert agent_reference("[::1]:8080") == "http://[::1]:8080"
     assert agent_reference("host.example.") == "http://host.example."
     assert agent_reference("missing.json") == "missing.json"  # a card file to read (and say it is missing)
-    assert agent_reference("./missing") == "./missing"  # neither: the URL check says so
+    assert agent_reference("./missing") == (tmp_path / "missing").as_uri()  # spelt as a path: a card file (missing: exit 3)
     assert agent_reference("http://x/a.json") == "http://x/a.json"
     assert agent_reference("bad host") == "bad host"
 
@@ -117,9 +117,6 @@ def test_agent_reference_forms(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "given,says",
     [
-        ("./missing", "is not an http(s) URL, and no card file is there"),
-        ("/no/such/card", "is not an http(s) URL, and no card file is there"),
-        ("missing.json", "cannot read the card file missing.json"),
         ("bad host", "holds a space"),
         ("localhost:99999", "its port is not a number"),
         ("ftp://agent.test", "is not an http(s) URL"),
@@ -130,6 +127,15 @@ def test_a_reference_that_is_nothing_is_a_usage_error(cli, tmp_path, monkeypatch
     result = cli("card", "get", "-a", given)
     assert result.exit_code == 2, result.stdout
     assert says in result.stderr and "hint:" in result.stderr
+
+
+@pytest.mark.parametrize("given", ["./missing", "/no/such/card", "missing.json", "~/no-such-card.json"])
+def test_a_path_with_no_card_there_is_card_not_found_exit_3(cli, tmp_path, monkeypatch, given):
+    monkeypatch.chdir(tmp_path)
+    result = cli("card", "get", "-a", given, "-o", "json")
+    assert result.exit_code == 3, result.stdout
+    assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_CARD_NOT_FOUND"
+    assert "cannot read the card file" in json.loads(result.stdout)["error"]["message"]
 
 
 def test_help_names_agent_card_and_its_env(cli):
