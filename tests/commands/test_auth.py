@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "https://idp.test/oauth/token"
@@ -73,8 +73,9 @@ def test_api_key_goes_where_the_card_says(cli, respx_mock, where, version):
         assert "X-API-Key" not in req.headers
     elif where == "cookie":
         assert req.headers["Cookie"] == "session=key-0123456789"
-    else:
-        assert req.headers["X-API-Key"] == "key-0123456789"
+    else:  # a card with no apiKey scheme gets no API key (A2ACLI_AUTH_008), and says so
+        assert "X-API-Key" not in req.headers and "key-0123456789" not in str(req.url)
+        assert "--api-key not sent: the Agent Card takes no api key (an apiKey scheme); it declares no security scheme" in result.stderr
 
 
 def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
@@ -106,7 +107,7 @@ def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx
 
 
 def test_bearer(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef").exit_code == 0
     assert route.calls.last.request.headers["Authorization"] == "Bearer bearer-abcdef"
@@ -114,7 +115,7 @@ def test_bearer(cli, respx_mock):
 
 @pytest.mark.parametrize("how", ["flag", "env", "profile"])
 def test_basic(cli, cfg, respx_mock, how):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     args, env = ["tasks", "get", "t-1", "-u", AGENT], {}
     if how == "flag":
@@ -141,7 +142,7 @@ def test_bearer_and_basic_from_the_same_source_clash(cli):
 
 
 def test_flag_bearer_beats_env_basic(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef", env={"A2ACLI_BASIC": "alice:pw-secret"})
     assert result.exit_code == 0, result.stderr
@@ -216,7 +217,7 @@ def test_client_secret_post(cli, cfg, respx_mock):
 
 def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert login(cli).exit_code == 0
     for _ in range(2):
@@ -239,7 +240,7 @@ def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg
 @pytest.mark.parametrize("command", [["tasks", "get", "t-1"], ["stream", "hi"]])
 def test_a_401_with_the_cached_token_gets_a_new_token_and_one_more_try(cli, cfg, respx_mock, command):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     done = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}
 
     def agent(request):
@@ -262,7 +263,7 @@ def test_a_401_with_a_fresh_token_is_not_retried(cli, cfg, respx_mock):
     for key, value in (("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
         cli("config", "set", "--profile", "prod", key, value)
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-1"))
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(RPC).respond(401, json={"error": "nope"})
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod")
     assert result.exit_code == 4
@@ -271,7 +272,7 @@ def test_a_401_with_a_fresh_token_is_not_retried(cli, cfg, respx_mock):
 
 def test_explicit_bearer_wins_over_the_profile_token(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert login(cli).exit_code == 0
     assert cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod", "--bearer", "bearer-abcdef").exit_code == 0
@@ -303,7 +304,7 @@ def test_token_url_from_the_card(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
     result = cli("auth", "login", "--profile", "prod", "-u", AGENT, "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
     assert result.exit_code == 0, result.stderr
-    assert f"token endpoint from the Agent Card: {TOKEN_URL}" in result.stderr
+    assert f"client-credentials endpoints from the Agent Card's oauth2 scheme 'o': token {TOKEN_URL} (scopes: a2a.read)" in result.stderr
     assert "the client secret goes to idp.test, the token endpoint named by the Agent Card" in result.stderr
     assert token.called
     assert_no_credentials(card_route.calls.last.request)
@@ -358,7 +359,7 @@ def test_status_and_logout(cli, cfg, respx_mock):
 
 def test_after_logout_a_call_is_exit_4(cli, cfg, respx_mock):
     respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert login(cli).exit_code == 0
     assert cli("auth", "logout", "--profile", "prod").exit_code == 0
@@ -387,7 +388,7 @@ def test_login_hints_name_the_token_url(cli, cfg, respx_mock):
 
 
 def test_a_redirect_to_another_origin_does_not_get_the_credentials(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).respond(307, headers={"Location": "http://elsewhere.test/rpc"})
     elsewhere = respx_mock.post("http://elsewhere.test/rpc").respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")
@@ -397,7 +398,7 @@ def test_a_redirect_to_another_origin_does_not_get_the_credentials(cli, respx_mo
 
 
 def test_a_redirect_within_the_origin_is_followed_with_the_credentials(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).respond(308, headers={"Location": f"{AGENT}/rpc/v2"})
     moved = respx_mock.post(f"{AGENT}/rpc/v2").respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")

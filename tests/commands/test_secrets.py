@@ -13,7 +13,7 @@ from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "https://idp.test/oauth/token"
@@ -63,7 +63,7 @@ def everything(result, *dirs: Path) -> dict[str, str]:
 
 @pytest.fixture
 def agent(respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     return respx_mock
 
 
@@ -97,7 +97,7 @@ def test_basic_and_the_oauth_token_and_client_secret(cli, respx_mock, tmp_path, 
     cfg.chmod(0o600)
     monkeypatch.setenv("A2ACLI_CONFIG", str(cfg))
     respx_mock.post(TOKEN_URL).respond(json={"access_token": S["oauth"], "token_type": "bearer", "expires_in": 3600})
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).mock(side_effect=[httpx.Response(200, json=echo_error(S["oauth"], S["client"])), httpx.Response(200, json=echo_error(S["basic"], f"alice:{S['basic']}"))])
     dump = tmp_path / "dump"
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "p", "--debug", "--dump", str(dump))
