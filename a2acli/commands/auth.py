@@ -373,10 +373,12 @@ def auth_status(
         now = time.time()
         expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None
         valid = isinstance(entry, dict) and bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
+        refreshable = isinstance(entry, dict) and bool(entry.get("refresh_token"))
         if out.mode == "json":
             out.json(
                 {
                     "profile": pname,
+                    "flow": cc.flow,
                     "tokenUrl": cc.token_url,
                     "clientId": cc.client_id,
                     "clientSecretStored": bool(cc.client_secret),
@@ -385,10 +387,14 @@ def auth_status(
                     "valid": valid,
                     "expiresAt": expires,
                     "expiresIn": round(expires - now) if expires is not None else None,
+                    "refreshable": refreshable,
                 }
             )
         else:
-            lines = [f"Profile: {pname}", f"Token URL: {cc.token_url}", f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+            lines = [f"Profile: {pname}", f"Flow: {cc.flow}", f"Token URL: {cc.token_url}"]
+            if cc.device_authorization_url:
+                lines.append(f"Device authorization URL: {cc.device_authorization_url}")
+            lines += [f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
             if cc.scope:
                 lines.append(f"Scope: {cc.scope}")
             if isinstance(entry, dict) and entry.get("access_token"):
@@ -397,10 +403,10 @@ def auth_status(
             else:
                 lines.append("Token: none cached")
             out.text("\n".join(lines))
-        if not valid and not cc.client_secret:
-            raise AuthError(f"no valid token for profile {pname}", hint=f"a2a auth login --profile {pname} --client-secret S")
+        if not valid and not refreshable and (not cc.client_secret or cc.flow == auth.DEVICE_CODE):
+            raise AuthError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
         if not valid:
-            out.note("a new token is requested on the next call")
+            out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))
 
 
 def auth_logout(
