@@ -214,8 +214,12 @@ def auth_login(
             scopes = f" (scopes: {', '.join(ep.scopes)})" if ep.scopes else ""
             out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", device authorization {device_url}" if device_url else "") + scopes)
             crosses = "the client secret" if chosen == auth.CLIENT_CREDENTIALS else "the device code and the token"
+            from a2acli.pipeline.origin import origin
+
+            said: set[Any] = set()
             for endpoint, kind in ((device_url, "device authorization endpoint"), (token_url, "token endpoint")):
-                if endpoint:
+                if endpoint and origin(endpoint) not in said:  # one line per host
+                    said.add(origin(endpoint))
                     _token_origin(agent, endpoint, strict=strict, out=out, crosses=crosses, what=kind)
         chosen = chosen or auth.CLIENT_CREDENTIALS
         settings.check_url(token_url, "--token-url")
@@ -324,7 +328,8 @@ def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any, cro
             f"the Agent Card at {agent_url} names a {what} on another origin, {token_url}: --strict-origin keeps {crosses} at {origin(agent_url)[1]}",
             hint="if you trust it, pass it yourself: --token-url URL (or drop --strict-origin)",
         )
-    out.warn(f"{crosses} goes to {host}, the {what} named by the Agent Card at {agent_url}")
+    verb = "go" if " and " in crosses else "goes"
+    out.warn(f"{crosses} {verb} to {host}, the {what} named by the Agent Card at {agent_url}")
 
 
 def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, timeout: float | None) -> Any:

@@ -21,8 +21,8 @@ except ModuleNotFoundError:  # Python 3.10
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
 from a2acli import auth
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -313,7 +313,7 @@ def test_the_flow_comes_from_the_card_in_both_shapes(cli, cfg, clock, respx_mock
     respx_mock.get(CARD_URL).respond(json=device_card())
     result = cli("auth", "login", "--profile", "me", "-u", AGENT, "--client-id", "a2a-cli")
     assert result.exit_code == 0, result.stderr
-    assert "the device code and the token goes to idp.test, the device authorization endpoint named by the Agent Card" in result.stderr
+    assert "the device code and the token go to idp.test, the device authorization endpoint named by the Agent Card" in result.stderr
     assert device.call_count == 1
     v0 = {"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0",
           "securitySchemes": {"o": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {}},
