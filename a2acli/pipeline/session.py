@@ -359,6 +359,8 @@ class Call:
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
             self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")
+        if ep is None and (self.opts.api_key or self.opts.bearer or self.opts.basic or self.opts.oauth):
+            self.out.note("credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent (only those its schemes take)")
         if ep is None and self.opts.version_auto:
             self.out.note(f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}")
         head = [self.redactor.text(line)] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]

@@ -56,6 +56,7 @@ V1_SCHEMES = {
 }
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 @pytest.mark.parametrize("where", ["header", "query", "cookie", "none"])
 def test_api_key_goes_where_the_card_says(cli, respx_mock, where, version):
@@ -78,6 +79,7 @@ def test_api_key_goes_where_the_card_says(cli, respx_mock, where, version):
         assert "--api-key not sent: the Agent Card takes no api key (an apiKey scheme); it declares no security scheme" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
     card = {"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
             "securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "token"}}, "security": [{"k": []}]}
@@ -89,6 +91,7 @@ def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
     assert parse_qs(route.calls.last.request.url.query.decode())["token"] == ["key-0123456789"]
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 @pytest.mark.parametrize("key", ["K1", "key with space&more"])
 def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx_mock, tmp_path, key):
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=V1_SCHEMES["query"]))
@@ -106,6 +109,7 @@ def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx
 # -- bearer and basic --------------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 def test_bearer(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
@@ -113,6 +117,7 @@ def test_bearer(cli, respx_mock):
     assert route.calls.last.request.headers["Authorization"] == "Bearer bearer-abcdef"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 @pytest.mark.parametrize("how", ["flag", "env", "profile"])
 def test_basic(cli, cfg, respx_mock, how):
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
@@ -152,6 +157,7 @@ def test_flag_bearer_beats_env_basic(cli, respx_mock):
 # -- never on the public card --------------------------------------------------------------------------
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
 def test_no_credential_ever_reaches_the_public_card(cli, cfg, respx_mock):
     """Whatever is configured (API key, bearer, basic, an OAuth2 profile), the card GET carries none
     of it and fetching the card asks no token endpoint for a token: the public card is public, and
@@ -189,6 +195,7 @@ def login(cli, *extra, env=None):
     return cli("auth", "login", "--profile", "prod", "--token-url", TOKEN_URL, "--client-id", "cli", *extra, env=env or {"A2ACLI_CLIENT_SECRET": "s3cret"})
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006", "A2ACLI_AUTH_007")
 def test_login_requests_a_token_and_caches_it(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
     result = login(cli, "--scope", "a2a.read", "--scope", "a2a.write")
@@ -206,6 +213,7 @@ def test_login_requests_a_token_and_caches_it(cli, cfg, respx_mock):
     assert entry["access_token"] == "tok-1" and entry["expires_at"] > time.time() + 3000
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006")
 def test_client_secret_post(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
     assert login(cli, "--client-auth", "post").exit_code == 0
@@ -215,6 +223,7 @@ def test_client_secret_post(cli, cfg, respx_mock):
     assert tomllib.loads(cfg.read_text())["profiles"]["prod"]["auth"]["client-auth"] == "post"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006", "A2ACLI_AUTH_007")
 def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
@@ -237,6 +246,7 @@ def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg
     assert json.loads(cache.read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_007")
 @pytest.mark.parametrize("command", [["tasks", "get", "t-1"], ["stream", "hi"]])
 def test_a_401_with_the_cached_token_gets_a_new_token_and_one_more_try(cli, cfg, respx_mock, command):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
@@ -298,6 +308,7 @@ def test_strict_origin_keeps_the_client_secret_from_a_token_endpoint_on_another_
     assert "--strict-origin keeps the client secret" in result.stderr and not token.called
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006")
 def test_token_url_from_the_card(cli, cfg, respx_mock):
     scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": TOKEN_URL, "scopes": {"a2a.read": "read"}}}}}}
     card_route = respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=scheme))
@@ -319,6 +330,7 @@ def test_card_without_oauth_is_exit_2(cli, cfg, respx_mock):
     assert not cfg.exists()
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006")
 def test_refused_client_is_exit_4(cli, cfg, respx_mock):
     respx_mock.post(TOKEN_URL).respond(401, json={"error": "invalid_client", "error_description": "bad secret"})
     result = login(cli)

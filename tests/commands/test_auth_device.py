@@ -202,6 +202,22 @@ def test_discovery_url_flag(cli, cfg, clock, server):
     assert tomllib.loads(cfg.read_text())["profiles"]["me"]["auth"]["flow"] == "device-code"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006", "A2ACLI_AUTH_007")
+def test_client_credentials_against_the_real_server(cli, cfg, clock, server):
+    """The same real server with a clientCredentials flow: one token request (HTTP Basic client
+    authentication), no device code, no wait; the token is then sent to the agent."""
+    server.card = v1_card(f"{server.base}/rpc", securitySchemes={"cc": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": f"{server.base}/token", "scopes": {}}}}}})
+    server.token_script = [TOKEN]
+    result = cli("auth", "login", "--profile", "svc", "-u", server.base, "--client-id", "svc-client", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert result.exit_code == 0, result.stderr
+    posts = [(p, form, h) for m, p, form, h in server.requests if m == "POST"]
+    assert [p for p, _, _ in posts] == ["/token"] and posts[0][1] == {"grant_type": ["client_credentials"]}
+    assert posts[0][2]["authorization"].startswith("Basic ") and clock.sleeps == []
+    call = cli("tasks", "get", "t-1", "--profile", "svc")
+    assert call.exit_code == 0, call.stderr
+    assert [h for _, p, _, h in server.requests if p == "/rpc"][-1]["authorization"] == "Bearer dev-token-1"
+
+
 # -- flags, card shapes and the choice of flow (respx) -----------------------------------------------
 
 

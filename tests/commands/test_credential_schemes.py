@@ -186,3 +186,10 @@ def test_insecure_warns_when_a_credential_is_sent(cli):
     assert "bearer-abcdef" not in result.stderr
     quiet = cli("tasks", "get", "t-1", "--endpoint", "https://agent.test/rpc", "--insecure", "--offline")
     assert "credentials (" not in quiet.stderr
+
+
+def test_offline_says_the_card_decides(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef", "--offline")
+    assert result.exit_code == 0, result.stderr
+    assert "Authorization: <redacted>" in result.stdout
+    assert "credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent" in result.stderr

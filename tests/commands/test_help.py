@@ -78,6 +78,18 @@ def test_help_says_flags_show_in_the_process_table():
     assert "A flag shows in the process table and the shell history" in login and "env: A2ACLI_CLIENT_SECRET" in login
 
 
+@pytest.mark.spec("A2ACLI_AUTH_002")
+def test_the_guide_gives_each_credential_its_env_var_and_says_flags_are_exposed():
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[2] / "docs" / "guide.md").read_text(encoding="utf-8")
+    section = guide.split("## Authentication and TLS", 1)[1].split("\n## ", 1)[0]
+    for flag, env in (("--api-key KEY", "A2ACLI_API_KEY"), ("--bearer TOKEN", "A2ACLI_BEARER"), ("--basic USER:PASS", "A2ACLI_BASIC")):
+        assert re.search(rf"\| `{re.escape(flag)}` \| `{env}` \|", section), flag
+    assert "shows in the process table (`ps`) and stays in the shell history" in section
+    assert "which a flag overrides" in section  # the precedence stays flag > environment
+
+
 # -- colour and narrow terminals ------------------------------------------------------------------------
 
 

@@ -76,6 +76,7 @@ def echo_error(*secrets: str) -> dict:
 PLANTED = ("bearer", "api_key", "access", "custom", "push")
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 @pytest.mark.parametrize("output", ["text", "json"])
 def test_an_error_echoing_every_secret_leaks_none(cli, agent, tmp_path, output):
     agent.post(RPC).respond(json=echo_error(*(S[k] for k in PLANTED)))
@@ -91,6 +92,7 @@ def test_an_error_echoing_every_secret_leaks_none(cli, agent, tmp_path, output):
     assert "X-Access-Key: <redacted>" in head and "X-Custom: <redacted>" in head  # values, not names
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 def test_basic_and_the_oauth_token_and_client_secret(cli, respx_mock, tmp_path, monkeypatch):
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'[profiles.p.auth]\ntoken-url = "{TOKEN_URL}"\nclient-id = "cli"\nclient-secret = "{S["client"]}"\n')
@@ -113,6 +115,7 @@ def chunked(body: bytes, *cuts: int) -> httpx.Response:
     return httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=iter(pieces))
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 def test_a_secret_split_across_chunks_of_a_stream_stays_out_of_the_raw_body(cli, agent, tmp_path):
     body = sse({"task": V1_TASK | {"metadata": {"echo": S["bearer"], "h": S["access"]}}})
     a, b = body.index(S["bearer"].encode()) + 4, body.index(S["access"].encode()) + 1
@@ -145,6 +148,7 @@ def test_a_malformed_header_is_not_echoed(cli, header):
         assert "is not 'Name: value'" in result.stdout + result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 def test_debug_traceback_redacts_chained_exceptions(cli, respx_mock):
     respx_mock.post(RPC).mock(side_effect=httpx.LocalProtocolError(f"Illegal header value b'Bearer {S['bearer']}'"))
     result = cli("tasks", "get", "t-1", "--endpoint", RPC, "--debug", *ARGS)
