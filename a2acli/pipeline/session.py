@@ -255,15 +255,25 @@ class Call:
 
     def renew_oauth_token(self, ex: Any) -> bool:
         """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
-        (revoked, or the agent's keys rotated) and get a new one for one more try."""
-        if ex.status != 401 or not self._oauth_cached or self.opts.bearer or self.opts.basic:
+        (revoked, or the agent's keys rotated) and get a new one for one more try: with the client
+        secret, or with the refresh token a device-code login got."""
+        if ex.status != 401 or not self._oauth_cached or "oauth" not in self.sent:
             return False
         from a2acli import auth
 
         cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
-        if cc is None or not cc.client_secret:
+        if cc is None:
+            return False
+        cache = auth.load_cache()
+        key = auth.cache_key(self.opts.profile, cc.token_url)
+        entry = cache.get(key)
+        if isinstance(entry, dict) and entry.get("refresh_token"):
+            entry["expires_at"] = 0  # the access token is spent; its refresh token asks for the next
+            auth.save_cache(cache)
+        elif cc.client_secret and cc.flow == auth.CLIENT_CREDENTIALS:
+            auth.forget(self.opts.profile, cc.token_url)
+        else:
             return False  # nothing to request a new one with: the 401 stands
-        auth.forget(self.opts.profile, cc.token_url)
         self._oauth_token, self._oauth_cached = None, False
         self.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
         return True

@@ -412,3 +412,31 @@ def test_auth_status_of_a_device_profile(cli, cfg, clock, respx_mock):
     doc = json.loads(result.stdout)
     assert doc["flow"] == "device-code" and doc["valid"] is True and doc["refreshable"] is True
     assert "dev-token-1" not in result.stdout
+
+
+@pytest.mark.spec("A2ACLI_AUTH_007")
+def test_a_401_to_the_cached_device_token_refreshes_it_once(cli, cfg, clock, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(side_effect=[ok_token("dev-token-1", refresh_token="refresh-1"), ok_token("dev-token-2")])
+    respx_mock.post(DEVICE_URL).respond(json=GRANT)
+    respx_mock.get(CARD_URL).respond(json=device_card())
+
+    def agent_answer(request: httpx.Request) -> httpx.Response:
+        if request.headers.get("Authorization") != "Bearer dev-token-2":
+            return httpx.Response(401, json={"error": "revoked"})
+        return httpx.Response(200, json=rpc_result(TASK))
+
+    agent = respx_mock.post(RPC).mock(side_effect=agent_answer)
+    assert login(cli).exit_code == 0
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "me")
+    assert result.exit_code == 0, result.stderr
+    assert [c.request.headers["Authorization"] for c in agent.calls] == ["Bearer dev-token-1", "Bearer dev-token-2"]
+    assert parse_qs(token.calls.last.request.content.decode())["grant_type"] == ["refresh_token"]
+
+
+def test_a_401_to_a_device_token_without_refresh_token_stands(cli, cfg, clock, respx_mock):
+    device_routes(respx_mock, ok_token())
+    respx_mock.get(CARD_URL).respond(json=device_card())
+    agent = respx_mock.post(RPC).respond(401, json={"error": "revoked"})
+    assert login(cli).exit_code == 0
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "me")
+    assert result.exit_code == 4 and agent.call_count == 1
