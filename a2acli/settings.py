@@ -633,6 +633,8 @@ AUTH_KEYS: dict[str, bool] = {  # [profiles.NAME.auth] key -> secret?
     "client-secret": True,
     "scope": False,
     "client-auth": False,
+    "flow": False,  # client-credentials (default) or device-code
+    "device-authorization-url": False,
 }
 PATH_SETTINGS = frozenset({"cacert", "cert", "key"})
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 token
@@ -687,8 +689,12 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
             raise UsageError(f"the value of header {name} is not ASCII", hint="header values travel as ASCII: percent-encode or base64 it")
         return table, name, value
     if table == "auth":
-        if name == "token-url":
-            check_url(value, "auth.token-url", files=False)
+        if name in ("token-url", "device-authorization-url"):
+            check_url(value, f"auth.{name}", files=False)
+        if name == "flow":
+            if value.lower() not in ("client-credentials", "device-code"):
+                raise UsageError(f"auth.flow {value!r} is not client-credentials or device-code", hint="client-credentials (the default) or device-code")
+            value = value.lower()
         if name == "client-auth":
             if value.lower() not in ("basic", "post"):
                 raise UsageError(f"auth.client-auth {value!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (client_secret_post)")

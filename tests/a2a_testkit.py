@@ -28,6 +28,17 @@ def v1_card(url: str = RPC, **extra: Any) -> dict[str, Any]:
     return card
 
 
+# Security schemes of a card that takes every credential: an API key in header X-API-Key, a bearer
+# token, HTTP basic, and OAuth2 (client credentials). `a2a` sends a credential only to a card that
+# declares a scheme taking it (A2ACLI_AUTH_008): tests about something else use this.
+ANY_CREDENTIAL: dict[str, Any] = {
+    "key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}},
+    "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}},
+    "basic": {"httpAuthSecurityScheme": {"scheme": "Basic"}},
+    "oauth": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": "https://idp.test/oauth/token", "scopes": {}}}}},
+}
+
+
 def rpc_result(result: Any, request_id: Any = 1) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 

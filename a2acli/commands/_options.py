@@ -21,7 +21,7 @@ CONN = "Connection"
 AUTH = "Authentication and TLS"
 OUT = "Output and debugging"
 SVC = "Service parameters"
-PS = "Flags show in the process table: prefer the env var."
+PS = "A flag shows in the process table and the shell history: prefer the env var."
 
 
 def _opt(*decls: str, help: str, panel: str = CONN, setting: str | None = None, **kw: Any) -> Any:
@@ -210,12 +210,28 @@ COMMON: dict[str, tuple[Any, Any]] = {
     ),
     "api_key": (
         Annotated[
-            str | None, _opt("--api-key", help=f"API key, placed where the card's apiKey scheme says (header, query or cookie; X-API-Key header otherwise). {PS}", panel=AUTH, setting="api-key")
+            str | None,
+            _opt(
+                "--api-key",
+                help=f"API key, sent only where the card declares an apiKey scheme, placed where it says (header, query or cookie; header X-API-Key with --endpoint, no card). {PS}",
+                panel=AUTH,
+                setting="api-key",
+            ),
         ],
         None,
     ),
-    "bearer": (Annotated[str | None, _opt("--bearer", help=f"Bearer token for Authorization. {PS}", panel=AUTH, setting="bearer")], None),
-    "basic": (Annotated[str | None, _opt("--basic", help=f"HTTP Basic credentials USER:PASSWORD. {PS}", panel=AUTH, setting="basic", metavar="USER:PASS")], None),
+    "bearer": (
+        Annotated[
+            str | None, _opt("--bearer", help=f"Bearer token for Authorization, sent only where the card declares an http bearer, oauth2 or openIdConnect scheme. {PS}", panel=AUTH, setting="bearer")
+        ],
+        None,
+    ),
+    "basic": (
+        Annotated[
+            str | None, _opt("--basic", help=f"HTTP Basic credentials USER:PASSWORD, sent only where the card declares an http basic scheme. {PS}", panel=AUTH, setting="basic", metavar="USER:PASS")
+        ],
+        None,
+    ),
     "cacert": (Annotated[str | None, _opt("--cacert", help="Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, setting="cacert", metavar="PATH")], None),
     "cert": (Annotated[str | None, _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
     "key": (Annotated[str | None, _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),

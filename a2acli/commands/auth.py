@@ -50,6 +50,17 @@ def _ago(seconds: float) -> str:
     return text
 
 
+FlowOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--flow",
+        help="client-credentials or device-code (RFC 8628: you approve the sign-in in a browser). Default: the profile's, else what the Agent Card declares, else client-credentials.",
+        show_default=False,
+        autocompletion=lambda: ["client-credentials", "device-code"],
+    ),
+]
+
+
 def auth_login(
     ctx: typer.Context,
     token_url: Annotated[
@@ -58,7 +69,7 @@ def auth_login(
             "--token-url",
             envvar="A2ACLI_TOKEN_URL",
             show_envvar=False,
-            help="The OAuth2 token endpoint (default: the profile's, else the Agent Card's clientCredentials flow of --url; env: A2ACLI_TOKEN_URL).",
+            help="The OAuth2 token endpoint (default: the profile's, else from the Agent Card of --url: its OAuth2 flow, or the discovery document it names; env: A2ACLI_TOKEN_URL).",
             show_default=False,
         ),
     ] = None,
@@ -67,11 +78,37 @@ def auth_login(
     ] = None,
     client_secret: Annotated[
         str | None,
-        typer.Option("--client-secret", envvar="A2ACLI_CLIENT_SECRET", show_envvar=False, help=f"The client secret (default: the profile's; env: A2ACLI_CLIENT_SECRET). {PS}", show_default=False),
+        typer.Option(
+            "--client-secret",
+            envvar="A2ACLI_CLIENT_SECRET",
+            show_envvar=False,
+            help=f"The client secret (default: the profile's; env: A2ACLI_CLIENT_SECRET; optional for --device, a public client). {PS}",
+            show_default=False,
+        ),
     ] = None,
     scope: Annotated[list[str] | None, typer.Option("--scope", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
     client_auth: Annotated[
         str | None, typer.Option("--client-auth", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"])
+    ] = None,
+    flow: FlowOpt = None,
+    device: Annotated[bool, typer.Option("--device", help="The device-code flow (same as --flow device-code).")] = False,
+    device_authorization_url: Annotated[
+        str | None,
+        typer.Option(
+            "--device-authorization-url",
+            envvar="A2ACLI_DEVICE_AUTHORIZATION_URL",
+            show_envvar=False,
+            help="The RFC 8628 device authorization endpoint (implies --device; default: the profile's, else from the Agent Card; env: A2ACLI_DEVICE_AUTHORIZATION_URL).",
+            show_default=False,
+        ),
+    ] = None,
+    discovery_url: Annotated[
+        str | None,
+        typer.Option(
+            "--discovery-url",
+            help="An OpenID Connect discovery document (…/.well-known/openid-configuration) or RFC 8414 metadata to read the endpoints from.",
+            show_default=False,
+        ),
     ] = None,
     profile: ProfileOpt = None,
     url: UrlOpt = None,  # type: ignore[valid-type]
@@ -85,11 +122,16 @@ def auth_login(
     output: OutputOpt = None,
     debug: DebugOpt = False,  # type: ignore[valid-type]
 ) -> None:
-    """Get an OAuth2 token (client credentials) and keep the settings in a profile.
+    """Get an OAuth2 token (client credentials, or the device-code flow) and keep the settings in a profile.
 
     The token is cached next to the config file (mode 0600) and sent as `Authorization: Bearer`
-    by every method command using that profile; it is requested again when it has expired. The
-    client secret is stored in the profile (config file mode 0600) so that can happen unattended.
+    by every method command using that profile, to agents whose card declares an http bearer,
+    oauth2 or openIdConnect scheme. Client credentials: the token is requested again when it has
+    expired; the client secret is stored in the profile (config file mode 0600) so that can happen
+    unattended. Device code (RFC 8628): the code to enter and where go to stderr; the token is
+    renewed with its refresh token when the server gave one, else `auth login` again. Endpoints
+    come from flags, the profile, or the Agent Card of --url (its OAuth2 flow, or the OpenID
+    Connect discovery document it names).
 
     Examples:
 
@@ -97,11 +139,14 @@ def auth_login(
 
       A2ACLI_CLIENT_SECRET=... a2a auth login --profile prod -u https://agent.example --client-id cli --scope a2a.read
 
+      a2a auth login --device --profile me -u https://agent.example --client-id a2a-cli
+
       a2a --profile prod send "hello"
     """
     from a2acli import auth, settings
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
+    from a2acli.redact import active
     from a2acli.render.output import Output
 
     mode = (_pick(ctx, "output", output) or "text").lower()
@@ -139,31 +184,80 @@ def auth_login(
             raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3 or auto") from None
         tout = float(values["timeout"]) if values["timeout"] not in (None, "") else None
         cfg = TransportConfig(version=version, timeout=tout, insecure=insecure, cacert=values["cacert"], cert=values["cert"], key=values["key"])
+        verify = tls_verify(cfg)
+        strict = bool(_pick(ctx, "strict_origin", strict_origin) or values.get("strict-origin"))
         saved = dict(pvals.get("auth") or {})
+        chosen = _flow_flag(flow, device)
+        if chosen is None and device_authorization_url:
+            chosen = auth.DEVICE_CODE
+        if chosen is None and not token_url and saved.get("token-url"):
+            chosen = auth.DEVICE_CODE if (saved.get("flow") or "").lower() == auth.DEVICE_CODE else auth.CLIENT_CREDENTIALS
+        secret = client_secret or saved.get("client-secret")
+        given_token_url = token_url
         token_url = token_url or saved.get("token-url")
-        if not token_url:
+        device_url = device_authorization_url or (saved.get("device-authorization-url") if chosen == auth.DEVICE_CODE else None)
+        if discovery_url:
+            settings.check_url(discovery_url, "--discovery-url")
+            doc = auth.discover(discovery_url, verify=verify, timeout=tout)
+            token_url = given_token_url or str(doc.get("token_endpoint") or "") or token_url
+            device_url = device_authorization_url or str(doc.get("device_authorization_endpoint") or "") or device_url
+            if chosen is None:
+                chosen = auth.DEVICE_CODE if device_url and not secret else auth.CLIENT_CREDENTIALS
+            out.note(f"endpoints from {discovery_url}: token {token_url or 'none'}" + (f", device authorization {device_url}" if chosen == auth.DEVICE_CODE else ""))
+        if chosen is None and token_url:
+            chosen = auth.CLIENT_CREDENTIALS
+        if not token_url or (chosen == auth.DEVICE_CODE and not device_url):
             if not values["url"]:
-                raise UsageError("no token endpoint", hint="pass --token-url URL, or -u URL of an agent whose card declares an OAuth2 clientCredentials flow")
-            token_url = _token_url_from_card(cfg, str(values["url"]), out)
-            _token_origin(str(values["url"]), token_url, strict=bool(_pick(ctx, "strict_origin", strict_origin) or values.get("strict-origin")), out=out)
+                need = "--token-url URL" + (" and --device-authorization-url URL" if chosen == auth.DEVICE_CODE else "")
+                raise UsageError("no token endpoint" if not token_url else "no device authorization endpoint", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
+            agent = str(values["url"])
+            ep = _endpoints_from_card(cfg, agent, chosen, have_secret=bool(secret), timeout=tout)
+            chosen = ep.flow
+            token_url = given_token_url or ep.token_url
+            device_url = device_authorization_url or ep.device_authorization_url
+            scopes = f" (scopes: {', '.join(ep.scopes)})" if ep.scopes else ""
+            out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", device authorization {device_url}" if device_url else "") + scopes)
+            crosses = "the client secret" if chosen == auth.CLIENT_CREDENTIALS else "the device code and the token"
+            from a2acli.pipeline.origin import origin
+
+            said: set[Any] = set()
+            for endpoint, kind in ((device_url, "device authorization endpoint"), (token_url, "token endpoint")):
+                if endpoint and origin(endpoint) not in said:  # one line per host
+                    said.add(origin(endpoint))
+                    _token_origin(agent, endpoint, strict=strict, out=out, crosses=crosses, what=kind)
+        chosen = chosen or auth.CLIENT_CREDENTIALS
         settings.check_url(token_url, "--token-url")
+        if chosen == auth.DEVICE_CODE:
+            settings.check_url(str(device_url), "--device-authorization-url")
         client_id = client_id or saved.get("client-id")
         if not client_id:
             raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")
-        secret = client_secret or saved.get("client-secret")
-        if not secret:
-            raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S")
+        if chosen == auth.CLIENT_CREDENTIALS and not secret:
+            raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or --device for the device-code flow)")
+        if chosen == auth.DEVICE_CODE and not client_secret:
+            secret = None  # a public client: a secret stored for client credentials is not sent
         scope_text = " ".join(scope) if scope else saved.get("scope")
         how = (client_auth or saved.get("client-auth") or "basic").lower()
         if how not in ("basic", "post"):
             raise UsageError(f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)")
-        cc = auth.ClientCredentials(token_url, client_id, secret, scope_text, how)
-        entry = auth.request_token(cc, verify=tls_verify(cfg), timeout=tout, note=out.note if debug else None)
-        new_auth = {"token-url": token_url, "client-id": client_id, "client-secret": secret}
+        cc = auth.ClientCredentials(token_url, client_id, secret, scope_text, how, chosen, device_url if chosen == auth.DEVICE_CODE else None)
+        active().add(secret)
+        if chosen == auth.DEVICE_CODE:
+            entry = _device_login(cc, out, verify=verify, timeout=tout, debug=debug)
+        else:
+            entry = auth.request_token(cc, verify=verify, timeout=tout, note=out.note if debug else None)
+        active().add(entry.get("access_token"), entry.get("refresh_token"))
+        new_auth = {"token-url": token_url, "client-id": client_id}
+        if secret:
+            new_auth["client-secret"] = secret
         if scope_text:
             new_auth["scope"] = scope_text
         if how != "basic" or "client-auth" in saved:
             new_auth["client-auth"] = how
+        if chosen == auth.DEVICE_CODE:
+            new_auth.update({"flow": auth.DEVICE_CODE, "device-authorization-url": str(device_url)})
+        elif "flow" in saved:
+            new_auth["flow"] = auth.CLIENT_CREDENTIALS
         # The file as it is now (the token request took a while), changed key by key: what the user
         # wrote around these keys, and other keys of the [auth] table, stay as they are.
         edit = settings.ConfigEdit()
@@ -171,23 +265,62 @@ def auth_login(
             edit.set(("default-profile",), pname)
         for akey, avalue in new_auth.items():
             edit.set(("profiles", pname, "auth", akey), avalue)
+        stale = [k for k in ("client-secret", "device-authorization-url") if k in saved and k not in new_auth]
+        for akey in stale:  # left from a login with the other flow
+            edit.delete(("profiles", pname, "auth", akey))
         if flags["url"] and not edit.get(("profiles", pname, "url")):
             edit.set(("profiles", pname, "url"), settings.check_value("url", flags["url"]))
         edit.save()
         auth.store(pname, entry)
         left = entry["expires_at"] - time.time()
         if out.mode == "json":
-            out.json({"profile": pname, "tokenUrl": token_url, "clientId": client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]})
+            result = {"profile": pname, "flow": chosen, "tokenUrl": token_url, "clientId": client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]}
+            if chosen == auth.DEVICE_CODE:
+                result.update(deviceAuthorizationUrl=device_url, refreshable=bool(entry.get("refresh_token")))
+            out.json(result)
         else:
-            out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}; the token is good for {_ago(left)}.")
+            what = " (device code)" if chosen == auth.DEVICE_CODE else ""
+            out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}{what}; the token is good for {_ago(left)}.")
             if becomes_default:
                 out.note(f"profile {pname} is now the default profile ({settings.config_path()})")
 
 
-def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any) -> None:
-    """The client secret goes to the token endpoint the card names: said once when it is on
-    another origin than the agent's, refused under --strict-origin (issue 14: credentials stay
-    with their origin)."""
+def _flow_flag(flow: str | None, device: bool) -> str | None:
+    """--flow / --device, checked: None when neither is given."""
+    from a2acli import auth
+    from a2acli.errors import UsageError
+
+    if flow is not None:
+        name = flow.strip().lower().replace("_", "-")
+        name = {"device": auth.DEVICE_CODE, "client": auth.CLIENT_CREDENTIALS}.get(name, name)
+        if name not in auth.FLOWS:
+            raise UsageError(f"--flow {flow!r} is not client-credentials or device-code", hint="--flow client-credentials (a client secret) or --flow device-code (you approve in a browser)")
+        if device and name != auth.DEVICE_CODE:
+            raise UsageError("--device and --flow client-credentials contradict each other", hint="pass one of them")
+        return name
+    return auth.DEVICE_CODE if device else None
+
+
+def _device_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debug: bool) -> dict[str, Any]:
+    """RFC 8628: ask for a device code, tell the user where to enter it (stderr), poll for the token."""
+    from a2acli import auth
+    from a2acli.redact import active
+
+    grant = auth.device_authorize(cc, verify=verify, timeout=timeout)
+    active().add(str(grant["device_code"]))
+    expires = auth._number(grant.get("expires_in"), 1800.0)
+    out.tell(f"To sign in, open {grant['verification_uri']} and enter the code: {grant['user_code']}")
+    if grant.get("verification_uri_complete"):
+        out.tell("or open this link, which carries the code:")
+        out.command(str(grant["verification_uri_complete"]))
+    out.note(f"waiting for the sign-in to be approved (the code expires in {_ago(expires)}; Ctrl-C stops)")
+    return auth.poll_device_token(cc, grant, verify=verify, timeout=timeout, note=out.note if debug else None)
+
+
+def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any, crosses: str = "the client secret", what: str = "token endpoint") -> None:
+    """What a login sends (`crosses`: the client secret, the device code) goes to the endpoint
+    the card names: said once when it is on another origin than the agent's, refused under
+    --strict-origin (issue 14: credentials stay with their origin)."""
     from a2acli.errors import CredentialsWithheldError
     from a2acli.pipeline.origin import origin
 
@@ -196,26 +329,26 @@ def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any) -> 
     host = origin(token_url)[1]
     if strict:
         raise CredentialsWithheldError(
-            f"the Agent Card at {agent_url} names a token endpoint on another origin, {token_url}: --strict-origin keeps the client secret at {origin(agent_url)[1]}",
+            f"the Agent Card at {agent_url} names a {what} on another origin, {token_url}: --strict-origin keeps {crosses} at {origin(agent_url)[1]}",
             hint="if you trust it, pass it yourself: --token-url URL (or drop --strict-origin)",
         )
-    out.warn(f"the client secret goes to {host}, the token endpoint named by the Agent Card at {agent_url}")
+    verb = "go" if " and " in crosses else "goes"
+    out.warn(f"{crosses} {verb} to {host}, the {what} named by the Agent Card at {agent_url}")
 
 
-def _token_url_from_card(cfg: Any, url: str, out: Any) -> str:
+def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, timeout: float | None) -> Any:
+    """The login endpoints the public Agent Card of `url` gives (auth.endpoints_from_card), read
+    off the card as the agent spelt it (a V0 card's several flows are all there)."""
     from a2acli import auth
     from a2acli.transport.card import fetch_card
-    from a2acli.transport.client import Transport
-    from a2acli.wire.translate import to_core_card
+    from a2acli.transport.client import Transport, tls_verify
 
     transport = Transport(cfg)
     try:
         fetched = fetch_card(transport, url)  # the public card: no credentials
     finally:
         transport.close()
-    token_url, scopes = auth.discover_token_url(to_core_card(fetched.doc) if isinstance(fetched.doc, dict) else {})
-    out.note(f"token endpoint from the Agent Card: {token_url}" + (f" (scopes: {', '.join(scopes)})" if scopes else ""))
-    return token_url
+    return auth.endpoints_from_card(fetched.doc if isinstance(fetched.doc, dict) else {}, flow, have_secret=have_secret, verify=tls_verify(cfg), timeout=timeout)
 
 
 def auth_status(
@@ -249,10 +382,12 @@ def auth_status(
         now = time.time()
         expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None
         valid = isinstance(entry, dict) and bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
+        refreshable = isinstance(entry, dict) and bool(entry.get("refresh_token"))
         if out.mode == "json":
             out.json(
                 {
                     "profile": pname,
+                    "flow": cc.flow,
                     "tokenUrl": cc.token_url,
                     "clientId": cc.client_id,
                     "clientSecretStored": bool(cc.client_secret),
@@ -261,10 +396,14 @@ def auth_status(
                     "valid": valid,
                     "expiresAt": expires,
                     "expiresIn": round(expires - now) if expires is not None else None,
+                    "refreshable": refreshable,
                 }
             )
         else:
-            lines = [f"Profile: {pname}", f"Token URL: {cc.token_url}", f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+            lines = [f"Profile: {pname}", f"Flow: {cc.flow}", f"Token URL: {cc.token_url}"]
+            if cc.device_authorization_url:
+                lines.append(f"Device authorization URL: {cc.device_authorization_url}")
+            lines += [f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
             if cc.scope:
                 lines.append(f"Scope: {cc.scope}")
             if isinstance(entry, dict) and entry.get("access_token"):
@@ -273,10 +412,10 @@ def auth_status(
             else:
                 lines.append("Token: none cached")
             out.text("\n".join(lines))
-        if not valid and not cc.client_secret:
-            raise CredentialsMissingError(f"no valid token for profile {pname}", hint=f"a2a auth login --profile {pname} --client-secret S")
+        if not valid and not refreshable and (not cc.client_secret or cc.flow == auth.DEVICE_CODE):
+            raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
         if not valid:
-            out.note("a new token is requested on the next call")
+            out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))
 
 
 def auth_logout(

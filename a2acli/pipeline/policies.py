@@ -292,8 +292,9 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     if not isinstance(err, AuthError) or err.http_status not in (401, 403) or call is None:
         return err
     o = call.opts
-    if o.api_key or o.bearer or o.basic or o.oauth or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
-        return err
+    given = o.api_key or o.bearer or o.basic or o.oauth
+    if given and not call.withheld or call.creds_sent or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
+        return err  # a credential went: it was refused
     from a2acli.render.views import scheme_how
 
     schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}
@@ -302,6 +303,8 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     if named:
         ways = "; or ".join(f"{name} ({kind} in {where}): pass {flag}" if where else f"{name} ({kind}): pass {flag}" for name, kind, where, flag in named)
         hint = f"the card names {ways}"
+        if call.withheld:
+            hint += f" (not sent, the card declares no scheme for it: {', '.join(call.withheld)})"
     else:
         hint = "pass --api-key, --bearer or --basic, or `a2a auth login` for OAuth2 (the card names no scheme)"
     return CredentialsMissingError(f"the agent requires credentials and none were sent ({status})", hint=hint, request_id=err.request_id, wire_code=err.wire_code)

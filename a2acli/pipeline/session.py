@@ -23,6 +23,7 @@ CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
 
 
 _UNSET: Any = object()
+FLAG_NAMES = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic", "oauth": "the profile's OAuth2 token"}
 
 
 class Reply:
@@ -95,6 +96,8 @@ class Call:
         )
         self._oauth_token: str | None = None
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
+        self.creds_sent: set[str] = set()  # the credentials the last request carried (api-key, bearer, basic, oauth)
+        self.withheld: list[str] = []  # the credentials the card declares no scheme for (not sent)
         self._endpoint: Endpoint | None = None
         self._grpc: Any = None  # the gRPC carrier, once a gRPC interface is used
         self._binding: Any = None  # the endpoint's binding, once an answer is read
@@ -189,27 +192,52 @@ class Call:
         return get_binding(parse_transport(flag))
 
     def credentials(self) -> Any:
+        """The credentials this call carries: each only where the card declares a scheme that
+        takes it (A2ACLI_AUTH_008; wire.security), the others withheld with a warning. With no card
+        (--endpoint) they go as given: the user named the endpoint. `-H` is never filtered."""
         from a2acli.transport.client import Credentials
         from a2acli.wire.endpoints import api_key_placement
 
         creds = Credentials()
-        if self.opts.api_key:
+        sent: set[str] = set()
+        if self.opts.api_key and self.accepts("api-key"):
             where, name = api_key_placement(self.card)
             {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = self.opts.api_key
             self.redactor.add(**({"query": name} if where == "query" else {"header": name}))
-        if self.opts.bearer:
+            sent.add("api-key")
+        if self.opts.bearer and self.accepts("bearer"):
             creds.headers["Authorization"] = f"Bearer {self.opts.bearer}"
-        elif self.opts.basic:
+            sent.add("bearer")
+        elif self.opts.basic and self.accepts("basic"):
             import base64
 
             encoded = base64.b64encode(str(self.opts.basic).encode()).decode()
             creds.headers["Authorization"] = f"Basic {encoded}"
             self.redactor.add(encoded)
-        elif self.opts.oauth:
+            sent.add("basic")
+        elif self.opts.oauth and not self.opts.bearer and self.accepts("oauth"):
             token = self.oauth_token()
             if token:
                 creds.headers["Authorization"] = f"Bearer {token}"
+                sent.add("oauth")
+        self.creds_sent = sent
         return creds
+
+    def accepts(self, credential: str) -> bool:
+        """Whether `credential` (api-key, bearer, basic, oauth) may go to this agent: always with
+        no card; else only when the card declares a scheme that takes it (said once when not)."""
+        from a2acli.wire.security import withheld
+
+        if self.card is None or self.opts.endpoint:
+            return True
+        why = withheld(self.card, credential)
+        if why is None:
+            return True
+        if credential not in self.withheld:
+            self.withheld.append(credential)
+            header = {"api-key": "X-API-Key: KEY", "basic": "Authorization: Basic …"}.get(credential, "Authorization: Bearer …")
+            self.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
+        return False
 
     def oauth_token(self) -> str | None:
         """The profile's OAuth2 token (client credentials): cached, or requested when expired.
@@ -238,15 +266,25 @@ class Call:
 
     def renew_oauth_token(self, ex: Any) -> bool:
         """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
-        (revoked, or the agent's keys rotated) and get a new one for one more try."""
-        if ex.status != 401 or not self._oauth_cached or self.opts.bearer or self.opts.basic:
+        (revoked, or the agent's keys rotated) and get a new one for one more try: with the client
+        secret, or with the refresh token a device-code login got."""
+        if ex.status != 401 or not self._oauth_cached or "oauth" not in self.creds_sent:
             return False
         from a2acli import auth
 
         cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
-        if cc is None or not cc.client_secret:
+        if cc is None:
+            return False
+        cache = auth.load_cache()
+        key = auth.cache_key(self.opts.profile, cc.token_url)
+        entry = cache.get(key)
+        if isinstance(entry, dict) and entry.get("refresh_token"):
+            entry["expires_at"] = 0  # the access token is spent; its refresh token asks for the next
+            auth.save_cache(cache)
+        elif cc.client_secret and cc.flow == auth.CLIENT_CREDENTIALS:
+            auth.forget(self.opts.profile, cc.token_url)
+        else:
             return False  # nothing to request a new one with: the 401 stands
-        auth.forget(self.opts.profile, cc.token_url)
         self._oauth_token, self._oauth_cached = None, False
         self.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
         return True
@@ -305,6 +343,12 @@ class Call:
         creds = self.credentials()
         if creds.headers or creds.params or creds.cookies:
             self._check_origin(base)
+        if self.opts.insecure and not base.startswith("http://") and not getattr(self, "_insecure_said", False):
+            given = [n for n, _ in self.opts.headers if self.redactor.is_secret_header(n)]
+            carried = sorted({*creds.headers, *creds.params, *creds.cookies, *given}, key=str.lower)
+            if carried:  # A2ACLI_AUTH_003: a credential on a connection whose certificate is not checked
+                self._insecure_said = True
+                self.out.warn(f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them")
         return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
 
     def _check_origin(self, target: str) -> None:
@@ -337,6 +381,8 @@ class Call:
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
             self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")
+        if ep is None and (self.opts.api_key or self.opts.bearer or self.opts.basic or self.opts.oauth):
+            self.out.note("credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent (only those its schemes take)")
         if ep is None and self.opts.version_auto:
             self.out.note(f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}")
         head = [self.redactor.text(line)] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]

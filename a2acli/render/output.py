@@ -189,6 +189,10 @@ class Output:
     def note(self, msg: str) -> None:
         self._err(msg, "dim")
 
+    def tell(self, msg: str) -> None:
+        """A line on stderr the user must act on (a code to enter), in bold on a terminal."""
+        self._err(msg, "bold")
+
     def warn(self, msg: str) -> None:
         self._err(f"warning: {msg}", "yellow")
 

@@ -126,10 +126,10 @@ def scheme_how(scheme: Any) -> tuple[str, str, str]:
     if kind == "oauth2":
         flows: dict[str, Any] = body["flows"] if isinstance(body.get("flows"), dict) else {}
         flow = str(next(iter(flows), ""))
-        how = "`a2a auth login` (client credentials)" if flow == "clientCredentials" else "--bearer TOKEN"
+        how = {"clientCredentials": "`a2a auth login` (client credentials)", "deviceCode": "`a2a auth login --device` (device code)"}.get(flow, "--bearer TOKEN")
         return f"oauth2{' ' + flow if flow else ''}", "header Authorization: Bearer", how
     if kind == "openIdConnect":
-        return kind, "header Authorization: Bearer", "--bearer TOKEN"
+        return kind, "header Authorization: Bearer", "`a2a auth login` (OpenID Connect discovery) or --bearer TOKEN"
     if kind == "mtls":
         return "mutual TLS", "the TLS handshake", "--cert PATH --key PATH"
     return kind, "", ""

@@ -138,10 +138,7 @@ def _spoken() -> tuple[Any, ...]:
 
 
 def api_key_placement(core_card: dict[str, Any] | None) -> tuple[str, str]:
-    """(location, name) of the card's first apiKey scheme; ('header', 'X-API-Key') otherwise."""
-    for scheme in ((core_card or {}).get("securitySchemes") or {}).values():
-        api = scheme.get("apiKeySecurityScheme") if isinstance(scheme, dict) else None
-        if isinstance(api, dict) and api.get("name"):
-            loc = str(api.get("location") or "header").lower()
-            return (loc if loc in ("header", "query", "cookie") else "header", str(api["name"]))
-    return ("header", "X-API-Key")
+    """(location, name) of the card's apiKey scheme; ('header', 'X-API-Key') otherwise (wire.security)."""
+    from a2acli.wire.security import api_key_placement
+
+    return api_key_placement(core_card)

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "https://idp.test/oauth/token"
@@ -74,10 +74,12 @@ def test_api_key_goes_where_the_card_says(cli, respx_mock, where, version):
         assert "X-API-Key" not in req.headers
     elif where == "cookie":
         assert req.headers["Cookie"] == "session=key-0123456789"
-    else:
-        assert req.headers["X-API-Key"] == "key-0123456789"
+    else:  # a card with no apiKey scheme gets no API key (A2ACLI_AUTH_008), and says so
+        assert "X-API-Key" not in req.headers and "key-0123456789" not in str(req.url)
+        assert "--api-key not sent: the Agent Card takes no api key (an apiKey scheme); it declares no security scheme" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 def test_api_key_from_a_v0_card_scheme(cli, respx_mock):
     card = {"name": "Old", "description": "d", "version": "1", "url": RPC, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC",
             "securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "token"}}, "security": [{"k": []}]}
@@ -109,15 +111,16 @@ def test_an_api_key_in_the_query_is_redacted_however_short_or_encoded(cli, respx
 
 @pytest.mark.spec("A2ACLI_AUTH_001")
 def test_bearer(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef").exit_code == 0
     assert route.calls.last.request.headers["Authorization"] == "Bearer bearer-abcdef"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_001")
 @pytest.mark.parametrize("how", ["flag", "env", "profile"])
 def test_basic(cli, cfg, respx_mock, how):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     args, env = ["tasks", "get", "t-1", "-u", AGENT], {}
     if how == "flag":
@@ -145,7 +148,7 @@ def test_bearer_and_basic_from_the_same_source_clash(cli):
 
 @pytest.mark.spec("A2ACLI_AUTH_002")
 def test_flag_bearer_beats_env_basic(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "bearer-abcdef", env={"A2ACLI_BASIC": "alice:pw-secret"})
     assert result.exit_code == 0, result.stderr
@@ -221,10 +224,10 @@ def test_client_secret_post(cli, cfg, respx_mock):
     assert tomllib.loads(cfg.read_text())["profiles"]["prod"]["auth"]["client-auth"] == "post"
 
 
-@pytest.mark.spec("A2ACLI_AUTH_007")
+@pytest.mark.spec("A2ACLI_AUTH_006", "A2ACLI_AUTH_007")
 def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert login(cli).exit_code == 0
     for _ in range(2):
@@ -244,10 +247,11 @@ def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg
     assert json.loads(cache.read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_007")
 @pytest.mark.parametrize("command", [["tasks", "get", "t-1"], ["stream", "hi"]])
 def test_a_401_with_the_cached_token_gets_a_new_token_and_one_more_try(cli, cfg, respx_mock, command):
     token = respx_mock.post(TOKEN_URL).mock(side_effect=[token_answer("tok-1"), token_answer("tok-2")])
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     done = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}
 
     def agent(request):
@@ -270,7 +274,7 @@ def test_a_401_with_a_fresh_token_is_not_retried(cli, cfg, respx_mock):
     for key, value in (("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
         cli("config", "set", "--profile", "prod", key, value)
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-1"))
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(RPC).respond(401, json={"error": "nope"})
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod")
     assert result.exit_code == 4
@@ -279,7 +283,7 @@ def test_a_401_with_a_fresh_token_is_not_retried(cli, cfg, respx_mock):
 
 def test_explicit_bearer_wins_over_the_profile_token(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert login(cli).exit_code == 0
     assert cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod", "--bearer", "bearer-abcdef").exit_code == 0
@@ -312,7 +316,7 @@ def test_token_url_from_the_card(cli, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
     result = cli("auth", "login", "--profile", "prod", "-u", AGENT, "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret"})
     assert result.exit_code == 0, result.stderr
-    assert f"token endpoint from the Agent Card: {TOKEN_URL}" in result.stderr
+    assert f"client-credentials endpoints from the Agent Card's oauth2 scheme 'o': token {TOKEN_URL} (scopes: a2a.read)" in result.stderr
     assert "the client secret goes to idp.test, the token endpoint named by the Agent Card" in result.stderr
     assert token.called
     assert_no_credentials(card_route.calls.last.request)
@@ -327,6 +331,7 @@ def test_card_without_oauth_is_exit_2(cli, cfg, respx_mock):
     assert not cfg.exists()
 
 
+@pytest.mark.spec("A2ACLI_AUTH_006")
 def test_refused_client_is_exit_4(cli, cfg, respx_mock):
     respx_mock.post(TOKEN_URL).respond(401, json={"error": "invalid_client", "error_description": "bad secret"})
     result = login(cli)
@@ -367,7 +372,7 @@ def test_status_and_logout(cli, cfg, respx_mock):
 
 def test_after_logout_a_call_is_exit_4(cli, cfg, respx_mock):
     respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = task_route(respx_mock)
     assert login(cli).exit_code == 0
     assert cli("auth", "logout", "--profile", "prod").exit_code == 0
@@ -396,7 +401,7 @@ def test_login_hints_name_the_token_url(cli, cfg, respx_mock):
 
 
 def test_a_redirect_to_another_origin_does_not_get_the_credentials(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).respond(307, headers={"Location": "http://elsewhere.test/rpc"})
     elsewhere = respx_mock.post("http://elsewhere.test/rpc").respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")
@@ -406,7 +411,7 @@ def test_a_redirect_to_another_origin_does_not_get_the_credentials(cli, respx_mo
 
 
 def test_a_redirect_within_the_origin_is_followed_with_the_credentials(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).respond(308, headers={"Location": f"{AGENT}/rpc/v2"})
     moved = respx_mock.post(f"{AGENT}/rpc/v2").respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "key-0123456789")

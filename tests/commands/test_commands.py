@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2026-01-01T00:00:00Z"},
@@ -626,14 +626,16 @@ def test_api_key_goes_where_the_card_says(cli, respx_mock):
 
 @pytest.mark.spec("A2ACLI_AUTH_001")
 def test_api_key_default_header_and_bearer(cli, agent):
+    """No card (--endpoint): the API key in the default header X-API-Key, the bearer token as given."""
     route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
-    assert cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "k1", "--bearer", "b1").exit_code == 0
+    assert cli("tasks", "get", "t-1", "--endpoint", RPC, "--api-key", "k1", "--bearer", "b1").exit_code == 0
     h = route.calls.last.request.headers
     assert h["X-API-Key"] == "k1" and h["Authorization"] == "Bearer b1"
 
 
 @pytest.mark.spec("A2ACLI_AUTH_002")
 def test_env_and_root_options(cli, agent):
+    agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # a card that takes an API key
     route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
     result = cli("-u", AGENT, "tasks", "get", "t-1", env={"A2ACLI_API_KEY": "from-env"})
     assert result.exit_code == 0, result.stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 
@@ -238,6 +238,7 @@ def test_diff_runs_the_command_under_both_versions(cli, agent):
 
 
 def test_options_before_the_command_go_to_both_runs_and_save_keeps_the_dumps(cli, agent, tmp_path):
+    agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # a card that takes the API key
     route = agent.post(RPC).mock(side_effect=by_version)
     result = cli("diff", "-u", AGENT, "--api-key", "k-123", "-H", "X-Team: qa", "--save", str(tmp_path / "d"), "--", "tasks", "get", "t-1")
     assert result.exit_code == 1, result.stderr

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -33,6 +33,7 @@ def agent(respx_mock):
 @pytest.mark.spec("A2ACLI_DOWNLOAD_001")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 def test_download_writes_every_part(cli, agent, tmp_path, version):
+    agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # a card that takes the API key
     get = agent.post(RPC).respond(json=rpc_result(V1_TASK if version == "1.0" else V0_TASK))
     pdf = agent.get(f"{AGENT}/files/r.pdf").respond(content=b"%PDF-1.7")
     cdn = agent.get("https://cdn.example/x.bin").respond(content=b"\x00\x01")

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
@@ -189,6 +189,7 @@ CRED_ARGS = ["--api-key", SECRETS["api_key"], "--bearer", SECRETS["bearer"], "-H
 
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 def test_push_config_secrets_are_redacted_in_every_file_and_in_debug(cli, agent, tmp_path, version):
+    agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL), headers={"X-Request-ID": "card-req"})
     flat = {"id": "p-1", "taskId": "t-1", "url": "https://cb.example/h", "token": SECRETS["token"],
             "authentication": {"scheme": "Bearer", "credentials": SECRETS["credentials"]}}
     nested = {"taskId": "t-1", "pushNotificationConfig": {"id": "p-1", "url": "https://cb.example/h", "token": SECRETS["token"],
@@ -246,6 +247,7 @@ def test_api_key_in_the_query_is_redacted_from_urls(cli, respx_mock, tmp_path):
 
 @pytest.mark.spec("A2ACLI_AUTH_004", "A2ACLI_OUT_007")
 def test_debug_shows_the_exchange_with_credentials_redacted(cli, agent):
+    agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL), headers={"X-Request-ID": "card-req"})
     agent.post(RPC).respond(json=rpc_result(V1_TASK), headers={"Set-Cookie": "sid=cookie-SECRET-8"})
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--debug", *CRED_ARGS)
     assert result.exit_code == 0, result.stderr

@@ -72,10 +72,24 @@ def test_help_survives_a_broken_config(tmp_path):
 
 @pytest.mark.spec("A2ACLI_AUTH_002")
 def test_help_says_flags_show_in_the_process_table():
+    """Each credential flag names its env var and says a flag is exposed (process table, history)."""
     out = flat(run("send", "--help", columns=200).stdout)
-    for flag in ("--api-key", "--bearer", "--basic"):
-        assert re.search(re.escape(flag) + r" .{0,200}?Flags show in the process table: prefer the env var", out), flag
-    assert "Flags show in the process table" in flat(run("auth", "login", "--help", columns=200).stdout)
+    for flag, env in (("--api-key", "A2ACLI_API_KEY"), ("--bearer", "A2ACLI_BEARER"), ("--basic", "A2ACLI_BASIC")):
+        assert re.search(re.escape(flag) + r" .{0,300}?A flag shows in the process table and the shell history: prefer the env var\. \(env: " + env + r"\)", out), flag
+    login = flat(run("auth", "login", "--help", columns=200).stdout)
+    assert "A flag shows in the process table and the shell history" in login and "env: A2ACLI_CLIENT_SECRET" in login
+
+
+@pytest.mark.spec("A2ACLI_AUTH_002")
+def test_the_guide_gives_each_credential_its_env_var_and_says_flags_are_exposed():
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[2] / "docs" / "guide.md").read_text(encoding="utf-8")
+    section = guide.split("## Authentication and TLS", 1)[1].split("\n## ", 1)[0]
+    for flag, env in (("--api-key KEY", "A2ACLI_API_KEY"), ("--bearer TOKEN", "A2ACLI_BEARER"), ("--basic USER:PASS", "A2ACLI_BASIC")):
+        assert re.search(rf"\| `{re.escape(flag)}` \| `{env}` \|", section), flag
+    assert "shows in the process table (`ps`) and stays in the shell history" in section
+    assert "which a flag overrides" in section  # the precedence stays flag > environment
 
 
 # -- colour and narrow terminals ------------------------------------------------------------------------

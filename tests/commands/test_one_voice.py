@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 
@@ -93,7 +93,7 @@ def test_401_without_credentials_names_the_scheme_and_the_flag(cli, agent):
 
 
 def test_401_with_credentials_still_says_they_were_refused(cli, agent):
-    agent.get(CARD_URL).respond(json=v1_card())
+    agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     agent.post(RPC).respond(401)
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--api-key", "wrong")
     assert result.exit_code == 4 and "refused the credentials" in result.stderr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from a2a_testkit import AGENT, rpc_result, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
@@ -11,7 +11,7 @@ OTHER = "http://elsewhere.test/rpc"
 
 
 def test_a_card_naming_another_host_is_said_once(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER))
+    respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER, securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(OTHER).respond(json=rpc_result(TASK))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "tok123")
     assert result.exit_code == 0, result.stderr
@@ -20,13 +20,13 @@ def test_a_card_naming_another_host_is_said_once(cli, respx_mock):
 
 
 def test_no_note_without_credentials_or_on_the_same_origin(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER))
+    respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER, securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(OTHER).respond(json=rpc_result(TASK))
     assert "credentials go" not in cli("tasks", "get", "t-1", "-u", AGENT).stderr
 
 
 def test_strict_origin_refuses_another_host(cli, respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER))
+    respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER, securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(OTHER).respond(json=rpc_result(TASK))
     for how in (["--strict-origin"], []):
         env = {} if how else {"A2ACLI_STRICT_ORIGIN": "true"}
@@ -37,7 +37,7 @@ def test_strict_origin_refuses_another_host(cli, respx_mock):
 
 
 def test_an_https_card_cannot_send_credentials_over_http(cli, respx_mock):
-    respx_mock.get("https://agent.test/.well-known/agent-card.json").respond(json=v1_card(url=OTHER))
+    respx_mock.get("https://agent.test/.well-known/agent-card.json").respond(json=v1_card(url=OTHER, securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(OTHER).respond(json=rpc_result(TASK))
     result = cli("tasks", "get", "t-1", "-u", "https://agent.test", "--bearer", "tok123")
     assert result.exit_code == 4 and "over plain http" in result.stderr

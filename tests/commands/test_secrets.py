@@ -13,7 +13,7 @@ from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "https://idp.test/oauth/token"
@@ -63,7 +63,7 @@ def everything(result, *dirs: Path) -> dict[str, str]:
 
 @pytest.fixture
 def agent(respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     return respx_mock
 
 
@@ -99,7 +99,7 @@ def test_basic_and_the_oauth_token_and_client_secret(cli, respx_mock, tmp_path, 
     cfg.chmod(0o600)
     monkeypatch.setenv("A2ACLI_CONFIG", str(cfg))
     respx_mock.post(TOKEN_URL).respond(json={"access_token": S["oauth"], "token_type": "bearer", "expires_in": 3600})
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).mock(side_effect=[httpx.Response(200, json=echo_error(S["oauth"], S["client"])), httpx.Response(200, json=echo_error(S["basic"], f"alice:{S['basic']}"))])
     dump = tmp_path / "dump"
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "p", "--debug", "--dump", str(dump))
@@ -115,6 +115,7 @@ def chunked(body: bytes, *cuts: int) -> httpx.Response:
     return httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=iter(pieces))
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 def test_a_secret_split_across_chunks_of_a_stream_stays_out_of_the_raw_body(cli, agent, tmp_path):
     body = sse({"task": V1_TASK | {"metadata": {"echo": S["bearer"], "h": S["access"]}}})
     a, b = body.index(S["bearer"].encode()) + 4, body.index(S["access"].encode()) + 1
@@ -147,6 +148,7 @@ def test_a_malformed_header_is_not_echoed(cli, header):
         assert "is not 'Name: value'" in result.stdout + result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_004")
 def test_debug_traceback_redacts_chained_exceptions(cli, respx_mock):
     respx_mock.post(RPC).mock(side_effect=httpx.LocalProtocolError(f"Illegal header value b'Bearer {S['bearer']}'"))
     result = cli("tasks", "get", "t-1", "--endpoint", RPC, "--debug", *ARGS)

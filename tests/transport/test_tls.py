@@ -30,6 +30,15 @@ class _Card(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def do_POST(self) -> None:  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def log_message(self, *args) -> None:
         pass
 
@@ -82,6 +91,17 @@ def test_insecure_warns_loudly(cli, https):
     result = cli("card", "fetch", "-u", https, "--insecure")
     assert result.exit_code == 0, result.stderr
     assert "warning: --insecure: TLS certificates are NOT verified" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_003")
+def test_insecure_warns_that_the_credentials_cross_an_unverified_connection(cli, https):
+    result = cli("tasks", "get", "t-1", "--endpoint", f"{https}/rpc", "--bearer", "tok-0123456789", "--api-key", "key-0123456789", "--insecure")
+    assert result.exit_code == 0, result.stderr
+    warning = "warning: --insecure: credentials (Authorization, X-API-Key) are sent over a connection whose TLS certificate is NOT verified"
+    assert result.stderr.count(warning) == 1
+    assert "tok-0123456789" not in result.stderr and "key-0123456789" not in result.stderr
+    without = cli("tasks", "get", "t-1", "--endpoint", f"{https}/rpc", "--bearer", "tok-0123456789")
+    assert without.exit_code == 3  # and without --insecure, the unknown CA stops the call: nothing is sent
 
 
 def test_mtls_without_a_client_certificate_is_exit_3(cli, mtls, pki):
