@@ -9,7 +9,7 @@ import json
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 from a2acli import errors
 from a2acli.errors import A2acliError
@@ -130,7 +130,7 @@ def _only_v0(mock):
 
 
 def _card(mock):
-    mock.get(CARD_URL).respond(json=v1_card())
+    mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # it takes every credential: none is withheld
 
 
 def _answer(**kw):
