@@ -10,7 +10,7 @@ import stat
 import sys
 
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TASK = {"id": "task-7f3a9c", "contextId": "ctx-51d2e8", "status": {"state": "TASK_STATE_COMPLETED"}}
@@ -84,7 +84,7 @@ def test_every_pair_of_sources_the_higher_wins(cli, where, high, low):
 def test_each_level_alone_reaches_the_wire(cli, where, respx_mock):
     """url from a local .env, the version from the global file, a header from the local TOML: one call."""
     proj, _, glob = where
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(RPC).respond(json=rpc_result({"kind": "task", **TASK, "status": {"state": "completed"}}))
     (proj / ".env").write_text(f"A2ACLI_AGENT_CARD={AGENT}\n")
     (proj / ".a2acli.toml").write_text('[headers]\nX-Team = "qa"\n')
@@ -305,7 +305,7 @@ def test_an_agent_scope_applies_when_the_url_matches_and_beats_the_default_profi
     _, _, glob = where
     glob.write_text(SCOPED)
     glob.chmod(0o600)
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     route = respx_mock.post(RPC).respond(json=rpc_result({"kind": "task", **TASK, "status": {"state": "completed"}}))
     result = cli("tasks", "get", "t-1")  # the url comes from the default profile; the scope follows it
     assert result.exit_code == 0, result.stderr
@@ -487,7 +487,7 @@ def test_a_send_stores_no_task_or_context_id_anywhere(cli, where, respx_mock, tm
     monkeypatch.setenv("XDG_CONFIG_HOME", str(glob.parent.parent))
     cli("config", "set", "url", AGENT)  # a config file, and tokens.json beside it if anything wrote one
     (proj / ".env").write_text(f"A2ACLI_URL={AGENT}\n")
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).respond(json=rpc_result({"task": {**TASK}}))
     result = cli("send", "hello", "-o", "json")
     assert result.exit_code == 0, result.stderr
