@@ -90,6 +90,13 @@ class RpcError(A2acliError):
     code = "rpc_error"
 
 
+class NotClaimedError(A2acliError):
+    """The Agent Card does not claim the capability a call needs (push notifications, the
+    extended card); `--force` sends it anyway. `code` is the A2A error the agent would answer."""
+
+    code = "UnsupportedOperationError"
+
+
 class UnexpectedStateError(A2acliError):
     exit_code = ExitCode.UNEXPECTED_STATE
     code = "unexpected_state"
