@@ -96,7 +96,7 @@ def poll_interval_option(panel: str | None = None) -> Any:
 
 def force_option(what: str, panel: str | None = None) -> Any:
     """--force: call even when the Agent Card says the capability is not offered."""
-    return typer.Option("--force", help=f"{what} even when the Agent Card does not claim the capability (for agents whose card is wrong).", rich_help_panel=panel)
+    return typer.Option("--force", help=f"{what} even when the Agent Card does not claim the capability it needs (an agent whose card is wrong).", rich_help_panel=panel)
 
 
 def poll_seconds(text: str, opts: CallOptions) -> float:

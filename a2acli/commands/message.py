@@ -60,7 +60,7 @@ def send(
     async_: Annotated[bool, typer.Option("--async", help="Return at once with the task id (returnImmediately / blocking=false).", rich_help_panel=RUN)] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
     poll_interval: Annotated[str, poll_interval_option(RUN)] = POLL_INTERVAL,
-    force: Annotated[bool, force_option("With --stream: stream", RUN)] = False,
+    force: Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)] = False,
     expect_state: Annotated[
         str | None,
         typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False, autocompletion=complete_task_states),

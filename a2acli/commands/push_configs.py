@@ -14,7 +14,7 @@ app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False, metavar="CONFIG_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
-Force = Annotated[bool, force_option("Call")]
+Force = Annotated[bool, force_option("Call the agent")]
 
 
 @app.command("create")

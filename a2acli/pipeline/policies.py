@@ -147,8 +147,9 @@ def unclaimed(call: Call, method: str) -> Claim | None:
         return None
     field = f"capabilities.{cap}"
     doc = call.card_doc if isinstance(call.card_doc, dict) else {}
-    if cap == "extendedAgentCard" and ("supportsAuthenticatedExtendedCard" in doc or "supportedInterfaces" not in doc and ("url" in doc or "protocolVersion" in doc)):
-        field = "supportsAuthenticatedExtendedCard"  # where a 0.3 card says it
+    v1_field = isinstance(doc.get("capabilities"), dict) and cap in doc["capabilities"]
+    if cap == "extendedAgentCard" and not v1_field and ("supportsAuthenticatedExtendedCard" in doc or "supportedInterfaces" not in doc and ("url" in doc or "protocolVersion" in doc)):
+        field = "supportsAuthenticatedExtendedCard"  # where a 0.3 card says it (a card with both: the 1.0 field decides)
     return Claim(cap, field, value)
 
 

@@ -10,8 +10,8 @@ import json
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+
 from a2acli import settings
 from a2acli.errors import UsageError
 from a2acli.pipeline.policies import Backoff
@@ -109,7 +109,7 @@ def test_a_refusal_is_machine_readable_under_json(cli, respx_mock):
 @pytest.mark.parametrize("name", list(PUSH_COMMANDS))
 @pytest.mark.parametrize("how", ["--force", "claimed"])
 def test_push_config_is_sent_when_claimed_or_forced(cli, respx_mock, name, how):
-    respx_mock.get(CARD_URL).respond(json=card_with(pushNotifications=False if how == "--force" else True))
+    respx_mock.get(CARD_URL).respond(json=card_with(pushNotifications=how != "--force"))
     argv, answer = PUSH_COMMANDS[name]
     route = respx_mock.post(RPC).respond(json=rpc_result(answer))
     result = cli(*argv, "-u", AGENT, *([how] if how == "--force" else []))
