@@ -449,3 +449,25 @@ def test_a_stream_that_closes_early_is_polled_to_the_end(cli, respx_mock, no_sle
     assert result.exit_code == 0, result.stderr
     assert poll.call_count == 2 and no_sleep == [0.5, 0.75]
     assert "task t-1 needs input; continue with:" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
+def test_replays_are_told_by_their_ids_counted_as_often_as_they_came():
+    from a2acli.pipeline.session import EventIds
+
+    ids = EventIds()
+    assert [ids.fresh(i) for i in ("1", "1", "3")] == [True, True, True]  # the 2nd event had no id line: it keeps "1"
+    assert ids.last == "3"
+    ids.resume()  # a server that replays everything, then goes on
+    assert [ids.fresh(i) for i in ("1", "1", "3", "3", "5")] == [False, False, False, True, True]
+    assert ids.skipped == 3 and ids.last == "5"
+
+
+@pytest.mark.spec("A2ACLI_VER_003")
+def test_a_card_with_both_spellings_is_judged_and_quoted_by_its_1_0_field(cli, respx_mock):
+    card = card_with(extendedAgentCard=False)
+    card["supportsAuthenticatedExtendedCard"] = True  # the 0.3 field a hybrid card keeps
+    respx_mock.get(CARD_URL).respond(json=card)
+    result = cli("card", "extended", "-u", AGENT)
+    assert result.exit_code == 1
+    assert "hint: the card says capabilities.extendedAgentCard is false; --force sends anyway" in result.stderr
