@@ -142,3 +142,10 @@ def test_ctrl_c_during_a_blocking_send_names_the_message_and_how_to_find_the_tas
     found = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", "c-ctrl-c", "-o", "json")
     assert json.loads(found.stdout)["tasks"]  # the command printed does find it
 
+
+
+@pytest.mark.spec("A2ACLI_SEND_003")
+def test_stream_answered_with_a_direct_message_exits_0(a2a):
+    result = a2a("send", "message", "--stream", "-o", "json", "--timeout", "20s")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 1 and "echo: message (a direct Message, no task)" in json.dumps(lines[0])
