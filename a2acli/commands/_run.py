@@ -217,7 +217,7 @@ def run_unary(
 ) -> None:
     from contextlib import nullcontext
 
-    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, parse_states, report_task_outcome, require_capability, settled, wait_for_task
+    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, note_push_url, parse_states, report_task_outcome, require_capability, settled, wait_for_task
     from a2acli.render.present import passthrough, present, waiting
 
     spec = METHODS[method]
@@ -231,6 +231,8 @@ def run_unary(
             require_capability(call, spec.name, force=force)
         blocking = wait and spec.result == "send"  # a blocking send: the agent may answer late
         if spec.result == "send":
+            call.endpoint()
+            note_push_url(call, params)
             call.sending = params.get("message")  # Ctrl-C before the answer names it
         with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
             reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
@@ -261,7 +263,7 @@ def run_stream(
     """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream).
     When the Agent Card does not claim streaming (and no --force): a send is sent blocking and
     its task polled, a subscription polls the task; a note on stderr says so."""
-    from a2acli.pipeline.policies import follow_stream, gate, parse_states, poll_instead, report_task_outcome, send_and_wait
+    from a2acli.pipeline.policies import follow_stream, gate, note_push_url, parse_states, poll_instead, report_task_outcome, send_and_wait
     from a2acli.render.stream import StreamView
 
     spec = METHODS[method]
@@ -277,6 +279,7 @@ def run_stream(
             call.sending = params.get("message")  # Ctrl-C before the first event names it
         call.endpoint()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
+        note_push_url(call, params)
         with StreamView(call.out, as_v1=opts.as_v1) as view:
             if claim is None:
                 follow_stream(call, call.stream(spec, params, request_id=request_id, headers=headers), view, subscribing=subscribing, follow=follow, interval=poll_interval)

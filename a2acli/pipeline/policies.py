@@ -173,6 +173,16 @@ def require_capability(call: Call, method: str, *, force: bool) -> None:
     raise err
 
 
+def note_push_url(call: Call, params: Any) -> None:
+    """A send with --push-url to an agent whose card does not claim push notifications: said on
+    stderr (the message is sent all the same; the agent may refuse it or never push)."""
+    config = params.get("configuration") if isinstance(params, dict) else None
+    if isinstance(config, dict) and config.get("taskPushNotificationConfig"):
+        claim = unclaimed(call, "CreateTaskPushNotificationConfig")
+        if claim is not None:
+            call.out.warn(f"--push-url: {claim.says}; the agent may refuse the message or never call the webhook")
+
+
 def send_and_wait(call: Call, params: dict[str, Any], view: Any, *, interval: float, request_id: str | None = None, headers: dict[str, str] | None = None) -> None:
     """`stream` / `send --stream` to an agent whose card does not claim streaming: a blocking
     SendMessage, then polling until the task settles; each answer goes to the stream's view (its

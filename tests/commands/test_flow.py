@@ -471,3 +471,14 @@ def test_a_card_with_both_spellings_is_judged_and_quoted_by_its_1_0_field(cli, r
     result = cli("card", "extended", "-u", AGENT)
     assert result.exit_code == 1
     assert "hint: the card says capabilities.extendedAgentCard is false; --force sends anyway" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_VER_003")
+@pytest.mark.parametrize("argv", [["send", "hi"], ["stream", "hi"]])
+def test_push_url_to_an_agent_that_does_not_claim_push_is_warned_and_sent(cli, respx_mock, argv):
+    respx_mock.get(CARD_URL).respond(json=card_with(pushNotifications=False))
+    route = respx_mock.post(RPC).mock(side_effect=lambda req: httpx.Response(200, json=rpc_result({"task": COMPLETED})))
+    result = cli(*argv, "--push-url", "http://127.0.0.1:9/hook", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 1
+    assert "warning: --push-url: the card says capabilities.pushNotifications is false; the agent may refuse the message or never call the webhook" in result.stderr
