@@ -193,6 +193,13 @@ class RpcError(A2acliError):
     code = RPC_ERROR
 
 
+class NotClaimedError(A2acliError):
+    """The Agent Card does not claim the capability a call needs (push notifications, the
+    extended card); `--force` sends it anyway. `code` is the A2A error the agent would answer."""
+
+    code = "UnsupportedOperationError"
+
+
 class UnexpectedStateError(A2acliError):
     exit_code = ExitCode.UNEXPECTED_STATE
     code = EXPECT_STATE

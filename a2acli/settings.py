@@ -721,22 +721,55 @@ def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False)
 MAX_TIMEOUT = 1_000_000  # seconds (11.6 days): longer is a typo, and overflows timers
 
 
+_DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ms|s|m|h)")
+
+
+def parse_duration(value: Any) -> float | None:
+    """A duration in seconds: a plain number of seconds (`2`, `0.5`), or a number with a unit,
+    ms, s, m or h, pieces summed (`500ms`, `2s`, `1m`, `1m30s`); None when it is neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip().lower()
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if not text or "".join(_DURATION.findall(text)) != text:
+        return None
+    total = 0.0
+    for piece in _DURATION.findall(text):
+        number = piece.rstrip("mhs")
+        unit = piece[len(number) :]
+        total += float(number) * _DURATION_UNITS[unit]
+    return total
+
+
 def parse_timeout(value: Any, what: str = "--timeout") -> float | None:
-    """A timeout in seconds from any source (flag, env, profile): None when unset or 0, which
-    means "no whole-call bound" everywhere. nan, inf, negative, huge and boolean values are usage
-    errors."""
+    """A timeout from any source (flag, env, profile), in seconds or as a duration (`30s`,
+    `1m`, `500ms`): None when unset or 0, which means "no whole-call bound" everywhere. nan,
+    inf, negative, huge and boolean values are usage errors."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     text = str(value).strip()
-    t = float("nan")
-    if not isinstance(value, bool):
-        try:
-            t = float(text)
-        except ValueError:
-            pass
-    if not math.isfinite(t) or t < 0 or t > MAX_TIMEOUT:
-        raise UsageError(f"{what} {text!r} is not a number of seconds from 0 to {MAX_TIMEOUT}", hint="e.g. --timeout 30 (0: no whole-call bound)")
+    t = parse_duration(value)
+    if t is None or not math.isfinite(t) or t < 0 or t > MAX_TIMEOUT:
+        raise UsageError(f"{what} {text!r} is not a duration from 0 to {MAX_TIMEOUT} seconds", hint="e.g. --timeout 30, 30s, 2m or 500ms (0: no whole-call bound)")
     return t or None
+
+
+MIN_POLL_INTERVAL = 0.05  # seconds: a shorter wait between polls is a busy loop
+
+
+def parse_poll_interval(value: Any, what: str = "--poll-interval") -> float:
+    """--poll-interval: seconds or a duration (`2`, `2s`, `500ms`, `1m`), at least 50 ms."""
+    text = str(value).strip()
+    t = parse_duration(value)
+    if t is None or not math.isfinite(t) or t < MIN_POLL_INTERVAL or t > MAX_TIMEOUT:
+        raise UsageError(f"{what} {text!r} is not a duration from {MIN_POLL_INTERVAL:g}s to {MAX_TIMEOUT} seconds", hint="e.g. --poll-interval 2, 2s, 500ms or 1m")
+    return t
 
 
 def check_value(name: str, value: Any) -> Any:
@@ -765,7 +798,12 @@ def check_value(name: str, value: Any) -> Any:
         return text.lower()
     if name == "timeout":  # stored as written: `30` an integer, `2.5` a float; 0 is "no bound", as on the flag
         parse_timeout(text, "timeout")
-        return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else float(text)
+        if re.fullmatch(r"[0-9]{1,15}", text):
+            return int(text)
+        try:
+            return float(text)
+        except ValueError:
+            return text  # a duration: `30s`, `2m`
     if name == "strict-origin":
         return parse_bool(text, "strict-origin")
     if name == "max-body":

@@ -227,7 +227,7 @@ def test_the_text_line_of_a_protocol_error_names_it_once(cli, agent):
 @pytest.mark.spec("A2ACLI_OUT_004")
 def test_a_0_3_name_is_in_the_message_and_the_1_0_name_is_the_code(cli, agent):
     agent.post(RPC).respond(json=rpc_error(-32007, "no extended card"))
-    err = envelope(cli("card", "extended", "-u", AGENT, "--a2a-version", "0.3", "-o", "json"))
+    err = envelope(cli("card", "extended", "-u", AGENT, "--a2a-version", "0.3", "-o", "json", "--force"))  # the mocked card claims no extended card
     assert err["code"] == "ExtendedAgentCardNotConfiguredError" and err["message"].startswith("-32007 AuthenticatedExtendedCardNotConfiguredError: ")
 
 
@@ -315,14 +315,20 @@ def test_a_status_with_no_a2a_error_is_an_http_error_over_rest_and_grpc(cli, res
 
 @pytest.mark.spec("A2ACLI_OUT_003")
 @pytest.mark.parametrize("args", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1"]])
-def test_an_error_ending_a_stream_is_the_last_json_line(cli, agent, args):
+def test_an_error_ending_a_stream_is_the_last_json_line(cli, agent, args, monkeypatch):
+    # An error event mid-stream is said on stderr and the task is polled (A2ACLI_TASK_POLL_004);
+    # when the poll fails too, that error ends the output: one compact line after the events.
+    monkeypatch.setattr("time.sleep", lambda s: None)
     body = sse({"kind": "task", **TASK}, error={"code": -32603, "message": "agent crashed"})
-    agent.post(RPC).respond(headers={"content-type": "text/event-stream"}, content=body)
+    for method in ("message/stream", "tasks/resubscribe"):
+        agent.post(RPC, json__method=method).respond(headers={"content-type": "text/event-stream"}, content=body)
+    agent.post(RPC, json__method="tasks/get").respond(json=rpc_error(-32603, "store down"))
     result = cli(*args, "-u", AGENT, "-o", "json", "--a2a-version", "0.3")
     assert result.exit_code == 1, result.stderr
+    assert "agent crashed" in result.stderr  # the agent's error event is not lost
     lines = result.stdout.splitlines()
     assert len(lines) == 2 and json.loads(lines[0])["id"] == "t-1"
-    assert json.loads(lines[1]) == {"error": {"code": "InternalError", "message": "-32603 InternalError: agent crashed", "hint": None, "a2aCode": -32603}}
+    assert json.loads(lines[1]) == {"error": {"code": "InternalError", "message": "-32603 InternalError: store down", "hint": None, "a2aCode": -32603}}
 
 
 @pytest.mark.spec("A2ACLI_OUT_003")

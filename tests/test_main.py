@@ -123,7 +123,7 @@ def _run(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Compl
 
 @pytest.mark.parametrize("argv,env,says", [
     (["send", "hi", "--bogus", "-o", "json"], None, "no such option: --bogus"),
-    (["-ojson", "send", "--timeout", "abc", "hi"], None, "invalid value for '--timeout'"),
+    (["-ojson", "send", "--history-length", "abc", "hi"], None, "invalid value for '--history-length'"),
     (["tasks", "get", "--output=json"], None, "missing argument 'TASK_ID'"),
     (["tasks", "get"], {"A2ACLI_OUTPUT": "json"}, "missing argument 'TASK_ID'"),
 ])

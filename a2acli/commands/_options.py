@@ -87,6 +87,30 @@ def complete_task_states(incomplete: str) -> list[str]:
     return [prefix + s for s in TASK_STATES if s.startswith(last) and s not in taken]
 
 
+POLL_INTERVAL = "2s"  # the spec's recommended default (§7.3) of --poll-interval (backs off from there; pipeline.policies.poll_delays)
+POLL_HELP = "Wait between polls: seconds or a duration (2, 2s, 500ms, 1m); grows 1.5x per unchanged poll up to 5 s, never below this."
+
+
+def poll_interval_option(panel: str | None = None) -> Any:
+    """--poll-interval DURATION (the spec's name): how long to wait between polls of a task."""
+    return typer.Option("--poll-interval", help=POLL_HELP, metavar="DURATION", rich_help_panel=panel)
+
+
+def force_option(what: str, panel: str | None = None) -> Any:
+    """--force: call even when the Agent Card says the capability is not offered."""
+    return typer.Option("--force", help=f"{what} even when the Agent Card does not claim the capability it needs (an agent whose card is wrong).", rich_help_panel=panel)
+
+
+def poll_seconds(text: str, opts: CallOptions) -> float:
+    """--poll-interval in seconds (a usage error, reported like the others, when it is not a duration)."""
+    from a2acli import settings
+    from a2acli.commands._run import boundary
+
+    with boundary(output_hint=opts.output, debug=opts.debug):
+        return settings.parse_poll_interval(text)
+    raise AssertionError("unreachable")  # the boundary exits  # pragma: no cover
+
+
 def effective_default_text(setting: str) -> str:
     """`(default: 1.0; env: A2ACLI_A2A_VERSION)`, or, when the environment or the active profile
     sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set."""
@@ -235,7 +259,10 @@ COMMON: dict[str, tuple[Any, Any]] = {
     "cacert": (Annotated[str | None, _opt("--cacert", help="Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, setting="cacert", metavar="PATH")], None),
     "cert": (Annotated[str | None, _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
     "key": (Annotated[str | None, _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
-    "timeout": (Annotated[float | None, _opt("--timeout", help="Whole-call bound in seconds; exit 5 when it expires.", setting="timeout", min=0.0)], None),
+    "timeout": (
+        Annotated[str | None, _opt("--timeout", help="Whole-call bound: seconds, or a duration (30s, 2m, 500ms); exit 5 when it expires.", setting="timeout", metavar="DURATION")],
+        None,
+    ),
     "max_body": (
         Annotated[
             str | None, _opt("--max-body", help="Cap on one answer, one stream event or one input file (bytes, or with K, M, G); reading stops there, exit 1.", setting="max-body", metavar="SIZE")

@@ -219,10 +219,11 @@ def run_unary(
     poll_interval: float = 1.0,
     headers: dict[str, str] | None = None,
     retries: int = 0,
+    force: bool = False,
 ) -> None:
     from contextlib import nullcontext
 
-    from a2acli.pipeline.policies import check_push_config_answer, parse_states, report_task_outcome, settled, wait_for_task
+    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, note_push_url, parse_states, report_task_outcome, require_capability, settled, wait_for_task
     from a2acli.render.present import passthrough, present, waiting
 
     spec = METHODS[method]
@@ -231,9 +232,17 @@ def run_unary(
         if opts.offline:
             call.print_offline(call.encode(spec, params, request_id, stream=False), headers=headers)
             return
+        if spec.name in CAPABILITY:  # push configs, the extended card: only when the card claims them
+            call.endpoint()
+            require_capability(call, spec.name, force=force)
         blocking = wait and spec.result == "send"  # a blocking send: the agent may answer late
+        if spec.result == "send":
+            call.endpoint()
+            note_push_url(call, params)
+            call.sending = params.get("message")  # Ctrl-C before the answer names it
         with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
             reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+        call.sending = None
         call.track(reply.core)
         check_push_config_answer(call, spec.name, params, reply.core)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
@@ -254,9 +263,13 @@ def run_stream(
     expect: str | None = None,
     headers: dict[str, str] | None = None,
     follow: bool = True,
+    force: bool = False,
+    poll_interval: float = 1.0,
 ) -> None:
-    """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream)."""
-    from a2acli.pipeline.policies import follow_stream, parse_states, report_task_outcome
+    """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream).
+    When the Agent Card does not claim streaming (and no --force): a send is sent blocking and
+    its task polled, a subscription polls the task; a note on stderr says so."""
+    from a2acli.pipeline.policies import follow_stream, gate, note_push_url, parse_states, poll_instead, report_task_outcome, send_and_wait
     from a2acli.render.stream import StreamView
 
     spec = METHODS[method]
@@ -268,8 +281,20 @@ def run_stream(
             return
         if subscribing:
             call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
+        else:
+            call.sending = params.get("message")  # Ctrl-C before the first event names it
+        call.endpoint()  # the card, if any: does it claim streaming?
+        claim = gate(call, spec.name, force=force)
+        note_push_url(call, params)
         with StreamView(call.out, as_v1=opts.as_v1) as view:
-            follow_stream(call, call.stream(spec, params, request_id=request_id, headers=headers), view, subscribing=subscribing, follow=follow)
+            if claim is None:
+                follow_stream(call, call.stream(spec, params, request_id=request_id, headers=headers), view, subscribing=subscribing, follow=follow, interval=poll_interval)
+            elif subscribing:
+                call.out.note(f"{claim.says}: polling task {params['id']} instead of subscribing (--force subscribes anyway)")
+                poll_instead(call, view, interval=poll_interval)
+            else:
+                call.out.note(f"{claim.says}: sending the message with SendMessage and polling its task instead of streaming (--force streams anyway)")
+                send_and_wait(call, params, view, interval=poll_interval, request_id=request_id, headers=headers)
             view.summary(call.task)
         report_task_outcome(call, expected)
 

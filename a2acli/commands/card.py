@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._options import CallOptions, force_option, method_options
 from a2acli.commands._run import run_card_fetch, run_unary
 
 app = typer.Typer(help="The Agent Card: public and extended.", no_args_is_help=True)
@@ -15,6 +15,7 @@ app = typer.Typer(help="The Agent Card: public and extended.", no_args_is_help=T
 def card_fetch(
     extended: Annotated[bool, typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`).")] = False,
     validate: Annotated[bool, typer.Option("--validate", help="Also validate the card (the findings of `a2a check card` on stderr); exit 1 when it has errors.")] = False,
+    force: Annotated[bool, force_option("With --extended: ask for the extended card")] = False,
     *,
     opts: CallOptions,
 ) -> None:
@@ -29,7 +30,7 @@ def card_fetch(
       a2a card fetch -u https://agent.example --validate
     """
     if extended:
-        run_unary("GetExtendedAgentCard", {}, opts)
+        run_unary("GetExtendedAgentCard", {}, opts, force=force)
     elif validate and not opts.offline:
         _fetch_and_validate(opts)
     else:
@@ -54,6 +55,7 @@ def _fetch_and_validate(opts: CallOptions) -> None:
 
 def card_extended(
     request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    force: Annotated[bool, force_option("Ask for it")] = False,
     *,
     opts: CallOptions,
 ) -> None:
@@ -63,7 +65,7 @@ def card_extended(
 
       A2ACLI_API_KEY=demo-key a2a card extended -u http://127.0.0.1:41241
     """
-    run_unary("GetExtendedAgentCard", {}, opts, request_id=request_id)
+    run_unary("GetExtendedAgentCard", {}, opts, request_id=request_id, force=force)
 
 
 fetch_command = method_options(card_fetch)

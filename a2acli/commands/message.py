@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands._inputs import build_message, build_parts, read_object
-from a2acli.commands._options import CallOptions, complete_task_states, method_options, with_signature
+from a2acli.commands._options import POLL_INTERVAL, CallOptions, complete_task_states, force_option, method_options, poll_interval_option, poll_seconds, with_signature
 from a2acli.commands._run import run_stream, run_unary
 
 MSG = "Message"
@@ -70,7 +70,8 @@ def send(
         ),
     ] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
-    poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls when the agent answers before the task is done.", rich_help_panel=RUN, min=0.05)] = 1.0,
+    poll_interval: Annotated[str, poll_interval_option(RUN)] = POLL_INTERVAL,
+    force: Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)] = False,
     expect_state: Annotated[
         str | None,
         typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False, autocompletion=complete_task_states),
@@ -115,12 +116,13 @@ def send(
             import uuid
 
             headers[opts.dialect.idempotency_header] = idempotency_key or str(uuid.uuid4())
+    interval = poll_seconds(poll_interval, opts)
     if stream:
         if retry:
             typer.echo("warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True)
-        run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers)
+        run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers, force=force, poll_interval=interval)
     else:
-        run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=poll_interval, headers=headers, retries=retry)
+        run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=interval, headers=headers, retries=retry)
 
 
 send.__doc__ = (send.__doc__ or "") + EXAMPLES
@@ -138,7 +140,7 @@ def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
 
 
 send_command = method_options(send)
-stream_command = method_options(_without(send, stream=True, async_=False, retry=0, poll_interval=1.0))
+stream_command = method_options(_without(send, stream=True, async_=False, retry=0))
 stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
 
 Examples:

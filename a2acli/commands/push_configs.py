@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._options import CallOptions, force_option, method_options
 from a2acli.commands._run import run_unary
 
 app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args_is_help=True)
@@ -14,6 +14,7 @@ app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False, metavar="CONFIG_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
+Force = Annotated[bool, force_option("Call the agent")]
 
 
 @app.command("create")
@@ -27,6 +28,7 @@ def push_config_create(
     auth_scheme: Annotated[str | None, typer.Option("--auth-scheme", help="Authorization scheme the agent uses on the webhook (e.g. Bearer).", show_default=False)] = None,
     auth_credentials: Annotated[str | None, typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)] = None,
     request_id: RequestId = None,
+    force: Force = False,
     *,
     opts: CallOptions,
 ) -> None:
@@ -44,19 +46,19 @@ def push_config_create(
         params["token"] = token
     if auth_scheme or auth_credentials:
         params["authentication"] = {"scheme": auth_scheme or "Bearer"} | ({"credentials": auth_credentials} if auth_credentials else {})
-    run_unary("CreateTaskPushNotificationConfig", params, opts, request_id=request_id)
+    run_unary("CreateTaskPushNotificationConfig", params, opts, request_id=request_id, force=force)
 
 
 @app.command("get")
 @method_options
-def push_config_get(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, *, opts: CallOptions) -> None:
+def push_config_get(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions) -> None:
     """Get one webhook config of a task (GetTaskPushNotificationConfig / tasks/pushNotificationConfig/get).
 
     Example:
 
       a2a push-config get 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
-    run_unary("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id)
+    run_unary("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force)
 
 
 @app.command("list")
@@ -66,6 +68,7 @@ def push_config_list(
     page_size: Annotated[int | None, typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)] = None,
     page_token: Annotated[str | None, typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)] = None,
     request_id: RequestId = None,
+    force: Force = False,
     *,
     opts: CallOptions,
 ) -> None:
@@ -82,16 +85,16 @@ def push_config_list(
         params["pageSize"] = page_size
     if page_token:
         params["pageToken"] = page_token
-    run_unary("ListTaskPushNotificationConfigs", params, opts, request_id=request_id)
+    run_unary("ListTaskPushNotificationConfigs", params, opts, request_id=request_id, force=force)
 
 
 @app.command("delete")
 @method_options
-def push_config_delete(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, *, opts: CallOptions) -> None:
+def push_config_delete(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions) -> None:
     """Delete a webhook config (DeleteTaskPushNotificationConfig / tasks/pushNotificationConfig/delete).
 
     Example:
 
       a2a push-config delete 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
-    run_unary("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id)
+    run_unary("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands._inputs import read_object
-from a2acli.commands._options import CallOptions, complete_task_states, method_options
+from a2acli.commands._options import POLL_INTERVAL, CallOptions, complete_task_states, force_option, method_options, poll_interval_option, poll_seconds
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 
 app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download.", no_args_is_help=True)
@@ -24,7 +24,7 @@ def tasks_get(
     task_id: TaskId,
     history_length: HistoryLength = None,
     wait: Annotated[bool, typer.Option("--wait", "--watch", help="Poll until the task is terminal or needs input.")] = False,
-    poll_interval: Annotated[float, typer.Option("--poll-interval", help="Seconds between polls (backs off up to 5 s).", min=0.05)] = 1.0,
+    poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,
@@ -41,7 +41,7 @@ def tasks_get(
     params: dict[str, Any] = {"id": task_id}
     if history_length is not None:
         params["historyLength"] = history_length
-    run_unary("GetTask", params, opts, request_id=request_id, expect=expect_state, wait=wait, poll_interval=poll_interval)
+    run_unary("GetTask", params, opts, request_id=request_id, expect=expect_state, wait=wait, poll_interval=poll_seconds(poll_interval, opts))
 
 
 @app.command("list")
@@ -116,6 +116,8 @@ def tasks_cancel(
 @method_options
 def tasks_subscribe(
     task_id: TaskId,
+    poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
+    force: Annotated[bool, force_option("Subscribe")] = False,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,
@@ -123,13 +125,15 @@ def tasks_subscribe(
 ) -> None:
     """Stream the events of an existing task (SubscribeToTask / tasks/resubscribe).
 
-    If the agent sends a snapshot and closes (some do), a2a polls until the task settles.
+    If the agent sends a snapshot and closes (some do), a2a polls until the task settles; if the
+    stream breaks, it re-subscribes (with Last-Event-ID when the agent gives event ids), then polls.
+    When the Agent Card does not claim streaming, the task is polled instead (--force subscribes).
 
     Example:
 
       a2a tasks subscribe 5f0c… -o json
     """
-    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state)
+    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state, force=force, poll_interval=poll_seconds(poll_interval, opts))
 
 
 @app.command("download")

@@ -1,14 +1,15 @@
 """Small policies on top of `Call.invoke`: waiting for a task to settle, following list pages,
-falling back to polling when a stream ends early, and what a task's end state means for the
-exit code. Each works whatever binding carries the calls."""
+what the Agent Card claims before a capability-gated call, re-subscribing and then polling when a
+stream breaks, and what a task's end state means for the exit code. Each works whatever binding
+carries the calls."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
-from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, RpcError, UnexpectedStateError, UnreachableError, UsageError
+from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, NotClaimedError, RpcError, TimeoutExpired, UnexpectedStateError, UnreachableError, UsageError
 from a2acli.pipeline.options import conn_flags
 from a2acli.pipeline.session import Call, Reply
 from a2acli.render.present import state_text, waiting
@@ -45,14 +46,44 @@ def as_stream_event(call: Call, reply: Reply) -> Reply:
     return Reply(result, {"task": reply.core}, reply.raw, reply.exchange)
 
 
-def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interval: float = 5.0, since: float | None = None) -> Reply:
-    """Poll GetTask until the task is terminal or interrupted, backing off up to max_interval; the
-    wait shows on stderr (render.present.waiting: a spinner at a terminal). `since`: when the
-    wait began (a blocking send that came back unfinished)."""
+MIN_POLL = 0.05  # seconds: never a busy loop
+MAX_POLL = 5.0  # seconds: where the backoff stops growing (unless the chosen interval is longer)
+
+
+class Backoff:
+    """The waits between polls (A2ACLI_TASK_POLL_002): the chosen interval first, then 1.5 times
+    longer after each poll that saw no change, up to MAX_POLL (or the interval itself when that is
+    longer: never below what the user chose); a change of the task's status starts again from the
+    interval, so a task that moves is followed closely and an idle one is not hammered."""
+
+    __slots__ = ("interval", "cap", "delay")
+
+    def __init__(self, interval: float, cap: float = MAX_POLL) -> None:
+        self.interval = max(interval, MIN_POLL)
+        self.cap = max(cap, self.interval)
+        self.delay = self.interval
+
+    def next(self) -> float:
+        delay = self.delay
+        self.delay = min(delay * 1.5, self.cap)
+        return delay
+
+    def reset(self) -> None:
+        self.delay = self.interval
+
+
+def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: float | None = None) -> Reply:
+    """Poll GetTask until the task is terminal or interrupted (Backoff between polls; a state
+    that is neither, TASK_STATE_UNSPECIFIED / V0 `unknown` included, keeps the wait going under
+    --timeout); the wait shows on stderr (render.present.waiting: a spinner at a terminal).
+    `since`: when the wait began (a blocking send that came back unfinished). Ctrl-C stops the
+    sleep at once; the boundary then names the task and how to resume."""
     spec = METHODS["GetTask"]
-    delay = max(interval, 0.05)
+    backoff = Backoff(interval)
+    status: Any = None
     with waiting(call.out, call.task, since=since) as shown:
         while True:
+            delay = backoff.next()
             left = call.transport.time_left()  # the whole-call --timeout
             time.sleep(delay if left is None else max(min(delay, left), 0))
             call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
@@ -61,8 +92,116 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, max_interv
             shown.update(reply.core)
             if settled(call.task.get("state")):
                 break
-            delay = min(delay * 1.5, max_interval)
+            now = reply.core.get("status") if isinstance(reply.core, dict) else None
+            if status is not None and now != status:
+                backoff.reset()
+            status = now
     return as_stream_event(call, reply) if wrap else reply
+
+
+# -- what the card claims (SPEC §11.3, A2ACLI_VER_003) ---------------------------------------------
+
+# the capability each gated method needs, by its V1 field name in capabilities
+CAPABILITY = {
+    "SendStreamingMessage": "streaming",
+    "SubscribeToTask": "streaming",
+    "CreateTaskPushNotificationConfig": "pushNotifications",
+    "GetTaskPushNotificationConfig": "pushNotifications",
+    "ListTaskPushNotificationConfigs": "pushNotifications",
+    "DeleteTaskPushNotificationConfig": "pushNotifications",
+    "GetExtendedAgentCard": "extendedAgentCard",
+}
+_OFFERS = {"streaming": "streaming", "pushNotifications": "push notifications", "extendedAgentCard": "an extended Agent Card"}
+_NOT_SUPPORTED = {"pushNotifications": "PushNotificationNotSupportedError", "extendedAgentCard": "ExtendedAgentCardNotConfiguredError"}
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "absent"})()
+
+
+class Claim(NamedTuple):
+    """What the card says of a capability it does not claim: the field as the card spells it
+    (`supportsAuthenticatedExtendedCard` on a 0.3 card) and its value (ABSENT when not set)."""
+
+    capability: str
+    field: str
+    value: Any
+
+    @property
+    def says(self) -> str:
+        import json
+
+        if self.value is ABSENT:
+            return f"the card does not set {self.field} (so does not claim it)"
+        return f"the card says {self.field} is {json.dumps(self.value)}"
+
+
+def unclaimed(call: Call, method: str) -> Claim | None:
+    """The card's word when it does not claim the capability `method` needs; None when it claims
+    it, when the method needs none, or when no card was read (--endpoint). Only `true` claims: a
+    field that is absent is not a claim, on 1.0 and 0.3 cards alike (both define it as optional
+    and false by default, and a2a-sdk's clients read it so)."""
+    cap = CAPABILITY.get(method)
+    if cap is None or not isinstance(call.card, dict):
+        return None
+    caps = call.card.get("capabilities")
+    value = caps.get(cap, ABSENT) if isinstance(caps, dict) else ABSENT
+    if value is True:
+        return None
+    field = f"capabilities.{cap}"
+    doc = call.card_doc if isinstance(call.card_doc, dict) else {}
+    v1_field = isinstance(doc.get("capabilities"), dict) and cap in doc["capabilities"]
+    if cap == "extendedAgentCard" and not v1_field and ("supportsAuthenticatedExtendedCard" in doc or "supportedInterfaces" not in doc and ("url" in doc or "protocolVersion" in doc)):
+        field = "supportsAuthenticatedExtendedCard"  # where a 0.3 card says it (a card with both: the 1.0 field decides)
+    return Claim(cap, field, value)
+
+
+def gate(call: Call, method: str, *, force: bool) -> Claim | None:
+    """The claim a gated call lacks, unless --force (then said on stderr, and None)."""
+    claim = unclaimed(call, method)
+    if claim is not None and force:
+        call.out.note(f"{claim.says}; --force: calling {method} anyway")
+        return None
+    return claim
+
+
+def require_capability(call: Call, method: str, *, force: bool) -> None:
+    """Push configs and the extended card: refused before the call (exit 1) when the card does
+    not claim them, with a hint that names the claim; --force sends anyway."""
+    claim = gate(call, method, force=force)
+    if claim is None:
+        return
+    err = NotClaimedError(f"the agent does not offer {_OFFERS[claim.capability]}: {claim.says}", hint=f"{claim.says}; --force sends anyway")
+    err.code = _NOT_SUPPORTED.get(claim.capability, err.code)
+    raise err
+
+
+def note_push_url(call: Call, params: Any) -> None:
+    """A send with --push-url to an agent whose card does not claim push notifications: said on
+    stderr (the message is sent all the same; the agent may refuse it or never push)."""
+    config = params.get("configuration") if isinstance(params, dict) else None
+    if isinstance(config, dict) and config.get("taskPushNotificationConfig"):
+        claim = unclaimed(call, "CreateTaskPushNotificationConfig")
+        if claim is not None:
+            call.out.warn(f"--push-url: {claim.says}; the agent may refuse the message or never call the webhook")
+
+
+def send_and_wait(call: Call, params: dict[str, Any], view: Any, *, interval: float, request_id: str | None = None, headers: dict[str, str] | None = None) -> None:
+    """`stream` / `send --stream` to an agent whose card does not claim streaming: a blocking
+    SendMessage, then polling until the task settles; each answer goes to the stream's view (its
+    shape is a StreamResponse's: {task} or {message}, a bare object under 0.3 JSON-RPC)."""
+    with waiting(call.out, what="waiting for the agent's answer") as shown:
+        reply = call.unary(METHODS["SendMessage"], params, request_id=request_id, headers=headers)
+    call.sending = None
+    call.track(reply.core)
+    view.event(reply)
+    if call.task.get("id") and not settled(call.task.get("state")):
+        view.final(wait_for_task(call, interval, wrap=True, since=shown.started))
+
+
+def poll_instead(call: Call, view: Any, *, interval: float) -> None:
+    """`tasks subscribe` to an agent whose card does not claim streaming: the task polled until
+    it settles (what `tasks get --wait` does), shown as the stream's last event."""
+    reply = call.unary(METHODS["GetTask"], {"id": call.task["id"]})
+    call.track(reply.core)
+    view.final(as_stream_event(call, reply) if settled(call.task.get("state")) else wait_for_task(call, interval, wrap=True))
 
 
 def list_pages(call: Call, params: dict[str, Any], request_id: str | None = None) -> Iterator[Reply]:
@@ -101,41 +240,58 @@ def merge_pages(call: Call, pages: list[Reply]) -> Reply:
 
 
 class StreamOutcome:
-    """What happened to a stream: events seen, whether it was SSE, refused or broken."""
+    """What happened to a stream: events seen, whether it was SSE, refused or broken (and whether
+    by an error the agent sent mid-stream)."""
 
     def __init__(self) -> None:
         self.events = 0
         self.sse = True
         self.refused = False
         self.broken: A2acliError | None = None
+        self.server_error = False
 
 
-def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribing: bool, follow: bool = True) -> None:
-    """Show a stream's events as they arrive; if it ends before the task does (a snapshot-then-
-    close server, a dropped connection), poll until it settles.
+RESUBSCRIBE_ATTEMPTS = 2  # re-subscriptions after a stream breaks, before polling instead
 
-    SubscribeToTask meets several server behaviours, each named in a note on stderr: a full
-    stream, a snapshot then close, one plain JSON answer, and a refusal for a finished task
-    (-32004, as a JSON body or as an SSE event), after which the task is shown from GetTask."""
-    o = StreamOutcome()
+
+def consume(call: Call, replies: Iterator[Reply], view: Any, o: StreamOutcome, *, subscribing: bool) -> None:
+    """Show a stream's events as they arrive; how it ended goes into `o`."""
     try:
         for reply in replies:
             o.events += 1
             if o.events == 1:  # one content type per exchange
                 o.sse = reply.exchange.content_type == "text/event-stream"
+                call.sending = None  # answered: Ctrl-C now names the task, if any
             call.track_reply(reply)
             view.event(reply)
     except RpcError as e:
-        if not (subscribing and o.events == 0):
+        if subscribing and o.events == 0:
+            o.refused = True
+            subscribe_refused(call, view, e)  # the finished task shown, or polled below
+        elif o.events and call.task.get("id"):  # an error event mid-stream: the task is polled (A2ACLI_TASK_POLL_004)
+            o.broken, o.server_error = e, True
+        else:
             raise
-        o.refused = True
-        subscribe_refused(call, view, e)  # the finished task shown, or polled below
     except (UnreachableError, HttpError) as e:
         o.broken = e
     except ConnectionBrokenError as e:  # (a malformed answer is not: it ends the run)
         if not call.task.get("id"):
             raise
         o.broken = e
+
+
+def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribing: bool, follow: bool = True, interval: float = 1.0) -> None:
+    """Show a stream's events as they arrive. If the connection breaks before the task settles,
+    re-subscribe (SubscribeToTask with Last-Event-ID when the server gave event ids; its first
+    event is the whole Task) up to RESUBSCRIBE_ATTEMPTS times; if that fails, or the stream ends
+    early (a snapshot-then-close server, an error event), poll until it settles. Each step is
+    named on stderr.
+
+    SubscribeToTask meets several server behaviours, each named in a note on stderr: a full
+    stream, a snapshot then close, one plain JSON answer, and a refusal for a finished task
+    (-32004, as a JSON body or as an SSE event), after which the task is shown from GetTask."""
+    o = StreamOutcome()
+    consume(call, replies, view, o, subscribing=subscribing)
     if o.broken and o.events == 0:
         if not (subscribing and isinstance(o.broken, ConnectionBrokenError)):
             raise o.broken
@@ -143,15 +299,61 @@ def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribin
         o.refused, broken, o.broken = True, o.broken, None
         subscribe_refused(call, view, broken, refusal=True)
     done = settled(call.task.get("state"))
-    if subscribing and not o.refused:
+    tid = call.task.get("id")
+    broke = bool(o.broken and tid and not done and follow)
+    if subscribing and not o.refused and not broke:
         call.out.note(subscribe_kind(call, o, done))
-    if call.task.get("id") and not done and follow:
-        if not subscribing:
-            why = f"the stream broke ({o.broken.message})" if o.broken else "the agent closed the stream before the task finished"
-            call.out.note(f"{why}; polling task {call.task['id']}")
-        view.final(wait_for_task(call, 0.5, wrap=True))  # a StreamResponse {task} like the events; backs off to 5 s
-    elif o.broken:
+    if broke and not o.server_error:
+        assert o.broken is not None
+        if resubscribe(call, view, o.broken):
+            return
+    elif broke:
+        call.out.note(f"the stream ended with an error from the agent ({o.broken.message if o.broken else ''}); polling task {tid}")
+    if tid and not settled(call.task.get("state")) and follow:
+        if not subscribing and not broke:
+            call.out.note(f"the agent closed the stream before the task finished; polling task {tid}")
+        view.final(wait_for_task(call, interval, wrap=True))  # a StreamResponse {task} like the events
+    elif o.broken and not broke:
         raise o.broken
+
+
+def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESUBSCRIBE_ATTEMPTS) -> bool:
+    """After a stream broke: SubscribeToTask again (A2ACLI_TASK_SUBSCRIBE_002), with Last-Event-ID
+    when the server gave event ids, at most `attempts` times, a short backoff between them. True
+    when a re-subscription followed the task until it settled; False to poll (said on stderr)."""
+    from a2acli.pipeline.session import retry_delay
+
+    tid = call.task["id"]
+    spec = METHODS["SubscribeToTask"]
+    for attempt in range(1, attempts + 1):
+        last = call.event_ids.last
+        since = f", Last-Event-ID {last}" if last else ""
+        call.out.note(f"the stream broke ({err.message}); re-subscribing to task {tid} ({attempt}/{attempts}{since})")
+        delay = retry_delay(attempt - 1)
+        left = call.transport.time_left()
+        time.sleep(delay if left is None else max(min(delay, left), 0))
+        call.transport.check_deadline()
+        call.event_ids.resume()
+        skipped = call.event_ids.skipped
+        o = StreamOutcome()
+        try:
+            consume(call, call.stream(spec, {"id": tid}, headers={"Last-Event-ID": last} if last else None), view, o, subscribing=False)
+        except TimeoutExpired:
+            raise
+        except A2acliError as e:  # refused, or nothing came: try again, then poll
+            err = e
+            continue
+        replayed = call.event_ids.skipped - skipped
+        said = f"{o.events} new event(s)" + (f", {replayed} replayed event(s) not shown again" if replayed else "")
+        if settled(call.task.get("state")):
+            call.out.note(f"re-subscribed to task {tid}: {said}, until it was {state_text(call.task.get('state'))}")
+            return True
+        if o.broken is None:
+            call.out.note(f"re-subscribed to task {tid}: {said}, then the agent closed the stream before the task finished; polling task {tid}")
+            return False
+        err = o.broken
+    call.out.note(f"re-subscribing to task {tid} failed ({err.message}); polling task {tid}")
+    return False
 
 
 def subscribe_kind(call: Call, o: StreamOutcome, done: bool) -> str:
@@ -250,14 +452,36 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
 
 
 def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:
-    """`interrupted: task T (context C) was working` and the commands to pick it up again."""
+    """`interrupted: task T (context C) was working` and the commands to pick it up again; before
+    the agent answered a send, what was sent and the command that finds its task."""
     task = call.task if call is not None else {}
+    if not task.get("id") and call is not None and call.sending:
+        return unanswered_notes(out, call, why)
     if not task.get("id") or unsettled_only and settled(task.get("state")):
         return False
     flags = conn_flags(call.opts) if call is not None else ""
     out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with one of:")
     out.command(f"a2a tasks subscribe {task['id']}{flags}")
     out.command(f"a2a tasks get {task['id']} --wait{flags}")
+    return True
+
+
+def unanswered_notes(out: Any, call: Call, why: str) -> bool:
+    """Ctrl-C (or --timeout) before the agent answered a send (A2ACLI_TASK_POLL_002): the message
+    id, the context and task ids given, and the command that finds the task it may have started."""
+    import shlex
+
+    m = call.sending or {}
+    flags = conn_flags(call.opts)
+    ctx, tid = m.get("contextId"), m.get("taskId")
+    known = ", ".join(f"{k} {v}" for k, v in (("context", ctx), ("task", tid)) if v)
+    out.note(f"{why} before the agent answered: message {m.get('messageId')}" + (f" ({known})" if known else "") + " was sent; if the agent started a task, find it with:")
+    if tid:
+        out.command(f"a2a tasks get {shlex.quote(str(tid))}{flags}")
+    elif ctx:
+        out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}")
+    else:
+        out.command(f"a2a tasks list{flags}")
     return True
 
 

@@ -103,6 +103,9 @@ class Call:
         self._binding: Any = None  # the endpoint's binding, once an answer is read
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
+        self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
+        self.card_doc: Any = None  # the card as fetched (its own version's field names)
+        self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
         CURRENT["call"] = self
@@ -137,6 +140,7 @@ class Call:
         if not isinstance(fetched.doc, dict):
             raise CardInvalidError(f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url")
         self.card = to_core_card(fetched.doc)
+        self.card_doc = fetched.doc
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
             (self.out.warn if level == "warn" else self.out.note)(text)
         return fetched
@@ -508,7 +512,11 @@ class Call:
                         continue
                     raise binding.error(ex)
                 events = 0
+                ids = self.event_ids
                 for ev in stream:
+                    if ev.id and not ids.fresh(ev.id):
+                        events += 1
+                        continue  # shown already: a server replaying after a re-subscription
                     try:
                         result = binding.read_event(enc, ex, ev.event, ev.data, warn=warn_once)
                     except RpcError:
@@ -568,6 +576,44 @@ class Call:
             return
         if "id" in core and "status" in core:
             self.task.update({"id": core.get("id"), "contextId": core.get("contextId"), "state": (core.get("status") or {}).get("state")})
+
+
+class EventIds:
+    """The SSE event ids of a call's streams (only servers that send `id:` lines have any): the
+    last one, sent as Last-Event-ID when re-subscribing, and how many events came with each id,
+    so that after a re-subscription the events a server replays are not shown again.
+
+    An event without an `id:` line keeps the id before it (the SSE rule), hence counts per id:
+    a replay is an event whose id already came as often as it comes again. Bounded: the ids of
+    the last MAX ids are kept."""
+
+    MAX = 4096
+    __slots__ = ("last", "seen", "replay", "skipped")
+
+    def __init__(self) -> None:
+        self.last = ""
+        self.seen: dict[str, int] = {}
+        self.replay: dict[str, int] | None = None  # per id, events dropped as replays on this connection
+        self.skipped = 0
+
+    def resume(self) -> None:
+        """A re-subscription starts: what comes now may replay what was shown."""
+        self.replay = {}
+
+    def fresh(self, eid: str) -> bool:
+        """Whether an event with this id is new (and remember it), or a replay to drop."""
+        seen = self.seen
+        if self.replay is not None:
+            n = self.replay.get(eid, 0)
+            if n < seen.get(eid, 0):
+                self.replay[eid] = n + 1
+                self.skipped += 1
+                return False
+        seen[eid] = seen.get(eid, 0) + 1
+        if len(seen) > self.MAX:
+            del seen[next(iter(seen))]
+        self.last = eid
+        return True
 
 
 def retry_delay(attempt: int, ex: Any = None) -> float:

@@ -20,6 +20,7 @@ class SseEvent(NamedTuple):
     index: int  # type: ignore[assignment]  # the field shadows tuple.index, on purpose: it is the event's number
     event: str  # "message" unless the server named it ("error", ...)
     data: str
+    id: str = ""  # the SSE event id (the last `id:` line so far); gRPC has none
 
 
 class _Tee:
@@ -71,5 +72,5 @@ def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: i
         ex.events = index + 1
         for tap in taps:
             tap.on_event(ex, index, sse.event or "message", sse.data)
-        yield SseEvent(index, sse.event or "message", sse.data)
+        yield SseEvent(index, sse.event or "message", sse.data, sse.id)
         index += 1

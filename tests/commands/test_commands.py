@@ -219,7 +219,7 @@ def test_jsonrpc_error_names_the_a2a_error(cli, agent):
 @pytest.mark.parametrize("version,name", [("1.0", "ExtendedAgentCardNotConfiguredError"), ("0.3", "AuthenticatedExtendedCardNotConfiguredError")])
 def test_an_error_is_named_as_the_version_of_the_request_calls_it(cli, agent, version, name):
     agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32007, "message": "no extended card"}})
-    result = cli("card", "extended", "-u", AGENT, "--a2a-version", version)
+    result = cli("card", "extended", "-u", AGENT, "--a2a-version", version, "--force")  # the card does not claim it; the agent agrees
     assert result.exit_code == 1
     assert f"-32007 {name}: no extended card" in result.stderr
 
@@ -406,11 +406,15 @@ def test_stream_with_a_bom_and_a_media_type_in_capitals_keeps_every_event(cli, a
 
 
 def test_stream_error_event_exits_1_after_showing_events(cli, agent):
-    agent.post(RPC).respond(content=sse(V1_EVENTS[0], error={"code": -32603, "message": "Internal error"}), headers={"Content-Type": "text/event-stream"})
-    result = cli("stream", "hi", "-u", AGENT, "-o", "json")
+    """An error event mid-stream: the task is polled (A2ACLI_TASK_POLL_004); when that fails too,
+    exit 1 with the error after the events shown."""
+    agent.post(RPC, json__method="SendStreamingMessage").respond(content=sse(V1_EVENTS[0], error={"code": -32603, "message": "Internal error"}), headers={"Content-Type": "text/event-stream"})
+    agent.post(RPC, json__method="GetTask").respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "Internal error"}})
+    result = cli("stream", "hi", "-u", AGENT, "-o", "json", "--poll-interval", "50ms")
     assert result.exit_code == 1
     assert json.loads(result.stdout.splitlines()[0]) == V1_EVENTS[0]
     assert "-32603 InternalError" in result.stdout
+    assert "the stream ended with an error from the agent (-32603 InternalError: Internal error); polling task t-1" in result.stderr
 
 
 @pytest.mark.parametrize("data,says", [('{"message": "kaput"}', "kaput"), ("plain words", "plain words")])

@@ -72,7 +72,7 @@ def test_error_in_a_non_2xx_answer_and_in_a_stream_is_named_too(cli, agent):
     agent.post(RPC, json__method="GetTask").respond(400, json=rpc_error(-32602, "Invalid params", [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [{"field": "id"}]}]), headers={"X-Request-ID": "rq-400"})
     bad = cli("tasks", "get", "t-1", "-u", AGENT)
     assert bad.exit_code == 1 and "-32602 InvalidParamsError: Invalid params" in bad.stderr and "fieldViolations" in bad.stderr and "X-Request-ID: rq-400" in bad.stderr
-    body = sse({"task": V1_TASK | {"status": {"state": "TASK_STATE_WORKING"}}}, error={"code": -32603, "message": "Internal error", "data": {"where": "db"}})
+    body = sse(error={"code": -32603, "message": "Internal error", "data": {"where": "db"}})  # before any event (mid-stream, the task is polled)
     agent.post(RPC, json__method="SendStreamingMessage").respond(content=body, headers={"Content-Type": "text/event-stream", "X-Request-ID": "rq-sse"})
     streamed = cli("stream", "hi", "-u", AGENT)
     assert streamed.exit_code == 1

@@ -52,16 +52,20 @@ def sent(route, n: int = -1) -> dict:
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_004")
-def test_broken_stream_falls_back_to_polling_and_reaches_the_end_state(cli, agent):
+def test_broken_stream_falls_back_to_polling_and_reaches_the_end_state(cli, agent, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda s: None)
+
     def body():
         yield sse({"task": task("TASK_STATE_SUBMITTED")}, status("TASK_STATE_WORKING", "step 1"))
         raise httpx.ReadError("connection reset by peer")
 
     agent.post(RPC, json__method="SendStreamingMessage").mock(return_value=httpx.Response(200, headers=SSE, content=body()))
+    resub = agent.post(RPC, json__method="SubscribeToTask").respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32004, "message": "Streaming is not supported"}})
     poll = agent.post(RPC, json__method="GetTask").mock(side_effect=[httpx.Response(200, json=rpc_result(WORKING)), httpx.Response(200, json=rpc_result(COMPLETED))])
     result = cli("stream", "hi", "-u", AGENT, "-o", "json", "--expect-state", "completed")
     assert result.exit_code == 0, result.stderr
-    assert "the stream broke" in result.stderr and "connection reset by peer" in result.stderr and "polling task t-1" in result.stderr
+    assert "the stream broke" in result.stderr and "connection reset by peer" in result.stderr and "re-subscribing to task t-1 (1/2)" in result.stderr
+    assert resub.call_count == 2 and "re-subscribing to task t-1 failed (-32004" in result.stderr and "); polling task t-1" in result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == 3 and lines[-1] == {"task": COMPLETED}  # the polled task comes last, as a stream event
     assert poll.call_count == 2 and sent(poll)["params"] == {"id": "t-1"}
@@ -194,8 +198,15 @@ def test_ctrl_c_during_a_wait_names_the_task_and_how_to_resume(cli, agent):
 
 def test_ctrl_c_before_any_task_just_says_interrupted(cli, agent):
     agent.post(RPC).mock(side_effect=ctrl_c)
-    result = cli("send", "hi", "-u", AGENT)
+    result = cli("tasks", "get", "t-1", "-u", AGENT)
     assert result.exit_code == 130 and result.stderr.strip() == "interrupted"
+
+
+def test_ctrl_c_before_a_send_is_answered_names_the_message(cli, agent):
+    agent.post(RPC).mock(side_effect=ctrl_c)
+    result = cli("send", "hi", "--message-id", "m-1", "-u", AGENT)
+    assert result.exit_code == 130
+    assert result.stderr == f"interrupted before the agent answered: message m-1 was sent; if the agent started a task, find it with:\n  a2a tasks list -u {AGENT}\n"
 
 
 @pytest.mark.spec("A2ACLI_OUT_006")

@@ -1,0 +1,151 @@
+"""Waiting, polling and capability checks with the installed `a2a` against the demo agent (a real
+a2a-sdk server), over JSON-RPC and HTTP+JSON: `tasks get --wait --poll-interval` on the slow
+skill, `send --async` then `tasks get --wait`, a card that does not claim streaming or push
+(the demo's own card, served from a file with those capabilities turned off), and Ctrl-C during
+a blocking send."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import httpx
+import pytest
+from a2a_testkit import cli_runner
+
+pytestmark = pytest.mark.integration
+TRANSPORTS = ["jsonrpc", "rest"]
+SLOW = ["--skill", "slow", "-f", "steps:=3", "-f", "delay:=0.3"]
+
+
+@pytest.fixture(scope="module", params=TRANSPORTS)
+def a2a(request, a2a_bin, demo_agent):
+    return cli_runner(a2a_bin, demo_agent.url, "--transport", request.param)
+
+
+@pytest.fixture(scope="module")
+def card_file(demo_agent, tmp_path_factory) -> Any:
+    """The demo's card with some capabilities turned off, as a file:// card (its interfaces still
+    point at the demo agent)."""
+    card = httpx.get(demo_agent.card_url, timeout=10).json()
+    folder = tmp_path_factory.mktemp("cards")
+
+    def make(**caps: Any) -> str:
+        doc = json.loads(json.dumps(card))
+        for key, value in caps.items():
+            if value is None:
+                doc["capabilities"].pop(key, None)
+            else:
+                doc["capabilities"][key] = value
+        path = folder / ("card-" + "-".join(f"{k}-{v}" for k, v in caps.items()) + ".json")
+        path.write_text(json.dumps(doc))
+        return path.as_uri()
+
+    return make
+
+
+def task_of(doc: dict[str, Any]) -> dict[str, Any]:
+    return doc.get("task", doc)
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_001", "A2ACLI_TASK_POLL_002")
+def test_send_async_then_tasks_get_wait_with_a_poll_interval(a2a):
+    started = a2a("send", *SLOW, "--async", "-o", "json")
+    task = task_of(json.loads(started.stdout))
+    assert task["id"] and task["contextId"]
+    t0 = time.monotonic()
+    waited = a2a("tasks", "get", task["id"], "--wait", "--poll-interval", "0.2", "--timeout", "30s", "-o", "json")
+    done = json.loads(waited.stdout)
+    assert done["id"] == task["id"] and done["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert time.monotonic() - t0 < 20
+    assert any(a.get("parts") for a in done.get("artifacts") or [])
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+def test_poll_interval_takes_durations_and_timeout_expires_on_a_running_task(a2a):
+    started = json.loads(a2a("send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--async", "-o", "json").stdout)
+    tid = task_of(started)["id"]
+    timed_out = a2a("tasks", "get", tid, "--wait", "--poll-interval", "200ms", "--timeout", "1s", check=5)
+    assert "timed out: task " + tid in timed_out.stderr and f"a2a tasks get {tid} --wait" in timed_out.stderr
+    a2a("tasks", "cancel", tid, check=None)
+
+
+@pytest.mark.spec("A2ACLI_VER_003")
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("value", [False, None])
+def test_stream_falls_back_to_send_and_wait_when_the_card_does_not_claim_streaming(a2a_bin, card_file, transport, value):
+    run = cli_runner(a2a_bin, card_file(streaming=value), "--transport", transport)
+    result = run("stream", *SLOW, "-o", "json", "--expect-state", "completed")
+    assert "capabilities.streaming" in result.stderr and "sending the message with SendMessage and polling its task instead of streaming" in result.stderr
+    last = json.loads(result.stdout.splitlines()[-1])
+    assert task_of(last)["status"]["state"] == "TASK_STATE_COMPLETED"
+
+
+@pytest.mark.spec("A2ACLI_VER_003")
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_subscribe_polls_when_the_card_does_not_claim_streaming(a2a_bin, demo_agent, card_file, transport):
+    started = json.loads(cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("send", *SLOW, "--async", "-o", "json").stdout)
+    tid = task_of(started)["id"]
+    run = cli_runner(a2a_bin, card_file(streaming=False), "--transport", transport)
+    result = run("tasks", "subscribe", tid, "--poll-interval", "0.2", "--expect-state", "completed")
+    assert f"the card says capabilities.streaming is false: polling task {tid} instead of subscribing" in result.stderr
+    assert "State: completed" in result.stdout
+
+
+@pytest.mark.spec("A2ACLI_VER_003")
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_push_config_is_refused_unless_claimed_or_forced(a2a_bin, demo_agent, card_file, transport):
+    started = json.loads(cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("send", "hello", "--async", "-o", "json").stdout)
+    tid = task_of(started)["id"]
+    run = cli_runner(a2a_bin, card_file(pushNotifications=False), "--transport", transport)
+    refused = run("push-config", "list", tid, check=1)
+    assert "hint: the card says capabilities.pushNotifications is false; --force sends anyway" in refused.stderr
+    forced = run("push-config", "list", tid, "--force", "-o", "json")
+    assert "--force: calling ListTaskPushNotificationConfigs anyway" in forced.stderr
+    json.loads(forced.stdout)
+
+
+@pytest.mark.spec("A2ACLI_VER_003")
+def test_extended_card_is_refused_unless_claimed(a2a_bin, demo_agent, card_file):
+    run = cli_runner(a2a_bin, card_file(extendedAgentCard=False), "--api-key", demo_agent.api_key)
+    refused = run("card", "extended", check=1)
+    assert "the card says capabilities.extendedAgentCard is false; --force sends anyway" in refused.stderr
+    forced = run("card", "extended", "--force", "-o", "json")
+    assert json.loads(forced.stdout)["name"]
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_ctrl_c_during_a_blocking_send_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        time.sleep(3)  # started up and sent; the blocking answer comes only when the task ends (10 s)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert proc.returncode == 130, err
+    assert "interrupted before the agent answered: message m-ctrl-c (context c-ctrl-c) was sent" in err
+    assert f"a2a tasks list --context-id c-ctrl-c -u {demo_agent.url} --transport {transport}" in err
+    assert "Traceback" not in err
+    found = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", "c-ctrl-c", "-o", "json")
+    assert json.loads(found.stdout)["tasks"]  # the command printed does find it
+
+
+
+@pytest.mark.spec("A2ACLI_SEND_003")
+def test_stream_answered_with_a_direct_message_exits_0(a2a):
+    result = a2a("send", "message", "--stream", "-o", "json", "--timeout", "20s")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 1 and "echo: message (a direct Message, no task)" in json.dumps(lines[0])
