@@ -134,7 +134,7 @@ def _mode(hint: str | None) -> str:
 
 
 def output_for(opts: CallOptions) -> Output:
-    return Output(opts.output)
+    return Output(opts.output, verbose=opts.verbose)
 
 
 @contextmanager
@@ -248,10 +248,13 @@ def run_stream(
     expect: str | None = None,
     headers: dict[str, str] | None = None,
     follow: bool = True,
+    live: bool = True,
 ) -> None:
-    """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream)."""
+    """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream);
+    `live` False (`tasks subscribe` without --stream): show only where the stream ended, the
+    terminal task (one JSON document under -o json)."""
     from a2acli.pipeline.policies import follow_stream, parse_states, report_task_outcome
-    from a2acli.render.stream import StreamView
+    from a2acli.render.stream import FinalView, StreamView
 
     spec = METHODS[method]
     subscribing = spec.name == "SubscribeToTask"
@@ -262,7 +265,7 @@ def run_stream(
             return
         if subscribing:
             call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
-        with StreamView(call.out, as_v1=opts.as_v1) as view:
+        with (StreamView if live else FinalView)(call.out, as_v1=opts.as_v1) as view:
             follow_stream(call, call.stream(spec, params, request_id=request_id, headers=headers), view, subscribing=subscribing, follow=follow)
             view.summary(call.task)
         report_task_outcome(call, expected)

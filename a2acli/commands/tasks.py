@@ -116,20 +116,25 @@ def tasks_cancel(
 @method_options
 def tasks_subscribe(
     task_id: TaskId,
+    stream: Annotated[bool, typer.Option("--stream", help="Show each event as it arrives (JSON Lines under -o json); without it, the task as the stream leaves it.")] = False,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
 ) -> None:
-    """Stream the events of an existing task (SubscribeToTask / tasks/resubscribe).
+    """Follow an existing task's events (SubscribeToTask / tasks/resubscribe) until it settles.
 
+    Without --stream, prints the task as the stream leaves it (-o json: one document, the terminal
+    Task); with --stream, each event as it arrives (-o json: JSON Lines, one StreamResponse a line).
     If the agent sends a snapshot and closes (some do), a2a polls until the task settles.
 
-    Example:
+    Examples:
 
       a2a tasks subscribe 5f0c… -o json
+
+      a2a tasks subscribe 5f0c… --stream -o json | jq -c .
     """
-    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state)
+    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state, live=stream)
 
 
 @app.command("download")
