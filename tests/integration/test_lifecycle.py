@@ -131,7 +131,7 @@ def test_cancel_mid_stream_ends_the_stream_canceled(a2a, spawn, demo_agent, vers
 
 def test_ctrl_c_during_a_stream_prints_how_to_resume(spawn, demo_agent):
     proc = spawn("stream", "--skill", "slow", "-f", "steps:=20", "-u", demo_agent.url)
-    assert proc.stdout.readline().startswith("Task: ")  # the first event is on screen
+    assert proc.stdout.readline() == "Event: task\n"  # the first event is on screen
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=10)
     assert proc.returncode == 130, err
