@@ -297,4 +297,4 @@ def test_stream_draws_the_live_view_on_a_terminal(cli, agent):
     assert "\x1b[" in result.stdout  # drawn with control sequences, not plain blocks
     text = result.stdout
     assert "step 1/1" in text and '"id": "user-1"' in text and "Summary" in text
-    assert "Status: working" not in text  # the plain block form is for non-terminals
+    assert "Event: status-update" not in text  # the plain record form is for non-terminals
