@@ -272,15 +272,25 @@ def run_stream(
 
 
 @entry_point
-def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None) -> None:
-    """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset)."""
+def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False) -> None:
+    """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset); `stream`:
+    each task as its page arrives (-o json: one Task a line)."""
     from a2acli.pipeline.policies import list_pages, merge_pages
-    from a2acli.render.present import next_page_note, passthrough, present
+    from a2acli.render.present import next_page_note, passthrough, present, task_lines
 
     spec = METHODS["ListTasks"]
     with session(opts) as call:
         if opts.offline:
             call.print_offline(call.encode(spec, params, request_id), headers=None)
+            return
+        if stream:
+            pages = list_pages(call, params, request_id) if all_pages else iter([call.unary(spec, params, request_id=request_id)])
+            last = None
+            for page in pages:
+                task_lines(page, call.out, as_v1=opts.as_v1)
+                last = page
+            if not all_pages and last is not None:
+                next_page_note(call.out, last.core, _list_command(params, opts))
             return
         if not all_pages:
             reply = call.unary(spec, params, request_id=request_id)

@@ -55,6 +55,7 @@ def tasks_list(
     include_artifacts: Annotated[bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")] = False,
     status_timestamp_after: Annotated[str | None, typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Print each task as its page arrives (JSON Lines under -o json: one Task a line).")] = False,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
@@ -66,6 +67,8 @@ def tasks_list(
       a2a tasks list --page-size 20
 
       a2a tasks list --status working --all -o json | jq -r '.tasks[].id'
+
+      a2a tasks list --all --stream -o json | jq -r .id
     """
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
@@ -83,7 +86,7 @@ def tasks_list(
             params[key] = value
     if include_artifacts:
         params["includeArtifacts"] = True
-    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id)
+    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream)
 
 
 @app.command("cancel")

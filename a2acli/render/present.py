@@ -68,6 +68,26 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
         out.rows([views.Row(views.L.RESULT, json.dumps(core, ensure_ascii=False, indent=2), True)], title="Result")
 
 
+def task_lines(page: Any, out: Any, *, as_v1: bool = False) -> None:
+    """One page of a task list, delivered task by task (`tasks list --stream`): under -o json one
+    Task a line as the wire spelt it (the spec's JSONL form of a list), in text one record each,
+    under -o raw the page as it came."""
+    if out.mode == "raw":
+        passthrough(out, page.raw)
+        return
+    if out.mode == "json":
+        body = page.core if as_v1 else page.result
+        tasks = body if isinstance(body, list) else (body or {}).get("tasks") or []
+        for task in tasks:
+            out.json(task, lines=True)
+        return
+    from a2acli.render import views
+
+    for task in (page.core or {}).get("tasks") or []:
+        if isinstance(task, dict):
+            out.rows(views.task_list_rows(task, verbose=bool(getattr(out, "verbose", False))), title="Task", style=state_style(task))
+
+
 def state_style(task: dict[str, Any]) -> str:
     from a2acli.wire.translate import is_interrupted, is_terminal
 

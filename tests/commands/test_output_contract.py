@@ -295,3 +295,15 @@ def test_failed_or_rejected_task_exits_0_with_a_warning(cli, agent, state):
         result = cli("send", "hi", "-u", AGENT, "-o", output)
         assert result.exit_code == 0
         assert f"warning: task t-1 ended {state[11:].lower()}" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_OUT_003")
+@pytest.mark.parametrize("version,wire", VERSIONS)
+def test_tasks_list_stream_json_is_one_task_a_line(cli, agent, version, wire):
+    _mock(agent, wire, "tasks list")
+    result = cli(*_argv("tasks list", version), "--stream", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    tasks = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [t["id"] for t in tasks] == ["t-1", "t-2"] and tasks[0] == (V1_TASK if wire == "v1" else V0_TASK)
+    text = cli(*_argv("tasks list", version), "--stream")
+    assert assert_floor(text.stdout).count("Task") == 2
