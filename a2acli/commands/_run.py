@@ -284,9 +284,9 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
             call.print_offline(call.encode(spec, params, request_id), headers=None)
             return
         if stream:
-            pages = list_pages(call, params, request_id) if all_pages else iter([call.unary(spec, params, request_id=request_id)])
+            arriving = list_pages(call, params, request_id) if all_pages else iter([call.unary(spec, params, request_id=request_id)])
             last = None
-            for page in pages:
+            for page in arriving:
                 task_lines(page, call.out, as_v1=opts.as_v1)
                 last = page
             if not all_pages and last is not None:
