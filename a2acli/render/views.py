@@ -82,6 +82,8 @@ class L:
     SKILL_OUTPUT_MODES = "Skill output modes"
     TASKS = "Tasks"
     SAVED = "Saved"
+    SOURCE = "Source"
+    REPLACED = "Replaced"
     NOTIFICATION = "Notification"
     SHAPE = "Shape"
     CREDENTIALS = "Credentials"
