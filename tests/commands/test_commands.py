@@ -344,6 +344,7 @@ V0_EVENTS = [
 ]
 
 
+@pytest.mark.spec("A2ACLI_OUT_003")
 @pytest.mark.parametrize("version,wire", VERSIONS)
 def test_stream_json_lines(cli, agent, version, wire):
     events = V1_EVENTS if wire == "v1" else V0_EVENTS
