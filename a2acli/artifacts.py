@@ -222,9 +222,14 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
         for s in saved:
             out.text(str(s.path))
         return
-    rows = [("Task", str(task.get("id", ""))), ("Context", str(task.get("contextId", ""))), ("State", state_label((task.get("status") or {}).get("state")))]
-    for s in saved:
-        what = s.planned.media_type or {"text": "text", "data": "JSON data"}.get(s.planned.kind, "file")
-        src = "" if s.planned.source == "inline" else f", from {s.planned.source}"
-        rows.append(("Saved", f"{s.path} ({s.size} bytes, {what}{src})" + (" (replaced)" if s.replaced else "")))
+    from a2acli.render.views import L
+
+    rows = [(L.TASK, str(task.get("id", ""))), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, state_label((task.get("status") or {}).get("state")))]
+    for s in saved:  # one field per line: the path, then what it holds
+        what = s.planned.media_type or {"text": "text/plain", "data": "application/json"}.get(s.planned.kind, "application/octet-stream")
+        rows += [(L.SAVED, str(s.path)), (L.SIZE, f"{s.size} bytes"), (L.MEDIA_TYPE, what)]
+        if s.planned.source != "inline":
+            rows.append((L.SOURCE, str(s.planned.source)))
+        if s.replaced:
+            rows.append((L.REPLACED, "true"))
     out.rows(rows, title=f"{len(saved)} file(s)")

@@ -4,6 +4,7 @@ whichever test directory pytest collects first)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 AGENT = "http://agent.test"
@@ -69,3 +70,56 @@ def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
         return proc
 
     return run
+
+
+# -- the text floor --------------------------------------------------------------------------------
+
+FIELD = re.compile(r"^([^:\s][^:]*): (.*)$")
+BLOCK = re.compile(r"^([^:\s][^:]*):$")
+
+
+def assert_floor(text: str) -> list[str]:
+    """The text floor (official CLI spec §9.2). Every line a `Label: value` field, a block's `Label:` line, the block's (indented) content,
+    or a blank line; every label from the one table; no control sequence. The labels, in order."""
+    from a2acli.render.views import LABELS
+
+    assert "\x1b" not in text and "\r" not in text
+    labels: list[str] = []
+    in_block = False
+    lines = text.split("\n")
+    assert lines[-1] == "", "output ends with a newline"
+    for n, line in enumerate(lines[:-1]):
+        if in_block:
+            if line == "":
+                in_block = False
+                continue
+            assert line.startswith("  "), f"line {n}: block content not indented: {line!r}"
+            continue
+        if line == "":
+            continue
+        if m := BLOCK.match(line):
+            assert m.group(1) in LABELS, f"line {n}: block label {m.group(1)!r} not in the label table"
+            assert lines[n + 1].startswith("  "), f"line {n}: block {line!r} has no content"
+            labels.append(m.group(1))
+            in_block = True
+            continue
+        m = FIELD.match(line)
+        assert m, f"line {n}: not a field: {line!r}"
+        assert m.group(1) in LABELS, f"line {n}: label {m.group(1)!r} not in the label table"
+        labels.append(m.group(1))
+    assert not in_block, "a block is closed by a blank line"
+    return labels
+
+
+def floor_block(text: str, label: str) -> list[str]:
+    """The content lines of each `label` block, de-indented, one string per block."""
+    found, lines = [], text.split("\n")
+    for i, line in enumerate(lines):
+        if line == f"{label}:":
+            content = []
+            for nxt in lines[i + 1 :]:
+                if nxt == "":
+                    break
+                content.append(nxt[2:])
+            found.append("\n".join(content))
+    return found

@@ -314,7 +314,7 @@ def test_a_status_with_no_a2a_error_is_an_http_error_over_rest_and_grpc(cli, res
 
 
 @pytest.mark.spec("A2ACLI_OUT_003")
-@pytest.mark.parametrize("args", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1"]])
+@pytest.mark.parametrize("args", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1", "--stream"]])
 def test_an_error_ending_a_stream_is_the_last_json_line(cli, agent, args, monkeypatch):
     # An error event mid-stream is said on stderr and the task is polled (A2ACLI_TASK_POLL_004);
     # when the poll fails too, that error ends the output: one compact line after the events.
@@ -332,7 +332,7 @@ def test_an_error_ending_a_stream_is_the_last_json_line(cli, agent, args, monkey
 
 
 @pytest.mark.spec("A2ACLI_OUT_003")
-@pytest.mark.parametrize("args", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-9"]])
+@pytest.mark.parametrize("args", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-9", "--stream"]])
 def test_an_error_before_the_first_event_is_one_compact_line(cli, agent, args):
     agent.post(RPC).respond(json=rpc_error(-32001, "Task not found"))
     result = cli(*args, "-u", AGENT, "-o", "json")

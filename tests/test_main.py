@@ -122,7 +122,7 @@ def _run(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Compl
 
 
 @pytest.mark.parametrize("argv,env,says", [
-    (["send", "hi", "--bogus", "-o", "json"], None, "no such option: --bogus"),
+    (["send", "hi", "--qqqqq", "-o", "json"], None, "no such option: --qqqqq"),
     (["-ojson", "send", "--history-length", "abc", "hi"], None, "invalid value for '--history-length'"),
     (["tasks", "get", "--output=json"], None, "missing argument 'TASK_ID'"),
     (["tasks", "get"], {"A2ACLI_OUTPUT": "json"}, "missing argument 'TASK_ID'"),
@@ -135,9 +135,9 @@ def test_a_usage_error_under_json_output_is_the_json_envelope(argv, env, says):
 
 
 def test_a_usage_error_in_text_output_is_in_our_voice(tmp_path):
-    out = _run(["send", "hi", "--bogus"])
+    out = _run(["send", "hi", "--qqqqq"])
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.splitlines() == ["error: no such option: --bogus [A2ACLI_ERR_USAGE]", "usage: a2a send [OPTIONS] [TEXT]", "hint: see `a2a send --help`"]
+    assert out.stderr.splitlines() == ["error: no such option: --qqqqq [A2ACLI_ERR_USAGE]", "usage: a2a send [OPTIONS] [TEXT]", "hint: see `a2a send --help`"]
 
 
 def test_json_output_keeps_the_exit_codes_of_the_commands():

@@ -297,6 +297,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
     ),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
     "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
+    "verbose": (Annotated[bool, _opt("--verbose", help="Text output: the full breakdown (history, metadata, every part); concise by default.", panel=OUT)], False),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
 }
 
@@ -497,6 +498,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         offline=bool(merged.get("offline")),
         dump=v["dump"],
         debug=bool(merged.get("debug")),
+        verbose=bool(merged.get("verbose")),
         profile=res.profile,
         sources=res.sources,
         values={**res.values, "transport": ",".join(transports) or None},

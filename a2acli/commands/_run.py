@@ -140,7 +140,7 @@ def _mode(hint: str | None) -> str:
 
 
 def output_for(opts: CallOptions) -> Output:
-    return Output(opts.output)
+    return Output(opts.output, verbose=opts.verbose)
 
 
 @contextmanager
@@ -265,12 +265,15 @@ def run_stream(
     follow: bool = True,
     force: bool = False,
     poll_interval: float = 1.0,
+    live: bool = True,
 ) -> None:
     """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream).
-    When the Agent Card does not claim streaming (and no --force): a send is sent blocking and
-    its task polled, a subscription polls the task; a note on stderr says so."""
+    `live` False (`tasks subscribe` without --stream): show only where the stream ended, the
+    terminal task (one JSON document under -o json). When the Agent Card does not claim
+    streaming (and no --force): a send is sent blocking and its task polled, a subscription polls
+    the task; a note on stderr says so."""
     from a2acli.pipeline.policies import follow_stream, gate, note_push_url, parse_states, poll_instead, report_task_outcome, send_and_wait
-    from a2acli.render.stream import StreamView
+    from a2acli.render.stream import FinalView, StreamView
 
     spec = METHODS[method]
     subscribing = spec.name == "SubscribeToTask"
@@ -286,7 +289,7 @@ def run_stream(
         call.endpoint()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
         note_push_url(call, params)
-        with StreamView(call.out, as_v1=opts.as_v1) as view:
+        with (StreamView if live else FinalView)(call.out, as_v1=opts.as_v1) as view:
             if claim is None:
                 follow_stream(call, call.stream(spec, params, request_id=request_id, headers=headers), view, subscribing=subscribing, follow=follow, interval=poll_interval)
             elif subscribing:
@@ -300,15 +303,25 @@ def run_stream(
 
 
 @entry_point
-def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None) -> None:
-    """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset)."""
+def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False) -> None:
+    """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset); `stream`:
+    each task as its page arrives (-o json: one Task a line)."""
     from a2acli.pipeline.policies import list_pages, merge_pages
-    from a2acli.render.present import next_page_note, passthrough, present
+    from a2acli.render.present import next_page_note, passthrough, present, task_lines
 
     spec = METHODS["ListTasks"]
     with session(opts) as call:
         if opts.offline:
             call.print_offline(call.encode(spec, params, request_id), headers=None)
+            return
+        if stream:
+            arriving = list_pages(call, params, request_id) if all_pages else iter([call.unary(spec, params, request_id=request_id)])
+            last = None
+            for page in arriving:
+                task_lines(page, call.out, as_v1=opts.as_v1)
+                last = page
+            if not all_pages and last is not None:
+                next_page_note(call.out, last.core, _list_command(params, opts))
             return
         if not all_pages:
             reply = call.unary(spec, params, request_id=request_id)

@@ -55,6 +55,7 @@ def tasks_list(
     include_artifacts: Annotated[bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")] = False,
     status_timestamp_after: Annotated[str | None, typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Print each task as its page arrives (JSON Lines under -o json: one Task a line).")] = False,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
@@ -66,6 +67,8 @@ def tasks_list(
       a2a tasks list --page-size 20
 
       a2a tasks list --status working --all -o json | jq -r '.tasks[].id'
+
+      a2a tasks list --all --stream -o json | jq -r .id
     """
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
@@ -83,7 +86,7 @@ def tasks_list(
             params[key] = value
     if include_artifacts:
         params["includeArtifacts"] = True
-    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id)
+    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream)
 
 
 @app.command("cancel")
@@ -118,22 +121,27 @@ def tasks_subscribe(
     task_id: TaskId,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     force: Annotated[bool, force_option("Subscribe")] = False,
+    stream: Annotated[bool, typer.Option("--stream", help="Show each event as it arrives (JSON Lines under -o json); without it, the task as the stream leaves it.")] = False,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
 ) -> None:
-    """Stream the events of an existing task (SubscribeToTask / tasks/resubscribe).
+    """Follow an existing task's events (SubscribeToTask / tasks/resubscribe) until it settles.
 
+    Without --stream, prints the task as the stream leaves it (-o json: one document, the terminal
+    Task); with --stream, each event as it arrives (-o json: JSON Lines, one StreamResponse a line).
     If the agent sends a snapshot and closes (some do), a2a polls until the task settles; if the
     stream breaks, it re-subscribes (with Last-Event-ID when the agent gives event ids), then polls.
     When the Agent Card does not claim streaming, the task is polled instead (--force subscribes).
 
-    Example:
+    Examples:
 
       a2a tasks subscribe 5f0c… -o json
+
+      a2a tasks subscribe 5f0c… --stream -o json | jq -c .
     """
-    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state, force=force, poll_interval=poll_seconds(poll_interval, opts))
+    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state, force=force, poll_interval=poll_seconds(poll_interval, opts), live=stream)
 
 
 @app.command("download")

@@ -39,6 +39,7 @@ class CallOptions(NamedTuple):
     offline: bool = False
     dump: str | None = None
     debug: bool = False
+    verbose: bool = False  # --verbose: the full text view (history, metadata, every part)
     profile: str | None = None
     sources: Mapping[str, str] = MappingProxyType({})
     values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)

@@ -441,11 +441,14 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         call.out.warn(f"task {t['id']} ended {label}")
     elif is_interrupted(state):
         what = "input" if state == "TASK_STATE_INPUT_REQUIRED" else "authentication"
-        call.out.note(f"task {t['id']} needs {what}; continue with:")
+        call.out.warn(f"task {t['id']} is {label}: it needs {what}; continue with:")  # exit 0 all the same: the outcome is the task's
         call.out.command(f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)} 'your reply'")
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
         call.out.command(f"a2a tasks get {t['id']} --wait{conn_flags(call.opts)}")
+    elif state == "TASK_STATE_COMPLETED" and call.out.mode == "text" and t.get("contextId"):
+        call.out.note(f"task {t['id']} completed; a next message in its context:")
+        call.out.command(f"a2a send --context-id {t['contextId']}{conn_flags(call.opts)} 'your message'")
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
         raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")

@@ -34,8 +34,9 @@ def _isatty(stream: TextIO) -> bool:
 
 
 class Output:
-    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
+    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False) -> None:
         self.mode = mode
+        self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
         force = os.environ.get("FORCE_COLOR")
@@ -90,17 +91,26 @@ class Output:
         self.out.flush()
 
     def rows(self, rows: Rows, *, title: str | None = None, style: str = "cyan") -> None:
-        rows = [(visible(label, one_line=True), visible(value or "")) for label, value in rows]  # agent text: control characters shown, not run
-        title = visible(title, one_line=True) if title else title
+        """One record. Off a terminal, the text floor: a field is one `Label: value` line; a block
+        (or a value that spans lines) is its `Label:` line, its content indented two spaces, and
+        a blank line closing it; the record ends with a blank line."""
         if not self.rich:
-            lines = []
-            for label, value in rows:
-                first, *rest = (value or "").split("\n")
-                lines.append(f"{label}: {first}")
-                lines += [f"  {line}" for line in rest]
-            self.out.write("\n".join(lines) + "\n\n")
+            lines: list[str] = []
+            for row in rows:
+                label, value = visible(row[0], one_line=True), str(row[1] or "")
+                if (len(row) > 2 and row[2]) or "\n" in value:
+                    lines.append(f"{label}:")
+                    lines += ["  " + line for line in visible(value).split("\n")]  # agent text: control characters shown, not run
+                    lines.append("")
+                else:
+                    lines.append(f"{label}: {visible(value, one_line=True)}")
+            if lines and lines[-1]:
+                lines.append("")
+            self.out.write("\n".join(lines) + "\n")
             self.out.flush()
             return
+        rows = [(visible(row[0], one_line=True), visible(str(row[1] or ""))) for row in rows]  # agent text: control characters shown, not run
+        title = visible(title, one_line=True) if title else title
         from rich.panel import Panel
         from rich.table import Table
         from rich.text import Text

@@ -25,25 +25,31 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
     from a2acli.render import views
 
     core = reply.core
+    verbose = bool(getattr(out, "verbose", False))
     if kind in ("send", "event"):
         if isinstance(core, dict) and "message" in core:
-            out.rows(views.message_rows(core["message"]), title="Message", style="green")
+            out.rows(views.message_rows(core["message"], verbose=verbose), title="Message", style="green")
         elif isinstance(core, dict) and "task" in core:
-            out.rows(views.task_rows(core["task"]), title="Task", style=state_style(core["task"]))
+            out.rows(views.task_rows(core["task"], verbose=verbose), title="Task", style=state_style(core["task"]))
         else:
-            out.rows(views.event_rows(core if isinstance(core, dict) else {}), title="Event")
+            out.rows(views.event_rows(core if isinstance(core, dict) else {}, verbose=verbose), title="Event")
     elif kind == "task":
-        out.rows(views.task_rows(core or {}), title="Task", style=state_style(core or {}))
+        out.rows(views.task_rows(core or {}, verbose=verbose), title="Task", style=state_style(core or {}))
     elif kind == "task-list":
-        tasks = (core or {}).get("tasks") or []
-        out.table(
-            ["Task", "Context", "State", "Updated"],
-            [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
-            title=f"{len(tasks)} task(s)",
-            keep=("Task", "Context"),  # ids are copied into the next command: never wrapped or cut
-            shorter={"Updated": views.short_time},
-            drop=("Updated",),
-        )
+        tasks = [t for t in (core or {}).get("tasks") or [] if isinstance(t, dict)]
+        if out.rich and not verbose:
+            L = views.L
+            out.table(
+                [L.TASK, L.CONTEXT, L.STATE, L.UPDATED],
+                [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
+                title=f"{len(tasks)} task(s)",
+                keep=(L.TASK, L.CONTEXT),  # ids are copied into the next command: never wrapped or cut
+                shorter={L.UPDATED: views.short_time},
+                drop=(L.UPDATED,),
+            )
+        else:  # the text floor: one record per task, each closed by a blank line
+            for t in tasks:
+                out.rows(views.task_list_rows(t, verbose=verbose), title="Task", style=state_style(t))
         if not tasks:
             out.note("no tasks")
     elif kind == "push-config":
@@ -55,11 +61,31 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
         if not configs:
             out.note("no push configs")
     elif kind == "card":
-        out.rows(views.card_rows(core or {}), title="Agent Card", style="magenta")
+        out.rows(views.card_rows(core or {}, verbose=verbose), title="Agent Card", style="magenta")
     elif kind == "empty":
-        out.text("Deleted.")
+        out.rows([views.Row(views.L.DELETED, "true")], title="Push config")
     else:
-        out.text(json.dumps(core, ensure_ascii=False, indent=2))
+        out.rows([views.Row(views.L.RESULT, json.dumps(core, ensure_ascii=False, indent=2), True)], title="Result")
+
+
+def task_lines(page: Any, out: Any, *, as_v1: bool = False) -> None:
+    """One page of a task list, delivered task by task (`tasks list --stream`): under -o json one
+    Task a line as the wire spelt it (the spec's JSONL form of a list), in text one record each,
+    under -o raw the page as it came."""
+    if out.mode == "raw":
+        passthrough(out, page.raw)
+        return
+    if out.mode == "json":
+        body = page.core if as_v1 else page.result
+        tasks = body if isinstance(body, list) else (body or {}).get("tasks") or []
+        for task in tasks:
+            out.json(task, lines=True)
+        return
+    from a2acli.render import views
+
+    for task in (page.core or {}).get("tasks") or []:
+        if isinstance(task, dict):
+            out.rows(views.task_list_rows(task, verbose=bool(getattr(out, "verbose", False))), title="Task", style=state_style(task))
 
 
 def state_style(task: dict[str, Any]) -> str:

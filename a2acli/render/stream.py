@@ -3,7 +3,8 @@ stream runs.
 
 - `-o raw`: each SSE `data:` payload as received; `-o json`: JSON Lines, one event per line,
   flushed (a task polled after an early close comes last).
-- text off a terminal: one plain `Label: value` block per event, flushed, then a summary line.
+- text off a terminal: one record per event (`Event: <kind>`, then its fields and blocks), flushed,
+  then a closing record with Task, Context, State and Events.
 - text on a terminal: a rich Live view updated in place: the task's state timeline (clock time,
   elapsed time, state, status message), artifacts as they are produced (text shown, data
   pretty-printed, files named with size and media type; chunks reassembled by
@@ -38,12 +39,7 @@ REFRESH_PER_SECOND = 10  # the refresh thread's frame rate: what a flood of even
 QUIET_GAP = 0.1  # an event after this long without one is drawn at once, not at the next frame
 
 
-def event_kind(core: Any) -> str:
-    if isinstance(core, dict):
-        for key, name in (("task", "task"), ("message", "message"), ("statusUpdate", "status-update"), ("artifactUpdate", "artifact-update")):
-            if key in core:
-                return name
-    return "event"
+event_kind = views.event_kind
 
 
 # -- bounded state of the live view ---------------------------------------------------------------
@@ -474,7 +470,7 @@ class StreamView:
         else:
             kind = event_kind(reply.core)
             style = {"task": "cyan", "message": "green", "status-update": "blue", "artifact-update": "magenta"}.get(kind, "white")
-            self.out.rows(views.event_rows(reply.core if isinstance(reply.core, dict) else {}), title=f"#{self.count} {kind}", style=style)
+            self.out.rows(views.event_rows(reply.core if isinstance(reply.core, dict) else {}, verbose=self.out.verbose), title=f"#{self.count} {kind}", style=style)
 
     def final(self, reply: Any) -> None:
         """The task as polled after the stream ended early (or fetched for a finished task)."""
@@ -487,7 +483,7 @@ class StreamView:
             assert self.state is not None
             self._feed(self.state.task, core or {}, polled=True)
         else:
-            self.out.rows(views.task_rows(core or {}), title="Task (polled)")
+            self.out.rows([views.Row(views.L.EVENT, "task")] + views.task_rows(core or {}, verbose=self.out.verbose), title="Task (polled)")
 
     def summary(self, task: dict[str, Any]) -> None:
         if self.out.mode != "text":
@@ -507,4 +503,149 @@ class StreamView:
             return
         if not task.get("id"):
             return
-        self.out.text(f"Task: {task['id']}  Context: {task.get('contextId', '')}  State: {views.state_label(task.get('state'))}  Events: {self.count}")
+        L = views.L  # the last record restates what the next command needs (the spec's text floor)
+        self.out.rows([(L.TASK, str(task["id"])), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, views.state_label(task.get("state"))), (L.EVENTS, str(self.count))], title="Summary")
+
+
+# -- a stream shown as its end: `tasks subscribe` without --stream --------------------------------
+
+_BARE_KINDS = {"task": "task", "status-update": "statusUpdate", "artifact-update": "artifactUpdate", "message": "message"}
+_MEMBERS = {
+    "task": "task",
+    "statusUpdate": "statusUpdate",
+    "status_update": "statusUpdate",
+    "artifactUpdate": "artifactUpdate",
+    "artifact_update": "artifactUpdate",
+    "message": "message",
+    "msg": "message",
+}
+
+
+def _unwrap(event: Any) -> tuple[str, dict[str, Any], bool]:
+    """(member, object, bare) of one stream event as its wire spelt it: a StreamResponse wrapper
+    ({"task": …}, {"statusUpdate": …}; V1, and 0.3 REST) or a bare 0.3 JSON-RPC object with `kind`."""
+    if isinstance(event, dict):
+        kind = event.get("kind")
+        if isinstance(kind, str) and kind in _BARE_KINDS:
+            return _BARE_KINDS[kind], event, True
+        for key, member in _MEMBERS.items():
+            if isinstance(event.get(key), dict):
+                return member, event[key], False
+    return "", {}, False
+
+
+class TaskFold:
+    """The task as it stands when a stream ends, in the spelling of the events it is fed: the
+    latest Task snapshot with every later status update and artifact update applied (an append
+    extends the artifact's parts). A stream that carried only a Message ends as that message."""
+
+    def __init__(self) -> None:
+        self.task: dict[str, Any] | None = None
+        self.message: dict[str, Any] | None = None
+
+    def add(self, event: Any) -> None:
+        import copy
+
+        member, obj, bare = _unwrap(event)
+        if member == "task":
+            self.task = copy.deepcopy(obj)  # a fresh snapshot replaces what was folded so far
+        elif member == "statusUpdate":
+            task = self._task(obj, bare)
+            if "status" in obj:
+                task["status"] = copy.deepcopy(obj["status"])
+        elif member == "artifactUpdate" and isinstance(obj.get("artifact"), dict):
+            self._artifact(self._task(obj, bare), copy.deepcopy(obj["artifact"]), append=bool(obj.get("append")))
+        elif member == "message":
+            self.message = obj
+
+    def _task(self, ev: dict[str, Any], bare: bool) -> dict[str, Any]:
+        if self.task is None:  # an update before any snapshot: the task as far as it tells
+            self.task = {k: v for k, v in (("id", ev.get("taskId")), ("contextId", ev.get("contextId"))) if v}
+            if bare:
+                self.task["kind"] = "task"
+        return self.task
+
+    @staticmethod
+    def _artifact(task: dict[str, Any], art: dict[str, Any], *, append: bool) -> None:
+        arts = task.get("artifacts")
+        if not isinstance(arts, list):
+            arts = task["artifacts"] = []
+        aid = art.get("artifactId")
+        for i, old in enumerate(arts):
+            if isinstance(old, dict) and aid is not None and old.get("artifactId") == aid:
+                if append:
+                    key = "parts" if "parts" in art or "parts" in old else "content"  # 0.3 REST names them content
+                    merged = {**old, **{k: v for k, v in art.items() if k != key}}
+                    merged[key] = list(old.get(key) or []) + list(art.get(key) or [])
+                    arts[i] = merged
+                else:
+                    arts[i] = art
+                return
+        arts.append(art)
+
+    def result(self) -> Any:
+        return self.task if self.task is not None else self.message
+
+
+class FinalView:
+    """`tasks subscribe` without --stream: the events folded into the task as it stands when the
+    stream ends (TaskFold), shown once. -o json: one document, the terminal Task as the wire spelt
+    it (canonical V1 under --as v1); text: the task's record, with a progress line on stderr
+    meanwhile; -o raw: each event as it crossed the wire. Same interface as StreamView."""
+
+    def __init__(self, out: Output, *, as_v1: bool = False) -> None:
+        self.out = out
+        self.as_v1 = as_v1
+        self.count = 0
+        self.fold = TaskFold()
+        self._wait: Any = None
+
+    def __enter__(self) -> FinalView:
+        if self.out.mode == "text":
+            from a2acli.render.progress import Waiting
+
+            self._wait = Waiting(self.out, what="following task").__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._wait is not None:
+            wait, self._wait = self._wait, None
+            wait.__exit__(None, None, None)
+
+    def event(self, reply: Any) -> None:
+        self.count += 1
+        if self.out.mode == "raw":
+            self.out.raw(reply.raw)
+            return
+        core_wanted = self.out.mode == "text" or self.as_v1
+        self.fold.add(reply.core if core_wanted else reply.result)
+        if self._wait is not None and self.fold.task is not None:
+            self._wait.update(self.fold.task)
+
+    final = event  # the task polled after an early close is one more snapshot
+
+    def summary(self, task: dict[str, Any]) -> None:
+        self._stop()
+        doc = self.fold.result()
+        if self.out.mode == "raw" or doc is None:
+            return
+        if self.out.mode == "json":
+            self.out.json(doc)
+            return
+        from a2acli.render.present import present
+
+        kind = "task" if self.fold.task is not None else "send"
+        present(kind, _Shown(doc if kind == "task" else {"message": doc}), self.out)
+
+
+class _Shown:
+    """A folded object in the shape `present` reads (its core form)."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.result = core
+        self.raw = b""
+        self.exchange = None

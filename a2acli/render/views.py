@@ -1,12 +1,98 @@
-"""What a human is shown of each protocol object, as (label, value) rows. Pure: both the plain
-printer (off a terminal) and the rich printer (on one) render these same rows."""
+"""What a human is shown of each protocol object, as rows: a field (one `Label: value` line) or a
+block (a `Label:` line, then content the field form cannot carry: an artifact's text, a data
+part's JSON). Pure: both the plain printer (off a terminal, the spec's text floor) and the rich
+printer (on one) render these same rows, and every label comes from the one table `L`.
+
+Detail level: concise by default (history counted, every artifact part shown); `verbose` adds
+each history message, metadata and every part's detail."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
-Rows = list[tuple[str, str]]
+
+class Row(NamedTuple):
+    label: str
+    value: str
+    block: bool = False  # a block: the label on its own line, then the value's lines
+
+
+Rows = list[Any]  # Row, or a plain (label, value) pair (a field; a block when it spans lines)
+
+
+class L:
+    """The one label table of the text view. Labels never embed a value: the artifact's name is a
+    field of its own (`Artifact: echo`), never part of a label."""
+
+    TASK = "Task"
+    CONTEXT = "Context"
+    STATE = "State"
+    UPDATED = "Updated"
+    STATUS_MESSAGE = "Status message"
+    EVENT = "Event"
+    EVENTS = "Events"
+    APPEND = "Append"
+    LAST_CHUNK = "Last chunk"
+    FINAL = "Final"
+    ARTIFACT = "Artifact"
+    ARTIFACT_ID = "Artifact ID"
+    ARTIFACT_DESCRIPTION = "Artifact description"
+    TEXT = "Text"
+    DATA = "Data"
+    FILE = "File"
+    MEDIA_TYPE = "Media type"
+    SIZE = "Size"
+    FILE_URL = "File URL"
+    PART = "Part"
+    PART_METADATA = "Part metadata"
+    MESSAGE = "Message"
+    ROLE = "Role"
+    HISTORY_MESSAGES = "History messages"
+    HISTORY_MESSAGE = "History message"
+    METADATA = "Metadata"
+    CONFIG = "Config"
+    WEBHOOK = "Webhook"
+    TOKEN = "Token"
+    AUTH_SCHEME = "Auth scheme"
+    AGENT = "Agent"
+    DESCRIPTION = "Description"
+    VERSION = "Version"
+    PROVIDER = "Provider"
+    INTERFACE = "Interface"
+    INTERFACE_BINDING = "Interface binding"
+    INTERFACE_VERSION = "Interface version"
+    INTERFACE_TENANT = "Interface tenant"
+    CAPABILITIES = "Capabilities"
+    INPUT_MODES = "Input modes"
+    OUTPUT_MODES = "Output modes"
+    SECURITY = "Security"
+    SECURITY_TYPE = "Security type"
+    SECURITY_LOCATION = "Security location"
+    SECURITY_FLAG = "Security flag"
+    SECURITY_DESCRIPTION = "Security description"
+    REQUIRES = "Requires"
+    SKILL = "Skill"
+    SKILL_NAME = "Skill name"
+    SKILL_DESCRIPTION = "Skill description"
+    SKILL_TAGS = "Skill tags"
+    SKILL_EXAMPLE = "Skill example"
+    SKILL_EXAMPLES_NOT_SHOWN = "Skill examples not shown"
+    SKILL_INPUT_MODES = "Skill input modes"
+    SKILL_OUTPUT_MODES = "Skill output modes"
+    TASKS = "Tasks"
+    SAVED = "Saved"
+    SOURCE = "Source"
+    REPLACED = "Replaced"
+    NOTIFICATION = "Notification"
+    SHAPE = "Shape"
+    CREDENTIALS = "Credentials"
+    BODY = "Body"
+    DELETED = "Deleted"
+    RESULT = "Result"
+
+
+LABELS = frozenset(v for k, v in vars(L).items() if k.isupper())
 
 
 def state_label(state: Any) -> str:
@@ -61,46 +147,118 @@ def parts_text(parts: Any) -> str:
     return "\n".join(part_text(p) for p in parts or [] if isinstance(p, dict))
 
 
-def message_rows(msg: dict[str, Any], label: str = "Message") -> Rows:
-    rows: Rows = [(label, str(msg.get("messageId", ""))), ("Role", role_label(msg.get("role")))]
-    for key, lab in (("contextId", "Context"), ("taskId", "Task")):
-        if msg.get(key):
-            rows.append((lab, str(msg[key])))
-    rows.append(("Text" if all("text" in p for p in msg.get("parts") or []) else "Parts", parts_text(msg.get("parts"))))
+def pretty(value: Any) -> str:
+    """A data part or metadata as formatted JSON (the spec's "data part as formatted JSON")."""
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _size(part: dict[str, Any]) -> str:
+    raw = part.get("raw")
+    if isinstance(raw, str):
+        s = raw.strip()
+        return f"{max(len(s) * 3 // 4 - s[-2:].count('='), 0)} bytes"
+    return "unknown"
+
+
+def part_rows(part: Any, *, verbose: bool = False) -> Rows:
+    """One part: a text block, a data block (formatted JSON), or a file's name, media type and size
+    as fields. Nothing is dropped: any other shape is shown as a JSON block."""
+    if not isinstance(part, dict):
+        return [Row(L.PART, pretty(part), True)]
+    rows: Rows
+    if "text" in part:
+        rows = [Row(L.TEXT, str(part["text"]), True)]
+    elif "data" in part:
+        rows = [Row(L.DATA, pretty(part["data"]), True)]
+    elif "raw" in part or "url" in part:
+        rows = [Row(L.FILE, str(part.get("filename") or "(unnamed file)")), Row(L.MEDIA_TYPE, str(part.get("mediaType") or "application/octet-stream"))]
+        rows.append(Row(L.SIZE, _size(part)) if "raw" in part else Row(L.FILE_URL, str(part["url"])))
+    else:
+        rows = [Row(L.PART, pretty(part), True)]
+    if verbose and part.get("metadata"):
+        rows.append(Row(L.PART_METADATA, pretty(part["metadata"]), True))
     return rows
 
 
-def artifact_rows(art: dict[str, Any]) -> Rows:
-    name = art.get("name") or art.get("artifactId") or "artifact"
-    return [(f"Artifact {name}", parts_text(art.get("parts")))]
+def parts_rows(parts: Any, *, verbose: bool = False) -> Rows:
+    rows: Rows = []
+    for p in parts if isinstance(parts, list) else []:
+        rows += part_rows(p, verbose=verbose)
+    return rows
 
 
-def task_rows(task: dict[str, Any]) -> Rows:
-    status = task.get("status") or {}
-    rows: Rows = [
-        ("Task", str(task.get("id", ""))),
-        ("Context", str(task.get("contextId", ""))),
-        ("State", state_label(status.get("state"))),
-    ]
+def _metadata(obj: dict[str, Any], verbose: bool) -> Rows:
+    return [Row(L.METADATA, pretty(obj["metadata"]), True)] if verbose and obj.get("metadata") else []
+
+
+def message_rows(msg: dict[str, Any], *, verbose: bool = False, label: str = L.MESSAGE) -> Rows:
+    rows: Rows = [Row(label, str(msg.get("messageId", ""))), Row(L.ROLE, role_label(msg.get("role")))]
+    if label == L.MESSAGE:  # a reply of its own: the ids it carries (a history message is the task's)
+        for key, lab in (("taskId", L.TASK), ("contextId", L.CONTEXT)):
+            if msg.get(key):
+                rows.append(Row(lab, str(msg[key])))
+    return rows + parts_rows(msg.get("parts"), verbose=verbose) + _metadata(msg, verbose)
+
+
+def artifact_rows(art: dict[str, Any], *, verbose: bool = False) -> Rows:
+    rows: Rows = [Row(L.ARTIFACT, str(art.get("name") or art.get("artifactId") or ""))]
+    if verbose:
+        rows.append(Row(L.ARTIFACT_ID, str(art.get("artifactId") or "")))
+    if verbose and art.get("description"):
+        rows.append(Row(L.ARTIFACT_DESCRIPTION, str(art["description"])))
+    return rows + parts_rows(art.get("parts"), verbose=verbose) + _metadata(art, verbose)
+
+
+def status_rows(status: Any, *, verbose: bool = False) -> Rows:
+    """A status's time and message (its state is the caller's field)."""
+    status = status if isinstance(status, dict) else {}
+    rows: Rows = []
     if status.get("timestamp"):
-        rows.append(("Updated", str(status["timestamp"])))
-    if isinstance(status.get("message"), dict):
-        rows.append(("Status message", parts_text(status["message"].get("parts"))))
+        rows.append(Row(L.UPDATED, str(status["timestamp"])))
+    msg = status.get("message")
+    if isinstance(msg, dict):
+        parts = [p for p in msg.get("parts") or [] if isinstance(p, dict)]
+        if parts and all("text" in p for p in parts) and not verbose:
+            rows.append(Row(L.STATUS_MESSAGE, "\n".join(str(p["text"]) for p in parts), True))
+        else:
+            rows += message_rows(msg, verbose=verbose, label=L.STATUS_MESSAGE)
+    return rows
+
+
+def task_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:
+    """Task, Context, State first (what the next command needs), then the status, every artifact
+    with every part, and the history: counted when concise, each message when verbose."""
+    status = task.get("status") or {}
+    rows: Rows = [Row(L.TASK, str(task.get("id", ""))), Row(L.CONTEXT, str(task.get("contextId", ""))), Row(L.STATE, state_label(status.get("state")))]
+    rows += status_rows(status, verbose=verbose)
     for art in task.get("artifacts") or []:
-        if isinstance(art, dict):
-            rows += artifact_rows(art)
-    if task.get("history"):
-        rows.append(("History", f"{len(task['history'])} message(s)"))
+        rows += artifact_rows(art, verbose=verbose) if isinstance(art, dict) else [Row(L.ARTIFACT, compact(art))]
+    history = [m for m in task.get("history") or [] if isinstance(m, dict)]
+    if history and not verbose:
+        rows.append(Row(L.HISTORY_MESSAGES, str(len(history))))
+    for msg in history if verbose else []:
+        rows += message_rows(msg, verbose=True, label=L.HISTORY_MESSAGE)
+    return rows + _metadata(task, verbose)
+
+
+def task_list_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:
+    """One task of a list: its record (Task, Context, State, Updated), or all of it when verbose."""
+    if verbose:
+        return task_rows(task, verbose=True)
+    status = task.get("status") or {}
+    rows: Rows = [Row(L.TASK, str(task.get("id", ""))), Row(L.CONTEXT, str(task.get("contextId", ""))), Row(L.STATE, state_label(status.get("state")))]
+    if status.get("timestamp"):
+        rows.append(Row(L.UPDATED, str(status["timestamp"])))
     return rows
 
 
 def push_config_rows(cfg: dict[str, Any]) -> Rows:
-    rows: Rows = [("Config", str(cfg.get("id", ""))), ("Task", str(cfg.get("taskId", ""))), ("Webhook", str(cfg.get("url", "")))]
+    rows: Rows = [Row(L.CONFIG, str(cfg.get("id", ""))), Row(L.TASK, str(cfg.get("taskId", ""))), Row(L.WEBHOOK, str(cfg.get("url", "")))]
     if cfg.get("token"):
-        rows.append(("Token", str(cfg["token"])))
+        rows.append(Row(L.TOKEN, str(cfg["token"])))
     auth = cfg.get("authentication")
     if isinstance(auth, dict) and auth.get("scheme"):
-        rows.append(("Auth scheme", str(auth["scheme"])))
+        rows.append(Row(L.AUTH_SCHEME, str(auth["scheme"])))
     return rows
 
 
@@ -135,86 +293,103 @@ def scheme_how(scheme: Any) -> tuple[str, str, str]:
     return kind, "", ""
 
 
-def _scheme_line(name: str, scheme: Any) -> str:
+def _scheme_rows(name: str, scheme: Any) -> Rows:
     kind, where, flag = scheme_how(scheme)
     body: Any = next(iter(scheme.values()), {}) if isinstance(scheme, dict) and scheme else {}
-    line = f"{name}: {kind}" + (f" in {where}" if where else "") + (f", pass {flag}" if flag else "")
+    rows: Rows = [Row(L.SECURITY, name), Row(L.SECURITY_TYPE, kind)]
+    if where:
+        rows.append(Row(L.SECURITY_LOCATION, where))
+    if flag:
+        rows.append(Row(L.SECURITY_FLAG, flag))
     if isinstance(body, dict) and body.get("description"):
-        line += f"\n{body['description']}"
-    return line
+        rows.append(Row(L.SECURITY_DESCRIPTION, str(body["description"])))
+    return rows
 
 
-def _skill_value(skill: dict[str, Any]) -> str:
-    lines = [f"{skill.get('id', '')}: {skill.get('description') or skill.get('name', '')}"]
+def _skill_rows(skill: dict[str, Any], verbose: bool) -> Rows:
+    rows: Rows = [Row(L.SKILL, str(skill.get("id", "")))]
+    if skill.get("name"):
+        rows.append(Row(L.SKILL_NAME, str(skill["name"])))
+    if skill.get("description"):
+        rows.append(Row(L.SKILL_DESCRIPTION, str(skill["description"])))
     if skill.get("tags"):
-        lines.append("tags: " + ", ".join(str(t) for t in _listed(skill["tags"])))
+        rows.append(Row(L.SKILL_TAGS, ", ".join(str(t) for t in _listed(skill["tags"]))))
     examples = _listed(skill.get("examples"))
-    for example in examples[:3]:
-        lines.append(f"e.g. {example if isinstance(example, str) else compact(example)}")
-    if len(examples) > 3:
-        lines.append(f"… {len(examples) - 3} more example(s)")
-    modes = [f"{label} {', '.join(str(m) for m in _listed(skill.get(key)))}" for key, label in (("inputModes", "in:"), ("outputModes", "out:")) if skill.get(key)]
-    if modes:
-        lines.append("modes: " + "  ".join(modes))
-    return "\n".join(lines)
+    shown = examples if verbose else examples[:3]
+    rows += [Row(L.SKILL_EXAMPLE, example if isinstance(example, str) else compact(example)) for example in shown]
+    if len(examples) > len(shown):
+        rows.append(Row(L.SKILL_EXAMPLES_NOT_SHOWN, str(len(examples) - len(shown))))
+    for key, label in (("inputModes", L.SKILL_INPUT_MODES), ("outputModes", L.SKILL_OUTPUT_MODES)):
+        if skill.get(key):
+            rows.append(Row(label, ", ".join(str(m) for m in _listed(skill[key]))))
+    return rows
 
 
-def card_rows(card: dict[str, Any]) -> Rows:
+def card_rows(card: dict[str, Any], *, verbose: bool = False) -> Rows:
     """The card's main lines, in the order a first call needs them: who, where, how to
     authenticate (where each credential goes and the flag that sends it), then each skill with
     its tags, examples and modes. Cards vary widely, so every field is shown as well as its shape
     allows: an entry that is not an object is shown as JSON rather than dropped."""
-    rows: Rows = [("Agent", str(card.get("name", ""))), ("Description", str(card.get("description", ""))), ("Version", str(card.get("version", "")))]
+    rows: Rows = [Row(L.AGENT, str(card.get("name", ""))), Row(L.DESCRIPTION, str(card.get("description", ""))), Row(L.VERSION, str(card.get("version", "")))]
     if isinstance(card.get("provider"), dict):
-        rows.append(("Provider", str(card["provider"].get("organization", ""))))
+        rows.append(Row(L.PROVIDER, str(card["provider"].get("organization", ""))))
     for itf in _listed(card.get("supportedInterfaces")):
         if not isinstance(itf, dict):
-            rows.append(("Interface", compact(itf)))
+            rows.append(Row(L.INTERFACE, compact(itf)))
             continue
-        rows.append(("Interface", f"{itf.get('protocolBinding', '?')} {itf.get('protocolVersion', '?')} {itf.get('url', '')}" + (f" tenant={itf['tenant']}" if itf.get("tenant") else "")))
+        rows += [Row(L.INTERFACE, str(itf.get("url", ""))), Row(L.INTERFACE_BINDING, str(itf.get("protocolBinding", "?"))), Row(L.INTERFACE_VERSION, str(itf.get("protocolVersion", "?")))]
+        if itf.get("tenant"):
+            rows.append(Row(L.INTERFACE_TENANT, str(itf["tenant"])))
     caps = card.get("capabilities")
     if not isinstance(caps, dict):
         caps = {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
-    rows.append(("Capabilities", ", ".join(flags) or "none"))
-    modes = [f"{label} {', '.join(str(m) for m in _listed(card.get(key)))}" for key, label in (("defaultInputModes", "in:"), ("defaultOutputModes", "out:")) if card.get(key)]
-    if modes:
-        rows.append(("Modes", "  ".join(modes)))
+    rows.append(Row(L.CAPABILITIES, ", ".join(flags) or "none"))
+    for key, label in (("defaultInputModes", L.INPUT_MODES), ("defaultOutputModes", L.OUTPUT_MODES)):
+        if card.get(key):
+            rows.append(Row(label, ", ".join(str(m) for m in _listed(card[key]))))
     schemes = card.get("securitySchemes")
     for name, scheme in schemes.items() if isinstance(schemes, dict) else []:
-        rows.append(("Security", _scheme_line(str(name), scheme)))
+        rows += _scheme_rows(str(name), scheme)
     required = [sorted((r.get("schemes") or {}).keys()) for r in _listed(card.get("securityRequirements")) if isinstance(r, dict)]
     if required:
-        rows.append(("Requires", " or ".join(" and ".join(names) for names in required if names) or "none"))
+        rows.append(Row(L.REQUIRES, " or ".join(" and ".join(names) for names in required if names) or "none"))
     for skill in _listed(card.get("skills")):
-        if not isinstance(skill, dict):
-            rows.append(("Skill", compact(skill)))
-            continue
-        rows.append(("Skill", _skill_value(skill)))
-    return rows
+        rows += _skill_rows(skill, verbose) if isinstance(skill, dict) else [Row(L.SKILL, compact(skill))]
+    return rows + _metadata(card, verbose)
 
 
-def event_rows(core_event: dict[str, Any]) -> Rows:
-    """One V1 StreamResponse, as the lines of its block."""
-    if "task" in core_event:
-        return task_rows(core_event["task"])
-    if "message" in core_event:
-        return message_rows(core_event["message"])
-    if "statusUpdate" in core_event:
+def event_kind(core: Any) -> str:
+    if isinstance(core, dict):
+        for key, name in (("task", "task"), ("message", "message"), ("statusUpdate", "status-update"), ("artifactUpdate", "artifact-update")):
+            if key in core:
+                return name
+    return "event"
+
+
+def event_rows(core_event: dict[str, Any], *, verbose: bool = False) -> Rows:
+    """One V1 StreamResponse: `Event: <kind>`, then the object in the same field-and-block form."""
+    kind = event_kind(core_event)
+    head: Rows = [Row(L.EVENT, kind)]
+    if kind == "task":
+        return head + task_rows(core_event["task"], verbose=verbose)
+    if kind == "message":
+        return head + message_rows(core_event["message"], verbose=verbose)
+    if kind == "status-update":
         ev = core_event["statusUpdate"]
         status = ev.get("status") or {}
-        rows: Rows = [("Status", state_label(status.get("state"))), ("Task", str(ev.get("taskId", "")))]
-        if status.get("timestamp"):
-            rows.append(("At", str(status["timestamp"])))
-        if isinstance(status.get("message"), dict):
-            rows.append(("Status message", parts_text(status["message"].get("parts"))))
-        return rows
-    if "artifactUpdate" in core_event:
+        rows = head + [Row(L.TASK, str(ev.get("taskId", ""))), Row(L.CONTEXT, str(ev.get("contextId", ""))), Row(L.STATE, state_label(status.get("state")))]
+        rows += status_rows(status, verbose=verbose)
+        if verbose and ev.get("final"):
+            rows.append(Row(L.FINAL, "true"))
+        return rows + _metadata(ev, verbose)
+    if kind == "artifact-update":
         ev = core_event["artifactUpdate"]
-        rows = artifact_rows(ev.get("artifact") or {}) + [("Task", str(ev.get("taskId", "")))]
+        rows = head + [Row(L.TASK, str(ev.get("taskId", ""))), Row(L.CONTEXT, str(ev.get("contextId", "")))]
+        rows += artifact_rows(ev.get("artifact") or {}, verbose=verbose)
         if ev.get("append"):
-            rows.append(("Append", "true"))
+            rows.append(Row(L.APPEND, "true"))
         if ev.get("lastChunk"):
-            rows.append(("Last chunk", "true"))
-        return rows
-    return [("Event", compact(core_event))]
+            rows.append(Row(L.LAST_CHUNK, "true"))
+        return rows + _metadata(ev, verbose)
+    return head + [Row(L.BODY, pretty(core_event), True)]

@@ -41,7 +41,7 @@ def test_card_fetch_sends_version_and_no_credentials(cli, agent, version):
     assert req.headers["A2A-Version"] == version
     assert "X-API-Key" not in req.headers and "Authorization" not in req.headers
     assert "Agent: Test agent" in result.stdout
-    assert "Skill: echo: Repeats input" in result.stdout
+    assert "Skill: echo\nSkill name: Echo\nSkill description: Repeats input\n" in result.stdout
     assert "X-Request-ID: card-req" in result.stderr
 
 
@@ -119,7 +119,7 @@ def test_send_create_user(cli, agent, version, wire):
     assert body["method"] == ("SendMessage" if wire == "v1" else "message/send")
     assert route.calls.last.request.headers["A2A-Version"] == version
     assert "Task: t-1" in result.stdout and "Context: c-1" in result.stdout and "State: completed" in result.stdout
-    assert 'Artifact user: {"id": "user-1"}' in result.stdout
+    assert 'Artifact: user\nData:\n  {\n    "id": "user-1"\n  }\n\n' in result.stdout
     assert "X-Request-ID: r-42" in result.stderr
 
 
@@ -136,7 +136,7 @@ def test_send_direct_message_reply(cli, agent):
     agent.post(RPC).respond(json=rpc_result({"kind": "message", "messageId": "m-2", "role": "agent", "parts": [{"kind": "text", "text": "Hello"}]}))
     result = cli("send", "hi", "-u", AGENT, "--a2a-version", "0.3")
     assert result.exit_code == 0, result.stderr
-    assert "Message: m-2" in result.stdout and "Text: Hello" in result.stdout
+    assert result.stdout == "Message: m-2\nRole: agent\nText:\n  Hello\n\n"
 
 
 @pytest.mark.spec("A2ACLI_SEND_002")
@@ -357,6 +357,7 @@ V0_EVENTS = [
 ]
 
 
+@pytest.mark.spec("A2ACLI_OUT_003")
 @pytest.mark.parametrize("version,wire", VERSIONS)
 def test_stream_json_lines(cli, agent, version, wire):
     events = V1_EVENTS if wire == "v1" else V0_EVENTS
@@ -374,8 +375,8 @@ def test_stream_text_and_summary(cli, agent):
     agent.post(RPC).respond(content=sse(*V1_EVENTS), headers={"Content-Type": "text/event-stream"})
     result = cli("send", "hi", "--stream", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
-    assert "Status: working" in result.stdout and "Artifact a-1: done" in result.stdout
-    assert "Task: t-1  Context: c-1  State: completed  Events: 4" in result.stdout
+    assert "Event: status-update\nTask: t-1\nContext: c-1\nState: working\n" in result.stdout and "Artifact: a-1\nText:\n  done\n\n" in result.stdout
+    assert result.stdout.endswith("Task: t-1\nContext: c-1\nState: completed\nEvents: 4\n\n")
 
 
 def test_stream_raw_is_each_data_payload(cli, agent):
@@ -589,7 +590,7 @@ def test_subscribe_snapshot_then_close(cli, agent):
     result = cli("tasks", "subscribe", "t-1", "-u", AGENT, "--dialect", "clix")
     assert result.exit_code == 0, result.stderr
     assert sent(route)["params"] == {"id": "t-1"}
-    assert "Status: working" in result.stdout and "State: completed" in result.stdout
+    assert result.stdout.startswith("Task: t-1\nContext: c-1\nState: completed\n") and "Event:" not in result.stdout  # the task the stream left (polled)
 
 
 # -- push configs ---------------------------------------------------------------------------------
@@ -613,7 +614,7 @@ def test_push_config_list_and_delete(cli, agent, version, wire):
     listed = cli("push-config", "list", "t-1", "-u", AGENT, "--a2a-version", version)
     assert listed.exit_code == 0 and "Config: p-1" in listed.stdout
     deleted = cli("push-config", "delete", "t-1", "p-1", "-u", AGENT, "--a2a-version", version)
-    assert deleted.exit_code == 0 and "Deleted." in deleted.stdout
+    assert deleted.exit_code == 0 and deleted.stdout == "Deleted: true\n\n"
 
 
 # -- auth -----------------------------------------------------------------------------------------

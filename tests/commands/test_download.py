@@ -60,9 +60,12 @@ def test_download_text_lists_what_it_wrote(cli, agent, tmp_path, monkeypatch):
     agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][:1]}))
     result = cli("tasks", "download", "t-1", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
-    assert "Task: t-1\nContext: c-1\nState: completed\nSaved: user.json (21 bytes, JSON data)" in result.stdout
+    assert "Task: t-1\nContext: c-1\nState: completed\nSaved: user.json\nSize: 21 bytes\nMedia type: application/json\n" in result.stdout
     again = cli("tasks", "download", "t-1", "-u", AGENT)
-    assert "Saved: user.json (21 bytes, JSON data) (replaced)" in again.stdout
+    assert "Saved: user.json\nSize: 21 bytes\nMedia type: application/json\nReplaced: true\n" in again.stdout
+    from a2a_testkit import assert_floor
+
+    assert_floor(again.stdout)
 
 
 @pytest.mark.parametrize("state,hint", [("TASK_STATE_WORKING", "a2a tasks get t-1 --wait"), ("TASK_STATE_COMPLETED", "a2a tasks get t-1")])

@@ -200,7 +200,7 @@ def test_subscribe_polls_when_streaming_is_not_claimed(cli, respx_mock, no_sleep
     assert result.exit_code == 0, result.stderr
     assert "capabilities.streaming" in result.stderr and "polling task t-1 instead of subscribing (--force subscribes anyway)" in result.stderr
     assert route.call_count == 2 and no_sleep == [pytest.approx(0.2)]
-    assert json.loads(result.stdout.splitlines()[-1]) == {"task": COMPLETED}
+    assert json.loads(result.stdout) == COMPLETED  # without --stream: one document, the terminal Task
 
 
 # -- SEND_003: --stream and answers that are not a task stream --------------------------------------
@@ -349,7 +349,7 @@ def test_an_interrupted_state_stops_the_wait_at_once(cli, respx_mock, no_sleep, 
     route = respx_mock.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(WORKING)), httpx.Response(200, json=rpc_result(task(state)))])
     result = cli("tasks", "get", "t-1", "--wait", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
-    assert route.call_count == 2 and no_sleep == [1.0]
+    assert route.call_count == 2 and no_sleep == [2.0]  # the default --poll-interval, 2s
 
 
 # -- TASK_SUBSCRIBE_002 / TASK_POLL_004: a stream that breaks ------------------------------------------
@@ -372,7 +372,7 @@ def breaking(body: bytes):
 
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
-@pytest.mark.parametrize("argv", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1"]])
+@pytest.mark.parametrize("argv", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1", "--stream"]])
 def test_a_broken_stream_is_resumed_with_last_event_id_and_replays_are_not_shown_again(cli, respx_mock, no_sleep, argv):
     respx_mock.get(CARD_URL).respond(json=v1_card())
     first = with_ids(("1", {"task": task("TASK_STATE_SUBMITTED")}), ("2", status("TASK_STATE_WORKING")))
@@ -448,7 +448,7 @@ def test_a_stream_that_closes_early_is_polled_to_the_end(cli, respx_mock, no_sle
     result = cli("stream", "hi", "-u", AGENT, "--poll-interval", "0.5")
     assert result.exit_code == 0, result.stderr
     assert poll.call_count == 2 and no_sleep == [0.5, 0.75]
-    assert "task t-1 needs input; continue with:" in result.stderr
+    assert "needs input; continue with:" in result.stderr
 
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")

@@ -80,7 +80,7 @@ def test_clean_early_close_polls_until_settled(cli, agent, version):
     result = cli("stream", "hi", "-u", AGENT, "--a2a-version", version)
     assert result.exit_code == 0, result.stderr
     assert "closed the stream before the task finished; polling task t-1" in result.stderr
-    assert "Task: t-1  Context: c-1  State: completed" in result.stdout
+    assert result.stdout.endswith("Task: t-1\nContext: c-1\nState: completed\nEvents: 1\n\n")  # the last record restates the ids and state
 
 
 @pytest.mark.spec("A2ACLI_SEND_003", "A2ACLI_INTERACT_004")
@@ -88,7 +88,7 @@ def test_stream_stops_at_input_required_and_prints_how_to_continue(cli, agent):
     agent.post(RPC).respond(content=sse({"task": task("TASK_STATE_SUBMITTED")}, status("TASK_STATE_INPUT_REQUIRED", "Which colour?")), headers=SSE)
     result = cli("stream", "hi", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
-    assert "Status message: Which colour?" in result.stdout
+    assert "Status message:\n  Which colour?\n\n" in result.stdout
     assert f"continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} 'your reply'\n" in result.stderr
     assert "polling" not in result.stderr  # an interrupted state ends the wait at once
 
@@ -125,7 +125,10 @@ def test_expect_state_under_streams(cli, agent, argv):
     assert bad.exit_code == 6 and "task t-1 ended failed, expected completed" in bad.stderr
     assert "warning: task t-1 ended failed" in bad.stderr
     ok = cli(*argv, "-u", AGENT, "--expect-state", "completed,failed", "-o", "json")
-    assert ok.exit_code == 0 and len(ok.stdout.splitlines()) == 2
+    if argv[0] == "stream":  # JSON Lines: one event a line
+        assert ok.exit_code == 0 and len(ok.stdout.splitlines()) == 2
+    else:  # subscribe without --stream: one document, the terminal task
+        assert ok.exit_code == 0 and json.loads(ok.stdout)["status"]["state"] == "TASK_STATE_FAILED"
 
 
 # -- waiting ------------------------------------------------------------------------------------------
@@ -177,7 +180,7 @@ def test_wait_stops_at_once_at_an_interrupted_state(cli, agent, state, what):
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "--a2a-version", "0.3")
     assert result.exit_code == 0, result.stderr
     assert route.call_count == 2
-    assert f"task t-1 needs {what}; continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'\n" in result.stderr
+    assert f"task t-1 is {state[11:].lower().replace('_', '-')}: it needs {what}; continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'\n" in result.stderr
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
@@ -226,7 +229,7 @@ def test_subscribe_full_stream(cli, agent):
     result = cli("tasks", "subscribe", "t-1", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
     assert "subscribe: full stream: 3 events, live until the task was completed" in result.stderr
-    assert "State: completed  Events: 3" in result.stdout
+    assert result.stdout.startswith("Task: t-1\nContext: c-1\nState: completed\n") and "Event:" not in result.stdout
 
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
@@ -234,10 +237,12 @@ def test_subscribe_snapshot_then_close_is_named_and_polled(cli, agent):
     snapshot = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "working"}}}  # the vendor's lowercase
     agent.post(RPC, json__method="SubscribeToTask").respond(content=sse(snapshot), headers=SSE)
     agent.post(RPC, json__method="GetTask").respond(json=rpc_result(COMPLETED))
-    result = cli("tasks", "subscribe", "t-1", "-u", AGENT, "--dialect", "clix", "-o", "json")
+    result = cli("tasks", "subscribe", "t-1", "--stream", "-u", AGENT, "--dialect", "clix", "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert "subscribe: snapshot then close" in result.stderr and "polling task t-1" in result.stderr
     assert [json.loads(line) for line in result.stdout.splitlines()] == [snapshot, {"task": COMPLETED}]
+    one = cli("tasks", "subscribe", "t-1", "-u", AGENT, "--dialect", "clix", "-o", "json")
+    assert json.loads(one.stdout) == COMPLETED  # without --stream: the terminal task alone
 
 
 def test_subscribe_snapshot_of_a_settled_task(cli, agent):
@@ -267,7 +272,7 @@ def test_subscribe_to_a_finished_task_shows_it_from_get_task(cli, agent, version
     assert result.exit_code == 0, result.stderr
     assert "subscribe: task t-1 is already finished (completed)" in result.stderr
     assert "-32004 UnsupportedOperationError" in result.stderr and how in result.stderr and "showing it from GetTask" in result.stderr
-    assert [json.loads(line) for line in result.stdout.splitlines()] == [{"task": done} if version == "1.0" else done]
+    assert json.loads(result.stdout) == done  # the terminal Task, bare (Appendix B)
 
 
 def test_subscribe_refused_for_a_running_task_falls_back_to_polling(cli, agent):
@@ -313,7 +318,7 @@ def test_stream_draws_the_live_view_on_a_terminal(cli, agent):
     assert "\x1b[" in result.stdout  # drawn with control sequences, not plain blocks
     text = result.stdout
     assert "step 1/1" in text and '"id": "user-1"' in text and "Summary" in text
-    assert "Status: working" not in text  # the plain block form is for non-terminals
+    assert "Event: status-update" not in text  # the plain record form is for non-terminals
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_003")

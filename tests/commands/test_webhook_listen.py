@@ -96,10 +96,10 @@ def test_text_names_each_shape(cli):
     result, _ = run(cli, "--count", "4", send=lambda url: [post(url, b) for b in SHAPES])
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert "Notification: #1 POST /hook from 127.0.0.1\nShape: V1 StreamResponse (statusUpdate)\nStatus: working" in out
-    assert "Shape: V0 task (kind)\nTask: t-1\nContext: c-1\nState: completed" in out
-    assert "Shape: V0 artifact-update (kind)\nArtifact a-1: hi" in out
-    assert "Shape: JSON-RPC tasks/pushNotification, params.result: V1 StreamResponse (statusUpdate)\nStatus: completed" in out
+    assert "Notification: #1 POST /hook from 127.0.0.1\nShape: V1 StreamResponse (statusUpdate)\nEvent: status-update\nTask: t-1\n" in out
+    assert "Shape: V0 task (kind)\nEvent: task\nTask: t-1\nContext: c-1\nState: completed" in out
+    assert "Shape: V0 artifact-update (kind)\nEvent: artifact-update\nTask: t-1\n" in out and "Text:\n  hi\n\n" in out
+    assert "Shape: JSON-RPC tasks/pushNotification, params.result: V1 StreamResponse (statusUpdate)\nEvent: status-update\n" in out and "State: completed" in out
     assert "4 notification(s) received" in result.stderr
 
 
@@ -188,7 +188,7 @@ def test_ctrl_c_exits_130_saying_how_many_arrived(cli):
     result, _ = run(cli, send=send)
     assert result.exit_code == 130
     assert "interrupted: 1 notification(s) received" in result.stderr
-    assert "Status: working" in result.stdout
+    assert "State: working" in result.stdout
 
 
 def test_another_host_only_with_a_warning(cli):

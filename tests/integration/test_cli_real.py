@@ -103,7 +103,7 @@ def test_get_cancel_subscribe(a2a, version):
 @pytest.mark.parametrize("version", VERSIONS)
 def test_subscribe_to_a_running_task(a2a, version):
     started = doc(a2a("send", "--skill", "slow", "-f", "steps:=4", "-f", "delay:=0.3", "--async", "--a2a-version", version, "-o", "json", "--as", "v1"))
-    events = lines(a2a("tasks", "subscribe", started["task"]["id"], "--a2a-version", version, "-o", "json", "--as", "v1", "--expect-state", "completed"))
+    events = lines(a2a("tasks", "subscribe", started["task"]["id"], "--stream", "--a2a-version", version, "-o", "json", "--as", "v1", "--expect-state", "completed"))
     assert "task" in events[0]
     assert events[-1].get("statusUpdate", {}).get("status", {}).get("state") == "TASK_STATE_COMPLETED"
 
@@ -133,7 +133,7 @@ def test_push_configs(a2a, version):
     listed = doc(a2a("push-config", "list", task_id, "--a2a-version", version, "-o", "json", "--as", "v1"))
     assert [c["id"] for c in listed["configs"]] == ["p-1"]
     deleted = a2a("push-config", "delete", task_id, "p-1", "--a2a-version", version)
-    assert "Deleted." in deleted.stdout
+    assert deleted.stdout == "Deleted: true\n\n"
     assert doc(a2a("push-config", "list", task_id, "--a2a-version", version, "-o", "json", "--as", "v1")).get("configs", []) == []
 
 

@@ -48,14 +48,14 @@ def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
     events = lines(grpc_cli("stream", "hi", *v, "-o", "json"))
     assert events[-1]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
     sub = grpc_cli("tasks", "subscribe", task["id"], *v, "-o", "json")
-    assert lines(sub)[-1]["task"]["id"] == task["id"] and "as a gRPC status" in sub.stderr
+    assert doc(sub)["id"] == task["id"] and "as a gRPC status" in sub.stderr  # one document: the terminal Task
     cancel = doc(grpc_cli("tasks", "cancel", task["id"], *v, "-o", "json", check=1))["error"]
     assert cancel["code"] == "TaskNotCancelableError" and isinstance(cancel["a2aCode"], str)  # the gRPC status
     created = doc(grpc_cli("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "g-1", *v, "-o", "json"))
     assert created["id"] == "g-1" and created["taskId"] == task["id"]
     assert doc(grpc_cli("push-config", "get", task["id"], "g-1", *v, "-o", "json"))["url"] == "http://127.0.0.1:9/h"
     assert [c["id"] for c in doc(grpc_cli("push-config", "list", task["id"], *v, "-o", "json"))["configs"]] == ["g-1"]
-    assert "Deleted." in grpc_cli("push-config", "delete", task["id"], "g-1", "--a2a-version", version).stdout
+    assert grpc_cli("push-config", "delete", task["id"], "g-1", "--a2a-version", version).stdout == "Deleted: true\n\n"
     card = doc(grpc_cli("card", "extended", *v, "--api-key", demo_agent.api_key, "-o", "json"))
     assert "create-user" in [s["id"] for s in card["skills"]]
     assert grpc_cli("card", "extended", "--a2a-version", version, check=4).stderr.startswith("error: the agent requires credentials and none were sent")

@@ -77,15 +77,15 @@ def test_stream_json_lines_and_text(a2a, version):
     assert state(events[-1]) == "TASK_STATE_COMPLETED"
     assert events[3]["artifactUpdate"]["artifact"]["parts"] == [{"text": "done after 2 steps"}]
     text = a2a("stream", "--skill", "slow", "-f", "steps:=1", "-f", "delay:=0", "--a2a-version", version, "--expect-state", "completed")
-    assert "Status message: step 1/1" in text.stdout and "Artifact result: done after 1 steps" in text.stdout
-    assert re.search(r"Task: \S+  Context: \S+  State: completed  Events: 4", text.stdout)
+    assert "Status message:\n  step 1/1\n\n" in text.stdout and "Artifact: result\nText:\n  done after 1 steps\n\n" in text.stdout
+    assert re.search(r"\n\nTask: \S+\nContext: \S+\nState: completed\nEvents: 4\n\n$", text.stdout)
 
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_subscribe_live_then_finished(a2a, version):
     task_id = start_slow(a2a, version, steps=6, delay=0.25)  # still running when the subscribe lands
-    live = a2a("tasks", "subscribe", task_id, "-o", "json", "--as", "v1", "--a2a-version", version, "--expect-state", "completed")
+    live = a2a("tasks", "subscribe", task_id, "--stream", "-o", "json", "--as", "v1", "--a2a-version", version, "--expect-state", "completed")
     events = lines(live.stdout)
     assert events[0]["task"]["id"] == task_id and state(events[-1]) == "TASK_STATE_COMPLETED"
     assert "subscribe: full stream" in live.stderr
@@ -115,7 +115,7 @@ def test_wait_stops_at_input_required_with_the_command_to_continue(a2a):
     argv = command.group(1).split()[1:]
     argv = argv[: argv.index("-u")]  # the fixture adds -u
     done = a2a(*argv, "blue", "--expect-state", "completed")
-    assert "Artifact answer: got: blue" in done.stdout
+    assert "Artifact: answer\nText:\n  got: blue\n\n" in done.stdout
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -134,7 +134,7 @@ def test_cancel_mid_stream_ends_the_stream_canceled(a2a, spawn, demo_agent, vers
 
 def test_ctrl_c_during_a_stream_prints_how_to_resume(spawn, demo_agent):
     proc = spawn("stream", "--skill", "slow", "-f", "steps:=20", "-u", demo_agent.url)
-    assert proc.stdout.readline().startswith("Task: ")  # the first event is on screen
+    assert proc.stdout.readline() == "Event: task\n"  # the first event is on screen
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=10)
     assert proc.returncode == 130, err

@@ -60,7 +60,7 @@ def test_every_method_over_rest_chosen_from_the_card(rest, rest_only_agent, vers
     assert events and events[-1].get("statusUpdate", events[-1].get("task", {})).get("status", {}).get("state") == "TASK_STATE_COMPLETED"
     # SubscribeToTask of a finished task: the agent refuses or hangs up; the task is shown from GetTask
     sub = rest("tasks", "subscribe", task["id"], *v, "-o", "json", "--as", "v1")
-    assert lines(sub)[-1]["task"]["id"] == task["id"] and "already finished" in sub.stderr
+    assert doc(sub)["id"] == task["id"] and "already finished" in sub.stderr  # one document: the terminal Task
     # CancelTask of a finished task: TaskNotCancelableError, as over JSON-RPC
     cancel = rest("tasks", "cancel", task["id"], *v, "-o", "json", check=1)
     assert doc(cancel)["error"]["code"] == "TaskNotCancelableError" and doc(cancel)["error"]["a2aCode"] == 400 and "TaskNotCancelableError" in doc(cancel)["error"]["message"]
@@ -84,7 +84,7 @@ def test_v1_list_tasks_and_delete_push_config(rest):
     every = doc(rest("tasks", "list", "--all", "--page-size", "2", "-o", "json"))
     assert task["id"] in [t["id"] for t in every["tasks"]] and every["nextPageToken"] == ""
     rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "gone")
-    assert "Deleted." in rest("push-config", "delete", task["id"], "gone").stdout
+    assert rest("push-config", "delete", task["id"], "gone").stdout == "Deleted: true\n\n"
     assert doc(rest("push-config", "list", task["id"], "-o", "json", "--as", "v1")).get("configs", []) == []
 
 
@@ -103,7 +103,7 @@ def test_the_demo_serves_v0_list_tasks_and_delete(demo_rest):
     listed = doc(demo_rest("tasks", "list", "--a2a-version", "0.3", "-o", "json", "--as", "v1"))
     assert task["id"] in [t["id"] for t in listed["tasks"]]
     demo_rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "gone", "--a2a-version", "0.3")
-    assert "Deleted." in demo_rest("push-config", "delete", task["id"], "gone", "--a2a-version", "0.3").stdout
+    assert demo_rest("push-config", "delete", task["id"], "gone", "--a2a-version", "0.3").stdout == "Deleted: true\n\n"
     assert doc(demo_rest("push-config", "list", task["id"], "--a2a-version", "0.3", "-o", "json", "--as", "v1")).get("configs", []) == []
 
 

@@ -97,11 +97,11 @@ def test_plain_text_is_one_flushed_block_per_event():
     assert not out.rich
     with StreamView(out) as view:
         view.event(reply(EVENTS[1]))
-        assert stdout.getvalue() == "Status: working\nTask: t-1\nAt: 2026-01-01T10:00:01.250Z\nStatus message: step 1/2\n\n"
+        assert stdout.getvalue() == "Event: status-update\nTask: t-1\nContext: c-1\nState: working\nUpdated: 2026-01-01T10:00:01.250Z\nStatus message:\n  step 1/2\n\n"
         view.event(reply(EVENTS[2]))
-        assert "Artifact story: Once upon \nTask: t-1\n\n" in stdout.getvalue()
+        assert "Event: artifact-update\nTask: t-1\nContext: c-1\nArtifact: story\nText:\n  Once upon \n\n" in stdout.getvalue()
         view.summary({"id": "t-1", "contextId": "c-1", "state": "TASK_STATE_WORKING"})
-    assert stdout.getvalue().endswith("Task: t-1  Context: c-1  State: working  Events: 2\n")
+    assert stdout.getvalue().endswith("\n\nTask: t-1\nContext: c-1\nState: working\nEvents: 2\n\n")  # the last record restates the ids and state
     assert "\x1b" not in stdout.getvalue()
 
 
