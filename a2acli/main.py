@@ -106,6 +106,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "task": _group("tasks", "task", None, hidden=True),
     "push-config": _group("push_configs", "push-config", "Methods"),
     "call": _command("call", "call", "call", "Methods"),
+    "chat": _command("chat", "chat_command", "chat", "Methods"),
     "demo-server": _command("demo", "demo_server", "demo-server", "Tools"),  # the SDK loads when it runs
     "diff": _command("debug", "diff", "diff", "Tools", ordered=True),
     "translate": _command("debug", "translate", "translate", "Tools"),

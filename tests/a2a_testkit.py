@@ -62,9 +62,9 @@ def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
     env["A2ACLI_CONFIG"] = os.devnull
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml found from the working directory
 
-    def run(*args: str, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    def run(*args: str, check: int | None = 0, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args, "-u", url, *extra]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, input=input, stdin=None if input is not None else subprocess.DEVNULL)
         if check is not None:
             assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
         return proc

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -33,19 +33,8 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
     except (typer.Exit, typer.Abort):
         raise
     except A2acliError as e:
-        if getattr(e, "http_status", None) in (401, 403):
-            from a2acli.pipeline.policies import explain_auth
-
-            e = explain_auth(e, CURRENT.get("call"))
-        if CURRENT.get("call") is not None:
-            from a2acli.pipeline.policies import explain_rejected_ids
-
-            e = explain_rejected_ids(e, CURRENT["call"])
-        LAST["error"] = e
-        if debug:
-            print_traceback(e)
         o = out or Output(_mode(output_hint))
-        o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
+        e = say_error(e, o, debug=debug)
         if isinstance(e, TimeoutExpired):
             _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
@@ -67,6 +56,26 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+
+
+def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
+    """One error, said: explained from the call it ended (credentials, rejected ids), kept for
+    `a2a diff`, traced under --debug, printed in the output's voice. Returns what was said."""
+    from a2acli.pipeline.session import CURRENT
+
+    if getattr(e, "http_status", None) in (401, 403):
+        from a2acli.pipeline.policies import explain_auth
+
+        e = explain_auth(e, CURRENT.get("call"))
+    if CURRENT.get("call") is not None:
+        from a2acli.pipeline.policies import explain_rejected_ids
+
+        e = explain_rejected_ids(e, CURRENT["call"])
+    LAST["error"] = e
+    if debug:
+        print_traceback(e)
+    o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
+    return e
 
 
 def print_traceback(e: BaseException) -> None:
@@ -418,3 +427,61 @@ def run_download(task_id: str, directory: str, opts: CallOptions, *, request_id:
         task = reply.core if isinstance(reply.core, dict) else {}
         call.track(task)
         artifacts.download(task, Path(directory), call)
+
+
+@entry_point
+def run_chat(lines: Iterable[str], opts: CallOptions, *, context_id: str | None = None, task_id: str | None = None, poll_interval: float = 2.0, interactive: bool = False) -> None:
+    """`a2a chat`: each line one SendMessage turn, waited for like `send`; the context (and the
+    task while it waits for input or authentication) is carried to the next turn. `/new` starts
+    a new context, `/quit` ends. At a terminal (`interactive`) an error is said and the session
+    goes on; otherwise the first error ends it with its exit code, as `send` would."""
+    from a2acli.commands._inputs import build_message
+    from a2acli.pipeline.policies import settled, wait_for_task
+    from a2acli.render.present import present, waiting
+    from a2acli.wire.translate import is_interrupted
+
+    spec = METHODS["SendMessage"]
+    with session(opts) as call:
+        ctx, tid = context_id, task_id
+        for line in lines:
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("/quit", "/exit"):
+                break
+            if text == "/new":
+                ctx = tid = None
+                call.out.note("the next message starts a new context")
+                continue
+            message = build_message([{"text": text}], message_id=None, context_id=ctx, task_id=tid, metadata=None)
+            params = {"message": message}
+            if opts.offline:
+                call.print_offline(call.encode(spec, params, stream=False))
+                continue
+            call.task.clear()
+            try:
+                call.endpoint()
+                call.sending = message  # Ctrl-C before the answer names it
+                with waiting(call.out, what="waiting for the agent's answer"):
+                    reply = call.unary(spec, params)
+                call.sending = None
+                call.track(reply.core)
+                if call.task.get("id") and not settled(call.task.get("state")):
+                    reply = wait_for_task(call, poll_interval, wrap=True)
+            except A2acliError as e:
+                if not interactive:
+                    raise
+                call.sending = None
+                say_error(e, call.out, debug=opts.debug)
+                continue
+            present("send", reply, call.out, as_v1=opts.as_v1, lines=True)  # -o json: JSON Lines, one answer a turn
+            core = reply.core if isinstance(reply.core, dict) else {}
+            if call.task.get("id"):
+                ctx = call.task.get("contextId") or ctx
+                waiting_on = is_interrupted(call.task.get("state"))
+                tid = call.task["id"] if waiting_on else None
+                if waiting_on:
+                    call.out.note(f"task {call.task['id']} waits for you: your next line answers it")
+            elif isinstance(core.get("message"), dict):
+                ctx = core["message"].get("contextId") or ctx
+                tid = None

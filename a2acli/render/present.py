@@ -13,14 +13,15 @@ def state_text(state: Any) -> str:
     return state_label(state)
 
 
-def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False) -> None:
-    """Show one reply (`kind` is the method table's `result`: send, task, task-list, …)."""
+def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False) -> None:
+    """Show one reply (`kind` is the method table's `result`: send, task, task-list, …); `lines`:
+    under -o json one compact line (one reply of several, as `a2a chat` prints them)."""
     if out.mode == "raw":
         if reply.raw or reply.exchange is not None:  # a merged list has no bytes of its own
             out.raw(reply.raw)
         return
     if out.mode == "json":
-        out.json(reply.core if as_v1 else reply.result)
+        out.json(reply.core if as_v1 else reply.result, lines=lines)
         return
     from a2acli.render import views
 

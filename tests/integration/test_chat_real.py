@@ -1,0 +1,32 @@
+"""`a2a chat` against the demo agent (a real a2a-sdk server) over JSON-RPC and HTTP+JSON, its
+lines piped in: each line one turn, the context carried from one turn to the next, `/new`
+starting afresh, one JSON line per turn under -o json."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from a2a_testkit import assert_floor, cli_runner
+
+pytestmark = [pytest.mark.integration, pytest.mark.spec("A2ACLI_CHAT_001")]
+
+
+@pytest.fixture(params=["jsonrpc", "rest"])
+def a2a(request, a2a_bin, demo_agent):
+    return cli_runner(a2a_bin, demo_agent.url, "--transport", request.param)
+
+
+def test_turns_share_the_context_until_new(a2a):
+    out = a2a("chat", "-o", "json", input="hello\nagain\n/new\nfresh\n")
+    tasks = [json.loads(line)["task"] for line in out.stdout.splitlines()]
+    assert [t["status"]["state"] for t in tasks] == ["TASK_STATE_COMPLETED"] * 3
+    assert tasks[0]["contextId"] == tasks[1]["contextId"] != tasks[2]["contextId"]
+    assert len({t["id"] for t in tasks}) == 3
+    assert [t["artifacts"][0]["parts"][0]["text"] for t in tasks] == ["echo: hello", "echo: again", "echo: fresh"]
+
+
+def test_chat_off_a_terminal_prints_the_text_floor(a2a):
+    out = a2a("chat", input="hi\n")
+    labels = assert_floor(out.stdout)
+    assert labels[:3] == ["Task", "Context", "State"] and "State: completed\n" in out.stdout
