@@ -93,7 +93,9 @@ def _send(value: Any, where: str) -> None:
 
 
 def _event(value: Any, where: str) -> None:
-    key = _one_of(value, where, _EVENT_KEYS)
+    key = next(iter(value)) if type(value) is dict and len(value) == 1 else None  # the usual one-key StreamResponse
+    if key not in _EVENT_KEYS:
+        key = _one_of(value, where, _EVENT_KEYS)
     inner = value[key]
     if key == "task":
         _task(inner, f"{where}.task")

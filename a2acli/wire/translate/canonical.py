@@ -45,7 +45,7 @@ def core_message(msg: Any) -> bool:
 
 
 def core_task_status(status: Any) -> bool:
-    if not _plain(status):
+    if type(status) is not dict or "kind" in status or "_" in "".join(status):  # _plain, inline: once per event
         return False
     state = status.get("state")
     if state is not None and state not in _STATES:
@@ -75,7 +75,7 @@ def core_task(task: Any) -> bool:
 
 
 def core_status_update(event: Any) -> bool:
-    if not _plain(event) or "final" in event:  # the translator drops `final` (V1 has none)
+    if type(event) is not dict or "kind" in event or "final" in event or "_" in "".join(event):  # _plain; `final` is dropped (V1 has none)
         return False
     status = event.get("status")
     return status is None or core_task_status(status)
