@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 _LINE_ENCODER: list[Any] = []
-_SAMPLE = {"a": [1, 1.5, -0.0, True, None, "é\u2028\n\"", {}], "b": {"c": []}}
+_SAMPLE: dict[str, Any] = {"a": [1, 1.5, -0.0, True, None, 'é\u2028\n"', {}], "b": {"c": []}}
 
 
 def _line_encoder() -> Any:

@@ -201,7 +201,7 @@ def peek_event(result: Any) -> EventFacts | None:
         inner = result[key] if key is not None else None
         if not isinstance(inner, dict):
             return None
-        kind = _WRAPPERS[key]  # type: ignore[index]
+        kind = _WRAPPERS[key]
     status = inner.get("status")
     if status is not None and not isinstance(status, dict):
         return None

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from a2acli.wire.translate import canonical, tasks
-from a2acli.wire.translate import to_core_stream_response
+from a2acli.wire.translate import canonical, tasks, to_core_stream_response
 
 
 def slow(obj: Any) -> tuple[Any, list[str]]:

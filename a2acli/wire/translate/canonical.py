@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_STATES = frozenset(
-    f"TASK_STATE_{s}" for s in ("UNSPECIFIED", "SUBMITTED", "WORKING", "COMPLETED", "FAILED", "CANCELED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED")
-)
+_STATES = frozenset(f"TASK_STATE_{s}" for s in ("UNSPECIFIED", "SUBMITTED", "WORKING", "COMPLETED", "FAILED", "CANCELED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED"))
 _ROLES = frozenset({"ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED"})
 _COMPAT_FLAG = "data_part_compat"  # parts.py: a V0 data part that carried a non-object
 
@@ -31,10 +29,7 @@ def _parts(holder: dict[str, Any]) -> bool:
     parts = holder.get("parts")
     if type(parts) is not list:
         return not isinstance(parts, list)  # map_list leaves a non-list alone (a list subclass: let it run)
-    for part in parts:
-        if not core_part(part):
-            return False
-    return True
+    return all(core_part(part) for part in parts)
 
 
 def core_message(msg: Any) -> bool:
@@ -61,10 +56,7 @@ def core_artifact(artifact: Any) -> bool:
 def _each(items: Any, check: Any) -> bool:
     if type(items) is not list:
         return not isinstance(items, list)
-    for item in items:
-        if not check(item):
-            return False
-    return True
+    return all(check(item) for item in items)
 
 
 def core_task(task: Any) -> bool:
