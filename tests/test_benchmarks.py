@@ -17,9 +17,10 @@ def run(script: str, *args: str) -> str:
 
 
 def test_stream_memory_runs():
-    out = run("stream_memory.py", "--small", "40", "--large", "80", "--warmup", "10", "--modes", "baseline,json,text")
+    out = run("stream_memory.py", "--small", "40", "--large", "80", "--warmup", "10", "--modes", "baseline,json,text", "--no-verdict")
     rows = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in ("baseline", "json", "text")]
     assert rows == ["baseline", "json", "text"], out
+    assert "no verdict" in out, out
 
 
 def test_startup_runs():
