@@ -32,6 +32,8 @@ def verify_card(card: Any, transport: Transport | None) -> Outcome:
         payloads = signing.payloads(card)
     except (ValueError, UnicodeEncodeError) as e:
         return Outcome(UNVERIFIABLE, f"the card cannot be canonicalized (RFC 8785): {e}")
+    except RecursionError:
+        return Outcome(UNVERIFIABLE, "the card is nested too deeply to canonicalize")
     key_sets: dict[str, Any] = {}
     return signing.combine([_verify_one(entry, payloads, transport, key_sets, crypto) for entry in sigs])
 

@@ -131,14 +131,16 @@ def _number(x: int | float) -> str:
 
 
 def _pruned(value: Any) -> Any:
-    """The card without null members and empty objects, arrays and strings: how a signer that
-    omits default values (A2A §8.4.1, ProtoJSON) saw a card a server spells with them."""
+    """The value without nulls, empty strings, and objects and arrays that are empty once pruned
+    (members and elements alike), or None when nothing is left: how a signer that omits default
+    values (A2A §8.4.1; the official Python SDK's signer) saw a card a server spells with them."""
     if isinstance(value, dict):
-        kept = {k: _pruned(v) for k, v in value.items()}
-        return {k: v for k, v in kept.items() if v not in (None, "", [], {})}
+        kept = {k: p for k, v in value.items() if (p := _pruned(v)) is not None}
+        return kept or None
     if isinstance(value, list):
-        return [_pruned(v) for v in value]
-    return value
+        items = [p for v in value if (p := _pruned(v)) is not None]
+        return items or None
+    return None if value == "" else value
 
 
 def payloads(card: dict[str, Any]) -> list[bytes]:
@@ -146,7 +148,7 @@ def payloads(card: dict[str, Any]) -> list[bytes]:
     canonicalized; then the same with empty and null members left out (when that differs)."""
     body = {k: v for k, v in card.items() if k != "signatures"}
     first = canonicalize(body)
-    second = canonicalize(_pruned(body))
+    second = canonicalize(_pruned(body) or {})
     return [first] if second == first else [first, second]
 
 

@@ -19,8 +19,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-pytestmark = pytest.mark.spec("A2ACLI_CARD_GET_004")
-
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 JKU = "https://keys.test/jwks.json"
 
@@ -93,6 +91,7 @@ def fields(stdout: str) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in stdout.splitlines() if ": " in line and line.startswith("Signature"))
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 @pytest.mark.parametrize("alg", ["ES256", "RS256", "PS256", "EdDSA"])
 def test_a_signed_card_is_verified_with_the_key_of_its_jku(cli, respx_mock, keys, alg):
     route = serve(respx_mock, signed_card(keys, alg), jwks(keys, alg))
@@ -110,6 +109,7 @@ def test_verified_under_verify_signature_exits_0(cli, respx_mock, keys):
     assert "Signature: verified" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_json_output_is_the_card_unchanged_with_the_outcome_on_stderr(cli, respx_mock, keys):
     card = signed_card(keys)
     serve(respx_mock, card, jwks(keys))
@@ -119,6 +119,7 @@ def test_json_output_is_the_card_unchanged_with_the_outcome_on_stderr(cli, respx
     assert "Agent Card signature: verified (kid k1, ES256" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_a_tampered_card_is_invalid_never_verified_and_warned_about(cli, respx_mock, keys):
     card = signed_card(keys)
     card["supportedInterfaces"][0]["url"] = "https://evil.test/rpc"  # changed after signing
@@ -132,6 +133,7 @@ def test_a_tampered_card_is_invalid_never_verified_and_warned_about(cli, respx_m
     assert "warning: the Agent Card's signature does NOT verify" in as_json.stderr and json.loads(as_json.stdout) == card
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_verify_signature_refuses_a_tampered_card_with_x_a2a_signature(cli, respx_mock, keys):
     card = signed_card(keys)
     card["name"] = "Someone else"
@@ -149,6 +151,7 @@ def test_a_signature_by_another_key_is_invalid(cli, respx_mock, keys):
     assert fields(cli("card", "fetch", "-u", AGENT).stdout)["Signature"] == "invalid"
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_unknown_kid_is_unverifiable(cli, respx_mock, keys):
     serve(respx_mock, signed_card(keys, kid="nope"), jwks(keys))
     result = cli("card", "fetch", "-u", AGENT)
@@ -159,6 +162,7 @@ def test_unknown_kid_is_unverifiable(cli, respx_mock, keys):
     assert refused.exit_code == 1 and "unverifiable" in refused.stderr
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_an_unsupported_algorithm_is_unverifiable_with_the_reason(cli, respx_mock, keys):
     card = signed_card(keys)
     hs = {"protected": b64u(json.dumps({"alg": "HS256", "kid": "k1", "jku": JKU}).encode()), "signature": b64u(b"x" * 32)}
@@ -168,6 +172,7 @@ def test_an_unsupported_algorithm_is_unverifiable_with_the_reason(cli, respx_moc
     assert not route.called  # nothing fetched for a signature that cannot be checked
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 @pytest.mark.parametrize("failure", ["500", "connect", "not-json", "too-large"])
 def test_a_jku_that_cannot_be_read_is_unverifiable_not_a_crash(cli, respx_mock, keys, failure):
     respx_mock.get(CARD_URL).respond(json=signed_card(keys))
@@ -196,6 +201,7 @@ def test_a_plain_http_jku_elsewhere_is_not_fetched(cli, respx_mock, keys):
     assert not route.called
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_no_signatures_is_absent_not_a_failure(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card())
     result = cli("card", "fetch", "-u", AGENT)
@@ -207,6 +213,7 @@ def test_no_signatures_is_absent_not_a_failure(cli, respx_mock):
     assert "Agent Card signature: absent" in required.stderr and "does not sign its card" in required.stderr
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_without_cryptography_a_signed_card_is_unverifiable_with_the_extra_named(cli, respx_mock, keys, monkeypatch):
     route = serve(respx_mock, signed_card(keys), jwks(keys))
     for name in [m for m in sys.modules if m.split(".")[0] == "cryptography"]:
@@ -253,6 +260,7 @@ def test_card_fetch_validate_reports_the_signature_too(cli, respx_mock, keys):
     assert "Signature: verified" in result.stdout
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_verified_against_a_real_local_http_server(cli, keys):
     """No mocks: the card and its JWK Set from a real HTTP server on loopback (http is allowed there)."""
     docs: dict[str, bytes] = {}
@@ -300,3 +308,98 @@ def test_an_unsigned_card_does_not_load_cryptography(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "Signature: absent" in proc.stdout, proc.stderr
     assert "LOADED []" in proc.stderr, proc.stderr
+
+
+def _self_signed(tmp_path) -> tuple[str, str]:
+    """A certificate for 127.0.0.1 and its key, as PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
+    return str(cert_path), str(key_path)
+
+
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
+def test_an_https_jku_is_fetched_with_the_cards_tls_options(cli, keys, tmp_path):
+    """A real TLS server with a private CA: the key set is trusted with --cacert (or --insecure)
+    as the card would be, and its certificate refused without them (unverifiable, not a crash)."""
+    import ssl
+
+    cert, key = _self_signed(tmp_path)
+    body = json.dumps(jwks(keys, "PS256")).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        jku = f"https://127.0.0.1:{server.server_port}/jwks.json"
+        card = tmp_path / "card.json"
+        card.write_text(json.dumps(sign(v1_card(), keys["PS256"][0], "PS256", {"kid": "k1", "jku": jku})))
+        trusted = cli("card", "fetch", "-u", str(card), "--cacert", cert)
+        assert trusted.exit_code == 0, trusted.stderr
+        assert fields(trusted.stdout)["Signature"] == "verified"
+        assert fields(cli("card", "fetch", "-u", str(card), "--insecure").stdout)["Signature"] == "verified"
+        refused = fields(cli("card", "fetch", "-u", str(card)).stdout)
+        assert refused["Signature"] == "unverifiable" and "could not be fetched" in refused["Signature reason"], refused
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
+def test_check_card_reports_the_signature_as_a_check(cli, keys, tmp_path):
+    key, jwk = keys["ES256"]
+    signed = sign(v1_card(), key, "ES256", {"kid": "k1", "jwk": jwk})
+    path = tmp_path / "card.json"
+
+    def check(card: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        path.write_text(json.dumps(card))
+        result = cli("check", "card", str(path), "-o", "json")
+        return result.exit_code, next(c for c in json.loads(result.stdout)["checks"] if c["id"] == "card.signature")
+
+    code, got = check(signed)
+    assert (code, got["status"]) == (0, "pass") and got["detail"].startswith("verified")
+    code, got = check({**signed, "name": "altered"})
+    assert (code, got["status"]) == (1, "fail") and got["detail"].startswith("invalid")
+    code, got = check(v1_card())
+    assert (code, got["status"]) == (0, "skip") and got["detail"].startswith("absent")
+
+
+def test_verify_signature_with_extended_is_a_usage_error(cli):
+    result = cli("card", "fetch", "-u", AGENT, "--extended", "--verify-signature", "-o", "json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_USAGE"

@@ -10,9 +10,6 @@ import pytest
 
 from a2acli.wire import signing
 
-pytestmark = pytest.mark.spec("A2ACLI_CARD_GET_004")
-
-
 # RFC 8785 Appendix B: IEEE 754 doubles (hex) and their canonical text
 NUMBERS = [
     ("0000000000000000", "0"),
@@ -42,6 +39,7 @@ NUMBERS = [
 ]
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 @pytest.mark.parametrize(("bits", "text"), NUMBERS)
 def test_numbers_are_written_as_ecmascript_writes_them(bits, text):
     value = struct.unpack(">d", bytes.fromhex(bits))[0]
@@ -54,12 +52,14 @@ def test_integers_beyond_2_53_are_doubles():
     assert signing.canonicalize(2**70) == b"1.1805916207174113e+21"
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_rfc8785_section_3_2_2_example():
     text = '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}'
     expected = '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}'
     assert signing.canonicalize(json.loads(text)) == expected.encode()
 
 
+@pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_rfc8785_section_3_2_3_members_sort_by_utf16_code_units():
     doc = json.loads(
         '{"\\u20ac": "Euro Sign", "\\r": "Carriage Return", "\\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\\ud83d\\ude00": "Emoji: Grinning Face", "\\u0080": "Control", "\\u00f6": "Latin Small Letter O With Diaeresis"}'
@@ -147,3 +147,32 @@ def test_combine_prefers_verified_then_invalid():
     assert signing.combine([u, i]) == i
     assert signing.combine([u]) == u
     assert signing.combine([]).status == "absent"
+
+
+def test_pruning_drops_what_the_official_sdk_signer_drops():
+    card = {"name": "x", "a": {"b": "", "c": [None, "", {}, 0, False]}, "d": [], "e": None}
+    assert signing.payloads(card)[1] == b'{"a":{"c":[0,false]},"name":"x"}'
+
+
+json_values = None
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    scalars = st.none() | st.booleans() | st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1) | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+    json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+except ImportError:  # pragma: no cover
+    pass
+
+
+@pytest.mark.skipif(json_values is None, reason="hypothesis not installed")
+def test_canonical_form_agrees_with_the_official_python_sdk():
+    """A second implementation of RFC 8785 (a2a-sdk's, used by its card signer) writes the same bytes."""
+    sdk = pytest.importorskip("a2a.utils._jcs")
+
+    @settings(max_examples=300, derandomize=True, deadline=None)
+    @given(json_values)
+    def agree(value):
+        assert signing.canonicalize(value) == sdk.canonicalize(value).encode("utf-8")
+
+    agree()
