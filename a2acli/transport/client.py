@@ -22,6 +22,7 @@ from a2acli.errors import (
     TimeoutExpired,
     UnreachableError,
 )
+from a2acli.net import is_loopback
 from a2acli.transport.exchange import Exchange, NullTap, Tap
 from a2acli.transport.limits import ACCEPT_ENCODING, CARD_MAX, DEFAULT_MAX_BODY, JWKS_MAX, capped, decoded
 
@@ -238,10 +239,11 @@ class Transport:
 
     def get_public(self, url: str, *, label: str, accept: str, timeout: float) -> Exchange:
         """GET a public document of another kind (a JWK Set): only our User-Agent and Accept,
-        never -H or credentials (it may be another origin); at most `timeout` seconds."""
+        never -H or credentials (it may be another origin); at most `timeout` seconds; a redirect
+        to plain http (but on loopback) is refused."""
         t = self._timeout()
         bounded = httpx.Timeout(min(t.read or timeout, timeout), connect=min(t.connect or timeout, timeout))
-        req = self.client.build_request("GET", url, headers={"User-Agent": USER_AGENT, "Accept": accept}, timeout=bounded, extensions={"a2acli.public": True})
+        req = self.client.build_request("GET", url, headers={"User-Agent": USER_AGENT, "Accept": accept}, timeout=bounded, extensions={"a2acli.public": True, "a2acli.https_only": True})
         return self._exchange(req, label)
 
     def prepare(self, base_url: str, request: HttpRequest, *, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> httpx.Request:
@@ -351,10 +353,12 @@ class Transport:
                 return resp
             resp.close()
             if public:  # the card: followed anywhere, but -H values stay with the origin they were given for
+                if req.extensions.get("a2acli.https_only") and target.url.scheme != "https" and not is_loopback(target.url.host):
+                    raise HttpError(f"{req.url} redirects (HTTP {resp.status_code}) to {target.url}, not https", hint="keys are fetched over https only")
                 if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
                     for name, _value in self.cfg.headers:
                         target.headers.pop(name, None)
-                target.extensions = {**target.extensions, "a2acli.public": True}
+                target.extensions = {**target.extensions, **{k: v for k, v in req.extensions.items() if k.startswith("a2acli.")}}
                 req = target
                 continue
             if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):

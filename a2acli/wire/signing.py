@@ -15,6 +15,7 @@ import base64
 import binascii
 import json
 import math
+import re
 from typing import Any, NamedTuple
 
 VERIFIED, UNVERIFIABLE, INVALID, ABSENT = "verified", "unverifiable", "invalid", "absent"
@@ -33,6 +34,7 @@ ALGORITHMS: dict[str, tuple[str, str, str | None]] = {
     "PS512": ("RSA", "SHA512", None),
     "EdDSA": ("OKP", "", None),
 }
+_B64URL = re.compile(r"[A-Za-z0-9_-]+")
 VERIFY_EXTRA_HINT = "install the verifier: pip install 'a2acli[verify]' (the `cryptography` package)"
 
 
@@ -61,7 +63,7 @@ class SignatureProblem(Exception):
 def b64url_decode(text: Any, what: str) -> bytes:
     if not isinstance(text, str) or not text:
         raise SignatureProblem(f"`{what}` is missing or not a string")
-    if any(c in text for c in "+/="):
+    if not _B64URL.fullmatch(text):
         raise SignatureProblem(f"`{what}` is not unpadded base64url")
     try:
         return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -403,3 +403,19 @@ def test_verify_signature_with_extended_is_a_usage_error(cli):
     result = cli("card", "fetch", "-u", AGENT, "--extended", "--verify-signature", "-o", "json")
     assert result.exit_code == 2
     assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_USAGE"
+
+
+def test_a_jku_redirected_to_plain_http_is_not_followed(cli, respx_mock, keys):
+    respx_mock.get(CARD_URL).respond(json=signed_card(keys))
+    respx_mock.get(JKU).respond(302, headers={"Location": "http://keys.test/jwks.json"})
+    plain = respx_mock.get("http://keys.test/jwks.json").respond(json=jwks(keys))
+    got = fields(cli("card", "fetch", "-u", AGENT).stdout)
+    assert got["Signature"] == "unverifiable" and "not https" in got["Signature reason"]
+    assert not plain.called
+
+
+def test_a_jku_redirected_within_https_is_followed(cli, respx_mock, keys):
+    respx_mock.get(CARD_URL).respond(json=signed_card(keys))
+    respx_mock.get(JKU).respond(302, headers={"Location": "https://cdn.keys.test/jwks.json"})
+    respx_mock.get("https://cdn.keys.test/jwks.json").respond(json=jwks(keys))
+    assert fields(cli("card", "fetch", "-u", AGENT).stdout)["Signature"] == "verified"

@@ -100,6 +100,7 @@ def test_parse_signature_reads_alg_kid_and_where_the_key_is():
         ("x", "not an object"),
         ({"signature": "AA"}, "`protected` is missing"),
         ({"protected": "e30=", "signature": "AA"}, "unpadded base64url"),
+        ({"protected": "e3!0", "signature": "AA"}, "unpadded base64url"),
         ({"protected": signing.b64url_encode(b"[1]"), "signature": "AA"}, "not a JSON object"),
         (_entry({"kid": "k"}), "no `alg`"),
         ({**_entry({"alg": "ES256", "kid": "a"}), "header": {"kid": "b"}}, "both set"),
