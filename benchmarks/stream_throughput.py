@@ -2,7 +2,8 @@
 the same job, measured in the same run against the same loopback server.
 
 The server (a thread of this script, 127.0.0.1, a free port) answers any POST with an SSE stream
-of N small JSON-RPC events: status updates of one task, the last one completed. The baseline
+of N small JSON-RPC events: status updates of one task, the last one completed, each carrying the
+request's JSON-RPC id as a conforming server does (a wrong id would have `a2a` warn about it). The baseline
 (the "raw consumer") is httpx + httpx-sse reading that stream, `json.loads` of each event's data,
 and its result written as one JSON line. Each `a2a` mode runs the installed CLI as a subprocess
 with stdout on /dev/null:
@@ -54,18 +55,21 @@ with httpx.Client(timeout=None) as client:
 """
 
 
-def v1_event(i: int, last: bool, stamp: float | None = None) -> dict:
+_ID = "@request-id@"  # stands for the request's JSON-RPC id in a prepared body
+
+
+def v1_event(i: int, last: bool, stamp: float | None = None, rid: object = _ID) -> dict:
     state = "TASK_STATE_COMPLETED" if last else "TASK_STATE_WORKING"
     status: dict = {"state": state, "timestamp": "2026-01-01T00:00:00Z"}
     if stamp is not None:
         status["message"] = {"messageId": f"m{i}", "role": "ROLE_AGENT", "parts": [{"text": f"{stamp!r}"}]}
-    return {"jsonrpc": "2.0", "id": 1, "result": {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": status}}}
+    return {"jsonrpc": "2.0", "id": rid, "result": {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": status}}}
 
 
 def v0_event(i: int, last: bool) -> dict:
     state = "completed" if last else "working"
     event = {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": state, "timestamp": "2026-01-01T00:00:00Z"}, "final": last}
-    return {"jsonrpc": "2.0", "id": 1, "result": event}
+    return {"jsonrpc": "2.0", "id": _ID, "result": event}
 
 
 def sse_body(n: int, v0: bool) -> bytes:
@@ -90,6 +94,10 @@ class Server:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 request = self.rfile.read(length)
+                try:
+                    rid = json.loads(request).get("id")
+                except (ValueError, AttributeError):
+                    rid = None
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
@@ -97,10 +105,11 @@ class Server:
                     n, gap = outer.latency
                     for i in range(n):
                         time.sleep(gap)
-                        self.wfile.write(f"data: {json.dumps(v1_event(i, i == n - 1, time.time()))}\n\n".encode())
+                        self.wfile.write(f"data: {json.dumps(v1_event(i, i == n - 1, time.time(), rid))}\n\n".encode())
                         self.wfile.flush()
                     return
                 body = outer.bodies["v0" if b'"message/stream"' in request else "v1"]
+                body = body.replace(json.dumps(_ID).encode(), json.dumps(rid).encode())  # every consumer pays this
                 for start in range(0, len(body), 1 << 16):
                     self.wfile.write(body[start : start + (1 << 16)])
 

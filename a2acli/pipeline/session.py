@@ -488,13 +488,17 @@ class Call:
         without --as v1, `-o raw`), an event is not translated: its few facts are read off it
         (wire.shapes.peek_event) for tracking and the end of the stream, and its canonical form
         is worked out only if something asks for it."""
-        from a2acli.wire.shapes import ends_stream, peek_event
+        from a2acli.wire.shapes import check_result, ends_stream, peek_event
 
         binding = self.binding_of(enc)
         light = self.out.mode in ("json", "raw") and not self.opts.as_v1 and enc.spec is not None
+        to_core, promised = binding.to_core, enc.spec.result if enc.spec is not None else None
 
-        def decode(result: Any) -> Any:
-            return self._decode(enc, result, shape=False)
+        def decode(result: Any) -> Any:  # self._decode(enc, result, shape=False), its look-ups done once
+            core = to_core(enc, result)
+            if promised is not None:
+                check_result(promised, core, enc.method)
+            return core
 
         shaped: set[str] = set()  # kinds of event whose shape was checked (once each: warnings are once per run)
 

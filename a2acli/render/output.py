@@ -16,13 +16,27 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-_LINE_ENCODER: list[json.JSONEncoder] = []
+_LINE_ENCODER: list[Any] = []
+_SAMPLE: dict[str, Any] = {"a": [1, 1.5, -0.0, True, None, 'é\u2028\n"', {}], "b": {"c": []}}
 
 
-def _line_encoder() -> json.JSONEncoder:
-    """One encoder for JSON Lines (json.dumps builds a new one per call when ensure_ascii=False)."""
+def _line_encoder() -> Any:
+    """`encode(obj, 0)`: the chunks of json.dumps(obj, ensure_ascii=False), for JSON Lines. Built
+    once: json.dumps builds a new encoder and its C encoder for every call, which a long stream
+    pays per event. No cycle check (JSON read off the wire cannot be circular). Where the C encoder
+    is missing or takes other arguments (checked on a sample), json.dumps it is."""
     if not _LINE_ENCODER:
-        _LINE_ENCODER.append(json.JSONEncoder(ensure_ascii=False))
+        plain = json.JSONEncoder(ensure_ascii=False)
+        encode: Any = lambda obj, _level: (plain.encode(obj),)  # noqa: E731
+        try:
+            from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[attr-defined]
+
+            fast = c_make_encoder(None, plain.default, c_encode_basestring, None, ": ", ", ", False, False, True)
+            if "".join(fast(_SAMPLE, 0)) == plain.encode(_SAMPLE):
+                encode = fast
+        except (ImportError, TypeError):
+            pass
+        _LINE_ENCODER.append(encode)
     return _LINE_ENCODER[0]
 
 
@@ -79,7 +93,8 @@ class Output:
         self._lines = self._lines or lines
         if lines:  # a line per event, flushed as it arrives
             out = self.out
-            out.write(_line_encoder().encode(obj) + "\n")
+            encode = _LINE_ENCODER[0] if _LINE_ENCODER else _line_encoder()
+            out.write("".join(encode(obj, 0)) + "\n")
             out.flush()
             return
         self.out.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")

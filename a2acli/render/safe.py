@@ -25,4 +25,6 @@ def _escape(m: re.Match[str]) -> str:
 
 def visible(text: str, *, one_line: bool = False) -> str:
     """`text` with its control characters escaped (`\\x1b`); with `one_line`, newlines too (`\\n`)."""
+    if text.isascii() and text.isprintable():  # the usual text: no control character can be in it
+        return text
     return (_CONTROL_LINE if one_line else _CONTROL).sub(_escape, text)

@@ -386,7 +386,8 @@ class Transport:
             timer.cancel()
 
     def check_deadline(self) -> None:
-        self._remaining()
+        if self._deadline is not None:  # (once per stream event: nothing to do without --timeout)
+            self._remaining()
 
     @staticmethod
     def _fill(ex: Exchange, resp: httpx.Response) -> None:

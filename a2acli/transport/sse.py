@@ -67,10 +67,13 @@ def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: i
     # only the taps that watch chunks or events are called for each (--dump, --debug)
     taps = [t for t in taps if type(t).on_event is not NullTap.on_event or type(t).on_chunk is not NullTap.on_chunk]
     for sse in EventSource(_Tee(resp, ex, taps, max_body)).iter_sse():  # type: ignore[arg-type]
-        if not sse.data.strip():
+        data = sse.data
+        if not data or data.isspace():
             continue  # an event with no data (a bare `id:` or `event:`) carries nothing to show
+        name = sse.event or "message"
         ex.events = index + 1
-        for tap in taps:
-            tap.on_event(ex, index, sse.event or "message", sse.data)
-        yield SseEvent(index, sse.event or "message", sse.data, sse.id)
+        if taps:
+            for tap in taps:
+                tap.on_event(ex, index, name, data)
+        yield SseEvent(index, name, data, sse.id)
         index += 1

@@ -63,9 +63,14 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
 
     @property
     def translators(self) -> MethodTranslators:
-        from a2acli.wire.translate.requests import TRANSLATORS
+        if not _TRANSLATORS:  # loaded on first use (read once per stream event: no import each time)
+            from a2acli.wire.translate.requests import TRANSLATORS
 
-        return TRANSLATORS[self.name]
+            _TRANSLATORS.update(TRANSLATORS)
+        return _TRANSLATORS[self.name]
+
+
+_TRANSLATORS: dict[str, MethodTranslators] = {}
 
 
 _TABLE = (

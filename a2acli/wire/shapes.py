@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from a2acli.errors import InvalidResponseError
-from a2acli.wire.translate.enums import TERMINAL_STATES, to_core_task_state
+from a2acli.wire.translate.enums import TERMINAL_STATES, is_terminal, to_core_task_state
 
 _HINT = "the agent's answer does not follow the A2A schema; see it with -o raw or --debug"
 _EVENT_KEYS = ("task", "message", "statusUpdate", "artifactUpdate")
@@ -93,7 +93,9 @@ def _send(value: Any, where: str) -> None:
 
 
 def _event(value: Any, where: str) -> None:
-    key = _one_of(value, where, _EVENT_KEYS)
+    key = next(iter(value)) if type(value) is dict and len(value) == 1 else None  # the usual one-key StreamResponse
+    if key not in _EVENT_KEYS:
+        key = _one_of(value, where, _EVENT_KEYS)
     inner = value[key]
     if key == "task":
         _task(inner, f"{where}.task")
@@ -150,7 +152,7 @@ def ends_stream(result: Any, core: Any) -> bool:
         return True
     holder = core.get("statusUpdate") or core.get("task")
     state = (holder.get("status") or {}).get("state") if isinstance(holder, dict) and isinstance(holder.get("status"), dict) else None
-    return to_core_task_state(state) in TERMINAL_STATES
+    return is_terminal(state)
 
 
 # -- the fast path of a stream: what tracking and the end of a stream need, read off the event ------
@@ -164,15 +166,12 @@ _CANONICAL_STATES = frozenset(f"TASK_STATE_{s}" for s in ("SUBMITTED", "WORKING"
 class EventFacts:
     """The few fields of a stream event that tracking and the end of a stream read."""
 
-    __slots__ = ("kind", "task_id", "context_id", "state", "final")
+    __slots__ = ("kind", "task_id", "context_id", "state", "final", "ends")
 
     def __init__(self, kind: str, task_id: Any, context_id: Any, state: Any, final: bool) -> None:
         self.kind, self.task_id, self.context_id, self.state, self.final = kind, task_id, context_id, state, final
-
-    @property
-    def ends(self) -> bool:
-        """As ends_stream: a final flag, a Message, or a terminal state."""
-        return self.final or self.kind == "message" or self.state in TERMINAL_STATES
+        # as ends_stream: a final flag, a Message, or a terminal state
+        self.ends = final or kind == "message" or state in TERMINAL_STATES
 
 
 def peek_event(result: Any) -> EventFacts | None:
@@ -187,6 +186,11 @@ def peek_event(result: Any) -> EventFacts | None:
         if kind not in _V0_KINDS:
             return None
         inner = result
+    elif len(result) == 1:  # the usual V1 wrapper, {"statusUpdate": {…}}
+        ((key, inner),) = result.items()
+        kind = _WRAPPERS.get(key)
+        if kind is None or not isinstance(inner, dict):
+            return None
     else:
         key = None
         for k in result:
@@ -197,13 +201,16 @@ def peek_event(result: Any) -> EventFacts | None:
         inner = result[key] if key is not None else None
         if not isinstance(inner, dict):
             return None
-        kind = _WRAPPERS[key]  # type: ignore[index]
+        kind = _WRAPPERS[key]
     status = inner.get("status")
     if status is not None and not isinstance(status, dict):
         return None
     state = status.get("state") if status else None
-    if state is not None and state not in _CANONICAL_STATES:
-        state = to_core_task_state(state)  # canonical, once
+    if state is not None:
+        if type(state) is not str:
+            return None  # `"state": []`: decoded in full
+        if state not in _CANONICAL_STATES:
+            state = to_core_task_state(state)  # canonical, once
     if kind == "task":
         task_id = inner.get("id")
     elif kind == "message":

@@ -80,3 +80,32 @@ def test_invalid_answers_are_named_with_their_path(kind, core, says):
 ])
 def test_which_event_ends_a_stream(result, core, last):
     assert ends_stream(result, core) is last
+
+
+# -- issue 12: a state that is no string is no state, never a crash (the stream's fast path included)
+
+
+@pytest.mark.parametrize("state", [[], {}, 3, True])
+def test_a_state_that_is_no_string(state):
+    from a2acli.wire.shapes import ends_stream, peek_event
+    from a2acli.wire.translate import is_interrupted, is_terminal, to_core_stream_response
+
+    event = {"statusUpdate": {"taskId": "t", "status": {"state": state}}}
+    assert peek_event(event) is None  # decoded in full instead
+    assert peek_event({"kind": "status-update", "taskId": "t", "status": {"state": state}}) is None
+    assert ends_stream(event, event) is False
+    assert not is_terminal(state) and not is_interrupted(state)
+    v0 = {"kind": "status-update", "taskId": "t", "status": {"state": state}, "final": True}
+    assert to_core_stream_response(v0) == {"statusUpdate": {"taskId": "t", "status": {"state": state}}}
+
+
+def test_peek_event_reads_a_one_key_wrapper_as_the_long_way():
+    from a2acli.wire.shapes import peek_event
+
+    for event in ({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "completed"}}}, {"task": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}}, {"msg": {"taskId": "t"}}):
+        f = peek_event(event)
+        g = peek_event({**event, "x": 1})  # the loop over keys
+        assert f is not None and g is not None
+        assert (f.kind, f.task_id, f.context_id, f.state, f.final, f.ends) == (g.kind, g.task_id, g.context_id, g.state, g.final, g.ends)
+    assert peek_event({"statusUpdate": []}) is None
+    assert peek_event({"other": {}}) is None

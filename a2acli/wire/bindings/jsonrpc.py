@@ -80,6 +80,11 @@ class JsonRpcBinding:
             doc = json.loads(data)
         except ValueError:
             doc = envelope.loads(data.encode(), what="stream event")  # raises, naming what came
+        if type(doc) is dict and "result" in doc and "error" not in doc:  # the usual event: no more calls than needed
+            rid = enc.request_id
+            if warn is not None and rid is not None and doc.get("id", rid) != rid:
+                _check_id(doc, rid, warn)
+            return doc["result"]
         result, err = envelope.split_response(doc)
         if err is not None:
             raise _rpc_error(err, answer)

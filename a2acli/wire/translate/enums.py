@@ -72,11 +72,14 @@ def to_compat_role(s: Any, notes: Notes = None) -> Any:
 
 
 def is_terminal(state: Any) -> bool:
-    return to_core_task_state(state) in TERMINAL_STATES
+    """(Any value: `"state": []` is no state, not a crash.)"""
+    key = _state_key(state)
+    return key is not None and f"TASK_STATE_{key}" in TERMINAL_STATES
 
 
 def is_interrupted(state: Any) -> bool:
-    return to_core_task_state(state) in INTERRUPTED_STATES
+    key = _state_key(state)
+    return key is not None and f"TASK_STATE_{key}" in INTERRUPTED_STATES
 
 
 _SKIP = frozenset({"metadata", "data"})  # free-form user content: never rewritten

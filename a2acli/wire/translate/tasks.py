@@ -21,6 +21,7 @@ from ._common import (
     omit_empty,
     with_kind,
 )
+from .canonical import core_stream_response
 from .enums import is_terminal, to_compat_task_state, to_core_task_state
 from .messages import to_compat_message, to_core_message
 from .parts import to_compat_part, to_core_part
@@ -163,7 +164,11 @@ def _translate_event(obj: Any, notes: Notes, *, core: bool, what: str, members: 
 
 
 def to_core_stream_response(obj: Any, notes: Notes = None) -> Any:
-    """A V0 bare event, a bare V1 event or a V1 wrapper => the V1 one-key StreamResponse."""
+    """A V0 bare event, a bare V1 event or a V1 wrapper => the V1 one-key StreamResponse. One that
+    is canonical already (what a 1.0 agent streams) comes back as is, not copied: callers never
+    modify what a translator returns."""
+    if core_stream_response(obj):
+        return obj
     return _translate_event(obj, notes, core=True, what="stream response", members=tuple(_MEMBERS))
 
 
