@@ -65,6 +65,7 @@ CREDENTIALS_WITHHELD = "X_A2A_CREDENTIALS_WITHHELD"  # not sent: another origin,
 MISSING_EXTRA = "X_A2A_MISSING_EXTRA"  # an optional dependency (an extra) is not installed
 EXPECT_STATE = "X_A2A_EXPECT_STATE"  # --expect-state: the task ended in another state
 INTERRUPTED = "X_A2A_INTERRUPTED"  # Ctrl-C
+SIGNATURE = "X_A2A_SIGNATURE"  # --verify-signature: the Agent Card's signature is not verified
 
 VENDOR: dict[str, ExitCode] = {
     HTTP_ERROR: ExitCode.FAILED,
@@ -76,6 +77,7 @@ VENDOR: dict[str, ExitCode] = {
     MISSING_EXTRA: ExitCode.FAILED,
     EXPECT_STATE: ExitCode.UNEXPECTED_STATE,
     INTERRUPTED: ExitCode.INTERRUPTED,
+    SIGNATURE: ExitCode.FAILED,
 }
 
 # A protocol failure the CLI detects itself, named as A2A names it (A2A 1.0 §3.3.2): an answer
@@ -215,6 +217,12 @@ class MissingExtraError(A2acliError):
 
     exit_code = ExitCode.FAILED
     code = MISSING_EXTRA
+
+
+class SignatureError(A2acliError):
+    """--verify-signature: the Agent Card's signature is absent, unverifiable or invalid."""
+
+    code = SIGNATURE
 
 
 def exit_code_of(code: str) -> ExitCode:

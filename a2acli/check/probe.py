@@ -106,6 +106,7 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             if wire is Wire.V1:
                 core = call.card
                 checks.append(Check("card.fetch", "card", "Agent Card found", PASS, fetched.url, "§7 discovery", ids))
+                checks.append(signature_check(fetched.doc, call))
                 ex = fetched.exchange
                 if ex is not None:
                     ctype = ex.content_type
@@ -141,6 +142,27 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             detail = head + (f"; first: {first.path} {first.message}" if first else "")
             checks.append(Check(f"card.valid.{wire.version}", "card", f"card valid (A2A-Version {wire.version})", status, detail, "§7 CARD_GET_002", ids))
     return checks, core, reports
+
+
+def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None) -> Check:
+    """The card's signatures (A2A §8.4, CARD_GET_004): verified passes, invalid fails,
+    unverifiable warns, absent is skipped (signing is optional). `call`: a Call whose transport
+    fetches a jku (None: one is opened with `opts`, for its TLS options, when the card is signed)."""
+    from a2acli.wire import signing
+
+    title, spec = "card signature", "§8.1 CARD_GET_004"
+    if not (isinstance(doc, dict) and doc.get("signatures")):
+        return Check("card.signature", "card", title, SKIP, "absent: the card is not signed (optional, A2A §8.4)", spec)
+    from a2acli.transport.signature import verify_card
+
+    if call is None:
+        with _call((opts or CallOptions())._replace(version_auto=False)) as own:
+            outcome = verify_card(doc, own.transport)
+    else:
+        outcome = verify_card(doc, call.transport)
+    status = {signing.VERIFIED: PASS, signing.INVALID: FAIL}.get(outcome.status, WARN)
+    detail = signing.outcome_line(outcome).split(": ", 1)[1] + (f" ({outcome.hint})" if outcome.hint else "")
+    return Check("card.signature", "card", title, status, detail, spec)
 
 
 def _well_known(call: Any, base: str) -> list[Check]:

@@ -41,7 +41,9 @@ def run_check(words: list[str], opts: CallOptions, out: Any, *, read_only: bool,
         doc, url = read_card(target, opts)
         card = validate_card(doc, url)
         cards = [("" if url is None or url.startswith("file:") else opts.wire.version, url, card)]
-        checks = report.card_findings_checks(card, url)
+        from a2acli.check.probe import signature_check
+
+        checks = [*report.card_findings_checks(card, url), signature_check(doc, opts=opts)]
     else:
         if webhook and read_only:
             raise UsageError("--webhook creates a task, --read-only creates none", hint="drop one of them")

@@ -357,8 +357,37 @@ def _list_command(params: dict[str, Any], opts: CallOptions) -> str:
     return cmd + (" --include-artifacts" if params.get("includeArtifacts") else "") + conn_flags(opts)
 
 
+def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
+    """Verify the card's signatures (A2ACLI_CARD_GET_004) and say the outcome on stderr: loudly
+    when a signature does not match; in -o json/raw (whose stdout is the card unchanged) one note
+    when the card is signed. `require` (--verify-signature): anything but verified is an error,
+    raised before the card is shown."""
+    from a2acli.errors import SignatureError
+    from a2acli.wire import signing
+
+    if isinstance(doc, dict) and doc.get("signatures"):
+        from a2acli.transport.signature import verify_card
+
+        outcome = verify_card(doc, call.transport)
+    else:
+        outcome = signing.ABSENT_OUTCOME
+    if require and outcome.status != signing.VERIFIED:
+        hint = outcome.hint or (
+            "the agent does not sign its card: drop --verify-signature to read it anyway" if outcome.status == signing.ABSENT else "do not trust this card; drop --verify-signature to read it anyway"
+        )
+        raise SignatureError(signing.outcome_line(outcome), hint=hint)
+    out = call.out
+    if outcome.status == signing.INVALID:
+        out.warn(f"the Agent Card's signature does NOT verify{signing.outcome_detail(outcome)}: the card may have been altered after signing; do not trust it")
+    elif out.mode != "text" and outcome.status != signing.ABSENT:
+        out.note(signing.outcome_line(outcome))
+    if outcome.hint:
+        out.note(f"hint: {outcome.hint}")
+    return outcome
+
+
 @entry_point
-def run_card_fetch(opts: CallOptions) -> None:
+def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None:
     """The public Agent Card: an HTTP GET with the A2A-Version header, no credentials."""
     from a2acli.pipeline.session import Reply
     from a2acli.render.present import present, request
@@ -383,8 +412,9 @@ def run_card_fetch(opts: CallOptions) -> None:
 
             if note := version_note(call.card or {}, opts.wire, opts.transports, opts.url or fetched.url):
                 out.note(note)
+        outcome = card_signature(call, fetched.doc, require=verify_signature)
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)  # a file:// card: its JSON
-        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1)
+        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1, signature=outcome)
 
 
 @entry_point

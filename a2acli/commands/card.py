@@ -15,6 +15,10 @@ app = typer.Typer(help="The Agent Card: public and extended.", no_args_is_help=T
 def card_fetch(
     extended: Annotated[bool, typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`).")] = False,
     validate: Annotated[bool, typer.Option("--validate", help="Also validate the card (the findings of `a2a check card` on stderr); exit 1 when it has errors.")] = False,
+    verify_signature: Annotated[
+        bool,
+        typer.Option("--verify-signature", help="Require a verified signature (A2A §8.4): exit 1 (X_A2A_SIGNATURE) when the card's signature is absent, unverifiable or invalid."),
+    ] = False,
     force: Annotated[bool, force_option("With --extended: ask for the extended card")] = False,
     *,
     opts: CallOptions,
@@ -28,27 +32,40 @@ def card_fetch(
       a2a card fetch -u https://agent.example -o json --as v1 | jq .skills
 
       a2a card fetch -u https://agent.example --validate
+
+      a2a card fetch -u https://agent.example --verify-signature
+
+    A signed card's signatures are verified (JWS over the RFC 8785 form of the card, the key
+    from the signature's jku JWK Set over https); the text view's `Signature:` field says
+    verified, invalid, unverifiable or absent.
     """
+    if extended and verify_signature:
+        from a2acli.commands._run import boundary
+        from a2acli.errors import UsageError
+
+        with boundary(output_hint=opts.output):
+            raise UsageError("--verify-signature checks the public card, not the extended one", hint="drop --extended, or --verify-signature")
     if extended:
         run_unary("GetExtendedAgentCard", {}, opts, force=force)
     elif validate and not opts.offline:
-        _fetch_and_validate(opts)
+        _fetch_and_validate(opts, verify_signature)
     else:
-        run_card_fetch(opts)
+        run_card_fetch(opts, verify_signature=verify_signature)
 
 
-def _fetch_and_validate(opts: CallOptions) -> None:
+def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     """`card fetch --validate`: the card as `card fetch` shows it, then its findings on stderr."""
     from a2acli.check.run import validate_fetched
-    from a2acli.commands._run import session
+    from a2acli.commands._run import card_signature, session
     from a2acli.pipeline.session import Reply
     from a2acli.render.present import present
     from a2acli.wire import envelope
 
     with session(opts) as call:
         fetched = call.fetch_card()
+        outcome = card_signature(call, fetched.doc, require=verify_signature)
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
-        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), call.out, as_v1=opts.as_v1)
+        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), call.out, as_v1=opts.as_v1, signature=outcome)
         code = validate_fetched(fetched.doc, fetched.url, call.out)
     raise typer.Exit(code)
 

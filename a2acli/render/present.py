@@ -13,9 +13,10 @@ def state_text(state: Any) -> str:
     return state_label(state)
 
 
-def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False) -> None:
+def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None) -> None:
     """Show one reply (`kind` is the method table's `result`: send, task, task-list, …); `lines`:
-    under -o json one compact line (one reply of several, as `a2a chat` prints them)."""
+    under -o json one compact line (one reply of several, as `a2a chat` prints them);
+    `signature`: a card's signature outcome, shown in its text view."""
     if out.mode == "raw":
         if reply.raw or reply.exchange is not None:  # a merged list has no bytes of its own
             out.raw(reply.raw)
@@ -62,7 +63,7 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
         if not configs:
             out.note("no push configs")
     elif kind == "card":
-        out.rows(views.card_rows(core or {}, verbose=verbose), title="Agent Card", style="magenta")
+        out.rows(views.card_rows(core or {}, verbose=verbose, signature=signature), title="Agent Card", style="magenta")
     elif kind == "empty":
         out.rows([views.Row(views.L.DELETED, "true")], title="Push config")
     else:

@@ -59,6 +59,11 @@ class L:
     DESCRIPTION = "Description"
     VERSION = "Version"
     PROVIDER = "Provider"
+    SIGNATURE = "Signature"
+    SIGNATURE_KEY = "Signature key"
+    SIGNATURE_ALGORITHM = "Signature algorithm"
+    SIGNATURE_KEY_SOURCE = "Signature key source"
+    SIGNATURE_REASON = "Signature reason"
     INTERFACE = "Interface"
     INTERFACE_BINDING = "Interface binding"
     INTERFACE_VERSION = "Interface version"
@@ -325,7 +330,17 @@ def _skill_rows(skill: dict[str, Any], verbose: bool) -> Rows:
     return rows
 
 
-def card_rows(card: dict[str, Any], *, verbose: bool = False) -> Rows:
+def signature_rows(outcome: Any) -> Rows:
+    """An Agent Card's signature outcome (wire/signing.Outcome): verified, invalid, unverifiable
+    or absent, then the kid, algorithm, where the key came from and why, each when known."""
+    rows: Rows = [Row(L.SIGNATURE, outcome.status)]
+    for label, value in ((L.SIGNATURE_KEY, outcome.kid), (L.SIGNATURE_ALGORITHM, outcome.alg), (L.SIGNATURE_KEY_SOURCE, outcome.key_source), (L.SIGNATURE_REASON, outcome.reason)):
+        if value:
+            rows.append(Row(label, value))
+    return rows
+
+
+def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = None) -> Rows:
     """The card's main lines, in the order a first call needs them: who, where, how to
     authenticate (where each credential goes and the flag that sends it), then each skill with
     its tags, examples and modes. Cards vary widely, so every field is shown as well as its shape
@@ -333,6 +348,8 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False) -> Rows:
     rows: Rows = [Row(L.AGENT, str(card.get("name", ""))), Row(L.DESCRIPTION, str(card.get("description", ""))), Row(L.VERSION, str(card.get("version", "")))]
     if isinstance(card.get("provider"), dict):
         rows.append(Row(L.PROVIDER, str(card["provider"].get("organization", ""))))
+    if signature is not None:
+        rows += signature_rows(signature)
     for itf in _listed(card.get("supportedInterfaces")):
         if not isinstance(itf, dict):
             rows.append(Row(L.INTERFACE, compact(itf)))

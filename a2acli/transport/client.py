@@ -22,8 +22,9 @@ from a2acli.errors import (
     TimeoutExpired,
     UnreachableError,
 )
+from a2acli.net import is_loopback
 from a2acli.transport.exchange import Exchange, NullTap, Tap
-from a2acli.transport.limits import ACCEPT_ENCODING, CARD_MAX, DEFAULT_MAX_BODY, capped, decoded
+from a2acli.transport.limits import ACCEPT_ENCODING, CARD_MAX, DEFAULT_MAX_BODY, JWKS_MAX, capped, decoded
 
 if TYPE_CHECKING:
     from a2acli.transport.sse import SseEvent
@@ -236,6 +237,15 @@ class Transport:
         req = self.client.build_request("GET", parsed, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
+    def get_public(self, url: str, *, label: str, accept: str, timeout: float) -> Exchange:
+        """GET a public document of another kind (a JWK Set): only our User-Agent and Accept,
+        never -H or credentials (it may be another origin); at most `timeout` seconds; a redirect
+        to plain http (but on loopback) is refused."""
+        t = self._timeout()
+        bounded = httpx.Timeout(min(t.read or timeout, timeout), connect=min(t.connect or timeout, timeout))
+        req = self.client.build_request("GET", url, headers={"User-Agent": USER_AGENT, "Accept": accept}, timeout=bounded, extensions={"a2acli.public": True, "a2acli.https_only": True})
+        return self._exchange(req, label)
+
     def prepare(self, base_url: str, request: HttpRequest, *, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> httpx.Request:
         """The one httpx.Request of a call: the binding's request description on the interface URL,
         with our headers, the credentials where they go, and -H last. `--offline`, `--debug`,
@@ -319,9 +329,11 @@ class Transport:
         a card's is CARD_MAX (or --max-body when lower), any other answer's --max-body."""
         if ex.label == "card":
             cap, what = min(CARD_MAX, self.cfg.max_body), f"the Agent Card at {ex.url}"
+        elif ex.label == "jwks":
+            cap, what = min(JWKS_MAX, self.cfg.max_body), f"the key set at {ex.url}"
         else:
             cap, what = self.cfg.max_body, f"the answer of {ex.url}"
-        return capped(decoded(resp), cap, what, flag=ex.label != "card" or cap < CARD_MAX)
+        return capped(decoded(resp), cap, what, flag=ex.label not in ("card", "jwks") or cap < CARD_MAX)
 
     @staticmethod
     def describe(req: httpx.Request) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -341,10 +353,12 @@ class Transport:
                 return resp
             resp.close()
             if public:  # the card: followed anywhere, but -H values stay with the origin they were given for
+                if req.extensions.get("a2acli.https_only") and target.url.scheme != "https" and not is_loopback(target.url.host):
+                    raise HttpError(f"{req.url} redirects (HTTP {resp.status_code}) to {target.url}, not https", hint="keys are fetched over https only")
                 if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
                     for name, _value in self.cfg.headers:
                         target.headers.pop(name, None)
-                target.extensions = {**target.extensions, "a2acli.public": True}
+                target.extensions = {**target.extensions, **{k: v for k, v in req.extensions.items() if k.startswith("a2acli.")}}
                 req = target
                 continue
             if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):

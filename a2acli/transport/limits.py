@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 MIB = 1024 * 1024
 DEFAULT_MAX_BODY = 32 * MIB  # a unary answer, one SSE event, an input file (--max-body)
 CARD_MAX = 4 * MIB  # an Agent Card (or --max-body, when lower)
+JWKS_MAX = 1 * MIB  # a JWK Set (an Agent Card signature's jku): a few keys
 ACCEPT_ENCODING = "gzip, deflate"  # only what is inflated here, whatever httpx could do
 _PIECE = 64 * 1024  # the most one inflate step may produce
 
