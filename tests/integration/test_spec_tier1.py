@@ -365,8 +365,12 @@ def test_debug_shows_the_wire_with_credentials_redacted(a2a, binding):
     out = a2a("send", "hi", "--debug", "--api-key", key, "--transport", binding)
     assert key not in out.stderr and key not in out.stdout and "<redacted>" in out.stderr
     assert '"parts"' in out.stderr  # the raw protocol messages are there
+    explicit = a2a("send", "hi", "--debug", "-H", f"Authorization: Bearer {token}", "--transport", binding)
+    assert token not in explicit.stderr and "Authorization: <redacted>" in explicit.stderr
+    # A bearer from the environment is not even sent: the demo card takes an API key only (AUTH_008).
     env_token = a2a("send", "hi", "--debug", "--transport", binding, env={"A2ACLI_BEARER": token})
-    assert token not in env_token.stderr and "Authorization: <redacted>" in env_token.stderr
+    assert token not in env_token.stderr and "> Authorization:" not in env_token.stderr
+    assert "--bearer not sent" in env_token.stderr
 
 
 # --- beyond Tier 1: the `a2a demo-server` command itself (DEMO_SERVER_001, Tier 3) ----------------
