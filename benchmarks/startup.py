@@ -54,7 +54,7 @@ def measure_all(cases: list[tuple[str, list[str]]], runs: int) -> dict[str, dict
             samples[name].append(run_once(argv))
     results = {}
     for name, got in samples.items():
-        times, rss = zip(*got)
+        times, rss = zip(*got, strict=True)
         results[name] = {"median": statistics.median(times) * 1000, "best": min(times) * 1000, "rss": max(rss) / 1024, "times": times}
     return results
 
@@ -62,7 +62,7 @@ def measure_all(cases: list[tuple[str, list[str]]], runs: int) -> dict[str, dict
 def paired_ratio(a: list[float], b: list[float]) -> float:
     """The median over rounds of a/b, each pair taken in the same round: a drift of the machine
     between rounds cancels out, where a ratio of two medians would carry it."""
-    return statistics.median(x / y for x, y in zip(a, b))
+    return statistics.median(x / y for x, y in zip(a, b, strict=True))
 
 
 def main() -> None:
@@ -81,7 +81,7 @@ def main() -> None:
                 break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("the demo agent did not start (is the `server` extra installed?)")
+                    raise SystemExit("the demo agent did not start (is the `server` extra installed?)") from None
                 time.sleep(0.1)
         card = f"{url}/.well-known/agent-card.json"
         a2a = [str(BIN / "a2a")] if (BIN / "a2a").exists() else [sys.executable, "-m", "a2acli"]

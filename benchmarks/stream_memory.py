@@ -180,8 +180,7 @@ def main() -> None:
     ap.add_argument("--no-verdict", action="store_true", help="print the figures and exit 0: runs of a few dozen events (the smoke test) are too small to judge")
     args = ap.parse_args()
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-    print(f"events: {args.small:,} vs {args.large:,}; peak = tracemalloc peak above the start of the loop;"
-          " state = bytes the view holds at the end\n")
+    print(f"events: {args.small:,} vs {args.large:,}; peak = tracemalloc peak above the start of the loop; state = bytes the view holds at the end\n")
     print(f"{'mode':<10}{'peak @ small':>14}{'peak @ large':>14}{'ratio':>7}{'state @ small':>15}{'state @ large':>15}{'time @ large':>14}")
     rows = {}
     for mode in modes:
@@ -196,16 +195,17 @@ def main() -> None:
     plain = [r for m, r in rows.items() if m != "live"]
     worst_peak = max((r[1] / max(r[0], 1) for r in plain), default=1.0)
     worst_state = max((r[3] / r[2] if r[2] else 1.0) for r in rows.values())
-    print(f"\n{args.large / args.small:.0f}x the events: the views' own state x{worst_state:.2f} at worst;"
-          f" peak x{worst_peak:.2f} at worst without the live view")
+    print(f"\n{args.large / args.small:.0f}x the events: the views' own state x{worst_state:.2f} at worst; peak x{worst_peak:.2f} at worst without the live view")
     flat = worst_peak < 1.5 and worst_state < 1.2
     if "live" in rows:
         small, large = rows["live"][:2]
         # rich's cached_cell_len: an LRU of 4096 strings shorter than 512 characters; a live frame's
         # changing lines (streamed text) replace short entries with long ones until it holds ~2 MiB.
         bound = 4096 * (sys.getsizeof("x" * 511) + 120)
-        print(f"live: peak +{kib(large - small)} between the sizes: rich's process-wide cell-width cache (4096 strings"
-              f" under 512 characters, at most ~{bound / 2**20:.1f} MiB) taking longer lines; not per event")
+        print(
+            f"live: peak +{kib(large - small)} between the sizes: rich's process-wide cell-width cache (4096 strings"
+            f" under 512 characters, at most ~{bound / 2**20:.1f} MiB) taking longer lines; not per event"
+        )
         flat = flat and large - small < bound
     if args.no_verdict:
         print("no verdict (--no-verdict)")

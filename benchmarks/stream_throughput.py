@@ -20,6 +20,13 @@ second and the ratio to the baseline's median. Latency: the server sends LAT_N e
 apart, each stamped with its send time; the median time from stamp to the line arriving on the
 consumer's stdout (a pipe read here) is printed for the raw consumer and `a2a -o json`.
 
+Live view at a set rate (--live-rate, default 5000 events/s, 0 to skip): the server paces
+--live-seconds of events at that rate (a batch every 10 ms); `a2a stream` draws its rich live view
+(FORCE_COLOR=1) into a file. Printed: how long after the server's last event `a2a` ended (the view
+keeps up when that stays near zero), the frames drawn per second (bounded by the view's refresh
+rate, whatever the event rate), and what the final screen says: its event count against the
+events sent, and the final state.
+
     pip install -e '.[dev]' && python benchmarks/stream_throughput.py [--events 100000] [--rounds 3]
 
 Figures, not assertions: this is a script, not a test (a smoke test runs it on a tiny stream).
@@ -30,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -83,6 +91,8 @@ class Server:
     def __init__(self, n: int) -> None:
         self.bodies = {"v1": sse_body(n, False), "v0": sse_body(n, True)}
         self.latency: tuple[int, float] = (0, 0.0)
+        self.paced: tuple[float, float] = (0.0, 0.0)
+        self.paced_end = 0.0
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -101,6 +111,19 @@ class Server:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
+                if self.path.startswith("/paced"):
+                    rate, seconds = outer.paced
+                    total, batch = int(rate * seconds), max(int(rate / 100), 1)
+                    t0 = time.perf_counter()
+                    for start in range(0, total, batch):
+                        pause = t0 + start / rate - time.perf_counter()
+                        if pause > 0:
+                            time.sleep(pause)
+                        chunk = "".join(f"data: {json.dumps(v1_event(i, i == total - 1, rid=rid))}\n\n" for i in range(start, min(start + batch, total)))
+                        self.wfile.write(chunk.encode())
+                        self.wfile.flush()
+                    outer.paced_end = time.perf_counter()
+                    return
                 if self.path.startswith("/latency"):
                     n, gap = outer.latency
                     for i in range(n):
@@ -166,12 +189,45 @@ def latency(argv: list[str], env: dict[str, str]) -> float:
     return statistics.median(delays) if delays else float("nan")
 
 
+_FRAME = re.compile(r"(\d+) events?, \d+\.\ds")  # the live view's head line, once per frame
+
+
+def live_check(server: Server, rate: float, seconds: float) -> str:
+    """The live view fed `rate` events/s for `seconds`: does it keep up, at what frame rate, and
+    does its final screen tell the truth?"""
+    import tempfile
+
+    server.paced = (rate, seconds)
+    total = int(rate * seconds)
+    with tempfile.TemporaryFile() as screen:
+        t0 = time.perf_counter()
+        proc = subprocess.run(a2a_argv(server.url + "/paced", []), stdout=screen, stderr=subprocess.PIPE, env={**os.environ, **MODES["live"][1]}, timeout=120 + seconds * 4)
+        ended = time.perf_counter()
+        if proc.returncode != 0:
+            raise SystemExit(f"live view at {rate:,.0f}/s failed ({proc.returncode}): {proc.stderr.decode()[-400:]}")
+        screen.seek(0)
+        drawn = screen.read().decode("utf-8", "replace")
+    counts = [int(m) for m in _FRAME.findall(drawn)]
+    last = drawn[drawn.rfind("Summary") :] if "Summary" in drawn else ""
+    shown = counts[-1] if counts else -1
+    behind = ended - server.paced_end
+    took = ended - t0
+    verdict = "keeps up" if behind < 0.5 and shown == total and "completed" in last else "FALLS BEHIND or WRONG"
+    return (
+        f"live view at {rate:,.0f} events/s for {seconds:g} s: {total:,} events; ended {behind * 1000:.0f} ms after the server's last event;"
+        f" {len(counts)} frames in {took:.1f} s ({len(counts) / took:.1f}/s); final screen: {shown:,} events,"
+        f" state {'completed' if 'completed' in last else 'NOT completed'}: {verdict}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--events", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--latency-events", type=int, default=200)
+    ap.add_argument("--live-rate", type=float, default=5000, help="events/s for the paced live-view check (0: skip it)")
+    ap.add_argument("--live-seconds", type=float, default=3.0)
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     server = Server(args.events)
@@ -196,6 +252,8 @@ def main() -> None:
             lat_raw = latency([sys.executable, "-c", RAW_CONSUMER, server.url + "/latency"], {})
             lat_a2a = latency([*A2A, "stream", "go", "--endpoint", server.url + "/latency", "-o", "json"], {})
             print(f"latency, median ms from the server's stamp to a line on stdout: raw consumer {lat_raw:.2f}, a2a -o json {lat_a2a:.2f}")
+        if args.live_rate:
+            print(live_check(server, args.live_rate, args.live_seconds))
     finally:
         server.close()
     if shutil.which("a2a") is None and not (BIN / "a2a").exists():

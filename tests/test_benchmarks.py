@@ -31,7 +31,8 @@ def test_startup_runs():
 
 
 def test_stream_throughput_runs():
-    out = run("stream_throughput.py", "--events", "300", "--rounds", "1", "--latency-events", "5", "--modes", "json,raw,text")
+    out = run("stream_throughput.py", "--events", "300", "--rounds", "1", "--latency-events", "5", "--modes", "json,raw,text", "--live-rate", "1000", "--live-seconds", "0.2")
     names = [line[:14].strip() for line in out.splitlines() if line[:14].strip() in ("raw consumer", "raw", "json", "text")]
     assert names == ["raw consumer", "json", "raw", "text"], out
     assert "latency, median ms" in out, out
+    assert "live view at 1,000 events/s for 0.2 s: 200 events;" in out, out
