@@ -321,6 +321,27 @@ def test_flags_and_a_profile_remember_the_flow(cli, cfg, server, browser):
     assert plain.exit_code == 4 and "is not https" in plain.stderr and len(browser.links) == 2
 
 
+def test_the_redirect_port_and_the_config_keys(cli, cfg, server, browser):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = login(cli, server, "--redirect-port", str(port))
+        assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--redirect-port" in result.stderr
+    assert browser.links == []
+    result = login(cli, server, "--redirect-port", str(port))  # free again: the redirect URI uses it, the profile keeps it
+    assert result.exit_code == 0, result.stderr
+    assert query_of(browser.links[0])["redirect_uri"] == f"http://127.0.0.1:{port}/callback"
+    assert tomllib.loads(cfg.read_text())["profiles"]["me"]["auth"]["redirect-port"] == port
+    assert cli("config", "set", "auth.flow", "authorization-code", "--profile", "other").exit_code == 0
+    bad = cli("config", "set", "auth.flow", "browser-ish", "--profile", "other")
+    assert bad.exit_code == 2 and "client-credentials, device-code or authorization-code" in bad.stderr
+    bad = cli("config", "set", "auth.redirect-port", "80000", "--profile", "other")
+    assert bad.exit_code == 2 and "not a port number" in bad.stderr
+
+
 # -- off a terminal, as a separate process: the link read from stderr ----------------------------------
 
 
