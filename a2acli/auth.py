@@ -239,14 +239,22 @@ def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float |
         auth = httpx.BasicAuth(cc.client_id, cc.client_secret)
     if note:
         note(f"requesting an OAuth2 token from {cc.token_url} (client credentials, client {cc.client_id})")
+    body, t0 = _grant(cc, form, auth, "the client credentials", "check --client-id, --client-secret and --scope", verify=verify, timeout=timeout)
+    return _entry(body, t0, cc.token_url, cc.client_id, cc.scope, CLIENT_CREDENTIALS)
+
+
+def _grant(cc: ClientCredentials, form: dict[str, str], auth: Any, what: str, hint: str, *, verify: Any, timeout: float | None) -> tuple[dict[str, Any], float]:
+    """POST a grant to the token endpoint: (its answer, when it was asked). A refusal (HTTP 400,
+    401, 403) is an AuthError saying it refused `what`; any other answer without a token,
+    _unexpected."""
     t0 = time.time()
     resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
     if resp.status_code != 200 or not isinstance(body, dict) or not body.get("access_token"):
         why = _why(resp, body)
         if resp.status_code in (400, 401, 403):
-            raise AuthError(f"the token endpoint {cc.token_url} refused the client credentials ({why})", hint="check --client-id, --client-secret and --scope")
+            raise AuthError(f"the token endpoint {cc.token_url} refused {what} ({why})", hint=hint)
         raise _unexpected(resp, f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)")
-    return _entry(body, t0, cc.token_url, cc.client_id, cc.scope, CLIENT_CREDENTIALS)
+    return body, t0
 
 
 def _client_form(cc: ClientCredentials, form: dict[str, str]) -> Any:
@@ -659,6 +667,7 @@ class RedirectListener:
 
         self.query: dict[str, str] | None = None
         self.done = threading.Event()
+        lock = threading.Lock()  # the first answer is the one kept
         self.expected_state = ""
         listener = self
 
@@ -671,17 +680,20 @@ class RedirectListener:
                     self._page(404, "Not found", "This address only takes the sign-in's redirect.")
                     return
                 query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-                if listener.done.is_set():
+                with lock:
+                    first = not listener.done.is_set()
+                    if first:
+                        listener.query = query
+                if not first:
                     self._page(409, "Already answered", "The sign-in was already answered; look at the terminal.")
-                    return
-                if query.get("state") != listener.expected_state:
+                elif query.get("state") != listener.expected_state:
                     self._page(400, "Sign-in failed", "The answer does not belong to this sign-in (state mismatch). Look at the terminal.")
                 elif query.get("error"):
                     self._page(400, "Sign-in failed", f"The authorization server said: {query['error']}. Look at the terminal.")
                 else:
                     self._page(200, "Signed in", "You can close this window and go back to the terminal.")
-                listener.query = query
-                listener.done.set()
+                if first:
+                    listener.done.set()
 
             def _page(self, status: int, title: str, text: str) -> None:
                 import html
@@ -770,11 +782,5 @@ def exchange_code(cc: ClientCredentials, code: str, request: AuthorizationReques
     auth = _client_form(cc, form)
     if note:
         note(f"exchanging the authorization code at {cc.token_url} (client {cc.client_id})")
-    t0 = time.time()
-    resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
-    if resp.status_code != 200 or not isinstance(body, dict) or not body.get("access_token"):
-        why = _why(resp, body)
-        if resp.status_code in (400, 401, 403):
-            raise AuthError(f"the token endpoint {cc.token_url} refused the authorization code ({why})", hint="run `a2a auth login --flow authorization-code` again; check --client-id")
-        raise _unexpected(resp, f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)")
+    body, t0 = _grant(cc, form, auth, "the authorization code", "run `a2a auth login --flow authorization-code` again; check --client-id", verify=verify, timeout=timeout)
     return signed_in(body, t0, cc, AUTHORIZATION_CODE, nonce=request.nonce, verify=verify, timeout=timeout)

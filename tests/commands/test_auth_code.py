@@ -15,7 +15,6 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -27,25 +26,12 @@ except ModuleNotFoundError:  # Python 3.10
 import httpx
 import pytest
 from a2a_testkit import make_key, v1_card
-from oauth_provider import CODE_REFRESH, CODE_TOKEN, Browser, FakeServer, serve
+from oauth_provider import CODE_REFRESH, CODE_TOKEN, Browser, FakeServer
 
 from a2acli import auth
 from a2acli.wire.oidc import pkce_challenge
 
 CLIENT = "a2a-cli"
-
-
-@pytest.fixture
-def cfg(tmp_path, monkeypatch):
-    path = tmp_path / "cfg" / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    with serve() as fake:
-        yield fake
 
 
 @pytest.fixture
@@ -152,6 +138,8 @@ def test_json_result_and_a_flow_from_the_card(cli, cfg, server, browser):
     doc = json.loads(result.stdout)
     assert doc == {**doc, "flow": "authorization-code", "authorizationUrl": f"{server.base}/authorize", "tokenUrl": f"{server.base}/token", "refreshable": True}
     assert "idToken" not in doc and CODE_TOKEN not in result.stdout
+    card = cli("card", "fetch", "-u", server.base)
+    assert "`a2a auth login --flow authorization-code` (browser sign-in)" in card.stdout
 
 
 @pytest.mark.spec("A2ACLI_AUTH_010")

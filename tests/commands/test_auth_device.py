@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import stat
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -21,7 +20,7 @@ import httpx
 import pytest
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 from oauth_provider import GRANT as SERVED_GRANT
-from oauth_provider import TASK, FakeServer, serve
+from oauth_provider import TASK
 
 from a2acli import auth
 
@@ -60,20 +59,7 @@ def clock(monkeypatch) -> Clock:
     return c
 
 
-@pytest.fixture
-def cfg(tmp_path, monkeypatch):
-    path = tmp_path / "cfg" / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
-    return path
-
-
-# -- a real authorization server (and agent) on 127.0.0.1 (tests/oauth_provider.py) -----------------
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    with serve() as fake:
-        yield fake
+# -- a real authorization server (and agent) on 127.0.0.1: `server` (tests/oauth_provider.py) ---------
 
 
 PENDING = {"error": "authorization_pending"}
