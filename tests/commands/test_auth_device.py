@@ -20,7 +20,7 @@ import httpx
 import pytest
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 from oauth_provider import GRANT as SERVED_GRANT
-from oauth_provider import TASK
+from oauth_provider import TASK, FakeServer
 
 from a2acli import auth
 
@@ -119,6 +119,28 @@ def test_device_login_by_openid_connect_discovery(cli, cfg, clock, server):
     call = cli("tasks", "get", "t-1", "--profile", "me")
     assert call.exit_code == 0, call.stderr
     assert [h for _, p, _, h in server.requests if p == "/rpc"][-1]["authorization"] == "Bearer dev-token-1"
+
+
+@pytest.mark.spec("A2ACLI_AUTH_010")
+def test_the_id_token_of_a_device_sign_in_is_checked(cli, cfg, clock, server):
+    """OpenID Connect discovery: the scope is openid; the ID token in the token answer is checked
+    (no nonce in this flow) and its signature verified with the provider's JWK Set."""
+    server.token_script = [{**TOKEN, "scope": "openid", "id_token": server.id_token("a2a-cli", None)}]
+    result = cli("auth", "login", "--profile", "me", "--discovery-url", server.discovery_url, "--client-id", "a2a-cli")
+    assert result.exit_code == 0, result.stderr
+    assert posts_to(server, "/device")[0]["scope"] == ["openid"]
+    assert f"(device code) as alice (alice@example.test), issuer {server.base}" in result.stdout
+    status = cli("auth", "status", "--profile", "me", "-o", "json")
+    assert json.loads(status.stdout)["idToken"]["signature"] == f"verified (kid k1, ES256, key from {server.base}/jwks)"
+    server.id_claims = {"aud": "another-client"}
+    server.token_script = [{**TOKEN, "scope": "openid", "id_token": server.id_token("a2a-cli", None)}]
+    result = cli("auth", "login", "--profile", "other", "--discovery-url", server.discovery_url, "--client-id", "a2a-cli")
+    assert result.exit_code == 4 and "its audience 'another-client' is not this client (a2a-cli)" in result.stderr
+    assert "other" not in tomllib.loads(cfg.read_text())["profiles"]
+
+
+def posts_to(server: FakeServer, path: str) -> list[dict[str, list[str]]]:
+    return [form for method, p, form, _ in server.requests if method == "POST" and p == path]
 
 
 @pytest.mark.spec("A2ACLI_AUTH_010")
