@@ -289,7 +289,11 @@ def scheme_how(scheme: Any) -> tuple[str, str, str]:
     if kind == "oauth2":
         flows: dict[str, Any] = body["flows"] if isinstance(body.get("flows"), dict) else {}
         flow = str(next(iter(flows), ""))
-        how = {"clientCredentials": "`a2a auth login` (client credentials)", "deviceCode": "`a2a auth login --device` (device code)"}.get(flow, "--bearer TOKEN")
+        how = {
+            "clientCredentials": "`a2a auth login` (client credentials)",
+            "deviceCode": "`a2a auth login --device` (device code)",
+            "authorizationCode": "`a2a auth login --flow authorization-code` (browser sign-in)",
+        }.get(flow, "--bearer TOKEN")
         return f"oauth2{' ' + flow if flow else ''}", "header Authorization: Bearer", how
     if kind == "openIdConnect":
         return kind, "header Authorization: Bearer", "`a2a auth login` (OpenID Connect discovery) or --bearer TOKEN"
