@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from a2acli.wire import envelope
+
 
 class Row(NamedTuple):
     label: str
@@ -154,7 +156,7 @@ def parts_text(parts: Any) -> str:
 
 def pretty(value: Any) -> str:
     """A data part or metadata as formatted JSON (the spec's "data part as formatted JSON")."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    return envelope.pretty(value)
 
 
 def _size(part: dict[str, Any]) -> str:
