@@ -90,7 +90,7 @@ import pytest
 pytestmark = pytest.mark.integration
 
 V1 = {"A2A-Version": "1.0"}
-SKILLS = {"create-user", "slow", "fail", "ask", "echo"}
+SKILLS = {"create-user", "slow", "fail", "ask", "auth", "echo"}
 WIRES = ["v1", "v0"]
 
 
@@ -272,7 +272,7 @@ def test_card_is_v0_shaped_for_0_3(http, demo_agent, path):
     assert card["capabilities"] == {"streaming": True, "pushNotifications": True}
     assert card["securitySchemes"]["apiKey"] == {
         "type": "apiKey", "in": "header", "name": "X-API-Key",
-        "description": "Needed only for the extended agent card.",
+        "description": "Needed only for the extended agent card and, mid-task, the auth skill.",
     }
     assert "security" not in card  # declared, never required card-wide
     assert {s["id"] for s in card["skills"]} == SKILLS
