@@ -129,21 +129,23 @@ def test_a_message_that_names_no_scheme_gets_every_way_the_card_takes(cli, respx
     ]
 
 
-def test_a_card_without_schemes_points_at_h_since_no_credential_flag_would_be_sent(cli, respx_mock):
+@pytest.mark.parametrize(
+    ("where", "says", "then"),
+    [
+        # a card without schemes: --api-key and --bearer would be withheld, -H carries it
+        (("-u", AGENT), "the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it", f"-u {AGENT} -H 'NAME: VALUE' 'continue'"),
+        # --endpoint: no card, credential flags go as given
+        (("--endpoint", RPC), "its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:", f"--endpoint {RPC} 'continue'"),
+    ],
+    ids=["card-without-schemes", "endpoint-without-card"],
+)
+def test_without_a_scheme_to_name_the_hint_says_how_the_credential_can_go(cli, respx_mock, where, says, then):
     card_with({})
     respx_mock.post(RPC).respond(json=rpc_result({"task": auth_task(ask())}))
-    result = cli("send", "hi", "-u", AGENT)
+    result = cli("send", "hi", *where)
     assert result.exit_code == 0, result.stderr
-    assert "the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it" in result.stderr
-    assert commands(result.stderr) == [f"a2a send --task-id t-1 --context-id c-1 -u {AGENT} -H 'NAME: VALUE' 'continue'"]
-
-
-def test_with_endpoint_there_is_no_card_and_the_credential_flags_go_as_given(cli, respx_mock):
-    respx_mock.post(RPC).respond(json=rpc_result({"task": auth_task(ask())}))
-    result = cli("send", "hi", "--endpoint", RPC)
-    assert result.exit_code == 0, result.stderr
-    assert "its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:" in result.stderr
-    assert commands(result.stderr) == [f"a2a send --task-id t-1 --context-id c-1 --endpoint {RPC} 'continue'"]
+    assert says in result.stderr
+    assert commands(result.stderr) == [f"a2a send --task-id t-1 --context-id c-1 {then}"]
 
 
 def test_a_stream_that_ends_at_auth_required_shows_the_ask_and_the_command(cli, respx_mock):
