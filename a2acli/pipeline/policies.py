@@ -548,11 +548,13 @@ def read_credential(call: Call, secret: Any) -> dict[str, Any]:
         auth_required_notes(call)
         return {}
     w = typed[0]
-    login = f" (or `{w.way.login}` in another shell, then Enter)" if w.way.login else ""
-    call.out.note(f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where}){login}")
+    call.out.note(f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where})")
     try:
         value = str(secret(f"{SECRET_WHAT[w.way.option]} for {w.way.where} (not shown; Enter to skip): ") or "")
     except EOFError:
+        value = ""
+    if w.way.option == "basic" and value.strip() and ":" not in value:
+        call.out.warn("HTTP basic takes USER:PASSWORD (a colon between them): not sent")
         value = ""
     if not value.strip():
         call.out.note(f"no credential: your next line answers task {tid} without one (/new leaves it)")

@@ -200,3 +200,18 @@ def test_at_a_terminal_a_bearer_scheme_takes_the_typed_token_as_authorization(cl
     assert route.calls[1].request.headers["Authorization"] == "Bearer tok-1"
     assert "Authorization" not in route.calls[0].request.headers
     assert "tok-1" not in result.stdout + result.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+def test_at_a_terminal_a_basic_scheme_takes_user_colon_password_and_refuses_anything_else(cli, respx_mock, at_a_terminal):
+    typed, prompts = at_a_terminal
+    typed += ["no-colon-s3cret", "ada:pw-s3cret"]
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes={"b": {"httpAuthSecurityScheme": {"scheme": "Basic"}}}))
+    route = respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), asks_auth(), task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="do it\nhere\nand here\n/quit\n")
+    assert result.exit_code == 0, result.stderr
+    assert prompts == ["USER:PASSWORD for header Authorization: Basic (not shown; Enter to skip): "] * 2
+    assert "HTTP basic takes USER:PASSWORD (a colon between them): not sent" in result.stderr
+    assert "Authorization" not in route.calls[1].request.headers  # the one without a colon went nowhere
+    assert route.calls[2].request.headers["Authorization"] == "Basic YWRhOnB3LXMzY3JldA=="  # ada:pw-s3cret
+    assert "s3cret" not in result.stdout + result.stderr and "YWRhOnB3LXMzY3JldA" not in result.stderr
