@@ -460,19 +460,34 @@ def run_download(task_id: str, directory: str, opts: CallOptions, *, request_id:
 
 
 @entry_point
-def run_chat(lines: Iterable[str], opts: CallOptions, *, context_id: str | None = None, task_id: str | None = None, poll_interval: float = 2.0, interactive: bool = False) -> None:
+def run_chat(
+    lines: Iterable[str],
+    opts: CallOptions,
+    *,
+    context_id: str | None = None,
+    task_id: str | None = None,
+    poll_interval: float = 2.0,
+    interactive: bool = False,
+    secret: Callable[[str], str] | None = None,
+) -> None:
     """`a2a chat`: each line one SendMessage turn, waited for like `send`; the context (and the
     task while it waits for input or authentication) is carried to the next turn. `/new` starts
     a new context, `/quit` ends. At a terminal (`interactive`) an error is said and the session
-    goes on; otherwise the first error ends it with its exit code, as `send` would."""
+    goes on; otherwise the first error ends it with its exit code, as `send` would.
+
+    A task in AUTH_REQUIRED (A2A §7.6): with `secret` (getpass, at a terminal) the credential its
+    card's scheme takes is read unechoed and sent with the next turn only; without it (piped) the
+    commands that continue the task are said and the session ends (exit 0): a pipe never answers
+    a prompt."""
     from a2acli.commands._inputs import build_message
-    from a2acli.pipeline.policies import settled, wait_for_task
+    from a2acli.pipeline.policies import auth_required_notes, read_credential, settled, wait_for_task
     from a2acli.render.present import present, waiting
-    from a2acli.wire.translate import is_interrupted
+    from a2acli.wire.translate import is_interrupted, to_core_task_state
 
     spec = METHODS["SendMessage"]
     with session(opts) as call:
         ctx, tid = context_id, task_id
+        given: dict[str, Any] = {}  # a credential for the next turn only
         for line in lines:
             text = line.strip()
             if not text:
@@ -481,6 +496,7 @@ def run_chat(lines: Iterable[str], opts: CallOptions, *, context_id: str | None 
                 break
             if text == "/new":
                 ctx = tid = None
+                given = {}
                 call.out.note("the next message starts a new context")
                 continue
             message = build_message([{"text": text}], message_id=None, context_id=ctx, task_id=tid, metadata=None)
@@ -490,14 +506,16 @@ def run_chat(lines: Iterable[str], opts: CallOptions, *, context_id: str | None 
                 continue
             call.task.clear()
             try:
-                call.endpoint()
-                call.sending = message  # Ctrl-C before the answer names it
-                with waiting(call.out, what="waiting for the agent's answer"):
-                    reply = call.unary(spec, params)
-                call.sending = None
-                call.track(reply.core)
-                if call.task.get("id") and not settled(call.task.get("state")):
-                    reply = wait_for_task(call, poll_interval, wrap=True)
+                with call.turn_credentials(given):
+                    given = {}
+                    call.endpoint()
+                    call.sending = message  # Ctrl-C before the answer names it
+                    with waiting(call.out, what="waiting for the agent's answer"):
+                        reply = call.unary(spec, params)
+                    call.sending = None
+                    call.track(reply.core)
+                    if call.task.get("id") and not settled(call.task.get("state")):
+                        reply = wait_for_task(call, poll_interval, wrap=True)
             except A2acliError as e:
                 if not interactive:
                     raise
@@ -510,7 +528,13 @@ def run_chat(lines: Iterable[str], opts: CallOptions, *, context_id: str | None 
                 ctx = call.task.get("contextId") or ctx
                 waiting_on = is_interrupted(call.task.get("state"))
                 tid = call.task["id"] if waiting_on else None
-                if waiting_on:
+                if to_core_task_state(call.task.get("state")) == "TASK_STATE_AUTH_REQUIRED":
+                    if secret is None:  # piped: nothing here can answer it
+                        auth_required_notes(call)
+                        call.out.note("chat ends here: it reads no credential from a pipe")
+                        break
+                    given = read_credential(call, secret)
+                elif waiting_on:
                     call.out.note(f"task {call.task['id']} waits for you: your next line answers it")
             elif isinstance(core.get("message"), dict):
                 ctx = core["message"].get("contextId") or ctx

@@ -1,4 +1,4 @@
-"""`a2a chat`: talk with an agent turn by turn; the context and the waiting task carry over."""
+"""`a2a chat`: talk with an agent turn by turn; the context and the waiting task carry over (a credential an auth-required task asks for is read at the terminal, for one turn)."""
 
 from __future__ import annotations
 
@@ -33,18 +33,22 @@ def _ttys() -> tuple[bool, bool]:
 
 def chat(
     context_id: Annotated[str | None, typer.Option("--context-id", help="Continue this context from the first turn.", show_default=False)] = None,
-    task_id: Annotated[str | None, typer.Option("--task-id", help="The first turn answers this task (one waiting for input).", show_default=False)] = None,
+    task_id: Annotated[str | None, typer.Option("--task-id", help="The first turn answers this task (one waiting for input or authentication).", show_default=False)] = None,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     *,
     opts: CallOptions,
 ) -> None:
     """Talk with the agent turn by turn (SendMessage per line): the context, and the task while it
-    waits for input, carry over to the next turn.
+    waits for input or authentication, carry over to the next turn.
 
     At a terminal: type a message after `you> `; `/new` starts a new context, `/quit` or Ctrl-D
-    ends; an error is said and the session goes on. Not at a terminal (stdin or stdout is a pipe):
-    no prompt, each line of stdin is one turn, the output is plain text (or one JSON document per
-    turn, a line each, under -o json), and the first error ends the session with its exit code.
+    ends; an error is said and the session goes on. A task that asks for authentication
+    (auth-required): the credential its Agent Card's scheme takes (an API key, a bearer token) is
+    read without echo and sent with your next line only, never stored. Not at a terminal (stdin or
+    stdout is a pipe): no prompt, each line of stdin is one turn, the output is plain text (or one
+    JSON document per turn, a line each, under -o json), the first error ends the session with its
+    exit code, and a task that asks for authentication ends it (exit 0) with the command that
+    continues it.
 
     Examples:
 
@@ -63,7 +67,15 @@ def chat(
             )
     interactive = stdin_tty and stdout_tty
     lines = _typed(PROMPT) if interactive else iter(sys.stdin.readline, "")
-    run_chat(lines, opts, context_id=context_id, task_id=task_id, poll_interval=poll_seconds(poll_interval, opts), interactive=interactive)
+    secret = _secret if interactive else None  # a credential is read from the terminal only
+    run_chat(lines, opts, context_id=context_id, task_id=task_id, poll_interval=poll_seconds(poll_interval, opts), interactive=interactive, secret=secret)
+
+
+def _secret(prompt: str) -> str:
+    """A credential typed at the terminal, not echoed (getpass reads the terminal itself)."""
+    import getpass
+
+    return getpass.getpass(prompt)
 
 
 chat_command = method_options(chat)

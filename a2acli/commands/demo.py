@@ -89,8 +89,10 @@ def demo_server(
     JSON-RPC and HTTP+JSON on --port; gRPC on --grpc-port (the HTTP port + 1 unless
     given; without grpcio installed, no gRPC).
 
-    Skills: create-user, slow, fail, ask, echo (plain text). The extended card
-    needs X-API-Key (gRPC metadata x-api-key); nothing else needs credentials.
+    Skills: create-user, slow, fail, ask, auth, echo (plain text). The extended card
+    needs X-API-Key (gRPC metadata x-api-key); the auth skill asks for it mid-task
+    (auth-required) and completes when a message on the task carries it; nothing else
+    needs credentials.
 
     Examples:
 
@@ -118,7 +120,7 @@ def demo_server(
         typer.echo(f"a2a demo agent on {url}  (V1 and V0; Ctrl-C to stop)", err=True)
         if grpc_target is not None:
             typer.echo(f"gRPC (V1 and V0, plaintext) on {grpc_target}", err=True)
-        typer.echo(f"extended card: send header X-API-Key: {api_key}", err=True)
+        typer.echo(f"extended card and the auth skill: send header X-API-Key: {api_key}", err=True)
 
     def note(text: str) -> None:
         typer.echo(text, err=True)

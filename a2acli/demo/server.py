@@ -26,10 +26,11 @@ Layout (base URL `http://HOST:PORT`):
   without it the agent serves HTTP alone.
 
 Skills, chosen by the `skill` key of the first data part, else plain text => echo:
-`create-user`, `slow`, `fail`, `ask`, `echo`; an unknown skill ends the task rejected.
+`create-user`, `slow`, `fail`, `ask`, `auth`, `echo`; an unknown skill ends the task rejected.
 Only the extended card needs `X-API-Key` (JSON-RPC method, `GET /extendedAgentCard`, `GET /v1/card`;
-over gRPC the metadata `x-api-key` on `GetExtendedAgentCard` / V0 `GetAgentCard`);
-every other call works without credentials.
+over gRPC the metadata `x-api-key` on `GetExtendedAgentCard` / V0 `GetAgentCard`) to be answered;
+the `auth` skill asks for it mid-task (AUTH_REQUIRED, A2A §7.6) and completes once a message on
+the task carries it; every other call works without credentials.
 """
 
 from __future__ import annotations
@@ -144,14 +145,18 @@ def grpc_target(host: str, port: int) -> str:
     return _hostport(host, port)
 
 
-def _skill(skill_id: str, name: str, description: str, examples: list[str]) -> AgentSkill:
-    return AgentSkill(
+def _skill(skill_id: str, name: str, description: str, examples: list[str], *, needs: str | None = None) -> AgentSkill:
+    """A skill; `needs`: the security scheme it requires (a securityRequirements entry)."""
+    skill = AgentSkill(
         id=skill_id,
         name=name,
         description=description,
         tags=["demo"],
         examples=examples,
     )
+    if needs is not None:
+        skill.security_requirements.append(SecurityRequirement(schemes={needs: StringList(list=[])}))
+    return skill
 
 
 _PUBLIC_SKILLS = [
@@ -178,6 +183,13 @@ _PUBLIC_SKILLS = [
         "Ask for input",
         "Data part {skill: 'ask', question?}: ends input-required; a follow-up message on the same task (taskId + contextId) whose text or data {value} gives the value completes it.",
         ['{"skill": "ask", "question": "Which colour?"}'],
+    ),
+    _skill(
+        "auth",
+        "Needs a credential mid-task",
+        f"Data part {{skill: 'auth'}}: working, then auth-required: the status message asks for the card's '{API_KEY_SCHEME}' scheme (text, and a data part {{securityScheme, type, location, name}} naming header {API_KEY_HEADER}). A follow-up message on the same task (taskId + contextId) sent with {API_KEY_HEADER} completes it with an artifact 'authorized'; without the key it stays auth-required with the same ask. Sent with the key in the first place, it completes at once.",
+        ['{"skill": "auth"}'],
+        needs=API_KEY_SCHEME,
     ),
     _skill(
         "echo",
@@ -214,26 +226,26 @@ def _build_card(
             "Admin report",
             "Listed only on the extended card. Data part {skill: 'admin-report'} sent with X-API-Key: completed with an artifact 'report' (counters); without it: rejected.",
             ['{"skill": "admin-report"}'],
+            needs=API_KEY_SCHEME,
         )
-        admin.security_requirements.append(SecurityRequirement(schemes={API_KEY_SCHEME: StringList(list=[])}))
         skills.append(admin)
     return AgentCard(
         name=AGENT_NAME,
         description=(
             "Built-in demo agent of the a2a CLI (a2a-sdk server). Serves A2A 1.0 and 0.3 "
-            f"over {_spoken(bindings)}. Skills: create-user, slow, fail, ask, echo." + (" Extended card." if extended else "")
+            f"over {_spoken(bindings)}. Skills: create-user, slow, fail, ask, auth, echo." + (" Extended card." if extended else "")
         ),
         version=AGENT_VERSION,
         supported_interfaces=_interfaces(url, rest_url if rest_url is not None else url.rstrip("/"), bindings, grpc_url or ""),
         capabilities=AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
-        # Declared but not required card-wide (no securityRequirements): only the
-        # extended card checks it, so plain calls work without credentials.
+        # Declared but not required card-wide (no securityRequirements): only the extended
+        # card and the `auth` skill (mid-task) check it, so plain calls work without credentials.
         security_schemes={
             API_KEY_SCHEME: SecurityScheme(
                 api_key_security_scheme=APIKeySecurityScheme(
                     location="header",
                     name=API_KEY_HEADER,
-                    description="Needed only for the extended agent card.",
+                    description="Needed only for the extended agent card and, mid-task, the auth skill.",
                 )
             )
         },
@@ -369,6 +381,9 @@ class DemoAgentExecutor(AgentExecutor):
         if current is not None and current.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
             await self._answer(updater, texts, datas)
             return
+        if current is not None and current.status.state == TaskState.TASK_STATE_AUTH_REQUIRED:
+            await self._auth(updater, self._key_sent(context), again=True)
+            return
 
         first = datas[0] if datas and isinstance(datas[0], dict) else None
         skill = first.get("skill") if first is not None else None
@@ -407,12 +422,19 @@ class DemoAgentExecutor(AgentExecutor):
             await self._fail(updater, fields)
         elif skill == "ask":
             await self._ask(updater, fields)
+        elif skill == "auth":
+            await self._auth(updater, self._key_sent(context))
         elif skill == "admin-report":
-            headers = context.call_context.state.get("headers", {})
-            await self._admin_report(updater, headers.get(API_KEY_HEADER.lower()) == self._api_key)
+            await self._admin_report(updater, self._key_sent(context) == "right")
         else:
             known = ", ".join(s.id for s in _PUBLIC_SKILLS)
             await updater.reject(updater.new_agent_message([_text_part(f"unknown skill {skill!r}; this agent knows: {known}")]))
+
+    def _key_sent(self, context: RequestContext) -> str:
+        """The request's API key header (gRPC: metadata x-api-key): "right", "wrong" or "none"."""
+        state = context.call_context.state if context.call_context is not None else {}
+        sent = state.get("headers", {}).get(API_KEY_HEADER.lower())
+        return "none" if sent is None else "right" if sent == self._api_key else "wrong"
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         # The SDK calls this, then cancels the running execute() (CancelledError).
@@ -466,6 +488,26 @@ class DemoAgentExecutor(AgentExecutor):
         question = fields.get("question") or "Which value should I use?"
         await updater.start_work()
         await updater.requires_input(updater.new_agent_message([_text_part(f'{question} Reply on this task (same taskId and contextId) with text, or a data part {{"value": ...}}.')]))
+
+    async def _auth(self, updater: TaskUpdater, key: str, *, again: bool = False) -> None:
+        """In-task authorization (A2A §7.6): the task asks for the card's API key scheme in its
+        status message (AUTH_REQUIRED) and returns; the next message on the task carries the key
+        in the header the card declares. The key goes where the card says, never in the message."""
+        if not again:
+            await updater.start_work()
+        if key != "right":
+            wrong = f"The {API_KEY_HEADER} sent is not this agent's key. " if key == "wrong" else ""
+            ask = (
+                f"{wrong}This task needs a credential to go on: the API key of the Agent Card's security scheme "
+                f"'{API_KEY_SCHEME}', in header {API_KEY_HEADER}. Send it with a message on this task (same taskId and contextId)."
+            )
+            scheme = {"securityScheme": API_KEY_SCHEME, "type": "apiKey", "location": "header", "name": API_KEY_HEADER}
+            await updater.requires_auth(updater.new_agent_message([_text_part(ask), _data_part(scheme)]))
+            return
+        if again:
+            await updater.start_work()
+        await updater.add_artifact([_text_part(f"authorized with {API_KEY_HEADER}: the protected step is done")], name="authorized", last_chunk=True)
+        await updater.complete(updater.new_agent_message([_text_part("authorized, done")]))
 
     async def _admin_report(self, updater: TaskUpdater, authorized: bool) -> None:
         if not authorized:

@@ -439,10 +439,11 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     label = state_text(state)
     if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
         call.out.warn(f"task {t['id']} ended {label}")
+    elif state == "TASK_STATE_AUTH_REQUIRED":
+        auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
     elif is_interrupted(state):
-        what = "input" if state == "TASK_STATE_INPUT_REQUIRED" else "authentication"
-        call.out.warn(f"task {t['id']} is {label}: it needs {what}; continue with:")  # exit 0 all the same: the outcome is the task's
-        call.out.command(f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)} 'your reply'")
+        call.out.warn(f"task {t['id']} is {label}: it needs input; continue with:")
+        call.out.command(f"{continue_command(call)} 'your reply'")
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
         call.out.command(f"a2a tasks get {t['id']} --wait{conn_flags(call.opts)}")
@@ -452,6 +453,116 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
         raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
+
+
+def continue_command(call: Call) -> str:
+    """`a2a send --task-id T --context-id C` and this call's connection flags: the start of the
+    command that continues the task in hand (the message follows)."""
+    t = call.task
+    return f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)}"
+
+
+AUTH_CONTINUE = "'continue'"  # the message that goes with the credential (the agent may read it)
+
+
+class AuthWay(NamedTuple):
+    """One way to give the credential an AUTH_REQUIRED task asks for: the card's scheme (its
+    name and render.views.Way), and the commands that continue the task with it."""
+
+    name: str
+    way: Any
+    commands: list[str]
+
+
+def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
+    """What the task in AUTH_REQUIRED asks for (wire.security.auth_ask: the schemes its status
+    message names, else the card's), and for each scheme the commands that continue it: with the
+    flag that sends the credential where the card's scheme takes it (`--api-key KEY`), or
+    `a2a auth login` first for an OAuth2 / OpenID Connect flow. Placeholders only, never a secret."""
+    import shlex
+
+    from a2acli.render.views import scheme_way
+    from a2acli.wire.security import auth_ask
+
+    card = call.card if isinstance(call.card, dict) else None
+    ask = auth_ask(card, call.ask)
+    schemes = (card or {}).get("securitySchemes") or {}
+    opts, src = call.opts, call.opts.sources or {}
+    profile = f" --profile {shlex.quote(opts.profile)}" if opts.profile else ""  # the token is kept in it
+    url = f" -u {shlex.quote(opts.url)}" if opts.url and src.get("url") == "flag" else ""
+    base = continue_command(call)
+    ways: list[AuthWay] = []
+    seen: set[tuple[str, str]] = set()
+    for name, _kind, _body in ask.schemes:
+        way = scheme_way(schemes.get(name) if isinstance(schemes, dict) else None)
+        if (way.login, way.flag) in seen or not (way.login or way.flag):
+            continue
+        seen.add((way.login, way.flag))
+        login_first = [f"{way.login}{url}{profile}", f"{base}{profile} {AUTH_CONTINUE}"]
+        commands = login_first if way.login else [f"{base} {way.flag} {AUTH_CONTINUE}"]
+        ways.append(AuthWay(name, way, commands))
+    return ask, ways
+
+
+def auth_required_notes(call: Call) -> None:
+    """A task in AUTH_REQUIRED (A2A §7.6.2; official CLI spec §8.2, §10.3, A2ACLI_AUTH_011): on
+    stderr, what it asks for (its status message read against the card's schemes, and a sign-in
+    URL the message names) and the command(s) that continue it with that credential."""
+    t = call.task
+    ask, ways = auth_ways(call)
+    head = f"task {t['id']} is {state_text('TASK_STATE_AUTH_REQUIRED')}: it needs authentication"
+    signin = f"; it names {ask.url} to sign in" if ask.url else ""
+    if not ways:
+        if call.card is None or call.opts.endpoint:  # no card: credentials go as given
+            call.out.warn(f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:")
+            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}")
+        else:
+            call.out.warn(
+                f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
+            )
+            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}")
+        return
+    said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
+    asked = f"the agent asks for the Agent Card's scheme {said}" if ask.named else f"its status message names no scheme of the Agent Card, which declares {said}"
+    get = "get the token, then continue" if all(w.way.login for w in ways) else "continue with the credential"
+    call.out.warn(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
+    for w in ways:
+        for command in w.commands:
+            call.out.command(command)
+
+
+# what a typed secret is, by the option it fills (render.views.Way.option)
+SECRET_WHAT = {"api_key": "API key", "bearer": "bearer token", "basic": "USER:PASSWORD"}
+
+
+def read_credential(call: Call, secret: Any) -> dict[str, Any]:
+    """At a terminal (`a2a chat`), for a task in AUTH_REQUIRED: say which of the card's schemes it
+    asks for, read that credential with `secret` (getpass: not echoed) and return it as the
+    options it fills ({"api_key": …}) for the next turn only. {} when skipped (Enter, Ctrl-D), or
+    when no scheme takes a typed secret (mutual TLS, none declared): then the commands that
+    continue the task are said instead."""
+    _ask, ways = auth_ways(call)
+    typed = [w for w in ways if w.way.option]
+    tid = call.task["id"]
+    if not typed:
+        auth_required_notes(call)
+        return {}
+    w = typed[0]
+    call.out.note(f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where})")
+    try:
+        value = str(secret(f"{SECRET_WHAT[w.way.option]} for {w.way.where} (not shown; Enter to skip): ") or "")
+    except EOFError:
+        value = ""
+    if w.way.option == "basic" and value.strip() and ":" not in value:
+        call.out.warn("HTTP basic takes USER:PASSWORD (a colon between them): not sent")
+        value = ""
+    if not value.strip():
+        call.out.note(f"no credential: your next line answers task {tid} without one (/new leaves it)")
+        return {}
+    given: dict[str, Any] = {w.way.option: value.strip()}
+    call.redactor.add(value.strip())  # never shown, from now on (turn_credentials adds its encodings)
+    call.out.note(f"the credential goes with your next line only, to task {tid} as {w.way.where}; it is not stored")
+    return given
 
 
 def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import A2acliError, CardInvalidError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
@@ -14,6 +15,7 @@ from a2acli.pipeline.options import CallOptions
 from a2acli.render import present
 from a2acli.wire import envelope
 from a2acli.wire.methods import MethodSpec
+from a2acli.wire.translate.enums import is_interrupted
 
 if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding, Encoded
@@ -103,6 +105,7 @@ class Call:
         self._binding: Any = None  # the endpoint's binding, once an answer is read
         self.card: dict[str, Any] | None = None  # canonical V1
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
+        self.ask: Any = None  # the status message of its interrupted status: what it asks for (A2A §7.6)
         self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
         self.card_doc: Any = None  # the card as fetched (its own version's field names)
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
@@ -226,6 +229,20 @@ class Call:
                 sent.add("oauth")
         self.creds_sent = sent
         return creds
+
+    @contextmanager
+    def turn_credentials(self, given: dict[str, Any]) -> Iterator[None]:
+        """Credentials for the calls made inside only (a chat turn that answers an AUTH_REQUIRED
+        task): `given` fills options (api_key, bearer, basic), which go where the card's schemes
+        take them, as a flag's would; then the options are as they were. Never stored; redacted
+        in everything written from the moment they are known."""
+        saved = self.opts
+        self.opts = saved._replace(**given)
+        learn_secrets(self.redactor, self.opts)
+        try:
+            yield
+        finally:
+            self.opts = saved
 
     def accepts(self, credential: str) -> bool:
         """Whether `credential` (api-key, bearer, basic, oauth) may go to this agent: always with
@@ -555,6 +572,8 @@ class Call:
             self.track(reply.core)
         elif f.kind == "artifact-update":
             self.task.setdefault("id", f.task_id)
+        elif f.state and is_interrupted(f.state):
+            self.track(reply.core)  # its status message is what the task asks for: decoded
         elif f.kind != "message":
             task = self.task
             if f.task_id:
@@ -563,6 +582,7 @@ class Call:
                 task["contextId"] = f.context_id
             if f.state:
                 task["state"] = f.state  # already canonical
+                self.ask = None
 
     def track(self, core: Any) -> None:
         """Remember the task in hand from a core Task, send result or stream event."""
@@ -573,6 +593,7 @@ class Call:
         if "statusUpdate" in core:
             ev = core["statusUpdate"]
             self.task.update({k: v for k, v in (("id", ev.get("taskId")), ("contextId", ev.get("contextId")), ("state", (ev.get("status") or {}).get("state"))) if v})
+            self._asks(ev.get("status"))
             return
         if "artifactUpdate" in core:
             ev = core["artifactUpdate"]
@@ -580,6 +601,12 @@ class Call:
             return
         if "id" in core and "status" in core:
             self.task.update({"id": core.get("id"), "contextId": core.get("contextId"), "state": (core.get("status") or {}).get("state")})
+            self._asks(core.get("status"))
+
+    def _asks(self, status: Any) -> None:
+        """Keep an interrupted status's message (what the task asks for); a new state drops it."""
+        if isinstance(status, dict) and status.get("state"):
+            self.ask = status.get("message") if is_interrupted(status["state"]) else None
 
 
 class EventIds:

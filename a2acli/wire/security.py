@@ -157,3 +157,44 @@ def oauth_flows(card: Any) -> list[OAuthFlow]:
         if body.get("oauth2MetadataUrl"):
             out.append(OAuthFlow(name, "discovery", discovery_url=str(body["oauth2MetadataUrl"])))
     return out
+
+
+# -- in-task authorization (A2A §7.6) --------------------------------------------------------------
+
+# The keys of a status message's data part that name what an AUTH_REQUIRED task asks for. A2A
+# defines no shape for it (§7.6.1: the status message explains it); these are the spellings seen:
+# the scheme by its name on the card, or by kind (`authScheme: "oauth2"`), and a sign-in URL.
+ASK_SCHEME_KEYS = ("securityScheme", "securitySchemes", "authScheme", "scheme")
+ASK_URL_KEYS = ("authUrl", "authorizationUrl", "url")
+
+
+class AuthAsk(NamedTuple):
+    """What a task in AUTH_REQUIRED asks for, read against the card: the schemes (name, kind,
+    body), whether its status message named them (else: every scheme the card declares that takes
+    a credential), and a URL the message names for the sign-in ("" when none)."""
+
+    schemes: list[tuple[str, str, dict[str, Any]]]
+    named: bool
+    url: str
+
+
+def _ask_data(message: Any) -> list[dict[str, Any]]:
+    parts = message.get("parts") if isinstance(message, dict) else None
+    return [p["data"] for p in parts or [] if isinstance(p, dict) and isinstance(p.get("data"), dict)]
+
+
+def auth_ask(card: Any, message: Any) -> AuthAsk:
+    """The card's schemes an AUTH_REQUIRED status message (V1 shape) asks for. A data part that
+    names a scheme (ASK_SCHEME_KEYS) picks it: by its name on the card, else by kind (apiKey,
+    http, oauth2, openIdConnect, mutualTLS, any case). A name the card does not declare picks
+    nothing: the card's schemes stand (a credential goes only where the card takes it)."""
+    schemes = [s for s in declared(card) if s[1]]
+    names: list[str] = []
+    url = ""
+    for data in _ask_data(message):
+        for key in ASK_SCHEME_KEYS:
+            value = data.get(key)
+            names += [str(v) for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v]
+        url = url or next((str(data[k]) for k in ASK_URL_KEYS if isinstance(data.get(k), str) and str(data[k]).startswith(("https://", "http://"))), "")
+    picked = [s for s in schemes if s[0] in names] or [s for s in schemes if s[1].lower() in {n.lower() for n in names}]
+    return AuthAsk(picked or schemes, bool(picked), url)

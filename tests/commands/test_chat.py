@@ -113,3 +113,105 @@ def test_offline_prints_each_turns_request(cli, agent):
     result = cli("chat", "-u", AGENT, "--offline", input="one\ntwo\n")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.count("POST <JSONRPC URL") == 2 and '"one"' in result.stdout and '"two"' in result.stdout
+
+
+# -- a task that asks for authentication (A2A §7.6; A2ACLI_AUTH_011) -------------------------------
+
+ASK = {"messageId": "m-ask", "role": "ROLE_AGENT", "parts": [{"text": "send the API key"}, {"data": {"securityScheme": "key"}}]}
+KEY_CARD = {"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}}}
+
+
+def asks_auth(tid: str = "t-1") -> dict:
+    return {"task": {"id": tid, "contextId": "c-1", "status": {"state": "TASK_STATE_AUTH_REQUIRED", "message": ASK}}}
+
+
+@pytest.fixture
+def keyed(respx_mock):
+    """An agent whose card declares an API key scheme (header X-API-Key), as the demo's does."""
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=KEY_CARD))
+    return respx_mock
+
+
+@pytest.fixture
+def at_a_terminal(monkeypatch):
+    """stdin and stdout are terminals; getpass answers from `typed` and records its prompts."""
+    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, True))
+    typed: list[str] = []
+    prompts: list[str] = []
+
+    def getpass(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return typed.pop(0)
+
+    monkeypatch.setattr("getpass.getpass", getpass)
+    return typed, prompts
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+def test_piped_a_task_asking_for_authentication_ends_the_session_with_the_command_that_continues_it(cli, keyed):
+    route = keyed.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), task("t-2", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="do it\nnever sent\n")
+    assert result.exit_code == 0, result.stderr  # a pipe cannot answer a prompt: it ends, as the turn was done
+    assert route.call_count == 1
+    assert "State: auth-required" in result.stdout and "send the API key" in result.stdout
+    assert f"  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --api-key KEY 'continue'\n" in result.stderr
+    assert "chat ends here: it reads no credential from a pipe" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+def test_at_a_terminal_the_credential_is_read_unechoed_and_sent_with_the_next_turn_only(cli, keyed, at_a_terminal):
+    typed, prompts = at_a_terminal
+    typed.append("k-s3cret")
+    route = keyed.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), task("t-1", "TASK_STATE_COMPLETED"), task("t-2", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="do it\ngo on\nand then\n/quit\n")
+    assert result.exit_code == 0, result.stderr
+    assert prompts == ["API key for header X-API-Key (not shown; Enter to skip): "]
+    first, second, third = route.calls
+    assert "X-API-Key" not in first.request.headers and "X-API-Key" not in third.request.headers  # that turn only
+    assert second.request.headers["X-API-Key"] == "k-s3cret"  # where the card's scheme says
+    assert json.loads(second.request.content)["params"]["message"]["taskId"] == "t-1"  # on the same task
+    assert "taskId" not in json.loads(third.request.content)["params"]["message"]  # it completed: the context goes on
+    assert "the agent asks for the Agent Card's scheme 'key' (apiKey, header X-API-Key)" in result.stderr
+    assert "the credential goes with your next line only, to task t-1 as header X-API-Key; it is not stored" in result.stderr
+    assert "k-s3cret" not in result.stdout + result.stderr  # never printed
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+def test_at_a_terminal_enter_skips_the_credential_and_the_next_line_still_answers_the_task(cli, keyed, at_a_terminal):
+    typed, _ = at_a_terminal
+    typed.append("")
+    route = keyed.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), task("t-1", "TASK_STATE_REJECTED")))
+    result = cli("chat", "-u", AGENT, input="do it\nno, I will not\n/quit\n")
+    assert result.exit_code == 0, result.stderr
+    reply = route.calls[1].request
+    assert "X-API-Key" not in reply.headers and json.loads(reply.content)["params"]["message"]["taskId"] == "t-1"
+    assert "no credential: your next line answers task t-1 without one (/new leaves it)" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+def test_at_a_terminal_a_bearer_scheme_takes_the_typed_token_as_authorization(cli, respx_mock, at_a_terminal):
+    typed, prompts = at_a_terminal
+    typed.append("tok-1")
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes={"sso": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}))
+    route = respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, "--api-key", "not-for-this-card", input="do it\ngo on\n/quit\n")
+    assert result.exit_code == 0, result.stderr
+    assert prompts == ["bearer token for header Authorization: Bearer (not shown; Enter to skip): "]
+    assert route.calls[1].request.headers["Authorization"] == "Bearer tok-1"
+    assert "Authorization" not in route.calls[0].request.headers
+    assert "tok-1" not in result.stdout + result.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+def test_at_a_terminal_a_basic_scheme_takes_user_colon_password_and_refuses_anything_else(cli, respx_mock, at_a_terminal):
+    typed, prompts = at_a_terminal
+    typed += ["no-colon-s3cret", "ada:pw-s3cret"]
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes={"b": {"httpAuthSecurityScheme": {"scheme": "Basic"}}}))
+    route = respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), asks_auth(), task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="do it\nhere\nand here\n/quit\n")
+    assert result.exit_code == 0, result.stderr
+    assert prompts == ["USER:PASSWORD for header Authorization: Basic (not shown; Enter to skip): "] * 2
+    assert "HTTP basic takes USER:PASSWORD (a colon between them): not sent" in result.stderr
+    assert "Authorization" not in route.calls[1].request.headers  # the one without a colon went nowhere
+    assert route.calls[2].request.headers["Authorization"] == "Basic YWRhOnB3LXMzY3JldA=="  # ada:pw-s3cret
+    assert "s3cret" not in result.stdout + result.stderr and "YWRhOnB3LXMzY3JldA" not in result.stderr

@@ -174,13 +174,19 @@ def test_timeout_under_json_keeps_the_error_envelope_on_stdout(cli, agent):
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_003", "A2ACLI_INTERACT_004")
-@pytest.mark.parametrize("state,what", [("TASK_STATE_INPUT_REQUIRED", "input"), ("TASK_STATE_AUTH_REQUIRED", "authentication")])
+@pytest.mark.parametrize(
+    "state,what",
+    [
+        ("TASK_STATE_INPUT_REQUIRED", "input; continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'\n"),
+        ("TASK_STATE_AUTH_REQUIRED", "authentication; the Agent Card declares no security scheme"),  # the command: tests/commands/test_auth_required.py
+    ],
+)
 def test_wait_stops_at_once_at_an_interrupted_state(cli, agent, state, what):
     route = agent.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(WORKING)), httpx.Response(200, json=rpc_result(task(state)))])
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "--a2a-version", "0.3")
     assert result.exit_code == 0, result.stderr
     assert route.call_count == 2
-    assert f"task t-1 is {state[11:].lower().replace('_', '-')}: it needs {what}; continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} --a2a-version 0.3 'your reply'\n" in result.stderr
+    assert f"task t-1 is {state[11:].lower().replace('_', '-')}: it needs {what.format(AGENT=AGENT)}" in result.stderr
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")

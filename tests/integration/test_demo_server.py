@@ -90,7 +90,7 @@ import pytest
 pytestmark = pytest.mark.integration
 
 V1 = {"A2A-Version": "1.0"}
-SKILLS = {"create-user", "slow", "fail", "ask", "echo"}
+SKILLS = {"create-user", "slow", "fail", "ask", "auth", "echo"}
 WIRES = ["v1", "v0"]
 
 
@@ -272,7 +272,7 @@ def test_card_is_v0_shaped_for_0_3(http, demo_agent, path):
     assert card["capabilities"] == {"streaming": True, "pushNotifications": True}
     assert card["securitySchemes"]["apiKey"] == {
         "type": "apiKey", "in": "header", "name": "X-API-Key",
-        "description": "Needed only for the extended agent card.",
+        "description": "Needed only for the extended agent card and, mid-task, the auth skill.",
     }
     assert "security" not in card  # declared, never required card-wide
     assert {s["id"] for s in card["skills"]} == SKILLS
@@ -426,6 +426,33 @@ def test_ask_needs_input_then_completes(http, demo_agent, wire):
     again = send(http, demo_agent, wire, data(wire, {"skill": "ask"}))
     done = send(http, demo_agent, wire, data(wire, {"value": 7}), task=again)
     assert done["artifacts"][0]["parts"] == [text(wire, "got: 7")]
+
+
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
+@pytest.mark.parametrize("wire", WIRES)
+def test_auth_asks_for_the_key_mid_task_then_completes_with_it(http, demo_agent, wire):
+    def send_keyed(key: str | None, *parts: dict, task: dict | None = None) -> dict:
+        hdrs = {**headers(wire), **({"X-API-Key": key} if key is not None else {})}
+        result = ok(rpc(http, demo_agent, method(wire, "SendMessage"), {"message": message(wire, *parts, task=task)}, hdrs=hdrs))
+        return result["task"] if wire == "v1" else result
+
+    task = send_keyed(None, data(wire, {"skill": "auth"}))
+    assert task["status"]["state"] == state(wire, "auth-required")
+    ask = task["status"]["message"]["parts"]
+    assert "header X-API-Key" in ask[0]["text"]
+    assert ask[1] == data(wire, {"securityScheme": "apiKey", "type": "apiKey", "location": "header", "name": "X-API-Key"})
+    # a follow-up without the key, or with a wrong one: asked again, the same task
+    again = send_keyed(None, text(wire, "here"), task=task)
+    assert (again["id"], again["status"]["state"]) == (task["id"], state(wire, "auth-required"))
+    wrong = send_keyed("nope", text(wire, "here"), task=task)
+    assert wrong["status"]["state"] == state(wire, "auth-required")
+    assert wrong["status"]["message"]["parts"][0]["text"].startswith("The X-API-Key sent is not this agent's key.")
+    done = send_keyed(demo_agent.api_key, text(wire, "here"), task=task)
+    assert (done["id"], done["status"]["state"]) == (task["id"], state(wire, "completed"))
+    assert done["artifacts"][0]["name"] == "authorized"
+    # sent with the key in the first place: no need to ask
+    at_once = send_keyed(demo_agent.api_key, data(wire, {"skill": "auth"}))
+    assert at_once["status"]["state"] == state(wire, "completed")
 
 
 def test_admin_report_needs_the_key(http, demo_agent):

@@ -70,3 +70,29 @@ def test_a_v1_device_code_flow():
     card = {"securitySchemes": {"d": {"oauth2SecurityScheme": {"flows": {"deviceCode": {"deviceAuthorizationUrl": "https://i/d", "tokenUrl": "https://i/t", "scopes": {}}}}}}}
     (flow,) = security.oauth_flows(card)
     assert (flow.flow, flow.device_authorization_url, flow.token_url) == ("deviceCode", "https://i/d", "https://i/t")
+
+
+def _asking(*data: object) -> dict:
+    return {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "needs a credential"}, *({"data": d} for d in data)]}
+
+
+@pytest.mark.spec("A2ACLI_AUTH_011")
+@pytest.mark.parametrize(
+    ("message", "names", "named", "url"),
+    [
+        (_asking({"securityScheme": "k"}), ["k"], True, ""),  # by its name on the card
+        (_asking({"authScheme": "OAuth2", "authUrl": "https://i/sign-in"}), ["o"], True, "https://i/sign-in"),  # by kind, any case
+        (_asking({"securitySchemes": ["oidc", "k"]}), ["oidc", "k"], True, ""),  # several, in the card's order
+        (_asking({"securityScheme": "nope", "url": "ftp://not-a-sign-in"}), ["oidc", "k", "o"], False, ""),  # not on the card: the card's stand
+        (_asking(), ["oidc", "k", "o"], False, ""),  # text only
+        (None, ["oidc", "k", "o"], False, ""),  # no status message at all
+    ],
+)
+def test_auth_ask_reads_the_scheme_a_status_message_names_against_the_card(message, names, named, url):
+    for card in (V0_CARD, to_core_card(V0_CARD)):
+        ask = security.auth_ask(card, message)
+        assert ([name for name, _kind, _body in ask.schemes], ask.named, ask.url) == (names, named, url)
+
+
+def test_auth_ask_without_a_card_names_nothing():
+    assert security.auth_ask(None, _asking({"securityScheme": "k"})) == security.AuthAsk([], False, "")
