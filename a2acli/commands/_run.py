@@ -256,7 +256,8 @@ def run_unary(
         check_push_config_answer(call, spec.name, params, reply.core)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
             passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
-            reply = wait_for_task(call, poll_interval, wrap=spec.result == "send", since=shown.started if shown else None)
+            history = params.get("historyLength") if spec.result != "send" else (params.get("configuration") or {}).get("historyLength")
+            reply = wait_for_task(call, poll_interval, wrap=spec.result == "send", since=shown.started if shown else None, history=history)
         present(spec.result, reply, call.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
             report_task_outcome(call, expected, waited=wait or spec.result != "send")

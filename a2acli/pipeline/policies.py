@@ -72,12 +72,13 @@ class Backoff:
         self.delay = self.interval
 
 
-def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: float | None = None) -> Reply:
+def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: float | None = None, history: Any = None) -> Reply:
     """Poll GetTask until the task is terminal or interrupted (Backoff between polls; a state
     that is neither, TASK_STATE_UNSPECIFIED / V0 `unknown` included, keeps the wait going under
     --timeout); the wait shows on stderr (render.present.waiting: a spinner at a terminal).
     `since`: when the wait began (a blocking send that came back unfinished). Ctrl-C stops the
-    sleep at once; the boundary then names the task and how to resume."""
+    sleep at once; the boundary then names the task and how to resume. `history`: the
+    historyLength the caller asked for (--history), sent on every poll."""
     spec = METHODS["GetTask"]
     backoff = Backoff(interval)
     status: Any = None
@@ -87,7 +88,7 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
             left = call.transport.time_left()  # the whole-call --timeout
             time.sleep(delay if left is None else max(min(delay, left), 0))
             call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
-            reply = call.unary(spec, {"id": call.task["id"]})
+            reply = call.unary(spec, {"id": call.task["id"]} if history is None else {"id": call.task["id"], "historyLength": history})
             call.track(reply.core)
             shown.update(reply.core)
             if settled(call.task.get("state")):

@@ -152,6 +152,16 @@ def test_tasks_get_wait_backs_off_and_is_bounded(cli, agent, monkeypatch):
     assert slept[0] == pytest.approx(0.05)
 
 
+@pytest.mark.spec("A2ACLI_TASK_GET_001")
+def test_history_is_asked_for_on_every_poll_of_a_wait(cli, agent, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    answers = iter([WORKING, WORKING, COMPLETED])
+    route = agent.post(RPC).mock(side_effect=lambda request: httpx.Response(200, json=rpc_result(next(answers))))
+    result = cli("tasks", "get", "t-1", "--wait", "--history", "1", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [sent(route, n)["params"] for n in range(3)] == [{"id": "t-1", "historyLength": 1}] * 3
+
+
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_EXIT_001")
 def test_tasks_get_wait_timeout_exits_5_and_prints_the_resume_command(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result(WORKING))
