@@ -41,9 +41,14 @@ def card_candidates(url: str) -> list[str]:
     base = url.split("?")[0].rstrip("/")
     root = f"{parts.scheme}://{parts.netloc}"
     out = [base + p for p in CARD_PATHS]
-    if base != root:
-        out += [root + p for p in CARD_PATHS]
+    if base != root:  # a URL with a path: maybe the card's own (used as-is, SPEC §8.1), else an agent mounted there
+        out = [url, *out, *(root + p for p in CARD_PATHS)]
     return out
+
+
+def _looks_like_card(doc: Any) -> bool:
+    """Enough of an Agent Card (1.0 or 0.3) to take a URL's answer for one."""
+    return isinstance(doc, dict) and isinstance(doc.get("name"), str) and any(k in doc for k in ("supportedInterfaces", "url", "skills", "capabilities"))
 
 
 def fetch_card(transport: Transport, url: str) -> FetchedCard:
@@ -63,6 +68,15 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
     tried: list[str] = []
     for cand in card_candidates(url):
         ex = transport.get(cand, label="card")
+        if cand == url and not urlsplit(url).path.endswith(".json"):  # the URL as given: a card, or where an agent is mounted
+            try:
+                doc = read_document(ex, what="the card endpoint") if ex.status and 200 <= ex.status < 300 else None
+            except A2acliError:
+                doc = None
+            if _looks_like_card(doc):
+                return FetchedCard(cand, doc, ex, tuple(tried))
+            tried.append(f"{cand} ({f'HTTP {ex.status}' if not (ex.status and 200 <= ex.status < 300) else 'not an Agent Card'})")
+            continue
         if ex.status == 404:
             tried.append(f"{cand} (HTTP 404)")
             continue

@@ -109,7 +109,8 @@ def card_notes(core_card: dict[str, Any], doc: Any, card_url: str, asked_url: st
     base = given.path.rstrip("/")
     if tried and base and not given.path.endswith(".json") and given.netloc == used.netloc and not used.path.startswith(base + "/"):
         name = doc.get("name")
-        why = tried[0].rpartition(" (")[2].rstrip(")")
+        under = [t for t in tried if t.split(" (")[0] != asked_url] or list(tried)  # not the URL itself, tried as-is first
+        why = under[0].rpartition(" (")[2].rstrip(")")
         named = f" ({name!r})" if isinstance(name, str) and name else ""
         text = (
             f"no Agent Card under {asked_url.rstrip('/')} ({why}): using the host's card at {card_url}{named}; on a host with several agents it may be another agent's: pass the card's own URL to -u"

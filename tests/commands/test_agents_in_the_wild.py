@@ -56,6 +56,7 @@ def test_additional_interfaces_take_the_cards_version_and_are_not_listed_twice(c
 
 
 def test_a_card_from_the_host_root_is_named_when_the_url_has_a_path(cli, respx_mock):
+    respx_mock.get(f"{AGENT}/agents/billing").respond(405)  # the URL as-is first: not a card
     respx_mock.get(f"{AGENT}/agents/billing/.well-known/agent-card.json").respond(404)
     respx_mock.get(f"{AGENT}/agents/billing/.well-known/agent.json").respond(404)
     respx_mock.get(CARD).respond(json=v1_card(name="Support agent"))
@@ -66,6 +67,7 @@ def test_a_card_from_the_host_root_is_named_when_the_url_has_a_path(cli, respx_m
 
 
 def test_a_card_found_under_the_path_says_nothing(cli, respx_mock):
+    respx_mock.get(f"{AGENT}/agents/billing").respond(404)
     respx_mock.get(f"{AGENT}/agents/billing/.well-known/agent-card.json").respond(json=v1_card())
     respx_mock.post(RPC).respond(json=rpc_result(V1_TASK))
     result = cli("tasks", "get", "t-1", "-u", f"{AGENT}/agents/billing")

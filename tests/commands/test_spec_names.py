@@ -82,10 +82,28 @@ def test_config_show_names_the_agent_card_env_var(cli):
     ],
 )
 def test_a_bare_host_is_http_and_an_origin_gets_the_well_known_path(cli, respx_mock, given, fetched):
+    respx_mock.get("http://localhost:41241/a2a").respond(404)  # a URL with a path is tried as-is first
     route = respx_mock.get(fetched).respond(json=v1_card())
     result = cli("card", "get", "-a", given, "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert route.called
+
+
+@pytest.mark.spec("A2ACLI_CARD_GET_001")
+@pytest.mark.parametrize("path", ["/agentcard", "/cards/support.txt", "/v1/card?tenant=a"])
+def test_a_full_card_url_is_used_as_is_whatever_its_name(cli, respx_mock, path):
+    route = respx_mock.get(f"https://agent.test{path}").respond(json=v1_card(name="As is"))
+    result = cli("card", "get", "-a", f"https://agent.test{path}", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 1 and json.loads(result.stdout)["name"] == "As is"
+
+
+def test_a_url_with_a_path_that_is_no_card_is_where_the_agent_is_mounted(cli, respx_mock):
+    respx_mock.get("https://agent.test/a2a").respond(json={"status": "ok"})  # JSON, but no card
+    under = respx_mock.get("https://agent.test/a2a/.well-known/agent-card.json").respond(json=v1_card(name="Mounted"))
+    result = cli("card", "get", "-a", "https://agent.test/a2a", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert under.called and json.loads(result.stdout)["name"] == "Mounted"
 
 
 @pytest.mark.spec("A2ACLI_CARD_GET_001")
