@@ -275,6 +275,8 @@ def auth_login(
             edit.delete(("profiles", pname, "auth", akey))
         if flags["url"] and not edit.get(("profiles", pname, "url")):
             edit.set(("profiles", pname, "url"), settings.check_value("url", flags["url"]))
+        if flags["catalog"] and not edit.get(("profiles", pname, "catalog")):  # what -u catalog:NAME reads
+            edit.set(("profiles", pname, "catalog"), settings.check_value("catalog", flags["catalog"]))
         edit.save()
         auth.store(pname, entry)
         left = entry["expires_at"] - time.time()

@@ -15,7 +15,6 @@ import httpx
 import pytest
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 
-SPEC = pytest.mark.spec("A2ACLI_CARD_GET_005")
 REGISTRY = "http://registry.test"
 CATALOG = f"{REGISTRY}/agents.json"
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -27,7 +26,7 @@ def order(respx_mock) -> list[str]:
     return [f"{c.request.method} {c.request.url}" for c in respx_mock.calls]
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 def test_send_resolves_the_entry_to_its_card_before_any_other_request(cli, respx_mock, version):
     respx_mock.get(CATALOG).respond(json=AGENTS)
@@ -40,7 +39,7 @@ def test_send_resolves_the_entry_to_its_card_before_any_other_request(cli, respx
     assert json.loads(result.stdout)["id" if version == "0.3" else "task"]
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_credentials_and_headers_never_go_to_the_catalog(cli, respx_mock):
     catalog = respx_mock.get(CATALOG).respond(json=AGENTS)
     card = respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL, securityRequirements=[{"schemes": {"key": {"list": []}}}]))
@@ -63,7 +62,7 @@ SHAPES = {
 }
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_card_fetch_reads_each_shape_of_catalog(cli, respx_mock, shape):
     respx_mock.get(CATALOG).respond(json=SHAPES[shape])
@@ -74,7 +73,7 @@ def test_card_fetch_reads_each_shape_of_catalog(cli, respx_mock, shape):
     assert order(respx_mock) == [f"GET {CATALOG}", f"GET {CARD_URL}"]
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_an_origin_is_looked_up_at_the_well_known_catalog_paths(cli, respx_mock):
     respx_mock.get(f"{REGISTRY}/.well-known/ai-catalog.json").respond(404)
     respx_mock.get(f"{REGISTRY}/.well-known/api-catalog").respond(json=SHAPES["linkset-item"], headers={"Content-Type": "application/linkset+json"})
@@ -84,7 +83,7 @@ def test_an_origin_is_looked_up_at_the_well_known_catalog_paths(cli, respx_mock)
     assert order(respx_mock) == [f"GET {REGISTRY}/.well-known/ai-catalog.json", f"GET {REGISTRY}/.well-known/api-catalog", f"GET {CARD_URL}"]
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_a_relative_reference_resolves_against_the_catalog_url(cli, respx_mock):
     respx_mock.get(f"{REGISTRY}/team/agents.json").respond(json={"agents": [{"name": "test", "url": "cards/test.json"}]})
     respx_mock.get(f"{REGISTRY}/team/cards/test.json").respond(json=v1_card())
@@ -93,7 +92,7 @@ def test_a_relative_reference_resolves_against_the_catalog_url(cli, respx_mock):
     assert json.loads(result.stdout)["name"] == "Test agent"
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_a_card_the_catalog_holds_is_used_as_it_is(cli, respx_mock):
     respx_mock.get(CATALOG).respond(json={"agents": [v1_card(name="held")]})
     respx_mock.post(RPC).respond(json=rpc_result({"task": TASK}))
@@ -106,7 +105,7 @@ def test_a_card_the_catalog_holds_is_used_as_it_is(cli, respx_mock):
     assert [c for c in order(respx_mock) if "agent-card" in c] == []  # no card GET: the catalog held it
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_a_catalog_file_resolves_paths_next_to_it_and_bare_hosts(cli, respx_mock, tmp_path, monkeypatch):
     (tmp_path / "cards").mkdir()
     (tmp_path / "cards" / "local.json").write_text(json.dumps(v1_card(name="local")))
@@ -120,7 +119,7 @@ def test_a_catalog_file_resolves_paths_next_to_it_and_bare_hosts(cli, respx_mock
     assert remote.exit_code == 0, remote.stderr
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_a_catalog_on_the_network_cannot_point_at_a_local_file(cli, respx_mock, tmp_path):
     secret = tmp_path / "card.json"
     secret.write_text(json.dumps(v1_card()))
@@ -134,7 +133,7 @@ def test_a_catalog_on_the_network_cannot_point_at_a_local_file(cli, respx_mock, 
 # -- errors ---------------------------------------------------------------------------------------
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 @pytest.mark.parametrize(
     ("answer", "exit_code", "code", "says", "hint"),
     [
@@ -163,7 +162,7 @@ def test_catalog_failures_have_their_code_exit_and_hint(cli, respx_mock, answer,
     assert text.exit_code == exit_code and f"[{code}]" in text.stderr and "hint: " in text.stderr
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_no_catalog_set_is_a_usage_error_naming_catalog(cli, respx_mock):
     result = cli("send", "hi", "-u", "catalog:test")
     assert result.exit_code == 2
@@ -174,7 +173,7 @@ def test_no_catalog_set_is_a_usage_error_naming_catalog(cli, respx_mock):
     assert bad.exit_code == 2 and "--catalog 'ftp://registry.test/a.json' is not an http(s) URL" in bad.stderr
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_the_catalog_is_size_bounded_like_the_card(cli, respx_mock, tmp_path):
     big = json.dumps({"agents": [{"name": f"agent-{i}", "url": f"http://a{i}.test", "description": "x" * 1000} for i in range(9000)]})  # ~9.5 MB
     respx_mock.get(CATALOG).respond(text=big, headers={"Content-Type": "application/json"})
@@ -192,7 +191,7 @@ def test_the_catalog_is_size_bounded_like_the_card(cli, respx_mock, tmp_path):
 # -- --offline, --debug, --dump -------------------------------------------------------------------
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_offline_shows_the_catalog_request_and_sends_nothing(cli, respx_mock):
     fetched = cli("card", "fetch", "--offline", "-u", "catalog:test", "--catalog", CATALOG)
     assert fetched.exit_code == 0, fetched.stderr
@@ -207,7 +206,7 @@ def test_offline_shows_the_catalog_request_and_sends_nothing(cli, respx_mock):
     assert respx_mock.calls.call_count == 0
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_offline_reads_a_catalog_file_as_it_reads_a_card_file(cli, respx_mock, tmp_path):
     (tmp_path / "agents.json").write_text(json.dumps({"agents": [{"name": "test", "url": AGENT}, v1_card(name="held")]}))
     fetched = cli("card", "fetch", "--offline", "-u", "catalog:test", "--catalog", str(tmp_path / "agents.json"))
@@ -219,7 +218,7 @@ def test_offline_reads_a_catalog_file_as_it_reads_a_card_file(cli, respx_mock, t
     assert respx_mock.calls.call_count == 0
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_debug_and_dump_show_the_catalog_exchange(cli, respx_mock, tmp_path):
     respx_mock.get(CATALOG).respond(json=AGENTS)
     respx_mock.get(CARD_URL).respond(json=v1_card())
@@ -237,7 +236,7 @@ def test_debug_and_dump_show_the_catalog_exchange(cli, respx_mock, tmp_path):
 # -- where catalogs come from ----------------------------------------------------------------------
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_catalogs_from_the_environment_and_named_ones_from_the_config(cli, respx_mock, tmp_path, monkeypatch):
     respx_mock.get(CATALOG).respond(json=AGENTS)
     respx_mock.get(f"{REGISTRY}/team.json").respond(json={"agents": [{"name": "test", "url": "http://team.test"}]})
@@ -275,7 +274,7 @@ def test_config_set_names_a_catalog_and_stores_a_path_absolute(cli, tmp_path, mo
     assert "catalogs" not in config.read_text()
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_a_host_named_catalog_is_still_a_host(cli, respx_mock):
     respx_mock.get("http://catalog:8080/.well-known/agent-card.json").respond(json=v1_card())
     result = cli("card", "fetch", "-u", "catalog:8080", "-o", "json")
@@ -285,7 +284,7 @@ def test_a_host_named_catalog_is_still_a_host(cli, respx_mock):
 # -- a2a card catalog ------------------------------------------------------------------------------
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_card_catalog_lists_the_agents_in_text_json_and_raw(cli, respx_mock):
     body = json.dumps(AGENTS).encode()
     respx_mock.get(CATALOG).respond(content=body, headers={"Content-Type": "application/json"})
@@ -308,7 +307,7 @@ def test_card_catalog_lists_the_agents_in_text_json_and_raw(cli, respx_mock):
     assert cli("card", "catalog", "--catalog", CATALOG, "-o", "raw").stdout == body.decode() + "\n"
 
 
-@SPEC
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_card_catalog_of_a_named_catalog_and_what_it_skipped(cli, respx_mock, tmp_path, monkeypatch):
     respx_mock.get(f"{REGISTRY}/ai.json").respond(json={"specVersion": "1.0", "entries": [*SHAPES["ai-catalog"]["entries"], {"identifier": "urn:x:mcp", "type": "application/mcp-server-card+json", "url": "http://m.test"}]})
     config = tmp_path / "config.toml"
@@ -337,3 +336,36 @@ def test_catalog_names_complete_from_a_catalog_file(tmp_path):
     env.update(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, _A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(line.split(" ")) - 1))
     proc = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["catalog:weather"], proc.stderr
+
+
+# -- the other commands that take an agent reference -----------------------------------------------
+
+
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
+def test_check_reads_the_card_of_a_catalog_entry(cli, respx_mock):
+    respx_mock.get(CATALOG).respond(json=AGENTS)
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    result = cli("check", "card", "catalog:test", "--catalog", CATALOG, "-o", "json")
+    assert result.exit_code == 0, result.stdout
+    report = json.loads(result.stdout)
+    assert report["target"] == "catalog:test" and report["passed"]
+    assert [(c["url"], c["versions"]) for c in report["cards"]] == [(CARD_URL, ["1.0"])]  # the entry's card, validated
+    assert order(respx_mock) == [f"GET {CATALOG}", f"GET {CARD_URL}"]
+
+
+@pytest.mark.spec("A2ACLI_CARD_GET_005")
+def test_auth_login_reads_the_token_endpoint_off_the_card_of_a_catalog_entry(cli, respx_mock, tmp_path, monkeypatch):
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    token_url = "https://idp.test/oauth/token"
+    scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": token_url, "scopes": {}}}}}}
+    catalog = respx_mock.get(CATALOG).respond(json=AGENTS)
+    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=scheme))
+    token = respx_mock.post(token_url).respond(json={"access_token": "t0k3n-value", "token_type": "Bearer", "expires_in": 3600})
+    result = cli("auth", "login", "--profile", "p", "-u", "catalog:test", "--catalog", CATALOG, "--client-id", "cli", env={"A2ACLI_CLIENT_SECRET": "s3cret-value"})
+    assert result.exit_code == 0, result.stderr
+    assert f"catalog:test: 'test', {AGENT}, from the catalog {CATALOG}" in result.stderr
+    assert f"the client secret goes to idp.test, the token endpoint named by the Agent Card at {AGENT}" in result.stderr
+    assert token.called and "authorization" not in catalog.calls.last.request.headers
+    saved = config.read_text()
+    assert 'url = "catalog:test"' in saved and f'catalog = "{CATALOG}"' in saved  # the profile names the agent as it was named
