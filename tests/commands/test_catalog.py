@@ -215,6 +215,12 @@ def test_offline_reads_a_catalog_file_as_it_reads_a_card_file(cli, respx_mock, t
     sent = cli("send", "hi", "--offline", "-u", "catalog:held", "--catalog", str(tmp_path / "agents.json"))
     assert sent.exit_code == 0, sent.stderr
     assert sent.stdout.startswith(f"POST {RPC}")  # the card the catalog holds names the endpoint
+    held = cli("card", "fetch", "--offline", "-u", "catalog:held", "--catalog", str(tmp_path / "agents.json"))
+    assert held.exit_code == 0 and held.stdout == ""
+    assert f"the Agent Card is read from {(tmp_path / 'agents.json').as_uri()}#held: nothing is sent" in held.stderr
+    (tmp_path / "card.json").write_text(json.dumps(v1_card()))
+    card_file = cli("card", "fetch", "--offline", "-u", str(tmp_path / "card.json"))  # a card file, named directly: the same
+    assert card_file.exit_code == 0 and "nothing is sent" in card_file.stderr
     assert respx_mock.calls.call_count == 0
 
 
