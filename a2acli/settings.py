@@ -641,8 +641,10 @@ AUTH_KEYS: dict[str, bool] = {  # [profiles.NAME.auth] key -> secret?
     "client-secret": True,
     "scope": False,
     "client-auth": False,
-    "flow": False,  # client-credentials (default) or device-code
+    "flow": False,  # client-credentials (default), device-code or authorization-code
     "device-authorization-url": False,
+    "authorization-url": False,
+    "redirect-port": False,  # authorization-code: the loopback redirect's port (0: a free one)
 }
 PATH_SETTINGS = frozenset({"cacert", "cert", "key"})
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 token
@@ -708,12 +710,18 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
         check_catalog(value, f"catalog.{name}")
         return table, name, _catalog_stored(value)
     if table == "auth":
-        if name in ("token-url", "device-authorization-url"):
+        if name in ("token-url", "device-authorization-url", "authorization-url"):
             check_url(value, f"auth.{name}", files=False)
         if name == "flow":
-            if value.lower() not in ("client-credentials", "device-code"):
-                raise UsageError(f"auth.flow {value!r} is not client-credentials or device-code", hint="client-credentials (the default) or device-code")
+            from a2acli.auth import FLOWS
+
+            if value.lower() not in FLOWS:
+                raise UsageError(f"auth.flow {value!r} is not {', '.join(FLOWS[:-1])} or {FLOWS[-1]}", hint=f"{FLOWS[0]} (the default), {', '.join(FLOWS[1:])}")
             value = value.lower()
+        if name == "redirect-port":
+            if not value.strip().isdigit() or int(value) > 65535:
+                raise UsageError(f"auth.redirect-port {value!r} is not a port number", hint="0 (a free port, the default) to 65535")
+            return table, name, int(value)
         if name == "client-auth":
             if value.lower() not in ("basic", "post"):
                 raise UsageError(f"auth.client-auth {value!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (client_secret_post)")

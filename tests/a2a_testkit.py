@@ -52,6 +52,60 @@ def sse(*results: Any, error: dict[str, Any] | None = None, request_id: Any = 1)
     return "".join(chunks).encode()
 
 
+# -- JOSE: keys, signatures and compact JWTs made here (the `verify` extra's cryptography) ----------
+
+
+def b64u(data: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _b64_int(n: int, size: int | None = None) -> str:
+    return b64u(n.to_bytes(size or (n.bit_length() + 7) // 8, "big"))
+
+
+def make_key(alg: str) -> tuple[Any, dict[str, Any]]:
+    """A private key for alg (ES256, RS256, PS256, EdDSA) and its public JWK."""
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+
+    if alg == "ES256":
+        key = ec.generate_private_key(ec.SECP256R1())
+        nums = key.public_key().public_numbers()
+        return key, {"kty": "EC", "crv": "P-256", "x": _b64_int(nums.x, 32), "y": _b64_int(nums.y, 32)}
+    if alg in ("RS256", "PS256"):
+        rkey = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        rnums = rkey.public_key().public_numbers()
+        return rkey, {"kty": "RSA", "n": _b64_int(rnums.n), "e": _b64_int(rnums.e)}
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    okey = ed25519.Ed25519PrivateKey.generate()
+    return okey, {"kty": "OKP", "crv": "Ed25519", "x": b64u(okey.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))}
+
+
+def raw_sign(key: Any, alg: str, data: bytes) -> bytes:
+    """The JWS signature of data (RFC 7518: ECDSA as r || s, not DER)."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, padding
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+    if alg == "ES256":
+        r, s = decode_dss_signature(key.sign(data, ec.ECDSA(hashes.SHA256())))
+        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
+    if alg == "RS256":
+        return key.sign(data, padding.PKCS1v15(), hashes.SHA256())
+    if alg == "PS256":
+        return key.sign(data, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32), hashes.SHA256())
+    return key.sign(data)
+
+
+def jwt(claims: dict[str, Any], key: Any, alg: str = "ES256", **header: Any) -> str:
+    """A compact JWS (an ID token) of claims, signed with key."""
+    head = b64u(json.dumps({"alg": alg, "typ": "JWT", **header}).encode())
+    body = b64u(json.dumps(claims).encode())
+    return f"{head}.{body}.{b64u(raw_sign(key, alg, f'{head}.{body}'.encode()))}"
+
+
 def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
     """Runs the installed `a2a ARGS… -u URL EXTRA…` apart from the user's settings; asserts the exit
     code (`check`) unless it is None."""

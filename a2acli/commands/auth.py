@@ -9,7 +9,7 @@ import typer
 
 from a2acli.commands._options import COMMON, PS, complete_profiles
 
-app = typer.Typer(help="OAuth2 client credentials: get a token for a profile, show it, forget it.", no_args_is_help=True)
+app = typer.Typer(help="OAuth2 and OpenID Connect: get a token for a profile (client credentials, device code, browser sign-in), show it, forget it.", no_args_is_help=True)
 
 ProfileOpt = Annotated[
     str | None,
@@ -55,9 +55,11 @@ FlowOpt = Annotated[
     str | None,
     typer.Option(
         "--flow",
-        help="client-credentials or device-code (RFC 8628: you approve the sign-in in a browser). Default: the profile's, else what the Agent Card declares, else client-credentials.",
+        help="client-credentials, device-code (RFC 8628: you approve the sign-in on any device) or authorization-code (you sign in with a browser on this machine: PKCE, a loopback redirect). "
+        "Default: the profile's, else what the Agent Card (or its discovery document) offers: client credentials when a client secret is given, "
+        "authorization code at a terminal, device code, client credentials.",
         show_default=False,
-        autocompletion=lambda: ["client-credentials", "device-code"],
+        autocompletion=lambda: ["client-credentials", "device-code", "authorization-code"],
     ),
 ]
 
@@ -103,11 +105,35 @@ def auth_login(
             show_default=False,
         ),
     ] = None,
+    authorization_url: Annotated[
+        str | None,
+        typer.Option(
+            "--authorization-url",
+            envvar="A2ACLI_AUTHORIZATION_URL",
+            show_envvar=False,
+            help="The OAuth2 authorization endpoint the browser signs in at (implies --flow authorization-code; default: the profile's, else from the Agent Card; env: A2ACLI_AUTHORIZATION_URL).",
+            show_default=False,
+        ),
+    ] = None,
+    no_browser: Annotated[
+        bool,
+        typer.Option("--no-browser", help="authorization-code: only print the sign-in link (on stderr), do not open a browser. Off a terminal none is opened anyway."),
+    ] = False,
+    redirect_port: Annotated[
+        int | None,
+        typer.Option(
+            "--redirect-port",
+            min=0,
+            max=65535,
+            help="authorization-code: the port of the redirect http://127.0.0.1:PORT/callback (default: the profile's, else a free one; for a provider that wants it registered).",
+            show_default=False,
+        ),
+    ] = None,
     discovery_url: Annotated[
         str | None,
         typer.Option(
             "--discovery-url",
-            help="An OpenID Connect discovery document (…/.well-known/openid-configuration) or RFC 8414 metadata to read the endpoints from.",
+            help="An OpenID Connect discovery document (…/.well-known/openid-configuration) or RFC 8414 metadata to read the endpoints from (its issuer must be the one its URL names).",
             show_default=False,
         ),
     ] = None,
@@ -124,16 +150,19 @@ def auth_login(
     output: OutputOpt = None,
     debug: DebugOpt = False,  # type: ignore[valid-type]
 ) -> None:
-    """Get an OAuth2 token (client credentials, or the device-code flow) and keep the settings in a profile.
+    """Get an OAuth2 token (client credentials, device code, or a browser sign-in) and keep the settings in a profile.
 
     The token is cached next to the config file (mode 0600) and sent as `Authorization: Bearer`
     by every method command using that profile, to agents whose card declares an http bearer,
     oauth2 or openIdConnect scheme. Client credentials: the token is requested again when it has
     expired; the client secret is stored in the profile (config file mode 0600) so that can happen
-    unattended. Device code (RFC 8628): the code to enter and where go to stderr; the token is
-    renewed with its refresh token when the server gave one, else `auth login` again. Endpoints
-    come from flags, the profile, or the Agent Card of --url (its OAuth2 flow, or the OpenID
-    Connect discovery document it names).
+    unattended. Device code (RFC 8628): the code to enter and where go to stderr. Authorization
+    code (PKCE, RFC 8252): the sign-in link goes to stderr and opens in your browser at a
+    terminal, which comes back to 127.0.0.1; the wait ends at --timeout (default 5 min). Both
+    renew the token with its refresh token when the server gave one, else `auth login` again.
+    An OpenID Connect ID token is checked (issuer, audience, expiry, nonce, signature) and
+    `auth status` shows who signed in. Endpoints come from flags, the profile, or the Agent Card
+    of --url (its OAuth2 flow, or the OpenID Connect discovery document it names).
 
     Examples:
 
@@ -142,6 +171,8 @@ def auth_login(
       A2ACLI_CLIENT_SECRET=... a2a auth login --profile prod -u https://agent.example --client-id cli --scope a2a.read
 
       a2a auth login --device --profile me -u https://agent.example --client-id a2a-cli
+
+      a2a auth login --flow authorization-code --profile me -u https://agent.example --client-id a2a-cli
 
       a2a --profile prod send "hello"
     """
@@ -193,65 +224,93 @@ def auth_login(
         chosen = _flow_flag(flow, device)
         if chosen is None and device_authorization_url:
             chosen = auth.DEVICE_CODE
+        if chosen is None and authorization_url:
+            chosen = auth.AUTHORIZATION_CODE
         if chosen is None and not token_url and saved.get("token-url"):
-            chosen = auth.DEVICE_CODE if (saved.get("flow") or "").lower() == auth.DEVICE_CODE else auth.CLIENT_CREDENTIALS
+            chosen = auth.profile_flow(saved)
         secret = client_secret or saved.get("client-secret")
+        browser = auth.browser_at_hand()
         given_token_url = token_url
         token_url = token_url or saved.get("token-url")
-        device_url = device_authorization_url or (saved.get("device-authorization-url") if chosen == auth.DEVICE_CODE else None)
+        # the endpoint a person's sign-in starts at (_FIRST): given, else the profile's
+        first = {auth.DEVICE_CODE: device_authorization_url, auth.AUTHORIZATION_CODE: authorization_url}
+        first_url = (first[chosen] or saved.get(_FIRST[chosen][1])) if chosen in _FIRST else None
+        ep: Any = None
         if discovery_url:
             settings.check_url(discovery_url, "--discovery-url")
-            doc = auth.discover(discovery_url, verify=verify, timeout=tout)
-            token_url = given_token_url or str(doc.get("token_endpoint") or "") or token_url
-            device_url = device_authorization_url or str(doc.get("device_authorization_endpoint") or "") or device_url
-            if chosen is None:
-                chosen = auth.DEVICE_CODE if device_url and not secret else auth.CLIENT_CREDENTIALS
-            out.note(f"endpoints from {discovery_url}: token {token_url or 'none'}" + (f", device authorization {device_url}" if chosen == auth.DEVICE_CODE else ""))
+            from a2acli.wire.oidc import OIDC_WELL_KNOWN
+
+            ep = auth.endpoints_from_discovery(discovery_url, chosen, have_secret=bool(secret), browser=browser, oidc=OIDC_WELL_KNOWN in discovery_url, verify=verify, timeout=tout)
+            chosen = ep.flow or chosen
+            token_url = given_token_url or ep.token_url or token_url
+            found = {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}
+            first_url = first.get(chosen or "") or found.get(chosen or "") or first_url
+            out.note(f"endpoints from {discovery_url}: token {token_url or 'none'}" + (f", {_FIRST[chosen][0]} {first_url or 'none'}" if chosen in _FIRST else ""))
         if chosen is None and token_url:
             chosen = auth.CLIENT_CREDENTIALS
-        if not token_url or (chosen == auth.DEVICE_CODE and not device_url):
+        if not token_url or (chosen in _FIRST and not first_url):
             if not values["url"]:
-                need = "--token-url URL" + (" and --device-authorization-url URL" if chosen == auth.DEVICE_CODE else "")
-                raise UsageError("no token endpoint" if not token_url else "no device authorization endpoint", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
+                need = "--token-url URL" + (f" and --{_FIRST[chosen][1]} URL" if chosen in _FIRST else "")
+                raise UsageError(f"no {_FIRST[str(chosen)][0] if token_url else 'token endpoint'}", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
             named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}  # the profile's win a name
             if values["catalog"]:
                 settings.check_catalog(values["catalog"], "--catalog")
-            ep, agent = _endpoints_from_card(cfg, str(values["url"]), chosen, have_secret=bool(secret), timeout=tout, catalogs=(values["catalog"], tuple(named.items())), out=out)
+            ep, agent = _endpoints_from_card(cfg, str(values["url"]), chosen, have_secret=bool(secret), browser=browser, timeout=tout, catalogs=(values["catalog"], tuple(named.items())), out=out)
             chosen = ep.flow
             token_url = given_token_url or ep.token_url
-            device_url = device_authorization_url or ep.device_authorization_url
+            first_url = first.get(chosen) or {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}.get(chosen)
             scopes = f" (scopes: {', '.join(ep.scopes)})" if ep.scopes else ""
-            out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", device authorization {device_url}" if device_url else "") + scopes)
-            crosses = "the client secret" if chosen == auth.CLIENT_CREDENTIALS else "the device code and the token"
+            out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", {_FIRST[chosen][0]} {first_url}" if chosen in _FIRST else "") + scopes)
+            crosses = {auth.CLIENT_CREDENTIALS: "the client secret", auth.DEVICE_CODE: "the device code and the token"}.get(chosen, "the authorization code and the token")
             from a2acli.pipeline.origin import origin
 
             said: set[Any] = set()
-            for endpoint, kind in ((device_url, "device authorization endpoint"), (token_url, "token endpoint")):
+            for endpoint, kind in ((first_url if chosen == auth.DEVICE_CODE else None, "device authorization endpoint"), (token_url, "token endpoint")):
                 if endpoint and origin(endpoint) not in said:  # one line per host
                     said.add(origin(endpoint))
                     _token_origin(agent, endpoint, strict=strict, out=out, crosses=crosses, what=kind)
         chosen = chosen or auth.CLIENT_CREDENTIALS
         settings.check_url(token_url, "--token-url")
-        if chosen == auth.DEVICE_CODE:
-            settings.check_url(str(device_url), "--device-authorization-url")
+        if chosen in _FIRST:
+            settings.check_url(str(first_url), f"--{_FIRST[chosen][1]}")
         client_id = client_id or saved.get("client-id")
         if not client_id:
             raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")
         if chosen == auth.CLIENT_CREDENTIALS and not secret:
-            raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or --device for the device-code flow)")
-        if chosen == auth.DEVICE_CODE and not client_secret:
+            raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or sign in as a person: --device, or --flow authorization-code)")
+        if chosen in auth.SIGN_IN and not client_secret:
             secret = None  # a public client: a secret stored for client credentials is not sent
         scope_text = " ".join(scope) if scope else saved.get("scope")
+        if not scope_text and ep is not None and ep.oidc and chosen in auth.SIGN_IN:
+            scope_text = "openid"  # an OpenID Connect provider: the sign-in is an OpenID Connect one
         how = (client_auth or saved.get("client-auth") or "basic").lower()
         if how not in ("basic", "post"):
             raise UsageError(f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)")
-        cc = auth.ClientCredentials(token_url, client_id, secret, scope_text, how, chosen, device_url if chosen == auth.DEVICE_CODE else None)
+        port = redirect_port if redirect_port is not None else auth.profile_port(saved)
+        cc = auth.ClientCredentials(
+            token_url,
+            client_id,
+            secret,
+            scope_text,
+            how,
+            chosen,
+            first_url if chosen == auth.DEVICE_CODE else None,
+            first_url if chosen == auth.AUTHORIZATION_CODE else None,
+            port,
+            ep.issuer if ep is not None else None,
+            ep.jwks_uri if ep is not None else None,
+        )
         active().add(secret)
         if chosen == auth.DEVICE_CODE:
             entry = _device_login(cc, out, verify=verify, timeout=tout, debug=debug)
+        elif chosen == auth.AUTHORIZATION_CODE:
+            entry = _browser_login(cc, out, verify=verify, timeout=tout, debug=debug, no_browser=no_browser)
         else:
             entry = auth.request_token(cc, verify=verify, timeout=tout, note=out.note if debug else None)
         active().add(entry.get("access_token"), entry.get("refresh_token"))
+        identity = entry.get("identity") or {}
+        if identity and not str(identity.get("signature", "")).startswith("verified"):
+            out.warn(f"the ID token's signature was not checked ({identity['signature'].removeprefix('not verified: ')}); its claims were")
         new_auth = {"token-url": token_url, "client-id": client_id}
         if secret:
             new_auth["client-secret"] = secret
@@ -259,10 +318,12 @@ def auth_login(
             new_auth["scope"] = scope_text
         if how != "basic" or "client-auth" in saved:
             new_auth["client-auth"] = how
-        if chosen == auth.DEVICE_CODE:
-            new_auth.update({"flow": auth.DEVICE_CODE, "device-authorization-url": str(device_url)})
+        if chosen in _FIRST:
+            new_auth.update({"flow": chosen, _FIRST[chosen][1]: str(first_url)})
         elif "flow" in saved:
             new_auth["flow"] = auth.CLIENT_CREDENTIALS
+        if chosen == auth.AUTHORIZATION_CODE and port:
+            new_auth["redirect-port"] = port
         # The file as it is now (the token request took a while), changed key by key: what the user
         # wrote around these keys, and other keys of the [auth] table, stay as they are.
         edit = settings.ConfigEdit()
@@ -270,7 +331,7 @@ def auth_login(
             edit.set(("default-profile",), pname)
         for akey, avalue in new_auth.items():
             edit.set(("profiles", pname, "auth", akey), avalue)
-        stale = [k for k in ("client-secret", "device-authorization-url") if k in saved and k not in new_auth]
+        stale = [k for k in ("client-secret", "device-authorization-url", "authorization-url", "redirect-port") if k in saved and k not in new_auth]
         for akey in stale:  # left from a login with the other flow
             edit.delete(("profiles", pname, "auth", akey))
         if flags["url"] and not edit.get(("profiles", pname, "url")):
@@ -283,13 +344,38 @@ def auth_login(
         if out.mode == "json":
             result = {"profile": pname, "flow": chosen, "tokenUrl": token_url, "clientId": client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]}
             if chosen == auth.DEVICE_CODE:
-                result.update(deviceAuthorizationUrl=device_url, refreshable=bool(entry.get("refresh_token")))
+                result["deviceAuthorizationUrl"] = first_url
+            if chosen == auth.AUTHORIZATION_CODE:
+                result["authorizationUrl"] = first_url
+            if chosen in auth.SIGN_IN:
+                result["refreshable"] = bool(entry.get("refresh_token"))
+            if identity:
+                result["idToken"] = _id_token_json(identity)
             out.json(result)
         else:
-            what = " (device code)" if chosen == auth.DEVICE_CODE else ""
-            out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}{what}; the token is good for {_ago(left)}.")
+            what = f" ({auth.FLOW_WORDS[chosen]})" if chosen in auth.SIGN_IN else ""
+            who = f" as {_who(identity)}" if identity else ""
+            out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}{what}{who}; the token is good for {_ago(left)}.")
             if becomes_default:
                 out.note(f"profile {pname} is now the default profile ({settings.config_path()})")
+
+
+# The endpoint a person's sign-in starts at, per flow: (in words, its flag and profile key).
+_FIRST = {"device-code": ("device authorization endpoint", "device-authorization-url"), "authorization-code": ("authorization endpoint", "authorization-url")}
+
+
+def _who(identity: dict[str, Any]) -> str:
+    """`alice (alice@example.com), issuer https://idp.example`: an ID token's subject, in words."""
+    name = identity.get("email") or identity.get("preferred_username") or identity.get("name")
+    return f"{identity.get('sub')}" + (f" ({name})" if name and name != identity.get("sub") else "") + (f", issuer {identity['iss']}" if identity.get("iss") else "")
+
+
+def _id_token_json(identity: dict[str, Any]) -> dict[str, Any]:
+    shown = {"subject": identity.get("sub"), "issuer": identity.get("iss"), "signature": identity.get("signature")}
+    for key, name in (("email", "email"), ("preferred_username", "preferredUsername"), ("name", "name")):
+        if identity.get(key):
+            shown[name] = identity[key]
+    return shown
 
 
 def _flow_flag(flow: str | None, device: bool) -> str | None:
@@ -299,11 +385,14 @@ def _flow_flag(flow: str | None, device: bool) -> str | None:
 
     if flow is not None:
         name = flow.strip().lower().replace("_", "-")
-        name = {"device": auth.DEVICE_CODE, "client": auth.CLIENT_CREDENTIALS}.get(name, name)
+        name = {"device": auth.DEVICE_CODE, "client": auth.CLIENT_CREDENTIALS, "browser": auth.AUTHORIZATION_CODE, "code": auth.AUTHORIZATION_CODE}.get(name, name)
         if name not in auth.FLOWS:
-            raise UsageError(f"--flow {flow!r} is not client-credentials or device-code", hint="--flow client-credentials (a client secret) or --flow device-code (you approve in a browser)")
+            raise UsageError(
+                f"--flow {flow!r} is not {', '.join(auth.FLOWS[:-1])} or {auth.FLOWS[-1]}",
+                hint="--flow client-credentials (a client secret), device-code (you approve on any device) or authorization-code (you sign in with a browser here)",
+            )
         if device and name != auth.DEVICE_CODE:
-            raise UsageError("--device and --flow client-credentials contradict each other", hint="pass one of them")
+            raise UsageError(f"--device and --flow {name} contradict each other", hint="pass one of them")
         return name
     return auth.DEVICE_CODE if device else None
 
@@ -322,6 +411,23 @@ def _device_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debu
         out.command(str(grant["verification_uri_complete"]))
     out.note(f"waiting for the sign-in to be approved (the code expires in {_ago(expires)}; Ctrl-C stops)")
     return auth.poll_device_token(cc, grant, verify=verify, timeout=timeout, note=out.note if debug else None)
+
+
+def _browser_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debug: bool, no_browser: bool) -> dict[str, Any]:
+    """Authorization code with PKCE: listen on 127.0.0.1, send the browser to the authorization
+    endpoint (the link on stderr; opened at a terminal unless --no-browser), take the code it
+    brings back, exchange it for the token."""
+    from a2acli import auth
+
+    wait = timeout or auth.BROWSER_WAIT
+    with auth.RedirectListener(cc.redirect_port) as listener:
+        request = listener.begin(cc)
+        opened = not no_browser and auth.BROWSER(request.url)
+        out.tell("Your browser was opened to sign in; if it did not show the page, open this link:" if opened else "To sign in, open this link in a browser on this machine:")
+        out.command(request.url)
+        out.note(f"waiting for the browser to come back to {listener.redirect_uri} (at most {_ago(wait)}; Ctrl-C stops)")
+        code = listener.wait(request, cc, timeout=wait)
+    return auth.exchange_code(cc, code, request, verify=verify, timeout=timeout, note=out.note if debug else None)
 
 
 def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any, crosses: str = "the client secret", what: str = "token endpoint") -> None:
@@ -347,7 +453,7 @@ def _table(value: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
-def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, timeout: float | None, catalogs: tuple[Any, Any] = (None, ()), out: Any = None) -> tuple[Any, str]:
+def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, browser: bool, timeout: float | None, catalogs: tuple[Any, Any] = (None, ()), out: Any = None) -> tuple[Any, str]:
     """The login endpoints the public Agent Card of `url` gives (auth.endpoints_from_card), read
     off the card as the agent spelt it (a V0 card's several flows are all there), and the agent's
     URL: `url`, or where the catalog entry it names (catalog:NAME) says the card is."""
@@ -368,7 +474,7 @@ def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: b
         fetched = card or fetch_card(transport, url)  # the public card: no credentials
     finally:
         transport.close()
-    return auth.endpoints_from_card(fetched.doc if isinstance(fetched.doc, dict) else {}, flow, have_secret=have_secret, verify=tls_verify(cfg), timeout=timeout), url
+    return auth.endpoints_from_card(fetched.doc if isinstance(fetched.doc, dict) else {}, flow, have_secret=have_secret, browser=browser, verify=tls_verify(cfg), timeout=timeout), url
 
 
 def auth_status(
@@ -376,7 +482,7 @@ def auth_status(
     profile: ProfileOpt = None,
     output: OutputOpt = None,
 ) -> None:
-    """Show the profile's OAuth2 settings and cached token (masked). Exit 4 when no token can be had.
+    """Show the profile's OAuth2 settings, cached token (masked) and who signed in (an ID token's subject and issuer). Exit 4 when no token can be had.
 
     Examples:
 
@@ -417,12 +523,15 @@ def auth_status(
                     "expiresAt": expires,
                     "expiresIn": round(expires - now) if expires is not None else None,
                     "refreshable": refreshable,
+                    "idToken": _id_token_json(entry["identity"]) if isinstance(entry, dict) and isinstance(entry.get("identity"), dict) else None,
                 }
             )
         else:
             lines = [f"Profile: {pname}", f"Flow: {cc.flow}", f"Token URL: {cc.token_url}"]
             if cc.device_authorization_url:
                 lines.append(f"Device authorization URL: {cc.device_authorization_url}")
+            if cc.authorization_url:
+                lines.append(f"Authorization URL: {cc.authorization_url}")
             lines += [f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
             if cc.scope:
                 lines.append(f"Scope: {cc.scope}")
@@ -431,8 +540,11 @@ def auth_status(
                 lines.append(f"Token: {settings.mask(entry['access_token'])} ({when})")
             else:
                 lines.append("Token: none cached")
+            if isinstance(entry, dict) and isinstance(entry.get("identity"), dict):
+                lines.append(f"Signed in as: {_who(entry['identity'])}")
+                lines.append(f"ID token signature: {entry['identity'].get('signature')}")
             out.text("\n".join(lines))
-        if not valid and not refreshable and (not cc.client_secret or cc.flow == auth.DEVICE_CODE):
+        if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
             raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
         if not valid:
             out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))

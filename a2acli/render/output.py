@@ -11,6 +11,7 @@ from a2acli.redact import text as redacted
 from a2acli.redact import value as redacted_value
 from a2acli.render.safe import visible
 from a2acli.render.views import Rows
+from a2acli.wire.envelope import pretty
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -97,7 +98,7 @@ class Output:
             out.write("".join(encode(obj, 0)) + "\n")
             out.flush()
             return
-        self.out.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+        self.out.write(pretty(obj) + "\n")
         self.out.flush()
 
     def raw(self, data: bytes | str) -> None:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 
@@ -67,7 +66,7 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
     elif kind == "empty":
         out.rows([views.Row(views.L.DELETED, "true")], title="Push config")
     else:
-        out.rows([views.Row(views.L.RESULT, json.dumps(core, ensure_ascii=False, indent=2), True)], title="Result")
+        out.rows([views.Row(views.L.RESULT, views.pretty(core), True)], title="Result")
 
 
 def catalog(out: Any, document: dict[str, Any], raw: bytes) -> None:
@@ -161,9 +160,11 @@ def request(out: Any, head: list[str], body: bytes | None, document: Any) -> Non
     """A request as `--offline` shows it: request line and headers, then the body (raw: the body
     alone on stdout, json: its JSON document; the head goes to stderr in both)."""
     if out.mode == "text":
+        from a2acli.render import views
+
         text = "\n".join(head)
         if document is not None:
-            text += "\n\n" + json.dumps(document, ensure_ascii=False, indent=2)
+            text += "\n\n" + views.pretty(document)
         out.text(text)
         return
     for line in head:

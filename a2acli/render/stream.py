@@ -17,7 +17,6 @@ and tail. Nothing else is kept per event."""
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 import time
 from collections import OrderedDict, deque
@@ -108,7 +107,7 @@ def summarize_part(part: dict[str, Any]) -> PartSummary:
         buf.append(str(part["text"]))
         return PartSummary("text", text=buf)
     if "data" in part:
-        lines = json.dumps(part["data"], ensure_ascii=False, indent=2).split("\n")
+        lines = views.pretty(part["data"]).split("\n")
         if len(lines) > DATA_LINES:
             lines = lines[:DATA_LINES] + [f"… ({len(lines) - DATA_LINES} more lines)"]
         return PartSummary("data", pretty="\n".join(lines))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from a2acli.wire import envelope
+
 
 class Row(NamedTuple):
     label: str
@@ -157,7 +159,7 @@ def parts_text(parts: Any) -> str:
 
 def pretty(value: Any) -> str:
     """A data part or metadata as formatted JSON (the spec's "data part as formatted JSON")."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    return envelope.pretty(value)
 
 
 def _size(part: dict[str, Any]) -> str:
@@ -292,7 +294,11 @@ def scheme_how(scheme: Any) -> tuple[str, str, str]:
     if kind == "oauth2":
         flows: dict[str, Any] = body["flows"] if isinstance(body.get("flows"), dict) else {}
         flow = str(next(iter(flows), ""))
-        how = {"clientCredentials": "`a2a auth login` (client credentials)", "deviceCode": "`a2a auth login --device` (device code)"}.get(flow, "--bearer TOKEN")
+        how = {
+            "clientCredentials": "`a2a auth login` (client credentials)",
+            "deviceCode": "`a2a auth login --device` (device code)",
+            "authorizationCode": "`a2a auth login --flow authorization-code` (browser sign-in)",
+        }.get(flow, "--bearer TOKEN")
         return f"oauth2{' ' + flow if flow else ''}", "header Authorization: Bearer", how
     if kind == "openIdConnect":
         return kind, "header Authorization: Bearer", "`a2a auth login` (OpenID Connect discovery) or --bearer TOKEN"

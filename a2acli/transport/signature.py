@@ -66,16 +66,34 @@ def _verify_one(entry: Any, payloads: list[bytes], transport: Transport | None, 
         key = sig.jwk if signing.key_fits(sig.jwk, sig.alg) else f"the header's jwk is not a {signing.ALGORITHMS[sig.alg][0]} signing key for {sig.alg}"
     else:
         return base._replace(reason="the signature names no key (no `jku` or `jwk` in its protected header)")
-    base = base._replace(key_source=source)
+    return _check(base._replace(key_source=source), sig, key, [sig.signing_input(p) for p in payloads], crypto, "the card: it was altered after signing, or signed with another key")
+
+
+def verify_with_key_set(sig: signing.Signature, jwks: Any, source: str, signing_input: bytes, what: str) -> Outcome:
+    """Another JWS (an OpenID Connect ID token) against a JWK Set the caller fetched from
+    `source`: the key is the set's for the signature's kid, never one the JWS names itself."""
+    base = Outcome(UNVERIFIABLE, kid=sig.kid, alg=sig.alg, key_source=source)
+    if problem := signing.algorithm_problem(sig.alg):
+        return base._replace(reason=problem)
+    try:
+        crypto = _crypto()
+    except ImportError:
+        return base._replace(reason="the `cryptography` package is not installed", hint=signing.VERIFY_EXTRA_HINT)
+    return _check(base, sig, signing.choose_key(jwks, sig.kid, sig.alg), [signing_input], crypto, what)
+
+
+def _check(base: Outcome, sig: signing.Signature, key: dict[str, Any] | str, inputs: list[bytes], crypto: Any, what: str) -> Outcome:
+    """The outcome of one signature under the key found for it (a string: why there is none);
+    verified when it signs one of `inputs`."""
     if isinstance(key, str):
         return base._replace(reason=key)
     try:
         verifier = crypto.public_key(key, sig.alg)
     except ValueError as e:
         return base._replace(reason=f"the key cannot be read: {e}")
-    if any(crypto.check(verifier, sig.alg, sig.signature, sig.signing_input(p)) for p in payloads):
+    if any(crypto.check(verifier, sig.alg, sig.signature, data) for data in inputs):
         return base._replace(status=VERIFIED)
-    return base._replace(status=INVALID, reason="the signature does not match the card: it was altered after signing, or signed with another key")
+    return base._replace(status=INVALID, reason=f"the signature does not match {what}")
 
 
 def _fetch_jwks(url: str, transport: Transport | None) -> Any:

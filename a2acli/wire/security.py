@@ -137,6 +137,7 @@ class OAuthFlow(NamedTuple):
     scopes: tuple[str, ...] = ()
     discovery_url: str = ""  # openIdConnectUrl, or the oauth2 scheme's oauth2MetadataUrl
     oidc: bool = False  # discovery_url is an OpenID Connect discovery document
+    authorization_url: str = ""  # the authorizationCode flow's authorization endpoint
 
 
 def oauth_flows(card: Any) -> list[OAuthFlow]:
@@ -152,7 +153,7 @@ def oauth_flows(card: Any) -> list[OAuthFlow]:
             if not isinstance(spec, dict):
                 continue
             scopes = tuple(sorted((spec.get("scopes") or {}).keys())) if isinstance(spec.get("scopes"), dict) else ()
-            out.append(OAuthFlow(name, str(flow), str(spec.get("tokenUrl") or ""), str(spec.get("deviceAuthorizationUrl") or ""), scopes))
+            out.append(OAuthFlow(name, str(flow), str(spec.get("tokenUrl") or ""), str(spec.get("deviceAuthorizationUrl") or ""), scopes, authorization_url=str(spec.get("authorizationUrl") or "")))
         if body.get("oauth2MetadataUrl"):
             out.append(OAuthFlow(name, "discovery", discovery_url=str(body["oauth2MetadataUrl"])))
     return out

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import json
 import stat
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -22,6 +19,8 @@ except ModuleNotFoundError:  # Python 3.10
 import httpx
 import pytest
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from oauth_provider import GRANT as SERVED_GRANT
+from oauth_provider import TASK, FakeServer
 
 from a2acli import auth
 
@@ -29,8 +28,7 @@ CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 IDP = "https://idp.test"
 DEVICE_URL = f"{IDP}/device"
 TOKEN_URL = f"{IDP}/token"
-TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
-GRANT = {"device_code": "dev-code-secret", "user_code": "WDJB-MJHT", "verification_uri": f"{IDP}/activate", "expires_in": 600, "interval": 5}
+GRANT = {**SERVED_GRANT, "verification_uri": f"{IDP}/activate"}
 
 
 def device_card(url: str = RPC, *, device: str = DEVICE_URL, token: str = TOKEN_URL, **extra: Any) -> dict[str, Any]:
@@ -61,78 +59,7 @@ def clock(monkeypatch) -> Clock:
     return c
 
 
-@pytest.fixture
-def cfg(tmp_path, monkeypatch):
-    path = tmp_path / "cfg" / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
-    return path
-
-
-# -- a real authorization server (and agent) on 127.0.0.1 ------------------------------------------
-
-
-class FakeServer:
-    """An authorization server and an agent in one: RFC 8628 device authorization, a token
-    endpoint answering from a script, OpenID Connect discovery, an Agent Card and JSON-RPC."""
-
-    def __init__(self) -> None:
-        self.base = ""
-        self.card: dict[str, Any] = {}
-        self.token_script: list[dict[str, Any]] = []
-        self.requests: list[tuple[str, str, dict[str, list[str]], dict[str, str]]] = []  # method, path, form, headers
-
-    def answer(self, method: str, path: str, form: dict[str, list[str]]) -> tuple[int, Any]:
-        if method == "GET" and path == "/.well-known/agent-card.json":
-            return 200, self.card
-        if method == "GET" and path == "/.well-known/openid-configuration":
-            return 200, {"issuer": self.base, "device_authorization_endpoint": f"{self.base}/device", "token_endpoint": f"{self.base}/token", "grant_types_supported": [auth.DEVICE_GRANT]}
-        if method == "POST" and path == "/device":
-            return 200, {**GRANT, "verification_uri": f"{self.base}/activate", "verification_uri_complete": f"{self.base}/activate?user_code=WDJB-MJHT"}
-        if method == "POST" and path == "/token":
-            step = self.token_script.pop(0)
-            return (400 if "error" in step else 200), step
-        if method == "POST" and path == "/rpc":
-            return 200, rpc_result(TASK)
-        return 404, {"error": "not_found"}
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer()
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self, method: str) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode() if length else ""
-            form = parse_qs(raw) if "x-www-form-urlencoded" in (self.headers.get("Content-Type") or "") else {}
-            fake.requests.append((method, self.path, form, {k.lower(): v for k, v in self.headers.items()}))
-            status, body = fake.answer(method, self.path, form)
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:  # noqa: N802
-            self._serve("GET")
-
-        def do_POST(self) -> None:  # noqa: N802
-            self._serve("POST")
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    fake.base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield fake
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+# -- a real authorization server (and agent) on 127.0.0.1: `server` (tests/oauth_provider.py) ---------
 
 
 PENDING = {"error": "authorization_pending"}
@@ -192,6 +119,28 @@ def test_device_login_by_openid_connect_discovery(cli, cfg, clock, server):
     call = cli("tasks", "get", "t-1", "--profile", "me")
     assert call.exit_code == 0, call.stderr
     assert [h for _, p, _, h in server.requests if p == "/rpc"][-1]["authorization"] == "Bearer dev-token-1"
+
+
+@pytest.mark.spec("A2ACLI_AUTH_010")
+def test_the_id_token_of_a_device_sign_in_is_checked(cli, cfg, clock, server):
+    """OpenID Connect discovery: the scope is openid; the ID token in the token answer is checked
+    (no nonce in this flow) and its signature verified with the provider's JWK Set."""
+    server.token_script = [{**TOKEN, "scope": "openid", "id_token": server.id_token("a2a-cli", None)}]
+    result = cli("auth", "login", "--profile", "me", "--discovery-url", server.discovery_url, "--client-id", "a2a-cli")
+    assert result.exit_code == 0, result.stderr
+    assert posts_to(server, "/device")[0]["scope"] == ["openid"]
+    assert f"(device code) as alice (alice@example.test), issuer {server.base}" in result.stdout
+    status = cli("auth", "status", "--profile", "me", "-o", "json")
+    assert json.loads(status.stdout)["idToken"]["signature"] == f"verified (kid k1, ES256, key from {server.base}/jwks)"
+    server.id_claims = {"aud": "another-client"}
+    server.token_script = [{**TOKEN, "scope": "openid", "id_token": server.id_token("a2a-cli", None)}]
+    result = cli("auth", "login", "--profile", "other", "--discovery-url", server.discovery_url, "--client-id", "a2a-cli")
+    assert result.exit_code == 4 and "its audience 'another-client' is not this client (a2a-cli)" in result.stderr
+    assert "other" not in tomllib.loads(cfg.read_text())["profiles"]
+
+
+def posts_to(server: FakeServer, path: str) -> list[dict[str, list[str]]]:
+    return [form for method, p, form, _ in server.requests if method == "POST" and p == path]
 
 
 @pytest.mark.spec("A2ACLI_AUTH_010")

@@ -4,7 +4,6 @@ server); each outcome (verified, invalid, unverifiable, absent) and how it is re
 
 from __future__ import annotations
 
-import base64
 import json
 import subprocess
 import sys
@@ -14,48 +13,12 @@ from typing import Any
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, v1_card
+from a2a_testkit import AGENT, b64u, make_key, raw_sign, v1_card
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography.hazmat.primitives.asymmetric import ec
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 JKU = "https://keys.test/jwks.json"
-
-
-def b64u(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _int(n: int, size: int | None = None) -> str:
-    return b64u(n.to_bytes(size or (n.bit_length() + 7) // 8, "big"))
-
-
-def make_key(alg: str) -> tuple[Any, dict[str, Any]]:
-    """A private key for alg and its public JWK."""
-    if alg == "ES256":
-        key = ec.generate_private_key(ec.SECP256R1())
-        nums = key.public_key().public_numbers()
-        return key, {"kty": "EC", "crv": "P-256", "x": _int(nums.x, 32), "y": _int(nums.y, 32)}
-    if alg in ("RS256", "PS256"):
-        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        nums = key.public_key().public_numbers()
-        return key, {"kty": "RSA", "n": _int(nums.n), "e": _int(nums.e)}
-    key = ed25519.Ed25519PrivateKey.generate()
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-    return key, {"kty": "OKP", "crv": "Ed25519", "x": b64u(key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))}
-
-
-def raw_sign(key: Any, alg: str, data: bytes) -> bytes:
-    if alg == "ES256":
-        r, s = decode_dss_signature(key.sign(data, ec.ECDSA(hashes.SHA256())))
-        return r.to_bytes(32, "big") + s.to_bytes(32, "big")
-    if alg == "RS256":
-        return key.sign(data, padding.PKCS1v15(), hashes.SHA256())
-    if alg == "PS256":
-        return key.sign(data, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32), hashes.SHA256())
-    return key.sign(data)
 
 
 def sign(card: dict[str, Any], key: Any, alg: str, header: dict[str, Any]) -> dict[str, Any]:

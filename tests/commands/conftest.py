@@ -1,0 +1,23 @@
+"""Fixtures of the command tests: a config file of the test's own, and the OAuth2 / OpenID Connect
+provider on 127.0.0.1 of the `auth login` tests (tests/oauth_provider.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from oauth_provider import FakeServer, serve
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    """A2ACLI_CONFIG points at a config.toml (not yet written) in the test's own directory."""
+    path = tmp_path / "cfg" / "config.toml"
+    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    return path
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    with serve() as fake:
+        yield fake
