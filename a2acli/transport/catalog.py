@@ -79,12 +79,12 @@ def is_file(location: str) -> bool:
 
 def candidates(location: str) -> list[str]:
     """Where to read the catalog at `location`: the URL itself, or for an origin (no path) its
-    well-known catalog paths, in order."""
+    well-known catalog paths, in order; userinfo left out (it is never sent to a catalog)."""
     parts = urlsplit(location)
+    netloc = parts.netloc.rpartition("@")[2]
     if parts.path in ("", "/") and not parts.query:
-        root = f"{parts.scheme}://{parts.netloc}"
-        return [root + p for p in CATALOG_PATHS]
-    return [location]
+        return [f"{parts.scheme}://{netloc}{p}" for p in CATALOG_PATHS]
+    return [parts._replace(netloc=netloc).geturl()]
 
 
 def read_catalog(transport: Transport | None, location: str) -> ReadCatalog:

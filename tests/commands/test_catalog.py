@@ -203,6 +203,9 @@ def test_offline_shows_the_catalog_request_and_sends_nothing(cli, respx_mock):
     assert sent.stdout.startswith("POST <JSONRPC URL from the Agent Card of catalog:test>")
     listed = cli("card", "catalog", "--offline", "--catalog", REGISTRY)
     assert listed.stdout.startswith(f"GET {REGISTRY}/.well-known/ai-catalog.json\n")
+    userinfo = cli("card", "fetch", "--offline", "-u", "catalog:test", "--catalog", "http://bob:s3cret-pass@registry.test/agents.json")
+    assert userinfo.stdout.splitlines()[0] == f"GET {CATALOG}"  # as it would be sent: no userinfo to a catalog
+    assert "s3cret-pass" not in userinfo.stdout + userinfo.stderr
     assert respx_mock.calls.call_count == 0
 
 
