@@ -1,5 +1,6 @@
 """Small network facts shared by the local servers (demo agent, webhook receiver), and how an
-Agent Card reference (`--url`, `-a/--agent-card`) reads. Stdlib only."""
+Agent Card reference (`--url`, `-a/--agent-card`) reads: a URL, a path, a bare host[:port], or a
+catalog entry (`catalog:NAME`). Stdlib only."""
 
 from __future__ import annotations
 
@@ -23,12 +24,18 @@ MAX_URL = 8192  # longer is no URL a person meant (and no server takes it)
 
 def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str | None:
     """Why `value` is not a URL to call (None when it is one): http(s), a host name or address
-    that can be one, a port in 1-65535; with `files` a file:// card or a .json path; with `grpc`
+    that can be one, a port in 1-65535; with `files` a file:// card, a .json path or a catalog
+    entry (`catalog:NAME`, a name that is not a port); with `grpc`
     also `host:port`, grpc:// and grpcs:// (a2acli.transport.grpc.grpc_target)."""
     from urllib.parse import urlsplit
 
     if len(value) > MAX_URL:
         return f"it is {len(value)} characters long (at most {MAX_URL})"
+    entry = catalog_entry(value) if files else None
+    if entry is not None:  # an entry's name may hold a space, not a control character
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+            return "it holds a line break or another control character"
+        return None if entry.strip() else "it names no catalog entry (catalog:NAME, or catalog:CATALOG/NAME)"
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
         return "it holds a space, a line break or another control character"
     if files and (value.startswith("file://") or ("://" not in value and value.endswith(".json"))):
@@ -61,17 +68,45 @@ def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str |
     return None
 
 
+def catalog_problem(value: str) -> str | None:
+    """Why `value` cannot be an agent catalog's location (--catalog, a named catalog), None when
+    it can: an http(s) URL (an origin looks at the well-known catalog paths), a file:// URL, or a
+    file's path."""
+    text = str(value).strip()
+    if not text:
+        return "it is empty"
+    if "://" not in text or text.startswith("file://"):
+        return None if text.isprintable() else "it holds a line break or another control character"
+    return url_problem(text)
+
+
 # host[:port][/path] with no scheme: a name or IPv4 address, or an [IPv6] address
 _BARE_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.%]+\])(?::[0-9]{1,5})?(?:[/?#].*)?", re.S)
 
 
+CATALOG_PREFIX = "catalog:"
+_PORT_AFTER = re.compile(r"[0-9]{1,5}(?:[/?#].*)?", re.S)  # `catalog:8080/x` is the host catalog, port 8080
+
+
+def catalog_entry(value: str | None) -> str | None:
+    """What follows `catalog:` in a catalog reference (A2ACLI_CARD_GET_005): the entry NAME, or
+    CATALOG/NAME for a named catalog (pipeline resolves it); "" for a bare `catalog:`. None for
+    anything else, `catalog:PORT` included: that is the host `catalog` (a container's name), as
+    it always was."""
+    if not value or not value.startswith(CATALOG_PREFIX):
+        return None
+    rest = value[len(CATALOG_PREFIX) :]
+    return None if _PORT_AFTER.fullmatch(rest) else rest
+
+
 def agent_reference(value: str) -> str:
-    """An Agent Card reference (`--url`, `-a/--agent-card`) as what to read: an http(s) or
+    """An Agent Card reference (`--url`, `-a/--agent-card`) as what to read: a catalog entry
+    (`catalog:NAME`, resolved by the session before anything else) as given; an http(s) or
     file:// URL as given; a path to a card file that exists, or anything spelt as a path (`/`,
     `./`, `../`, `~`), as its file:// URL; a `.json` path that does not exist as given (reading
     either says there is no card: exit 3); a bare host or `host:port` (with a path or
     not) as http://; anything else as given (the URL check says what is wrong with it)."""
-    if "://" in value:
+    if "://" in value or catalog_entry(value) is not None:
         return value
     from pathlib import Path
 

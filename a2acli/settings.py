@@ -52,6 +52,7 @@ SETTINGS: dict[str, Setting] = {
     for s in (
         Setting("url", "A2ACLI_URL", old="agent-card"),
         Setting("endpoint", "A2ACLI_ENDPOINT", old="rpc-url"),
+        Setting("catalog", "A2ACLI_CATALOG"),  # the agent catalog that catalog:NAME reads (A2ACLI_CARD_GET_005)
         Setting("transport", "A2ACLI_TRANSPORT"),
         Setting("a2a-version", "A2ACLI_A2A_VERSION", "1.0"),
         Setting("dialect", "A2ACLI_DIALECT", "spec"),
@@ -495,7 +496,7 @@ def check_types(layer: Layer) -> None:
             if not ok:
                 wanted = "a string" + (" or an array of strings" if name == "transport" else " or a number" if int in also else " or a boolean" if bool in also else "")
                 raise _wrong_type(f"{prefix}{key}", value, wanted, path)
-    for table in ("headers", "auth"):
+    for table in ("headers", "auth", "catalogs"):
         sub = layer.values.get(table)
         if sub is None:
             continue
@@ -527,6 +528,7 @@ class Resolved(NamedTuple):
     profile_source: str = "none"
     agents: tuple[str, ...] = ()  # the agent scopes applied (their labels)
     where: dict[str, tuple[str, str | None]] = {}  # noqa: RUF012  (read-only) a file source's label -> (path, section)
+    catalogs: tuple[tuple[str, str], ...] = ()  # named agent catalogs ([catalogs] tables): (name, URL or file)
 
 
 def resolve(flags: dict[str, Any], profile: str | None = None, config: str | None = None) -> Resolved:
@@ -567,6 +569,12 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
             if str(k).lower() not in headers:
                 headers[str(k).lower()] = (str(k), str(v))
                 values[f"header.{k}"], sources[f"header.{k}"] = str(v), layer.label
+    catalogs: dict[str, str] = {}  # named catalogs (`[catalogs]`): the highest source wins a name
+    for layer in layers:
+        for k, v in (layer.values.get("catalogs") or {}).items():
+            if str(k) not in catalogs:
+                catalogs[str(k)] = str(v)
+                values[f"catalog.{k}"], sources[f"catalog.{k}"] = str(v), layer.label
     auth: dict[str, str] = {}
     for layer in layers:
         if layer.values.get("auth"):
@@ -576,7 +584,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
             break
     warnings += filter(None, (_exposed(f) for f in files))
     wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
-    return Resolved(values, sources, pname, tuple(headers.values()), auth, tuple(warnings), rank, tuple(files), psource, tuple(agents), wheres)
+    return Resolved(values, sources, pname, tuple(headers.values()), auth, tuple(warnings), rank, tuple(files), psource, tuple(agents), wheres, tuple(catalogs.items()))
 
 
 def _exposed(f: ConfigFile) -> str | None:
@@ -640,11 +648,12 @@ AUTH_KEYS: dict[str, bool] = {  # [profiles.NAME.auth] key -> secret?
 }
 PATH_SETTINGS = frozenset({"cacert", "cert", "key"})
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 token
+_CATALOG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # no `/`: catalog:CATALOG/NAME splits there
 
 
 def profile_keys() -> list[str]:
     """Every key `a2a config set` accepts, for help and hints."""
-    return list(SETTINGS) + ["header.NAME"] + [f"auth.{k}" for k in AUTH_KEYS] + ["default-profile"]
+    return list(SETTINGS) + ["header.NAME", "catalog.NAME"] + [f"auth.{k}" for k in AUTH_KEYS] + ["default-profile"]
 
 
 def _key_hint() -> str:
@@ -653,7 +662,7 @@ def _key_hint() -> str:
 
 def parse_key(key: str) -> tuple[str, str]:
     """`config set/unset KEY`: (table, name). table is "" for a profile's own settings, "headers",
-    "auth", or "top" for default-profile. UsageError for anything else."""
+    "catalogs" (named agent catalogs), "auth", or "top" for default-profile. UsageError for anything else."""
     from a2acli.errors import UsageError
 
     k = key.strip()
@@ -667,6 +676,13 @@ def parse_key(key: str) -> tuple[str, str]:
         if not _HEADER_NAME.fullmatch(name):
             raise UsageError(f"{name!r} is not a header name", hint="e.g. a2a config set header.X-Team qa")
         return "headers", name
+    if low.startswith(("catalog.", "catalogs.")):
+        name = k.split(".", 1)[1].strip()
+        if not _CATALOG_NAME.fullmatch(name):
+            raise UsageError(
+                f"{name!r} is not a catalog name", hint="letters, digits, - and _ (catalog:NAME/ENTRY names an entry of it), e.g. a2a config set catalog.team https://registry.example/agents.json"
+            )
+        return "catalogs", name
     if low.startswith("auth."):
         sub = low.split(".", 1)[1]
         if sub not in AUTH_KEYS:
@@ -690,6 +706,9 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
         if not value.isascii():
             raise UsageError(f"the value of header {name} is not ASCII", hint="header values travel as ASCII: percent-encode or base64 it")
         return table, name, value
+    if table == "catalogs":
+        check_catalog(value, f"catalog.{name}")
+        return table, name, _catalog_stored(value)
     if table == "auth":
         if name in ("token-url", "device-authorization-url", "authorization-url"):
             check_url(value, f"auth.{name}", files=False)
@@ -724,6 +743,25 @@ def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False)
         shown = str(value) if len(str(value)) <= 100 else str(value)[:100] + "…"
         said = problem[3:] if problem.startswith("it is not an") else f"is not a valid URL: {problem}"
         raise UsageError(f"{what} {shown!r} {said}", hint=f"e.g. {example}")
+
+
+def check_catalog(value: Any, what: str) -> None:
+    """An agent catalog's location (--catalog, a named catalog), or a usage error naming what is
+    wrong with it (a2acli.net.catalog_problem)."""
+    from a2acli.errors import UsageError
+    from a2acli.net import catalog_problem
+
+    problem = catalog_problem(str(value))
+    if problem:
+        said = problem[3:] if problem.startswith("it is not an") else f"is not an agent catalog's URL or file: {problem}"
+        raise UsageError(f"{what} {str(value)[:100]!r} {said}", hint="e.g. https://registry.example/agents.json, an origin serving /.well-known/ai-catalog.json, or a file's path")
+
+
+def _catalog_stored(value: str) -> str:
+    """A catalog as `config set` stores it: a URL as given, a file's path made absolute (the
+    config is read from any directory)."""
+    text = value.strip()
+    return text if "://" in text else str(Path(text).expanduser().absolute())
 
 
 MAX_TIMEOUT = 1_000_000  # seconds (11.6 days): longer is a typo, and overflows timers
@@ -821,6 +859,9 @@ def check_value(name: str, value: Any) -> Any:
         from a2acli.wire.bindings import parse_transport
 
         return ",".join(parse_transport(t).flag for t in text.split(",") if t.strip())
+    if name == "catalog":
+        check_catalog(text, "catalog")
+        return _catalog_stored(text)
     if name in ("url", "endpoint"):
         from a2acli.net import agent_reference
 

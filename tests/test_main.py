@@ -47,7 +47,7 @@ def test_build_app_registers_only_the_member_asked_for():
     assert sorted(tasks.commands) == ["push-config"]
     # a word that names no member (a typo, or a positional argument): the whole group, so the
     # error can list the members
-    assert sorted(typer.main.get_command(build_app("card", "fecth")).commands["card"].commands) == ["extended", "fetch", "get"]
+    assert sorted(typer.main.get_command(build_app("card", "fecth")).commands["card"].commands) == ["catalog", "extended", "fetch", "get"]
     assert sorted(typer.main.get_command(build_app("send", "hi")).commands) == ["send"]
 
 

@@ -76,6 +76,31 @@ def complete_profiles(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
+def complete_agents(ctx: typer.Context, incomplete: str) -> list[str]:
+    """-u: after `catalog:`, the entry names of the catalogs in a file (--catalog, the named
+    ones); a catalog on the network is not read to complete a word."""
+    from a2acli.net import CATALOG_PREFIX
+
+    if not incomplete.startswith(CATALOG_PREFIX[: len(incomplete)]) or not incomplete:
+        return []
+    try:
+        from a2acli import settings
+        from a2acli.transport.catalog import catalog_location, is_file, read_catalog
+
+        res = settings.resolve({"catalog": ctx.params.get("catalog")}, ctx.params.get("profile"), ctx.params.get("config"))
+        sources = [("", res.values.get("catalog"))] + [(f"{n}/", loc) for n, loc in res.catalogs]
+        words = []
+        for prefix, value in sources:
+            location = catalog_location(str(value)) if value else ""
+            if is_file(location):
+                words += [f"{CATALOG_PREFIX}{prefix}{e.name}" for e in read_catalog(None, location).catalog.entries]
+            elif prefix:
+                words.append(f"{CATALOG_PREFIX}{prefix}")
+    except Exception:  # a broken config or catalog completes nothing
+        return []
+    return [w for w in words if w.startswith(incomplete)]
+
+
 TASK_STATES = ("submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected")
 
 
@@ -169,8 +194,21 @@ COMMON: dict[str, tuple[Any, Any]] = {
                 "-u",
                 "--agent-card",
                 "-a",
-                help="The agent, by its Agent Card: an origin or host[:port] (http:// when no scheme is given; the card is looked up at /.well-known/agent-card.json), the card's URL, or a card file (file:// or a path). A2ACLI_AGENT_CARD works too.",
+                help="The agent, by its Agent Card: an origin or host[:port] (http:// when no scheme is given; the card is looked up at /.well-known/agent-card.json), the card's URL, a card file (file:// or a path), or an entry of an agent catalog, catalog:NAME (catalog:CATALOG/NAME for a named one). A2ACLI_AGENT_CARD works too.",
                 setting="url",
+                metavar="URL|FILE|catalog:NAME",
+                autocompletion=complete_agents,
+            ),
+        ],
+        None,
+    ),
+    "catalog": (
+        Annotated[
+            str | None,
+            _opt(
+                "--catalog",
+                help="The agent catalog that -u catalog:NAME reads: its http(s) URL (an origin: its /.well-known/ai-catalog.json, then /.well-known/api-catalog) or a file. Read like the public card, with no credentials; `a2a card catalog` lists it.",
+                setting="catalog",
                 metavar="URL|FILE",
             ),
         ],
@@ -441,6 +479,10 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         from a2acli.net import agent_reference
 
         v["url"] = agent_reference(str(v["url"]))
+    if v["catalog"] not in (None, ""):
+        settings.check_catalog(v["catalog"], _named("--catalog", res.sources["catalog"]))
+    for cname, location in res.catalogs:
+        settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
     for name, flag in (("url", "--url"), ("endpoint", "--endpoint")):
         if v[name] not in (None, ""):
             settings.check_url(str(v[name]), _named(flag, res.sources[name]), files=name == "url", grpc=name == "endpoint" and (transports or ["jsonrpc"])[0] == "grpc")
@@ -474,6 +516,8 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
     return CallOptions(
         url=v["url"],
+        catalog=v["catalog"] or None,
+        catalogs=res.catalogs,
         endpoint=v["endpoint"],
         transports=tuple(transports),
         wire=wire,

@@ -387,23 +387,39 @@ def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
     return outcome
 
 
+def _card_request(call: Any) -> None:
+    """`card fetch --offline`: the first GET the fetch would send. For a catalog entry on the
+    network (not read offline) that is the catalog's; for a card in a file, or one a catalog file
+    holds, there is none."""
+    from a2acli.render.present import request
+    from a2acli.transport.card import card_candidates
+
+    if call.card_in_hand():
+        call.out.note(f"the Agent Card is read from {call.inline_card.url if call.inline_card else call.opts.url}: nothing is sent")
+        return
+    url = call.opts.url
+    if not url:
+        raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL)")
+    if call.catalog_pending():
+        from a2acli.transport.catalog import ACCEPT, candidates
+
+        first, headers = candidates(call.located.location)[0], call.transport.public_headers(ACCEPT)
+    else:
+        first, headers = card_candidates(url)[0], call.transport.headers({"Accept": "application/json"})
+    request(call.out, [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(headers.items()))], None, None)
+
+
 @entry_point
 def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None:
     """The public Agent Card: an HTTP GET with the A2A-Version header, no credentials."""
     from a2acli.pipeline.session import Reply
-    from a2acli.render.present import present, request
+    from a2acli.render.present import present
     from a2acli.wire import envelope
 
     with session(opts) as call:
         out = call.out
         if opts.offline:
-            from a2acli.transport.card import card_candidates
-
-            if not opts.url:
-                raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL)")
-            first = card_candidates(opts.url)[0]
-            head = [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(call.transport.headers({"Accept": "application/json"}).items()))]
-            request(out, head, None, None)
+            _card_request(call)
             return
         fetched = call.fetch_card()
         if opts.version_auto:
@@ -416,6 +432,32 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)  # a file:// card: its JSON
         present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1, signature=outcome)
+
+
+@entry_point
+def run_catalog(name: str | None, opts: CallOptions) -> None:
+    """`a2a card catalog [CATALOG]`: the agents an agent catalog lists (--catalog, or the named
+    one), read as `-u catalog:NAME` reads it."""
+    from a2acli.render.present import catalog, request
+    from a2acli.transport.catalog import ACCEPT, SET_ONE, candidates, catalog_location, is_file, listing, read_catalog
+
+    with session(opts) as call:
+        named = dict(opts.catalogs)
+        if name is not None and name not in named:
+            raise UsageError(f"no catalog named {name!r}", hint=f"named catalogs: {', '.join(sorted(named)) or 'none'} (`a2a config set catalog.NAME URL` names one); --catalog URL|FILE lists any")
+        value = named[name] if name is not None else opts.catalog
+        if not value:
+            raise UsageError("no agent catalog is set", hint=SET_ONE + (f"; or name one of {', '.join(sorted(named))}" if named else ""))
+        location = catalog_location(value)
+        if opts.offline and not is_file(location):
+            headers = call.transport.public_headers(ACCEPT)
+            request(call.out, [f"GET {candidates(location)[0]}"] + [f"{k}: {v}" for k, v in headers.items()], None, None)
+            return
+        read = read_catalog(call.transport, location)
+        for why in read.catalog.skipped:
+            call.out.note(f"skipped {why}")
+        document = {"catalog": read.location, "format": read.catalog.shape, "agents": listing(read, f"{name}/" if name else ""), "skipped": list(read.catalog.skipped)}
+        catalog(call.out, document, read.raw)
 
 
 @entry_point

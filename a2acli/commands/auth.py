@@ -19,6 +19,7 @@ OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="text or j
 # The shared options this command takes, as _options.COMMON declares them: Typer evaluates these
 # annotations at run time; to mypy they are values, hence the ignores where they are used.
 UrlOpt = COMMON["url"][0]
+CatalogOpt = COMMON["catalog"][0]
 A2aVersionOpt = COMMON["a2a_version"][0]
 CacertOpt = COMMON["cacert"][0]
 CertOpt = COMMON["cert"][0]
@@ -138,6 +139,7 @@ def auth_login(
     ] = None,
     profile: ProfileOpt = None,
     url: UrlOpt = None,  # type: ignore[valid-type]
+    catalog: CatalogOpt = None,  # type: ignore[valid-type]
     a2a_version: A2aVersionOpt = None,  # type: ignore[valid-type]
     cacert: CacertOpt = None,  # type: ignore[valid-type]
     cert: CertOpt = None,  # type: ignore[valid-type]
@@ -189,6 +191,7 @@ def auth_login(
         pvals = dict((config.get("profiles") or {}).get(pname) or {})
         flags = {
             "url": _pick(ctx, "url", url),
+            "catalog": _pick(ctx, "catalog", catalog),
             "a2a-version": _pick(ctx, "a2a_version", a2a_version),
             "cacert": _pick(ctx, "cacert", cacert),
             "cert": _pick(ctx, "cert", cert),
@@ -249,8 +252,10 @@ def auth_login(
             if not values["url"]:
                 need = "--token-url URL" + (f" and --{_FIRST[chosen][1]} URL" if chosen in _FIRST else "")
                 raise UsageError(f"no {_FIRST[str(chosen)][0] if token_url else 'token endpoint'}", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
-            agent = str(values["url"])
-            ep = _endpoints_from_card(cfg, agent, chosen, have_secret=bool(secret), browser=browser, timeout=tout)
+            named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}  # the profile's win a name
+            if values["catalog"]:
+                settings.check_catalog(values["catalog"], "--catalog")
+            ep, agent = _endpoints_from_card(cfg, str(values["url"]), chosen, have_secret=bool(secret), browser=browser, timeout=tout, catalogs=(values["catalog"], tuple(named.items())), out=out)
             chosen = ep.flow
             token_url = given_token_url or ep.token_url
             first_url = first.get(chosen) or {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}.get(chosen)
@@ -331,6 +336,8 @@ def auth_login(
             edit.delete(("profiles", pname, "auth", akey))
         if flags["url"] and not edit.get(("profiles", pname, "url")):
             edit.set(("profiles", pname, "url"), settings.check_value("url", flags["url"]))
+        if flags["catalog"] and not edit.get(("profiles", pname, "catalog")):  # what -u catalog:NAME reads
+            edit.set(("profiles", pname, "catalog"), settings.check_value("catalog", flags["catalog"]))
         edit.save()
         auth.store(pname, entry)
         left = entry["expires_at"] - time.time()
@@ -442,19 +449,32 @@ def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any, cro
     out.warn(f"{crosses} {verb} to {host}, the {what} named by the Agent Card at {agent_url}")
 
 
-def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, browser: bool, timeout: float | None) -> Any:
+def _table(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, browser: bool, timeout: float | None, catalogs: tuple[Any, Any] = (None, ()), out: Any = None) -> tuple[Any, str]:
     """The login endpoints the public Agent Card of `url` gives (auth.endpoints_from_card), read
-    off the card as the agent spelt it (a V0 card's several flows are all there)."""
+    off the card as the agent spelt it (a V0 card's several flows are all there), and the agent's
+    URL: `url`, or where the catalog entry it names (catalog:NAME) says the card is."""
     from a2acli import auth
     from a2acli.transport.card import fetch_card
+    from a2acli.transport.catalog import locate, resolve
     from a2acli.transport.client import Transport, tls_verify
 
     transport = Transport(cfg)
     try:
-        fetched = fetch_card(transport, url)  # the public card: no credentials
+        located = locate(url, *catalogs)
+        card = None
+        if located is not None:
+            found = resolve(transport, located)
+            url, card = found.agent, found.card
+            if out is not None:
+                out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
+        fetched = card or fetch_card(transport, url)  # the public card: no credentials
     finally:
         transport.close()
-    return auth.endpoints_from_card(fetched.doc if isinstance(fetched.doc, dict) else {}, flow, have_secret=have_secret, browser=browser, verify=tls_verify(cfg), timeout=timeout)
+    return auth.endpoints_from_card(fetched.doc if isinstance(fetched.doc, dict) else {}, flow, have_secret=have_secret, browser=browser, verify=tls_verify(cfg), timeout=timeout), url
 
 
 def auth_status(

@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 
 from a2acli.commands._options import CallOptions, force_option, method_options
-from a2acli.commands._run import run_card_fetch, run_unary
+from a2acli.commands._run import run_card_fetch, run_catalog, run_unary
 
-app = typer.Typer(help="The Agent Card: public and extended.", no_args_is_help=True)
+app = typer.Typer(help="The Agent Card: public and extended; the agents of an agent catalog.", no_args_is_help=True)
 
 
 def card_fetch(
@@ -28,6 +28,8 @@ def card_fetch(
     Examples:
 
       a2a card fetch -u http://127.0.0.1:41241
+
+      a2a card fetch -u catalog:weather --catalog https://registry.example/agents.json
 
       a2a card fetch -u https://agent.example -o json --as v1 | jq .skills
 
@@ -85,7 +87,50 @@ def card_extended(
     run_unary("GetExtendedAgentCard", {}, opts, request_id=request_id, force=force)
 
 
+def complete_catalogs(incomplete: str) -> list[str]:
+    """Named catalogs from the config files."""
+    try:
+        from a2acli import settings
+
+        names = [n for n, _ in settings.resolve({}).catalogs]
+    except Exception:  # a broken config completes nothing
+        names = []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def card_catalog(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="A named catalog ([catalogs] in the config, `a2a config set catalog.NAME URL`); default: --catalog.", show_default=False, metavar="[CATALOG]", autocompletion=complete_catalogs
+        ),
+    ] = None,
+    *,
+    opts: CallOptions,
+) -> None:
+    """List the agents of an agent catalog: name, description, where each card is, and the
+    -u catalog:NAME that names it.
+
+    A catalog is JSON at an http(s) URL or in a file: {"agents": [...]} or a bare array of
+    entries (an Agent Card, or {"name", "url"|"card", "description", "tags"}), an AI Catalog
+    ({"specVersion", "entries"}, /.well-known/ai-catalog.json), or an RFC 9727 API catalog
+    ({"linkset"}, /.well-known/api-catalog). It is read like the public card: no credentials.
+
+    Examples:
+
+      a2a card catalog --catalog ./agents.json
+
+      a2a card catalog --catalog https://registry.example -o json | jq -r '.agents[].reference'
+
+      a2a config set catalog.team https://registry.example/agents.json && a2a card catalog team
+
+      a2a send -u catalog:weather --catalog ./agents.json "forecast for Paris"
+    """
+    run_catalog(name, opts)
+
+
 fetch_command = method_options(card_fetch)
 app.command("fetch")(fetch_command)
 app.command("get", hidden=True)(fetch_command)
 app.command("extended")(method_options(card_extended))
+app.command("catalog")(method_options(card_catalog))

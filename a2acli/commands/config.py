@@ -16,7 +16,7 @@ app = typer.Typer(help="Profiles in the config file, and where each setting come
 def complete_keys(incomplete: str) -> list[str]:
     from a2acli import settings
 
-    keys = list(settings.SETTINGS) + ["header.", "default-profile"] + [f"auth.{k}" for k in settings.AUTH_KEYS]
+    keys = list(settings.SETTINGS) + ["header.", "catalog.", "default-profile"] + [f"auth.{k}" for k in settings.AUTH_KEYS]
     return [k for k in keys if k.startswith(incomplete)]
 
 
@@ -97,6 +97,8 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
             shown = settings.mask(hvalue) if settings.is_secret_header(hname) else hvalue
             from_file = opts.values.get(f"header.{hname}") == hvalue
             rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
+        for cname, location in opts.catalogs:
+            rows.append((f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default")))
         for aname, avalue in opts.oauth:
             secret = settings.AUTH_KEYS.get(aname, False)
             rows.append((f"auth.{aname}", settings.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
@@ -153,7 +155,7 @@ def config_set(
     key: Annotated[
         str,
         typer.Argument(
-            help="url, endpoint, transport, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, auth.KEY, default-profile.",
+            help="url, endpoint, catalog, transport, a2a-version, dialect, output, timeout, dump, api-key, bearer, basic, cacert, cert, key, header.NAME, catalog.NAME, auth.KEY, default-profile.",
             autocompletion=complete_keys,
             show_default=False,
             metavar="KEY",
@@ -174,6 +176,8 @@ def config_set(
       a2a config set --profile local a2a-version 0.3
 
       a2a config set --profile local header.X-Team qa
+
+      a2a config set --profile local catalog.team https://registry.example/agents.json
 
       printf %s "$KEY" | a2a config set --profile prod api-key -
 

@@ -15,6 +15,8 @@ class CallOptions(NamedTuple):
     A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
 
     url: str | None = None
+    catalog: str | None = None  # --catalog: the agent catalog catalog:NAME reads (URL, origin or file)
+    catalogs: tuple[tuple[str, str], ...] = ()  # named catalogs ([catalogs]): catalog:CATALOG/NAME
     endpoint: str | None = None  # --endpoint (alias --rpc-url): call it with the chosen binding, no card
     transports: tuple[str, ...] = ()  # --transport, in order of preference (--transport spellings)
     wire: Wire = Wire.V1

@@ -60,6 +60,8 @@ def learn_secrets(redactor: Any, opts: CallOptions) -> None:
         redactor.header_value(name, value, given=True)
     redactor.url(opts.url)
     redactor.url(opts.endpoint)
+    for location in (opts.catalog, *(loc for _, loc in opts.catalogs)):
+        redactor.url(location)
     redactor.add(dict(opts.oauth).get("client-secret"))
 
 
@@ -111,6 +113,10 @@ class Call:
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
+        self.located: Any = None  # transport.catalog.Located: the catalog and entry of -u catalog:NAME
+        self.catalog_read: Any = None  # transport.catalog.ReadCatalog, once read
+        self.inline_card: Any = None  # the FetchedCard of a card the catalog holds inline
+        self._resolved = False
         CURRENT["call"] = self
 
     def close(self) -> None:
@@ -132,14 +138,45 @@ class Call:
         self.close()
 
     # -- where and how ------------------------------------------------------------------------------
+    def resolve_agent(self) -> None:
+        """A catalog reference (`-u catalog:NAME`, A2ACLI_CARD_GET_005), resolved before anything
+        reads the agent: the catalog read (a public GET, no -H, no credentials; the taps see it as
+        they see the card's), its entry found, and the session's agent becomes where the entry
+        says the card is, or, for a card the catalog holds itself, the catalog. Under --offline a
+        catalog on the network is not read (a catalog file is, as a card file is)."""
+        if self._resolved:
+            return
+        self._resolved = True
+        from a2acli.transport.catalog import is_file, locate, resolve
+
+        located = locate(self.opts.url, self.opts.catalog, self.opts.catalogs)
+        if located is None:
+            return
+        self.located = located
+        if self.opts.offline and not is_file(located.location):
+            self.out.note(f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known")
+            return
+        found = resolve(self.transport, located)
+        self.catalog_read, self.inline_card = found.read, found.card
+        self.redactor.url(found.agent)
+        self.opts = self.opts._replace(url=found.agent)
+        self.out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
+
+    def catalog_pending(self) -> bool:
+        """A catalog reference not resolved: --offline does not read a catalog on the network."""
+        return self.located is not None and self.opts.url == self.located.reference
+
     def fetch_card(self) -> Any:
         from a2acli.transport.card import fetch_card
         from a2acli.wire.endpoints import card_notes
         from a2acli.wire.translate import to_core_card
 
+        self.resolve_agent()
         if not self.opts.url:
             raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one")
-        fetched = fetch_card(self.transport, self.opts.url)
+        if self.catalog_pending():
+            raise UsageError(f"--offline does not read the catalog {self.located.catalog}", hint="drop --offline, or pass the agent's URL to -u")
+        fetched = self.inline_card or fetch_card(self.transport, self.opts.url)
         if not isinstance(fetched.doc, dict):
             raise CardInvalidError(f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url")
         self.card = to_core_card(fetched.doc)
@@ -182,11 +219,17 @@ class Call:
 
     def _card_is_local(self) -> bool:
         url = self.opts.url or ""
-        return url.startswith("file://") or (url.endswith(".json") and "://" not in url)
+        return not self.catalog_pending() and (url.startswith("file://") or (url.endswith(".json") and "://" not in url))
+
+    def card_in_hand(self) -> bool:
+        """The card can be read without the network: a card file, or a card a catalog held."""
+        self.resolve_agent()
+        return self.inline_card is not None or self._card_is_local()
 
     def known_endpoint(self) -> Endpoint | None:
-        """The endpoint, when it can be known without the network (--endpoint, a local card)."""
-        if self.opts.endpoint or self._card_is_local() or self._endpoint is not None:
+        """The endpoint, when it can be known without the network (--endpoint, a local card, a
+        card a catalog held)."""
+        if self.opts.endpoint or self._endpoint is not None or self.card_in_hand():
             return self.endpoint()
         return None
 

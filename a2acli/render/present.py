@@ -69,6 +69,32 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
         out.rows([views.Row(views.L.RESULT, views.pretty(core), True)], title="Result")
 
 
+def catalog(out: Any, document: dict[str, Any], raw: bytes) -> None:
+    """`a2a card catalog`: the agents of a catalog (raw: the catalog as it came; json: the
+    listing; text: one row per agent, the reference that names it last)."""
+    if out.mode == "raw":
+        out.raw(raw)
+        return
+    if out.mode == "json":
+        out.json(document)
+        return
+    from a2acli.render.views import L
+
+    agents = document["agents"]
+    fields = [(a["name"], a.get("description", ""), ", ".join(a.get("tags", [])), a.get("url") or "(in the catalog)", a["reference"]) for a in agents]
+    labels = (L.AGENT, L.DESCRIPTION, L.TAGS, L.CARD_AT, L.REFERENCE)
+    if out.rich:
+        out.table(list(labels), [list(f) for f in fields], title=f"{len(agents)} agent(s) in {document['catalog']}", keep=(L.CARD_AT, L.REFERENCE), drop=(L.TAGS, L.DESCRIPTION))
+    else:  # the text floor: one record per agent, its empty fields left out
+        for f in fields:
+            out.rows([(label, value) for label, value in zip(labels, f, strict=True) if value], title=L.AGENT)
+    for a in agents:
+        if a.get("problem"):
+            out.warn(a["problem"])
+    if not agents:
+        out.note(f"no agents in {document['catalog']}")
+
+
 def task_lines(page: Any, out: Any, *, as_v1: bool = False) -> None:
     """One page of a task list, delivered task by task (`tasks list --stream`): under -o json one
     Task a line as the wire spelt it (the spec's JSONL form of a list), in text one record each,

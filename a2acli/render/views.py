@@ -97,6 +97,9 @@ class L:
     BODY = "Body"
     DELETED = "Deleted"
     RESULT = "Result"
+    TAGS = "Tags"
+    CARD_AT = "Card at"
+    REFERENCE = "Reference"
 
 
 LABELS = frozenset(v for k, v in vars(L).items() if k.isupper())

@@ -24,7 +24,7 @@ from a2acli.errors import (
 )
 from a2acli.net import is_loopback
 from a2acli.transport.exchange import Exchange, NullTap, Tap
-from a2acli.transport.limits import ACCEPT_ENCODING, CARD_MAX, DEFAULT_MAX_BODY, JWKS_MAX, capped, decoded
+from a2acli.transport.limits import ACCEPT_ENCODING, DEFAULT_MAX_BODY, DOCUMENT_CAPS, capped, decoded
 
 if TYPE_CHECKING:
     from a2acli.transport.sse import SseEvent
@@ -211,7 +211,7 @@ class Transport:
             ) from e
         except httpx.ConnectError as e:
             ex.error = f"connect: {e}"
-            raise _connect_error(ex.url, e) from e
+            raise _connect_error(ex.url, e, what="--catalog" if ex.label == "catalog" else "--url") from e
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError) as e:
             ex.error = f"broken: {e}"
             if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
@@ -237,13 +237,23 @@ class Transport:
         req = self.client.build_request("GET", parsed, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
-    def get_public(self, url: str, *, label: str, accept: str, timeout: float) -> Exchange:
-        """GET a public document of another kind (a JWK Set): only our User-Agent and Accept,
-        never -H or credentials (it may be another origin); at most `timeout` seconds; a redirect
-        to plain http (but on loopback) is refused."""
+    @staticmethod
+    def public_headers(accept: str) -> dict[str, str]:
+        """The headers of a public document's GET (get_public): our User-Agent and Accept only."""
+        return {"User-Agent": USER_AGENT, "Accept": accept}
+
+    def get_public(self, url: str, *, label: str, accept: str, timeout: float | None = None, https_only: bool = True) -> Exchange:
+        """GET a public document of another kind (a JWK Set, an agent catalog): only our
+        User-Agent and Accept, never -H or credentials (it may be another origin; userinfo in the
+        URL is dropped); at most `timeout` seconds when given; with `https_only`, a redirect to
+        plain http (but on loopback) is refused."""
         t = self._timeout()
-        bounded = httpx.Timeout(min(t.read or timeout, timeout), connect=min(t.connect or timeout, timeout))
-        req = self.client.build_request("GET", url, headers={"User-Agent": USER_AGENT, "Accept": accept}, timeout=bounded, extensions={"a2acli.public": True, "a2acli.https_only": True})
+        bounded = t if timeout is None else httpx.Timeout(min(t.read or timeout, timeout), connect=min(t.connect or timeout, timeout))
+        parsed = httpx.URL(url)
+        if parsed.userinfo:
+            parsed = parsed.copy_with(username=None, password=None)
+        extensions = {"a2acli.public": True, "a2acli.https_only": True} if https_only else {"a2acli.public": True}
+        req = self.client.build_request("GET", parsed, headers=self.public_headers(accept), timeout=bounded, extensions=extensions)
         return self._exchange(req, label)
 
     def prepare(self, base_url: str, request: HttpRequest, *, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> httpx.Request:
@@ -325,15 +335,14 @@ class Transport:
                 yield ex, iter_events(ex, resp, self.taps, self.cfg.max_body)
 
     def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[bytes]:
-        """The answer's body decoded, piece by piece, stopped at its cap (BodyTooLargeError):
-        a card's is CARD_MAX (or --max-body when lower), any other answer's --max-body."""
-        if ex.label == "card":
-            cap, what = min(CARD_MAX, self.cfg.max_body), f"the Agent Card at {ex.url}"
-        elif ex.label == "jwks":
-            cap, what = min(JWKS_MAX, self.cfg.max_body), f"the key set at {ex.url}"
-        else:
-            cap, what = self.cfg.max_body, f"the answer of {ex.url}"
-        return capped(decoded(resp), cap, what, flag=ex.label not in ("card", "jwks") or cap < CARD_MAX)
+        """The answer's body decoded, piece by piece, stopped at its cap (BodyTooLargeError): a
+        public document's is its own (limits.DOCUMENT_CAPS: a card, a key set, a catalog), or
+        --max-body when lower; any other answer's --max-body."""
+        own = DOCUMENT_CAPS.get(ex.label)
+        if own is None:
+            return capped(decoded(resp), self.cfg.max_body, f"the answer of {ex.url}")
+        cap, what, hint = own
+        return capped(decoded(resp), min(cap, self.cfg.max_body), f"{what} at {ex.url}", hint=None if self.cfg.max_body < cap else hint)
 
     @staticmethod
     def describe(req: httpx.Request) -> tuple[str, list[tuple[str, str]], bytes]:

@@ -19,6 +19,14 @@ MIB = 1024 * 1024
 DEFAULT_MAX_BODY = 32 * MIB  # a unary answer, one SSE event, an input file (--max-body)
 CARD_MAX = 4 * MIB  # an Agent Card (or --max-body, when lower)
 JWKS_MAX = 1 * MIB  # a JWK Set (an Agent Card signature's jku): a few keys
+CATALOG_MAX = 8 * MIB  # an agent catalog (a few thousand entries, or a few dozen inline cards)
+# The public documents read besides the calls, by an exchange's label: (cap, what it is, the hint
+# when the cap is its own, not a lower --max-body).
+DOCUMENT_CAPS: dict[str, tuple[int, str, str]] = {
+    "card": (CARD_MAX, "the Agent Card", "an Agent Card is a few KB: check --url"),
+    "jwks": (JWKS_MAX, "the key set", "a JWK Set is a few keys: check the card's jku"),
+    "catalog": (CATALOG_MAX, "the agent catalog", "an agent catalog is a list of agents: check --catalog"),
+}
 ACCEPT_ENCODING = "gzip, deflate"  # only what is inflated here, whatever httpx could do
 _PIECE = 64 * 1024  # the most one inflate step may produce
 
@@ -31,10 +39,11 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def too_large(what: str, cap: int, *, flag: bool = True) -> BodyTooLargeError:
+def too_large(what: str, cap: int, *, hint: str | None = None) -> BodyTooLargeError:
+    """`hint`: why the cap is what it is, when --max-body would not raise it (a card's own cap)."""
     return BodyTooLargeError(
         f"{what} is larger than the cap of {size_text(cap)}; stopped reading",
-        hint="raise the cap with --max-body SIZE (e.g. --max-body 256M) if the agent is trusted" if flag else "an Agent Card is a few KB: check --url",
+        hint=hint or "raise the cap with --max-body SIZE (e.g. --max-body 256M) if the agent is trusted",
     )
 
 
@@ -101,13 +110,13 @@ def _through(inflater: _Inflater, raw: Iterable[bytes]) -> Iterator[bytes]:
     yield from inflater.flush()
 
 
-def capped(pieces: Iterable[bytes], cap: int, what: str, *, flag: bool = True) -> Iterator[bytes]:
+def capped(pieces: Iterable[bytes], cap: int, what: str, *, hint: str | None = None) -> Iterator[bytes]:
     """The pieces, until their total passes `cap`: then BodyTooLargeError naming the cap."""
     total = 0
     for piece in pieces:
         total += len(piece)
         if total > cap:
-            raise too_large(what, cap, flag=flag)
+            raise too_large(what, cap, hint=hint)
         yield piece
 
 

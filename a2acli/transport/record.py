@@ -55,6 +55,9 @@ def http_head(first: str, headers: list[tuple[str, str]]) -> bytes:
     return (first + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n").encode("latin-1", "replace")
 
 
+LOOK_UPS = ("card", "catalog")  # exchanges that find the agent, before any call is sent
+
+
 def _safe(label: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in label)
 
@@ -115,7 +118,7 @@ class DumpTap(NullTap):
     def on_request(self, ex: Exchange) -> None:
         stem = self._stem(ex)
         self._open[ex.seq] = ex
-        self.sent_call = self.sent_call or ex.label != "card"
+        self.sent_call = self.sent_call or ex.label not in LOOK_UPS
         self.redactor.learn_bytes(ex.request_body)
         headers = self.redactor.headers(ex.request_headers)
         write_private(f"{stem}.request.http", http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers))
@@ -187,7 +190,7 @@ class DumpTap(NullTap):
             "error": self.redactor.text(error) if error else None,
             "files": self._stem(ex).name,
         }
-        if self.choice and ex.label != "card":
+        if self.choice and ex.label not in LOOK_UPS:
             entry["versionChoice"] = self.choice
         # last: the index names only files already written (a Ctrl-C before here leaves them unlisted)
         with open_private(self.dir / "index.jsonl", "a") as idx:

@@ -71,7 +71,7 @@ def bash_complete(line: str) -> list[str]:
         ("a2a config set output ", {"text", "json", "raw"}),
         ("a2a config set auth.c", {"auth.client-id", "auth.client-secret", "auth.client-auth"}),
         ("a2a help ta", {"tasks"}),
-        ("a2a help card ", {"extended", "fetch", "get"}),
+        ("a2a help card ", {"catalog", "extended", "fetch", "get"}),
         ("a2a send --no-w", {"--no-wait"}),
         ("a2a send --svc", {"--svc-param"}),
         ("a2a tasks get x --wat", {"--watch"}),
