@@ -48,14 +48,21 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def _rich_on(stream: TextIO) -> bool:
+    """Whether a human's view (rich: colour, panels, spinners) goes to `stream`: a terminal that
+    can take control sequences (not TERM=dumb), or FORCE_COLOR. Otherwise the text floor."""
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return _isatty(stream) and os.environ.get("TERM") != "dumb"
+
+
 class Output:
     def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False) -> None:
         self.mode = mode
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
-        force = os.environ.get("FORCE_COLOR")
-        self.rich = mode == "text" and (_isatty(self.out) or bool(force))
+        self.rich = mode == "text" and _rich_on(self.out)
         self._console: Console | None = None
         self._err_console: Console | None = None
         self._documents = 0  # JSON documents written to stdout
@@ -86,7 +93,7 @@ class Output:
 
     @property
     def err_rich(self) -> bool:
-        return self.mode == "text" and (_isatty(self.err) or bool(os.environ.get("FORCE_COLOR")))
+        return self.mode == "text" and _rich_on(self.err)
 
     # -- payload (stdout) -----------------------------------------------------------------------
     def json(self, obj: Any, *, lines: bool = False) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from a2acli.render import views
 from a2acli.render.output import Output
 from a2acli.render.present import next_page_note, present
@@ -182,3 +184,16 @@ def test_card_panel_at_80_columns():
     text = plain(out)
     assert "--api-key KEY" in text and "users, demo" in text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+@pytest.mark.spec("A2ACLI_OUT_005")
+def test_a_dumb_terminal_gets_the_text_floor(monkeypatch):
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert Output("text", stdout=Tty(), stderr=Tty()).rich
+    monkeypatch.setenv("TERM", "dumb")
+    out, err = Tty(), Tty()
+    o = Output("text", stdout=out, stderr=err)
+    assert not o.rich and not o.err_rich and not Waiting(o).spinner
+    present("task", Reply({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}), o)
+    assert out.getvalue() == "Task: t-1\nContext: c-1\nState: completed\n\n"
