@@ -110,6 +110,7 @@ class Call:
         self.ask: Any = None  # the status message of its interrupted status: what it asks for (A2A §7.6)
         self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
         self.card_doc: Any = None  # the card as fetched (its own version's field names)
+        self.card_varies = False  # the card answer varies by A2A-Version (Vary): a 0.3 card may hide 1.0
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
@@ -181,6 +182,8 @@ class Call:
             raise CardInvalidError(f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url")
         self.card = to_core_card(fetched.doc)
         self.card_doc = fetched.doc
+        vary = dict((k.lower(), v) for k, v in fetched.exchange.response_headers).get("vary", "") if fetched.exchange else ""
+        self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
             (self.out.warn if level == "warn" else self.out.note)(text)
         return fetched
@@ -370,7 +373,10 @@ class Call:
                 from a2acli.wire import Wire
                 from a2acli.wire.endpoints import offered_versions
 
-                e.hint = e.spec.no_v0_hint(Wire.V1 in offered_versions(self.card, self.opts.transports))
+                offers_v1: bool | None = Wire.V1 in offered_versions(self.card, self.opts.transports)
+                if not offers_v1 and self.card_varies:  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
+                    offers_v1 = None
+                e.hint = e.spec.no_v0_hint(offers_v1)
             raise
         return self._noted(enc, request_id)
 

@@ -132,6 +132,14 @@ def test_v0_tasks_list_on_a_0_3_only_agent_does_not_suggest_1_0(cli, respx_mock)
     assert "offers only 0.3" in result.stderr and "--dialect clix sends the vendor extension tasks/list" in result.stderr
 
 
+def test_v0_tasks_list_on_an_agent_whose_card_varies_by_version_does_not_claim_0_3_only(cli, respx_mock):
+    # asked with A2A-Version: 0.3, an agent serving both versions answers with its 0.3 card
+    respx_mock.get(CARD).respond(json=v0_card(), headers={"Vary": "A2A-Version"})
+    result = cli("tasks", "list", "-u", AGENT, "--a2a-version", "0.3")
+    assert result.exit_code == 2
+    assert "offers only 0.3" not in result.stderr and "use --a2a-version 1.0 if the agent offers it" in result.stderr
+
+
 def test_v0_tasks_list_on_an_agent_offering_1_0_suggests_it(cli, respx_mock):
     respx_mock.get(CARD).respond(json={**v1_card(), "supportedInterfaces": [*v1_card()["supportedInterfaces"], {"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]})
     result = cli("tasks", "list", "-u", AGENT, "--a2a-version", "0.3")
