@@ -21,7 +21,10 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
             out.raw(reply.raw)
         return
     if out.mode == "json":
-        out.json(reply.core if as_v1 else reply.result, lines=lines)
+        doc = reply.core if as_v1 else reply.result
+        if kind == "empty" and doc is None:  # google.protobuf.Empty: `{}` over REST, `null` as a JSON-RPC result; one shape on every binding
+            doc = {}
+        out.json(doc, lines=lines)
         return
     from a2acli.render import views
 

@@ -617,6 +617,17 @@ def test_push_config_list_and_delete(cli, agent, version, wire):
     assert deleted.exit_code == 0 and deleted.stdout == "Deleted: true\n\n"
 
 
+def test_push_config_delete_is_one_json_shape_on_every_binding(cli, respx_mock):
+    """google.protobuf.Empty: `null` as a JSON-RPC result, `{}` as a REST body; -o json says `{}` for both (SPEC §4.4)."""
+    card = v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}, {"url": AGENT, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}])
+    respx_mock.get(CARD_URL).respond(json=card)
+    respx_mock.post(RPC).respond(json=rpc_result(None))
+    respx_mock.delete(f"{AGENT}/tasks/t-1/pushNotificationConfigs/p-1").respond(json={})
+    for binding in ("jsonrpc", "rest"):
+        deleted = cli("push-config", "delete", "t-1", "p-1", "-u", AGENT, "--transport", binding, "-o", "json")
+        assert deleted.exit_code == 0 and deleted.stdout == "{}\n", (binding, deleted.stderr)
+
+
 # -- auth -----------------------------------------------------------------------------------------
 
 
