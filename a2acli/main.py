@@ -17,7 +17,7 @@ from a2acli import __version__
 from a2acli.commands._options import COMMON, common_parameters, with_signature
 
 HELP = (
-    "Drive and debug A2A (Agent2Agent) agents over JSON-RPC or HTTP+JSON, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
+    "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 )
 
 

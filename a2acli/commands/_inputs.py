@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import shlex
 import mimetypes
 import os
 import sys
@@ -229,8 +230,9 @@ def build_parts(
             skill_done = True
         elif kind == "media":
             mt = next(its["media"])
-            if not parts:
-                raise UsageError(f"--media-type {mt} comes before any part", hint="put it after the --text/--data/--file it describes")
+            if len(parts) == (positional is not None):  # binds to the part FLAG before it (SPEC §8.2); TEXT is no flag
+                hint = "put it after the --text/--data/--file it describes" + (f" (for the text: --text {shlex.quote(positional)} --media-type {mt})" if positional is not None else "")
+                raise UsageError(f"--media-type {mt} comes before any part flag", hint=hint)
             parts[-1]["mediaType"] = mt
     if (skill or skill_fields) and not skill_done:  # flags given in a way the scan did not see
         parts.append({"data": ({"skill": skill} if skill else {}) | skill_fields})

@@ -281,6 +281,12 @@ def test_media_type_binds_to_a_data_file_given_by_its_path(cli, tmp_path, monkey
     assert parts == [{"text": "t"}, {"data": {"a": 1}, "mediaType": "application/vnd.test+json"}]
     early = cli("send", "--media-type", "text/plain", "--data", "d.json", *ENDPOINT, "--offline")
     assert early.exit_code == 2 and "--media-type text/plain comes before any part" in early.stderr
+    # positional TEXT is no part flag: a media type in front of it (or after it) binds to nothing
+    for argv in (["--media-type", "application/pdf", "hi"], ["hi", "--media-type", "application/pdf"]):
+        loose = cli("send", *argv, *ENDPOINT, "--offline")
+        assert loose.exit_code == 2 and "comes before any part flag" in loose.stderr and "--text hi --media-type application/pdf" in loose.stderr
+    parts = offline_raw(cli, "send", "hi", "--text", "md", "--media-type", "text/markdown")["params"]["message"]["parts"]
+    assert parts == [{"text": "hi"}, {"text": "md", "mediaType": "text/markdown"}]
 
 
 def test_data_that_is_json_is_json_even_when_a_file_has_that_name(cli, tmp_path, monkeypatch):
