@@ -86,7 +86,14 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
     except RecursionError:
         raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
     except ValueError as e:
+        if paths and where == "the argument" and _looks_like_path(value):
+            raise UsageError(f"{flag}: no such file {value} (and it is not JSON either)", hint="check the path; inline JSON goes in quotes, e.g. " + f"{flag} '{{\"key\": \"value\"}}'") from None
         raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
+
+
+def _looks_like_path(value: str) -> bool:
+    """A value meant as a file's path: a separator, a leading ~ or ., or a file extension."""
+    return not value.lstrip().startswith(("{", "[", '"')) and ("/" in value or value.startswith(("~", ".")) or bool(Path(value).suffix))
 
 
 def _is_json(value: str) -> bool:

@@ -540,3 +540,10 @@ def test_help_through_the_entry_point_shows_effective_defaults_and_stays_light(t
     assert "HEAVY []" in proc.stderr, proc.stderr
     assert "Usage: a2a send" in proc.stdout
     assert "from env A2ACLI_A2A_VERSION" in " ".join(proc.stdout.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("value", ["nope.json", "./data/nope", "~/nope.json"])
+def test_data_naming_a_file_that_does_not_exist_says_so(cli, tmp_path, monkeypatch, value):
+    monkeypatch.chdir(tmp_path)
+    result = cli("send", "--data", value, *ENDPOINT, "--offline")
+    assert result.exit_code == 2 and f"--data: no such file {value}" in result.stderr and "not valid JSON" not in result.stderr
