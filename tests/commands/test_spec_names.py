@@ -305,7 +305,7 @@ def test_data_dash_stays_stdin(cli, tmp_path, monkeypatch):
     assert json.loads(result.stdout)["params"]["message"]["parts"] == [{"data": {"from": "stdin"}}]
 
 
-@pytest.mark.parametrize("value", ["nosuch.json", "{not json"])
+@pytest.mark.parametrize("value", ["{not json", "not-json-nor-a-path"])
 def test_data_that_is_neither_json_nor_a_file_is_a_usage_error(cli, tmp_path, monkeypatch, value):
     monkeypatch.chdir(tmp_path)
     result = cli("send", "--data", value, *ENDPOINT, "--offline")
