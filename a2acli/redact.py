@@ -63,9 +63,13 @@ HARMLESS_HEADERS = frozenset(
         "traceparent",
         "tracestate",
         "user-agent",
+        "x-b3-traceid",
+        "x-b3-spanid",
         "x-correlation-id",
         "x-forwarded-for",
         "x-request-id",
+        "x-trace-id",
+        "x-tenant-id",
     }
 )
 # JSON keys whose string values are secrets wherever they appear in a body: the webhook `token`

@@ -380,12 +380,12 @@ def test_a_bad_svc_param_name_is_named(cli):
 def test_a_credential_looking_svc_param_is_redacted(cli, respx_mock, tmp_path, how):
     respx_mock.post(RPC).respond(json=rpc_result(TASK))
     dump = tmp_path / "dump"
-    result = cli("task", "get", "t-1", "--svc-param", "X-Api-Token=sekrit-123", "--svc-param", "X-Vendor-Key:vk-secret", "--svc-param", "traceparent=00-abc-01", *ENDPOINT, how, "--dump", str(dump))
+    result = cli("task", "get", "t-1", "--svc-param", "X-Api-Token=sekrit-123", "--svc-param", "X-Vendor-Key:vk-secret", "--svc-param", "traceparent=00-abc-01", "--svc-param", "x-trace-id:t-77", *ENDPOINT, how, "--dump", str(dump))
     assert result.exit_code == 0, result.stderr
     seen = result.stdout + result.stderr + "".join(p.read_text() for p in dump.rglob("*") if p.is_file())
     assert "sekrit-123" not in seen and "vk-secret" not in seen
     assert "X-Api-Token: <redacted>" in seen and "X-Vendor-Key: <redacted>" in seen
-    assert "traceparent: 00-abc-01" in seen  # a harmless name is shown
+    assert "traceparent: 00-abc-01" in seen and "x-trace-id: t-77" in seen  # harmless names are shown (the spec's own example)
     if how == "--debug":
         assert any(p.is_file() for p in dump.rglob("*"))
 
