@@ -371,6 +371,17 @@ def test_a_rejected_task_or_context_id_points_at_debug_and_starts_nothing(cli, a
 
 
 @pytest.mark.spec("A2ACLI_INTERACT_002")
+@pytest.mark.parametrize("ctx", [[], ["--context-id", "c-1"]])
+def test_a_message_to_an_ended_task_is_pointed_at_a_new_task_of_its_context(cli, agent, ctx):
+    agent.post(RPC).respond(json=rpc_error(-32004, "Task t-1 is in terminal state: completed"))
+    err = envelope(cli("send", "more", "--task-id", "t-1", *ctx, "-u", AGENT, "-o", "json"))
+    assert err["code"] == "UnsupportedOperationError"
+    assert "a task that has ended takes no more messages: go on in a new task of the same context" in err["hint"]
+    assert ("--context-id c-1 without --task-id" if ctx else "`a2a tasks get t-1` shows it") in err["hint"]
+    assert "does not support this operation" not in err["hint"]
+
+
+@pytest.mark.spec("A2ACLI_INTERACT_002")
 def test_without_ids_a_send_error_keeps_its_own_hint(cli, agent):
     agent.post(RPC).respond(json=rpc_error(-32001, "Task not found"))
     err = envelope(cli("send", "hi", "-u", AGENT, "-o", "json"))

@@ -618,7 +618,14 @@ def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
         return err
     ids = " and ".join(given)
     see = f"the request that carried {ids} and the answer are above (--debug)" if call.opts.debug else f"rerun with --debug to see the request that carried {ids} and the agent's answer"
-    err.hint = f"{see}; nothing was retried and no new task started" + (f"; {err.hint}" if err.hint else "")
+    hint = err.hint
+    if message.get("taskId") and (err.code == "UnsupportedOperationError" or "terminal" in err.message.lower()):
+        # A2A: a task in a terminal state takes no more messages; the interaction goes on in a new task of the same context
+        ctx = message.get("contextId")
+        hint = "a task that has ended takes no more messages: go on in a new task of the same context, " + (
+            f"--context-id {ctx} without --task-id" if ctx else f"with the task's --context-id (`a2a tasks get {message['taskId']}` shows it) and without --task-id"
+        )
+    err.hint = f"{see}; nothing was retried and no new task started" + (f"; {hint}" if hint else "")
     return err
 
 
