@@ -262,9 +262,9 @@ class _Probe:
             with _call(self.opts) as call:
                 self._steps(call)
         except (UnreachableError, TimeoutExpired) as e:
-            self.add("reachable", "reachable", FAIL, e.message, "§3 / §8.3.2")
+            self.add("reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2")
         except A2acliError as e:  # a step not meant to fail (the card could not be re-read…)
-            self.add("probe", "probe", FAIL, e.message, "")
+            self.add("probe", "probe", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "")
         return self.checks
 
     def _steps(self, call: Any) -> None:

@@ -349,3 +349,12 @@ def test_webhook_and_read_only_do_not_mix(cli):
     result = cli("check", AGENT, "--webhook", "--read-only")
     assert result.exit_code == 2
     assert "--webhook creates a task, --read-only creates none" in result.stderr
+
+
+def test_an_unreachable_interface_fails_reachable_with_the_hint(cli, respx_mock):
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), {})
+    respx_mock.post(RPC).mock(side_effect=httpx.ConnectError("connection refused"))
+    result = run_check(cli)
+    assert result.exit_code != 0
+    detail = checks_of(result)["reachable"]["detail"]
+    assert checks_of(result)["reachable"]["status"] == "fail" and "(hint: " in detail, detail
