@@ -7,6 +7,7 @@ anything unrecognised get the full tree; `from a2acli.main import app` too."""
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -16,9 +17,15 @@ import typer
 from a2acli import __version__
 from a2acli.commands._options import COMMON, common_parameters, with_signature
 
-HELP = (
-    "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
-)
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
 
 def _version(value: bool) -> None:
@@ -144,11 +151,11 @@ class RootGroup(typer.core.TyperGroup):
                         message=f"argument {i + 1} is not valid UTF-8", hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)", code=USAGE, a2a_code=None
                     )
                     sys.exit(2)
+        if ("--help" in argv or "-h" in argv or argv[:1] == ["help"]) and "COLUMNS" not in os.environ and not _isatty(sys.stdout):
+            os.environ["COLUMNS"] = "120"  # piped help (read by people's scripts and coding agents): whole flag names, not 80 columns of `--history-length,--his…`
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as e:
-            import os
-
             from a2acli.commands._run import usage_error
 
             code = usage_error(e, json_output=_json_output(argv, os.environ))

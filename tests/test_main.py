@@ -144,3 +144,15 @@ def test_json_output_keeps_the_exit_codes_of_the_commands():
     assert _run(["send", "hi", "-o", "json", "-u", "http://127.0.0.1:9"]).returncode == 3
     ok = _run(["send", "hi", "-o", "json", "--offline", "--rpc-url", "http://x/"])
     assert ok.returncode == 0 and json.loads(ok.stdout)["method"] == "SendMessage"
+
+
+@pytest.mark.parametrize("argv", [["task", "list", "--help"], ["help", "task", "list"]])
+def test_piped_help_keeps_whole_flag_names(argv):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    out = subprocess.run([sys.executable, "-m", "a2acli", *argv], capture_output=True, text=True, env=env, timeout=60).stdout
+    assert "--history-length" in out and "--status-timestamp-after" in out
+    assert not [line for line in out.splitlines() if "--" in line and "…" in line]
