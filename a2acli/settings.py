@@ -84,9 +84,28 @@ def config_path() -> Path:
     return base / "a2acli" / "config.toml"
 
 
+def spec_global_path() -> Path:
+    """The global file the official CLI spec names (§6.4): `a2a-cli/.env` in the user's config
+    directory. Read when ours (config_path) is not there; `config set` still writes ours."""
+    return config_path().parent.parent / "a2a-cli" / ".env"
+
+
+def global_read_path() -> Path:
+    """The global file settings are read from: ours, else the spec's `.env` when only it exists."""
+    ours = config_path()
+    if os.environ.get("A2ACLI_CONFIG"):
+        return ours
+    try:
+        if not ours.exists() and spec_global_path().is_file():
+            return spec_global_path()
+    except OSError:
+        pass
+    return ours
+
+
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """The global config file as read (a .env there reads as its top-level settings)."""
-    f = read_config_file(path or config_path(), "global")
+    f = read_config_file(path or global_read_path(), "global")
     return {} if f is None else f.data
 
 
@@ -536,7 +555,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     FILE, else the one found from the working directory up), global file, built-in default."""
     warnings: list[str] = []
     files = local_files(config, warnings)
-    path = config_path()
+    path = global_read_path()
     try:
         exists = path.exists()
     except OSError as e:  # a directory on the way that cannot be read

@@ -516,3 +516,18 @@ def test_the_global_file_sits_at_the_conventional_path_and_the_user_can_edit_or_
     assert setting(cli, "timeout") == ("6", f"profile default (global {path})")
     path.unlink()  # removed by hand: the defaults again
     assert setting(cli, "timeout") == (None, "default")
+
+
+@CONFIG_002
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG layout")
+def test_the_specs_global_env_file_is_read_when_ours_is_absent(cli, where, monkeypatch, tmp_path):
+    monkeypatch.delenv("A2ACLI_CONFIG")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    spec_env = tmp_path / "xdg" / "a2a-cli" / ".env"
+    spec_env.parent.mkdir(parents=True)
+    spec_env.write_text("A2ACLI_TIMEOUT=77\n")
+    assert setting(cli, "timeout") == ("77", f"global {spec_env}")
+    ours = tmp_path / "xdg" / "a2acli" / "config.toml"  # ours, once there, is the global file
+    ours.parent.mkdir(parents=True)
+    ours.write_text("timeout = 88\n")
+    assert setting(cli, "timeout") == ("88", f"global {ours}")
