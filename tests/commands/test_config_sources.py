@@ -518,7 +518,7 @@ def test_the_global_file_sits_at_the_conventional_path_and_the_user_can_edit_or_
     assert setting(cli, "timeout") == (None, "default")
 
 
-@CONFIG_002
+@pytest.mark.spec("A2ACLI_CONFIG_002")
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG layout")
 def test_the_specs_global_env_file_is_read_when_ours_is_absent(cli, where, monkeypatch, tmp_path):
     monkeypatch.delenv("A2ACLI_CONFIG")
