@@ -127,7 +127,7 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
         return message, (f"did you mean `{path} {close[0]}`? ({see})" if close else see)
     name = getattr(e, "option_name", None)
     if name and type(e).__name__ == "NoSuchOption":
-        close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.5)
+        close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.7)
         return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
     message = text.strip().rstrip(".")
     return (message[:1].lower() + message[1:]), see
