@@ -10,7 +10,7 @@ from a2acli.commands._inputs import read_object
 from a2acli.commands._options import POLL_INTERVAL, CallOptions, complete_task_states, force_option, method_options, poll_interval_option, poll_seconds
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 
-app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download.", no_args_is_help=True)
+app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download, and their push-config (also `a2a push-config`).", no_args_is_help=True)
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
@@ -170,4 +170,4 @@ def tasks_download(
 
 from a2acli.commands import push_configs  # noqa: E402
 
-app.add_typer(push_configs.app, name="push-config", hidden=True)  # alias: `a2a tasks push-config …`
+app.add_typer(push_configs.app, name="push-config")  # the spec's `a2a task push-config …`, the same as `a2a push-config …`
