@@ -225,14 +225,18 @@ def run_unary(
     request_id: str | None = None,
     expect: str | None = None,
     wait: bool = False,
+    follow: bool = False,
     poll_interval: float = 1.0,
     headers: dict[str, str] | None = None,
     retries: int = 0,
     force: bool = False,
 ) -> None:
+    """One call and its answer. `wait`: a task that is not settled yet is waited for (polled);
+    `follow`: a send that went with returnImmediately, whose task is followed (subscribed to,
+    else polled: pipeline.policies.follow_task) instead."""
     from contextlib import nullcontext
 
-    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, note_push_url, parse_states, report_task_outcome, require_capability, settled, wait_for_task
+    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, follow_task, note_push_url, parse_states, report_task_outcome, require_capability, settled, wait_for_task
     from a2acli.render.present import passthrough, present, waiting
 
     spec = METHODS[method]
@@ -256,7 +260,12 @@ def run_unary(
         check_push_config_answer(call, spec.name, params, reply.core)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
             passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
-            reply = wait_for_task(call, poll_interval, wrap=spec.result == "send", since=shown.started if shown else None)
+            since = shown.started if shown else None
+            if follow:
+                history = (params.get("configuration") or {}).get("historyLength")
+                reply = follow_task(call, poll_interval, query={} if history is None else {"historyLength": history}, since=since)
+            else:
+                reply = wait_for_task(call, poll_interval, wrap=spec.result == "send", since=since)
         present(spec.result, reply, call.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
             report_task_outcome(call, expected, waited=wait or spec.result != "send")
