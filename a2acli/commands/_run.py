@@ -236,7 +236,7 @@ def run_unary(
     else polled: pipeline.policies.follow_task) instead."""
     from contextlib import nullcontext
 
-    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, follow_task, note_push_url, parse_states, report_task_outcome, require_capability, settled, wait_for_task
+    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, follow_task, note_push_url, parse_states, report_task_outcome, require_capability, send_returning, settled, wait_for_task
     from a2acli.render.present import passthrough, present, waiting
 
     spec = METHODS[method]
@@ -254,7 +254,10 @@ def run_unary(
             note_push_url(call, params)
             call.sending = params.get("message")  # Ctrl-C before the answer names it
         with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
-            reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+            if follow:
+                reply = send_returning(call, params, request_id=request_id, headers=headers, retries=retries)
+            else:
+                reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
         call.sending = None
         call.track(reply.core)
         check_push_config_answer(call, spec.name, params, reply.core)

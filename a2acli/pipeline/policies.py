@@ -107,6 +107,35 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
     return as_stream_event(call, reply) if wrap else reply
 
 
+def send_returning(call: Call, params: dict[str, Any], *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+    """SendMessage with returnImmediately, for a send that follows its task. An agent that
+    refuses the field rather than the message (chokes_on_return_immediately) is sent the message
+    again, the same messageId, as one blocking call without it, and a note says so."""
+    spec = METHODS["SendMessage"]
+    try:
+        return call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+    except (RpcError, HttpError) as e:
+        if not chokes_on_return_immediately(e):
+            raise
+        blocking = {k: v for k, v in params.items() if k != "configuration"}
+        config = {k: v for k, v in (params.get("configuration") or {}).items() if k != "returnImmediately"}
+        call.out.note(f"the agent refused the message with returnImmediately: {e.message}; sending it again (the same message id) as one blocking call, as --blocking-call does")
+        again = blocking | ({"configuration": config} if config else {})
+        try:
+            return call.unary(spec, again, headers=headers, retries=retries)
+        except (ConnectionBrokenError, UnreachableError):  # uvicorn drops the connection after its 500: a new one
+            return call.unary(spec, again, headers=headers, retries=retries)
+
+
+def chokes_on_return_immediately(err: A2acliError) -> bool:
+    """An error answer to a send with returnImmediately that may be the agent refusing that field,
+    not the message: invalid params or request (-32602, -32600), or HTTP 400, 422 or 500 with no
+    A2A error (fasta2a 2.x answers a 0.3 configuration without acceptedOutputModes with a bare 500)."""
+    if isinstance(err, RpcError):
+        return err.a2a_code in (-32602, -32600)
+    return type(err) is HttpError and err.wire_code in (400, 422, 500)
+
+
 def follow_task(call: Call, interval: float, *, query: dict[str, Any] | None = None, since: float | None = None) -> Reply:
     """A send's wait (official CLI spec §7.3, A2ACLI_TASK_POLL_002): the message went with
     returnImmediately and the agent answered a task that is not settled yet. Its id is said on
