@@ -108,14 +108,20 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
 
 
 def send_returning(call: Call, params: dict[str, Any], *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
-    """SendMessage with returnImmediately, for a send that follows its task. An agent that
-    refuses the field rather than the message (chokes_on_return_immediately) is sent the message
-    again, the same messageId, as one blocking call without it, and a note says so."""
+    """SendMessage with returnImmediately, for a send that follows its task. An agent that may
+    refuse the field rather than the message (chokes_on_return_immediately) is sent the message
+    again, the same messageId, as one blocking call without it, and a note says so; not a message
+    that names a task or context, whose refusal may be of the ids (A2ACLI_INTERACT_002: nothing
+    is sent twice), where the hint names --blocking-call."""
     spec = METHODS["SendMessage"]
     try:
         return call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
     except (RpcError, HttpError) as e:
         if not chokes_on_return_immediately(e):
+            raise
+        message = params.get("message") or {}
+        if message.get("taskId") or message.get("contextId"):
+            e.hint = (f"{e.hint}; " if e.hint else "") + "if the agent does not take returnImmediately, --blocking-call sends the message without it"
             raise
         blocking = {k: v for k, v in params.items() if k != "configuration"}
         config = {k: v for k, v in (params.get("configuration") or {}).items() if k != "returnImmediately"}
