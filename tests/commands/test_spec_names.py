@@ -174,7 +174,7 @@ def test_no_wait_and_return_immediately_are_async(cli, flag, version, field, val
     assert params["configuration"][field] is value
 
 
-@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_DEFAULT_001")
 @pytest.mark.parametrize("version,field,value", [("1.0", "returnImmediately", True), ("0.3", "blocking", False)])
 def test_the_default_send_returns_immediately_and_blocking_call_does_not(cli, version, field, value):
     # the default send waits by following its task, so the message goes with returnImmediately;
