@@ -148,7 +148,7 @@ def send(
         )
 
 
-send.__doc__ = (send.__doc__ or "") + EXAMPLES
+send.__doc__ = inspect.cleandoc(send.__doc__ or "") + EXAMPLES  # dedented: EXAMPLES is not indented
 
 
 def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
