@@ -57,14 +57,6 @@ def agent(respx_mock):
     return respx_mock
 
 
-@pytest.fixture
-def no_sleep(monkeypatch):
-    """The waits asked for, not wall time."""
-    slept: list[float] = []
-    monkeypatch.setattr("time.sleep", slept.append)
-    return slept
-
-
 def ok(*results: dict):
     """A respx side effect answering each call in turn (the last one again and again), echoing the
     request's JSON-RPC id."""

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -120,6 +121,21 @@ def test_extended_card_is_refused_unless_claimed(a2a_bin, demo_agent, card_file)
     assert json.loads(forced.stdout)["name"]
 
 
+def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subprocess.Popen[str]], str]) -> tuple[int, str, str]:
+    """Run `argv` and press Ctrl-C once `ready(proc)` returns (what it read of stderr); the exit
+    code, stdout and stderr."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        read = ready(proc)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    return proc.returncode, out, read + err
+
+
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -127,16 +143,8 @@ def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_tas
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
     env["A2ACLI_CONFIG"] = os.devnull
     argv = [*a2a_bin, "send", "--blocking-call", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        time.sleep(3)  # started up and sent; the blocking answer comes only when the task ends (10 s)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
-    assert proc.returncode == 130, err
+    code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
+    assert code == 130, err
     assert "interrupted before the agent answered: message m-ctrl-c (context c-ctrl-c) was sent" in err
     assert f"a2a tasks list --context-id c-ctrl-c -u {demo_agent.url} --transport {transport}" in err
     assert "Traceback" not in err
@@ -148,21 +156,13 @@ def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_tas
 # -- the default send's wait: returnImmediately, then the task followed (SubscribeToTask, or polls) -----
 
 
-def interrupt_once_waiting(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
-    """Run `argv`, press Ctrl-C once it says it waits for its task; exit code, stdout, stderr."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        assert proc.stderr is not None
-        first = proc.stderr.readline()  # the note that names the task, said as soon as the agent answers
-        assert "waiting for it" in first, first
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
-    return proc.returncode, out, first + err
+def waiting_said(proc: subprocess.Popen[str]) -> str:
+    """The first line on stderr: the note that names the task, said as soon as the agent answers."""
+    assert proc.stderr is not None
+    first = proc.stderr.readline()
+    assert "waiting for it" in first, first
+    time.sleep(0.5)
+    return first
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
@@ -174,7 +174,7 @@ def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it
     env["A2ACLI_CONFIG"] = os.devnull
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
-    code, out, err = interrupt_once_waiting(argv, env)
+    code, out, err = interrupted(argv, env, waiting_said)
     assert code == 130, err
     named = re.match(r"task (\S+) \(context (\S+)\) is (submitted|working); waiting for it", err)
     assert named, err
