@@ -112,7 +112,8 @@ def send_returning(call: Call, params: dict[str, Any], *, request_id: str | None
     refuse the field rather than the message (chokes_on_return_immediately) is sent the message
     again, the same messageId, as one blocking call without it, and a note says so; not a message
     that names a task or context, whose refusal may be of the ids (A2ACLI_INTERACT_002: nothing
-    is sent twice), where the hint names --blocking-call."""
+    is sent twice), nor one sent with an idempotency key (bound to the body it came with): there
+    the hint names --blocking-call."""
     spec = METHODS["SendMessage"]
     try:
         return call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
@@ -120,7 +121,7 @@ def send_returning(call: Call, params: dict[str, Any], *, request_id: str | None
         if not chokes_on_return_immediately(e):
             raise
         message = params.get("message") or {}
-        if message.get("taskId") or message.get("contextId"):
+        if message.get("taskId") or message.get("contextId") or any("idempotency" in name.lower() for name in headers or {}):
             e.hint = (f"{e.hint}; " if e.hint else "") + "if the agent does not take returnImmediately, --blocking-call sends the message without it"
             raise
         blocking = {k: v for k, v in params.items() if k != "configuration"}

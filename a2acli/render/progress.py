@@ -106,6 +106,8 @@ class Waiting:
     def event(self, reply: Any) -> None:
         """A stream event (a reply; its core form read): a Task snapshot or a status update moves
         the display, so a Waiting can be the view a followed stream is shown in."""
+        if not (self.spinner or self.lines):
+            return  # nothing shown (-o json, raw): the event is not even decoded
         core = reply.core if isinstance(reply.core, dict) else {}
         if isinstance(core.get("task"), dict):
             self.update(core["task"])

@@ -306,8 +306,9 @@ def test_an_agent_that_refuses_return_immediately_is_sent_one_blocking_call(cli,
 
 
 @pytest.mark.spec("A2ACLI_INTERACT_002")
-def test_a_message_naming_a_task_is_never_sent_twice(cli, agent):
+@pytest.mark.parametrize("given", [["--task-id", "t-1"], ["--context-id", "c-1"], ["--idempotency-key", "k-1"]])
+def test_a_message_naming_a_task_or_bound_to_a_key_is_never_sent_twice(cli, agent, given):
     send = agent.post(RPC, json__method="SendMessage").respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid params"}})
-    result = cli("send", "more", "--task-id", "t-1", "-u", AGENT)
+    result = cli("send", "more", *given, "-u", AGENT)
     assert result.exit_code == 1 and send.call_count == 1
     assert "--blocking-call sends the message without it" in result.stderr
