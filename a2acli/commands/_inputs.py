@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import base64
 import json
-import shlex
 import mimetypes
 import os
+import shlex
 import sys
 import uuid
 from pathlib import Path
@@ -87,7 +87,7 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
         raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
     except ValueError as e:
         if paths and where == "the argument" and _looks_like_path(value):
-            raise UsageError(f"{flag}: no such file {value} (and it is not JSON either)", hint="check the path; inline JSON goes in quotes, e.g. " + f"{flag} '{{\"key\": \"value\"}}'") from None
+            raise UsageError(f"{flag}: no such file {value} (and it is not JSON either)", hint="check the path; inline JSON goes in quotes, e.g. " + f'{flag} \'{{"key": "value"}}\'') from None
         raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
 
 

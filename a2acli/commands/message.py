@@ -69,6 +69,15 @@ def send(
             rich_help_panel=RUN,
         ),
     ] = False,
+    wait: Annotated[bool, typer.Option("--wait", help="Wait until the task is done or needs input: the default, said explicitly (not with --async).", rich_help_panel=RUN)] = False,
+    blocking_call: Annotated[
+        bool,
+        typer.Option(
+            "--blocking-call",
+            help="Wait inside one blocking SendMessage (returnImmediately false), for agents that mishandle returnImmediately; the task id is known only once the agent answers.",
+            rich_help_panel=RUN,
+        ),
+    ] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
     poll_interval: Annotated[str, poll_interval_option(RUN)] = POLL_INTERVAL,
     force: Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)] = False,
@@ -79,11 +88,23 @@ def send(
     *,
     opts: CallOptions,
 ) -> None:
-    """Send a message (SendMessage / message/send) and wait for the task."""
+    """Send a message (SendMessage / message/send) and wait for the task.
+
+    The message goes with returnImmediately: the task's id is on stderr as soon as the agent
+    answers, then a2a follows the task until it is done or needs input (SubscribeToTask when the
+    Agent Card claims streaming, else GetTask polls, the first after an eighth of --poll-interval)
+    and prints it as a blocking send would. Ctrl-C or --timeout leave the task running and print
+    the commands that resume the wait. --async returns at once; --blocking-call waits inside one
+    blocking SendMessage instead."""
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
 
     with boundary(output_hint=opts.output, debug=opts.debug):
+        for flag, given in (("--wait", wait), ("--blocking-call", blocking_call)):
+            if given and async_:
+                raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once; drop one of them")
+        if blocking_call and stream:
+            raise UsageError("--blocking-call applies to send without --stream", hint="--stream follows the task's events; drop one of them")
         parts = build_parts(
             ctx.meta.get("a2acli.argv", []),
             positional=text,
@@ -107,7 +128,7 @@ def send(
             raise UsageError("--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k")
         if push_url:
             config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
-        if async_:
+        if async_ or not (stream or blocking_call):  # --async returns with the task; the default follows it
             config["returnImmediately"] = True
         if config:
             params["configuration"] = config
@@ -122,10 +143,12 @@ def send(
             typer.echo("warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True)
         run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers, force=force, poll_interval=interval)
     else:
-        run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=interval, headers=headers, retries=retry)
+        run_unary(
+            "SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, follow=not (async_ or blocking_call), poll_interval=interval, headers=headers, retries=retry
+        )
 
 
-send.__doc__ = (send.__doc__ or "") + EXAMPLES
+send.__doc__ = inspect.cleandoc(send.__doc__ or "") + EXAMPLES  # dedented: EXAMPLES is not indented
 
 
 def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
@@ -140,7 +163,7 @@ def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
 
 
 send_command = method_options(send)
-stream_command = method_options(_without(send, stream=True, async_=False, retry=0))
+stream_command = method_options(_without(send, stream=True, async_=False, wait=False, blocking_call=False, retry=0))
 stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
 
 Examples:

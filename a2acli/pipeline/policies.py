@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from typing import Any, NamedTuple
 
 from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, NotClaimedError, RpcError, TimeoutExpired, UnexpectedStateError, UnreachableError, UsageError
@@ -48,20 +49,25 @@ def as_stream_event(call: Call, reply: Reply) -> Reply:
 
 MIN_POLL = 0.05  # seconds: never a busy loop
 MAX_POLL = 5.0  # seconds: where the backoff stops growing (unless the chosen interval is longer)
+QUICK_START = 1 / 8  # a send's wait polls first after this share of the interval (0.25 s of 2 s)
 
 
 class Backoff:
     """The waits between polls (A2ACLI_TASK_POLL_002): the chosen interval first, then 1.5 times
     longer after each poll that saw no change, up to MAX_POLL (or the interval itself when that is
     longer: never below what the user chose); a change of the task's status starts again from the
-    interval, so a task that moves is followed closely and an idle one is not hammered."""
+    interval, so a task that moves is followed closely and an idle one is not hammered.
+
+    `first`: a shorter first wait (a send's wait: a task that is done at once costs a quick look,
+    not the whole interval); the waits grow from it 1.5 times a poll through the interval, and a
+    change of status does not slow them down meanwhile."""
 
     __slots__ = ("interval", "cap", "delay")
 
-    def __init__(self, interval: float, cap: float = MAX_POLL) -> None:
+    def __init__(self, interval: float, cap: float = MAX_POLL, *, first: float | None = None) -> None:
         self.interval = max(interval, MIN_POLL)
         self.cap = max(cap, self.interval)
-        self.delay = self.interval
+        self.delay = self.interval if first is None else min(max(first, MIN_POLL), self.interval)
 
     def next(self) -> float:
         delay = self.delay
@@ -69,26 +75,27 @@ class Backoff:
         return delay
 
     def reset(self) -> None:
-        self.delay = self.interval
+        self.delay = min(self.delay, self.interval)
 
 
-def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: float | None = None, history: Any = None) -> Reply:
+def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: float | None = None, shown: Any = None, quick: bool = False, query: dict[str, Any] | None = None) -> Reply:
     """Poll GetTask until the task is terminal or interrupted (Backoff between polls; a state
     that is neither, TASK_STATE_UNSPECIFIED / V0 `unknown` included, keeps the wait going under
-    --timeout); the wait shows on stderr (render.present.waiting: a spinner at a terminal).
-    `since`: when the wait began (a blocking send that came back unfinished). Ctrl-C stops the
-    sleep at once; the boundary then names the task and how to resume. `history`: the
-    historyLength the caller asked for (--history), sent on every poll."""
+    --timeout); the wait shows on stderr (render.present.waiting: a spinner at a terminal), or in
+    `shown`, a waiting display already open. `since`: when the wait began (a blocking send that
+    came back unfinished); `quick`: the first poll after QUICK_START of the interval; `query`:
+    more GetTask params (historyLength). Ctrl-C stops the sleep at once; the boundary then names
+    the task and how to resume."""
     spec = METHODS["GetTask"]
-    backoff = Backoff(interval)
+    backoff = Backoff(interval, first=interval * QUICK_START if quick else None)
     status: Any = None
-    with waiting(call.out, call.task, since=since) as shown:
+    with nullcontext(shown) if shown is not None else waiting(call.out, call.task, since=since) as shown:
         while True:
             delay = backoff.next()
             left = call.transport.time_left()  # the whole-call --timeout
             time.sleep(delay if left is None else max(min(delay, left), 0))
             call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
-            reply = call.unary(spec, {"id": call.task["id"]} if history is None else {"id": call.task["id"], "historyLength": history})
+            reply = call.unary(spec, {"id": call.task["id"], **(query or {})})
             call.track(reply.core)
             shown.update(reply.core)
             if settled(call.task.get("state")):
@@ -98,6 +105,98 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
                 backoff.reset()
             status = now
     return as_stream_event(call, reply) if wrap else reply
+
+
+def send_returning(call: Call, params: dict[str, Any], *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+    """SendMessage with returnImmediately, for a send that follows its task. An agent that may
+    refuse the field rather than the message (chokes_on_return_immediately) is sent the message
+    again, the same messageId, as one blocking call without it, and a note says so; not a message
+    that names a task or context, whose refusal may be of the ids (A2ACLI_INTERACT_002: nothing
+    is sent twice), nor one sent with an idempotency key (bound to the body it came with): there
+    the hint names --blocking-call."""
+    spec = METHODS["SendMessage"]
+    try:
+        return call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+    except (RpcError, HttpError) as e:
+        if not chokes_on_return_immediately(e):
+            raise
+        message = params.get("message") or {}
+        if message.get("taskId") or message.get("contextId") or any("idempotency" in name.lower() for name in headers or {}):
+            e.hint = (f"{e.hint}; " if e.hint else "") + "if the agent does not take returnImmediately, --blocking-call sends the message without it"
+            raise
+        blocking = {k: v for k, v in params.items() if k != "configuration"}
+        config = {k: v for k, v in (params.get("configuration") or {}).items() if k != "returnImmediately"}
+        call.out.note(f"the agent refused the message with returnImmediately: {e.message}; sending it again (the same message id) as one blocking call, as --blocking-call does")
+        again = blocking | ({"configuration": config} if config else {})
+        try:
+            return call.unary(spec, again, headers=headers, retries=retries)
+        except (ConnectionBrokenError, UnreachableError):  # uvicorn drops the connection after its 500: a new one
+            return call.unary(spec, again, headers=headers, retries=retries)
+
+
+def chokes_on_return_immediately(err: A2acliError) -> bool:
+    """An error answer to a send with returnImmediately that may be the agent refusing that field,
+    not the message: invalid params or request (-32602, -32600), or HTTP 400, 422 or 500 with no
+    A2A error (fasta2a 2.x answers a 0.3 configuration without acceptedOutputModes with a bare 500)."""
+    if isinstance(err, RpcError):
+        return err.a2a_code in (-32602, -32600)
+    return type(err) is HttpError and err.wire_code in (400, 422, 500)
+
+
+def follow_task(call: Call, interval: float, *, query: dict[str, Any] | None = None, since: float | None = None) -> Reply:
+    """A send's wait (official CLI spec §7.3, A2ACLI_TASK_POLL_002): the message went with
+    returnImmediately and the agent answered a task that is not settled yet. Its id is said on
+    stderr at once (Ctrl-C or --timeout then name it with the commands that resume), and the task
+    is followed until it settles: SubscribeToTask when the Agent Card claims streaming (its events
+    only move the waiting display), polling GetTask when it does not, or when the subscription is
+    refused, fails or ends before the task settles (§7.3: a blocking wait falls back to polling on
+    stream failure); the first poll comes after QUICK_START of the interval. The answer is the
+    settled task from GetTask, in the shape of a send's answer: what a blocking SendMessage gives
+    (history and artifacts, which the stream's events alone do not carry)."""
+    tid = call.task["id"]
+    state = state_text(call.task.get("state"))
+    call.out.note(f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it (Ctrl-C stops the wait, not the task)")
+    with waiting(call.out, call.task, since=since, announced=True) as shown:
+        if unclaimed(call, "SubscribeToTask") is None:
+            subscribe_quietly(call, shown)
+            reply = call.unary(METHODS["GetTask"], {"id": tid, **(query or {})})  # the task as it stands
+            call.track(reply.core)
+            shown.update(reply.core)
+            if settled(call.task.get("state")):
+                return as_stream_event(call, reply)
+        return wait_for_task(call, interval, wrap=True, shown=shown, quick=True, query=query)
+
+
+def until_settled(call: Call, replies: Iterator[Reply]) -> Iterator[Reply]:
+    """A stream's replies up to the one after which the task is settled (consume has tracked it
+    by then): an interrupted state ends a wait, though an agent keeps the stream open for the
+    task to resume. The stream is closed when this ends."""
+    try:
+        for reply in replies:
+            yield reply
+            if settled(call.task.get("state")):
+                return
+    finally:
+        getattr(replies, "close", lambda: None)()  # a generator: its HTTP stream is closed now
+
+
+def subscribe_quietly(call: Call, shown: Any) -> None:
+    """SubscribeToTask for a send's wait, until the stream ends; its events move `shown` (the
+    waiting display) and nothing else. A subscription that fails (refused, unreachable, broken
+    mid-way) is said on stderr, unless the refusal is for a task already finished; the caller
+    then looks at the task and polls. Only --timeout and Ctrl-C end the wait here."""
+    tid = call.task["id"]
+    o = StreamOutcome()
+    try:
+        consume(call, until_settled(call, call.stream(METHODS["SubscribeToTask"], {"id": tid})), shown, o, subscribing=False)
+    except TimeoutExpired:
+        raise
+    except A2acliError as e:  # refused before any event (-32004, a 404 route, no such method)
+        if refuses_finished(e):
+            return
+        o.broken = e
+    if o.broken is not None and not settled(call.task.get("state")):
+        call.out.note(f"subscribing to task {tid} failed ({o.broken.message}); polling it instead")
 
 
 # -- what the card claims (SPEC §11.3, A2ACLI_VER_003) ---------------------------------------------

@@ -182,7 +182,7 @@ class Call:
             raise CardInvalidError(f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url")
         self.card = to_core_card(fetched.doc)
         self.card_doc = fetched.doc
-        vary = dict((k.lower(), v) for k, v in fetched.exchange.response_headers).get("vary", "") if fetched.exchange else ""
+        vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
         self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
             (self.out.warn if level == "warn" else self.out.note)(text)

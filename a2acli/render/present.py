@@ -138,12 +138,13 @@ def next_page_note(out: Any, core: Any, again: str = "a2a tasks list") -> None:
         out.command(f"{again} --page-token {shlex.quote(str(core['nextPageToken']))}")
 
 
-def waiting(out: Any, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None) -> Any:
+def waiting(out: Any, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None, announced: bool = False) -> Any:
     """The wait for a task as a context: a spinner on stderr at a terminal (elapsed time, state,
-    latest status message; `.update(task)` after each look), lines off one, nothing under -o json."""
+    latest status message; `.update(task)` after each look, `.event(reply)` for a stream event),
+    lines off one, nothing under -o json."""
     from a2acli.render.progress import Waiting
 
-    return Waiting(out, task, what=what, since=since)
+    return Waiting(out, task, what=what, since=since, announced=announced)
 
 
 def progress(out: Any, text: str) -> None:

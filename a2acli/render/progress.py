@@ -17,11 +17,13 @@ REFRESH_PER_SECOND = 8
 
 class Waiting:
     """`with Waiting(out, task) as w: … w.update(task_core) …`. `task` is what is known of the
-    task so far ({"id", "state"}, may be empty while a blocking send has not answered)."""
+    task so far ({"id", "state"}, may be empty while a blocking send has not answered);
+    `announced`: the task was named on stderr already (off a terminal, no opening line)."""
 
-    def __init__(self, out: Output, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None) -> None:
+    def __init__(self, out: Output, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None, announced: bool = False) -> None:
         self.out = out
         self.what = what
+        self.announced = announced
         self.task_id = str((task or {}).get("id") or "")
         self.state = views.state_label((task or {}).get("state")) if (task or {}).get("state") else ""
         self.message = ""
@@ -35,8 +37,8 @@ class Waiting:
     def __enter__(self) -> Waiting:
         if self.spinner:
             self._start()
-        elif self.lines and self.task_id:
-            self.out.note(f"{self.what} {self.task_id} ({self.state or 'unknown'}) …")
+        elif self.lines:
+            self._opening()
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -57,10 +59,13 @@ class Waiting:
             live.start(refresh=True)
         except LiveError:  # another live display holds this console (a stream view): lines instead
             self.spinner, self.lines = False, True
-            if self.task_id:
-                self.out.note(f"{self.what} {self.task_id} ({self.state or 'unknown'}) …")
+            self._opening()
             return
         self._live = live
+
+    def _opening(self) -> None:
+        if self.task_id and not self.announced:
+            self.out.note(f"{self.what} {self.task_id} ({self.state or 'unknown'}) …")
 
     # -- what it shows ---------------------------------------------------------------------------
     def line(self) -> Any:
@@ -98,3 +103,15 @@ class Waiting:
         self.state = state
         if self._live is not None:
             self._live.refresh()
+
+    def event(self, reply: Any) -> None:
+        """A stream event (a reply; its core form read): a Task snapshot or a status update moves
+        the display, so a Waiting can be the view a followed stream is shown in."""
+        if not (self.spinner or self.lines):
+            return  # nothing shown (-o json, raw): the event is not even decoded
+        core = reply.core if isinstance(reply.core, dict) else {}
+        if isinstance(core.get("task"), dict):
+            self.update(core["task"])
+        elif isinstance(core.get("statusUpdate"), dict):
+            ev = core["statusUpdate"]
+            self.update({"id": ev.get("taskId"), "status": ev.get("status")})

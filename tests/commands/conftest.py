@@ -1,5 +1,6 @@
-"""Fixtures of the command tests: a config file of the test's own, and the OAuth2 / OpenID Connect
-provider on 127.0.0.1 of the `auth login` tests (tests/oauth_provider.py)."""
+"""Fixtures of the command tests: a config file of the test's own, the OAuth2 / OpenID Connect
+provider on 127.0.0.1 of the `auth login` tests (tests/oauth_provider.py), and the waits between
+polls recorded instead of slept."""
 
 from __future__ import annotations
 
@@ -21,3 +22,11 @@ def cfg(tmp_path, monkeypatch):
 def server() -> Iterator[FakeServer]:
     with serve() as fake:
         yield fake
+
+
+@pytest.fixture
+def no_sleep(monkeypatch):
+    """The waits asked for, not wall time (no flakes, no slow tests)."""
+    slept: list[float] = []
+    monkeypatch.setattr("time.sleep", slept.append)
+    return slept

@@ -141,12 +141,14 @@ def test_send_direct_message_reply(cli, agent):
 
 @pytest.mark.spec("A2ACLI_SEND_002")
 def test_send_waits_by_polling_when_the_agent_answers_early(cli, agent):
+    agent.get(CARD_URL).respond(json=v1_card(capabilities={}))  # no streaming claimed: the task is polled
     working = dict(V1_TASK, status={"state": "TASK_STATE_WORKING"})
-    agent.post(RPC, json__method="SendMessage").respond(json=rpc_result({"task": working}))
+    send = agent.post(RPC, json__method="SendMessage").respond(json=rpc_result({"task": working}))
     poll = agent.post(RPC, json__method="GetTask").mock(side_effect=[
         httpx.Response(200, json=rpc_result(working)), httpx.Response(200, json=rpc_result(V1_TASK))])
     result = cli("send", "hi", "-u", AGENT, "--poll-interval", "0.05", "-o", "json")
     assert result.exit_code == 0, result.stderr
+    assert sent(send)["params"]["configuration"] == {"returnImmediately": True}  # the wait is ours, not the agent's
     assert poll.call_count == 2
     assert json.loads(result.stdout) == {"task": V1_TASK}
 

@@ -59,14 +59,6 @@ def v0_card(**caps) -> dict:
     return card
 
 
-@pytest.fixture
-def no_sleep(monkeypatch):
-    """The waits asked for, not wall time (no flakes, no slow tests)."""
-    slept: list[float] = []
-    monkeypatch.setattr("time.sleep", slept.append)
-    return slept
-
-
 def method_of(request) -> str:
     return json.loads(request.content)["method"]
 

@@ -60,24 +60,40 @@ def seed(name: str) -> dict:
     return json.loads((GOLDEN / "seed" / name).read_text())
 
 
+# The seed's requests are one blocking send (--blocking-call); the default send is the same request
+# with returnImmediately (0.3: blocking false), since it follows the task itself (A2ACLI_TASK_POLL_002).
+RETURN_IMMEDIATELY = {"0.3": {"blocking": False}, "1.0": {"returnImmediately": True}}
+
+
+def seed_sent(cli, version: str, *extra: str) -> tuple[dict, dict]:
+    """The request of SEED_ARGV with --blocking-call, and of the default send."""
+    blocking, default = (cli(*SEED_ARGV, "--a2a-version", version, *extra, *more) for more in (["--blocking-call"], []))
+    assert blocking.exit_code == 0 and default.exit_code == 0, blocking.stderr + default.stderr
+    return json.loads(blocking.stdout), json.loads(default.stdout)
+
+
+def with_config(request: dict, version: str) -> dict:
+    return {**request, "params": {**request["params"], "configuration": RETURN_IMMEDIATELY[version]}}
+
+
 def test_seed_v0_request(cli):
-    result = cli(*SEED_ARGV, "--a2a-version", "0.3")
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == seed("v0-create-user.request.json")
+    blocking, default = seed_sent(cli, "0.3")
+    assert blocking == seed("v0-create-user.request.json")
+    assert default == with_config(blocking, "0.3")
 
 
 def test_seed_v1_request_clix_dialect_is_exact(cli):
-    result = cli(*SEED_ARGV, "--a2a-version", "1.0", "--dialect", "clix")
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == seed("v1-create-user.request.json")
+    blocking, default = seed_sent(cli, "1.0", "--dialect", "clix")
+    assert blocking == seed("v1-create-user.request.json")
+    assert default == with_config(blocking, "1.0")
 
 
 def test_seed_v1_request_spec_dialect_differs_only_in_role_spelling(cli):
-    result = cli(*SEED_ARGV, "--a2a-version", "1.0")
-    assert result.exit_code == 0, result.stderr
+    blocking, default = seed_sent(cli, "1.0")
     expected = seed("v1-create-user.request.json")
     expected["params"]["message"]["role"] = "ROLE_USER"
-    assert json.loads(result.stdout) == expected
+    assert blocking == expected
+    assert default == with_config(expected, "1.0")
 
 
 def test_offline_raw_is_the_compact_wire_bytes(cli):

@@ -243,7 +243,12 @@ def test_stream_is_never_read_from_the_environment(cli, agent):
 def test_send_json_waits_and_prints_the_protocols_response_type(cli, agent, version, wire):
     working = {"task": dict(V1_TASK, status={"state": "TASK_STATE_WORKING"})} if wire == "v1" else dict(V0_TASK, status={"state": "working"})
     done = V1_TASK if wire == "v1" else V0_TASK
-    agent.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(working)), httpx.Response(200, json=rpc_result(done))])
+    # the send answers at once (returnImmediately); the subscription ends with the task; GetTask gives the whole of it
+    ended = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}} if wire == "v1" else \
+        {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": "completed"}, "final": True}
+    answers = {"SendMessage": working, "message/send": working, "GetTask": done, "tasks/get": done}
+    agent.post(RPC).mock(side_effect=lambda req: httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=sse(working, ended))
+                         if "ubscribe" in json.loads(req.content)["method"] else httpx.Response(200, json=rpc_result(answers[json.loads(req.content)["method"]])))
     result = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json", "--poll-interval", "0.05")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == ({"task": V1_TASK} if wire == "v1" else V0_TASK)

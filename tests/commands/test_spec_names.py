@@ -192,9 +192,27 @@ def test_no_wait_and_return_immediately_are_async(cli, flag, version, field, val
     assert params["configuration"][field] is value
 
 
-def test_without_async_the_send_waits(cli):
-    params = offline_raw(cli, "send", "hi")["params"]
-    assert "returnImmediately" not in params.get("configuration", {})
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_DEFAULT_001")
+@pytest.mark.parametrize("version,field,value", [("1.0", "returnImmediately", True), ("0.3", "blocking", False)])
+def test_the_default_send_returns_immediately_and_blocking_call_does_not(cli, version, field, value):
+    # the default send waits by following its task, so the message goes with returnImmediately;
+    # --wait is that default said explicitly, --blocking-call the one blocking SendMessage of old
+    default, wait = (offline_raw(cli, "send", "hi", *flag, "--a2a-version", version)["params"] for flag in ([], ["--wait"]))
+    assert default["configuration"] == wait["configuration"] == {field: value}
+    assert "configuration" not in offline_raw(cli, "send", "hi", "--blocking-call", "--a2a-version", version)["params"]
+
+
+@pytest.mark.spec("A2ACLI_SEND_002")
+@pytest.mark.parametrize("flags,said", [
+    (["--wait", "--async"], "--wait and --async contradict each other"),
+    (["--wait", "--no-wait"], "--wait and --async contradict each other"),
+    (["--blocking-call", "--return-immediately"], "--blocking-call and --async contradict each other"),
+    (["--blocking-call", "--stream"], "--blocking-call applies to send without --stream"),
+])
+def test_wait_and_async_are_a_usage_error(cli, flags, said):
+    result = cli("send", "hi", *flags, *ENDPOINT, "--offline")
+    assert result.exit_code == 2 and said in result.stderr
+    assert result.stdout == ""  # nothing built, nothing sent
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_001")

@@ -12,6 +12,9 @@ generated ids and timestamps are placeholders (observed, and asserted exactly be
 - create-user numbers its users: the second run creates the next one (`user-N` vs `user-N+1`).
   Not a version difference but the server's state: `--ignore '*.data.id'` leaves it out.
 
+The send is `--blocking-call` (one exchange); the default send, which follows its task, is
+diffed too, for what does not depend on timing.
+
 Everything else (method names, `kind`, ROLE_USER/user, TASK_STATE_COMPLETED/completed, the
 `{task}` wrapper of V1 SendMessage vs the bare V0 task, key order) is translated away.
 """
@@ -25,7 +28,9 @@ import pytest
 
 pytestmark = pytest.mark.integration
 
-COMMAND = ["send", "--skill", "create-user", "-f", "projectUserId=u1"]
+# One blocking SendMessage: the default send also follows its task (SubscribeToTask, GetTask), whose
+# exchanges depend on timing (a subscription made while the task works, or refused once it is done).
+COMMAND = ["send", "--blocking-call", "--skill", "create-user", "-f", "projectUserId=u1"]
 
 
 def run(a2a_bin, *args: str) -> subprocess.CompletedProcess[str]:
@@ -80,6 +85,19 @@ def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin,
     left, right = (int(user_ids[side].removeprefix("user-")) for side in ("left", "right"))
     assert right == left + 1
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": None}, {"version": "0.3", "exit": 0, "error": None, "dump": None}]
+
+
+def test_diff_of_a_default_send_compares_the_send_and_the_task_it_followed(a2a_bin, demo_agent, tmp_path):
+    done = run(a2a_bin, "diff", "-u", demo_agent.url, "-o", "json", "--save", str(tmp_path), "--", "send", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2")
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": str(tmp_path / "v1")}, {"version": "0.3", "exit": 0, "error": None, "dump": str(tmp_path / "v0")}]
+    methods = [e["method"] for e in doc["exchanges"]]
+    assert methods[:2] == ["card", "SendMessage"] and methods[-1] == "GetTask"  # the send, then its task followed and fetched
+    send = [d for d in doc["differences"] if d["exchange"] == "SendMessage"]
+    assert send == [{"exchange": "SendMessage", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"}]  # returnImmediately = blocking false
+    final = [d for d in doc["differences"] if d["exchange"] == "GetTask" and d["path"].startswith("response.body")]
+    assert final == []  # the same task, translated
 
 
 def test_ignore_leaves_only_version_differences_and_saved_dumps_diff_alike(a2a_bin, demo_agent, tmp_path):

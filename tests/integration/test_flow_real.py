@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -119,29 +121,102 @@ def test_extended_card_is_refused_unless_claimed(a2a_bin, demo_agent, card_file)
     assert json.loads(forced.stdout)["name"]
 
 
-@pytest.mark.spec("A2ACLI_TASK_POLL_002")
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("transport", TRANSPORTS)
-def test_ctrl_c_during_a_blocking_send_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
-    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
+def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subprocess.Popen[str]], str]) -> tuple[int, str, str]:
+    """Run `argv` and press Ctrl-C once `ready(proc)` returns (what it read of stderr); the exit
+    code, stdout and stderr."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        time.sleep(3)  # started up and sent; the blocking answer comes only when the task ends (10 s)
+        read = ready(proc)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait(5)
-    assert proc.returncode == 130, err
+    return proc.returncode, out, read + err
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+    argv = [*a2a_bin, "send", "--blocking-call", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
+    code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
+    assert code == 130, err
     assert "interrupted before the agent answered: message m-ctrl-c (context c-ctrl-c) was sent" in err
     assert f"a2a tasks list --context-id c-ctrl-c -u {demo_agent.url} --transport {transport}" in err
     assert "Traceback" not in err
     found = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", "c-ctrl-c", "-o", "json")
     assert json.loads(found.stdout)["tasks"]  # the command printed does find it
 
+
+
+# -- the default send's wait: returnImmediately, then the task followed (SubscribeToTask, or polls) -----
+
+
+def waiting_said(proc: subprocess.Popen[str]) -> str:
+    """The first line on stderr: the note that names the task, said as soon as the agent answers."""
+    assert proc.stderr is not None
+    first = proc.stderr.readline()
+    assert "waiting for it" in first, first
+    time.sleep(0.5)
+    return first
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("streaming", [True, False])
+def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, demo_agent, card_file, transport, streaming):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+    url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
+    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
+    code, out, err = interrupted(argv, env, waiting_said)
+    assert code == 130, err
+    named = re.match(r"task (\S+) \(context (\S+)\) is (submitted|working); waiting for it", err)
+    assert named, err
+    tid, ctx = named.group(1), named.group(2)
+    assert re.search(rf"interrupted: task {tid} \(context {ctx}\) was (submitted|working); resume with one of:\n  a2a tasks subscribe {tid} -u \S+ --transport {transport}\n  a2a tasks get {tid} --wait -u", err), err
+    assert "before the agent answered" not in err and "Traceback" not in err and out == ""
+    resumed = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("tasks", "get", tid, "--wait", "--poll-interval", "200ms", "-o", "json")
+    done = json.loads(resumed.stdout)
+    assert (done["id"], done["contextId"], done["status"]["state"]) == (tid, ctx, "TASK_STATE_COMPLETED")  # the task went on
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
+@pytest.mark.parametrize("streaming", [True, False])
+def test_timeout_during_the_wait_exits_5_naming_the_task(a2a, a2a_bin, card_file, streaming):
+    run = a2a if streaming else cli_runner(a2a_bin, card_file(streaming=False))
+    result = run("send", "--skill", "slow", "-f", "steps:=10", "-f", "delay:=0.5", "--timeout", "2", "-o", "json", check=5)
+    tid = re.match(r"task (\S+) \(context \S+\) is \w+; waiting for it", result.stderr).group(1)
+    assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_TIMEOUT"
+    assert f"timed out: task {tid} (context " in result.stderr and f"a2a tasks subscribe {tid}" in result.stderr and f"a2a tasks get {tid} --wait" in result.stderr
+    a2a("tasks", "cancel", tid, check=None)
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_OUT_002")
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+@pytest.mark.parametrize("skill", [["--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2"], ["--skill", "ask"], ["--skill", "fail"], ["hello"], ["message"]])
+def test_the_answer_is_the_one_a_blocking_call_gives(a2a, version, skill, tmp_path):
+    """The default send (returnImmediately, then the task followed and fetched) prints the same
+    document as one blocking SendMessage (--blocking-call), generated ids and times aside."""
+
+    def shape(text: str) -> str:
+        text = re.sub(r'"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"', '"ID"', text)
+        return re.sub(r'"20\d\d-[^"]*"', '"TIME"', text)
+
+    dump = tmp_path / "dump"
+    followed = a2a("send", *skill, "-o", "json", "--a2a-version", version, "--dump", str(dump))
+    blocking = a2a("send", *skill, "-o", "json", "--a2a-version", version, "--blocking-call")
+    assert shape(followed.stdout) == shape(blocking.stdout)
+    sent = [json.loads(line) for line in (dump / "index.jsonl").read_text().splitlines()]
+    first = next(e for e in sent if e["method"] in ("SendMessage", "message/send"))
+    request = json.loads((dump / f"{first['files']}.request.body").read_text())
+    config = (request.get("params") or request)["configuration"]
+    assert config == ({"returnImmediately": True} if version == "1.0" else {"blocking": False})
 
 
 @pytest.mark.spec("A2ACLI_SEND_003")

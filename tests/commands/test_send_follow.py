@@ -1,0 +1,316 @@
+"""`a2a send`'s wait against respx agents (official CLI spec §7.3, A2ACLI_TASK_POLL_002 and
+A2ACLI_INTERACT_004): the message goes with returnImmediately, the task id is said at once, and
+the task is followed (SubscribeToTask when the card claims streaming, else, or when that fails,
+GetTask polls) until it settles; Ctrl-C and --timeout then name the task and how to resume.
+--blocking-call keeps the one blocking SendMessage."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+
+from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+SSE = {"Content-Type": "text/event-stream"}
+NO_STREAMING = v1_card(capabilities={"streaming": False})
+# the wire names of the four methods, per version
+NAMES = {
+    "1.0": {"send": "SendMessage", "subscribe": "SubscribeToTask", "get": "GetTask"},
+    "0.3": {"send": "message/send", "subscribe": "tasks/resubscribe", "get": "tasks/get"},
+}
+
+
+def task(state: str, version: str = "1.0", **extra) -> dict:
+    """A Task as the version spells it (V1 state names; 0.3 lowercase with `kind`)."""
+    if version == "0.3":
+        return {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": state[11:].lower().replace("_", "-")}, **extra}
+    return {"id": "t-1", "contextId": "c-1", "status": {"state": state}, **extra}
+
+
+def answer(version: str, state: str, **extra) -> dict:
+    """A send's answer (or a stream's task event): {"task": …} under 1.0, the bare Task under 0.3."""
+    t = task(state, version, **extra)
+    return t if version == "0.3" else {"task": t}
+
+
+def status(version: str, state: str, text: str = "") -> dict:
+    st: dict = {"state": state if version == "1.0" else state[11:].lower().replace("_", "-")}
+    if text:
+        st["message"] = {"messageId": "m-s", "role": "ROLE_AGENT" if version == "1.0" else "agent", "parts": [{"text": text}]}
+    if version == "0.3":
+        return {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": st, "final": state == "TASK_STATE_COMPLETED"}
+    return {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": st}}
+
+
+ARTIFACT = {"artifactId": "a-1", "name": "result", "parts": [{"text": "done"}]}
+HISTORY = [{"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}, {"messageId": "m-s", "role": "ROLE_AGENT", "parts": [{"text": "half"}]}]
+DONE = task("TASK_STATE_COMPLETED", artifacts=[ARTIFACT], history=HISTORY)
+
+
+@pytest.fixture
+def agent(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())  # claims streaming
+    return respx_mock
+
+
+def ok(*results: dict):
+    """A respx side effect answering each call in turn (the last one again and again), echoing the
+    request's JSON-RPC id."""
+    left = list(results)
+
+    def reply(request):
+        result = left.pop(0) if len(left) > 1 else left[0]
+        return httpx.Response(200, json=rpc_result(result, json.loads(request.content)["id"]))
+
+    return reply
+
+
+def stream(*events: dict):
+    """A respx side effect answering an SSE body of `events`, echoing the request's id."""
+    return lambda request: httpx.Response(200, headers=SSE, content=sse(*events, request_id=json.loads(request.content)["id"]))
+
+
+def body(route, n: int = 0) -> dict:
+    return json.loads(route.calls[n].request.content)
+
+
+def methods(mock) -> list[str]:
+    return [json.loads(c.request.content)["method"] for c in mock.calls if c.request.method == "POST"]
+
+
+def said_at_once(stderr: str) -> None:
+    """The first line on stderr names the task and its context (before any wait)."""
+    assert stderr.splitlines()[0] == "task t-1 (context c-1) is submitted; waiting for it (Ctrl-C stops the wait, not the task)"
+
+
+# -- the answer needs no wait -------------------------------------------------------------------------
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_a_message_reply_is_the_answer(cli, agent, version):
+    message = {"messageId": "m-2", "role": "ROLE_AGENT", "parts": [{"text": "Hello"}]}
+    route = agent.post(RPC).mock(side_effect=ok({"message": message} if version == "1.0" else {"kind": "message", **message, "role": "agent"}))
+    result = cli("send", "hi", "-u", AGENT, "--a2a-version", version)
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 1 and methods(agent) == [NAMES[version]["send"]]
+    assert body(route)["params"]["configuration"] == ({"returnImmediately": True} if version == "1.0" else {"blocking": False})
+    assert result.stdout == "Message: m-2\nRole: agent\nText:\n  Hello\n\n" and result.stderr == ""
+
+
+@pytest.mark.spec("A2ACLI_INTERACT_004")
+@pytest.mark.parametrize("state", ["TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"])
+def test_a_task_settled_at_once_is_the_answer(cli, agent, state):
+    route = agent.post(RPC).mock(side_effect=ok({"task": task(state)}))
+    result = cli("send", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 1  # neither subscribed to nor polled
+    assert json.loads(result.stdout) == {"task": task(state)}
+    assert "waiting for it" not in result.stderr
+    if state == "TASK_STATE_INPUT_REQUIRED":
+        assert f"continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} 'your reply'\n" in result.stderr
+    elif state == "TASK_STATE_AUTH_REQUIRED":  # the credential the card takes (none here: -H), A2ACLI_AUTH_011
+        assert f"a2a send --task-id t-1 --context-id c-1 -u {AGENT} -H 'NAME: VALUE' 'continue'\n" in result.stderr
+
+
+# -- followed by SubscribeToTask ------------------------------------------------------------------------
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_the_task_is_followed_by_subscribing_and_answered_from_get_task(cli, agent, version, no_sleep):
+    names = NAMES[version]
+    done = task("TASK_STATE_COMPLETED", version, artifacts=[ARTIFACT])
+    send = agent.post(RPC, json__method=names["send"]).mock(side_effect=ok(answer(version, "TASK_STATE_SUBMITTED")))
+    events = stream(answer(version, "TASK_STATE_WORKING"), status(version, "TASK_STATE_WORKING", "half"), status(version, "TASK_STATE_COMPLETED"))
+    sub = agent.post(RPC, json__method=names["subscribe"]).mock(side_effect=events)
+    get = agent.post(RPC, json__method=names["get"]).mock(side_effect=ok(done))
+    result = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert methods(agent) == [names["send"], names["subscribe"], names["get"]] and no_sleep == []  # no poll: the stream told the end
+    assert body(sub)["params"] == {"id": "t-1"} and body(get)["params"] == {"id": "t-1"}
+    assert json.loads(result.stdout) == (done if version == "0.3" else {"task": done})  # one document, a send's answer
+    said_at_once(result.stderr)
+    assert "subscribe" not in result.stderr  # the events are folded quietly
+
+
+def test_text_output_is_the_task_record_as_before(cli, agent):
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    agent.post(RPC, json__method="SubscribeToTask").mock(side_effect=stream(status("1.0", "TASK_STATE_COMPLETED")))
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(DONE))
+    result = cli("send", "hi", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Task: t-1\nContext: c-1\nState: completed\n")
+    assert "Artifact: result\nText:\n  done\n\n" in result.stdout
+    said_at_once(result.stderr)
+    assert f"a next message in its context:\n  a2a send --context-id c-1 -u {AGENT} 'your message'\n" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+def test_history_length_is_asked_of_get_task_too(cli, agent):
+    send = agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    agent.post(RPC, json__method="SubscribeToTask").mock(side_effect=stream(status("1.0", "TASK_STATE_COMPLETED")))
+    get = agent.post(RPC, json__method="GetTask").mock(side_effect=ok(DONE))
+    assert cli("send", "hi", "--history-length", "1", "-u", AGENT).exit_code == 0
+    assert body(send)["params"]["configuration"] == {"historyLength": 1, "returnImmediately": True}
+    assert body(get)["params"] == {"id": "t-1", "historyLength": 1}
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_003", "A2ACLI_INTERACT_004")
+def test_an_interrupted_state_on_the_stream_ends_the_wait_though_the_stream_stays_open(cli, agent):
+    read_on: list[bool] = []
+
+    def events():
+        yield sse({"task": task("TASK_STATE_WORKING")}, status("1.0", "TASK_STATE_INPUT_REQUIRED", "Which colour?"))
+        read_on.append(True)  # the agent keeps the stream open for the task to resume
+        time.sleep(5)
+        yield sse(status("1.0", "TASK_STATE_WORKING"))
+
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    agent.post(RPC, json__method="SubscribeToTask").mock(return_value=httpx.Response(200, headers=SSE, content=events()))
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_INPUT_REQUIRED")))
+    started = time.monotonic()
+    result = cli("send", "hi", "-u", AGENT)
+    assert result.exit_code == 0, result.stderr
+    assert time.monotonic() - started < 3 and read_on == []
+    assert "State: input-required" in result.stdout
+    assert "continue with:\n  a2a send --task-id t-1 --context-id c-1" in result.stderr
+
+
+# -- falling back to polling ---------------------------------------------------------------------------
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.parametrize("refusal,said", [
+    ({"code": -32004, "message": "Streaming is not supported"}, ""),  # -32004: quietly, the task is looked at
+    ({"code": -32601, "message": "Method not found"}, "subscribing to task t-1 failed (-32601 MethodNotFoundError: Method not found); polling it instead"),
+])
+def test_a_refused_subscription_falls_back_to_polling(cli, agent, no_sleep, refusal, said):
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    agent.post(RPC, json__method="SubscribeToTask").respond(json={"jsonrpc": "2.0", "id": 1, "error": refusal})
+    get = agent.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_WORKING"), task("TASK_STATE_WORKING"), DONE))
+    result = cli("send", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert get.call_count == 3 and json.loads(result.stdout) == {"task": DONE}
+    assert no_sleep == [0.25, 0.375]  # a look at once after the refusal, then polls from an eighth of the 2 s interval
+    said_at_once(result.stderr)
+    assert (said in result.stderr) if said else "polling" not in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_TASK_POLL_004")
+def test_a_subscription_that_breaks_falls_back_to_polling(cli, agent, no_sleep):
+    def events():
+        yield sse({"task": task("TASK_STATE_WORKING")})
+        raise httpx.ReadError("connection reset by peer")
+
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    agent.post(RPC, json__method="SubscribeToTask").mock(return_value=httpx.Response(200, headers=SSE, content=events()))
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_WORKING"), DONE))
+    result = cli("send", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == {"task": DONE}
+    assert "subscribing to task t-1 failed (" in result.stderr and "connection reset by peer" in result.stderr and "polling it instead" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.parametrize("interval,first", [("2s", 0.25), ("800ms", 0.1), ("50ms", 0.05)])
+def test_without_streaming_the_task_is_polled_the_first_poll_quick(cli, respx_mock, no_sleep, interval, first):
+    respx_mock.get(CARD_URL).respond(json=NO_STREAMING)
+    respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    answers = [task("TASK_STATE_WORKING")] * 7 + [DONE]
+    respx_mock.post(RPC, json__method="GetTask").mock(side_effect=ok(*answers))
+    result = cli("send", "hi", "-u", AGENT, "--poll-interval", interval, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert methods(respx_mock) == ["SendMessage"] + ["GetTask"] * 8  # never subscribed
+    assert json.loads(result.stdout) == {"task": DONE}
+    assert no_sleep[0] == pytest.approx(first)  # an eighth of the interval (never below 50 ms)
+    assert all(b == pytest.approx(min(a * 1.5, 5.0)) for a, b in zip(no_sleep, no_sleep[1:])) and max(no_sleep) <= 5.0  # x1.5 through the interval, up to 5 s
+
+
+# -- Ctrl-C and --timeout once the task is known -------------------------------------------------------
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
+@pytest.mark.parametrize("streaming", [True, False])
+def test_ctrl_c_after_the_task_is_known_names_it_and_how_to_resume(cli, respx_mock, streaming):
+    def events():
+        yield sse({"task": task("TASK_STATE_WORKING")})
+        raise KeyboardInterrupt
+
+    def ctrl_c(request):
+        raise KeyboardInterrupt
+
+    respx_mock.get(CARD_URL).respond(json=v1_card() if streaming else NO_STREAMING)
+    respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    respx_mock.post(RPC, json__method="SubscribeToTask").mock(return_value=httpx.Response(200, headers=SSE, content=events()))
+    respx_mock.post(RPC, json__method="GetTask").mock(side_effect=ctrl_c)
+    result = cli("send", "hi", "-u", AGENT, "--poll-interval", "50ms", "-o", "json")
+    assert result.exit_code == 130
+    said_at_once(result.stderr)
+    state = "working" if streaming else "submitted"
+    assert f"interrupted: task t-1 (context c-1) was {state}; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    assert "before the agent answered" not in result.stderr
+    assert json.loads(result.stdout)["error"]["code"] == "X_A2A_INTERRUPTED"
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004", "A2ACLI_EXIT_001")
+@pytest.mark.parametrize("streaming", [True, False])
+def test_timeout_after_the_task_is_known_exits_5_naming_it_and_how_to_resume(cli, respx_mock, streaming):
+    def events():
+        yield sse({"task": task("TASK_STATE_WORKING")})
+        time.sleep(0.8)  # the agent is slow to send the next event
+        yield sse(status("1.0", "TASK_STATE_WORKING", "still at it"))
+
+    respx_mock.get(CARD_URL).respond(json=v1_card() if streaming else NO_STREAMING)
+    respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    respx_mock.post(RPC, json__method="SubscribeToTask").mock(return_value=httpx.Response(200, headers=SSE, content=events()))
+    respx_mock.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_WORKING")))
+    started = time.monotonic()
+    result = cli("send", "hi", "-u", AGENT, "--timeout", "0.5", "--poll-interval", "100ms")
+    assert result.exit_code == 5, result.stderr
+    assert time.monotonic() - started < 3
+    said_at_once(result.stderr)
+    assert "--timeout 0.5s expired" in result.stderr
+    assert f"timed out: task t-1 (context c-1) was working; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+
+
+# -- --blocking-call, and agents that refuse returnImmediately ---------------------------------------------
+
+
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+def test_blocking_call_is_one_blocking_send_then_polls_as_before(cli, agent, no_sleep):
+    send = agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_WORKING")}))
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_WORKING"), DONE))
+    result = cli("send", "hi", "--blocking-call", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert "configuration" not in body(send)["params"]  # no returnImmediately: the agent waits
+    assert methods(agent) == ["SendMessage", "GetTask", "GetTask"]  # not subscribed to, though the card claims streaming
+    assert no_sleep == [2.0, 3.0]  # the interval, then its backoff (no quick start)
+    assert json.loads(result.stdout) == {"task": DONE}
+
+
+def test_an_agent_that_refuses_return_immediately_is_sent_one_blocking_call(cli, agent):
+    send = agent.post(RPC, json__method="SendMessage").mock(side_effect=[
+        httpx.Response(500, text="Internal Server Error"),  # fasta2a 2.x: a configuration without acceptedOutputModes
+        ok({"task": DONE}),
+    ])
+    result = cli("send", "hi", "--message-id", "m-1", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    first, again = body(send, 0)["params"], body(send, 1)["params"]
+    assert first["configuration"] == {"returnImmediately": True} and "configuration" not in again
+    assert first["message"] == again["message"] and again["message"]["messageId"] == "m-1"
+    assert "the agent refused the message with returnImmediately: the agent answered HTTP 500" in result.stderr and "as one blocking call" in result.stderr
+    assert json.loads(result.stdout) == {"task": DONE}
+
+
+@pytest.mark.spec("A2ACLI_INTERACT_002")
+@pytest.mark.parametrize("given", [["--task-id", "t-1"], ["--context-id", "c-1"], ["--idempotency-key", "k-1"]])
+def test_a_message_naming_a_task_or_bound_to_a_key_is_never_sent_twice(cli, agent, given):
+    send = agent.post(RPC, json__method="SendMessage").respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid params"}})
+    result = cli("send", "more", *given, "-u", AGENT)
+    assert result.exit_code == 1 and send.call_count == 1
+    assert "--blocking-call sends the message without it" in result.stderr
