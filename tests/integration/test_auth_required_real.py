@@ -124,7 +124,7 @@ class Terminal:
 
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes `a2a`
-            os.execve(argv[0], argv, {**_env(), "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"})
+            os.execve(argv[0], argv, {**_env(), "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"})  # dumb: the text floor, no control sequences to strip
         self.seen = b""
 
     def until(self, marker: str, timeout: float = 30) -> str:
@@ -169,7 +169,7 @@ def test_chat_at_a_terminal_reads_the_key_unechoed_and_sends_it_with_the_next_tu
     term.until("you> ")
     term.type("hello")  # the first turn goes without the key: the agent asks again
     shown = term.until("(not shown; Enter to skip): ")
-    assert re.search(r"State\s+auth-required", shown) and "This task needs a credential" in shown  # the ask, in the panel
+    assert re.search(r"State:?\s+auth-required", shown) and "This task needs a credential" in shown  # the ask, in the panel
     assert "the agent asks for the Agent Card's scheme 'apiKey' (apiKey, header X-API-Key)" in shown
     assert "API key for header X-API-Key" in shown
     term.type(demo_agent.api_key)
@@ -178,6 +178,6 @@ def test_chat_at_a_terminal_reads_the_key_unechoed_and_sends_it_with_the_next_tu
     assert demo_agent.api_key not in shown  # not echoed, not printed
     term.type("go on")
     shown = term.until("you> ")
-    assert re.search(r"State\s+completed", shown) and re.search(r"Artifact\s+authorized", shown) and task["id"] in shown
+    assert re.search(r"State:?\s+completed", shown) and re.search(r"Artifact:?\s+authorized", shown) and task["id"] in shown
     term.type("/quit")
     assert term.wait() == 0
