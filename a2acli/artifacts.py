@@ -35,6 +35,11 @@ class PlannedFile:
     media_type: str
     source: str  # "inline" or the URL
 
+    @property
+    def effective_media_type(self) -> str:
+        """The part's media type, or what its kind implies (a text part is text/plain, a data part JSON)."""
+        return self.media_type or {"text": "text/plain", "data": "application/json"}.get(self.kind, "application/octet-stream")
+
 
 @dataclass(frozen=True)
 class SavedFile:
@@ -209,7 +214,8 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
                         "artifactName": s.planned.artifact_name or None,
                         "part": s.planned.part,
                         "kind": s.planned.kind,
-                        "mediaType": s.planned.media_type or None,
+                        "mediaType": s.planned.effective_media_type,
+                        "mediaTypeGiven": bool(s.planned.media_type),
                         "source": s.planned.source,
                         "replaced": s.replaced,
                     }
@@ -226,8 +232,7 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
 
     rows = [(L.TASK, str(task.get("id", ""))), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, state_label((task.get("status") or {}).get("state")))]
     for s in saved:  # one field per line: the path, then what it holds
-        what = s.planned.media_type or {"text": "text/plain", "data": "application/json"}.get(s.planned.kind, "application/octet-stream")
-        rows += [(L.SAVED, str(s.path)), (L.SIZE, f"{s.size} bytes"), (L.MEDIA_TYPE, what)]
+        rows += [(L.SAVED, str(s.path)), (L.SIZE, f"{s.size} bytes"), (L.MEDIA_TYPE, s.planned.effective_media_type)]
         if s.planned.source != "inline":
             rows.append((L.SOURCE, str(s.planned.source)))
         if s.replaced:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -53,6 +54,10 @@ def test_download_writes_every_part(cli, agent, tmp_path, version):
     files = json.loads(result.stdout)["files"]
     assert {f["path"]: f["bytes"] for f in files}[str(out / "pic.png")] == len(PNG)
     assert [f["source"] for f in files if f["kind"] == "file"] == ["inline", f"{AGENT}/files/r.pdf", "https://cdn.example/x.bin"]
+    # the media type the text view shows: given, or implied by the part's kind (and said which)
+    media = {Path(f["path"]).name: (f["mediaType"], f["mediaTypeGiven"]) for f in files}
+    assert media["user.json"] == ("application/json", False) and media["notes.txt"] == ("text/plain", False)
+    assert media["pic.png"] == ("image/png", True) and media["x.bin"] == ("application/octet-stream", False)
 
 
 def test_download_text_lists_what_it_wrote(cli, agent, tmp_path, monkeypatch):
