@@ -127,6 +127,36 @@ _CHECKS = {
 }
 
 
+def card_problems(card: Any) -> list[str]:
+    """What makes a card (canonical V1) unusable, cheaply: the fields every A2A call relies on,
+    of the wrong kind (`$.name is a number, not a string`). Not a validation (`a2a check card`
+    does that): a note that the card will not carry a call as it is."""
+    if not isinstance(card, dict):
+        return [f"$ is {json_kind(card)}, not an object"]
+    out: list[str] = []
+
+    def kind(where: str, value: Any, want: type, what: str) -> bool:
+        if isinstance(value, want):
+            return True
+        out.append(f"{where} is {json_kind(value)}, not {what}")
+        return False
+
+    for key in ("name", "description", "version"):
+        if key in card or key == "name":
+            kind(f"$.{key}", card.get(key), str, "a string")
+    if kind("$.supportedInterfaces", card.get("supportedInterfaces", []), list, "an array"):
+        for i, itf in enumerate(card.get("supportedInterfaces") or []):
+            if kind(f"$.supportedInterfaces[{i}]", itf, dict, "an object"):
+                kind(f"$.supportedInterfaces[{i}].url", itf.get("url"), str, "a string")
+    if "capabilities" in card:
+        kind("$.capabilities", card["capabilities"], dict, "an object")
+    if kind("$.skills", card.get("skills", []), list, "an array"):
+        for i, skill in enumerate(card.get("skills") or []):
+            if kind(f"$.skills[{i}]", skill, dict, "an object"):
+                kind(f"$.skills[{i}].id", skill.get("id"), str, "a string")
+    return out
+
+
 def check_result(kind: str, core: Any, method: str) -> None:
     """InvalidResponseError unless `core` (canonical V1) is what `kind` promises. Results of
     kind "empty" (a delete) may be anything; unknown methods (`a2a call`) are not checked."""

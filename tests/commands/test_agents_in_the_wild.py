@@ -235,3 +235,17 @@ def test_a_dump_of_a_run_refused_before_sending_records_why(cli, respx_mock, tmp
     assert result.exit_code == 1
     entries = [json.loads(line) for line in (tmp_path / "index.jsonl").read_text().splitlines()]
     assert entries[-1]["refused"].startswith("the Agent Card offers no interface") and entries[-1]["error"] == entries[-1]["refused"]
+
+
+def test_a_card_unfit_for_calls_is_shown_with_a_warning(cli, tmp_path):
+    card = tmp_path / "bad.json"
+    card.write_text(json.dumps({"name": 5, "skills": [{"id": 7}]}))
+    result = cli("card", "get", "-a", str(card))
+    assert result.exit_code == 0 and "Agent: 5" in result.stdout  # shown: a debugging tool shows what it got
+    assert "the Agent Card at" in result.stderr and "is not valid: $.name is a number, not a string (and 1 more); `a2a card fetch --validate` lists every finding" in result.stderr
+
+
+def test_a_valid_card_gets_no_such_warning(cli, tmp_path):
+    card = tmp_path / "good.json"
+    card.write_text(json.dumps(v1_card()))
+    assert "is not valid" not in cli("card", "get", "-a", str(card)).stderr
