@@ -17,14 +17,6 @@ import typer
 from a2acli import __version__
 from a2acli.commands._options import COMMON, common_parameters, with_signature
 
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
 HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
 
@@ -151,8 +143,11 @@ class RootGroup(typer.core.TyperGroup):
                         message=f"argument {i + 1} is not valid UTF-8", hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)", code=USAGE, a2a_code=None
                     )
                     sys.exit(2)
-        if ("--help" in argv or "-h" in argv or argv[:1] == ["help"]) and "COLUMNS" not in os.environ and not _isatty(sys.stdout):
-            os.environ["COLUMNS"] = "120"  # piped help (read by people's scripts and coding agents): whole flag names, not 80 columns of `--history-length,--his…`
+        if ("--help" in argv or "-h" in argv or argv[:1] == ["help"]) and "COLUMNS" not in os.environ:
+            from a2acli.render.output import _isatty  # only when help is asked for: off the start-up path
+
+            if not _isatty(sys.stdout):
+                os.environ["COLUMNS"] = "120"  # piped help (read by people's scripts and coding agents): whole flag names, not 80 columns of `--history-length,--his…`
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as e:

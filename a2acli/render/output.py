@@ -48,12 +48,15 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def _rich_on(stream: TextIO) -> bool:
-    """Whether a human's view (rich: colour, panels, spinners) goes to `stream`: a terminal that
-    can take control sequences (not TERM=dumb), or FORCE_COLOR. Otherwise the text floor."""
-    if os.environ.get("FORCE_COLOR"):
-        return True
+def terminal(stream: TextIO) -> bool:
+    """A terminal that takes control sequences: a TTY, and not TERM=dumb."""
     return _isatty(stream) and os.environ.get("TERM") != "dumb"
+
+
+def _rich_on(stream: TextIO) -> bool:
+    """Whether a human's view (rich: colour, panels, spinners) goes to `stream`: such a terminal,
+    or FORCE_COLOR. Otherwise the text floor."""
+    return bool(os.environ.get("FORCE_COLOR")) or terminal(stream)
 
 
 class Output:

@@ -5,12 +5,11 @@ change, and under -o json or raw nothing at all (stderr keeps what matters)."""
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
 from a2acli.render import views
-from a2acli.render.output import Output, _isatty
+from a2acli.render.output import Output, terminal
 
 REFRESH_PER_SECOND = 8
 
@@ -28,7 +27,7 @@ class Waiting:
         self.state = views.state_label((task or {}).get("state")) if (task or {}).get("state") else ""
         self.message = ""
         self.started = since if since is not None else time.monotonic()
-        self.spinner = out.mode == "text" and _isatty(out.err) and os.environ.get("TERM") != "dumb"  # a real terminal: FORCE_COLOR is not enough
+        self.spinner = out.mode == "text" and terminal(out.err)  # a real terminal: FORCE_COLOR is not enough
         self.lines = out.mode == "text" and not self.spinner
         self._live: Any = None
         self._spin: Any = None

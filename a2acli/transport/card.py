@@ -46,11 +46,6 @@ def card_candidates(url: str) -> list[str]:
     return out
 
 
-def _looks_like_card(doc: Any) -> bool:
-    """Enough of an Agent Card (1.0 or 0.3) to take a URL's answer for one."""
-    return isinstance(doc, dict) and isinstance(doc.get("name"), str) and any(k in doc for k in ("supportedInterfaces", "url", "skills", "capabilities"))
-
-
 def fetch_card(transport: Transport, url: str) -> FetchedCard:
     if url.startswith("file://") or (not urlsplit(url).scheme and Path(url).suffix == ".json"):
         path = Path(unquote(urlsplit(url).path) if url.startswith("file://") else url)
@@ -73,7 +68,9 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
                 doc = read_document(ex, what="the card endpoint") if ex.status and 200 <= ex.status < 300 else None
             except A2acliError:
                 doc = None
-            if _looks_like_card(doc):
+            from a2acli.wire.catalog import is_card
+
+            if is_card(doc):
                 return FetchedCard(cand, doc, ex, tuple(tried))
             tried.append(f"{cand} ({f'HTTP {ex.status}' if not (ex.status and 200 <= ex.status < 300) else 'not an Agent Card'})")
             continue

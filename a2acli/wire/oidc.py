@@ -9,11 +9,10 @@ wire/signing.py)."""
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any, NamedTuple
 from urllib.parse import urlencode, urlsplit
 
-from a2acli.wire.signing import Signature, SignatureProblem, b64url_decode, b64url_encode, parse_signature
+from a2acli.wire.signing import Signature, SignatureProblem, b64url_encode, b64url_json_object, parse_signature
 
 OIDC_WELL_KNOWN = "/.well-known/openid-configuration"
 OAUTH_WELL_KNOWN = "/.well-known/oauth-authorization-server"
@@ -89,12 +88,7 @@ def parse_id_token(token: Any) -> IdToken:
         raise SignatureProblem("the ID token is not a compact JWS (three base64url parts)")
     protected, payload, signature = token.split(".")
     sig = parse_signature({"protected": protected, "signature": signature})
-    try:
-        claims = json.loads(b64url_decode(payload, "payload"))
-    except (ValueError, UnicodeDecodeError):
-        raise SignatureProblem("the ID token's payload is not JSON") from None
-    if not isinstance(claims, dict):
-        raise SignatureProblem("the ID token's payload is not a JSON object")
+    claims = b64url_json_object(payload, "the ID token's payload", "payload")
     return IdToken(sig, f"{protected}.{payload}".encode("ascii"), claims)
 
 

@@ -168,17 +168,23 @@ class Signature(NamedTuple):
         return self.protected.encode("ascii") + b"." + b64url_encode(payload).encode("ascii")
 
 
+def b64url_json_object(text: Any, what: str, name: str) -> dict[str, Any]:
+    """A base64url JSON object (a JWS header or payload); SignatureProblem naming `what` otherwise."""
+    try:
+        value = json.loads(b64url_decode(text, name))
+    except (ValueError, UnicodeDecodeError):
+        raise SignatureProblem(f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise SignatureProblem(f"{what} is not a JSON object")
+    return value
+
+
 def parse_signature(entry: Any) -> Signature:
     """One `signatures` entry read (SignatureProblem when it cannot be)."""
     if not isinstance(entry, dict):
         raise SignatureProblem("the entry is not an object with `protected` and `signature`")
     protected = entry.get("protected")
-    try:
-        head = json.loads(b64url_decode(protected, "protected"))
-    except (ValueError, UnicodeDecodeError):
-        raise SignatureProblem("the protected header is not JSON") from None
-    if not isinstance(head, dict):
-        raise SignatureProblem("the protected header is not a JSON object")
+    head = b64url_json_object(protected, "the protected header", "protected")
     sig = b64url_decode(entry.get("signature"), "signature")
     given = entry.get("header")
     unprotected: dict[str, Any] = given if isinstance(given, dict) else {}
