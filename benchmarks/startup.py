@@ -6,7 +6,10 @@ Starts the demo agent on a free port, then runs the commands round-robin --runs 
 warm-up rounds), so that a slow spell of a shared machine weighs on all of them alike, and
 prints the median and best wall time, the peak RSS of the child, and ratios against
 `python -c pass` and against httpie's `http GET` of the same card URL. The issue's target is
-`a2a card fetch` under half the time of httpie. Figures, not assertions: this is not a test.
+`a2a card fetch` under half the time of httpie. `a2a send` is set beside one blocking SendMessage
+made by httpie (the same JSON-RPC request, one call; issue 21: the default send is one call, within
+1.1x of it) and beside `a2a send --follow` (returnImmediately, then the task followed). Figures, not
+assertions: this is not a test.
 """
 
 from __future__ import annotations
@@ -93,11 +96,14 @@ def main() -> None:
         httpie = shutil.which("http", path=str(BIN)) or shutil.which("http")
         if httpie:
             cases.append(("httpie GET card", [httpie, "--print=b", "GET", card]))
+            send = '{"jsonrpc":"2.0","id":"b-1","method":"SendMessage","params":{"message":{"messageId":"b-1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'
+            cases.append(("httpie one blocking send", [httpie, "--print=b", "--ignore-stdin", "POST", url + "/", "A2A-Version:1.0", "Content-Type:application/json", f"--raw={send}"]))
         cases += [
             ("a2a card fetch -o json", [*a2a, "card", "fetch", "-o", "json", "-u", url]),  # right after httpie
             ("a2a --version", [*a2a, "--version"]),
             ("a2a --help", [*a2a, "--help"]),
             ("a2a send -o json", [*a2a, "send", "hello", "-o", "json", "-u", url]),
+            ("a2a send --follow -o json", [*a2a, "send", "hello", "--follow", "-o", "json", "-u", url]),
             ("a2a send --offline -o raw", [*a2a, "send", "hello", "--offline", "-o", "raw", "--rpc-url", url]),
         ]
         results = measure_all(cases, args.runs)
@@ -116,6 +122,10 @@ def main() -> None:
             f"\na2a card fetch / httpie GET: {ratio:.2f}, the median of {len(a2a_card['times'])} rounds' ratios "
             f"(ratio of the medians: {a2a_card['median'] / httpie_card['median']:.2f}; target < 0.50: {'met' if ratio < 0.5 else 'NOT met'})"
         )
+        send_a2a, send_httpie = results["a2a send -o json"], results["httpie one blocking send"]
+        ratio = paired_ratio(send_a2a["times"], send_httpie["times"])
+        print(f"a2a send / httpie's one blocking SendMessage: {ratio:.2f} (target <= 1.10: {'met' if ratio <= 1.1 else 'NOT met'})")
+        print(f"a2a send / a2a send --follow: {paired_ratio(send_a2a['times'], results['a2a send --follow -o json']['times']):.2f}")
     else:
         print("\nhttpie not installed (pip install -e '.[bench]'): no ratio against it")
     if env_note:

@@ -225,18 +225,27 @@ def run_unary(
     request_id: str | None = None,
     expect: str | None = None,
     wait: bool = False,
-    follow: bool = False,
     poll_interval: float = 1.0,
     headers: dict[str, str] | None = None,
     retries: int = 0,
     force: bool = False,
 ) -> None:
-    """One call and its answer. `wait`: a task that is not settled yet is waited for (polled);
-    `follow`: a send that went with returnImmediately, whose task is followed (subscribed to,
-    else polled: pipeline.policies.follow_task) instead."""
+    """One call and its answer. `wait`: a task that is not settled yet is waited for: a send's
+    task followed (subscribed to, else polled: pipeline.policies.follow_task), any other polled."""
     from contextlib import nullcontext
 
-    from a2acli.pipeline.policies import CAPABILITY, check_push_config_answer, follow_task, note_push_url, parse_states, report_task_outcome, require_capability, send_returning, settled, wait_for_task
+    from a2acli.pipeline.policies import (
+        CAPABILITY,
+        check_push_config_answer,
+        explain_send_refusal,
+        follow_task,
+        note_push_url,
+        parse_states,
+        report_task_outcome,
+        require_capability,
+        settled,
+        wait_for_task,
+    )
     from a2acli.render.present import passthrough, present, waiting
 
     spec = METHODS[method]
@@ -254,10 +263,12 @@ def run_unary(
             note_push_url(call, params)
             call.sending = params.get("message")  # Ctrl-C before the answer names it
         with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
-            if follow:
-                reply = send_returning(call, params, request_id=request_id, headers=headers, retries=retries)
-            else:
+            try:
                 reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
+            except A2acliError as e:
+                if spec.result == "send":
+                    explain_send_refusal(e, params)  # the hint, when returnImmediately may be what was refused
+                raise
         call.sending = None
         call.track(reply.core)
         check_push_config_answer(call, spec.name, params, reply.core)
@@ -266,7 +277,7 @@ def run_unary(
             since = shown.started if shown else None
             history = (params.get("configuration") or {}).get("historyLength") if spec.result == "send" else params.get("historyLength")
             query = {} if history is None else {"historyLength": history}  # --history on every poll, not only the first
-            reply = follow_task(call, poll_interval, query=query, since=since) if follow else wait_for_task(call, poll_interval, wrap=spec.result == "send", since=since, query=query)
+            reply = follow_task(call, poll_interval, query=query, since=since) if spec.result == "send" else wait_for_task(call, poll_interval, since=since, query=query)
         present(spec.result, reply, call.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
             report_task_outcome(call, expected, waited=wait or spec.result != "send")

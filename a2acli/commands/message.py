@@ -27,6 +27,8 @@ Examples:
 
   a2a send --data @payload.json --file report.pdf --media-type application/pdf
 
+  a2a send --skill slow --follow
+
   a2a send --skill slow --stream -o json | jq .
 
   a2a send --skill create-user --offline -o raw --a2a-version 0.3
@@ -65,19 +67,20 @@ def send(
             "--async",
             "--no-wait",
             "--return-immediately",
-            help="Return at once with the task and context ids (returnImmediately / blocking=false). Default: wait until the task is done or needs input.",
+            help="Return at once with the task and context ids (returnImmediately / blocking=false), without following the task. Default: wait until the task is done or needs input (one blocking SendMessage).",
+            rich_help_panel=RUN,
+        ),
+    ] = False,
+    follow: Annotated[
+        bool,
+        typer.Option(
+            "--follow",
+            help="Send with returnImmediately (0.3: blocking false), say the task id at once, then follow the task until it is done or needs input (SubscribeToTask, else GetTask polls).",
             rich_help_panel=RUN,
         ),
     ] = False,
     wait: Annotated[bool, typer.Option("--wait", help="Wait until the task is done or needs input: the default, said explicitly (not with --async).", rich_help_panel=RUN)] = False,
-    blocking_call: Annotated[
-        bool,
-        typer.Option(
-            "--blocking-call",
-            help="Wait inside one blocking SendMessage (returnImmediately false), for agents that mishandle returnImmediately; the task id is known only once the agent answers.",
-            rich_help_panel=RUN,
-        ),
-    ] = False,
+    blocking_call: Annotated[bool, typer.Option("--blocking-call", hidden=True, help="One blocking SendMessage: the default (kept for scripts that pass it).")] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
     poll_interval: Annotated[str, poll_interval_option(RUN)] = POLL_INTERVAL,
     force: Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)] = False,
@@ -90,21 +93,23 @@ def send(
 ) -> None:
     """Send a message (SendMessage / message/send) and wait for the task.
 
-    The message goes with returnImmediately: the task's id is on stderr as soon as the agent
-    answers, then a2a follows the task until it is done or needs input (SubscribeToTask when the
-    Agent Card claims streaming, else GetTask polls, the first after an eighth of --poll-interval)
-    and prints it as a blocking send would. Ctrl-C or --timeout leave the task running and print
-    the commands that resume the wait. --async returns at once; --blocking-call waits inside one
-    blocking SendMessage instead."""
+    One SendMessage, exactly the request given: the agent answers when the task is done or needs
+    input. When it answers earlier with a task still working, a2a says the task's id and follows it
+    (SubscribeToTask when the Agent Card claims streaming, else GetTask polls) until it settles.
+    Ctrl-C or --timeout leave the task running and say how to find it. --follow sends with
+    returnImmediately and follows the task (its id known at once); --async returns at once."""
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
 
     with boundary(output_hint=opts.output, debug=opts.debug):
-        for flag, given in (("--wait", wait), ("--blocking-call", blocking_call)):
+        for flag, given in (("--wait", wait), ("--follow", follow), ("--blocking-call", blocking_call)):
             if given and async_:
-                raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once; drop one of them")
-        if blocking_call and stream:
-            raise UsageError("--blocking-call applies to send without --stream", hint="--stream follows the task's events; drop one of them")
+                raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once without following the task; drop one of them")
+        for flag, given in (("--follow", follow), ("--blocking-call", blocking_call)):
+            if given and stream:
+                raise UsageError(f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them")
+        if follow and blocking_call:
+            raise UsageError("--follow and --blocking-call contradict each other", hint="--follow sends with returnImmediately; the default is one blocking call")
         parts = build_parts(
             ctx.meta.get("a2acli.argv", []),
             positional=text,
@@ -128,7 +133,7 @@ def send(
             raise UsageError("--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k")
         if push_url:
             config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
-        if async_ or not (stream or blocking_call):  # --async returns with the task; the default follows it
+        if async_ or follow:  # the agent answers at once with the task; --follow then follows it
             config["returnImmediately"] = True
         if config:
             params["configuration"] = config
@@ -143,9 +148,7 @@ def send(
             typer.echo("warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True)
         run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers, force=force, poll_interval=interval)
     else:
-        run_unary(
-            "SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, follow=not (async_ or blocking_call), poll_interval=interval, headers=headers, retries=retry
-        )
+        run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=interval, headers=headers, retries=retry)
 
 
 send.__doc__ = inspect.cleandoc(send.__doc__ or "") + EXAMPLES  # dedented: EXAMPLES is not indented
@@ -163,7 +166,7 @@ def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
 
 
 send_command = method_options(send)
-stream_command = method_options(_without(send, stream=True, async_=False, wait=False, blocking_call=False, retry=0))
+stream_command = method_options(_without(send, stream=True, async_=False, follow=False, wait=False, blocking_call=False, retry=0))
 stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
 
 Examples:

@@ -107,34 +107,20 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
     return as_stream_event(call, reply) if wrap else reply
 
 
-def send_returning(call: Call, params: dict[str, Any], *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
-    """SendMessage with returnImmediately, for a send that follows its task. An agent that may
-    refuse the field rather than the message (chokes_on_return_immediately) is sent the message
-    again, the same messageId, as one blocking call without it, and a note says so; not a message
-    that names a task or context, whose refusal may be of the ids (A2ACLI_INTERACT_002: nothing
-    is sent twice), nor one sent with an idempotency key (bound to the body it came with): there
-    the hint names --blocking-call."""
-    spec = METHODS["SendMessage"]
-    try:
-        return call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
-    except (RpcError, HttpError) as e:
-        if not chokes_on_return_immediately(e):
-            raise
-        message = params.get("message") or {}
-        if message.get("taskId") or message.get("contextId") or any("idempotency" in name.lower() for name in headers or {}):
-            e.hint = (f"{e.hint}; " if e.hint else "") + "if the agent does not take returnImmediately, --blocking-call sends the message without it"
-            raise
-        blocking = {k: v for k, v in params.items() if k != "configuration"}
-        config = {k: v for k, v in (params.get("configuration") or {}).items() if k != "returnImmediately"}
-        call.out.note(f"the agent refused the message with returnImmediately: {e.message}; sending it again (the same message id) as one blocking call, as --blocking-call does")
-        again = blocking | ({"configuration": config} if config else {})
-        try:
-            return call.unary(spec, again, headers=headers, retries=retries)
-        except (ConnectionBrokenError, UnreachableError):  # uvicorn drops the connection after its 500: a new one
-            return call.unary(spec, again, headers=headers, retries=retries)
+def explain_send_refusal(err: A2acliError, params: dict[str, Any]) -> A2acliError:
+    """A send that went with returnImmediately (--follow, --async) and was refused in a way that may
+    be the agent refusing that field rather than the message (refuses_return_immediately): the hint
+    says so and names the default, one blocking SendMessage. Nothing is sent again: the agent may
+    have acted on the message (A2A does not make messageId a deduplication key)."""
+    config = params.get("configuration") if isinstance(params, dict) else None
+    if isinstance(config, dict) and config.get("returnImmediately") is True and refuses_return_immediately(err):
+        err.hint = (
+            f"{err.hint}; " if err.hint else ""
+        ) + "the agent may not take returnImmediately: without --follow and --async, a2a sends one blocking SendMessage (not resent now: the agent may have acted on it)"
+    return err
 
 
-def chokes_on_return_immediately(err: A2acliError) -> bool:
+def refuses_return_immediately(err: A2acliError) -> bool:
     """An error answer to a send with returnImmediately that may be the agent refusing that field,
     not the message: invalid params or request (-32602, -32600), or HTTP 400, 422 or 500 with no
     A2A error (fasta2a 2.x answers a 0.3 configuration without acceptedOutputModes with a bare 500)."""
@@ -144,8 +130,9 @@ def chokes_on_return_immediately(err: A2acliError) -> bool:
 
 
 def follow_task(call: Call, interval: float, *, query: dict[str, Any] | None = None, since: float | None = None) -> Reply:
-    """A send's wait (official CLI spec §7.3, A2ACLI_TASK_POLL_002): the message went with
-    returnImmediately and the agent answered a task that is not settled yet. Its id is said on
+    """A send's wait (official CLI spec §7.3, A2ACLI_TASK_POLL_002): the agent answered a task that
+    is not settled yet (the message went with --follow's returnImmediately, or the agent answered a
+    blocking send early). Its id is said on
     stderr at once (Ctrl-C or --timeout then name it with the commands that resume), and the task
     is followed until it settles: SubscribeToTask when the Agent Card claims streaming (its events
     only move the waiting display), polling GetTask when it does not, or when the subscription is
@@ -682,20 +669,36 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
 
 def unanswered_notes(out: Any, call: Call, why: str) -> bool:
     """Ctrl-C (or --timeout) before the agent answered a send (A2ACLI_TASK_POLL_002): the message
-    id, the context and task ids given, and the command that finds the task it may have started."""
+    id, the context and task ids given, and how to find the task it may have started: ListTasks
+    (by context when one was given) where the version has it; under 0.3, which has no way to list
+    tasks, that is said instead of a command that would exit 2."""
     import shlex
 
     m = call.sending or {}
     flags = conn_flags(call.opts)
     ctx, tid = m.get("contextId"), m.get("taskId")
     known = ", ".join(f"{k} {v}" for k, v in (("context", ctx), ("task", tid)) if v)
-    out.note(f"{why} before the agent answered: message {m.get('messageId')}" + (f" ({known})" if known else "") + " was sent; if the agent started a task, find it with:")
+    sent = f"{why} before the agent answered: message {m.get('messageId')}" + (f" ({known})" if known else "") + " was sent"
     if tid:
+        out.note(f"{sent}; if the agent started a task, find it with:")
         out.command(f"a2a tasks get {shlex.quote(str(tid))}{flags}")
-    elif ctx:
-        out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}")
+    elif can_list_tasks(call):
+        out.note(f"{sent}; if the agent started a task, find it with:")
+        out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}" if ctx else f"a2a tasks list{flags}")
     else:
-        out.command(f"a2a tasks list{flags}")
+        out.note(f"{sent}; A2A 0.3 has no way to list tasks, so the task it may have started is known only to the agent (--follow says a task's id as soon as the agent takes the message)")
+    return True
+
+
+def can_list_tasks(call: Call) -> bool:
+    """Whether `a2a tasks list` works with the version in use: 1.0, or 0.3 under a dialect with the
+    vendor's tasks/list."""
+    from a2acli.wire.methods import NoV0FormError
+
+    try:
+        METHODS["ListTasks"].wire_name(call.opts.wire, call.opts.dialect)
+    except NoV0FormError:
+        return False
     return True
 
 

@@ -60,40 +60,48 @@ def seed(name: str) -> dict:
     return json.loads((GOLDEN / "seed" / name).read_text())
 
 
-# The seed's requests are one blocking send (--blocking-call); the default send is the same request
-# with returnImmediately (0.3: blocking false), since it follows the task itself (A2ACLI_TASK_POLL_002).
+# The seed's requests are the default send's, byte for byte apart from ids (issue 21): one blocking
+# SendMessage with no configuration. --follow and --async add returnImmediately (0.3: blocking false).
 RETURN_IMMEDIATELY = {"0.3": {"blocking": False}, "1.0": {"returnImmediately": True}}
 
 
-def seed_sent(cli, version: str, *extra: str) -> tuple[dict, dict]:
-    """The request of SEED_ARGV with --blocking-call, and of the default send."""
-    blocking, default = (cli(*SEED_ARGV, "--a2a-version", version, *extra, *more) for more in (["--blocking-call"], []))
-    assert blocking.exit_code == 0 and default.exit_code == 0, blocking.stderr + default.stderr
-    return json.loads(blocking.stdout), json.loads(default.stdout)
+def seed_sent(cli, version: str, *extra: str) -> dict:
+    """The request of SEED_ARGV (no other flag) under `version`."""
+    result = cli(*SEED_ARGV, "--a2a-version", version, *extra)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def with_config(request: dict, version: str) -> dict:
     return {**request, "params": {**request["params"], "configuration": RETURN_IMMEDIATELY[version]}}
 
 
+@pytest.mark.spec("A2ACLI_SEND_002")
 def test_seed_v0_request(cli):
-    blocking, default = seed_sent(cli, "0.3")
-    assert blocking == seed("v0-create-user.request.json")
-    assert default == with_config(blocking, "0.3")
+    assert seed_sent(cli, "0.3") == seed("v0-create-user.request.json")
 
 
+@pytest.mark.spec("A2ACLI_SEND_002")
 def test_seed_v1_request_clix_dialect_is_exact(cli):
-    blocking, default = seed_sent(cli, "1.0", "--dialect", "clix")
-    assert blocking == seed("v1-create-user.request.json")
-    assert default == with_config(blocking, "1.0")
+    assert seed_sent(cli, "1.0", "--dialect", "clix") == seed("v1-create-user.request.json")
 
 
+@pytest.mark.spec("A2ACLI_SEND_002")
 def test_seed_v1_request_spec_dialect_differs_only_in_role_spelling(cli):
-    blocking, default = seed_sent(cli, "1.0")
     expected = seed("v1-create-user.request.json")
     expected["params"]["message"]["role"] = "ROLE_USER"
-    assert blocking == expected
-    assert default == with_config(expected, "1.0")
+    assert seed_sent(cli, "1.0") == expected
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+@pytest.mark.parametrize("flag", ["--follow", "--async"])
+def test_follow_and_async_add_return_immediately_to_the_seed_request(cli, version, flag):
+    assert seed_sent(cli, version, flag) == with_config(seed_sent(cli, version), version)
+
+
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_blocking_call_is_the_default_request(cli, version):
+    assert seed_sent(cli, version, "--blocking-call") == seed_sent(cli, version)
 
 
 def test_offline_raw_is_the_compact_wire_bytes(cli):

@@ -1,8 +1,9 @@
-"""`a2a send`'s wait against respx agents (official CLI spec §7.3, A2ACLI_TASK_POLL_002 and
-A2ACLI_INTERACT_004): the message goes with returnImmediately, the task id is said at once, and
-the task is followed (SubscribeToTask when the card claims streaming, else, or when that fails,
-GetTask polls) until it settles; Ctrl-C and --timeout then name the task and how to resume.
---blocking-call keeps the one blocking SendMessage."""
+"""`a2a send`'s wait against respx agents (official CLI spec §9.3, §10.2; A2ACLI_SEND_002,
+A2ACLI_TASK_POLL_002 and A2ACLI_INTERACT_004): one blocking SendMessage, exactly as typed. A
+settled answer is the answer; a task the agent answered early (or --follow's returnImmediately
+answered) is said at once and followed (SubscribeToTask when the card claims streaming, else, or
+when that fails, GetTask polls) until it settles; Ctrl-C and --timeout then name the task and how
+to resume. Nothing sends a message twice."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 SSE = {"Content-Type": "text/event-stream"}
 NO_STREAMING = v1_card(capabilities={"streaming": False})
+RETURN_IMMEDIATELY = {"1.0": {"returnImmediately": True}, "0.3": {"blocking": False}}
 # the wire names of the four methods, per version
 NAMES = {
     "1.0": {"send": "SendMessage", "subscribe": "SubscribeToTask", "get": "GetTask"},
@@ -98,7 +100,7 @@ def test_a_message_reply_is_the_answer(cli, agent, version):
     result = cli("send", "hi", "-u", AGENT, "--a2a-version", version)
     assert result.exit_code == 0, result.stderr
     assert route.call_count == 1 and methods(agent) == [NAMES[version]["send"]]
-    assert body(route)["params"]["configuration"] == ({"returnImmediately": True} if version == "1.0" else {"blocking": False})
+    assert "configuration" not in body(route)["params"]  # exactly what was typed: no returnImmediately, no blocking
     assert result.stdout == "Message: m-2\nRole: agent\nText:\n  Hello\n\n" and result.stderr == ""
 
 
@@ -122,16 +124,19 @@ def test_a_task_settled_at_once_is_the_answer(cli, agent, state):
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
-def test_the_task_is_followed_by_subscribing_and_answered_from_get_task(cli, agent, version, no_sleep):
+@pytest.mark.parametrize("flag", [[], ["--follow"]])
+def test_the_task_is_followed_by_subscribing_and_answered_from_get_task(cli, agent, version, flag, no_sleep):
     names = NAMES[version]
     done = task("TASK_STATE_COMPLETED", version, artifacts=[ARTIFACT])
     send = agent.post(RPC, json__method=names["send"]).mock(side_effect=ok(answer(version, "TASK_STATE_SUBMITTED")))
     events = stream(answer(version, "TASK_STATE_WORKING"), status(version, "TASK_STATE_WORKING", "half"), status(version, "TASK_STATE_COMPLETED"))
     sub = agent.post(RPC, json__method=names["subscribe"]).mock(side_effect=events)
     get = agent.post(RPC, json__method=names["get"]).mock(side_effect=ok(done))
-    result = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json")
+    result = cli("send", "hi", "-u", AGENT, "--a2a-version", version, "-o", "json", *flag)
     assert result.exit_code == 0, result.stderr
     assert methods(agent) == [names["send"], names["subscribe"], names["get"]] and no_sleep == []  # no poll: the stream told the end
+    asked = body(send)["params"].get("configuration")
+    assert asked == ((RETURN_IMMEDIATELY[version]) if flag else None)  # the default asks the agent to block
     assert body(sub)["params"] == {"id": "t-1"} and body(get)["params"] == {"id": "t-1"}
     assert json.loads(result.stdout) == (done if version == "0.3" else {"task": done})  # one document, a send's answer
     said_at_once(result.stderr)
@@ -156,7 +161,7 @@ def test_history_length_is_asked_of_get_task_too(cli, agent):
     agent.post(RPC, json__method="SubscribeToTask").mock(side_effect=stream(status("1.0", "TASK_STATE_COMPLETED")))
     get = agent.post(RPC, json__method="GetTask").mock(side_effect=ok(DONE))
     assert cli("send", "hi", "--history-length", "1", "-u", AGENT).exit_code == 0
-    assert body(send)["params"]["configuration"] == {"historyLength": 1, "returnImmediately": True}
+    assert body(send)["params"]["configuration"] == {"historyLength": 1}
     assert body(get)["params"] == {"id": "t-1", "historyLength": 1}
 
 
@@ -278,39 +283,48 @@ def test_timeout_after_the_task_is_known_exits_5_naming_it_and_how_to_resume(cli
     assert f"timed out: task t-1 (context c-1) was working; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
 
 
-# -- --blocking-call, and agents that refuse returnImmediately ---------------------------------------------
+# -- nothing is sent twice ---------------------------------------------------------------------------------
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
-def test_blocking_call_is_one_blocking_send_then_polls_as_before(cli, agent, no_sleep):
+def test_blocking_call_is_the_default_kept_for_scripts(cli, agent, no_sleep):
     send = agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_WORKING")}))
-    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_WORKING"), DONE))
+    agent.post(RPC, json__method="SubscribeToTask").mock(side_effect=stream(status("1.0", "TASK_STATE_COMPLETED")))
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(DONE))
     result = cli("send", "hi", "--blocking-call", "-u", AGENT, "-o", "json")
     assert result.exit_code == 0, result.stderr
-    assert "configuration" not in body(send)["params"]  # no returnImmediately: the agent waits
-    assert methods(agent) == ["SendMessage", "GetTask", "GetTask"]  # not subscribed to, though the card claims streaming
-    assert no_sleep == [2.0, 3.0]  # the interval, then its backoff (no quick start)
+    assert "configuration" not in body(send)["params"]
+    assert methods(agent) == ["SendMessage", "SubscribeToTask", "GetTask"]  # answered early: followed as the default is
     assert json.loads(result.stdout) == {"task": DONE}
 
 
-def test_an_agent_that_refuses_return_immediately_is_sent_one_blocking_call(cli, agent):
-    send = agent.post(RPC, json__method="SendMessage").mock(side_effect=[
-        httpx.Response(500, text="Internal Server Error"),  # fasta2a 2.x: a configuration without acceptedOutputModes
-        ok({"task": DONE}),
-    ])
-    result = cli("send", "hi", "--message-id", "m-1", "-u", AGENT, "-o", "json")
-    assert result.exit_code == 0, result.stderr
-    first, again = body(send, 0)["params"], body(send, 1)["params"]
-    assert first["configuration"] == {"returnImmediately": True} and "configuration" not in again
-    assert first["message"] == again["message"] and again["message"]["messageId"] == "m-1"
-    assert "the agent refused the message with returnImmediately: the agent answered HTTP 500" in result.stderr and "as one blocking call" in result.stderr
-    assert json.loads(result.stdout) == {"task": DONE}
+@pytest.mark.parametrize("answer", [
+    httpx.Response(500, text="Internal Server Error"),
+    httpx.Response(422, json={"detail": "bad"}),
+    httpx.Response(400, text="Bad Request"),
+    httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid params"}}),
+])
+@pytest.mark.parametrize("flag", [[], ["--follow"], ["--async"]])
+def test_a_refused_send_is_sent_once_and_the_hint_names_the_flag(cli, agent, answer, flag):
+    send = agent.post(RPC, json__method="SendMessage").mock(return_value=answer)
+    result = cli("send", "hi", "--message-id", "m-1", "-u", AGENT, *flag)
+    assert result.exit_code == 1, result.stderr
+    assert send.call_count == 1  # never resent: the agent may have acted on it
+    refused_field = "the agent may not take returnImmediately: without --follow and --async, a2a sends one blocking SendMessage"
+    assert (refused_field in result.stderr) == bool(flag)
+    assert "Traceback" not in result.stderr and result.stderr.startswith("error: ")
 
 
 @pytest.mark.spec("A2ACLI_INTERACT_002")
 @pytest.mark.parametrize("given", [["--task-id", "t-1"], ["--context-id", "c-1"], ["--idempotency-key", "k-1"]])
 def test_a_message_naming_a_task_or_bound_to_a_key_is_never_sent_twice(cli, agent, given):
     send = agent.post(RPC, json__method="SendMessage").respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Invalid params"}})
-    result = cli("send", "more", *given, "-u", AGENT)
+    result = cli("send", "more", *given, "--follow", "-u", AGENT)
     assert result.exit_code == 1 and send.call_count == 1
-    assert "--blocking-call sends the message without it" in result.stderr
+    assert "without --follow and --async, a2a sends one blocking SendMessage" in result.stderr
+
+
+@pytest.mark.parametrize("flag", [["--async"], ["--stream"], ["--blocking-call"]])
+def test_follow_contradicts_async_stream_and_blocking_call(cli, flag):
+    result = cli("send", "hi", "--follow", *flag, "-u", AGENT)
+    assert result.exit_code == 2 and "--follow" in result.stderr

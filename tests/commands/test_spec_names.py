@@ -194,12 +194,12 @@ def test_no_wait_and_return_immediately_are_async(cli, flag, version, field, val
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_DEFAULT_001")
 @pytest.mark.parametrize("version,field,value", [("1.0", "returnImmediately", True), ("0.3", "blocking", False)])
-def test_the_default_send_returns_immediately_and_blocking_call_does_not(cli, version, field, value):
-    # the default send waits by following its task, so the message goes with returnImmediately;
-    # --wait is that default said explicitly, --blocking-call the one blocking SendMessage of old
-    default, wait = (offline_raw(cli, "send", "hi", *flag, "--a2a-version", version)["params"] for flag in ([], ["--wait"]))
-    assert default["configuration"] == wait["configuration"] == {field: value}
-    assert "configuration" not in offline_raw(cli, "send", "hi", "--blocking-call", "--a2a-version", version)["params"]
+def test_the_default_send_is_one_blocking_call_and_follow_returns_immediately(cli, version, field, value):
+    # the default send is one blocking SendMessage, exactly what was typed (issue 21); --wait and
+    # --blocking-call say that default explicitly; --follow asks the agent to answer at once
+    for flag in ([], ["--wait"], ["--blocking-call"]):
+        assert "configuration" not in offline_raw(cli, "send", "hi", *flag, "--a2a-version", version)["params"]
+    assert offline_raw(cli, "send", "hi", "--follow", "--a2a-version", version)["params"]["configuration"] == {field: value}
 
 
 @pytest.mark.spec("A2ACLI_SEND_002")
@@ -208,6 +208,8 @@ def test_the_default_send_returns_immediately_and_blocking_call_does_not(cli, ve
     (["--wait", "--no-wait"], "--wait and --async contradict each other"),
     (["--blocking-call", "--return-immediately"], "--blocking-call and --async contradict each other"),
     (["--blocking-call", "--stream"], "--blocking-call applies to send without --stream"),
+    (["--follow", "--no-wait"], "--follow and --async contradict each other"),
+    (["--follow", "--stream"], "--follow applies to send without --stream"),
 ])
 def test_wait_and_async_are_a_usage_error(cli, flags, said):
     result = cli("send", "hi", *flags, *ENDPOINT, "--offline")

@@ -12,8 +12,8 @@ generated ids and timestamps are placeholders (observed, and asserted exactly be
 - create-user numbers its users: the second run creates the next one (`user-N` vs `user-N+1`).
   Not a version difference but the server's state: `--ignore '*.data.id'` leaves it out.
 
-The send is `--blocking-call` (one exchange); the default send, which follows its task, is
-diffed too, for what does not depend on timing.
+The send is the default one blocking SendMessage (one exchange); `send --follow`, which follows
+its task, is diffed too, for what does not depend on timing.
 
 Everything else (method names, `kind`, ROLE_USER/user, TASK_STATE_COMPLETED/completed, the
 `{task}` wrapper of V1 SendMessage vs the bare V0 task, key order) is translated away.
@@ -28,9 +28,8 @@ import pytest
 
 pytestmark = pytest.mark.integration
 
-# One blocking SendMessage: the default send also follows its task (SubscribeToTask, GetTask), whose
-# exchanges depend on timing (a subscription made while the task works, or refused once it is done).
-COMMAND = ["send", "--blocking-call", "--skill", "create-user", "-f", "projectUserId=u1"]
+# The default send: one blocking SendMessage, one exchange (issue 21).
+COMMAND = ["send", "--skill", "create-user", "-f", "projectUserId=u1"]
 
 
 def run(a2a_bin, *args: str) -> subprocess.CompletedProcess[str]:
@@ -87,8 +86,8 @@ def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin,
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": None}, {"version": "0.3", "exit": 0, "error": None, "dump": None}]
 
 
-def test_diff_of_a_default_send_compares_the_send_and_the_task_it_followed(a2a_bin, demo_agent, tmp_path):
-    done = run(a2a_bin, "diff", "-u", demo_agent.url, "-o", "json", "--save", str(tmp_path), "--", "send", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2")
+def test_diff_of_a_followed_send_compares_the_send_and_the_task_it_followed(a2a_bin, demo_agent, tmp_path):
+    done = run(a2a_bin, "diff", "-u", demo_agent.url, "-o", "json", "--save", str(tmp_path), "--", "send", "--follow", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2")
     assert done.returncode == 1, done.stderr
     doc = json.loads(done.stdout)
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": str(tmp_path / "v1")}, {"version": "0.3", "exit": 0, "error": None, "dump": str(tmp_path / "v0")}]

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from a2a_testkit import cli_runner
+from conftest import HAS_GRPC
 
 pytestmark = pytest.mark.integration
 TRANSPORTS = ["jsonrpc", "rest"]
@@ -142,7 +143,7 @@ def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subproces
 def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
     env["A2ACLI_CONFIG"] = os.devnull
-    argv = [*a2a_bin, "send", "--blocking-call", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
+    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
     assert code == 130, err
     assert "interrupted before the agent answered: message m-ctrl-c (context c-ctrl-c) was sent" in err
@@ -152,8 +153,41 @@ def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_tas
     assert json.loads(found.stdout)["tasks"]  # the command printed does find it
 
 
+@pytest.mark.spec("A2ACLI_TASK_POLL_002")
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a_bin, demo_agent):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env["A2ACLI_CONFIG"] = os.devnull
+    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c-03", "-u", demo_agent.url, "--a2a-version", "0.3"]
+    code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")
+    assert code == 130, err
+    assert "interrupted before the agent answered: message m-ctrl-c-03 was sent; A2A 0.3 has no way to list tasks" in err
+    assert "a2a tasks list" not in err and "Traceback" not in err
 
-# -- the default send's wait: returnImmediately, then the task followed (SubscribeToTask, or polls) -----
+
+@pytest.mark.spec("A2ACLI_SEND_002")
+@pytest.mark.parametrize("transport", ["jsonrpc", "rest", *(["grpc"] if HAS_GRPC else [])])
+@pytest.mark.parametrize("version", ["1.0", "0.3"])
+def test_a_default_send_that_settles_is_one_call_and_the_agent_warns_of_nothing(a2a_bin, demo_agent, transport, version, tmp_path):
+    """Issue 21: what the user typed is what goes on the wire, once: no SubscribeToTask refused
+    with -32004 and no GetTask after a task that settled within the call."""
+    logged = demo_agent.log.stat().st_size
+    dump = tmp_path / "dump"
+    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport, "--a2a-version", version, *(["--plaintext"] if transport == "grpc" else []))
+    result = run("send", "--skill", "create-user", "-f", "projectUserId=u1", "-o", "json", "--dump", str(dump))
+    assert task_of(json.loads(result.stdout))["status"]["state"] in ("TASK_STATE_COMPLETED", "completed")
+    calls = [json.loads(line) for line in (dump / "index.jsonl").read_text().splitlines()]
+    sent = [c["method"] for c in calls if c.get("method") not in (None, "card")]
+    assert sent == [{"1.0": "SendMessage", "0.3": "message/send" if transport == "jsonrpc" else "SendMessage"}[version]], calls
+    time.sleep(0.2)  # the server's log lines for this call are written by now
+    with demo_agent.log.open("rb") as log:
+        log.seek(logged)
+        new = log.read().decode(errors="replace")
+    assert "WARNING" not in new and "terminal state" not in new, new
+
+
+
+# -- --follow: returnImmediately, then the task followed (SubscribeToTask, or polls) -----------------
 
 
 def waiting_said(proc: subprocess.Popen[str]) -> str:
@@ -173,7 +207,7 @@ def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
     env["A2ACLI_CONFIG"] = os.devnull
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
-    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
+    argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
     code, out, err = interrupted(argv, env, waiting_said)
     assert code == 130, err
     named = re.match(r"task (\S+) \(context (\S+)\) is (submitted|working); waiting for it", err)
@@ -190,7 +224,7 @@ def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it
 @pytest.mark.parametrize("streaming", [True, False])
 def test_timeout_during_the_wait_exits_5_naming_the_task(a2a, a2a_bin, card_file, streaming):
     run = a2a if streaming else cli_runner(a2a_bin, card_file(streaming=False))
-    result = run("send", "--skill", "slow", "-f", "steps:=10", "-f", "delay:=0.5", "--timeout", "2", "-o", "json", check=5)
+    result = run("send", "--follow", "--skill", "slow", "-f", "steps:=10", "-f", "delay:=0.5", "--timeout", "2", "-o", "json", check=5)
     tid = re.match(r"task (\S+) \(context \S+\) is \w+; waiting for it", result.stderr).group(1)
     assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_TIMEOUT"
     assert f"timed out: task {tid} (context " in result.stderr and f"a2a tasks subscribe {tid}" in result.stderr and f"a2a tasks get {tid} --wait" in result.stderr
@@ -201,16 +235,16 @@ def test_timeout_during_the_wait_exits_5_naming_the_task(a2a, a2a_bin, card_file
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 @pytest.mark.parametrize("skill", [["--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2"], ["--skill", "ask"], ["--skill", "fail"], ["hello"], ["message"]])
 def test_the_answer_is_the_one_a_blocking_call_gives(a2a, version, skill, tmp_path):
-    """The default send (returnImmediately, then the task followed and fetched) prints the same
-    document as one blocking SendMessage (--blocking-call), generated ids and times aside."""
+    """--follow (returnImmediately, then the task followed and fetched) prints the same document
+    as the default, one blocking SendMessage, generated ids and times aside."""
 
     def shape(text: str) -> str:
         text = re.sub(r'"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"', '"ID"', text)
         return re.sub(r'"20\d\d-[^"]*"', '"TIME"', text)
 
     dump = tmp_path / "dump"
-    followed = a2a("send", *skill, "-o", "json", "--a2a-version", version, "--dump", str(dump))
-    blocking = a2a("send", *skill, "-o", "json", "--a2a-version", version, "--blocking-call")
+    followed = a2a("send", *skill, "-o", "json", "--a2a-version", version, "--dump", str(dump), "--follow")
+    blocking = a2a("send", *skill, "-o", "json", "--a2a-version", version)
     # as JSON values: the agent's protobuf Struct (a data part) keeps no key order between its answers
     assert json.loads(shape(followed.stdout)) == json.loads(shape(blocking.stdout))
     sent = [json.loads(line) for line in (dump / "index.jsonl").read_text().splitlines()]
