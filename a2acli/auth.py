@@ -20,13 +20,10 @@ from typing import Any, NamedTuple
 
 from a2acli import settings
 from a2acli.errors import A2acliError, AuthError, CredentialsMissingError, CredentialsWithheldError, HttpError, TimeoutExpired, UnreachableError, UsageError
+from a2acli.settings.table import AUTHORIZATION_CODE, CLIENT_CREDENTIALS, DEVICE_CODE, FLOWS  # the flows a profile may name
 
 LEEWAY = 30.0  # seconds: a token this close to expiry is requested again
 DEFAULT_LIFETIME = 3600.0  # when the answer has no expires_in
-CLIENT_CREDENTIALS = "client-credentials"
-DEVICE_CODE = "device-code"
-AUTHORIZATION_CODE = "authorization-code"
-FLOWS = (CLIENT_CREDENTIALS, DEVICE_CODE, AUTHORIZATION_CODE)
 SIGN_IN = (DEVICE_CODE, AUTHORIZATION_CODE)  # a person signs in: renewed with a refresh token only
 FLOW_WORDS = {CLIENT_CREDENTIALS: "client credentials", DEVICE_CODE: "device code", AUTHORIZATION_CODE: "authorization code"}
 # The Agent Card's name of each flow (V1 oneof keys, V0 flow names)

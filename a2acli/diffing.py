@@ -54,7 +54,7 @@ class DumpedExchange:
     @property
     def method(self) -> str:
         """The V1 name of the method (V0 names are mapped), "card", or the label as is."""
-        from a2acli.wire.translate import V1_METHOD_NAMES
+        from a2acli.wire.methods import V1_METHOD_NAMES
 
         return V1_METHOD_NAMES.get(self.label, self.label)
 

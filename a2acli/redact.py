@@ -282,3 +282,29 @@ def text(value: str) -> str:
 
 def value(obj: Any) -> Any:
     return active().value(obj) if _ACTIVE else obj
+
+
+# -- masking (a setting shown by `config show`) ---------------------------------------------------
+
+
+def mask(value: Any) -> str:
+    """`****cret`: at most the last 4 characters, and never more than a quarter of the secret."""
+    s = str(value)
+    if not s:
+        return ""
+    return "****" + s[len(s) - min(4, len(s) // 4) :] if len(s) >= 4 else "****"
+
+
+def mask_setting(name: str, value: Any) -> str:
+    if name == "basic" and ":" in str(value):
+        user, _, password = str(value).partition(":")
+        return f"{user}:{mask(password)}"
+    return mask(value)
+
+
+SECRET_HEADER_WORDS = ("authorization", "cookie", "key", "token", "secret", "password")
+
+
+def is_secret_header(name: str) -> bool:
+    low = name.lower()
+    return any(w in low for w in SECRET_HEADER_WORDS)

@@ -81,6 +81,8 @@ LAYERS: dict[str, set[str]] = {
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
     # with the receiver of `a2a webhook listen`; never commands (its typer wrapper imports it).
     "check": {"errors", "wire", "transport", "pipeline", "render", "webhook"},
+    # the settings table, files, precedence, values and editing: below the pipeline and commands
+    "settings": {"errors", "wire", "net", "redact"},
 }
 
 
@@ -145,3 +147,71 @@ def test_without_the_grpc_extra_a_grpc_call_names_the_install_command():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1, proc.stderr
     assert "gRPC needs the grpc extra" in proc.stderr and "pip install 'a2acli[grpc]'" in proc.stderr
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """a2acli module -> the a2acli modules it imports, at the top or inside a function (a lazy
+    import is still a dependency: it only moves the cost)."""
+    mods = {".".join(p.relative_to(ROOT).with_suffix("").parts[:-1] if p.name == "__init__.py" else p.relative_to(ROOT).with_suffix("").parts): p for p in PKG.rglob("*.py")}
+
+    def known(name: str) -> str:
+        while name and name not in mods:
+            name = name.rsplit(".", 1)[0] if "." in name else ""
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for mod, path in mods.items():
+        package = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                found |= {known(a.name) for a in node.names if a.name.startswith("a2acli")}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1]) + (f".{base}" if base else "")
+                if base.startswith("a2acli"):
+                    found |= {known(f"{base}.{a.name}") if f"{base}.{a.name}" in mods else known(base) for a in node.names}
+        graph[mod] = found - {mod, ""}
+    return graph
+
+
+def test_no_import_circle():
+    """No two modules of a2acli import each other, directly or through others (Tarjan's strongly
+    connected components over the import graph)."""
+    graph = _module_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    assert circles == []
+
+
+def test_nothing_imports_main():
+    """main.py is the console script's entry: the command table lives in commands.registry."""
+    importers = [m for m, deps in _module_graph().items() if "a2acli.main" in deps and m != "a2acli.__main__"]
+    assert importers == []

@@ -490,7 +490,7 @@ def auth_status(
 
       a2a auth status -o json | jq .expiresIn
     """
-    from a2acli import auth, settings
+    from a2acli import auth, redact, settings
     from a2acli.commands._run import boundary
     from a2acli.errors import CredentialsMissingError
     from a2acli.render.output import Output
@@ -518,7 +518,7 @@ def auth_status(
                     "clientId": cc.client_id,
                     "clientSecretStored": bool(cc.client_secret),
                     "scope": cc.scope,
-                    "token": settings.mask(entry["access_token"]) if isinstance(entry, dict) and entry.get("access_token") else None,
+                    "token": redact.mask(entry["access_token"]) if isinstance(entry, dict) and entry.get("access_token") else None,
                     "valid": valid,
                     "expiresAt": expires,
                     "expiresIn": round(expires - now) if expires is not None else None,
@@ -532,12 +532,12 @@ def auth_status(
                 lines.append(f"Device authorization URL: {cc.device_authorization_url}")
             if cc.authorization_url:
                 lines.append(f"Authorization URL: {cc.authorization_url}")
-            lines += [f"Client ID: {cc.client_id}", f"Client secret: {settings.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+            lines += [f"Client ID: {cc.client_id}", f"Client secret: {redact.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
             if cc.scope:
                 lines.append(f"Scope: {cc.scope}")
             if isinstance(entry, dict) and entry.get("access_token"):
                 when = "no expiry given" if expires is None else (f"good for {_ago(expires - now)}" if expires > now else f"expired {_ago(now - expires)} ago")
-                lines.append(f"Token: {settings.mask(entry['access_token'])} ({when})")
+                lines.append(f"Token: {redact.mask(entry['access_token'])} ({when})")
             else:
                 lines.append("Token: none cached")
             if isinstance(entry, dict) and isinstance(entry.get("identity"), dict):

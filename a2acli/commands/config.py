@@ -81,7 +81,7 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
 
       a2a config show --config ./agent.env
     """
-    from a2acli import settings
+    from a2acli import redact, settings
     from a2acli.commands._run import boundary, output_for
 
     out = output_for(opts)
@@ -91,17 +91,17 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
         rows: list[tuple[str, str | None, str]] = []
         for name, s in settings.SETTINGS.items():
             value = opts.values.get(name)
-            shown = None if value in (None, "") else (settings.mask_setting(name, value) if s.secret else _text(value))
+            shown = None if value in (None, "") else (redact.mask_setting(name, value) if s.secret else _text(value))
             rows.append((name, shown, opts.sources.get(name, "default")))
         for hname, hvalue in opts.headers:
-            shown = settings.mask(hvalue) if settings.is_secret_header(hname) else hvalue
+            shown = redact.mask(hvalue) if redact.is_secret_header(hname) else hvalue
             from_file = opts.values.get(f"header.{hname}") == hvalue
             rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
         for cname, location in opts.catalogs:
             rows.append((f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default")))
         for aname, avalue in opts.oauth:
             secret = settings.AUTH_KEYS.get(aname, False)
-            rows.append((f"auth.{aname}", settings.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
+            rows.append((f"auth.{aname}", redact.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
         path = settings.config_path()
         local = [f for f in files if f.kind != "global"]
         profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})

@@ -216,8 +216,10 @@ def _capture(argv: list[str]) -> Any:
     from contextlib import redirect_stderr, redirect_stdout
 
     from a2acli.commands._run import LAST, capture
+    from a2acli.commands.registry import full_app
     from a2acli.errors import UsageError
-    from a2acli.main import app
+
+    app = full_app()
 
     err = io.StringIO()
     LAST.pop("error", None)
@@ -445,7 +447,8 @@ def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: s
     """One document. `stream`: it is an SSE event, so without --method it answers a streaming
     method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result)."""
     from a2acli.errors import UsageError
-    from a2acli.wire.translate import V1_METHOD_NAMES, translate_document
+    from a2acli.wire.methods import V1_METHOD_NAMES
+    from a2acli.wire.translate import translate_document
     from a2acli.wire.translate.detect import detect
 
     found = detect(doc)

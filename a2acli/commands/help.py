@@ -9,7 +9,7 @@ import typer
 
 def _complete_words(ctx: typer.Context, incomplete: str) -> list[str]:
     """The commands, then a group's members."""
-    from a2acli.main import COMMANDS, build_app
+    from a2acli.commands.registry import COMMANDS, build_app
 
     words = [w for w in (ctx.params.get("words") or []) if w != incomplete]
     if not words:
@@ -37,7 +37,7 @@ def help_command(
       a2a help card fetch
     """
     from a2acli.commands._run import boundary
-    from a2acli.main import COMMANDS, build_app
+    from a2acli.commands.registry import COMMANDS, build_app
 
     words = list(words or [])
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}

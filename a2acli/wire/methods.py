@@ -182,6 +182,8 @@ _TABLE = (
 )
 
 METHODS: dict[str, MethodSpec] = {m.name: m for m in _TABLE}
+V0_METHOD_NAMES: dict[str, str] = {m.name: m.v0 for m in _TABLE if m.v0}  # V1 name -> V0 name
+V1_METHOD_NAMES: dict[str, str] = {v0: v1 for v1, v0 in V0_METHOD_NAMES.items()}  # V0 name -> V1 name
 _BY_V0: dict[str, MethodSpec] = {m.v0: m for m in _TABLE if m.v0}
 
 # The public Agent Card is an HTTP GET, not a JSON-RPC method; it is listed for the docs and goldens.

@@ -275,7 +275,7 @@ def test_show_masks_secrets(cli, cfg):
 
 @pytest.mark.parametrize(("secret", "shown"), [("", ""), ("abc", "****"), ("sekret", "****t"), ("supersecret", "****et"), ("a-very-long-secret-value", "****alue")])
 def test_mask_shows_at_most_four(secret, shown):
-    from a2acli.settings import mask
+    from a2acli.redact import mask
 
     assert mask(secret) == shown
 
@@ -502,11 +502,11 @@ def test_a_symlinked_config_stays_a_link(cli, tmp_path, monkeypatch):
 
 def test_a_change_that_would_not_read_back_is_not_written(cli, cfg, monkeypatch):
     """The new text must read back (tomllib) as exactly the intended settings before it replaces the file."""
-    from a2acli import settings
+    from a2acli.settings import editing
 
     cfg.parent.mkdir(parents=True)
     cfg.write_text(HAND_WRITTEN, encoding="utf-8")
-    monkeypatch.setattr(settings, "_line_ends", lambda out, before: out.replace("timeout   =   45", "timeout   =   46"))
+    monkeypatch.setattr(editing, "_line_ends", lambda out, before: out.replace("timeout   =   45", "timeout   =   46"))
     result = cli("config", "set", "--profile", "local", "timeout", "45")
     assert result.exit_code == 2 and "make it by hand" in result.stderr
     assert cfg.read_text(encoding="utf-8") == HAND_WRITTEN

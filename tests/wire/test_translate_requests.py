@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from a2acli.wire.translate import (
-    TRANSLATORS, V0_METHOD_NAMES, V1_METHOD_NAMES, MethodTranslators, lowercase_v1_enums,
-)
+from a2acli.wire.methods import V0_METHOD_NAMES, V1_METHOD_NAMES
+from a2acli.wire.translate import TRANSLATORS, MethodTranslators, lowercase_v1_enums
 
 MSG_V1 = {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "Hi"}]}
 MSG_V0 = {"kind": "message", "messageId": "m-1", "role": "user", "parts": [{"kind": "text", "text": "Hi"}]}

@@ -74,7 +74,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "to_proto03_task_state",
         "to_proto03_task_status",
     ),
-    "requests": ("TRANSLATORS", "V0_METHOD_NAMES", "V1_METHOD_NAMES", "MethodTranslators"),
+    "requests": ("TRANSLATORS", "MethodTranslators"),
     "tasks": (
         "stream_kind",
         "to_compat_artifact",

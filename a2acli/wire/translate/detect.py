@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from a2acli.wire.methods import V0_METHOD_NAMES, V1_METHOD_NAMES
+
 from ._common import Notes, fields, note
 from .card import card_version, to_compat_card, to_core_card
 from .errors import to_compat_error, to_core_error
 from .messages import to_compat_message, to_core_message
 from .push import to_compat_push_config, to_compat_push_config_list, to_core_push_config, to_core_push_config_list
-from .requests import TRANSLATORS, V0_METHOD_NAMES, V1_METHOD_NAMES
+from .requests import TRANSLATORS
 from .tasks import (
     stream_kind,
     to_compat_artifact_update,

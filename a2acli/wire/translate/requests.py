@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from a2acli.wire.methods import METHODS
-
 from ._common import Notes, drop, drop_tenant, entity, map_value, note, rename
 from .card import to_compat_card, to_core_card
 from .enums import to_compat_task_state, to_core_task_state
@@ -36,8 +34,6 @@ from .tasks import (
 )
 
 # Derived from the one method table (wire/methods.py), never spelt again here.
-V0_METHOD_NAMES: dict[str, str] = {m.name: m.v0 for m in METHODS.values() if m.v0}
-V1_METHOD_NAMES: dict[str, str] = {v0: v1 for v1, v0 in V0_METHOD_NAMES.items()}
 
 Translator = Callable[[Any, Notes], Any]
 

@@ -1,0 +1,322 @@
+"""The files settings come from: the global config (ours, else the official CLI spec's .env), the local .env / .a2acli.toml found from the working directory up or given by --config, and how each is read."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from a2acli.errors import UsageError
+from a2acli.settings.table import AUTH_KEYS, SETTINGS, env_names
+
+
+def config_path() -> Path:
+    env = os.environ.get("A2ACLI_CONFIG")
+    if env:
+        return Path(env).expanduser()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin" and not os.environ.get("XDG_CONFIG_HOME"):
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "a2acli" / "config.toml"
+
+
+def spec_global_path() -> Path:
+    """The global file the official CLI spec names (§6.4): `a2a-cli/.env` in the user's config
+    directory. Read when ours (config_path) is not there; `config set` still writes ours."""
+    return config_path().parent.parent / "a2a-cli" / ".env"
+
+
+def global_read_path() -> Path:
+    """The global file settings are read from: ours, else the spec's `.env` when only it exists."""
+    ours = config_path()
+    if os.environ.get("A2ACLI_CONFIG"):
+        return ours
+    try:
+        if not ours.exists() and spec_global_path().is_file():
+            return spec_global_path()
+    except OSError:
+        pass
+    return ours
+
+
+def load_config(path: Path | None = None) -> dict[str, Any]:
+    """The global config file as read (a .env there reads as its top-level settings)."""
+    f = read_config_file(path or global_read_path(), "global")
+    return {} if f is None else f.data
+
+
+def _read_text(path: Path, *, writing: bool) -> str | None:
+    """The config file's text; None when there is none. UsageError when it cannot be read as UTF-8."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check A2ACLI_CONFIG") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise _not_toml(path, line, column, "not UTF-8 text", writing=writing) from None
+
+
+def _parse(path: Path, text: str, *, writing: bool) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except ValueError as e:  # tomllib.TOMLDecodeError
+        line, column, what = _where(e, text)
+        raise _not_toml(path, line, column, what, writing=writing) from None
+
+
+def _where(e: ValueError, text: str) -> tuple[int, int, str]:
+    """(line, column, message) of a tomllib/tomli error: attributes since Python 3.14 and tomli 2.1,
+    only in the message before ("Invalid value (at line 3, column 9)", "... (at end of document)")."""
+    lineno, colno, msg = getattr(e, "lineno", None), getattr(e, "colno", None), getattr(e, "msg", None)
+    if isinstance(lineno, int) and isinstance(colno, int):
+        return lineno, colno, str(msg or e)
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(e), re.S)
+    if m:
+        return int(m[2]), int(m[3]), m[1]
+    last = text.rsplit("\n", 1)[-1]
+    return text.count("\n") + 1, len(last) + 1, str(e).replace(" (at end of document)", " at the end of the file")
+
+
+def _not_toml(path: Path, line: int, column: int, what: str, *, writing: bool) -> UsageError:
+    where = f"the config file {path} is not valid TOML: line {line}, column {column}: {what}"
+    if writing:  # never rewrite what cannot be read: the rest of the user's file would go with it
+        return UsageError(f"{where}; the file was not changed", hint=f"fix line {line} by hand, then run the command again")
+    return UsageError(where, hint=f"fix line {line}, or remove the file")
+
+
+# -- the files settings come from ----------------------------------------------------------------
+#
+# Highest first: a flag, an environment variable, the local file (`--config FILE`, else the nearest
+# `.env` / `.a2acli.toml` from the working directory up), the global file (config.toml above), the
+# built-in default. Within one file: a profile named by --profile / A2ACLI_PROFILE, then the agent
+# scope matching the agent (`[agents."https://agent.example"]`), then the default profile, then
+# the file's top-level keys.
+
+LOCAL_NAMES = (".env", ".a2acli.toml")  # both in one directory: the .env wins, key by key
+DOTENV_SECRETS = ("A2ACLI_API_KEY", "A2ACLI_BEARER", "A2ACLI_BASIC", "A2ACLI_CLIENT_SECRET")
+_NOT_SETTINGS = ("profiles", "agents", "default-profile")  # a file's top-level keys that are not settings
+
+
+class ConfigFile(NamedTuple):
+    path: Path
+    kind: str  # "local", "--config" or "global"
+    data: dict[str, Any]  # as TOML reads it; a .env becomes top-level settings (and default-profile)
+    dotenv: bool = False
+    secrets: tuple[str, ...] = ()  # where it keeps a secret, anywhere in the file
+
+    @property
+    def where(self) -> str:
+        return f"{self.kind} {self.path}"
+
+
+class Layer(NamedTuple):
+    label: str  # the source, as `config show` names it
+    values: dict[str, Any]
+    file: ConfigFile | None = None
+    section: str | None = None  # "profiles.p", 'agents."https://a.example"', None: the file's top level
+
+
+def is_dotenv(path: Path, text: str) -> bool:
+    """A `.env` (dotenv) file rather than TOML: by its name (`.env`, `x.env`, `.env.local`; `.toml`
+    is TOML), else by its first line that is not blank or a comment: `NAME=value` with an upper-case
+    NAME (TOML keys here are lower-case, tables are `[...]`)."""
+    name = path.name.lower()
+    if name.endswith(".toml"):
+        return False
+    if name == ".env" or name.startswith(".env.") or name.endswith(".env"):
+        return True
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            return re.match(r"(export\s+)?[A-Z_][A-Z0-9_]*\s*=", s) is not None
+    return False
+
+
+_ASSIGN = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=[ \t]*(.*)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$", "`": "`"}
+
+
+def parse_dotenv(path: Path, text: str) -> dict[str, str]:
+    """The `A2ACLI_*` assignments of a .env file (other names are skipped, as are lines that are not
+    `NAME=value`; `export NAME=value` is read too). The file is read as data, never run: no variable
+    expansion, no command substitution. A value in '…' is literal; one in "…" takes the escapes \\n
+    \\t \\r \\" \\\\ \\$ and may span lines; an unquoted value ends at a ` #` comment, and is trimmed."""
+    out: dict[str, str] = {}
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        lineno, line = i + 1, lines[i]
+        i += 1
+        m = _ASSIGN.fullmatch(line)
+        if not m or line.lstrip().startswith("#"):
+            continue
+        name, rest = m[1], m[2]
+        mine = name.startswith("A2ACLI_")
+        if rest[:1] in ("'", '"'):
+            quote, body = rest[0], rest[1:]
+            value, end = _quoted(body, quote)
+            while end < 0 and quote == '"' and i < len(lines):  # a double-quoted value may span lines
+                body += "\n" + lines[i]
+                i += 1
+                value, end = _quoted(body, quote)
+            if end < 0:
+                if mine:
+                    raise UsageError(f"{path} line {lineno}: the value of {name} has no closing {quote}", hint=f"close the quote, or write {name}=value unquoted")
+                continue
+            after = body[end + 1 :].strip()
+            if after and not after.startswith("#"):
+                if mine:
+                    raise UsageError(f"{path} line {lineno}: text after the closing quote of {name}", hint="one value per line; a comment starts with ' #'")
+                continue
+        else:
+            value = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+        if mine:
+            out[name] = value
+    return out
+
+
+def _quoted(body: str, quote: str) -> tuple[str, int]:
+    """The value inside quotes (`body` starts after the opening one) and the closing quote's index; -1 when unclosed."""
+    if quote == "'":
+        end = body.find("'")
+        return body[: max(end, 0)], end
+    chars: list[str] = []
+    j = 0
+    while j < len(body):
+        c = body[j]
+        if c == "\\" and j + 1 < len(body):
+            chars.append(_ESCAPES.get(body[j + 1], c + body[j + 1]))
+            j += 2
+            continue
+        if c == '"':
+            return "".join(chars), j
+        chars.append(c)
+        j += 1
+    return "", -1
+
+
+def read_config_file(path: Path, kind: str, text: str | None = None) -> ConfigFile | None:
+    """A config file, TOML or .env (told apart by is_dotenv); None when it is not there."""
+    text = _read_text(path, writing=False) if text is None else text
+    if text is None:
+        return None
+    if is_dotenv(path, text):
+        names = parse_dotenv(path, text)
+        data: dict[str, Any] = {}
+        for name, s in SETTINGS.items():
+            for env in env_names(s):
+                if names.get(env):
+                    data[name] = names[env]
+                    break
+        if names.get("A2ACLI_PROFILE"):
+            data["default-profile"] = names["A2ACLI_PROFILE"]
+        return ConfigFile(path, kind, data, True, tuple(n for n in DOTENV_SECRETS if names.get(n)))
+    data = _parse(path, text, writing=False)
+    return ConfigFile(path, kind, data, False, _secrets_in(data))
+
+
+def _secrets_in(data: dict[str, Any]) -> tuple[str, ...]:
+    """Where a TOML config keeps secrets: `bearer`, `profiles.p.auth.client-secret`, `agents."x".headers.Authorization`…"""
+    held: list[str] = []
+
+    def scan(prefix: str, sec: Any) -> None:
+        if not isinstance(sec, dict):
+            return
+        held.extend(prefix + k for k, s in SETTINGS.items() if s.secret and sec.get(k) not in (None, ""))
+        auth = sec.get("auth")
+        if isinstance(auth, dict):
+            held.extend(f"{prefix}auth.{k}" for k, secret in AUTH_KEYS.items() if secret and auth.get(k))
+        headers = sec.get("headers")
+        if isinstance(headers, dict) and headers:
+            from a2acli.redact import HARMLESS_HEADERS
+
+            held.extend(f"{prefix}headers.{k}" for k in headers if str(k).lower() not in HARMLESS_HEADERS)
+
+    scan("", data)
+    for table in ("profiles", "agents"):
+        sections = data.get(table)
+        if isinstance(sections, dict):
+            for name, sec in sections.items():
+                scan(f"{table}.{_toml_key(name)}.", sec)
+    return tuple(held)
+
+
+def _toml_key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def find_local() -> tuple[list[tuple[Path, str | None]], list[str]]:
+    """The local config files, from the working directory up: those of the nearest directory that
+    holds a `.a2acli.toml` or a `.env` with an `A2ACLI_` line (a .env without one is someone
+    else's and does not stop the search), as (path, text read or None), the .env first; and
+    warnings. The search stops before $HOME (a file there would be a second global config, above
+    the real one) and at the filesystem root. A file that belongs to another user is skipped with a
+    warning (as git does): one written by someone else could send your credentials elsewhere."""
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was removed
+        return [], []
+    home = os.path.realpath(os.path.expanduser("~"))
+    warnings: list[str] = []
+    d = here
+    while d != home:
+        found: list[tuple[Path, str | None]] = []
+        for name in LOCAL_NAMES:
+            p = os.path.join(d, name)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            text = None
+            if name == ".env":
+                text = _read_text(Path(p), writing=False)
+                if text is None or not re.search(r"^\s*(export\s+)?A2ACLI_[A-Z0-9_]*\s*=", text, re.M):
+                    continue
+            if os.name == "posix" and st.st_uid != os.getuid():
+                warnings.append(f"ignoring {p}: it belongs to another user (uid {st.st_uid}); a config file someone else wrote could send your credentials elsewhere")
+                continue
+            found.append((Path(p), text))
+        if found:
+            return found, warnings
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return [], warnings
+
+
+def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
+    """`--config FILE` (or A2ACLI_LOCAL_CONFIG), else the discovered local files (highest first)."""
+    explicit = explicit or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
+    if explicit is not None:
+        p = Path(os.path.abspath(os.path.expanduser(explicit)))
+        if not p.exists() or p.is_dir():
+            what = "is a directory" if p.is_dir() else "no such file"
+            raise UsageError(f"--config {explicit}: {what}", hint="give a .env or TOML config file (--config /dev/null: none at all)")
+        f = read_config_file(p, "--config")
+        return [f] if f else []
+    found, warned = find_local()
+    warnings.extend(warned)
+    return [f for f in (read_config_file(p, "local", text) for p, text in found) if f]
+
+
+def token_cache_path() -> Path:
+    """OAuth2 tokens, next to the config file (mode 0600)."""
+    return config_path().with_name("tokens.json")

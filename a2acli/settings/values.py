@@ -1,0 +1,262 @@
+"""Values: the keys a profile may hold and how each setting's value is checked and parsed (durations, sizes, booleans, URLs, catalogs)."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from a2acli.errors import UsageError
+from a2acli.settings.table import _CATALOG_NAME, _HEADER_NAME, AUTH_KEYS, FLOWS, PATH_SETTINGS, SETTINGS
+
+# -- keys a profile may hold, and their validation ------------------------------------------------
+
+
+def profile_keys() -> list[str]:
+    """Every key `a2a config set` accepts, for help and hints."""
+    return list(SETTINGS) + ["header.NAME", "catalog.NAME"] + [f"auth.{k}" for k in AUTH_KEYS] + ["default-profile"]
+
+
+def _key_hint() -> str:
+    return "keys: " + ", ".join(profile_keys())
+
+
+def parse_key(key: str) -> tuple[str, str]:
+    """`config set/unset KEY`: (table, name). table is "" for a profile's own settings, "headers",
+    "catalogs" (named agent catalogs), "auth", or "top" for default-profile. UsageError for anything else."""
+    from a2acli.errors import UsageError
+
+    k = key.strip()
+    low = k.lower()
+    if low.replace("_", "-") in ("task-id", "context-id", "taskid", "contextid", "task", "context"):
+        raise UsageError(f"{k!r} cannot be stored: task and context ids are never kept in the config", hint="pass --task-id / --context-id on each call")
+    if low == "default-profile":
+        return "top", "default-profile"
+    if low.startswith(("header.", "headers.")):
+        name = k.split(".", 1)[1].strip()
+        if not _HEADER_NAME.fullmatch(name):
+            raise UsageError(f"{name!r} is not a header name", hint="e.g. a2a config set header.X-Team qa")
+        return "headers", name
+    if low.startswith(("catalog.", "catalogs.")):
+        name = k.split(".", 1)[1].strip()
+        if not _CATALOG_NAME.fullmatch(name):
+            raise UsageError(
+                f"{name!r} is not a catalog name", hint="letters, digits, - and _ (catalog:NAME/ENTRY names an entry of it), e.g. a2a config set catalog.team https://registry.example/agents.json"
+            )
+        return "catalogs", name
+    if low.startswith("auth."):
+        sub = low.split(".", 1)[1]
+        if sub not in AUTH_KEYS:
+            raise UsageError(f"unknown auth key {sub!r}", hint="auth keys: " + ", ".join(f"auth.{a}" for a in AUTH_KEYS))
+        return "auth", sub
+    renamed = {s.old: s.name for s in SETTINGS.values() if s.old}
+    low = renamed.get(low, low)
+    if low not in SETTINGS:
+        raise UsageError(f"unknown config key {k!r}", hint=_key_hint())
+    return "", low
+
+
+def validate(key: str, value: str) -> tuple[str, str, Any]:
+    """Check `config set KEY VALUE`: (table, name, value to store); UsageError when bad."""
+    from a2acli.errors import UsageError
+
+    table, name = parse_key(key)
+    if table == "headers":
+        if "\n" in value or "\r" in value:
+            raise UsageError(f"the value of header {name} has a line break", hint="header values are one line")
+        if not value.isascii():
+            raise UsageError(f"the value of header {name} is not ASCII", hint="header values travel as ASCII: percent-encode or base64 it")
+        return table, name, value
+    if table == "catalogs":
+        check_catalog(value, f"catalog.{name}")
+        return table, name, _catalog_stored(value)
+    if table == "auth":
+        if name in ("token-url", "device-authorization-url", "authorization-url"):
+            check_url(value, f"auth.{name}", files=False)
+        if name == "flow":
+            if value.lower() not in FLOWS:
+                raise UsageError(f"auth.flow {value!r} is not {', '.join(FLOWS[:-1])} or {FLOWS[-1]}", hint=f"{FLOWS[0]} (the default), {', '.join(FLOWS[1:])}")
+            value = value.lower()
+        if name == "redirect-port":
+            if not value.strip().isdigit() or int(value) > 65535:
+                raise UsageError(f"auth.redirect-port {value!r} is not a port number", hint="0 (a free port, the default) to 65535")
+            return table, name, int(value)
+        if name == "client-auth":
+            if value.lower() not in ("basic", "post"):
+                raise UsageError(f"auth.client-auth {value!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (client_secret_post)")
+            value = value.lower()
+        return table, name, value
+    if table == "top":
+        return table, name, value
+    return table, name, check_value(name, value)
+
+
+def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False) -> None:
+    """A URL to call, or a usage error naming what is wrong with it (a2acli.net.url_problem)."""
+    from a2acli.errors import UsageError
+    from a2acli.net import url_problem
+
+    problem = url_problem(str(value), files=files, grpc=grpc)
+    if problem:
+        example = "https://idp.example/oauth/token" if "token" in what else "127.0.0.1:50051 (gRPC) or http://127.0.0.1:41241" if grpc else "http://127.0.0.1:41241"
+        shown = str(value) if len(str(value)) <= 100 else str(value)[:100] + "…"
+        said = problem[3:] if problem.startswith("it is not an") else f"is not a valid URL: {problem}"
+        raise UsageError(f"{what} {shown!r} {said}", hint=f"e.g. {example}")
+
+
+def check_catalog(value: Any, what: str) -> None:
+    """An agent catalog's location (--catalog, a named catalog), or a usage error naming what is
+    wrong with it (a2acli.net.catalog_problem)."""
+    from a2acli.errors import UsageError
+    from a2acli.net import catalog_problem
+
+    problem = catalog_problem(str(value))
+    if problem:
+        said = problem[3:] if problem.startswith("it is not an") else f"is not an agent catalog's URL or file: {problem}"
+        raise UsageError(f"{what} {str(value)[:100]!r} {said}", hint="e.g. https://registry.example/agents.json, an origin serving /.well-known/ai-catalog.json, or a file's path")
+
+
+def _catalog_stored(value: str) -> str:
+    """A catalog as `config set` stores it: a URL as given, a file's path made absolute (the
+    config is read from any directory)."""
+    text = value.strip()
+    return text if "://" in text else str(Path(text).expanduser().absolute())
+
+
+MAX_TIMEOUT = 1_000_000  # seconds (11.6 days): longer is a typo, and overflows timers
+
+
+_DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ms|s|m|h)")
+
+
+def parse_duration(value: Any) -> float | None:
+    """A duration in seconds: a plain number of seconds (`2`, `0.5`), or a number with a unit,
+    ms, s, m or h, pieces summed (`500ms`, `2s`, `1m`, `1m30s`); None when it is neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = str(value).strip().lower()
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    if not text or "".join(_DURATION.findall(text)) != text:
+        return None
+    total = 0.0
+    for piece in _DURATION.findall(text):
+        number = piece.rstrip("mhs")
+        unit = piece[len(number) :]
+        total += float(number) * _DURATION_UNITS[unit]
+    return total
+
+
+def parse_timeout(value: Any, what: str = "--timeout") -> float | None:
+    """A timeout from any source (flag, env, profile), in seconds or as a duration (`30s`,
+    `1m`, `500ms`): None when unset or 0, which means "no whole-call bound" everywhere. nan,
+    inf, negative, huge and boolean values are usage errors."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = str(value).strip()
+    t = parse_duration(value)
+    if t is None or not math.isfinite(t) or t < 0 or t > MAX_TIMEOUT:
+        raise UsageError(f"{what} {text!r} is not a duration from 0 to {MAX_TIMEOUT} seconds", hint="e.g. --timeout 30, 30s, 2m or 500ms (0: no whole-call bound)")
+    return t or None
+
+
+MIN_POLL_INTERVAL = 0.05  # seconds: a shorter wait between polls is a busy loop
+
+
+def parse_poll_interval(value: Any, what: str = "--poll-interval") -> float:
+    """--poll-interval: seconds or a duration (`2`, `2s`, `500ms`, `1m`), at least 50 ms."""
+    text = str(value).strip()
+    t = parse_duration(value)
+    if t is None or not math.isfinite(t) or t < MIN_POLL_INTERVAL or t > MAX_TIMEOUT:
+        raise UsageError(f"{what} {text!r} is not a duration from {MIN_POLL_INTERVAL:g}s to {MAX_TIMEOUT} seconds", hint="e.g. --poll-interval 2, 2s, 500ms or 1m")
+    return t
+
+
+def check_value(name: str, value: Any) -> Any:
+    """Validate one setting's value (as text from the command line or a file); return what to store."""
+    from a2acli.errors import UsageError
+
+    text = str(value).strip()
+    if name == "a2a-version":
+        from a2acli.wire import AUTO, parse_version_choice
+
+        try:
+            wire = parse_version_choice(text)
+        except ValueError as e:
+            raise UsageError(str(e), hint="a2a-version is 1.0, 0.3 or auto (1.0 when the card offers it, else 0.3)") from None
+        return wire.version if wire is not None else AUTO
+    if name == "dialect":
+        from a2acli.wire.dialects import get_dialect
+
+        try:
+            return get_dialect(text).name
+        except ValueError as e:
+            raise UsageError(str(e), hint="dialect is spec or clix") from None
+    if name == "output":
+        if text.lower() not in ("text", "json", "raw"):
+            raise UsageError(f"unknown output mode {text!r}", hint="output is text, json or raw")
+        return text.lower()
+    if name == "timeout":  # stored as written: `30` an integer, `2.5` a float; 0 is "no bound", as on the flag
+        parse_timeout(text, "timeout")
+        if re.fullmatch(r"[0-9]{1,15}", text):
+            return int(text)
+        try:
+            return float(text)
+        except ValueError:
+            return text  # a duration: `30s`, `2m`
+    if name == "strict-origin":
+        return parse_bool(text, "strict-origin")
+    if name == "max-body":
+        parse_size(text, "max-body")
+        return text
+    if name == "transport":
+        from a2acli.wire.bindings import parse_transport
+
+        return ",".join(parse_transport(t).flag for t in text.split(",") if t.strip())
+    if name == "catalog":
+        check_catalog(text, "catalog")
+        return _catalog_stored(text)
+    if name in ("url", "endpoint"):
+        from a2acli.net import agent_reference
+
+        check_url(agent_reference(text) if name == "url" else text, name, files=name == "url", grpc=name == "endpoint")
+        return text
+    if name == "basic" and ":" not in text:
+        raise UsageError("basic must be USER:PASSWORD", hint="e.g. a2a config set basic alice:s3cret (or A2ACLI_BASIC)")
+    if name in PATH_SETTINGS:
+        p = Path(text).expanduser()
+        if not p.is_file():
+            raise UsageError(f"{name} {text!r}: no such file", hint="give the path of a PEM file")
+        return str(p.resolve())
+    return text
+
+
+_SIZE = re.compile(r"([0-9]{1,13})\s*([kmg]?)(?:i?b)?", re.I)
+
+
+def parse_bool(value: Any, name: str) -> bool:
+    """true/false, yes/no, on/off, 1/0 (a TOML boolean as it is)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("", "0", "false", "no", "off", "none"):
+        return False
+    raise UsageError(f"{name}: {value!r} is not true or false", hint="true or false (also yes/no, on/off, 1/0)")
+
+
+def parse_size(value: Any, name: str = "--max-body") -> int:
+    """A size in bytes: `1048576`, `512K`, `64M`, `1G` (powers of 1024; `MB`/`MiB` alike)."""
+    text = str(value).strip()
+    m = _SIZE.fullmatch(text) if not isinstance(value, bool) else None
+    n = int(m.group(1)) * 1024 ** "_kmg".index(m.group(2).lower() or "_") if m else 0
+    if n <= 0 or n > 1024**4:
+        raise UsageError(f"{name} {text!r} is not a size", hint=f"a number of bytes with an optional K, M or G, e.g. {name} 64M")
+    return n
