@@ -106,14 +106,21 @@ def jwt(claims: dict[str, Any], key: Any, alg: str = "ES256", **header: Any) -> 
     return f"{head}.{body}.{b64u(raw_sign(key, alg, f'{head}.{body}'.encode()))}"
 
 
+def clean_env(**extra: str) -> dict[str, str]:
+    """This process's environment without the user's A2ACLI_* settings (the one scrub every
+    subprocess test uses), plus `extra`."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | extra
+
+
 def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
     """Runs the installed `a2a ARGS… -u URL EXTRA…` apart from the user's settings; asserts the exit
     code (`check`) unless it is None."""
     import os
     import subprocess
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
+    env = clean_env(A2ACLI_CONFIG=os.devnull)
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml found from the working directory
 
     def run(*args: str, check: int | None = 0, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -74,8 +74,8 @@ def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
 LAYERS: dict[str, set[str]] = {
     "errors": set(),
     "wire": {"errors"},
-    "transport": {"errors", "wire", "net", "redact"},
-    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact"},
+    "transport": {"errors", "wire", "net", "redact", "settings"},
+    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact", "settings"},
     "render": {"errors", "wire", "redact"},
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
@@ -215,3 +215,10 @@ def test_nothing_imports_main():
     """main.py is the console script's entry: the command table lives in commands.registry."""
     importers = [m for m, deps in _module_graph().items() if "a2acli.main" in deps and m != "a2acli.__main__"]
     assert importers == []
+
+
+def test_the_max_body_default_is_one_value():
+    from a2acli.settings.table import MAX_BODY, MAX_BODY_BYTES, OPTIONS
+    from a2acli.settings.values import parse_size
+
+    assert OPTIONS["max-body"].default == MAX_BODY and parse_size(MAX_BODY) == MAX_BODY_BYTES

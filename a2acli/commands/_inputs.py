@@ -16,6 +16,7 @@ from typing import Any
 import typer
 
 from a2acli.errors import UsageError
+from a2acli.settings.table import MAX_BODY_BYTES
 
 
 class Command(typer.core.TyperCommand):
@@ -34,7 +35,7 @@ class OrderedCommand(Command):
         return super().parse_args(ctx, args)
 
 
-MAX_INPUT = 32 * 1024 * 1024  # the default --max-body: an input file is capped like an answer
+MAX_INPUT = MAX_BODY_BYTES  # the default --max-body: an input file is capped like an answer
 
 
 def read_file(path: Path, flag: str, limit: int, hint: str) -> bytes:

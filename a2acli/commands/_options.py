@@ -11,51 +11,18 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from typer.models import OptionInfo
 
 from a2acli.pipeline.options import CallOptions
-from a2acli.wire import VERSION_CHOICES
-from a2acli.wire.bindings import TRANSPORT_CHOICES
+from a2acli.settings.table import OPTIONS, PS, Setting
 
-CONN = "Connection"
-AUTH = "Authentication and TLS"
-OUT = "Output and debugging"
-SVC = "Service parameters"
-PS = "A flag shows in the process table and the shell history: prefer the env var."
-
-
-def _opt(*decls: str, help: str, panel: str = CONN, setting: str | None = None, **kw: Any) -> Any:
-    info = typer.Option(*decls, help=help, rich_help_panel=panel, show_default=False, **kw)
-    if setting:  # the help ends with the effective default, worked out when the command tree is built
-        info.__class__ = _EffectiveDefaultHelp
-        info.setting = setting
-        info.template = info.__dict__.pop("help")
-    return info
-
+__all__ = ["PS", "CallOptions", "build_options", "common", "method_options"]
 
 # Whether option help is worked out in full. `run()` turns it off when the command line asks for
-# no help: Typer reads every option's help while building the tree, and working out effective
-# defaults reads the config file and the environment, which a plain call does not need.
+# no help: the help of a setting ends with its effective default, and working that out reads the
+# config file and the environment, which a plain call does not need.
 HELP_WANTED = True
 HELP_PROFILE: str | None = None  # `--profile NAME` on the command line that asks for help
 HELP_CONFIG: str | None = None  # `--config FILE` on the command line that asks for help
-
-
-class _EffectiveDefaultHelp(OptionInfo):
-    """An option whose help text ends with its effective default and where it comes from:
-    `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Typer reads `help` each time it builds the
-    command tree (once per run), so the text follows the environment and the active profile."""
-
-    setting: str = ""
-    template: str = ""
-
-    @property
-    def help(self) -> str:
-        return f"{self.template} {effective_default_text(self.setting)}" if HELP_WANTED else self.template
-
-    @help.setter
-    def help(self, value: str) -> None:
-        self.template = value
 
 
 def complete_from(choices: Any) -> Callable[[str], list[str]]:
@@ -183,177 +150,37 @@ def _cwd() -> str:
         return ""
 
 
-# name -> (annotation, default). Env vars are resolved in settings.py so `config show` can say
-# where each value came from; the help text names them.
-COMMON: dict[str, tuple[Any, Any]] = {
-    "url": (
-        Annotated[
-            str | None,
-            _opt(
-                "--url",
-                "-u",
-                "--agent-card",
-                "-a",
-                help="The agent, by its Agent Card: an origin or host[:port] (http:// when no scheme is given; the card is looked up at /.well-known/agent-card.json), the card's URL, a card file (file:// or a path), or an entry of an agent catalog, catalog:NAME (catalog:CATALOG/NAME for a named one). A2ACLI_AGENT_CARD works too.",
-                setting="url",
-                metavar="URL|FILE|catalog:NAME",
-                autocompletion=complete_agents,
-            ),
-        ],
-        None,
-    ),
-    "catalog": (
-        Annotated[
-            str | None,
-            _opt(
-                "--catalog",
-                help="The agent catalog that -u catalog:NAME reads: its http(s) URL (an origin: its /.well-known/ai-catalog.json, then /.well-known/api-catalog) or a file. Read like the public card, with no credentials; `a2a card catalog` lists it.",
-                setting="catalog",
-                metavar="URL|FILE",
-            ),
-        ],
-        None,
-    ),
-    "endpoint": (Annotated[str | None, _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint")], None),
-    "transport": (
-        Annotated[
-            list[str] | None,
-            _opt(
-                "--transport",
-                help=f"Binding: {', '.join(TRANSPORT_CHOICES)} (or the card's JSONRPC, HTTP+JSON, GRPC); repeatable, in order of preference. Default: the card's order.",
-                setting="transport",
-                metavar="jsonrpc|rest|grpc",
-                autocompletion=complete_from(lambda: TRANSPORT_CHOICES),
-            ),
-        ],
-        None,
-    ),
-    "a2a_version": (
-        Annotated[
-            str | None,
-            _opt(
-                "--a2a-version",
-                help="Wire form: 1.0 or 0.3; auto reads the card and uses 1.0 when it is offered, else 0.3 (says which on stderr).",
-                setting="a2a-version",
-                metavar="1.0|0.3|auto",
-                autocompletion=complete_from(lambda: VERSION_CHOICES),
-            ),
-        ],
-        None,
-    ),
-    "dialect": (
-        Annotated[str | None, _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", metavar="spec|clix", autocompletion=complete_from(lambda: ("spec", "clix")))],
-        None,
-    ),
-    "header": (Annotated[list[str] | None, _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
-    "svc_param": (
-        Annotated[
-            list[str] | None,
-            _opt(
-                "--svc-param",
-                help="An A2A service parameter NAME=VALUE (or NAME:VALUE), repeatable: sent as an HTTP header (JSON-RPC, HTTP+JSON) or as gRPC metadata (the name in lowercase). Like -H values, a value is shown as <redacted> in --debug, --dump and --offline unless its name is a known harmless one.",
-                panel=SVC,
-                metavar="NAME=VALUE",
-            ),
-        ],
-        None,
-    ),
-    "extension": (
-        Annotated[
-            list[str] | None,
-            _opt(
-                "--extension",
-                help="Ask for this A2A extension, by URI (repeatable, or a comma list): sent as the version's extensions service parameter, A2A-Extensions (X-A2A-Extensions under 0.3).",
-                panel=SVC,
-                metavar="URI",
-            ),
-        ],
-        None,
-    ),
-    "api_key": (
-        Annotated[
-            str | None,
-            _opt(
-                "--api-key",
-                help=f"API key, sent only where the card declares an apiKey scheme, placed where it says (header, query or cookie; header X-API-Key with --endpoint, no card). {PS}",
-                panel=AUTH,
-                setting="api-key",
-            ),
-        ],
-        None,
-    ),
-    "bearer": (
-        Annotated[
-            str | None, _opt("--bearer", help=f"Bearer token for Authorization, sent only where the card declares an http bearer, oauth2 or openIdConnect scheme. {PS}", panel=AUTH, setting="bearer")
-        ],
-        None,
-    ),
-    "basic": (
-        Annotated[
-            str | None, _opt("--basic", help=f"HTTP Basic credentials USER:PASSWORD, sent only where the card declares an http basic scheme. {PS}", panel=AUTH, setting="basic", metavar="USER:PASS")
-        ],
-        None,
-    ),
-    "cacert": (Annotated[str | None, _opt("--cacert", help="Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, setting="cacert", metavar="PATH")], None),
-    "cert": (Annotated[str | None, _opt("--cert", help="Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, setting="cert", metavar="PATH")], None),
-    "key": (Annotated[str | None, _opt("--key", help="Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, setting="key", metavar="PATH")], None),
-    "timeout": (
-        Annotated[str | None, _opt("--timeout", help="Whole-call bound: seconds, or a duration (30s, 2m, 500ms); exit 5 when it expires.", setting="timeout", metavar="DURATION")],
-        None,
-    ),
-    "max_body": (
-        Annotated[
-            str | None, _opt("--max-body", help="Cap on one answer, one stream event or one input file (bytes, or with K, M, G); reading stops there, exit 1.", setting="max-body", metavar="SIZE")
-        ],
-        None,
-    ),
-    "plaintext": (Annotated[bool, _opt("--plaintext", help="gRPC: no TLS for a host:port interface URL (http:// and grpc:// URLs are plaintext already).", panel=AUTH)], False),
-    "strict_origin": (
-        Annotated[bool, _opt("--strict-origin", help="Refuse to send credentials to any origin but --url's (a card naming another host is an error): for CI.", panel=AUTH)],
-        False,
-    ),
-    "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call). Default: certificates are verified.", panel=AUTH)], False),
-    "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
-    "config": (
-        Annotated[
-            str | None,
-            _opt(
-                "--config",
-                help="Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_LOCAL_CONFIG)",
-                metavar="FILE",
-            ),
-        ],
-        None,
-    ),
-    "output": (
-        Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", metavar="text|json|raw", autocompletion=complete_from(lambda: ("text", "json", "raw")))],
-        None,
-    ),
-    "as_version": (
-        Annotated[str | None, _opt("--as", help="With -o json: convert what was received to canonical v1 JSON.", panel=OUT, metavar="v1", autocompletion=complete_from(lambda: ("v1",)))],
-        None,
-    ),
-    "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
-    "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
-    "verbose": (Annotated[bool, _opt("--verbose", help="Text output: the full breakdown (history, metadata, every part); concise by default.", panel=OUT)], False),
-    "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
-}
+_COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table
 
 
-def _named(flag: str, source: str) -> str:
-    """`--timeout`, or `--timeout (env A2ACLI_TIMEOUT)` when the value came from elsewhere."""
-    return flag if source == "flag" else f"{flag} ({source})"
+def _option(s: Setting) -> tuple[Any, Any]:
+    """(annotation, default) of one row of the settings table, as a Typer option; the help of a
+    setting ends with its effective default (worked out now, when the command tree is built)."""
+    help_text = f"{s.help} {effective_default_text(s.name)}" if s.setting and HELP_WANTED else s.help
+    complete = _COMPLETERS.get(s.complete) or (complete_from(lambda: s.choices) if s.choices else None)
+    info = typer.Option(f"--{s.name}", *s.flags, help=help_text, rich_help_panel=s.panel, show_default=False, metavar=s.metavar, autocompletion=complete)
+    if s.kind == "switch":
+        return Annotated[bool, info], False
+    return Annotated[list[str] | None if s.kind == "list" else str | None, info], None
 
 
-def _check_credential(value: object, what: str) -> None:
-    """A bearer token or API key travels in a header: printable ASCII, one line."""
-    if value in (None, ""):
-        return
-    from a2acli.errors import UsageError
+_COMMON: dict[str, tuple[Any, Any]] = {}
 
-    text = str(value)
-    if not text.isascii() or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
-        raise UsageError(f"{what} holds a non-ASCII or control character (the value is not shown)", hint="credentials travel in headers as ASCII: percent-encode or base64 it")
+
+def common() -> dict[str, tuple[Any, Any]]:
+    """parameter name -> (annotation, default) of every shared option, derived from the settings
+    table (settings.table.OPTIONS) the first time a command is registered, so the help's effective
+    defaults follow the environment and the active profile."""
+    if not _COMMON:
+        _COMPLETERS.update(agents=complete_agents, profiles=complete_profiles)
+        _COMMON.update({s.arg: _option(s) for s in OPTIONS.values()})
+    return _COMMON
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COMMON":  # the shared options as Typer declarations (built on first use)
+        return common()
+    raise AttributeError(name)
 
 
 _TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token: a header name
@@ -428,126 +255,112 @@ def parse_extensions(values: list[str]) -> tuple[str, ...]:
 
 
 def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> CallOptions:
-    """Merge leaf flags over root flags, then resolve env / profile / defaults."""
+    """Merge leaf flags over root flags, resolve env / profile / files / defaults (settings), parse
+    each setting by its row of the table, then apply the rules that tie settings together."""
     from a2acli import settings
-    from a2acli.errors import UsageError
-    from a2acli.wire import Wire, parse_version_choice
-    from a2acli.wire.dialects import get_dialect
+    from a2acli.settings.values import named, parse_setting
 
     root = root or {}
-    merged = {k: (raw.get(k) if raw.get(k) not in (None, False, []) else root.get(k)) for k in COMMON}
-    flags = {k.replace("_", "-"): v for k, v in merged.items()}
+    merged = {s.arg: (raw.get(s.arg) if raw.get(s.arg) not in (None, False, []) else root.get(s.arg)) for s in OPTIONS.values()}
+    flags = {s.name: merged[s.arg] for s in OPTIONS.values() if s.setting}
     flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
     res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
     _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
+    parsed = {s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag")) for s in OPTIONS.values() if s.parse != "text" or s.setting}
+    v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
+    wire, version_auto = _version(v, res)
+    transports = _transports(v, res)
+    if res.warnings:
+        from a2acli.render.output import Output
+
+        for warning in res.warnings:
+            Output(parsed["output"]).warn(warning)
+    as_v = (merged.get("as_version") or "").lower()
+    if as_v not in ("", "v1", "1.0"):
+        from a2acli.errors import UsageError
+
+        raise UsageError(f"--as {merged['as_version']!r} is not supported", hint="--as v1 (canonical V1 JSON)")
+    for cname, location in res.catalogs:
+        settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
+    if v["endpoint"] not in (None, ""):
+        settings.check_url(str(v["endpoint"]), named("--endpoint", res.sources["endpoint"]), grpc=(transports or ["jsonrpc"])[0] == "grpc")
+    headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
+    headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
+    headers += [parse_header(h) for h in (merged.get("header") or [])]
+    basic, bearer = _one_authorization(parsed["basic"], parsed["bearer"], res)
+    if parsed["key"] and not parsed["cert"]:
+        from a2acli.errors import UsageError
+
+        raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
+    fields = {arg: value for arg, value in parsed.items() if arg in CallOptions._fields and arg not in ("basic", "bearer")}
+    return CallOptions(
+        **fields,
+        catalogs=res.catalogs,
+        transports=tuple(transports),
+        wire=wire,
+        version_auto=version_auto,
+        dialect_name=str(v["dialect"]).lower(),
+        headers=tuple(headers),
+        extensions=parse_extensions(merged.get("extension") or []),
+        basic=basic,
+        bearer=bearer,
+        oauth=tuple(sorted(res.auth.items())),
+        as_v1=bool(as_v),
+        profile=res.profile,
+        sources=res.sources,
+        values={**res.values, "transport": ",".join(transports) or None},
+        resolved=res,
+    )
+
+
+def _version(v: dict[str, Any], res: Any) -> tuple[Any, bool]:
+    """The wire version (1.0 until the card says otherwise under `auto`) and whether it is auto;
+    the dialect is checked here too."""
+    from a2acli.errors import UsageError
+    from a2acli.wire import Wire, parse_version_choice
+    from a2acli.wire.dialects import get_dialect
+
     try:
         chosen = parse_version_choice(str(v["a2a-version"]))
     except ValueError as e:
         raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3, or auto (1.0 when the card offers it, else 0.3)") from None
-    wire = chosen or Wire.V1  # auto: 1.0 until the card says otherwise
     try:
         get_dialect(str(v["dialect"]))
     except ValueError as e:
         raise UsageError(str(e), hint="--dialect spec (default) or clix") from None
+    return chosen or Wire.V1, chosen is None
+
+
+def _transports(v: dict[str, Any], res: Any) -> list[str]:
+    """--transport (repeatable, or comma lists; from any source) in order, each once."""
+    from a2acli.errors import UsageError
+    from a2acli.wire.bindings import parse_transport
+
     transports: list[str] = []
     given = v["transport"]
     for item in given if isinstance(given, (list, tuple)) else str(given or "").split(","):
         for t in str(item).split(","):
             if t.strip():
-                from a2acli.wire.bindings import parse_transport
-
                 try:
                     flag = parse_transport(t).flag
                 except UsageError as e:
                     raise UsageError(f"{e.message} ({res.sources['transport']})", hint=e.hint) from None
                 if flag not in transports:
                     transports.append(flag)
-    output = str(v["output"]).lower()
-    if output not in ("text", "json", "raw"):
-        raise UsageError(f"unknown output mode {output!r}", hint="-o text, json or raw")
-    if res.warnings:
-        from a2acli.render.output import Output
+    return transports
 
-        for warning in res.warnings:
-            Output(output).warn(warning)
-    as_v = (merged.get("as_version") or "").lower()
-    if as_v not in ("", "v1", "1.0"):
-        raise UsageError(f"--as {merged['as_version']!r} is not supported", hint="--as v1 (canonical V1 JSON)")
-    timeout = settings.parse_timeout(v.get("timeout"), _named("--timeout", res.sources["timeout"]))
-    if v["url"] not in (None, ""):
-        from a2acli.net import agent_reference
 
-        v["url"] = agent_reference(str(v["url"]))
-    if v["catalog"] not in (None, ""):
-        settings.check_catalog(v["catalog"], _named("--catalog", res.sources["catalog"]))
-    for cname, location in res.catalogs:
-        settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
-    for name, flag in (("url", "--url"), ("endpoint", "--endpoint")):
-        if v[name] not in (None, ""):
-            settings.check_url(str(v[name]), _named(flag, res.sources[name]), files=name == "url", grpc=name == "endpoint" and (transports or ["jsonrpc"])[0] == "grpc")
-    for name in ("api-key", "bearer"):
-        _check_credential(v[name], _named(f"--{name}", res.sources[name]))
-    max_body = settings.parse_size(v["max-body"], f"--max-body ({res.sources['max-body']})" if res.sources["max-body"] != "flag" else "--max-body")
-    headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
-    headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
-    headers += [parse_header(h) for h in (merged.get("header") or [])]
-    if v["basic"] and ":" not in str(v["basic"]):
-        raise UsageError(f"--basic must be USER:PASSWORD ({res.sources['basic']})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
-    basic, bearer = v["basic"], v["bearer"]
-    if basic and bearer:  # both set Authorization: the higher source wins, a tie is an error
-        rb, rt = res.rank["basic"], res.rank["bearer"]
-        if rb == rt:
-            raise UsageError(
-                f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization",
-                hint="pass one of them",
-            )
-        basic, bearer = (basic, None) if rb < rt else (None, bearer)
-    paths = {}
-    for name in ("cacert", "cert", "key"):
-        if v[name]:
-            from pathlib import Path
+def _one_authorization(basic: Any, bearer: Any, res: Any) -> tuple[Any, Any]:
+    """--basic and --bearer both set Authorization: the higher source wins, a tie is an error."""
+    if not (basic and bearer):
+        return basic, bearer
+    rb, rt = res.rank["basic"], res.rank["bearer"]
+    if rb == rt:
+        from a2acli.errors import UsageError
 
-            p = Path(str(v[name])).expanduser()
-            if not p.is_file():
-                raise UsageError(f"--{name} {v[name]}: no such file ({res.sources[name]})", hint=f"give the path of a PEM file to --{name}")
-            paths[name] = str(p)
-    if paths.get("key") and not paths.get("cert"):
-        raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
-    return CallOptions(
-        url=v["url"],
-        catalog=v["catalog"] or None,
-        catalogs=res.catalogs,
-        endpoint=v["endpoint"],
-        transports=tuple(transports),
-        wire=wire,
-        version_auto=chosen is None,
-        dialect_name=str(v["dialect"]).lower(),
-        headers=tuple(headers),
-        extensions=parse_extensions(merged.get("extension") or []),
-        api_key=v["api-key"],
-        bearer=bearer,
-        basic=basic,
-        cacert=paths.get("cacert"),
-        cert=paths.get("cert"),
-        key=paths.get("key"),
-        oauth=tuple(sorted(res.auth.items())),
-        timeout=timeout,
-        max_body=max_body,
-        insecure=bool(merged.get("insecure")),
-        strict_origin=settings.parse_bool(v["strict-origin"], res.sources["strict-origin"]),
-        plaintext=bool(merged.get("plaintext")),
-        output=output,
-        as_v1=bool(as_v),
-        offline=bool(merged.get("offline")),
-        dump=v["dump"],
-        debug=bool(merged.get("debug")),
-        verbose=bool(merged.get("verbose")),
-        profile=res.profile,
-        sources=res.sources,
-        values={**res.values, "transport": ",".join(transports) or None},
-        resolved=res,
-    )
+        raise UsageError(f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization", hint="pass one of them")
+    return (basic, None) if rb < rt else (None, bearer)
 
 
 def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_params: list[str]) -> None:
@@ -580,7 +393,7 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
 
 
 def common_parameters() -> list[inspect.Parameter]:
-    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann) for name, (ann, default) in COMMON.items()]
+    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann) for name, (ann, default) in common().items()]
 
 
 def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -593,7 +406,7 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         ctx = kwargs.pop("ctx")
-        raw = {k: kwargs.pop(k) for k in list(kwargs) if k in COMMON}
+        raw = {k: kwargs.pop(k) for k in list(kwargs) if k in common()}
         root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
 
         from a2acli.commands._run import boundary

@@ -14,7 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from a2acli import __version__
-from a2acli.commands._options import COMMON, common_parameters, with_signature
+from a2acli.commands._options import common_parameters, with_signature
+from a2acli.settings.table import OPTIONS
 
 HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
@@ -31,7 +32,7 @@ def _root(
     **common: Any,
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it."""
-    ctx.obj = {k: v for k, v in common.items() if k in COMMON}
+    ctx.obj = {k: v for k, v in common.items() if k in OPTIONS_ARGS}
 
 
 def _bare_root(ctx: typer.Context) -> None:
@@ -39,8 +40,14 @@ def _bare_root(ctx: typer.Context) -> None:
     ctx.obj = {}
 
 
-_sig = inspect.signature(_root, eval_str=True)
-with_signature(_root, _sig.replace(parameters=[p for p in _sig.parameters.values() if p.name != "common"] + common_parameters()))
+OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
+_ROOT_SIG = inspect.signature(_root, eval_str=True)
+
+
+def _root_with_options() -> Callable[..., None]:
+    """The root callback with the shared options in its signature (declared when the app is built,
+    so their help carries the effective defaults of this run)."""
+    return with_signature(_root, _ROOT_SIG.replace(parameters=[p for p in _ROOT_SIG.parameters.values() if p.name != "common"] + common_parameters()))
 
 
 # -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
@@ -171,7 +178,7 @@ def build_app(only: str | None = None, member: str | None = None, *, root_option
         add_completion=False,
         cls=RootGroup,
     )
-    app.callback()(_root if root_options else _bare_root)
+    app.callback()(_root_with_options() if root_options else _bare_root)
     for name, register in COMMANDS.items():
         if only is None or name == only:
             register(app, member if only else None)
@@ -180,13 +187,7 @@ def build_app(only: str | None = None, member: str | None = None, *, root_option
 
 def _value_flags() -> frozenset[str]:
     """The root options that take a value (so the token after them is not the command)."""
-    flags: set[str] = set()
-    for ann, default in COMMON.values():
-        if default is not False:
-            info = ann.__metadata__[0]  # in Annotated, Option's first name lands in `default`
-            decls = (info.default, *(info.param_decls or ()))
-            flags.update(d for d in decls if isinstance(d, str) and d.startswith("-"))
-    return frozenset(flags)
+    return frozenset(flag for s in OPTIONS.values() if s.kind != "switch" for flag in (f"--{s.name}", *s.flags))
 
 
 def requested_command(argv: list[str]) -> tuple[str | None, str | None]:

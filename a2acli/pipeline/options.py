@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from a2acli.settings.table import MAX_BODY_BYTES
 from a2acli.wire import Wire
 
 
@@ -32,7 +33,7 @@ class CallOptions(NamedTuple):
     key: str | None = None
     oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
     timeout: float | None = None
-    max_body: int = 32 * 1024 * 1024  # --max-body: bytes of one answer, one stream event, one input file
+    max_body: int = MAX_BODY_BYTES  # --max-body: bytes of one answer, one stream event, one input file
     insecure: bool = False
     strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only
     plaintext: bool = False  # gRPC without TLS for a host:port interface URL

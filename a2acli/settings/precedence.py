@@ -119,16 +119,6 @@ def _sections(f: ConfigFile, pname: str | None, explicit: bool, agent: tuple[str
     return out
 
 
-# What each setting may be in the file: a string always; besides, these TOML types.
-_ALSO: dict[str, tuple[type, ...]] = {
-    "a2a-version": (int, float),  # `a2a-version = 1.0` unquoted
-    "timeout": (int, float),
-    "max-body": (int,),
-    "strict-origin": (bool,),
-    "transport": (list,),
-}
-
-
 def check_types(layer: Layer) -> None:
     """Every value of a section of the type its key takes (a usage error naming it, not a crash)."""
     if layer.file is None or layer.file.dotenv:
@@ -140,12 +130,12 @@ def check_types(layer: Layer) -> None:
             value = layer.values.get(key)
             if value is None or isinstance(value, str):
                 continue
-            also = _ALSO.get(name, ())
+            also = s.also  # the TOML types the file may give besides a string
             ok = isinstance(value, also) and not (isinstance(value, bool) and bool not in also)
             if ok and isinstance(value, list):
                 ok = all(isinstance(v, str) for v in value)
             if not ok:
-                wanted = "a string" + (" or an array of strings" if name == "transport" else " or a number" if int in also else " or a boolean" if bool in also else "")
+                wanted = "a string" + (" or an array of strings" if list in also else " or a number" if int in also else " or a boolean" if bool in also else "")
                 raise _wrong_type(f"{prefix}{key}", value, wanted, path)
     for table in ("headers", "auth", "catalogs"):
         sub = layer.values.get(table)

@@ -5,37 +5,154 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from a2acli.wire import VERSION_CHOICES
+from a2acli.wire.bindings import TRANSPORT_CHOICES
+
+CONN = "Connection"
+AUTH = "Authentication and TLS"
+OUT = "Output and debugging"
+SVC = "Service parameters"
+PS = "A flag shows in the process table and the shell history: prefer the env var."
+MAX_BODY = "32M"  # the one default of --max-body: one answer, one stream event, one input file
+MAX_BODY_BYTES = 32 * 1024 * 1024  # the same, in bytes (tests/test_architecture.py ties the two)
+
 
 class Setting(NamedTuple):  # NamedTuples here: cheaper than dataclasses to define at start-up
-    name: str  # the flag without dashes, and the profile key
-    env: str
-    default: Any = None
+    """One option every method command shares, declared once: the Typer option
+    (commands._options), the environment variable and config key (precedence), how a value is
+    checked and parsed into its CallOptions field (values.parse_setting, values.check_value),
+    completion, and `config show` are all derived from this row."""
+
+    name: str  # --NAME, the config key, A2ACLI_<NAME>
+    help: str = ""
+    flags: tuple[str, ...] = ()  # other spellings (`-u`, `--agent-card`)
+    panel: str = CONN
+    metavar: str | None = None
+    kind: str = "value"  # value | switch (a flag without value) | list (repeatable)
+    setting: bool = True  # also read from the environment and the config files (else a flag only)
+    default: Any = None  # as a file would write it
     secret: bool = False
     old: str = ""  # another name (`rpc-url`, the old one; `agent-card`, the spec's): also read from env A2ACLI_<OLD> and profiles
+    parse: str = "text"  # how a value becomes its CallOptions field: values.PARSERS
+    also: tuple[type, ...] = ()  # the TOML types a file may give besides a string
+    choices: tuple[str, ...] = ()  # the values it takes (completion; parse "choice" checks them)
+    complete: str = ""  # a completer of commands._options by name, when choices do not do
+    param: str = ""  # the Python parameter name when NAME is not one (`as`)
+
+    @property
+    def env(self) -> str:
+        return "A2ACLI_" + self.name.upper().replace("-", "_")
+
+    @property
+    def arg(self) -> str:
+        """The parameter name of the option in a command's signature (and in CallOptions where the
+        field has the same meaning)."""
+        return self.param or self.name.replace("-", "_")
 
 
-SETTINGS: dict[str, Setting] = {
+OPTIONS: dict[str, Setting] = {
     s.name: s
     for s in (
-        Setting("url", "A2ACLI_URL", old="agent-card"),
-        Setting("endpoint", "A2ACLI_ENDPOINT", old="rpc-url"),
-        Setting("catalog", "A2ACLI_CATALOG"),  # the agent catalog that catalog:NAME reads (A2ACLI_CARD_GET_005)
-        Setting("transport", "A2ACLI_TRANSPORT"),
-        Setting("a2a-version", "A2ACLI_A2A_VERSION", "1.0"),
-        Setting("dialect", "A2ACLI_DIALECT", "spec"),
-        Setting("api-key", "A2ACLI_API_KEY", secret=True),
-        Setting("bearer", "A2ACLI_BEARER", secret=True),
-        Setting("basic", "A2ACLI_BASIC", secret=True),
-        Setting("cacert", "A2ACLI_CACERT"),
-        Setting("cert", "A2ACLI_CERT"),
-        Setting("key", "A2ACLI_KEY"),
-        Setting("timeout", "A2ACLI_TIMEOUT"),
-        Setting("max-body", "A2ACLI_MAX_BODY", "32M"),
-        Setting("strict-origin", "A2ACLI_STRICT_ORIGIN", False),
-        Setting("output", "A2ACLI_OUTPUT", "text"),
-        Setting("dump", "A2ACLI_DUMP"),
+        Setting(
+            "url",
+            "The agent, by its Agent Card: an origin or host[:port] (http:// when no scheme is given; the card is looked up at /.well-known/agent-card.json), the card's URL, a card file (file:// or a path), or an entry of an agent catalog, catalog:NAME (catalog:CATALOG/NAME for a named one). A2ACLI_AGENT_CARD works too.",
+            ("-u", "--agent-card", "-a"),
+            metavar="URL|FILE|catalog:NAME",
+            old="agent-card",
+            parse="url",
+            complete="agents",
+        ),
+        Setting(
+            "catalog",
+            "The agent catalog that -u catalog:NAME reads: its http(s) URL (an origin: its /.well-known/ai-catalog.json, then /.well-known/api-catalog) or a file. Read like the public card, with no credentials; `a2a card catalog` lists it.",
+            metavar="URL|FILE",
+            parse="catalog",
+        ),
+        Setting("endpoint", "Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", ("--rpc-url",), old="rpc-url", parse="endpoint"),
+        Setting(
+            "transport",
+            f"Binding: {', '.join(TRANSPORT_CHOICES)} (or the card's JSONRPC, HTTP+JSON, GRPC); repeatable, in order of preference. Default: the card's order.",
+            metavar="jsonrpc|rest|grpc",
+            kind="list",
+            parse="transports",
+            also=(list,),
+            choices=TRANSPORT_CHOICES,
+        ),
+        Setting(
+            "a2a-version",
+            "Wire form: 1.0 or 0.3; auto reads the card and uses 1.0 when it is offered, else 0.3 (says which on stderr).",
+            metavar="1.0|0.3|auto",
+            default="1.0",
+            parse="version",
+            also=(int, float),  # `a2a-version = 1.0` unquoted
+            choices=VERSION_CHOICES,
+        ),
+        Setting("dialect", "Vendor deviations: spec or clix.", metavar="spec|clix", default="spec", parse="dialect", choices=("spec", "clix")),
+        Setting("header", "Extra header 'Name: value' (repeatable).", ("-H",), kind="list", setting=False),
+        Setting(
+            "svc-param",
+            "An A2A service parameter NAME=VALUE (or NAME:VALUE), repeatable: sent as an HTTP header (JSON-RPC, HTTP+JSON) or as gRPC metadata (the name in lowercase). Like -H values, a value is shown as <redacted> in --debug, --dump and --offline unless its name is a known harmless one.",
+            panel=SVC,
+            metavar="NAME=VALUE",
+            kind="list",
+            setting=False,
+        ),
+        Setting(
+            "extension",
+            "Ask for this A2A extension, by URI (repeatable, or a comma list): sent as the version's extensions service parameter, A2A-Extensions (X-A2A-Extensions under 0.3).",
+            panel=SVC,
+            metavar="URI",
+            kind="list",
+            setting=False,
+        ),
+        Setting(
+            "api-key",
+            f"API key, sent only where the card declares an apiKey scheme, placed where it says (header, query or cookie; header X-API-Key with --endpoint, no card). {PS}",
+            panel=AUTH,
+            secret=True,
+            parse="credential",
+        ),
+        Setting("bearer", f"Bearer token for Authorization, sent only where the card declares an http bearer, oauth2 or openIdConnect scheme. {PS}", panel=AUTH, secret=True, parse="credential"),
+        Setting("basic", f"HTTP Basic credentials USER:PASSWORD, sent only where the card declares an http basic scheme. {PS}", panel=AUTH, metavar="USER:PASS", secret=True, parse="basic"),
+        Setting("cacert", "Trust this CA bundle (PEM) instead of the default ones.", panel=AUTH, metavar="PATH", parse="path"),
+        Setting("cert", "Client certificate (PEM) for mutual TLS; may hold the key too.", panel=AUTH, metavar="PATH", parse="path"),
+        Setting("key", "Private key (PEM) of --cert, when it is a separate file.", panel=AUTH, metavar="PATH", parse="path"),
+        Setting("timeout", "Whole-call bound: seconds, or a duration (30s, 2m, 500ms); exit 5 when it expires.", metavar="DURATION", parse="duration", also=(int, float)),
+        Setting(
+            "max-body",
+            "Cap on one answer, one stream event or one input file (bytes, or with K, M, G); reading stops there, exit 1.",
+            metavar="SIZE",
+            default=MAX_BODY,
+            parse="size",
+            also=(int,),
+        ),
+        Setting("plaintext", "gRPC: no TLS for a host:port interface URL (http:// and grpc:// URLs are plaintext already).", panel=AUTH, kind="switch", setting=False, parse="switch"),
+        Setting(
+            "strict-origin",
+            "Refuse to send credentials to any origin but --url's (a card naming another host is an error): for CI.",
+            panel=AUTH,
+            kind="switch",
+            default=False,
+            parse="bool",
+            also=(bool,),
+        ),
+        Setting("insecure", "Skip TLS certificate verification (unsafe; warns on every call). Default: certificates are verified.", panel=AUTH, kind="switch", setting=False, parse="switch"),
+        Setting("profile", "Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", setting=False, complete="profiles"),
+        Setting(
+            "config",
+            "Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_LOCAL_CONFIG)",
+            metavar="FILE",
+            setting=False,
+        ),
+        Setting("output", "text, json or raw.", ("-o",), panel=OUT, metavar="text|json|raw", default="text", parse="choice", choices=("text", "json", "raw")),
+        Setting("as", "With -o json: convert what was received to canonical v1 JSON.", panel=OUT, metavar="v1", setting=False, choices=("v1",), param="as_version"),
+        Setting("offline", "Print the request(s) exactly as they would be sent; send nothing.", panel=OUT, kind="switch", setting=False, parse="switch"),
+        Setting("dump", "Write every exchange byte for byte into this directory.", panel=OUT),
+        Setting("verbose", "Text output: the full breakdown (history, metadata, every part); concise by default.", panel=OUT, kind="switch", setting=False, parse="switch"),
+        Setting("debug", "Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT, kind="switch", setting=False, parse="switch"),
     )
 }
+SETTINGS: dict[str, Setting] = {name: s for name, s in OPTIONS.items() if s.setting}  # read from env and files too
 
 
 def env_names(s: Setting) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from a2acli.errors import UsageError
-from a2acli.settings.table import _CATALOG_NAME, _HEADER_NAME, AUTH_KEYS, FLOWS, PATH_SETTINGS, SETTINGS
+from a2acli.settings.table import _CATALOG_NAME, _HEADER_NAME, AUTH_KEYS, FLOWS, OPTIONS, PATH_SETTINGS, SETTINGS
 
 # -- keys a profile may hold, and their validation ------------------------------------------------
 
@@ -198,10 +198,8 @@ def check_value(name: str, value: Any) -> Any:
             return get_dialect(text).name
         except ValueError as e:
             raise UsageError(str(e), hint="dialect is spec or clix") from None
-    if name == "output":
-        if text.lower() not in ("text", "json", "raw"):
-            raise UsageError(f"unknown output mode {text!r}", hint="output is text, json or raw")
-        return text.lower()
+    if SETTINGS[name].parse == "choice":
+        return parse_setting(name, text, name)
     if name == "timeout":  # stored as written: `30` an integer, `2.5` a float; 0 is "no bound", as on the flag
         parse_timeout(text, "timeout")
         if re.fullmatch(r"[0-9]{1,15}", text):
@@ -260,3 +258,90 @@ def parse_size(value: Any, name: str = "--max-body") -> int:
     if n <= 0 or n > 1024**4:
         raise UsageError(f"{name} {text!r} is not a size", hint=f"a number of bytes with an optional K, M or G, e.g. {name} 64M")
     return n
+
+
+# -- a resolved value as its CallOptions field (one parser per `parse` kind of the table) ----------
+
+
+def named(flag: str, source: str) -> str:
+    """`--timeout`, or `--timeout (env A2ACLI_TIMEOUT)` when the value came from elsewhere."""
+    return flag if source == "flag" else f"{flag} ({source})"
+
+
+def check_credential(value: object, what: str) -> None:
+    """A bearer token or API key travels in a header: printable ASCII, one line."""
+    if value in (None, ""):
+        return
+    text = str(value)
+    if not text.isascii() or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        raise UsageError(f"{what} holds a non-ASCII or control character (the value is not shown)", hint="credentials travel in headers as ASCII: percent-encode or base64 it")
+
+
+def _url(value: Any, what: str) -> Any:
+    if value in (None, ""):
+        return value
+    from a2acli.net import agent_reference
+
+    ref = agent_reference(str(value))
+    check_url(ref, what, files=True)
+    return ref
+
+
+def _catalog(value: Any, what: str) -> Any:
+    if value in (None, ""):
+        return None
+    check_catalog(value, what)
+    return value
+
+
+def _credential(value: Any, what: str) -> Any:
+    check_credential(value, what)
+    return value
+
+
+def _basic(value: Any, what: str) -> Any:
+    if value and ":" not in str(value):
+        source = what.partition(" (")[2].rstrip(")") or "flag"
+        raise UsageError(f"--basic must be USER:PASSWORD ({source})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
+    return value
+
+
+def _path(value: Any, what: str) -> str | None:
+    if not value:
+        return None
+    p = Path(str(value)).expanduser()
+    if not p.is_file():
+        flag, _, source = what.partition(" (")
+        raise UsageError(f"{flag} {value}: no such file" + (f" ({source}" if source else " (flag)"), hint=f"give the path of a PEM file to {flag}")
+    return str(p)
+
+
+def _choice(name: str) -> Any:
+    def parse(value: Any, what: str) -> str:
+        text = str(value).lower()
+        if text not in OPTIONS[name].choices:
+            choices = OPTIONS[name].choices
+            raise UsageError(f"unknown {name} mode {text!r}" if name == "output" else f"{what}: {text!r} is not one of {', '.join(choices)}", hint=f"-o {', '.join(choices[:-1])} or {choices[-1]}")
+        return text
+
+    return parse
+
+
+def parse_setting(name: str, value: Any, source: str = "flag") -> Any:
+    """A setting's resolved value (from its source) as its CallOptions field: checked, and a usage
+    error that names the flag and where the value came from when it is not one."""
+    s = OPTIONS[name]
+    what = named(f"--{name}", source)
+    kind = s.parse
+    if kind == "duration":
+        return parse_timeout(value, what)
+    if kind == "size":
+        return parse_size(value, f"--{name} ({source})" if source != "flag" else f"--{name}")
+    if kind == "bool":
+        return parse_bool(value, source)
+    if kind == "switch":
+        return bool(value)
+    if kind == "choice":
+        return _choice(name)(value, what)
+    parser = {"url": _url, "catalog": _catalog, "credential": _credential, "basic": _basic, "path": _path}.get(kind)
+    return parser(value, what) if parser else value

@@ -11,12 +11,13 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from a2acli.errors import BodyTooLargeError
+from a2acli.settings.table import MAX_BODY_BYTES
 
 if TYPE_CHECKING:
     import httpx
 
 MIB = 1024 * 1024
-DEFAULT_MAX_BODY = 32 * MIB  # a unary answer, one SSE event, an input file (--max-body)
+DEFAULT_MAX_BODY = MAX_BODY_BYTES  # a unary answer, one SSE event, an input file (--max-body's default)
 CARD_MAX = 4 * MIB  # an Agent Card (or --max-body, when lower)
 JWKS_MAX = 1 * MIB  # a JWK Set (an Agent Card signature's jku): a few keys
 CATALOG_MAX = 8 * MIB  # an agent catalog (a few thousand entries, or a few dozen inline cards)

@@ -262,7 +262,7 @@ _LOWER_STATES = frozenset({"submitted", "working", "input-required", "completed"
 _LOWER_ROLES = frozenset({"user", "agent"})
 
 
-def answer_shape(result: Any, version: str, *, lowercase_ok: bool = False) -> list[str]:
+def answer_shape(result: Any, version: str, *, lowercase_ok: bool = False) -> list[str]:  # noqa: C901  (one check per shape difference between the versions, each branch one line of the table it checks)
     """What in a JSON-RPC result (as received) does not have the shape of `version` ("1.0" or
     "0.3"): each a line for a warning. `lowercase_ok`: the clix dialect was asked for."""
     seen: set[str] = set()

@@ -491,3 +491,20 @@ def test_login_with_a_config_that_is_not_toml_asks_for_no_token_and_writes_nothi
     assert result.exit_code == 2
     assert f"the config file {cfg} is not valid TOML: line 2, column" in result.stderr and "hint: fix line 2" in result.stderr
     assert not token.called and cfg.read_text() == broken and not cfg.with_name("tokens.json").exists()
+
+
+@pytest.mark.parametrize("timeout,env", [(["--timeout", "30s"], None), (["--timeout", "2m"], None), ([], {"A2ACLI_TIMEOUT": "500ms"})])
+def test_login_reads_timeout_as_every_command_does(cli, cfg, respx_mock, timeout, env):
+    """Issue 22: `auth login --timeout 30s` ended in `internal error: ValueError`; the value now goes
+    through the settings table's parser like `tasks get --timeout 30s`."""
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    result = login(cli, *timeout, env={"A2ACLI_CLIENT_SECRET": "s3cret", **(env or {})})
+    assert result.exit_code == 0, result.stderr
+    assert "Logged in: profile prod" in result.stdout
+
+
+def test_login_refuses_a_timeout_that_is_not_a_duration_as_usage(cli, cfg, respx_mock):
+    token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    result = login(cli, "--timeout", "soon")
+    assert result.exit_code == 2 and "--timeout 'soon' is not a duration" in result.stderr
+    assert token.call_count == 0 and "internal error" not in result.stderr

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import pytest
+from a2a_testkit import clean_env
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -153,7 +154,7 @@ def test_setup_commands_and_help_do_not_import_httpx_or_pydantic(args):
         "heavy = sorted(m for m in ('httpx', 'httpx_sse', 'pydantic') if m in sys.modules)\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, clean_env, rpc_result, v1_card
 
 from a2acli.net import agent_reference
 
@@ -554,7 +554,7 @@ def test_help_through_the_entry_point_shows_effective_defaults_and_stays_light(t
         "heavy = sorted(m for m in ('httpx', 'httpx_sse', 'pydantic') if m in sys.modules)\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env.update(A2ACLI_CONFIG=os.devnull, A2ACLI_A2A_VERSION="0.3")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import pytest
-from a2a_testkit import assert_floor, floor_block
+from a2a_testkit import assert_floor, clean_env, floor_block
 
 pytestmark = [pytest.mark.integration, pytest.mark.spec("A2ACLI_AUTH_011")]
 
@@ -28,7 +28,7 @@ BINDINGS = [(t, v) for t in ("jsonrpc", "rest", "grpc") for v in ("1.0", "0.3")]
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull
     return env

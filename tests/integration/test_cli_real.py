@@ -8,6 +8,7 @@ import subprocess
 from typing import Any
 
 import pytest
+from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
@@ -15,7 +16,7 @@ VERSIONS = ["1.0", "0.3"]
 
 @pytest.fixture(scope="module")
 def a2a(a2a_bin, demo_agent):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
 
     def run(*args: str, url: bool = True, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 
@@ -20,7 +21,7 @@ def project(tmp_path: Path):
     proj = tmp_path / "home" / "work" / "proj"
     cwd = proj / "src" / "pkg"
     cwd.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["HOME"] = str(tmp_path / "home" / "work")  # the project sits below $HOME, which is not searched
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
     env.pop("A2ACLI_CONFIG", None)  # the global file at its platform path: $XDG_CONFIG_HOME/a2acli/config.toml

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from a2a_testkit import cli_runner
+from a2a_testkit import clean_env, cli_runner
 from conftest import HAS_GRPC
 
 pytestmark = pytest.mark.integration
@@ -141,7 +141,7 @@ def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subproces
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
@@ -156,7 +156,7 @@ def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_tas
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a_bin, demo_agent):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c-03", "-u", demo_agent.url, "--a2a-version", "0.3"]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")
@@ -204,7 +204,7 @@ def waiting_said(proc: subprocess.Popen[str]) -> str:
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("streaming", [True, False])
 def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, demo_agent, card_file, transport, streaming):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
     argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
@@ -20,7 +21,7 @@ VERSIONS = ["1.0", "0.3"]
 
 @pytest.fixture(scope="module")
 def env() -> dict[str, str]:
-    e = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    e = clean_env()
     e["A2ACLI_CONFIG"] = os.devnull
     e.pop("FORCE_COLOR", None)
     return e

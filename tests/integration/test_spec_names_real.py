@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 BINDINGS = ["jsonrpc", "rest", "grpc"]
@@ -19,7 +20,7 @@ BINDINGS = ["jsonrpc", "rest", "grpc"]
 @pytest.fixture(scope="module")
 def a2a(a2a_bin):
     """`a2a ARGS…` (no -u added: each test names the agent its own way); asserts the exit code."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     env["A2ACLI_CONFIG"] = os.devnull
 
     def run(*args: str, check: int | None = 0, cwd: Path | None = None, extra_env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:

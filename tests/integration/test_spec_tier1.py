@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 BINDINGS = ["jsonrpc", "rest"]
@@ -29,7 +30,7 @@ REQUEST_LINE = re.compile(r"^> (GET|POST|PUT|DELETE|PATCH) (\S+)$", re.M)
 @pytest.fixture(scope="module")
 def a2a(a2a_bin, demo_agent):
     """`a2a ARGS… -u URL`, apart from the user's settings; asserts the exit code unless check is None."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    base = clean_env()
     base["A2ACLI_CONFIG"] = os.devnull
 
     def run(*args: str, url: str | None = None, check: int | None = 0, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -380,7 +381,7 @@ def test_debug_shows_the_wire_with_credentials_redacted(a2a, binding):
 def test_the_demo_server_command_serves_an_agent_the_cli_can_drive(a2a, a2a_bin):
     import select
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    env = clean_env()
     proc = subprocess.Popen([*a2a_bin, "demo-server", "--port", "0", "--grpc-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
         deadline, url = time.monotonic() + 20, None

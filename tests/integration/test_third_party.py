@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 
@@ -156,7 +157,7 @@ def fasta2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def a2a(a2a_bin: list[str], *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"} | (env or {})
+    clean = clean_env() | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"} | (env or {})
     return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=60, env=clean)
 
 
