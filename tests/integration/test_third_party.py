@@ -33,6 +33,7 @@ PYTHON_SERVERS = {
     "sdk03": ("a2a-sdk[http-server]>=0.3,<0.4", "uvicorn"),
     "sdk02": ("a2a-sdk>=0.2,<0.3", "uvicorn"),
     "fasta2a": ("fasta2a", "uvicorn"),
+    "pya2a": ("python-a2a==0.5.10",),
 }
 NPM_SERVERS = {"js03": ("@a2a-js/sdk@^0.3", "express@^4")}
 
@@ -149,9 +150,26 @@ def js03(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def js03rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same echo agent on a2a-js 0.3's HTTP+JSON mount (/rest): errors are {"code", "message"}."""
+    folder = npm_folder("js03")
+    script = folder / "js_rest_echo_server.mjs"
+    shutil.copyfile(HERE / "js_rest_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js03rest") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def fasta2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     python = python_env("fasta2a")
     with serve([str(python), str(HERE / "fasta2a_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("fasta2a") / "log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def pya2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    python = python_env("pya2a")
+    with serve([str(python), str(HERE / "python_a2a_echo_server.py")], "/.well-known/agent.json", tmp_path_factory.mktemp("pya2a") / "log") as url:
         yield url
 
 
@@ -260,3 +278,39 @@ def test_fasta2a_500_is_not_a_json_rpc_answer_and_raw_prints_it(a2a_bin, fasta2a
     assert failed.returncode == 1
     assert failed.stdout.strip() == "Internal Server Error"
     assert "not a JSON-RPC answer" in failed.stderr and "retry later" not in failed.stderr
+
+
+# -- issue 24: `a2a check` against 0.3-only servers ------------------------------------------------
+
+
+def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a_bin, sdk03):
+    """-32009 exists only in 1.0: a 0.3-only agent's clean refusal of `A2A-Version: 99.0` passes."""
+    proc = a2a(a2a_bin, "check", sdk03, "-o", "json")
+    checks = {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
+    probe = checks["jsonrpc-0.3.version-unsupported"]
+    assert probe["status"] == "pass" and probe["detail"].startswith("-32001 TaskNotFoundError: a clean refusal"), probe
+    assert checks["jsonrpc-0.3.reachable"]["status"] == "pass"
+    assert proc.returncode == 0, [c for c in checks.values() if c["status"] == "fail"]
+
+
+def test_pya2a_started(pya2a):
+    assert pya2a
+
+
+# -- issue 24: a2a-js HTTP+JSON errors are {"code": -32001, "message": ...} -------------------------
+
+
+def test_js03_rest_errors_are_read_by_their_a2a_code(a2a_bin, js03rest):
+    missing = a2a(a2a_bin, "tasks", "get", "nope", "-u", js03rest, "--a2a-version", "0.3", "-o", "json")
+    assert missing.returncode == 1
+    assert json.loads(missing.stdout)["error"]["code"] == "TaskNotFoundError", missing.stdout
+    sent = a2a(a2a_bin, "send", "hi", "-u", js03rest, "--a2a-version", "0.3", "-o", "json", "--as", "v1")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["task"]["id"]
+    cancel = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03rest, "--a2a-version", "0.3")
+    assert cancel.returncode == 1
+    assert cancel.stderr.startswith("error: -32002 TaskNotCancelableError: Task not cancelable"), cancel.stderr
+    assert "HTTP 409" not in cancel.stderr and "--debug" not in cancel.stderr
+    checked = a2a(a2a_bin, "check", js03rest, "-o", "json")
+    fails = [c for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
+    assert checked.returncode == 0 and fails == [], fails
