@@ -293,8 +293,17 @@ def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a_bin
     assert proc.returncode == 0, [c for c in checks.values() if c["status"] == "fail"]
 
 
-def test_pya2a_started(pya2a):
-    assert pya2a
+# -- issue 24: python-a2a answers every call with a non-JSON-RPC HTTP 500 ---------------------------
+
+
+def test_pya2a_check_passes_reachable_only_on_evidence(a2a_bin, pya2a):
+    proc = a2a(a2a_bin, "check", pya2a, "-o", "json")
+    doc = json.loads(proc.stdout)
+    mine = [c for c in doc["checks"] if c["id"].startswith("jsonrpc-0.3.")]
+    reachable = mine[0]  # first in its group, as before
+    assert reachable["id"] == "jsonrpc-0.3.reachable"
+    assert reachable["status"] == "fail" and reachable["detail"].startswith("reachable, but no call got an A2A answer (first: the agent answered HTTP 500"), reachable
+    assert proc.returncode == 1 and doc["passed"] is False
 
 
 # -- issue 24: a2a-js HTTP+JSON errors are {"code": -32001, "message": ...} -------------------------
