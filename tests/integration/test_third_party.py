@@ -35,7 +35,7 @@ PYTHON_SERVERS = {
     "fasta2a": ("fasta2a", "uvicorn"),
     "pya2a": ("python-a2a==0.5.10",),
 }
-NPM_SERVERS = {"js03": ("@a2a-js/sdk@^0.3", "express@^4")}
+NPM_SERVERS = {"js03": ("@a2a-js/sdk@^0.3", "express@^4"), "js13": ("@a2a-js/sdk@^1.3", "express@^4")}
 
 
 def _cached(name: str, spec: tuple[str, ...]) -> bool:
@@ -156,6 +156,16 @@ def js03rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     script = folder / "js_rest_echo_server.mjs"
     shutil.copyfile(HERE / "js_rest_echo_server.mjs", script)
     with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js03rest") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def js13(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """@a2a-js/sdk 1.x: a card built from the SDK's objects (security scheme in its $case form)."""
+    folder = npm_folder("js13")
+    script = folder / "js1_echo_server.mjs"
+    shutil.copyfile(HERE / "js1_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js13") / "log", cwd=folder) as url:
         yield url
 
 
@@ -323,3 +333,21 @@ def test_js03_rest_errors_are_read_by_their_a2a_code(a2a_bin, js03rest):
     checked = a2a(a2a_bin, "check", js03rest, "-o", "json")
     fails = [c for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
     assert checked.returncode == 0 and fails == [], fails
+
+
+# -- issue 24: @a2a-js/sdk 1.x serves security schemes as {"scheme": {"$case": ..., "value": ...}} ---
+
+
+def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a_bin, js13):
+    shown = a2a(a2a_bin, "card", "fetch", "-u", js13, "-o", "text")
+    assert shown.returncode == 0, shown.stderr
+    assert "Security type: apiKey\nSecurity location: header X-Echo-Key\nSecurity flag: --api-key KEY" in shown.stdout, shown.stdout
+    extended = a2a(a2a_bin, "card", "extended", "-u", js13, "--api-key", "echo-key", "--transport", "rest", "-o", "json")
+    assert extended.returncode == 0 and "not sent" not in extended.stderr, extended.stderr
+    assert json.loads(extended.stdout)["name"].startswith("js1 echo")
+    refused = a2a(a2a_bin, "card", "extended", "-u", js13, "--transport", "rest")
+    assert refused.returncode == 4, refused.stderr  # the key is what the server checks: it went where the card says
+    checked = a2a(a2a_bin, "check", "card", js13 + "/.well-known/agent-card.json", "-o", "json")
+    found = [f for f in json.loads(checked.stdout)["cards"][0]["findings"] if f["rule"] == "scheme-shape"]
+    assert [(f["severity"], f["path"]) for f in found] == [("warning", "$.securitySchemes.echoKey")], found
+    assert "$case: 'apiKeySecurityScheme'" in found[0]["message"]
