@@ -20,4 +20,4 @@ a2a stream --skill slow -f steps:=3
 a2a tasks list --page-size 5
 a2a send "hello over HTTP+JSON" --transport rest
 a2a tasks list --page-size 2 --transport rest
-a2a send "hello over gRPC" --transport grpc --plaintext
+a2a send "hello over gRPC" --transport grpc

@@ -272,6 +272,50 @@ def _check_flows(findings: list[Finding], flows: Any, path: list[Any], version: 
                 findings.append(Finding(ERROR, path_of(*path, name, "tokenUrl"), f"tokenUrl {url!r} is relative: give the token endpoint's absolute URL", version, "oauth2-token-url"))
 
 
+# -- security schemes in another version's shape ------------------------------------------------------
+
+
+def _scheme_shape(scheme: dict[str, Any], v1: bool, hybrid: bool) -> str:
+    """Why `scheme` is not in the version's own shape, "" when it is (or cannot be read at all:
+    the version's own checks say so then)."""
+    from a2acli.check.models import V1_SCHEME_KEYS
+    from a2acli.wire.translate.card import unwrap_case
+
+    if unwrap_case(scheme) is not scheme:
+        key = scheme["scheme"]["$case"]
+        own = f"{{{key!r}: {{…}}}}" if v1 else "{type: …}"
+        return f"@a2a-js/sdk's internal form {{scheme: {{$case: {key!r}, value: {{…}}}}}}: a2a reads it, other clients may not; the version's own shape is {own} (serve the card's toJSON(); a2a-js issues #663/#664)"
+    if v1 and not hybrid and "type" in scheme and not any(k in scheme for k in V1_SCHEME_KEYS) and str(scheme.get("type")) in V1_TYPE_KEYS:
+        return f"a 0.3 security scheme ({{type: {scheme.get('type')!r}}}) in a 1.0 card: a2a and clients that read both shapes accept it; 1.0's own is {{{V1_TYPE_KEYS[str(scheme['type'])]!r}: {{…}}}}"
+    if not v1 and not hybrid and "type" not in scheme and sum(k in scheme for k in V1_SCHEME_KEYS) == 1:
+        key = next(k for k in V1_SCHEME_KEYS if k in scheme)
+        return f"a 1.0 security scheme ({{{key!r}: {{…}}}}) in a 0.3 card: a2a and clients that read both shapes accept it; 0.3's own is {{type: …}}"
+    return ""
+
+
+V1_TYPE_KEYS = {"apiKey": "apiKeySecurityScheme", "http": "httpAuthSecurityScheme", "oauth2": "oauth2SecurityScheme", "openIdConnect": "openIdConnectSecurityScheme", "mutualTLS": "mtlsSecurityScheme"}
+
+
+def _own_shapes(doc: dict[str, Any], v: str, hybrid: bool) -> tuple[dict[str, Any], list[Finding]]:
+    """The card with every security scheme in the version's own shape (the checks that follow
+    judge the content, not the spelling), and a warning per scheme that was in another one."""
+    from a2acli.wire.translate.card import scheme_to_compat, scheme_to_core
+
+    schemes = doc.get("securitySchemes")
+    if not isinstance(schemes, dict):
+        return doc, []
+    v1 = v == "1.0"
+    findings: list[Finding] = []
+    own: dict[str, Any] = {}
+    for name, scheme in schemes.items():
+        why = _scheme_shape(scheme, v1, hybrid) if isinstance(scheme, dict) else ""
+        if why:
+            findings.append(Finding(WARNING, path_of("securitySchemes", name), why, v, "scheme-shape"))
+            scheme = scheme_to_core(scheme) if v1 else scheme_to_compat(scheme)
+        own[name] = scheme
+    return ({**doc, "securitySchemes": own} if findings else doc), findings
+
+
 # -- V1 -------------------------------------------------------------------------------------------
 
 
@@ -279,7 +323,8 @@ def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
     from a2acli.check.models import V1_SCHEME_KEYS, V1AgentCard
 
     v = "1.0"
-    findings = _schema_findings(doc, V1AgentCard, v)
+    doc, shapes = _own_shapes(doc, v, hybrid)
+    findings = shapes + _schema_findings(doc, V1AgentCard, v)
     interfaces = doc.get("supportedInterfaces")
     if isinstance(interfaces, list):
         if not interfaces:
@@ -365,7 +410,8 @@ def _check_v0(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
     from a2acli.wire import is_pre_v03
 
     v = "0.3"
-    findings = _schema_findings(doc, V0AgentCard, v)
+    doc, shapes = _own_shapes(doc, v, hybrid)
+    findings = shapes + _schema_findings(doc, V0AgentCard, v)
     pv = doc.get("protocolVersion")
     if isinstance(pv, str):
         if is_pre_v03(pv):

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from a2acli.errors import A2acliError, AuthError, RpcError, TimeoutExpired, UnreachableError
+from a2acli.errors import A2acliError, AuthError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.transport.exchange import NullTap
 from a2acli.wire import Wire, version_of
@@ -235,6 +235,15 @@ class _Probe:
         self.opts = opts._replace(wire=itf.wire, version_auto=False, transports=(itf.binding,), endpoint=None, output="json", as_v1=False, offline=False)
         self.checks: list[Check] = []
         self.caps = core_card.get("capabilities") or {}
+        self.answered = False  # some call got an A2A answer (a result, or an error with an A2A code)
+        self.not_a2a = ""  # the first answer that was not A2A (a non-JSON-RPC HTTP 500...)
+
+    def saw(self, e: A2acliError | None = None) -> None:
+        """Evidence for "answers A2A": a decoded result (`e` None) or an error with an A2A code."""
+        if e is None or e.a2a_code is not None:
+            self.answered = True
+        elif not self.not_a2a:
+            self.not_a2a = e.message
 
     def add(self, name: str, title: str, status: str, detail: str, spec: str, ids: tuple[str, ...] = ()) -> None:
         self.checks.append(Check(f"{self.itf.key}.{name}", self.itf.label, title, status, detail, spec, ids))
@@ -246,6 +255,7 @@ class _Probe:
         except (UnreachableError, TimeoutExpired):
             raise
         except A2acliError as e:
+            self.saw(e)
             ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
             if e.a2a_code in want:
                 self.add(name, title, PASS, _code_name(e), spec, ids)
@@ -254,6 +264,7 @@ class _Probe:
             else:
                 self.add(name, title, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", spec, ids)
             return e
+        self.saw()
         self.add(name, title, FAIL, f"the agent answered with success, expected error {', '.join(map(str, want))}", spec, call.ids.take())
         return None
 
@@ -263,18 +274,32 @@ class _Probe:
                 self._steps(call)
         except (UnreachableError, TimeoutExpired) as e:
             self.add("reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2")
+            return self.checks
         except A2acliError as e:  # a step not meant to fail (the card could not be re-read…)
+            self.saw(e)
             self.add("probe", "probe", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "")
+        self.checks.insert(0, self._reachable())
         return self.checks
+
+    def _reachable(self) -> Check:
+        """Passes on evidence only: some call got an A2A answer. Answers that were all something
+        else (a non-JSON-RPC HTTP 500 to every call) fail it."""
+        title, spec = "reachable, answers A2A", "§3"
+        if self.answered:
+            return Check(f"{self.itf.key}.reachable", self.itf.label, title, PASS, f"{self.itf.wire.version} over {self.itf.card_binding}", spec)
+        first = f" (first: {self.not_a2a})" if self.not_a2a else ""
+        detail = f"reachable, but no call got an A2A answer{first}"
+        return Check(f"{self.itf.key}.reachable", self.itf.label, title, FAIL, detail, spec)
 
     def _steps(self, call: Any) -> None:
         unknown = f"a2acli-check-{uuid.uuid4()}"
         get = METHODS["GetTask"]
         # reachable, and an unknown task is TaskNotFoundError
         self.expect_error(call, "task-not-found", "GetTask of an unknown id", "§8 TaskNotFoundError", lambda: call.unary(get, {"id": unknown}), (TASK_NOT_FOUND,))
-        self.checks.insert(-1, Check(f"{self.itf.key}.reachable", self.itf.label, "reachable, answers A2A", PASS, f"{self.itf.wire.version} over {self.itf.card_binding}", "§3"))
         # an explicit version it does not serve: once per binding (the header, not the body, is tested)
-        if self.itf.wire is Wire.V1 or not self.both:
+        if self.itf.wire is Wire.V0 and not self.both:
+            self._version_unsupported_v0(call, get, unknown)
+        elif self.itf.wire is Wire.V1 or not self.both:
             grpc = self.itf.binding == "grpc"  # its services are versioned by package: the metadata is a second say
             self.expect_error(
                 call,
@@ -310,6 +335,27 @@ class _Probe:
         self._extended(call)
         self._paging(call)
 
+    def _version_unsupported_v0(self, call: Any, get: Any, unknown: str) -> None:
+        """A binding the card offers under 0.3 only: VersionNotSupportedError (-32009) exists only
+        in 1.0, and 0.3 servers do not read A2A-Version, so any clean A2A refusal passes."""
+        title, spec = "A2A-Version: 99.0 refused", "§3.6 (1.0); 0.3 has no VersionNotSupportedError"
+        try:
+            call.unary(get, {"id": unknown}, headers={"A2A-Version": "99.0"})
+        except (UnreachableError, TimeoutExpired):
+            raise
+        except A2acliError as e:
+            self.saw(e)
+            ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
+            if e.a2a_code is None:
+                self.add("version-unsupported", title, FAIL, f"not a clean A2A refusal: {e.message}", spec, ids)
+            elif e.a2a_code == VERSION_NOT_SUPPORTED:
+                self.add("version-unsupported", title, PASS, _code_name(e), spec, ids)
+            else:
+                self.add("version-unsupported", title, PASS, f"{_code_name(e)}: a clean refusal (the agent speaks 0.3 only, whose spec has no -32009)", spec, ids)
+            return
+        self.saw()
+        self.add("version-unsupported", title, FAIL, "GetTask of an unknown id answered with success", spec, call.ids.take())
+
     def _without_version(self, call: Any, spec: Any, params: Any) -> Any:
         """The request as prepared, with the A2A-Version header taken out."""
         call.endpoint()
@@ -343,8 +389,10 @@ class _Probe:
         except (UnreachableError, TimeoutExpired):
             raise
         except A2acliError as e:
+            self.saw(e)
             self.add("message-send", "message round trip", FAIL, e.message, "§3.1 SendMessage", call.ids.take())
             return None
+        self.saw()
         ids = call.ids.take()
         core = reply.core if isinstance(reply.core, dict) else {}
         task = core.get("task") if isinstance(core.get("task"), dict) else None
@@ -370,12 +418,14 @@ class _Probe:
         events, last, odd = 0, None, []
         try:
             for reply in call.stream(METHODS["SendStreamingMessage"], params):
+                self.saw()
                 events += 1
                 last = reply
                 odd += [t for t in self._shape(reply.result) if t not in odd]
         except (UnreachableError, TimeoutExpired):
             raise
         except A2acliError as e:
+            self.saw(e)
             self.add("streaming", title, FAIL, f"after {events} event(s): {e.message}", spec, call.ids.take())
             return
         ended = last is not None and ends_stream(last.result, last.core)
@@ -405,9 +455,11 @@ class _Probe:
         for method, params in steps:
             try:
                 call.unary(METHODS[method], params)
+                self.saw()
             except (UnreachableError, TimeoutExpired):
                 raise
             except A2acliError as e:
+                self.saw(e)
                 self.add("push-config", title, FAIL, f"{method} refused: {e.message}" + (f" (after {', '.join(done)})" if done else ""), spec, call.ids.take())
                 return
             done.append(method[: method.index("Task")].lower() if "Task" in method else method)
@@ -474,8 +526,10 @@ class _Probe:
         except (UnreachableError, TimeoutExpired):
             raise
         except A2acliError as e:
+            self.saw(e)
             self.add("extended-card", title, FAIL, f"with credentials: {e.message}", spec, ids + call.ids.take())
             return
+        self.saw()
         name = (reply.core or {}).get("name") if isinstance(reply.core, dict) else None
         if refused:
             self.add("extended-card", title, WARN if not refused.startswith("answered") else FAIL, refused, spec, ids + call.ids.take())
@@ -490,6 +544,7 @@ class _Probe:
         method = METHODS["ListTasks"]
         try:
             first = call.unary(method, {"pageSize": 1}).core or {}
+            self.saw()
             tasks = first.get("tasks") or []
             if len(tasks) > 1:
                 self.add("list-tasks", title, FAIL, f"pageSize 1 gave {len(tasks)} tasks", spec, call.ids.take())
@@ -501,10 +556,8 @@ class _Probe:
             second = call.unary(method, {"pageSize": 1, "pageToken": token}).core or {}
         except (UnreachableError, TimeoutExpired):
             raise
-        except RpcError as e:
-            self.add("list-tasks", title, FAIL, e.message, spec, call.ids.take())
-            return
         except A2acliError as e:
+            self.saw(e)
             self.add("list-tasks", title, FAIL, e.message, spec, call.ids.take())
             return
         again = [t.get("id") for t in second.get("tasks") or []]

@@ -116,10 +116,10 @@ def demo_server(
             err=True,
         )
 
-    def announce(url: str, grpc_target: str | None) -> None:
+    def announce(url: str, grpc_url: str | None) -> None:
         typer.echo(f"a2a demo agent on {url}  (V1 and V0; Ctrl-C to stop)", err=True)
-        if grpc_target is not None:
-            typer.echo(f"gRPC (V1 and V0, plaintext) on {grpc_target}", err=True)
+        if grpc_url is not None:
+            typer.echo(f"gRPC (V1 and V0, plaintext) on {grpc_url}", err=True)
         typer.echo(f"extended card and the auth skill: send header X-API-Key: {api_key}", err=True)
 
     def note(text: str) -> None:

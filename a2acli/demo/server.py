@@ -17,8 +17,9 @@ Layout (base URL `http://HOST:PORT`):
   V1-shaped for `A2A-Version: 1.x`, V0-shaped for `0.x`, and without the header the SDK's
   merged card that both kinds of client read (`Vary: A2A-Version`). Interfaces, in order:
   JSONRPC 1.0, JSONRPC 0.3 (at `http://HOST:PORT/`), HTTP+JSON 1.0, HTTP+JSON 0.3 (at
-  `http://HOST:PORT`), then GRPC 1.0, GRPC 0.3 (at `HOST:GRPC_PORT`, a bare gRPC target as the
-  SDK's clients dial it) when gRPC is served; the 0.3 card: `url` + `preferredTransport: JSONRPC`,
+  `http://HOST:PORT`), then GRPC 1.0, GRPC 0.3 (at `grpc://HOST:GRPC_PORT`: the scheme says
+  plaintext, as gRPC without one means TLS to clients that follow grpcurl; a2a-sdk clients hand
+  the URL to their own channel factory, which dials `HOST:GRPC_PORT`) when gRPC is served; the 0.3 card: `url` + `preferredTransport: JSONRPC`,
   and `additionalInterfaces` listing every 0.3 transport (the primary one included, as 0.3 advises).
 - gRPC on `HOST:GRPC_PORT` (plaintext; default: the HTTP port + 1): the SDK's V1 service
   `lf.a2a.v1.A2AService` and its 0.3 one `a2a.v1.A2AService` on the same server, sharing the task
@@ -102,7 +103,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from a2acli.net import is_loopback
 
-__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "build_handler", "grpc_target", "serve"]
+__all__ = ["API_KEY_HEADER", "RPC_PATH", "base_url", "build_app", "build_handler", "grpc_target", "grpc_url", "serve"]
 
 logger = logging.getLogger("a2acli.demo")
 
@@ -141,8 +142,14 @@ def base_url(host: str, port: int) -> str:
 
 
 def grpc_target(host: str, port: int) -> str:
-    """`host:port` (IPv6 bracketed): the gRPC interface URL, a target grpc dials as it is."""
+    """`host:port` (IPv6 bracketed): the target grpc dials."""
     return _hostport(host, port)
+
+
+def grpc_url(host: str, port: int) -> str:
+    """`grpc://host:port`: the gRPC interface URL on the card. The scheme says plaintext: a bare
+    `host:port` means TLS to clients that default to it (grpcurl, the official Go CLI, `a2a`)."""
+    return f"grpc://{_hostport(host, port)}"
 
 
 def _skill(skill_id: str, name: str, description: str, examples: list[str], *, needs: str | None = None) -> AgentSkill:
@@ -216,7 +223,7 @@ def _build_card(
 ) -> AgentCard:
     """The card. `url` is the JSON-RPC endpoint, `rest_url` the HTTP+JSON base (default: `url`
     without its trailing slash); `bindings` chooses which of them the card lists, in order.
-    `grpc_url` (`host:port`) adds the GRPC interfaces after them."""
+    `grpc_url` (`grpc://host:port`) adds the GRPC interfaces after them."""
     if grpc_url is not None:
         bindings = (*bindings, GRPC)
     skills = list(_PUBLIC_SKILLS)
@@ -814,8 +821,8 @@ def serve(
     on_note: Callable[[str], None] | None = None,
 ) -> None:
     """Bind, build the app for the bound ports (`port=0` picks a free one), then serve HTTP and
-    gRPC on one event loop until interrupted. `on_listen(base_url, grpc_target)` runs once the
-    sockets are bound (`grpc_target` None when gRPC is not served); `on_note(text)` gets the
+    gRPC on one event loop until interrupted. `on_listen(base_url, grpc_url)` runs once the
+    sockets are bound (`grpc_url` None when gRPC is not served); `on_note(text)` gets the
     reason gRPC is not served when grpcio is missing (default: a logged warning).
 
     `grpc_port`: None = the HTTP port + 1 (a free port when `port` is 0), 0 = no gRPC.
@@ -851,15 +858,15 @@ def serve(
         # gRPC first: its bound port goes on the card. grpc.aio objects belong to the loop they
         # are made on, so everything is built here, on the loop uvicorn then serves on.
         grpc_server: Any = None
-        grpc_url: str | None = None
+        grpc_at: str | None = None
         if grpc_port != 0:
             try:
                 grpc_server, bound = _grpc_server(host, max(grpc_port, 0), api_key)
             except ImportError:
                 (on_note or logger.warning)(f"no gRPC: grpcio is not installed ({GRPC_EXTRA_HINT})")
             else:
-                grpc_url = grpc_target(shown_host, bound)
-        app = build_app(host=shown_host, port=real_port, api_key=api_key, grpc_url=grpc_url)
+                grpc_at = grpc_url(shown_host, bound)
+        app = build_app(host=shown_host, port=real_port, api_key=api_key, grpc_url=grpc_at)
         stopped = False
 
         async def stop_grpc() -> None:
@@ -877,7 +884,7 @@ def serve(
         config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2)
         server = uvicorn.Server(config)
         if on_listen is not None:
-            on_listen(base_url(shown_host, real_port), grpc_url)
+            on_listen(base_url(shown_host, real_port), grpc_at)
         try:
             await server.serve(sockets=[sock])
         finally:

@@ -384,19 +384,32 @@ def _status_doc(e: Any) -> dict[str, Any]:
 
 
 TLS_WORDS = ("ssl", "tls", "handshake", "certificate")
+PLAINTEXT_HINT = "the server may not speak TLS: pass --plaintext (or a grpc:// URL)"
+TLS_HINT = "the server speaks TLS: drop --plaintext, or use a grpcs:// URL"
+CERT_HINT = "check the certificate: --cacert PATH trusts a private CA, --cert/--key give a client certificate; --insecure skips verification (unsafe)"
+
+
+def _tls_reason(text: str) -> str:
+    """The OpenSSL reason in grpc's multi-clause TLS failure (`...:OPENSSL_internal:WRONG_VERSION_NUMBER: ...`),
+    else its last clause: one short line in place of the whole chain."""
+    import re
+
+    found = re.findall(r"routines:[^:]*:([A-Z][A-Z0-9_]+)", text)
+    if found:
+        return found[-1]
+    return text.rsplit(": ", 1)[-1][:120]
 
 
 def _unreached(e: Any, req: GrpcRequest) -> A2acliError:
     text = e.details() or e.code().name
     low = text.lower()
     if any(w in low for w in TLS_WORDS):
+        reason = _tls_reason(text)
         if "wrong_version_number" in low or "wrong version" in low:  # TLS spoken to a plaintext port, or the reverse
-            hint = "the server may not speak TLS: pass --plaintext (or a grpc:// URL)" if req.secure else "the server speaks TLS: drop --plaintext, or use a grpcs:// URL"
+            said, hint = ("the server did not answer in TLS", PLAINTEXT_HINT) if req.secure else ("the server answered in TLS", TLS_HINT)
         elif "verify" in low or "certificate" in low or "issuer" in low:
-            hint = "check the certificate: --cacert PATH trusts a private CA, --cert/--key give a client certificate; --insecure skips verification (unsafe)"
-        elif req.secure:
-            hint = "the server may not speak TLS: pass --plaintext (or a grpc:// URL)"
+            said, hint = "the server's certificate was not accepted", CERT_HINT
         else:
-            hint = "the server speaks TLS: drop --plaintext, or use a grpcs:// URL"
-        return UnreachableError(f"TLS with {req.target} failed: {text}", hint=hint)
+            said, hint = "the handshake failed", PLAINTEXT_HINT if req.secure else TLS_HINT
+        return UnreachableError(f"TLS with {req.target} failed: {said} ({reason})", hint=hint)
     return UnreachableError(f"cannot reach the gRPC endpoint {req.target}: {text}", hint="is the agent up? check --url / --endpoint" + ("; without TLS: --plaintext" if req.secure else ""))

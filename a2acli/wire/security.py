@@ -3,7 +3,8 @@ where its OAuth2 endpoints are (A2A §4.5, §7.3; official CLI spec §10, A2ACLI
 
 Read off either card shape, so a raw V0 card and its canonical V1 form answer alike:
 - schemes: V1 names the kind by its oneof key (`{"apiKeySecurityScheme": {"location", "name"}}`),
-  V0 by `type` (`{"type": "apiKey", "in", "name"}`);
+  V0 by `type` (`{"type": "apiKey", "in", "name"}`), and cards built from @a2a-js/sdk 1.x objects
+  by its internal oneof (`{"scheme": {"$case": "apiKeySecurityScheme", "value": {…}}}`);
 - requirements: V1 `securityRequirements` `[{"schemes": {NAME: {"list": [...]}}}]`, V0 `security`
   `[{NAME: [...]}]`, on the card and on its skills;
 - OAuth2 flows: V1 holds one flow per scheme (`deviceCode` among them), V0 may hold several (and
@@ -41,6 +42,9 @@ def scheme_kind(scheme: Any) -> tuple[str, dict[str, Any]]:
     mutualTLS, or "" when it is not recognised."""
     if not isinstance(scheme, dict):
         return "", {}
+    from a2acli.wire.translate.card import unwrap_case
+
+    scheme = unwrap_case(scheme)
     for key, kind in _V1_KEYS.items():
         if isinstance(scheme.get(key), dict):
             return kind, scheme[key]

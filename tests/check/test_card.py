@@ -207,8 +207,31 @@ def test_v1_oauth_flows_are_a_oneof():
 
 
 def test_v1_security_scheme_spelt_the_v0_way():
-    f = one(card(V1, securitySchemes={"bearer": {"type": "http", "scheme": "Bearer"}}), "scheme-oneof")
-    assert f.severity == "error" and "'httpAuthSecurityScheme'" in f.message
+    """Issue 24: many 1.0 cards carry the 0.3 form; read, and warned as not the version's own."""
+    doc = card(V1, securitySchemes={"bearer": {"type": "http", "scheme": "Bearer"}})
+    f = one(doc, "scheme-shape")
+    assert f.severity == "warning" and "'httpAuthSecurityScheme'" in f.message and f.path == "$.securitySchemes.bearer"
+    assert [r for r in findings(doc) if r[0] == "error"] == []
+
+
+JS_CASE = {"scheme": {"$case": "apiKeySecurityScheme", "value": {"description": "k", "location": "header", "name": "X-Echo-Key"}}}
+
+
+@pytest.mark.parametrize("base", ["V1", "V0"])
+def test_security_scheme_in_the_a2a_js_internal_form_is_warned_and_read(base):
+    """Issue 24: cards built from @a2a-js/sdk 1.x objects serve {scheme: {$case, value}}."""
+    doc = card(V1 if base == "V1" else V0, securitySchemes={"bearer": JS_CASE})
+    f = one(doc, "scheme-shape")
+    assert f.severity == "warning" and "$case: 'apiKeySecurityScheme'" in f.message
+    assert [r for r in findings(doc) if r[0] == "error"] == []
+    bad = card(V1, securitySchemes={"bearer": {"scheme": {"$case": "apiKeySecurityScheme", "value": {"location": "header"}}}})
+    assert one(bad, "scheme-shape") and [r for r in findings(bad) if r[0] == "error"]  # the content is still checked (no name)
+
+
+def test_v0_card_with_a_v1_scheme_is_warned():
+    doc = card(V0, securitySchemes={"bearer": {"apiKeySecurityScheme": {"location": "header", "name": "X-K"}}})
+    assert one(doc, "scheme-shape").severity == "warning"
+    assert [r for r in findings(doc) if r[0] == "error"] == []
 
 
 def test_v0_url_disagreeing_with_its_preferred_transport_interface():

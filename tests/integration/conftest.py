@@ -30,7 +30,12 @@ class DemoAgent:
     url: str  # base URL, no trailing slash: http://127.0.0.1:PORT
     api_key: str
     log: Path  # the server's stdout+stderr
-    grpc_url: str | None = None  # gRPC target as the card lists it (127.0.0.1:PORT); None without grpcio
+    grpc_url: str | None = None  # the gRPC interface URL as the card lists it (grpc://127.0.0.1:PORT); None without grpcio
+
+    @property
+    def grpc_target(self) -> str | None:
+        """host:port, as grpc dials it (and as a bare target, TLS by default to `a2a`)."""
+        return self.grpc_url.removeprefix("grpc://") if self.grpc_url else None
 
     @property
     def rpc_url(self) -> str:
@@ -137,7 +142,7 @@ def demo_agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoAgent]:
         return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port={grpc_ports[-1]})"]
 
     with _serve(argv, log, "demo agent") as url:
-        grpc_url = f"127.0.0.1:{grpc_ports[-1]}" if HAS_GRPC else None
+        grpc_url = f"grpc://127.0.0.1:{grpc_ports[-1]}" if HAS_GRPC else None
         yield DemoAgent(url=url, api_key=DEMO_API_KEY, log=log, grpc_url=grpc_url)
 
 

@@ -70,6 +70,21 @@ def test_check_passes_in_full_on_every_interface_of_the_demo_agent(a2a_bin, demo
     assert [c.get("name").split(":")[0] for c in cases] == [c["id"] for c in doc["checks"]]
 
 
+def test_check_passes_on_the_demo_agent_as_the_readme_starts_it(a2a_bin, demo_agent):
+    """Issue 24, item 12: a newcomer's first `a2a check URL`, no flags. The card lists gRPC as
+    grpc://HOST:PORT (the scheme says plaintext), so gRPC is probed as served, not over TLS."""
+    proc, doc = check(a2a_bin, demo_agent.url)
+    assert proc.returncode == 0, [c for c in doc["checks"] if c["status"] == "fail"]
+    checks = {c["id"]: c for c in doc["checks"]}
+    if demo_agent.grpc_url:
+        assert demo_agent.grpc_url.startswith("grpc://")
+        for v in ("1.0", "0.3"):
+            assert checks[f"grpc-{v}.reachable"]["status"] == "pass", checks[f"grpc-{v}.reachable"]
+            assert checks[f"grpc-{v}.message-send"]["status"] == "pass"
+    text = subprocess.run([*a2a_bin, "check", demo_agent.url], capture_output=True, text=True, timeout=120, env={**os.environ, "A2ACLI_CONFIG": os.devnull})
+    assert text.returncode == 0 and "FAIL" not in text.stdout, text.stdout
+
+
 @pytest.mark.parametrize("binding", ["jsonrpc", "rest", "grpc"])
 def test_check_passes_per_binding(a2a_bin, demo_agent, binding):
     """Each binding alone (--transport) passes over both versions, push delivery included."""

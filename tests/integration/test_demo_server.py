@@ -982,7 +982,7 @@ def grpc_channel(demo_agent) -> Iterator[Any]:
     """A plaintext channel to the demo's gRPC port (skipped without grpcio, the `grpc` extra)."""
     grpc = pytest.importorskip("grpc")
     assert demo_agent.grpc_url, "grpcio is installed, so the demo serves gRPC"
-    with grpc.insecure_channel(demo_agent.grpc_url) as channel:
+    with grpc.insecure_channel(demo_agent.grpc_target) as channel:
         yield channel
 
 

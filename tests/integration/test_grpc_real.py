@@ -90,6 +90,10 @@ def test_grpc_dump_diffs_against_a_json_rpc_dump(grpc_cli, a2a_bin, tmp_path):
 def test_without_plaintext_tls_fails_with_a_hint(a2a_bin, demo_agent):
     if not getattr(demo_agent, "grpc_url", None):
         pytest.skip("the demo agent serves no gRPC")
-    proc = subprocess.run([*a2a_bin, "tasks", "get", "x", "--endpoint", demo_agent.grpc_url, "--transport", "grpc", "--timeout", "10"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([*a2a_bin, "tasks", "get", "x", "--endpoint", demo_agent.grpc_target, "--transport", "grpc", "--timeout", "10"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 3, proc.stderr
     assert "--plaintext" in proc.stderr
+    # one line and its hint (issue 24), not grpc's whole chain of clauses
+    error, hint = proc.stderr.strip().splitlines()
+    assert error == f"error: TLS with {demo_agent.grpc_target} failed: the server did not answer in TLS (WRONG_VERSION_NUMBER) [A2ACLI_ERR_UNREACHABLE]"
+    assert hint.startswith("hint: the server may not speak TLS: pass --plaintext")

@@ -34,8 +34,9 @@ PYTHON_SERVERS = {
     "sdk03": ("a2a-sdk[http-server]>=0.3,<0.4", "uvicorn"),
     "sdk02": ("a2a-sdk>=0.2,<0.3", "uvicorn"),
     "fasta2a": ("fasta2a", "uvicorn"),
+    "pya2a": ("python-a2a==0.5.10",),
 }
-NPM_SERVERS = {"js03": ("@a2a-js/sdk@^0.3", "express@^4")}
+NPM_SERVERS = {"js03": ("@a2a-js/sdk@^0.3", "express@^4"), "js13": ("@a2a-js/sdk@^1.3", "express@^4")}
 
 
 def _cached(name: str, spec: tuple[str, ...]) -> bool:
@@ -150,9 +151,36 @@ def js03(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def js03rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same echo agent on a2a-js 0.3's HTTP+JSON mount (/rest): errors are {"code", "message"}."""
+    folder = npm_folder("js03")
+    script = folder / "js_rest_echo_server.mjs"
+    shutil.copyfile(HERE / "js_rest_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js03rest") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def js13(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """@a2a-js/sdk 1.x: a card built from the SDK's objects (security scheme in its $case form)."""
+    folder = npm_folder("js13")
+    script = folder / "js1_echo_server.mjs"
+    shutil.copyfile(HERE / "js1_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js13") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def fasta2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     python = python_env("fasta2a")
     with serve([str(python), str(HERE / "fasta2a_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("fasta2a") / "log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def pya2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    python = python_env("pya2a")
+    with serve([str(python), str(HERE / "python_a2a_echo_server.py")], "/.well-known/agent.json", tmp_path_factory.mktemp("pya2a") / "log") as url:
         yield url
 
 
@@ -261,3 +289,66 @@ def test_fasta2a_500_is_not_a_json_rpc_answer_and_raw_prints_it(a2a_bin, fasta2a
     assert failed.returncode == 1
     assert failed.stdout.strip() == "Internal Server Error"
     assert "not a JSON-RPC answer" in failed.stderr and "retry later" not in failed.stderr
+
+
+# -- issue 24: `a2a check` against 0.3-only servers ------------------------------------------------
+
+
+def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a_bin, sdk03):
+    """-32009 exists only in 1.0: a 0.3-only agent's clean refusal of `A2A-Version: 99.0` passes."""
+    proc = a2a(a2a_bin, "check", sdk03, "-o", "json")
+    checks = {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
+    probe = checks["jsonrpc-0.3.version-unsupported"]
+    assert probe["status"] == "pass" and probe["detail"].startswith("-32001 TaskNotFoundError: a clean refusal"), probe
+    assert checks["jsonrpc-0.3.reachable"]["status"] == "pass"
+    assert proc.returncode == 0, [c for c in checks.values() if c["status"] == "fail"]
+
+
+# -- issue 24: python-a2a answers every call with a non-JSON-RPC HTTP 500 ---------------------------
+
+
+def test_pya2a_check_passes_reachable_only_on_evidence(a2a_bin, pya2a):
+    proc = a2a(a2a_bin, "check", pya2a, "-o", "json")
+    doc = json.loads(proc.stdout)
+    mine = [c for c in doc["checks"] if c["id"].startswith("jsonrpc-0.3.")]
+    reachable = mine[0]  # first in its group, as before
+    assert reachable["id"] == "jsonrpc-0.3.reachable"
+    assert reachable["status"] == "fail" and reachable["detail"].startswith("reachable, but no call got an A2A answer (first: the agent answered HTTP 500"), reachable
+    assert proc.returncode == 1 and doc["passed"] is False
+
+
+# -- issue 24: a2a-js HTTP+JSON errors are {"code": -32001, "message": ...} -------------------------
+
+
+def test_js03_rest_errors_are_read_by_their_a2a_code(a2a_bin, js03rest):
+    missing = a2a(a2a_bin, "tasks", "get", "nope", "-u", js03rest, "--a2a-version", "0.3", "-o", "json")
+    assert missing.returncode == 1
+    assert json.loads(missing.stdout)["error"]["code"] == "TaskNotFoundError", missing.stdout
+    sent = a2a(a2a_bin, "send", "hi", "-u", js03rest, "--a2a-version", "0.3", "-o", "json", "--as", "v1")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["task"]["id"]
+    cancel = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03rest, "--a2a-version", "0.3")
+    assert cancel.returncode == 1
+    assert cancel.stderr.startswith("error: -32002 TaskNotCancelableError: Task not cancelable"), cancel.stderr
+    assert "HTTP 409" not in cancel.stderr and "--debug" not in cancel.stderr
+    checked = a2a(a2a_bin, "check", js03rest, "-o", "json")
+    fails = [c for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
+    assert checked.returncode == 0 and fails == [], fails
+
+
+# -- issue 24: @a2a-js/sdk 1.x serves security schemes as {"scheme": {"$case": ..., "value": ...}} ---
+
+
+def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a_bin, js13):
+    shown = a2a(a2a_bin, "card", "fetch", "-u", js13, "-o", "text")
+    assert shown.returncode == 0, shown.stderr
+    assert "Security type: apiKey\nSecurity location: header X-Echo-Key\nSecurity flag: --api-key KEY" in shown.stdout, shown.stdout
+    extended = a2a(a2a_bin, "card", "extended", "-u", js13, "--api-key", "echo-key", "--transport", "rest", "-o", "json")
+    assert extended.returncode == 0 and "not sent" not in extended.stderr, extended.stderr
+    assert json.loads(extended.stdout)["name"].startswith("js1 echo")
+    refused = a2a(a2a_bin, "card", "extended", "-u", js13, "--transport", "rest")
+    assert refused.returncode == 4, refused.stderr  # the key is what the server checks: it went where the card says
+    checked = a2a(a2a_bin, "check", "card", js13 + "/.well-known/agent-card.json", "-o", "json")
+    found = [f for f in json.loads(checked.stdout)["cards"][0]["findings"] if f["rule"] == "scheme-shape"]
+    assert [(f["severity"], f["path"]) for f in found] == [("warning", "$.securitySchemes.echoKey")], found
+    assert "$case: 'apiKeySecurityScheme'" in found[0]["message"]

@@ -163,6 +163,18 @@ def test_a_status_naming_no_a2a_error_is_an_http_error(status, body, words):
     assert type(err) is HttpError and err.message == words and err.a2a_code is None and err.hint
 
 
+@pytest.mark.parametrize("status,body,name", [
+    (404, {"code": -32001, "message": "Task not found: x"}, "-32001 TaskNotFoundError: Task not found: x"),
+    (409, {"code": -32002, "message": "Task not cancelable: t"}, "-32002 TaskNotCancelableError: Task not cancelable: t"),
+    (400, {"code": -32602, "message": "bad", "data": {"field": "message"}}, "-32602 InvalidParamsError: bad"),
+])
+def test_an_a2a_js_error_body_is_read_by_its_a2a_code(status, body, name):
+    """@a2a-js/sdk's HTTP+JSON errors: an HTTP status with {"code": <A2A code>, "message"} (issue 24)."""
+    err = REST.error(Answer(status, json.dumps(body).encode(), version="0.3"))
+    assert err.message == name and err.a2a_code == body["code"] and err.wire_code == status
+    assert err.data == body.get("data")
+
+
 def test_a_non_json_rpc_error_object_over_json_rpc_keeps_its_http_status():
     err = JSONRPC.error(Answer(500, json.dumps({"error": {"code": 500, "message": "boom"}}).encode()))
     assert type(err) is HttpError and "HTTP 500" in err.message and err.a2a_code is None

@@ -7,7 +7,8 @@ Under 1.0 the request message is the V1 ProtoJSON params (an interface's tenant 
 `/{tenant}` path prefix), and answers are bare V1 objects (no envelope; a stream event's data is
 a bare StreamResponse). Under 0.3 the routes live under `/v1` and bodies are the proto-JSON of
 the 0.3 gRPC proto (wire/translate/proto03.py), not the JSON-RPC schema. Errors are an HTTP
-status with a `google.rpc.Status` body whose ErrorInfo `reason` names the A2A error."""
+status with a `google.rpc.Status` body whose ErrorInfo `reason` names the A2A error; @a2a-js/sdk
+answers `{"code": -32001, "message": …}` instead, read by that code."""
 
 from __future__ import annotations
 
@@ -203,15 +204,27 @@ def _reasons() -> dict[str, int]:
     return {error_reason(code): code for code in A2A_ERRORS if error_reason(code) != "UNKNOWN"}
 
 
+def _numeric_a2a_code(code: Any) -> int | None:
+    """A JSON-RPC/A2A error code where a google.rpc.Status has its (small, positive) status code:
+    @a2a-js/sdk's HTTP+JSON errors are an HTTP status with `{"code": -32001, "message": ...}`, read
+    as its client reads them. Only codes in the JSON-RPC error range (-32768..-32000) count."""
+    if isinstance(code, int) and not isinstance(code, bool) and -32768 <= code <= -32000:
+        return code
+    return None
+
+
 def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
     """The A2A error of a google.rpc.Status body (`{"error": {code, status, message, details}}`,
-    or the Status itself), named by its ErrorInfo reason; None when the body is no Status."""
+    or the Status itself), named by its ErrorInfo reason, or of a body whose `code` is an A2A
+    error code (a2a-js); None when the body is neither."""
     status = doc.get("error") if isinstance(doc, dict) and isinstance(doc.get("error"), dict) else doc
     if not isinstance(status, dict) or not isinstance(status.get("message"), str) or not ({"code", "status", "details"} & status.keys()):
         return None
     details: list[Any] = status["details"] if isinstance(status.get("details"), list) else []
     reason = next((str(d.get("reason")) for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")), None)
     code = _reasons().get(reason) if reason else None
+    if code is None and not details:
+        code = _numeric_a2a_code(status.get("code"))  # a2a-js: {"code": -32001, "message": ...}
     # the transport-level code: the gRPC status name (this Status is a gRPC one), else the HTTP status
     wire_code = (status.get("status") if isinstance(status.get("status"), str) else None) or answer.reason if answer.content_type == "application/grpc" else answer.status
     if code is None:  # a Status that names no A2A error (a proxy's, a framework's): an HTTP error
@@ -224,7 +237,8 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
             f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""), hint=fault, data=details or None, request_id=answer.request_id, wire_code=wire_code
         )
     # the same code and words as over JSON-RPC; the HTTP status (gRPC status) is the envelope's a2aCode
-    return a2a_error(code, status["message"], answer, data=details or None, wire_code=wire_code)
+    data = details or (status.get("data") if "data" in status else None)
+    return a2a_error(code, status["message"], answer, data=data, wire_code=wire_code)
 
 
 # -- reading recorded requests back (a2a diff, a2a translate) ------------------------------------

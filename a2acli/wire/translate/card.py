@@ -3,7 +3,8 @@
 # `protocolVersion`, extras in `additionalInterfaces` [{url, transport}]. The extended-card flag
 # moved from V0 `supportsAuthenticatedExtendedCard` into V1 `capabilities.extendedAgentCard`.
 # Security schemes: V1 names the scheme by its oneof key ({"apiKeySecurityScheme": {location}}),
-# V0 by `type` ({"type": "apiKey", "in"}); requirements are V1 `securityRequirements`
+# V0 by `type` ({"type": "apiKey", "in"}); cards built from @a2a-js/sdk 1.x objects carry its internal
+# {"scheme": {"$case": KEY, "value": {...}}}, read as {KEY: {...}}; requirements are V1 `securityRequirements`
 # [{schemes: {name: {list: [...]}}}] vs V0 `security` [{name: [...]}], on the card and skills.
 # V1 OAuth flows hold exactly one flow (plus deviceCode, pkceRequired); V0 may hold several.
 from __future__ import annotations
@@ -86,8 +87,20 @@ def _compat_flows(flows: dict[str, Any], notes: Notes) -> dict[str, Any]:
     return flows
 
 
+def unwrap_case(scheme: Any) -> Any:
+    """@a2a-js/sdk 1.x serves a card built from its own objects in their internal oneof form,
+    `{"scheme": {"$case": "apiKeySecurityScheme", "value": {...}}}` (a2a-js #663/#664): the
+    ProtoJSON `{"apiKeySecurityScheme": {...}}` it stands for. Anything else as it is (a V0 http
+    scheme's `scheme` is a string)."""
+    inner = scheme.get("scheme") if isinstance(scheme, dict) else None
+    if isinstance(inner, dict) and isinstance(inner.get("$case"), str) and len(scheme) == 1:
+        return {inner["$case"]: inner.get("value") if isinstance(inner.get("value"), dict) else {}}
+    return scheme
+
+
 @entity("security scheme")
 def _core_scheme(scheme: dict[str, Any], notes: Notes) -> dict[str, Any]:
+    scheme = unwrap_case(scheme)
     if "type" in scheme:
         if (key := _SCHEME_KEYS.get(scheme["type"])) is None:
             note(notes, f"security scheme: type {scheme['type']!r} not recognised; left unchanged")
@@ -103,6 +116,7 @@ def _core_scheme(scheme: dict[str, Any], notes: Notes) -> dict[str, Any]:
 
 @entity("security scheme")
 def _compat_scheme(scheme: dict[str, Any], notes: Notes) -> dict[str, Any]:
+    scheme = unwrap_case(scheme)
     members = [k for k in _SCHEME_TYPES if k in scheme]
     if members:
         body = scheme.pop(members[0])
@@ -227,3 +241,13 @@ def _compat_endpoint(interfaces: list[Any], notes: Notes) -> dict[str, Any]:
     others = [rename({k: v for k, v in i.items() if k != "protocolVersion"}, "protocolBinding", "transport") for i in legacy[1:]]
     endpoint = {"protocolVersion": version, "url": legacy[0].get("url", ""), "preferredTransport": legacy[0].get("protocolBinding") or "JSONRPC"}
     return endpoint | ({"additionalInterfaces": others} if others else {})
+
+
+def scheme_to_core(scheme: Any) -> Any:
+    """One security scheme in 1.0's ProtoJSON oneof, from any of the three shapes."""
+    return _core_scheme(scheme)
+
+
+def scheme_to_compat(scheme: Any) -> Any:
+    """One security scheme in 0.3's `{type: ...}` form, from any of the three shapes."""
+    return _compat_scheme(scheme)
