@@ -32,6 +32,9 @@ from a2acli.wire import VERSION_HEADER, extensions_header
 from a2acli.wire.bindings.base import HttpRequest
 
 USER_AGENT = f"a2acli/{__version__}"
+# What a public GET (a card, a downloaded file) carries on when redirected to another origin: no
+# -H value and no credential, only these.
+_PUBLIC_HEADERS = frozenset({"host", "user-agent", "accept", "accept-encoding", "a2a-version", "a2a-extensions", "x-a2a-extensions", "connection"})
 # Time is always bounded (docs/guide.md, "Timeouts"): a connection must be made within
 # CONNECT_TIMEOUT seconds, and without --timeout a read waits at most IDLE_TIMEOUT seconds for its
 # next byte. A stream kept alive by comments (`: keep-alive`) is never idle; an agent silent that
@@ -160,13 +163,15 @@ class Transport:
         connect = self.cfg.connect_timeout if left is None else min(left, self.cfg.connect_timeout)
         return httpx.Timeout(self.cfg.idle_timeout if left is None else left, connect=connect)
 
-    def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+    def headers(self, extra: dict[str, str] | None = None, *, drop: frozenset[str] = frozenset()) -> dict[str, str]:
         """The request's headers: ours, then `extra`, then -H, each replacing a header of the same
-        name in any spelling (-H 'a2a-version: 9.9' replaces A2A-Version; it is not sent twice)."""
+        name in any spelling (-H 'a2a-version: 9.9' replaces A2A-Version; it is not sent twice).
+        `drop`: lowercase names of -H headers left out (credentials kept from another origin)."""
         h = {"User-Agent": USER_AGENT, VERSION_HEADER: self.cfg.version}
         if self.cfg.extensions:
             h[extensions_header(self.cfg.version)] = ",".join(self.cfg.extensions)
-        for k, v in [*(extra or {}).items(), *self.cfg.headers]:  # -H wins over everything
+        given = [(k, v) for k, v in self.cfg.headers if k.lower() not in drop]
+        for k, v in [*(extra or {}).items(), *given]:  # -H wins over everything
             for same in [name for name in h if name.lower() == k.lower()]:
                 del h[same]
             h[k] = v
@@ -229,12 +234,14 @@ class Transport:
             ex.elapsed = time.monotonic() - t0
 
     # -- requests -------------------------------------------------------------------------------
-    def get(self, url: str, *, label: str, headers: dict[str, str] | None = None) -> Exchange:
-        """GET (the public card): never carries credentials beyond what -H adds."""
+    def get(self, url: str, *, label: str, headers: dict[str, str] | None = None, drop: frozenset[str] = frozenset()) -> Exchange:
+        """GET (the public card, a downloaded file): never carries credentials beyond what -H and
+        `headers` add; `drop` leaves those -H headers out (lowercase names)."""
         parsed = httpx.URL(url)
         if parsed.userinfo:  # user:password@ in the URL: httpx would send it as Basic auth, and this GET is public
             parsed = parsed.copy_with(username=None, password=None)
-        req = self.client.build_request("GET", parsed, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
+        h = self.headers({"Accept": "application/json", **(headers or {})}, drop=drop)
+        req = self.client.build_request("GET", parsed, headers=h, timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
     @staticmethod
@@ -365,8 +372,8 @@ class Transport:
                 if req.extensions.get("a2acli.https_only") and target.url.scheme != "https" and not is_loopback(target.url.host):
                     raise HttpError(f"{req.url} redirects (HTTP {resp.status_code}) to {target.url}, not https", hint="keys are fetched over https only")
                 if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
-                    for name, _value in self.cfg.headers:
-                        target.headers.pop(name, None)
+                    for name in [n for n in target.headers if n.lower() not in _PUBLIC_HEADERS]:  # -H, an API key of a download
+                        del target.headers[name]
                 target.extensions = {**target.extensions, **{k: v for k, v in req.extensions.items() if k.startswith("a2acli.")}}
                 req = target
                 continue
