@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
+from hostile_server import hostile, rpc_answer
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -116,7 +117,6 @@ def test_unknown_task_is_the_rpc_error(cli, agent, tmp_path):
 # -- issue 27: no file replaced behind the user's back; credentials stay with the agent's origin ----
 # Against hostile agents on 127.0.0.1 (tests/hostile_server.py).
 
-from hostile_server import hostile, rpc_answer  # noqa: E402
 
 
 def _agent_with(task, h):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from a2a_testkit import AGENT, ANY_CREDENTIAL, rpc_result, v1_card
+from hostile_server import hostile, rpc_answer
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
@@ -75,8 +77,6 @@ def test_the_client_secret_goes_over_https_only(cli, tmp_path, respx_mock):
 
 # -- issue 27: `-H` credentials follow the same rule, against two origins on 127.0.0.1 --------------
 
-from hostile_server import hostile, rpc_answer  # noqa: E402
-import pytest  # noqa: E402
 
 
 def _two_origins(card_extra=None, binding="JSONRPC"):
