@@ -16,6 +16,7 @@ import binascii
 import json
 import mimetypes
 import re
+import shlex
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -220,7 +221,7 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
     if not plan(task):
         none = "no artifacts" if not task.get("artifacts") else "no text, data or file parts in its artifacts"
         hint = "it is still running: `a2a tasks get ID --wait`, then download" if state in ("submitted", "working") else "see it with `a2a tasks get ID`"
-        raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", task_id))
+        raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", shlex.quote(task_id)))
     agent = _origin(call.endpoint().url)
     if directory is None:
         directory = default_directory(task_id)
