@@ -533,6 +533,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         key=paths.get("key"),
         oauth=tuple(sorted(res.auth.items())),
         timeout=timeout,
+        no_timeout=timeout is None and res.sources["timeout"] != "default" and v.get("timeout") not in (None, ""),
         max_body=max_body,
         insecure=bool(merged.get("insecure")),
         strict_origin=settings.parse_bool(v["strict-origin"], res.sources["strict-origin"]),

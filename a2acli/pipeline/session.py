@@ -70,7 +70,7 @@ class Call:
 
     def __init__(self, opts: CallOptions, out: Any) -> None:
         from a2acli.redact import active
-        from a2acli.transport.client import Transport, TransportConfig
+        from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
         from a2acli.transport.record import DebugTap, DumpTap, RequestIdTap
 
         self.opts = opts
@@ -90,6 +90,7 @@ class Call:
                 headers=opts.headers,
                 extensions=opts.extensions,
                 timeout=opts.timeout,
+                unary_bound=None if opts.timeout or opts.no_timeout else UNARY_BOUND,
                 max_body=opts.max_body,
                 insecure=opts.insecure,
                 cacert=opts.cacert,

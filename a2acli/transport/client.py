@@ -41,6 +41,10 @@ _PUBLIC_HEADERS = frozenset({"host", "user-agent", "accept", "accept-encoding", 
 # long is an error (exit 5). --timeout N bounds the whole call instead (reads wait up to what is left).
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 300.0
+# ...and a unary exchange (a call's answer, the card, a downloaded file) ends within UNARY_BOUND
+# seconds in all, so an answer that trickles in a byte a minute cannot hold the CLI for ever
+# (issue 27). Streams stay unbounded but idle-bounded. --timeout N replaces it; --timeout 0 drops it.
+UNARY_BOUND = 600.0
 
 
 class Credentials:
@@ -62,6 +66,7 @@ class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to de
     insecure: bool = False
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT  # seconds a read waits for a byte when there is no --timeout
+    unary_bound: float | None = None  # seconds one unary exchange may take in all when there is no --timeout (UNARY_BOUND)
     cacert: str | None = None  # PEM bundle trusted instead of the default CAs
     cert: str | None = None  # client certificate (mutual TLS); may hold the key too
     key: str | None = None  # its private key, when separate
@@ -123,6 +128,16 @@ class _LazyTLSTransport(httpx.BaseTransport):
             if t is not None:
                 t.close()
 
+    def abort(self) -> None:
+        """Close every connection now (from the unary bound's timer: a read blocked on a head that
+        trickles in fails at its next byte); later requests get new pools."""
+        plain, tls = self._plain, self._tls
+        self._plain = None
+        self._tls = None if not (self._cfg.cacert or self._cfg.cert) else httpx.HTTPTransport(verify=tls_verify(self._cfg))
+        for t in (plain, tls):
+            if t is not None:
+                t.close()
+
 
 class Transport:
     def __init__(self, cfg: TransportConfig, taps: list[Tap] | None = None) -> None:
@@ -131,6 +146,8 @@ class Transport:
         self._client: httpx.Client | None = None
         self._seq = 0
         self._deadline = time.monotonic() + cfg.timeout if cfg.timeout else None
+        self._cut: Exchange | None = None  # the exchange the unary bound cut off
+        self._lazy: _LazyTLSTransport | None = None
         self.last: Exchange | None = None
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -138,7 +155,8 @@ class Transport:
     def client(self) -> httpx.Client:
         if self._client is None:
             # only the codings limits.inflate undoes, a bounded piece at a time
-            self._client = httpx.Client(transport=_LazyTLSTransport(self.cfg), follow_redirects=True)
+            self._lazy = _LazyTLSTransport(self.cfg)
+            self._client = httpx.Client(transport=self._lazy, follow_redirects=True)
             self._client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # in place: the header order stays httpx's
         return self._client
 
@@ -223,6 +241,11 @@ class Transport:
                 raise UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT) from e
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout") from e
+            if self._cut is ex:  # the unary bound's watchdog closed it
+                raise TimeoutExpired(
+                    f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
+                    hint="--timeout N waits up to N seconds in all (--timeout 0: no bound)",
+                ) from e
             raise ConnectionBrokenError(
                 f"the connection to {ex.url} broke before the answer was complete ({e or type(e).__name__})",
                 hint="the agent closed the stream early; retry, or see --debug",
@@ -290,8 +313,9 @@ class Transport:
         ex = self._new_exchange(label, req.method, req, streaming=False)
         self._emit("on_request", ex)
         try:
-            with self._errors(ex):
+            with self._errors(ex), self._unary_bound(ex) as held:
                 resp = self._send(req)
+                held.append(resp)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
@@ -307,6 +331,31 @@ class Transport:
         finally:
             self._emit("on_complete", ex)
         return ex
+
+    @contextmanager
+    def _unary_bound(self, ex: Exchange) -> Iterator[list[httpx.Response]]:
+        """Without --timeout, one unary exchange (head and body) ends within cfg.unary_bound
+        seconds: a timer closes its answer (or, while the head is still coming, the connections),
+        and the read that fails says why (_errors). The caller appends the answer to the list."""
+        held: list[httpx.Response] = []
+        if self._deadline is not None or not self.cfg.unary_bound:
+            yield held
+            return
+
+        def cut() -> None:
+            self._cut = ex
+            if held:
+                held[0].close()
+            elif self._lazy is not None:
+                self._lazy.abort()
+
+        timer = threading.Timer(self.cfg.unary_bound, cut)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield held
+        finally:
+            timer.cancel()
 
     @contextmanager
     def open_stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, httpx.Response]]:
