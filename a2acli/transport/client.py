@@ -260,11 +260,13 @@ class Transport:
     def get(self, url: str, *, label: str, headers: dict[str, str] | None = None, drop: frozenset[str] = frozenset()) -> Exchange:
         """GET (the public card, a downloaded file): never carries credentials beyond what -H and
         `headers` add; `drop` leaves those -H headers out (lowercase names)."""
-        parsed = httpx.URL(url)
+        with _bad_url(url):
+            parsed = httpx.URL(url)
         if parsed.userinfo:  # user:password@ in the URL: httpx would send it as Basic auth, and this GET is public
             parsed = parsed.copy_with(username=None, password=None)
         h = self.headers({"Accept": "application/json", **(headers or {})}, drop=drop)
-        req = self.client.build_request("GET", parsed, headers=h, timeout=self._timeout(), extensions={"a2acli.public": True})
+        with _bad_url(url):
+            req = self.client.build_request("GET", parsed, headers=h, timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
     @staticmethod
@@ -294,15 +296,16 @@ class Transport:
         url = base_url.rstrip("/") + request.path if request.path else base_url
         params: list[tuple[str, str | int | float | bool | None]] = [*request.query, *creds.params.items()]
         h = self.headers({**dict(request.headers), **creds.headers, **(headers or {})})
-        return self.client.build_request(
-            request.verb,
-            url,
-            content=request.body,
-            headers=h,
-            params=params or None,
-            cookies=creds.cookies or None,
-            timeout=self._timeout(),
-        )
+        with _bad_url(url):
+            return self.client.build_request(
+                request.verb,
+                url,
+                content=request.body,
+                headers=h,
+                params=params or None,
+                cookies=creds.cookies or None,
+                timeout=self._timeout(),
+            )
 
     def exchange(self, req: httpx.Request, *, label: str) -> Exchange:
         """Send a prepared request and read the whole answer (any HTTP status)."""
@@ -460,6 +463,22 @@ class Transport:
         ex.reason = resp.reason_phrase
         ex.http_version = resp.http_version
         ex.response_headers = _raw_headers(resp.headers)
+
+
+@contextmanager
+def _bad_url(url: str) -> Iterator[None]:
+    """A URL httpx cannot send to (`http://[::1`, a host `xn--a.com` that is no IDNA name): an
+    invalid answer naming it (-u and --endpoint were checked as usage errors already; this one
+    came from the agent: its card, a file part)."""
+    from a2acli.errors import InvalidResponseError
+
+    try:
+        yield
+    except (httpx.InvalidURL, UnicodeError) as e:
+        if isinstance(e, UnicodeError) and not type(e).__module__.startswith("idna"):
+            raise
+        shown = url if len(url) <= 100 else url[:100] + "…"
+        raise InvalidResponseError(f"cannot call {shown!r}: it is not a valid URL ({e})", hint="the Agent Card (or the answer) names a broken URL; --endpoint URL calls one of your choice") from None
 
 
 def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:
