@@ -2,9 +2,12 @@
 
 Text parts become .txt files, data parts .json, file parts their bytes: decoded from `raw`
 (base64) or fetched from `url` through the call's Transport (so -H, --timeout, TLS options and the
-dump apply; the agent's credentials go only to the agent's own origin). Names come from the part's
+dump apply). Credentials, the card's and the `-H` ones that carry one, go only to the agent's own
+origin; a file on another host is fetched without them, and said so. Names come from the part's
 filename, else the artifact's name (else its id), reduced to one plain file name inside the target
-directory: `../`, absolute paths and hidden-file dots never get out of it."""
+directory: `../`, absolute paths and hidden-file dots never get out of it. The target directory is
+--dir, or one named after the task; a file there is never replaced without --overwrite (issue 27:
+an agent's `Makefile` must not replace the user's)."""
 
 from __future__ import annotations
 
@@ -13,13 +16,14 @@ import binascii
 import json
 import mimetypes
 import re
+import shlex
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from a2acli.errors import A2acliError, InvalidResponseError, UsageError
+from a2acli.errors import FILE_EXISTS, A2acliError, InvalidResponseError, UsageError
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
 MAX_NAME = 180
@@ -143,9 +147,41 @@ def inside(directory: Path, name: str) -> Path:
     return target
 
 
-def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes]) -> list[SavedFile]:
-    """Write every part of every artifact of a canonical V1 task into `directory`."""
+def default_directory(task_id: str) -> Path:
+    """Where files go without --dir: a directory of the task's own (`./TASK_ID/`), so an agent's
+    `Makefile` never lands among the user's files."""
+    return Path(safe_name(task_id, "task"))
+
+
+def existing(planned: list[PlannedFile], directory: Path) -> list[Path]:
+    """The files of the plan that are there already (a dangling link counts: writing would follow it)."""
+    if not directory.exists():
+        return []
+    found = []
+    for p in planned:
+        path = directory / p.name
+        if path.exists() or path.is_symlink():
+            found.append(path)
+    return found
+
+
+def refuse_existing(found: list[Path], directory: Path) -> A2acliError:
+    names = ", ".join(str(f) for f in found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+    return A2acliError(
+        f"{len(found)} file(s) already exist in {directory}: {names}; nothing was written",
+        hint="--overwrite replaces them; --dir DIR saves somewhere else",
+        code=FILE_EXISTS,
+    )
+
+
+def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *, overwrite: bool = False) -> list[SavedFile]:
+    """Write every part of every artifact of a canonical V1 task into `directory`. An existing
+    file is never replaced unless `overwrite`: the whole download is refused before anything is
+    fetched or written (and a file that appears meanwhile is not replaced either)."""
     planned = plan_parts(task)
+    found = existing([p for p, _ in planned], directory)
+    if found and not overwrite:
+        raise refuse_existing(found, directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -156,7 +192,10 @@ def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes]) -
         path = inside(directory, p.name)
         replaced = path.exists()
         try:
-            path.write_bytes(data)
+            with path.open("wb" if overwrite else "xb") as f:  # x: never replace a file behind the user's back
+                f.write(data)
+        except FileExistsError:
+            raise refuse_existing([directory / p.name], directory) from None
         except OSError as e:
             raise A2acliError(f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space") from None
         saved.append(SavedFile(directory / p.name, len(data), p, replaced))
@@ -171,8 +210,9 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return (u.scheme.lower(), (u.hostname or "").lower(), u.port or {"http": 80, "https": 443}.get(u.scheme.lower()))
 
 
-def download(task: dict[str, Any], directory: Path, call: Any) -> None:
-    """Save a task's artifacts (fetched with the session's transport) and report them."""
+def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwrite: bool = False) -> None:
+    """Save a task's artifacts (fetched with the session's transport) and report them. Without a
+    directory, into one named after the task."""
     from a2acli.render.views import state_label
     from a2acli.transport.client import http_status_error
 
@@ -181,19 +221,33 @@ def download(task: dict[str, Any], directory: Path, call: Any) -> None:
     if not plan(task):
         none = "no artifacts" if not task.get("artifacts") else "no text, data or file parts in its artifacts"
         hint = "it is still running: `a2a tasks get ID --wait`, then download" if state in ("submitted", "working") else "see it with `a2a tasks get ID`"
-        raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", task_id))
+        raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", shlex.quote(task_id)))
     agent = _origin(call.endpoint().url)
+    if directory is None:
+        directory = default_directory(task_id)
+        call.out.note(f"saving into {directory}{'/' if not str(directory).endswith('/') else ''} (--dir chooses another directory)")
 
     def fetch(url: str) -> bytes:
-        if urllib.parse.urlsplit(url).scheme.lower() not in ("http", "https"):
+        try:
+            there = _origin(url)
+        except ValueError:
+            there = ("", "", None)
+        if there[0] not in ("http", "https") or not there[1]:
             raise InvalidResponseError(f"cannot fetch {url!r}: only http(s) URLs", hint="download it yourself")
-        creds = call.credentials().headers if _origin(url) == agent else {}
-        ex = call.transport.get(url, label="download", headers={"Accept": "*/*", **creds})
+        if there == agent:
+            ex = call.transport.get(url, label="download", headers={"Accept": "*/*", **call.credentials().headers})
+        else:  # another host: no credential (neither the card's nor a -H one), and said so
+            from a2acli.pipeline.origin import credential_headers
+
+            dropped = credential_headers(call.opts.headers, call.card)
+            host = f"{there[1]}:{there[2]}" if there[2] not in (None, {"http": 80, "https": 443}[there[0]]) else there[1]
+            call.out.warn(f"fetching {url} from another host, {host}: no credentials sent" + (f" (not {', '.join(dropped)})" if dropped else ""))
+            ex = call.transport.get(url, label="download", headers={"Accept": "*/*"}, drop=frozenset(n.lower() for n in dropped))
         if not 200 <= (ex.status or 0) < 300:
             raise http_status_error(ex, "the file's server")
         return ex.response_body
 
-    saved = save(task, directory, fetch)
+    saved = save(task, directory, fetch, overwrite=overwrite)
     _report(call.out, task, saved)
 
 

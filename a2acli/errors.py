@@ -66,6 +66,7 @@ MISSING_EXTRA = "X_A2A_MISSING_EXTRA"  # an optional dependency (an extra) is no
 EXPECT_STATE = "X_A2A_EXPECT_STATE"  # --expect-state: the task ended in another state
 INTERRUPTED = "X_A2A_INTERRUPTED"  # Ctrl-C
 SIGNATURE = "X_A2A_SIGNATURE"  # --verify-signature: the Agent Card's signature is not verified
+FILE_EXISTS = "X_A2A_FILE_EXISTS"  # `tasks download`: a file of that name is there; not replaced without --overwrite
 
 VENDOR: dict[str, ExitCode] = {
     HTTP_ERROR: ExitCode.FAILED,
@@ -78,6 +79,7 @@ VENDOR: dict[str, ExitCode] = {
     EXPECT_STATE: ExitCode.UNEXPECTED_STATE,
     INTERRUPTED: ExitCode.INTERRUPTED,
     SIGNATURE: ExitCode.FAILED,
+    FILE_EXISTS: ExitCode.FAILED,
 }
 
 # A protocol failure the CLI detects itself, named as A2A names it (A2A 1.0 §3.3.2): an answer

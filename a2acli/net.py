@@ -65,6 +65,23 @@ def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str |
     labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
     if len(host) > 253 or any(not label or len(label) > 63 for label in labels):
         return f"{host[:80]!r} is not a host name (an empty or overlong label)"
+    return idna_problem(host)
+
+
+def idna_problem(host: str) -> str | None:
+    """Why an internationalized host (non-ASCII, or an `xn--` punycode label) is no host name
+    httpx can call (`xn--a.com`, `-é.com`), else None."""
+    if host.isascii() and "xn--" not in host.lower():
+        return None
+    import idna  # httpx's own dependency; imported only for such a host
+
+    try:
+        if host.isascii():
+            idna.decode(host)
+        else:
+            idna.encode(host.lower())
+    except (idna.IDNAError, UnicodeError, ValueError) as e:
+        return f"{host[:80]!r} is not a valid internationalized host name ({e})"
     return None
 
 

@@ -83,7 +83,7 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
     except UnicodeDecodeError as e:
         raise UsageError(f"{flag}: {where} is not UTF-8 ({e.reason} at byte {e.start})", hint=hint) from None
     try:
-        return checked_depth(json.loads(text, parse_constant=_no_constant), f"{flag}: {where}")
+        return checked_depth(json.loads(text, parse_constant=_no_constant, parse_float=_finite), f"{flag}: {where}")
     except RecursionError:
         raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
     except ValueError as e:
@@ -99,7 +99,7 @@ def _looks_like_path(value: str) -> bool:
 
 def _is_json(value: str) -> bool:
     try:
-        json.loads(value, parse_constant=_no_constant)
+        json.loads(value, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, RecursionError):
         return False
     return True
@@ -118,6 +118,17 @@ MAX_DEPTH = 100  # levels of JSON nesting an input may have (more is no message 
 def _no_constant(name: str) -> Any:
     """NaN, Infinity and -Infinity: Python reads them, JSON has none (they would be sent as is)."""
     raise ValueError(f"{name} is not JSON (JSON numbers are finite)")
+
+
+def _finite(text: str) -> float:
+    """A JSON number too large for a float (`1e999`) reads as infinity, which goes out as
+    `Infinity` (not JSON): refused like NaN (issue 27)."""
+    import math
+
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is out of range (JSON numbers are finite; it would be sent as Infinity)")
+    return value
 
 
 def checked_depth(doc: Any, what: str) -> Any:
@@ -153,7 +164,7 @@ def parse_fields(fields: list[str]) -> dict[str, Any]:
             raise UsageError(f"-f {item!r} is not key=value or key:=JSON", hint="e.g. -f projectUserId=user_123 -f age:=42")
         if typed:
             try:
-                out[key] = checked_depth(json.loads(value, parse_constant=_no_constant), f"-f {key}")
+                out[key] = checked_depth(json.loads(value, parse_constant=_no_constant, parse_float=_finite), f"-f {key}")
             except RecursionError:
                 raise UsageError(f"-f {key}: the JSON is nested too deeply", hint=f"at most {MAX_DEPTH} levels") from None
             except UsageError:

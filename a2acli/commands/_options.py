@@ -306,6 +306,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         basic=basic,
         bearer=bearer,
         oauth=tuple(sorted(res.auth.items())),
+        no_timeout=parsed["timeout"] is None and res.sources["timeout"] != "default" and v.get("timeout") not in (None, ""),
         as_v1=bool(as_v),
         profile=res.profile,
         sources=res.sources,

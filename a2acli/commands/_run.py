@@ -505,7 +505,7 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
 
 
 @entry_point
-def run_download(task_id: str, directory: str, opts: CallOptions, *, request_id: str | None = None) -> None:
+def run_download(task_id: str, directory: str | None, opts: CallOptions, *, request_id: str | None = None, overwrite: bool = False) -> None:
     """`a2a tasks download`: GetTask through invoke, then each artifact part saved."""
     from pathlib import Path
 
@@ -519,7 +519,7 @@ def run_download(task_id: str, directory: str, opts: CallOptions, *, request_id:
         reply = call.unary(spec, {"id": task_id}, request_id=request_id)
         task = reply.core if isinstance(reply.core, dict) else {}
         call.track(task)
-        artifacts.download(task, Path(directory), call)
+        artifacts.download(task, Path(directory) if directory else None, call, overwrite=overwrite)
 
 
 @entry_point

@@ -505,7 +505,9 @@ def auth_status(
         saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
         cc = auth.ClientCredentials.from_profile(saved)
         if cc is None:
-            raise CredentialsMissingError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {pname} --token-url URL --client-id ID --client-secret S")
+            import shlex
+
+            raise CredentialsMissingError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S")
         entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
         now = time.time()
         expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None

@@ -221,7 +221,9 @@ def config_set(
         out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
         if unused:  # no default profile: the next command would not read this one
             out.note(f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:")
-            out.command(f"a2a config use {pname}")
+            import shlex
+
+            out.command(f"a2a config use {shlex.quote(pname)}")
 
 
 def _table(value: Any) -> dict[str, Any]:

@@ -148,14 +148,15 @@ def tasks_subscribe(
 @method_options
 def tasks_download(
     task_id: TaskId,
-    directory: Annotated[str, typer.Option("--dir", help="Directory to save the files in (created if missing).")] = ".",
+    directory: Annotated[str | None, typer.Option("--dir", help="Directory to save the files in (created if missing); default: ./TASK_ID/.", show_default=False)] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace files that exist already (without it, a download that would replace one writes nothing, exit 1).")] = False,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
 ) -> None:
     """Save a task's artifacts as files (GetTask, then one file per part).
 
-    Text parts become .txt files, data parts .json, file parts their bytes (decoded from `raw`, or fetched from `url` with this command's headers and --timeout). Names come from the part's filename or the artifact's name and never leave --dir.
+    Text parts become .txt files, data parts .json, file parts their bytes (decoded from `raw`, or fetched from `url` with this command's headers and --timeout; credentials only to the agent's own origin). Names come from the part's filename or the artifact's name and never leave the directory: --dir, or by default one named after the task. An existing file is never replaced without --overwrite.
 
     Examples:
 
@@ -165,7 +166,7 @@ def tasks_download(
     """
     from a2acli.commands._run import run_download
 
-    run_download(task_id, directory, opts, request_id=request_id)
+    run_download(task_id, directory, opts, request_id=request_id, overwrite=overwrite)
 
 
 from a2acli.commands import push_configs  # noqa: E402

@@ -33,6 +33,7 @@ class CallOptions(NamedTuple):
     key: str | None = None
     oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
     timeout: float | None = None
+    no_timeout: bool = False  # --timeout 0 (any source): no bound at all, not even a unary call's default
     max_body: int = MAX_BODY_BYTES  # --max-body: bytes of one answer, one stream event, one input file
     insecure: bool = False
     strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only

@@ -533,20 +533,28 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         call.out.command(f"{continue_command(call)} 'your reply'")
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
-        call.out.command(f"a2a tasks get {t['id']} --wait{conn_flags(call.opts)}")
+        call.out.command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}")
     elif state == "TASK_STATE_COMPLETED" and call.out.mode == "text" and t.get("contextId"):
         call.out.note(f"task {t['id']} completed; a next message in its context:")
-        call.out.command(f"a2a send --context-id {t['contextId']}{conn_flags(call.opts)} 'your message'")
+        call.out.command(f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'")
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
         raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
+
+
+def _q(value: Any) -> str:
+    """A value in a command printed to paste, quoted for the shell whoever chose it (an agent's task
+    id `t1; echo INJECTED` stays one word)."""
+    import shlex
+
+    return shlex.quote(str(value))
 
 
 def continue_command(call: Call) -> str:
     """`a2a send --task-id T --context-id C` and this call's connection flags: the start of the
     command that continues the task in hand (the message follows)."""
     t = call.task
-    return f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)}"
+    return f"a2a send --task-id {_q(t['id'])} --context-id {_q(t.get('contextId', ''))}{conn_flags(call.opts)}"
 
 
 AUTH_CONTINUE = "'continue'"  # the message that goes with the credential (the agent may read it)
@@ -662,8 +670,8 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
         return False
     flags = conn_flags(call.opts) if call is not None else ""
     out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with one of:")
-    out.command(f"a2a tasks subscribe {task['id']}{flags}")
-    out.command(f"a2a tasks get {task['id']} --wait{flags}")
+    out.command(f"a2a tasks subscribe {_q(task['id'])}{flags}")
+    out.command(f"a2a tasks get {_q(task['id'])} --wait{flags}")
     return True
 
 
@@ -715,7 +723,7 @@ def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
         return err  # the agent failed (5xx): not a refusal of the ids
     params = call.sent[1] if isinstance(call.sent[1], dict) else {}
     message: dict[str, Any] = params["message"] if isinstance(params.get("message"), dict) else {}
-    given = [f"{flag} {message[key]}" for key, flag in (("taskId", "--task-id"), ("contextId", "--context-id")) if message.get(key)]
+    given = [f"{flag} {_q(message[key])}" for key, flag in (("taskId", "--task-id"), ("contextId", "--context-id")) if message.get(key)]
     if not given:
         return err
     ids = " and ".join(given)
@@ -725,7 +733,7 @@ def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
         # A2A: a task in a terminal state takes no more messages; the interaction goes on in a new task of the same context
         ctx = message.get("contextId")
         hint = "a task that has ended takes no more messages: go on in a new task of the same context, " + (
-            f"--context-id {ctx} without --task-id" if ctx else f"with the task's --context-id (`a2a tasks get {message['taskId']}` shows it) and without --task-id"
+            f"--context-id {_q(ctx)} without --task-id" if ctx else f"with the task's --context-id (`a2a tasks get {_q(message['taskId'])}` shows it) and without --task-id"
         )
     err.hint = f"{see}; nothing was retried and no new task started" + (f"; {hint}" if hint else "")
     return err

@@ -70,7 +70,7 @@ class Call:
 
     def __init__(self, opts: CallOptions, out: Any) -> None:
         from a2acli.redact import active
-        from a2acli.transport.client import Transport, TransportConfig
+        from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
         from a2acli.transport.record import DebugTap, DumpTap, RequestIdTap
 
         self.opts = opts
@@ -90,6 +90,7 @@ class Call:
                 headers=opts.headers,
                 extensions=opts.extensions,
                 timeout=opts.timeout,
+                unary_bound=None if opts.timeout or opts.no_timeout else UNARY_BOUND,
                 max_body=opts.max_body,
                 insecure=opts.insecure,
                 cacert=opts.cacert,
@@ -416,8 +417,8 @@ class Call:
         --offline, --debug, --dump and the send all use."""
         base = url if url is not None else self.endpoint().url
         creds = self.credentials()
-        if creds.headers or creds.params or creds.cookies:
-            self._check_origin(base)
+        if creds.headers or creds.params or creds.cookies or self.given_credentials():
+            self._check_origin(base)  # `-H` credentials too: the hint `-H 'X-API-Key: …'` is no way around it
         if self.opts.insecure and not base.startswith("http://") and not getattr(self, "_insecure_said", False):
             given = [n for n, _ in self.opts.headers if self.redactor.is_secret_header(n)]
             carried = sorted({*creds.headers, *creds.params, *creds.cookies, *given}, key=str.lower)
@@ -425,6 +426,13 @@ class Call:
                 self._insecure_said = True
                 self.out.warn(f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them")
         return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
+
+    def given_credentials(self) -> list[str]:
+        """The names of the `-H` headers that carry a credential (pipeline.origin.credential_header):
+        they follow the origin rule of the card-declared credentials."""
+        from a2acli.pipeline.origin import credential_headers
+
+        return credential_headers(self.opts.headers, self.card) if self.opts.headers else []
 
     def _check_origin(self, target: str) -> None:
         """Credentials go to the origin the user gave them for. An endpoint the card names on

@@ -69,18 +69,16 @@ class Waiting:
     # -- what it shows ---------------------------------------------------------------------------
     def line(self) -> Any:
         """One line: elapsed time, task id (never cut), state, then the status message (cut first)."""
-        from rich.text import Text
+        from a2acli.render.safe import safe_text
 
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{time.monotonic() - self.started:5.1f}s  ", style="dim")
-        text.append(self.what)
+        segments: list[tuple[str, str]] = [(f"{time.monotonic() - self.started:5.1f}s  ", "dim"), (self.what, "")]
         if self.task_id:
-            text.append(f" {self.task_id}", style="bold")
+            segments.append((f" {self.task_id}", "bold"))  # the agent's: escaped by safe_text, as every view does
         if self.state:
-            text.append(f"  {self.state}", style="bold cyan")
+            segments.append((f"  {self.state}", "bold cyan"))
         if self.message:
-            text.append(f"  {self.message}", style="dim")
-        return text
+            segments.append((f"  {self.message}", "dim"))
+        return safe_text(*segments, no_wrap=True, overflow="ellipsis")
 
     def _renderable(self) -> Any:
         self._spin.update(text=self.line())

@@ -2,12 +2,17 @@
 
 An agent's answer may carry `\\x1b[2J`, an OSC title or an OSC 52 clipboard write, or newlines
 that forge a `hint:` line. Everything from the agent reaches the terminal through `visible`
-(render.output does it for every text-mode line and stderr note); rich markup is never read in
-it (rich `Text`, not markup strings). `-o json` and `-o raw` keep the bytes."""
+(render.output does it for every text-mode line and stderr note), and into a rich renderable
+through `safe_text` (the spinner, panels): rich markup is never read in it (rich `Text`, not markup
+strings). `-o json` and `-o raw` keep the bytes."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
 # (which reorder what is shown: "Trojan source").
@@ -28,3 +33,16 @@ def visible(text: str, *, one_line: bool = False) -> str:
     if text.isascii() and text.isprintable():  # the usual text: no control character can be in it
         return text
     return (_CONTROL_LINE if one_line else _CONTROL).sub(_escape, text)
+
+
+def safe_text(*segments: str | tuple[str, str], one_line: bool = True, **text_options: object) -> Text:
+    """The one way agent text enters a rich renderable (a spinner, a panel, a live view): a rich
+    `Text`, so no markup is read, whose every segment (`"text"` or `("text", "style")`) is passed
+    through `visible`, so no control sequence runs. Segments of our own cost nothing extra."""
+    from rich.text import Text
+
+    text = Text(**text_options)  # type: ignore[arg-type]
+    for seg in segments:
+        value, style = (seg, "") if isinstance(seg, str) else seg
+        text.append(visible(str(value), one_line=one_line), style=style or None)
+    return text

@@ -32,12 +32,19 @@ from a2acli.wire import VERSION_HEADER, extensions_header
 from a2acli.wire.bindings.base import HttpRequest
 
 USER_AGENT = f"a2acli/{__version__}"
+# What a public GET (a card, a downloaded file) carries on when redirected to another origin: no
+# -H value and no credential, only these.
+_PUBLIC_HEADERS = frozenset({"host", "user-agent", "accept", "accept-encoding", "a2a-version", "a2a-extensions", "x-a2a-extensions", "connection"})
 # Time is always bounded (docs/guide.md, "Timeouts"): a connection must be made within
 # CONNECT_TIMEOUT seconds, and without --timeout a read waits at most IDLE_TIMEOUT seconds for its
 # next byte. A stream kept alive by comments (`: keep-alive`) is never idle; an agent silent that
 # long is an error (exit 5). --timeout N bounds the whole call instead (reads wait up to what is left).
 CONNECT_TIMEOUT = 10.0
 IDLE_TIMEOUT = 300.0
+# ...and a unary exchange (a call's answer, the card, a downloaded file) ends within UNARY_BOUND
+# seconds in all, so an answer that trickles in a byte a minute cannot hold the CLI for ever
+# (issue 27). Streams stay unbounded but idle-bounded. --timeout N replaces it; --timeout 0 drops it.
+UNARY_BOUND = 600.0
 
 
 class Credentials:
@@ -59,6 +66,7 @@ class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to de
     insecure: bool = False
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT  # seconds a read waits for a byte when there is no --timeout
+    unary_bound: float | None = None  # seconds one unary exchange may take in all when there is no --timeout (UNARY_BOUND)
     cacert: str | None = None  # PEM bundle trusted instead of the default CAs
     cert: str | None = None  # client certificate (mutual TLS); may hold the key too
     key: str | None = None  # its private key, when separate
@@ -120,6 +128,16 @@ class _LazyTLSTransport(httpx.BaseTransport):
             if t is not None:
                 t.close()
 
+    def abort(self) -> None:
+        """Close every connection now (from the unary bound's timer: a read blocked on a head that
+        trickles in fails at its next byte); later requests get new pools."""
+        plain, tls = self._plain, self._tls
+        self._plain = None
+        self._tls = None if not (self._cfg.cacert or self._cfg.cert) else httpx.HTTPTransport(verify=tls_verify(self._cfg))
+        for t in (plain, tls):
+            if t is not None:
+                t.close()
+
 
 class Transport:
     def __init__(self, cfg: TransportConfig, taps: list[Tap] | None = None) -> None:
@@ -128,6 +146,8 @@ class Transport:
         self._client: httpx.Client | None = None
         self._seq = 0
         self._deadline = time.monotonic() + cfg.timeout if cfg.timeout else None
+        self._cut: Exchange | None = None  # the exchange the unary bound cut off
+        self._lazy: _LazyTLSTransport | None = None
         self.last: Exchange | None = None
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -135,7 +155,8 @@ class Transport:
     def client(self) -> httpx.Client:
         if self._client is None:
             # only the codings limits.inflate undoes, a bounded piece at a time
-            self._client = httpx.Client(transport=_LazyTLSTransport(self.cfg), follow_redirects=True)
+            self._lazy = _LazyTLSTransport(self.cfg)
+            self._client = httpx.Client(transport=self._lazy, follow_redirects=True)
             self._client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # in place: the header order stays httpx's
         return self._client
 
@@ -160,13 +181,15 @@ class Transport:
         connect = self.cfg.connect_timeout if left is None else min(left, self.cfg.connect_timeout)
         return httpx.Timeout(self.cfg.idle_timeout if left is None else left, connect=connect)
 
-    def headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+    def headers(self, extra: dict[str, str] | None = None, *, drop: frozenset[str] = frozenset()) -> dict[str, str]:
         """The request's headers: ours, then `extra`, then -H, each replacing a header of the same
-        name in any spelling (-H 'a2a-version: 9.9' replaces A2A-Version; it is not sent twice)."""
+        name in any spelling (-H 'a2a-version: 9.9' replaces A2A-Version; it is not sent twice).
+        `drop`: lowercase names of -H headers left out (credentials kept from another origin)."""
         h = {"User-Agent": USER_AGENT, VERSION_HEADER: self.cfg.version}
         if self.cfg.extensions:
             h[extensions_header(self.cfg.version)] = ",".join(self.cfg.extensions)
-        for k, v in [*(extra or {}).items(), *self.cfg.headers]:  # -H wins over everything
+        given = [(k, v) for k, v in self.cfg.headers if k.lower() not in drop]
+        for k, v in [*(extra or {}).items(), *given]:  # -H wins over everything
             for same in [name for name in h if name.lower() == k.lower()]:
                 del h[same]
             h[k] = v
@@ -218,6 +241,11 @@ class Transport:
                 raise UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT) from e
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout") from e
+            if self._cut is ex:  # the unary bound's watchdog closed it
+                raise TimeoutExpired(
+                    f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
+                    hint="--timeout N waits up to N seconds in all (--timeout 0: no bound)",
+                ) from e
             raise ConnectionBrokenError(
                 f"the connection to {ex.url} broke before the answer was complete ({e or type(e).__name__})",
                 hint="the agent closed the stream early; retry, or see --debug",
@@ -229,12 +257,16 @@ class Transport:
             ex.elapsed = time.monotonic() - t0
 
     # -- requests -------------------------------------------------------------------------------
-    def get(self, url: str, *, label: str, headers: dict[str, str] | None = None) -> Exchange:
-        """GET (the public card): never carries credentials beyond what -H adds."""
-        parsed = httpx.URL(url)
+    def get(self, url: str, *, label: str, headers: dict[str, str] | None = None, drop: frozenset[str] = frozenset()) -> Exchange:
+        """GET (the public card, a downloaded file): never carries credentials beyond what -H and
+        `headers` add; `drop` leaves those -H headers out (lowercase names)."""
+        with _bad_url(url):
+            parsed = httpx.URL(url)
         if parsed.userinfo:  # user:password@ in the URL: httpx would send it as Basic auth, and this GET is public
             parsed = parsed.copy_with(username=None, password=None)
-        req = self.client.build_request("GET", parsed, headers=self.headers({"Accept": "application/json", **(headers or {})}), timeout=self._timeout(), extensions={"a2acli.public": True})
+        h = self.headers({"Accept": "application/json", **(headers or {})}, drop=drop)
+        with _bad_url(url):
+            req = self.client.build_request("GET", parsed, headers=h, timeout=self._timeout(), extensions={"a2acli.public": True})
         return self._exchange(req, label)
 
     @staticmethod
@@ -264,15 +296,16 @@ class Transport:
         url = base_url.rstrip("/") + request.path if request.path else base_url
         params: list[tuple[str, str | int | float | bool | None]] = [*request.query, *creds.params.items()]
         h = self.headers({**dict(request.headers), **creds.headers, **(headers or {})})
-        return self.client.build_request(
-            request.verb,
-            url,
-            content=request.body,
-            headers=h,
-            params=params or None,
-            cookies=creds.cookies or None,
-            timeout=self._timeout(),
-        )
+        with _bad_url(url):
+            return self.client.build_request(
+                request.verb,
+                url,
+                content=request.body,
+                headers=h,
+                params=params or None,
+                cookies=creds.cookies or None,
+                timeout=self._timeout(),
+            )
 
     def exchange(self, req: httpx.Request, *, label: str) -> Exchange:
         """Send a prepared request and read the whole answer (any HTTP status)."""
@@ -283,8 +316,9 @@ class Transport:
         ex = self._new_exchange(label, req.method, req, streaming=False)
         self._emit("on_request", ex)
         try:
-            with self._errors(ex):
+            with self._errors(ex), self._unary_bound(ex) as held:
                 resp = self._send(req)
+                held.append(resp)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
@@ -300,6 +334,31 @@ class Transport:
         finally:
             self._emit("on_complete", ex)
         return ex
+
+    @contextmanager
+    def _unary_bound(self, ex: Exchange) -> Iterator[list[httpx.Response]]:
+        """Without --timeout, one unary exchange (head and body) ends within cfg.unary_bound
+        seconds: a timer closes its answer (or, while the head is still coming, the connections),
+        and the read that fails says why (_errors). The caller appends the answer to the list."""
+        held: list[httpx.Response] = []
+        if self._deadline is not None or not self.cfg.unary_bound:
+            yield held
+            return
+
+        def cut() -> None:
+            self._cut = ex
+            if held:
+                held[0].close()
+            elif self._lazy is not None:
+                self._lazy.abort()
+
+        timer = threading.Timer(self.cfg.unary_bound, cut)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield held
+        finally:
+            timer.cancel()
 
     @contextmanager
     def open_stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, httpx.Response]]:
@@ -365,8 +424,8 @@ class Transport:
                 if req.extensions.get("a2acli.https_only") and target.url.scheme != "https" and not is_loopback(target.url.host):
                     raise HttpError(f"{req.url} redirects (HTTP {resp.status_code}) to {target.url}, not https", hint="keys are fetched over https only")
                 if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
-                    for name, _value in self.cfg.headers:
-                        target.headers.pop(name, None)
+                    for name in [n for n in target.headers if n.lower() not in _PUBLIC_HEADERS]:  # -H, an API key of a download
+                        del target.headers[name]
                 target.extensions = {**target.extensions, **{k: v for k, v in req.extensions.items() if k.startswith("a2acli.")}}
                 req = target
                 continue
@@ -404,6 +463,22 @@ class Transport:
         ex.reason = resp.reason_phrase
         ex.http_version = resp.http_version
         ex.response_headers = _raw_headers(resp.headers)
+
+
+@contextmanager
+def _bad_url(url: str) -> Iterator[None]:
+    """A URL httpx cannot send to (`http://[::1`, a host `xn--a.com` that is no IDNA name): an
+    invalid answer naming it (-u and --endpoint were checked as usage errors already; this one
+    came from the agent: its card, a file part)."""
+    from a2acli.errors import InvalidResponseError
+
+    try:
+        yield
+    except (httpx.InvalidURL, UnicodeError) as e:
+        if isinstance(e, UnicodeError) and not type(e).__module__.startswith("idna"):
+            raise
+        shown = url if len(url) <= 100 else url[:100] + "…"
+        raise InvalidResponseError(f"cannot call {shown!r}: it is not a valid URL ({e})", hint="the Agent Card (or the answer) names a broken URL; --endpoint URL calls one of your choice") from None
 
 
 def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:

@@ -30,6 +30,14 @@ DOCUMENT_CAPS: dict[str, tuple[int, str, str]] = {
 }
 ACCEPT_ENCODING = "gzip, deflate"  # only what is inflated here, whatever httpx could do
 _PIECE = 64 * 1024  # the most one inflate step may produce
+# A decompression bomb (issue 27): once BOMB_FLOOR bytes have been inflated, a body that has grown
+# more than BOMB_RATIO times what came over the wire is stopped. gzip cannot do better than about
+# 1030:1 (a bomb of zeros is near that, a flood of one repeated event 250-500:1); text and JSON
+# compress 3-20:1, and an honest stream, flushed per event, far less. So a gzip flood of millions
+# of events ends after some 40 KB read, while a long honest stream is never cut (the ratio is of
+# the whole body so far, not of a piece).
+BOMB_FLOOR = 4 * MIB
+BOMB_RATIO = 100
 
 
 def size_text(n: int) -> str:
@@ -82,27 +90,65 @@ class _Inflater:
             yield out
 
 
-def decoded(resp: httpx.Response) -> Iterator[bytes]:
+def decoded(resp: httpx.Response, *, bomb_guard: bool = False) -> Iterator[bytes]:
     """A response's body, inflated here a bounded piece at a time. One already read (httpx reads
-    a body given as bytes when the response is built, as mocks do) is its content, as decoded."""
+    a body given as bytes when the response is built, as mocks do) is its content, as decoded.
+    `bomb_guard`: a stream's (no cap on the whole): stopped when it expands like a bomb."""
     if resp.is_stream_consumed and hasattr(resp, "_content"):
         return iter([resp.content])
-    return inflate(resp.iter_raw(), resp.headers.get("content-encoding"))
+    return inflate(resp.iter_raw(), resp.headers.get("content-encoding"), bomb_guard=bomb_guard)
 
 
-def inflate(raw: Iterable[bytes], content_encoding: str | None) -> Iterator[bytes]:
+def inflate(raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: bool = False) -> Iterator[bytes]:
     """The decoded body, piece by piece: each content coding (last applied first undone) inflates
-    a bounded piece at a time. An unknown coding is refused (only gzip and deflate are asked for)."""
+    a bounded piece at a time. An unknown coding is refused (only gzip and deflate are asked for).
+    `bomb_guard`: a body with no cap on the whole (a stream) is stopped when it expands more than
+    BOMB_RATIO:1 (a capped answer ends at its cap anyway)."""
     codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip() and c.strip().lower() != "identity"]
     for c in codings:
         if c not in ("gzip", "x-gzip", "deflate"):
             from a2acli.errors import InvalidResponseError
 
             raise InvalidResponseError(f"the answer uses the content coding {c!r}, which was not asked for", hint=f"a2a asks for {ACCEPT_ENCODING} only")
-    stream: Iterable[bytes] = raw
+    if not codings:
+        return iter(raw)
+    if not bomb_guard:
+        plain: Iterable[bytes] = raw
+        for c in reversed(codings):
+            plain = _through(_Inflater(c), plain)
+        return iter(plain)
+    counted = _Counted(raw)
+    stream: Iterable[bytes] = counted
     for c in reversed(codings):
         stream = _through(_Inflater(c), stream)
-    return iter(stream)
+    return _ratio_bounded(stream, counted, codings)
+
+
+class _Counted:
+    """The raw (compressed) chunks, counted as they pass."""
+
+    def __init__(self, raw: Iterable[bytes]) -> None:
+        self._raw = raw
+        self.total = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._raw:
+            self.total += len(chunk)
+            yield chunk
+
+
+def _ratio_bounded(pieces: Iterable[bytes], counted: _Counted, codings: list[str]) -> Iterator[bytes]:
+    """The inflated pieces, stopped (BodyTooLargeError) when they outgrow the compressed bytes by
+    more than BOMB_RATIO past BOMB_FLOOR: a decompression bomb, on a stream as on an answer."""
+    out = 0
+    for piece in pieces:
+        out += len(piece)
+        if out > BOMB_FLOOR and out > BOMB_RATIO * max(counted.total, 1):
+            raise BodyTooLargeError(
+                f"the stream's {'+'.join(codings)} encoding expands {out // max(counted.total, 1)}:1 ({counted.total} bytes to more than {out // MIB} MiB): a decompression bomb; stopped reading",
+                hint=f"an honest body compresses far less than {BOMB_RATIO}:1; check the agent",
+            )
+        yield piece
 
 
 def _through(inflater: _Inflater, raw: Iterable[bytes]) -> Iterator[bytes]:

@@ -37,7 +37,7 @@ class _Tee:
 
     def iter_text(self) -> Iterator[str]:
         decoder = codecs.getincrementaldecoder("utf-8-sig")("replace")  # a leading BOM is dropped, as SSE says
-        for chunk in decoded(self._resp):
+        for chunk in decoded(self._resp, bomb_guard=True):  # a stream has no cap on the whole: a bomb is judged by its ratio
             self._bound.feed(chunk)  # one event past the cap stops the stream (BodyTooLargeError)
             for tap in self._taps:
                 tap.on_chunk(self._ex, chunk)

@@ -47,9 +47,7 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
             if info is None or (info.flag != flag if flag else info.flag not in wanted):
                 continue
             if version_of(str(itf.get("protocolVersion") or "")) is wire:
-                # a gRPC target (`host:port`) is no URL to resolve against the card's
-                url = str(itf["url"]) if info.carrier_grpc else urljoin(card_url, itf["url"])
-                return Endpoint(url, str(itf.get("tenant") or ""), info.flag)
+                return Endpoint(_interface_url(card_url, itf["url"], grpc=info.carrier_grpc), str(itf.get("tenant") or ""), info.flag)
     listing = ", ".join(f"{b} {v}" for b, v, _ in dict.fromkeys((b, v, "") for b, v, _ in offered)) or "none"
     known = [binding_info(t) for t in transports]
     names = (" or ".join(b.card for b in known if b) + " interface") if transports else "interface a2a speaks (JSONRPC, HTTP+JSON)"
@@ -61,6 +59,21 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
     else:
         hint = f"pass --a2a-version {other}, or --endpoint URL to call an endpoint the card does not list"
     raise VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint, code=code)
+
+
+def _interface_url(card_url: str, url: Any, *, grpc: bool) -> str:
+    """An interface's URL, resolved against the card's (a gRPC `host:port` target is no URL to
+    resolve); one that is no URL (a number, `http://[::1`) is the card's fault, said as such."""
+    from a2acli.errors import CardInvalidError
+
+    if not isinstance(url, str):
+        raise CardInvalidError(f"the Agent Card's interface URL is {type(url).__name__}, not a string: {str(url)[:80]!r}", hint="the card is broken; --endpoint URL calls the agent without it")
+    if grpc:
+        return url
+    try:
+        return urljoin(card_url, url)
+    except ValueError as e:  # "Invalid IPv6 URL"
+        raise CardInvalidError(f"the Agent Card's interface URL {url[:100]!r} is not a URL: {e}", hint="the card is broken; --endpoint URL calls the agent without it") from None
 
 
 def offered_versions(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> dict[Wire, list[str]]:

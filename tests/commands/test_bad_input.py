@@ -210,3 +210,20 @@ def test_timeout_zero_means_no_bound_from_every_source(cli, cfg):
     finally:
         del os.environ["A2ACLI_TIMEOUT"]
     assert build_options({"url": AGENT, "timeout": 2.5}).timeout == 2.5
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["send", "--skill", "x", "-f", "k:=1e999"],
+        ["send", "--data", '{"x": 1e999}'],
+        ["send", "hi", "--metadata", '{"x": -1e999}'],
+        ["call", "GetTask", '{"id": "t", "n": 1e400}'],
+    ],
+)
+def test_a_number_too_large_for_json_is_refused(cli, args):
+    """Issue 27: 1e999 reads as infinity, which would go out as `Infinity` (not JSON): exit 2, like NaN."""
+    result = cli(*args, "--endpoint", "http://127.0.0.1:9/rpc", "--offline", "-o", "json")
+    assert result.exit_code == 2, result.stdout
+    assert "out of range (JSON numbers are finite" in result.stdout + result.stderr
+    assert "Infinity" not in result.stdout.replace("sent as Infinity", "")

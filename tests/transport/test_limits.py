@@ -124,3 +124,55 @@ def test_inputs_are_capped_and_regular_files_only(cli, tmp_path):
     assert result.exit_code == 2 and "Is a directory" in result.stderr
     result = cli("send", "--data", "-", "-u", AGENT, "--offline", "--max-body", "1K", input="[" + "1," * 1000 + "1]")
     assert result.exit_code == 2 and "standard input) is larger than the cap of 1 KiB" in result.stderr
+
+
+# -- issue 27: a decompression bomb on a stream ends within seconds; a long honest stream does not --
+
+
+def test_inflate_stops_a_bomb_by_its_ratio_whatever_the_cap():
+    import time
+
+    data = bomb(512 * 1024 * 1024)
+    chunks = [data[i : i + 16384] for i in range(0, len(data), 16384)]  # as the network hands them
+    t0 = time.monotonic()
+    out = 0
+    with pytest.raises(BodyTooLargeError, match=r"expands \d+:1 .*: a decompression bomb"):
+        for piece in inflate(iter(chunks), "gzip", bomb_guard=True):
+            out += len(piece)
+    assert time.monotonic() - t0 < 5 and out < 16 * 1024 * 1024
+
+
+def test_a_long_honest_compressed_stream_is_not_cut():
+    z = zlib.compressobj(6, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    chunks = []
+    for i in range(60_000):  # ~8 MiB of events, each flushed as a streaming server does
+        event = b'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t-1","status":{"state":"TASK_STATE_WORKING"},"n":%d}}}\n\n' % i
+        chunks.append(z.compress(event) + z.flush(zlib.Z_SYNC_FLUSH))
+    chunks.append(z.flush())
+    total = sum(len(p) for p in inflate(iter(chunks), "gzip", bomb_guard=True))
+    assert total > 7 * 1024 * 1024
+
+
+def test_a_gzip_sse_flood_ends_within_seconds_with_body_too_large(cli):
+    """A hostile agent on 127.0.0.1 answers a stream with 1 MiB of gzip: millions of events."""
+    import time
+
+    from hostile_server import hostile
+
+    event = b'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t-1","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}\n\n'
+    z = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    body = b"".join(z.compress(event * 8192) for _ in range(256)) + z.flush()  # ~270 MiB of events, ~2 million
+    assert len(body) < 2 * 1024 * 1024
+
+    with hostile() as h:
+        h.card(v1_card(url=f"{h.url}/rpc"))
+        h.rpc((200, {"Content-Type": "text/event-stream", "Content-Encoding": "gzip"}, body))
+        for mode in ("text", "json"):
+            t0 = time.monotonic()
+            result = cli("stream", "hi", "-u", h.url, "-o", mode)
+            assert time.monotonic() - t0 < 30, mode
+            assert result.exit_code == 1, (mode, result.stderr[-500:])
+            assert "decompression bomb" in result.stderr + result.stdout
+            assert len(result.stdout) < 64 * 1024 * 1024
+            if mode == "json":
+                assert json.loads(result.stdout.splitlines()[-1])["error"]["code"] == "X_A2A_BODY_TOO_LARGE"

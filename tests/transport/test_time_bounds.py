@@ -90,3 +90,55 @@ def test_a_stream_kept_alive_by_comments_is_not_idle():
         t = Transport(TransportConfig(version="1.0", idle_timeout=0.4))
         with t.stream(request(url, t), label="SendStreamingMessage") as (_ex, it):
             assert len(list(it)) == 1
+
+
+# -- issue 27: a unary answer that trickles (a byte at a time, each within the idle bound) ends ------
+
+
+def _trickle(head: bytes):
+    def answer(conn: socket.socket) -> None:
+        conn.sendall(head)
+        for _ in range(200):  # 0.1 s a byte: never idle for 0.4 s, never done
+            time.sleep(0.1)
+            conn.sendall(b" ")
+
+    return answer
+
+
+TRICKLE_BODY = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+
+
+def test_a_trickling_unary_answer_ends_at_the_unary_bound():
+    with server(_trickle(TRICKLE_BODY)) as url:
+        t = Transport(TransportConfig(version="1.0", idle_timeout=0.4, unary_bound=1.0))
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutExpired, match=r"did not finish its answer within 1s \(the bound of one request without --timeout\)"):
+            t.exchange(request(url, t), label="GetTask")
+        assert time.monotonic() - t0 < 4
+
+
+def test_trickling_headers_end_at_the_unary_bound_too():
+    with server(_trickle(b"HTTP/1.1 200 OK\r\n")) as url:  # the head itself never ends
+        t = Transport(TransportConfig(version="1.0", idle_timeout=0.4, unary_bound=1.0))
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutExpired, match="did not finish its answer within 1s"):
+            t.exchange(request(url, t), label="GetTask")
+        assert time.monotonic() - t0 < 4
+
+
+def test_the_default_unary_bound_is_set_without_timeout_and_dropped_by_timeout_0(cli, monkeypatch):
+    from a2acli.pipeline import session as session_mod
+    from a2acli.transport.client import UNARY_BOUND
+
+    seen = []
+    real = session_mod.Call.__init__
+
+    def spy(self, opts, out):
+        real(self, opts, out)
+        seen.append(self.transport.cfg.unary_bound)
+
+    monkeypatch.setattr(session_mod.Call, "__init__", spy)
+    for args, env, want in (([], {}, UNARY_BOUND), (["--timeout", "0"], {}, None), ([], {"A2ACLI_TIMEOUT": "0"}, None), (["--timeout", "5"], {}, None)):
+        cli("tasks", "get", "t-1", "--endpoint", "http://127.0.0.1:9/rpc", "--offline", *args, env=env)
+        assert seen[-1] == want, (args, env)
+    assert UNARY_BOUND == 600.0

@@ -128,3 +128,61 @@ def test_json_nested_too_deeply_is_an_invalid_answer():
 
     with pytest.raises(InvalidResponseError, match="nested too deeply"):
         envelope.loads(b"[" * 100_000 + b"]" * 100_000)
+
+
+# -- issue 27: the shapes that found internal errors in the second round ----------------------------
+
+interfaces = st.dictionaries(st.sampled_from(["url", "protocolBinding", "protocolVersion", "tenant"]), scalars | st.lists(scalars, max_size=2) | st.sampled_from(["http://[::1", "http://xn--a.com/rpc", "JSONRPC", "1.0", "0.3", "grpc://h:1", "HTTP+JSON"]), max_size=4)
+
+
+@seed(27)
+@FUZZ
+@given(itfs=st.lists(interfaces | scalars, max_size=3), wire=st.sampled_from([Wire.V1, Wire.V0]))
+def test_interface_selection(itfs, wire):
+    from a2acli.wire.endpoints import select_interface
+
+    clean(select_interface, {"supportedInterfaces": itfs}, wire, "http://agent.test/card.json")
+
+
+@seed(27)
+@FUZZ
+@given(preferred=scalars | st.lists(scalars, max_size=2) | st.dictionaries(st.text(max_size=3), scalars, max_size=2), url=scalars | st.lists(scalars, max_size=2), extra=st.lists(interfaces | scalars, max_size=2))
+def test_v0_card_endpoint_fields(preferred, url, extra):
+    card = {"name": "x", "protocolVersion": "0.3.0", "url": url, "preferredTransport": preferred, "additionalInterfaces": extra, "capabilities": {}, "skills": []}
+    clean(tr.to_core_card, card)
+
+
+@seed(27)
+@FUZZ
+@given(code=scalars | st.lists(scalars, max_size=2) | st.dictionaries(st.text(max_size=3), scalars, max_size=2), data=docs, event=st.sampled_from(["message", "error"]))
+def test_jsonrpc_error_codes_of_any_type(code, data, event):
+    b = get_binding(parse_transport("jsonrpc"))
+    enc = b.encode(METHODS["GetTask"], {"id": "t-1"}, wire=Wire.V1, dialect=get_dialect("spec"), tenant="", request_id=1, stream=None)
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m", "data": data}})
+    with pytest.raises(A2acliError):
+        b.read_unary(enc, _Answer(200, body.encode()))
+    with pytest.raises(A2acliError):
+        b.read_event(enc, _Answer(200, body.encode()), event, body)
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_a_deeply_nested_stream_event_is_an_invalid_answer(depth):
+    b = get_binding(parse_transport("jsonrpc"))
+    enc = b.encode(METHODS["SubscribeToTask"], {"id": "t-1"}, wire=Wire.V1, dialect=get_dialect("spec"), tenant="", request_id=1, stream=True)
+    data = '{"jsonrpc": "2.0", "id": 1, "result": {"task": {"metadata": ' + "[" * depth + "]" * depth + "}}}"
+    try:
+        b.read_event(enc, _Answer(200, data.encode(), "text/event-stream"), "message", data)
+    except A2acliError:
+        pass
+
+
+@seed(27)
+@FUZZ
+@given(host=st.lists(st.sampled_from(["xn--", "a", "xn--a", "xn--zz-", "xn--bcher-kva", "-", "\u00e9", "com", "1"]), min_size=1, max_size=4).map("".join), tld=st.sampled_from([".com", "", ".xn--p1ai", ".xn--"]))
+def test_url_problem_on_punycode_hosts(host, tld):
+    from a2acli.net import url_problem
+    from a2acli.transport.client import Transport, TransportConfig
+
+    url = f"http://{host}{tld}/"
+    if url_problem(url) is None:  # what -u takes, httpx can build a request to
+        clean(Transport(TransportConfig(version="1.0")).client.build_request, "GET", url)

@@ -78,7 +78,7 @@ class JsonRpcBinding:
             raise _rpc_error(err or {"code": None, "message": data}, answer)
         try:
             doc = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply (as a unary answer)
             doc = envelope.loads(data.encode(), what="stream event")  # raises, naming what came
         if type(doc) is dict and "result" in doc and "error" not in doc:  # the usual event: no more calls than needed
             rid = enc.request_id
@@ -142,6 +142,8 @@ def _rpc_error(err: dict[str, Any], answer: Answer | None) -> A2acliError:
     from a2acli.wire.translate.errors import A2A_ERRORS, error_reason
 
     code, data = err.get("code"), err.get("data")
+    if code is not None and not isinstance(code, (int, str)) or isinstance(code, bool):  # a list, an object: no code at all
+        code = json.dumps(code)[:40] if isinstance(code, (list, dict)) else str(code)
     if code not in A2A_ERRORS and isinstance(data, list):
         reasons = {error_reason(c): c for c in A2A_ERRORS}
         named = next((reasons[d["reason"]] for d in data if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason") in reasons), None)

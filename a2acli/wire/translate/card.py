@@ -180,14 +180,15 @@ def _core_interface(iface: dict[str, Any]) -> dict[str, Any]:
 def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
     if card_version(card) == "v0":
         version = card.get("protocolVersion") or V0_PROTOCOL_VERSION
-        primary = {"url": card.get("url", ""), "protocolBinding": card.get("preferredTransport") or "JSONRPC", "protocolVersion": version}
+        preferred = card.get("preferredTransport")
+        primary = {"url": card.get("url", ""), "protocolBinding": preferred if isinstance(preferred, str) and preferred else "JSONRPC", "protocolVersion": version}
         # every interface of a V0 card speaks the card's own version; the primary one is often
         # listed again among the additional ones: one entry per (binding, URL)
-        interfaces = {(primary["protocolBinding"], primary["url"]): primary}
+        interfaces = {(repr(primary["protocolBinding"]), repr(primary["url"])): primary}  # repr: a list or object is no key
         for i in card.get("additionalInterfaces") or []:
             if isinstance(i, dict):
                 itf = _core_interface(i) | {"protocolVersion": version}
-                interfaces.setdefault((itf.get("protocolBinding"), itf.get("url")), itf)
+                interfaces.setdefault((repr(itf.get("protocolBinding")), repr(itf.get("url"))), itf)
         card = _splice(card, _ENDPOINT, {"supportedInterfaces": list(interfaces.values())})
     else:
         if stale := [k for k in _V0_ENDPOINT if k in card]:
