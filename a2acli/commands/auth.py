@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -64,7 +64,7 @@ FlowOpt = Annotated[
 ]
 
 
-def auth_login(  # noqa: C901  (issue 22 left it: to be split into a login plan, unit-tested, and its execution)
+def auth_login(
     ctx: typer.Context,
     token_url: Annotated[
         str | None,
@@ -176,190 +176,319 @@ def auth_login(  # noqa: C901  (issue 22 left it: to be split into a login plan,
 
       a2a --profile prod send "hello"
     """
-    from a2acli import auth, settings
     from a2acli.commands._run import boundary
-    from a2acli.errors import UsageError
-    from a2acli.redact import active
     from a2acli.render.output import Output
 
     mode = (_pick(ctx, "output", output) or "text").lower()
     out = Output("json" if mode == "json" else "text")
     debug = bool(_pick(ctx, "debug", debug))
     with boundary(output_hint=mode, debug=debug, out=out):
-        config = settings.load_config()
-        pname, becomes_default = _profile(ctx, profile, config)
-        pvals = dict((config.get("profiles") or {}).get(pname) or {})
-        flags = {
-            "url": _pick(ctx, "url", url),
-            "catalog": _pick(ctx, "catalog", catalog),
-            "a2a-version": _pick(ctx, "a2a_version", a2a_version),
-            "cacert": _pick(ctx, "cacert", cacert),
-            "cert": _pick(ctx, "cert", cert),
-            "key": _pick(ctx, "key", key),
-            "timeout": _pick(ctx, "timeout", timeout),
-        }
-        values, sources = settings.resolve_values(flags, pname, pvals)
-        if values["url"]:  # host:port, a card file's path: what to read (as every command does)
-            from a2acli.net import agent_reference
-
-            values["url"] = agent_reference(str(values["url"]))
-        for name in ("cacert", "cert", "key"):
-            if values[name]:
-                values[name] = settings.check_value(name, values[name])
-        insecure = bool(_pick(ctx, "insecure", insecure))
-        if insecure:
-            out.warn("--insecure: TLS certificates are NOT verified; the client secret and token can be read on the path")
-        from a2acli.transport.client import TransportConfig, tls_verify
-        from a2acli.wire import Wire, parse_version_choice
-
-        try:  # only the card is read here: auto reads it as 1.0 would
-            version = (parse_version_choice(str(values["a2a-version"])) or Wire.V1).version
-        except ValueError as e:
-            raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3 or auto") from None
-        from a2acli.settings.values import parse_setting
-
-        tout = parse_setting("timeout", values["timeout"], sources.get("timeout", "flag"))  # as every command reads it (30, 30s, 2m)
-        cfg = TransportConfig(version=version, timeout=tout, insecure=insecure, cacert=values["cacert"], cert=values["cert"], key=values["key"])
-        verify = tls_verify(cfg)
-        strict = bool(_pick(ctx, "strict_origin", strict_origin) or values.get("strict-origin"))
-        saved = dict(pvals.get("auth") or {})
-        chosen = _flow_flag(flow, device)
-        if chosen is None and device_authorization_url:
-            chosen = auth.DEVICE_CODE
-        if chosen is None and authorization_url:
-            chosen = auth.AUTHORIZATION_CODE
-        if chosen is None and not token_url and saved.get("token-url"):
-            chosen = auth.profile_flow(saved)
-        secret = client_secret or saved.get("client-secret")
-        browser = auth.browser_at_hand()
-        given_token_url = token_url
-        token_url = token_url or saved.get("token-url")
-        # the endpoint a person's sign-in starts at (_FIRST): given, else the profile's
-        first = {auth.DEVICE_CODE: device_authorization_url, auth.AUTHORIZATION_CODE: authorization_url}
-        first_url = (first[chosen] or saved.get(_FIRST[chosen][1])) if chosen in _FIRST else None
-        ep: Any = None
-        if discovery_url:
-            settings.check_url(discovery_url, "--discovery-url")
-            from a2acli.wire.oidc import OIDC_WELL_KNOWN
-
-            ep = auth.endpoints_from_discovery(discovery_url, chosen, have_secret=bool(secret), browser=browser, oidc=OIDC_WELL_KNOWN in discovery_url, verify=verify, timeout=tout)
-            chosen = ep.flow or chosen
-            token_url = given_token_url or ep.token_url or token_url
-            found = {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}
-            first_url = first.get(chosen or "") or found.get(chosen or "") or first_url
-            out.note(f"endpoints from {discovery_url}: token {token_url or 'none'}" + (f", {_FIRST[chosen][0]} {first_url or 'none'}" if chosen in _FIRST else ""))
-        if chosen is None and token_url:
-            chosen = auth.CLIENT_CREDENTIALS
-        if not token_url or (chosen in _FIRST and not first_url):
-            if not values["url"]:
-                need = "--token-url URL" + (f" and --{_FIRST[chosen][1]} URL" if chosen in _FIRST else "")
-                raise UsageError(f"no {_FIRST[str(chosen)][0] if token_url else 'token endpoint'}", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
-            named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}  # the profile's win a name
-            if values["catalog"]:
-                settings.check_catalog(values["catalog"], "--catalog")
-            ep, agent = _endpoints_from_card(cfg, str(values["url"]), chosen, have_secret=bool(secret), browser=browser, timeout=tout, catalogs=(values["catalog"], tuple(named.items())), out=out)
-            chosen = ep.flow
-            token_url = given_token_url or ep.token_url
-            first_url = first.get(chosen) or {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}.get(chosen)
-            scopes = f" (scopes: {', '.join(ep.scopes)})" if ep.scopes else ""
-            out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", {_FIRST[chosen][0]} {first_url}" if chosen in _FIRST else "") + scopes)
-            crosses = {auth.CLIENT_CREDENTIALS: "the client secret", auth.DEVICE_CODE: "the device code and the token"}.get(chosen, "the authorization code and the token")
-            from a2acli.pipeline.origin import origin
-
-            said: set[Any] = set()
-            for endpoint, kind in ((first_url if chosen == auth.DEVICE_CODE else None, "device authorization endpoint"), (token_url, "token endpoint")):
-                if endpoint and origin(endpoint) not in said:  # one line per host
-                    said.add(origin(endpoint))
-                    _token_origin(agent, endpoint, strict=strict, out=out, crosses=crosses, what=kind)
-        chosen = chosen or auth.CLIENT_CREDENTIALS
-        settings.check_url(token_url, "--token-url")
-        if chosen in _FIRST:
-            settings.check_url(str(first_url), f"--{_FIRST[chosen][1]}")
-        client_id = client_id or saved.get("client-id")
-        if not client_id:
-            raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")
-        if chosen == auth.CLIENT_CREDENTIALS and not secret:
-            raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or sign in as a person: --device, or --flow authorization-code)")
-        if chosen in auth.SIGN_IN and not client_secret:
-            secret = None  # a public client: a secret stored for client credentials is not sent
-        scope_text = " ".join(scope) if scope else saved.get("scope")
-        if not scope_text and ep is not None and ep.oidc and chosen in auth.SIGN_IN:
-            scope_text = "openid"  # an OpenID Connect provider: the sign-in is an OpenID Connect one
-        how = (client_auth or saved.get("client-auth") or "basic").lower()
-        if how not in ("basic", "post"):
-            raise UsageError(f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)")
-        port = redirect_port if redirect_port is not None else auth.profile_port(saved)
-        cc = auth.ClientCredentials(
-            token_url,
-            client_id,
-            secret,
-            scope_text,
-            how,
-            chosen,
-            first_url if chosen == auth.DEVICE_CODE else None,
-            first_url if chosen == auth.AUTHORIZATION_CODE else None,
-            port,
-            ep.issuer if ep is not None else None,
-            ep.jwks_uri if ep is not None else None,
+        conn = _login_connection(
+            ctx, out, profile=profile, url=url, catalog=catalog, a2a_version=a2a_version, cacert=cacert, cert=cert, key=key, insecure=insecure, strict_origin=strict_origin, timeout=timeout
         )
-        active().add(secret)
+        asked = LoginAsked(_flow_flag(flow, device), token_url, client_id, client_secret, tuple(scope or ()), client_auth, device_authorization_url, authorization_url, redirect_port, discovery_url)
+        plan = plan_login(asked, conn, out)
+        entry = _run_flow(plan, conn, out, debug=debug, no_browser=no_browser)
+        _save_login(plan, conn, entry)
+        _report_login(plan, conn, entry, out)
+
+
+class LoginConnection(NamedTuple):
+    """What `auth login` reads before any request: the profile it writes, the config as it is, and
+    how to reach the agent and the identity provider (the connection options, resolved)."""
+
+    pname: str
+    becomes_default: bool  # no default profile was set: this one becomes it
+    config: dict[str, Any]
+    saved: dict[str, Any]  # the profile's [auth] table as it is
+    named_catalogs: dict[str, str]  # the config's and the profile's [catalogs] (the profile's win a name)
+    url: str | None  # -u as given on the command line (the profile keeps it)
+    agent_ref: str | None  # the agent as read (agent_reference of -u, the env's or the profile's)
+    catalog_flag: str | None  # --catalog as given (the profile keeps it)
+    catalog: str | None  # the catalog as resolved
+    cfg: Any  # transport.client.TransportConfig for the card and the token endpoint
+    verify: Any
+    timeout: float | None
+    strict: bool
+
+
+class LoginAsked(NamedTuple):
+    """The flow and endpoints the command line names (None: the profile's, else the card's)."""
+
+    flow: str | None
+    token_url: str | None
+    client_id: str | None
+    client_secret: str | None
+    scopes: tuple[str, ...]
+    client_auth: str | None
+    device_authorization_url: str | None
+    authorization_url: str | None
+    redirect_port: int | None
+    discovery_url: str | None
+
+
+class LoginPlan(NamedTuple):
+    """The flow to run and the client that runs it, with the endpoints found for it."""
+
+    flow: str
+    cc: Any  # auth.ClientCredentials
+    first_url: str | None  # where a person's sign-in starts (device authorization or authorization endpoint)
+    new_auth: dict[str, Any]  # the profile's [auth] table after the login
+
+
+def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **given: Any) -> LoginConnection:
+    """The profile and the connection options of `auth login`, resolved as every command resolves
+    them (flag > environment > the profile > default; values parsed by the settings table)."""
+    from a2acli import settings
+    from a2acli.errors import UsageError
+    from a2acli.settings.values import parse_setting
+    from a2acli.transport.client import TransportConfig, tls_verify
+    from a2acli.wire import Wire, parse_version_choice
+
+    config = settings.load_config()
+    pname, becomes_default = _profile(ctx, profile, config)
+    pvals = dict((config.get("profiles") or {}).get(pname) or {})
+    flags = {name.replace("_", "-"): _pick(ctx, name, given[name]) for name in ("url", "catalog", "a2a_version", "cacert", "cert", "key", "timeout")}
+    values, sources = settings.resolve_values(flags, pname, pvals)
+    agent_ref = None
+    if values["url"]:  # host:port, a card file's path: what to read (as every command does)
+        from a2acli.net import agent_reference
+
+        agent_ref = agent_reference(str(values["url"]))
+    paths = {name: settings.check_value(name, values[name]) if values[name] else None for name in ("cacert", "cert", "key")}
+    insecure = bool(_pick(ctx, "insecure", given["insecure"]))
+    if insecure:
+        out.warn("--insecure: TLS certificates are NOT verified; the client secret and token can be read on the path")
+    try:  # only the card is read here: auto reads it as 1.0 would
+        version = (parse_version_choice(str(values["a2a-version"])) or Wire.V1).version
+    except ValueError as e:
+        raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3 or auto") from None
+    tout = parse_setting("timeout", values["timeout"], sources.get("timeout", "flag"))  # as every command reads it (30, 30s, 2m)
+    cfg = TransportConfig(version=version, timeout=tout, insecure=insecure, cacert=paths["cacert"], cert=paths["cert"], key=paths["key"])
+    strict = bool(_pick(ctx, "strict_origin", given["strict_origin"]) or values.get("strict-origin"))
+    named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}
+    return LoginConnection(pname, becomes_default, config, dict(pvals.get("auth") or {}), named, flags["url"], agent_ref, flags["catalog"], values["catalog"], cfg, tls_verify(cfg), tout, strict)
+
+
+def plan_login(asked: LoginAsked, conn: LoginConnection, out: Any) -> LoginPlan:
+    """Which flow, which endpoints (given, the profile's, a discovery document's or the Agent
+    Card's), which client: everything `auth login` needs before it asks for a token, checked."""
+    from a2acli import auth
+
+    saved = conn.saved
+    chosen = asked.flow or _flow_named_by_endpoints(asked, saved)
+    secret = asked.client_secret or saved.get("client-secret")
+    token_url = asked.token_url or saved.get("token-url")
+    # the endpoint a person's sign-in starts at (_FIRST): given, else the profile's
+    first = {auth.DEVICE_CODE: asked.device_authorization_url, auth.AUTHORIZATION_CODE: asked.authorization_url}
+    first_url = (first[chosen] or saved.get(_FIRST[chosen][1])) if chosen in _FIRST else None
+    ep: Any = None
+    if asked.discovery_url:
+        ep = _endpoints_from_discovery(asked, conn, chosen, have_secret=bool(secret), out=out)
+        chosen = ep.flow or chosen
+        token_url = asked.token_url or ep.token_url or token_url
+        found = {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}
+        first_url = first.get(chosen or "") or found.get(chosen or "") or first_url
+    if chosen is None and token_url:
+        chosen = auth.CLIENT_CREDENTIALS
+    if not token_url or (chosen in _FIRST and not first_url):
+        ep, agent = _endpoints_of_the_agent(conn, chosen, token_url, have_secret=bool(secret), out=out)
+        chosen = ep.flow
+        token_url = asked.token_url or ep.token_url
+        first_url = first.get(chosen) or {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}.get(chosen)
+        _say_endpoints(ep, agent, conn, chosen, token_url, first_url, out)
+    chosen = chosen or auth.CLIENT_CREDENTIALS
+    cc = _client(asked, saved, chosen, token_url, first_url, ep, secret)
+    return LoginPlan(chosen, cc, first_url, _new_auth(cc, saved, first_url))
+
+
+def _flow_named_by_endpoints(asked: LoginAsked, saved: dict[str, Any]) -> str | None:
+    """The flow an endpoint flag implies, else the profile's (when no token endpoint is given)."""
+    from a2acli import auth
+
+    if asked.device_authorization_url:
+        return auth.DEVICE_CODE
+    if asked.authorization_url:
+        return auth.AUTHORIZATION_CODE
+    if not asked.token_url and saved.get("token-url"):
+        return auth.profile_flow(saved)
+    return None
+
+
+def _endpoints_from_discovery(asked: LoginAsked, conn: LoginConnection, chosen: str | None, *, have_secret: bool, out: Any) -> Any:
+    """--discovery-url: the endpoints an OpenID Connect discovery document (or RFC 8414 metadata) names."""
+    from a2acli import auth, settings
+    from a2acli.wire.oidc import OIDC_WELL_KNOWN
+
+    url = str(asked.discovery_url)
+    settings.check_url(url, "--discovery-url")
+    ep = auth.endpoints_from_discovery(url, chosen, have_secret=have_secret, browser=auth.browser_at_hand(), oidc=OIDC_WELL_KNOWN in url, verify=conn.verify, timeout=conn.timeout)
+    flow = ep.flow or chosen
+    token = asked.token_url or ep.token_url or conn.saved.get("token-url")
+    sign_in = {auth.DEVICE_CODE: asked.device_authorization_url or ep.device_authorization_url, auth.AUTHORIZATION_CODE: asked.authorization_url or ep.authorization_url}.get(flow or "")
+    out.note(f"endpoints from {url}: token {token or 'none'}" + (f", {_FIRST[flow][0]} {sign_in or 'none'}" if flow in _FIRST else ""))
+    return ep
+
+
+def _endpoints_of_the_agent(conn: LoginConnection, chosen: str | None, token_url: str | None, *, have_secret: bool, out: Any) -> tuple[Any, str]:
+    """No endpoint given or kept: the Agent Card of -u names them (its OAuth2 flow, or the
+    discovery document it names)."""
+    from a2acli import auth
+    from a2acli.errors import UsageError
+
+    if not conn.agent_ref:
+        need = "--token-url URL" + (f" and --{_FIRST[chosen][1]} URL" if chosen in _FIRST else "")
+        raise UsageError(f"no {_FIRST[str(chosen)][0] if token_url else 'token endpoint'}", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
+    if conn.catalog:
+        from a2acli import settings
+
+        settings.check_catalog(conn.catalog, "--catalog")
+    ep, agent = _endpoints_from_card(
+        conn.cfg, conn.agent_ref, chosen, have_secret=have_secret, browser=auth.browser_at_hand(), timeout=conn.timeout, catalogs=(conn.catalog, tuple(conn.named_catalogs.items())), out=out
+    )
+    return ep, agent
+
+
+def _say_endpoints(ep: Any, agent: str, conn: LoginConnection, chosen: str, token_url: str, first_url: str | None, out: Any) -> None:
+    """Where the endpoints came from, and a warning for each that is on another origin than the
+    agent (refused under --strict-origin): the secret or the sign-in crosses to it."""
+    from a2acli import auth
+    from a2acli.pipeline.origin import origin
+
+    scopes = f" (scopes: {', '.join(ep.scopes)})" if ep.scopes else ""
+    out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", {_FIRST[chosen][0]} {first_url}" if chosen in _FIRST else "") + scopes)
+    crosses = {auth.CLIENT_CREDENTIALS: "the client secret", auth.DEVICE_CODE: "the device code and the token"}.get(chosen, "the authorization code and the token")
+    said: set[Any] = set()
+    for endpoint, kind in ((first_url if chosen == auth.DEVICE_CODE else None, "device authorization endpoint"), (token_url, "token endpoint")):
+        if endpoint and origin(endpoint) not in said:  # one line per host
+            said.add(origin(endpoint))
+            _token_origin(agent, endpoint, strict=conn.strict, out=out, crosses=crosses, what=kind)
+
+
+def _client(asked: LoginAsked, saved: dict[str, Any], chosen: str, token_url: Any, first_url: Any, ep: Any, secret: Any) -> Any:
+    """The OAuth2 client of the login (auth.ClientCredentials), checked: its endpoints, id, secret,
+    scopes and how it authenticates."""
+    from a2acli import auth, settings
+    from a2acli.errors import UsageError
+
+    settings.check_url(token_url, "--token-url")
+    if chosen in _FIRST:
+        settings.check_url(str(first_url), f"--{_FIRST[chosen][1]}")
+    client_id = asked.client_id or saved.get("client-id")
+    if not client_id:
+        raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")
+    if chosen == auth.CLIENT_CREDENTIALS and not secret:
+        raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or sign in as a person: --device, or --flow authorization-code)")
+    if chosen in auth.SIGN_IN and not asked.client_secret:
+        secret = None  # a public client: a secret stored for client credentials is not sent
+    scope_text = " ".join(asked.scopes) if asked.scopes else saved.get("scope")
+    if not scope_text and ep is not None and ep.oidc and chosen in auth.SIGN_IN:
+        scope_text = "openid"  # an OpenID Connect provider: the sign-in is an OpenID Connect one
+    how = (asked.client_auth or saved.get("client-auth") or "basic").lower()
+    if how not in ("basic", "post"):
+        raise UsageError(f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)")
+    port = asked.redirect_port if asked.redirect_port is not None else auth.profile_port(saved)
+    return auth.ClientCredentials(
+        token_url,
+        client_id,
+        secret,
+        scope_text,
+        how,
+        chosen,
+        first_url if chosen == auth.DEVICE_CODE else None,
+        first_url if chosen == auth.AUTHORIZATION_CODE else None,
+        port,
+        ep.issuer if ep is not None else None,
+        ep.jwks_uri if ep is not None else None,
+    )
+
+
+def _new_auth(cc: Any, saved: dict[str, Any], first_url: str | None) -> dict[str, Any]:
+    """The profile's [auth] table after a login with `cc`."""
+    from a2acli import auth
+
+    chosen = cc.flow
+    new_auth: dict[str, Any] = {"token-url": cc.token_url, "client-id": cc.client_id}
+    if cc.client_secret:
+        new_auth["client-secret"] = cc.client_secret
+    if cc.scope:
+        new_auth["scope"] = cc.scope
+    if cc.client_auth != "basic" or "client-auth" in saved:
+        new_auth["client-auth"] = cc.client_auth
+    if chosen in _FIRST:
+        new_auth.update({"flow": chosen, _FIRST[chosen][1]: str(first_url)})
+    elif "flow" in saved:
+        new_auth["flow"] = auth.CLIENT_CREDENTIALS
+    if chosen == auth.AUTHORIZATION_CODE and cc.redirect_port:
+        new_auth["redirect-port"] = cc.redirect_port
+    return new_auth
+
+
+def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, no_browser: bool) -> dict[str, Any]:
+    """Ask for the token by the plan's flow; every secret of the answer is redacted from now on."""
+    from a2acli import auth
+    from a2acli.redact import active
+
+    cc = plan.cc
+    active().add(cc.client_secret)
+    if plan.flow == auth.DEVICE_CODE:
+        entry = _device_login(cc, out, verify=conn.verify, timeout=conn.timeout, debug=debug)
+    elif plan.flow == auth.AUTHORIZATION_CODE:
+        entry = _browser_login(cc, out, verify=conn.verify, timeout=conn.timeout, debug=debug, no_browser=no_browser)
+    else:
+        entry = auth.request_token(cc, verify=conn.verify, timeout=conn.timeout, note=out.note if debug else None)
+    active().add(entry.get("access_token"), entry.get("refresh_token"))
+    identity = entry.get("identity") or {}
+    if identity and not str(identity.get("signature", "")).startswith("verified"):
+        out.warn(f"the ID token's signature was not checked ({identity['signature'].removeprefix('not verified: ')}); its claims were")
+    return entry
+
+
+def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -> None:
+    """The profile's [auth] keys (and -u, --catalog when the profile has none) into the config file
+    as it is now (the token request took a while), changed key by key: what the user wrote around
+    these keys, and other keys of the [auth] table, stay as they are; then the token into its cache."""
+    from a2acli import auth, settings
+
+    pname, saved = conn.pname, conn.saved
+    edit = settings.ConfigEdit()
+    if conn.becomes_default and not edit.get(("default-profile",)):
+        edit.set(("default-profile",), pname)
+    for akey, avalue in plan.new_auth.items():
+        edit.set(("profiles", pname, "auth", akey), avalue)
+    stale = [k for k in ("client-secret", "device-authorization-url", "authorization-url", "redirect-port") if k in saved and k not in plan.new_auth]
+    for akey in stale:  # left from a login with the other flow
+        edit.delete(("profiles", pname, "auth", akey))
+    for name, given in (("url", conn.url), ("catalog", conn.catalog_flag)):
+        if given and not edit.get(("profiles", pname, name)):  # the catalog is what -u catalog:NAME reads
+            edit.set(("profiles", pname, name), settings.check_value(name, given))
+    edit.save()
+    auth.store(pname, entry)
+
+
+def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
+    """`Logged in: …` (text) or the login's document (-o json)."""
+    from a2acli import auth, settings
+
+    cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
+    left = entry["expires_at"] - time.time()
+    if out.mode == "json":
+        result = {"profile": conn.pname, "flow": chosen, "tokenUrl": cc.token_url, "clientId": cc.client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]}
         if chosen == auth.DEVICE_CODE:
-            entry = _device_login(cc, out, verify=verify, timeout=tout, debug=debug)
-        elif chosen == auth.AUTHORIZATION_CODE:
-            entry = _browser_login(cc, out, verify=verify, timeout=tout, debug=debug, no_browser=no_browser)
-        else:
-            entry = auth.request_token(cc, verify=verify, timeout=tout, note=out.note if debug else None)
-        active().add(entry.get("access_token"), entry.get("refresh_token"))
-        identity = entry.get("identity") or {}
-        if identity and not str(identity.get("signature", "")).startswith("verified"):
-            out.warn(f"the ID token's signature was not checked ({identity['signature'].removeprefix('not verified: ')}); its claims were")
-        new_auth = {"token-url": token_url, "client-id": client_id}
-        if secret:
-            new_auth["client-secret"] = secret
-        if scope_text:
-            new_auth["scope"] = scope_text
-        if how != "basic" or "client-auth" in saved:
-            new_auth["client-auth"] = how
-        if chosen in _FIRST:
-            new_auth.update({"flow": chosen, _FIRST[chosen][1]: str(first_url)})
-        elif "flow" in saved:
-            new_auth["flow"] = auth.CLIENT_CREDENTIALS
-        if chosen == auth.AUTHORIZATION_CODE and port:
-            new_auth["redirect-port"] = port
-        # The file as it is now (the token request took a while), changed key by key: what the user
-        # wrote around these keys, and other keys of the [auth] table, stay as they are.
-        edit = settings.ConfigEdit()
-        if becomes_default and not edit.get(("default-profile",)):
-            edit.set(("default-profile",), pname)
-        for akey, avalue in new_auth.items():
-            edit.set(("profiles", pname, "auth", akey), avalue)
-        stale = [k for k in ("client-secret", "device-authorization-url", "authorization-url", "redirect-port") if k in saved and k not in new_auth]
-        for akey in stale:  # left from a login with the other flow
-            edit.delete(("profiles", pname, "auth", akey))
-        if flags["url"] and not edit.get(("profiles", pname, "url")):
-            edit.set(("profiles", pname, "url"), settings.check_value("url", flags["url"]))
-        if flags["catalog"] and not edit.get(("profiles", pname, "catalog")):  # what -u catalog:NAME reads
-            edit.set(("profiles", pname, "catalog"), settings.check_value("catalog", flags["catalog"]))
-        edit.save()
-        auth.store(pname, entry)
-        left = entry["expires_at"] - time.time()
-        if out.mode == "json":
-            result = {"profile": pname, "flow": chosen, "tokenUrl": token_url, "clientId": client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]}
-            if chosen == auth.DEVICE_CODE:
-                result["deviceAuthorizationUrl"] = first_url
-            if chosen == auth.AUTHORIZATION_CODE:
-                result["authorizationUrl"] = first_url
-            if chosen in auth.SIGN_IN:
-                result["refreshable"] = bool(entry.get("refresh_token"))
-            if identity:
-                result["idToken"] = _id_token_json(identity)
-            out.json(result)
-        else:
-            what = f" ({auth.FLOW_WORDS[chosen]})" if chosen in auth.SIGN_IN else ""
-            who = f" as {_who(identity)}" if identity else ""
-            out.text(f"Logged in: profile {pname}, client {client_id} at {token_url}{what}{who}; the token is good for {_ago(left)}.")
-            if becomes_default:
-                out.note(f"profile {pname} is now the default profile ({settings.config_path()})")
+            result["deviceAuthorizationUrl"] = plan.first_url
+        if chosen == auth.AUTHORIZATION_CODE:
+            result["authorizationUrl"] = plan.first_url
+        if chosen in auth.SIGN_IN:
+            result["refreshable"] = bool(entry.get("refresh_token"))
+        if identity:
+            result["idToken"] = _id_token_json(identity)
+        out.json(result)
+        return
+    what = f" ({auth.FLOW_WORDS[chosen]})" if chosen in auth.SIGN_IN else ""
+    who = f" as {_who(identity)}" if identity else ""
+    out.text(f"Logged in: profile {conn.pname}, client {cc.client_id} at {cc.token_url}{what}{who}; the token is good for {_ago(left)}.")
+    if conn.becomes_default:
+        out.note(f"profile {conn.pname} is now the default profile ({settings.config_path()})")
 
 
 # The endpoint a person's sign-in starts at, per flow: (in words, its flag and profile key).
