@@ -621,7 +621,7 @@ def auth_status(
 
       a2a auth status -o json | jq .expiresIn
     """
-    from a2acli import auth, redact, settings
+    from a2acli import auth, settings
     from a2acli.commands._run import boundary
     from a2acli.errors import CredentialsMissingError
     from a2acli.render.output import Output
@@ -638,49 +638,60 @@ def auth_status(
 
             raise CredentialsMissingError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S")
         entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
+        entry = entry if isinstance(entry, dict) else {}
         now = time.time()
-        expires = float(entry["expires_at"]) if isinstance(entry, dict) and entry.get("expires_at") is not None else None
-        valid = isinstance(entry, dict) and bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
-        refreshable = isinstance(entry, dict) and bool(entry.get("refresh_token"))
+        expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
+        valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
+        refreshable = bool(entry.get("refresh_token"))
         if out.mode == "json":
-            out.json(
-                {
-                    "profile": pname,
-                    "flow": cc.flow,
-                    "tokenUrl": cc.token_url,
-                    "clientId": cc.client_id,
-                    "clientSecretStored": bool(cc.client_secret),
-                    "scope": cc.scope,
-                    "token": redact.mask(entry["access_token"]) if isinstance(entry, dict) and entry.get("access_token") else None,
-                    "valid": valid,
-                    "expiresAt": expires,
-                    "expiresIn": round(expires - now) if expires is not None else None,
-                    "refreshable": refreshable,
-                    "idToken": _id_token_json(entry["identity"]) if isinstance(entry, dict) and isinstance(entry.get("identity"), dict) else None,
-                }
-            )
+            out.json(_status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable))
         else:
-            lines = [f"Profile: {pname}", f"Flow: {cc.flow}", f"Token URL: {cc.token_url}"]
-            if cc.device_authorization_url:
-                lines.append(f"Device authorization URL: {cc.device_authorization_url}")
-            if cc.authorization_url:
-                lines.append(f"Authorization URL: {cc.authorization_url}")
-            lines += [f"Client ID: {cc.client_id}", f"Client secret: {redact.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
-            if cc.scope:
-                lines.append(f"Scope: {cc.scope}")
-            if isinstance(entry, dict) and entry.get("access_token"):
-                when = "no expiry given" if expires is None else (f"good for {_ago(expires - now)}" if expires > now else f"expired {_ago(now - expires)} ago")
-                lines.append(f"Token: {redact.mask(entry['access_token'])} ({when})")
-            else:
-                lines.append("Token: none cached")
-            if isinstance(entry, dict) and isinstance(entry.get("identity"), dict):
-                lines.append(f"Signed in as: {_who(entry['identity'])}")
-                lines.append(f"ID token signature: {entry['identity'].get('signature')}")
-            out.text("\n".join(lines))
+            out.text("\n".join(_status_lines(pname, cc, entry, expires, now)))
         if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
             raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
         if not valid:
             out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))
+
+
+def _status_json(pname: str, cc: Any, entry: dict[str, Any], expires: float | None, now: float, *, valid: bool, refreshable: bool) -> dict[str, Any]:
+    """`auth status -o json`: the profile's OAuth2 settings and its cached token (masked)."""
+    from a2acli import redact
+
+    identity = entry.get("identity")
+    return {
+        "profile": pname,
+        "flow": cc.flow,
+        "tokenUrl": cc.token_url,
+        "clientId": cc.client_id,
+        "clientSecretStored": bool(cc.client_secret),
+        "scope": cc.scope,
+        "token": redact.mask(entry["access_token"]) if entry.get("access_token") else None,
+        "valid": valid,
+        "expiresAt": expires,
+        "expiresIn": round(expires - now) if expires is not None else None,
+        "refreshable": refreshable,
+        "idToken": _id_token_json(identity) if isinstance(identity, dict) else None,
+    }
+
+
+def _status_lines(pname: str, cc: Any, entry: dict[str, Any], expires: float | None, now: float) -> list[str]:
+    """`auth status` as text: one `Label: value` a line."""
+    from a2acli import redact
+
+    lines = [f"Profile: {pname}", f"Flow: {cc.flow}", f"Token URL: {cc.token_url}"]
+    lines += [f"{label}: {url}" for label, url in (("Device authorization URL", cc.device_authorization_url), ("Authorization URL", cc.authorization_url)) if url]
+    lines += [f"Client ID: {cc.client_id}", f"Client secret: {redact.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+    if cc.scope:
+        lines.append(f"Scope: {cc.scope}")
+    if entry.get("access_token"):
+        when = "no expiry given" if expires is None else (f"good for {_ago(expires - now)}" if expires > now else f"expired {_ago(now - expires)} ago")
+        lines.append(f"Token: {redact.mask(entry['access_token'])} ({when})")
+    else:
+        lines.append("Token: none cached")
+    identity = entry.get("identity")
+    if isinstance(identity, dict):
+        lines += [f"Signed in as: {_who(identity)}", f"ID token signature: {identity.get('signature')}"]
+    return lines
 
 
 def auth_logout(

@@ -99,17 +99,9 @@ def send(
     Ctrl-C or --timeout leave the task running and say how to find it. --follow sends with
     returnImmediately and follows the task (its id known at once); --async returns at once."""
     from a2acli.commands._run import boundary
-    from a2acli.errors import UsageError
 
     with boundary(output_hint=opts.output, debug=opts.debug):
-        for flag, given in (("--wait", wait), ("--follow", follow), ("--blocking-call", blocking_call)):
-            if given and async_:
-                raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once without following the task; drop one of them")
-        for flag, given in (("--follow", follow), ("--blocking-call", blocking_call)):
-            if given and stream:
-                raise UsageError(f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them")
-        if follow and blocking_call:
-            raise UsageError("--follow and --blocking-call contradict each other", hint="--follow sends with returnImmediately; the default is one blocking call")
+        _check_waiting_flags(async_=async_, follow=follow, wait=wait, blocking_call=blocking_call, stream=stream)
         parts = build_parts(
             ctx.meta.get("a2acli.argv", []),
             positional=text,
@@ -123,18 +115,7 @@ def send(
         )
         message = build_message(parts, message_id=message_id, context_id=context_id, task_id=task_id, metadata=read_object(metadata, "--metadata"))
         params: dict[str, Any] = {"message": message}
-        config: dict[str, Any] = {}
-        if accepted_output_modes:
-            config["acceptedOutputModes"] = [m.strip() for m in accepted_output_modes.split(",") if m.strip()]
-        if history_length is not None:
-            config["historyLength"] = history_length
-        push_token = push_token or token
-        if push_token and not push_url:
-            raise UsageError("--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k")
-        if push_url:
-            config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
-        if async_ or follow:  # the agent answers at once with the task; --follow then follows it
-            config["returnImmediately"] = True
+        config = _configuration(accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow)
         if config:
             params["configuration"] = config
         headers = {}
@@ -151,7 +132,40 @@ def send(
         run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=interval, headers=headers, retries=retry)
 
 
-send.__doc__ = inspect.cleandoc(send.__doc__ or "") + EXAMPLES  # dedented: EXAMPLES is not indented
+send.__doc__ = inspect.cleandoc(send.__doc__ or "") + EXAMPLES
+
+
+def _check_waiting_flags(*, async_: bool, follow: bool, wait: bool, blocking_call: bool, stream: bool) -> None:
+    """How to wait is one choice: --async, --follow, --wait / --blocking-call (the default) or --stream."""
+    from a2acli.errors import UsageError
+
+    for flag, given in (("--wait", wait), ("--follow", follow), ("--blocking-call", blocking_call)):
+        if given and async_:
+            raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once without following the task; drop one of them")
+    for flag, given in (("--follow", follow), ("--blocking-call", blocking_call)):
+        if given and stream:
+            raise UsageError(f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them")
+    if follow and blocking_call:
+        raise UsageError("--follow and --blocking-call contradict each other", hint="--follow sends with returnImmediately; the default is one blocking call")
+
+
+def _configuration(accepted_output_modes: str | None, history_length: int | None, push_url: str | None, push_token: str | None, *, return_immediately: bool) -> dict[str, Any]:
+    """SendMessage's configuration: only what a flag asked for (none by default: the request is the
+    one typed)."""
+    from a2acli.errors import UsageError
+
+    config: dict[str, Any] = {}
+    if accepted_output_modes:
+        config["acceptedOutputModes"] = [m.strip() for m in accepted_output_modes.split(",") if m.strip()]
+    if history_length is not None:
+        config["historyLength"] = history_length
+    if push_token and not push_url:
+        raise UsageError("--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k")
+    if push_url:
+        config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
+    if return_immediately:  # --async and --follow: the agent answers at once with the task
+        config["returnImmediately"] = True
+    return config  # dedented: EXAMPLES is not indented
 
 
 def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
