@@ -319,12 +319,8 @@ def _own_shapes(doc: dict[str, Any], v: str, hybrid: bool) -> tuple[dict[str, An
 # -- V1 -------------------------------------------------------------------------------------------
 
 
-def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[Finding]:
-    from a2acli.check.models import V1_SCHEME_KEYS, V1AgentCard
-
-    v = "1.0"
-    doc, shapes = _own_shapes(doc, v, hybrid)
-    findings = shapes + _schema_findings(doc, V1AgentCard, v)
+def _check_v1_interfaces(findings: list[Finding], doc: dict[str, Any], card_url: str | None, v: str) -> None:
+    """supportedInterfaces: at least one; each binding, version and URL; no duplicates."""
     interfaces = doc.get("supportedInterfaces")
     if isinstance(interfaces, list):
         if not interfaces:
@@ -351,6 +347,13 @@ def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
                 )
             else:
                 seen[key] = i
+
+
+def _check_v1_schemes(findings: list[Finding], doc: dict[str, Any], v: str, hybrid: bool) -> set[str]:
+    """securitySchemes: each a oneof of the 1.0 scheme keys (a 0.3 `type` form named as such), API
+    key locations, OAuth2 flows. Returns the names defined (requirements refer to them)."""
+    from a2acli.check.models import V1_SCHEME_KEYS
+
     schemes = doc.get("securitySchemes")
     defined = set(schemes) if isinstance(schemes, dict) else set()
     if isinstance(schemes, dict):
@@ -387,6 +390,17 @@ def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
             oauth = scheme.get("oauth2SecurityScheme")
             if isinstance(oauth, dict):
                 _check_flows(findings, oauth.get("flows"), ["securitySchemes", name, "oauth2SecurityScheme", "flows"], v)
+    return defined
+
+
+def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[Finding]:
+    from a2acli.check.models import V1AgentCard
+
+    v = "1.0"
+    doc, shapes = _own_shapes(doc, v, hybrid)
+    findings = shapes + _schema_findings(doc, V1AgentCard, v)
+    _check_v1_interfaces(findings, doc, card_url, v)
+    defined = _check_v1_schemes(findings, doc, v, hybrid)
     _check_requirements(findings, doc.get("securityRequirements"), defined, ["securityRequirements"], v, v1=True)
     for i, skill in enumerate(doc.get("skills") or [] if isinstance(doc.get("skills"), list) else []):
         if isinstance(skill, dict):
@@ -405,13 +419,11 @@ def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
 # -- V0 -------------------------------------------------------------------------------------------
 
 
-def _check_v0(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[Finding]:  # noqa: C901  (one finding per 0.3 card field in the spec's order; to be split per part of the card)
-    from a2acli.check.models import V0_SCHEMES, V0AgentCard
+def _check_v0_interfaces(findings: list[Finding], doc: dict[str, Any], card_url: str | None, v: str) -> None:
+    """protocolVersion, preferredTransport, url and additionalInterfaces (no duplicates; the main
+    url is the preferred transport's)."""
     from a2acli.wire import is_pre_v03
 
-    v = "0.3"
-    doc, shapes = _own_shapes(doc, v, hybrid)
-    findings = shapes + _schema_findings(doc, V0AgentCard, v)
     pv = doc.get("protocolVersion")
     if isinstance(pv, str):
         if is_pre_v03(pv):
@@ -458,6 +470,13 @@ def _check_v0(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
                         "preferred-url",
                     )
                 )
+
+
+def _check_v0_schemes(findings: list[Finding], doc: dict[str, Any], v: str) -> set[str]:
+    """securitySchemes in the 0.3 `type` form (a 1.0 oneof named as such): each against its model,
+    API key locations, OAuth2 flows. Returns the names defined."""
+    from a2acli.check.models import V0_SCHEMES
+
     schemes = doc.get("securitySchemes")
     defined = set(schemes) if isinstance(schemes, dict) else set()
     if isinstance(schemes, dict):
@@ -479,6 +498,17 @@ def _check_v0(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
                 _enum(findings, scheme.get("in"), API_KEY_LOCATIONS, path_of("securitySchemes", name, "in"), v, "API key location", ERROR)
             if kind == "oauth2":
                 _check_flows(findings, scheme.get("flows"), ["securitySchemes", name, "flows"], v)
+    return defined
+
+
+def _check_v0(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[Finding]:
+    from a2acli.check.models import V0AgentCard
+
+    v = "0.3"
+    doc, shapes = _own_shapes(doc, v, hybrid)
+    findings = shapes + _schema_findings(doc, V0AgentCard, v)
+    _check_v0_interfaces(findings, doc, card_url, v)
+    defined = _check_v0_schemes(findings, doc, v)
     _check_requirements(findings, doc.get("security"), defined, ["security"], v, v1=False)
     for i, skill in enumerate(doc.get("skills") or [] if isinstance(doc.get("skills"), list) else []):
         if isinstance(skill, dict):
