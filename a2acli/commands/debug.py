@@ -154,26 +154,10 @@ def _run_both(command: list[str], forwarded: list[str], save: str | None, transp
 
     from a2acli import diffing
     from a2acli.errors import UsageError
-    from a2acli.wire import parse_wire
 
-    if not command:
-        raise UsageError("no command after --", hint="e.g. a2a diff -u URL -- tasks get ID")
-    if command[0] in _NOT_METHODS or command[0].startswith("-"):
-        raise UsageError(f"`{command[0]}` is not a method command", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID, -- card fetch")
-    own = _OWN_FLAGS + (("--transport",) if transports else ())
-    for flag in command:
-        name = flag.split("=", 1)[0]
-        if name in own:
-            hint = "give it to diff, before --" if name == "--a2a-version" and transports else f"drop {name} from the command after --"
-            raise UsageError(f"diff sets {name} itself on each run", hint=hint)
+    _check_diff_command(command, transports)
     invocation = _capture([*_with_flags(command, forwarded)])
-    opts = invocation.opts
-    if transports:
-        sides = [({"version": opts.wire.version, "transport": t}, opts._replace(transports=(t,))) for t in transports]
-    else:
-        if opts.sources.get("a2a-version") == "flag":
-            raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version; with two --transport values, give it to diff (before --) to pick the version")
-        sides = [({"version": version}, opts._replace(wire=parse_wire(version), version_auto=False)) for _, version in SIDES]
+    sides = _sides(invocation.opts, transports)
     with tempfile.TemporaryDirectory(prefix="a2a-diff-") as tmp:
         base = Path(save) if save else Path(tmp)
         dumps: list[Any] = []
@@ -200,6 +184,37 @@ def _run_both(command: list[str], forwarded: list[str], save: str | None, transp
         if not answered and first["exit"] and second["exit"]:
             raise _failure(first["exit"], f"both runs failed: {first['error']}")
         return (dumps[0], dumps[1]), runs  # loaded into memory: the temporary files may go
+
+
+def _check_diff_command(command: list[str], transports: list[str] | None) -> None:
+    """The command after `--` is a method command that leaves the options diff sets to diff."""
+    from a2acli.errors import UsageError
+
+    if not command:
+        raise UsageError("no command after --", hint="e.g. a2a diff -u URL -- tasks get ID")
+    if command[0] in _NOT_METHODS or command[0].startswith("-"):
+        raise UsageError(f"`{command[0]}` is not a method command", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID, -- card fetch")
+    own = _OWN_FLAGS + (("--transport",) if transports else ())
+    for flag in command:
+        name = flag.split("=", 1)[0]
+        if name in own:
+            hint = "give it to diff, before --" if name == "--a2a-version" and transports else f"drop {name} from the command after --"
+            raise UsageError(f"diff sets {name} itself on each run", hint=hint)
+
+
+def _sides(opts: Any, transports: list[str] | None) -> list[tuple[dict[str, Any], Any]]:
+    """The two option sets to run with, each with its label: one per --transport given, else 1.0
+    and 0.3."""
+    from a2acli.errors import UsageError
+    from a2acli.wire import parse_wire
+
+    if transports:
+        sides = [({"version": opts.wire.version, "transport": t}, opts._replace(transports=(t,))) for t in transports]
+    else:
+        if opts.sources.get("a2a-version") == "flag":
+            raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version; with two --transport values, give it to diff (before --) to pick the version")
+        sides = [({"version": version}, opts._replace(wire=parse_wire(version), version_auto=False)) for _, version in SIDES]
+    return sides
 
 
 def _with_flags(command: list[str], flags: list[str]) -> list[str]:
@@ -275,20 +290,7 @@ def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) 
         return
     for note in report.notes:
         out.note(f"note: {note}")
-    lines: list[tuple[str, str]] = []
-    for xd in report.exchanges:
-        diffs = xd.differences
-        if not diffs:
-            continue
-        left = f"{xd.left.stem}" if xd.left else "—"
-        right = f"{xd.right.stem}" if xd.right else "—"
-        lines.append((f"=== {xd.method}: {left} <> {right}: {len(diffs)} difference(s)", "bold"))
-        if xd.left is None or xd.right is None:
-            lines.append((f"only in the {'left' if xd.right is None else 'right'} dump: {(xd.left or xd.right).stem}", "yellow"))
-        for section in xd.sections:
-            if section.differences:
-                lines += [(line, _style(line)) for line in section.unified(context)]
-        lines.append(("", ""))
+    lines = _diff_lines(report, context)
     if out.rich:
         from rich.text import Text
 
@@ -305,6 +307,25 @@ def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) 
     else:
         changed = sum(1 for e in report.exchanges if e.differences)
         out.note(f"{len(report.differences)} difference(s) in {changed} of {n} exchange(s) ({what}; {ids})")
+
+
+def _diff_lines(report: Any, context: int) -> list[tuple[str, str]]:
+    """The unified diff of each exchange that differs, with a style for each line."""
+    lines: list[tuple[str, str]] = []
+    for xd in report.exchanges:
+        diffs = xd.differences
+        if not diffs:
+            continue
+        left = f"{xd.left.stem}" if xd.left else "—"
+        right = f"{xd.right.stem}" if xd.right else "—"
+        lines.append((f"=== {xd.method}: {left} <> {right}: {len(diffs)} difference(s)", "bold"))
+        if xd.left is None or xd.right is None:
+            lines.append((f"only in the {'left' if xd.right is None else 'right'} dump: {(xd.left or xd.right).stem}", "yellow"))
+        for section in xd.sections:
+            if section.differences:
+                lines += [(line, _style(line)) for line in section.unified(context)]
+        lines.append(("", ""))
+    return lines
 
 
 def _style(line: str) -> str:
