@@ -533,13 +533,7 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
     a = _Side(left, raw=raw, keep_ids=keep_ids, notes=notes, name="left")
     b = _Side(right, raw=raw, keep_ids=keep_ids, notes=notes, name="right")
     patterns = [_glob(p) for p in ignore]
-    pairs: list[tuple[DumpedExchange | None, DumpedExchange | None]] = []
-    matcher = difflib.SequenceMatcher(None, [e.method for e in left.exchanges], [e.method for e in right.exchanges], autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            pairs += list(zip(left.exchanges[i1:i2], right.exchanges[j1:j2], strict=True))  # an `equal` opcode: same lengths
-        else:
-            pairs += [(e, None) for e in left.exchanges[i1:i2]] + [(None, e) for e in right.exchanges[j1:j2]]
+    pairs = _pairs(left, right)
     report = Report(left, right, [], raw, keep_ids, notes)
     for ea, eb in pairs:
         method = (ea or eb).method  # type: ignore[union-attr]
@@ -551,46 +545,65 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
             assert ex is not None
             side.body(ex.request_body, ex, "request")
             continue
-        lf, rf = f"{Path(left.path).name}/{ea.stem}", f"{Path(right.path).name}/{eb.stem}"
-        neutral = ea.binding != eb.binding
-        sections = [
-            Section("request.line", a.line(ea.request_line), b.line(eb.request_line), f"{lf}.request.http", f"{rf}.request.http"),
-            Section("request.headers", a.headers(ea.request_headers), b.headers(eb.request_headers), f"{lf}.request.http", f"{rf}.request.http"),
-            Section("request.body", a.body(ea.request_body, ea, "request", neutral=neutral), b.body(eb.request_body, eb, "request", neutral=neutral), f"{lf}.request.body", f"{rf}.request.body", raw),
-            Section("response.status", a.line(_status(ea.status_line)), b.line(_status(eb.status_line)), f"{lf}.response.http", f"{rf}.response.http"),
-            Section(
-                "response.headers",
-                a.headers(ea.response_headers) if ea.status_line else MISSING,
-                b.headers(eb.response_headers) if eb.status_line else MISSING,
-                f"{lf}.response.http",
-                f"{rf}.response.http",
-            ),
-        ]
-        if ea.stream or eb.stream:
-            sections.append(
-                Section("response.events", _events(a, ea, neutral) if ea.stream else MISSING, _events(b, eb, neutral) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw)
-            )
-        if not ea.stream or not eb.stream:
-            sections.append(
-                Section(
-                    "response.body",
-                    a.body(ea.response_body, ea, "response", neutral=neutral) if not ea.stream else MISSING,
-                    b.body(eb.response_body, eb, "response", neutral=neutral) if not eb.stream else MISSING,
-                    f"{lf}.response.body",
-                    f"{rf}.response.body",
-                    raw,
-                )
-            )
-        if not raw:  # canonical bodies hide how each side was shaped: say it when that differs
-            sa, sb = answer_shapes(ea), answer_shapes(eb)
-            if sa != sb:
-                sections.append(Section("response.shape", sa, sb, f"{lf} (as received)", f"{rf} (as received)"))
+        sections = _sections(a, b, ea, eb, Path(left.path).name, Path(right.path).name, raw=raw)
         for s in sections:
             s.left, s.right = prune(s.left, s.name, patterns), prune(s.right, s.name, patterns)
             s.differences = structural(s.left, s.right, s.name, method)
             if s.left is not MISSING or s.right is not MISSING:
                 xd.sections.append(s)
     return report
+
+
+def _pairs(left: Dump, right: Dump) -> list[tuple[DumpedExchange | None, DumpedExchange | None]]:
+    """The two dumps' exchanges paired by method, in order; an exchange with no partner alone."""
+    pairs: list[tuple[DumpedExchange | None, DumpedExchange | None]] = []
+    matcher = difflib.SequenceMatcher(None, [e.method for e in left.exchanges], [e.method for e in right.exchanges], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            pairs += list(zip(left.exchanges[i1:i2], right.exchanges[j1:j2], strict=True))  # an `equal` opcode: same lengths
+        else:
+            pairs += [(e, None) for e in left.exchanges[i1:i2]] + [(None, e) for e in right.exchanges[j1:j2]]
+    return pairs
+
+
+def _sections(a: _Side, b: _Side, ea: DumpedExchange, eb: DumpedExchange, left_name: str, right_name: str, *, raw: bool) -> list[Section]:
+    """The parts of two paired exchanges to compare: request line, headers and body; response
+    status, headers, events or body; and, canonically, how each answer was shaped."""
+    lf, rf = f"{left_name}/{ea.stem}", f"{right_name}/{eb.stem}"
+    neutral = ea.binding != eb.binding
+    sections = [
+        Section("request.line", a.line(ea.request_line), b.line(eb.request_line), f"{lf}.request.http", f"{rf}.request.http"),
+        Section("request.headers", a.headers(ea.request_headers), b.headers(eb.request_headers), f"{lf}.request.http", f"{rf}.request.http"),
+        Section("request.body", a.body(ea.request_body, ea, "request", neutral=neutral), b.body(eb.request_body, eb, "request", neutral=neutral), f"{lf}.request.body", f"{rf}.request.body", raw),
+        Section("response.status", a.line(_status(ea.status_line)), b.line(_status(eb.status_line)), f"{lf}.response.http", f"{rf}.response.http"),
+        Section(
+            "response.headers",
+            a.headers(ea.response_headers) if ea.status_line else MISSING,
+            b.headers(eb.response_headers) if eb.status_line else MISSING,
+            f"{lf}.response.http",
+            f"{rf}.response.http",
+        ),
+    ]
+    if ea.stream or eb.stream:
+        sections.append(
+            Section("response.events", _events(a, ea, neutral) if ea.stream else MISSING, _events(b, eb, neutral) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw)
+        )
+    if not ea.stream or not eb.stream:
+        sections.append(
+            Section(
+                "response.body",
+                a.body(ea.response_body, ea, "response", neutral=neutral) if not ea.stream else MISSING,
+                b.body(eb.response_body, eb, "response", neutral=neutral) if not eb.stream else MISSING,
+                f"{lf}.response.body",
+                f"{rf}.response.body",
+                raw,
+            )
+        )
+    if not raw:  # canonical bodies hide how each side was shaped: say it when that differs
+        sa, sb = answer_shapes(ea), answer_shapes(eb)
+        if sa != sb:
+            sections.append(Section("response.shape", sa, sb, f"{lf} (as received)", f"{rf} (as received)"))
+    return sections
 
 
 def _status(line: str | None) -> str | None:
