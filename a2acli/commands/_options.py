@@ -260,14 +260,13 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     from a2acli import settings
     from a2acli.settings.values import named, parse_setting
 
-    root = root or {}
-    merged = {s.arg: (raw.get(s.arg) if raw.get(s.arg) not in (None, False, []) else root.get(s.arg)) for s in OPTIONS.values()}
+    merged = _merged(raw, root or {})
     flags = {s.name: merged[s.arg] for s in OPTIONS.values() if s.setting}
     flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
     res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
     _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
-    parsed = {s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag")) for s in OPTIONS.values() if s.parse != "text" or s.setting}
+    parsed = {s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag")) for s in _PARSED}
     v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
     wire, version_auto = _version(v, res)
     transports = _transports(v, res)
@@ -276,18 +275,12 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
 
         for warning in res.warnings:
             Output(parsed["output"]).warn(warning)
-    as_v = (merged.get("as_version") or "").lower()
-    if as_v not in ("", "v1", "1.0"):
-        from a2acli.errors import UsageError
-
-        raise UsageError(f"--as {merged['as_version']!r} is not supported", hint="--as v1 (canonical V1 JSON)")
+    as_v1 = _as_v1(merged.get("as_version"))
     for cname, location in res.catalogs:
         settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
     if v["endpoint"] not in (None, ""):
         settings.check_url(str(v["endpoint"]), named("--endpoint", res.sources["endpoint"]), grpc=(transports or ["jsonrpc"])[0] == "grpc")
-    headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
-    headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
-    headers += [parse_header(h) for h in (merged.get("header") or [])]
+    headers = _headers(res, merged)
     basic, bearer = _one_authorization(parsed["basic"], parsed["bearer"], res)
     if parsed["key"] and not parsed["cert"]:
         from a2acli.errors import UsageError
@@ -307,12 +300,37 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         bearer=bearer,
         oauth=tuple(sorted(res.auth.items())),
         no_timeout=parsed["timeout"] is None and res.sources["timeout"] != "default" and v.get("timeout") not in (None, ""),
-        as_v1=bool(as_v),
+        as_v1=as_v1,
         profile=res.profile,
         sources=res.sources,
         values={**res.values, "transport": ",".join(transports) or None},
         resolved=res,
     )
+
+
+_PARSED = tuple(s for s in OPTIONS.values() if s.parse != "text" or s.setting)  # the rows with a CallOptions value of their own
+
+
+def _merged(raw: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """Each shared option as given after the command, else before it (the root's)."""
+    return {s.arg: (raw.get(s.arg) if raw.get(s.arg) not in (None, False, []) else root.get(s.arg)) for s in OPTIONS.values()}
+
+
+def _headers(res: Any, merged: dict[str, Any]) -> list[tuple[str, str]]:
+    """The profile's headers, then --svc-param, then -H (in that order on the wire)."""
+    headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
+    headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
+    return headers + [parse_header(h) for h in (merged.get("header") or [])]
+
+
+def _as_v1(value: str | None) -> bool:
+    """--as v1 (or 1.0): canonical V1 JSON; nothing else is supported."""
+    as_v = (value or "").lower()
+    if as_v not in ("", "v1", "1.0"):
+        from a2acli.errors import UsageError
+
+        raise UsageError(f"--as {value!r} is not supported", hint="--as v1 (canonical V1 JSON)")
+    return bool(as_v)
 
 
 def _version(v: dict[str, Any], res: Any) -> tuple[Any, bool]:
