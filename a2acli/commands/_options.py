@@ -214,7 +214,10 @@ COMMON: dict[str, tuple[Any, Any]] = {
         ],
         None,
     ),
-    "endpoint": (Annotated[str | None, _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint")], None),
+    "endpoint": (
+        Annotated[str | None, _opt("--endpoint", "--rpc-url", help="Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.", setting="endpoint", metavar="URL")],
+        None,
+    ),
     "transport": (
         Annotated[
             list[str] | None,
@@ -245,7 +248,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
         Annotated[str | None, _opt("--dialect", help="Vendor deviations: spec or clix.", setting="dialect", metavar="spec|clix", autocompletion=complete_from(lambda: ("spec", "clix")))],
         None,
     ),
-    "header": (Annotated[list[str] | None, _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).")], None),
+    "header": (Annotated[list[str] | None, _opt("--header", "-H", help="Extra header 'Name: value' (repeatable).", metavar="'NAME: VALUE'")], None),
     "svc_param": (
         Annotated[
             list[str] | None,
@@ -278,13 +281,21 @@ COMMON: dict[str, tuple[Any, Any]] = {
                 help=f"API key, sent only where the card declares an apiKey scheme, placed where it says (header, query or cookie; header X-API-Key with --endpoint, no card). {PS}",
                 panel=AUTH,
                 setting="api-key",
+                metavar="KEY",
             ),
         ],
         None,
     ),
     "bearer": (
         Annotated[
-            str | None, _opt("--bearer", help=f"Bearer token for Authorization, sent only where the card declares an http bearer, oauth2 or openIdConnect scheme. {PS}", panel=AUTH, setting="bearer")
+            str | None,
+            _opt(
+                "--bearer",
+                help=f"Bearer token for Authorization, sent only where the card declares an http bearer, oauth2 or openIdConnect scheme. {PS}",
+                panel=AUTH,
+                setting="bearer",
+                metavar="TOKEN",
+            ),
         ],
         None,
     ),
@@ -313,7 +324,10 @@ COMMON: dict[str, tuple[Any, Any]] = {
         False,
     ),
     "insecure": (Annotated[bool, _opt("--insecure", help="Skip TLS certificate verification (unsafe; warns on every call). Default: certificates are verified.", panel=AUTH)], False),
-    "profile": (Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", autocompletion=complete_profiles)], None),
+    "profile": (
+        Annotated[str | None, _opt("--profile", help="Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", metavar="NAME", autocompletion=complete_profiles)],
+        None,
+    ),
     "config": (
         Annotated[
             str | None,
@@ -334,7 +348,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
         None,
     ),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
-    "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump")], None),
+    "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump", metavar="DIR")], None),
     "verbose": (Annotated[bool, _opt("--verbose", help="Text output: the full breakdown (history, metadata, every part); concise by default.", panel=OUT)], False),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
 }
@@ -579,8 +593,69 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
     r.add(res.auth.get("client-secret"))
 
 
+_FOLDED: dict[str, Any] = {}
+# Whether the shared options are hidden from a command's help (folded into `shared_help`). Shell
+# completion offers no hidden option, so `run()` turns this off when the shell asks for words.
+FOLD_SHARED = True
+
+
+def folded(name: str) -> Any:
+    """COMMON[name]'s annotation with a copy of its option marked hidden: a command's --help folds
+    the shared options into one short section (`shared_help`), `a2a help options` explains them,
+    and docs/reference.md lists them all."""
+    if not FOLD_SHARED:
+        return COMMON[name][0]
+    if name not in _FOLDED:
+        import copy
+        import typing
+
+        kind, info = typing.get_args(COMMON[name][0])[:2]
+        info = copy.copy(info)
+        info.hidden = True
+        _FOLDED[name] = Annotated[kind, info]
+    return _FOLDED[name]
+
+
 def common_parameters() -> list[inspect.Parameter]:
-    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann) for name, (ann, default) in COMMON.items()]
+    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=folded(name)) for name, (_ann, default) in COMMON.items()]
+
+
+# The shared options a command's --help names in its closing section, most used first.
+SHARED_NAMED = ("-u/--url", "--transport", "--a2a-version", "-H", "--api-key", "--bearer", "--timeout", "-o/--output", "-q/--quiet", "--offline", "--dump", "--debug")
+
+
+def flag_of(name: str) -> str:
+    """The first flag of a shared option (`--url` of "url")."""
+    import typing
+
+    info = typing.get_args(COMMON[name][0])[1]
+    return str(info.default)  # in Annotated, Option's first name lands in `default`
+
+
+def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes the shared options") -> str:
+    """The closing section of the help of a command that takes the shared options (gh's
+    INHERITED FLAGS): the most used ones by name (`names`: the few this command takes), where
+    all of them are explained, and the values in effect that are not the built-in default (from
+    the environment or a profile)."""
+    if names is None:
+        lines = [f"Shared options: {', '.join(SHARED_NAMED)} and {len(COMMON) - len(SHARED_NAMED)} more, before or after the command; `a2a help options` explains each."]
+    else:
+        lines = [f"{lead} {', '.join(flag_of(n) for n in names)}; `a2a help options` explains each."]
+    if HELP_WANTED:
+        from a2acli import settings
+
+        set_here = []
+        for name, (value, source) in sorted(_effective_defaults().items()):
+            s = settings.SETTINGS.get(name)
+            if s is None or source == "default" or value in (None, "") or names is not None and name.replace("-", "_") not in names:
+                continue
+            shown = "set" if s.secret else str(value)
+            set_here.append(f"--{name} {shown} ({source.split(' (', 1)[0]})")
+        if set_here:
+            from rich.markup import escape  # help is rendered by rich: a value's brackets are not markup
+
+            lines.append(escape("In effect: " + "; ".join(set_here) + "."))
+    return "\n\n".join(lines)
 
 
 def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -604,6 +679,7 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             kwargs["ctx"] = ctx
         return fn(*args, opts=opts, **kwargs)
 
+    wrapper.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
     return with_signature(wrapper, sig.replace(parameters=[ctx_param] + own + common_parameters()))
 
 
