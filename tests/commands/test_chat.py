@@ -22,6 +22,14 @@ def task(tid: str, state: str, ctx: str = "c-1") -> dict:
     return {"task": {"id": tid, "contextId": ctx, "status": {"state": state}}}
 
 
+@pytest.fixture(autouse=True)
+def history_file(tmp_path, monkeypatch):
+    """The chat's history file, here rather than in the home of whoever runs the tests."""
+    path = tmp_path / "state" / "chat_history"
+    monkeypatch.setenv("A2ACLI_CHAT_HISTORY", str(path))
+    return path
+
+
 @pytest.fixture
 def agent(respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card())
@@ -97,8 +105,9 @@ def test_at_a_terminal_an_error_is_said_and_the_session_goes_on(cli, agent, monk
     route = agent.post(RPC, json__method="SendMessage").mock(side_effect=[httpx.Response(200, json=rpc_error(-32001, "Task not found")), *answers(task("t-1", "TASK_STATE_COMPLETED"))])
     result = cli("chat", "-u", AGENT, "--task-id", "nope", input="hello\nagain\n/quit\nnot sent\n")
     assert result.exit_code == 0, result.stderr
-    assert route.call_count == 2 and "TaskNotFoundError" in result.stderr and "Task: t-1" in result.stdout
-    assert result.stderr.count("you> ") == 3  # the prompt, on stderr, before each line read
+    assert route.call_count == 2 and "TaskNotFoundError" in result.stderr
+    assert result.stdout.count("you> ") == 3  # the prompt (input() writes it where the terminal is), before each line read
+    assert result.stdout.split("you> ")[2] == "[completed]\n"  # a REPL's answer: the agent's words, here none, so the state
 
 
 def test_a_terminal_reading_into_a_pipe_is_refused_rather_than_left_waiting(cli, agent, monkeypatch):
@@ -215,3 +224,53 @@ def test_at_a_terminal_a_basic_scheme_takes_user_colon_password_and_refuses_anyt
     assert "Authorization" not in route.calls[1].request.headers  # the one without a colon went nowhere
     assert route.calls[2].request.headers["Authorization"] == "Basic YWRhOnB3LXMzY3JldA=="  # ada:pw-s3cret
     assert "s3cret" not in result.stdout + result.stderr and "YWRhOnB3LXMzY3JldA" not in result.stderr
+
+
+# -- at a terminal: a REPL (issue 25) -----------------------------------------------------------------
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, True))
+
+
+def echo_task(tid: str, text: str, state: str = "TASK_STATE_COMPLETED") -> dict:
+    return {"task": {"id": tid, "contextId": "c-1", "status": {"state": state}, "artifacts": [{"artifactId": "a-1", "parts": [{"text": text}]}]}}
+
+
+def test_at_a_terminal_a_banner_names_the_agent_and_how_to_leave(cli, agent, terminal):
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-1", "echo: hi")))
+    result = cli("chat", "-u", AGENT, input="hi\n")
+    assert result.exit_code == 0, result.stderr
+    head = result.stderr.splitlines()[:3]
+    assert head == ["a2a chat with Test agent 1.0.0", "jsonrpc at http://agent.test/rpc, A2A 1.0", "/help lists the commands; /quit or Ctrl-D leaves. Ctrl-C stops the turn (the task goes on at the agent) or clears the line."]
+
+
+def test_at_a_terminal_slash_commands_are_handled_here_and_never_sent(cli, agent, terminal):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-1", "echo: /etc is a path", "TASK_STATE_INPUT_REQUIRED")))
+    result = cli("chat", "-u", AGENT, input="/help\n/task\n/hepl\n//etc is a path\n/task\n/quit\nnever\n")
+    assert result.exit_code == 0, result.stderr
+    assert [m["parts"][0]["text"] for m in sent(route)] == ["/etc is a path"]  # only the // line, one slash off
+    err = result.stderr
+    assert "  /task   the context and task ids of this session\n" in err and "  /quit   leave (also /exit, Ctrl-D)\n" in err  # /help
+    assert "context: (none yet: the next message starts one)" in err  # /task before any turn
+    assert "warning: no command /hepl: not sent; did you mean /help? (/help lists them; //text sends a line that starts with /)" in err
+    assert "context: c-1" in err and "task: t-1 (waits for you: your next line answers it)" in err  # /task after it
+
+
+def test_at_a_terminal_each_answer_is_the_agents_text_and_the_state_only_when_not_completed(cli, agent, terminal):
+    asks = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "Which colour?"}]}}}}
+    message = {"message": {"messageId": "m-2", "contextId": "c-1", "role": "ROLE_AGENT", "parts": [{"text": "hi there"}, {"data": {"n": 1}}]}}
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-0", "echo: hello"), asks, echo_task("t-1", "blue it is"), message))
+    result = cli("chat", "-u", AGENT, input="hello\npaint it\nblue\nhi\n")
+    assert result.exit_code == 0, result.stderr
+    answers_seen = [a for a in result.stdout.split("you> ")[1:]]
+    assert answers_seen == ["echo: hello\n", "Which colour?\n[input-required]\n", "blue it is\n", 'hi there\n{"n": 1}\n', "\n"]  # the last: Ctrl-D's new line
+    assert "Task:" not in result.stdout and "State:" not in result.stdout  # no task panel
+
+
+def test_piped_slash_lines_other_than_new_and_quit_are_sent_as_before(cli, agent):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="/help\n")
+    assert result.exit_code == 0, result.stderr
+    assert [m["parts"][0]["text"] for m in sent(route)] == ["/help"] and "Task: t-1" in result.stdout
