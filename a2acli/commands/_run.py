@@ -653,7 +653,8 @@ class _Chat:
             if not interactive:
                 raise
             resume_notes(call.out, call, "turn stopped")
-            call.out.note("the task goes on at the agent; the session goes on (Ctrl-D leaves)")
+            goes_on = f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
+            call.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
             call.sending = None
             self._carry_ids()
             self.tid = None  # the stopped task is not waiting for an answer
