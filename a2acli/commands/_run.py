@@ -451,7 +451,9 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
                 out.note(note)
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)  # a file:// card: its JSON
-        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1, signature=outcome)
+        from a2acli.pipeline.options import conn_flags
+
+        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1, signature=outcome, flags=conn_flags(opts))
 
 
 @entry_point

@@ -232,6 +232,10 @@ class Output:
     def warn(self, msg: str) -> None:
         self._err(f"warning: {msg}", "yellow")
 
+    def problem(self, msg: str) -> None:
+        """An error found that does not end the command by itself (a finding of a card check)."""
+        self._err(f"error: {msg}", "bold red")
+
     def _err(self, msg: str, style: str) -> None:
         msg = visible(redacted(msg))  # secrets hidden; whatever the output mode, stderr is a terminal
         if self.err_rich:

@@ -238,7 +238,8 @@ def test_card_fetch_validate(cli, respx_mock):
     result = cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["name"] == "Test agent"
-    assert "card error (1.0) $.supportedInterfaces[0].url: relative URL" in result.stderr
+    assert "\nerror: card (1.0) $.supportedInterfaces[0].url: relative URL" in "\n" + result.stderr  # an error, labelled so
+    assert "warning: card error" not in result.stderr
     respx_mock.get(CARD_URL).respond(json=v1_card())
     assert cli("card", "fetch", "-u", AGENT, "--validate").exit_code == 0
 
