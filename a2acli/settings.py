@@ -66,7 +66,9 @@ SETTINGS: dict[str, Setting] = {
         Setting("max-body", "A2ACLI_MAX_BODY", "32M"),
         Setting("strict-origin", "A2ACLI_STRICT_ORIGIN", False),
         Setting("output", "A2ACLI_OUTPUT", "text"),
+        Setting("quiet", "A2ACLI_QUIET", False),  # stderr: warnings and errors only
         Setting("dump", "A2ACLI_DUMP"),
+        Setting("dump-append", "A2ACLI_DUMP_APPEND", False),  # --dump into a directory that holds a dump: add to it
     )
 }
 
@@ -493,6 +495,8 @@ _ALSO: dict[str, tuple[type, ...]] = {
     "timeout": (int, float),
     "max-body": (int,),
     "strict-origin": (bool,),
+    "quiet": (bool,),
+    "dump-append": (bool,),
     "transport": (list,),
 }
 
@@ -666,6 +670,7 @@ AUTH_KEYS: dict[str, bool] = {  # [profiles.NAME.auth] key -> secret?
     "redirect-port": False,  # authorization-code: the loopback redirect's port (0: a free one)
 }
 PATH_SETTINGS = frozenset({"cacert", "cert", "key"})
+BOOL_SETTINGS = frozenset({"strict-origin", "quiet", "dump-append"})
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 token
 _CATALOG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # no `/`: catalog:CATALOG/NAME splits there
 
@@ -869,8 +874,8 @@ def check_value(name: str, value: Any) -> Any:
             return float(text)
         except ValueError:
             return text  # a duration: `30s`, `2m`
-    if name == "strict-origin":
-        return parse_bool(text, "strict-origin")
+    if name in BOOL_SETTINGS:
+        return parse_bool(text, name)
     if name == "max-body":
         parse_size(text, "max-body")
         return text

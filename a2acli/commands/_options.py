@@ -348,7 +348,30 @@ COMMON: dict[str, tuple[Any, Any]] = {
         None,
     ),
     "offline": (Annotated[bool, _opt("--offline", help="Print the request(s) exactly as they would be sent; send nothing.", panel=OUT)], False),
-    "dump": (Annotated[str | None, _opt("--dump", help="Write every exchange byte for byte into this directory.", panel=OUT, setting="dump", metavar="DIR")], None),
+    "quiet": (
+        Annotated[
+            bool,
+            _opt("--quiet", "-q", help="stderr keeps warnings and errors only: no notes, progress or hints meant for a person watching.", panel=OUT, setting="quiet"),
+        ],
+        False,
+    ),
+    "dump": (
+        Annotated[
+            str | None,
+            _opt(
+                "--dump",
+                help="Write every exchange byte for byte into this directory (created when missing); one that holds another run's dump is refused unless --dump-append.",
+                panel=OUT,
+                setting="dump",
+                metavar="DIR",
+            ),
+        ],
+        None,
+    ),
+    "dump_append": (
+        Annotated[bool, _opt("--dump-append", help="With --dump: add this run's exchanges to the dump the directory holds, numbered on.", panel=OUT, setting="dump-append")],
+        False,
+    ),
     "verbose": (Annotated[bool, _opt("--verbose", help="Text output: the full breakdown (history, metadata, every part); concise by default.", panel=OUT)], False),
     "debug": (Annotated[bool, _opt("--debug", help="Requests and responses on stderr (credentials redacted); tracebacks.", panel=OUT)], False),
 }
@@ -451,7 +474,8 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     root = root or {}
     merged = {k: (raw.get(k) if raw.get(k) not in (None, False, []) else root.get(k)) for k in COMMON}
     flags = {k.replace("_", "-"): v for k, v in merged.items()}
-    flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
+    for name in ("strict_origin", "quiet", "dump_append"):  # a flag's absence: env or profile decides
+        flags[name.replace("_", "-")] = True if merged.get(name) else None
     res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
     _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
@@ -555,6 +579,8 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         as_v1=bool(as_v),
         offline=bool(merged.get("offline")),
         dump=v["dump"],
+        dump_append=settings.parse_bool(v["dump-append"], res.sources["dump-append"]),
+        quiet=settings.parse_bool(v["quiet"], res.sources["quiet"]),
         debug=bool(merged.get("debug")),
         verbose=bool(merged.get("verbose")),
         profile=res.profile,

@@ -149,7 +149,7 @@ def _mode(hint: str | None) -> str:
 
 
 def output_for(opts: CallOptions) -> Output:
-    return Output(opts.output, verbose=opts.verbose)
+    return Output(opts.output, verbose=opts.verbose, quiet=opts.quiet)
 
 
 @contextmanager
