@@ -69,14 +69,8 @@ class DumpTap(NullTap):
 
     def __init__(self, directory: str, redactor: Redactor, *, version: str | None, offset: int | None = None, append: bool = False) -> None:
         self.dir = Path(directory)
-        held = held_exchanges(self.dir)
-        if held and not append and offset is None:  # another run's exchanges would pass for this one's in `a2a diff`
-            from a2acli.errors import UsageError
-
-            raise UsageError(
-                f"--dump {directory} already holds a dump ({held} exchange(s)): this run's would be mixed with them",
-                hint="give a new directory, remove that one, or add --dump-append (A2ACLI_DUMP_APPEND=1) to add this run to it",
-            )
+        if offset is None:
+            refuse_held_dump(directory, append)
         try:
             make_private_dir(self.dir)
         except OSError as e:
@@ -212,10 +206,7 @@ class DumpTap(NullTap):
         if not self.written or self._said:
             return None
         self._said = True
-        import shlex
-
-        where = shlex.quote(str(self.dir))
-        return f"dump: {self.written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP"
+        return dump_summary(self.dir, self.written)
 
     def close(self) -> None:
         """Finish every exchange still open (a stream abandoned mid-way): the index gets its line."""
@@ -225,12 +216,34 @@ class DumpTap(NullTap):
             self.on_complete(ex)
 
 
-def held_exchanges(directory: Path) -> int:
+def held_exchanges(directory: str | Path) -> int:
     """How many exchanges a dump already in `directory` holds (0: none, or no such directory)."""
+    directory = Path(directory)
     try:
         return len(list(directory.glob("*.request.http"))) if directory.is_dir() else 0
     except OSError:
         return 0
+
+
+def refuse_held_dump(directory: str | Path, append: bool) -> None:
+    """A UsageError when `directory` holds another run's dump and --dump-append was not given:
+    `a2a diff` would take its exchanges for this run's."""
+    held = held_exchanges(directory)
+    if held and not append:
+        from a2acli.errors import UsageError
+
+        raise UsageError(
+            f"--dump {directory} already holds a dump ({held} exchange(s)): this run's would be mixed with them",
+            hint="give a new directory, remove that one, or add --dump-append (A2ACLI_DUMP_APPEND=1) to add this run to it",
+        )
+
+
+def dump_summary(directory: str | Path, written: int) -> str:
+    """Where a run's exchanges went, and the command that compares them (for stderr)."""
+    import shlex
+
+    where = shlex.quote(str(directory))
+    return f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP"
 
 
 class DebugTap(NullTap):
