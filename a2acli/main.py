@@ -36,6 +36,9 @@ def run() -> None:
     from a2acli.commands import completion as completion_cmd
 
     if os.environ.get(completion_cmd.COMPLETE_VAR):  # the shell asks for completions: everything
+        from a2acli.commands import _options
+
+        _options.FOLD_SHARED = False  # completion offers no hidden option: the shared ones are shown
         completion_cmd.register_shells()
         app = build_app()
         _collect_from_here()

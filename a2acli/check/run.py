@@ -74,7 +74,11 @@ def validate_fetched(doc: Any, url: str | None, out: Any) -> int:
     from a2acli.check.card import validate_card
 
     card = validate_card(doc, url)
-    for f in card.findings:
-        (out.warn if f.severity != "info" else out.note)(f"card {f.severity} ({f.version}) {f.path}: {f.message}")
+    for f in card.findings:  # each labelled as what it is: `error:`, `warning:`, a note for an info
+        say = {"error": out.problem, "warning": out.warn}.get(f.severity)
+        if say is not None:
+            say(f"card ({f.version}) {f.path}: {f.message}")
+        else:
+            out.note(f"card {f.severity} ({f.version}) {f.path}: {f.message}")
     out.note(f"card checked as {' + '.join(card.versions) or '?'}{' (hybrid)' if card.hybrid else ''}: {card.errors} error(s), {card.warnings} warning(s)")
     return 1 if card.errors else 0

@@ -262,7 +262,8 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
 
     merged = _merged(raw, root or {})
     flags = {s.name: merged[s.arg] for s in OPTIONS.values() if s.setting}
-    flags["strict-origin"] = True if merged.get("strict_origin") else None  # unset: env or profile decides
+    for s in _SWITCH_SETTINGS:  # a switch not given: env or profile decides
+        flags[s.name] = True if merged.get(s.arg) else None
     res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
     _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
@@ -308,6 +309,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     )
 
 
+_SWITCH_SETTINGS = tuple(s for s in OPTIONS.values() if s.setting and s.kind == "switch")
 _PARSED = tuple(s for s in OPTIONS.values() if s.parse != "text" or s.setting)  # the rows with a CallOptions value of their own
 
 
@@ -411,8 +413,66 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
     r.add(res.auth.get("client-secret"))
 
 
+_FOLDED: dict[str, Any] = {}
+# Whether the shared options are hidden from a command's help (folded into `shared_help`). Shell
+# completion offers no hidden option, so `run()` turns this off when the shell asks for words.
+FOLD_SHARED = True
+
+
+def folded(name: str) -> Any:
+    """common()[name]'s annotation with a copy of its option marked hidden: a command's --help
+    folds the shared options into one short section (`shared_help`), `a2a help options` explains
+    them, and docs/reference.md lists them all."""
+    if not FOLD_SHARED:
+        return common()[name][0]
+    if name not in _FOLDED:
+        import copy
+        import typing
+
+        kind, info = typing.get_args(common()[name][0])[:2]
+        info = copy.copy(info)
+        info.hidden = True
+        _FOLDED[name] = Annotated[kind, info]
+    return _FOLDED[name]
+
+
 def common_parameters() -> list[inspect.Parameter]:
-    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann) for name, (ann, default) in common().items()]
+    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=folded(name)) for name, (_ann, default) in common().items()]
+
+
+# The shared options a command's --help names in its closing section, most used first.
+SHARED_NAMED = ("-u/--url", "--transport", "--a2a-version", "-H", "--api-key", "--bearer", "--timeout", "-o/--output", "-q/--quiet", "--offline", "--dump", "--debug")
+
+
+def flag_of(arg: str) -> str:
+    """The first flag of a shared option (`--url` of "url"), by its parameter name."""
+    return next(f"--{s.name}" for s in OPTIONS.values() if s.arg == arg)
+
+
+def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes the shared options") -> str:
+    """The closing section of the help of a command that takes the shared options (gh's
+    INHERITED FLAGS): the most used ones by name (`names`: the few this command takes), where
+    all of them are explained, and the values in effect that are not the built-in default (from
+    the environment or a profile)."""
+    if names is None:
+        lines = [f"Shared options: {', '.join(SHARED_NAMED)} and {len(OPTIONS) - len(SHARED_NAMED)} more, before or after the command; `a2a help options` explains each."]
+    else:
+        lines = [f"{lead} {', '.join(flag_of(n) for n in names)}; `a2a help options` explains each."]
+    if HELP_WANTED:
+        from a2acli import settings
+
+        set_here = []
+        for name, (value, source) in sorted(_effective_defaults().items()):
+            s = settings.SETTINGS.get(name)
+            if s is None or source == "default" or value in (None, "") or names is not None and name.replace("-", "_") not in names:
+                continue
+            shown = "set" if s.secret else str(value)
+            set_here.append(f"--{name} {shown} ({source.split(' (', 1)[0]})")
+        if set_here:
+            from rich.markup import escape  # help is rendered by rich: a value's brackets are not markup
+
+            lines.append(escape("In effect: " + "; ".join(set_here) + "."))
+    return "\n\n".join(lines)
 
 
 def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -436,6 +496,7 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             kwargs["ctx"] = ctx
         return fn(*args, opts=opts, **kwargs)
 
+    wrapper.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
     return with_signature(wrapper, sig.replace(parameters=[ctx_param] + own + common_parameters()))
 
 

@@ -7,27 +7,36 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from a2acli.commands._options import COMMON, PS, complete_profiles
+from a2acli.commands._options import PS, complete_profiles, folded
 
 app = typer.Typer(help="OAuth2 and OpenID Connect: get a token for a profile (client credentials, device code, browser sign-in), show it, forget it.", no_args_is_help=True)
 
 ProfileOpt = Annotated[
     str | None,
-    typer.Option("--profile", help="The profile holding the OAuth2 settings (default: A2ACLI_PROFILE, the default profile, else 'default').", show_default=False, autocompletion=complete_profiles),
+    typer.Option(
+        "--profile",
+        help="The profile holding the OAuth2 settings (default: A2ACLI_PROFILE, the default profile, else 'default').",
+        show_default=False,
+        metavar="NAME",
+        autocompletion=complete_profiles,
+    ),
 ]
-OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="text or json.", show_default=False)]
-# The shared options this command takes, as _options.COMMON declares them: Typer evaluates these
-# annotations at run time; to mypy they are values, hence the ignores where they are used.
-UrlOpt = COMMON["url"][0]
-CatalogOpt = COMMON["catalog"][0]
-A2aVersionOpt = COMMON["a2a_version"][0]
-CacertOpt = COMMON["cacert"][0]
-CertOpt = COMMON["cert"][0]
-KeyOpt = COMMON["key"][0]
-InsecureOpt = COMMON["insecure"][0]
-StrictOriginOpt = COMMON["strict_origin"][0]
-TimeoutOpt = COMMON["timeout"][0]
-DebugOpt = COMMON["debug"][0]
+OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="text or json.", show_default=False, metavar="text|json")]
+ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
+# The shared options this command takes, as _options.COMMON declares them, folded in its help
+# like every command's (named at the end of it, explained by `a2a help options`): Typer evaluates
+# these annotations at run time; to mypy they are values, hence the ignores where they are used.
+UrlOpt = folded("url")
+CatalogOpt = folded("catalog")
+A2aVersionOpt = folded("a2a_version")
+CacertOpt = folded("cacert")
+CertOpt = folded("cert")
+KeyOpt = folded("key")
+InsecureOpt = folded("insecure")
+StrictOriginOpt = folded("strict_origin")
+TimeoutOpt = folded("timeout")
+DebugOpt = folded("debug")
+LOGIN_SHARED = ("url", "catalog", "a2a_version", "cacert", "cert", "key", "insecure", "strict_origin", "timeout", "debug")
 
 
 def _root(ctx: typer.Context) -> dict[str, Any]:
@@ -55,6 +64,7 @@ FlowOpt = Annotated[
     str | None,
     typer.Option(
         "--flow",
+        metavar="FLOW",
         help="client-credentials, device-code (RFC 8628: you approve the sign-in on any device) or authorization-code (you sign in with a browser on this machine: PKCE, a loopback redirect). "
         "Default: the profile's, else what the Agent Card (or its discovery document) offers: client credentials when a client secret is given, "
         "authorization code at a terminal, device code, client credentials.",
@@ -70,6 +80,8 @@ def auth_login(
         str | None,
         typer.Option(
             "--token-url",
+            metavar="URL",
+            rich_help_panel=ENDPOINTS,
             envvar="A2ACLI_TOKEN_URL",
             show_envvar=False,
             help="The OAuth2 token endpoint (default: the profile's, else from the Agent Card of --url: its OAuth2 flow, or the discovery document it names; env: A2ACLI_TOKEN_URL).",
@@ -77,21 +89,26 @@ def auth_login(
         ),
     ] = None,
     client_id: Annotated[
-        str | None, typer.Option("--client-id", envvar="A2ACLI_CLIENT_ID", show_envvar=False, help="The OAuth2 client id (default: the profile's; env: A2ACLI_CLIENT_ID).", show_default=False)
+        str | None,
+        typer.Option("--client-id", metavar="ID", envvar="A2ACLI_CLIENT_ID", show_envvar=False, help="The OAuth2 client id (default: the profile's; env: A2ACLI_CLIENT_ID).", show_default=False),
     ] = None,
     client_secret: Annotated[
         str | None,
         typer.Option(
             "--client-secret",
+            metavar="SECRET",
             envvar="A2ACLI_CLIENT_SECRET",
             show_envvar=False,
             help=f"The client secret (default: the profile's; env: A2ACLI_CLIENT_SECRET; optional for --device, a public client). {PS}",
             show_default=False,
         ),
     ] = None,
-    scope: Annotated[list[str] | None, typer.Option("--scope", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
+    scope: Annotated[list[str] | None, typer.Option("--scope", metavar="SCOPE", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
     client_auth: Annotated[
-        str | None, typer.Option("--client-auth", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"])
+        str | None,
+        typer.Option(
+            "--client-auth", metavar="basic|post", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"]
+        ),
     ] = None,
     flow: FlowOpt = None,
     device: Annotated[bool, typer.Option("--device", help="The device-code flow (same as --flow device-code).")] = False,
@@ -99,6 +116,8 @@ def auth_login(
         str | None,
         typer.Option(
             "--device-authorization-url",
+            metavar="URL",
+            rich_help_panel=ENDPOINTS,
             envvar="A2ACLI_DEVICE_AUTHORIZATION_URL",
             show_envvar=False,
             help="The RFC 8628 device authorization endpoint (implies --device; default: the profile's, else from the Agent Card; env: A2ACLI_DEVICE_AUTHORIZATION_URL).",
@@ -109,6 +128,8 @@ def auth_login(
         str | None,
         typer.Option(
             "--authorization-url",
+            metavar="URL",
+            rich_help_panel=ENDPOINTS,
             envvar="A2ACLI_AUTHORIZATION_URL",
             show_envvar=False,
             help="The OAuth2 authorization endpoint the browser signs in at (implies --flow authorization-code; default: the profile's, else from the Agent Card; env: A2ACLI_AUTHORIZATION_URL).",
@@ -123,6 +144,7 @@ def auth_login(
         int | None,
         typer.Option(
             "--redirect-port",
+            metavar="PORT",
             min=0,
             max=65535,
             help="authorization-code: the port of the redirect http://127.0.0.1:PORT/callback (default: the profile's, else a free one; for a provider that wants it registered).",
@@ -133,6 +155,8 @@ def auth_login(
         str | None,
         typer.Option(
             "--discovery-url",
+            metavar="URL",
+            rich_help_panel=ENDPOINTS,
             help="An OpenID Connect discovery document (…/.well-known/openid-configuration) or RFC 8414 metadata to read the endpoints from (its issuer must be the one its URL names).",
             show_default=False,
         ),
@@ -489,6 +513,9 @@ def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any],
     out.text(f"Logged in: profile {conn.pname}, client {cc.client_id} at {cc.token_url}{what}{who}; the token is good for {_ago(left)}.")
     if conn.becomes_default:
         out.note(f"profile {conn.pname} is now the default profile ({settings.config_path()})")
+
+
+auth_login.shared_options = (LOGIN_SHARED,)  # type: ignore[attr-defined]  # named at the end of its help
 
 
 # The endpoint a person's sign-in starts at, per flow: (in words, its flag and profile key).

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from typing import Annotated
+from collections.abc import Generator
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -14,16 +15,71 @@ from a2acli.commands._run import boundary, run_chat
 PROMPT = "you> "
 
 
-def _typed(prompt: str) -> Iterator[str]:
-    """Lines typed at the terminal, the prompt on stderr (stdout keeps the agent's answers)."""
-    while True:
-        sys.stderr.write(prompt)
-        sys.stderr.flush()
-        line = sys.stdin.readline()
-        if not line:  # Ctrl-D
-            sys.stderr.write("\n")
+def _typed(prompt: str) -> Generator[str, None, None]:
+    """Lines typed at the terminal, as a REPL reads them: line editing and a history file where
+    the platform has readline (loaded here, never at start-up); Ctrl-C clears the line, Ctrl-D
+    leaves. The prompt goes where input() writes it (the terminal: stdout is one here)."""
+    history = _History()
+    try:
+        while True:
+            try:
+                line = input(prompt)
+            except KeyboardInterrupt:  # at the prompt: a fresh line, as a shell does
+                sys.stdout.write("\n")
+                continue
+            except EOFError:  # Ctrl-D
+                sys.stdout.write("\n")
+                return
+            yield line
+    finally:
+        history.save()
+
+
+def history_path() -> Path | None:
+    """The chat's history file: A2ACLI_CHAT_HISTORY (empty: none), else a2acli/chat_history in
+    the XDG state directory (~/.local/state)."""
+    import os
+
+    given = os.environ.get("A2ACLI_CHAT_HISTORY")
+    if given is not None:
+        return Path(given).expanduser() if given.strip() else None
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "a2acli" / "chat_history"
+
+
+class _History:
+    """readline's line editing and history, kept in history_path() (mode 0600: what was said to
+    an agent is nobody else's). Without readline (Windows), plain lines."""
+
+    LENGTH = 1000
+
+    def __init__(self) -> None:
+        try:
+            import readline
+        except ImportError:  # pragma: no cover (Windows)
+            self.readline: Any = None
             return
-        yield line
+        self.readline = readline
+        self.path = history_path()
+        readline.set_history_length(self.LENGTH)
+        if self.path is not None:
+            try:
+                readline.read_history_file(str(self.path))
+            except (OSError, UnicodeDecodeError):  # none yet, or unreadable: start afresh
+                pass
+
+    def save(self) -> None:
+        if self.readline is None or self.path is None:
+            return
+        import os
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.path.touch(mode=0o600, exist_ok=True)
+            self.readline.write_history_file(str(self.path))
+            os.chmod(self.path, 0o600)
+        except OSError:  # a read-only home: the session still worked
+            pass
 
 
 def _ttys() -> tuple[bool, bool]:
@@ -38,17 +94,25 @@ def chat(
     *,
     opts: CallOptions,
 ) -> None:
-    """Talk with the agent turn by turn (SendMessage per line): the context, and the task while it
-    waits for input or authentication, carry over to the next turn.
+    """Talk with the agent turn by turn: a REPL at a terminal, one turn per line when piped.
 
-    At a terminal: type a message after `you> `; `/new` starts a new context, `/quit` or Ctrl-D
-    ends; an error is said and the session goes on. A task that asks for authentication
-    (auth-required): the credential its Agent Card's scheme takes (an API key, a bearer token) is
-    read without echo and sent with your next line only, never stored. Not at a terminal (stdin or
-    stdout is a pipe): no prompt, each line of stdin is one turn, the output is plain text (or one
-    JSON document per turn, a line each, under -o json), the first error ends the session with its
-    exit code, and a task that asks for authentication ends it (exit 0) with the command that
-    continues it.
+    Each line is one SendMessage; the context, and the task while it waits for input or
+    authentication, carry over to the next turn.
+
+    At a terminal: a banner names the agent; type after `you> ` with line editing and history
+    (kept in $XDG_STATE_HOME/a2acli/chat_history, or A2ACLI_CHAT_HISTORY; empty: none). Each answer
+    is the agent's text, with the task's state when it is not completed. Slash commands stay
+    here: /help, /task (the context and task ids), /new (a new context), /quit (or Ctrl-D);
+    //text sends a line starting with /. Ctrl-C stops the current turn (the task goes on at the
+    agent, and how to pick it up is said) or clears the line; an error is said and the session
+    goes on. A task that asks for authentication (auth-required): the credential its Agent Card's
+    scheme takes (an API key, a bearer token) is read without echo and sent with your next line
+    only, never stored.
+
+    Not at a terminal (stdin or stdout is a pipe): no prompt, each line of stdin is one turn
+    (/new and /quit work), the output is what `send` prints (or one JSON document per turn, a line
+    each, under -o json), the first error ends the session with its exit code, and a task that
+    asks for authentication ends it (exit 0) with the command that continues it.
 
     Examples:
 
@@ -68,7 +132,11 @@ def chat(
     interactive = stdin_tty and stdout_tty
     lines = _typed(PROMPT) if interactive else iter(sys.stdin.readline, "")
     secret = _secret if interactive else None  # a credential is read from the terminal only
-    run_chat(lines, opts, context_id=context_id, task_id=task_id, poll_interval=poll_seconds(poll_interval, opts), interactive=interactive, secret=secret)
+    try:
+        run_chat(lines, opts, context_id=context_id, task_id=task_id, poll_interval=poll_seconds(poll_interval, opts), interactive=interactive, secret=secret)
+    finally:
+        if isinstance(lines, Generator):
+            lines.close()  # the history file is written now, however the session ended
 
 
 def _secret(prompt: str) -> str:

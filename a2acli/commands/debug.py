@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import COMMON, with_signature
+from a2acli.commands._options import COMMON, folded, with_signature
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
 FORWARDED = ("url", "endpoint", "transport", "a2a_version", "dialect", "header", "svc_param", "extension", "api_key", "bearer", "timeout", "insecure", "profile")
@@ -119,9 +119,10 @@ with_signature(
     diff,
     _sig.replace(
         parameters=[p for p in _sig.parameters.values() if p.name != "conn"]
-        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=COMMON[name][0]) for name in FORWARDED]
+        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=folded(name)) for name in FORWARDED]
     ),
 )
+diff.shared_options = (FORWARDED, "With a command, passes on to both runs the shared options")  # type: ignore[attr-defined]  # named at the end of its help
 diff.__doc__ = DIFF_HELP
 
 

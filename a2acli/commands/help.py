@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated
 
 import typer
@@ -13,7 +14,7 @@ def _complete_words(ctx: typer.Context, incomplete: str) -> list[str]:
 
     words = [w for w in (ctx.params.get("words") or []) if w != incomplete]
     if not words:
-        names = [n for n in COMMANDS if n not in ("task", "conformance")]
+        names = [n for n in COMMANDS if n not in ("task", "conformance")] + ["options"]
     else:
         group = typer.main.get_command(build_app(words[0]))
         sub = getattr(group, "commands", {}).get(words[0])
@@ -28,11 +29,14 @@ def help_command(
         typer.Argument(help="The command (and subcommand) to show the usage of; none: every command.", show_default=False, metavar="[COMMAND [SUBCOMMAND]]", autocompletion=_complete_words),
     ] = None,
 ) -> None:
-    """Show the usage of a2a, or of one command (the same as `a2a COMMAND --help`).
+    """Show the usage of a2a, or of one command (the same as `a2a COMMAND --help`); `a2a help
+    options` explains the shared options.
 
     Examples:
 
       a2a help send
+
+      a2a help options
 
       a2a help card fetch
     """
@@ -41,6 +45,9 @@ def help_command(
 
     words = list(words or [])
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
+    if words == ["options"]:
+        typer.echo(shared_options_text(), nl=False)
+        raise typer.Exit(0)
     with boundary(output_hint=root.get("output")):
         if words and words[0] not in COMMANDS:
             import difflib
@@ -53,3 +60,41 @@ def help_command(
     app = build_app(words[0] if words else None, words[1] if len(words) > 1 else None)
     code = app([*words, "--help"], prog_name="a2a", standalone_mode=False)
     raise typer.Exit(code if isinstance(code, int) else 0)
+
+
+INTRO = (
+    "The options every command that talks to an agent takes, before or after the command's name "
+    "(`a2a -u URL tasks get ID` is `a2a tasks get ID -u URL`). Precedence: flag > environment > local file "
+    "(--config, else the nearest .env / .a2acli.toml) > global file > built-in default; "
+    "`a2a config show` says where each value comes from."
+)
+
+
+def shared_options_text(width: int | None = None) -> str:
+    """`a2a help options`: each shared option on a line of its own (all its names and its
+    metavar), its help below, indented and wrapped at word boundaries, never cut; by section."""
+    import shutil
+    import textwrap
+
+    from typer.main import get_command
+
+    from a2acli.commands._options import COMMON
+    from a2acli.commands.registry import build_app
+
+    width = max(40, min(width or shutil.get_terminal_size().columns, 100))
+    root = get_command(build_app(""))
+    ctx = typer.Context(root, info_name="a2a")
+    wrap = functools.partial(textwrap.fill, break_long_words=False, break_on_hyphens=False)
+    sections: dict[str, list[str]] = {}
+    for param in root.params:
+        if param.name not in COMMON:
+            continue
+        names = ", ".join(sorted([*param.opts, *param.secondary_opts], key=lambda n: (n.startswith("--"), param.opts.index(n) if n in param.opts else 0)))
+        flag = bool(getattr(param, "is_flag", False))
+        head = names if flag else f"{names} {param.make_metavar(ctx)}"
+        body = wrap(getattr(param, "help", None) or "", width=width, initial_indent="      ", subsequent_indent="      ")
+        sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(wrap(head, width=width, initial_indent="  ", subsequent_indent="    ") + "\n" + body)
+    out = [wrap(INTRO, width=width), ""]
+    for title, items in sections.items():
+        out += [f"{title}:", *items, ""]
+    return "\n".join(out)

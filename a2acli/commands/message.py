@@ -51,7 +51,9 @@ def send(
     task_id: Annotated[str | None, typer.Option("--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False)] = None,
     request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
     metadata: Annotated[str | None, typer.Option("--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False)] = None,
-    history_length: Annotated[int | None, typer.Option("--history-length", "--history", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0)] = None,
+    history_length: Annotated[
+        int | None, typer.Option("--history-length", "--history", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0, metavar="N")
+    ] = None,
     accepted_output_modes: Annotated[str | None, typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
     push_url: Annotated[str | None, typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
     push_token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
@@ -60,17 +62,17 @@ def send(
         str | None,
         typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False),
     ] = None,
-    retry: Annotated[int, typer.Option("--retry", help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.", rich_help_panel=RUN, min=0)] = 0,
+    retry: Annotated[int, typer.Option("--retry", help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.", rich_help_panel=RUN, min=0, metavar="N")] = 0,
     async_: Annotated[
         bool,
         typer.Option(
             "--async",
             "--no-wait",
-            "--return-immediately",
-            help="Return at once with the task and context ids (returnImmediately / blocking=false), without following the task. Default: wait until the task is done or needs input (one blocking SendMessage).",
+            help="Return at once with the task and context ids (returnImmediately / blocking=false; also --return-immediately), without following the task. Default: wait until the task is done or needs input (one blocking SendMessage).",
             rich_help_panel=RUN,
         ),
     ] = False,
+    return_immediately: Annotated[bool, typer.Option("--return-immediately", hidden=True, help="Same as --async (the official CLI spec's name).")] = False,
     follow: Annotated[
         bool,
         typer.Option(
@@ -100,6 +102,7 @@ def send(
     returnImmediately and follows the task (its id known at once); --async returns at once."""
     from a2acli.commands._run import boundary
 
+    async_ = async_ or return_immediately  # one flag, its aliases apart only to keep --help narrow
     with boundary(output_hint=opts.output, debug=opts.debug):
         _check_waiting_flags(async_=async_, follow=follow, wait=wait, blocking_call=blocking_call, stream=stream)
         parts = build_parts(
@@ -180,7 +183,7 @@ def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
 
 
 send_command = method_options(send)
-stream_command = method_options(_without(send, stream=True, async_=False, follow=False, wait=False, blocking_call=False, retry=0))
+stream_command = method_options(_without(send, stream=True, async_=False, return_immediately=False, follow=False, wait=False, blocking_call=False, retry=0))
 stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
 
 Examples:

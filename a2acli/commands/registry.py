@@ -42,6 +42,7 @@ def _bare_root(ctx: typer.Context) -> None:
 
 OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
 _ROOT_SIG = inspect.signature(_root, eval_str=True)
+_root.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
 
 
 def _root_with_options() -> Callable[..., None]:
@@ -62,7 +63,7 @@ def _command(module: str, function: str, name: str, panel: str, *, ordered: bool
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
         from a2acli.commands._inputs import Command, OrderedCommand
 
-        app.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden)(callback)
+        app.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden, epilog=_epilog(callback))(callback)
 
     return register
 
@@ -91,13 +92,27 @@ def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -
     return register
 
 
+def _epilog(callback: Any) -> str | None:
+    """The closing section of the help of a command that takes the shared options (True: all of
+    them; a tuple of names: those, with the words that lead in)."""
+    taken = getattr(callback, "shared_options", None)
+    if not taken:
+        return None
+    from a2acli.commands._options import shared_help
+
+    return shared_help() if taken is True else shared_help(*taken)
+
+
 def _plain_usage(sub: typer.Typer) -> None:
-    """The group's commands (and its groups' commands) use our Command class (plain usage lines)."""
+    """The group's commands (and its groups' commands) use our Command class (plain usage lines);
+    those that take the shared options end their help with the short section naming them."""
     from a2acli.commands._inputs import Command
 
     for info in sub.registered_commands:
         if info.cls is None or info.cls is typer.core.TyperCommand:
             info.cls = Command
+        if info.epilog is None:
+            info.epilog = _epilog(info.callback)
     for group in sub.registered_groups:
         if group.typer_instance is not None:
             _plain_usage(group.typer_instance)
@@ -177,6 +192,7 @@ def build_app(only: str | None = None, member: str | None = None, *, root_option
         pretty_exceptions_enable=False,
         add_completion=False,
         cls=RootGroup,
+        epilog=_epilog(_root) if root_options else None,
     )
     app.callback()(_root_with_options() if root_options else _bare_root)
     for name, register in COMMANDS.items():

@@ -15,7 +15,7 @@ app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download, and their
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
 ExpectState = Annotated[str | None, typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
-HistoryLength = Annotated[int | None, typer.Option("--history-length", "--history", help="At most N history messages per task.", min=0, show_default=False)]
+HistoryLength = Annotated[int | None, typer.Option("--history-length", "--history", help="At most N history messages per task.", min=0, show_default=False, metavar="N")]
 
 
 @app.command("get")
@@ -47,7 +47,7 @@ def tasks_get(
 @app.command("list")
 @method_options
 def tasks_list(
-    page_size: Annotated[int | None, typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False)] = None,
+    page_size: Annotated[int | None, typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False, metavar="N")] = None,
     page_token: Annotated[str | None, typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False)] = None,
     context_id: Annotated[str | None, typer.Option("--context-id", help="Only tasks of this context.", show_default=False)] = None,
     status: Annotated[str | None, typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False, autocompletion=complete_task_states)] = None,

@@ -42,6 +42,8 @@ class CallOptions(NamedTuple):
     as_v1: bool = False
     offline: bool = False
     dump: str | None = None
+    dump_append: bool = False  # --dump-append: add to a dump directory that holds a dump already
+    quiet: bool = False  # -q: stderr keeps warnings and errors only
     debug: bool = False
     verbose: bool = False  # --verbose: the full text view (history, metadata, every part)
     profile: str | None = None

@@ -142,7 +142,7 @@ def follow_task(call: Call, interval: float, *, query: dict[str, Any] | None = N
     (history and artifacts, which the stream's events alone do not carry)."""
     tid = call.task["id"]
     state = state_text(call.task.get("state"))
-    call.out.note(f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it (Ctrl-C stops the wait, not the task)")
+    call.out.note(f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it", aside=" (Ctrl-C stops the wait, not the task)")
     with waiting(call.out, call.task, since=since, announced=True) as shown:
         if unclaimed(call, "SubscribeToTask") is None:
             subscribe_quietly(call, shown)

@@ -79,9 +79,9 @@ class Call:
         learn_secrets(self.redactor, opts)
         taps: list[Any] = [RequestIdTap(out.note)]
         if opts.debug:
-            taps.append(DebugTap(out.note, self.redactor))
+            taps.append(DebugTap(lambda line: out.note(line, always=True), self.redactor))  # asked for: said under -q too
         if opts.dump:
-            taps.append(DumpTap(opts.dump, self.redactor, version=None if opts.version_auto else opts.wire.version))
+            taps.append(DumpTap(opts.dump, self.redactor, version=None if opts.version_auto else opts.wire.version, append=opts.dump_append))
         if opts.insecure:
             out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
         self.transport = Transport(
@@ -122,8 +122,10 @@ class Call:
         CURRENT["call"] = self
 
     def close(self) -> None:
-        for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open
+        for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open, then says where they went
             getattr(tap, "close", lambda: None)()
+            if line := getattr(tap, "summary", lambda: None)():
+                self.out.note(line)
         if self._grpc is not None:
             self._grpc.close()
         self.transport.close()

@@ -60,9 +60,10 @@ def _rich_on(stream: TextIO) -> bool:
 
 
 class Output:
-    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False) -> None:
+    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False, quiet: bool = False) -> None:
         self.mode = mode
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
+        self.quiet = quiet  # -q: stderr keeps warnings and errors (and what the user must act on) only
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
         self.rich = mode == "text" and _rich_on(self.out)
@@ -213,6 +214,8 @@ class Output:
     # -- side channel (stderr) ------------------------------------------------------------------
     def command(self, cmd: str) -> None:
         """A command to copy, on a line of its own and never wrapped (a triple click selects it)."""
+        if self.quiet:
+            return
         cmd = visible(redacted(cmd), one_line=True)
         if self.err_rich:
             from rich.text import Text
@@ -222,8 +225,13 @@ class Output:
             self.err.write("  " + cmd + "\n")
             self.err.flush()
 
-    def note(self, msg: str) -> None:
-        self._err(msg, "dim")
+    def note(self, msg: str, *, aside: str = "", always: bool = False) -> None:
+        """A line on stderr for the person running the command (not under -q, unless `always`:
+        what they asked for, as --debug's lines); `aside` ends it only when stderr is a terminal
+        (`(Ctrl-C stops the wait, not the task)` means nothing in a CI log)."""
+        if self.quiet and not always:
+            return
+        self._err(msg + (aside if aside and terminal(self.err) else ""), "dim")
 
     def tell(self, msg: str) -> None:
         """A line on stderr the user must act on (a code to enter), in bold on a terminal."""
@@ -231,6 +239,10 @@ class Output:
 
     def warn(self, msg: str) -> None:
         self._err(f"warning: {msg}", "yellow")
+
+    def problem(self, msg: str) -> None:
+        """An error found that does not end the command by itself (a finding of a card check)."""
+        self._err(f"error: {msg}", "bold red")
 
     def _err(self, msg: str, style: str) -> None:
         msg = visible(redacted(msg))  # secrets hidden; whatever the output mode, stderr is a terminal

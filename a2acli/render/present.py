@@ -12,10 +12,11 @@ def state_text(state: Any) -> str:
     return state_label(state)
 
 
-def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None) -> None:
+def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None, flags: str = "") -> None:
     """Show one reply (`kind` is the method table's `result`: send, task, task-list, …); `lines`:
     under -o json one compact line (one reply of several, as `a2a chat` prints them);
-    `signature`: a card's signature outcome, shown in its text view."""
+    `signature`: a card's signature outcome, shown in its text view; `flags`: the connection
+    flags that end a command the view suggests (a card's skills)."""
     if out.mode == "raw":
         if reply.raw or reply.exchange is not None:  # a merged list has no bytes of its own
             out.raw(reply.raw)
@@ -65,7 +66,12 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
         if not configs:
             out.note("no push configs")
     elif kind == "card":
-        out.rows(views.card_rows(core or {}, verbose=verbose, signature=signature), title="Agent Card", style="magenta")
+        if out.rich and not verbose:  # a terminal: one screen, with the commands to try (render.card)
+            from a2acli.render import card
+
+            card.show(out, core or {}, signature=signature, flags=flags)
+        else:
+            out.rows(views.card_rows(core or {}, verbose=verbose, signature=signature), title="Agent Card", style="magenta")
     elif kind == "empty":
         out.rows([views.Row(views.L.DELETED, "true")], title="Push config")
     else:

@@ -295,8 +295,9 @@ def scheme_way(scheme: Any) -> Way:
     body = scheme[key] if isinstance(scheme[key], dict) else {}
     kind = key.replace("SecurityScheme", "")
     bearer = "header Authorization: Bearer"
-    if kind == "apiKey":
-        return Way(kind, f"{body.get('location') or 'header'} {body.get('name') or 'X-API-Key'}", "--api-key KEY", "api_key")
+    if kind == "apiKey":  # where the card says; what it leaves out is said missing, never made up
+        where = f"{body.get('location') or 'location not given'} {body.get('name') or '(name not given)'}"
+        return Way(kind, where, "--api-key KEY", "api_key")
     if kind == "httpAuth":
         http = str(body.get("scheme") or "bearer")
         if http.lower() == "basic":

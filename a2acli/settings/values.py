@@ -208,8 +208,8 @@ def check_value(name: str, value: Any) -> Any:
             return float(text)
         except ValueError:
             return text  # a duration: `30s`, `2m`
-    if name == "strict-origin":
-        return parse_bool(text, "strict-origin")
+    if SETTINGS[name].parse == "bool":
+        return parse_bool(text, name)
     if name == "max-body":
         parse_size(text, "max-body")
         return text

@@ -67,8 +67,10 @@ class DumpTap(NullTap):
     and DIR/index.jsonl, each file as soon as its bytes are known, so a failed, timed-out or
     interrupted call still leaves a complete, readable dump of what happened."""
 
-    def __init__(self, directory: str, redactor: Redactor, *, version: str | None, offset: int | None = None) -> None:
+    def __init__(self, directory: str, redactor: Redactor, *, version: str | None, offset: int | None = None, append: bool = False) -> None:
         self.dir = Path(directory)
+        if offset is None:
+            refuse_held_dump(directory, append)
         try:
             make_private_dir(self.dir)
         except OSError as e:
@@ -81,8 +83,10 @@ class DumpTap(NullTap):
             raise UsageError(f"--dump {directory} is not a directory", hint="choose another --dump DIR")
         self.redactor = redactor
         self.version = version
-        # Continue numbering when the directory already holds a dump (several calls, one dump).
+        # Continue numbering when the directory already holds a dump (--dump-append: several calls, one dump).
         self.offset = offset if offset is not None else len(list(self.dir.glob("*.request.http")))
+        self.written = 0  # exchanges of this run in the index
+        self._said = False
         self._bodies: dict[int, Any] = {}
         self._open: dict[int, Exchange] = {}  # started, not yet in index.jsonl
         self._known: dict[int, int] = {}  # secrets known when a stream's body file was opened
@@ -195,6 +199,14 @@ class DumpTap(NullTap):
         # last: the index names only files already written (a Ctrl-C before here leaves them unlisted)
         with open_private(self.dir / "index.jsonl", "a") as idx:
             idx.write(json.dumps(entry) + "\n")
+        self.written += 1
+
+    def summary(self) -> str | None:
+        """Where this run's exchanges went and what to do with them, for stderr; None when none was."""
+        if not self.written or self._said:
+            return None
+        self._said = True
+        return dump_summary(self.dir, self.written)
 
     def close(self) -> None:
         """Finish every exchange still open (a stream abandoned mid-way): the index gets its line."""
@@ -202,6 +214,36 @@ class DumpTap(NullTap):
             if ex.error is None:
                 ex.error = "not finished: the call ended before the answer was complete"
             self.on_complete(ex)
+
+
+def held_exchanges(directory: str | Path) -> int:
+    """How many exchanges a dump already in `directory` holds (0: none, or no such directory)."""
+    directory = Path(directory)
+    try:
+        return len(list(directory.glob("*.request.http"))) if directory.is_dir() else 0
+    except OSError:
+        return 0
+
+
+def refuse_held_dump(directory: str | Path, append: bool) -> None:
+    """A UsageError when `directory` holds another run's dump and --dump-append was not given:
+    `a2a diff` would take its exchanges for this run's."""
+    held = held_exchanges(directory)
+    if held and not append:
+        from a2acli.errors import UsageError
+
+        raise UsageError(
+            f"--dump {directory} already holds a dump ({held} exchange(s)): this run's would be mixed with them",
+            hint="give a new directory, remove that one, or add --dump-append (A2ACLI_DUMP_APPEND=1) to add this run to it",
+        )
+
+
+def dump_summary(directory: str | Path, written: int) -> str:
+    """Where a run's exchanges went, and the command that compares them (for stderr)."""
+    import shlex
+
+    where = shlex.quote(str(directory))
+    return f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP"
 
 
 class DebugTap(NullTap):

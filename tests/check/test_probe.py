@@ -238,7 +238,8 @@ def test_card_fetch_validate(cli, respx_mock):
     result = cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["name"] == "Test agent"
-    assert "card error (1.0) $.supportedInterfaces[0].url: relative URL" in result.stderr
+    assert "\nerror: card (1.0) $.supportedInterfaces[0].url: relative URL" in "\n" + result.stderr  # an error, labelled so
+    assert "warning: card error" not in result.stderr
     respx_mock.get(CARD_URL).respond(json=v1_card())
     assert cli("card", "fetch", "-u", AGENT, "--validate").exit_code == 0
 
@@ -358,3 +359,17 @@ def test_an_unreachable_interface_fails_reachable_with_the_hint(cli, respx_mock)
     assert result.exit_code != 0
     detail = checks_of(result)["reachable"]["detail"]
     assert checks_of(result)["reachable"]["status"] == "fail" and "(hint: " in detail, detail
+
+
+def test_a_check_dumps_all_its_calls_into_one_new_directory_and_says_where(cli, respx_mock, tmp_path):
+    """One run, a call per interface and probe: one dump; a second run into it is refused (issue 25)."""
+    serve(respx_mock, v1_card(), good_methods())  # two interfaces (1.0 and 0.3): a Call each (this agent fails some checks: exit 1)
+    where = tmp_path / "check-dump"
+    result = run_check(cli, "--dump", str(where))
+    assert result.exit_code == 1 and json.loads(result.stdout)["summary"]["pass"] > 0, result.stdout
+    entries = [json.loads(line) for line in (where / "index.jsonl").read_text().splitlines()]
+    assert {e["version"] for e in entries if e.get("files")} >= {"1.0", "0.3"}  # every interface's calls, one dump
+    written = len(list(where.glob("*.request.http")))
+    assert f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP" in result.stderr
+    again = run_check(cli, "--dump", str(where))
+    assert again.exit_code == 2 and "already holds a dump" in json.loads(again.stdout)["error"]["message"]

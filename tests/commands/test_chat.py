@@ -22,6 +22,14 @@ def task(tid: str, state: str, ctx: str = "c-1") -> dict:
     return {"task": {"id": tid, "contextId": ctx, "status": {"state": state}}}
 
 
+@pytest.fixture(autouse=True)
+def history_file(tmp_path, monkeypatch):
+    """The chat's history file, here rather than in the home of whoever runs the tests."""
+    path = tmp_path / "state" / "chat_history"
+    monkeypatch.setenv("A2ACLI_CHAT_HISTORY", str(path))
+    return path
+
+
 @pytest.fixture
 def agent(respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card())
@@ -97,8 +105,9 @@ def test_at_a_terminal_an_error_is_said_and_the_session_goes_on(cli, agent, monk
     route = agent.post(RPC, json__method="SendMessage").mock(side_effect=[httpx.Response(200, json=rpc_error(-32001, "Task not found")), *answers(task("t-1", "TASK_STATE_COMPLETED"))])
     result = cli("chat", "-u", AGENT, "--task-id", "nope", input="hello\nagain\n/quit\nnot sent\n")
     assert result.exit_code == 0, result.stderr
-    assert route.call_count == 2 and "TaskNotFoundError" in result.stderr and "Task: t-1" in result.stdout
-    assert result.stderr.count("you> ") == 3  # the prompt, on stderr, before each line read
+    assert route.call_count == 2 and "TaskNotFoundError" in result.stderr
+    assert result.stdout.count("you> ") == 3  # the prompt (input() writes it where the terminal is), before each line read
+    assert result.stdout.split("you> ")[2] == "[completed]\n"  # a REPL's answer: the agent's words, here none, so the state
 
 
 def test_a_terminal_reading_into_a_pipe_is_refused_rather_than_left_waiting(cli, agent, monkeypatch):
@@ -215,3 +224,225 @@ def test_at_a_terminal_a_basic_scheme_takes_user_colon_password_and_refuses_anyt
     assert "Authorization" not in route.calls[1].request.headers  # the one without a colon went nowhere
     assert route.calls[2].request.headers["Authorization"] == "Basic YWRhOnB3LXMzY3JldA=="  # ada:pw-s3cret
     assert "s3cret" not in result.stdout + result.stderr and "YWRhOnB3LXMzY3JldA" not in result.stderr
+
+
+# -- at a terminal: a REPL (issue 25) -----------------------------------------------------------------
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, True))
+
+
+def echo_task(tid: str, text: str, state: str = "TASK_STATE_COMPLETED") -> dict:
+    return {"task": {"id": tid, "contextId": "c-1", "status": {"state": state}, "artifacts": [{"artifactId": "a-1", "parts": [{"text": text}]}]}}
+
+
+def test_at_a_terminal_a_banner_names_the_agent_and_how_to_leave(cli, agent, terminal):
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-1", "echo: hi")))
+    result = cli("chat", "-u", AGENT, input="hi\n")
+    assert result.exit_code == 0, result.stderr
+    head = result.stderr.splitlines()[:3]
+    assert head == ["a2a chat with Test agent 1.0.0", "jsonrpc at http://agent.test/rpc, A2A 1.0", "/help lists the commands; /quit or Ctrl-D leaves. Ctrl-C stops the turn (the task goes on at the agent) or clears the line."]
+
+
+def test_at_a_terminal_slash_commands_are_handled_here_and_never_sent(cli, agent, terminal):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-1", "echo: /etc is a path", "TASK_STATE_INPUT_REQUIRED")))
+    result = cli("chat", "-u", AGENT, input="/help\n/task\n/hepl\n//etc is a path\n/task\n/quit\nnever\n")
+    assert result.exit_code == 0, result.stderr
+    assert [m["parts"][0]["text"] for m in sent(route)] == ["/etc is a path"]  # only the // line, one slash off
+    err = result.stderr
+    assert "  /task   the context and task ids of this session\n" in err and "  /quit   leave (also /exit, Ctrl-D)\n" in err  # /help
+    assert "context: (none yet: the next message starts one)" in err  # /task before any turn
+    assert "warning: no command /hepl: not sent; did you mean /help? (/help lists them; //text sends a line that starts with /)" in err
+    assert "context: c-1" in err and "task: t-1 (waits for you: your next line answers it)" in err  # /task after it
+
+
+def test_at_a_terminal_each_answer_is_the_agents_text_and_the_state_only_when_not_completed(cli, agent, terminal):
+    asks = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "Which colour?"}]}}}}
+    message = {"message": {"messageId": "m-2", "contextId": "c-1", "role": "ROLE_AGENT", "parts": [{"text": "hi there"}, {"data": {"n": 1}}]}}
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-0", "echo: hello"), asks, echo_task("t-1", "blue it is"), message))
+    result = cli("chat", "-u", AGENT, input="hello\npaint it\nblue\nhi\n")
+    assert result.exit_code == 0, result.stderr
+    answers_seen = [a for a in result.stdout.split("you> ")[1:]]
+    assert answers_seen == ["echo: hello\n", "Which colour?\n[input-required]\n", "blue it is\n", 'hi there\n{"n": 1}\n', "\n"]  # the last: Ctrl-D's new line
+    assert "Task:" not in result.stdout and "State:" not in result.stdout  # no task panel
+
+
+def test_piped_slash_lines_other_than_new_and_quit_are_sent_as_before(cli, agent):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="/help\n")
+    assert result.exit_code == 0, result.stderr
+    assert [m["parts"][0]["text"] for m in sent(route)] == ["/help"] and "Task: t-1" in result.stdout
+
+
+# -- through a pseudo-terminal, against a real (local, threaded) agent ----------------------------------
+
+
+class _Agent:
+    """A JSON-RPC agent on 127.0.0.1: its card, and SendMessage answered with a completed task
+    echoing the text; the text `slow` is held until the test ends (a turn to stop with Ctrl-C)."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        agent = self
+        self.texts: list[str] = []
+        self.release = threading.Event()
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def _send(self, doc):
+                body = json.dumps(doc).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):  # the turn was stopped: nobody waits for this answer
+                    pass
+
+            def do_GET(self):
+                self._send(v1_card(url=f"{agent.url}/rpc"))
+
+            def do_POST(self):
+                req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                text = req["params"]["message"]["parts"][0]["text"]
+                agent.texts.append(text)
+                if text == "slow":
+                    agent.release.wait(30)
+                n = len(agent.texts)
+                self._send({"jsonrpc": "2.0", "id": req["id"], "result": {"task": {"id": f"t-{n}", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [{"artifactId": "a", "parts": [{"text": f"echo: {text}"}]}]}}})
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class _Terminal:
+    """`a2a ARGS` on a pseudo-terminal (its controlling terminal: Ctrl-C is a SIGINT from the line
+    discipline, as at a real one); what it writes is read as it comes."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        import os
+        import pty
+        import sys
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: becomes `a2a`
+            os.execve(sys.executable, [sys.executable, "-m", "a2acli", *args], env)
+        self.seen = ""
+
+    def expect(self, text: str, timeout: float = 20) -> str:
+        """Read until `text` shows up; what was read up to and including it."""
+        import os
+        import re
+        import select
+        import time
+
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"{text!r} not seen in:\n{self.seen}"
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096).decode(errors="replace")
+                except OSError:  # the child has ended
+                    chunk = ""
+                assert chunk, f"{text!r} not seen before the end:\n{self.seen}"
+                self.seen += re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", chunk)  # control sequences and CRs out
+        upto, _, self.seen = self.seen.partition(text)
+        return upto + text
+
+    def send(self, keys: str) -> None:
+        import os
+
+        os.write(self.fd, keys.encode())
+
+    def wait(self, timeout: float = 20) -> int:
+        import os
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            try:
+                os.read(self.fd, 4096)  # keep the pty drained
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("a2a chat did not end")
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="a POSIX pseudo-terminal")
+def test_through_a_pseudo_terminal_chat_is_a_repl(tmp_path):
+    import os
+    import time
+
+    agent = _Agent()
+    history = tmp_path / "chat_history"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_TYPER", "TERMINAL_WIDTH"))}
+    env.update({"A2ACLI_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull, "A2ACLI_CHAT_HISTORY": str(history), "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"})
+    term = _Terminal(["chat", "-u", agent.url], env)
+    try:
+        banner = term.expect("you> ")
+        assert "a2a chat with Test agent 1.0.0" in banner and "/quit or Ctrl-D leaves" in banner
+        term.send("/help\r")  # handled here: nothing is sent
+        assert "/task   the context and task ids of this session" in term.expect("you> ")
+        term.send("hello\r")
+        assert "echo: hello\n" in term.expect("you> ")
+        term.send("\x1b[A\r")  # Up: the line before, recalled by line editing, sent again
+        assert "echo: hello\n" in term.expect("you> ")
+        term.send("slow\r")
+        deadline = time.monotonic() + 20
+        while agent.texts[-1:] != ["slow"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        term.send("\x03")  # Ctrl-C: the turn stops, the session goes on
+        stopped = term.expect("you> ")
+        assert "turn stopped before the agent answered" in stopped and "the agent may go on with it; this session goes on (Ctrl-D leaves)" in stopped
+        assert "a2a tasks list --context-id c-1 -u " + agent.url in stopped  # how to find the task it may have started
+        term.send("half a line\x03")  # Ctrl-C at the prompt: the line goes, the session stays
+        term.expect("you> ")
+        term.send("/task\r")
+        assert "context: c-1" in term.expect("you> ")
+        term.send("\x04")  # Ctrl-D leaves
+        assert term.wait() == 0
+    finally:
+        agent.close()
+        try:
+            os.kill(term.pid, 9)
+            os.waitpid(term.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    assert agent.texts == ["hello", "hello", "slow"]  # /help, /task and the cleared line never went out
+    assert history.read_text() == "/help\nhello\nslow\n/task\n"  # readline keeps a repeated line once; the cleared one is not kept
+    assert oct(history.stat().st_mode & 0o777) == "0o600"
+
+
+def test_at_a_terminal_ctrl_c_while_a_task_is_followed_names_it_and_the_session_goes_on(cli, agent, terminal, monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_WORKING"), echo_task("t-2", "echo: next")))
+    def ctrl_c(request):
+        raise KeyboardInterrupt  # as SIGINT would, while the task is polled
+
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ctrl_c)
+    result = cli("chat", "-u", AGENT, input="long job\nnext\n")
+    assert result.exit_code == 0, result.stderr
+    assert "turn stopped: task t-1 (context c-1) was working; resume with one of:" in result.stderr
+    assert f"  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    assert "task t-1 goes on at the agent; this session goes on (Ctrl-D leaves)" in result.stderr
+    first, second = sent(route)
+    assert second["contextId"] == "c-1" and "taskId" not in second  # the context carries; the stopped task is not answered
+    assert "echo: next" in result.stdout

@@ -61,6 +61,7 @@ def bash_complete(line: str) -> list[str]:
         ("a2a send --ba", {"--basic"}),
         ("a2a tasks get x --a2a-version ", {"1.0", "0.3", "auto"}),
         ("a2a --a2a-version 0", {"0.3"}),
+        ("a2a --a2a-v", {"--a2a-version"}),  # the root's shared options, folded in its help, still complete
         ("a2a send --dialect ", {"spec", "clix"}),
         ("a2a card fetch -o ", {"text", "json", "raw"}),
         ("a2a tasks list --status ", {"submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected"}),

@@ -185,7 +185,7 @@ def test_streams_are_compared_event_by_event(cli, respx_mock, tmp_path):
 def test_an_exchange_on_one_side_only(cli, agent, tmp_path):
     a = make_dump(cli, agent, tmp_path / "a", "1.0")
     agent.post(RPC).mock(return_value=httpx.Response(200, json=rpc_result({"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}})))
-    cli("tasks", "get", "t", "-u", AGENT, "--dump", str(a))
+    assert cli("tasks", "get", "t", "-u", AGENT, "--dump", str(a), "--dump-append").exit_code == 0  # a second call into the same dump, asked for
     b = make_dump(cli, agent, tmp_path / "b", "1.0")
     doc = as_json(cli("diff", str(a), str(b), "-o", "json"))
     assert [d for d in doc["differences"] if d["path"] == "exchange"] == [

@@ -80,11 +80,37 @@ def test_stream_dump_has_the_raw_sse_text_and_one_file_per_event(cli, agent, tmp
     assert entry["stream"] is True and entry["events"] == 3 and entry["contentType"] == "text/event-stream"
 
 
-def test_numbering_continues_in_a_dump_directory(cli, agent, tmp_path):
+def test_numbering_continues_in_a_dump_directory_when_asked(cli, agent, tmp_path):
     agent.post(RPC).respond(json=rpc_result(V1_TASK))
-    cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
-    cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
-    assert [e["files"] for e in index(tmp_path)] == ["001-card", "002-GetTask", "003-card", "004-GetTask"]
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path)).exit_code == 0
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path), "--dump-append").exit_code == 0
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path), env={"A2ACLI_DUMP_APPEND": "1"}).exit_code == 0  # CI: one dump of a job
+    assert [e["files"] for e in index(tmp_path)] == ["001-card", "002-GetTask", "003-card", "004-GetTask", "005-card", "006-GetTask"]
+
+
+def test_a_directory_holding_another_dump_is_refused_and_nothing_is_sent(cli, agent, tmp_path):
+    route = agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path)).exit_code == 0
+    before = names(tmp_path)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path))
+    assert result.exit_code == 2 and route.call_count == 1
+    assert f"error: --dump {tmp_path} already holds a dump (2 exchange(s)): this run's would be mixed with them" in result.stderr
+    assert "--dump-append" in result.stderr and names(tmp_path) == before
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path / "other")).exit_code == 0  # files that are no dump: fine
+
+
+def test_a_dump_says_where_it_went_and_the_command_that_compares_it(cli, agent, tmp_path):
+    agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    where = tmp_path / "run 1"
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(where), "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == f"dump: 2 exchange(s) written to '{where}'; compare it with another run's: a2a diff '{where}' OTHER_DUMP"
+    assert json.loads(result.stdout)["id"] == "t-1"  # stdout keeps the payload alone
+    quiet = cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path / "run 2"), "-q")
+    assert quiet.exit_code == 0 and "dump:" not in quiet.stderr  # -q: a note, not a warning
+    assert all(line.startswith("warning: ") for line in quiet.stderr.splitlines())  # (the mock's id 1 is warned about)
 
 
 def test_dump_into_a_file_is_a_usage_error(cli, agent, tmp_path):

@@ -31,50 +31,59 @@ def flat(text: str) -> str:
 
 @pytest.mark.spec("A2ACLI_CLI_001", "A2ACLI_DEFAULT_001")
 def test_help_shows_builtin_defaults():
-    out = flat(run("tasks", "get", "--help", columns=200).stdout)
+    out = flat(run("help", "options", columns=200).stdout)
     assert "(default: 1.0; env: A2ACLI_A2A_VERSION)" in out
     assert "(default: text; env: A2ACLI_OUTPUT)" in out
+    assert "In effect:" not in flat(run("tasks", "get", "--help", columns=200).stdout)  # nothing but built-in defaults
 
 
 @pytest.mark.spec("A2ACLI_CLI_001")
 def test_help_shows_the_default_from_the_environment():
-    result = run("tasks", "get", "--help", env={"A2ACLI_A2A_VERSION": "0.3", "A2ACLI_OUTPUT": "json", "A2ACLI_API_KEY": "sekrit-value"}, columns=200)
+    env = {"A2ACLI_A2A_VERSION": "0.3", "A2ACLI_OUTPUT": "json", "A2ACLI_API_KEY": "sekrit-value"}
+    result = run("help", "options", env=env, columns=200)
     out = flat(result.stdout)
     assert "(default: 0.3, from env A2ACLI_A2A_VERSION)" in out
     assert "(default: json, from env A2ACLI_OUTPUT)" in out
     assert "(set, from env A2ACLI_API_KEY)" in out and "sekrit-value" not in result.stdout  # never the secret
+    # a command's own help says what is in effect that is not the built-in default
+    result = run("tasks", "get", "--help", env=env, columns=200)
+    out = flat(result.stdout)
+    assert "In effect: --a2a-version 0.3 (env A2ACLI_A2A_VERSION); --api-key set (env A2ACLI_API_KEY); --output json (env A2ACLI_OUTPUT)." in out
+    assert "sekrit-value" not in result.stdout
 
 
 def test_help_shows_the_default_from_the_active_profile(tmp_path):
     cfg = tmp_path / "config.toml"
     cfg.write_text('default-profile = "local"\n[profiles.local]\na2a-version = "0.3"\nurl = "http://127.0.0.1:41241"\n')
-    out = flat(run("send", "--help", env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
+    out = flat(run("help", "options", env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
     assert "(default: 0.3, from profile local; env: A2ACLI_A2A_VERSION)" in out
     assert "(default: http://127.0.0.1:41241, from profile local; env: A2ACLI_URL)" in out
+    assert "In effect: --a2a-version 0.3 (profile local); --url http://127.0.0.1:41241 (profile local)." in flat(run("send", "--help", env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
     # the environment beats the profile, in help as in a call
-    out = flat(run("send", "--help", env={"A2ACLI_CONFIG": str(cfg), "A2ACLI_A2A_VERSION": "1.0"}, columns=200).stdout)
+    out = flat(run("help", "options", env={"A2ACLI_CONFIG": str(cfg), "A2ACLI_A2A_VERSION": "1.0"}, columns=200).stdout)
     assert "(default: 1.0, from env A2ACLI_A2A_VERSION)" in out
 
 
-@pytest.mark.parametrize("argv", [("send", "--profile", "staging", "--help"), ("--profile=staging", "tasks", "list", "--help")])
+@pytest.mark.parametrize("argv", [("--profile", "staging", "help", "options"), ("--profile=staging", "tasks", "list", "--help")])
 def test_help_shows_the_defaults_of_the_profile_named_on_the_command_line(tmp_path, argv):
     cfg = tmp_path / "config.toml"
     cfg.write_text('[profiles.staging]\na2a-version = "0.3"\n')
     out = flat(run(*argv, env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
-    assert "(default: 0.3, from profile staging; env: A2ACLI_A2A_VERSION)" in out
+    assert "(default: 0.3, from profile staging; env: A2ACLI_A2A_VERSION)" in out or "In effect: --a2a-version 0.3 (profile staging)." in out
 
 
 def test_help_survives_a_broken_config(tmp_path):
     cfg = tmp_path / "config.toml"
     cfg.write_text("not = = toml")
-    result = run("send", "--help", env={"A2ACLI_CONFIG": str(cfg)})
+    result = run("help", "options", env={"A2ACLI_CONFIG": str(cfg)})
     assert result.returncode == 0 and "(default: 1.0; env: A2ACLI_A2A_VERSION)" in flat(result.stdout)
+    assert run("send", "--help", env={"A2ACLI_CONFIG": str(cfg)}).returncode == 0
 
 
 @pytest.mark.spec("A2ACLI_AUTH_002")
 def test_help_says_flags_show_in_the_process_table():
     """Each credential flag names its env var and says a flag is exposed (process table, history)."""
-    out = flat(run("send", "--help", columns=200).stdout)
+    out = flat(run("help", "options", columns=200).stdout)
     for flag, env in (("--api-key", "A2ACLI_API_KEY"), ("--bearer", "A2ACLI_BEARER"), ("--basic", "A2ACLI_BASIC")):
         assert re.search(re.escape(flag) + r" .{0,300}?A flag shows in the process table and the shell history: prefer the env var\. \(env: " + env + r"\)", out), flag
     login = flat(run("auth", "login", "--help", columns=200).stdout)
@@ -158,3 +167,102 @@ def test_setup_commands_and_help_do_not_import_httpx_or_pydantic(args):
     env["A2ACLI_CONFIG"] = os.devnull
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr
+
+
+# -- help that fits a screen (issue 25) ---------------------------------------------------------------
+
+_EVERY_HELP = r"""
+import contextlib, io, json, sys
+import typer
+from typer.main import get_command
+from a2acli.main import build_app
+
+root = get_command(build_app())
+found = []
+
+def walk(cmd, path):
+    found.append((path, cmd))
+    for name, sub in (getattr(cmd, "commands", None) or {}).items():
+        if not sub.hidden:
+            walk(sub, path + [name])
+
+walk(root, [])
+pages = {}
+for path, cmd in found:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        try:
+            build_app()(path + ["--help"], prog_name="a2a", standalone_mode=False)
+        except SystemExit:
+            pass
+    ctx = typer.Context(cmd, info_name="a2a")
+    shown = [p for p in cmd.params if p.param_type_name == "option" and not p.hidden]
+    sources = [cmd.help or "", cmd.epilog or ""] + [p.help or "" for p in cmd.params]
+    pages[" ".join(path)] = {
+        "text": buf.getvalue(),
+        "names": [",".join(o for o in p.opts if o.startswith("--")) for p in shown],
+        "metavars": [p.make_metavar(ctx) for p in shown if not p.is_flag],
+        "sources": sources,
+    }
+print(json.dumps(pages))
+"""
+
+
+@pytest.fixture(scope="module")
+def help_at_80():
+    """Every command's --help as an 80-column terminal shows it (one process renders them all)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_")) and k not in ("TERMINAL_WIDTH", "FORCE_COLOR", "_TYPER_FORCE_DISABLE_TERMINAL")}
+    env.update({"A2ACLI_CONFIG": os.devnull, "COLUMNS": "80", "NO_COLOR": "1"})
+    proc = subprocess.run([sys.executable, "-c", _EVERY_HELP], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_at_80_columns_the_root_help_lists_the_commands_first_and_fits_a_screen(help_at_80):
+    lines = help_at_80[""]["text"].splitlines()
+    first_command = next(i for i, line in enumerate(lines) if re.match(r"│ send\s", line))
+    assert first_command < 40, "\n".join(lines[:45])
+    assert len(lines) <= 80
+    assert "a2a help options" in flat("\n".join(lines))
+
+
+def test_at_80_columns_tasks_get_help_fits_a_screen_and_folds_the_shared_options(help_at_80):
+    text = help_at_80["tasks get"]["text"]
+    assert len(text.splitlines()) <= 80, text
+    assert "--history-length" in text and "--wait" in text  # its own options
+    assert "--insecure" not in text and "--svc-param" not in text  # the shared ones: named in one short section
+    assert "Shared options: -u/--url," in flat(text) and "`a2a help options` explains each" in flat(text)
+
+
+def test_at_80_columns_no_help_is_wider_cut_or_split(help_at_80):
+    problems = []
+    for path, page in help_at_80.items():
+        text = page["text"]
+        if any(len(line) > 80 for line in text.splitlines()):
+            problems.append(f"{path or 'a2a'}: wider than 80 columns")
+        for name in page["names"]:  # an option's names are never cut with …
+            if name and name not in text:
+                problems.append(f"{path}: {name} cut")
+        for meta in page["metavars"]:  # nor its metavar split over two lines
+            if meta not in text:
+                problems.append(f"{path}: metavar {meta} split")
+        sources = " ".join(page["sources"])
+        for word in re.findall(r"(\S+)…", text):  # a word ending in … is the help's own (5f0c…), never a cut
+            word = word.strip("│").lstrip("(`'\"[")
+            if word and word + "…" not in sources:
+                problems.append(f"{path}: cut at {word}…")
+    assert not problems, "\n".join(problems)
+
+
+def test_help_options_explains_every_shared_option_at_80_columns():
+    from a2acli.commands._options import COMMON
+
+    result = run("help", "options", columns=80)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines and max(len(line) for line in lines) <= 80
+    text = result.stdout
+    assert "  -u, -a, --url, --agent-card URL|FILE|catalog:NAME\n" in text  # names and metavar whole, on one line
+    for name in COMMON:
+        assert "--" + name.replace("_", "-") in text or name in ("a2a_version", "svc_param", "as_version") and "--" + name.split("_")[0] in text, name
+    assert "(default: 1.0; env: A2ACLI_A2A_VERSION)" in flat(text)  # the effective defaults, as --help showed them

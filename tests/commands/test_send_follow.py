@@ -86,7 +86,7 @@ def methods(mock) -> list[str]:
 
 def said_at_once(stderr: str) -> None:
     """The first line on stderr names the task and its context (before any wait)."""
-    assert stderr.splitlines()[0] == "task t-1 (context c-1) is submitted; waiting for it (Ctrl-C stops the wait, not the task)"
+    assert stderr.splitlines()[0] == "task t-1 (context c-1) is submitted; waiting for it"  # the Ctrl-C aside: at a terminal only
 
 
 # -- the answer needs no wait -------------------------------------------------------------------------
@@ -328,3 +328,33 @@ def test_a_message_naming_a_task_or_bound_to_a_key_is_never_sent_twice(cli, agen
 def test_follow_contradicts_async_stream_and_blocking_call(cli, flag):
     result = cli("send", "hi", "--follow", *flag, "-u", AGENT)
     assert result.exit_code == 2 and "--follow" in result.stderr
+
+
+# -- -q / --quiet (issue 25): stderr keeps warnings and errors ------------------------------------------
+
+
+@pytest.mark.parametrize("quiet", [["-q"], ["--quiet"], []])
+def test_quiet_keeps_stderr_to_warnings_and_errors(cli, agent, quiet):
+    agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
+    agent.post(RPC, json__method="SubscribeToTask").mock(side_effect=stream(status("1.0", "TASK_STATE_FAILED")))
+    agent.post(RPC, json__method="GetTask").mock(side_effect=ok(task("TASK_STATE_FAILED")))
+    env = {} if quiet else {"A2ACLI_QUIET": "true"}  # the env var, as CI sets it
+    result = cli("send", "hi", "-u", AGENT, "-o", "json", *quiet, env=env)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["task"]["status"]["state"] == "TASK_STATE_FAILED"  # the payload, unchanged
+    assert result.stderr.startswith("warning: ") and all(line.startswith(("warning: ", "error: ", "hint: ")) for line in result.stderr.splitlines()), result.stderr
+    loud = cli("send", "hi", "-u", AGENT, "-o", "json")
+    assert "waiting for it" in loud.stderr  # the same run without -q: its notes
+
+
+def test_quiet_keeps_errors_and_what_debug_asked_for(cli, agent):
+    agent.post(RPC, json__method="GetTask").mock(return_value=httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "nope"}}))
+    result = cli("tasks", "get", "t-9", "-u", AGENT, "-q", "--debug")
+    assert result.exit_code == 1
+    assert "TaskNotFoundError" in result.stderr and "hint: " in result.stderr
+    assert "> POST http://agent.test/rpc" in result.stderr  # --debug's lines: asked for, so said
+
+
+def test_a_bad_quiet_value_in_the_environment_is_a_usage_error(cli):
+    result = cli("tasks", "get", "t-1", "-u", AGENT, env={"A2ACLI_QUIET": "maybe"})
+    assert result.exit_code == 2 and "error: env A2ACLI_QUIET: 'maybe' is not true or false" in result.stderr

@@ -157,8 +157,9 @@ def test_a_path_with_no_card_there_is_card_not_found_exit_3(cli, tmp_path, monke
 
 
 def test_help_names_agent_card_and_its_env(cli):
-    result = cli("card", "get", "--help")
+    result = cli("help", "options")  # the shared options, folded in `card get --help`
     assert result.exit_code == 0
+    assert "-u/--url" in cli("card", "get", "--help").stdout
     for word in ("--agent-card", "-a", "A2ACLI_AGENT_CARD", "host[:port]", "file://"):
         assert word in result.stdout, word
 
@@ -412,9 +413,9 @@ def test_a_credential_looking_svc_param_is_redacted(cli, respx_mock, tmp_path, h
 
 @pytest.mark.spec("A2ACLI_AUTH_001")
 def test_svc_param_is_documented_as_a_service_parameter_not_authentication(cli):
-    out = cli("send", "--help").stdout
-    panels = out.split("╭─ ")
-    (svc,) = [p for p in panels if p.startswith("Service parameters")]
+    out = cli("help", "options").stdout
+    panels = out.split("\n\n")
+    (svc,) = [p for p in panels if p.startswith("Service parameters:")]
     (auth,) = [p for p in panels if p.startswith("Authentication")]
     assert "--svc-param" in svc and "--extension" in svc and "service parameter" in svc
     assert "--svc-param" not in auth
@@ -511,7 +512,7 @@ def test_every_setting_env_var_is_a2acli_and_the_long_flag():
 
 @pytest.mark.spec("A2ACLI_CLI_001", "A2ACLI_DEFAULT_001")
 def test_help_shows_the_effective_defaults_of_the_spec(cli):
-    out = " ".join(cli("send", "--help").stdout.replace("│", " ").split())
+    out = " ".join((cli("send", "--help").stdout + cli("help", "options").stdout).replace("│", " ").split())
     for shown in (
         "Default: wait until the task is done or needs input",  # task completion
         "Default: the card's order",  # transport
@@ -559,7 +560,7 @@ def test_help_through_the_entry_point_shows_effective_defaults_and_stays_light(t
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr
     assert "Usage: a2a send" in proc.stdout
-    assert "from env A2ACLI_A2A_VERSION" in " ".join(proc.stdout.replace("│", " ").split())
+    assert "In effect: --a2a-version 0.3 (env A2ACLI_A2A_VERSION)." in " ".join(proc.stdout.replace("│", " ").split())
 
 
 @pytest.mark.parametrize("value", ["nope.json", "./data/nope", "~/nope.json"])

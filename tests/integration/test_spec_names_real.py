@@ -99,7 +99,8 @@ def test_agent_card_from_the_environment(a2a, demo_agent):
 def test_help_send_is_send_help(a2a):
     via_help = a2a("help", "send")
     assert via_help.stdout == a2a("send", "--help").stdout
-    assert "Usage: a2a send" in via_help.stdout and "--svc-param" in via_help.stdout
+    assert "Usage: a2a send" in via_help.stdout and "Shared options: -u/--url" in via_help.stdout
+    assert "--svc-param NAME=VALUE" in a2a("help", "options").stdout  # the shared options, each explained
     top = a2a("help")
     assert top.stdout == a2a("--help").stdout and "help" in top.stdout
     unknown = a2a("help", "sendd", check=2)

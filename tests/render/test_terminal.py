@@ -186,6 +186,60 @@ def test_card_panel_at_80_columns():
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
+# -- a card you can act on (issue 25) -------------------------------------------------------------------
+
+
+def test_at_a_terminal_a_card_shows_an_interface_a_line_and_a_command_per_skill():
+    card = {
+        **CARD,
+        "supportedInterfaces": [
+            {"url": "http://127.0.0.1:41241/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://127.0.0.1:41241", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3", "tenant": "t1"},
+            {"url": "127.0.0.1:41242", "protocolBinding": "GRPC"},
+        ],
+        "securitySchemes": {"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}}},
+        "skills": [
+            {"id": "create-user", "name": "Create user", "examples": ['{"skill": "create-user", "projectUserId": "user_123", "age": 42, "tags": ["a"]}', "{}"]},
+            {"id": "admin", "name": "Admin", "examples": ['{"skill": "admin"}'], "securityRequirements": [{"schemes": {"key": {"list": []}}}]},
+            {"id": "chat", "examples": ["what's the weather?"]},
+            {"id": "data", "examples": ['{"query": "x"}']},
+            {"id": "bare", "name": "No examples"},
+        ],
+    }
+    o, out, _ = rich_output(80)
+    present("card", Reply(card), o, flags=" -u http://127.0.0.1:41241")
+    text = plain(out)
+    assert "│ Interfaces    JSONRPC    1.0  http://127.0.0.1:41241/" in text
+    assert "│               HTTP+JSON  0.3  http://127.0.0.1:41241 (tenant t1)" in text
+    assert "│               GRPC       ?    127.0.0.1:41242" in text  # the version the card leaves out is not made up
+    assert "Interface binding" not in text and "Skill example" not in text
+    lines = text.splitlines()
+    skills = lines[lines.index("Skills (5)") + 1 :]
+    assert skills[:2] == ["  create-user  Create user", "    a2a send --skill create-user -f projectUserId=user_123 -f age:=42 -f 'tags:=[\"a\"]' -u http://127.0.0.1:41241"]
+    assert skills[2] == "    (1 more example: --verbose shows it)"
+    assert skills[3:5] == ["  admin  Admin  needs --api-key KEY", "    a2a send --skill admin -u http://127.0.0.1:41241"]  # its own security requirement
+    assert skills[5:7] == ["  chat", "    a2a send 'what'\"'\"'s the weather?' -u http://127.0.0.1:41241"]  # plain text: the message
+    assert skills[7:9] == ["  data", "    a2a send --data '{\"query\": \"x\"}' -u http://127.0.0.1:41241"]
+    assert skills[9] == "  bare  No examples"  # no example on the card: no command made up
+    assert skills[10].startswith("--verbose: every field")
+
+
+def test_off_a_terminal_or_verbose_the_card_keeps_the_text_floor_labels():
+    o, out, _ = rich_output(80)
+    o.verbose = True
+    present("card", Reply(CARD), o)
+    assert "Skill example" in plain(out) and "Skills (" not in plain(out)
+
+
+def test_an_api_key_scheme_without_a_name_is_shown_as_the_card_gives_it():
+    broken = {"name": "x", "securitySchemes": {"k": {"apiKeySecurityScheme": {"location": "body"}}}}
+    rows = [(r[0], r[1]) for r in views.card_rows(broken)]
+    assert ("Security location", "body (name not given)") in rows  # never the X-API-Key the card does not name
+    o, out, _ = rich_output(80)
+    present("card", Reply(broken), o)
+    assert "apiKey 'k': body (name not given), --api-key KEY" in plain(out) and "X-API-Key" not in plain(out)
+
+
 @pytest.mark.spec("A2ACLI_OUT_005")
 def test_a_dumb_terminal_gets_the_text_floor(monkeypatch):
     monkeypatch.delenv("FORCE_COLOR", raising=False)
