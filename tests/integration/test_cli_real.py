@@ -103,10 +103,11 @@ def test_get_cancel_subscribe(a2a, version):
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_subscribe_to_a_running_task(a2a, version):
-    started = doc(a2a("send", "--skill", "slow", "-f", "steps:=4", "-f", "delay:=0.3", "--async", "--a2a-version", version, "-o", "json", "--as", "v1"))
+    started = doc(a2a("send", "--skill", "slow", "-f", "steps:=10", "-f", "delay:=0.3", "--async", "--a2a-version", version, "-o", "json", "--as", "v1"))
     events = lines(a2a("tasks", "subscribe", started["task"]["id"], "--stream", "--a2a-version", version, "-o", "json", "--as", "v1", "--expect-state", "completed"))
     assert "task" in events[0]
-    assert events[-1].get("statusUpdate", {}).get("status", {}).get("state") == "TASK_STATE_COMPLETED"
+    last = events[-1].get("statusUpdate") or events[-1].get("task") or {}  # a loaded machine may see the task end before it subscribes
+    assert last.get("status", {}).get("state") == "TASK_STATE_COMPLETED"
 
 
 @pytest.mark.spec("A2ACLI_TASK_LIST_001")
