@@ -129,6 +129,10 @@ def _only_v0(mock):
     mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]))
 
 
+def _only_unspoken(mock):  # 1.0 only on a binding a2a does not speak: --transport cannot fall back to the card's order
+    mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "CARRIER-PIGEON", "protocolVersion": "1.0"}]))
+
+
 def _card(mock):
     mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # it takes every credential: none is withheld
 
@@ -169,7 +173,7 @@ CONDITIONS = [
     ("body-too-large", _answer(return_value=httpx.Response(200, json=rpc_result({**TASK, "pad": "x" * 4096}))), ["--max-body", "1K"], "X_A2A_BODY_TOO_LARGE", None, 1),
     ("broken-connection", _answer(side_effect=httpx.RemoteProtocolError("incomplete chunked read")), [], "X_A2A_CONNECTION_BROKEN", None, 1),
     ("version-not-offered", _only_v0, [], "VersionNotSupportedError", None, 1),
-    ("transport-not-offered", _card, ["--transport", "rest"], "X_A2A_TRANSPORT_NOT_OFFERED", None, 1),
+    ("transport-not-offered", _only_unspoken, ["--transport", "rest"], "X_A2A_TRANSPORT_NOT_OFFERED", None, 1),
     ("ctrl-c", _answer(side_effect=_ctrl_c), [], "X_A2A_INTERRUPTED", None, 130),
 ]
 

@@ -194,7 +194,7 @@ class Call:
         return fetched
 
     def endpoint(self) -> Endpoint:
-        from a2acli.wire.endpoints import Endpoint, select_interface
+        from a2acli.wire.endpoints import Endpoint
 
         if self._endpoint is None:
             if self.opts.endpoint:
@@ -207,8 +207,22 @@ class Call:
             else:
                 fetched = self.fetch_card()
                 self.choose_version()
-                self._endpoint = select_interface(self.card or {}, self.opts.wire, fetched.url, self.opts.transports)
+                self._endpoint = self._select(fetched.url)
         return self._endpoint
+
+    def _select(self, card_url: str) -> Endpoint:
+        """The card's interface for the version: the first --transport binding it offers, else
+        (none offered) the card's own order, said on stderr; --endpoint stays exact (above)."""
+        from a2acli.wire.endpoints import VersionNotOfferedError, fallback_interface, select_interface
+
+        try:
+            return select_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+        except VersionNotOfferedError:
+            fallback = fallback_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+            if fallback is None:
+                raise
+            self.out.note(fallback[1])
+            return fallback[0]
 
     def choose_version(self) -> None:
         """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on

@@ -126,6 +126,18 @@ def test_transport_is_repeatable_ordered_and_skips_what_the_card_lacks(a2a, demo
     assert posted("--transport", "grpc", "--transport", "rest", url=no_grpc) == demo_agent.url + "/message:send"
 
 
+
+@pytest.mark.spec("A2ACLI_TX_002")
+@pytest.mark.parametrize("how", [{"args": ["--transport", "grpc"]}, {"env": {"A2ACLI_TRANSPORT": "grpc"}}])
+def test_a_preferred_transport_the_card_lacks_falls_back_to_the_cards_order(a2a, demo_agent, served_card, tmp_path, how):
+    rest_first = card_file(tmp_path, served_card, ["HTTP+JSON", "JSONRPC"])  # no gRPC
+    proc = a2a("send", "hi", "--debug", "-o", "json", *how.get("args", []), url=rest_first, env=how.get("env"))
+    assert [u for m, u, _ in requests_sent(proc.stderr) if m == "POST"] == [demo_agent.url + "/message:send"]
+    assert "the Agent Card offers no GRPC interface for A2A 1.0: using its own first choice, HTTP+JSON" in proc.stderr
+    assert task_of(proc)["status"]["state"] == "TASK_STATE_COMPLETED"
+    exact = a2a("tasks", "get", task_of(proc)["id"], "--endpoint", demo_agent.url, "--transport", "rest", "--debug", "-o", "json", url=rest_first)
+    assert [u for m, u, _ in requests_sent(exact.stderr)] == [demo_agent.url + f"/tasks/{task_of(proc)['id']}"]  # --endpoint: exact, no card
+
 # --- SEND_001, SEND_002, OUT_001, OUT_006, TASK_POLL_001 ------------------------------------------
 
 
