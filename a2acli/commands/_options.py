@@ -544,6 +544,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         debug=bool(merged.get("debug")),
         verbose=bool(merged.get("verbose")),
         profile=res.profile,
+        config=merged.get("config") or None,
         sources=res.sources,
         values={**res.values, "transport": ",".join(transports) or None},
         resolved=res,

@@ -542,11 +542,11 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
 
 
-def continue_command(call: Call) -> str:
+def continue_command(call: Call, *, secrets: bool = True) -> str:
     """`a2a send --task-id T --context-id C` and this call's connection flags: the start of the
     command that continues the task in hand (the message follows)."""
     t = call.task
-    return f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts)}"
+    return f"a2a send --task-id {t['id']} --context-id {t.get('contextId', '')}{conn_flags(call.opts, secrets=secrets)}"
 
 
 AUTH_CONTINUE = "'continue'"  # the message that goes with the credential (the agent may read it)
@@ -577,7 +577,8 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
     opts, src = call.opts, call.opts.sources or {}
     profile = f" --profile {shlex.quote(opts.profile)}" if opts.profile else ""  # the token is kept in it
     url = f" -u {shlex.quote(opts.url)}" if opts.url and src.get("url") == "flag" else ""
-    base = continue_command(call)
+    base = continue_command(call, secrets=False)  # each way names the credential it sends
+    kept = "" if f" --profile {shlex.quote(opts.profile or '')} " in f"{base} " else profile  # the flag is in base already
     ways: list[AuthWay] = []
     seen: set[tuple[str, str]] = set()
     for name, _kind, _body in ask.schemes:
@@ -585,7 +586,7 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
         if (way.login, way.flag) in seen or not (way.login or way.flag):
             continue
         seen.add((way.login, way.flag))
-        login_first = [f"{way.login}{url}{profile}", f"{base}{profile} {AUTH_CONTINUE}"]
+        login_first = [f"{way.login}{url}{profile}", f"{base}{kept} {AUTH_CONTINUE}"]
         commands = login_first if way.login else [f"{base} {way.flag} {AUTH_CONTINUE}"]
         ways.append(AuthWay(name, way, commands))
     return ask, ways

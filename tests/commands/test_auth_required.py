@@ -106,7 +106,7 @@ def test_an_oauth2_scheme_named_by_kind_gets_the_login_first_and_the_sign_in_url
     assert result.exit_code == 0, result.stderr
     assert "the agent asks for the Agent Card's scheme 'oauth' (oauth2 clientCredentials, header Authorization: Bearer)" in result.stderr
     assert "it names https://idp.test/authorize?x=1 to sign in; get the token, then continue:" in result.stderr
-    assert commands(result.stderr) == [f"a2a auth login -u {AGENT} --profile ops", f"a2a send --task-id t-1 --context-id c-1 -u {AGENT} --profile ops 'continue'"]
+    assert commands(result.stderr) == [f"a2a auth login -u {AGENT} --profile ops", f"a2a send --task-id t-1 --context-id c-1 --profile ops -u {AGENT} 'continue'"]
 
 
 def test_a_message_that_names_no_scheme_gets_every_way_the_card_takes(cli, respx_mock):
