@@ -268,6 +268,10 @@ def run_unary(
             except A2acliError as e:
                 if spec.result == "send":
                     explain_send_refusal(e, params)  # the hint, when returnImmediately may be what was refused
+                if spec.name == "CancelTask":
+                    from a2acli.pipeline.policies import refused_cancel
+
+                    refused_cancel(call, str(params["id"]), e)  # the task's state, read after the refusal
                 raise
         call.sending = None
         call.track(reply.core)

@@ -107,6 +107,31 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
     return as_stream_event(call, reply) if wrap else reply
 
 
+def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
+    """A CancelTask the agent refused (TaskNotCancelableError, A2A §3.1.5): the task's resulting
+    state, read with one GetTask (official CLI spec §10.4: "MUST report the resulting state"), is
+    shown in text (the task record on stdout) and named in the error, which still ends the command
+    with exit 1. A GetTask that fails too leaves the refusal as it was."""
+    from a2acli.render.present import present
+
+    if err.code != "TaskNotCancelableError":
+        return err
+    try:
+        reply = call.unary(METHODS["GetTask"], {"id": task_id})
+    except A2acliError:
+        return err
+    call.track(reply.core)
+    state = call.task.get("state")
+    if not state:
+        return err
+    if call.out.mode != "json":  # under -o json stdout is the one error document
+        present("task", reply, call.out, as_v1=call.opts.as_v1)
+    err.message = f"{err.message}: task {task_id} is {state_text(state)}"
+    if not err.hint:
+        err.hint = f"a task that is {state_text(state)} cannot be canceled" if settled(state) else None
+    return err
+
+
 def explain_send_refusal(err: A2acliError, params: dict[str, Any]) -> A2acliError:
     """A send that went with returnImmediately (--follow, --async) and was refused in a way that may
     be the agent refusing that field rather than the message (refuses_return_immediately): the hint

@@ -243,18 +243,22 @@ def test_parts_are_repeatable_and_ordered_and_data_dash_reads_stdin(a2a, binding
 
 
 @pytest.mark.spec("A2ACLI_TASK_CANCEL_001")
-@pytest.mark.parametrize("binding", BINDINGS)
-def test_cancel_reports_the_resulting_state_and_a_second_cancel_is_named(a2a, binding):
-    task = slow(a2a, binding, steps=40, delay=0.25)
-    canceled = task_of(a2a("task", "cancel", task["id"], "-o", "json", "--transport", binding))
+@pytest.mark.parametrize("binding", [*BINDINGS, "grpc"])
+def test_cancel_reports_the_resulting_state_and_a_refused_second_cancel_reports_it_too(a2a, demo_agent, binding):
+    if binding == "grpc" and not demo_agent.grpc_url:
+        pytest.skip("grpcio is not installed: the demo agent serves no gRPC")
+    how = ["--transport", binding] + (["--plaintext"] if binding == "grpc" else [])
+    task = task_of(a2a("send", "--skill", "slow", "-f", "steps:=40", "-f", "delay:=0.25", "--async", "-o", "json", *how))
+    canceled = task_of(a2a("task", "cancel", task["id"], "-o", "json", *how))
     assert (canceled["id"], canceled["status"]["state"]) == (task["id"], "TASK_STATE_CANCELED")
-    text = a2a("task", "cancel", task["id"], "--transport", binding, check=None)
-    # idempotent in effect: the task stays canceled; the agent MAY refuse a second cancel by name
-    if text.returncode:
-        assert text.returncode == 1 and "TaskNotCancelableError" in text.stderr
-    else:
-        assert "canceled" in text.stdout.lower()
-    assert task_of(a2a("task", "get", task["id"], "-o", "json", "--transport", binding))["status"]["state"] == "TASK_STATE_CANCELED"
+    # the demo agent refuses a second cancel by name (TaskNotCancelableError): exit 1, and the state it is in is reported
+    text = a2a("task", "cancel", task["id"], "-o", "text", *how, check=1)
+    assert f"Task: {task['id']}\nContext: {task['contextId']}\nState: canceled\n" in text.stdout
+    assert "TaskNotCancelableError" in text.stderr and f": task {task['id']} is canceled\n" in text.stderr
+    as_json = a2a("task", "cancel", task["id"], "-o", "json", *how, check=1)
+    err = json.loads(as_json.stdout)["error"]
+    assert err["code"] == "TaskNotCancelableError" and f"task {task['id']} is canceled" in err["message"]
+    assert task_of(a2a("task", "get", task["id"], "-o", "json", *how))["status"]["state"] == "TASK_STATE_CANCELED"
 
 
 # --- INTERACT_001, INTERACT_003, INTERACT_005 -----------------------------------------------------
