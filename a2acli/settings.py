@@ -65,7 +65,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("timeout", "A2ACLI_TIMEOUT"),
         Setting("max-body", "A2ACLI_MAX_BODY", "32M"),
         Setting("strict-origin", "A2ACLI_STRICT_ORIGIN", False),
-        Setting("output", "A2ACLI_OUTPUT", "text"),
+        Setting("output", "A2ACLI_OUTPUT", "auto"),
         Setting("dump", "A2ACLI_DUMP"),
     )
 }
@@ -165,6 +165,7 @@ def _not_toml(path: Path, line: int, column: int, what: str, *, writing: bool) -
 # scope matching the agent (`[agents."https://agent.example"]`), then the default profile, then
 # the file's top-level keys.
 
+OUTPUT_MODES = ("auto", "text", "json", "raw")  # auto: the rich view at a terminal, else text (the floor)
 LOCAL_NAMES = (".env", ".a2acli.toml")  # both in one directory: the .env wins, key by key
 DOTENV_SECRETS = ("A2ACLI_API_KEY", "A2ACLI_BEARER", "A2ACLI_BASIC", "A2ACLI_CLIENT_SECRET")
 _NOT_SETTINGS = ("profiles", "agents", "default-profile")  # a file's top-level keys that are not settings
@@ -858,8 +859,8 @@ def check_value(name: str, value: Any) -> Any:
         except ValueError as e:
             raise UsageError(str(e), hint="dialect is spec or clix") from None
     if name == "output":
-        if text.lower() not in ("text", "json", "raw"):
-            raise UsageError(f"unknown output mode {text!r}", hint="output is text, json or raw")
+        if text.lower() not in OUTPUT_MODES:
+            raise UsageError(f"unknown output mode {text!r}", hint="output is auto, text, json or raw")
         return text.lower()
     if name == "timeout":  # stored as written: `30` an integer, `2.5` a float; 0 is "no bound", as on the flag
         parse_timeout(text, "timeout")

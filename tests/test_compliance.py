@@ -248,6 +248,8 @@ def test_the_rows_keep_the_fail_closed_rules():
             assert "pending:" not in str(row["note"] or "").lower(), f"{rid} passes with a pending note"
         if row["status"] == "na":
             assert rid in CONDITIONAL, f"{rid}: only a conditional requirement may be na"
+        if "deviation" in str(row["note"] or "").lower():  # a deliberate deviation is never a pass
+            assert row["status"] == "partial", f"{rid}: its note names a deviation, so it is partial, not {row['status']}"
     if rows()["A2ACLI_DEFAULT_001"]["status"] == "pass":
         assert gen().breakdown_complete(r), "DEFAULT_001 passes only when every breakdown row is shipped and overridable"
     assert r["report"]["tier_claimed"] == gen().supported_tier(gen().summary(r))

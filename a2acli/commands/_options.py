@@ -326,7 +326,18 @@ COMMON: dict[str, tuple[Any, Any]] = {
         None,
     ),
     "output": (
-        Annotated[str | None, _opt("--output", "-o", help="text, json or raw.", panel=OUT, setting="output", metavar="text|json|raw", autocompletion=complete_from(lambda: ("text", "json", "raw")))],
+        Annotated[
+            str | None,
+            _opt(
+                "--output",
+                "-o",
+                help="auto (the rich view at a terminal, text elsewhere), text (the plain `Label: value` floor everywhere), json or raw.",
+                panel=OUT,
+                setting="output",
+                metavar="auto|text|json|raw",
+                autocompletion=complete_from(lambda: ("auto", "text", "json", "raw")),
+            ),
+        ],
         None,
     ),
     "as_version": (
@@ -464,8 +475,8 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
                 if flag not in transports:
                     transports.append(flag)
     output = str(v["output"]).lower()
-    if output not in ("text", "json", "raw"):
-        raise UsageError(f"unknown output mode {output!r}", hint="-o text, json or raw")
+    if output not in settings.OUTPUT_MODES:
+        raise UsageError(f"unknown output mode {output!r}", hint="-o auto, text, json or raw")
     if res.warnings:
         from a2acli.render.output import Output
 

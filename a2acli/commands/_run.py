@@ -144,8 +144,8 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
 def _mode(hint: str | None) -> str:
     import os
 
-    m = (hint or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
-    return m if m in ("text", "json", "raw") else "text"
+    m = (hint or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    return m if m in ("auto", "text", "json", "raw") else "auto"
 
 
 def output_for(opts: CallOptions) -> Output:

@@ -36,7 +36,7 @@ class CallOptions(NamedTuple):
     insecure: bool = False
     strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only
     plaintext: bool = False  # gRPC without TLS for a host:port interface URL
-    output: str = "text"
+    output: str = "auto"  # auto (rich at a terminal, else text), text (the floor everywhere), json, raw
     as_v1: bool = False
     offline: bool = False
     dump: str | None = None

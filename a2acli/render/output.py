@@ -60,12 +60,18 @@ def _rich_on(stream: TextIO) -> bool:
 
 
 class Output:
-    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False) -> None:
-        self.mode = mode
+    """`mode`: auto (the default: the rich view at a terminal, the text floor elsewhere), text (the
+    text floor everywhere, a terminal included: official CLI spec §11.2), json or raw. Under auto
+    and text `self.mode` is "text" (a human's view); `self.auto` says whether the rich view may be
+    used where a terminal takes it."""
+
+    def __init__(self, mode: str = "auto", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False) -> None:
+        self.auto = mode == "auto"
+        self.mode = "text" if self.auto else mode
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
-        self.rich = mode == "text" and _rich_on(self.out)
+        self.rich = self.auto and _rich_on(self.out)
         self._console: Console | None = None
         self._err_console: Console | None = None
         self._documents = 0  # JSON documents written to stdout
@@ -96,7 +102,7 @@ class Output:
 
     @property
     def err_rich(self) -> bool:
-        return self.mode == "text" and _rich_on(self.err)
+        return self.auto and _rich_on(self.err)
 
     # -- payload (stdout) -----------------------------------------------------------------------
     def json(self, obj: Any, *, lines: bool = False) -> None:

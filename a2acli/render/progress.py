@@ -27,7 +27,7 @@ class Waiting:
         self.state = views.state_label((task or {}).get("state")) if (task or {}).get("state") else ""
         self.message = ""
         self.started = since if since is not None else time.monotonic()
-        self.spinner = out.mode == "text" and terminal(out.err)  # a real terminal: FORCE_COLOR is not enough
+        self.spinner = getattr(out, "auto", False) and terminal(out.err)  # the rich view at a real terminal: FORCE_COLOR is not enough; -o text never
         self.lines = out.mode == "text" and not self.spinner
         self._live: Any = None
         self._spin: Any = None

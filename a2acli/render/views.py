@@ -32,6 +32,9 @@ class L:
     STATE = "State"
     UPDATED = "Updated"
     STATUS_MESSAGE = "Status message"
+    STATUS_MESSAGE_ID = "Status message ID"
+    STATUS_MESSAGE_ROLE = "Status message role"
+    STATUS_MESSAGE_METADATA = "Status message metadata"
     EVENT = "Event"
     EVENTS = "Events"
     APPEND = "Append"
@@ -226,13 +229,26 @@ def status_rows(status: Any, *, verbose: bool = False) -> Rows:
     if status.get("timestamp"):
         rows.append(Row(L.UPDATED, str(status["timestamp"])))
     msg = status.get("message")
-    if isinstance(msg, dict):
-        parts = [p for p in msg.get("parts") or [] if isinstance(p, dict)]
-        if parts and all("text" in p for p in parts) and not verbose:
-            rows.append(Row(L.STATUS_MESSAGE, "\n".join(str(p["text"]) for p in parts), True))
-        else:
-            rows += message_rows(msg, verbose=verbose, label=L.STATUS_MESSAGE)
+    if isinstance(msg, dict):  # one form: a block of its parts, each as its kind reads (verbose: the message's id and role first)
+        if verbose:
+            rows += [Row(L.STATUS_MESSAGE_ID, str(msg.get("messageId", ""))), Row(L.STATUS_MESSAGE_ROLE, role_label(msg.get("role")))]
+        parts = msg.get("parts") if isinstance(msg.get("parts"), list) else []
+        rows.append(Row(L.STATUS_MESSAGE, "\n".join(_status_part(p) for p in parts), True))
+        if verbose and msg.get("metadata"):
+            rows.append(Row(L.STATUS_MESSAGE_METADATA, pretty(msg["metadata"]), True))
     return rows
+
+
+def _status_part(part: Any) -> str:
+    """A status message's part inside its block: text as it is, data as formatted JSON, a file
+    by name, media type and size (or URL)."""
+    if isinstance(part, dict) and "text" in part:
+        return str(part["text"])
+    if isinstance(part, dict) and "data" in part:
+        return pretty(part["data"])
+    if isinstance(part, dict) and ("raw" in part or "url" in part):
+        return part_text(part)
+    return pretty(part)
 
 
 def task_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:

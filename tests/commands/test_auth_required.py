@@ -52,8 +52,9 @@ def test_send_stops_at_auth_required_shows_the_ask_and_names_the_command_with_th
     assert route.calls[0].request.headers["X-API-Key"] == "wrong-s3cret"  # the first turn carried it too
     labels = assert_floor(result.stdout)  # the text floor: Label: value lines and blocks
     assert labels[:3] == ["Task", "Context", "State"] and "State: auth-required\n" in result.stdout
-    assert floor_block(result.stdout, "Text") == [ASK_TEXT]  # the agent's ask, whole
-    assert json.loads(floor_block(result.stdout, "Data")[0]) == NAMES_API_KEY
+    (asked,) = floor_block(result.stdout, "Status message")  # one block: the ask's text, then its data part as JSON
+    text, _, data = asked.partition("\n")
+    assert text == ASK_TEXT and json.loads(data) == NAMES_API_KEY  # the agent's ask, whole
     assert (
         "warning: task t-1 is auth-required: it needs authentication; the agent asks for the Agent Card's scheme 'apiKey' (apiKey, header X-API-Key); continue with the credential:\n" in result.stderr
     )

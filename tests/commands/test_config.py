@@ -171,7 +171,7 @@ SAMPLES = {  # setting -> (profile value, env var, env value, flag, flag value)
     "endpoint": ("http://p.test/rpc", "A2ACLI_ENDPOINT", "http://e.test/rpc", "--endpoint", "http://f.test/rpc"),
     "transport": ("rest", "A2ACLI_TRANSPORT", "jsonrpc", "--transport", "rest"),
 }
-DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "text", "timeout": None, "endpoint": None, "transport": None}
+DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "auto", "timeout": None, "endpoint": None, "transport": None}
 
 
 @pytest.mark.spec("A2ACLI_CONFIG_002")

@@ -32,7 +32,7 @@ def flat(text: str) -> str:
 def test_help_shows_builtin_defaults():
     out = flat(run("tasks", "get", "--help", columns=200).stdout)
     assert "(default: 1.0; env: A2ACLI_A2A_VERSION)" in out
-    assert "(default: text; env: A2ACLI_OUTPUT)" in out
+    assert "(default: auto; env: A2ACLI_OUTPUT)" in out
 
 
 @pytest.mark.spec("A2ACLI_CLI_001")
