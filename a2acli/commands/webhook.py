@@ -30,7 +30,14 @@ def webhook_listen(
         str | None, typer.Option("--auth", help="Accept only deliveries whose Authorization equals this, e.g. 'Bearer s3cret' (else 401).", show_default=False, rich_help_panel=CHECK)
     ] = None,
     output_mode: Annotated[
-        str | None, typer.Option("--output", "-o", help="auto (the rich view at a terminal, text elsewhere), text, json (JSON Lines: each body as received) or raw (each body's bytes). (env: A2ACLI_OUTPUT)", show_default=False, rich_help_panel=OUT)
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="auto (the rich view at a terminal, text elsewhere), text, json (JSON Lines: each body as received) or raw (each body's bytes). (env: A2ACLI_OUTPUT)",
+            show_default=False,
+            rich_help_panel=OUT,
+        ),
     ] = None,
     as_v: Annotated[str | None, typer.Option("--as", help="With -o json: each notification as a canonical V1 StreamResponse, whatever its shape.", show_default=False, rich_help_panel=OUT)] = None,
     dump_dir: Annotated[
