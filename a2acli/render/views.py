@@ -232,7 +232,7 @@ def status_rows(status: Any, *, verbose: bool = False) -> Rows:
     if isinstance(msg, dict):  # one form: a block of its parts, each as its kind reads (verbose: the message's id and role first)
         if verbose:
             rows += [Row(L.STATUS_MESSAGE_ID, str(msg.get("messageId", ""))), Row(L.STATUS_MESSAGE_ROLE, role_label(msg.get("role")))]
-        parts = msg.get("parts") if isinstance(msg.get("parts"), list) else []
+        parts: list[Any] = msg["parts"] if isinstance(msg.get("parts"), list) else []
         rows.append(Row(L.STATUS_MESSAGE, "\n".join(_status_part(p) for p in parts), True))
         if verbose and msg.get("metadata"):
             rows.append(Row(L.STATUS_MESSAGE_METADATA, pretty(msg["metadata"]), True))
