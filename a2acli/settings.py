@@ -1,10 +1,13 @@
 """Effective settings: flag > environment > local file > global file > built-in default, with
 where each came from (official CLI spec §6.4).
 
-The local file is `--config FILE` (A2ACLI_LOCAL_CONFIG), else the `.env` and `.a2acli.toml` of the
-nearest directory, from the working directory up ($HOME and above excluded), that has one. The
-global file is TOML at $A2ACLI_CONFIG, else the platform's config dir
-($XDG_CONFIG_HOME/a2acli/config.toml, ~/.config/a2acli/config.toml). A TOML file holds settings at
+The local file is `--config FILE` (env A2ACLI_CONFIG, the spec's name for it; A2ACLI_LOCAL_CONFIG,
+its older name), else the `.env` and `.a2acli.toml` of the nearest directory, from the working
+directory up ($HOME and above excluded), that has one. Two global files are read, in this order
+(the first wins a setting both set, and a warning names each setting they disagree on): ours, TOML
+at $A2ACLI_GLOBAL_CONFIG, else the platform's config dir ($XDG_CONFIG_HOME/a2acli/config.toml,
+~/.config/a2acli/config.toml), which `config set` and `auth login` write; then the official CLI
+spec's `a2a-cli/.env` beside it (~/.config/a2a-cli/.env, §8.3). A TOML file holds settings at
 its top level, agent scopes (`[agents."https://agent.example"]`, applied when the agent matches)
 and named profiles:
 
@@ -72,7 +75,8 @@ SETTINGS: dict[str, Setting] = {
 
 
 def config_path() -> Path:
-    env = os.environ.get("A2ACLI_CONFIG")
+    """Our global file (TOML): $A2ACLI_GLOBAL_CONFIG, else in the platform's config directory."""
+    env = os.environ.get("A2ACLI_GLOBAL_CONFIG")
     if env:
         return Path(env).expanduser()
     if sys.platform == "win32":
@@ -85,28 +89,42 @@ def config_path() -> Path:
 
 
 def spec_global_path() -> Path:
-    """The global file the official CLI spec names (§6.4): `a2a-cli/.env` in the user's config
-    directory. Read when ours (config_path) is not there; `config set` still writes ours."""
+    """The global file the official CLI spec names (§8.3): `a2a-cli/.env` in the user's config
+    directory, beside ours. Read after ours (config_path), which wins a setting both set; `config
+    set` writes ours."""
     return config_path().parent.parent / "a2a-cli" / ".env"
 
 
 def global_read_path() -> Path:
-    """The global file settings are read from: ours, else the spec's `.env` when only it exists."""
-    ours = config_path()
-    if os.environ.get("A2ACLI_CONFIG"):
-        return ours
-    try:
-        if not ours.exists() and spec_global_path().is_file():
-            return spec_global_path()
-    except OSError:
-        pass
-    return ours
+    """Our global file: the one `config set` writes, profiles and agent scopes live in."""
+    return config_path()
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """The global config file as read (a .env there reads as its top-level settings)."""
     f = read_config_file(path or global_read_path(), "global")
     return {} if f is None else f.data
+
+
+def global_files(warnings: list[str]) -> list[ConfigFile]:
+    """The global files that exist, in the order they are read: ours, then the spec's `.env`
+    (§8.3). A setting both give with different values is named in a warning (its values are not
+    shown: a secret may be one of them); ours wins it."""
+    found: list[ConfigFile] = []
+    for path in (config_path(), spec_global_path()):
+        try:
+            exists = path.is_file()
+        except OSError as e:  # a directory on the way that cannot be read
+            raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_GLOBAL_CONFIG") from None
+        f = read_config_file(path, "global") if exists else None
+        if f:
+            found.append(f)
+    if len(found) == 2:
+        ours, spec = (f.data for f in found)
+        differ = sorted(k for k, v in spec.items() if k in ours and not isinstance(v, dict) and k != "default-profile" and str(ours[k]) != str(v))
+        if differ:
+            warnings.append(f"the global config files disagree on {', '.join(differ)}: {found[0].path} is used over {found[1].path}")
+    return found
 
 
 def _read_text(path: Path, *, writing: bool) -> str | None:
@@ -116,7 +134,7 @@ def _read_text(path: Path, *, writing: bool) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as e:
-        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check A2ACLI_CONFIG") from None
+        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the file, and A2ACLI_GLOBAL_CONFIG or --config") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -368,8 +386,9 @@ def find_local() -> tuple[list[tuple[Path, str | None]], list[str]]:
 
 
 def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
-    """`--config FILE` (or A2ACLI_LOCAL_CONFIG), else the discovered local files (highest first)."""
-    explicit = explicit or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
+    """`--config FILE` (env A2ACLI_CONFIG, or its older name A2ACLI_LOCAL_CONFIG), else the
+    discovered local files (highest first)."""
+    explicit = explicit or os.environ.get("A2ACLI_CONFIG") or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
     if explicit is not None:
         p = Path(os.path.abspath(os.path.expanduser(explicit)))
         if not p.exists() or p.is_dir():
@@ -557,13 +576,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     warnings: list[str] = []
     files = local_files(config, warnings)
     path = global_read_path()
-    try:
-        exists = path.exists()
-    except OSError as e:  # a directory on the way that cannot be read
-        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_CONFIG") from None
-    glob = read_config_file(path, "global") if exists else None
-    if glob:
-        files.append(glob)
+    files += global_files(warnings)
     pname, psource, explicit = _pick_profile(profile, files)
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})
@@ -962,7 +975,7 @@ def write_private(path: Path, text: str) -> None:
     if path.is_symlink():
         path = path.resolve()
     if path.exists() and not path.is_file():
-        raise UsageError(f"{path} is not a regular file; not writing to it", hint="point A2ACLI_CONFIG at a file")
+        raise UsageError(f"{path} is not a regular file; not writing to it", hint="point A2ACLI_GLOBAL_CONFIG at a file")
     parent = path.parent
     tmp: str | None = None
     try:
@@ -988,7 +1001,7 @@ def write_private(path: Path, text: str) -> None:
             finally:
                 os.close(dirfd)
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}", hint="check A2ACLI_CONFIG and the directory's permissions") from None
+        raise UsageError(f"cannot write {path}: {e.strerror or e}", hint="check A2ACLI_GLOBAL_CONFIG and the directory's permissions") from None
 
 
 class ConfigEdit:
@@ -1003,7 +1016,9 @@ class ConfigEdit:
         self.path = path or config_path()
         self.text = _read_text(self.path, writing=True) or ""
         if self.text.strip() and is_dotenv(self.path, self.text):
-            raise UsageError(f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed", hint="edit it by hand, or point A2ACLI_CONFIG at a TOML file")
+            raise UsageError(
+                f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed", hint="edit it by hand, or point A2ACLI_GLOBAL_CONFIG at a TOML file"
+            )
         self.data = _parse(self.path, self.text, writing=True)
         self._ops: list[tuple[str, tuple[str, ...], Any]] = []
         self._doc = _tomlkit_parse(self.path, self.text)

@@ -319,7 +319,7 @@ COMMON: dict[str, tuple[Any, Any]] = {
             str | None,
             _opt(
                 "--config",
-                help="Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_LOCAL_CONFIG)",
+                help="Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_CONFIG)",
                 metavar="FILE",
             ),
         ],

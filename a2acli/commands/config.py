@@ -311,7 +311,7 @@ def config_use(name: Annotated[str, typer.Argument(help="The profile to use by d
 
 
 def config_path() -> None:
-    """Print the config file's path ($A2ACLI_CONFIG, else the platform's config directory).
+    """Print the config file's path ($A2ACLI_GLOBAL_CONFIG, else the platform's config directory).
 
     Example:
 

@@ -100,7 +100,7 @@ def test_the_hinted_command_run_as_printed_sends_the_key_where_the_card_says_and
 def test_an_oauth2_scheme_named_by_kind_gets_the_login_first_and_the_sign_in_url(cli, respx_mock, tmp_path, monkeypatch):
     config = tmp_path / "config.toml"
     config.write_text("[profiles.ops]\ntimeout = 30\n")
-    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
     card_with(ANY_CREDENTIAL)
     respx_mock.post(RPC).respond(json=rpc_result({"task": auth_task(ask({"authScheme": "oauth2", "authUrl": "https://idp.test/authorize?x=1"}))}))
     result = cli("send", "hi", "-u", AGENT, "--profile", "ops")

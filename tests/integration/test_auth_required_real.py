@@ -29,7 +29,7 @@ BINDINGS = [(t, v) for t in ("jsonrpc", "rest", "grpc") for v in ("1.0", "0.3")]
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull
     return env
 

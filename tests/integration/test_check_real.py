@@ -29,7 +29,7 @@ KNOWN_WARNINGS = {
 
 def check(a2a_bin: list[str], *args: str) -> tuple[subprocess.CompletedProcess[str], Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     proc = subprocess.run([*a2a_bin, "check", *args, "-o", "json"], capture_output=True, text=True, env=env, timeout=120)
     return proc, json.loads(proc.stdout)
 

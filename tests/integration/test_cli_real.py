@@ -16,7 +16,7 @@ VERSIONS = ["1.0", "0.3"]
 @pytest.fixture(scope="module")
 def a2a(a2a_bin, demo_agent):
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
 
     def run(*args: str, url: bool = True, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args] + (["-u", demo_agent.url] if url else [])

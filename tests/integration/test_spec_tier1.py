@@ -30,7 +30,7 @@ REQUEST_LINE = re.compile(r"^> (GET|POST|PUT|DELETE|PATCH) (\S+)$", re.M)
 def a2a(a2a_bin, demo_agent):
     """`a2a ARGS… -u URL`, apart from the user's settings; asserts the exit code unless check is None."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    base["A2ACLI_CONFIG"] = os.devnull
+    base["A2ACLI_GLOBAL_CONFIG"] = os.devnull
 
     def run(*args: str, url: str | None = None, check: int | None = 0, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args, "-u", url or demo_agent.url]
