@@ -208,7 +208,16 @@ class Call:
                 fetched = self.fetch_card()
                 self.choose_version()
                 self._endpoint = self._select(fetched.url)
+                self._note_required_extensions()
         return self._endpoint
+
+    def _note_required_extensions(self) -> None:
+        """Before the call: an extension the card requires that --extension does not declare
+        (A2A §4.6; official CLI spec A2ACLI_VER_002) is named with the flag that declares it."""
+        from a2acli.wire.endpoints import missing_required_extensions
+
+        for uri in missing_required_extensions(self.card or {}, self.opts.extensions):
+            self.out.warn(f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it")
 
     def _select(self, card_url: str) -> Endpoint:
         """The card's interface for the version: the first --transport binding it offers, else

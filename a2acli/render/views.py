@@ -74,6 +74,8 @@ class L:
     INTERFACE_VERSION = "Interface version"
     INTERFACE_TENANT = "Interface tenant"
     CAPABILITIES = "Capabilities"
+    EXTENSION = "Extension"
+    EXTENSION_REQUIRED = "Extension required"
     INPUT_MODES = "Input modes"
     OUTPUT_MODES = "Output modes"
     SECURITY = "Security"
@@ -406,6 +408,9 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
         caps = {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
     rows.append(Row(L.CAPABILITIES, ", ".join(flags) or "none"))
+    for ext in _listed(caps.get("extensions")):  # A2A §4.6: the ones marked required must be declared (--extension)
+        if isinstance(ext, dict) and ext.get("uri"):
+            rows += [Row(L.EXTENSION, str(ext["uri"])), Row(L.EXTENSION_REQUIRED, "true" if ext.get("required") is True else "false")]
     for key, label in (("defaultInputModes", L.INPUT_MODES), ("defaultOutputModes", L.OUTPUT_MODES)):
         if card.get(key):
             rows.append(Row(label, ", ".join(str(m) for m in _listed(card[key]))))

@@ -82,6 +82,19 @@ def fallback_interface(core_card: dict[str, Any], wire: Wire, card_url: str, tra
     return ep, note
 
 
+def card_extensions(core_card: dict[str, Any]) -> list[tuple[str, bool]]:
+    """(uri, required) of each extension the card declares (capabilities.extensions, A2A §4.6)."""
+    caps = core_card.get("capabilities") if isinstance(core_card.get("capabilities"), dict) else {}
+    found = caps.get("extensions") if isinstance(caps, dict) else None
+    return [(str(e["uri"]), e.get("required") is True) for e in found if isinstance(e, dict) and e.get("uri")] if isinstance(found, list) else []
+
+
+def missing_required_extensions(core_card: dict[str, Any], given: tuple[str, ...]) -> list[str]:
+    """The extensions the card marks required that --extension does not declare: the agent may
+    refuse a request that does not (A2A §4.6.3)."""
+    return [uri for uri, required in card_extensions(core_card) if required and uri not in given]
+
+
 def offered_versions(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> dict[Wire, list[str]]:
     """The versions the card offers an interface for, on one of `transports` (--transport), or
     on a binding a2a speaks when none is given or the card offers none of them (§13.1): each
