@@ -105,6 +105,8 @@ def send(
         for flag, given in (("--wait", wait), ("--follow", follow), ("--blocking-call", blocking_call)):
             if given and async_:
                 raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once without following the task; drop one of them")
+        if async_ and stream:  # --stream follows the events; --async returns at once: never one ignored
+            raise UsageError("--stream and --async contradict each other", hint="--stream follows the task's events live; --async returns its ids at once; drop one of them")
         for flag, given in (("--follow", follow), ("--blocking-call", blocking_call)):
             if given and stream:
                 raise UsageError(f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them")

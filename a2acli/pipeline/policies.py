@@ -687,8 +687,12 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
     if not task.get("id") or unsettled_only and settled(task.get("state")):
         return False
     flags = conn_flags(call.opts) if call is not None else ""
-    out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with one of:")
-    out.command(f"a2a tasks subscribe {task['id']}{flags}")
+    card = call.card if call is not None and isinstance(call.card, dict) else None
+    caps = card.get("capabilities") if card is not None else None
+    subscribe = card is None or (isinstance(caps, dict) and caps.get("streaming") is True)  # no card read: the agent may stream
+    out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with {'one of' if subscribe else 'this (the Agent Card claims no streaming)'}:")
+    if subscribe:
+        out.command(f"a2a tasks subscribe {task['id']}{flags}")
     out.command(f"a2a tasks get {task['id']} --wait{flags}")
     return True
 

@@ -257,7 +257,8 @@ def test_ctrl_c_after_the_task_is_known_names_it_and_how_to_resume(cli, respx_mo
     assert result.exit_code == 130
     said_at_once(result.stderr)
     state = "working" if streaming else "submitted"
-    assert f"interrupted: task t-1 (context c-1) was {state}; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    resume = "one of:\n  a2a tasks subscribe t-1 -u {a}\n" if streaming else "this (the Agent Card claims no streaming):\n"  # no subscribe to an agent that cannot stream
+    assert f"interrupted: task t-1 (context c-1) was {state}; resume with {resume.format(a=AGENT)}  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
     assert "before the agent answered" not in result.stderr
     assert json.loads(result.stdout)["error"]["code"] == "X_A2A_INTERRUPTED"
 
@@ -280,7 +281,8 @@ def test_timeout_after_the_task_is_known_exits_5_naming_it_and_how_to_resume(cli
     assert time.monotonic() - started < 3
     said_at_once(result.stderr)
     assert "--timeout 0.5s expired" in result.stderr
-    assert f"timed out: task t-1 (context c-1) was working; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    resume = "one of:\n  a2a tasks subscribe t-1 -u {a}\n" if streaming else "this (the Agent Card claims no streaming):\n"
+    assert f"timed out: task t-1 (context c-1) was working; resume with {resume.format(a=AGENT)}  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
 
 
 # -- nothing is sent twice ---------------------------------------------------------------------------------

@@ -210,6 +210,8 @@ def test_the_default_send_is_one_blocking_call_and_follow_returns_immediately(cl
     (["--blocking-call", "--stream"], "--blocking-call applies to send without --stream"),
     (["--follow", "--no-wait"], "--follow and --async contradict each other"),
     (["--follow", "--stream"], "--follow applies to send without --stream"),
+    (["--stream", "--async"], "--stream and --async contradict each other"),
+    (["--stream", "--no-wait"], "--stream and --async contradict each other"),
 ])
 def test_wait_and_async_are_a_usage_error(cli, flags, said):
     result = cli("send", "hi", *flags, *ENDPOINT, "--offline")
