@@ -254,7 +254,7 @@ class Output:
         events of a stream (JSON Lines); to stderr as text when a document is already there
         (stdout holds exactly one, as with --expect-state: the task, then the exit code 6). In
         text, `error: MESSAGE [CODE]` on stderr (the code unsaid when the message names it, as an
-        A2A error's `-32001 TaskNotFoundError: …` does)."""
+        A2A error's `TaskNotFoundError: …` does)."""
         message, hint, data = redacted(message), redacted(hint) if hint else hint, redacted_value(data)  # an agent may echo a credential
         if self.mode == "json" and (not self._documents or self._lines):
             err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
@@ -265,7 +265,7 @@ class Output:
             self.json({"error": err}, lines=True)
             return
         message, hint = visible(message, one_line=True), visible(hint, one_line=True) if hint else hint  # no forged `hint:` line
-        named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`, `-32001 TaskNotFoundError: …`
+        named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`
         self._err(f"error: {message}" + ("" if named else f" [{code}]"), "bold red")
         if data is not None:
             self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")

@@ -192,7 +192,7 @@ def test_an_interrupted_state_on_the_stream_ends_the_wait_though_the_stream_stay
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
 @pytest.mark.parametrize("refusal,said", [
     ({"code": -32004, "message": "Streaming is not supported"}, ""),  # -32004: quietly, the task is looked at
-    ({"code": -32601, "message": "Method not found"}, "subscribing to task t-1 failed (-32601 MethodNotFoundError: Method not found); polling it instead"),
+    ({"code": -32601, "message": "Method not found"}, "subscribing to task t-1 failed (MethodNotFoundError: Method not found); polling it instead"),
 ])
 def test_a_refused_subscription_falls_back_to_polling(cli, agent, no_sleep, refusal, said):
     agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))

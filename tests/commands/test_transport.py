@@ -148,7 +148,7 @@ STATUS = {"error": {"code": 404, "status": "NOT_FOUND", "message": "Task not fou
 
 
 @pytest.mark.parametrize("answer,code,words", [
-    (httpx.Response(404, json=STATUS), 1, "-32001 TaskNotFoundError: Task not found"),
+    (httpx.Response(404, json=STATUS), 1, "TaskNotFoundError: Task not found"),
     (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "the agent requires credentials and none were sent"),
     (httpx.Response(404, text="Not Found"), 1, "HTTP 404"),
     (httpx.Response(502, html="<html>bad gateway</html>"), 1, "HTTP 502"),
