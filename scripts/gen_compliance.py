@@ -159,7 +159,7 @@ def markdown(report: dict[str, Any]) -> str:
         add(f"| {name} | {_cell(value)} |")
     add("")
     add(
-        '*Designation is `conformant` for a self-reported compliance report. "Official" is a project decision recorded in the A2A compatibility matrix, never self-asserted here (`SPEC.md` §1.4, §15.3).*'
+        '*Designation is `conformant` for a self-reported compliance report. "Official" is a project decision recorded in the A2A compatibility matrix, never self-asserted here.*'
     )
     add("")
     add("## 2. Legend")
@@ -199,7 +199,7 @@ def markdown(report: dict[str, Any]) -> str:
         if tier == 1:
             add("### 4a. `A2ACLI_DEFAULT_001` breakdown")
             add("")
-            add("| Default (§4.5) | Shipped? (yes/no) | Overridable by flag? (yes/no) | Notes |")
+            add("| Default (§6.5) | Shipped? (yes/no) | Overridable by flag? (yes/no) | Notes |")
             add("| --- | --- | --- | --- |")
             for key, label in BREAKDOWN.items():
                 b = (report.get("default_001_breakdown") or {}).get(key) or {}
@@ -234,7 +234,7 @@ def markdown(report: dict[str, Any]) -> str:
     add("")
     add("## 8. Error code coverage")
     add("")
-    add("Which `A2ACLI_ERR_*` codes (`SPEC.md` Appendix E) the tool can emit.")
+    add("Which `A2ACLI_ERR_*` codes (`SPEC.md` Appendix D) the tool can emit.")
     add("")
     add("| Code | Emitted (yes/no) | Notes |")
     add("| --- | --- | --- |")

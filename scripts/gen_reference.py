@@ -25,7 +25,7 @@ def clean_environment() -> None:
     """Built-in defaults only: the help text of an option shows what the environment sets."""
     for k in [k for k in os.environ if k.startswith("A2ACLI_") and k != "A2ACLI_UPDATE_GOLDEN"]:
         del os.environ[k]
-    os.environ["A2ACLI_CONFIG"] = str(ROOT / "docs" / ".no-such-config.toml")
+    os.environ["A2ACLI_GLOBAL_CONFIG"] = str(ROOT / "docs" / ".no-such-config.toml")
 
 
 def _cell(text: str) -> str:

@@ -58,7 +58,7 @@ def start_demo() -> tuple[subprocess.Popen[bytes], str]:
 def run(args: list[str], url: str) -> str:
     """The command's stdout as a terminal would show it (ANSI styles kept)."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR",) and not k.startswith("A2ACLI_")}
-    env.update({"A2ACLI_URL": url, "FORCE_COLOR": "1", "TTY_INTERACTIVE": "0", "COLUMNS": str(WIDTH), "A2ACLI_CONFIG": os.devnull})
+    env.update({"A2ACLI_URL": url, "FORCE_COLOR": "1", "TTY_INTERACTIVE": "0", "COLUMNS": str(WIDTH), "A2ACLI_GLOBAL_CONFIG": os.devnull})
     proc = subprocess.run([sys.executable, "-m", "a2acli", *args], env=env, capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
         raise SystemExit(f"`a2a {shlex.join(args)}` failed ({proc.returncode}): {proc.stderr}")

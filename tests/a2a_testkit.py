@@ -120,7 +120,7 @@ def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
     import os
     import subprocess
 
-    env = clean_env(A2ACLI_CONFIG=os.devnull)
+    env = clean_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml found from the working directory
 
     def run(*args: str, check: int | None = 0, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess[str]:

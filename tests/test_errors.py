@@ -129,6 +129,10 @@ def _only_v0(mock):
     mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]))
 
 
+def _only_unspoken(mock):  # 1.0 only on a binding a2a does not speak: --transport cannot fall back to the card's order
+    mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "CARRIER-PIGEON", "protocolVersion": "1.0"}]))
+
+
 def _card(mock):
     mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # it takes every credential: none is withheld
 
@@ -169,7 +173,7 @@ CONDITIONS = [
     ("body-too-large", _answer(return_value=httpx.Response(200, json=rpc_result({**TASK, "pad": "x" * 4096}))), ["--max-body", "1K"], "X_A2A_BODY_TOO_LARGE", None, 1),
     ("broken-connection", _answer(side_effect=httpx.RemoteProtocolError("incomplete chunked read")), [], "X_A2A_CONNECTION_BROKEN", None, 1),
     ("version-not-offered", _only_v0, [], "VersionNotSupportedError", None, 1),
-    ("transport-not-offered", _card, ["--transport", "rest"], "X_A2A_TRANSPORT_NOT_OFFERED", None, 1),
+    ("transport-not-offered", _only_unspoken, ["--transport", "rest"], "X_A2A_TRANSPORT_NOT_OFFERED", None, 1),
     ("ctrl-c", _answer(side_effect=_ctrl_c), [], "X_A2A_INTERRUPTED", None, 130),
 ]
 
@@ -221,14 +225,14 @@ def test_expect_state_unmet_is_a_vendor_code_exit_6(cli, agent):
 def test_the_text_line_of_a_protocol_error_names_it_once(cli, agent):
     agent.post(RPC).respond(json=rpc_error(-32001, "Task not found"))
     result = cli("tasks", "get", "t-9", "-u", AGENT)
-    assert "error: -32001 TaskNotFoundError: Task not found\n" in result.stderr
+    assert "error: TaskNotFoundError: Task not found\n" in result.stderr
 
 
 @pytest.mark.spec("A2ACLI_OUT_004")
 def test_a_0_3_name_is_in_the_message_and_the_1_0_name_is_the_code(cli, agent):
     agent.post(RPC).respond(json=rpc_error(-32007, "no extended card"))
     err = envelope(cli("card", "extended", "-u", AGENT, "--a2a-version", "0.3", "-o", "json", "--force"))  # the mocked card claims no extended card
-    assert err["code"] == "ExtendedAgentCardNotConfiguredError" and err["message"].startswith("-32007 AuthenticatedExtendedCardNotConfiguredError: ")
+    assert err["code"] == "ExtendedAgentCardNotConfiguredError" and err["message"].startswith("AuthenticatedExtendedCardNotConfiguredError: ")
 
 
 # -- the same A2A error over the three bindings -------------------------------------------------------
@@ -283,7 +287,7 @@ def test_the_same_a2a_error_has_the_same_code_over_every_binding(cli, respx_mock
 def test_a_0_3_grpc_details_string_names_the_same_error():
     body = {"error": {"code": 404, "status": "NOT_FOUND", "message": "TaskNotFoundError: Task not found"}}
     err = get_binding(parse_transport("grpc")).error(_GrpcAnswer("NOT_FOUND", 404, body))
-    assert (err.code, err.wire_code, err.message) == ("TaskNotFoundError", "NOT_FOUND", "-32001 TaskNotFoundError: Task not found")
+    assert (err.code, err.wire_code, err.message) == ("TaskNotFoundError", "NOT_FOUND", "TaskNotFoundError: Task not found")
 
 
 @pytest.mark.spec("A2ACLI_OUT_004")
@@ -328,7 +332,7 @@ def test_an_error_ending_a_stream_is_the_last_json_line(cli, agent, args, monkey
     assert "agent crashed" in result.stderr  # the agent's error event is not lost
     lines = result.stdout.splitlines()
     assert len(lines) == 2 and json.loads(lines[0])["id"] == "t-1"
-    assert json.loads(lines[1]) == {"error": {"code": "InternalError", "message": "-32603 InternalError: store down", "hint": None, "a2aCode": -32603}}
+    assert json.loads(lines[1]) == {"error": {"code": "InternalError", "message": "InternalError: store down", "hint": None, "a2aCode": -32603}}
 
 
 @pytest.mark.spec("A2ACLI_OUT_003")
@@ -401,4 +405,4 @@ def test_a_json_rpc_code_a2a_does_not_define_is_named_by_its_error_info_reason(c
     info = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}]
     agent.post(RPC).respond(json=rpc_error(-32000, "Task not found", info))
     err = envelope(cli("tasks", "get", "t-9", "-u", AGENT, "-o", "json"))
-    assert (err["code"], err["a2aCode"], err["message"]) == ("TaskNotFoundError", -32000, "-32000 TaskNotFoundError: Task not found")
+    assert (err["code"], err["a2aCode"], err["message"]) == ("TaskNotFoundError", -32000, "TaskNotFoundError: Task not found")

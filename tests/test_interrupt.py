@@ -26,7 +26,7 @@ from a2acli.wire.bindings.base import HttpRequest
 def test_ctrl_c_during_start_up_is_quiet_130(tmp_path, delay):
     card = tmp_path / "card.json"
     card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://x/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}')
-    env = {**os.environ, "A2ACLI_CONFIG": str(tmp_path / "none.toml")}
+    env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(tmp_path / "none.toml")}
     proc = subprocess.Popen([sys.executable, "-m", "a2acli", "card", "fetch", "-u", card.as_uri()], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)

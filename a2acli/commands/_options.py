@@ -303,6 +303,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         no_timeout=parsed["timeout"] is None and res.sources["timeout"] != "default" and v.get("timeout") not in (None, ""),
         as_v1=as_v1,
         profile=res.profile,
+        config=merged.get("config") or None,
         sources=res.sources,
         values={**res.values, "transport": ",".join(transports) or None},
         resolved=res,

@@ -144,8 +144,8 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
 def _mode(hint: str | None) -> str:
     import os
 
-    m = (hint or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
-    return m if m in ("text", "json", "raw") else "text"
+    m = (hint or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    return m if m in ("auto", "text", "json", "raw") else "auto"
 
 
 def output_for(opts: CallOptions) -> Output:
@@ -268,6 +268,10 @@ def run_unary(
             except A2acliError as e:
                 if spec.result == "send":
                     explain_send_refusal(e, params)  # the hint, when returnImmediately may be what was refused
+                if spec.name == "CancelTask":
+                    from a2acli.pipeline.policies import refused_cancel
+
+                    refused_cancel(call, str(params["id"]), e)  # the task's state, read after the refusal
                 raise
         call.sending = None
         call.track(reply.core)
@@ -578,7 +582,7 @@ def run_chat(
             reply = chat.turn(params, poll_interval, interactive=interactive)
             if reply is None:
                 continue
-            if interactive and opts.output == "text" and not opts.verbose:
+            if interactive and opts.output in ("auto", "text") and not opts.verbose:
                 from a2acli.render.chat import reply as said
 
                 said(call.out, reply.core)

@@ -203,8 +203,8 @@ def auth_login(
     from a2acli.commands._run import boundary
     from a2acli.render.output import Output
 
-    mode = (_pick(ctx, "output", output) or "text").lower()
-    out = Output("json" if mode == "json" else "text")
+    mode = (_pick(ctx, "output", output) or "auto").lower()
+    out = Output(mode if mode in ("json", "text") else "auto")
     debug = bool(_pick(ctx, "debug", debug))
     with boundary(output_hint=mode, debug=debug, out=out):
         conn = _login_connection(
@@ -653,8 +653,8 @@ def auth_status(
     from a2acli.errors import CredentialsMissingError
     from a2acli.render.output import Output
 
-    mode = (_pick(ctx, "output", output) or "text").lower()
-    out = Output("json" if mode == "json" else "text")
+    mode = (_pick(ctx, "output", output) or "auto").lower()
+    out = Output(mode if mode in ("json", "text") else "auto")
     with boundary(output_hint=mode, out=out):
         config = settings.load_config()
         pname, _ = _profile(ctx, profile, config)
@@ -735,7 +735,7 @@ def auth_logout(
     from a2acli.commands._run import boundary
     from a2acli.render.output import Output
 
-    out = Output("text")
+    out = Output("auto")
     with boundary(out=out):
         config = settings.load_config()
         pname, _ = _profile(ctx, profile, config)

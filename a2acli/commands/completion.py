@@ -103,7 +103,7 @@ def install(shell: str | None) -> None:
         path.write_text(script(name) + "\n", encoding="utf-8")
     except OSError as e:
         raise UsageError(f"cannot write {path}: {e.strerror}", hint=f"print the script instead: a2a completion {name} > FILE") from None
-    out = Output("text")
+    out = Output("auto")
     out.note(f"{name} completion written to {path}")
     if rc_line:
         out.note("add this line to your shell's rc file, then open a new shell:")

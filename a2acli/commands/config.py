@@ -28,7 +28,7 @@ def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
     choices: list[str] = {
         "a2a-version": list(VERSION_CHOICES),
         "dialect": ["spec", "clix"],
-        "output": ["text", "json", "raw"],
+        "output": ["auto", "text", "json", "raw"],
         "auth.client-auth": ["basic", "post"],
     }.get(key, [])
     if key == "default-profile":
@@ -188,7 +188,7 @@ def config_set(
     from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
-    out = Output("text")
+    out = Output("auto")
     with boundary():
         if value == "-":
             value = sys.stdin.readline().rstrip("\r\n")
@@ -255,7 +255,7 @@ def config_unset(
     from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
-    out = Output("text")
+    out = Output("auto")
     with boundary():
         table, name = settings.parse_key(key)
         edit = settings.ConfigEdit()
@@ -298,7 +298,7 @@ def config_use(name: Annotated[str, typer.Argument(help="The profile to use by d
     from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
-    out = Output("text")
+    out = Output("auto")
     with boundary():
         _check_profile_name(name)
         edit = settings.ConfigEdit()
@@ -313,7 +313,7 @@ def config_use(name: Annotated[str, typer.Argument(help="The profile to use by d
 
 
 def config_path() -> None:
-    """Print the config file's path ($A2ACLI_CONFIG, else the platform's config directory).
+    """Print the config file's path ($A2ACLI_GLOBAL_CONFIG, else the platform's config directory).
 
     Example:
 

@@ -58,8 +58,8 @@ def _output(value: str | None, ctx: typer.Context) -> str:
     import os
 
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    mode = (value or root.get("output") or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
-    return "json" if mode == "json" else "text"
+    mode = (value or root.get("output") or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    return mode if mode in ("json", "text") else "auto"
 
 
 def diff(
@@ -394,7 +394,7 @@ def translate(
     from a2acli.render.output import Output
 
     out = Output("json")
-    with boundary(output_hint="text", debug=debug, out=Output("text")):
+    with boundary(output_hint="auto", debug=debug, out=Output("auto")):
         from a2acli.errors import UsageError
         from a2acli.wire import envelope, parse_wire
 

@@ -145,6 +145,8 @@ def _check_waiting_flags(*, async_: bool, follow: bool, wait: bool, blocking_cal
     for flag, given in (("--wait", wait), ("--follow", follow), ("--blocking-call", blocking_call)):
         if given and async_:
             raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once without following the task; drop one of them")
+    if async_ and stream:  # --stream follows the events; --async returns at once: never one ignored
+        raise UsageError("--stream and --async contradict each other", hint="--stream follows the task's events live; --async returns its ids at once; drop one of them")
     for flag, given in (("--follow", follow), ("--blocking-call", blocking_call)):
         if given and stream:
             raise UsageError(f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them")

@@ -30,7 +30,14 @@ def webhook_listen(
         str | None, typer.Option("--auth", help="Accept only deliveries whose Authorization equals this, e.g. 'Bearer s3cret' (else 401).", show_default=False, rich_help_panel=CHECK)
     ] = None,
     output_mode: Annotated[
-        str | None, typer.Option("--output", "-o", help="text, json (JSON Lines: each body as received) or raw (each body's bytes). (env: A2ACLI_OUTPUT)", show_default=False, rich_help_panel=OUT)
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="auto (the rich view at a terminal, text elsewhere), text, json (JSON Lines: each body as received) or raw (each body's bytes). (env: A2ACLI_OUTPUT)",
+            show_default=False,
+            rich_help_panel=OUT,
+        ),
     ] = None,
     as_v: Annotated[str | None, typer.Option("--as", help="With -o json: each notification as a canonical V1 StreamResponse, whatever its shape.", show_default=False, rich_help_panel=OUT)] = None,
     dump_dir: Annotated[
@@ -55,10 +62,10 @@ def webhook_listen(
     from a2acli.render.output import Output
 
     # (parameter names differ from the shared options': these are the listener's own, not a call's)
-    mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
-    with boundary(output_hint=mode if mode in ("text", "json", "raw") else "text"):
-        if mode not in ("text", "json", "raw"):
-            raise UsageError(f"unknown output mode {mode!r}", hint="-o text, json or raw")
+    mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    with boundary(output_hint=mode if mode in ("auto", "text", "json", "raw") else "auto"):
+        if mode not in ("auto", "text", "json", "raw"):
+            raise UsageError(f"unknown output mode {mode!r}", hint="-o auto, text, json or raw")
         if as_v and as_v.lower() not in ("v1", "1.0"):
             raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
         from a2acli import webhook

@@ -38,7 +38,7 @@ class CallOptions(NamedTuple):
     insecure: bool = False
     strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only
     plaintext: bool = False  # gRPC without TLS for a host:port interface URL
-    output: str = "text"
+    output: str = "auto"  # auto (rich at a terminal, else text), text (the floor everywhere), json, raw
     as_v1: bool = False
     offline: bool = False
     dump: str | None = None
@@ -47,6 +47,7 @@ class CallOptions(NamedTuple):
     debug: bool = False
     verbose: bool = False  # --verbose: the full text view (history, metadata, every part)
     profile: str | None = None
+    config: str | None = None  # --config FILE as given on the command line (a printed command repeats it)
     sources: Mapping[str, str] = MappingProxyType({})
     values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
     resolved: Any = None  # settings.Resolved: the files read and where each value came from (config show)
@@ -58,22 +59,49 @@ class CallOptions(NamedTuple):
         return get_dialect(self.dialect_name)
 
 
-def conn_flags(opts: CallOptions) -> str:
-    """The connection flags given on this command line, for a command to paste (` -u URL …`)."""
+# Credentials given as flags: a printed command names the flag, never the value (the user gives
+# it again, or moves it to the environment or a config file, which the command then reads).
+_SECRET_FLAGS = (("api-key", "--api-key KEY"), ("bearer", "--bearer TOKEN"), ("basic", "--basic USER:PASS"))
+
+
+def conn_flags(opts: CallOptions, *, secrets: bool = True) -> str:
+    """The options of this command line that chose the agent, the binding, the version, the
+    dialect and where the credentials come from, for a printed command to run as printed in the
+    same directory and environment (` --config FILE --profile P -u URL …`). What came from the
+    environment or a file is not repeated (the same environment and files give it again); a
+    credential given as a flag is named by its placeholder, never its value (`secrets=False`: not
+    at all, for a command that names the credential to send itself)."""
     import shlex
 
     src = getattr(opts, "sources", None) or {}
+    resolved = getattr(opts, "resolved", None)
+
+    def given(name: str) -> bool:
+        return src.get(name) == "flag"
+
     flags = []
-    if opts.url and src.get("url") == "flag":
+    if opts.config:
+        flags.append(f"--config {shlex.quote(opts.config)}")
+    if opts.profile and getattr(resolved, "profile_source", "") == "flag":
+        flags.append(f"--profile {shlex.quote(opts.profile)}")
+    if opts.catalog and given("catalog"):
+        flags.append(f"--catalog {shlex.quote(opts.catalog)}")
+    if opts.url and given("url"):
         flags.append(f"-u {shlex.quote(opts.url)}")
-    if opts.endpoint and src.get("endpoint") == "flag":
+    if opts.endpoint and given("endpoint"):
         flags.append(f"--endpoint {shlex.quote(opts.endpoint)}")
-    if opts.transports and src.get("transport") == "flag":
+    if opts.transports and given("transport"):
         flags += [f"--transport {t}" for t in opts.transports]
-    if opts.wire is not Wire.V1 and src.get("a2a-version") == "flag":
-        flags.append(f"--a2a-version {opts.wire.version}")
-    if opts.plaintext:
-        flags.append("--plaintext")
-    if opts.dialect_name != "spec" and src.get("dialect") == "flag":
+    if given("a2a-version") and (opts.version_auto or opts.wire is not Wire.V1):  # 1.0 is the default
+        flags.append(f"--a2a-version {'auto' if opts.version_auto else opts.wire.version}")
+    if opts.dialect_name != "spec" and given("dialect"):
         flags.append(f"--dialect {opts.dialect_name}")
+    flags += [f"--extension {shlex.quote(uri)}" for uri in opts.extensions]
+    for name in ("cacert", "cert", "key"):
+        if getattr(opts, name) and given(name):
+            flags.append(f"--{name} {shlex.quote(str(getattr(opts, name)))}")
+    flags += [placeholder for name, placeholder in _SECRET_FLAGS if secrets and getattr(opts, name.replace("-", "_")) and given(name)]
+    for flag, on in (("--plaintext", opts.plaintext), ("--insecure", opts.insecure), ("--strict-origin", opts.strict_origin and given("strict-origin"))):
+        if on:
+            flags.append(flag)
     return "".join(" " + f for f in flags)

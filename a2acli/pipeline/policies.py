@@ -107,6 +107,31 @@ def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: flo
     return as_stream_event(call, reply) if wrap else reply
 
 
+def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
+    """A CancelTask the agent refused (TaskNotCancelableError, A2A §3.1.5): the task's resulting
+    state, read with one GetTask (official CLI spec §10.4: "MUST report the resulting state"), is
+    shown in text (the task record on stdout) and named in the error, which still ends the command
+    with exit 1. A GetTask that fails too leaves the refusal as it was."""
+    from a2acli.render.present import present
+
+    if err.code != "TaskNotCancelableError":
+        return err
+    try:
+        reply = call.unary(METHODS["GetTask"], {"id": task_id})
+    except A2acliError:
+        return err
+    call.track(reply.core)
+    state = call.task.get("state")
+    if not state:
+        return err
+    if call.out.mode != "json":  # under -o json stdout is the one error document
+        present("task", reply, call.out, as_v1=call.opts.as_v1)
+    err.message = f"{err.message}: task {task_id} is {state_text(state)}"
+    if not err.hint:
+        err.hint = f"a task that is {state_text(state)} cannot be canceled" if settled(state) else None
+    return err
+
+
 def explain_send_refusal(err: A2acliError, params: dict[str, Any]) -> A2acliError:
     """A send that went with returnImmediately (--follow, --async) and was refused in a way that may
     be the agent refusing that field rather than the message (refuses_return_immediately): the hint
@@ -550,11 +575,11 @@ def _q(value: Any) -> str:
     return shlex.quote(str(value))
 
 
-def continue_command(call: Call) -> str:
+def continue_command(call: Call, *, secrets: bool = True) -> str:
     """`a2a send --task-id T --context-id C` and this call's connection flags: the start of the
     command that continues the task in hand (the message follows)."""
     t = call.task
-    return f"a2a send --task-id {_q(t['id'])} --context-id {_q(t.get('contextId', ''))}{conn_flags(call.opts)}"
+    return f"a2a send --task-id {_q(t['id'])} --context-id {_q(t.get('contextId', ''))}{conn_flags(call.opts, secrets=secrets)}"
 
 
 AUTH_CONTINUE = "'continue'"  # the message that goes with the credential (the agent may read it)
@@ -585,7 +610,8 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
     opts, src = call.opts, call.opts.sources or {}
     profile = f" --profile {shlex.quote(opts.profile)}" if opts.profile else ""  # the token is kept in it
     url = f" -u {shlex.quote(opts.url)}" if opts.url and src.get("url") == "flag" else ""
-    base = continue_command(call)
+    base = continue_command(call, secrets=False)  # each way names the credential it sends
+    kept = "" if f" --profile {shlex.quote(opts.profile or '')} " in f"{base} " else profile  # the flag is in base already
     ways: list[AuthWay] = []
     seen: set[tuple[str, str]] = set()
     for name, _kind, _body in ask.schemes:
@@ -593,7 +619,7 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
         if (way.login, way.flag) in seen or not (way.login or way.flag):
             continue
         seen.add((way.login, way.flag))
-        login_first = [f"{way.login}{url}{profile}", f"{base}{profile} {AUTH_CONTINUE}"]
+        login_first = [f"{way.login}{url}{profile}", f"{base}{kept} {AUTH_CONTINUE}"]
         commands = login_first if way.login else [f"{base} {way.flag} {AUTH_CONTINUE}"]
         ways.append(AuthWay(name, way, commands))
     return ask, ways
@@ -669,8 +695,14 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
     if not task.get("id") or unsettled_only and settled(task.get("state")):
         return False
     flags = conn_flags(call.opts) if call is not None else ""
-    out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with one of:")
-    out.command(f"a2a tasks subscribe {_q(task['id'])}{flags}")
+    card = call.card if call is not None and isinstance(call.card, dict) else None
+    caps = card.get("capabilities") if card is not None else None
+    subscribe = card is None or (isinstance(caps, dict) and caps.get("streaming") is True)  # no card read: the agent may stream
+    out.note(
+        f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with {'one of' if subscribe else 'this (the Agent Card claims no streaming)'}:"
+    )
+    if subscribe:
+        out.command(f"a2a tasks subscribe {_q(task['id'])}{flags}")
     out.command(f"a2a tasks get {_q(task['id'])} --wait{flags}")
     return True
 

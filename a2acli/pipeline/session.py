@@ -197,7 +197,7 @@ class Call:
         return fetched
 
     def endpoint(self) -> Endpoint:
-        from a2acli.wire.endpoints import Endpoint, select_interface
+        from a2acli.wire.endpoints import Endpoint
 
         if self._endpoint is None:
             if self.opts.endpoint:
@@ -210,8 +210,31 @@ class Call:
             else:
                 fetched = self.fetch_card()
                 self.choose_version()
-                self._endpoint = select_interface(self.card or {}, self.opts.wire, fetched.url, self.opts.transports)
+                self._endpoint = self._select(fetched.url)
+                self._note_required_extensions()
         return self._endpoint
+
+    def _note_required_extensions(self) -> None:
+        """Before the call: an extension the card requires that --extension does not declare
+        (A2A §4.6; official CLI spec A2ACLI_VER_002) is named with the flag that declares it."""
+        from a2acli.wire.endpoints import missing_required_extensions
+
+        for uri in missing_required_extensions(self.card or {}, self.opts.extensions):
+            self.out.warn(f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it")
+
+    def _select(self, card_url: str) -> Endpoint:
+        """The card's interface for the version: the first --transport binding it offers, else
+        (none offered) the card's own order, said on stderr; --endpoint stays exact (above)."""
+        from a2acli.wire.endpoints import VersionNotOfferedError, fallback_interface, select_interface
+
+        try:
+            return select_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+        except VersionNotOfferedError:
+            fallback = fallback_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+            if fallback is None:
+                raise
+            self.out.note(fallback[1])
+            return fallback[0]
 
     def choose_version(self) -> None:
         """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on

@@ -60,13 +60,19 @@ def _rich_on(stream: TextIO) -> bool:
 
 
 class Output:
-    def __init__(self, mode: str = "text", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False, quiet: bool = False) -> None:
-        self.mode = mode
+    """`mode`: auto (the default: the rich view at a terminal, the text floor elsewhere), text (the
+    text floor everywhere, a terminal included: official CLI spec §11.2), json or raw. Under auto
+    and text `self.mode` is "text" (a human's view); `self.auto` says whether the rich view may be
+    used where a terminal takes it."""
+
+    def __init__(self, mode: str = "auto", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False, quiet: bool = False) -> None:
+        self.auto = mode == "auto"
+        self.mode = "text" if self.auto else mode
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
         self.quiet = quiet  # -q: stderr keeps warnings and errors (and what the user must act on) only
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
-        self.rich = mode == "text" and _rich_on(self.out)
+        self.rich = self.auto and _rich_on(self.out)
         self._console: Console | None = None
         self._err_console: Console | None = None
         self._documents = 0  # JSON documents written to stdout
@@ -97,7 +103,7 @@ class Output:
 
     @property
     def err_rich(self) -> bool:
-        return self.mode == "text" and _rich_on(self.err)
+        return self.auto and _rich_on(self.err)
 
     # -- payload (stdout) -----------------------------------------------------------------------
     def json(self, obj: Any, *, lines: bool = False) -> None:
@@ -260,7 +266,7 @@ class Output:
         events of a stream (JSON Lines); to stderr as text when a document is already there
         (stdout holds exactly one, as with --expect-state: the task, then the exit code 6). In
         text, `error: MESSAGE [CODE]` on stderr (the code unsaid when the message names it, as an
-        A2A error's `-32001 TaskNotFoundError: …` does)."""
+        A2A error's `TaskNotFoundError: …` does)."""
         message, hint, data = redacted(message), redacted(hint) if hint else hint, redacted_value(data)  # an agent may echo a credential
         if self.mode == "json" and (not self._documents or self._lines):
             err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
@@ -271,7 +277,7 @@ class Output:
             self.json({"error": err}, lines=True)
             return
         message, hint = visible(message, one_line=True), visible(hint, one_line=True) if hint else hint  # no forged `hint:` line
-        named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`, `-32001 TaskNotFoundError: …`
+        named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`
         self._err(f"error: {message}" + ("" if named else f" [{code}]"), "bold red")
         if data is not None:
             self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")

@@ -27,7 +27,7 @@ class Waiting:
         self.state = views.state_label((task or {}).get("state")) if (task or {}).get("state") else ""
         self.message = ""
         self.started = since if since is not None else time.monotonic()
-        self.spinner = out.mode == "text" and not out.quiet and terminal(out.err)  # a real terminal: FORCE_COLOR is not enough; -q: none
+        self.spinner = getattr(out, "auto", False) and not out.quiet and terminal(out.err)  # the rich view at a real terminal (FORCE_COLOR is not enough); -o text and -q: none
         self.lines = out.mode == "text" and not self.spinner
         self._live: Any = None
         self._spin: Any = None

@@ -32,6 +32,9 @@ class L:
     STATE = "State"
     UPDATED = "Updated"
     STATUS_MESSAGE = "Status message"
+    STATUS_MESSAGE_ID = "Status message ID"
+    STATUS_MESSAGE_ROLE = "Status message role"
+    STATUS_MESSAGE_METADATA = "Status message metadata"
     EVENT = "Event"
     EVENTS = "Events"
     APPEND = "Append"
@@ -71,6 +74,8 @@ class L:
     INTERFACE_VERSION = "Interface version"
     INTERFACE_TENANT = "Interface tenant"
     CAPABILITIES = "Capabilities"
+    EXTENSION = "Extension"
+    EXTENSION_REQUIRED = "Extension required"
     INPUT_MODES = "Input modes"
     OUTPUT_MODES = "Output modes"
     SECURITY = "Security"
@@ -226,13 +231,26 @@ def status_rows(status: Any, *, verbose: bool = False) -> Rows:
     if status.get("timestamp"):
         rows.append(Row(L.UPDATED, str(status["timestamp"])))
     msg = status.get("message")
-    if isinstance(msg, dict):
-        parts = [p for p in msg.get("parts") or [] if isinstance(p, dict)]
-        if parts and all("text" in p for p in parts) and not verbose:
-            rows.append(Row(L.STATUS_MESSAGE, "\n".join(str(p["text"]) for p in parts), True))
-        else:
-            rows += message_rows(msg, verbose=verbose, label=L.STATUS_MESSAGE)
+    if isinstance(msg, dict):  # one form: a block of its parts, each as its kind reads (verbose: the message's id and role first)
+        if verbose:
+            rows += [Row(L.STATUS_MESSAGE_ID, str(msg.get("messageId", ""))), Row(L.STATUS_MESSAGE_ROLE, role_label(msg.get("role")))]
+        parts: list[Any] = msg["parts"] if isinstance(msg.get("parts"), list) else []
+        rows.append(Row(L.STATUS_MESSAGE, "\n".join(_status_part(p) for p in parts), True))
+        if verbose and msg.get("metadata"):
+            rows.append(Row(L.STATUS_MESSAGE_METADATA, pretty(msg["metadata"]), True))
     return rows
+
+
+def _status_part(part: Any) -> str:
+    """A status message's part inside its block: text as it is, data as formatted JSON, a file
+    by name, media type and size (or URL)."""
+    if isinstance(part, dict) and "text" in part:
+        return str(part["text"])
+    if isinstance(part, dict) and "data" in part:
+        return pretty(part["data"])
+    if isinstance(part, dict) and ("raw" in part or "url" in part):
+        return part_text(part)
+    return pretty(part)
 
 
 def task_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:
@@ -391,6 +409,9 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
         caps = {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
     rows.append(Row(L.CAPABILITIES, ", ".join(flags) or "none"))
+    for ext in _listed(caps.get("extensions")):  # A2A §4.6: the ones marked required must be declared (--extension)
+        if isinstance(ext, dict) and ext.get("uri"):
+            rows += [Row(L.EXTENSION, str(ext["uri"])), Row(L.EXTENSION_REQUIRED, "true" if ext.get("required") is True else "false")]
     for key, label in (("defaultInputModes", L.INPUT_MODES), ("defaultOutputModes", L.OUTPUT_MODES)):
         if card.get(key):
             rows.append(Row(label, ", ".join(str(m) for m in _listed(card[key]))))

@@ -2,10 +2,13 @@
 `values` parsing and checking, `editing` writing; masking lives in `a2acli.redact`): flag > environment > local file > global file > built-in default, with
 where each came from (official CLI spec §6.4).
 
-The local file is `--config FILE` (A2ACLI_LOCAL_CONFIG), else the `.env` and `.a2acli.toml` of the
-nearest directory, from the working directory up ($HOME and above excluded), that has one. The
-global file is TOML at $A2ACLI_CONFIG, else the platform's config dir
-($XDG_CONFIG_HOME/a2acli/config.toml, ~/.config/a2acli/config.toml). A TOML file holds settings at
+The local file is `--config FILE` (env A2ACLI_CONFIG, the spec's name for it; A2ACLI_LOCAL_CONFIG,
+its older name), else the `.env` and `.a2acli.toml` of the nearest directory, from the working
+directory up ($HOME and above excluded), that has one. Two global files are read, in this order
+(the first wins a setting both set, and a warning names each setting they disagree on): ours, TOML
+at $A2ACLI_GLOBAL_CONFIG, else the platform's config dir ($XDG_CONFIG_HOME/a2acli/config.toml,
+~/.config/a2acli/config.toml), which `config set` and `auth login` write; then the official CLI
+spec's `a2a-cli/.env` beside it (~/.config/a2a-cli/.env, §8.3). A TOML file holds settings at
 its top level, agent scopes (`[agents."https://agent.example"]`, applied when the agent matches)
 and named profiles:
 

@@ -24,7 +24,7 @@ def write_private(path: Path, text: str) -> None:
     if path.is_symlink():
         path = path.resolve()
     if path.exists() and not path.is_file():
-        raise UsageError(f"{path} is not a regular file; not writing to it", hint="point A2ACLI_CONFIG at a file")
+        raise UsageError(f"{path} is not a regular file; not writing to it", hint="point A2ACLI_GLOBAL_CONFIG at a file")
     parent = path.parent
     tmp: str | None = None
     try:
@@ -50,7 +50,7 @@ def write_private(path: Path, text: str) -> None:
             finally:
                 os.close(dirfd)
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}", hint="check A2ACLI_CONFIG and the directory's permissions") from None
+        raise UsageError(f"cannot write {path}: {e.strerror or e}", hint="check A2ACLI_GLOBAL_CONFIG and the directory's permissions") from None
 
 
 class ConfigEdit:
@@ -65,7 +65,9 @@ class ConfigEdit:
         self.path = path or config_path()
         self.text = _read_text(self.path, writing=True) or ""
         if self.text.strip() and is_dotenv(self.path, self.text):
-            raise UsageError(f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed", hint="edit it by hand, or point A2ACLI_CONFIG at a TOML file")
+            raise UsageError(
+                f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed", hint="edit it by hand, or point A2ACLI_GLOBAL_CONFIG at a TOML file"
+            )
         self.data = _parse(self.path, self.text, writing=True)
         self._ops: list[tuple[str, tuple[str, ...], Any]] = []
         self._doc = _tomlkit_parse(self.path, self.text)

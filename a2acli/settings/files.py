@@ -14,7 +14,8 @@ from a2acli.settings.table import AUTH_KEYS, SETTINGS, env_names
 
 
 def config_path() -> Path:
-    env = os.environ.get("A2ACLI_CONFIG")
+    """Our global file (TOML): $A2ACLI_GLOBAL_CONFIG, else in the platform's config directory."""
+    env = os.environ.get("A2ACLI_GLOBAL_CONFIG")
     if env:
         return Path(env).expanduser()
     if sys.platform == "win32":
@@ -27,28 +28,42 @@ def config_path() -> Path:
 
 
 def spec_global_path() -> Path:
-    """The global file the official CLI spec names (§6.4): `a2a-cli/.env` in the user's config
-    directory. Read when ours (config_path) is not there; `config set` still writes ours."""
+    """The global file the official CLI spec names (§8.3): `a2a-cli/.env` in the user's config
+    directory, beside ours. Read after ours (config_path), which wins a setting both set; `config
+    set` writes ours."""
     return config_path().parent.parent / "a2a-cli" / ".env"
 
 
 def global_read_path() -> Path:
-    """The global file settings are read from: ours, else the spec's `.env` when only it exists."""
-    ours = config_path()
-    if os.environ.get("A2ACLI_CONFIG"):
-        return ours
-    try:
-        if not ours.exists() and spec_global_path().is_file():
-            return spec_global_path()
-    except OSError:
-        pass
-    return ours
+    """Our global file: the one `config set` writes, profiles and agent scopes live in."""
+    return config_path()
 
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """The global config file as read (a .env there reads as its top-level settings)."""
     f = read_config_file(path or global_read_path(), "global")
     return {} if f is None else f.data
+
+
+def global_files(warnings: list[str]) -> list[ConfigFile]:
+    """The global files that exist, in the order they are read: ours, then the spec's `.env`
+    (§8.3). A setting both give with different values is named in a warning (its values are not
+    shown: a secret may be one of them); ours wins it."""
+    found: list[ConfigFile] = []
+    for path in (config_path(), spec_global_path()):
+        try:
+            exists = path.is_file()
+        except OSError as e:  # a directory on the way that cannot be read
+            raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_GLOBAL_CONFIG") from None
+        f = read_config_file(path, "global") if exists else None
+        if f:
+            found.append(f)
+    if len(found) == 2:
+        ours, spec = (f.data for f in found)
+        differ = sorted(k for k, v in spec.items() if k in ours and not isinstance(v, dict) and k != "default-profile" and str(ours[k]) != str(v))
+        if differ:
+            warnings.append(f"the global config files disagree on {', '.join(differ)}: {found[0].path} is used over {found[1].path}")
+    return found
 
 
 def _read_text(path: Path, *, writing: bool) -> str | None:
@@ -58,7 +73,7 @@ def _read_text(path: Path, *, writing: bool) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as e:
-        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check A2ACLI_CONFIG") from None
+        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the file, and A2ACLI_GLOBAL_CONFIG or --config") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -303,8 +318,9 @@ def find_local() -> tuple[list[tuple[Path, str | None]], list[str]]:
 
 
 def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
-    """`--config FILE` (or A2ACLI_LOCAL_CONFIG), else the discovered local files (highest first)."""
-    explicit = explicit or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
+    """`--config FILE` (env A2ACLI_CONFIG, or its older name A2ACLI_LOCAL_CONFIG), else the
+    discovered local files (highest first)."""
+    explicit = explicit or os.environ.get("A2ACLI_CONFIG") or os.environ.get("A2ACLI_LOCAL_CONFIG") or None
     if explicit is not None:
         p = Path(os.path.abspath(os.path.expanduser(explicit)))
         if not p.exists() or p.is_dir():

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from a2acli.errors import UsageError
-from a2acli.settings.files import _NOT_SETTINGS, ConfigFile, Layer, _toml_key, config_path, global_read_path, local_files, read_config_file
+from a2acli.settings.files import _NOT_SETTINGS, ConfigFile, Layer, _toml_key, config_path, global_files, local_files
 from a2acli.settings.table import SETTINGS, env_names
 
 
@@ -177,14 +177,8 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     FILE, else the one found from the working directory up), global file, built-in default."""
     warnings: list[str] = []
     files = local_files(config, warnings)
-    path = global_read_path()
-    try:
-        exists = path.exists()
-    except OSError as e:  # a directory on the way that cannot be read
-        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_CONFIG") from None
-    glob = read_config_file(path, "global") if exists else None
-    if glob:
-        files.append(glob)
+    path = config_path()
+    files += global_files(warnings)
     pname, psource, explicit = _pick_profile(profile, files)
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})

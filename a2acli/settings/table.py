@@ -13,6 +13,7 @@ AUTH = "Authentication and TLS"
 OUT = "Output and debugging"
 SVC = "Service parameters"
 PS = "A flag shows in the process table and the shell history: prefer the env var."
+OUTPUT_MODES = ("auto", "text", "json", "raw")  # auto: the rich view at a terminal, else text (the floor)
 MAX_BODY = "32M"  # the one default of --max-body: one answer, one stream event, one input file
 MAX_BODY_BYTES = 32 * 1024 * 1024  # the same, in bytes (tests/test_architecture.py ties the two)
 
@@ -148,11 +149,20 @@ OPTIONS: dict[str, Setting] = {
         Setting("profile", "Named settings from the config file (`a2a config show`). (env: A2ACLI_PROFILE)", metavar="NAME", setting=False, complete="profiles"),
         Setting(
             "config",
-            "Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_LOCAL_CONFIG)",
+            "Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_CONFIG)",
             metavar="FILE",
             setting=False,
         ),
-        Setting("output", "text, json or raw.", ("-o",), panel=OUT, metavar="text|json|raw", default="text", parse="choice", choices=("text", "json", "raw")),
+        Setting(
+            "output",
+            "auto (the rich view at a terminal, text elsewhere), text (the plain `Label: value` floor everywhere), json or raw.",
+            ("-o",),
+            panel=OUT,
+            metavar="auto|text|json|raw",
+            default="auto",
+            parse="choice",
+            choices=OUTPUT_MODES,
+        ),
         Setting("as", "With -o json: convert what was received to canonical v1 JSON.", panel=OUT, metavar="v1", setting=False, choices=("v1",), param="as_version"),
         Setting("offline", "Print the request(s) exactly as they would be sent; send nothing.", panel=OUT, kind="switch", setting=False, parse="switch"),
         Setting(

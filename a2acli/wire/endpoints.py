@@ -76,12 +76,49 @@ def _interface_url(card_url: str, url: Any, *, grpc: bool) -> str:
         raise CardInvalidError(f"the Agent Card's interface URL {url[:100]!r} is not a URL: {e}", hint="the card is broken; --endpoint URL calls the agent without it") from None
 
 
-def offered_versions(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> dict[Wire, list[str]]:
-    """The versions the card offers an interface for, on a binding a2a speaks (or one of
-    `transports`): each with the protocolVersion strings the card spells it with."""
+def fallback_interface(core_card: dict[str, Any], wire: Wire, card_url: str, transports: tuple[str, ...]) -> tuple[Endpoint, str] | None:
+    """--transport (or A2ACLI_TRANSPORT) names no binding the card offers for `wire`: the card's
+    own first choice (official CLI spec §13.1: "falls back to the card's order when none
+    matches"), with the note that says so; None when the card offers the version on none of the
+    bindings a2a speaks either (select_interface then names what it does offer)."""
     from a2acli.wire.bindings import binding_info
 
-    wanted = transports or tuple(b.flag for b in _spoken())
+    if not transports:
+        return None
+    try:
+        ep = select_interface(core_card, wire, card_url)
+    except VersionNotOfferedError:
+        return None
+    asked = ", ".join(b.card if (b := binding_info(t)) else t for t in transports)
+    chosen = b.card if (b := binding_info(ep.binding)) else ep.binding
+    note = f"the Agent Card offers no {asked} interface for A2A {wire.version}: using its own first choice, {chosen} at {ep.url}"
+    return ep, note
+
+
+def card_extensions(core_card: dict[str, Any]) -> list[tuple[str, bool]]:
+    """(uri, required) of each extension the card declares (capabilities.extensions, A2A §4.6)."""
+    caps = core_card.get("capabilities") if isinstance(core_card.get("capabilities"), dict) else {}
+    found = caps.get("extensions") if isinstance(caps, dict) else None
+    return [(str(e["uri"]), e.get("required") is True) for e in found if isinstance(e, dict) and e.get("uri")] if isinstance(found, list) else []
+
+
+def missing_required_extensions(core_card: dict[str, Any], given: tuple[str, ...]) -> list[str]:
+    """The extensions the card marks required that --extension does not declare: the agent may
+    refuse a request that does not (A2A §4.6.3)."""
+    return [uri for uri, required in card_extensions(core_card) if required and uri not in given]
+
+
+def offered_versions(core_card: dict[str, Any], transports: tuple[str, ...] = ()) -> dict[Wire, list[str]]:
+    """The versions the card offers an interface for, on one of `transports` (--transport), or
+    on a binding a2a speaks when none is given or the card offers none of them (§13.1): each
+    with the protocolVersion strings the card spells it with."""
+    mine = _offered_on(core_card, transports) if transports else {}
+    return mine or _offered_on(core_card, tuple(b.flag for b in _spoken()))
+
+
+def _offered_on(core_card: dict[str, Any], wanted: tuple[str, ...]) -> dict[Wire, list[str]]:
+    from a2acli.wire.bindings import binding_info
+
     out: dict[Wire, list[str]] = {}
     for itf in core_card.get("supportedInterfaces") or []:
         if not isinstance(itf, dict) or not itf.get("url"):

@@ -145,7 +145,7 @@ def test_capabilities_claimed_but_not_served(cli, respx_mock):
     result = run_check(cli)
     assert result.exit_code == 1
     checks = checks_of(result)
-    assert checks["streaming"]["status"] == "fail" and "-32004" in checks["streaming"]["detail"]
+    assert checks["streaming"]["status"] == "fail" and "UnsupportedOperationError" in checks["streaming"]["detail"]
     assert checks["push-config"]["status"] == "fail" and "CreateTaskPushNotificationConfig refused" in checks["push-config"]["detail"]
     assert checks["extended-card"]["status"] == "fail" and "WITHOUT credentials" in checks["extended-card"]["detail"]
     assert checks["list-tasks"]["status"] == "fail" and "pageSize 1 gave 2 tasks" in checks["list-tasks"]["detail"]

@@ -12,9 +12,9 @@ from oauth_provider import FakeServer, serve
 
 @pytest.fixture
 def cfg(tmp_path, monkeypatch):
-    """A2ACLI_CONFIG points at a config.toml (not yet written) in the test's own directory."""
+    """A2ACLI_GLOBAL_CONFIG points at a config.toml (not yet written) in the test's own directory."""
     path = tmp_path / "cfg" / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(path))
     return path
 
 

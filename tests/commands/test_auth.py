@@ -28,7 +28,7 @@ SECRETS = ("key-0123456789", "bearer-abcdef", "alice:pw-secret", "tok-1")
 @pytest.fixture
 def cfg(tmp_path, monkeypatch):
     path = tmp_path / "cfg" / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(path))
     return path
 
 

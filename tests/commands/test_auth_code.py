@@ -335,7 +335,7 @@ def test_the_redirect_port_and_the_config_keys(cli, cfg, server, browser):
 
 def _run_a2a(server: FakeServer, tmp_path, *extra: str) -> subprocess.Popen[str]:
     server.card = oidc_card(server)
-    env = {**os.environ, "A2ACLI_CONFIG": str(tmp_path / "cfg" / "config.toml"), "A2ACLI_LOCAL_CONFIG": os.devnull}
+    env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(tmp_path / "cfg" / "config.toml"), "A2ACLI_LOCAL_CONFIG": os.devnull}
     argv = [sys.executable, "-m", "a2acli", "auth", "login", "--profile", "me", "-u", server.base, "--flow", "authorization-code", "--client-id", CLIENT, *extra]
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 

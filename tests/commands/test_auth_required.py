@@ -52,8 +52,9 @@ def test_send_stops_at_auth_required_shows_the_ask_and_names_the_command_with_th
     assert route.calls[0].request.headers["X-API-Key"] == "wrong-s3cret"  # the first turn carried it too
     labels = assert_floor(result.stdout)  # the text floor: Label: value lines and blocks
     assert labels[:3] == ["Task", "Context", "State"] and "State: auth-required\n" in result.stdout
-    assert floor_block(result.stdout, "Text") == [ASK_TEXT]  # the agent's ask, whole
-    assert json.loads(floor_block(result.stdout, "Data")[0]) == NAMES_API_KEY
+    (asked,) = floor_block(result.stdout, "Status message")  # one block: the ask's text, then its data part as JSON
+    text, _, data = asked.partition("\n")
+    assert text == ASK_TEXT and json.loads(data) == NAMES_API_KEY  # the agent's ask, whole
     assert (
         "warning: task t-1 is auth-required: it needs authentication; the agent asks for the Agent Card's scheme 'apiKey' (apiKey, header X-API-Key); continue with the credential:\n" in result.stderr
     )
@@ -99,14 +100,14 @@ def test_the_hinted_command_run_as_printed_sends_the_key_where_the_card_says_and
 def test_an_oauth2_scheme_named_by_kind_gets_the_login_first_and_the_sign_in_url(cli, respx_mock, tmp_path, monkeypatch):
     config = tmp_path / "config.toml"
     config.write_text("[profiles.ops]\ntimeout = 30\n")
-    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
     card_with(ANY_CREDENTIAL)
     respx_mock.post(RPC).respond(json=rpc_result({"task": auth_task(ask({"authScheme": "oauth2", "authUrl": "https://idp.test/authorize?x=1"}))}))
     result = cli("send", "hi", "-u", AGENT, "--profile", "ops")
     assert result.exit_code == 0, result.stderr
     assert "the agent asks for the Agent Card's scheme 'oauth' (oauth2 clientCredentials, header Authorization: Bearer)" in result.stderr
     assert "it names https://idp.test/authorize?x=1 to sign in; get the token, then continue:" in result.stderr
-    assert commands(result.stderr) == [f"a2a auth login -u {AGENT} --profile ops", f"a2a send --task-id t-1 --context-id c-1 -u {AGENT} --profile ops 'continue'"]
+    assert commands(result.stderr) == [f"a2a auth login -u {AGENT} --profile ops", f"a2a send --task-id t-1 --context-id c-1 --profile ops -u {AGENT} 'continue'"]
 
 
 def test_a_message_that_names_no_scheme_gets_every_way_the_card_takes(cli, respx_mock):

@@ -28,7 +28,7 @@ def cfg(tmp_path, monkeypatch):
     path = tmp_path / "config.toml"
     path.write_text("")
     path.chmod(0o600)
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(path))
     return path
 
 
@@ -164,7 +164,7 @@ def test_typed_values_that_are_fine(cli, cfg):
 
 
 def test_an_unreadable_config_directory(cli, tmp_path, monkeypatch):
-    monkeypatch.delenv("A2ACLI_CONFIG")
+    monkeypatch.delenv("A2ACLI_GLOBAL_CONFIG")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ("x" * 300)))  # a name too long: stat fails with ENAMETOOLONG
     assert_usage(cli("tasks", "get", "t-1", "-u", AGENT, "--offline"), "cannot read the config file")
     if os.geteuid() != 0:  # root reads any directory

@@ -253,7 +253,7 @@ def test_catalogs_from_the_environment_and_named_ones_from_the_config(cli, respx
     respx_mock.get("http://team.test/.well-known/agent-card.json").respond(json=v1_card(name="team agent"))
     config = tmp_path / "config.toml"
     config.write_text(f'[catalogs]\nteam = "{REGISTRY}/team.json"\n')
-    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
     monkeypatch.setenv("A2ACLI_CATALOG", CATALOG)
     default = cli("card", "fetch", "-u", "catalog:test", "-o", "json")
     assert default.exit_code == 0, default.stderr
@@ -270,7 +270,7 @@ def test_catalogs_from_the_environment_and_named_ones_from_the_config(cli, respx
 
 def test_config_set_names_a_catalog_and_stores_a_path_absolute(cli, tmp_path, monkeypatch):
     config = tmp_path / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
     monkeypatch.chdir(tmp_path)
     assert cli("config", "set", "catalog.team", f"{REGISTRY}/team.json").exit_code == 0
     assert cli("config", "set", "catalog", "agents.json").exit_code == 0
@@ -321,7 +321,7 @@ def test_card_catalog_of_a_named_catalog_and_what_it_skipped(cli, respx_mock, tm
     respx_mock.get(f"{REGISTRY}/ai.json").respond(json={"specVersion": "1.0", "entries": [*SHAPES["ai-catalog"]["entries"], {"identifier": "urn:x:mcp", "type": "application/mcp-server-card+json", "url": "http://m.test"}]})
     config = tmp_path / "config.toml"
     config.write_text(f'[catalogs]\nai = "{REGISTRY}/ai.json"\n')
-    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
     result = cli("card", "catalog", "ai", "-o", "json")
     assert result.exit_code == 0, result.stderr
     listed = json.loads(result.stdout)
@@ -342,7 +342,7 @@ def test_catalog_names_complete_from_a_catalog_file(tmp_path):
     (tmp_path / "agents.json").write_text(json.dumps({"agents": [{"name": "weather", "url": AGENT}, {"name": "travel", "url": AGENT}]}))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_", "COMP_"))}
     line = f"a2a card fetch --catalog {tmp_path / 'agents.json'} -u catalog:w"
-    env.update(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, _A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(line.split(" ")) - 1))
+    env.update(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, _A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(line.split(" ")) - 1))
     proc = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
     assert proc.stdout.split() == ["catalog:weather"], proc.stderr
 
@@ -365,7 +365,7 @@ def test_check_reads_the_card_of_a_catalog_entry(cli, respx_mock):
 @pytest.mark.spec("A2ACLI_CARD_GET_005")
 def test_auth_login_reads_the_token_endpoint_off_the_card_of_a_catalog_entry(cli, respx_mock, tmp_path, monkeypatch):
     config = tmp_path / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(config))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
     token_url = "https://idp.test/oauth/token"
     scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": token_url, "scopes": {}}}}}}
     catalog = respx_mock.get(CATALOG).respond(json=AGENTS)

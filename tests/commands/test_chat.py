@@ -394,7 +394,7 @@ def test_through_a_pseudo_terminal_chat_is_a_repl(tmp_path):
     agent = _Agent()
     history = tmp_path / "chat_history"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_TYPER", "TERMINAL_WIDTH"))}
-    env.update({"A2ACLI_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull, "A2ACLI_CHAT_HISTORY": str(history), "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"})
+    env.update({"A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull, "A2ACLI_CHAT_HISTORY": str(history), "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"})
     term = _Terminal(["chat", "-u", agent.url], env)
     try:
         banner = term.expect("you> ")

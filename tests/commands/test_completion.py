@@ -34,7 +34,7 @@ def test_unknown_shell_is_exit_2(cli):
 
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_", "COMP_", "_TYPER_COMPLETE"))}
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     env.update(extra)
     return env
 
@@ -63,13 +63,13 @@ def bash_complete(line: str) -> list[str]:
         ("a2a --a2a-version 0", {"0.3"}),
         ("a2a --a2a-v", {"--a2a-version"}),  # the root's shared options, folded in its help, still complete
         ("a2a send --dialect ", {"spec", "clix"}),
-        ("a2a card fetch -o ", {"text", "json", "raw"}),
+        ("a2a card fetch -o ", {"auto", "text", "json", "raw"}),
         ("a2a tasks list --status ", {"submitted", "working", "input-required", "auth-required", "completed", "canceled", "failed", "rejected"}),
         ("a2a tasks list --status in", {"input-required"}),
         ("a2a send hi --expect-state com", {"completed"}),
         ("a2a tasks get x --expect-state completed,fa", {"completed,failed"}),
         ("a2a config set a2a", {"a2a-version"}),
-        ("a2a config set output ", {"text", "json", "raw"}),
+        ("a2a config set output ", {"auto", "text", "json", "raw"}),
         ("a2a config set auth.c", {"auth.client-id", "auth.client-secret", "auth.client-auth"}),
         ("a2a help ta", {"tasks"}),
         ("a2a help card ", {"catalog", "extended", "fetch", "get"}),
@@ -90,7 +90,7 @@ def test_profile_names_complete(tmp_path):
     cfg.write_text('[profiles.local]\nurl = "http://127.0.0.1:41241"\n[profiles.prod]\n[profiles.staging]\n')
     for line, expected in (("a2a tasks list --profile ", ["local", "prod", "staging"]), ("a2a --profile pr", ["prod"]), ("a2a config set --profile s", ["staging"]), ("a2a auth status --profile l", ["local"])):
         words = line.split(" ")
-        env = _env(_A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(words) - 1), A2ACLI_CONFIG=str(cfg))
+        env = _env(_A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(words) - 1), A2ACLI_GLOBAL_CONFIG=str(cfg))
         proc = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
         assert proc.stdout.split() == expected, (line, proc.stdout, proc.stderr)
 

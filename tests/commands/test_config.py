@@ -23,7 +23,7 @@ TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLET
 def cfg(tmp_path, monkeypatch):
     """A config path in a directory that does not exist yet."""
     path = tmp_path / "home" / "a2acli" / "config.toml"
-    monkeypatch.setenv("A2ACLI_CONFIG", str(path))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(path))
     return path
 
 
@@ -154,7 +154,7 @@ def test_broken_file_is_exit_2(cli, cfg):
 
 
 def test_refuses_to_replace_a_non_file(cli, tmp_path, monkeypatch):
-    monkeypatch.setenv("A2ACLI_CONFIG", str(tmp_path))  # a directory
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(tmp_path))  # a directory
     result = cli("config", "set", "--profile", "p", "url", AGENT)
     assert result.exit_code == 2
 
@@ -171,7 +171,7 @@ SAMPLES = {  # setting -> (profile value, env var, env value, flag, flag value)
     "endpoint": ("http://p.test/rpc", "A2ACLI_ENDPOINT", "http://e.test/rpc", "--endpoint", "http://f.test/rpc"),
     "transport": ("rest", "A2ACLI_TRANSPORT", "jsonrpc", "--transport", "rest"),
 }
-DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "text", "timeout": None, "endpoint": None, "transport": None}
+DEFAULTS = {"url": None, "a2a-version": "1.0", "dialect": "spec", "output": "auto", "timeout": None, "endpoint": None, "transport": None}
 
 
 @pytest.mark.spec("A2ACLI_CONFIG_002")
@@ -494,7 +494,7 @@ def test_a_symlinked_config_stays_a_link(cli, tmp_path, monkeypatch):
     real.write_text('[profiles.p]\nurl = "http://a.test"  # mine\n')
     link = tmp_path / "config.toml"
     link.symlink_to(real)
-    monkeypatch.setenv("A2ACLI_CONFIG", str(link))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(link))
     assert cli("config", "set", "--profile", "p", "dialect", "clix").exit_code == 0
     assert link.is_symlink()
     assert real.read_text() == '[profiles.p]\nurl = "http://a.test"  # mine\ndialect = "clix"\n'
@@ -568,7 +568,7 @@ def test_only_the_writing_commands_import_tomlkit(tmp_path):
         "try:\n    run()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
         "print('TOMLKIT', 'tomlkit' in sys.modules, file=sys.stderr)\n"
     )
-    env = {**os.environ, "A2ACLI_CONFIG": str(path)}
+    env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(path)}
     for argv, loaded in ((["config", "show"], False), (["tasks", "get", "t-1", "--offline"], False), (["config", "set", "dialect", "clix"], True)):
         proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=60)
         assert f"TOMLKIT {loaded}" in proc.stderr, (argv, proc.stderr)

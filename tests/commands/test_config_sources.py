@@ -26,7 +26,7 @@ def where(tmp_path, monkeypatch):
     deeper.mkdir(parents=True)
     glob = tmp_path / "cfg" / "a2acli" / "config.toml"
     glob.parent.mkdir(parents=True)
-    monkeypatch.setenv("A2ACLI_CONFIG", str(glob))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(glob))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("A2ACLI_LOCAL_CONFIG")  # the suite turns discovery off; these tests are about it
     monkeypatch.chdir(deeper)
@@ -268,7 +268,7 @@ def test_the_spec_names_and_ours_both_read_from_a_dotenv(cli, where):
 def test_a_global_config_that_is_a_dotenv_is_read_and_never_rewritten(cli, tmp_path, monkeypatch):
     glob = tmp_path / "a2a.env"
     glob.write_text("A2ACLI_DIALECT=clix\n")
-    monkeypatch.setenv("A2ACLI_CONFIG", str(glob))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(glob))
     assert setting(cli, "dialect") == ("clix", f"global {glob}")
     result = cli("config", "set", "timeout", "5")
     assert result.exit_code == 2 and "is a .env file" in result.stderr
@@ -503,7 +503,7 @@ def test_a_send_stores_no_task_or_context_id_anywhere(cli, where, respx_mock, tm
 @pytest.mark.spec("A2ACLI_CONFIG_001")
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG layout")
 def test_the_global_file_sits_at_the_conventional_path_and_the_user_can_edit_or_remove_it(cli, tmp_path, monkeypatch):
-    monkeypatch.delenv("A2ACLI_CONFIG")
+    monkeypatch.delenv("A2ACLI_GLOBAL_CONFIG")
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     assert cli("config", "path").stdout.strip() == str(tmp_path / ".config" / "a2acli" / "config.toml")
@@ -520,14 +520,36 @@ def test_the_global_file_sits_at_the_conventional_path_and_the_user_can_edit_or_
 
 @pytest.mark.spec("A2ACLI_CONFIG_002")
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG layout")
-def test_the_specs_global_env_file_is_read_when_ours_is_absent(cli, where, monkeypatch, tmp_path):
-    monkeypatch.delenv("A2ACLI_CONFIG")
+def test_both_global_files_are_read_ours_first_and_a_disagreement_is_named(cli, where, monkeypatch, tmp_path):
+    monkeypatch.delenv("A2ACLI_GLOBAL_CONFIG")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     spec_env = tmp_path / "xdg" / "a2a-cli" / ".env"
     spec_env.parent.mkdir(parents=True)
-    spec_env.write_text("A2ACLI_TIMEOUT=77\n")
+    spec_env.write_text("A2ACLI_TIMEOUT=77\nA2ACLI_A2A_VERSION=0.3\n")
     assert setting(cli, "timeout") == ("77", f"global {spec_env}")
-    ours = tmp_path / "xdg" / "a2acli" / "config.toml"  # ours, once there, is the global file
-    ours.parent.mkdir(parents=True)
-    ours.write_text("timeout = 88\n")
-    assert setting(cli, "timeout") == ("88", f"global {ours}")
+    ours = tmp_path / "xdg" / "a2acli" / "config.toml"  # `config set` writes ours: the spec's file is still read
+    assert cli("config", "set", "dialect", "clix").exit_code == 0 and ours.is_file()
+    result = cli("config", "show", "-o", "json")
+    got = json.loads(result.stdout)["settings"]
+    assert (got["timeout"]["value"], got["timeout"]["source"]) == ("77", f"global {spec_env}")
+    assert (got["a2a-version"]["value"], got["dialect"]["value"]) == ("0.3", "clix")  # one from each
+    assert "disagree" not in result.stderr  # they set different things
+    ours.write_text('timeout = 88\ndialect = "clix"\n')  # now both set timeout: ours wins, and it is said
+    result = cli("config", "show", "-o", "json")
+    got = json.loads(result.stdout)["settings"]["timeout"]
+    assert (got["value"], got["source"]) == ("88", f"global {ours}")
+    assert f"warning: the global config files disagree on timeout: {ours} is used over {spec_env}" in result.stderr
+    ours.write_text("timeout = 77\n")  # the same value: nothing to say
+    assert "disagree" not in cli("config", "show").stderr
+
+
+@pytest.mark.spec("A2ACLI_CONFIG_002")
+def test_a2acli_config_is_the_environment_form_of_config(cli, where, tmp_path):
+    agent_a = tmp_path / "agentA.env"
+    agent_a.write_text("A2ACLI_TIMEOUT=12\n")
+    assert setting(cli, "timeout", env={"A2ACLI_CONFIG": str(agent_a)}) == ("12", f"--config {agent_a}")
+    other = tmp_path / "other.env"
+    other.write_text("A2ACLI_TIMEOUT=13\n")
+    assert setting(cli, "timeout", "--config", str(other), env={"A2ACLI_CONFIG": str(agent_a)})[0] == "13"  # the flag wins
+    missing = cli("config", "show", env={"A2ACLI_CONFIG": str(tmp_path / "nope.env")})
+    assert missing.exit_code == 2 and "no such file" in missing.stderr

@@ -74,7 +74,7 @@ def test_a_card_with_no_schemes_gets_no_credential(cli, cfg_free_env, respx_mock
 
 @pytest.fixture
 def cfg_free_env(tmp_path, monkeypatch):
-    monkeypatch.setenv("A2ACLI_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(tmp_path / "config.toml"))
 
 
 @pytest.mark.spec("A2ACLI_AUTH_008")

@@ -273,7 +273,7 @@ def test_a_jsonrpc_error_under_one_version_is_a_difference(cli, agent):
     result = cli("diff", "-u", AGENT, "--", "tasks", "get", "t-1")
     assert result.exit_code == 1
     assert '+  "error": {' in result.stdout and '-  "result": {' in result.stdout
-    assert "ran under 0.3: exit 1 (-32601 MethodNotFoundError: Method not found)" in result.stderr
+    assert "ran under 0.3: exit 1 (MethodNotFoundError: Method not found)" in result.stderr
 
 
 def test_unreachable_agent_is_exit_3(cli, respx_mock):

@@ -111,7 +111,7 @@ def test_download_offline_prints_the_get_task_request(cli):
 def test_unknown_task_is_the_rpc_error(cli, agent, tmp_path):
     agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "Task not found"}})
     result = cli("tasks", "download", "t-9", "-u", AGENT, "--dir", str(tmp_path))
-    assert result.exit_code == 1 and "-32001 TaskNotFoundError" in result.stderr
+    assert result.exit_code == 1 and "TaskNotFoundError" in result.stderr
 
 
 # -- issue 27: no file replaced behind the user's back; credentials stay with the agent's origin ----

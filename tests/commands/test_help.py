@@ -17,7 +17,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 def run(*args: str, env: dict[str, str] | None = None, columns: int | None = None) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_")) and k not in ("TERMINAL_WIDTH", "COLUMNS", "NO_COLOR", "FORCE_COLOR", "_TYPER_FORCE_DISABLE_TERMINAL")}
-    base["A2ACLI_CONFIG"] = os.devnull
+    base["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     if columns:
         base["COLUMNS"] = str(columns)
     base.update(env or {})
@@ -33,7 +33,7 @@ def flat(text: str) -> str:
 def test_help_shows_builtin_defaults():
     out = flat(run("help", "options", columns=200).stdout)
     assert "(default: 1.0; env: A2ACLI_A2A_VERSION)" in out
-    assert "(default: text; env: A2ACLI_OUTPUT)" in out
+    assert "(default: auto; env: A2ACLI_OUTPUT)" in out
     assert "In effect:" not in flat(run("tasks", "get", "--help", columns=200).stdout)  # nothing but built-in defaults
 
 
@@ -55,12 +55,12 @@ def test_help_shows_the_default_from_the_environment():
 def test_help_shows_the_default_from_the_active_profile(tmp_path):
     cfg = tmp_path / "config.toml"
     cfg.write_text('default-profile = "local"\n[profiles.local]\na2a-version = "0.3"\nurl = "http://127.0.0.1:41241"\n')
-    out = flat(run("help", "options", env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
+    out = flat(run("help", "options", env={"A2ACLI_GLOBAL_CONFIG": str(cfg)}, columns=200).stdout)
     assert "(default: 0.3, from profile local; env: A2ACLI_A2A_VERSION)" in out
     assert "(default: http://127.0.0.1:41241, from profile local; env: A2ACLI_URL)" in out
-    assert "In effect: --a2a-version 0.3 (profile local); --url http://127.0.0.1:41241 (profile local)." in flat(run("send", "--help", env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
+    assert "In effect: --a2a-version 0.3 (profile local); --url http://127.0.0.1:41241 (profile local)." in flat(run("send", "--help", env={"A2ACLI_GLOBAL_CONFIG": str(cfg)}, columns=200).stdout)
     # the environment beats the profile, in help as in a call
-    out = flat(run("help", "options", env={"A2ACLI_CONFIG": str(cfg), "A2ACLI_A2A_VERSION": "1.0"}, columns=200).stdout)
+    out = flat(run("help", "options", env={"A2ACLI_GLOBAL_CONFIG": str(cfg), "A2ACLI_A2A_VERSION": "1.0"}, columns=200).stdout)
     assert "(default: 1.0, from env A2ACLI_A2A_VERSION)" in out
 
 
@@ -68,16 +68,16 @@ def test_help_shows_the_default_from_the_active_profile(tmp_path):
 def test_help_shows_the_defaults_of_the_profile_named_on_the_command_line(tmp_path, argv):
     cfg = tmp_path / "config.toml"
     cfg.write_text('[profiles.staging]\na2a-version = "0.3"\n')
-    out = flat(run(*argv, env={"A2ACLI_CONFIG": str(cfg)}, columns=200).stdout)
+    out = flat(run(*argv, env={"A2ACLI_GLOBAL_CONFIG": str(cfg)}, columns=200).stdout)
     assert "(default: 0.3, from profile staging; env: A2ACLI_A2A_VERSION)" in out or "In effect: --a2a-version 0.3 (profile staging)." in out
 
 
 def test_help_survives_a_broken_config(tmp_path):
     cfg = tmp_path / "config.toml"
     cfg.write_text("not = = toml")
-    result = run("help", "options", env={"A2ACLI_CONFIG": str(cfg)})
+    result = run("help", "options", env={"A2ACLI_GLOBAL_CONFIG": str(cfg)})
     assert result.returncode == 0 and "(default: 1.0; env: A2ACLI_A2A_VERSION)" in flat(result.stdout)
-    assert run("send", "--help", env={"A2ACLI_CONFIG": str(cfg)}).returncode == 0
+    assert run("send", "--help", env={"A2ACLI_GLOBAL_CONFIG": str(cfg)}).returncode == 0
 
 
 @pytest.mark.spec("A2ACLI_AUTH_002")
@@ -164,7 +164,7 @@ def test_setup_commands_and_help_do_not_import_httpx_or_pydantic(args):
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr
 
@@ -212,7 +212,7 @@ print(json.dumps(pages))
 def help_at_80():
     """Every command's --help as an 80-column terminal shows it (one process renders them all)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_")) and k not in ("TERMINAL_WIDTH", "FORCE_COLOR", "_TYPER_FORCE_DISABLE_TERMINAL")}
-    env.update({"A2ACLI_CONFIG": os.devnull, "COLUMNS": "80", "NO_COLOR": "1"})
+    env.update({"A2ACLI_GLOBAL_CONFIG": os.devnull, "COLUMNS": "80", "NO_COLOR": "1"})
     proc = subprocess.run([sys.executable, "-c", _EVERY_HELP], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)

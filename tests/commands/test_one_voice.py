@@ -137,7 +137,7 @@ def test_no_spinner_off_a_terminal(cli, agent):
 
 
 def test_config_use_and_the_hint_when_no_default_is_set(cli, tmp_path):
-    env = {"A2ACLI_CONFIG": str(tmp_path / "c.toml")}
+    env = {"A2ACLI_GLOBAL_CONFIG": str(tmp_path / "c.toml")}
     first = cli("config", "set", "--profile", "local", "url", "http://127.0.0.1:41241", env=env)
     assert first.exit_code == 0 and "\n  a2a config use local\n" in first.stderr
     used = cli("config", "use", "local", env=env)

@@ -64,7 +64,7 @@ def test_url_userinfo_is_not_sent_on_the_public_card_get(cli, respx_mock):
 
 
 def test_the_client_secret_goes_over_https_only(cli, tmp_path, respx_mock):
-    env = {"A2ACLI_CONFIG": str(tmp_path / "c.toml"), "A2ACLI_CLIENT_SECRET": "s3cret"}
+    env = {"A2ACLI_GLOBAL_CONFIG": str(tmp_path / "c.toml"), "A2ACLI_CLIENT_SECRET": "s3cret"}
     idp = respx_mock.post("http://idp.test/token").mock(return_value=httpx.Response(200, json={"access_token": "x", "token_type": "Bearer"}))
     result = cli("auth", "login", "--profile", "p", "--token-url", "http://idp.test/token", "--client-id", "cli", env=env)
     assert result.exit_code == 4 and "is not https" in result.stderr

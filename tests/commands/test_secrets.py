@@ -97,7 +97,7 @@ def test_basic_and_the_oauth_token_and_client_secret(cli, respx_mock, tmp_path, 
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'[profiles.p.auth]\ntoken-url = "{TOKEN_URL}"\nclient-id = "cli"\nclient-secret = "{S["client"]}"\n')
     cfg.chmod(0o600)
-    monkeypatch.setenv("A2ACLI_CONFIG", str(cfg))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(cfg))
     respx_mock.post(TOKEN_URL).respond(json={"access_token": S["oauth"], "token_type": "bearer", "expires_in": 3600})
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     respx_mock.post(RPC).mock(side_effect=[httpx.Response(200, json=echo_error(S["oauth"], S["client"])), httpx.Response(200, json=echo_error(S["basic"], f"alice:{S['basic']}"))])
@@ -192,7 +192,7 @@ def test_a_config_file_others_can_read_that_holds_a_secret_is_warned_about(cli, 
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'default-profile = "p"\n[profiles.p]\nbearer = "{S["bearer"]}"\n')
     cfg.chmod(mode)
-    monkeypatch.setenv("A2ACLI_CONFIG", str(cfg))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(cfg))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--offline")
     assert result.exit_code == 0, result.stderr
     assert ("readable by others" in result.stderr and "chmod 600" in result.stderr) is warned
@@ -200,7 +200,7 @@ def test_a_config_file_others_can_read_that_holds_a_secret_is_warned_about(cli, 
     no_secret = tmp_path / "plain.toml"
     no_secret.write_text('[profiles.p]\nurl = "http://agent.test"\n')
     no_secret.chmod(0o644)
-    monkeypatch.setenv("A2ACLI_CONFIG", str(no_secret))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(no_secret))
     assert "readable by others" not in cli("tasks", "get", "t-1", "--profile", "p", "--offline").stderr
 
 

@@ -192,7 +192,7 @@ def test_an_interrupted_state_on_the_stream_ends_the_wait_though_the_stream_stay
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
 @pytest.mark.parametrize("refusal,said", [
     ({"code": -32004, "message": "Streaming is not supported"}, ""),  # -32004: quietly, the task is looked at
-    ({"code": -32601, "message": "Method not found"}, "subscribing to task t-1 failed (-32601 MethodNotFoundError: Method not found); polling it instead"),
+    ({"code": -32601, "message": "Method not found"}, "subscribing to task t-1 failed (MethodNotFoundError: Method not found); polling it instead"),
 ])
 def test_a_refused_subscription_falls_back_to_polling(cli, agent, no_sleep, refusal, said):
     agent.post(RPC, json__method="SendMessage").mock(side_effect=ok({"task": task("TASK_STATE_SUBMITTED")}))
@@ -257,7 +257,8 @@ def test_ctrl_c_after_the_task_is_known_names_it_and_how_to_resume(cli, respx_mo
     assert result.exit_code == 130
     said_at_once(result.stderr)
     state = "working" if streaming else "submitted"
-    assert f"interrupted: task t-1 (context c-1) was {state}; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    resume = "one of:\n  a2a tasks subscribe t-1 -u {a}\n" if streaming else "this (the Agent Card claims no streaming):\n"  # no subscribe to an agent that cannot stream
+    assert f"interrupted: task t-1 (context c-1) was {state}; resume with {resume.format(a=AGENT)}  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
     assert "before the agent answered" not in result.stderr
     assert json.loads(result.stdout)["error"]["code"] == "X_A2A_INTERRUPTED"
 
@@ -280,7 +281,8 @@ def test_timeout_after_the_task_is_known_exits_5_naming_it_and_how_to_resume(cli
     assert time.monotonic() - started < 3
     said_at_once(result.stderr)
     assert "--timeout 0.5s expired" in result.stderr
-    assert f"timed out: task t-1 (context c-1) was working; resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    resume = "one of:\n  a2a tasks subscribe t-1 -u {a}\n" if streaming else "this (the Agent Card claims no streaming):\n"
+    assert f"timed out: task t-1 (context c-1) was working; resume with {resume.format(a=AGENT)}  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
 
 
 # -- nothing is sent twice ---------------------------------------------------------------------------------

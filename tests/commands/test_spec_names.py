@@ -211,6 +211,8 @@ def test_the_default_send_is_one_blocking_call_and_follow_returns_immediately(cl
     (["--blocking-call", "--stream"], "--blocking-call applies to send without --stream"),
     (["--follow", "--no-wait"], "--follow and --async contradict each other"),
     (["--follow", "--stream"], "--follow applies to send without --stream"),
+    (["--stream", "--async"], "--stream and --async contradict each other"),
+    (["--stream", "--no-wait"], "--stream and --async contradict each other"),
 ])
 def test_wait_and_async_are_a_usage_error(cli, flags, said):
     result = cli("send", "hi", *flags, *ENDPOINT, "--offline")
@@ -516,7 +518,7 @@ def test_help_shows_the_effective_defaults_of_the_spec(cli):
     for shown in (
         "Default: wait until the task is done or needs input",  # task completion
         "Default: the card's order",  # transport
-        "(default: text; env: A2ACLI_OUTPUT)",  # output
+        "(default: auto; env: A2ACLI_OUTPUT)",  # output
         "(default: 1.0; env: A2ACLI_A2A_VERSION)",  # protocol version
         "Default: certificates are verified",  # TLS
     ):
@@ -556,7 +558,7 @@ def test_help_through_the_entry_point_shows_effective_defaults_and_stays_light(t
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
     env = clean_env()
-    env.update(A2ACLI_CONFIG=os.devnull, A2ACLI_A2A_VERSION="0.3")
+    env.update(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_A2A_VERSION="0.3")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr
     assert "Usage: a2a send" in proc.stdout

@@ -49,11 +49,32 @@ def test_the_transport_env_var_and_its_order_of_preference(cli, respx_mock):
     assert rpc.called
 
 
-def test_a_binding_the_card_lacks_is_named_with_what_it_offers(cli, respx_mock):
+@pytest.mark.spec("A2ACLI_TX_002")
+@pytest.mark.parametrize("how", [{"args": ["--transport", "grpc"]}, {"env": {"A2ACLI_TRANSPORT": "grpc"}}, {"args": ["--transport", "grpc", "--transport", "rest"]}])
+def test_a_preference_the_card_does_not_offer_falls_back_to_the_cards_order_with_a_note(cli, respx_mock, how):
     respx_mock.get(CARD_URL).respond(json=card(("JSONRPC", "1.0", RPC), ("JSONRPC", "0.3", RPC)))
+    rpc = respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "-o", "json", *how.get("args", []), env=how.get("env", {}))
+    assert result.exit_code == 0, result.stderr
+    assert rpc.call_count == 1 and json.loads(result.stdout) == TASK
+    asked = "GRPC, HTTP+JSON" if len(how.get("args", [])) > 2 else "GRPC"
+    assert f"the Agent Card offers no {asked} interface for A2A 1.0: using its own first choice, JSONRPC at {RPC}" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_TX_002")
+def test_endpoint_with_transport_stays_exact(cli, respx_mock):
+    card_route = respx_mock.get(CARD_URL).respond(json=card(("JSONRPC", "1.0", RPC)))
+    route = respx_mock.get(f"{REST}/tasks/t-1").respond(json=TASK)
+    result = cli("tasks", "get", "t-1", "--endpoint", REST, "--transport", "rest", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert route.called and not card_route.called and "first choice" not in result.stderr
+
+
+def test_a_binding_the_card_lacks_for_the_version_is_named_with_what_it_offers(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=card(("CARRIER-PIGEON", "1.0", RPC), ("JSONRPC", "0.3", RPC)))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--transport", "rest")
     assert result.exit_code == 1
-    assert "offers no HTTP+JSON interface for A2A 1.0; it offers: JSONRPC 1.0, JSONRPC 0.3" in result.stderr
+    assert "offers no HTTP+JSON interface for A2A 1.0; it offers: CARRIER-PIGEON 1.0, JSONRPC 0.3" in result.stderr
     assert "--transport" in result.stderr.splitlines()[-1]
 
 
@@ -127,7 +148,7 @@ STATUS = {"error": {"code": 404, "status": "NOT_FOUND", "message": "Task not fou
 
 
 @pytest.mark.parametrize("answer,code,words", [
-    (httpx.Response(404, json=STATUS), 1, "-32001 TaskNotFoundError: Task not found"),
+    (httpx.Response(404, json=STATUS), 1, "TaskNotFoundError: Task not found"),
     (httpx.Response(401, headers={"WWW-Authenticate": "Bearer"}), 4, "the agent requires credentials and none were sent"),
     (httpx.Response(404, text="Not Found"), 1, "HTTP 404"),
     (httpx.Response(502, html="<html>bad gateway</html>"), 1, "HTTP 502"),

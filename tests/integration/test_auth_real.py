@@ -24,7 +24,7 @@ CASES = [("jsonrpc", "1.0"), ("jsonrpc", "0.3"), ("rest", "1.0"), ("rest", "0.3"
 def a2a(a2a_bin, demo_agent, tmp_path):
     """The installed `a2a … -u DEMO`, with a config file of its own under tmp_path."""
     env = clean_env()
-    env["A2ACLI_CONFIG"] = str(tmp_path / "config.toml")
+    env["A2ACLI_GLOBAL_CONFIG"] = str(tmp_path / "config.toml")
 
     def run(*args: str, check: int | None = 0, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args, "-u", demo_agent.url]

@@ -29,7 +29,7 @@ BINDINGS = [(t, v) for t in ("jsonrpc", "rest", "grpc") for v in ("1.0", "0.3")]
 
 def _env() -> dict[str, str]:
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull
     return env
 
@@ -63,8 +63,9 @@ def test_send_stops_at_auth_required_and_the_printed_command_with_the_key_comple
     first = run("send", "--skill", "auth", *connect(demo_agent, transport, version))
     labels = assert_floor(first.stdout)
     assert labels[:3] == ["Task", "Context", "State"] and "State: auth-required\n" in first.stdout
-    assert floor_block(first.stdout, "Text")[0].startswith(ASKS)  # the agent's ask, shown
-    assert json.loads(floor_block(first.stdout, "Data")[0]) == NAMED
+    (asked,) = floor_block(first.stdout, "Status message")  # one block: the ask's text, then its data part as JSON
+    text, _, data = asked.partition("\n")
+    assert text.startswith(ASKS) and json.loads(data) == NAMED  # the agent's ask, shown
     task_id = re.search(r"^Task: (\S+)$", first.stdout, re.M).group(1)  # type: ignore[union-attr]
     context_id = re.search(r"^Context: (\S+)$", first.stdout, re.M).group(1)  # type: ignore[union-attr]
     assert "the agent asks for the Agent Card's scheme 'apiKey' (apiKey, header X-API-Key); continue with the credential:" in first.stderr

@@ -30,7 +30,7 @@ KNOWN_WARNINGS = {
 
 def check(a2a_bin: list[str], *args: str) -> tuple[subprocess.CompletedProcess[str], Any]:
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     proc = subprocess.run([*a2a_bin, "check", *args, "-o", "json"], capture_output=True, text=True, env=env, timeout=120)
     return proc, json.loads(proc.stdout)
 
@@ -81,7 +81,7 @@ def test_check_passes_on_the_demo_agent_as_the_readme_starts_it(a2a_bin, demo_ag
         for v in ("1.0", "0.3"):
             assert checks[f"grpc-{v}.reachable"]["status"] == "pass", checks[f"grpc-{v}.reachable"]
             assert checks[f"grpc-{v}.message-send"]["status"] == "pass"
-    text = subprocess.run([*a2a_bin, "check", demo_agent.url], capture_output=True, text=True, timeout=120, env={**os.environ, "A2ACLI_CONFIG": os.devnull})
+    text = subprocess.run([*a2a_bin, "check", demo_agent.url], capture_output=True, text=True, timeout=120, env={**os.environ, "A2ACLI_GLOBAL_CONFIG": os.devnull})
     assert text.returncode == 0 and "FAIL" not in text.stdout, text.stdout
 
 

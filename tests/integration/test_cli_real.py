@@ -17,7 +17,7 @@ VERSIONS = ["1.0", "0.3"]
 @pytest.fixture(scope="module")
 def a2a(a2a_bin, demo_agent):
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
 
     def run(*args: str, url: bool = True, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args] + (["-u", demo_agent.url] if url else [])
@@ -153,7 +153,7 @@ def test_extended_card_needs_the_key(a2a, demo_agent, version):
 @pytest.mark.parametrize("version", VERSIONS)
 def test_errors_and_outcomes(a2a, version):
     missing = a2a("tasks", "get", "no-such-task", "--a2a-version", version, check=1)
-    assert "-32001 TaskNotFoundError" in missing.stderr
+    assert "TaskNotFoundError" in missing.stderr
     as_json = doc(a2a("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))
     assert as_json["error"]["a2aCode"] == -32001 and as_json["error"]["code"] == "TaskNotFoundError"
     failed = a2a("send", "--skill", "fail", "--a2a-version", version)

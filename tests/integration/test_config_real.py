@@ -24,7 +24,7 @@ def project(tmp_path: Path):
     env = clean_env()
     env["HOME"] = str(tmp_path / "home" / "work")  # the project sits below $HOME, which is not searched
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-    env.pop("A2ACLI_CONFIG", None)  # the global file at its platform path: $XDG_CONFIG_HOME/a2acli/config.toml
+    env.pop("A2ACLI_GLOBAL_CONFIG", None)  # the global file at its platform path: $XDG_CONFIG_HOME/a2acli/config.toml
 
     def run(a2a_bin: list[str], *args: str, check: int | None = 0) -> subprocess.CompletedProcess[str]:
         proc = subprocess.run([*a2a_bin, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=60)

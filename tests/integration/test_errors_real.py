@@ -29,10 +29,10 @@ def test_task_not_found_is_named_the_same_over_every_binding(a2a_bin, demo_agent
         pytest.skip("no grpcio: the demo agent serves no gRPC")
     run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport, *(["--plaintext"] if transport == "grpc" else []))
     err = envelope(run("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))
-    assert err["code"] == "TaskNotFoundError" and err["message"].startswith("-32001 TaskNotFoundError: ")
+    assert err["code"] == "TaskNotFoundError" and err["message"].startswith("TaskNotFoundError: ")
     assert err["a2aCode"] == TRANSPORT_CODE[transport] and err["hint"]
     text = run("tasks", "get", "no-such-task", "--a2a-version", version, check=1)
-    assert "error: -32001 TaskNotFoundError: " in text.stderr
+    assert "error: TaskNotFoundError: " in text.stderr
 
 
 @pytest.mark.spec("A2ACLI_INTERACT_002", "A2ACLI_OUT_004")

@@ -142,7 +142,7 @@ def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subproces
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
     assert code == 130, err
@@ -157,7 +157,7 @@ def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_tas
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a_bin, demo_agent):
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c-03", "-u", demo_agent.url, "--a2a-version", "0.3"]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")
     assert code == 130, err
@@ -205,7 +205,7 @@ def waiting_said(proc: subprocess.Popen[str]) -> str:
 @pytest.mark.parametrize("streaming", [True, False])
 def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, demo_agent, card_file, transport, streaming):
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
     argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
     code, out, err = interrupted(argv, env, waiting_said)

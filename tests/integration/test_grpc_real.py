@@ -73,7 +73,7 @@ def test_task_not_found_reads_the_same_over_grpc_and_json_rpc(grpc_cli, version)
     over_rpc = doc(grpc_cli("tasks", "get", "no-such", "--a2a-version", version, "-o", "json", check=1, transport="jsonrpc"))["error"]
     assert over_grpc["code"] == over_rpc["code"] == "TaskNotFoundError"
     assert (over_grpc["a2aCode"], over_rpc["a2aCode"]) == ("NOT_FOUND", -32001)  # each binding's own code
-    assert over_grpc["message"] == over_rpc["message"] == "-32001 TaskNotFoundError: Task not found"
+    assert over_grpc["message"] == over_rpc["message"] == "TaskNotFoundError: Task not found"
 
 
 def test_grpc_dump_diffs_against_a_json_rpc_dump(grpc_cli, a2a_bin, tmp_path):

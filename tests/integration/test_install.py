@@ -23,7 +23,7 @@ pytestmark = pytest.mark.integration
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "PYTHON", "PIP_", "VIRTUAL_ENV"))}
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     env["NO_COLOR"] = "1"
     return env
 

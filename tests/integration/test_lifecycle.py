@@ -22,7 +22,7 @@ VERSIONS = ["1.0", "0.3"]
 @pytest.fixture(scope="module")
 def env() -> dict[str, str]:
     e = clean_env()
-    e["A2ACLI_CONFIG"] = os.devnull
+    e["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     e.pop("FORCE_COLOR", None)
     return e
 

@@ -118,7 +118,7 @@ def test_the_demo_cards_view_at_80_columns_fits_45_lines_with_a_command_per_skil
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_") and k not in ("TERMINAL_WIDTH", "NO_COLOR")}
-    env.update({"FORCE_COLOR": "1", "NO_COLOR": "1", "COLUMNS": "80", "A2ACLI_CONFIG": os.devnull})
+    env.update({"FORCE_COLOR": "1", "NO_COLOR": "1", "COLUMNS": "80", "A2ACLI_GLOBAL_CONFIG": os.devnull})
     out = subprocess.run([*a2a_bin, "card", "fetch", "-u", demo_agent.url], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.stdout).splitlines()

@@ -21,7 +21,7 @@ BINDINGS = ["jsonrpc", "rest", "grpc"]
 def a2a(a2a_bin):
     """`a2a ARGS…` (no -u added: each test names the agent its own way); asserts the exit code."""
     env = clean_env()
-    env["A2ACLI_CONFIG"] = os.devnull
+    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
 
     def run(*args: str, check: int | None = 0, cwd: Path | None = None, extra_env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args]

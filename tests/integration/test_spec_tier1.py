@@ -31,7 +31,7 @@ REQUEST_LINE = re.compile(r"^> (GET|POST|PUT|DELETE|PATCH) (\S+)$", re.M)
 def a2a(a2a_bin, demo_agent):
     """`a2a ARGS… -u URL`, apart from the user's settings; asserts the exit code unless check is None."""
     base = clean_env()
-    base["A2ACLI_CONFIG"] = os.devnull
+    base["A2ACLI_GLOBAL_CONFIG"] = os.devnull
 
     def run(*args: str, url: str | None = None, check: int | None = 0, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         argv = [*a2a_bin, *args, "-u", url or demo_agent.url]
@@ -126,6 +126,18 @@ def test_transport_is_repeatable_ordered_and_skips_what_the_card_lacks(a2a, demo
     no_grpc = card_file(tmp_path, served_card, ["JSONRPC", "HTTP+JSON"])
     assert posted("--transport", "grpc", "--transport", "rest", url=no_grpc) == demo_agent.url + "/message:send"
 
+
+
+@pytest.mark.spec("A2ACLI_TX_002")
+@pytest.mark.parametrize("how", [{"args": ["--transport", "grpc"]}, {"env": {"A2ACLI_TRANSPORT": "grpc"}}])
+def test_a_preferred_transport_the_card_lacks_falls_back_to_the_cards_order(a2a, demo_agent, served_card, tmp_path, how):
+    rest_first = card_file(tmp_path, served_card, ["HTTP+JSON", "JSONRPC"])  # no gRPC
+    proc = a2a("send", "hi", "--debug", "-o", "json", *how.get("args", []), url=rest_first, env=how.get("env"))
+    assert [u for m, u, _ in requests_sent(proc.stderr) if m == "POST"] == [demo_agent.url + "/message:send"]
+    assert "the Agent Card offers no GRPC interface for A2A 1.0: using its own first choice, HTTP+JSON" in proc.stderr
+    assert task_of(proc)["status"]["state"] == "TASK_STATE_COMPLETED"
+    exact = a2a("tasks", "get", task_of(proc)["id"], "--endpoint", demo_agent.url, "--transport", "rest", "--debug", "-o", "json", url=rest_first)
+    assert [u for m, u, _ in requests_sent(exact.stderr)] == [demo_agent.url + f"/tasks/{task_of(proc)['id']}"]  # --endpoint: exact, no card
 
 # --- SEND_001, SEND_002, OUT_001, OUT_006, TASK_POLL_001 ------------------------------------------
 
@@ -232,18 +244,22 @@ def test_parts_are_repeatable_and_ordered_and_data_dash_reads_stdin(a2a, binding
 
 
 @pytest.mark.spec("A2ACLI_TASK_CANCEL_001")
-@pytest.mark.parametrize("binding", BINDINGS)
-def test_cancel_reports_the_resulting_state_and_a_second_cancel_is_named(a2a, binding):
-    task = slow(a2a, binding, steps=40, delay=0.25)
-    canceled = task_of(a2a("task", "cancel", task["id"], "-o", "json", "--transport", binding))
+@pytest.mark.parametrize("binding", [*BINDINGS, "grpc"])
+def test_cancel_reports_the_resulting_state_and_a_refused_second_cancel_reports_it_too(a2a, demo_agent, binding):
+    if binding == "grpc" and not demo_agent.grpc_url:
+        pytest.skip("grpcio is not installed: the demo agent serves no gRPC")
+    how = ["--transport", binding] + (["--plaintext"] if binding == "grpc" else [])
+    task = task_of(a2a("send", "--skill", "slow", "-f", "steps:=40", "-f", "delay:=0.25", "--async", "-o", "json", *how))
+    canceled = task_of(a2a("task", "cancel", task["id"], "-o", "json", *how))
     assert (canceled["id"], canceled["status"]["state"]) == (task["id"], "TASK_STATE_CANCELED")
-    text = a2a("task", "cancel", task["id"], "--transport", binding, check=None)
-    # idempotent in effect: the task stays canceled; the agent MAY refuse a second cancel by name
-    if text.returncode:
-        assert text.returncode == 1 and "TaskNotCancelableError" in text.stderr
-    else:
-        assert "canceled" in text.stdout.lower()
-    assert task_of(a2a("task", "get", task["id"], "-o", "json", "--transport", binding))["status"]["state"] == "TASK_STATE_CANCELED"
+    # the demo agent refuses a second cancel by name (TaskNotCancelableError): exit 1, and the state it is in is reported
+    text = a2a("task", "cancel", task["id"], "-o", "text", *how, check=1)
+    assert f"Task: {task['id']}\nContext: {task['contextId']}\nState: canceled\n" in text.stdout
+    assert "TaskNotCancelableError" in text.stderr and f": task {task['id']} is canceled\n" in text.stderr
+    as_json = a2a("task", "cancel", task["id"], "-o", "json", *how, check=1)
+    err = json.loads(as_json.stdout)["error"]
+    assert err["code"] == "TaskNotCancelableError" and f"task {task['id']} is canceled" in err["message"]
+    assert task_of(a2a("task", "get", task["id"], "-o", "json", *how))["status"]["state"] == "TASK_STATE_CANCELED"
 
 
 # --- INTERACT_001, INTERACT_003, INTERACT_005 -----------------------------------------------------

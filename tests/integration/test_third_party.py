@@ -185,7 +185,7 @@ def pya2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def a2a(a2a_bin: list[str], *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    clean = clean_env() | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"} | (env or {})
+    clean = clean_env() | {"A2ACLI_GLOBAL_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"} | (env or {})
     return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=60, env=clean)
 
 

@@ -24,7 +24,7 @@ class Tty(io.StringIO):
         return True
 
 
-def rich_output(width: int, mode: str = "text") -> tuple[Output, io.StringIO, io.StringIO]:
+def rich_output(width: int, mode: str = "auto") -> tuple[Output, io.StringIO, io.StringIO]:
     from rich.console import Console
 
     out, err = Tty(), Tty()
@@ -118,7 +118,7 @@ def test_spinner_on_a_terminal_shows_elapsed_time_state_and_status_message():
 
 def test_off_a_terminal_the_wait_is_plain_lines_and_under_json_nothing():
     out, err = io.StringIO(), io.StringIO()
-    o = Output("text", stdout=out, stderr=err)
+    o = Output("auto", stdout=out, stderr=err)
     with Waiting(o, {"id": "t-1", "state": "TASK_STATE_WORKING"}) as w:
         assert not w.spinner
         w.update({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}})
@@ -244,10 +244,25 @@ def test_an_api_key_scheme_without_a_name_is_shown_as_the_card_gives_it():
 def test_a_dumb_terminal_gets_the_text_floor(monkeypatch):
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")
-    assert Output("text", stdout=Tty(), stderr=Tty()).rich
+    assert Output("auto", stdout=Tty(), stderr=Tty()).rich
     monkeypatch.setenv("TERM", "dumb")
     out, err = Tty(), Tty()
-    o = Output("text", stdout=out, stderr=err)
+    o = Output("auto", stdout=out, stderr=err)
     assert not o.rich and not o.err_rich and not Waiting(o).spinner
     present("task", Reply({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}), o)
     assert out.getvalue() == "Task: t-1\nContext: c-1\nState: completed\n\n"
+
+
+@pytest.mark.spec("A2ACLI_OUT_005", "A2ACLI_DEFAULT_001")
+def test_text_is_the_floor_at_a_terminal_too_and_auto_is_the_rich_view(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("FORCE_COLOR", "1")  # not even forced colour makes -o text rich
+    out, err = Tty(), Tty()
+    o = Output("text", stdout=out, stderr=err)
+    assert o.mode == "text" and not o.rich and not o.err_rich and not Waiting(o).spinner
+    present("task", Reply({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}), o)
+    o.warn("task t-1 ended failed")
+    assert out.getvalue() == "Task: t-1\nContext: c-1\nState: completed\n\n"
+    assert "\x1b" not in out.getvalue() + err.getvalue()
+    auto = Output("auto", stdout=Tty(), stderr=Tty())
+    assert auto.mode == "text" and auto.rich and auto.err_rich and Waiting(auto).spinner

@@ -123,7 +123,7 @@ def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: An
 
     v0 = answer is not None and (answer.header("A2A-Version", sent=True) or "").startswith("0.")
     name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
-    label = f"{code} {name}" if name else f"{code}" if code is not None else "error"
+    label = name if name else f"{code}" if code is not None else "error"  # binding-neutral: the wire's code is a2aCode's
     hint = HINTS.get(code) if isinstance(code, int) else None
     # hints that depend on the version the request used (the answer says which: A2A-Version sent)
     if code == -32009:  # the version this request did not use

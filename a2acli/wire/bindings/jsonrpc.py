@@ -150,8 +150,6 @@ def _rpc_error(err: dict[str, Any], answer: Answer | None) -> A2acliError:
         if named is not None:
             found = a2a_error(named, str(err.get("message") or "no message"), answer, data=data, wire_code=code)
             found.a2a_code = code if isinstance(code, int) else None  # what came: `a2a check` judges it
-            found.message = f"{code} {found.message.split(' ', 1)[1]}"  # `-32000 TaskNotFoundError: …`
-            found.args = (found.message,)
             return found
     return a2a_error(code, str(err.get("message") or "no message"), answer, data=data)
 
