@@ -581,7 +581,7 @@ class Call:
                 self.out.warn(text)
 
         while True:
-            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method) as (ex, stream):
+            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method, idle=self.out.flush) as (ex, stream):
                 if not 200 <= (ex.status or 0) < 300:
                     if self.renew_oauth_token(ex):
                         continue

@@ -6,7 +6,7 @@ comment keep-alives, CRLF line ends and events split across chunks (httpx-sse's 
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import httpx
@@ -25,19 +25,35 @@ class SseEvent(NamedTuple):
 
 class _Tee:
     """Just enough of an httpx.Response for EventSource: text decoded incrementally from the raw
-    byte chunks, each chunk handed to the taps first."""
+    byte chunks, each chunk handed to the taps first. `idle` is called before each read: by then
+    EventSource has handed out every complete event of what was read (it asks for more text only
+    then), and the reader has shown them (the output flushes there)."""
 
-    def __init__(self, resp: httpx.Response, ex: Exchange, taps: list[Tap], max_event: int) -> None:
+    def __init__(self, resp: httpx.Response, ex: Exchange, taps: list[Tap], max_event: int, idle: Callable[[], None] | None = None) -> None:
         self._resp = resp
         self._ex = ex
         self._taps = taps
         self._bound = EventBound(max_event)
+        self._idle = idle
         # the media type as checked in iter_events (lowercase: `Text/Event-Stream` is one too)
         self.headers = httpx.Headers({"content-type": ex.content_type})
 
+    def _reads(self) -> Iterator[bytes]:
+        """The decoded chunks, `idle` called before each is read."""
+        chunks, idle = decoded(self._resp), self._idle
+        if idle is None:
+            yield from chunks
+            return
+        while True:
+            idle()
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            yield chunk
+
     def iter_text(self) -> Iterator[str]:
         decoder = codecs.getincrementaldecoder("utf-8-sig")("replace")  # a leading BOM is dropped, as SSE says
-        for chunk in decoded(self._resp):
+        for chunk in self._reads():
             self._bound.feed(chunk)  # one event past the cap stops the stream (BodyTooLargeError)
             for tap in self._taps:
                 tap.on_chunk(self._ex, chunk)
@@ -49,10 +65,12 @@ class _Tee:
             yield tail
 
 
-def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: int = DEFAULT_MAX_BODY) -> Iterator[SseEvent]:
+def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: int = DEFAULT_MAX_BODY, idle: Callable[[], None] | None = None) -> Iterator[SseEvent]:
     """Yield each event's data. A non-SSE answer (JSON error body, or a server that answered a
     streaming call with one JSON document) is read whole and yielded as a single event. The
-    whole answer, or each event, is bounded by `max_body` bytes (limits.BodyTooLargeError)."""
+    whole answer, or each event, is bounded by `max_body` bytes (limits.BodyTooLargeError).
+    `idle`: called whenever every event of what was read has been yielded (and so taken by the
+    reader), before the stream is read again: where the output writes what it held."""
     if ex.content_type != "text/event-stream":
         pieces = capped(decoded(resp), max_body, f"the answer of {ex.url}")
         ex.response_body = b"".join(pieces)
@@ -66,7 +84,7 @@ def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: i
     index = 0
     # only the taps that watch chunks or events are called for each (--dump, --debug)
     taps = [t for t in taps if type(t).on_event is not NullTap.on_event or type(t).on_chunk is not NullTap.on_chunk]
-    for sse in EventSource(_Tee(resp, ex, taps, max_body)).iter_sse():  # type: ignore[arg-type]
+    for sse in EventSource(_Tee(resp, ex, taps, max_body, idle)).iter_sse():  # type: ignore[arg-type]
         data = sse.data
         if not data or data.isspace():
             continue  # an event with no data (a bare `id:` or `event:`) carries nothing to show
