@@ -15,7 +15,7 @@ from a2acli.pipeline.options import CallOptions
 from a2acli.render import present
 from a2acli.wire import envelope
 from a2acli.wire.methods import MethodSpec
-from a2acli.wire.translate.enums import is_interrupted
+from a2acli.wire.translate.enums import INTERRUPTED_STATES, is_interrupted
 
 if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding, Encoded
@@ -626,7 +626,7 @@ class Call:
             self.track(reply.core)
         elif f.kind == "artifact-update":
             self.task.setdefault("id", f.task_id)
-        elif f.state and is_interrupted(f.state):
+        elif f.state in INTERRUPTED_STATES:  # (facts carry the state canonical: no spelling to undo)
             self.track(reply.core)  # its status message is what the task asks for: decoded
         elif f.kind != "message":
             task = self.task
