@@ -148,6 +148,10 @@ class Call:
         if self._resolved:
             return
         self._resolved = True
+        from a2acli.net import catalog_entry
+
+        if catalog_entry(self.opts.url) is None:
+            return  # no catalog reference: the catalog modules stay off the start-up path
         from a2acli.transport.catalog import is_file, locate, resolve
 
         located = locate(self.opts.url, self.opts.catalog, self.opts.catalogs)

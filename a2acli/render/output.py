@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 from a2acli.redact import text as redacted
 from a2acli.redact import value as redacted_value
 from a2acli.render.safe import visible
-from a2acli.render.views import Rows
 from a2acli.wire.envelope import pretty
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from a2acli.render.views import Rows  # (a type only: views stays off the path of -o json)
 
 
 _LINE_ENCODER: list[Any] = []
