@@ -148,9 +148,7 @@ class Call:
         if self._resolved:
             return
         self._resolved = True
-        from a2acli.net import catalog_entry
-
-        if catalog_entry(self.opts.url) is None:
+        if not (self.opts.url or "").startswith("catalog:"):  # (net.CATALOG_PREFIX; `catalog:PORT` is told apart below)
             return  # no catalog reference: the catalog modules stay off the start-up path
         from a2acli.transport.catalog import is_file, locate, resolve
 
