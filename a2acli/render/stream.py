@@ -1,10 +1,13 @@
 """Stream output: each event is shown the moment it arrives, and memory stays flat however long the
 stream runs.
 
-- `-o raw`: each SSE `data:` payload as received; `-o json`: JSON Lines, one event per line,
-  flushed (a task polled after an early close comes last).
-- text off a terminal: one record per event (`Event: <kind>`, then its fields and blocks), flushed,
-  then a closing record with Task, Context, State and Events.
+- `-o raw`: each SSE `data:` payload as received; `-o json`: JSON Lines, one event per line (a
+  task polled after an early close comes last).
+- text off a terminal: one record per event (`Event: <kind>`, then its fields and blocks), then a
+  closing record with Task, Context, State and Events.
+- In those three, the events of one network read are written together and flushed before the
+  stream is read again (render.output.Output.holding, called by pipeline.policies.consume): each
+  event is on stdout before `a2a` waits on the network, at one `write` per read.
 - text on a terminal: a rich Live view updated in place: the task's state timeline (clock time,
   elapsed time, state, status message), artifacts as they are produced (text shown, data
   pretty-printed, files named with size and media type; chunks reassembled by
