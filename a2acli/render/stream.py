@@ -42,6 +42,7 @@ QUIET_GAP = 0.1  # an event after this long without one is drawn at once, not at
 
 
 event_kind = views.event_kind
+_EVENT_STYLES = {"task": "cyan", "message": "green", "status-update": "blue", "artifact-update": "magenta"}
 
 
 # -- bounded state of the live view ---------------------------------------------------------------
@@ -470,9 +471,13 @@ class StreamView:
             assert self.state is not None
             self._feed(self.state.feed, reply.core)
         else:
-            kind = event_kind(reply.core)
-            style = {"task": "cyan", "message": "green", "status-update": "blue", "artifact-update": "magenta"}.get(kind, "white")
-            self.out.rows(views.event_rows(reply.core if isinstance(reply.core, dict) else {}, verbose=self.out.verbose), title=f"#{self.count} {kind}", style=style)
+            core = reply.core
+            rows = views.event_rows(core if isinstance(core, dict) else {}, verbose=self.out.verbose)
+            if not self.out.rich:  # the text floor: no title, no colour to work out per event
+                self.out.rows(rows)
+                return
+            kind = event_kind(core)
+            self.out.rows(rows, title=f"#{self.count} {kind}", style=_EVENT_STYLES.get(kind, "white"))
 
     def final(self, reply: Any) -> None:
         """The task as polled after the stream ended early (or fetched for a finished task)."""
