@@ -144,8 +144,8 @@ def _block(block: str, last_id: str) -> tuple[tuple[str, str, str] | None, str]:
     name, data = "", []
     for line in block.split("\n"):
         if not line or line[0] == ":":
-            continue  # a comment (keep-alive); an empty line (only first: the block began with a
-            # blank line, which dispatched nothing, as every field before it is in the block before)
+            continue  # a comment (keep-alive); an empty line, which can only come first (the
+            # block began with a blank line): it dispatches at most an event without data, dropped
         field, _, value = line.partition(":")
         if value[:1] == " ":
             value = value[1:]
