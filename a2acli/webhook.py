@@ -384,21 +384,26 @@ def listen(
         out.note(f"push URL: {rx.url}/hook   e.g. a2a send --skill create-user --push-url {rx.url}/hook" + (f"   (checking {checks})" if checks else ""))
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            while count is None or received < count:
-                left = None if deadline is None else deadline - time.monotonic()
-                d = rx.next(left)
-                if d is None:
-                    if received and count is None:
-                        out.note(f"--timeout {timeout:g}s: {received} notification(s) received")
-                        break
-                    want = f"{received} of {count} notification(s)" if received else "no notification"
-                    raise TimeoutExpired(f"{want} within --timeout {timeout:g}s", hint="check the agent's push config (`a2a push-config list TASK_ID`) and that it can reach this URL; raise --timeout")
-                if not d.accepted:
-                    rejected += 1
-                    out.warn(f"refused delivery #{d.seq} {d.method} {d.path} from {d.client}: HTTP {d.status}, {d.problem}")
-                    continue
-                received += 1
-                _show(out, d, as_v1)
+            with out.holding():  # deliveries already queued are written together; flushed before waiting
+                while count is None or received < count:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if rx.queue.empty():
+                        out.flush()
+                    d = rx.next(left)
+                    if d is None:
+                        if received and count is None:
+                            out.note(f"--timeout {timeout:g}s: {received} notification(s) received")
+                            break
+                        want = f"{received} of {count} notification(s)" if received else "no notification"
+                        raise TimeoutExpired(
+                            f"{want} within --timeout {timeout:g}s", hint="check the agent's push config (`a2a push-config list TASK_ID`) and that it can reach this URL; raise --timeout"
+                        )
+                    if not d.accepted:
+                        rejected += 1
+                        out.warn(f"refused delivery #{d.seq} {d.method} {d.path} from {d.client}: HTTP {d.status}, {d.problem}")
+                        continue
+                    received += 1
+                    _show(out, d, as_v1)
         except KeyboardInterrupt:
             out.note(f"interrupted: {received} notification(s) received" + (f", {rejected} refused" if rejected else ""))
             return ListenResult(received, rejected, interrupted=True)

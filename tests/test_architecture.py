@@ -222,3 +222,66 @@ def test_the_max_body_default_is_one_value():
     from a2acli.settings.values import parse_size
 
     assert OPTIONS["max-body"].default == MAX_BODY and parse_size(MAX_BODY) == MAX_BODY_BYTES
+
+
+# The a2acli modules `a2a card fetch -o json` loads (issue 26): the path every command starts on.
+# A module joining it costs every run; one that joins makes this fail, so that it is a choice:
+# load it lazily, or add it here in the same change and say why. transport.catalog and
+# wire.catalog joined (`-u URL` resolved a catalog reference it was not), and render.views (a type
+# annotation of render.output): they load only for a catalog reference and for text now. The
+# settings package's modules and commands.registry are settings.py and main.py's table split up
+# (issue 22); settings.editing (tomlkit) stays off the path.
+CARD_FETCH_MODULES = {
+    "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._inputs", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card",
+    "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
+    "a2acli.pipeline.session", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
+    "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
+    "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.exchange",
+    "a2acli.transport.limits", "a2acli.transport.record", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
+    "a2acli.wire.bindings.jsonrpc", "a2acli.wire.dialects", "a2acli.wire.endpoints", "a2acli.wire.envelope", "a2acli.wire.methods",
+    "a2acli.wire.shapes", "a2acli.wire.signing", "a2acli.wire.translate", "a2acli.wire.translate._common", "a2acli.wire.translate.card",
+    "a2acli.wire.translate.enums",
+}  # fmt: skip
+# never on that path: a catalog's, text's and streams' modules, and what httpx would load for its own CLI
+NOT_ON_THE_CARD_PATH = ("a2acli.settings.editing", "a2acli.transport.catalog", "a2acli.wire.catalog", "a2acli.render.views", "a2acli.render.stream", "rich", "pygments", "click", "pydantic", "grpc")
+
+
+def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    card = {"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://127.0.0.1:1/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}
+
+    class Card(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            body = json.dumps(card).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Card)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        code = (
+            "import sys\n"
+            f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', 'http://127.0.0.1:{httpd.server_address[1]}']\n"
+            "from a2acli.__main__ import main\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('LOADED', sorted(sys.modules), file=sys.stderr)\n"
+        )
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert '"name": "x"' in proc.stdout, proc.stderr
+    loaded = set(ast.literal_eval(proc.stderr.split("LOADED ", 1)[1].strip()))
+    assert not [m for m in loaded if m.split(".")[0] in NOT_ON_THE_CARD_PATH or m in NOT_ON_THE_CARD_PATH]
+    ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
+    assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
+    assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"

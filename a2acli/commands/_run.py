@@ -502,7 +502,7 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
         call.endpoint()  # before encoding: the interface's binding and tenant shape the request
         enc = call.encode_call(method, params, request_id, stream=streaming)
         if streaming:
-            with StreamView(call.out, as_v1=opts.as_v1) as view:
+            with StreamView(call.out, as_v1=opts.as_v1) as view, call.out.holding():
                 for reply in call.invoke(enc):
                     view.event(reply)
             return

@@ -367,15 +367,17 @@ RESUBSCRIBE_ATTEMPTS = 2  # re-subscriptions after a stream breaks, before polli
 
 
 def consume(call: Call, replies: Iterator[Reply], view: Any, o: StreamOutcome, *, subscribing: bool) -> None:
-    """Show a stream's events as they arrive; how it ended goes into `o`."""
+    """Show a stream's events as they arrive; how it ended goes into `o`. The events of one
+    network read are written together, flushed before the stream is read again (Output.holding)."""
     try:
-        for reply in replies:
-            o.events += 1
-            if o.events == 1:  # one content type per exchange
-                o.sse = reply.exchange.content_type == "text/event-stream"
-                call.sending = None  # answered: Ctrl-C now names the task, if any
-            call.track_reply(reply)
-            view.event(reply)
+        with call.out.holding():
+            for reply in replies:
+                o.events += 1
+                if o.events == 1:  # one content type per exchange
+                    o.sse = reply.exchange.content_type == "text/event-stream"
+                    call.sending = None  # answered: Ctrl-C now names the task, if any
+                call.track_reply(reply)
+                view.event(reply)
     except RpcError as e:
         if subscribing and o.events == 0:
             o.refused = True

@@ -15,7 +15,7 @@ from a2acli.pipeline.options import CallOptions
 from a2acli.render import present
 from a2acli.wire import envelope
 from a2acli.wire.methods import MethodSpec
-from a2acli.wire.translate.enums import is_interrupted
+from a2acli.wire.translate.enums import INTERRUPTED_STATES, is_interrupted
 
 if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding, Encoded
@@ -151,6 +151,8 @@ class Call:
         if self._resolved:
             return
         self._resolved = True
+        if not (self.opts.url or "").startswith("catalog:"):  # (net.CATALOG_PREFIX; `catalog:PORT` is told apart below)
+            return  # no catalog reference: the catalog modules stay off the start-up path
         from a2acli.transport.catalog import is_file, locate, resolve
 
         located = locate(self.opts.url, self.opts.catalog, self.opts.catalogs)
@@ -614,7 +616,7 @@ class Call:
                 self.out.warn(text)
 
         while True:
-            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method) as (ex, stream):
+            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method, idle=self.out.flush) as (ex, stream):
                 if not 200 <= (ex.status or 0) < 300:
                     if self.renew_oauth_token(ex):
                         continue
@@ -659,7 +661,7 @@ class Call:
             self.track(reply.core)
         elif f.kind == "artifact-update":
             self.task.setdefault("id", f.task_id)
-        elif f.state and is_interrupted(f.state):
+        elif f.state in INTERRUPTED_STATES:  # (facts carry the state canonical: no spelling to undo)
             self.track(reply.core)  # its status message is what the task asks for: decoded
         elif f.kind != "message":
             task = self.task

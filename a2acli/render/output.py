@@ -5,16 +5,19 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 from a2acli.redact import text as redacted
 from a2acli.redact import value as redacted_value
 from a2acli.render.safe import visible
-from a2acli.render.views import Rows
 from a2acli.wire.envelope import pretty
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from a2acli.render.views import Rows  # (a type only: views stays off the path of -o json)
 
 
 _LINE_ENCODER: list[Any] = []
@@ -59,6 +62,9 @@ def _rich_on(stream: TextIO) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or terminal(stream)
 
 
+HOLD_LIMIT = 1 << 17  # characters of held stdout text written at once, whatever the stream's reads
+
+
 class Output:
     """`mode`: auto (the default: the rich view at a terminal, the text floor elsewhere), text (the
     text floor everywhere, a terminal included: official CLI spec §11.2), json or raw. Under auto
@@ -77,10 +83,14 @@ class Output:
         self._err_console: Console | None = None
         self._documents = 0  # JSON documents written to stdout
         self._lines = False  # and whether they are JSON Lines (a stream)
+        self._held: list[str] | None = None  # stdout text held while a stream is read (holding())
+        self._held_size = 0
 
     # -- consoles (rich is imported only when a human is looking) -------------------------------
     @property
     def console(self) -> Console:
+        if self._held:  # rich writes to the file itself: what is held goes first
+            self.flush()
         if self._console is None:
             from rich.console import Console
 
@@ -105,23 +115,66 @@ class Output:
     def err_rich(self) -> bool:
         return self.auto and _rich_on(self.err)
 
+    # -- the write path: each write flushed, or held while a stream is read -------------------------
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """While a stream's events are shown: what they write to stdout is held, and written and
+        flushed at once by flush(), which the transport calls when every event of what it read
+        has been handed out, before it reads again (one write per network read, not per event;
+        each event still reaches stdout before `a2a` waits on the network). Also flushed before
+        anything goes to stderr (the two keep their order), at HOLD_LIMIT characters, and when
+        the block ends, however it ends."""
+        if self._held is not None:  # already holding (a re-subscription inside a stream)
+            yield
+            return
+        self._held = []
+        try:
+            yield
+        except BaseException:
+            try:
+                self.flush()  # the events read before the failure (or Ctrl-C) are shown
+            except OSError:
+                pass  # stdout is gone: the failure in flight is the one to tell
+            raise
+        else:
+            self.flush()
+        finally:
+            self._held = None
+
+    def flush(self) -> None:
+        """Write what is held, and flush stdout."""
+        held = self._held
+        if held:
+            text = "".join(held)
+            held.clear()
+            self._held_size = 0
+            self.out.write(text)
+        self.out.flush()
+
+    def _put(self, text: str) -> None:
+        held = self._held
+        if held is None:
+            self.out.write(text)
+            self.out.flush()
+            return
+        held.append(text)
+        self._held_size += len(text)
+        if self._held_size >= HOLD_LIMIT:
+            self.flush()
+
     # -- payload (stdout) -----------------------------------------------------------------------
     def json(self, obj: Any, *, lines: bool = False) -> None:
         self._documents += 1
         self._lines = self._lines or lines
-        if lines:  # a line per event, flushed as it arrives
-            out = self.out
+        if lines:  # a line per event
             encode = _LINE_ENCODER[0] if _LINE_ENCODER else _line_encoder()
-            out.write("".join(encode(obj, 0)) + "\n")
-            out.flush()
+            self._put("".join(encode(obj, 0)) + "\n")
             return
-        self.out.write(pretty(obj) + "\n")
-        self.out.flush()
+        self._put(pretty(obj) + "\n")
 
     def raw(self, data: bytes | str) -> None:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        self.out.write(text if text.endswith("\n") else text + "\n")
-        self.out.flush()
+        self._put(text if text.endswith("\n") else text + "\n")
 
     def rows(self, rows: Rows, *, title: str | None = None, style: str = "cyan") -> None:
         """One record. Off a terminal, the text floor: a field is one `Label: value` line; a block
@@ -139,8 +192,7 @@ class Output:
                     lines.append(f"{label}: {visible(value, one_line=True)}")
             if lines and lines[-1]:
                 lines.append("")
-            self.out.write("\n".join(lines) + "\n")
-            self.out.flush()
+            self._put("\n".join(lines) + "\n")
             return
         rows = [(visible(row[0], one_line=True), visible(str(row[1] or ""))) for row in rows]  # agent text: control characters shown, not run
         title = visible(title, one_line=True) if title else title
@@ -173,9 +225,7 @@ class Output:
         rows = [[visible(str(v), one_line=True) for v in row] for row in rows]
         title = visible(title, one_line=True) if title else title
         if not self.rich:
-            for row in rows:
-                self.out.write("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n")
-            self.out.flush()
+            self._put("".join("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n" for row in rows))
             return
         from rich.table import Table
         from rich.text import Text
@@ -214,8 +264,7 @@ class Output:
         self.console.print(t)
 
     def text(self, line: str) -> None:
-        self.out.write(visible(line) + "\n")
-        self.out.flush()
+        self._put(visible(line) + "\n")
 
     # -- side channel (stderr) ------------------------------------------------------------------
     def command(self, cmd: str) -> None:
@@ -223,6 +272,8 @@ class Output:
         if self.quiet:
             return
         cmd = visible(redacted(cmd), one_line=True)
+        if self._held:  # stdout first: the two streams keep their order
+            self.flush()
         if self.err_rich:
             from rich.text import Text
 
@@ -252,6 +303,8 @@ class Output:
 
     def _err(self, msg: str, style: str) -> None:
         msg = visible(redacted(msg))  # secrets hidden; whatever the output mode, stderr is a terminal
+        if self._held:  # stdout first: the two streams keep their order
+            self.flush()
         if self.err_rich:
             from rich.text import Text
 

@@ -1,10 +1,13 @@
 """Stream output: each event is shown the moment it arrives, and memory stays flat however long the
 stream runs.
 
-- `-o raw`: each SSE `data:` payload as received; `-o json`: JSON Lines, one event per line,
-  flushed (a task polled after an early close comes last).
-- text off a terminal: one record per event (`Event: <kind>`, then its fields and blocks), flushed,
-  then a closing record with Task, Context, State and Events.
+- `-o raw`: each SSE `data:` payload as received; `-o json`: JSON Lines, one event per line (a
+  task polled after an early close comes last).
+- text off a terminal: one record per event (`Event: <kind>`, then its fields and blocks), then a
+  closing record with Task, Context, State and Events.
+- In those three, the events of one network read are written together and flushed before the
+  stream is read again (render.output.Output.holding, called by pipeline.policies.consume): each
+  event is on stdout before `a2a` waits on the network, at one `write` per read.
 - text on a terminal: a rich Live view updated in place: the task's state timeline (clock time,
   elapsed time, state, status message), artifacts as they are produced (text shown, data
   pretty-printed, files named with size and media type; chunks reassembled by
@@ -39,6 +42,7 @@ QUIET_GAP = 0.1  # an event after this long without one is drawn at once, not at
 
 
 event_kind = views.event_kind
+_EVENT_STYLES = {"task": "cyan", "message": "green", "status-update": "blue", "artifact-update": "magenta"}
 
 
 # -- bounded state of the live view ---------------------------------------------------------------
@@ -467,9 +471,13 @@ class StreamView:
             assert self.state is not None
             self._feed(self.state.feed, reply.core)
         else:
-            kind = event_kind(reply.core)
-            style = {"task": "cyan", "message": "green", "status-update": "blue", "artifact-update": "magenta"}.get(kind, "white")
-            self.out.rows(views.event_rows(reply.core if isinstance(reply.core, dict) else {}, verbose=self.out.verbose), title=f"#{self.count} {kind}", style=style)
+            core = reply.core
+            rows = views.event_rows(core if isinstance(core, dict) else {}, verbose=self.out.verbose)
+            if not self.out.rich:  # the text floor: no title, no colour to work out per event
+                self.out.rows(rows)
+                return
+            kind = event_kind(core)
+            self.out.rows(rows, title=f"#{self.count} {kind}", style=_EVENT_STYLES.get(kind, "white"))
 
     def final(self, reply: Any) -> None:
         """The task as polled after the stream ended early (or fetched for a finished task)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ssl
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -381,9 +381,10 @@ class Transport:
             self._emit("on_complete", ex)
 
     @contextmanager
-    def stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
+    def stream(self, req: httpx.Request, *, label: str, idle: Callable[[], None] | None = None) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
         """Send a prepared request and yield its exchange and its events as they arrive. A non-2xx
-        answer is read whole into the exchange and has no events."""
+        answer is read whole into the exchange and has no events. `idle` is called before each
+        read of the stream, once every event of what was read has been taken (sse.iter_events)."""
         from a2acli.transport.sse import iter_events
 
         with self.open_stream(req, label=label) as (ex, resp):
@@ -391,7 +392,7 @@ class Transport:
                 ex.response_body = b"".join(self.body(resp, ex))
                 yield ex, iter(())
             else:
-                yield ex, iter_events(ex, resp, self.taps, self.cfg.max_body)
+                yield ex, iter_events(ex, resp, self.taps, self.cfg.max_body, idle)
 
     def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[bytes]:
         """The answer's body decoded, piece by piece, stopped at its cap (BodyTooLargeError): a

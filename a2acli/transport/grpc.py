@@ -15,7 +15,7 @@ import json
 import ssl
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -159,33 +159,34 @@ class GrpcTransport:
         return ex
 
     @contextmanager
-    def stream(self, req: GrpcRequest, *, label: str) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
+    def stream(self, req: GrpcRequest, *, label: str, idle: Callable[[], None] | None = None) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
         """A server-streaming call: the exchange, and each response message as an event (data: its
         ProtoJSON). A failure before the first message is the exchange's status, with no events; a
-        failure later is an `error` event holding the status."""
+        failure later is an `error` event holding the status. `idle` is called before waiting for
+        the next message (gRPC hands them out one at a time: a read per message)."""
         grpc = _grpc()
         response_cls, message, ex = self._begin(req, label, streaming=True)
         try:
             with self._errors(ex, req):
                 call = self._channel(req).unary_stream(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)(message, metadata=req.metadata, timeout=self._timeout())
-                idle = _Idle(call, None if self.cfg.timeout else self.cfg.idle_timeout)
+                watchdog = _Idle(call, None if self.cfg.timeout else self.cfg.idle_timeout)
                 try:
                     try:
                         first = next(call, None)
                     except grpc.RpcError as e:
-                        idle.check(req)
+                        watchdog.check(req)
                         self._failed(ex, e, req)
                         yield ex, iter(())
                         return
                     self._ok(ex, call)
                     self._emit("on_response", ex)
-                    yield ex, self._events(ex, req, call, first, idle)
+                    yield ex, self._events(ex, req, call, first, watchdog, idle)
                 finally:
-                    idle.stop()
+                    watchdog.stop()
         finally:
             self._emit("on_complete", ex)
 
-    def _events(self, ex: Exchange, req: GrpcRequest, call: Any, first: Any, idle: _Idle) -> Iterator[SseEvent]:
+    def _events(self, ex: Exchange, req: GrpcRequest, call: Any, first: Any, idle: _Idle, on_wait: Callable[[], None] | None = None) -> Iterator[SseEvent]:
         grpc = _grpc()
         index = 0
         pending = first
@@ -199,6 +200,8 @@ class GrpcTransport:
             yield SseEvent(index, "message", data)
             index += 1
             idle.reset()
+            if on_wait is not None:
+                on_wait()
             try:
                 pending = next(call, None)
             except grpc.RpcError as e:

@@ -178,3 +178,41 @@ def test_timeline_marks_our_clock_apart_from_the_agents():
     assert _clock("2026-01-01T10:20:30.123456Z")[:2].isdigit() and len(_clock("2026-01-01T10:20:30Z")) == 12
     ours = _clock(None)
     assert ours.startswith("~") and len(ours) == 12
+
+
+def test_held_events_are_written_at_once_at_flush_and_before_stderr():
+    """Output.holding (issue 26): a stream's events are written together when the transport is
+    about to read again (flush), before any stderr line, and when the block ends however it ends."""
+
+    class Sink(io.StringIO):
+        writes = 0
+
+        def write(self, s):
+            Sink.writes += 1
+            return super().write(s)
+
+    sink, err = Sink(), io.StringIO()
+    out = Output("json", stdout=sink, stderr=err)
+    with StreamView(out) as view, out.holding():
+        view.event(reply(EVENTS[0]))
+        view.event(reply(EVENTS[1]))
+        assert sink.getvalue() == "" and Sink.writes == 0  # held: the rest of this read may follow
+        out.flush()  # the transport is about to read again
+        assert len(sink.getvalue().splitlines()) == 2 and Sink.writes == 1
+        view.event(reply(EVENTS[2]))
+        out.note("a note")  # stderr: what stdout holds goes first
+        assert len(sink.getvalue().splitlines()) == 3 and err.getvalue() == "a note\n"
+        with out.holding():  # nested (a re-subscription): the outer block's
+            view.event(reply(EVENTS[3]))
+        assert len(sink.getvalue().splitlines()) == 3
+        view.event(reply(EVENTS[4]))
+    assert [json.loads(line) for line in sink.getvalue().splitlines()] == EVENTS[:5]
+    view.event(reply(EVENTS[5]))  # outside a stream's reads: written at once
+    assert len(sink.getvalue().splitlines()) == 6
+
+    sink2 = io.StringIO()
+    out = Output("raw", stdout=sink2)
+    with pytest.raises(KeyboardInterrupt), out.holding():
+        out.raw(b'{"a": 1}')
+        raise KeyboardInterrupt
+    assert sink2.getvalue() == '{"a": 1}\n'  # what was read before Ctrl-C is shown
