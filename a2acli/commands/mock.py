@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -92,5 +92,28 @@ def replay_command(
 
         run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
         report = replay.compare(run, ignore=ignore or ())
-        replay.render(run, report, out, context=lines)
+        _render_replay(run, report, out, lines)
     raise typer.Exit(0 if replay.answers_equal(report) and not run.failed else 1)
+
+
+def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
+    from a2acli import replay
+    from a2acli.commands.debug import _render
+
+    counted = replay.answer_differences(report)
+    for sent in run.sent:
+        out.note(f"{sent.call.ex.stem} {sent.call.method}: {sent.outcome}")
+    for note in run.notes:
+        out.note(f"note: {note}")
+    if out.mode == "json":
+        doc = report.to_json()
+        doc["replay"] = run.to_json()
+        doc["answersEqual"] = not counted and not run.failed
+        doc["answerDifferences"] = [d.to_json() for d in counted]
+        out.json(doc)
+    else:
+        _render(report, out, context=lines, runs=[])
+    verdict = "every answer is the same (ids and times aside)" if not counted else f"{len(counted)} difference(s) in the answers"
+    out.note(f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}: {verdict}; new dump in {run.new_dir}")
+    if run.failed:
+        out.warn(f"{len(run.failed)} request(s) could not be replayed: " + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed))
