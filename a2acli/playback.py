@@ -93,7 +93,8 @@ def _timing(directory: Path) -> dict[str, tuple[float, tuple[float, ...]]]:
         except ValueError:
             continue
         if isinstance(entry, dict) and isinstance(entry.get("files"), str):
-            events = entry.get("eventMs") if isinstance(entry.get("eventMs"), list) else []
+            found = entry.get("eventMs")
+            events: list[Any] = found if isinstance(found, list) else []
             out[entry["files"]] = (float(entry.get("ms") or 0), tuple(float(t) for t in events if isinstance(t, (int, float))))
     return out
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.diffing import Dump, Report, compare as compare_dumps, load_dump
+from a2acli.diffing import Dump, Report, load_dump
+from a2acli.diffing import compare as compare_dumps
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError, UsageError
 from a2acli.playback import NON_IDEMPOTENT, Recorded, answer_results, id_pairs, read_calls, redacted_credentials, rewrite
 

@@ -22,7 +22,9 @@ def mock_command(
     port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535)] = 0,
     speed: Annotated[float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)] = 1.0,
     duration: Annotated[float | None, typer.Option("--timeout", help="Stop after S seconds (exit 0); default: until Ctrl-C.", min=0.0, show_default=False)] = None,
-    output: Annotated[str | None, typer.Option("--output", "-o", help="text (the URL) or json ({url, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)", show_default=False)] = None,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="text (the URL) or json ({url, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)", show_default=False)
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log no request on stderr (warnings and errors only).")] = False,
 ) -> None:
     """Serve recorded exchanges as an A2A agent on 127.0.0.1: test a client, a script or a CI job against a captured agent, without the agent or its credentials.
