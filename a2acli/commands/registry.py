@@ -130,6 +130,8 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "demo-server": _command("demo", "demo_server", "demo-server", "Tools"),  # the SDK loads when it runs
     "diff": _command("debug", "diff", "diff", "Tools", ordered=True),
     "translate": _command("debug", "translate", "translate", "Tools"),
+    "mock": _command("mock", "mock_command", "mock", "Tools"),
+    "replay": _command("mock", "replay_command", "replay", "Tools", ordered=True),
     "check": _command("check", "check", "check", "Tools"),
     "conformance": _command("check", "check", "conformance", "Tools", hidden=True),
     "webhook": _group("webhook", "webhook", "Tools"),

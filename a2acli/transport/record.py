@@ -92,6 +92,7 @@ class DumpTap(NullTap):
         self._known: dict[int, int] = {}  # secrets known when a stream's body file was opened
         self._streams: dict[int, StreamRedactor] = {}  # a secret split across chunks is still found
         self._heads: set[int] = set()  # exchanges whose response head is written
+        self._event_ms: dict[int, list[float]] = {}  # when each SSE event came, ms after the request (a2a mock replays it)
         self.choice: str | None = None  # how --a2a-version auto chose the version
         self.sent_call = False  # an exchange other than the card's was started
         self.shapes: list[str] = []  # answers not shaped as the version asked for (session.Call)
@@ -144,6 +145,7 @@ class DumpTap(NullTap):
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
+            self._event_ms.setdefault(ex.seq, []).append(round((time.time() - ex.started) * 1000, 1))
             self.redactor.learn_bytes(data)
             write_private(f"{self._stem(ex)}.event-{index + 1:04d}.json", (self.redactor.text(data) + "\n").encode("utf-8", "surrogateescape"))
 
@@ -191,6 +193,7 @@ class DumpTap(NullTap):
             "requestId": ex.request_id,
             "stream": ex.streaming,
             "events": ex.events,
+            "eventMs": self._event_ms.pop(ex.seq, []) if ex.streaming else None,
             "error": self.redactor.text(error) if error else None,
             "files": self._stem(ex).name,
         }

@@ -1,0 +1,121 @@
+"""`a2a mock DUMP...` (a recorded agent, a2acli/mock.py) and `a2a replay DUMP --to URL` (a
+regression run, a2acli/replay.py): this module only reads arguments and prints."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Annotated, Any
+
+import typer
+
+from a2acli.commands._options import CallOptions, method_options
+
+
+def _mode(value: str | None) -> str:
+    mode = (value or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
+    return "json" if mode == "json" else "text"
+
+
+def mock_command(
+    dumps: Annotated[list[str], typer.Argument(help="Dump directories written by --dump DIR; their exchanges are served together.", show_default=False, metavar="DUMP...")],
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535)] = 0,
+    speed: Annotated[float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)] = 1.0,
+    duration: Annotated[float | None, typer.Option("--timeout", help="Stop after S seconds (exit 0); default: until Ctrl-C.", min=0.0, show_default=False)] = None,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="text (the URL) or json ({url, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)", show_default=False)
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log no request on stderr (warnings and errors only).")] = False,
+) -> None:
+    """Serve recorded exchanges as an A2A agent on 127.0.0.1: test a client, a script or a CI job against a captured agent, without the agent or its credentials.
+
+    The card is served as recorded (its interface URLs moved to the mock); each request gets the recorded answer of the matching recorded request (same binding, version and method; params compared with ids, UUIDs and timestamps ignored; of several, the closest, then in recorded order), streams event by event with their recorded timing. Ids the client sends back (the JSON-RPC id, task and context ids) are rewritten consistently. A request no recording matches gets the binding's own error (JSON-RPC -32601/-32602, HTTP+JSON 404 google.rpc.Status) naming the closest recorded request and the field that differs. JSON-RPC and HTTP+JSON; gRPC exchanges are not served.
+
+    Examples:
+
+      a2a send --skill create-user -f projectUserId=u1 --dump rec/send
+
+      a2a mock rec/send rec/stream --port 41299 --speed 0
+
+      a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299
+    """
+    from a2acli.commands._run import boundary
+    from a2acli.render.output import Output
+
+    out = Output(_mode(output), quiet=quiet)
+    with boundary(output_hint=out.mode, out=out):
+        from a2acli import mock
+
+        with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note) as served:
+            for line in served.found.notes:
+                out.warn(line)
+            for line in served.summary():
+                out.note(f"serving {line}")
+            if out.mode == "json":
+                out.json({"url": served.url, "calls": [c.name for c in served.found.calls]})
+            else:
+                out.text(served.url)
+            out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
+            _wait(duration)
+    raise typer.Exit(0)
+
+
+def _wait(duration: float | None) -> None:
+    deadline = None if duration is None else time.monotonic() + duration
+    while deadline is None or time.monotonic() < deadline:
+        time.sleep(0.2 if deadline is None else max(min(0.2, deadline - time.monotonic()), 0))
+
+
+@method_options
+def replay_command(
+    recorded: Annotated[str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")],
+    to: Annotated[str, typer.Option("--to", help="The agent to replay against: base URL or card URL (as --url).", show_default=False)],
+    save: Annotated[str | None, typer.Option("--save", help="Where the new exchanges go (default: DUMP.replay, DUMP.replay-2, … beside the old).", show_default=False)] = None,
+    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Leave out paths matching this pattern (as a2a diff --ignore, e.g. '*.data.id'); repeatable.", show_default=False)] = None,
+    lines: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
+    *,
+    opts: CallOptions,
+) -> None:
+    """Send each recorded request of DUMP again, to another agent (or tomorrow's build of the same one), and show what changed.
+
+    Each request is sent once, in recorded order, under the dump's version and binding, or under --a2a-version / --transport (translated as `a2a translate` does); ids from earlier answers (the task a send created) are carried over to later requests. The new exchanges are dumped beside the old, and each answer is compared with the recorded one as `a2a diff` does (canonical V1, ids and timestamps as placeholders). A message is never sent twice. Dumps hold no credentials: pass them as to any command (--api-key, --bearer, -H); the recorded requests that carried one are named. Exit 0 when every answer is the same but for ids and times, 1 when one differs.
+
+    Examples:
+
+      a2a replay rec/send --to http://127.0.0.1:41241
+
+      a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 --ignore '*.data.id'
+    """
+    from a2acli.commands._run import boundary, output_for
+
+    out = output_for(opts)
+    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
+        from a2acli import replay
+
+        run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
+        report = replay.compare(run, ignore=ignore or ())
+        _render_replay(run, report, out, lines)
+    raise typer.Exit(0 if replay.answers_equal(report) and not run.failed else 1)
+
+
+def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
+    from a2acli import replay
+    from a2acli.commands.debug import _render
+
+    counted = replay.answer_differences(report)
+    for sent in run.sent:
+        out.note(f"{sent.call.ex.stem} {sent.call.method}: {sent.outcome}")
+    for note in run.notes:
+        out.note(f"note: {note}")
+    if out.mode == "json":
+        doc = report.to_json()
+        doc["replay"] = run.to_json()
+        doc["answersEqual"] = not counted and not run.failed
+        doc["answerDifferences"] = [d.to_json() for d in counted]
+        out.json(doc)
+    else:
+        _render(report, out, context=lines, runs=[])
+    verdict = "every answer is the same (ids and times aside)" if not counted else f"{len(counted)} difference(s) in the answers"
+    out.note(f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}: {verdict}; new dump in {run.new_dir}")
+    if run.failed:
+        out.warn(f"{len(run.failed)} request(s) could not be replayed: " + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed))

@@ -1,0 +1,485 @@
+"""`a2a mock DUMP...`: the exchanges of one or more dumps served as an A2A agent on 127.0.0.1, on
+the stdlib http.server (no new dependency on the start-up path).
+
+- The card: as recorded (the one recorded under the version the client asks for, by A2A-Version),
+  its interface URLs moved to the mock's own address; gRPC interfaces are left out (the mock
+  serves JSON-RPC and HTTP+JSON only).
+- A request: the recorded answer of the matching recorded request, same binding, version and
+  method, params compared in canonical V1 with generated values (ids, UUIDs, timestamps)
+  ignored. Of several matches the closest (most ids equal), then the least used, then the first
+  recorded: repeating a request walks through its recordings in order.
+- Ids: the JSON-RPC id is the request's; an id the client sent in place of a recorded one (its
+  messageId, the task id it got from the mock, its contextId) replaces that recorded id in this
+  answer and every later one, and a task keeps the context the mock first gave it: a recorded
+  send followed by `tasks get` of its task works even when the two were recorded in other runs.
+- Streams: event by event, each after its recorded delay (`speed`: 2 is twice as fast, 0 no wait).
+- No match: the binding's own error (JSON-RPC -32601 for a method not recorded, -32602 for params
+  no recording has; HTTP+JSON 404 with a google.rpc.Status), naming the closest recorded request
+  and the field that differs."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from a2acli.diffing import MISSING, Dump, DumpedExchange
+from a2acli.errors import A2acliError, UsageError
+from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
+
+CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
+_HOP = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive", "date", "server", "content-encoding", "etag"})
+BINDING_NAMES = {"jsonrpc": "JSON-RPC", "rest": "HTTP+JSON", "grpc": "gRPC"}
+MAX_BODY = 16 * 1024 * 1024
+
+
+@dataclass
+class Answer:
+    """What the mock sends back: status, headers, and the body in pieces, each after its delay."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    pieces: list[tuple[float, bytes]]  # (seconds to wait first, bytes)
+    stream: bool = False
+    line: str = ""  # what the log says of it
+
+
+@dataclass
+class Asked:
+    """An incoming request, read as a call."""
+
+    binding: str
+    version: str  # "1.0" | "0.3"
+    method: str  # V1 name
+    params: Any
+    rpc_id: Any = None  # JSON-RPC id
+
+
+class Unmatched(Exception):  # noqa: N818 - a request the dumps have no answer for (not a failure of ours)
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(answer.line)
+        self.answer = answer
+
+
+class Mock:
+    def __init__(self, dumps: list[Dump], *, port: int = 0, speed: float = 1.0, log: Callable[[str], None] | None = None) -> None:
+        self.found: Calls = read_calls(dumps)
+        self.speed = speed
+        self.log = log or (lambda line: None)
+        self.alias: dict[str, str] = {}  # recorded id -> the id the client knows it by
+        self.contexts: dict[str, str] = {}  # task id served -> its context id served
+        self.lock = threading.Lock()
+        self.dropped_grpc = False
+        if not self.found.calls and not self.found.cards:
+            raise UsageError("the dumps hold no call to answer", hint="record one with --dump DIR on any method command")
+        try:
+            self.server = _Server(("127.0.0.1", port), _handler(self))
+        except OSError as e:
+            raise A2acliError(f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}", hint="choose another --port (--port 0 picks a free one)") from None
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread: threading.Thread | None = None
+
+    # -- running -------------------------------------------------------------------------------------
+
+    def start(self) -> Mock:
+        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> Mock:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def summary(self) -> list[str]:
+        """What the mock answers, one line per recorded call, for stderr at start."""
+        lines = [f"card: {len(self.found.cards)} recorded" if self.found.cards else "card: none recorded; one is made from the calls"]
+        lines += [f"{c.name}: {c.method} under {c.version} over {BINDING_NAMES[c.binding]}" + (f", {len(c.ex.events)} event(s)" if c.ex.stream else "") for c in self.found.calls]
+        if any(c.binding == "grpc" for c in self.found.calls):
+            lines.append("gRPC exchanges are not served (the mock speaks JSON-RPC and HTTP+JSON)")
+        return lines
+
+    # -- answering -----------------------------------------------------------------------------------
+
+    def answer(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Answer:
+        path = target.split("?", 1)[0]
+        if verb == "GET" and (path.endswith(CARD_SUFFIXES) or any(path == _target(ex) for _, ex in self.found.cards)):
+            return self.card(headers.get("a2a-version", ""))
+        try:
+            asked = self.read(verb, target, headers, body)
+            with self.lock:
+                return self.replay(asked)
+        except Unmatched as e:
+            return e.answer
+
+    def read(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Asked:
+        """The call an HTTP request makes (Unmatched: no A2A call, or none the dumps know)."""
+        doc: Any = None
+        if verb == "POST" and body.strip()[:1] == b"{":
+            try:
+                doc = json.loads(body)
+            except ValueError:
+                doc = None
+        if isinstance(doc, dict) and "jsonrpc" in doc:
+            return self._read_jsonrpc(doc)
+        if verb == "POST" and path_of(target) in self._rpc_paths() and not self._rest_route(verb, target, headers):
+            raise Unmatched(_rpc_error(None, -32700, "the body is not a JSON-RPC request", {}))
+        return self._read_rest(verb, target, headers, body)
+
+    def _rpc_paths(self) -> set[str]:
+        return {path_of(_target(c.ex)) for c in self.found.calls if c.binding == "jsonrpc"}
+
+    def _read_jsonrpc(self, doc: dict[str, Any]) -> Asked:
+        from a2acli.diffing import canonical, drop_defaults
+        from a2acli.wire.methods import METHODS, V1_METHOD_NAMES
+
+        rpc_id = doc.get("id")
+        method = doc.get("method")
+        if not isinstance(method, str):
+            raise Unmatched(_rpc_error(rpc_id, -32600, "no method: not a JSON-RPC request", {}))
+        name = V1_METHOD_NAMES.get(method, method)
+        if name not in METHODS:
+            recorded = sorted({c.ex.label for c in self.found.calls if c.binding == "jsonrpc"})
+            raise Unmatched(_rpc_error(rpc_id, -32601, f"method {method!r} is not an A2A method; the dumps hold {_listing(recorded)}", {"method": method}))
+        version = "0.3" if method in V1_METHOD_NAMES else "1.0"
+        core = canonical(doc, name, "request", [])
+        params = core.get("params") if isinstance(core, dict) else None
+        return Asked("jsonrpc", version, name, drop_defaults(params if params is not None else {}), rpc_id)
+
+    def _rest_route(self, verb: str, target: str, headers: dict[str, str]) -> list[tuple[Any, str]]:
+        """The (method spec, version) whose HTTP+JSON route this request takes, best first."""
+        import re
+
+        from a2acli.wire.bindings.rest import _template_regex
+        from a2acli.wire.methods import METHODS
+
+        path = path_of(target)
+        found: list[tuple[Any, str]] = []
+        for spec in METHODS.values():
+            for route, version in ((spec.rest_v0, "0.3"), (spec.rest, "1.0")):
+                if route is not None and route.verb == verb and re.search(_template_regex(route.template) + "$", path):
+                    found.append((spec, version))
+        asked = (headers.get("a2a-version") or "").strip()
+        if asked:  # the version the request names first; without one, 0.3 first (as a2a-sdk reads it)
+            found.sort(key=lambda sv: not sv[1].startswith(asked[:1]))
+        return found
+
+    def _read_rest(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Asked:
+        from a2acli.wire import Wire
+        from a2acli.wire.bindings.rest import decode_request
+
+        routes = self._rest_route(verb, target, headers)
+        if not routes:
+            recorded = [f"{c.ex.request_line.rsplit(' ', 1)[0]} ({c.name})" for c in self.found.calls if c.binding == "rest"]
+            raise Unmatched(_status_error(f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}", None, None))
+        recorded_versions = {(c.method, c.version) for c in self.found.calls if c.binding == "rest"}
+        spec, version = next(((s, v) for s, v in routes if (s.name, v) in recorded_versions), routes[0])
+        try:
+            params = decode_request(spec, Wire.V0 if version == "0.3" else Wire.V1, target, body, [])
+        except (ValueError, A2acliError) as e:
+            raise Unmatched(_status_error(f"the {spec.name} request cannot be read: {e}", None, None, status=400)) from None
+        from a2acli.diffing import drop_defaults
+
+        return Asked("rest", version, spec.name, drop_defaults(params))
+
+    def replay(self, asked: Asked) -> Answer:
+        """The recorded answer of the closest matching recorded call, its ids rewritten."""
+        same = [c for c in self.found.calls if c.binding == asked.binding and c.version == asked.version and c.method == asked.method]
+        where = f"{asked.method} under {asked.version} over {BINDING_NAMES[asked.binding]}"
+        if not same:
+            near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
+            others = [f"{c.method} under {c.version} over {BINDING_NAMES[c.binding]} ({c.name})" for c in near]
+            message = f"no recorded {where}; the dumps hold {_listing(others)}"
+            raise Unmatched(_rpc_error(asked.rpc_id, -32601, message, {}) if asked.binding == "jsonrpc" else _status_error(message, None, None))
+        known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
+        given = rewrite(asked.params, known)
+        scored = [(differences(c.params, given) if c.params is not MISSING else [("params", None, None)], i, c) for i, c in enumerate(same)]
+        matches = [(i, c) for diffs, i, c in scored if not diffs]
+        if not matches:
+            diffs, _, closest = min(scored, key=lambda s: (len(s[0]), s[1]))
+            path, was, got = diffs[0]
+            message = f"no recorded {where} has these params; the closest, {closest.name}, differs in {path}: recorded {_short(was)}, got {_short(got)}" + (
+                f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else ""
+            )
+            data = {"closest": closest.name, "field": path, "recorded": was, "got": got}
+            raise Unmatched(_rpc_error(asked.rpc_id, -32602, message, data) if asked.binding == "jsonrpc" else _status_error(message, closest.name, path))
+        _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
+        chosen.uses += 1
+        self.alias.update(id_pairs(chosen.params, asked.params))
+        return self._recorded_answer(chosen, asked)
+
+    def _recorded_answer(self, call: Recorded, asked: Asked) -> Answer:
+        ex = call.ex
+        status = _status_code(ex.status_line)
+        headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _HOP]
+        headers.append(("X-A2A-Mock", call.name))
+        delays = call.delays(self.speed)
+        if ex.stream:
+            events = _sse(ex)
+            docs = self._ids([_json(data) for _, data in events], asked)
+            pieces = []
+            for (name, data), doc, wait in zip(events, docs, delays + [0.0] * len(events), strict=False):
+                text = data if doc is MISSING else json.dumps(doc, ensure_ascii=False)
+                pieces.append((wait, ((f"event: {name}\n" if name != "message" else "") + "".join(f"data: {line}\n" for line in text.split("\n")) + "\n").encode()))
+            return Answer(status, headers, pieces, stream=True, line=f"{call.name}, {len(pieces)} event(s)")
+        doc = _json(ex.response_body.decode("utf-8", "replace"))
+        (doc,) = self._ids([doc], asked)
+        body = ex.response_body if doc is MISSING else json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        return Answer(status, headers, [(delays[0] if delays else 0.0, body)], line=call.name)
+
+    def _ids(self, docs: list[Any], asked: Asked) -> list[Any]:
+        """Recorded answer documents with the ids the client knows: the alias table (a task
+        keeps the context it was first served with), and the request's JSON-RPC id."""
+        for doc in docs:
+            for task, context in _tasks(doc):
+                served = self.alias.get(task, task)
+                if served in self.contexts and context not in self.alias and self.contexts[served] != context:
+                    self.alias[context] = self.contexts[served]
+        out = []
+        for doc in docs:
+            if doc is MISSING:
+                out.append(doc)
+                continue
+            doc = rewrite(doc, self.alias)
+            if asked.binding == "jsonrpc" and isinstance(doc, dict) and "id" in doc:
+                doc["id"] = asked.rpc_id
+            for task, context in _tasks(doc):
+                self.contexts.setdefault(task, context)
+            out.append(doc)
+        return out
+
+    # -- the card ------------------------------------------------------------------------------------
+
+    def card(self, asked_version: str) -> Answer:
+        wanted = "0.3" if asked_version.strip().startswith("0.") else "1.0" if asked_version.strip() else None
+        cards = self.found.cards
+        chosen = next((ex for v, ex in cards if v == wanted), None) or (cards[0][1] if cards else None)
+        if chosen is None:
+            doc: Any = self._made_card()
+            headers = [("Content-Type", "application/json")]
+            name = "a card made from the calls"
+        else:
+            doc = _json(chosen.response_body.decode("utf-8", "replace"))
+            headers = [(k, v) for k, v in chosen.response_headers if k.lower() not in _HOP]
+            name = chosen.stem
+            if doc is MISSING:
+                return Answer(_status_code(chosen.status_line), headers, [(0.0, chosen.response_body)], line=name)
+            doc = self._moved(doc)
+        return Answer(200, [*headers, ("X-A2A-Mock", name)], [(0.0, json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())], line=f"card ({name})")
+
+    def _moved(self, doc: Any) -> Any:
+        """The card with its HTTP interface URLs moved to the mock, gRPC ones left out."""
+        if not isinstance(doc, dict):
+            return doc
+        doc = dict(doc)
+        if isinstance(doc.get("supportedInterfaces"), list):
+            doc["supportedInterfaces"] = [self._itf(i, "protocolBinding") for i in doc["supportedInterfaces"] if not _is_grpc(i, "protocolBinding")]
+        if isinstance(doc.get("additionalInterfaces"), list):
+            doc["additionalInterfaces"] = [self._itf(i, "transport") for i in doc["additionalInterfaces"] if not _is_grpc(i, "transport")]
+        if isinstance(doc.get("url"), str):
+            if str(doc.get("preferredTransport") or "").upper() == "GRPC":
+                other = next(iter(doc.get("additionalInterfaces") or []), None)
+                doc["url"], doc["preferredTransport"] = (other["url"], other.get("transport")) if isinstance(other, dict) else (self.url + "/", "JSONRPC")
+            else:
+                doc["url"] = self._url(doc["url"])
+        return doc
+
+    def _itf(self, itf: Any, key: str) -> Any:
+        return {**itf, "url": self._url(itf["url"])} if isinstance(itf, dict) and isinstance(itf.get("url"), str) else itf
+
+    def _url(self, url: str) -> str:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            return url
+        return self.url + (parts.path or "") + (f"?{parts.query}" if parts.query else "")
+
+    def _made_card(self) -> dict[str, Any]:
+        """A card for dumps that recorded none (--endpoint): one interface per binding and version called."""
+        interfaces = []
+        for c in self.found.calls:
+            if c.binding == "grpc":
+                continue
+            target = path_of(_target(c.ex)) if c.binding == "jsonrpc" else ""
+            itf = {"url": self.url + (target or "/" if c.binding == "jsonrpc" else ""), "protocolBinding": "JSONRPC" if c.binding == "jsonrpc" else "HTTP+JSON", "protocolVersion": c.version}
+            if itf not in interfaces:
+                interfaces.append(itf)
+        streaming = any(c.ex.stream for c in self.found.calls)
+        return {
+            "name": "a2a mock",
+            "description": "Recorded exchanges served by `a2a mock` (no card was recorded).",
+            "version": "0",
+            "supportedInterfaces": interfaces,
+            "capabilities": {"streaming": streaming},
+            "defaultInputModes": ["text/plain"],
+            "defaultOutputModes": ["text/plain"],
+            "skills": [],
+        }
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def path_of(target: str) -> str:
+    return target.split("?", 1)[0]
+
+
+def _target(ex: DumpedExchange) -> str:
+    parts = ex.request_line.split(" ")
+    return parts[1] if len(parts) > 1 else "/"
+
+
+def _status_code(line: str | None) -> int:
+    try:
+        return int((line or "").split(" ")[1])
+    except (IndexError, ValueError):
+        return 200
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text) if text.strip() else MISSING
+    except ValueError:
+        return MISSING
+
+
+def _sse(ex: DumpedExchange) -> list[tuple[str, str]]:
+    """Each recorded event (name, data): the names from the stream's bytes when they agree with
+    the event files, else every event a `message`."""
+    from a2acli.wire.envelope import sse_events
+
+    parsed = sse_events(ex.response_body.decode("utf-8", "replace")) or []
+    if len(parsed) == len(ex.events):
+        return [(name, data) for (name, _), data in zip(parsed, ex.events, strict=True)]
+    return [("message", data) for data in ex.events]
+
+
+def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
+    """(task id, context id) of every task, or event about a task, in a document."""
+    if isinstance(doc, dict):
+        ctx = doc.get("contextId")
+        if isinstance(ctx, str) and ctx:
+            task = doc.get("taskId") if isinstance(doc.get("taskId"), str) else doc.get("id") if "status" in doc and isinstance(doc.get("id"), str) else None
+            if task:
+                yield task, ctx
+        for v in doc.values():
+            yield from _tasks(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from _tasks(v)
+
+
+def _is_grpc(itf: Any, key: str) -> bool:
+    return isinstance(itf, dict) and str(itf.get(key) or "").upper() == "GRPC"
+
+
+def _listing(names: list[str]) -> str:
+    if not names:
+        return "nothing of that binding"
+    shown = ", ".join(names[:6])
+    return shown + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if value is not None else "nothing"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any]) -> Answer:
+    doc: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
+    if data:
+        doc["error"]["data"] = data
+    return Answer(200, [("Content-Type", "application/json")], [(0.0, json.dumps(doc, ensure_ascii=False).encode())], line=f"unmatched: {code} {message}")
+
+
+def _status_error(message: str, closest: str | None, field: str | None, *, status: int = 404) -> Answer:
+    """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors; its ErrorInfo names no A2A
+    error (the client reads it as the HTTP error it is) but says what the mock missed."""
+    metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
+    info = {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "NO_RECORDED_ANSWER", "domain": "a2acli.mock", "metadata": metadata}
+    doc = {"error": {"code": status, "status": "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT", "message": message, "details": [info]}}
+    return Answer(status, [("Content-Type", "application/json")], [(0.0, json.dumps(doc, ensure_ascii=False).encode())], line=f"unmatched: HTTP {status} {message}")
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+
+def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "a2a-mock"
+
+        def _serve(self, verb: str) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > MAX_BODY:
+                self.send_error(413)
+                return
+            body = self.rfile.read(length) if length else b""
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            try:
+                answer = mock.answer(verb, self.path, headers, body)
+            except Exception as e:  # noqa: BLE001 - a bug of ours: said to the client and on stderr, the mock goes on
+                answer = _status_error(f"the mock failed: {type(e).__name__}: {e}", None, None, status=500)
+            mock.log(f"{verb} {self.path} -> {answer.line}")
+            self._send(answer)
+
+        def _send(self, answer: Answer) -> None:
+            self.send_response(answer.status)
+            for k, v in answer.headers:
+                self.send_header(k, v)
+            if answer.stream:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            else:
+                self.send_header("Content-Length", str(sum(len(b) for _, b in answer.pieces)))
+            self.end_headers()
+            try:
+                for wait, piece in answer.pieces:
+                    if wait > 0:
+                        time.sleep(wait)
+                    self.wfile.write(piece)
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):  # the client left mid-stream
+                self.close_connection = True
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server API
+            self._serve("GET")
+
+        def do_POST(self) -> None:  # noqa: N802
+            self._serve("POST")
+
+        def do_DELETE(self) -> None:  # noqa: N802
+            self._serve("DELETE")
+
+        def do_PUT(self) -> None:  # noqa: N802
+            self._serve("PUT")
+
+        def do_PATCH(self) -> None:  # noqa: N802
+            self._serve("PATCH")
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: the mock logs each answer itself
+            pass
+
+    return Handler
+
+
+def load(paths: list[str]) -> list[Dump]:
+    from a2acli.diffing import load_dump
+
+    return [load_dump(p) for p in paths]
+
+
+__all__ = ["Mock", "load", "version_of"]

@@ -1,0 +1,258 @@
+"""Record, replay and mock (issue 28) against real demo agents started here (fresh ones: their
+user counters and task lists start empty, so a replay onto another fresh agent answers alike).
+
+Recorded on agent A, per binding (JSON-RPC, HTTP+JSON), into one dump with --dump-append: a
+`send --skill create-user`, a `stream --skill slow`, a `tasks get` of the send's task and a
+`tasks list`. Then:
+- `a2a mock` of each dump answers the same commands with the same results;
+- `a2a replay` of each onto a fresh agent B exits 0, onto agent C (create-user changed) exits 1.
+gRPC is not served by the mock (said at start); the done-when is met over the two HTTP bindings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.integration.conftest import _serve
+
+pytestmark = pytest.mark.integration
+
+BINDINGS = ("jsonrpc", "rest")
+CHANGED_SERVER = Path(__file__).with_name("changed_demo_server.py")
+STREAM = ["stream", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.25"]
+SEND = ["send", "--skill", "create-user", "-f", "projectUserId=u1"]
+
+
+def run(a2a_bin, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def demo(port: int) -> list[str]:
+    return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port=0)"]
+
+
+@dataclass
+class Recording:
+    root: Path
+    agent: str
+    outputs: dict[str, dict[str, object]] = field(default_factory=dict)  # binding -> command -> parsed -o json output
+
+    def dump(self, name: str) -> str:
+        return str(self.root / name)
+
+
+@pytest.fixture(scope="module")
+def recording(a2a_bin, tmp_path_factory):
+    root = tmp_path_factory.mktemp("rec")
+    with _serve(demo, root / "agent-a.log", "demo agent A") as url:
+        rec = Recording(root, url)
+        for binding in BINDINGS:
+            common = ["-u", url, "--transport", binding, "-o", "json", "--dump", rec.dump(binding), "--dump-append"]
+            outs: dict[str, object] = {}
+            outs["send"] = json.loads(ok(run(a2a_bin, *SEND, *common)).stdout)
+            outs["stream"] = [json.loads(line) for line in ok(run(a2a_bin, *STREAM, *common)).stdout.splitlines()]
+            task = outs["send"]["task"]["id"]
+            outs["get"] = json.loads(ok(run(a2a_bin, "tasks", "get", task, *common)).stdout)
+            outs["list"] = json.loads(ok(run(a2a_bin, "tasks", "list", *common)).stdout)
+            rec.outputs[binding] = outs
+        # For the cross-run id test: a send alone, and the get of another run's task alone.
+        ok(run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=u7", "-u", url, "--dump", rec.dump("send-only")))
+        other = json.loads(ok(run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=u8", "-u", url, "-o", "json")).stdout)["task"]
+        ok(run(a2a_bin, "tasks", "get", other["id"], "-u", url, "--dump", rec.dump("get-other")))
+        rec.outputs["other"] = other
+        # A send that carried a credential (redacted in the dump).
+        ok(run(a2a_bin, *SEND, "-u", url, "--api-key", "demo-key", "--dump", rec.dump("with-key")))
+        yield rec
+
+
+@pytest.fixture
+def mock_of(a2a_bin, tmp_path):
+    """Start `a2a mock DUMPS --speed 0` on a free port; yields its URL."""
+    stack = []
+
+    def start(*dumps: str, speed: str = "0") -> str:
+        cm = _serve(lambda port: [*a2a_bin, "mock", *dumps, "--port", str(port), "--speed", speed], tmp_path / f"mock-{len(stack)}.log", "a2a mock")
+        stack.append(cm)
+        return cm.__enter__()
+
+    yield start
+    for cm in reversed(stack):
+        cm.__exit__(None, None, None)
+
+
+def _states(events: list[dict]) -> list[tuple[str, str | None]]:
+    out = []
+    for e in events:
+        kind = next(iter(e))
+        body = e[kind]
+        state = (body.get("status") or {}).get("state") if kind in ("task", "statusUpdate") else None
+        out.append((kind, state))
+    return out
+
+
+def _artifacts(task: dict) -> list:
+    return [(a.get("name"), a.get("parts")) for a in task.get("artifacts") or []]
+
+
+def test_a_dump_records_when_each_stream_event_came(recording):
+    entries = [json.loads(line) for line in (recording.root / "jsonrpc" / "index.jsonl").read_text().splitlines()]
+    (stream,) = [e for e in entries if e.get("method") == "SendStreamingMessage"]
+    times = stream["eventMs"]
+    assert len(times) == stream["events"] >= 4
+    assert times == sorted(times)
+    assert times[-1] - times[0] >= 400  # two steps of 0.25 s
+
+
+@pytest.mark.parametrize("binding", BINDINGS)
+def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a_bin, recording, mock_of, binding):
+    url = mock_of(recording.dump(binding))
+    was = recording.outputs[binding]
+    common = ["-u", url, "--transport", binding, "-o", "json"]
+    card = json.loads(ok(run(a2a_bin, "card", "fetch", "-u", url, "-o", "json")).stdout)
+    assert card["name"] == "a2a demo agent"
+    assert {i["protocolBinding"] for i in card["supportedInterfaces"]} == {"JSONRPC", "HTTP+JSON"}
+    assert all(i["url"].startswith(url) for i in card["supportedInterfaces"])  # moved to the mock, not the recorded agent
+    send = json.loads(ok(run(a2a_bin, *SEND, *common)).stdout)["task"]
+    assert send["id"] == was["send"]["task"]["id"] and send["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert _artifacts(send) == _artifacts(was["send"]["task"])
+    events = [json.loads(line) for line in ok(run(a2a_bin, *STREAM, *common)).stdout.splitlines()]
+    assert _states(events) == _states(was["stream"])
+    assert events[-2]["artifactUpdate"]["artifact"]["parts"] == was["stream"][-2]["artifactUpdate"]["artifact"]["parts"]
+    got = json.loads(ok(run(a2a_bin, "tasks", "get", send["id"], *common)).stdout)
+    assert (got["id"], got["contextId"], got["status"]["state"], _artifacts(got)) == (send["id"], send["contextId"], "TASK_STATE_COMPLETED", _artifacts(was["get"]))
+    listed = json.loads(ok(run(a2a_bin, "tasks", "list", *common)).stdout)
+    assert [(t["id"], t["status"]["state"]) for t in listed["tasks"]] == [(t["id"], t["status"]["state"]) for t in was["list"]["tasks"]]
+
+
+def test_mock_of_a_send_and_another_runs_get_answers_get_of_the_sent_task(a2a_bin, recording, mock_of):
+    """Ids rewritten consistently: the recorded GetTask was of another task; asked for the task the
+    mock's send gave, it answers under that id, in the context the send gave."""
+    url = mock_of(recording.dump("send-only"), recording.dump("get-other"))
+    sent = json.loads(ok(run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=u7", "-u", url, "-o", "json")).stdout)["task"]
+    other = recording.outputs["other"]
+    assert sent["id"] != other["id"]
+    got = json.loads(ok(run(a2a_bin, "tasks", "get", sent["id"], "-u", url, "-o", "json")).stdout)
+    assert got["id"] == sent["id"] and got["contextId"] == sent["contextId"]
+    assert got["artifacts"][0]["parts"][0]["data"]["projectUserId"] == "u8"  # the recorded answer, under the asked id
+    assert other["id"] not in json.dumps(got) and other["contextId"] not in json.dumps(got)
+
+
+def test_mock_answers_with_the_requests_jsonrpc_id_and_the_clients_message_id(a2a_bin, recording, mock_of):
+    url = mock_of(recording.dump("jsonrpc"))
+    task = recording.outputs["jsonrpc"]["send"]["task"]["id"]
+    raw = json.loads(ok(run(a2a_bin, "call", "GetTask", json.dumps({"id": task}), "--request-id", "req-42", "-u", url, "-o", "raw")).stdout)
+    assert raw["id"] == "req-42" and raw["result"]["id"] == task
+    sent = json.loads(ok(run(a2a_bin, *SEND, "--message-id", "my-message-1", "-u", url, "-o", "json")).stdout)["task"]
+    assert sent["history"][0]["messageId"] == "my-message-1"
+
+
+def test_mock_unmatched_jsonrpc_requests_get_jsonrpc_errors_naming_the_closest_recording(a2a_bin, recording, mock_of):
+    url = mock_of(recording.dump("jsonrpc"))
+    done = run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "-o", "json")
+    assert done.returncode == 1
+    err = json.loads(done.stdout)["error"]
+    assert err["a2aCode"] == -32602
+    assert "jsonrpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
+    done = run(a2a_bin, "tasks", "cancel", "t-1", "-u", url, "-o", "json")
+    assert done.returncode == 1
+    err = json.loads(done.stdout)["error"]
+    assert err["a2aCode"] == -32601 and "no recorded CancelTask under 1.0 over JSON-RPC" in err["message"] and "jsonrpc/002-SendMessage" in err["message"]
+
+
+def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_recording(a2a_bin, recording, mock_of):
+    url = mock_of(recording.dump("rest"))
+    done = run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "rest")
+    assert done.returncode == 1
+    assert "HTTP 404" in done.stderr and "rest/002-SendMessage" in done.stderr and "params.message.parts[0].data.projectUserId" in done.stderr
+    answer = httpx.post(url + "/tasks/t-1:cancel", json={}, headers={"A2A-Version": "1.0"})
+    assert answer.status_code == 404
+    status = answer.json()["error"]
+    assert status["status"] == "NOT_FOUND" and "no recorded CancelTask under 1.0 over HTTP+JSON" in status["message"]
+    assert status["details"][0]["reason"] == "NO_RECORDED_ANSWER"
+
+
+def _stream_seconds(url: str, body: bytes) -> tuple[float, int]:
+    start = time.monotonic()
+    events = 0
+    with httpx.stream("POST", url + "/", content=body, headers={"Content-Type": "application/json", "Accept": "text/event-stream", "A2A-Version": "1.0"}, timeout=30) as r:
+        for line in r.iter_lines():
+            events += line.startswith("data:")
+    return time.monotonic() - start, events
+
+
+def test_mock_replays_a_stream_with_its_recorded_timing_and_speed_0_does_not_wait(recording, mock_of):
+    index = [json.loads(line) for line in (recording.root / "jsonrpc" / "index.jsonl").read_text().splitlines()]
+    (entry,) = [e for e in index if e.get("method") == "SendStreamingMessage"]
+    body = (recording.root / "jsonrpc" / f"{entry['files']}.request.body").read_bytes()
+    span = entry["eventMs"][-1] / 1000
+    slow, n = _stream_seconds(mock_of(recording.dump("jsonrpc"), speed="1"), body)
+    assert n == entry["events"] and slow >= span * 0.9
+    fast, n = _stream_seconds(mock_of(recording.dump("jsonrpc"), speed="0"), body)
+    assert n == entry["events"] and fast < span / 2
+
+
+def test_replay_onto_a_fresh_agent_exits_0_and_dumps_beside_the_old(a2a_bin, recording, tmp_path):
+    with _serve(demo, tmp_path / "agent-b.log", "demo agent B") as url:
+        for binding in BINDINGS:  # in recorded order: agent B's tasks then are A's
+            done = run(a2a_bin, "replay", recording.dump(binding), "--to", url, "--save", str(tmp_path / binding))
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "every answer is the same (ids and times aside)" in done.stderr
+            new = [json.loads(line)["method"] for line in (tmp_path / binding / "index.jsonl").read_text().splitlines()]
+            assert [m for m in new if m != "card"] == ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks"]
+
+
+def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_difference(a2a_bin, recording, tmp_path):
+    with _serve(lambda port: [sys.executable, str(CHANGED_SERVER), str(port)], tmp_path / "agent-c.log", "changed demo agent") as url:
+        done = run(a2a_bin, "replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "text"))
+        assert done.returncode == 1, done.stderr
+        assert '+                "role": "admin"' in done.stdout
+        assert "difference(s) in the answers" in done.stderr
+        doc = json.loads(run(a2a_bin, "replay", recording.dump("rest"), "--to", url, "--save", str(tmp_path / "json"), "-o", "json").stdout)
+        assert doc["answersEqual"] is False
+        paths = {d["path"] for d in doc["answerDifferences"]}
+        assert "response.body.result.task.artifacts[0].parts[0].data.role" in paths
+
+
+def test_replay_under_another_version_translates_each_request(a2a_bin, recording, tmp_path):
+    with _serve(demo, tmp_path / "agent-d.log", "demo agent D") as url:
+        done = run(a2a_bin, "replay", recording.dump("jsonrpc"), "--to", url, "--a2a-version", "0.3", "--save", str(tmp_path / "v0"), "-o", "json")
+        doc = json.loads(done.stdout)
+        outcomes = {r["method"]: r["outcome"] for r in doc["replay"]["requests"]}
+        assert outcomes["SendMessage"] == "answered" and outcomes["GetTask"] == "answered"
+        assert outcomes["ListTasks"].startswith("not sent: ListTasks has no V0 (0.3) form")  # 0.3 has no tasks/list
+        sent = [json.loads(line)["method"] for line in (tmp_path / "v0" / "index.jsonl").read_text().splitlines()]
+        assert sent[1:] == ["message/send", "message/stream", "tasks/get"]
+        assert done.returncode == 1  # a request could not be replayed
+
+
+def test_replay_names_redacted_credentials_and_sends_a_message_once(a2a_bin, recording, tmp_path):
+    dump = tmp_path / "twice"
+    source = Path(recording.dump("with-key"))
+    dump.mkdir()
+    for f in source.iterdir():
+        (dump / f.name).write_bytes(f.read_bytes())
+    lines = (source / "index.jsonl").read_text().splitlines()
+    send = json.loads(lines[-1])
+    for f in source.glob(f"{send['files']}.*"):  # the same send again, as a retried send leaves it
+        (dump / f.name.replace("002-", "003-")).write_bytes(f.read_bytes())
+    (dump / "index.jsonl").write_text("\n".join([*lines, json.dumps({**send, "seq": 3, "files": send["files"].replace("002-", "003-")})]) + "\n")
+    assert "<redacted>" in (dump / "002-SendMessage.request.http").read_text()
+    with _serve(demo, tmp_path / "agent-e.log", "demo agent E") as url:
+        done = run(a2a_bin, "replay", str(dump), "--to", url, "--save", str(tmp_path / "new"))
+    assert "recorded with a credential (redacted in the dump): 002-SendMessage (X-API-Key), 003-SendMessage (X-API-Key)" in done.stderr
+    assert "pass --api-key, --bearer or -H" in done.stderr
+    assert "003-SendMessage SendMessage: not sent again" in done.stderr
+    sent = [json.loads(line)["method"] for line in (tmp_path / "new" / "index.jsonl").read_text().splitlines()]
+    assert sent.count("SendMessage") == 1
