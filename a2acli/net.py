@@ -29,19 +29,9 @@ def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str |
     also `host:port`, grpc:// and grpcs:// (a2acli.transport.grpc.grpc_target)."""
     from urllib.parse import urlsplit
 
-    if len(value) > MAX_URL:
-        return f"it is {len(value)} characters long (at most {MAX_URL})"
-    entry = catalog_entry(value) if files else None
-    if entry is not None:  # an entry's name may hold a space, not a control character
-        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
-            return "it holds a line break or another control character"
-        return None if entry.strip() else "it names no catalog entry (catalog:NAME, or catalog:CATALOG/NAME)"
-    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
-        return "it holds a space, a line break or another control character"
-    if files and (value.startswith("file://") or ("://" not in value and value.endswith(".json"))):
-        return None
-    if files and "://" not in value and (value.startswith(("/", ".", "~")) or "\\" in value):
-        return "it is not an http(s) URL, and no card file is there"
+    text_problem = _text_problem(value, files=files)
+    if text_problem is not None:
+        return text_problem or None  # "": a catalog entry or a card file, fine as it is
     bare = grpc and "://" not in value
     try:
         parts = urlsplit(f"//{value}" if bare else value)
@@ -56,6 +46,31 @@ def url_problem(value: str, *, files: bool = False, grpc: bool = False) -> str |
         return "it has no host"
     if port == 0:
         return "its port is not a number in 1-65535"
+    return host_problem(host)
+
+
+def _text_problem(value: str, *, files: bool) -> str | None:
+    """What is wrong with `value` as text, before it is read as a URL: None to read it as one, ""
+    when it is fine as it is (a catalog entry, a card file)."""
+    if len(value) > MAX_URL:
+        return f"it is {len(value)} characters long (at most {MAX_URL})"
+    entry = catalog_entry(value) if files else None
+    if entry is not None:  # an entry's name may hold a space, not a control character
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+            return "it holds a line break or another control character"
+        return "" if entry.strip() else "it names no catalog entry (catalog:NAME, or catalog:CATALOG/NAME)"
+    if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        return "it holds a space, a line break or another control character"
+    if files and (value.startswith("file://") or ("://" not in value and value.endswith(".json"))):
+        return ""
+    if files and "://" not in value and (value.startswith(("/", ".", "~")) or "\\" in value):
+        return "it is not an http(s) URL, and no card file is there"
+    return None
+
+
+def host_problem(host: str) -> str | None:
+    """Why `host` (a URL's, as urlsplit gives it) cannot be called: an IPv6 literal that is not an
+    address, an empty or overlong label, a name IDNA refuses."""
     if ":" in host:
         try:
             ipaddress.ip_address(host.split("%")[0])

@@ -81,27 +81,14 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
 
       a2a config show --config ./agent.env
     """
-    from a2acli import redact, settings
+    from a2acli import settings
     from a2acli.commands._run import boundary, output_for
 
     out = output_for(opts)
     with boundary(output_hint=opts.output, debug=opts.debug, out=out):
         res = opts.resolved
         files = list(res.files) if res else []
-        rows: list[tuple[str, str | None, str]] = []
-        for name, s in settings.SETTINGS.items():
-            value = opts.values.get(name)
-            shown = None if value in (None, "") else (redact.mask_setting(name, value) if s.secret else _text(value))
-            rows.append((name, shown, opts.sources.get(name, "default")))
-        for hname, hvalue in opts.headers:
-            shown = redact.mask(hvalue) if redact.is_secret_header(hname) else hvalue
-            from_file = opts.values.get(f"header.{hname}") == hvalue
-            rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
-        for cname, location in opts.catalogs:
-            rows.append((f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default")))
-        for aname, avalue in opts.oauth:
-            secret = settings.AUTH_KEYS.get(aname, False)
-            rows.append((f"auth.{aname}", redact.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
+        rows = _setting_rows(opts)
         path = settings.config_path()
         local = [f for f in files if f.kind != "global"]
         profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
@@ -121,20 +108,51 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
                 }
             )
             return
-        out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
-        for f in local:
-            out.note(f"{f.kind}: {f.path}" + (" (.env)" if f.dotenv else ""))
-        if not local:
-            out.note("local: none (no .env or .a2acli.toml from here up)")
-        out.note(f"profile: {opts.profile} ({profile_source})" if opts.profile else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else ""))
-        for label in agents:
-            out.note(f"agent scope: {label}")
-        if out.rich:
-            out.table(["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings")
-            return
-        width = max(len(r[0]) for r in rows)
-        vwidth = min(max(len(r[1] or "-") for r in rows), 40)
-        out.text("\n".join(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
+        _show_sources(out, path, local, opts.profile, profile_source, profiles, agents)
+        _show_rows(out, rows)
+
+
+def _setting_rows(opts: CallOptions) -> list[tuple[str, str | None, str]]:
+    """(name, value as shown, source) of every setting, then the headers, named catalogs and the
+    OAuth2 table in effect; secrets masked."""
+    from a2acli import redact, settings
+
+    rows: list[tuple[str, str | None, str]] = []
+    for name, s in settings.SETTINGS.items():
+        value = opts.values.get(name)
+        shown = None if value in (None, "") else (redact.mask_setting(name, value) if s.secret else _text(value))
+        rows.append((name, shown, opts.sources.get(name, "default")))
+    for hname, hvalue in opts.headers:
+        shown = redact.mask(hvalue) if redact.is_secret_header(hname) else hvalue
+        from_file = opts.values.get(f"header.{hname}") == hvalue
+        rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
+    rows += [(f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default")) for cname, location in opts.catalogs]
+    for aname, avalue in opts.oauth:
+        secret = settings.AUTH_KEYS.get(aname, False)
+        rows.append((f"auth.{aname}", redact.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
+    return rows
+
+
+def _show_sources(out: Any, path: Any, local: list[Any], profile: str | None, profile_source: str, profiles: list[str], agents: list[str]) -> None:
+    """The files read, the profile and the agent scopes, on stderr."""
+    out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
+    for f in local:
+        out.note(f"{f.kind}: {f.path}" + (" (.env)" if f.dotenv else ""))
+    if not local:
+        out.note("local: none (no .env or .a2acli.toml from here up)")
+    out.note(f"profile: {profile} ({profile_source})" if profile else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else ""))
+    for label in agents:
+        out.note(f"agent scope: {label}")
+
+
+def _show_rows(out: Any, rows: list[tuple[str, str | None, str]]) -> None:
+    """The settings as a table at a terminal, else aligned columns."""
+    if out.rich:
+        out.table(["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings")
+        return
+    width = max(len(r[0]) for r in rows)
+    vwidth = min(max(len(r[1] or "-") for r in rows), 40)
+    out.text("\n".join(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
 
 
 def _where(res: Any, source: str) -> dict[str, Any]:
