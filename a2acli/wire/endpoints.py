@@ -4,6 +4,7 @@ where an API key goes. Cards are first brought to canonical V1 (translate.to_cor
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
@@ -30,35 +31,44 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
     the first interface of the first binding named; otherwise the first interface, in card order,
     whose binding a2a speaks (V1 spec §8.3.2). Never falls back to the other version: that
     would silently change what goes over the wire."""
-    from a2acli.wire.bindings import binding_info
 
-    offered: list[tuple[str, str, str]] = []  # (binding, version, url) of each interface
-    for itf in core_card.get("supportedInterfaces") or []:
-        if not isinstance(itf, dict) or not itf.get("url"):
-            continue
-        info = binding_info(str(itf.get("protocolBinding") or "JSONRPC"))
-        offered.append((info.card if info else str(itf.get("protocolBinding")), str(itf.get("protocolVersion") or "?"), str(itf["url"])))
     wanted = transports or tuple(b.flag for b in _spoken())
     for flag in wanted if transports else (None,):
-        for itf in core_card.get("supportedInterfaces") or []:
-            if not isinstance(itf, dict) or not itf.get("url"):
-                continue
-            info = binding_info(str(itf.get("protocolBinding") or "JSONRPC"))
+        for itf, info in _interfaces(core_card):
             if info is None or (info.flag != flag if flag else info.flag not in wanted):
                 continue
             if version_of(str(itf.get("protocolVersion") or "")) is wire:
                 return Endpoint(_interface_url(card_url, itf["url"], grpc=info.carrier_grpc), str(itf.get("tenant") or ""), info.flag)
-    listing = ", ".join(f"{b} {v}" for b, v, _ in dict.fromkeys((b, v, "") for b, v, _ in offered)) or "none"
+    raise _not_offered(core_card, wire, transports)
+
+
+def _interfaces(core_card: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Any]]:
+    """Each interface with a URL, in card order, with the binding a2a knows it by (None: one it
+    does not speak)."""
+    from a2acli.wire.bindings import binding_info
+
+    for itf in core_card.get("supportedInterfaces") or []:
+        if isinstance(itf, dict) and itf.get("url"):
+            yield itf, binding_info(str(itf.get("protocolBinding") or "JSONRPC"))
+
+
+def _not_offered(core_card: dict[str, Any], wire: Wire, transports: tuple[str, ...]) -> VersionNotOfferedError:
+    """No interface fits: what the card offers, and what to pass instead (another --transport or
+    --a2a-version, or --endpoint)."""
+    from a2acli.wire.bindings import binding_info
+
+    offered = [(info.card if info else str(itf.get("protocolBinding")), str(itf.get("protocolVersion") or "?")) for itf, info in _interfaces(core_card)]
+    listing = ", ".join(f"{b} {v}" for b, v in dict.fromkeys(offered)) or "none"
     known = [binding_info(t) for t in transports]
     names = (" or ".join(b.card for b in known if b) + " interface") if transports else "interface a2a speaks (JSONRPC, HTTP+JSON)"
     other = "0.3" if wire is Wire.V1 else "1.0"
     code = VERSION_NOT_SUPPORTED
-    if any(version_of(v) is wire for _, v, _ in offered) or not offered:
+    if any(version_of(v) is wire for _, v in offered) or not offered:
         hint = "pick one the card offers with --transport, or --endpoint URL to call an endpoint the card does not list"
         code = TRANSPORT_NOT_OFFERED if offered else CARD_INVALID
     else:
         hint = f"pass --a2a-version {other}, or --endpoint URL to call an endpoint the card does not list"
-    raise VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint, code=code)
+    return VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint, code=code)
 
 
 def _interface_url(card_url: str, url: Any, *, grpc: bool) -> str:

@@ -109,7 +109,7 @@ STATUS = {"error": {"code": 404, "status": "NOT_FOUND", "message": "Task not fou
 @pytest.mark.parametrize("version,name", [("1.0", "TaskNotFoundError"), ("0.3", "TaskNotFoundError")])
 def test_a_status_body_is_the_a2a_error_its_reason_names(version, name):
     err = REST.error(Answer(404, json.dumps(STATUS).encode(), version=version))
-    assert isinstance(err, RpcError) and err.a2a_code == -32001 and err.message == f"-32001 {name}: Task not found"
+    assert isinstance(err, RpcError) and err.a2a_code == -32001 and err.message == f"{name}: Task not found"
 
 
 def test_the_same_error_over_json_rpc_reads_the_same():
@@ -164,8 +164,8 @@ def test_a_status_naming_no_a2a_error_is_an_http_error(status, body, words):
 
 
 @pytest.mark.parametrize("status,body,name", [
-    (404, {"code": -32001, "message": "Task not found: x"}, "-32001 TaskNotFoundError: Task not found: x"),
-    (409, {"code": -32002, "message": "Task not cancelable: t"}, "-32002 TaskNotCancelableError: Task not cancelable: t"),
+    (404, {"code": -32001, "message": "Task not found: x"}, "TaskNotFoundError: Task not found: x"),
+    (409, {"code": -32002, "message": "Task not cancelable: t"}, "TaskNotCancelableError: Task not cancelable: t"),
     (400, {"code": -32602, "message": "bad", "data": {"field": "message"}}, "-32602 InvalidParamsError: bad"),
 ])
 def test_an_a2a_js_error_body_is_read_by_its_a2a_code(status, body, name):
