@@ -166,7 +166,7 @@ def test_a_status_naming_no_a2a_error_is_an_http_error(status, body, words):
 @pytest.mark.parametrize("status,body,name", [
     (404, {"code": -32001, "message": "Task not found: x"}, "TaskNotFoundError: Task not found: x"),
     (409, {"code": -32002, "message": "Task not cancelable: t"}, "TaskNotCancelableError: Task not cancelable: t"),
-    (400, {"code": -32602, "message": "bad", "data": {"field": "message"}}, "-32602 InvalidParamsError: bad"),
+    (400, {"code": -32602, "message": "bad", "data": {"field": "message"}}, "InvalidParamsError: bad"),
 ])
 def test_an_a2a_js_error_body_is_read_by_its_a2a_code(status, body, name):
     """@a2a-js/sdk's HTTP+JSON errors: an HTTP status with {"code": <A2A code>, "message"} (issue 24)."""
