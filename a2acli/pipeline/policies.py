@@ -280,7 +280,7 @@ def send_and_wait(call: Call, params: dict[str, Any], view: Any, *, interval: fl
     call.track(reply.core)
     view.event(reply)
     if call.task.get("id") and not settled(call.task.get("state")):
-        view.final(wait_for_task(call, interval, wrap=True, since=shown.started))
+        view.final(wait_for_task(call, interval, wrap=True, since=shown.started, shown=view.waiting))
 
 
 def poll_instead(call: Call, view: Any, *, interval: float) -> None:
@@ -288,7 +288,7 @@ def poll_instead(call: Call, view: Any, *, interval: float) -> None:
     it settles (what `tasks get --wait` does), shown as the stream's last event."""
     reply = call.unary(METHODS["GetTask"], {"id": call.task["id"]})
     call.track(reply.core)
-    view.final(as_stream_event(call, reply) if settled(call.task.get("state")) else wait_for_task(call, interval, wrap=True))
+    view.final(as_stream_event(call, reply) if settled(call.task.get("state")) else wait_for_task(call, interval, wrap=True, shown=view.waiting))
 
 
 def list_pages(call: Call, params: dict[str, Any], request_id: str | None = None) -> Iterator[Reply]:
@@ -399,7 +399,7 @@ def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribin
     if tid and not settled(call.task.get("state")) and follow:
         if not subscribing and not broke:
             call.out.note(f"the agent closed the stream before the task finished; polling task {tid}")
-        view.final(wait_for_task(call, interval, wrap=True))  # a StreamResponse {task} like the events
+        view.final(wait_for_task(call, interval, wrap=True, shown=view.waiting))  # a StreamResponse {task} like the events; the view's progress display, if any, shows the polls
     elif o.broken and not broke:
         raise o.broken
 

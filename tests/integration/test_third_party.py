@@ -351,3 +351,30 @@ def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a_bin, js13):
     found = [f for f in json.loads(checked.stdout)["cards"][0]["findings"] if f["rule"] == "scheme-shape"]
     assert [(f["severity"], f["path"]) for f in found] == [("warning", "$.securitySchemes.echoKey")], found
     assert "$case: 'apiKeySecurityScheme'" in found[0]["message"]
+
+
+# -- issue 24: a subscription that falls back to polling says the end state once ------------------
+
+
+def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a_bin, js03):
+    """a2a-js 0.3 answers a subscription to a task no longer running with its snapshot, then
+    closes: the task is polled; cancelled meanwhile, its `task …: canceled` line comes once."""
+    sent = a2a(a2a_bin, "send", "hold", "--async", "-u", js03, "--a2a-version", "0.3", "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["id"]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"}
+    argv = [*a2a_bin, "tasks", "subscribe", task_id, "-u", js03, "--a2a-version", "0.3", "--poll-interval", "0.2"]
+    sub = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean)
+    try:
+        time.sleep(1.5)  # subscribed, the snapshot shown, polling
+        assert sub.poll() is None, sub.communicate()
+        canceled = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03, "--a2a-version", "0.3")
+        assert canceled.returncode == 0, canceled.stderr
+        out, err = sub.communicate(timeout=30)
+    finally:
+        if sub.poll() is None:
+            sub.kill()
+    assert sub.returncode == 0, err
+    assert "snapshot then close" in err, err
+    assert err.count(f"task {task_id}: canceled") == 1, err
+    assert "canceled" in out
