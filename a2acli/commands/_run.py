@@ -333,14 +333,16 @@ def run_stream(
 
 
 @entry_point
-def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False) -> None:
+def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False, force: bool = False) -> None:
     """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset); `stream`:
-    each task as its page arrives (-o json: one Task a line)."""
+    each task as its page arrives (-o json: one Task a line); `force`: under 0.3 (no ListTasks),
+    the binding's extension form all the same."""
     from a2acli.pipeline.policies import list_pages, merge_pages
     from a2acli.render.present import next_page_note, passthrough, present, task_lines
 
     spec = METHODS["ListTasks"]
     with session(opts) as call:
+        call.v0_extensions = force
         if opts.offline:
             call.print_offline(call.encode(spec, params, request_id), headers=None)
             return

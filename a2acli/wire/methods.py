@@ -48,16 +48,41 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
         """The method name sent under `wire`; a UsageError when that version has none."""
         if wire is Wire.V1:
             return self.name
-        if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
-            raise NoV0FormError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=self.no_v0_hint(None), spec=self)
+        self.refuse_v0(dialect, "jsonrpc")
+        assert self.v0 is not None
         return self.v0
 
-    def no_v0_hint(self, offers_v1: bool | None) -> str:
-        """What to do about a method 0.3 lacks, from what the card says (None: no card read)."""
-        vendor = f"--dialect clix sends the vendor extension {self.v0} (limit/offset), which only agents built for it answer" if self.v0_vendor_only else ""
+    def refuse_v0(self, dialect: Dialect, binding: str) -> None:
+        """NoV0FormError when 0.3 has no such method in `dialect`: the one rule of every binding.
+        A method that exists under 0.3 only as an extension (ListTasks: JSON-RPC `tasks/list`, HTTP+JSON
+        `GET /v1/tasks`) goes only in a dialect that takes it (clix) or when forced (the caller
+        passes the dialect with `v0_list_tasks` set)."""
+        if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
+            raise NoV0FormError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=self.no_v0_hint(None, binding), spec=self)
+
+    def v0_extension(self, binding: str) -> str:
+        """The extension form `--force` sends over `binding` under 0.3 ("" when it has none)."""
+        if not self.v0_vendor_only:
+            return ""
+        if binding == "jsonrpc":
+            return f"{self.v0} (limit/offset)"
+        if binding == "rest" and self.rest_v0 is not None:
+            return f"{self.rest_v0.verb} {self.rest_v0.template}"
+        return ""
+
+    def no_v0_hint(self, offers_v1: bool | None, binding: str = "jsonrpc") -> str:
+        """What to do about a method 0.3 lacks, from what the card says (None: no card read) and
+        the binding in use (its extension form, if any, is what --force sends)."""
+        form = self.v0_extension(binding)
+        if form:
+            vendor = f"--force sends the extension {form} anyway, which only some 0.3 agents answer"
+        elif self.v0_vendor_only:
+            vendor = "with --transport jsonrpc or rest, --force sends an extension form some 0.3 agents answer"
+        else:
+            vendor = ""
         if offers_v1 is False:
-            hint = f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no {self.name}: `a2a {self.command}` has no way to work with it"
-            return f"{hint}; {vendor}" if vendor else hint
+            hint = f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no {self.name}"
+            return f"{hint}; {vendor}" if vendor else f"{hint}: `a2a {self.command}` has no way to work with it"
         hint = "use --a2a-version 1.0" + (" if the agent offers it" if offers_v1 is None else " (the card offers it)")
         return f"{hint}, or {vendor}" if vendor else hint
 

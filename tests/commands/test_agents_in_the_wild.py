@@ -129,7 +129,7 @@ def test_v0_tasks_list_on_a_0_3_only_agent_does_not_suggest_1_0(cli, respx_mock)
     result = cli("tasks", "list", "-u", AGENT, "--a2a-version", "0.3")
     assert result.exit_code == 2
     assert "--a2a-version 1.0" not in result.stderr
-    assert "offers only 0.3" in result.stderr and "--dialect clix sends the vendor extension tasks/list" in result.stderr
+    assert "offers only 0.3" in result.stderr and "--force sends the extension tasks/list (limit/offset) anyway" in result.stderr
 
 
 def test_v0_tasks_list_on_an_agent_whose_card_varies_by_version_does_not_claim_0_3_only(cli, respx_mock):
@@ -166,6 +166,18 @@ def test_a_5xx_that_is_no_json_rpc_answer_asks_whether_the_url_is_the_endpoint(c
     assert result.exit_code == 1
     assert "(not a JSON-RPC answer)" in result.stderr and f"is {RPC} the agent's JSON-RPC endpoint" in result.stderr
     assert "retry later" not in result.stderr
+
+
+def test_a_5xx_from_an_endpoint_that_answered_another_method_in_this_run_blames_the_method(cli, respx_mock, no_sleep):
+    """Issue 24 item 9: the endpoint served SendMessage, then fails GetTask with a bare 500: the
+    agent lacks the method; the URL is not in doubt."""
+    working = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}}
+    respx_mock.post(RPC, json__method="SendMessage").respond(json=rpc_result(working))
+    respx_mock.post(RPC).respond(500, text="Internal Server Error")  # SubscribeToTask, then GetTask
+    result = cli("send", "hi", "--endpoint", RPC)
+    assert result.exit_code == 1
+    assert f"hint: {RPC} answered SendMessage in this run: the agent probably does not implement GetTask" in result.stderr, result.stderr
+    assert "the agent's JSON-RPC endpoint" not in result.stderr
 
 
 def test_subscribe_refused_with_invalid_params_terminal_state_shows_the_finished_task(cli, respx_mock):

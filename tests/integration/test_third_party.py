@@ -170,6 +170,16 @@ def js13(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def js13compat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """@a2a-js/sdk 1.x with its 0.3 compat layer on: JSON-RPC and HTTP+JSON (/rest) in 1.0 and 0.3."""
+    folder = npm_folder("js13")
+    script = folder / "js1_compat_echo_server.mjs"
+    shutil.copyfile(HERE / "js1_compat_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js13compat") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def fasta2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     python = python_env("fasta2a")
     with serve([str(python), str(HERE / "fasta2a_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("fasta2a") / "log") as url:
@@ -378,3 +388,43 @@ def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a_bin, js
     assert "snapshot then close" in err, err
     assert err.count(f"task {task_id}: canceled") == 1, err
     assert "canceled" in out
+
+
+# -- issue 24: `tasks list` under 0.3, one rule for every binding ----------------------------------
+
+
+def test_tasks_list_under_0_3_is_refused_on_every_binding_and_forced_in_its_extension_form(a2a_bin, js03, js03rest, js13compat, tmp_path):
+    """0.3 has no ListTasks: refused up front over JSON-RPC and HTTP+JSON alike (a2a-js 0.3.14),
+    with the same hint; --force sends the binding's extension form, which a2a-js 0.3 does not
+    serve (404: the agent lacks it, not a wrong URL) and a2a-js 1.3's 0.3 mount answers."""
+    for url, form in ((js03, "tasks/list (limit/offset)"), (js03rest, "GET /v1/tasks")):
+        refused = a2a(a2a_bin, "tasks", "list", "-u", url, "--a2a-version", "0.3")
+        assert refused.returncode == 2, refused.stderr
+        assert f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no ListTasks; --force sends the extension {form} anyway" in refused.stderr
+    forced = a2a(a2a_bin, "tasks", "list", "-u", js03rest, "--a2a-version", "0.3", "--force")
+    assert forced.returncode == 1
+    assert "0.3 has no ListTasks: sending the extension GET /v1/tasks anyway (--force)" in forced.stderr
+    assert "HTTP 404" in forced.stderr and "the agent probably does not implement ListTasks (GET /v1/tasks)" in forced.stderr, forced.stderr
+    assert "check --url" not in forced.stderr
+    refused = a2a(a2a_bin, "tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest")
+    assert refused.returncode == 2 and "use --a2a-version 1.0 (the card offers it), or --force sends the extension GET /v1/tasks anyway" in refused.stderr, refused.stderr
+    listed = a2a(a2a_bin, "tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest", "--force", "-o", "json", "--dump", str(tmp_path))
+    assert listed.returncode == 0, listed.stderr
+    assert "tasks" in json.loads(listed.stdout)
+    heads = [p.read_text().splitlines()[0] for p in sorted(tmp_path.glob("*.request.http"))]
+    assert heads[-1] == "GET /rest/v1/tasks HTTP/1.1", heads
+
+
+# -- issue 24: a non-JSON-RPC 500 from the endpoint the card names blames the method ----------------
+
+
+def test_fasta2a_500_on_a_method_it_lacks_blames_the_method_not_the_url(a2a_bin, fasta2a):
+    """fasta2a has no 1.0 push-config methods and answers them with a bare HTTP 500."""
+    sent = a2a(a2a_bin, "send", "hi", "-u", fasta2a, "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["task"]["id"]
+    failed = a2a(a2a_bin, "push-config", "list", task_id, "-u", fasta2a, "--force")
+    assert failed.returncode == 1
+    assert "HTTP 500" in failed.stderr and "(not a JSON-RPC answer)" in failed.stderr
+    assert f"hint: {fasta2a}/ is the endpoint the Agent Card names: the agent probably does not implement ListTaskPushNotificationConfigs" in failed.stderr, failed.stderr
+    assert "the agent's JSON-RPC endpoint" not in failed.stderr

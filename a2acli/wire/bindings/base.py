@@ -168,9 +168,11 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
             wire_code=code,
         )
     if status in (404, 405):
-        return HttpError(
+        missing = HttpError(
             f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid, wire_code=code
         )
+        missing.doubts_endpoint = True
+        return missing
     hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
     msg = f"{what} answered {detail}"
     if snippet and not snippet.startswith("<"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from a2acli.errors import A2acliError, UsageError
+from a2acli.errors import A2acliError, HttpError, UsageError
 from a2acli.wire import Wire, envelope
 from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body, v1_message
 from a2acli.wire.dialects import Dialect
@@ -116,6 +116,8 @@ class JsonRpcBinding:
             failed.message = f"{failed.message} (not a JSON-RPC answer)"
             failed.hint = f"is {answer.url} the agent's JSON-RPC endpoint, for this --a2a-version? check --url / --endpoint; -o raw or --debug shows the body"
             failed.args = (failed.message,)
+            if isinstance(failed, HttpError):
+                failed.doubts_endpoint = True
         return failed
 
     def _document(self, answer: Answer) -> Any:

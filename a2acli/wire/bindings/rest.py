@@ -104,6 +104,8 @@ class RestBinding:
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         stream = spec.streaming if stream is None else stream
+        if wire is Wire.V0:
+            spec.refuse_v0(dialect, self.flag)
         route = route_of(spec, wire)
         notes: list[str] = []
         params = dict(core_params or {})
