@@ -533,9 +533,23 @@ class Call:
             if ex.response_body:
                 present.passthrough(self.out, ex.response_body)  # raw: the error body as it came
             self._answered(enc, e)
+            self._predates(enc, e)
             raise
         self._answered(enc)
         return Reply(result, self._decode(enc, result), ex.response_body, ex)
+
+    def _predates(self, enc: Encoded, err: A2acliError) -> None:
+        """A method 0.3 brought, refused as unknown (-32601) or as a bad envelope (-32600: a2a-sdk
+        0.2 validates the method name against the methods it has) by an agent whose card is from
+        before 0.3: the card predates the method, and the hint says so."""
+        from a2acli.wire import is_pre_v03
+
+        pv = self.card_doc.get("protocolVersion") if isinstance(self.card_doc, dict) else None
+        if not (enc.spec is not None and enc.spec.v0_since_0_3 and isinstance(err, RpcError) and err.a2a_code in (-32600, -32601) and isinstance(pv, str) and is_pre_v03(pv)):
+            return
+        err.hint = f"the Agent Card says protocolVersion {pv}, and {enc.method} came with 0.3: the agent predates the method"
+        if enc.spec.name == "GetExtendedAgentCard":
+            err.hint += " (0.2 agents built with a2a-sdk serve an extended card, if any, by HTTP GET at /agent/authenticatedExtendedCard)"
 
     def _answered(self, enc: Encoded, err: A2acliError | None = None) -> None:
         """Note which endpoint gave an A2A answer (a result, an A2A error) to which method; an

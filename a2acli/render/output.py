@@ -13,6 +13,8 @@ from a2acli.render.safe import visible
 from a2acli.render.views import Rows
 from a2acli.wire.envelope import pretty
 
+ERROR_DATA_MAX = 300  # characters of an error's `data` the text view shows (-o json: all of it)
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -262,7 +264,10 @@ class Output:
         named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`, `-32001 TaskNotFoundError: …`
         self._err(f"error: {message}" + ("" if named else f" [{code}]"), "bold red")
         if data is not None:
-            self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")
+            shown = json.dumps(data, ensure_ascii=False)
+            if len(shown) > ERROR_DATA_MAX:  # a validator's whole report (pydantic: kilobytes) drowns the error
+                shown = f"{shown[:ERROR_DATA_MAX]}… ({len(shown)} characters; -o json shows it whole)"
+            self._err(f"  data: {shown}", "red")
         if usage:
             self._err(usage, "")
         if hint:

@@ -43,6 +43,7 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
     rest: Route | None = None  # HTTP+JSON under 1.0 (v1.0.1 a2a.proto); `/{tenant}` prefixes it
     rest_v0: Route | None = None  # HTTP+JSON under 0.3 (v0.3.0 a2a.proto): bodies are its proto-JSON
     grpc_v0: str | None = None  # the rpc of 0.3's a2a.v1.A2AService (1.0's lf.a2a.v1 rpcs are the V1 names)
+    v0_since_0_3: bool = False  # its V0 name came with 0.3: agents of 0.1/0.2 cards do not have it
 
     def wire_name(self, wire: Wire, dialect: Dialect) -> str:
         """The method name sent under `wire`; a UsageError when that version has none."""
@@ -203,6 +204,7 @@ _TABLE = (
         rest=Route("GET", "/extendedAgentCard"),
         rest_v0=Route("GET", "/v1/card"),
         grpc_v0="GetAgentCard",
+        v0_since_0_3=True,  # 0.2 agents (a2a-sdk 0.2) serve an extended card by HTTP GET /agent/authenticatedExtendedCard
     ),
 )
 

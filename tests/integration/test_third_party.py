@@ -428,3 +428,21 @@ def test_fasta2a_500_on_a_method_it_lacks_blames_the_method_not_the_url(a2a_bin,
     assert "HTTP 500" in failed.stderr and "(not a JSON-RPC answer)" in failed.stderr
     assert f"hint: {fasta2a}/ is the endpoint the Agent Card names: the agent probably does not implement ListTaskPushNotificationConfigs" in failed.stderr, failed.stderr
     assert "the agent's JSON-RPC endpoint" not in failed.stderr
+
+
+# -- issue 24: a method 0.3 brought, called on a 0.2 card ------------------------------------------
+
+
+def test_sdk02_extended_card_forced_says_the_card_predates_the_method(a2a_bin, sdk02):
+    """a2a-sdk 0.2 validates the method name against its own: -32600 with kilobytes of pydantic
+    errors as `data`. The hint names the cause; the text view cuts the data, -o json keeps it."""
+    forced = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force")
+    assert forced.returncode == 1
+    assert "-32600 InvalidRequestError" in forced.stderr
+    assert "hint: the Agent Card says protocolVersion 0.2.6, and agent/getAuthenticatedExtendedCard came with 0.3: the agent predates the method" in forced.stderr, forced.stderr
+    assert "request envelope" not in forced.stderr
+    data_line = next(line for line in forced.stderr.splitlines() if line.startswith("  data: "))
+    assert len(data_line) < 400 and data_line.endswith("characters; -o json shows it whole)"), data_line
+    as_json = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force", "-o", "json")
+    error = json.loads(as_json.stdout)["error"]
+    assert len(json.dumps(error["data"])) > 2000 and "predates the method" in error["hint"]
