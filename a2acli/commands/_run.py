@@ -239,6 +239,7 @@ def run_unary(
         check_push_config_answer,
         explain_send_refusal,
         follow_task,
+        note_held_answer,
         note_push_url,
         parse_states,
         report_task_outcome,
@@ -272,6 +273,8 @@ def run_unary(
         call.sending = None
         call.track(reply.core)
         check_push_config_answer(call, spec.name, params, reply.core)
+        if spec.result == "send":
+            note_held_answer(call, params, reply)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
             passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
             since = shown.started if shown else None

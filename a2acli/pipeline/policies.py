@@ -120,6 +120,23 @@ def explain_send_refusal(err: A2acliError, params: dict[str, Any]) -> A2acliErro
     return err
 
 
+HELD_AFTER = 1.0  # seconds: an answer to a send with returnImmediately this late, its task settled, was held
+
+
+def note_held_answer(call: Call, params: dict[str, Any], reply: Reply) -> None:
+    """A send with returnImmediately (--async, --follow) answered late with its task already
+    settled: the agent held the answer until the task was done (a2a-sdk 0.2 ignores `blocking:
+    false`), said on stderr, since the run waited although it asked not to."""
+    config = params.get("configuration") if isinstance(params, dict) else None
+    elapsed = getattr(reply.exchange, "elapsed", None)
+    if not (isinstance(config, dict) and config.get("returnImmediately") is True and call.task.get("id") and settled(call.task.get("state"))):
+        return
+    if elapsed is None or elapsed < HELD_AFTER:
+        return
+    asked = "blocking: false" if call.opts.wire is Wire.V0 else "returnImmediately"
+    call.out.note(f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}")
+
+
 def refuses_return_immediately(err: A2acliError) -> bool:
     """An error answer to a send with returnImmediately that may be the agent refusing that field,
     not the message: invalid params or request (-32602, -32600), or HTTP 400, 422 or 500 with no

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -446,3 +447,20 @@ def test_sdk02_extended_card_forced_says_the_card_predates_the_method(a2a_bin, s
     as_json = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force", "-o", "json")
     error = json.loads(as_json.stdout)["error"]
     assert len(json.dumps(error["data"])) > 2000 and "predates the method" in error["hint"]
+
+
+# -- issue 24: --async against an agent that ignores blocking: false -------------------------------
+
+
+def test_sdk02_async_notes_that_the_agent_held_the_answer(a2a_bin, sdk02, sdk03):
+    """a2a-sdk 0.2 ignores `blocking: false` (a TODO in its handler): the answer comes when the
+    task is done. a2a-sdk 0.3 honours it: the working task at once, and no note."""
+    held = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk02, "--a2a-version", "0.3", "-o", "json")
+    assert held.returncode == 0, held.stderr
+    assert json.loads(held.stdout)["status"]["state"] == "completed"
+    task_id = json.loads(held.stdout)["id"]
+    assert f"until task {task_id} was completed: it does not honour blocking: false" in held.stderr, held.stderr
+    assert float(re.search(r"the agent held the answer (\d+\.\d)s", held.stderr).group(1)) >= 2.0, held.stderr  # the agent's 2.5 s
+    quick = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
+    assert quick.returncode == 0, quick.stderr
+    assert json.loads(quick.stdout)["status"]["state"] != "completed" and "held the answer" not in quick.stderr, quick.stderr
