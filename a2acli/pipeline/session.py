@@ -493,8 +493,36 @@ class Call:
 
     def unary(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
         self.endpoint()  # before encoding: the interface's binding and tenant shape the request
-        (reply,) = self.invoke(self.encode(spec, params, request_id, stream=False), headers=headers, retries=retries)
+        enc = self.encode(spec, params, request_id, stream=False)
+        try:
+            (reply,) = self.invoke(enc, headers=headers, retries=retries)
+            return reply
+        except (RpcError, HttpError) as e:
+            other = self._other_form(spec, params, e)
+            if other is None:
+                raise
+        (reply,) = self.invoke(other, headers=headers, retries=retries)  # outside the except: the dump does not pin the refusal on it
         return reply
+
+    def _other_form(self, spec: MethodSpec, params: Any, err: A2acliError) -> Encoded | None:
+        """The call in the route's other body form, when the first was refused as a request the
+        agent could not read: HTTP 400 or 422, -32602 or -32600 (a2a-js 1.3's 0.3 mount answers
+        "…missing pushNotificationConfig" to the whole request; a2a-js 0.3 "Request must include a
+        `config` object" and a2a-sdk 1.x "No task for" to the proto's form), or an HTTP 500 naming
+        no A2A error (a2a-sdk 0.3 fails to parse the proto's form).
+        Sent once, with a note: a server reads one form or the other, so the two cannot both set
+        a config."""
+        refused = err.a2a_code in (-32602, -32600) or type(err) is HttpError and err.wire_code in (400, 422, 500)
+        if not refused:
+            return None
+        ep = self.known_endpoint()
+        other = self.binding.encode_other(spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else "")
+        if other is None:
+            return None
+        self.out.note(
+            f"{spec.name}: the agent refused the body the 0.3 proto's route defines ({err.message}); sending it once more with the whole request as the body, as a2a-sdk and a2a-js 0.3 read it"
+        )
+        return self._noted(other)
 
     def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
         self.endpoint()

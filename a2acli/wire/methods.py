@@ -17,11 +17,14 @@ class Route(NamedTuple):
     """An HTTP+JSON route, spelt as the proto's `google.api.http` annotation: `{field}` and
     `{field=pattern}` take the request message's field; `body` is `*` (every field the path does
     not take), a field name, `=` (the whole message, path fields included: what a2a-sdk's 0.3
-    server reads where its proto says `config`), or "" (no body: the fields left go to the query)."""
+    server reads where its proto says `config`), or "" (no body: the fields left go to the query).
+    `other`: a second body form servers read, tried once when the first is refused (only where
+    sending the request again in the other form is safe: a server reads one form or the other)."""
 
     verb: str
     template: str
     body: str = ""
+    other: str = ""
 
 
 class NoV0FormError(UsageError):
@@ -148,8 +151,9 @@ _TABLE = (
         rest_v0=Route("GET", "/v1/{name=tasks/*}:subscribe"),
         grpc_v0="TaskSubscription",
     ),
-    # the 0.3 proto spells this route `{parent=task/*/pushNotificationConfigs}` (a typo) with `body: "config"`;
-    # a2a-sdk's 0.3 server routes tasks/ and reads the whole request (parent included) from the body
+    # the 0.3 proto spells this route `{parent=task/*/pushNotificationConfigs}` (a typo) with `body: "config"`:
+    # the TaskPushNotificationConfig is the body (a2a-js reads that), configId goes to the query; a2a-sdk's
+    # 0.3 servers route tasks/ and read the whole request (parent included) from the body: the other form
     MethodSpec(
         "CreateTaskPushNotificationConfig",
         "tasks/pushNotificationConfig/set",
@@ -158,7 +162,7 @@ _TABLE = (
         "push-config",
         "Register a webhook for a task.",
         rest=Route("POST", "/tasks/{taskId=*}/pushNotificationConfigs", "*"),
-        rest_v0=Route("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "="),
+        rest_v0=Route("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "config", other="="),
         grpc_v0="CreateTaskPushNotificationConfig",
     ),
     MethodSpec(

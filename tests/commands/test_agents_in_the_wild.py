@@ -261,3 +261,39 @@ def test_a_valid_card_gets_no_such_warning(cli, tmp_path):
     card = tmp_path / "good.json"
     card.write_text(json.dumps(v1_card()))
     assert "is not valid" not in cli("card", "get", "-a", str(card)).stderr
+
+
+# -- issue 24 item 7: a 0.3 HTTP+JSON push-config create in the proto's form, then the other ------
+
+REST_V0 = f"{AGENT}/rest"
+CREATE = f"{REST_V0}/v1/tasks/t-1/pushNotificationConfigs"
+CREATED = {"name": "tasks/t-1/pushNotificationConfigs/c-1", "pushNotificationConfig": {"id": "c-1", "url": "http://127.0.0.1:9/h"}}
+CREATE_ARGV = ("push-config", "create", "t-1", "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "c-1", "--endpoint", REST_V0, "--transport", "rest", "--a2a-version", "0.3")
+
+
+def test_v0_rest_create_refused_in_the_proto_form_is_sent_once_in_the_whole_request_form(cli, respx_mock):
+    route = respx_mock.post(CREATE).mock(side_effect=[
+        httpx.Response(400, json={"code": -32602, "message": "Request must include a `config` object with a `pushNotificationConfig`"}),
+        httpx.Response(200, json=CREATED),
+    ])
+    result = cli(*CREATE_ARGV, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    first, second = (json.loads(c.request.content) for c in route.calls)
+    assert first == CREATED and route.calls[0].request.url.params["configId"] == "c-1"
+    assert second == {"parent": "tasks/t-1", "configId": "c-1", "config": CREATED} and "configId" not in route.calls[1].request.url.params
+    assert "refused the body the 0.3 proto's route defines (-32602 InvalidParamsError: Request must include" in result.stderr
+    assert "sending it once more with the whole request as the body" in result.stderr
+
+
+def test_v0_rest_create_refused_in_both_forms_is_sent_twice_at_most(cli, respx_mock):
+    route = respx_mock.post(CREATE).respond(500, json={"message": "unknown exception"})
+    result = cli(*CREATE_ARGV)
+    assert result.exit_code == 1 and route.call_count == 2
+    assert result.stderr.count("sending it once more") == 1
+
+
+def test_v0_rest_create_refused_for_another_reason_is_not_sent_again(cli, respx_mock):
+    route = respx_mock.post(CREATE).respond(404, json={"code": -32001, "message": "Task not found"})
+    result = cli(*CREATE_ARGV)
+    assert result.exit_code == 1 and route.call_count == 1
+    assert "TaskNotFoundError" in result.stderr and "once more" not in result.stderr

@@ -135,6 +135,14 @@ def sdk03(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def sdk03rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The echo agent on a2a-sdk 0.3's HTTP+JSON application (the /v1 routes at the root)."""
+    python = python_env("sdk03")
+    with serve([str(python), str(HERE / "sdk_rest_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("sdk03rest") / "log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def sdk02(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     python = python_env("sdk02")
     with serve([str(python), str(HERE / "sdk_echo_server.py")], "/.well-known/agent.json", tmp_path_factory.mktemp("sdk02") / "log") as url:
@@ -464,3 +472,37 @@ def test_sdk02_async_notes_that_the_agent_held_the_answer(a2a_bin, sdk02, sdk03)
     quick = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
     assert quick.returncode == 0, quick.stderr
     assert json.loads(quick.stdout)["status"]["state"] != "completed" and "held the answer" not in quick.stderr, quick.stderr
+
+
+# -- issue 24: 0.3 HTTP+JSON push-config create, the body the 0.3 proto's route defines ------------
+
+
+def _created(a2a_bin: list[str], url: str, dump: Path) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    """A task, then a push config for it over 0.3 HTTP+JSON; the create requests as they went."""
+    sent = a2a(a2a_bin, "send", "hi", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    doc = json.loads(sent.stdout)
+    task_id = doc.get("id") or doc["task"]["id"]
+    created = a2a(a2a_bin, "push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "c-1", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json", "--as", "v1", "--dump", str(dump))
+    assert created.returncode == 0, created.stderr
+    assert json.loads(created.stdout)["id"] == "c-1" and json.loads(created.stdout)["taskId"] == task_id
+    creates = [e for e in index(dump) if e["method"] == "CreateTaskPushNotificationConfig"]
+    assert [e["status"] >= 400 for e in creates] == [True] * (len(creates) - 1) + [False], creates
+    assert all(e["error"] is None for e in creates), creates  # no refusal pinned on the create that worked
+    return created, [json.loads((dump / f"{e['files']}.request.body").read_text()) for e in creates]
+
+
+def test_js13_v0_rest_push_config_create_body_is_the_config(a2a_bin, js13compat, tmp_path):
+    """a2a-js 1.3's 0.3 mount reads the body as the proto says (`body: "config"`): one request."""
+    created, bodies = _created(a2a_bin, js13compat, tmp_path)
+    assert len(bodies) == 1 and set(bodies[0]) == {"name", "pushNotificationConfig"}, bodies
+    assert "once more" not in created.stderr
+
+
+@pytest.mark.parametrize("server", ["sdk03rest", "js03rest"])
+def test_v0_rest_push_config_create_refused_in_the_proto_form_is_sent_once_in_the_whole_request_form(a2a_bin, server, request, tmp_path):
+    """a2a-sdk 0.3 (HTTP 500: it cannot parse the proto's form) and a2a-js 0.3 (400, "Request must
+    include a `config` object") read the whole request as the body: one more try in that form."""
+    created, bodies = _created(a2a_bin, request.getfixturevalue(server), tmp_path)
+    assert [set(b) for b in bodies] == [{"name", "pushNotificationConfig"}, {"parent", "configId", "config"}], bodies
+    assert created.stderr.count("sending it once more with the whole request as the body") == 1, created.stderr

@@ -66,11 +66,21 @@ def test_v0_send_body_is_03_proto_json_and_streams_ask_for_sse():
     assert dict(enc.request.headers)["Accept"] == "text/event-stream" and enc.stream
 
 
-def test_v0_create_push_config_sends_the_whole_request_with_its_parent():
+def test_v0_create_push_config_body_is_the_config_as_the_proto_route_says_and_the_other_form_the_whole_request():
+    """0.3 proto: `body: "config"`: the TaskPushNotificationConfig is the body, configId (a field
+    neither the path nor the body takes) the query; the other form (a2a-sdk's) the whole request."""
     params = {"taskId": "t1", "id": "p1", "url": "http://h/"}
     enc = REST.encode(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V0, dialect=SPEC)
-    assert enc.request.path == "/v1/tasks/t1/pushNotificationConfigs"
-    assert json.loads(enc.request.body)["parent"] == "tasks/t1"
+    assert enc.request.path == "/v1/tasks/t1/pushNotificationConfigs" and enc.request.query == (("configId", "p1"),)
+    assert json.loads(enc.request.body) == {"name": "tasks/t1/pushNotificationConfigs/p1", "pushNotificationConfig": {"id": "p1", "url": "http://h/"}}
+    other = REST.encode_other(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V0, dialect=SPEC)
+    assert other is not None and other.request.path == enc.request.path and other.request.query == ()
+    assert json.loads(other.request.body) == {"parent": "tasks/t1", "configId": "p1", "config": json.loads(enc.request.body)}
+    for sent in (enc, other):  # a recorded request reads back in either form (`a2a diff`, `translate`)
+        target = "/api" + sent.request.path + ("?" + "&".join(f"{k}={v}" for k, v in sent.request.query) if sent.request.query else "")
+        assert decode_request(METHODS["CreateTaskPushNotificationConfig"], Wire.V0, target, sent.request.body or b"") == params
+    assert REST.encode_other(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V1, dialect=SPEC) is None
+    assert REST.encode_other(METHODS["GetTask"], {"id": "t1"}, wire=Wire.V0, dialect=SPEC) is None
 
 
 def test_v0_list_tasks_with_parameters_is_a_usage_error():

@@ -52,6 +52,10 @@ class GrpcBinding:
         request = HttpRequest("POST", method_path(spec, wire), (), (("Content-Type", MEDIA_TYPE),), envelope.dumps(message))
         return Encoded(spec, spec.name, request, message, wire, None, tuple(notes), stream)
 
+    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+        """No method has a second request form over this binding."""
+        return None
+
     def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         """`a2a call` over gRPC: a method of the table by its V1 name (params in V1 form)."""
         from a2acli.wire.bindings.jsonrpc import known_method

@@ -42,6 +42,10 @@ class JsonRpcBinding:
         params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
         return _encoded(spec, method, params, wire, envelope.new_id() if request_id is None else request_id, stream, notes)
 
+    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+        """No method has a second request form over this binding."""
+        return None
+
     def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         """`a2a call`: a known method given by its V1 name takes the chosen wire's name and params
         form (an object); its V0 name is sent as given under V0 and refused under V1 (its params
