@@ -114,7 +114,7 @@ class Call:
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
-        self._extension_said = False
+        self._extension_said = False  # the --force extension note (once a run)
         self.answered: dict[str, list[str]] = {}  # endpoint URL -> the methods it gave an A2A answer to in this run
         self.v0_extensions = False  # --force: a method 0.3 lacks goes in the binding's extension form (tasks list)
         self.located: Any = None  # transport.catalog.Located: the catalog and entry of -u catalog:NAME
