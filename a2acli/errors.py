@@ -160,9 +160,12 @@ class TimeoutExpired(A2acliError):
 
 
 class HttpError(A2acliError):
-    """A non-2xx answer that names no A2A error (wire_code: the HTTP status or gRPC status)."""
+    """A non-2xx answer that names no A2A error (wire_code: the HTTP status or gRPC status).
+    `doubts_endpoint`: its hint asks whether the URL is the agent's endpoint (a 404, a 5xx that is
+    no JSON-RPC answer); the pipeline words it otherwise when it knows the endpoint is right."""
 
     code = HTTP_ERROR
+    doubts_endpoint = False
 
 
 class InvalidResponseError(A2acliError):

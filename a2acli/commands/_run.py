@@ -239,6 +239,7 @@ def run_unary(
         check_push_config_answer,
         explain_send_refusal,
         follow_task,
+        note_held_answer,
         note_push_url,
         parse_states,
         report_task_outcome,
@@ -276,6 +277,8 @@ def run_unary(
         call.sending = None
         call.track(reply.core)
         check_push_config_answer(call, spec.name, params, reply.core)
+        if spec.result == "send":
+            note_held_answer(call, params, reply)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
             passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
             since = shown.started if shown else None
@@ -337,14 +340,16 @@ def run_stream(
 
 
 @entry_point
-def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False) -> None:
+def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False, force: bool = False) -> None:
     """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset); `stream`:
-    each task as its page arrives (-o json: one Task a line)."""
+    each task as its page arrives (-o json: one Task a line); `force`: under 0.3 (no ListTasks),
+    the binding's extension form all the same."""
     from a2acli.pipeline.policies import list_pages, merge_pages
     from a2acli.render.present import next_page_note, passthrough, present, task_lines
 
     spec = METHODS["ListTasks"]
     with session(opts) as call:
+        call.v0_extensions = force
         if opts.offline:
             call.print_offline(call.encode(spec, params, request_id), headers=None)
             return

@@ -56,11 +56,18 @@ def tasks_list(
     status_timestamp_after: Annotated[str | None, typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,
     stream: Annotated[bool, typer.Option("--stream", help="Print each task as its page arrives (JSON Lines under -o json: one Task a line).")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Under --a2a-version 0.3, which has no ListTasks: send the binding's extension form anyway (JSON-RPC tasks/list with limit/offset, HTTP+JSON GET /v1/tasks), which some 0.3 agents answer.",
+        ),
+    ] = False,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
 ) -> None:
-    """List tasks (ListTasks; V0 only with --dialect clix: tasks/list with limit/offset).
+    """List tasks (ListTasks; 0.3 has none: --force, or --dialect clix, sends an extension form).
 
     Examples:
 
@@ -86,7 +93,7 @@ def tasks_list(
             params[key] = value
     if include_artifacts:
         params["includeArtifacts"] = True
-    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream)
+    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream, force=force)
 
 
 @app.command("cancel")

@@ -145,6 +145,23 @@ def explain_send_refusal(err: A2acliError, params: dict[str, Any]) -> A2acliErro
     return err
 
 
+HELD_AFTER = 1.0  # seconds: an answer to a send with returnImmediately this late, its task settled, was held
+
+
+def note_held_answer(call: Call, params: dict[str, Any], reply: Reply) -> None:
+    """A send with returnImmediately (--async, --follow) answered late with its task already
+    settled: the agent held the answer until the task was done (a2a-sdk 0.2 ignores `blocking:
+    false`), said on stderr, since the run waited although it asked not to."""
+    config = params.get("configuration") if isinstance(params, dict) else None
+    elapsed = getattr(reply.exchange, "elapsed", None)
+    if not (isinstance(config, dict) and config.get("returnImmediately") is True and call.task.get("id") and settled(call.task.get("state"))):
+        return
+    if elapsed is None or elapsed < HELD_AFTER:
+        return
+    asked = "blocking: false" if call.opts.wire is Wire.V0 else "returnImmediately"
+    call.out.note(f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}")
+
+
 def refuses_return_immediately(err: A2acliError) -> bool:
     """An error answer to a send with returnImmediately that may be the agent refusing that field,
     not the message: invalid params or request (-32602, -32600), or HTTP 400, 422 or 500 with no
@@ -305,7 +322,7 @@ def send_and_wait(call: Call, params: dict[str, Any], view: Any, *, interval: fl
     call.track(reply.core)
     view.event(reply)
     if call.task.get("id") and not settled(call.task.get("state")):
-        view.final(wait_for_task(call, interval, wrap=True, since=shown.started))
+        view.final(wait_for_task(call, interval, wrap=True, since=shown.started, shown=view.waiting))
 
 
 def poll_instead(call: Call, view: Any, *, interval: float) -> None:
@@ -313,7 +330,7 @@ def poll_instead(call: Call, view: Any, *, interval: float) -> None:
     it settles (what `tasks get --wait` does), shown as the stream's last event."""
     reply = call.unary(METHODS["GetTask"], {"id": call.task["id"]})
     call.track(reply.core)
-    view.final(as_stream_event(call, reply) if settled(call.task.get("state")) else wait_for_task(call, interval, wrap=True))
+    view.final(as_stream_event(call, reply) if settled(call.task.get("state")) else wait_for_task(call, interval, wrap=True, shown=view.waiting))
 
 
 def list_pages(call: Call, params: dict[str, Any], request_id: str | None = None) -> Iterator[Reply]:
@@ -426,7 +443,7 @@ def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribin
     if tid and not settled(call.task.get("state")) and follow:
         if not subscribing and not broke:
             call.out.note(f"the agent closed the stream before the task finished; polling task {tid}")
-        view.final(wait_for_task(call, interval, wrap=True))  # a StreamResponse {task} like the events
+        view.final(wait_for_task(call, interval, wrap=True, shown=view.waiting))  # a StreamResponse {task} like the events; the view's progress display, if any, shows the polls
     elif o.broken and not broke:
         raise o.broken
 

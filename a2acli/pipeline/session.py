@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from a2acli.errors import A2acliError, CardInvalidError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
 from a2acli.pipeline.options import CallOptions
 from a2acli.render import present
-from a2acli.wire import envelope
+from a2acli.wire import Wire, envelope
 from a2acli.wire.methods import MethodSpec
 from a2acli.wire.translate.enums import INTERRUPTED_STATES, is_interrupted
 
@@ -115,6 +115,9 @@ class Call:
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
+        self._extension_said = False  # the --force extension note (once a run)
+        self.answered: dict[str, list[str]] = {}  # endpoint URL -> the methods it gave an A2A answer to in this run
+        self.v0_extensions = False  # --force: a method 0.3 lacks goes in the binding's extension form (tasks list)
         self.located: Any = None  # transport.catalog.Located: the catalog and entry of -u catalog:NAME
         self.catalog_read: Any = None  # transport.catalog.ReadCatalog, once read
         self.inline_card: Any = None  # the FetchedCard of a card the catalog holds inline
@@ -399,19 +402,31 @@ class Call:
         self.sent = (spec.name, params)
         try:
             enc = self.binding.encode(
-                spec, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
+                spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
             )
         except NoV0FormError as e:  # what to do depends on what the card offers
             if self.card is not None:
-                from a2acli.wire import Wire
                 from a2acli.wire.endpoints import offered_versions
 
                 offers_v1: bool | None = Wire.V1 in offered_versions(self.card, self.opts.transports)
                 if not offers_v1 and self.card_varies:  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
                     offers_v1 = None
-                e.hint = e.spec.no_v0_hint(offers_v1)
+                e.hint = e.spec.no_v0_hint(offers_v1, self.binding.flag)
             raise
         return self._noted(enc, request_id)
+
+    def _dialect_for(self, spec: MethodSpec) -> Any:
+        """The dialect a method is encoded in: the chosen one, or (--force on a method 0.3 has
+        only as an extension, `v0_extensions`) one that takes the binding's extension form, said
+        once a run."""
+        dialect = self.opts.dialect
+        if not (self.v0_extensions and spec.v0_vendor_only and self.opts.wire is Wire.V0) or dialect.v0_list_tasks:
+            return dialect
+        form = spec.v0_extension(self.binding.flag)
+        if form and not self._extension_said:
+            self._extension_said = True  # every page is encoded
+            self.out.note(f"0.3 has no {spec.name}: sending the extension {form} anyway (--force)")
+        return dialect._replace(v0_list_tasks=True)
 
     def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
         """`a2a call`: a method by any name (see the bindings' encode_call)."""
@@ -513,8 +528,36 @@ class Call:
 
     def unary(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
         self.endpoint()  # before encoding: the interface's binding and tenant shape the request
-        (reply,) = self.invoke(self.encode(spec, params, request_id, stream=False), headers=headers, retries=retries)
+        enc = self.encode(spec, params, request_id, stream=False)
+        try:
+            (reply,) = self.invoke(enc, headers=headers, retries=retries)
+            return reply
+        except (RpcError, HttpError) as e:
+            other = self._other_form(spec, params, e)
+            if other is None:
+                raise
+        (reply,) = self.invoke(other, headers=headers, retries=retries)  # outside the except: the dump does not pin the refusal on it
         return reply
+
+    def _other_form(self, spec: MethodSpec, params: Any, err: A2acliError) -> Encoded | None:
+        """The call in the route's other body form, when the first was refused as a request the
+        agent could not read: HTTP 400 or 422, -32602 or -32600 (a2a-js 1.3's 0.3 mount answers
+        "…missing pushNotificationConfig" to the whole request; a2a-js 0.3 "Request must include a
+        `config` object" and a2a-sdk 1.x "No task for" to the proto's form), or an HTTP 500 naming
+        no A2A error (a2a-sdk 0.3 fails to parse the proto's form).
+        Sent once, with a note: a server reads one form or the other, so the two cannot both set
+        a config."""
+        refused = err.a2a_code in (-32602, -32600) or type(err) is HttpError and err.wire_code in (400, 422, 500)
+        if not refused:
+            return None
+        ep = self.known_endpoint()
+        other = self.binding.encode_other(spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else "")
+        if other is None:
+            return None
+        self.out.note(
+            f"{spec.name}: the agent refused the body the 0.3 proto's route defines ({err.message}); sending it once more with the whole request as the body, as a2a-sdk and a2a-js 0.3 read it"
+        )
+        return self._noted(other)
 
     def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
         self.endpoint()
@@ -549,11 +592,50 @@ class Call:
                 time.sleep(delay)
         try:
             result = self.binding_of(enc).read_unary(enc, ex, warn=self.out.warn)
-        except A2acliError:  # an A2A error, an HTTP error, an answer that is no JSON
+        except A2acliError as e:  # an A2A error, an HTTP error, an answer that is no JSON
             if ex.response_body:
                 present.passthrough(self.out, ex.response_body)  # raw: the error body as it came
+            self._answered(enc, e)
+            self._predates(enc, e)
             raise
+        self._answered(enc)
         return Reply(result, self._decode(enc, result), ex.response_body, ex)
+
+    def _predates(self, enc: Encoded, err: A2acliError) -> None:
+        """A method 0.3 brought, refused as unknown (-32601) or as a bad envelope (-32600: a2a-sdk
+        0.2 validates the method name against the methods it has) by an agent whose card is from
+        before 0.3: the card predates the method, and the hint says so."""
+        from a2acli.wire import is_pre_v03
+
+        pv = self.card_doc.get("protocolVersion") if isinstance(self.card_doc, dict) else None
+        if not (enc.spec is not None and enc.spec.v0_since_0_3 and isinstance(err, RpcError) and err.a2a_code in (-32600, -32601) and isinstance(pv, str) and is_pre_v03(pv)):
+            return
+        err.hint = f"the Agent Card says protocolVersion {pv}, and {enc.method} came with 0.3: the agent predates the method"
+        if enc.spec.name == "GetExtendedAgentCard":
+            err.hint += " (0.2 agents built with a2a-sdk serve an extended card, if any, by HTTP GET at /agent/authenticatedExtendedCard)"
+
+    def _answered(self, enc: Encoded, err: A2acliError | None = None) -> None:
+        """Note which endpoint gave an A2A answer (a result, an A2A error) to which method; an
+        error whose hint doubts the endpoint (a 404, a 5xx that is no JSON-RPC answer) from an
+        endpoint that answered other methods in this run, or that the Agent Card names, is the
+        agent lacking the method: its hint says so."""
+        url = self.endpoint().url
+        if err is None or isinstance(err, RpcError):
+            methods = self.answered.setdefault(url, [])
+            if enc.method not in methods:
+                methods.append(enc.method)
+            return
+        if not getattr(err, "doubts_endpoint", False):
+            return
+        others = [m for m in self.answered.get(url, []) if m != enc.method]
+        if others:
+            why = f"{url} answered {', '.join(others)} in this run"
+        elif self.card is not None and not self.opts.endpoint:
+            why = f"{url} is the endpoint the Agent Card names"
+        else:
+            return
+        what = f"{enc.method} ({enc.request.verb} {enc.request.path})" if self.binding_of(enc).flag == "rest" else enc.method
+        err.hint = f"{why}: the agent probably does not implement {what}; -o raw or --debug shows the body"
 
     def binding_of(self, enc: Encoded) -> Binding:
         """The binding that encoded `enc` (the endpoint's, looked up once per call)."""
@@ -620,7 +702,9 @@ class Call:
                 if not 200 <= (ex.status or 0) < 300:
                     if self.renew_oauth_token(ex):
                         continue
-                    raise binding.error(ex)
+                    failed = binding.error(ex)
+                    self._answered(enc, failed)
+                    raise failed
                 events = 0
                 ids = self.event_ids
                 for ev in stream:
@@ -642,6 +726,8 @@ class Call:
                         reply = Reply(result, decode(result), ev.data.encode(), ex, facts=facts)
                     ends = facts.ends if facts is not None else ends_stream(result, reply.core)
                     events += 1
+                    if events == 1:
+                        self._answered(enc)
                     yield reply
                     self.transport.check_deadline()
                     if ends:

@@ -14,6 +14,8 @@ from a2acli.redact import value as redacted_value
 from a2acli.render.safe import visible
 from a2acli.wire.envelope import pretty
 
+ERROR_DATA_MAX = 300  # characters of an error's `data` the text view shows (-o json: all of it)
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -333,7 +335,10 @@ class Output:
         named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`
         self._err(f"error: {message}" + ("" if named else f" [{code}]"), "bold red")
         if data is not None:
-            self._err(f"  data: {json.dumps(data, ensure_ascii=False)}", "red")
+            shown = json.dumps(data, ensure_ascii=False)
+            if len(shown) > ERROR_DATA_MAX:  # a validator's whole report (pydantic: kilobytes) drowns the error
+                shown = f"{shown[:ERROR_DATA_MAX]}… ({len(shown)} characters; -o json shows it whole)"
+            self._err(f"  data: {shown}", "red")
         if usage:
             self._err(usage, "")
         if hint:

@@ -392,6 +392,8 @@ class StreamView:
         self._last_event = 0.0
         self._swapped_err: tuple[Any] | None = None  # the Output's stderr console while live
 
+    waiting: Any = None  # no waiting display of its own: a poll after the stream shows its own
+
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self) -> StreamView:
         self._entered = True
@@ -616,6 +618,12 @@ class FinalView:
 
     def __exit__(self, *exc: Any) -> None:
         self._stop()
+
+    @property
+    def waiting(self) -> Any:
+        """Its progress display (text mode): a poll after the stream moves this one, so each
+        state change is said once."""
+        return self._wait
 
     def _stop(self) -> None:
         if self._wait is not None:

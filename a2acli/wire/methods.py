@@ -17,11 +17,14 @@ class Route(NamedTuple):
     """An HTTP+JSON route, spelt as the proto's `google.api.http` annotation: `{field}` and
     `{field=pattern}` take the request message's field; `body` is `*` (every field the path does
     not take), a field name, `=` (the whole message, path fields included: what a2a-sdk's 0.3
-    server reads where its proto says `config`), or "" (no body: the fields left go to the query)."""
+    server reads where its proto says `config`), or "" (no body: the fields left go to the query).
+    `other`: a second body form servers read, tried once when the first is refused (only where
+    sending the request again in the other form is safe: a server reads one form or the other)."""
 
     verb: str
     template: str
     body: str = ""
+    other: str = ""
 
 
 class NoV0FormError(UsageError):
@@ -43,21 +46,47 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
     rest: Route | None = None  # HTTP+JSON under 1.0 (v1.0.1 a2a.proto); `/{tenant}` prefixes it
     rest_v0: Route | None = None  # HTTP+JSON under 0.3 (v0.3.0 a2a.proto): bodies are its proto-JSON
     grpc_v0: str | None = None  # the rpc of 0.3's a2a.v1.A2AService (1.0's lf.a2a.v1 rpcs are the V1 names)
+    v0_since_0_3: bool = False  # its V0 name came with 0.3: agents of 0.1/0.2 cards do not have it
 
     def wire_name(self, wire: Wire, dialect: Dialect) -> str:
         """The method name sent under `wire`; a UsageError when that version has none."""
         if wire is Wire.V1:
             return self.name
-        if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
-            raise NoV0FormError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=self.no_v0_hint(None), spec=self)
+        self.refuse_v0(dialect, "jsonrpc")
+        assert self.v0 is not None
         return self.v0
 
-    def no_v0_hint(self, offers_v1: bool | None) -> str:
-        """What to do about a method 0.3 lacks, from what the card says (None: no card read)."""
-        vendor = f"--dialect clix sends the vendor extension {self.v0} (limit/offset), which only agents built for it answer" if self.v0_vendor_only else ""
+    def refuse_v0(self, dialect: Dialect, binding: str) -> None:
+        """NoV0FormError when 0.3 has no such method in `dialect`: the one rule of every binding.
+        A method that exists under 0.3 only as an extension (ListTasks: JSON-RPC `tasks/list`, HTTP+JSON
+        `GET /v1/tasks`) goes only in a dialect that takes it (clix) or when forced (the caller
+        passes the dialect with `v0_list_tasks` set)."""
+        if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
+            raise NoV0FormError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=self.no_v0_hint(None, binding), spec=self)
+
+    def v0_extension(self, binding: str) -> str:
+        """The extension form `--force` sends over `binding` under 0.3 ("" when it has none)."""
+        if not self.v0_vendor_only:
+            return ""
+        if binding == "jsonrpc":
+            return f"{self.v0} (limit/offset)"
+        if binding == "rest" and self.rest_v0 is not None:
+            return f"{self.rest_v0.verb} {self.rest_v0.template}"
+        return ""
+
+    def no_v0_hint(self, offers_v1: bool | None, binding: str = "jsonrpc") -> str:
+        """What to do about a method 0.3 lacks, from what the card says (None: no card read) and
+        the binding in use (its extension form, if any, is what --force sends)."""
+        form = self.v0_extension(binding)
+        if form:
+            vendor = f"--force sends the extension {form} anyway, which only some 0.3 agents answer"
+        elif self.v0_vendor_only:
+            vendor = "with --transport jsonrpc or rest, --force sends an extension form some 0.3 agents answer"
+        else:
+            vendor = ""
         if offers_v1 is False:
-            hint = f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no {self.name}: `a2a {self.command}` has no way to work with it"
-            return f"{hint}; {vendor}" if vendor else hint
+            hint = f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no {self.name}"
+            return f"{hint}; {vendor}" if vendor else f"{hint}: `a2a {self.command}` has no way to work with it"
         hint = "use --a2a-version 1.0" + (" if the agent offers it" if offers_v1 is None else " (the card offers it)")
         return f"{hint}, or {vendor}" if vendor else hint
 
@@ -122,8 +151,9 @@ _TABLE = (
         rest_v0=Route("GET", "/v1/{name=tasks/*}:subscribe"),
         grpc_v0="TaskSubscription",
     ),
-    # the 0.3 proto spells this route `{parent=task/*/pushNotificationConfigs}` (a typo) with `body: "config"`;
-    # a2a-sdk's 0.3 server routes tasks/ and reads the whole request (parent included) from the body
+    # the 0.3 proto spells this route `{parent=task/*/pushNotificationConfigs}` (a typo) with `body: "config"`:
+    # the TaskPushNotificationConfig is the body (a2a-js reads that), configId goes to the query; a2a-sdk's
+    # 0.3 servers route tasks/ and read the whole request (parent included) from the body: the other form
     MethodSpec(
         "CreateTaskPushNotificationConfig",
         "tasks/pushNotificationConfig/set",
@@ -132,7 +162,7 @@ _TABLE = (
         "push-config",
         "Register a webhook for a task.",
         rest=Route("POST", "/tasks/{taskId=*}/pushNotificationConfigs", "*"),
-        rest_v0=Route("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "="),
+        rest_v0=Route("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "config", other="="),
         grpc_v0="CreateTaskPushNotificationConfig",
     ),
     MethodSpec(
@@ -178,6 +208,7 @@ _TABLE = (
         rest=Route("GET", "/extendedAgentCard"),
         rest_v0=Route("GET", "/v1/card"),
         grpc_v0="GetAgentCard",
+        v0_since_0_3=True,  # 0.2 agents (a2a-sdk 0.2) serve an extended card by HTTP GET /agent/authenticatedExtendedCard
     ),
 )
 

@@ -129,7 +129,7 @@ def test_v0_tasks_list_on_a_0_3_only_agent_does_not_suggest_1_0(cli, respx_mock)
     result = cli("tasks", "list", "-u", AGENT, "--a2a-version", "0.3")
     assert result.exit_code == 2
     assert "--a2a-version 1.0" not in result.stderr
-    assert "offers only 0.3" in result.stderr and "--dialect clix sends the vendor extension tasks/list" in result.stderr
+    assert "offers only 0.3" in result.stderr and "--force sends the extension tasks/list (limit/offset) anyway" in result.stderr
 
 
 def test_v0_tasks_list_on_an_agent_whose_card_varies_by_version_does_not_claim_0_3_only(cli, respx_mock):
@@ -166,6 +166,18 @@ def test_a_5xx_that_is_no_json_rpc_answer_asks_whether_the_url_is_the_endpoint(c
     assert result.exit_code == 1
     assert "(not a JSON-RPC answer)" in result.stderr and f"is {RPC} the agent's JSON-RPC endpoint" in result.stderr
     assert "retry later" not in result.stderr
+
+
+def test_a_5xx_from_an_endpoint_that_answered_another_method_in_this_run_blames_the_method(cli, respx_mock, no_sleep):
+    """Issue 24 item 9: the endpoint served SendMessage, then fails GetTask with a bare 500: the
+    agent lacks the method; the URL is not in doubt."""
+    working = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}}
+    respx_mock.post(RPC, json__method="SendMessage").respond(json=rpc_result(working))
+    respx_mock.post(RPC).respond(500, text="Internal Server Error")  # SubscribeToTask, then GetTask
+    result = cli("send", "hi", "--endpoint", RPC)
+    assert result.exit_code == 1
+    assert f"hint: {RPC} answered SendMessage in this run: the agent probably does not implement GetTask" in result.stderr, result.stderr
+    assert "the agent's JSON-RPC endpoint" not in result.stderr
 
 
 def test_subscribe_refused_with_invalid_params_terminal_state_shows_the_finished_task(cli, respx_mock):
@@ -249,3 +261,39 @@ def test_a_valid_card_gets_no_such_warning(cli, tmp_path):
     card = tmp_path / "good.json"
     card.write_text(json.dumps(v1_card()))
     assert "is not valid" not in cli("card", "get", "-a", str(card)).stderr
+
+
+# -- issue 24 item 7: a 0.3 HTTP+JSON push-config create in the proto's form, then the other ------
+
+REST_V0 = f"{AGENT}/rest"
+CREATE = f"{REST_V0}/v1/tasks/t-1/pushNotificationConfigs"
+CREATED = {"name": "tasks/t-1/pushNotificationConfigs/c-1", "pushNotificationConfig": {"id": "c-1", "url": "http://127.0.0.1:9/h"}}
+CREATE_ARGV = ("push-config", "create", "t-1", "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "c-1", "--endpoint", REST_V0, "--transport", "rest", "--a2a-version", "0.3")
+
+
+def test_v0_rest_create_refused_in_the_proto_form_is_sent_once_in_the_whole_request_form(cli, respx_mock):
+    route = respx_mock.post(CREATE).mock(side_effect=[
+        httpx.Response(400, json={"code": -32602, "message": "Request must include a `config` object with a `pushNotificationConfig`"}),
+        httpx.Response(200, json=CREATED),
+    ])
+    result = cli(*CREATE_ARGV, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    first, second = (json.loads(c.request.content) for c in route.calls)
+    assert first == CREATED and route.calls[0].request.url.params["configId"] == "c-1"
+    assert second == {"parent": "tasks/t-1", "configId": "c-1", "config": CREATED} and "configId" not in route.calls[1].request.url.params
+    assert "refused the body the 0.3 proto's route defines (InvalidParamsError: Request must include" in result.stderr
+    assert "sending it once more with the whole request as the body" in result.stderr
+
+
+def test_v0_rest_create_refused_in_both_forms_is_sent_twice_at_most(cli, respx_mock):
+    route = respx_mock.post(CREATE).respond(500, json={"message": "unknown exception"})
+    result = cli(*CREATE_ARGV)
+    assert result.exit_code == 1 and route.call_count == 2
+    assert result.stderr.count("sending it once more") == 1
+
+
+def test_v0_rest_create_refused_for_another_reason_is_not_sent_again(cli, respx_mock):
+    route = respx_mock.post(CREATE).respond(404, json={"code": -32001, "message": "Task not found"})
+    result = cli(*CREATE_ARGV)
+    assert result.exit_code == 1 and route.call_count == 1
+    assert "TaskNotFoundError" in result.stderr and "once more" not in result.stderr

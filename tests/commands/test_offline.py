@@ -173,7 +173,7 @@ def test_offline_with_a_local_card_shows_what_a_real_call_sends(cli, tmp_path, w
 # The whole request as `--offline` prints it (request line, headers, body) for every method, both
 # versions and both bindings: what is sent, no more and no less (tests/golden/offline-http/).
 HTTP_FIXED = ["--request-id", "req-1", "--endpoint", "http://agent.test/api"]
-NO_V0_FORM = {("ListTasks", "0.3", "jsonrpc")}  # needs --dialect clix (covered above)
+NO_V0_FORM = {"ListTasks"}  # 0.3 has none: --force sends the binding's extension form (one rule, every binding)
 
 
 SPOKEN = [b.flag for b in BINDINGS if b.module]
@@ -189,15 +189,20 @@ def has_form(method: str, version: str, transport: str) -> bool:
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_offline_http_golden(cli, method, version, transport):
     argv = ARGV[method]
+    extra = ["--force"] if method in NO_V0_FORM and version == "0.3" else []
+    if extra:
+        refused = cli(*argv, *HTTP_FIXED, "--transport", transport, "--a2a-version", version, "--offline")
+        assert refused.exit_code == 2 and f"{method} has no V0 (0.3) form in the `spec` dialect" in refused.stderr
     if not has_form(method, version, transport):
-        result = cli(*argv, *HTTP_FIXED, "--transport", transport, "--a2a-version", version, "--offline")
+        result = cli(*argv, *HTTP_FIXED, "--transport", transport, "--a2a-version", version, "--offline", *extra)
         assert result.exit_code == 2 and "has no gRPC form under A2A 0.3" in result.stderr
         return
     if method == "ListTasks" and version == "0.3":
-        argv = ["tasks", "list"]  # 0.3's GET /v1/tasks takes no parameters; JSON-RPC needs clix
-    extra = ["--dialect", "clix"] if (method, version, transport) in NO_V0_FORM else []
+        argv = ["tasks", "list"]  # 0.3's GET /v1/tasks takes no parameters
     result = cli(*argv, *HTTP_FIXED, "--transport", transport, "--a2a-version", version, "--offline", *extra)
     assert result.exit_code == 0, result.stderr
+    if extra:
+        assert f"0.3 has no {method}: sending the extension" in result.stderr
     text = result.stdout
     path = GOLDEN / "offline-http" / f"{method}.{'v1' if version == '1.0' else 'v0'}.{transport}.http"
     if os.environ.get("A2ACLI_UPDATE_GOLDEN"):

@@ -63,7 +63,9 @@ def test_every_method_over_grpc(grpc_cli, demo_agent, version, tmp_path):
         page = doc(grpc_cli("tasks", "list", "--page-size", "1", "-o", "json"))
         assert len(page["tasks"]) == 1
     else:
-        assert "no gRPC form under A2A 0.3" in grpc_cli("tasks", "list", "--a2a-version", "0.3", check=2).stderr
+        refused = grpc_cli("tasks", "list", "--a2a-version", "0.3", check=2).stderr  # one rule for every binding
+        assert "ListTasks has no V0 (0.3) form" in refused and "with --transport jsonrpc or rest, --force sends an extension form" in refused
+        assert "no gRPC form under A2A 0.3" in grpc_cli("tasks", "list", "--a2a-version", "0.3", "--force", check=2).stderr
 
 
 @pytest.mark.spec("A2ACLI_TX_005")

@@ -93,18 +93,22 @@ def test_v1_list_tasks_and_delete_push_config(rest):
 
 
 def test_v0_list_tasks_and_delete_have_no_sdk_route_and_say_so(rest):
-    """0.3 REST: `GET /v1/tasks` takes no parameters (a usage error, exit 2, before sending);
+    """0.3 has no ListTasks: refused up front (exit 2) as over JSON-RPC; with --force, the
+    extension `GET /v1/tasks`, which takes no parameters (a usage error, exit 2, before sending);
     a2a-sdk has no 0.3 route for it nor for DELETE, and its answer is reported (exit 1)."""
-    usage = rest("tasks", "list", "--page-size", "5", "--a2a-version", "0.3", check=2)
+    refused = rest("tasks", "list", "--a2a-version", "0.3", check=2)
+    assert "ListTasks has no V0 (0.3) form" in refused.stderr and "--force sends the extension GET /v1/tasks anyway" in refused.stderr
+    usage = rest("tasks", "list", "--page-size", "5", "--a2a-version", "0.3", "--force", check=2)
     assert "no form for pageSize" in usage.stderr
-    bare = rest("tasks", "list", "--a2a-version", "0.3", check=1)
-    assert bare.stderr.startswith("error: ") and "Traceback" not in bare.stderr
+    bare = rest("tasks", "list", "--a2a-version", "0.3", "--force", check=1)
+    assert bare.stderr.startswith("0.3 has no ListTasks: sending the extension GET /v1/tasks anyway (--force)\nerror: ") and "Traceback" not in bare.stderr
 
 
 def test_the_demo_serves_v0_list_tasks_and_delete(demo_rest):
-    """The demo agent adds the two 0.3 routes a2a-sdk lacks: `a2a` lists and deletes over 0.3 REST."""
+    """The demo agent adds the two 0.3 routes a2a-sdk lacks: `a2a` lists (--force: an extension
+    of 0.3) and deletes over 0.3 REST."""
     task = send(demo_rest, "0.3", "hello")
-    listed = doc(demo_rest("tasks", "list", "--a2a-version", "0.3", "-o", "json", "--as", "v1"))
+    listed = doc(demo_rest("tasks", "list", "--a2a-version", "0.3", "--force", "-o", "json", "--as", "v1"))
     assert task["id"] in [t["id"] for t in listed["tasks"]]
     demo_rest("push-config", "create", task["id"], "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "gone", "--a2a-version", "0.3")
     assert demo_rest("push-config", "delete", task["id"], "gone", "--a2a-version", "0.3").stdout == "Deleted: true\n\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -135,6 +136,14 @@ def sdk03(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def sdk03rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The echo agent on a2a-sdk 0.3's HTTP+JSON application (the /v1 routes at the root)."""
+    python = python_env("sdk03")
+    with serve([str(python), str(HERE / "sdk_rest_echo_server.py")], "/.well-known/agent-card.json", tmp_path_factory.mktemp("sdk03rest") / "log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def sdk02(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     python = python_env("sdk02")
     with serve([str(python), str(HERE / "sdk_echo_server.py")], "/.well-known/agent.json", tmp_path_factory.mktemp("sdk02") / "log") as url:
@@ -167,6 +176,16 @@ def js13(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     script = folder / "js1_echo_server.mjs"
     shutil.copyfile(HERE / "js1_echo_server.mjs", script)
     with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js13") / "log", cwd=folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def js13compat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """@a2a-js/sdk 1.x with its 0.3 compat layer on: JSON-RPC and HTTP+JSON (/rest) in 1.0 and 0.3."""
+    folder = npm_folder("js13")
+    script = folder / "js1_compat_echo_server.mjs"
+    shutil.copyfile(HERE / "js1_compat_echo_server.mjs", script)
+    with serve(["node", str(script)], "/.well-known/agent-card.json", tmp_path_factory.mktemp("js13compat") / "log", cwd=folder) as url:
         yield url
 
 
@@ -329,7 +348,7 @@ def test_js03_rest_errors_are_read_by_their_a2a_code(a2a_bin, js03rest):
     task_id = json.loads(sent.stdout)["task"]["id"]
     cancel = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03rest, "--a2a-version", "0.3")
     assert cancel.returncode == 1
-    assert cancel.stderr.startswith("error: -32002 TaskNotCancelableError: Task not cancelable"), cancel.stderr
+    assert cancel.stderr.startswith("error: TaskNotCancelableError: Task not cancelable"), cancel.stderr
     assert "HTTP 409" not in cancel.stderr and "--debug" not in cancel.stderr
     checked = a2a(a2a_bin, "check", js03rest, "-o", "json")
     fails = [c for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
@@ -352,3 +371,139 @@ def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a_bin, js13):
     found = [f for f in json.loads(checked.stdout)["cards"][0]["findings"] if f["rule"] == "scheme-shape"]
     assert [(f["severity"], f["path"]) for f in found] == [("warning", "$.securitySchemes.echoKey")], found
     assert "$case: 'apiKeySecurityScheme'" in found[0]["message"]
+
+
+# -- issue 24: a subscription that falls back to polling says the end state once ------------------
+
+
+def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a_bin, js03):
+    """a2a-js 0.3 answers a subscription to a task no longer running with its snapshot, then
+    closes: the task is polled; cancelled meanwhile, its `task …: canceled` line comes once."""
+    sent = a2a(a2a_bin, "send", "hold", "--async", "-u", js03, "--a2a-version", "0.3", "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["id"]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"}
+    argv = [*a2a_bin, "tasks", "subscribe", task_id, "-u", js03, "--a2a-version", "0.3", "--poll-interval", "0.2"]
+    sub = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean)
+    try:
+        time.sleep(1.5)  # subscribed, the snapshot shown, polling
+        assert sub.poll() is None, sub.communicate()
+        canceled = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03, "--a2a-version", "0.3")
+        assert canceled.returncode == 0, canceled.stderr
+        out, err = sub.communicate(timeout=30)
+    finally:
+        if sub.poll() is None:
+            sub.kill()
+    assert sub.returncode == 0, err
+    assert "snapshot then close" in err, err
+    assert err.count(f"task {task_id}: canceled") == 1, err
+    assert "canceled" in out
+
+
+# -- issue 24: `tasks list` under 0.3, one rule for every binding ----------------------------------
+
+
+def test_tasks_list_under_0_3_is_refused_on_every_binding_and_forced_in_its_extension_form(a2a_bin, js03, js03rest, js13compat, tmp_path):
+    """0.3 has no ListTasks: refused up front over JSON-RPC and HTTP+JSON alike (a2a-js 0.3.14),
+    with the same hint; --force sends the binding's extension form, which a2a-js 0.3 does not
+    serve (404: the agent lacks it, not a wrong URL) and a2a-js 1.3's 0.3 mount answers."""
+    for url, form in ((js03, "tasks/list (limit/offset)"), (js03rest, "GET /v1/tasks")):
+        refused = a2a(a2a_bin, "tasks", "list", "-u", url, "--a2a-version", "0.3")
+        assert refused.returncode == 2, refused.stderr
+        assert f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no ListTasks; --force sends the extension {form} anyway" in refused.stderr
+    forced = a2a(a2a_bin, "tasks", "list", "-u", js03rest, "--a2a-version", "0.3", "--force")
+    assert forced.returncode == 1
+    assert "0.3 has no ListTasks: sending the extension GET /v1/tasks anyway (--force)" in forced.stderr
+    assert "HTTP 404" in forced.stderr and "the agent probably does not implement ListTasks (GET /v1/tasks)" in forced.stderr, forced.stderr
+    assert "check --url" not in forced.stderr
+    refused = a2a(a2a_bin, "tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest")
+    assert refused.returncode == 2 and "use --a2a-version 1.0 (the card offers it), or --force sends the extension GET /v1/tasks anyway" in refused.stderr, refused.stderr
+    listed = a2a(a2a_bin, "tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest", "--force", "-o", "json", "--dump", str(tmp_path))
+    assert listed.returncode == 0, listed.stderr
+    assert "tasks" in json.loads(listed.stdout)
+    heads = [p.read_text().splitlines()[0] for p in sorted(tmp_path.glob("*.request.http"))]
+    assert heads[-1] == "GET /rest/v1/tasks HTTP/1.1", heads
+
+
+# -- issue 24: a non-JSON-RPC 500 from the endpoint the card names blames the method ----------------
+
+
+def test_fasta2a_500_on_a_method_it_lacks_blames_the_method_not_the_url(a2a_bin, fasta2a):
+    """fasta2a has no 1.0 push-config methods and answers them with a bare HTTP 500."""
+    sent = a2a(a2a_bin, "send", "hi", "-u", fasta2a, "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout)["task"]["id"]
+    failed = a2a(a2a_bin, "push-config", "list", task_id, "-u", fasta2a, "--force")
+    assert failed.returncode == 1
+    assert "HTTP 500" in failed.stderr and "(not a JSON-RPC answer)" in failed.stderr
+    assert f"hint: {fasta2a}/ is the endpoint the Agent Card names: the agent probably does not implement ListTaskPushNotificationConfigs" in failed.stderr, failed.stderr
+    assert "the agent's JSON-RPC endpoint" not in failed.stderr
+
+
+# -- issue 24: a method 0.3 brought, called on a 0.2 card ------------------------------------------
+
+
+def test_sdk02_extended_card_forced_says_the_card_predates_the_method(a2a_bin, sdk02):
+    """a2a-sdk 0.2 validates the method name against its own: -32600 with kilobytes of pydantic
+    errors as `data`. The hint names the cause; the text view cuts the data, -o json keeps it."""
+    forced = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force")
+    assert forced.returncode == 1
+    assert "InvalidRequestError" in forced.stderr
+    assert "hint: the Agent Card says protocolVersion 0.2.6, and agent/getAuthenticatedExtendedCard came with 0.3: the agent predates the method" in forced.stderr, forced.stderr
+    assert "request envelope" not in forced.stderr
+    data_line = next(line for line in forced.stderr.splitlines() if line.startswith("  data: "))
+    assert len(data_line) < 400 and data_line.endswith("characters; -o json shows it whole)"), data_line
+    as_json = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force", "-o", "json")
+    error = json.loads(as_json.stdout)["error"]
+    assert len(json.dumps(error["data"])) > 2000 and "predates the method" in error["hint"]
+
+
+# -- issue 24: --async against an agent that ignores blocking: false -------------------------------
+
+
+def test_sdk02_async_notes_that_the_agent_held_the_answer(a2a_bin, sdk02, sdk03):
+    """a2a-sdk 0.2 ignores `blocking: false` (a TODO in its handler): the answer comes when the
+    task is done. a2a-sdk 0.3 honours it: the working task at once, and no note."""
+    held = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk02, "--a2a-version", "0.3", "-o", "json")
+    assert held.returncode == 0, held.stderr
+    assert json.loads(held.stdout)["status"]["state"] == "completed"
+    task_id = json.loads(held.stdout)["id"]
+    assert f"until task {task_id} was completed: it does not honour blocking: false" in held.stderr, held.stderr
+    assert float(re.search(r"the agent held the answer (\d+\.\d)s", held.stderr).group(1)) >= 2.0, held.stderr  # the agent's 2.5 s
+    quick = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
+    assert quick.returncode == 0, quick.stderr
+    assert json.loads(quick.stdout)["status"]["state"] != "completed" and "held the answer" not in quick.stderr, quick.stderr
+
+
+# -- issue 24: 0.3 HTTP+JSON push-config create, the body the 0.3 proto's route defines ------------
+
+
+def _created(a2a_bin: list[str], url: str, dump: Path) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    """A task, then a push config for it over 0.3 HTTP+JSON; the create requests as they went."""
+    sent = a2a(a2a_bin, "send", "hi", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json")
+    assert sent.returncode == 0, sent.stderr
+    doc = json.loads(sent.stdout)
+    task_id = doc.get("id") or doc["task"]["id"]
+    created = a2a(a2a_bin, "push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "c-1", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json", "--as", "v1", "--dump", str(dump))
+    assert created.returncode == 0, created.stderr
+    assert json.loads(created.stdout)["id"] == "c-1" and json.loads(created.stdout)["taskId"] == task_id
+    creates = [e for e in index(dump) if e["method"] == "CreateTaskPushNotificationConfig"]
+    assert [e["status"] >= 400 for e in creates] == [True] * (len(creates) - 1) + [False], creates
+    assert all(e["error"] is None for e in creates), creates  # no refusal pinned on the create that worked
+    return created, [json.loads((dump / f"{e['files']}.request.body").read_text()) for e in creates]
+
+
+def test_js13_v0_rest_push_config_create_body_is_the_config(a2a_bin, js13compat, tmp_path):
+    """a2a-js 1.3's 0.3 mount reads the body as the proto says (`body: "config"`): one request."""
+    created, bodies = _created(a2a_bin, js13compat, tmp_path)
+    assert len(bodies) == 1 and set(bodies[0]) == {"name", "pushNotificationConfig"}, bodies
+    assert "once more" not in created.stderr
+
+
+@pytest.mark.parametrize("server", ["sdk03rest", "js03rest"])
+def test_v0_rest_push_config_create_refused_in_the_proto_form_is_sent_once_in_the_whole_request_form(a2a_bin, server, request, tmp_path):
+    """a2a-sdk 0.3 (HTTP 500: it cannot parse the proto's form) and a2a-js 0.3 (400, "Request must
+    include a `config` object") read the whole request as the body: one more try in that form."""
+    created, bodies = _created(a2a_bin, request.getfixturevalue(server), tmp_path)
+    assert [set(b) for b in bodies] == [{"name", "pushNotificationConfig"}, {"parent", "configId", "config"}], bodies
+    assert created.stderr.count("sending it once more with the whole request as the body") == 1, created.stderr

@@ -12,7 +12,7 @@ from a2acli.wire import Wire
 from a2acli.wire.bindings import binding_info, get_binding, parse_transport
 from a2acli.wire.bindings.rest import decode_answer, decode_request, transcode
 from a2acli.wire.dialects import DIALECTS
-from a2acli.wire.methods import METHODS
+from a2acli.wire.methods import METHODS, NoV0FormError
 
 SPEC = DIALECTS["spec"]
 REST = get_binding(parse_transport("rest"))
@@ -66,16 +66,34 @@ def test_v0_send_body_is_03_proto_json_and_streams_ask_for_sse():
     assert dict(enc.request.headers)["Accept"] == "text/event-stream" and enc.stream
 
 
-def test_v0_create_push_config_sends_the_whole_request_with_its_parent():
+def test_v0_create_push_config_body_is_the_config_as_the_proto_route_says_and_the_other_form_the_whole_request():
+    """0.3 proto: `body: "config"`: the TaskPushNotificationConfig is the body, configId (a field
+    neither the path nor the body takes) the query; the other form (a2a-sdk's) the whole request."""
     params = {"taskId": "t1", "id": "p1", "url": "http://h/"}
     enc = REST.encode(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V0, dialect=SPEC)
-    assert enc.request.path == "/v1/tasks/t1/pushNotificationConfigs"
-    assert json.loads(enc.request.body)["parent"] == "tasks/t1"
+    assert enc.request.path == "/v1/tasks/t1/pushNotificationConfigs" and enc.request.query == (("configId", "p1"),)
+    assert json.loads(enc.request.body) == {"name": "tasks/t1/pushNotificationConfigs/p1", "pushNotificationConfig": {"id": "p1", "url": "http://h/"}}
+    other = REST.encode_other(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V0, dialect=SPEC)
+    assert other is not None and other.request.path == enc.request.path and other.request.query == ()
+    assert json.loads(other.request.body) == {"parent": "tasks/t1", "configId": "p1", "config": json.loads(enc.request.body)}
+    for sent in (enc, other):  # a recorded request reads back in either form (`a2a diff`, `translate`)
+        target = "/api" + sent.request.path + ("?" + "&".join(f"{k}={v}" for k, v in sent.request.query) if sent.request.query else "")
+        assert decode_request(METHODS["CreateTaskPushNotificationConfig"], Wire.V0, target, sent.request.body or b"") == params
+    assert REST.encode_other(METHODS["CreateTaskPushNotificationConfig"], params, wire=Wire.V1, dialect=SPEC) is None
+    assert REST.encode_other(METHODS["GetTask"], {"id": "t1"}, wire=Wire.V0, dialect=SPEC) is None
 
 
 def test_v0_list_tasks_with_parameters_is_a_usage_error():
     with pytest.raises(UsageError, match="no form for pageSize"):
-        REST.encode(METHODS["ListTasks"], {"pageSize": 3}, wire=Wire.V0, dialect=SPEC)
+        REST.encode(METHODS["ListTasks"], {"pageSize": 3}, wire=Wire.V0, dialect=SPEC._replace(v0_list_tasks=True))
+
+
+@pytest.mark.parametrize("transport,form", [("jsonrpc", "tasks/list (limit/offset)"), ("rest", "GET /v1/tasks"), ("grpc", "")])
+def test_v0_list_tasks_is_refused_in_the_spec_dialect_on_every_binding(transport, form):
+    """0.3 has no ListTasks: one rule for every binding, and a hint naming what --force sends."""
+    with pytest.raises(NoV0FormError, match="has no V0 \\(0.3\\) form in the `spec` dialect") as caught:
+        get_binding(parse_transport(transport)).encode(METHODS["ListTasks"], {}, wire=Wire.V0, dialect=SPEC)
+    assert (f"--force sends the extension {form} anyway" if form else "with --transport jsonrpc or rest, --force sends") in (caught.value.hint or "")
 
 
 def test_a_missing_path_field_is_a_usage_error():
@@ -224,7 +242,7 @@ def test_grpc_encodes_the_rpc_path_and_the_message_as_protojson(version, path):
 
 def test_grpc_03_has_no_list_tasks():
     with pytest.raises(UsageError, match="no gRPC form under A2A 0.3"):
-        GRPC.encode(METHODS["ListTasks"], {}, wire=Wire.V0, dialect=SPEC)
+        GRPC.encode(METHODS["ListTasks"], {}, wire=Wire.V0, dialect=SPEC._replace(v0_list_tasks=True))
 
 
 @pytest.mark.parametrize("status,details,code", [

@@ -63,8 +63,9 @@ def test_v1_routes_are_the_protos_annotations():
 def test_v0_routes_follow_the_03_proto_bar_its_documented_slips():
     routes = _annotations(UPSTREAM / "v0.3.0" / "a2a.proto")
     rpc = {"SubscribeToTask": "TaskSubscription", "ListTaskPushNotificationConfigs": "ListTaskPushNotificationConfig", "GetExtendedAgentCard": "GetAgentCard"}
-    # the proto's typo `task/*` and `body: "config"`, where a2a-sdk routes tasks/ and reads the whole request
-    slips = {"CreateTaskPushNotificationConfig": ("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "=")}
+    # the proto's typo `task/*`, where every server routes tasks/; its `body: "config"` is kept (a2a-sdk
+    # reads the whole request: the route's other form, Route.other)
+    slips = {"CreateTaskPushNotificationConfig": ("POST", "/v1/{parent=tasks/*}/pushNotificationConfigs", "config")}
     for name, spec in METHODS.items():
         if name == "ListTasks":  # no such rpc in 0.3
             continue

@@ -62,6 +62,7 @@ class Binding(Protocol):
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool | None) -> Encoded: ...
     def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool | None) -> Encoded: ...
+    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str) -> Encoded | None: ...
     def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any: ...
     def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any: ...
     def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any: ...
@@ -168,9 +169,11 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
             wire_code=code,
         )
     if status in (404, 405):
-        return HttpError(
+        missing = HttpError(
             f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid, wire_code=code
         )
+        missing.doubts_endpoint = True
+        return missing
     hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
     msg = f"{what} answered {detail}"
     if snippet and not snippet.startswith("<"):

@@ -45,10 +45,16 @@ class GrpcBinding:
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         stream = spec.streaming if stream is None else stream
+        if wire is Wire.V0:
+            spec.refuse_v0(dialect, self.flag)
         notes: list[str] = []
         message = v1_message(core_params, dialect, tenant) if wire is Wire.V1 else RestBinding.translators(spec).params_to_compat(dict(core_params or {}), notes)
         request = HttpRequest("POST", method_path(spec, wire), (), (("Content-Type", MEDIA_TYPE),), envelope.dumps(message))
         return Encoded(spec, spec.name, request, message, wire, None, tuple(notes), stream)
+
+    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+        """No method has a second request form over this binding."""
+        return None
 
     def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         """`a2a call` over gRPC: a method of the table by its V1 name (params in V1 form)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from a2acli.errors import A2acliError, UsageError
+from a2acli.errors import A2acliError, HttpError, UsageError
 from a2acli.wire import Wire, envelope
 from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body, v1_message
 from a2acli.wire.dialects import Dialect
@@ -41,6 +41,10 @@ class JsonRpcBinding:
         notes: list[str] = []
         params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
         return _encoded(spec, method, params, wire, envelope.new_id() if request_id is None else request_id, stream, notes)
+
+    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+        """No method has a second request form over this binding."""
+        return None
 
     def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
         """`a2a call`: a known method given by its V1 name takes the chosen wire's name and params
@@ -116,6 +120,8 @@ class JsonRpcBinding:
             failed.message = f"{failed.message} (not a JSON-RPC answer)"
             failed.hint = f"is {answer.url} the agent's JSON-RPC endpoint, for this --a2a-version? check --url / --endpoint; -o raw or --debug shows the body"
             failed.args = (failed.message,)
+            if isinstance(failed, HttpError):
+                failed.doubts_endpoint = True
         return failed
 
     def _document(self, answer: Answer) -> Any:

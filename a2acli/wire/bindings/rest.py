@@ -103,8 +103,20 @@ class RestBinding:
     carrier = "http"
 
     def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
-        stream = spec.streaming if stream is None else stream
+        if wire is Wire.V0:
+            spec.refuse_v0(dialect, self.flag)
+        return self._encode(spec, route_of(spec, wire), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=stream)
+
+    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+        """The same call with the route's other body form (Route.other), or None: a 0.3
+        push-config create with the whole request as the body, as a2a-sdk's servers read it."""
         route = route_of(spec, wire)
+        if not route.other:
+            return None
+        return self._encode(spec, route._replace(body=route.other, other=""), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=False)
+
+    def _encode(self, spec: MethodSpec, route: Route, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str, stream: bool | None) -> Encoded:
+        stream = spec.streaming if stream is None else stream
         notes: list[str] = []
         params = dict(core_params or {})
         if wire is Wire.V1:
@@ -277,7 +289,8 @@ def decode_request(spec: MethodSpec, wire: Wire, target: str, body: bytes, notes
     message: dict[str, Any] = {}
     if body.strip():
         doc = json.loads(body)
-        if route.body in ("*", "="):
+        whole = route.other == "=" and isinstance(doc, dict) and route.body in doc  # the route's other form: the whole request
+        if route.body in ("*", "=") or whole:
             message.update(doc if isinstance(doc, dict) else {})
         elif route.body:
             message[route.body] = doc

@@ -1,6 +1,8 @@
 // A tiny echo agent on @a2a-js/sdk 0.3.x (run with NODE_PATH at its own npm folder):
 // `node js_echo_server.mjs PORT`. Its card lists the JSON-RPC interface again among the
-// additional ones, as the SDK's samples do.
+// additional ones, as the SDK's samples do. The text "hold" leaves its task working when execute
+// returns (work handed to a background job): a subscription then gets the snapshot and the stream
+// closes (no live event bus), and a cancel sets the stored task canceled.
 import express from "express";
 import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import { A2AExpressApp } from "@a2a-js/sdk/server/express";
@@ -20,6 +22,11 @@ class Echo {
   async execute(ctx, bus) {
     const text = (ctx.userMessage.parts || []).map((p) => p.text || "").join(" ");
     const base = { taskId: ctx.taskId, contextId: ctx.contextId };
+    if (text === "hold") {
+      bus.publish({ kind: "task", id: ctx.taskId, contextId: ctx.contextId, status: { state: "working" }, history: [ctx.userMessage] });
+      bus.finished();
+      return;
+    }
     bus.publish({ kind: "task", id: ctx.taskId, contextId: ctx.contextId, status: { state: "submitted" }, history: [ctx.userMessage] });
     bus.publish({ kind: "artifact-update", ...base, artifact: { artifactId: "a-1", name: "echo", parts: [{ kind: "text", text: `echo: ${text}` }] } });
     bus.publish({ kind: "status-update", ...base, status: { state: "completed" }, final: true });

@@ -1,8 +1,9 @@
 """A tiny echo agent on a2a-sdk 0.3.x or 0.2.x (run by that SDK's own venv, not the test venv):
 `python sdk_echo_server.py PORT [PATH]` serves JSON-RPC at PATH (default /) and the card the SDK
 serves (0.3: /.well-known/agent-card.json and agent.json; 0.2: /.well-known/agent.json) at the
-host root, as these SDKs do."""
+host root, as these SDKs do. The text "slow" takes SLOW seconds (working meanwhile) to complete."""
 
+import asyncio
 import sys
 
 import uvicorn
@@ -20,11 +21,17 @@ except ImportError:  # 0.2
     BasePushNotificationSender = None
 
 
+SLOW = 2.5  # seconds
+
+
 class Echo(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         task = context.current_task or new_task(context.message)
         await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
+        if context.get_user_input() == "slow":
+            await updater.start_work()
+            await asyncio.sleep(SLOW)
         await updater.add_artifact([Part(root=TextPart(text=f"echo: {context.get_user_input()}"))], name="echo")
         await updater.complete()
 
