@@ -174,10 +174,12 @@ def refuse_existing(found: list[Path], directory: Path) -> A2acliError:
     )
 
 
-def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *, overwrite: bool = False) -> list[SavedFile]:
+def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *, overwrite: bool = False) -> tuple[list[SavedFile], list[tuple[PlannedFile, A2acliError]]]:
     """Write every part of every artifact of a canonical V1 task into `directory`. An existing
     file is never replaced unless `overwrite`: the whole download is refused before anything is
-    fetched or written (and a file that appears meanwhile is not replaced either)."""
+    fetched or written (and a file that appears meanwhile is not replaced either). A part that
+    cannot be fetched (or whose bytes are broken) does not stop the others: it is returned with
+    its error, beside the files saved."""
     planned = plan_parts(task)
     found = existing([p for p, _ in planned], directory)
     if found and not overwrite:
@@ -187,8 +189,13 @@ def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *
     except OSError as e:
         raise UsageError(f"cannot create {directory}: {e.strerror}", hint="choose another --dir") from None
     saved: list[SavedFile] = []
+    failed: list[tuple[PlannedFile, A2acliError]] = []
     for p, part in planned:
-        data = content(part, p, fetch)
+        try:
+            data = content(part, p, fetch)
+        except A2acliError as e:  # this part only: the others are still saved
+            failed.append((p, e))
+            continue
         path = inside(directory, p.name)
         replaced = path.exists()
         try:
@@ -199,7 +206,7 @@ def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *
         except OSError as e:
             raise A2acliError(f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space") from None
         saved.append(SavedFile(directory / p.name, len(data), p, replaced))
-    return saved
+    return saved, failed
 
 
 # -- the command's pipeline -------------------------------------------------------------------------
@@ -247,11 +254,19 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
             raise http_status_error(ex, "the file's server")
         return ex.response_body
 
-    saved = save(task, directory, fetch, overwrite=overwrite)
-    _report(call.out, task, saved)
+    saved, failed = save(task, directory, fetch, overwrite=overwrite)
+    for p, err in failed:
+        call.out.warn(f"artifact {p.artifact_name or p.artifact_id} part {p.part} ({p.name}) not saved: {err.message}")
+    _report(call.out, task, saved, failed)
+    if failed:
+        first = failed[0][0]
+        raise A2acliError(
+            f"{len(failed)} of {len(failed) + len(saved)} part(s) could not be saved (the first: {first.source})",
+            hint="the others were saved; fetch a part's URL yourself, or ask the agent again for the task",
+        )
 
 
-def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
+def _report(out: Any, task: dict[str, Any], saved: list[SavedFile], failed: list[tuple[PlannedFile, A2acliError]] | None = None) -> None:
     from a2acli.render.views import state_label
 
     if out.mode == "json":
@@ -275,6 +290,7 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
                     }
                     for s in saved
                 ],
+                **({"failed": [{"artifactId": p.artifact_id, "part": p.part, "source": p.source, "error": err.message} for p, err in failed]} if failed else {}),
             }
         )
         return

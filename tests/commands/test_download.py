@@ -93,6 +93,7 @@ def test_no_artifacts_is_exit_1(cli, agent, tmp_path, state, hint):
 def test_a_failing_file_url_is_reported(cli, agent, tmp_path):
     agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][2:]}))
     agent.get(f"{AGENT}/files/r.pdf").respond(404)
+    agent.get("https://cdn.example/x.bin").respond(200, content=b"x")  # the other part is still fetched
     result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path))
     assert result.exit_code == 1 and "the file's server answered HTTP 404" in result.stderr
 
@@ -192,3 +193,22 @@ def test_no_credential_goes_to_a_file_on_another_host(cli, tmp_path):
         assert f"fetching {cdn.url}/x.bin from another host, 127.0.0.1:{port}: no credentials sent (not Authorization, X-Access-Key)" in result.stderr
         assert (tmp_path / "out" / "moved.bin").read_bytes() == b"moved"
         assert "s3cret" not in result.stderr + result.stdout
+
+
+@pytest.mark.spec("A2ACLI_DOWNLOAD_001")
+@pytest.mark.parametrize("mode", ["text", "json"])
+def test_a_part_that_cannot_be_fetched_does_not_stop_the_others(cli, agent, tmp_path, mode):
+    """Issue 23 (row 8): every other part is saved, each failure is reported, exit 1 at the end;
+    the part's URL is not blamed on --url."""
+    agent.post(RPC).respond(json=rpc_result(V1_TASK))
+    agent.get(f"{AGENT}/files/r.pdf").respond(404)
+    agent.get("https://cdn.example/x.bin").respond(200, content=b"\x00\x01")
+    result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path), "-o", mode)
+    assert result.exit_code == 1, result.stderr
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 4 and "x.bin" in names and not any(n.endswith(".pdf") for n in names)  # 5 parts, the 404 one alone missing
+    assert "not saved: the file's server answered HTTP 404" in result.stderr and "1 of 5 part(s) could not be saved" in result.stderr
+    assert "--url" not in result.stderr
+    if mode == "json":
+        doc = json.loads(result.stdout)  # one document: the files saved and the one that failed
+        assert len(doc["files"]) == 4 and [f["source"] for f in doc["failed"]] == [f"{AGENT}/files/r.pdf"]
