@@ -69,6 +69,24 @@ def run_check(words: list[str], opts: CallOptions, out: Any, *, read_only: bool,
     return report.exit_code(checks, strict=strict)
 
 
+def invalid_card_error(doc: Any, url: str | None) -> Any:
+    """`a2a card fetch --validate -o json` on a card with errors: the error object (official CLI
+    spec Appendix B) that stands for the card on stdout, its findings in `data`; None when the card
+    has no error (then the card itself is the document)."""
+    from a2acli.check.card import validate_card
+    from a2acli.errors import CardInvalidError
+
+    card = validate_card(doc, url)
+    if not card.errors:
+        return None
+    first = next(f for f in card.findings if f.severity == "error")
+    return CardInvalidError(
+        f"the Agent Card has {card.errors} error(s) and {card.warnings} warning(s); the first: {first.path}: {first.message}",
+        hint="`a2a check card -u URL` shows every finding; fix the card, or drop --validate to read it anyway",
+        data={"versions": list(card.versions), "hybrid": card.hybrid, "findings": [f.as_json() for f in card.findings]},
+    )
+
+
 def validate_fetched(doc: Any, url: str | None, out: Any) -> int:
     """`a2a card fetch --validate`: the findings on stderr after the card, exit 1 on an error."""
     from a2acli.check.card import validate_card

@@ -383,6 +383,7 @@ class StreamView:
         self.out = out
         self.as_v1 = as_v1
         self.count = 0
+        self.polled = 0  # records of the task as polled after the stream (text floor)
         self._console = console
         self.live_mode = out.mode == "text" and (console is not None or out.rich)
         self.state = LiveState() if self.live_mode else None
@@ -492,6 +493,7 @@ class StreamView:
             assert self.state is not None
             self._feed(self.state.task, core or {}, polled=True)
         else:
+            self.polled += 1
             self.out.rows([views.Row(views.L.EVENT, "task")] + views.task_rows(core or {}, verbose=self.out.verbose), title="Task (polled)")
 
     def summary(self, task: dict[str, Any]) -> None:
@@ -513,7 +515,10 @@ class StreamView:
         if not task.get("id"):
             return
         L = views.L  # the last record restates what the next command needs (the spec's text floor)
-        self.out.rows([(L.TASK, str(task["id"])), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, views.state_label(task.get("state"))), (L.EVENTS, str(self.count))], title="Summary")
+        rows = [(L.TASK, str(task["id"])), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, views.state_label(task.get("state"))), (L.EVENTS, str(self.count))]
+        if self.polled:  # the records above are the stream's events and then the task as polled: both counted
+            rows.append((L.POLLED, str(self.polled)))
+        self.out.rows(rows, title="Summary")
 
 
 # -- a stream shown as its end: `tasks subscribe` without --stream --------------------------------

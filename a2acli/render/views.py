@@ -37,6 +37,7 @@ class L:
     STATUS_MESSAGE_METADATA = "Status message metadata"
     EVENT = "Event"
     EVENTS = "Events"
+    POLLED = "Polled"  # after a stream that ended early: the polls that showed the task
     APPEND = "Append"
     LAST_CHUNK = "Last chunk"
     FINAL = "Final"

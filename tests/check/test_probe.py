@@ -235,13 +235,19 @@ def test_card_fetch_validate(cli, respx_mock):
     card = v1_card()
     card["supportedInterfaces"][0]["url"] = "/rpc"
     respx_mock.get(CARD_URL).respond(json=card)
+    text = cli("card", "fetch", "-u", AGENT, "--validate")
+    assert text.exit_code == 1 and "Test agent" in text.stdout  # text: the card, then its findings
+    assert "\nerror: card (1.0) $.supportedInterfaces[0].url: relative URL" in "\n" + text.stderr  # an error, labelled so
+    assert "warning: card error" not in text.stderr
+    # -o json: one document, the spec's error object standing for the invalid card, its findings in data
     result = cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json")
     assert result.exit_code == 1
-    assert json.loads(result.stdout)["name"] == "Test agent"
-    assert "\nerror: card (1.0) $.supportedInterfaces[0].url: relative URL" in "\n" + result.stderr  # an error, labelled so
-    assert "warning: card error" not in result.stderr
+    err = json.loads(result.stdout)["error"]
+    assert err["code"] == "A2ACLI_ERR_CARD_INVALID" and "$.supportedInterfaces[0].url" in err["message"]
+    assert any(f["path"] == "$.supportedInterfaces[0].url" and f["severity"] == "error" for f in err["data"]["findings"])
     respx_mock.get(CARD_URL).respond(json=v1_card())
     assert cli("card", "fetch", "-u", AGENT, "--validate").exit_code == 0
+    assert json.loads(cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json").stdout)["name"] == "Test agent"  # a valid card is the document
 
 
 # -- push delivery (--webhook) ------------------------------------------------------------------------

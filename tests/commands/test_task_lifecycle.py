@@ -80,7 +80,7 @@ def test_clean_early_close_polls_until_settled(cli, agent, version):
     result = cli("stream", "hi", "-u", AGENT, "--a2a-version", version)
     assert result.exit_code == 0, result.stderr
     assert "closed the stream before the task finished; polling task t-1" in result.stderr
-    assert result.stdout.endswith("Task: t-1\nContext: c-1\nState: completed\nEvents: 1\n\n")  # the last record restates the ids and state
+    assert result.stdout.endswith("Task: t-1\nContext: c-1\nState: completed\nEvents: 1\nPolled: 1\n\n")  # the last record restates the ids and state, and counts the polled record (issue 23)
 
 
 @pytest.mark.spec("A2ACLI_SEND_003", "A2ACLI_INTERACT_004")
