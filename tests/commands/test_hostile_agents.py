@@ -54,3 +54,79 @@ def test_no_internal_error(cli, respx_mock, name):
 def test_a_punycode_host_that_is_no_host_is_a_usage_error(cli):
     result = cli("tasks", "get", "t", "-u", "http://xn--a.com/")
     assert result.exit_code == 2 and "is not a valid internationalized host name" in result.stderr
+
+
+# -- issue 27 (second part): one rule for a schema-invalid stream event, whatever the output ---------
+# An event that is not a StreamResponse cannot be printed as one (official CLI spec, Appendix B:
+# json emits the protocol's own types; §11.4: an error ending a stream is the last line; §11.6: a
+# call the CLI could not complete exits 1). So every mode ends the stream there with exit 1, as the
+# text view and `send` always did: -o json and -o raw used to print the event and exit 0.
+
+WORKING = {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}
+DONE = {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}}
+BAD_EVENTS = {
+    "status message parts a string": {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED", "message": {"role": "ROLE_AGENT", "messageId": "m", "parts": "x"}}}},
+    "task without an id": {"task": {"contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}},
+    "artifact parts an object": {"artifactUpdate": {"taskId": "t", "contextId": "c", "artifact": {"artifactId": "a", "parts": {"text": "x"}}}},
+    "0.3 status message parts a string": {"kind": "status-update", "taskId": "t", "contextId": "c", "final": True, "status": {"state": "completed", "message": {"kind": "message", "role": "agent", "messageId": "m", "parts": "x"}}},
+}
+
+
+def _sse_answer(*results):
+    """An SSE stream of JSON-RPC answers carrying the request's own id."""
+
+    def answer(handler, seen):
+        rid = json.loads(seen.body or b"{}").get("id", 1)
+        body = "".join(f"data: {json.dumps({'jsonrpc': '2.0', 'id': rid, 'result': r})}\n\n" for r in results).encode()
+        handler._send(200, {"Content-Type": "text/event-stream"}, body)
+
+    return answer
+
+
+@pytest.mark.parametrize("mode", ["text", "json", "raw"])
+@pytest.mark.parametrize("command", [["stream", "hi"], ["tasks", "subscribe", "t"], ["stream", "hi", "--as", "v1"]])
+@pytest.mark.parametrize("bad", sorted(BAD_EVENTS))
+def test_a_schema_invalid_stream_event_fails_in_every_mode(cli, mode, command, bad):
+    from hostile_server import hostile
+
+    v0 = bad.startswith("0.3")
+    with hostile() as agent:
+        card = {**V0_CARD, "url": f"{agent.url}/rpc", "capabilities": {"streaming": True}} if v0 else v1_card(url=f"{agent.url}/rpc", capabilities={"streaming": True})
+        agent.card(card)
+        first = {"kind": "status-update", "taskId": "t", "contextId": "c", "status": {"state": "working"}} if v0 else WORKING
+        agent.rpc(_sse_answer(first, BAD_EVENTS[bad], DONE))
+        result = cli(*command, "-u", agent.url, "-o", mode, *(["--a2a-version", "0.3"] if v0 else []))
+        posts = [s for s in agent.seen if s.method == "POST"]
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert "internal error" not in result.stderr
+    said = result.stdout if mode == "json" else result.stderr
+    assert "InvalidAgentResponseError" in said and "is not valid: result." in said
+    assert '"parts": "x"' not in result.stdout and '"parts": {"text"' not in result.stdout  # the bad event is not printed as a result
+    assert "TASK_STATE_COMPLETED" not in result.stdout  # the stream ended at the bad event
+    assert len(posts) == 1  # nothing polled or re-subscribed after it
+    if mode == "json":
+        lines = result.stdout.splitlines()
+        assert json.loads(lines[-1])["error"]["code"] == "InvalidAgentResponseError"  # the envelope is the last line
+
+
+SEND_ANSWERS = {  # the same fault in the answer to SendMessage
+    "status message parts a string": {"task": {"id": "t", "contextId": "c", **BAD_EVENTS["status message parts a string"]["statusUpdate"]}},
+    "task without an id": BAD_EVENTS["task without an id"],
+    "artifact parts an object": {"task": {"id": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [BAD_EVENTS["artifact parts an object"]["artifactUpdate"]["artifact"]]}},
+    "0.3 status message parts a string": {"kind": "task", "id": "t", "contextId": "c", "status": BAD_EVENTS["0.3 status message parts a string"]["status"]},
+}
+
+
+@pytest.mark.parametrize("bad", sorted(BAD_EVENTS))
+def test_send_json_fails_on_the_same_fault(cli, bad):
+    """The rule the stream modes now follow: `send -o json` exits 1 on the same fault."""
+    from hostile_server import hostile, rpc_answer
+
+    v0 = bad.startswith("0.3")
+    with hostile() as agent:
+        agent.card({**V0_CARD, "url": f"{agent.url}/rpc"} if v0 else v1_card(url=f"{agent.url}/rpc"))
+        agent.rpc(rpc_answer(SEND_ANSWERS[bad]))
+        result = cli("send", "hi", "-u", agent.url, "-o", "json", *(["--a2a-version", "0.3"] if v0 else []))
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "InvalidAgentResponseError" and "is not valid: result." in error["message"]
