@@ -130,3 +130,75 @@ def test_send_json_fails_on_the_same_fault(cli, bad):
     assert result.exit_code == 1, (result.stdout, result.stderr)
     error = json.loads(result.stdout)["error"]
     assert error["code"] == "InvalidAgentResponseError" and "is not valid: result." in error["message"]
+
+
+# -- the card: look elsewhere only when nothing is there ---------------------------------------------
+
+ROOT_CARD = "/.well-known/agent-card.json"
+BROKEN_CARDS = {  # what a server has at a card's place -> what the error says it is
+    "html": ((200, {"Content-Type": "text/html"}, b"<!doctype html><title>app</title>"), "an HTML page (text/html), not JSON"),
+    "malformed": ((200, {"Content-Type": "application/json"}, b'{"name": "x",'), "not JSON: '{\"name\": \"x\",'"),
+    "too deep": ((200, {"Content-Type": "application/json"}, b'{"name": ' + b"[" * 5000 + b"]" * 5000 + b"}"), "JSON nested too deeply to read"),
+    "not utf-8": ((200, {"Content-Type": "application/json"}, b'{"name": "\xff\xfe"}'), "not UTF-8 text (byte 0xff at offset 10)"),
+    "empty": ((200, {"Content-Type": "application/json"}, b""), "an empty answer"),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BROKEN_CARDS))
+def test_a_broken_root_card_is_an_error_not_a_fallback(cli, broken):
+    """`-u URL/agents/a`: nothing at the path's places (404), and the host's root card is broken.
+    The error names the root card and what it is; the legacy root card (another agent) is not read."""
+    from hostile_server import hostile, rpc_answer
+
+    answer, what = BROKEN_CARDS[broken]
+    with hostile() as host:
+        host.route("GET", ROOT_CARD, answer)
+        host.card({**v1_card(url=f"{host.url}/other"), "name": "Another agent"}, path="/.well-known/agent.json")
+        host.rpc(rpc_answer(TASK), path="/other")
+        result = cli("tasks", "get", "t", "-u", f"{host.url}/agents/a", "-o", "json")
+        got = [s.path for s in host.seen]
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "A2ACLI_ERR_CARD_INVALID"
+    assert error["message"].startswith(f"the Agent Card at {host.url}{ROOT_CARD} is {what} (nothing at {host.url}/agents/a, "), error["message"]
+    assert "404 or 410" in error["hint"]
+    assert got[-1] == ROOT_CARD and "/.well-known/agent.json" not in got and "/other" not in got
+
+
+@pytest.mark.parametrize("broken", ["html", "too deep"])
+def test_a_broken_card_at_the_path_stops_before_the_root(cli, broken):
+    from hostile_server import hostile
+
+    answer, what = BROKEN_CARDS[broken]
+    with hostile() as host:
+        host.route("GET", "/agents/a" + ROOT_CARD, answer)
+        host.card(v1_card(url=f"{host.url}/rpc"))  # the root's card: another agent, never read
+        result = cli("card", "fetch", "-u", f"{host.url}/agents/a")
+        got = [s.path for s in host.seen]
+    assert result.exit_code == 1, result.stderr
+    assert f"the Agent Card at {host.url}/agents/a{ROOT_CARD} is {what}" in result.stderr
+    assert ROOT_CARD not in got
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_nothing_at_the_path_falls_back_to_the_root_card(cli, status):
+    from hostile_server import hostile, rpc_answer
+
+    with hostile() as host:
+        host.route("GET", "/agents/a" + ROOT_CARD, (status, {"Content-Type": "text/plain"}, b"gone"))
+        host.card(v1_card(url=f"{host.url}/rpc"))
+        host.rpc(rpc_answer(TASK))
+        result = cli("tasks", "get", "t", "-u", f"{host.url}/agents/a", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["id"] == "t"
+
+
+def test_a_card_url_nested_too_deep_says_so(cli):
+    from hostile_server import hostile
+
+    with hostile() as host:
+        host.route("GET", "/card.json", BROKEN_CARDS["too deep"][0])
+        result = cli("card", "fetch", "-u", f"{host.url}/card.json")
+    assert result.exit_code == 1
+    assert f"the Agent Card at {host.url}/card.json is JSON nested too deeply to read" in result.stderr
+    assert "not JSON" not in result.stderr
