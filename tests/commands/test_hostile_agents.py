@@ -202,3 +202,76 @@ def test_a_card_url_nested_too_deep_says_so(cli):
     assert result.exit_code == 1
     assert f"the Agent Card at {host.url}/card.json is JSON nested too deeply to read" in result.stderr
     assert "not JSON" not in result.stderr
+
+
+# -- an agent's error, said cleanly, with a hint where one is known ----------------------------------
+
+
+def _rpc_error_answer(error):
+    def answer(handler, seen):
+        rid = json.loads(seen.body or b"{}").get("id", 1)
+        handler._send(200, {"Content-Type": "application/json"}, json.dumps({"jsonrpc": "2.0", "id": rid, "error": error}).encode())
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("error", "said", "a2a_code"),
+    [
+        ({"code": "E_BAD", "message": "bad thing"}, "E_BAD: bad thing", "E_BAD"),
+        ({"code": "E_BAD", "message": {"k": "v"}}, 'E_BAD: {"k": "v"}', "E_BAD"),
+        ({"code": -32001, "message": ["a", "b"]}, '-32001 TaskNotFoundError: ["a", "b"]', -32001),
+        ({"code": "", "message": "m"}, "the agent reported an error: m", None),
+    ],
+)
+def test_an_agent_error_is_said_without_a_python_repr(cli, error, said, a2a_code):
+    from hostile_server import hostile
+
+    with hostile() as agent:
+        agent.card(v1_card(url=f"{agent.url}/rpc"))
+        agent.rpc(_rpc_error_answer(error))
+        text = cli("tasks", "get", "t", "-u", agent.url)
+        as_json = cli("tasks", "get", "t", "-u", agent.url, "-o", "json")
+    assert text.exit_code == as_json.exit_code == 1
+    assert text.stderr.splitlines()[0].startswith(f"error: {said}"), text.stderr
+    assert "'" not in text.stderr.splitlines()[0]  # no Python repr: ['a', 'b'], {'k': 'v'}
+    envelope = json.loads(as_json.stdout)["error"]
+    assert envelope["message"] == said and envelope["a2aCode"] == a2a_code
+
+
+def test_an_internal_error_has_its_hint(cli):
+    from hostile_server import hostile
+
+    with hostile() as agent:
+        agent.card(v1_card(url=f"{agent.url}/rpc"))
+        agent.rpc(_rpc_error_answer({"code": -32603, "message": "boom"}))
+        result = cli("tasks", "get", "t", "-u", agent.url)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        "error: -32603 InternalError: boom",
+        "hint: the agent failed while handling the call (its fault, not the request's): retry later, or quote the X-Request-ID to its operator",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "said", "hint"),
+    [
+        ("something broke", "the agent reported an error: something broke", "the agent ended the stream with an `event: error`"),
+        ('{"jsonrpc": "2.0", "id": 1, "error": {"code": -31000, "message": "x"}}', "-31000: x", "the agent ended the stream with an `event: error`"),
+        ('{"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "boom"}}', "-32603 InternalError: boom", "the agent failed while handling the call"),
+    ],
+)
+@pytest.mark.parametrize("command", [["stream", "hi"], ["tasks", "subscribe", "t"]])
+def test_an_sse_error_event_has_a_hint(cli, data, said, hint, command):
+    from hostile_server import hostile
+
+    def answer(handler, seen):
+        handler._send(200, {"Content-Type": "text/event-stream"}, f"event: error\ndata: {data}\n\n".encode())
+
+    with hostile() as agent:
+        agent.card(v1_card(url=f"{agent.url}/rpc", capabilities={"streaming": True}))
+        agent.rpc(answer)
+        result = cli(*command, "-u", agent.url)
+    assert result.exit_code == 1, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith(("error:", "hint:"))]
+    assert errors[0].startswith(f"error: {said}") and errors[1].startswith(f"hint: {hint}"), result.stderr
