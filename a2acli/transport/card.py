@@ -114,5 +114,5 @@ def broken_card(url: str, ex: Exchange, error: A2acliError, tried: list[str]) ->
             what = f"not UTF-8 text (byte 0x{body[u.start]:02x} at offset {u.start})"
         else:
             what = f"not JSON: {head[:60]!r}"
-    before = f" (nothing at {', '.join(t.split(' (')[0] for t in tried)})" if tried else ""
+    before = f"; looked first at: {', '.join(tried)}" if tried else ""
     return CardInvalidError(f"the Agent Card at {url} is {what}{before}", hint=hint)

@@ -160,7 +160,7 @@ def test_a_broken_root_card_is_an_error_not_a_fallback(cli, broken):
     assert result.exit_code == 1, (result.stdout, result.stderr)
     error = json.loads(result.stdout)["error"]
     assert error["code"] == "A2ACLI_ERR_CARD_INVALID"
-    assert error["message"].startswith(f"the Agent Card at {host.url}{ROOT_CARD} is {what} (nothing at {host.url}/agents/a, "), error["message"]
+    assert error["message"].startswith(f"the Agent Card at {host.url}{ROOT_CARD} is {what}; looked first at: {host.url}/agents/a (HTTP 404), "), error["message"]
     assert "404 or 410" in error["hint"]
     assert got[-1] == ROOT_CARD and "/.well-known/agent.json" not in got and "/other" not in got
 
