@@ -30,8 +30,8 @@ FLAG_NAMES = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic", 
 
 class Reply:
     """One answer: `result` as the wire spelt it, `core` its canonical V1 form (worked out on first
-    use when `decode` is given: `-o json` of a stream never needs it), `raw` the bytes (the body,
-    or the event's data), the exchange, and for a stream event its `facts` (wire.shapes)."""
+    use when `decode` is given instead), `raw` the bytes (the body, or the event's data), the
+    exchange, and for a stream event its `facts` (wire.shapes)."""
 
     __slots__ = ("result", "_core", "raw", "exchange", "_decode", "facts")
 
