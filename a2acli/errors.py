@@ -233,3 +233,17 @@ class SignatureError(A2acliError):
 def exit_code_of(code: str) -> ExitCode:
     """The exit code a code maps to: Appendix E's, ours, or 1 for an A2A error."""
     return APPENDIX_E.get(code) or VENDOR.get(code) or ExitCode.FAILED
+
+
+def caused_by_interrupt(e: BaseException) -> bool:
+    """Whether `e` is a Ctrl-C that Python wrapped on its way out: a KeyboardInterrupt raised in a
+    class's `__set_name__` (an import under way) comes out of Python 3.11 as a RuntimeError whose
+    cause it is."""
+    seen: set[int] = set()
+    cause: BaseException | None = e
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return False

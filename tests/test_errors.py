@@ -14,6 +14,7 @@ from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 from a2acli import errors
 from a2acli.errors import A2acliError
 from a2acli.wire.bindings import get_binding, parse_transport
+from a2acli.wire.bindings.base import HINTS
 from a2acli.wire.translate.errors import A2A_ERRORS, error_name, error_reason
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -332,7 +333,7 @@ def test_an_error_ending_a_stream_is_the_last_json_line(cli, agent, args, monkey
     assert "agent crashed" in result.stderr  # the agent's error event is not lost
     lines = result.stdout.splitlines()
     assert len(lines) == 2 and json.loads(lines[0])["id"] == "t-1"
-    assert json.loads(lines[1]) == {"error": {"code": "InternalError", "message": "InternalError: store down", "hint": None, "a2aCode": -32603}}
+    assert json.loads(lines[1]) == {"error": {"code": "InternalError", "message": "InternalError: store down", "hint": HINTS[-32603], "a2aCode": -32603}}
 
 
 @pytest.mark.spec("A2ACLI_OUT_003")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,21 +22,176 @@ from a2acli.transport.record import DumpTap, Redactor
 from a2acli.wire.bindings.base import HttpRequest
 
 
+PACKAGE = Path(__import__("a2acli").__file__).parent
+SCRIPT = Path(sys.executable).with_name("a2a")  # the installed console script, as pip wrote it
+# the line of a2acli/__init__.py that sets the start-up handler: from there on a Ctrl-C is ours
+HANDLER_SET = next((i for i, line in enumerate((PACKAGE / "__init__.py").read_text().splitlines(), 1) if "_signal.signal(" in line), 0)
+_FRAME = re.compile(rb'^\s*File "([^"]+)", line (\d+)', re.M)
+
+
+def _before_the_handler(err: bytes) -> bool:
+    """A traceback from before a2acli could catch anything: the interpreter still starting (or
+    loading `-m`'s runpy), the console script or runpy locating and loading the package, or the
+    package's first lines up to the handler. No frame of it is in a2acli's code after that line.
+    (A Ctrl-C after the package is imported is tested without timing, below.)"""
+    if b"Fatal Python error" in err or b"Could not import runpy module" in err:
+        return True
+    for path, line in _FRAME.findall(err):
+        here = Path(path.decode())
+        if here.is_relative_to(PACKAGE) and not (here == PACKAGE / "__init__.py" and int(line) <= HANDLER_SET):
+            return False
+    return True
+
+
+def _start(entry: str, args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    head = [sys.executable] + (["-m", "a2acli"] if entry == "python -m" else [str(SCRIPT)])
+    return subprocess.Popen([*head, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("delay", [0.01, 0.02, 0.04, 0.06, 0.09, 0.14])
-def test_ctrl_c_during_start_up_is_quiet_130(tmp_path, delay):
+@pytest.mark.parametrize("entry", ["python -m", "console script"])
+@pytest.mark.parametrize("delay", [0.005, 0.01, 0.015, 0.02, 0.04, 0.06, 0.09, 0.14])
+def test_ctrl_c_during_start_up_is_quiet_130(tmp_path, delay, entry):
+    if entry == "console script" and not SCRIPT.exists():
+        pytest.skip("no console script next to the interpreter")
     card = tmp_path / "card.json"
     card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://x/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}')
     env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(tmp_path / "none.toml")}
-    proc = subprocess.Popen([sys.executable, "-m", "a2acli", "card", "fetch", "-u", card.as_uri()], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = _start(entry, ["card", "fetch", "-u", card.as_uri()], env)
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    if b"Fatal Python error" in err or b"Could not import runpy module" in err:
-        return  # the interpreter itself was still starting (or loading `-m`'s runpy): before our first instruction
+    if b"Traceback" in err and _before_the_handler(err):
+        return  # interrupted before a2acli could catch anything: the interpreter's start, not ours
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err.decode()
     # 130: interrupted; 0: it finished first; -2: the signal came before Python's own handler was set
     assert proc.returncode in (130, 0, -signal.SIGINT), (proc.returncode, err.decode())
+
+
+# What the console script runs (`from a2acli.__main__ import main; sys.exit(main())`), with a Ctrl-C
+# delivered at a set point: after the package is imported, or after the entry point is, before
+# main() runs. Deterministic where the timed test above is a sample.
+_CONSOLE = """import os, signal, sys
+import a2acli
+{at_package}from a2acli.__main__ import main
+{at_entry}sys.exit(main())
+"""
+_KILL = "os.kill(os.getpid(), signal.SIGINT); [None for _ in range(10000)]\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("at", ["at_package", "at_entry"])
+def test_ctrl_c_after_the_package_is_imported_is_quiet_130(tmp_path, at):
+    script = tmp_path / "a2a"  # named as the console script is
+    script.write_text(_CONSOLE.format(**{"at_package": "", "at_entry": "", at: _KILL}))
+    env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(tmp_path / "none.toml")}
+    proc = subprocess.run([sys.executable, str(script), "--version"], capture_output=True, env=env, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, b"", b"")
+
+
+def test_merely_importing_the_package_keeps_the_programs_own_ctrl_c():
+    code = "import signal, a2acli, a2acli.__main__; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "True", out.stderr
+    import a2acli
+
+    assert a2acli._EARLY_INTERRUPT is False  # pytest is not `a2a`: no handler was set
+
+
+@pytest.mark.parametrize(
+    ("argv0", "orig", "is_a2a"),
+    [
+        ("/venv/bin/a2a", ["/venv/bin/python", "/venv/bin/a2a", "send"], True),
+        ("C:\\venv\\Scripts\\a2a.exe", [], True),
+        ("-m", ["python", "-X", "importtime", "-m", "a2acli", "send"], True),
+        ("-m", ["python", "-ma2acli"], True),
+        ("-m", ["python", "-m", "a2acli.demo.server"], False),  # a module of the package, not `a2a`
+        ("-m", ["python", "-m", "pytest", "-m", "a2acli"], False),
+        ("-c", ["python", "-c", "import a2acli"], False),
+        ("/venv/bin/pytest", ["python", "/venv/bin/pytest"], False),
+        ("/srv/a2a-gateway", [], False),
+    ],
+)
+def test_which_processes_are_a2a(monkeypatch, argv0, orig, is_a2a):
+    import a2acli
+
+    monkeypatch.setattr(sys, "argv", [argv0])
+    monkeypatch.setattr(sys, "orig_argv", orig, raising=False)
+    assert a2acli._started_as_a2a() is is_a2a
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_in_a_command_still_reaches_its_boundary(tmp_path):
+    """Once main() runs, Python's own handler is back: a Ctrl-C during a call is the command's
+    (exit 130, `interrupted`, no traceback), not the start-up's bare exit."""
+    from hostile_server import hostile
+
+    if not SCRIPT.exists():
+        pytest.skip("no console script next to the interpreter")
+
+    def slow(handler, seen):
+        time.sleep(5)
+
+    with hostile() as agent:
+        agent.card({"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": f"{agent.url}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})
+        agent.rpc(slow)
+        env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(tmp_path / "none.toml")}
+        proc = subprocess.Popen([str(SCRIPT), "tasks", "get", "t-1", "-u", agent.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        deadline = time.monotonic() + 20
+        while not agent.to("/rpc") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"interrupted" in err
+
+
+def _wrapped_ctrl_c() -> None:
+    """A Ctrl-C during a class's creation (an import under way): Python 3.11 raises it as a
+    RuntimeError caused by the KeyboardInterrupt (the chain that was seen at 8-16 ms)."""
+
+    class Named:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    try:
+
+        class Owner:
+            x = Named()
+
+    except KeyboardInterrupt as e:  # 3.12 and later: as it is; wrapped here as 3.11 does
+        raise RuntimeError("Error calling __set_name__") from e
+
+
+def test_a_ctrl_c_python_wrapped_is_quiet_130_at_start_up(monkeypatch):
+    import gc
+
+    import a2acli.__main__ as entry
+    import a2acli.main as main
+
+    monkeypatch.setattr(main, "run", _wrapped_ctrl_c)
+    try:
+        with pytest.raises(SystemExit) as ended:
+            entry.main()
+        assert ended.value.code == 130
+        monkeypatch.setattr(main, "run", lambda: 1 / 0)
+        with pytest.raises(ZeroDivisionError):  # anything else still goes out as it came
+            entry.main()
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_a_ctrl_c_python_wrapped_in_a_command_is_an_interruption(capsys):
+    import typer
+
+    from a2acli.commands._run import boundary
+
+    with pytest.raises(typer.Exit) as ended, boundary(output_hint="text"):
+        _wrapped_ctrl_c()
+    assert ended.value.exit_code == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "internal error" not in err
 
 
 class InterruptOnResponse(NullTap):

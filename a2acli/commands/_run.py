@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from a2acli.errors import INTERNAL, INTERRUPTED, USAGE, A2acliError, ExitCode, TimeoutExpired, UsageError
+from a2acli.errors import INTERNAL, INTERRUPTED, USAGE, A2acliError, ExitCode, TimeoutExpired, UsageError, caused_by_interrupt
 from a2acli.pipeline.options import CallOptions
 from a2acli.render.output import Output
 from a2acli.wire.methods import METHODS
@@ -39,15 +39,12 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
             _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
-        o = out or Output(_mode(output_hint))
-        if not _resume(o, CURRENT.get("call"), "interrupted"):
-            o.note("interrupted")
-        if o.mode == "json":  # a program reading stdout learns why it ends here (text: the note says it)
-            o.error(message="interrupted (Ctrl-C)", hint=None, code=INTERRUPTED, a2a_code=None)
-        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        raise _interrupted(out or Output(_mode(output_hint))) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
     except Exception as e:  # a bug: say so plainly, trace only with --debug
+        if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
+            raise _interrupted(out or Output(_mode(output_hint))) from None
         if debug:
             sys.excepthook = _redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
             raise
@@ -56,6 +53,17 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+
+
+def _interrupted(o: Output) -> typer.Exit:
+    """Ctrl-C: the task and how to resume it (or `interrupted`), exit 130."""
+    from a2acli.pipeline.session import CURRENT
+
+    if not _resume(o, CURRENT.get("call"), "interrupted"):
+        o.note("interrupted")
+    if o.mode == "json":  # a program reading stdout learns why it ends here (text: the note says it)
+        o.error(message="interrupted (Ctrl-C)", hint=None, code=INTERRUPTED, a2a_code=None)
+    return typer.Exit(int(ExitCode.INTERRUPTED))
 
 
 def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:

@@ -293,10 +293,10 @@ def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) 
         out.note(f"note: {note}")
     lines = _diff_lines(report, context)
     if out.rich:
-        from rich.text import Text
+        from a2acli.render.safe import safe_text
 
-        for line, style in lines:
-            out.console.print(Text(line, style=style))
+        for line, style in lines:  # the dumps' bytes are the agent's: escaped, as out.text does
+            out.console.print(safe_text(line, style=style))
     else:
         for line, _ in lines:
             out.text(line)

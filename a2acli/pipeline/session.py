@@ -30,8 +30,8 @@ FLAG_NAMES = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic", 
 
 class Reply:
     """One answer: `result` as the wire spelt it, `core` its canonical V1 form (worked out on first
-    use when `decode` is given: `-o json` of a stream never needs it), `raw` the bytes (the body,
-    or the event's data), the exchange, and for a stream event its `facts` (wire.shapes)."""
+    use when `decode` is given instead), `raw` the bytes (the body, or the event's data), the
+    exchange, and for a stream event its `facts` (wire.shapes)."""
 
     __slots__ = ("result", "_core", "raw", "exchange", "_decode", "facts")
 
@@ -672,14 +672,13 @@ class Call:
                     getattr(tap, "shape", lambda *a: None)(getattr(last, "seq", None), enc.method, text)
 
     def _stream(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> Iterator[Reply]:
-        """Each event as it arrives. When the output prints events as they came (`-o json`
-        without --as v1, `-o raw`), an event is not translated: its few facts are read off it
-        (wire.shapes.peek_event) for tracking and the end of the stream, and its canonical form
-        is worked out only if something asks for it."""
+        """Each event as it arrives, decoded to canonical V1 and checked against what the method
+        promises in every output mode: an event that is not a StreamResponse ends the stream with
+        InvalidResponseError (exit 1) under -o json and raw as in text, as `send` does with an
+        answer. Its few facts (wire.shapes.peek_event) serve tracking and the end of the stream."""
         from a2acli.wire.shapes import check_result, ends_stream, peek_event
 
         binding = self.binding_of(enc)
-        light = self.out.mode in ("json", "raw") and not self.opts.as_v1 and enc.spec is not None
         to_core, promised = binding.to_core, enc.spec.result if enc.spec is not None else None
 
         def decode(result: Any) -> Any:  # self._decode(enc, result, shape=False), its look-ups done once
@@ -720,10 +719,9 @@ class Call:
                     if facts is None or facts.kind not in shaped:
                         shaped.add(facts.kind if facts is not None else "")
                         self._check_shape(enc, result)
-                    if facts is not None and light:
-                        reply = Reply(result, raw=ev.data.encode(), exchange=ex, decode=decode, facts=facts)
-                    else:  # decoded in full (the output shows it): what is wrong with an odd event is named here
-                        reply = Reply(result, decode(result), ev.data.encode(), ex, facts=facts)
+                    # decoded and checked in every output mode (-o json and raw print the wire form, but an
+                    # event that is not what the method promises ends the stream, exit 1, in each mode alike)
+                    reply = Reply(result, decode(result), ev.data.encode(), ex, facts=facts)
                     ends = facts.ends if facts is not None else ends_stream(result, reply.core)
                     events += 1
                     if events == 1:

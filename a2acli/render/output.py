@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from a2acli.redact import text as redacted
 from a2acli.redact import value as redacted_value
-from a2acli.render.safe import visible
+from a2acli.render.safe import safe_text, visible
 from a2acli.wire.envelope import pretty
 
 ERROR_DATA_MAX = 300  # characters of an error's `data` the text view shows (-o json: all of it)
@@ -196,18 +196,15 @@ class Output:
                 lines.append("")
             self._put("\n".join(lines) + "\n")
             return
-        rows = [(visible(row[0], one_line=True), visible(str(row[1] or ""))) for row in rows]  # agent text: control characters shown, not run
-        title = visible(title, one_line=True) if title else title
         from rich.panel import Panel
         from rich.table import Table
-        from rich.text import Text
 
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=f"bold {style}", no_wrap=True)
         grid.add_column(overflow="fold")
-        for label, value in rows:
-            grid.add_row(Text(label), Text(value))  # Text: rich markup in agent text is not read
-        self.console.print(Panel(grid, title=Text(title) if title else None, title_align="left", border_style=style, expand=False))
+        for row in rows:  # agent text: through safe_text (control characters shown, not run; no markup read)
+            grid.add_row(safe_text(row[0]), safe_text(str(row[1] or ""), one_line=False))
+        self.console.print(Panel(grid, title=safe_text(title) if title else None, title_align="left", border_style=style, expand=False))
 
     def table(
         self,
@@ -230,7 +227,6 @@ class Output:
             self._put("".join("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n" for row in rows))
             return
         from rich.table import Table
-        from rich.text import Text
 
         width = self.console.width
         for c, fn in (shorter or {}).items():
@@ -246,23 +242,21 @@ class Output:
         if _table_width(columns, rows) > width and keep:  # blocks: one per row, lines never wrapped
             columns, rows = whole
             if title:
-                self.console.print(Text(title, style="italic"), soft_wrap=True)
+                self.console.print(safe_text(title, style="italic"), soft_wrap=True)
             label = max(len(c) for c in columns)
             for row in rows:
                 for c, v in zip(columns, row, strict=False):
-                    line = Text(f"{c:<{label}}  ", style="bold cyan")
-                    line.append(v)
-                    self.console.print(line, soft_wrap=True)
+                    self.console.print(safe_text((f"{c:<{label}}  ", "bold cyan"), v), soft_wrap=True)
                 self.console.print()
             return
-        t = Table(title=Text(title) if title else None, title_justify="left")
+        t = Table(title=safe_text(title) if title else None, title_justify="left")
         for c in columns:
             if c in keep:
                 t.add_column(c, no_wrap=True, overflow="ignore", min_width=max([len(c), *(len(r[columns.index(c)]) for r in rows)]))
             else:
                 t.add_column(c, overflow="fold")
         for row in rows:
-            t.add_row(*(Text(v) for v in row))
+            t.add_row(*(safe_text(v) for v in row))
         self.console.print(t)
 
     def text(self, line: str) -> None:
@@ -277,9 +271,7 @@ class Output:
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
-            from rich.text import Text
-
-            self.err_console.print(Text("  " + cmd, style="bold"), soft_wrap=True)
+            self.err_console.print(safe_text("  " + cmd, style="bold"), soft_wrap=True)
         else:
             self.err.write("  " + cmd + "\n")
             self.err.flush()
@@ -308,9 +300,7 @@ class Output:
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
-            from rich.text import Text
-
-            self.err_console.print(Text(msg, style=style), soft_wrap=True)  # the terminal wraps: copies stay whole
+            self.err_console.print(safe_text(msg, one_line=False, style=style), soft_wrap=True)  # the terminal wraps: copies stay whole
         else:
             self.err.write(msg + "\n")
             self.err.flush()

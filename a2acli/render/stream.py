@@ -28,7 +28,7 @@ from typing import Any
 
 from a2acli.render import views
 from a2acli.render.output import Output
-from a2acli.render.safe import visible
+from a2acli.render.safe import safe_text
 
 TIMELINE_ROWS = 12
 MAX_ARTIFACTS = 6
@@ -293,17 +293,13 @@ def render_live(s: LiveState) -> Any:
     from rich.table import Table
     from rich.text import Text
 
+    # agent text (ids, states, notes, names, parts) enters through safe_text alone: escaped, no markup read
     parts: list[Any] = []
-    head = Text()
-    head.append("Task ", style="bold")
-    head.append(visible(s.task_id, one_line=True) or "(none yet)")  # agent text: control characters shown, not run
+    head: list[str | tuple[str, str]] = [("Task ", "bold"), s.task_id or "(none yet)"]
     if s.context_id:
-        head.append("  Context ", style="bold")
-        head.append(visible(s.context_id, one_line=True))
-    head.append("  ")
-    head.append(visible(s.state, one_line=True) or "waiting", style=f"bold {_STATE_STYLES.get(s.state, 'white')}")
-    head.append(f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s", style="dim")
-    parts.append(head)
+        head += [("  Context ", "bold"), s.context_id]
+    head += ["  ", (s.state or "waiting", f"bold {_STATE_STYLES.get(s.state, 'white')}"), (f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s", "dim")]
+    parts.append(safe_text(*head))
 
     if s.timeline:  # plain styled lines, not a Table: a frame must be cheap to draw
         width = max(len(r.state) for r in s.timeline)
@@ -314,47 +310,45 @@ def render_live(s: LiveState) -> Any:
             timeline.append(f"\n{'':<12}  {'':>8}  {'':<{width}}  … {earlier} earlier row(s) not shown", style="dim")
         for row in s.timeline:
             style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
-            timeline.append(f"\n{row.clock:<12}  {'+' + format(row.elapsed, '.1f') + 's':>8}  ", style="dim")
-            timeline.append(visible(f"{row.state:<{width}}", one_line=True), style=style)
-            timeline.append(f"  {visible(row.note, one_line=True)}")
+            timeline.append("\n")
+            timeline.append_text(safe_text((f"{row.clock:<12}  {'+' + format(row.elapsed, '.1f') + 's':>8}  ", "dim"), (f"{row.state:<{width}}", style), f"  {row.note}"))
         parts.append(timeline)
         parts.append(timeline_legend(s))
 
     if s.artifacts_dropped:
         parts.append(Text(f"… {s.artifacts_dropped} earlier artifact(s) not shown", style="dim"))
     for art in s.artifacts.values():
-        title = Text()
-        title.append(visible(art.name or art.artifact_id, one_line=True), style="bold magenta")
+        named: list[str | tuple[str, str]] = [(art.name or art.artifact_id, "bold magenta")]
         if art.name and art.name != art.artifact_id:
-            title.append(f" ({visible(art.artifact_id, one_line=True)})", style="dim")
+            named.append((f" ({art.artifact_id})", "dim"))
         chunks = f"{art.chunks} chunk{'s' if art.chunks != 1 else ''}"
-        title.append(f"  {chunks}, {'complete' if art.complete else 'streaming…'}", style="dim")
+        named.append((f"  {chunks}, {'complete' if art.complete else 'streaming…'}", "dim"))
         body: list[Any] = []
         if art.description:
-            body.append(Text(visible(art.description), style="italic"))
+            body.append(safe_text(art.description, one_line=False, style="italic"))
         if art.continued:
             body.append(Text("(continued: earlier chunks not shown)", style="dim"))
         for p in art.parts:
             if p.kind == "text" and p.text is not None:
-                body.append(Text(visible(p.text.render())))
+                body.append(safe_text(p.text.render(), one_line=False))
             elif p.kind == "data":
-                body.append(Text(visible(p.pretty), style="green"))
+                body.append(safe_text(p.pretty, one_line=False, style="green"))
             elif p.kind == "file":
-                body.append(Text("file " + visible(p.file, one_line=True), style="cyan"))
+                body.append(safe_text("file " + p.file, style="cyan"))
             else:
-                body.append(Text(visible(p.pretty)))
+                body.append(safe_text(p.pretty, one_line=False))
         if art.more_parts:
             body.append(Text(f"… {art.more_parts} more part(s)", style="dim"))
-        parts.append(Panel(Group(*body) if body else Text(""), title=title, title_align="left", border_style="magenta", expand=False))
+        parts.append(Panel(Group(*body) if body else Text(""), title=safe_text(*named), title_align="left", border_style="magenta", expand=False))
 
     if s.done:
         style = _STATE_STYLES.get(s.state, "white")
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style=f"bold {style}", no_wrap=True)
         summary.add_column(overflow="fold")
-        summary.add_row("Task", Text(visible(s.task_id, one_line=True) or "(none)"))  # Text: no markup read
-        summary.add_row("Context", Text(visible(s.context_id, one_line=True)))
-        summary.add_row("State", Text(visible(s.state, one_line=True) or "unknown", style=f"bold {style}"))
+        summary.add_row("Task", safe_text(s.task_id or "(none)"))
+        summary.add_row("Context", safe_text(s.context_id))
+        summary.add_row("State", safe_text(s.state or "unknown", style=f"bold {style}"))
         summary.add_row("Events", f"{s.events} in {s.elapsed():.1f}s" + (" (then polled)" if s.polled else ""))
         parts.append(Panel(summary, title="Summary", title_align="left", border_style=style, expand=False))
     return Group(*parts)
@@ -363,12 +357,10 @@ def render_live(s: LiveState) -> Any:
 def timeline_legend(s: LiveState) -> Any:
     """The timeline's legend: rows are in order of arrival; `~` marks our arrival time where the
     agent gave no timestamp (so a `~` time may read later than the agent's time on a row below)."""
-    from rich.text import Text
-
     legend = "rows in order of arrival"
     if any(row.clock.startswith("~") for row in s.timeline):
         legend += "; ~ = when the event reached us (the agent sent no timestamp)"
-    return Text(legend, style="dim italic", no_wrap=True, overflow="ellipsis")
+    return safe_text(legend, style="dim italic", no_wrap=True, overflow="ellipsis")
 
 
 # -- the view ---------------------------------------------------------------------------------------

@@ -74,24 +74,45 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
                 return FetchedCard(cand, doc, ex, tuple(tried))
             tried.append(f"{cand} ({f'HTTP {ex.status}' if not (ex.status and 200 <= ex.status < 300) else 'not an Agent Card'})")
             continue
-        if ex.status == 404:
-            tried.append(f"{cand} (HTTP 404)")
+        if ex.status in (404, 410):  # nothing there: the next place may have the card
+            tried.append(f"{cand} (HTTP {ex.status})")
             continue
         try:
             doc = read_document(ex, what="the card endpoint")
         except A2acliError as e:
             if not (ex.status and 200 <= ex.status < 300):
                 raise
-            # a 200 that is no card (a web app's catch-all page): the next place may have one
-            tried.append(f"{cand} ({ex.content_type or 'no content type'}, not JSON)")
-            last: A2acliError = e
-            continue
+            # something is there, but no card: an error naming it, never a look elsewhere (the next
+            # place, the host's root above all, may be another agent's card)
+            raise broken_card(cand, ex, e, tried) from None
         if not isinstance(doc, dict):
             raise CardInvalidError(f"{cand} is not an Agent Card (a JSON {type(doc).__name__})", hint="check --url")
         return FetchedCard(cand, doc, ex, tuple(tried))
-    if len(tried) == 1 and not tried[0].endswith("(HTTP 404)"):  # a card URL given directly
-        raise CardInvalidError(f"{tried[0].split(' (')[0]} is not an Agent Card: {last.message}", hint=last.hint)
     raise CardNotFoundError(
         f"no Agent Card at {', '.join(tried)}",
         hint="check --url, or pass --endpoint URL (with --transport) to call the agent without a card",
     )
+
+
+def broken_card(url: str, ex: Exchange, error: A2acliError, tried: list[str]) -> CardInvalidError:
+    """A 2xx answer where a card should be that holds no card's JSON, said for what it is: an HTML
+    page, an empty answer, bytes that are not UTF-8, JSON nested too deeply, or not JSON."""
+    body = ex.response_body or b""
+    head = body[:120].decode("utf-8", "replace").strip()
+    hint = "a2a looks elsewhere only when nothing is there (HTTP 404 or 410): fix the card served there, or pass the card's own URL (-u URL.json) or --endpoint URL"
+    if not body.strip():
+        what = "an empty answer"
+    elif (ex.content_type or "").startswith(("text/html", "application/xhtml")) or head[:1] == "<":
+        what = f"an HTML page ({ex.content_type or 'no content type'}), not JSON"
+        hint = "is that a web app's page? " + hint
+    elif "nested too deeply" in error.message:
+        what = "JSON nested too deeply to read"
+    else:
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError as u:
+            what = f"not UTF-8 text (byte 0x{body[u.start]:02x} at offset {u.start})"
+        else:
+            what = f"not JSON: {head[:60]!r}"
+    before = f"; looked first at: {', '.join(tried)}" if tried else ""
+    return CardInvalidError(f"the Agent Card at {url} is {what}{before}", hint=hint)

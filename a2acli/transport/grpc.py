@@ -148,7 +148,7 @@ class GrpcTransport:
                 try:
                     response, state = call.with_call(message, metadata=req.metadata, timeout=self._timeout(idle=True))
                 except grpc.RpcError as e:
-                    self._failed(ex, e, req)
+                    self._failed(ex, e, req, unary=True)
                 else:
                     self._ok(ex, state)
                     ex.response_body = to_json(response)
@@ -292,7 +292,7 @@ class GrpcTransport:
         ex.status, ex.reason = 200, "OK"
         ex.response_headers = [("content-type", "application/grpc"), *_metadata(state.initial_metadata())]
 
-    def _failed(self, ex: Exchange, e: Any, req: GrpcRequest) -> None:
+    def _failed(self, ex: Exchange, e: Any, req: GrpcRequest, *, unary: bool = False) -> None:
         """An answered failure, kept in the exchange for the binding to read; one that says the
         agent is out of reach (UNAVAILABLE) or the deadline passed is raised here (exit 3, 5)."""
         name = e.code().name
@@ -303,6 +303,10 @@ class GrpcTransport:
         if name == "UNAVAILABLE":
             raise _unreached(e, req)
         if name == "DEADLINE_EXCEEDED":
+            if unary and not self.cfg.timeout:  # its deadline was the idle bound (_timeout): the answer sends nothing until complete
+                raise TimeoutExpired(
+                    f"no answer from {req.url} within {self.cfg.idle_timeout:g}s (the idle bound without --timeout)", hint="pass --timeout SECONDS to wait longer, or check that the agent is up"
+                )
             raise TimeoutExpired(
                 f"no answer from {req.url} in time" + (f" (--timeout {self.cfg.timeout:g}s)" if self.cfg.timeout else ""),
                 hint="raise --timeout, or check that the agent is up",

@@ -76,16 +76,20 @@ def test_no_card_is_exit_3(cli, respx_mock):
     assert "no Agent Card" in result.stderr and "--endpoint" in result.stderr
 
 
-def test_a_catch_all_page_at_the_well_known_path_is_passed_over(cli, respx_mock):
+def test_a_page_at_the_well_known_path_is_an_error_naming_it(cli, respx_mock):
+    """Issue 27: something at a card's place that is no card is not passed over (it was, before:
+    the next place could be another agent's card); only nothing there (404, 410) is."""
     page = "<!doctype html><title>app</title>"
     respx_mock.get(CARD_URL).respond(200, text=page, headers={"Content-Type": "text/html"})
     legacy = respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(json=v1_card())
     result = cli("card", "fetch", "-u", AGENT, "-o", "json")
-    assert result.exit_code == 0, result.stderr
-    assert legacy.called and json.loads(result.stdout) == v1_card()
-    respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(200, text=page, headers={"Content-Type": "text/html"})
-    none = cli("card", "fetch", "-u", AGENT)
-    assert none.exit_code == 3 and "no Agent Card at" in none.stderr and "text/html, not JSON" in none.stderr
+    assert result.exit_code == 1, result.stderr
+    assert not legacy.called
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "A2ACLI_ERR_CARD_INVALID" and error["message"] == f"the Agent Card at {CARD_URL} is an HTML page (text/html), not JSON"
+    respx_mock.get(CARD_URL).respond(410)
+    moved = cli("card", "fetch", "-u", AGENT, "-o", "json")
+    assert moved.exit_code == 0 and legacy.called and json.loads(moved.stdout) == v1_card()
 
 
 @pytest.mark.spec("A2ACLI_VER_001")

@@ -382,7 +382,7 @@ def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a_bin, js
     sent = a2a(a2a_bin, "send", "hold", "--async", "-u", js03, "--a2a-version", "0.3", "-o", "json")
     assert sent.returncode == 0, sent.stderr
     task_id = json.loads(sent.stdout)["id"]
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_GLOBAL_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"}
     argv = [*a2a_bin, "tasks", "subscribe", task_id, "-u", js03, "--a2a-version", "0.3", "--poll-interval", "0.2"]
     sub = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean)
     try:

@@ -158,3 +158,26 @@ def test_the_wait_at_a_real_terminal_runs_no_agent_control_sequence():
     assert polls["n"] >= 3, data
     assert b"\x1b]" not in data and b"\x07" not in data and b"\x1b[2J" not in data and "\u202e".encode() not in data
     assert b"\\x1b]0;pwned" in data  # shown, escaped
+
+
+def test_agent_text_enters_a_rich_renderable_through_safe_text_alone():
+    """Issue 27: one path for agent text into rich renderables (render.safe.safe_text), so no view
+    can forget to escape it. In the whole package, a rich `Text(...)` is built only from a string
+    literal or an f-string of our own, never from a value (which may be the agent's), and no
+    markup or ANSI is parsed from a value (`Text.from_markup`, `from_ansi`, `render_str`)."""
+    import ast
+    from pathlib import Path
+
+    import a2acli
+
+    offenders = []
+    for path in sorted(Path(a2acli.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            first = node.args[0] if node.args else None
+            ours = first is None or isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and isinstance(first.value, str))
+            if (name == "Text" and not ours) or name in ("from_markup", "from_ansi", "render_str"):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []

@@ -186,3 +186,36 @@ def test_url_problem_on_punycode_hosts(host, tld):
     url = f"http://{host}{tld}/"
     if url_problem(url) is None:  # what -u takes, httpx can build a request to
         clean(Transport(TransportConfig(version="1.0")).client.build_request, "GET", url)
+
+
+# -- issue 27, second part: the shapes of an agent's error message and of a broken card --------------
+
+
+@seed(27)
+@FUZZ
+@given(code=scalars | st.lists(scalars, max_size=2), message=docs, event=st.sampled_from(["message", "error"]))
+def test_an_agent_error_message_of_any_type_is_said_as_text_or_json(code, message, event):
+    b = get_binding(parse_transport("jsonrpc"))
+    enc = b.encode(METHODS["GetTask"], {"id": "t-1"}, wire=Wire.V1, dialect=get_dialect("spec"), tenant="", request_id=1, stream=None)
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": message}})
+    for read in (lambda: b.read_unary(enc, _Answer(200, body.encode())), lambda: b.read_event(enc, _Answer(200, body.encode()), event, body)):
+        with pytest.raises(A2acliError) as caught:
+            read()
+        if isinstance(message, (list, dict)) and message and repr(message) != json.dumps(message, ensure_ascii=False):
+            assert repr(message) not in caught.value.message  # no Python repr: the message's JSON
+
+
+@seed(27)
+@FUZZ
+@given(body=st.binary(max_size=64) | st.sampled_from([b"", b"<html>", b'{"a": ', b"\xff\xfe{}", b"[" * 3000]), content_type=st.sampled_from(["application/json", "text/html", "", "text/plain"]))
+def test_a_broken_card_is_always_named_for_what_it_is(body, content_type):
+    from a2acli.errors import CardInvalidError
+    from a2acli.transport.card import broken_card
+    from a2acli.wire import envelope
+
+    answer = _Answer(200, body, content_type)
+    try:
+        envelope.loads(body, what="card")
+    except A2acliError as e:
+        err = broken_card("http://agent.test/.well-known/agent-card.json", answer, e, [])
+        assert isinstance(err, CardInvalidError) and err.message.startswith("the Agent Card at http://agent.test/.well-known/agent-card.json is ")

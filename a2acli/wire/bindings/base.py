@@ -8,6 +8,7 @@ hint and exit code whichever binding carried it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple, Protocol
 
 from a2acli.errors import A2acliError, AuthError, HttpError, InvalidResponseError, RpcError
@@ -96,11 +97,35 @@ HINTS = {
     -32007: "the agent has no extended card configured",
     -32008: "activate the extension the agent requires (-H 'A2A-Extensions: URI')",
     -32009: "try the other version: --a2a-version 0.3 or 1.0",
+    -32603: "the agent failed while handling the call (its fault, not the request's): retry later, or quote the X-Request-ID to its operator",
     -32601: "the agent does not know this method under this version; try --a2a-version",
     -32602: "the agent rejected the params; compare with `--offline` and the other version",
     -32600: "the agent rejected the request envelope",
     -32700: "the agent could not parse the request body",
 }
+
+
+STREAM_ERROR_HINT = "the agent ended the stream with an `event: error`: retry later, or quote the X-Request-ID to its operator (-o raw or --debug shows the event)"
+
+
+def stream_error(err: A2acliError) -> A2acliError:
+    """The error an SSE `event: error` carried, with a hint when its code has none of its own."""
+    if not err.hint:
+        err.hint = STREAM_ERROR_HINT
+    return err
+
+
+def error_text(value: Any) -> str:
+    """An agent's error message as text: a string as it is, anything else as its JSON (never a
+    Python repr), `no message` when there is none."""
+    if isinstance(value, str):
+        return value or "no message"
+    if value is None:
+        return "no message"
+    try:
+        return json.dumps(value, ensure_ascii=False)[:500]
+    except (TypeError, ValueError, RecursionError):
+        return "no message"
 
 
 def transport_code(answer: Answer | None) -> int | str | None:
@@ -124,7 +149,7 @@ def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: An
 
     v0 = answer is not None and (answer.header("A2A-Version", sent=True) or "").startswith("0.")
     name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
-    label = name if name else f"{code}" if code is not None else "error"  # binding-neutral: the wire's code is a2aCode's
+    label = name if name else f"{code}" if code not in (None, "") else "the agent reported an error"  # binding-neutral: the wire's code is a2aCode's
     hint = HINTS.get(code) if isinstance(code, int) else None
     # hints that depend on the version the request used (the answer says which: A2A-Version sent)
     if code == -32009:  # the version this request did not use

@@ -9,7 +9,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError, HttpError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body, v1_message
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, error_text, http_status_error, json_body, stream_error, v1_message
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, find_method
 
@@ -79,7 +79,7 @@ class JsonRpcBinding:
                 _, err = envelope.split_response(envelope.loads(data.encode(), what="stream error event"))
             except A2acliError:
                 err = None
-            raise _rpc_error(err or {"code": None, "message": data}, answer)
+            raise stream_error(_rpc_error(err or {"code": None, "message": data}, answer))
         try:
             doc = json.loads(data)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply (as a unary answer)
@@ -148,16 +148,17 @@ def _rpc_error(err: dict[str, Any], answer: Answer | None) -> A2acliError:
     from a2acli.wire.translate.errors import A2A_ERRORS, error_reason
 
     code, data = err.get("code"), err.get("data")
+    said = code if isinstance(code, str) and code else None  # a string code: the envelope's a2aCode, as it came
     if code is not None and not isinstance(code, (int, str)) or isinstance(code, bool):  # a list, an object: no code at all
         code = json.dumps(code)[:40] if isinstance(code, (list, dict)) else str(code)
     if code not in A2A_ERRORS and isinstance(data, list):
         reasons = {error_reason(c): c for c in A2A_ERRORS}
         named = next((reasons[d["reason"]] for d in data if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason") in reasons), None)
         if named is not None:
-            found = a2a_error(named, str(err.get("message") or "no message"), answer, data=data, wire_code=code)
+            found = a2a_error(named, error_text(err.get("message")), answer, data=data, wire_code=code)
             found.a2a_code = code if isinstance(code, int) else None  # what came: `a2a check` judges it
             return found
-    return a2a_error(code, str(err.get("message") or "no message"), answer, data=data)
+    return a2a_error(code, error_text(err.get("message")), answer, data=data, wire_code=said)
 
 
 def _check_id(doc: Any, expect_id: Any, warn: Warn) -> None:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, http_status_error, json_body, v1_message
+from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, error_text, http_status_error, json_body, stream_error, v1_message
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, Route
 
@@ -172,13 +172,13 @@ class RestBinding:
             doc = envelope.loads(data.encode(), what="stream event")
         except A2acliError:
             if event == "error":
-                raise a2a_error(None, data, answer) from None
+                raise stream_error(a2a_error(None, data, answer)) from None
             raise
         err = _status_error(doc, answer)
         if err is not None:
-            raise err
+            raise stream_error(err) if event == "error" else err
         if event == "error":
-            raise a2a_error(None, data, answer)
+            raise stream_error(a2a_error(None, error_text(doc), answer))
         _not_jsonrpc(doc)
         return doc
 
