@@ -316,6 +316,7 @@ def run_stream(
             call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
         else:
             call.sending = params.get("message")  # Ctrl-C before the first event names it
+        call.live_view = live  # Ctrl-C or --timeout: the resume command streams too
         call.endpoint()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
         note_push_url(call, params)

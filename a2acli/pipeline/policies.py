@@ -661,8 +661,9 @@ def read_credential(call: Call, secret: Any) -> dict[str, Any]:
 
 
 def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:
-    """`interrupted: task T (context C) was working` and the commands to pick it up again; before
-    the agent answered a send, what was sent and the command that finds its task."""
+    """`interrupted: task T (context C) was working` and the commands to pick it up again (the
+    subscription with --stream when the events were being shown as they came); before the agent
+    answered a send, what was sent and the command that finds its task."""
     task = call.task if call is not None else {}
     if not task.get("id") and call is not None and call.sending:
         return unanswered_notes(out, call, why)
@@ -670,7 +671,8 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
         return False
     flags = conn_flags(call.opts) if call is not None else ""
     out.note(f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with one of:")
-    out.command(f"a2a tasks subscribe {_q(task['id'])}{flags}")
+    live = " --stream" if call is not None and call.live_view else ""  # back into the view that was interrupted
+    out.command(f"a2a tasks subscribe {_q(task['id'])}{live}{flags}")
     out.command(f"a2a tasks get {_q(task['id'])} --wait{flags}")
     return True
 

@@ -110,6 +110,7 @@ class Call:
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
         self.ask: Any = None  # the status message of its interrupted status: what it asks for (A2A §7.6)
         self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
+        self.live_view = False  # events are shown as they come (stream, --stream): Ctrl-C resumes into that view
         self.card_doc: Any = None  # the card as fetched (its own version's field names)
         self.card_varies = False  # the card answer varies by A2A-Version (Vary): a 0.3 card may hide 1.0
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
