@@ -20,5 +20,5 @@ def test_the_url_of_a_grpc_port_is_named_as_one_and_the_hint_works(a2a_bin, demo
     assert f"error: {demo_agent.grpc_target} answers in HTTP/2 only: it looks like a gRPC port" in wrong.stderr
     suggested = f"--endpoint grpc://{demo_agent.grpc_target} --transport grpc"
     assert suggested in wrong.stderr
-    right = subprocess.run([*a2a_bin, "tasks", "list", *suggested.split(), "-o", "json"], capture_output=True, text=True, env=env, timeout=60)
+    right = subprocess.run([*a2a_bin, "send", "hi", *suggested.split(), "-o", "json"], capture_output=True, text=True, env=env, timeout=60)
     assert right.returncode == 0, right.stderr
