@@ -528,9 +528,9 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         call.out.warn(f"task {t['id']} ended {label}")
     elif state == "TASK_STATE_AUTH_REQUIRED":
         auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
-    elif is_interrupted(state):
-        call.out.warn(f"task {t['id']} is {label}: it needs input; continue with:")
-        call.out.command(f"{continue_command(call)} 'your reply'")
+    elif is_interrupted(state):  # a normal pause, not a fault: a note, kept under -q (the user must act on it)
+        call.out.note(f"task {t['id']} is {label}: it needs input; continue with:", always=True)
+        call.out.command(f"{continue_command(call)} 'your reply'", always=True)
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
         call.out.command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}")
@@ -607,23 +607,25 @@ def auth_required_notes(call: Call) -> None:
     ask, ways = auth_ways(call)
     head = f"task {t['id']} is {state_text('TASK_STATE_AUTH_REQUIRED')}: it needs authentication"
     signin = f"; it names {ask.url} to sign in" if ask.url else ""
+
+    def say(msg: str) -> None:  # a normal pause, not a fault: a note, kept under -q (the user must act on it)
+        call.out.note(msg, always=True)
+
     if not ways:
         if call.card is None or call.opts.endpoint:  # no card: credentials go as given
-            call.out.warn(f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:")
-            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}")
+            say(f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:")
+            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}", always=True)
         else:
-            call.out.warn(
-                f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
-            )
-            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}")
+            say(f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:")
+            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}", always=True)
         return
     said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
     asked = f"the agent asks for the Agent Card's scheme {said}" if ask.named else f"its status message names no scheme of the Agent Card, which declares {said}"
     get = "get the token, then continue" if all(w.way.login for w in ways) else "continue with the credential"
-    call.out.warn(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
+    say(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
     for w in ways:
         for command in w.commands:
-            call.out.command(command)
+            call.out.command(command, always=True)
 
 
 # what a typed secret is, by the option it fills (render.views.Way.option)
