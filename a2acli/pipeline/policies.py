@@ -743,6 +743,40 @@ def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
     return err
 
 
+def refused_credentials(err: A2acliError, call: Call) -> A2acliError:
+    """A 401 / 403 to a call that carried a credential: the hint names what went, where it went
+    and where its value came from (`the API key from env A2ACLI_API_KEY, sent in header
+    X-API-Key`), and how to give another, as exactly as the hint of a missing one."""
+    from a2acli.wire.endpoints import api_key_placement
+
+    o, src = call.opts, call.opts.sources or {}
+
+    def origin(option: str) -> str:
+        said = src.get(option, "")
+        return "" if said in ("", "flag", "default") else f" from {said}"
+
+    where, name = api_key_placement(call.card if isinstance(call.card, dict) else None)
+    grpc = call._binding is not None and getattr(call._binding, "carrier", "http") != "http"
+    if grpc:  # gRPC metadata carries what headers carry, names in lowercase
+        where, name = "metadata", name.lower()
+    auth = "metadata authorization" if grpc else "header Authorization"
+    what = {
+        "api-key": f"the API key{origin('api-key')} (--api-key), sent in {where} {name}",
+        "bearer": f"the bearer token{origin('bearer')} (--bearer), sent in {auth}",
+        "basic": f"USER:PASSWORD{origin('basic')} (--basic), sent in {auth}",
+        "oauth": f"the OAuth2 token of `a2a auth login`, sent in {auth}",
+    }
+    went = [what[c] for c in ("api-key", "bearer", "basic", "oauth") if c in call.creds_sent]
+    went += [f"the -H {header} header" for header, _ in o.headers if header.lower() in ("authorization", "x-api-key")]
+    if o.cert:
+        went.append("the client certificate (--cert)")
+    if not went:
+        return err
+    again = "`a2a auth login` again for a new token" if call.creds_sent == {"oauth"} else "check it, or give another"
+    err.hint = f"the agent refused {' and '.join(went)}: {again}; `a2a card fetch` shows the schemes it accepts"
+    return err
+
+
 def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     """A 401 (or 403) to a call that carried no credential: the agent requires one
     (A2ACLI_ERR_CREDENTIALS_MISSING), which scheme its card names, and the flag that sends it
@@ -754,7 +788,7 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     o = call.opts
     given = o.api_key or o.bearer or o.basic or o.oauth
     if given and not call.withheld or call.creds_sent or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
-        return err  # a credential went: it was refused
+        return refused_credentials(err, call)  # a credential went: it was refused
     from a2acli.render.views import scheme_how
 
     schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}

@@ -463,7 +463,10 @@ class Call:
             req = self.prepare(enc, headers=headers)
         line, raw_headers, body = self.carrier().describe(req)
         if placeholder:
-            line = line.replace("http://agent-card.invalid", placeholder)
+            import re
+
+            # the stand-in URL as each carrier shows it (http://agent-card.invalid, grpc://agent-card.invalid:80)
+            line = re.sub(r"[a-z]+://agent-card\.invalid(:\d+)?", lambda _: placeholder, line)
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
             self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")
