@@ -118,6 +118,7 @@ def test_ctrl_c_during_a_stream_names_the_task_and_how_to_resume(cli, agent):
     assert f"resume with one of:\n  a2a tasks subscribe t-1 --stream -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr  # back into the view
 
 
+@pytest.mark.spec("A2ACLI_INTERACT_004")
 @pytest.mark.parametrize("argv", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1", "--stream"], ["tasks", "subscribe", "t-1"]])
 def test_the_resume_command_after_ctrl_c_goes_back_into_the_view_that_was_interrupted(cli, agent, argv):
     def body():
