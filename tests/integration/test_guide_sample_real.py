@@ -1,6 +1,6 @@
 """Issue 25, item 8: the guide's first-steps sample is what `a2a` prints. The sample's command runs
-against the demo agent; its stdout must be the sample, ids and timestamps aside (and the order of a
-data part's keys, which the demo agent's protobuf Struct does not keep)."""
+against the demo agent; its stdout must be the sample, ids, timestamps and the user's number aside
+(and the order of a data part's keys, which the demo agent's protobuf Struct does not keep)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
 VARYING = [
     (re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), "<id>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), "<timestamp>"),
+    (re.compile(r'"user-\d+"'), '"user-<n>"'),  # the demo agent numbers the users it creates
 ]
 MEMBER = re.compile(r'^\s+"[^"]+": ')
 
