@@ -1,18 +1,21 @@
 #!/usr/bin/env sh
 # The main job on the built-in demo agent: start it, fetch its card, create a user, stream a
 # slow task, list the tasks, call it over HTTP+JSON and gRPC too, then stop it. Run from the repo
-# root after installing a2acli[server,grpc].
+# root after installing a2acli[server,grpc]. The demo agent's log goes to a file, not into the tour's
+# output: A2ACLI_DEMO_LOG chooses the file (A2ACLI_DEMO_LOG=/dev/stderr shows it here).
 set -eu
 PORT="${A2ACLI_DEMO_PORT:-41241}"
+LOG="${A2ACLI_DEMO_LOG:-${TMPDIR:-/tmp}/a2a-tour-demo.log}"
 export A2ACLI_URL="http://127.0.0.1:$PORT"
-a2a demo-server --port "$PORT" &
+a2a demo-server --port "$PORT" --log-file "$LOG" 2>>"$LOG" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null' EXIT INT TERM
 i=0
 until a2a card fetch -o json >/dev/null 2>&1; do
-  i=$((i + 1)); [ "$i" -lt 60 ] || { echo "the demo agent did not start" >&2; exit 3; }
+  i=$((i + 1)); [ "$i" -lt 60 ] || { echo "the demo agent did not start (its log: $LOG)" >&2; exit 3; }
   sleep 0.25
 done
+echo "the demo agent is on $A2ACLI_URL (its log: $LOG)" >&2
 set -x
 a2a card fetch
 a2a send --skill create-user -f projectUserId=user_123 -f name="Ada Lovelace"

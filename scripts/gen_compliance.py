@@ -252,7 +252,11 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="gen_compliance.py", description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="exit 1 when docs/compliance.md or the report's summary is stale, without writing them")
+    check = parser.parse_args(argv).check  # --help prints this and exits 0; an unknown argument exits 2, writing nothing
     text = REPORT.read_text(encoding="utf-8")
     report = yaml.safe_load(text)
     computed = summary(report)

@@ -177,10 +177,15 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="gen_reference.py", description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="exit 1 when docs/reference.md is stale, without writing it")
+    check = parser.parse_args(argv).check  # --help prints this and exits 0; an unknown argument exits 2, writing nothing
     clean_environment()
     sys.path.insert(0, str(ROOT))
     text = render()
-    if "--check" in argv:
+    if check:
         if not REFERENCE.exists() or REFERENCE.read_text() != text:
             print(f"{REFERENCE} is stale: run python scripts/gen_reference.py", file=sys.stderr)
             return 1

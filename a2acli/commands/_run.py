@@ -331,6 +331,7 @@ def run_stream(
             call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
         else:
             call.sending = params.get("message")  # Ctrl-C before the first event names it
+        call.live_view = live  # Ctrl-C or --timeout: the resume command streams too
         call.endpoint()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
         note_push_url(call, params)
@@ -506,7 +507,7 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
     from a2acli.render.stream import StreamView
     from a2acli.wire.methods import find_method
 
-    with session(opts) as call:
+    with session(opts) as call, _did_you_mean(method):
         spec = find_method(method)
         streaming = stream if stream is not None else bool(spec and spec.streaming)
         if opts.offline:
@@ -521,6 +522,31 @@ def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | N
             return
         (reply,) = call.invoke(enc)
         present(enc.spec.result if enc.spec else "json", reply, call.out, as_v1=opts.as_v1)
+
+
+METHOD_NOT_FOUND = -32601
+
+
+@contextmanager
+def _did_you_mean(method: str) -> Iterator[None]:
+    """A name that is not in the method table but close to one (`GetTsk`, `tasks/gte`): when the
+    agent does not know it, or the binding cannot send it, the hint names the method it resembles."""
+    from a2acli.wire.methods import V1_METHOD_NAMES
+
+    try:
+        yield
+    except A2acliError as e:
+        refused = isinstance(e, UsageError) or e.a2a_code == METHOD_NOT_FOUND
+        if not refused or method in METHODS or method in V1_METHOD_NAMES:  # a name of the table, spelt right
+            raise
+        import difflib
+
+        names = [*METHODS, *V1_METHOD_NAMES]  # the V1 names and the V0 ones
+        folded = {n.lower(): n for n in names}
+        close = difflib.get_close_matches(method.lower(), list(folded), n=1, cutoff=0.75)
+        if close:
+            e.hint = f"did you mean {folded[close[0]]}?" + (f" (otherwise: {e.hint})" if e.hint else "")
+        raise
 
 
 @entry_point

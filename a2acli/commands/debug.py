@@ -370,7 +370,7 @@ def translate(
         str | None,
         typer.Argument(help="The JSON document: a file, or - for standard input (the default). An SSE `data: {...}` line (or a whole SSE stream) works too.", show_default=False, metavar="[FILE|-]"),
     ] = None,
-    to: Annotated[str, typer.Option("--to", help="The version to write: v1 (1.0) or v0 (0.3).", show_default=False)] = "",
+    to: Annotated[str, typer.Option("--to", help="The version to write: v1 (1.0) or v0 (0.3). Default: the other one than the document's.", show_default=False)] = "",
     method: Annotated[
         str | None,
         typer.Option("--method", help="The method a JSON-RPC response or result answers (V1 or V0 name): settles a bare V0 task (GetTask) vs a send result (SendMessage).", show_default=False),
@@ -382,7 +382,11 @@ def translate(
 
     The result goes to stdout; stderr says what the document was recognised as and what could not be carried across.
 
+    Without --to, the document is written in the other version than its own.
+
     Examples:
+
+      a2a translate request-v0.json
 
       a2a translate --to v1 request-v0.json
 
@@ -399,26 +403,36 @@ def translate(
         from a2acli.wire import envelope, parse_wire
 
         try:
-            target = parse_wire(to) if to else None
+            target = parse_wire(to).value if to else None
         except ValueError:
-            target = None
-        if target is None:
-            raise UsageError(f"--to {to!r} is not a version" if to else "--to is required", hint="--to v1 (1.0) or --to v0 (0.3)")
+            raise UsageError(f"--to {to!r} is not a version", hint="--to v1 (1.0) or --to v0 (0.3)") from None
         text, where = _read_source(source)
         events = envelope.sse_events(text)
         if events is None:
             doc = _loads(text, where)
-            result = _translate_one(doc, target.value, method, out, prefix="")
+            result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
             out.text(json.dumps(result, ensure_ascii=False, separators=(",", ":")) if compact else json.dumps(result, ensure_ascii=False, indent=2))
             return
         if not events:
             raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
+        docs = [_loads(data, f"SSE event {i}") for i, (_, data) in enumerate(events, 1)]
+        target = target or _other_version(docs)
         translated = []
-        for i, (name, data) in enumerate(events, 1):
-            doc = _loads(data, f"SSE event {i}")
-            translated.append((name, _translate_one(doc, target.value, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True)))
+        for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1):
+            translated.append((name, _translate_one(doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True)))
         for name, result in translated:
             out.text((f"event: {name}\n" if name != "message" else "") + "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def _other_version(docs: list[Any]) -> str | None:
+    """Without --to: the other version than the one the (first telling) document is written in."""
+    from a2acli.wire.translate.detect import detect
+
+    for doc in docs:
+        version = detect(doc).version
+        if version is not None:
+            return "v0" if version == "v1" else "v1"
+    return None
 
 
 def _read_source(source: str | None) -> tuple[str, str]:
@@ -465,9 +479,10 @@ def _check_fits(core_doc: Any, method: str, *, told: bool, prefix: str) -> None:
             raise UsageError(f"{prefix}the result does not fit --method {method}: {why}", hint="give the method this answer is for, or drop --method") from None
 
 
-def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
+def _translate_one(doc: Any, to: str | None, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
     """One document. `stream`: it is an SSE event, so without --method it answers a streaming
-    method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result)."""
+    method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result).
+    `to` None: no --to, and the document does not tell its version."""
     from a2acli.errors import UsageError
     from a2acli.wire.methods import V1_METHOD_NAMES
     from a2acli.wire.translate import translate_document
@@ -477,6 +492,8 @@ def _translate_one(doc: Any, to: str, method: str | None, out: Any, *, prefix: s
     if found.kind == "unknown" or (found.kind == "jsonrpc-request" and found.method is None):
         what = f"a JSON-RPC request for {doc.get('method')!r}, not an A2A method" if found.kind == "jsonrpc-request" else "not an A2A document"
         raise UsageError(f"{prefix}{what}", hint=TRANSLATE_HINT)
+    if to is None:
+        raise UsageError(f"{prefix}cannot tell which version this {KIND_LABELS.get(found.kind, found.kind)} is written in, so not which to write", hint="give --to v1 (1.0) or --to v0 (0.3)")
     notes: list[str] = []
     effective = method or ("SendStreamingMessage" if stream else None)
     try:

@@ -83,6 +83,17 @@ def demo_server(
             help="Server log level: critical, error, warning, info, debug. (default: warning; env: A2ACLI_DEMO_LOG_LEVEL)",
         ),
     ] = "warning",
+    log_file: Annotated[
+        str | None,
+        typer.Option(
+            "--log-file",
+            envvar="A2ACLI_DEMO_LOG_FILE",
+            show_envvar=False,
+            show_default=False,
+            metavar="PATH",
+            help="Append the server's log (and warnings) to PATH instead of printing it; the lines saying where it listens stay on stderr. (env: A2ACLI_DEMO_LOG_FILE)",
+        ),
+    ] = None,
 ) -> None:
     """Run the built-in demo A2A agent (a2a-sdk server, V1 and V0 on one URL) until Ctrl-C.
 
@@ -101,12 +112,20 @@ def demo_server(
       a2a demo-server --port 0 --log-level info
 
       a2a demo-server --grpc-port 0
+
+      a2a demo-server --log-file demo.log
     """
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
     from a2acli.commands._run import boundary
     from a2acli.errors import A2acliError
+
+    if log_file:
+        try:
+            open(log_file, "a", encoding="utf-8").close()  # a path that cannot take the log: said now, not as a listen error
+        except OSError as exc:
+            raise typer.BadParameter(f"cannot write {log_file}: {exc.strerror or exc}", param_hint="--log-file") from None
 
     with boundary():
         serve = _load_serve()
@@ -127,7 +146,7 @@ def demo_server(
 
     with boundary():
         try:
-            serve(host=host, port=port, grpc_port=grpc_port, api_key=api_key, log_level=log_level.lower(), on_listen=announce, on_note=note)
+            serve(host=host, port=port, grpc_port=grpc_port, api_key=api_key, log_level=log_level.lower(), on_listen=announce, on_note=note, log_file=log_file)
         except OSError as exc:
             if exc.filename:  # the gRPC port
                 raise A2acliError(f"cannot listen on {exc.filename}: {exc.strerror or exc}", hint="choose another --grpc-port (0 turns gRPC off)") from None

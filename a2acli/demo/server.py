@@ -819,6 +819,7 @@ def serve(
     grpc_port: int | None = None,
     on_listen: Callable[[str, str | None], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    log_file: str | None = None,
 ) -> None:
     """Bind, build the app for the bound ports (`port=0` picks a free one), then serve HTTP and
     gRPC on one event loop until interrupted. `on_listen(base_url, grpc_url)` runs once the
@@ -826,6 +827,8 @@ def serve(
     reason gRPC is not served when grpcio is missing (default: a logged warning).
 
     `grpc_port`: None = the HTTP port + 1 (a free port when `port` is 0), 0 = no gRPC.
+    `log_file`: the server's log (the SDK's, uvicorn's, its own, and Python warnings) is appended
+    there instead of going to stderr.
 
     Raises OSError when an address cannot be bound (its `filename` names it)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -843,14 +846,18 @@ def serve(
         grpc_port = real_port + 1 if 0 < port < 65535 else -1  # -1: any free port
 
     level = log_level.upper()
-    log_handler = logging.StreamHandler()
+    log_handler = logging.FileHandler(log_file, encoding="utf-8") if log_file else logging.StreamHandler()
     log_handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s"))
-    for name in ("a2a", logger.name):
+    # Into a file: uvicorn's loggers and Python warnings too (uvicorn then configures no handler of its own).
+    names = ("a2a", logger.name, "uvicorn", "py.warnings") if log_file else ("a2a", logger.name)
+    for name in names:
         named = logging.getLogger(name)
         named.setLevel(level)
         if not named.handlers:
             named.addHandler(log_handler)
             named.propagate = False
+    if log_file:
+        logging.captureWarnings(True)
     # A wildcard bind has no address to advertise; the card and banner name loopback.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
 
@@ -881,7 +888,8 @@ def serve(
             # Stopped in the app's lifespan shutdown, within uvicorn's graceful shutdown
             # (before uvicorn re-raises the Ctrl-C / SIGTERM it caught).
             app.state.on_shutdown.append(stop_grpc)
-        config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2)
+        logs: dict[str, Any] = {"log_config": None} if log_file else {}  # into the file: the handler above
+        config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2, **logs)
         server = uvicorn.Server(config)
         if on_listen is not None:
             on_listen(base_url(shown_host, real_port), grpc_at)

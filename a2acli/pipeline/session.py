@@ -110,6 +110,7 @@ class Call:
         self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
         self.ask: Any = None  # the status message of its interrupted status: what it asks for (A2A §7.6)
         self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
+        self.live_view = False  # events are shown as they come (stream, --stream): Ctrl-C resumes into that view
         self.card_doc: Any = None  # the card as fetched (its own version's field names)
         self.card_varies = False  # the card answer varies by A2A-Version (Vary): a 0.3 card may hide 1.0
         self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
@@ -502,7 +503,10 @@ class Call:
             req = self.prepare(enc, headers=headers)
         line, raw_headers, body = self.carrier().describe(req)
         if placeholder:
-            line = line.replace("http://agent-card.invalid", placeholder)
+            import re
+
+            # the stand-in URL as each carrier shows it (http://agent-card.invalid, grpc://agent-card.invalid:80)
+            line = re.sub(r"[a-z]+://agent-card\.invalid(:\d+)?", lambda _: placeholder, line)
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
             self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")

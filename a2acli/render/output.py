@@ -263,9 +263,10 @@ class Output:
         self._put(visible(line) + "\n")
 
     # -- side channel (stderr) ------------------------------------------------------------------
-    def command(self, cmd: str) -> None:
-        """A command to copy, on a line of its own and never wrapped (a triple click selects it)."""
-        if self.quiet:
+    def command(self, cmd: str, *, always: bool = False) -> None:
+        """A command to copy, on a line of its own and never wrapped (a triple click selects it);
+        not under -q unless `always` (the command that continues a task waiting for the user)."""
+        if self.quiet and not always:
             return
         cmd = visible(redacted(cmd), one_line=True)
         if self._held:  # stdout first: the two streams keep their order

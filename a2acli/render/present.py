@@ -41,22 +41,7 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
     elif kind == "task":
         out.rows(views.task_rows(core or {}, verbose=verbose), title="Task", style=state_style(core or {}))
     elif kind == "task-list":
-        tasks = [t for t in (core or {}).get("tasks") or [] if isinstance(t, dict)]
-        if out.rich and not verbose:
-            L = views.L
-            out.table(
-                [L.TASK, L.CONTEXT, L.STATE, L.UPDATED],
-                [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
-                title=f"{len(tasks)} task(s)",
-                keep=(L.TASK, L.CONTEXT),  # ids are copied into the next command: never wrapped or cut
-                shorter={L.UPDATED: views.short_time},
-                drop=(L.UPDATED,),
-            )
-        else:  # the text floor: one record per task, each closed by a blank line
-            for t in tasks:
-                out.rows(views.task_list_rows(t, verbose=verbose), title="Task", style=state_style(t))
-        if not tasks:
-            out.note("no tasks")
+        _task_list(out, core, verbose)
     elif kind == "push-config":
         out.rows(views.push_config_rows(core or {}), title="Push config")
     elif kind == "push-config-list":
@@ -122,6 +107,43 @@ def task_lines(page: Any, out: Any, *, as_v1: bool = False) -> None:
     for task in (page.core or {}).get("tasks") or []:
         if isinstance(task, dict):
             out.rows(views.task_list_rows(task, verbose=bool(getattr(out, "verbose", False))), title="Task", style=state_style(task))
+
+
+def _task_list(out: Any, core: Any, verbose: bool) -> None:
+    """One page of tasks (or all of them): a table at a terminal, the text floor's records else;
+    how many there are on stderr when the agent says (totalSize)."""
+    from a2acli.render import views
+
+    tasks = [t for t in (core or {}).get("tasks") or [] if isinstance(t, dict)]
+    counted = task_count(len(tasks), core)
+    if out.rich and not verbose:
+        L = views.L
+        out.table(
+            [L.TASK, L.CONTEXT, L.STATE, L.UPDATED],
+            [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
+            title=counted or f"{len(tasks)} task(s)",
+            keep=(L.TASK, L.CONTEXT),  # ids are copied into the next command: never wrapped or cut
+            shorter={L.UPDATED: views.short_time},
+            drop=(L.UPDATED,),
+        )
+    else:  # the text floor: one record per task, each closed by a blank line
+        for t in tasks:
+            out.rows(views.task_list_rows(t, verbose=verbose), title="Task", style=state_style(t))
+        if counted and tasks:
+            out.note(counted)  # stderr: stdout keeps the records only
+    if not tasks:
+        out.note("no tasks" + (f" on this page, of {counted}" if counted else ""))
+
+
+def task_count(shown: int, core: Any) -> str:
+    """`2 of 17 tasks` when the agent says how many there are (ListTasks' totalSize); "" when it
+    does not."""
+    total = (core or {}).get("totalSize") if isinstance(core, dict) else None
+    if not isinstance(total, int) or isinstance(total, bool) or total < 0:
+        return ""
+    if shown == 0:  # `no tasks on this page, of 17 tasks`
+        return f"{total} task{'s' if total != 1 else ''}" if total else ""
+    return f"{shown} task{'s' if shown != 1 else ''}" + ("" if shown == total else f" of {total}")
 
 
 def state_style(task: dict[str, Any]) -> str:

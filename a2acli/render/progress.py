@@ -5,13 +5,93 @@ change, and under -o json or raw nothing at all (stderr keeps what matters)."""
 
 from __future__ import annotations
 
+import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from a2acli.render import views
 from a2acli.render.output import Output, terminal
 
 REFRESH_PER_SECOND = 8
+
+
+def hide_control_echo(fd: int | None = None) -> Callable[[], None]:
+    """While a live region is drawn in place: the terminal does not echo Ctrl-C as `^C`. The echo
+    lands after the region's last line; when that line fills the width it wraps, the terminal
+    scrolls, and the region's final redraw starts a line too low (its first line left twice on
+    screen). Returns what puts the terminal back. Nothing is changed unless `fd` (stdin) is a
+    terminal we are in the foreground of (a background job changing it would be stopped)."""
+    import os
+
+    try:
+        import termios
+    except ImportError:  # not a POSIX terminal (Windows)
+        return _nothing
+    try:
+        tty = sys.stdin.fileno() if fd is None else fd
+        if not os.isatty(tty) or _background(tty):
+            return _nothing
+        saved = termios.tcgetattr(tty)
+        if not saved[3] & termios.ECHOCTL:
+            return _nothing
+        changed = list(saved)
+        changed[3] = saved[3] & ~termios.ECHOCTL
+        termios.tcsetattr(tty, termios.TCSANOW, changed)
+    except (OSError, ValueError, AttributeError, termios.error):  # no terminal (or no stdin), or not ours
+        return _nothing
+
+    def restore() -> None:
+        try:
+            termios.tcsetattr(tty, termios.TCSANOW, saved)
+        except (OSError, termios.error):
+            pass
+
+    return restore
+
+
+def _nothing() -> None:
+    pass
+
+
+def _background(tty: int) -> bool:
+    """We are a background job of this terminal (changing it would stop us with SIGTTOU)."""
+    import os
+
+    try:
+        return os.tcgetpgrp(tty) != os.getpgrp()
+    except OSError:  # not our controlling terminal: changing it stops no one
+        return False
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """A frame drawn from the main thread goes out whole: Ctrl-C pressed meanwhile takes effect
+    once it is written. (rich empties its buffer only after the write returns: a KeyboardInterrupt
+    raised during the write leaves the frame there, and the next draw writes it again, so the
+    view's first lines show twice.) A second Ctrl-C is not held: a terminal stopped with Ctrl-S
+    still lets you out."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals run in the main thread only: nothing to hold
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        if held:
+            raise KeyboardInterrupt
+        held.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            signal.raise_signal(signal.SIGINT)  # now, as the handler before ours takes it
 
 
 class Waiting:
@@ -31,6 +111,7 @@ class Waiting:
         self.lines = out.mode == "text" and not self.spinner
         self._live: Any = None
         self._spin: Any = None
+        self._restore_echo: Callable[[], None] = _nothing
 
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self) -> Waiting:
@@ -46,6 +127,7 @@ class Waiting:
                 self._live.stop()
             finally:
                 self._live = None
+                self._restore_echo()
 
     def _start(self) -> None:
         from rich.errors import LiveError
@@ -55,12 +137,14 @@ class Waiting:
         self._spin = Spinner("dots", style="cyan")
         live = Live(console=self.out.err_console, get_renderable=self._renderable, refresh_per_second=REFRESH_PER_SECOND, transient=True, redirect_stdout=False, redirect_stderr=False)
         try:
-            live.start(refresh=True)
+            with ctrl_c_held():
+                live.start(refresh=True)
         except LiveError:  # another live display holds this console (a stream view): lines instead
             self.spinner, self.lines = False, True
             self._opening()
             return
         self._live = live
+        self._restore_echo = hide_control_echo()
 
     def _opening(self) -> None:
         if self.task_id and not self.announced:
@@ -81,8 +165,12 @@ class Waiting:
         return safe_text(*segments, no_wrap=True, overflow="ellipsis")
 
     def _renderable(self) -> Any:
-        self._spin.update(text=self.line())
-        return self._spin
+        """The spinner's frame and the line, kept to one line (rich's Spinner joins them into a
+        text that wraps)."""
+        from rich.text import Text
+
+        frame = self._spin.render(time.monotonic())
+        return Text.assemble(frame, " ", self.line(), no_wrap=True, overflow="ellipsis")
 
     def update(self, task: Any) -> None:
         """A new look at the task (a GetTask answer, core form)."""
@@ -99,7 +187,8 @@ class Waiting:
             self.out.note(f"task {self.task_id}: {state}")
         self.state = state
         if self._live is not None:
-            self._live.refresh()
+            with ctrl_c_held():
+                self._live.refresh()
 
     def event(self, reply: Any) -> None:
         """A stream event (a reply; its core form read): a Task snapshot or a status update moves

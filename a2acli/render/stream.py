@@ -8,8 +8,8 @@ stream runs.
 - In those three, the events of one network read are written together and flushed before the
   stream is read again (render.output.Output.holding, called by pipeline.policies.consume): each
   event is on stdout before `a2a` waits on the network, at one `write` per read.
-- text on a terminal: a rich Live view updated in place: the task's state timeline (clock time,
-  elapsed time, state, status message), artifacts as they are produced (text shown, data
+- text on a terminal: a rich Live view updated in place: the task's state timeline (when each event
+  reached us, elapsed time, state, status message), artifacts as they are produced (text shown, data
   pretty-printed, files named with size and media type; chunks reassembled by
   `append`/`lastChunk`), and a closing summary with task id, context id and state.
 
@@ -19,7 +19,6 @@ and tail. Nothing else is kept per event."""
 
 from __future__ import annotations
 
-import itertools
 import threading
 import time
 from collections import OrderedDict, deque
@@ -152,30 +151,20 @@ class ArtifactSummary:
 
 @dataclass
 class TimelineRow:
-    clock: str  # the agent's timestamp (time of day) when given, else ours
-    elapsed: float  # seconds since the view started
+    clock: str  # when the event reached us, time of day to a tenth of a second (one clock for every row)
+    elapsed: float  # seconds since the view started, on the same clock
     state: str
     note: str
 
 
-def _clock(timestamp: Any) -> str:
-    """The agent's timestamp as local time of day (`12:00:00.123`); when it gave none, the time
-    the event reached us, marked `~12:00:00.12` (the two clocks can disagree by the network delay)."""
+def _clock() -> str:
+    """The time of day the event reached us, `12:00:00.1`: one clock and one precision for every
+    row, so the timeline reads down in order (the agent's own timestamps stay in -o json and the
+    text records: mixed with ours they read out of order by the network delay)."""
     from datetime import datetime
 
-    if isinstance(timestamp, str) and timestamp:
-        text = timestamp.strip().replace("Z", "+00:00").replace("z", "+00:00")
-        if "." in text:  # fromisoformat (3.10) takes at most 6 fraction digits
-            head, _, rest = text.partition(".")
-            digits = "".join(itertools.takewhile(str.isdigit, rest))
-            text = f"{head}.{(digits + '000000')[:6]}{rest[len(digits) :]}"
-        try:
-            when = datetime.fromisoformat(text)
-            return (when.astimezone() if when.tzinfo else when).strftime("%H:%M:%S.%f")[:12]
-        except ValueError:
-            pass
-    # No timestamp from the agent: our arrival time, marked `~` so it is not read as the agent's.
-    return "~" + datetime.now().strftime("%H:%M:%S.%f")[:11]
+    now = datetime.now()
+    return now.strftime("%H:%M:%S.") + str(now.microsecond // 100_000)
 
 
 def _one_line(text: str, limit: int = NOTE_CHARS) -> str:
@@ -202,8 +191,8 @@ class LiveState:
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
-    def _row(self, state: str, note: str = "", timestamp: Any = None) -> None:
-        self.timeline.append(TimelineRow(_clock(timestamp), self.elapsed(), state, _one_line(note)))
+    def _row(self, state: str, note: str = "") -> None:
+        self.timeline.append(TimelineRow(_clock(), self.elapsed(), state, _one_line(note)))
         self.timeline_total += 1
 
     def _status(self, status: Any) -> None:
@@ -211,7 +200,7 @@ class LiveState:
         self.state = views.state_label(status.get("state"))
         msg = status.get("message")
         note = views.parts_text(msg.get("parts")) if isinstance(msg, dict) else ""
-        self._row(self.state, note, status.get("timestamp"))
+        self._row(self.state, note)
 
     def _ids(self, task_id: Any, context_id: Any) -> None:
         if task_id:
@@ -294,26 +283,20 @@ def render_live(s: LiveState) -> Any:
     from rich.text import Text
 
     # agent text (ids, states, notes, names, parts) enters through safe_text alone: escaped, no markup read
-    parts: list[Any] = []
-    head: list[str | tuple[str, str]] = [("Task ", "bold"), s.task_id or "(none yet)"]
-    if s.context_id:
-        head += [("  Context ", "bold"), s.context_id]
-    head += ["  ", (s.state or "waiting", f"bold {_STATE_STYLES.get(s.state, 'white')}"), (f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s", "dim")]
-    parts.append(safe_text(*head))
+    parts: list[Any] = [_header(s)]
 
     if s.timeline:  # plain styled lines, not a Table: a frame must be cheap to draw
         width = max(len(r.state) for r in s.timeline)
         timeline = Text(no_wrap=True, overflow="ellipsis")
-        timeline.append(f"{'Time':<12}  {'Elapsed':>8}  {'State':<{width}}  Status message", style="bold dim")
+        timeline.append(f"{'Received':<10}  {'Elapsed':>7}  {'State':<{width}}  Status message", style="bold dim")
         earlier = s.timeline_total - len(s.timeline)
         if earlier > 0:
-            timeline.append(f"\n{'':<12}  {'':>8}  {'':<{width}}  … {earlier} earlier row(s) not shown", style="dim")
+            timeline.append(f"\n{'':<10}  {'':>7}  {'':<{width}}  … {earlier} earlier row(s) not shown", style="dim")
         for row in s.timeline:
             style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
             timeline.append("\n")
-            timeline.append_text(safe_text((f"{row.clock:<12}  {'+' + format(row.elapsed, '.1f') + 's':>8}  ", "dim"), (f"{row.state:<{width}}", style), f"  {row.note}"))
+            timeline.append_text(safe_text((f"{row.clock:<10}  {'+' + format(row.elapsed, '.1f') + 's':>7}  ", "dim"), (f"{row.state:<{width}}", style), f"  {row.note}"))
         parts.append(timeline)
-        parts.append(timeline_legend(s))
 
     if s.artifacts_dropped:
         parts.append(Text(f"… {s.artifacts_dropped} earlier artifact(s) not shown", style="dim"))
@@ -354,13 +337,30 @@ def render_live(s: LiveState) -> Any:
     return Group(*parts)
 
 
-def timeline_legend(s: LiveState) -> Any:
-    """The timeline's legend: rows are in order of arrival; `~` marks our arrival time where the
-    agent gave no timestamp (so a `~` time may read later than the agent's time on a row below)."""
-    legend = "rows in order of arrival"
-    if any(row.clock.startswith("~") for row in s.timeline):
-        legend += "; ~ = when the event reached us (the agent sent no timestamp)"
-    return safe_text(legend, style="dim italic", no_wrap=True, overflow="ellipsis")
+def _header(s: LiveState) -> Any:
+    """`Task ID  STATE  N events, T s  Context ID`: one line when it fits the terminal, else the
+    context on a line of its own, so a label is never wrapped away from its id."""
+    events = f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s"
+    head = safe_text(("Task ", "bold"), s.task_id or "(none yet)", "  ", (s.state or "waiting", f"bold {_STATE_STYLES.get(s.state, 'white')}"), (events, "dim"))
+    if not s.context_id:
+        return head
+    return _OneLineOrTwo(head, safe_text(("Context ", "bold"), s.context_id))
+
+
+class _OneLineOrTwo:
+    """Two texts side by side when they fit the width the view is drawn at, else one below the other."""
+
+    def __init__(self, first: Any, second: Any) -> None:
+        self.first, self.second = first, second
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import Text
+
+        if self.first.cell_len + 2 + self.second.cell_len <= options.max_width:
+            yield Text.assemble(self.first, "  ", self.second)
+        else:
+            yield self.first
+            yield self.second
 
 
 # -- the view ---------------------------------------------------------------------------------------
@@ -384,6 +384,7 @@ class StreamView:
         self._lock = threading.Lock()
         self._last_event = 0.0
         self._swapped_err: tuple[Any] | None = None  # the Output's stderr console while live
+        self._restore_echo: Any = None  # puts back the terminal's echo of ^C (render.progress.hide_control_echo)
 
     waiting: Any = None  # no waiting display of its own: a poll after the stream shows its own
 
@@ -421,7 +422,12 @@ class StreamView:
         # print them above the view instead (only when stderr is a terminal; else they go as usual).
         if self.out.err_rich and self._console is None:
             self._swapped_err = (self.out.route_notes_to(self.console),)
-        self._live.start(refresh=True)
+        from a2acli.render.progress import ctrl_c_held, hide_control_echo
+
+        if self._console is None:
+            self._restore_echo = hide_control_echo()
+        with ctrl_c_held():
+            self._live.start(refresh=True)
 
     def _stop_live(self) -> None:
         if self._live is None:
@@ -431,6 +437,9 @@ class StreamView:
             self._live.stop()
         finally:
             self._live = None
+            if self._restore_echo is not None:
+                self._restore_echo()
+                self._restore_echo = None
             if self._swapped_err is not None:
                 self.out.route_notes_to(self._swapped_err[0])
                 self._swapped_err = None
@@ -444,7 +453,10 @@ class StreamView:
             if self._entered:
                 self._start_live()
         elif quiet:
-            self._live.refresh()
+            from a2acli.render.progress import ctrl_c_held
+
+            with ctrl_c_held():
+                self._live.refresh()
 
     def _feed(self, fn: Any, *args: Any, **kw: Any) -> None:
         assert self.state is not None
@@ -500,7 +512,10 @@ class StreamView:
                         self.state.state = views.state_label(task.get("state"))
                 self.state.done = True
             if self._live is not None:
-                self._live.refresh()
+                from a2acli.render.progress import ctrl_c_held
+
+                with ctrl_c_held():
+                    self._live.refresh()
             elif self.count or task.get("id"):
                 self.console.print(render_live(self.state))
             return

@@ -56,7 +56,7 @@ def test_send_stops_at_auth_required_shows_the_ask_and_names_the_command_with_th
     text, _, data = asked.partition("\n")
     assert text == ASK_TEXT and json.loads(data) == NAMES_API_KEY  # the agent's ask, whole
     assert (
-        "warning: task t-1 is auth-required: it needs authentication; the agent asks for the Agent Card's scheme 'apiKey' (apiKey, header X-API-Key); continue with the credential:\n" in result.stderr
+        "task t-1 is auth-required: it needs authentication; the agent asks for the Agent Card's scheme 'apiKey' (apiKey, header X-API-Key); continue with the credential:\n" in result.stderr
     )
     assert commands(result.stderr) == [f"a2a send --task-id t-1 --context-id c-1 -u {AGENT} --api-key KEY 'continue'"]
     assert "wrong-s3cret" not in result.stdout + result.stderr  # a placeholder, never the value

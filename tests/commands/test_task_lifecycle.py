@@ -103,7 +103,7 @@ def test_stream_timeout_exits_5_with_the_resume_command(cli, agent):
     result = cli("stream", "hi", "-u", AGENT, "--timeout", "0.4")
     assert result.exit_code == 5, result.stderr
     assert "--timeout 0.4s expired" in result.stderr
-    assert f"resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n" in result.stderr and "a2a tasks get t-1 --wait" in result.stderr
+    assert f"resume with one of:\n  a2a tasks subscribe t-1 --stream -u {AGENT}\n" in result.stderr and "a2a tasks get t-1 --wait" in result.stderr
 
 
 def test_ctrl_c_during_a_stream_names_the_task_and_how_to_resume(cli, agent):
@@ -115,7 +115,21 @@ def test_ctrl_c_during_a_stream_names_the_task_and_how_to_resume(cli, agent):
     result = cli("stream", "hi", "-u", AGENT, "--a2a-version", "1.0")
     assert result.exit_code == 130
     assert "interrupted: task t-1 (context c-1) was working" in result.stderr
-    assert f"resume with one of:\n  a2a tasks subscribe t-1 -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
+    assert f"resume with one of:\n  a2a tasks subscribe t-1 --stream -u {AGENT}\n  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr  # back into the view
+
+
+@pytest.mark.spec("A2ACLI_INTERACT_004")
+@pytest.mark.parametrize("argv", [["stream", "hi"], ["send", "hi", "--stream"], ["tasks", "subscribe", "t-1", "--stream"], ["tasks", "subscribe", "t-1"]])
+def test_the_resume_command_after_ctrl_c_goes_back_into_the_view_that_was_interrupted(cli, agent, argv):
+    def body():
+        yield sse({"task": task("TASK_STATE_SUBMITTED")}, status("TASK_STATE_WORKING"))
+        raise KeyboardInterrupt
+
+    agent.post(RPC).mock(return_value=httpx.Response(200, headers=SSE, content=body()))
+    result = cli(*argv, "-u", AGENT, "--a2a-version", "1.0")
+    assert result.exit_code == 130, result.stderr
+    live = "--stream" in argv or argv[0] == "stream"  # events shown as they came: subscribe with --stream
+    assert f"\n  a2a tasks subscribe t-1{' --stream' if live else ''} -u {AGENT}\n" in result.stderr
 
 
 @pytest.mark.parametrize("argv", [["stream", "hi"], ["tasks", "subscribe", "t-1"]])

@@ -105,6 +105,15 @@ def test_method_settles_a_bare_v0_task(cli):
     assert "(SendMessage)" in told.stderr and len(told.stdout.splitlines()) == 1
 
 
+@pytest.mark.parametrize("source,to", CASES, ids=[f"{p.stem}->{to}" for p, to in CASES])
+def test_without_to_the_document_is_written_in_the_other_version(cli, source, to):
+    result = cli("translate", str(source))
+    assert result.exit_code == 0, result.stderr
+    stem = ("seed-" if source.parent == SEED else "") + source.name.rsplit(".", 1)[0]
+    assert result.stdout == (OUT / f"{stem}.to-{to}.out").read_text()  # as with --to the other version
+    assert result.stderr == (OUT / f"{stem}.to-{to}.err").read_text()
+
+
 def test_already_in_the_target_version_is_said(cli):
     result = cli("translate", "--to", "v1", str(IN / "task.v1.json"))
     assert result.exit_code == 0 and "already V1 (1.0)" in result.stderr
@@ -119,7 +128,8 @@ def test_already_in_the_target_version_is_said(cli):
     (["--to", "v1"], "data: {bad}\n", "SSE event 1 is not valid JSON"),
     (["--to", "v1"], ": only a comment\n\n", "holds no SSE data"),
     (["--to", "v3"], "{}", "is not a version"),
-    ([], "{}", "--to is required"),
+    ([], "{}", "not an A2A document"),
+    ([], '{"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "x"}}', "cannot tell which version this JSON-RPC error response is written in"),
     (["--to", "v1", "/no/such/file.json"], None, "no such file"),
     (["--to", "v1", "--method", "Nope"], '{"jsonrpc": "2.0", "id": 1, "result": {}}', "unknown A2A method"),
 ])

@@ -141,7 +141,7 @@ def test_ctrl_c_during_a_stream_prints_how_to_resume(spawn, demo_agent):
     assert proc.returncode == 130, err
     m = re.search(r"interrupted: task (\S+) \(context (\S+)\) was ([\w-]+)", err)
     assert m and m.group(3) in ("submitted", "working")
-    assert f"resume with one of:\n  a2a tasks subscribe {m.group(1)} -u {demo_agent.url}\n  a2a tasks get {m.group(1)} --wait -u {demo_agent.url}\n" in err
+    assert f"resume with one of:\n  a2a tasks subscribe {m.group(1)} --stream -u {demo_agent.url}\n  a2a tasks get {m.group(1)} --wait -u {demo_agent.url}\n" in err
     assert "Traceback" not in err
 
 

@@ -93,7 +93,7 @@ def test_input_required_prints_ids_state_and_the_resume_command(a2a):
     assert "State: input-required\n" in asked.stdout
     tid = asked.stdout.split("Task: ", 1)[1].split("\n", 1)[0]
     ctx = asked.stdout.split("Context: ", 1)[1].split("\n", 1)[0]
-    assert f"warning: task {tid} is input-required" in asked.stderr
+    assert f"task {tid} is input-required" in asked.stderr and "warning:" not in asked.stderr  # a normal pause: a note
     assert f"a2a send --task-id {tid} --context-id {ctx} " in asked.stderr and "'your reply'" in asked.stderr
     answered = a2a("send", "--task-id", tid, "--context-id", ctx, "blue")
     assert "State: completed\n" in answered.stdout

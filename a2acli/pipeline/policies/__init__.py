@@ -118,4 +118,5 @@ __all__ = [
     "can_list_tasks",
     "explain_rejected_ids",
     "explain_auth",
+    "refused_credentials",
 ]

@@ -76,9 +76,9 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         call.out.warn(f"task {t['id']} ended {label}")
     elif state == "TASK_STATE_AUTH_REQUIRED":
         auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
-    elif is_interrupted(state):
-        call.out.warn(f"task {t['id']} is {label}: it needs input; continue with:")
-        call.out.command(f"{continue_command(call)} 'your reply'")
+    elif is_interrupted(state):  # a normal pause, not a fault: a note, kept under -q (the user must act on it)
+        call.out.note(f"task {t['id']} is {label}: it needs input; continue with:", always=True)
+        call.out.command(f"{continue_command(call)} 'your reply'", always=True)
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
         call.out.command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}")
@@ -156,23 +156,25 @@ def auth_required_notes(call: Call) -> None:
     ask, ways = auth_ways(call)
     head = f"task {t['id']} is {state_text('TASK_STATE_AUTH_REQUIRED')}: it needs authentication"
     signin = f"; it names {ask.url} to sign in" if ask.url else ""
+
+    def say(msg: str) -> None:  # a normal pause, not a fault: a note, kept under -q (the user must act on it)
+        call.out.note(msg, always=True)
+
     if not ways:
         if call.card is None or call.opts.endpoint:  # no card: credentials go as given
-            call.out.warn(f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:")
-            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}")
+            say(f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:")
+            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}", always=True)
         else:
-            call.out.warn(
-                f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
-            )
-            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}")
+            say(f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:")
+            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}", always=True)
         return
     said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
     asked = f"the agent asks for the Agent Card's scheme {said}" if ask.named else f"its status message names no scheme of the Agent Card, which declares {said}"
     get = "get the token, then continue" if all(w.way.login for w in ways) else "continue with the credential"
-    call.out.warn(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
+    say(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
     for w in ways:
         for command in w.commands:
-            call.out.command(command)
+            call.out.command(command, always=True)
 
 
 # what a typed secret is, by the option it fills (render.views.Way.option)
@@ -210,8 +212,9 @@ def read_credential(call: Call, secret: Any) -> dict[str, Any]:
 
 
 def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:
-    """`interrupted: task T (context C) was working` and the commands to pick it up again; before
-    the agent answered a send, what was sent and the command that finds its task."""
+    """`interrupted: task T (context C) was working` and the commands to pick it up again (the
+    subscription with --stream when the events were being shown as they came); before the agent
+    answered a send, what was sent and the command that finds its task."""
     task = call.task if call is not None else {}
     if not task.get("id") and call is not None and call.sending:
         return unanswered_notes(out, call, why)
@@ -225,7 +228,8 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
         f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with {'one of' if subscribe else 'this (the Agent Card claims no streaming)'}:"
     )
     if subscribe:
-        out.command(f"a2a tasks subscribe {_q(task['id'])}{flags}")
+        live = " --stream" if call is not None and call.live_view else ""  # back into the view that was interrupted
+        out.command(f"a2a tasks subscribe {_q(task['id'])}{live}{flags}")
     out.command(f"a2a tasks get {_q(task['id'])} --wait{flags}")
     return True
 
@@ -294,6 +298,40 @@ def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
     return err
 
 
+def refused_credentials(err: A2acliError, call: Call) -> A2acliError:
+    """A 401 / 403 to a call that carried a credential: the hint names what went, where it went
+    and where its value came from (`the API key from env A2ACLI_API_KEY, sent in header
+    X-API-Key`), and how to give another, as exactly as the hint of a missing one."""
+    from a2acli.wire.endpoints import api_key_placement
+
+    o, src = call.opts, call.opts.sources or {}
+
+    def origin(option: str) -> str:
+        said = src.get(option, "")
+        return "" if said in ("", "flag", "default") else f" from {said}"
+
+    where, name = api_key_placement(call.card if isinstance(call.card, dict) else None)
+    grpc = call._binding is not None and getattr(call._binding, "carrier", "http") != "http"
+    if grpc:  # gRPC metadata carries what headers carry, names in lowercase
+        where, name = "metadata", name.lower()
+    auth = "metadata authorization" if grpc else "header Authorization"
+    what = {
+        "api-key": f"the API key{origin('api-key')} (--api-key), sent in {where} {name}",
+        "bearer": f"the bearer token{origin('bearer')} (--bearer), sent in {auth}",
+        "basic": f"USER:PASSWORD{origin('basic')} (--basic), sent in {auth}",
+        "oauth": f"the OAuth2 token of `a2a auth login`, sent in {auth}",
+    }
+    went = [what[c] for c in ("api-key", "bearer", "basic", "oauth") if c in call.creds_sent]
+    went += [f"the -H {header} header" for header, _ in o.headers if header.lower() in ("authorization", "x-api-key")]
+    if o.cert:
+        went.append("the client certificate (--cert)")
+    if not went:
+        return err
+    again = "`a2a auth login` again for a new token" if call.creds_sent == {"oauth"} else "check it, or give another"
+    err.hint = f"the agent refused {' and '.join(went)}: {again}; `a2a card fetch` shows the schemes it accepts"
+    return err
+
+
 def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     """A 401 (or 403) to a call that carried no credential: the agent requires one
     (A2ACLI_ERR_CREDENTIALS_MISSING), which scheme its card names, and the flag that sends it
@@ -305,7 +343,7 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     o = call.opts
     given = o.api_key or o.bearer or o.basic or o.oauth
     if given and not call.withheld or call.creds_sent or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
-        return err  # a credential went: it was refused
+        return refused_credentials(err, call)  # a credential went: it was refused
     from a2acli.render.views import scheme_how
 
     schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}

@@ -1,0 +1,35 @@
+"""Issue 25, item 8, docs drift: the guide's opening names every binding `a2a` speaks; the doc
+generators print their help when asked instead of rewriting the docs. (The pictures:
+tests/test_images.py; docs/reference.md: tests/test_docs.py; the guide's first-steps sample:
+tests/integration/test_guide_sample_real.py.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_guides_opening_names_every_binding():
+    opening = (ROOT / "docs" / "guide.md").read_text().split("\n\n", 2)[1]  # the paragraph under the title
+    for binding in ("JSON-RPC", "HTTP+JSON", "gRPC"):
+        assert binding in opening, binding
+
+
+@pytest.mark.parametrize("script,writes", [("gen_reference.py", ["docs/reference.md"]), ("gen_compliance.py", ["docs/compliance.md", "docs/compliance-report.yaml"])])
+@pytest.mark.parametrize("ask", ["--help", "-h", "--no-such-flag"])
+def test_a_doc_generator_asked_for_help_or_given_a_wrong_flag_writes_nothing(script, writes, ask):
+    before = {p: ((ROOT / p).stat().st_mtime_ns, (ROOT / p).read_bytes()) for p in writes}
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / script), ask], capture_output=True, text=True, timeout=120)
+    after = {p: ((ROOT / p).stat().st_mtime_ns, (ROOT / p).read_bytes()) for p in writes}
+    assert after == before  # not rewritten
+    if ask == "--no-such-flag":
+        assert proc.returncode == 2 and "unrecognized arguments: --no-such-flag" in proc.stderr
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.startswith(f"usage: {script} [-h] [--check]") and "--check" in proc.stdout
+        assert "wrote" not in proc.stdout + proc.stderr
