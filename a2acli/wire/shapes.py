@@ -108,7 +108,8 @@ def _event(value: Any, where: str) -> None:
 
 
 def _task_list(value: Any, where: str) -> None:
-    for i, task in enumerate(_list_of_objects(_object(value, where), "tasks", where, required=True)):
+    # an empty list may be left out: ProtoJSON omits an empty repeated field (gRPC, HTTP+JSON answers)
+    for i, task in enumerate(_list_of_objects(_object(value, where), "tasks", where)):
         _task(task, f"{where}.tasks[{i}]")
 
 

@@ -49,7 +49,7 @@ def test_valid_answers_pass(kind, core):
     ("task", {**TASK, "artifacts": [1]}, "result.artifacts[0] is a number"),
     ("task", {**TASK, "history": [{"parts": [1]}]}, "result.history[0].parts[0] is a number"),
     ("task-list", {"tasks": "x"}, "result.tasks is a string, not an array"),
-    ("task-list", {}, "result.tasks is null, not an array"),
+    ("task-list", {"tasks": None}, "result.tasks is null, not an array"),
     ("task-list", {"tasks": [{"id": "t"}]}, "result.tasks[0].status is missing"),
     ("event", {"statusUpdate": "x"}, "result.statusUpdate is a string"),
     ("event", {"statusUpdate": {"taskId": "t"}}, "result.statusUpdate.status is null"),
@@ -109,3 +109,12 @@ def test_peek_event_reads_a_one_key_wrapper_as_the_long_way():
         assert (f.kind, f.task_id, f.context_id, f.state, f.final, f.ends) == (g.kind, g.task_id, g.context_id, g.state, g.final, g.ends)
     assert peek_event({"statusUpdate": []}) is None
     assert peek_event({"other": {}}) is None
+
+
+def test_an_empty_task_list_may_leave_tasks_out():
+    """ProtoJSON omits an empty repeated field: a gRPC or HTTP+JSON ListTasks answer with no task is
+    `{}` (issue 25 found `tasks list` over gRPC failing on it)."""
+    from a2acli.wire.shapes import check_result
+
+    check_result("task-list", {}, "ListTasks")
+    check_result("task-list", {"nextPageToken": ""}, "ListTasks")
