@@ -42,7 +42,9 @@ class PlannedFile:
     @property
     def effective_media_type(self) -> str:
         """The part's media type, or what its kind implies (a text part is text/plain, a data part JSON)."""
-        return self.media_type or {"text": "text/plain", "data": "application/json"}.get(self.kind, "application/octet-stream")
+        return self.media_type or {"text": "text/plain", "data": "application/json"}.get(
+            self.kind, "application/octet-stream"
+        )
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,12 @@ def safe_name(name: Any, fallback: str = "artifact") -> str:
 
 def _ext(media_type: str, default: str) -> str:
     media = (media_type or "").split(";")[0].strip().lower()
-    special = {"application/json": ".json", "text/plain": ".txt", "text/markdown": ".md", "application/octet-stream": ".bin"}
+    special = {
+        "application/json": ".json",
+        "text/plain": ".txt",
+        "text/markdown": ".md",
+        "application/octet-stream": ".bin",
+    }
     return special.get(media) or (mimetypes.guess_extension(media) if media else None) or default
 
 
@@ -134,7 +141,10 @@ def content(part: dict[str, Any], p: PlannedFile, fetch: Callable[[str], bytes])
             padded = raw + "=" * (-len(raw) % 4)
             return base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidResponseError(f"artifact {p.artifact_id} part {p.part}: `raw` is not base64", hint="the agent sent broken file bytes; see them with `a2a tasks get ID -o json`") from None
+            raise InvalidResponseError(
+                f"artifact {p.artifact_id} part {p.part}: `raw` is not base64",
+                hint="the agent sent broken file bytes; see them with `a2a tasks get ID -o json`",
+            ) from None
     return fetch(p.source)
 
 
@@ -143,7 +153,10 @@ def inside(directory: Path, name: str) -> Path:
     root = directory.resolve()
     target = (root / name).resolve()
     if target.parent != root:
-        raise InvalidResponseError(f"refusing to write {name!r} outside {directory}", hint="the artifact's file name tried to leave the directory")
+        raise InvalidResponseError(
+            f"refusing to write {name!r} outside {directory}",
+            hint="the artifact's file name tried to leave the directory",
+        )
     return target
 
 
@@ -174,7 +187,9 @@ def refuse_existing(found: list[Path], directory: Path) -> A2acliError:
     )
 
 
-def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *, overwrite: bool = False) -> tuple[list[SavedFile], list[tuple[PlannedFile, A2acliError]]]:
+def save(
+    task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *, overwrite: bool = False
+) -> tuple[list[SavedFile], list[tuple[PlannedFile, A2acliError]]]:
     """Write every part of every artifact of a canonical V1 task into `directory`. An existing
     file is never replaced unless `overwrite`: the whole download is refused before anything is
     fetched or written (and a file that appears meanwhile is not replaced either). A part that
@@ -204,7 +219,9 @@ def save(task: dict[str, Any], directory: Path, fetch: Callable[[str], bytes], *
         except FileExistsError:
             raise refuse_existing([directory / p.name], directory) from None
         except OSError as e:
-            raise A2acliError(f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space") from None
+            raise A2acliError(
+                f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space"
+            ) from None
         saved.append(SavedFile(directory / p.name, len(data), p, replaced))
     return saved, failed
 
@@ -227,12 +244,18 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
     state = state_label((task.get("status") or {}).get("state"))
     if not plan(task):
         none = "no artifacts" if not task.get("artifacts") else "no text, data or file parts in its artifacts"
-        hint = "it is still running: `a2a tasks get ID --wait`, then download" if state in ("submitted", "working") else "see it with `a2a tasks get ID`"
+        hint = (
+            "it is still running: `a2a tasks get ID --wait`, then download"
+            if state in ("submitted", "working")
+            else "see it with `a2a tasks get ID`"
+        )
         raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", shlex.quote(task_id)))
     agent = _origin(call.endpoint().url)
     if directory is None:
         directory = default_directory(task_id)
-        call.out.note(f"saving into {directory}{'/' if not str(directory).endswith('/') else ''} (--dir chooses another directory)")
+        call.out.note(
+            f"saving into {directory}{'/' if not str(directory).endswith('/') else ''} (--dir chooses another directory)"
+        )
 
     def fetch(url: str) -> bytes:
         try:
@@ -247,9 +270,16 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
             from a2acli.pipeline.origin import credential_headers
 
             dropped = credential_headers(call.opts.headers, call.card)
-            host = f"{there[1]}:{there[2]}" if there[2] not in (None, {"http": 80, "https": 443}[there[0]]) else there[1]
-            call.out.warn(f"fetching {url} from another host, {host}: no credentials sent" + (f" (not {', '.join(dropped)})" if dropped else ""))
-            ex = call.transport.get(url, label="download", headers={"Accept": "*/*"}, drop=frozenset(n.lower() for n in dropped))
+            host = (
+                f"{there[1]}:{there[2]}" if there[2] not in (None, {"http": 80, "https": 443}[there[0]]) else there[1]
+            )
+            call.out.warn(
+                f"fetching {url} from another host, {host}: no credentials sent"
+                + (f" (not {', '.join(dropped)})" if dropped else "")
+            )
+            ex = call.transport.get(
+                url, label="download", headers={"Accept": "*/*"}, drop=frozenset(n.lower() for n in dropped)
+            )
         if not 200 <= (ex.status or 0) < 300:
             raise http_status_error(ex, "the file's server")
         return ex.response_body
@@ -266,7 +296,9 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
         )
 
 
-def _report(out: Any, task: dict[str, Any], saved: list[SavedFile], failed: list[tuple[PlannedFile, A2acliError]] | None = None) -> None:
+def _report(
+    out: Any, task: dict[str, Any], saved: list[SavedFile], failed: list[tuple[PlannedFile, A2acliError]] | None = None
+) -> None:
     from a2acli.render.views import state_label
 
     if out.mode == "json":
@@ -290,7 +322,16 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile], failed: list
                     }
                     for s in saved
                 ],
-                **({"failed": [{"artifactId": p.artifact_id, "part": p.part, "source": p.source, "error": err.message} for p, err in failed]} if failed else {}),
+                **(
+                    {
+                        "failed": [
+                            {"artifactId": p.artifact_id, "part": p.part, "source": p.source, "error": err.message}
+                            for p, err in failed
+                        ]
+                    }
+                    if failed
+                    else {}
+                ),
             }
         )
         return
@@ -300,7 +341,11 @@ def _report(out: Any, task: dict[str, Any], saved: list[SavedFile], failed: list
         return
     from a2acli.render.views import L
 
-    rows = [(L.TASK, str(task.get("id", ""))), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, state_label((task.get("status") or {}).get("state")))]
+    rows = [
+        (L.TASK, str(task.get("id", ""))),
+        (L.CONTEXT, str(task.get("contextId", ""))),
+        (L.STATE, state_label((task.get("status") or {}).get("state"))),
+    ]
     for s in saved:  # one field per line: the path, then what it holds
         rows += [(L.SAVED, str(s.path)), (L.SIZE, f"{s.size} bytes"), (L.MEDIA_TYPE, s.planned.effective_media_type)]
         if s.planned.source != "inline":

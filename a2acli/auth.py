@@ -19,15 +19,37 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from a2acli import settings
-from a2acli.errors import A2acliError, AuthError, CredentialsMissingError, CredentialsWithheldError, HttpError, TimeoutExpired, UnreachableError, UsageError
-from a2acli.settings.table import AUTHORIZATION_CODE, CLIENT_CREDENTIALS, DEVICE_CODE, FLOWS  # the flows a profile may name
+from a2acli.errors import (
+    A2acliError,
+    AuthError,
+    CredentialsMissingError,
+    CredentialsWithheldError,
+    HttpError,
+    TimeoutExpired,
+    UnreachableError,
+    UsageError,
+)
+from a2acli.settings.table import (
+    AUTHORIZATION_CODE,
+    CLIENT_CREDENTIALS,
+    DEVICE_CODE,
+    FLOWS,
+)  # the flows a profile may name
 
 LEEWAY = 30.0  # seconds: a token this close to expiry is requested again
 DEFAULT_LIFETIME = 3600.0  # when the answer has no expires_in
 SIGN_IN = (DEVICE_CODE, AUTHORIZATION_CODE)  # a person signs in: renewed with a refresh token only
-FLOW_WORDS = {CLIENT_CREDENTIALS: "client credentials", DEVICE_CODE: "device code", AUTHORIZATION_CODE: "authorization code"}
+FLOW_WORDS = {
+    CLIENT_CREDENTIALS: "client credentials",
+    DEVICE_CODE: "device code",
+    AUTHORIZATION_CODE: "authorization code",
+}
 # The Agent Card's name of each flow (V1 oneof keys, V0 flow names)
-CARD_FLOWS = {"clientCredentials": CLIENT_CREDENTIALS, "deviceCode": DEVICE_CODE, "authorizationCode": AUTHORIZATION_CODE}
+CARD_FLOWS = {
+    "clientCredentials": CLIENT_CREDENTIALS,
+    "deviceCode": DEVICE_CODE,
+    "authorizationCode": AUTHORIZATION_CODE,
+}
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 DEFAULT_INTERVAL = 5.0  # RFC 8628 §3.2: when the answer gives none
 SLOW_DOWN = 5.0  # RFC 8628 §3.5: added to the interval on each slow_down
@@ -72,7 +94,9 @@ class ClientCredentials:
     def login_hint(self, profile: str | None) -> str:
         """The command that gets this profile a token again."""
         at = f" --profile {profile}" if profile else ""
-        return f"a2a auth login{at} " + {DEVICE_CODE: "--device", AUTHORIZATION_CODE: "--flow authorization-code"}.get(self.flow, "--client-secret S")
+        return f"a2a auth login{at} " + {DEVICE_CODE: "--device", AUTHORIZATION_CODE: "--flow authorization-code"}.get(
+            self.flow, "--client-secret S"
+        )
 
 
 def profile_flow(auth: dict[str, Any]) -> str:
@@ -159,24 +183,42 @@ def require_tls(url: str, what: str, crosses: str) -> None:
 
     parts = urlsplit(url)
     if parts.scheme != "https" and not is_loopback(parts.hostname):
-        raise CredentialsWithheldError(f"the {what} {url} is not https: {crosses} would cross the network in clear", hint="use the https:// URL (plain http is accepted on loopback only)")
+        raise CredentialsWithheldError(
+            f"the {what} {url} is not https: {crosses} would cross the network in clear",
+            hint="use the https:// URL (plain http is accepted on loopback only)",
+        )
 
 
-def _send(method: str, url: str, what: str, *, form: dict[str, str] | None = None, auth: Any = None, verify: Any = True, timeout: float | None = None) -> tuple[Any, Any]:
+def _send(
+    method: str,
+    url: str,
+    what: str,
+    *,
+    form: dict[str, str] | None = None,
+    auth: Any = None,
+    verify: Any = True,
+    timeout: float | None = None,
+) -> tuple[Any, Any]:
     """One request to an OAuth2 endpoint: (response, its JSON or None); network failures mapped."""
     import httpx
 
     try:
-        with httpx.Client(verify=verify, timeout=httpx.Timeout(timeout or 30.0, connect=10.0), follow_redirects=False) as client:
+        with httpx.Client(
+            verify=verify, timeout=httpx.Timeout(timeout or 30.0, connect=10.0), follow_redirects=False
+        ) as client:
             resp = client.request(method, url, data=form, auth=auth, headers={"Accept": "application/json"})
     except httpx.TimeoutException as e:
         from a2acli.errors import TimeoutExpired
 
-        raise TimeoutExpired(f"the {what} {url} did not answer in time", hint=f"raise --timeout, or check the {what} URL") from e
+        raise TimeoutExpired(
+            f"the {what} {url} did not answer in time", hint=f"raise --timeout, or check the {what} URL"
+        ) from e
     except httpx.ConnectError as e:
         from a2acli.transport.client import _connect_error
 
-        raise _connect_error(url, e, what=f"the {what.replace(' endpoint', '')} URL (a flag, the profile, or the Agent Card)") from e
+        raise _connect_error(
+            url, e, what=f"the {what.replace(' endpoint', '')} URL (a flag, the profile, or the Agent Card)"
+        ) from e
     except httpx.HTTPError as e:
         raise UnreachableError(f"request to the {what} {url} failed: {e}", hint=f"check the {what} URL") from e
     try:
@@ -193,11 +235,16 @@ def _why(resp: Any, body: Any) -> str:
     return f"HTTP {resp.status_code} {resp.reason_phrase}".strip()
 
 
-def _entry(body: dict[str, Any], t0: float, token_url: str, client_id: str, scope: str | None, flow: str) -> dict[str, Any]:
+def _entry(
+    body: dict[str, Any], t0: float, token_url: str, client_id: str, scope: str | None, flow: str
+) -> dict[str, Any]:
     """The cache entry of a token answer (RFC 6749 §5.1): only Bearer tokens are taken."""
     token_type = str(body.get("token_type") or "Bearer")
     if token_type.lower() != "bearer":
-        raise A2acliError(f"the token endpoint issued a {token_type!r} token; only Bearer tokens are supported", hint="ask for a Bearer token")
+        raise A2acliError(
+            f"the token endpoint issued a {token_type!r} token; only Bearer tokens are supported",
+            hint="ask for a Bearer token",
+        )
     try:
         expires_in = body.get("expires_in")
         lifetime = float(expires_in if expires_in is not None else DEFAULT_LIFETIME)
@@ -219,12 +266,21 @@ def _entry(body: dict[str, Any], t0: float, token_url: str, client_id: str, scop
     return entry
 
 
-def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float | None = None, note: Callable[[str], None] | None = None) -> dict[str, Any]:
+def request_token(
+    cc: ClientCredentials,
+    *,
+    verify: Any = True,
+    timeout: float | None = None,
+    note: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """POST grant_type=client_credentials to the token endpoint; the parsed answer, with expires_at."""
     import httpx
 
     if not cc.client_secret:
-        raise CredentialsMissingError(f"no client secret for {cc.client_id} at {cc.token_url}", hint="a2a auth login --client-secret S (or A2ACLI_CLIENT_SECRET)")
+        raise CredentialsMissingError(
+            f"no client secret for {cc.client_id} at {cc.token_url}",
+            hint="a2a auth login --client-secret S (or A2ACLI_CLIENT_SECRET)",
+        )
     require_tls(cc.token_url, "token endpoint", "the client secret")
     form = {"grant_type": "client_credentials"}
     if cc.scope:
@@ -236,11 +292,21 @@ def request_token(cc: ClientCredentials, *, verify: Any = True, timeout: float |
         auth = httpx.BasicAuth(cc.client_id, cc.client_secret)
     if note:
         note(f"requesting an OAuth2 token from {cc.token_url} (client credentials, client {cc.client_id})")
-    body, t0 = _grant(cc, form, auth, "the client credentials", "check --client-id, --client-secret and --scope", verify=verify, timeout=timeout)
+    body, t0 = _grant(
+        cc,
+        form,
+        auth,
+        "the client credentials",
+        "check --client-id, --client-secret and --scope",
+        verify=verify,
+        timeout=timeout,
+    )
     return _entry(body, t0, cc.token_url, cc.client_id, cc.scope, CLIENT_CREDENTIALS)
 
 
-def _grant(cc: ClientCredentials, form: dict[str, str], auth: Any, what: str, hint: str, *, verify: Any, timeout: float | None) -> tuple[dict[str, Any], float]:
+def _grant(
+    cc: ClientCredentials, form: dict[str, str], auth: Any, what: str, hint: str, *, verify: Any, timeout: float | None
+) -> tuple[dict[str, Any], float]:
     """POST a grant to the token endpoint: (its answer, when it was asked). A refusal (HTTP 400,
     401, 403) is an AuthError saying it refused `what`; any other answer without a token,
     _unexpected."""
@@ -250,7 +316,11 @@ def _grant(cc: ClientCredentials, form: dict[str, str], auth: Any, what: str, hi
         why = _why(resp, body)
         if resp.status_code in (400, 401, 403):
             raise AuthError(f"the token endpoint {cc.token_url} refused {what} ({why})", hint=hint)
-        raise _unexpected(resp, f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)")
+        raise _unexpected(
+            resp,
+            f"the token endpoint {cc.token_url} gave no access token ({why})",
+            hint="check the token URL (it must be the OAuth2 token endpoint)",
+        )
     return body, t0
 
 
@@ -278,15 +348,33 @@ def device_authorize(cc: ClientCredentials, *, verify: Any = True, timeout: floa
     auth = _client_form(cc, form)
     if cc.scope:
         form["scope"] = cc.scope
-    resp, body = _send("POST", url, "device authorization endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
-    if resp.status_code != 200 or not isinstance(body, dict) or not body.get("device_code") or not body.get("user_code"):
+    resp, body = _send(
+        "POST", url, "device authorization endpoint", form=form, auth=auth, verify=verify, timeout=timeout
+    )
+    if (
+        resp.status_code != 200
+        or not isinstance(body, dict)
+        or not body.get("device_code")
+        or not body.get("user_code")
+    ):
         why = _why(resp, body)
         if resp.status_code in (400, 401, 403):
-            raise AuthError(f"the device authorization endpoint {url} refused the request ({why})", hint="check --client-id and --scope (the client must be allowed the device flow)")
-        raise _unexpected(resp, f"the device authorization endpoint {url} gave no device code ({why})", hint="check --device-authorization-url (it must be the RFC 8628 endpoint)")
+            raise AuthError(
+                f"the device authorization endpoint {url} refused the request ({why})",
+                hint="check --client-id and --scope (the client must be allowed the device flow)",
+            )
+        raise _unexpected(
+            resp,
+            f"the device authorization endpoint {url} gave no device code ({why})",
+            hint="check --device-authorization-url (it must be the RFC 8628 endpoint)",
+        )
     uri = body.get("verification_uri") or body.get("verification_url")  # some servers spell it _url
     if not uri:
-        raise _unexpected(resp, f"the device authorization endpoint {url} gave no verification_uri", hint="the server must say where the user enters the code")
+        raise _unexpected(
+            resp,
+            f"the device authorization endpoint {url} gave no verification_uri",
+            hint="the server must say where the user enters the code",
+        )
     answer = dict(body)
     answer["verification_uri"] = str(uri)
     return answer
@@ -339,16 +427,32 @@ def poll_device_token(
                 note(f"the token endpoint asks to poll more slowly: every {interval:g} s")
             continue
         if error == "access_denied":
-            raise AuthError(f"the sign-in was denied at {cc.token_url} (access_denied)", hint=hint + " and approve the request")
+            raise AuthError(
+                f"the sign-in was denied at {cc.token_url} (access_denied)", hint=hint + " and approve the request"
+            )
         if error == "expired_token":
             raise AuthError("the device code expired before the sign-in was approved (expired_token)", hint=hint)
         why = _why(resp, body)
         if resp.status_code in (400, 401, 403):
-            raise AuthError(f"the token endpoint {cc.token_url} refused the device code ({why})", hint="check --client-id and the token URL")
-        raise _unexpected(resp, f"the token endpoint {cc.token_url} gave no access token ({why})", hint="check the token URL (it must be the OAuth2 token endpoint)")
+            raise AuthError(
+                f"the token endpoint {cc.token_url} refused the device code ({why})",
+                hint="check --client-id and the token URL",
+            )
+        raise _unexpected(
+            resp,
+            f"the token endpoint {cc.token_url} gave no access token ({why})",
+            hint="check the token URL (it must be the OAuth2 token endpoint)",
+        )
 
 
-def refresh(cc: ClientCredentials, refresh_token: str, *, verify: Any = True, timeout: float | None = None, note: Callable[[str], None] | None = None) -> dict[str, Any]:
+def refresh(
+    cc: ClientCredentials,
+    refresh_token: str,
+    *,
+    verify: Any = True,
+    timeout: float | None = None,
+    note: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """RFC 6749 §6: a new access token for a refresh token (a device-code login's)."""
     require_tls(cc.token_url, "token endpoint", "the refresh token")
     form = {"grant_type": "refresh_token", "refresh_token": refresh_token}
@@ -358,7 +462,9 @@ def refresh(cc: ClientCredentials, refresh_token: str, *, verify: Any = True, ti
     t0 = time.time()
     resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
     if resp.status_code != 200 or not isinstance(body, dict) or not body.get("access_token"):
-        raise AuthError(f"the token endpoint {cc.token_url} did not renew the token ({_why(resp, body)})", hint=cc.login_hint(None))
+        raise AuthError(
+            f"the token endpoint {cc.token_url} did not renew the token ({_why(resp, body)})", hint=cc.login_hint(None)
+        )
     entry = _entry(body, t0, cc.token_url, cc.client_id, cc.scope, cc.flow)
     entry.setdefault("refresh_token", refresh_token)  # a server that does not rotate it keeps the old one good
     return entry
@@ -392,7 +498,14 @@ def store(profile: str | None, entry: dict[str, Any]) -> None:
     save_cache(cache)
 
 
-def access_token(profile: str | None, cc: ClientCredentials, *, verify: Any = True, timeout: float | None = None, note: Callable[[str], None] | None = None) -> str:
+def access_token(
+    profile: str | None,
+    cc: ClientCredentials,
+    *,
+    verify: Any = True,
+    timeout: float | None = None,
+    note: Callable[[str], None] | None = None,
+) -> str:
     """A valid token for the profile: from the cache, refreshed with its refresh token, or
     requested (client credentials) when missing or expired; cached each time."""
     entry = cached(profile, cc.token_url)
@@ -404,7 +517,8 @@ def access_token(profile: str | None, cc: ClientCredentials, *, verify: Any = Tr
                 entry["identity"] = stale["identity"]
         elif cc.flow in SIGN_IN:
             raise CredentialsMissingError(
-                f"the OAuth2 token of profile {profile or '(none)'} has expired, and no refresh token came with it: a {cc.flow} login needs you to sign in again", hint=cc.login_hint(profile)
+                f"the OAuth2 token of profile {profile or '(none)'} has expired, and no refresh token came with it: a {cc.flow} login needs you to sign in again",
+                hint=cc.login_hint(profile),
             )
         elif not cc.client_secret:
             raise CredentialsMissingError(
@@ -437,7 +551,12 @@ def pick_flow(offered: set[str] | frozenset[str], *, have_secret: bool, browser:
     client secret is given for them; authorization code when a person with a browser is at the
     terminal (browser_at_hand); device code; client credentials; else None. Off a terminal the
     authorization-code flow is never chosen by itself: it waits for a browser."""
-    for flow, ok in ((CLIENT_CREDENTIALS, have_secret), (AUTHORIZATION_CODE, browser), (DEVICE_CODE, True), (CLIENT_CREDENTIALS, True)):
+    for flow, ok in (
+        (CLIENT_CREDENTIALS, have_secret),
+        (AUTHORIZATION_CODE, browser),
+        (DEVICE_CODE, True),
+        (CLIENT_CREDENTIALS, True),
+    ):
         if ok and flow in offered:
             return flow
     return None
@@ -460,7 +579,9 @@ def browser_at_hand() -> bool:
 def _card_flow_usable(f: Any) -> bool:
     if f.flow not in CARD_FLOWS or not f.token_url:
         return False
-    return {DEVICE_CODE: bool(f.device_authorization_url), AUTHORIZATION_CODE: bool(f.authorization_url)}.get(CARD_FLOWS[f.flow], True)
+    return {DEVICE_CODE: bool(f.device_authorization_url), AUTHORIZATION_CODE: bool(f.authorization_url)}.get(
+        CARD_FLOWS[f.flow], True
+    )
 
 
 def endpoints_from_discovery(
@@ -530,12 +651,28 @@ def endpoints_from_card(
     for f in declared:
         if CARD_FLOWS[f.flow] == chosen:
             return Endpoints(
-                chosen, f.token_url, f.device_authorization_url or None, f.scopes, f"the Agent Card's oauth2 scheme {f.scheme!r}", f.authorization_url or None, offered=frozenset({chosen})
+                chosen,
+                f.token_url,
+                f.device_authorization_url or None,
+                f.scopes,
+                f"the Agent Card's oauth2 scheme {f.scheme!r}",
+                f.authorization_url or None,
+                offered=frozenset({chosen}),
             )
     for f in flows:
         if f.flow != "discovery":
             continue
-        ep = endpoints_from_discovery(f.discovery_url, chosen, have_secret=have_secret, browser=browser, oidc=f.oidc, verify=verify, timeout=timeout, fetch=fetch, scheme=f.scheme)
+        ep = endpoints_from_discovery(
+            f.discovery_url,
+            chosen,
+            have_secret=have_secret,
+            browser=browser,
+            oidc=f.oidc,
+            verify=verify,
+            timeout=timeout,
+            fetch=fetch,
+            scheme=f.scheme,
+        )
         if ep.flow and ep.flow in ep.offered:
             return ep
     if chosen is None and any(f.flow == "authorizationCode" for f in declared):
@@ -554,7 +691,8 @@ def endpoints_from_card(
             hint="pass --authorization-url URL and --token-url URL",
         )
     raise UsageError(
-        "the Agent Card declares no OAuth2 clientCredentials flow" + (" (nor a discovery document with a token_endpoint)" if any(f.flow == "discovery" for f in flows) else ""),
+        "the Agent Card declares no OAuth2 clientCredentials flow"
+        + (" (nor a discovery document with a token_endpoint)" if any(f.flow == "discovery" for f in flows) else ""),
         hint="pass --token-url URL (the OAuth2 token endpoint), or --device for the device-code flow",
     )
 
@@ -562,7 +700,16 @@ def endpoints_from_card(
 # -- ID tokens (OpenID Connect Core §3.1.3.7) ------------------------------------------------------
 
 
-def signed_in(body: dict[str, Any], t0: float, cc: ClientCredentials, flow: str, *, nonce: str | None = None, verify: Any = True, timeout: float | None = None) -> dict[str, Any]:
+def signed_in(
+    body: dict[str, Any],
+    t0: float,
+    cc: ClientCredentials,
+    flow: str,
+    *,
+    nonce: str | None = None,
+    verify: Any = True,
+    timeout: float | None = None,
+) -> dict[str, Any]:
     """The cache entry of a person's sign-in: the token answer's, with `identity` (who, which
     issuer, whether the signature was verified) when it carries an ID token the scope asked for
     (openid); an ID token that fails its checks fails the login (AuthError)."""
@@ -574,7 +721,15 @@ def signed_in(body: dict[str, Any], t0: float, cc: ClientCredentials, flow: str,
     return entry
 
 
-def check_id_token(token: Any, cc: ClientCredentials, *, nonce: str | None, verify: Any = True, timeout: float | None = None, now: float | None = None) -> dict[str, Any]:
+def check_id_token(
+    token: Any,
+    cc: ClientCredentials,
+    *,
+    nonce: str | None,
+    verify: Any = True,
+    timeout: float | None = None,
+    now: float | None = None,
+) -> dict[str, Any]:
     """The identity an ID token states, once its claims are checked (iss: the discovered issuer,
     aud: the client id, exp, nonce when one was sent) and, when the provider's jwks_uri is known,
     its signature with the key of that JWK Set (the code that checks Agent Card signatures). A
@@ -589,7 +744,9 @@ def check_id_token(token: Any, cc: ClientCredentials, *, nonce: str | None, veri
         parsed = oidc.parse_id_token(token)
     except signing.SignatureProblem as e:
         raise AuthError(f"the ID token from {cc.token_url} cannot be read: {e}", hint=hint) from None
-    if problem := oidc.claims_problem(parsed.claims, issuer=cc.issuer, client_id=cc.client_id, nonce=nonce, now=now or time.time()):
+    if problem := oidc.claims_problem(
+        parsed.claims, issuer=cc.issuer, client_id=cc.client_id, nonce=nonce, now=now or time.time()
+    ):
         raise AuthError(f"the ID token from {cc.token_url} is not good for this login: {problem}", hint=hint)
     identity = oidc.identity(parsed.claims)
     if not cc.jwks_uri:
@@ -599,16 +756,29 @@ def check_id_token(token: Any, cc: ClientCredentials, *, nonce: str | None, veri
     resp, keys = _send("GET", cc.jwks_uri, "JWK Set", verify=verify, timeout=timeout)
     if resp.status_code != 200 or not isinstance(keys, dict):
         raise _unexpected(
-            resp, f"the provider's JWK Set {cc.jwks_uri} could not be read ({_why(resp, keys) if resp.status_code != 200 else 'not a JSON object'})", hint="check the discovery document's jwks_uri"
+            resp,
+            f"the provider's JWK Set {cc.jwks_uri} could not be read ({_why(resp, keys) if resp.status_code != 200 else 'not a JSON object'})",
+            hint="check the discovery document's jwks_uri",
         )
     from a2acli.transport.signature import verify_with_key_set
 
-    outcome = verify_with_key_set(parsed.signature, keys, cc.jwks_uri, parsed.signing_input, "the ID token: it was altered, or signed with a key that is not the provider's")
+    outcome = verify_with_key_set(
+        parsed.signature,
+        keys,
+        cc.jwks_uri,
+        parsed.signing_input,
+        "the ID token: it was altered, or signed with a key that is not the provider's",
+    )
     if outcome.status == signing.INVALID:
         raise AuthError(
-            f"the ID token from {cc.token_url} is not signed by the provider{signing.outcome_detail(outcome)}: {outcome.reason}", hint="the token was not stored: sign in again, or ask the provider"
+            f"the ID token from {cc.token_url} is not signed by the provider{signing.outcome_detail(outcome)}: {outcome.reason}",
+            hint="the token was not stored: sign in again, or ask the provider",
         )
-    identity["signature"] = "verified" + signing.outcome_detail(outcome) if outcome.status == signing.VERIFIED else f"not verified: {outcome.reason}"
+    identity["signature"] = (
+        "verified" + signing.outcome_detail(outcome)
+        if outcome.status == signing.VERIFIED
+        else f"not verified: {outcome.reason}"
+    )
     return identity
 
 
@@ -643,7 +813,9 @@ def authorization_request(cc: ClientCredentials, redirect_uri: str) -> Authoriza
         "code_challenge_method": "S256",
         "nonce": nonce or "",
     }
-    return AuthorizationRequest(oidc.authorization_url(cc.authorization_url or "", params), redirect_uri, state, verifier, nonce)
+    return AuthorizationRequest(
+        oidc.authorization_url(cc.authorization_url or "", params), redirect_uri, state, verifier, nonce
+    )
 
 
 _PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>a2a: {title}</title></head>
@@ -684,9 +856,15 @@ class RedirectListener:
                 if not first:
                     self._page(409, "Already answered", "The sign-in was already answered; look at the terminal.")
                 elif query.get("state") != listener.expected_state:
-                    self._page(400, "Sign-in failed", "The answer does not belong to this sign-in (state mismatch). Look at the terminal.")
+                    self._page(
+                        400,
+                        "Sign-in failed",
+                        "The answer does not belong to this sign-in (state mismatch). Look at the terminal.",
+                    )
                 elif query.get("error"):
-                    self._page(400, "Sign-in failed", f"The authorization server said: {query['error']}. Look at the terminal.")
+                    self._page(
+                        400, "Sign-in failed", f"The authorization server said: {query['error']}. Look at the terminal."
+                    )
                 else:
                     self._page(200, "Signed in", "You can close this window and go back to the terminal.")
                 if first:
@@ -710,7 +888,10 @@ class RedirectListener:
         try:
             self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         except OSError as e:
-            raise A2acliError(f"cannot listen on 127.0.0.1:{port} for the sign-in's redirect: {e.strerror or e}", hint="choose another --redirect-port (0 picks a free one)") from None
+            raise A2acliError(
+                f"cannot listen on 127.0.0.1:{port} for the sign-in's redirect: {e.strerror or e}",
+                hint="choose another --redirect-port (0 picks a free one)",
+            ) from None
         self.server.daemon_threads = True
         self.redirect_uri = f"http://127.0.0.1:{self.server.server_address[1]}{CALLBACK_PATH}"
         self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
@@ -743,13 +924,31 @@ class RedirectListener:
         query = self.query or {}
         again = "run `a2a auth login --flow authorization-code` again"
         if query.get("state") != request.state:
-            raise AuthError("the redirect to the loopback address does not carry this sign-in's state: it was not started here (a forged redirect?)", hint=again + " and use the link it prints")
+            raise AuthError(
+                "the redirect to the loopback address does not carry this sign-in's state: it was not started here (a forged redirect?)",
+                hint=again + " and use the link it prints",
+            )
         if query.get("error"):
             why = query["error"] + (f": {query['error_description']}" if query.get("error_description") else "")
-            said = "the sign-in was denied" if query["error"] == "access_denied" else "the authorization server refused the sign-in"
-            raise AuthError(f"{said} ({why})", hint=again + (" and approve the request" if query["error"] == "access_denied" else "; check --client-id and --scope"))
+            said = (
+                "the sign-in was denied"
+                if query["error"] == "access_denied"
+                else "the authorization server refused the sign-in"
+            )
+            raise AuthError(
+                f"{said} ({why})",
+                hint=again
+                + (
+                    " and approve the request"
+                    if query["error"] == "access_denied"
+                    else "; check --client-id and --scope"
+                ),
+            )
         if cc.issuer and query.get("iss") not in (None, cc.issuer):
-            raise AuthError(f"the sign-in's answer comes from the issuer {query['iss']!r}, not {cc.issuer} (RFC 9207: a mix-up?)", hint=again)
+            raise AuthError(
+                f"the sign-in's answer comes from the issuer {query['iss']!r}, not {cc.issuer} (RFC 9207: a mix-up?)",
+                hint=again,
+            )
         if not query.get("code"):
             raise AuthError("the redirect to the loopback address carries no authorization code", hint=again)
         return query["code"]
@@ -771,13 +970,34 @@ def open_browser(url: str) -> bool:
 BROWSER: Callable[[str], bool] = open_browser  # how the sign-in link is opened: tests play the browser here
 
 
-def exchange_code(cc: ClientCredentials, code: str, request: AuthorizationRequest, *, verify: Any = True, timeout: float | None = None, note: Callable[[str], None] | None = None) -> dict[str, Any]:
+def exchange_code(
+    cc: ClientCredentials,
+    code: str,
+    request: AuthorizationRequest,
+    *,
+    verify: Any = True,
+    timeout: float | None = None,
+    note: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """RFC 6749 §4.1.3 with RFC 7636 §4.5: the code, the redirect URI and the PKCE verifier to the
     token endpoint; the token's cache entry (signed_in: its ID token checked)."""
     require_tls(cc.token_url, "token endpoint", "the authorization code and the token")
-    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": request.redirect_uri, "code_verifier": request.verifier}
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": request.redirect_uri,
+        "code_verifier": request.verifier,
+    }
     auth = _client_form(cc, form)
     if note:
         note(f"exchanging the authorization code at {cc.token_url} (client {cc.client_id})")
-    body, t0 = _grant(cc, form, auth, "the authorization code", "run `a2a auth login --flow authorization-code` again; check --client-id", verify=verify, timeout=timeout)
+    body, t0 = _grant(
+        cc,
+        form,
+        auth,
+        "the authorization code",
+        "run `a2a auth login --flow authorization-code` again; check --client-id",
+        verify=verify,
+        timeout=timeout,
+    )
     return signed_in(body, t0, cc, AUTHORIZATION_CODE, nonce=request.nonce, verify=verify, timeout=timeout)

@@ -108,7 +108,9 @@ def load_dump(directory: str | Path) -> Dump:
     """Read a dump directory written by `--dump DIR`. UsageError when it is not one."""
     d = Path(directory)
     if not d.exists():
-        raise UsageError(f"no such dump directory: {d}", hint="pass two directories written by --dump DIR, or a command after --")
+        raise UsageError(
+            f"no such dump directory: {d}", hint="pass two directories written by --dump DIR, or a command after --"
+        )
     if not d.is_dir():
         raise UsageError(f"{d} is not a directory", hint="pass two directories written by --dump DIR")
     entries: list[dict[str, Any]] = []
@@ -128,13 +130,18 @@ def load_dump(directory: str | Path) -> Dump:
             num, _, label = stem.partition("-")
             entries.append({"files": stem, "seq": int(num) if num.isdigit() else 0, "method": label})
     if not entries:
-        raise UsageError(f"{d} is not a dump (no index.jsonl, no *.request.http)", hint="write one with --dump DIR on any method command")
+        raise UsageError(
+            f"{d} is not a dump (no index.jsonl, no *.request.http)",
+            hint="write one with --dump DIR on any method command",
+        )
     exchanges = []
     for e in sorted(entries, key=lambda e: (e.get("seq") or 0, e["files"])):
         stem = e["files"]
         request_line, request_headers = _read_head(d / f"{stem}.request.http")
         status_line, response_headers = _read_head(d / f"{stem}.response.http")
-        events = tuple(p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json")))
+        events = tuple(
+            p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json"))
+        )
         exchanges.append(
             DumpedExchange(
                 seq=int(e.get("seq") or 0),
@@ -177,10 +184,18 @@ VOLATILE_HEADERS = frozenset(
     }
 )
 # Transport plumbing httpx adds the same way under both versions: not a protocol difference.
-_ID_KEYS = {"messageId": "message", "contextId": "context", "taskId": "task", "artifactId": "artifact", "referenceTaskIds": "task"}
+_ID_KEYS = {
+    "messageId": "message",
+    "contextId": "context",
+    "taskId": "task",
+    "artifactId": "artifact",
+    "referenceTaskIds": "task",
+}
 _TIME_KEY = re.compile(r"(?:[tT]imestamp|Time|At|^time)$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_UUID_INSIDE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")  # "e-<uuid>", "A2A_USER_<uuid>"
+_UUID_INSIDE = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)  # "e-<uuid>", "A2A_USER_<uuid>"
 _ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$")
 # Values kept as they are: user payload (Part.data, metadata Structs) has no protocol defaults.
 _OPAQUE = frozenset({"data", "metadata"})
@@ -374,7 +389,11 @@ class Section:
         return json.dumps(side, indent=2, ensure_ascii=False, sort_keys=not self.raw).splitlines()
 
     def unified(self, context: int = 3) -> list[str]:
-        return list(difflib.unified_diff(self.text(self.left), self.text(self.right), self.left_file, self.right_file, n=context, lineterm=""))
+        return list(
+            difflib.unified_diff(
+                self.text(self.left), self.text(self.right), self.left_file, self.right_file, n=context, lineterm=""
+            )
+        )
 
 
 @dataclass
@@ -391,7 +410,15 @@ class ExchangeDiff:
             assert side is not None
             kind = "removed" if self.right is None else "added"
             value = f"{side.stem} ({side.label})"
-            return [Difference(self.method, "exchange", value if kind == "removed" else MISSING, value if kind == "added" else MISSING, kind)]
+            return [
+                Difference(
+                    self.method,
+                    "exchange",
+                    value if kind == "removed" else MISSING,
+                    value if kind == "added" else MISSING,
+                    kind,
+                )
+            ]
         return [d for s in self.sections for d in s.differences]
 
 
@@ -419,7 +446,15 @@ class Report:
             "right": {"path": self.right.path, "version": self.right.version},
             "mode": "raw" if self.raw else "canonical-v1",
             "idsNormalised": not self.keep_ids,
-            "exchanges": [{"method": e.method, "left": e.left.stem if e.left else None, "right": e.right.stem if e.right else None, "differences": len(e.differences)} for e in self.exchanges],
+            "exchanges": [
+                {
+                    "method": e.method,
+                    "left": e.left.stem if e.left else None,
+                    "right": e.right.stem if e.right else None,
+                    "differences": len(e.differences),
+                }
+                for e in self.exchanges
+            ],
             "differences": [d.to_json() for d in self.differences],
             "notes": self.notes,
         }
@@ -445,7 +480,9 @@ def structural(a: Any, b: Any, path: str, exchange: str) -> list[Difference]:
     if isinstance(a, list) and isinstance(b, list):
         out = []
         for i in range(max(len(a), len(b))):
-            out += structural(a[i] if i < len(a) else MISSING, b[i] if i < len(b) else MISSING, f"{path}[{i}]", exchange)
+            out += structural(
+                a[i] if i < len(a) else MISSING, b[i] if i < len(b) else MISSING, f"{path}[{i}]", exchange
+            )
         return out
     if a == b and type(a) is type(b):
         return []
@@ -527,7 +564,9 @@ class _Side:
         return line if self.keep_ids else self.ids.text(line)
 
 
-def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = False, ignore: list[str] | tuple[str, ...] = ()) -> Report:
+def compare(
+    left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = False, ignore: list[str] | tuple[str, ...] = ()
+) -> Report:
     """Pair the two dumps' exchanges by method (in order) and compare each pair."""
     notes: list[str] = []
     a = _Side(left, raw=raw, keep_ids=keep_ids, notes=notes, name="left")
@@ -557,25 +596,52 @@ def compare(left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = Fals
 def _pairs(left: Dump, right: Dump) -> list[tuple[DumpedExchange | None, DumpedExchange | None]]:
     """The two dumps' exchanges paired by method, in order; an exchange with no partner alone."""
     pairs: list[tuple[DumpedExchange | None, DumpedExchange | None]] = []
-    matcher = difflib.SequenceMatcher(None, [e.method for e in left.exchanges], [e.method for e in right.exchanges], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None, [e.method for e in left.exchanges], [e.method for e in right.exchanges], autojunk=False
+    )
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            pairs += list(zip(left.exchanges[i1:i2], right.exchanges[j1:j2], strict=True))  # an `equal` opcode: same lengths
+            pairs += list(
+                zip(left.exchanges[i1:i2], right.exchanges[j1:j2], strict=True)
+            )  # an `equal` opcode: same lengths
         else:
             pairs += [(e, None) for e in left.exchanges[i1:i2]] + [(None, e) for e in right.exchanges[j1:j2]]
     return pairs
 
 
-def _sections(a: _Side, b: _Side, ea: DumpedExchange, eb: DumpedExchange, left_name: str, right_name: str, *, raw: bool) -> list[Section]:
+def _sections(
+    a: _Side, b: _Side, ea: DumpedExchange, eb: DumpedExchange, left_name: str, right_name: str, *, raw: bool
+) -> list[Section]:
     """The parts of two paired exchanges to compare: request line, headers and body; response
     status, headers, events or body; and, canonically, how each answer was shaped."""
     lf, rf = f"{left_name}/{ea.stem}", f"{right_name}/{eb.stem}"
     neutral = ea.binding != eb.binding
     sections = [
-        Section("request.line", a.line(ea.request_line), b.line(eb.request_line), f"{lf}.request.http", f"{rf}.request.http"),
-        Section("request.headers", a.headers(ea.request_headers), b.headers(eb.request_headers), f"{lf}.request.http", f"{rf}.request.http"),
-        Section("request.body", a.body(ea.request_body, ea, "request", neutral=neutral), b.body(eb.request_body, eb, "request", neutral=neutral), f"{lf}.request.body", f"{rf}.request.body", raw),
-        Section("response.status", a.line(_status(ea.status_line)), b.line(_status(eb.status_line)), f"{lf}.response.http", f"{rf}.response.http"),
+        Section(
+            "request.line", a.line(ea.request_line), b.line(eb.request_line), f"{lf}.request.http", f"{rf}.request.http"
+        ),
+        Section(
+            "request.headers",
+            a.headers(ea.request_headers),
+            b.headers(eb.request_headers),
+            f"{lf}.request.http",
+            f"{rf}.request.http",
+        ),
+        Section(
+            "request.body",
+            a.body(ea.request_body, ea, "request", neutral=neutral),
+            b.body(eb.request_body, eb, "request", neutral=neutral),
+            f"{lf}.request.body",
+            f"{rf}.request.body",
+            raw,
+        ),
+        Section(
+            "response.status",
+            a.line(_status(ea.status_line)),
+            b.line(_status(eb.status_line)),
+            f"{lf}.response.http",
+            f"{rf}.response.http",
+        ),
         Section(
             "response.headers",
             a.headers(ea.response_headers) if ea.status_line else MISSING,
@@ -586,7 +652,14 @@ def _sections(a: _Side, b: _Side, ea: DumpedExchange, eb: DumpedExchange, left_n
     ]
     if ea.stream or eb.stream:
         sections.append(
-            Section("response.events", _events(a, ea, neutral) if ea.stream else MISSING, _events(b, eb, neutral) if eb.stream else MISSING, f"{lf}.event-*.json", f"{rf}.event-*.json", raw)
+            Section(
+                "response.events",
+                _events(a, ea, neutral) if ea.stream else MISSING,
+                _events(b, eb, neutral) if eb.stream else MISSING,
+                f"{lf}.event-*.json",
+                f"{rf}.event-*.json",
+                raw,
+            )
         )
     if not ea.stream or not eb.stream:
         sections.append(

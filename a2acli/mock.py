@@ -33,7 +33,9 @@ from a2acli.errors import A2acliError, UsageError
 from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
-_HOP = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive", "date", "server", "content-encoding", "etag"})
+_HOP = frozenset(
+    {"content-length", "transfer-encoding", "connection", "keep-alive", "date", "server", "content-encoding", "etag"}
+)
 BINDING_NAMES = {"jsonrpc": "JSON-RPC", "rest": "HTTP+JSON", "grpc": "gRPC"}
 MAX_BODY = 16 * 1024 * 1024
 
@@ -67,7 +69,9 @@ class Unmatched(Exception):  # noqa: N818 - a request the dumps have no answer f
 
 
 class Mock:
-    def __init__(self, dumps: list[Dump], *, port: int = 0, speed: float = 1.0, log: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, dumps: list[Dump], *, port: int = 0, speed: float = 1.0, log: Callable[[str], None] | None = None
+    ) -> None:
         self.found: Calls = read_calls(dumps)
         self.speed = speed
         self.log = log or (lambda line: None)
@@ -76,11 +80,16 @@ class Mock:
         self.lock = threading.Lock()
         self.dropped_grpc = False
         if not self.found.calls and not self.found.cards:
-            raise UsageError("the dumps hold no call to answer", hint="record one with --dump DIR on any method command")
+            raise UsageError(
+                "the dumps hold no call to answer", hint="record one with --dump DIR on any method command"
+            )
         try:
             self.server = _Server(("127.0.0.1", port), _handler(self))
         except OSError as e:
-            raise A2acliError(f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}", hint="choose another --port (--port 0 picks a free one)") from None
+            raise A2acliError(
+                f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}",
+                hint="choose another --port (--port 0 picks a free one)",
+            ) from None
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread: threading.Thread | None = None
@@ -104,8 +113,16 @@ class Mock:
 
     def summary(self) -> list[str]:
         """What the mock answers, one line per recorded call, for stderr at start."""
-        lines = [f"card: {len(self.found.cards)} recorded" if self.found.cards else "card: none recorded; one is made from the calls"]
-        lines += [f"{c.name}: {c.method} under {c.version} over {BINDING_NAMES[c.binding]}" + (f", {len(c.ex.events)} event(s)" if c.ex.stream else "") for c in self.found.calls]
+        lines = [
+            f"card: {len(self.found.cards)} recorded"
+            if self.found.cards
+            else "card: none recorded; one is made from the calls"
+        ]
+        lines += [
+            f"{c.name}: {c.method} under {c.version} over {BINDING_NAMES[c.binding]}"
+            + (f", {len(c.ex.events)} event(s)" if c.ex.stream else "")
+            for c in self.found.calls
+        ]
         if any(c.binding == "grpc" for c in self.found.calls):
             lines.append("gRPC exchanges are not served (the mock speaks JSON-RPC and HTTP+JSON)")
         return lines
@@ -151,7 +168,14 @@ class Mock:
         name = V1_METHOD_NAMES.get(method, method)
         if name not in METHODS:
             recorded = sorted({c.ex.label for c in self.found.calls if c.binding == "jsonrpc"})
-            raise Unmatched(_rpc_error(rpc_id, -32601, f"method {method!r} is not an A2A method; the dumps hold {_listing(recorded)}", {"method": method}))
+            raise Unmatched(
+                _rpc_error(
+                    rpc_id,
+                    -32601,
+                    f"method {method!r} is not an A2A method; the dumps hold {_listing(recorded)}",
+                    {"method": method},
+                )
+            )
         version = "0.3" if method in V1_METHOD_NAMES else "1.0"
         core = canonical(doc, name, "request", [])
         params = core.get("params") if isinstance(core, dict) else None
@@ -181,39 +205,63 @@ class Mock:
 
         routes = self._rest_route(verb, target, headers)
         if not routes:
-            recorded = [f"{c.ex.request_line.rsplit(' ', 1)[0]} ({c.name})" for c in self.found.calls if c.binding == "rest"]
-            raise Unmatched(_status_error(f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}", None, None))
+            recorded = [
+                f"{c.ex.request_line.rsplit(' ', 1)[0]} ({c.name})" for c in self.found.calls if c.binding == "rest"
+            ]
+            raise Unmatched(
+                _status_error(
+                    f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}", None, None
+                )
+            )
         recorded_versions = {(c.method, c.version) for c in self.found.calls if c.binding == "rest"}
         spec, version = next(((s, v) for s, v in routes if (s.name, v) in recorded_versions), routes[0])
         try:
             params = decode_request(spec, Wire.V0 if version == "0.3" else Wire.V1, target, body, [])
         except (ValueError, A2acliError) as e:
-            raise Unmatched(_status_error(f"the {spec.name} request cannot be read: {e}", None, None, status=400)) from None
+            raise Unmatched(
+                _status_error(f"the {spec.name} request cannot be read: {e}", None, None, status=400)
+            ) from None
         from a2acli.diffing import drop_defaults
 
         return Asked("rest", version, spec.name, drop_defaults(params))
 
     def replay(self, asked: Asked) -> Answer:
         """The recorded answer of the closest matching recorded call, its ids rewritten."""
-        same = [c for c in self.found.calls if c.binding == asked.binding and c.version == asked.version and c.method == asked.method]
+        same = [
+            c
+            for c in self.found.calls
+            if c.binding == asked.binding and c.version == asked.version and c.method == asked.method
+        ]
         where = f"{asked.method} under {asked.version} over {BINDING_NAMES[asked.binding]}"
         if not same:
             near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
             others = [f"{c.method} under {c.version} over {BINDING_NAMES[c.binding]} ({c.name})" for c in near]
             message = f"no recorded {where}; the dumps hold {_listing(others)}"
-            raise Unmatched(_rpc_error(asked.rpc_id, -32601, message, {}) if asked.binding == "jsonrpc" else _status_error(message, None, None))
+            raise Unmatched(
+                _rpc_error(asked.rpc_id, -32601, message, {})
+                if asked.binding == "jsonrpc"
+                else _status_error(message, None, None)
+            )
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
         given = rewrite(asked.params, known)
-        scored = [(differences(c.params, given) if c.params is not MISSING else [("params", None, None)], i, c) for i, c in enumerate(same)]
+        scored = [
+            (differences(c.params, given) if c.params is not MISSING else [("params", None, None)], i, c)
+            for i, c in enumerate(same)
+        ]
         matches = [(i, c) for diffs, i, c in scored if not diffs]
         if not matches:
             diffs, _, closest = min(scored, key=lambda s: (len(s[0]), s[1]))
             path, was, got = diffs[0]
-            message = f"no recorded {where} has these params; the closest, {closest.name}, differs in {path}: recorded {_short(was)}, got {_short(got)}" + (
-                f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else ""
+            message = (
+                f"no recorded {where} has these params; the closest, {closest.name}, differs in {path}: recorded {_short(was)}, got {_short(got)}"
+                + (f" (and {len(diffs) - 1} more)" if len(diffs) > 1 else "")
             )
             data = {"closest": closest.name, "field": path, "recorded": was, "got": got}
-            raise Unmatched(_rpc_error(asked.rpc_id, -32602, message, data) if asked.binding == "jsonrpc" else _status_error(message, closest.name, path))
+            raise Unmatched(
+                _rpc_error(asked.rpc_id, -32602, message, data)
+                if asked.binding == "jsonrpc"
+                else _status_error(message, closest.name, path)
+            )
         _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
         chosen.uses += 1
         self.alias.update(id_pairs(chosen.params, asked.params))
@@ -231,11 +279,22 @@ class Mock:
             pieces = []
             for (name, data), doc, wait in zip(events, docs, delays + [0.0] * len(events), strict=False):
                 text = data if doc is MISSING else json.dumps(doc, ensure_ascii=False)
-                pieces.append((wait, ((f"event: {name}\n" if name != "message" else "") + "".join(f"data: {line}\n" for line in text.split("\n")) + "\n").encode()))
+                pieces.append(
+                    (
+                        wait,
+                        (
+                            (f"event: {name}\n" if name != "message" else "")
+                            + "".join(f"data: {line}\n" for line in text.split("\n"))
+                            + "\n"
+                        ).encode(),
+                    )
+                )
             return Answer(status, headers, pieces, stream=True, line=f"{call.name}, {len(pieces)} event(s)")
         doc = _json(ex.response_body.decode("utf-8", "replace"))
         (doc,) = self._ids([doc], asked)
-        body = ex.response_body if doc is MISSING else json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        body = (
+            ex.response_body if doc is MISSING else json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+        )
         return Answer(status, headers, [(delays[0] if delays else 0.0, body)], line=call.name)
 
     def _ids(self, docs: list[Any], asked: Asked) -> list[Any]:
@@ -276,7 +335,12 @@ class Mock:
             if doc is MISSING:
                 return Answer(_status_code(chosen.status_line), headers, [(0.0, chosen.response_body)], line=name)
             doc = self._moved(doc)
-        return Answer(200, [*headers, ("X-A2A-Mock", name)], [(0.0, json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())], line=f"card ({name})")
+        return Answer(
+            200,
+            [*headers, ("X-A2A-Mock", name)],
+            [(0.0, json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())],
+            line=f"card ({name})",
+        )
 
     def _moved(self, doc: Any) -> Any:
         """The card with its HTTP interface URLs moved to the mock, gRPC ones left out."""
@@ -284,19 +348,29 @@ class Mock:
             return doc
         doc = dict(doc)
         if isinstance(doc.get("supportedInterfaces"), list):
-            doc["supportedInterfaces"] = [self._itf(i, "protocolBinding") for i in doc["supportedInterfaces"] if not _is_grpc(i, "protocolBinding")]
+            doc["supportedInterfaces"] = [
+                self._itf(i, "protocolBinding")
+                for i in doc["supportedInterfaces"]
+                if not _is_grpc(i, "protocolBinding")
+            ]
         if isinstance(doc.get("additionalInterfaces"), list):
-            doc["additionalInterfaces"] = [self._itf(i, "transport") for i in doc["additionalInterfaces"] if not _is_grpc(i, "transport")]
+            doc["additionalInterfaces"] = [
+                self._itf(i, "transport") for i in doc["additionalInterfaces"] if not _is_grpc(i, "transport")
+            ]
         if isinstance(doc.get("url"), str):
             if str(doc.get("preferredTransport") or "").upper() == "GRPC":
                 other = next(iter(doc.get("additionalInterfaces") or []), None)
-                doc["url"], doc["preferredTransport"] = (other["url"], other.get("transport")) if isinstance(other, dict) else (self.url + "/", "JSONRPC")
+                doc["url"], doc["preferredTransport"] = (
+                    (other["url"], other.get("transport")) if isinstance(other, dict) else (self.url + "/", "JSONRPC")
+                )
             else:
                 doc["url"] = self._url(doc["url"])
         return doc
 
     def _itf(self, itf: Any, key: str) -> Any:
-        return {**itf, "url": self._url(itf["url"])} if isinstance(itf, dict) and isinstance(itf.get("url"), str) else itf
+        return (
+            {**itf, "url": self._url(itf["url"])} if isinstance(itf, dict) and isinstance(itf.get("url"), str) else itf
+        )
 
     def _url(self, url: str) -> str:
         parts = urlsplit(url)
@@ -311,7 +385,11 @@ class Mock:
             if c.binding == "grpc":
                 continue
             target = path_of(_target(c.ex)) if c.binding == "jsonrpc" else ""
-            itf = {"url": self.url + (target or "/" if c.binding == "jsonrpc" else ""), "protocolBinding": "JSONRPC" if c.binding == "jsonrpc" else "HTTP+JSON", "protocolVersion": c.version}
+            itf = {
+                "url": self.url + (target or "/" if c.binding == "jsonrpc" else ""),
+                "protocolBinding": "JSONRPC" if c.binding == "jsonrpc" else "HTTP+JSON",
+                "protocolVersion": c.version,
+            }
             if itf not in interfaces:
                 interfaces.append(itf)
         streaming = any(c.ex.stream for c in self.found.calls)
@@ -369,7 +447,13 @@ def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
     if isinstance(doc, dict):
         ctx = doc.get("contextId")
         if isinstance(ctx, str) and ctx:
-            task = doc.get("taskId") if isinstance(doc.get("taskId"), str) else doc.get("id") if "status" in doc and isinstance(doc.get("id"), str) else None
+            task = (
+                doc.get("taskId")
+                if isinstance(doc.get("taskId"), str)
+                else doc.get("id")
+                if "status" in doc and isinstance(doc.get("id"), str)
+                else None
+            )
             if task:
                 yield task, ctx
         for v in doc.values():
@@ -399,16 +483,38 @@ def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any]) -> An
     doc: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
     if data:
         doc["error"]["data"] = data
-    return Answer(200, [("Content-Type", "application/json")], [(0.0, json.dumps(doc, ensure_ascii=False).encode())], line=f"unmatched: {code} {message}")
+    return Answer(
+        200,
+        [("Content-Type", "application/json")],
+        [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
+        line=f"unmatched: {code} {message}",
+    )
 
 
 def _status_error(message: str, closest: str | None, field: str | None, *, status: int = 404) -> Answer:
     """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors; its ErrorInfo names no A2A
     error (the client reads it as the HTTP error it is) but says what the mock missed."""
     metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
-    info = {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "NO_RECORDED_ANSWER", "domain": "a2acli.mock", "metadata": metadata}
-    doc = {"error": {"code": status, "status": "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT", "message": message, "details": [info]}}
-    return Answer(status, [("Content-Type", "application/json")], [(0.0, json.dumps(doc, ensure_ascii=False).encode())], line=f"unmatched: HTTP {status} {message}")
+    info = {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": "NO_RECORDED_ANSWER",
+        "domain": "a2acli.mock",
+        "metadata": metadata,
+    }
+    doc = {
+        "error": {
+            "code": status,
+            "status": "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT",
+            "message": message,
+            "details": [info],
+        }
+    }
+    return Answer(
+        status,
+        [("Content-Type", "application/json")],
+        [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
+        line=f"unmatched: HTTP {status} {message}",
+    )
 
 
 class _Server(ThreadingHTTPServer):

@@ -113,7 +113,9 @@ def catalog_problem(value: str) -> str | None:
 
 
 # host[:port][/path] with no scheme: a name or IPv4 address, or an [IPv6] address
-_BARE_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.%]+\])(?::[0-9]{1,5})?(?:[/?#].*)?", re.S)
+_BARE_HOST = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.%]+\])(?::[0-9]{1,5})?(?:[/?#].*)?", re.S
+)
 
 
 CATALOG_PREFIX = "catalog:"

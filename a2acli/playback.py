@@ -16,7 +16,9 @@ from a2acli.diffing import MISSING, Dump, DumpedExchange, structural
 
 # Keys whose values are generated ids: masked for matching, paired for rewriting. Inside user
 # payload (Part.data, metadata) keys are the user's own (`projectUserId` is data, not an id).
-ID_KEYS = frozenset({"id", "messageId", "contextId", "taskId", "artifactId", "referenceTaskIds", "pushNotificationConfigId"})
+ID_KEYS = frozenset(
+    {"id", "messageId", "contextId", "taskId", "artifactId", "referenceTaskIds", "pushNotificationConfigId"}
+)
 _OPAQUE = frozenset({"data", "metadata"})
 _TIME_KEY = re.compile(r"(?:[tT]imestamp|Time|At|^time)$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -56,7 +58,9 @@ class Recorded:
         if not self.ex.stream:
             return [self.ms / 1000 / speed]
         n = len(self.ex.events)
-        offsets = list(self.event_ms[:n]) if len(self.event_ms) >= n else [self.ms * (i + 1) / max(n, 1) for i in range(n)]  # older dumps: spread evenly
+        offsets = (
+            list(self.event_ms[:n]) if len(self.event_ms) >= n else [self.ms * (i + 1) / max(n, 1) for i in range(n)]
+        )  # older dumps: spread evenly
         out, last = [], 0.0
         for t in offsets:
             out.append(max(t - last, 0.0) / 1000 / speed)
@@ -95,7 +99,10 @@ def _timing(directory: Path) -> dict[str, tuple[float, tuple[float, ...]]]:
         if isinstance(entry, dict) and isinstance(entry.get("files"), str):
             found = entry.get("eventMs")
             events: list[Any] = found if isinstance(found, list) else []
-            out[entry["files"]] = (float(entry.get("ms") or 0), tuple(float(t) for t in events if isinstance(t, (int, float))))
+            out[entry["files"]] = (
+                float(entry.get("ms") or 0),
+                tuple(float(t) for t in events if isinstance(t, (int, float))),
+            )
     return out
 
 
@@ -113,10 +120,14 @@ def read_calls(dumps: list[Dump]) -> Calls:
                 found.notes.append(f"{Path(dump.path).name}/{ex.stem}: not an A2A method call ({ex.label}); left out")
                 continue
             if ex.status_line is None:
-                found.notes.append(f"{Path(dump.path).name}/{ex.stem}: no answer was recorded ({ex.error or 'no response'}); left out")
+                found.notes.append(
+                    f"{Path(dump.path).name}/{ex.stem}: no answer was recorded ({ex.error or 'no response'}); left out"
+                )
                 continue
             ms, events = timing.get(ex.stem, (0.0, ()))
-            found.calls.append(Recorded(ex, dump.path, binding, version_of(ex), ex.method, request_params(ex, binding), ms, events))
+            found.calls.append(
+                Recorded(ex, dump.path, binding, version_of(ex), ex.method, request_params(ex, binding), ms, events)
+            )
     return found
 
 
@@ -155,7 +166,11 @@ def answer_results(ex: DumpedExchange, binding: str) -> list[Any]:
             out.append(None)
             continue
         notes: list[str] = []
-        found = canonical(doc, ex.method, "response", notes) if binding == "jsonrpc" else canonical_rest(doc, data, ex, "event" if ex.stream else "response", notes)
+        found = (
+            canonical(doc, ex.method, "response", notes)
+            if binding == "jsonrpc"
+            else canonical_rest(doc, data, ex, "event" if ex.stream else "response", notes)
+        )
         if isinstance(found, dict) and "error" in found:
             out.append({"error": found["error"]})
         else:
@@ -192,7 +207,9 @@ def mask(doc: Any, key: str = "", opaque: bool = False) -> Any:
     return doc
 
 
-def id_pairs(left: Any, right: Any, key: str = "", opaque: bool = False, out: dict[str, str] | None = None) -> dict[str, str]:
+def id_pairs(
+    left: Any, right: Any, key: str = "", opaque: bool = False, out: dict[str, str] | None = None
+) -> dict[str, str]:
     """The generated ids at the same places of two documents of the same shape: left -> right
     (where they differ). Timestamps are not ids: they are left alone."""
     out = {} if out is None else out
@@ -202,7 +219,13 @@ def id_pairs(left: Any, right: Any, key: str = "", opaque: bool = False, out: di
     elif isinstance(left, list) and isinstance(right, list):
         for a, b in zip(left, right, strict=False):
             id_pairs(a, b, key, opaque, out)
-    elif isinstance(left, str) and isinstance(right, str) and left != right and _is_id(key, left, opaque) and _is_id(key, right, opaque):
+    elif (
+        isinstance(left, str)
+        and isinstance(right, str)
+        and left != right
+        and _is_id(key, left, opaque)
+        and _is_id(key, right, opaque)
+    ):
         out[left] = right
     return out
 

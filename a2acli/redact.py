@@ -33,7 +33,10 @@ SECRET_HEADERS = frozenset(
 )
 # Any other header whose name says it carries a secret (X-Auth-Token, X-Session-Id, ...).
 # Idempotency-Key is not a credential and stays visible (it is what a retry is checked by).
-_SECRET_HEADER = re.compile(r"(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])", re.I)
+_SECRET_HEADER = re.compile(
+    r"(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])",
+    re.I,
+)
 # `-H` values are secret unless their name is one of these (what a header of that name carries is
 # never a credential): redacting an unknown `X-Access-Key` costs a `<redacted>` in a debug line,
 # showing it costs the key.
@@ -91,7 +94,12 @@ def forms(secret: str) -> set[str]:
     import base64
 
     out = {secret}
-    for escaped in (json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1], quote(secret, safe=""), quote_plus(secret)):
+    for escaped in (
+        json.dumps(secret)[1:-1],
+        json.dumps(secret, ensure_ascii=False)[1:-1],
+        quote(secret, safe=""),
+        quote_plus(secret),
+    ):
         out.add(escaped)
     raw = secret.encode("utf-8", "surrogateescape")
     for encode in (base64.b64encode, base64.urlsafe_b64encode):

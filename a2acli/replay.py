@@ -22,7 +22,15 @@ from typing import Any
 from a2acli.diffing import Dump, Report, load_dump
 from a2acli.diffing import compare as compare_dumps
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError, UsageError
-from a2acli.playback import NON_IDEMPOTENT, Recorded, answer_results, id_pairs, read_calls, redacted_credentials, rewrite
+from a2acli.playback import (
+    NON_IDEMPOTENT,
+    Recorded,
+    answer_results,
+    id_pairs,
+    read_calls,
+    redacted_credentials,
+    rewrite,
+)
 
 # Paths that differ whenever the agent is another one (its address), not in what it answers.
 DEFAULT_IGNORE = ("request.headers.host",)
@@ -59,7 +67,9 @@ class Run:
             "to": self.url,
             "version": self.version,
             "transport": self.binding,
-            "requests": [{"recorded": s.call.ex.stem, "method": s.call.method, "outcome": s.outcome} for s in self.sent],
+            "requests": [
+                {"recorded": s.call.ex.stem, "method": s.call.method, "outcome": s.outcome} for s in self.sent
+            ],
             "redactedCredentials": self.credentials,
             "notes": self.notes,
         }
@@ -92,7 +102,10 @@ def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
     old = load_dump(path)
     found = read_calls([old])
     if not found.calls:
-        raise UsageError(f"{path} holds no recorded call to replay", hint="record one with --dump DIR on a method command (send, tasks get, …)")
+        raise UsageError(
+            f"{path} holds no recorded call to replay",
+            hint="record one with --dump DIR on a method command (send, tasks get, …)",
+        )
     first = found.calls[0]
     version = opts.wire.version if _explicit(opts, "a2a-version") else first.version
     binding = opts.transports[0] if opts.transports else first.binding
@@ -100,9 +113,18 @@ def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
     run = Run(old, str(target), opts.url, version, binding, notes=list(found.notes))
     mixed = {(c.version, c.binding) for c in found.calls}
     if len(mixed) > 1 and not (_explicit(opts, "a2a-version") and opts.transports):
-        run.notes.append(f"the dump mixes versions or bindings ({', '.join(sorted(f'{v} {b}' for v, b in mixed))}); every request is replayed under {version} over {binding}")
+        run.notes.append(
+            f"the dump mixes versions or bindings ({', '.join(sorted(f'{v} {b}' for v, b in mixed))}); every request is replayed under {version} over {binding}"
+        )
     _credentials(old, run, opts, out)
-    run_opts = opts._replace(wire=parse_wire(version), version_auto=False, transports=(binding,), dump=str(target), dump_append=False, offline=False)
+    run_opts = opts._replace(
+        wire=parse_wire(version),
+        version_auto=False,
+        transports=(binding,),
+        dump=str(target),
+        dump_append=False,
+        offline=False,
+    )
     with Call(run_opts, out) as call:
         call.endpoint()  # the card of --to, once: unreachable here ends the run (exit 3)
         ids: dict[str, str] = {}
@@ -119,10 +141,14 @@ def _credentials(old: Dump, run: Run, opts: Any, out: Any) -> None:
         if where:
             run.credentials.append(f"{ex.stem} ({', '.join(where)})")
     if run.credentials:
-        given = any((opts.api_key, opts.bearer, opts.basic)) or any(k.lower() in ("authorization", "x-api-key") for k, _ in opts.headers)
+        given = any((opts.api_key, opts.bearer, opts.basic)) or any(
+            k.lower() in ("authorization", "x-api-key") for k, _ in opts.headers
+        )
         out.note(f"recorded with a credential (redacted in the dump): {', '.join(run.credentials)}")
         if not given:
-            out.warn("the dump's credentials are not in it: these requests go without one; pass --api-key, --bearer or -H as to any command")
+            out.warn(
+                "the dump's credentials are not in it: these requests go without one; pass --api-key, --bearer or -H as to any command"
+            )
 
 
 def _one(call: Any, rec: Recorded, ids: dict[str, str], messages: set[str]) -> Sent:
@@ -135,7 +161,9 @@ def _one(call: Any, rec: Recorded, ids: dict[str, str], messages: set[str]) -> S
     if message is not None:
         recorded_id = str(rec.params.get("message", {}).get("messageId") or "")
         if rec.method in NON_IDEMPOTENT and recorded_id and recorded_id in messages:
-            return Sent(rec, "not sent again: the dump holds this message twice (a retried send); a message is sent once")
+            return Sent(
+                rec, "not sent again: the dump holds this message twice (a retried send); a message is sent once"
+            )
         messages.add(recorded_id)
         fresh = str(uuid.uuid4())
         if recorded_id:

@@ -64,7 +64,9 @@ def classify(doc: Any) -> Shape:
             return Shape(f"JSON-RPC {WEBHOOK_METHOD} without an event under params.result", doc, None)
         return Shape(f"JSON-RPC {WEBHOOK_METHOD}, params.result: {inner.name}", result, inner.core)
     if found.kind in ("stream-response", "send-result"):
-        member = next((k for k in ("task", "message", "statusUpdate", "artifactUpdate") if isinstance(doc.get(k), dict)), "?")
+        member = next(
+            (k for k in ("task", "message", "statusUpdate", "artifactUpdate") if isinstance(doc.get(k), dict)), "?"
+        )
         return Shape(f"V1 StreamResponse ({member})", doc, to_core_stream_response(doc))
     if found.kind in ("task", "message", "status-update", "artifact-update"):
         if found.version == "v0":
@@ -99,7 +101,11 @@ def check_credentials(headers: Any, *, token: str | None, auth: str | None) -> s
         want_scheme, _, want_cred = auth.strip().partition(" ")
         got_scheme, _, got_cred = got_auth.strip().partition(" ")
         # `--auth 'SCHEME CREDENTIALS'`: the scheme in any case, then the credentials; without a scheme: the whole header value
-        ok = (want_scheme.lower() == got_scheme.lower() and _same(got_cred.strip(), want_cred.strip())) if want_cred else _same(got_auth.strip(), auth.strip())
+        ok = (
+            (want_scheme.lower() == got_scheme.lower() and _same(got_cred.strip(), want_cred.strip()))
+            if want_cred
+            else _same(got_auth.strip(), auth.strip())
+        )
         if not ok:
             return "Authorization does not match --auth"
     return None
@@ -144,7 +150,16 @@ class _Server6(_Server):
 class Receiver:
     """The HTTP server in a background thread; deliveries come out of `next()` in order."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 9000, *, token: str | None = None, auth: str | None = None, dump: str | None = None, max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 9000,
+        *,
+        token: str | None = None,
+        auth: str | None = None,
+        dump: str | None = None,
+        max_body: int = MAX_BODY,
+    ) -> None:
         self.token = token
         self.auth = auth
         self.max_body = max_body
@@ -159,8 +174,13 @@ class Receiver:
             in_use = e.errno in (98, 48, 10048)
             why = "address already in use" if in_use else (e.strerror or str(e))
             if not in_use:  # an address this machine does not have, or not an address at all
-                raise UsageError(f"cannot listen on {host}:{port}: {why}", hint="--host takes an address of this machine (127.0.0.1, ::1, 0.0.0.0)") from None
-            raise A2acliError(f"cannot listen on {host}:{port}: {why}", hint="choose another --port (--port 0 picks a free one)") from None
+                raise UsageError(
+                    f"cannot listen on {host}:{port}: {why}",
+                    hint="--host takes an address of this machine (127.0.0.1, ::1, 0.0.0.0)",
+                ) from None
+            raise A2acliError(
+                f"cannot listen on {host}:{port}: {why}", hint="choose another --port (--port 0 picks a free one)"
+            ) from None
         self.host = host
         self.port = self.server.server_address[1]
         self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
@@ -248,7 +268,10 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
                 try:
                     body = _read_body(self, rx.max_body)
                 except (ValueError, OSError):  # a malformed chunk size, a client gone quiet (socket timeout)
-                    body, problem = b"", "the body could not be read (malformed chunked encoding, or the client stopped sending)"
+                    body, problem = (
+                        b"",
+                        "the body could not be read (malformed chunked encoding, or the client stopped sending)",
+                    )
             if problem is not None or body is None:
                 self.close_connection = True  # what is left of the body is never read
             d = Delivery(rx.next_seq(), self.client_address[0], self.command, self.path, headers, body or b"")
@@ -308,7 +331,9 @@ class _Dumper:
         try:
             make_private_dir(self.dir)  # 0700, its files 0600: they hold what the agent sent
         except OSError as e:
-            raise UsageError(f"cannot create the dump directory {directory}: {e.strerror}", hint="choose another --dump DIR") from None
+            raise UsageError(
+                f"cannot create the dump directory {directory}: {e.strerror}", hint="choose another --dump DIR"
+            ) from None
         self.redactor = Redactor({s for s in secrets if s})
         self.offset = len(list(self.dir.glob("*-webhook.request.http")))
         self.lock = threading.Lock()
@@ -376,12 +401,18 @@ def listen(
     """Serve until `count` notifications were accepted, `timeout` seconds passed (TimeoutExpired
     unless something arrived without --count), or Ctrl-C (`interrupted`)."""
     if not is_loopback(host):
-        out.warn(f"listening on {host}: other machines can reach this receiver and post to it" + ("" if token or auth else "; set --token or --auth so only the agent is accepted"))
+        out.warn(
+            f"listening on {host}: other machines can reach this receiver and post to it"
+            + ("" if token or auth else "; set --token or --auth so only the agent is accepted")
+        )
     received = rejected = 0
     with Receiver(host, port, token=token, auth=auth, dump=dump) as rx:
         out.note(f"listening for A2A push notifications on {rx.url} (any path; Ctrl-C to stop)")
         checks = " and ".join(x for x, on in (("--token", token), ("--auth", auth)) if on)
-        out.note(f"push URL: {rx.url}/hook   e.g. a2a send --skill create-user --push-url {rx.url}/hook" + (f"   (checking {checks})" if checks else ""))
+        out.note(
+            f"push URL: {rx.url}/hook   e.g. a2a send --skill create-user --push-url {rx.url}/hook"
+            + (f"   (checking {checks})" if checks else "")
+        )
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             with out.holding():  # deliveries already queued are written together; flushed before waiting
@@ -396,16 +427,21 @@ def listen(
                             break
                         want = f"{received} of {count} notification(s)" if received else "no notification"
                         raise TimeoutExpired(
-                            f"{want} within --timeout {timeout:g}s", hint="check the agent's push config (`a2a push-config list TASK_ID`) and that it can reach this URL; raise --timeout"
+                            f"{want} within --timeout {timeout:g}s",
+                            hint="check the agent's push config (`a2a push-config list TASK_ID`) and that it can reach this URL; raise --timeout",
                         )
                     if not d.accepted:
                         rejected += 1
-                        out.warn(f"refused delivery #{d.seq} {d.method} {d.path} from {d.client}: HTTP {d.status}, {d.problem}")
+                        out.warn(
+                            f"refused delivery #{d.seq} {d.method} {d.path} from {d.client}: HTTP {d.status}, {d.problem}"
+                        )
                         continue
                     received += 1
                     _show(out, d, as_v1)
         except KeyboardInterrupt:
-            out.note(f"interrupted: {received} notification(s) received" + (f", {rejected} refused" if rejected else ""))
+            out.note(
+                f"interrupted: {received} notification(s) received" + (f", {rejected} refused" if rejected else "")
+            )
             return ListenResult(received, rejected, interrupted=True)
     if out.mode == "text":
         out.note(f"{received} notification(s) received" + (f", {rejected} refused" if rejected else ""))

@@ -18,7 +18,14 @@ SEVERITIES = (ERROR, WARNING, INFO)
 BINDINGS = ("JSONRPC", "HTTP+JSON", "GRPC")  # V1 protocolBinding / V0 TransportProtocol
 V1_VERSIONS = ("1.0", "0.3")
 API_KEY_LOCATIONS = ("header", "query", "cookie")
-V0_ONLY = ("protocolVersion", "url", "preferredTransport", "additionalInterfaces", "supportsAuthenticatedExtendedCard", "security")
+V0_ONLY = (
+    "protocolVersion",
+    "url",
+    "preferredTransport",
+    "additionalInterfaces",
+    "supportsAuthenticatedExtendedCard",
+    "security",
+)
 V1_ONLY = ("supportedInterfaces", "securityRequirements")
 
 
@@ -30,7 +37,13 @@ class Finding(NamedTuple):
     rule: str  # a short id: missing-field, wrong-type, unknown-enum, …
 
     def as_json(self) -> dict[str, str]:
-        return {"severity": self.severity, "path": self.path, "message": self.message, "version": self.version, "rule": self.rule}
+        return {
+            "severity": self.severity,
+            "path": self.path,
+            "message": self.message,
+            "version": self.version,
+            "rule": self.rule,
+        }
 
 
 class CardReport(NamedTuple):
@@ -66,15 +79,27 @@ def nearest(value: Any, choices: tuple[str, ...] | list[str]) -> str | None:
     """The valid spelling closest to `value` (case aside first), or None when nothing is close."""
     text = str(value)
     for c in choices:
-        if c.lower() == text.lower() or c.lower().replace("+", "") == text.lower().replace("+", "").replace("_", "").replace("-", ""):
+        if c.lower() == text.lower() or c.lower().replace("+", "") == text.lower().replace("+", "").replace(
+            "_", ""
+        ).replace("-", ""):
             return c
-    close = difflib.get_close_matches(text, list(choices), n=1, cutoff=0.4) or difflib.get_close_matches(text.lower(), [c.lower() for c in choices], n=1, cutoff=0.4)
+    close = difflib.get_close_matches(text, list(choices), n=1, cutoff=0.4) or difflib.get_close_matches(
+        text.lower(), [c.lower() for c in choices], n=1, cutoff=0.4
+    )
     if close:
         return next(c for c in choices if c.lower() == close[0].lower())
     return None
 
 
-def _enum(findings: list[Finding], value: Any, choices: tuple[str, ...], path: str, version: str, what: str, severity: str = WARNING) -> None:
+def _enum(
+    findings: list[Finding],
+    value: Any,
+    choices: tuple[str, ...],
+    path: str,
+    version: str,
+    what: str,
+    severity: str = WARNING,
+) -> None:
     if not isinstance(value, str) or value in choices:
         return
     near = nearest(value, choices)
@@ -111,10 +136,28 @@ def _schema_findings(doc: dict[str, Any], model: Any, version: str) -> list[Find
                     text = "OAuth2 flow without tokenUrl: clients cannot get a token; add the token endpoint's absolute URL"
                     out.append(Finding(ERROR, path, text, version, "oauth2-token-url"))
                     continue
-                out.append(Finding(ERROR, path, f"missing required field {field!r} (A2A {version}): add it", version, "missing-field"))
+                out.append(
+                    Finding(
+                        ERROR,
+                        path,
+                        f"missing required field {field!r} (A2A {version}): add it",
+                        version,
+                        "missing-field",
+                    )
+                )
             elif kind in _TYPE_WORDS:
                 got = type(err.get("input")).__name__
-                out.append(Finding(ERROR, path, f"wrong type: {_json_type(err.get('input'))} where {_TYPE_WORDS[kind]} is required: fix the value" if got else "wrong type", version, "wrong-type"))
+                out.append(
+                    Finding(
+                        ERROR,
+                        path,
+                        f"wrong type: {_json_type(err.get('input'))} where {_TYPE_WORDS[kind]} is required: fix the value"
+                        if got
+                        else "wrong type",
+                        version,
+                        "wrong-type",
+                    )
+                )
             else:
                 msg = str(err.get("msg", "")).removeprefix("Value error, ")
                 out.append(Finding(ERROR, path, f"{msg}", version, "schema"))
@@ -125,7 +168,14 @@ def _schema_findings(doc: dict[str, Any], model: Any, version: str) -> list[Find
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
 
 
 # -- which version(s) -----------------------------------------------------------------------------
@@ -137,7 +187,16 @@ def declared_versions(doc: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
     from a2acli.wire.translate.card import card_version
 
     has_v1 = "supportedInterfaces" in doc
-    has_v0 = any(k in doc for k in ("url", "preferredTransport", "additionalInterfaces", "protocolVersion", "supportsAuthenticatedExtendedCard"))
+    has_v0 = any(
+        k in doc
+        for k in (
+            "url",
+            "preferredTransport",
+            "additionalInterfaces",
+            "protocolVersion",
+            "supportsAuthenticatedExtendedCard",
+        )
+    )
     if has_v1 and has_v0:
         return ("1.0", "0.3"), True
     return (("1.0",) if card_version(doc) == "v1" else ("0.3",)), False
@@ -151,14 +210,24 @@ def _host(url: str) -> str:
     return (parts.hostname or "").lower()
 
 
-def _check_url(findings: list[Finding], url: Any, path: str, version: str, card_url: str | None, *, grpc: bool = False) -> None:
+def _check_url(
+    findings: list[Finding], url: Any, path: str, version: str, card_url: str | None, *, grpc: bool = False
+) -> None:
     if not isinstance(url, str) or not url:
         return
     parts = urlsplit(url)
     if grpc and not parts.scheme or grpc and re.fullmatch(r"[^/:]+:\d+", url):
         host = url.rsplit(":", 1)[0].lower().strip("[]")  # gRPC: host:port is a target, not a URL
     elif not parts.scheme or not parts.netloc:
-        findings.append(Finding(ERROR, path, f"relative URL {url!r}: interface URLs must be absolute (e.g. https://agent.example/a2a)", version, "relative-url"))
+        findings.append(
+            Finding(
+                ERROR,
+                path,
+                f"relative URL {url!r}: interface URLs must be absolute (e.g. https://agent.example/a2a)",
+                version,
+                "relative-url",
+            )
+        )
         return
     else:
         host = (parts.hostname or "").lower()
@@ -180,7 +249,15 @@ def _check_media_types(findings: list[Finding], modes: Any, path: list[Any], ver
         return
     for i, m in enumerate(modes):
         if isinstance(m, str) and "/" not in m:
-            findings.append(Finding(WARNING, path_of(*path, i), f"{m!r} is not a media type: write it as type/subtype (e.g. text/plain)", version, "media-type"))
+            findings.append(
+                Finding(
+                    WARNING,
+                    path_of(*path, i),
+                    f"{m!r} is not a media type: write it as type/subtype (e.g. text/plain)",
+                    version,
+                    "media-type",
+                )
+            )
 
 
 def _check_skills(findings: list[Finding], skills: Any, version: str) -> None:
@@ -193,12 +270,36 @@ def _check_skills(findings: list[Finding], skills: Any, version: str) -> None:
         sid = skill.get("id")
         if isinstance(sid, str):
             if sid in seen:
-                findings.append(Finding(ERROR, path_of("skills", i, "id"), f"duplicate skill id {sid!r}: skill ids must be unique", version, "duplicate-skill"))
+                findings.append(
+                    Finding(
+                        ERROR,
+                        path_of("skills", i, "id"),
+                        f"duplicate skill id {sid!r}: skill ids must be unique",
+                        version,
+                        "duplicate-skill",
+                    )
+                )
             seen.add(sid)
         if not skill.get("examples"):
-            findings.append(Finding(WARNING, path_of("skills", i), f"skill {sid!r} has no examples: add a few example prompts so clients know how to call it", version, "skill-examples"))
+            findings.append(
+                Finding(
+                    WARNING,
+                    path_of("skills", i),
+                    f"skill {sid!r} has no examples: add a few example prompts so clients know how to call it",
+                    version,
+                    "skill-examples",
+                )
+            )
         if not skill.get("inputModes"):
-            findings.append(Finding(INFO, path_of("skills", i), f"skill {sid!r} has no inputModes: it takes the card's defaultInputModes; list them if it takes fewer", version, "skill-input-modes"))
+            findings.append(
+                Finding(
+                    INFO,
+                    path_of("skills", i),
+                    f"skill {sid!r} has no inputModes: it takes the card's defaultInputModes; list them if it takes fewer",
+                    version,
+                    "skill-input-modes",
+                )
+            )
         for key in ("inputModes", "outputModes"):
             _check_media_types(findings, skill.get(key), ["skills", i, key], version)
 
@@ -208,7 +309,15 @@ def _check_kind(findings: list[Finding], doc: Any, version: str, path: list[Any]
     if isinstance(doc, dict):
         for k, v in doc.items():
             if k == "kind" and not (path and path[-1] in ("params", "header")):
-                findings.append(Finding(WARNING, path_of(*path, k), "'kind' is a 0.3 field: V1 objects have none (ProtoJSON parsers may reject it); drop it", version, "v1-kind"))
+                findings.append(
+                    Finding(
+                        WARNING,
+                        path_of(*path, k),
+                        "'kind' is a 0.3 field: V1 objects have none (ProtoJSON parsers may reject it); drop it",
+                        version,
+                        "v1-kind",
+                    )
+                )
             elif k not in ("params", "header"):  # free-form objects
                 _check_kind(findings, v, version, [*path, k])
     elif isinstance(doc, list):
@@ -216,7 +325,9 @@ def _check_kind(findings: list[Finding], doc: Any, version: str, path: list[Any]
             _check_kind(findings, v, version, [*path, i])
 
 
-def _check_requirements(findings: list[Finding], reqs: Any, defined: set[str], path: list[Any], version: str, *, v1: bool) -> None:
+def _check_requirements(
+    findings: list[Finding], reqs: Any, defined: set[str], path: list[Any], version: str, *, v1: bool
+) -> None:
     if not isinstance(reqs, list):
         return
     for i, req in enumerate(reqs):
@@ -230,7 +341,15 @@ def _check_requirements(findings: list[Finding], reqs: Any, defined: set[str], p
                 near = nearest(name, sorted(defined)) if defined else None
                 fix = f"did you mean {near!r}?" if near else "define it under securitySchemes"
                 p = path_of(*path, i, *(["schemes"] if v1 else []), name)
-                findings.append(Finding(ERROR, p, f"security requirement names undefined scheme {name!r}: {fix}", version, "undefined-scheme"))
+                findings.append(
+                    Finding(
+                        ERROR,
+                        p,
+                        f"security requirement names undefined scheme {name!r}: {fix}",
+                        version,
+                        "undefined-scheme",
+                    )
+                )
 
 
 def _check_unknown(findings: list[Finding], doc: dict[str, Any], model: Any, version: str, hybrid: bool) -> None:
@@ -252,24 +371,64 @@ def _check_unknown(findings: list[Finding], doc: dict[str, Any], model: Any, ver
         else:
             near = nearest(key, sorted(model.model_fields))
             hint = f" (did you mean {near!r}?)" if near and near not in doc else ""
-            findings.append(Finding(INFO, path_of(key), f"{key!r} is not in the A2A {version} card schema{hint}: clients ignore it", version, "unknown-field"))
+            findings.append(
+                Finding(
+                    INFO,
+                    path_of(key),
+                    f"{key!r} is not in the A2A {version} card schema{hint}: clients ignore it",
+                    version,
+                    "unknown-field",
+                )
+            )
 
 
 def _check_flows(findings: list[Finding], flows: Any, path: list[Any], version: str) -> None:
     if not isinstance(flows, dict):
         return
     if not flows:
-        findings.append(Finding(ERROR, path_of(*path), "OAuth2 scheme with no flow: add clientCredentials or authorizationCode with its tokenUrl", version, "oauth2-token-url"))
+        findings.append(
+            Finding(
+                ERROR,
+                path_of(*path),
+                "OAuth2 scheme with no flow: add clientCredentials or authorizationCode with its tokenUrl",
+                version,
+                "oauth2-token-url",
+            )
+        )
     for name in ("implicit", "password"):
         if name in flows and version == "1.0":
-            findings.append(Finding(WARNING, path_of(*path, name), f"the {name} flow is deprecated in A2A 1.0: use authorizationCode (with PKCE) or clientCredentials", version, "deprecated-flow"))
+            findings.append(
+                Finding(
+                    WARNING,
+                    path_of(*path, name),
+                    f"the {name} flow is deprecated in A2A 1.0: use authorizationCode (with PKCE) or clientCredentials",
+                    version,
+                    "deprecated-flow",
+                )
+            )
     for name, flow in flows.items():
         if name not in ("authorizationCode", "clientCredentials", "implicit", "password", "deviceCode"):
-            _enum(findings, name, ("authorizationCode", "clientCredentials", "implicit", "password", "deviceCode"), path_of(*path, name), version, "OAuth2 flow", ERROR)
+            _enum(
+                findings,
+                name,
+                ("authorizationCode", "clientCredentials", "implicit", "password", "deviceCode"),
+                path_of(*path, name),
+                version,
+                "OAuth2 flow",
+                ERROR,
+            )
         elif isinstance(flow, dict) and name != "implicit":
             url = flow.get("tokenUrl")
             if isinstance(url, str) and url and not urlsplit(url).scheme:
-                findings.append(Finding(ERROR, path_of(*path, name, "tokenUrl"), f"tokenUrl {url!r} is relative: give the token endpoint's absolute URL", version, "oauth2-token-url"))
+                findings.append(
+                    Finding(
+                        ERROR,
+                        path_of(*path, name, "tokenUrl"),
+                        f"tokenUrl {url!r} is relative: give the token endpoint's absolute URL",
+                        version,
+                        "oauth2-token-url",
+                    )
+                )
 
 
 # -- security schemes in another version's shape ------------------------------------------------------
@@ -285,7 +444,13 @@ def _scheme_shape(scheme: dict[str, Any], v1: bool, hybrid: bool) -> str:
         key = scheme["scheme"]["$case"]
         own = f"{{{key!r}: {{…}}}}" if v1 else "{type: …}"
         return f"@a2a-js/sdk's internal form {{scheme: {{$case: {key!r}, value: {{…}}}}}}: a2a reads it, other clients may not; the version's own shape is {own} (serve the card's toJSON(); a2a-js issues #663/#664)"
-    if v1 and not hybrid and "type" in scheme and not any(k in scheme for k in V1_SCHEME_KEYS) and str(scheme.get("type")) in V1_TYPE_KEYS:
+    if (
+        v1
+        and not hybrid
+        and "type" in scheme
+        and not any(k in scheme for k in V1_SCHEME_KEYS)
+        and str(scheme.get("type")) in V1_TYPE_KEYS
+    ):
         return f"a 0.3 security scheme ({{type: {scheme.get('type')!r}}}) in a 1.0 card: a2a and clients that read both shapes accept it; 1.0's own is {{{V1_TYPE_KEYS[str(scheme['type'])]!r}: {{…}}}}"
     if not v1 and not hybrid and "type" not in scheme and sum(k in scheme for k in V1_SCHEME_KEYS) == 1:
         key = next(k for k in V1_SCHEME_KEYS if k in scheme)
@@ -293,7 +458,13 @@ def _scheme_shape(scheme: dict[str, Any], v1: bool, hybrid: bool) -> str:
     return ""
 
 
-V1_TYPE_KEYS = {"apiKey": "apiKeySecurityScheme", "http": "httpAuthSecurityScheme", "oauth2": "oauth2SecurityScheme", "openIdConnect": "openIdConnectSecurityScheme", "mutualTLS": "mtlsSecurityScheme"}
+V1_TYPE_KEYS = {
+    "apiKey": "apiKeySecurityScheme",
+    "http": "httpAuthSecurityScheme",
+    "oauth2": "oauth2SecurityScheme",
+    "openIdConnect": "openIdConnectSecurityScheme",
+    "mutualTLS": "mtlsSecurityScheme",
+}
 
 
 def _own_shapes(doc: dict[str, Any], v: str, hybrid: bool) -> tuple[dict[str, Any], list[Finding]]:
@@ -324,25 +495,53 @@ def _check_v1_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
     interfaces = doc.get("supportedInterfaces")
     if isinstance(interfaces, list):
         if not interfaces:
-            findings.append(Finding(ERROR, path_of("supportedInterfaces"), "no interface: list at least one {url, protocolBinding, protocolVersion}", v, "no-interface"))
+            findings.append(
+                Finding(
+                    ERROR,
+                    path_of("supportedInterfaces"),
+                    "no interface: list at least one {url, protocolBinding, protocolVersion}",
+                    v,
+                    "no-interface",
+                )
+            )
         seen: dict[tuple[str, str, str, str], int] = {}
         for i, itf in enumerate(interfaces):
             if not isinstance(itf, dict):
                 continue
             binding = itf.get("protocolBinding")
-            _enum(findings, binding, BINDINGS, path_of("supportedInterfaces", i, "protocolBinding"), v, "protocolBinding")
+            _enum(
+                findings, binding, BINDINGS, path_of("supportedInterfaces", i, "protocolBinding"), v, "protocolBinding"
+            )
             pv = itf.get("protocolVersion")
             if isinstance(pv, str):
                 from a2acli.wire import version_of
 
                 if version_of(pv) is None:
-                    _enum(findings, pv, V1_VERSIONS, path_of("supportedInterfaces", i, "protocolVersion"), v, "protocolVersion")
-            _check_url(findings, itf.get("url"), path_of("supportedInterfaces", i, "url"), v, card_url, grpc=str(binding).upper() == "GRPC")
+                    _enum(
+                        findings,
+                        pv,
+                        V1_VERSIONS,
+                        path_of("supportedInterfaces", i, "protocolVersion"),
+                        v,
+                        "protocolVersion",
+                    )
+            _check_url(
+                findings,
+                itf.get("url"),
+                path_of("supportedInterfaces", i, "url"),
+                v,
+                card_url,
+                grpc=str(binding).upper() == "GRPC",
+            )
             key = (str(itf.get("url") or "").rstrip("/"), str(binding).upper(), str(pv), str(itf.get("tenant") or ""))
             if key in seen:
                 findings.append(
                     Finding(
-                        WARNING, path_of("supportedInterfaces", i), f"duplicate of supportedInterfaces[{seen[key]}] (same url, protocolBinding and protocolVersion): drop one", v, "duplicate-interface"
+                        WARNING,
+                        path_of("supportedInterfaces", i),
+                        f"duplicate of supportedInterfaces[{seen[key]}] (same url, protocolBinding and protocolVersion): drop one",
+                        v,
+                        "duplicate-interface",
                     )
                 )
             else:
@@ -367,7 +566,20 @@ def _check_v1_schemes(findings: list[Finding], doc: dict[str, Any], v: str, hybr
                     for k in scheme
                     if k not in V1_SCHEME_KEYS
                     and k not in ("description",)
-                    and not (hybrid and k in ("type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl", "oauth2MetadataUrl"))
+                    and not (
+                        hybrid
+                        and k
+                        in (
+                            "type",
+                            "in",
+                            "name",
+                            "scheme",
+                            "bearerFormat",
+                            "flows",
+                            "openIdConnectUrl",
+                            "oauth2MetadataUrl",
+                        )
+                    )
                 ]
                 if not keys and "type" in scheme and not hybrid:
                     hint = {
@@ -380,16 +592,30 @@ def _check_v1_schemes(findings: list[Finding], doc: dict[str, Any], v: str, hybr
                     text = f"a 0.3 security scheme ({{type: {scheme.get('type')!r}}}) in a 1.0 card: wrap it as {{{hint!r}: {{…}}}}"
                 elif not keys:
                     near = nearest(odd[0], V1_SCHEME_KEYS) if odd else None
-                    text = "a security scheme needs exactly one of " + ", ".join(V1_SCHEME_KEYS) + (f": did you mean {near!r} for {odd[0]!r}?" if near else "")
+                    text = (
+                        "a security scheme needs exactly one of "
+                        + ", ".join(V1_SCHEME_KEYS)
+                        + (f": did you mean {near!r} for {odd[0]!r}?" if near else "")
+                    )
                 else:
                     text = f"a security scheme is a oneof: keep one of {', '.join(keys)}"
                 findings.append(Finding(ERROR, path_of("securitySchemes", name), text, v, "scheme-oneof"))
             api = scheme.get("apiKeySecurityScheme")
             if isinstance(api, dict):
-                _enum(findings, api.get("location"), API_KEY_LOCATIONS, path_of("securitySchemes", name, "apiKeySecurityScheme", "location"), v, "API key location", ERROR)
+                _enum(
+                    findings,
+                    api.get("location"),
+                    API_KEY_LOCATIONS,
+                    path_of("securitySchemes", name, "apiKeySecurityScheme", "location"),
+                    v,
+                    "API key location",
+                    ERROR,
+                )
             oauth = scheme.get("oauth2SecurityScheme")
             if isinstance(oauth, dict):
-                _check_flows(findings, oauth.get("flows"), ["securitySchemes", name, "oauth2SecurityScheme", "flows"], v)
+                _check_flows(
+                    findings, oauth.get("flows"), ["securitySchemes", name, "oauth2SecurityScheme", "flows"], v
+                )
     return defined
 
 
@@ -404,14 +630,29 @@ def _check_v1(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
     _check_requirements(findings, doc.get("securityRequirements"), defined, ["securityRequirements"], v, v1=True)
     for i, skill in enumerate(doc.get("skills") or [] if isinstance(doc.get("skills"), list) else []):
         if isinstance(skill, dict):
-            _check_requirements(findings, skill.get("securityRequirements"), defined, ["skills", i, "securityRequirements"], v, v1=True)
+            _check_requirements(
+                findings, skill.get("securityRequirements"), defined, ["skills", i, "securityRequirements"], v, v1=True
+            )
     _check_skills(findings, doc.get("skills"), v)
     for modes in ("defaultInputModes", "defaultOutputModes"):
         _check_media_types(findings, doc.get(modes), [modes], v)
     _check_kind(findings, doc, v, [])
     caps = doc.get("capabilities")
-    if isinstance(caps, dict) and "extendedAgentCard" not in caps and doc.get("supportsAuthenticatedExtendedCard") and not hybrid:
-        findings.append(Finding(WARNING, path_of("capabilities"), "the extended-card flag is capabilities.extendedAgentCard in 1.0", v, "other-version-field"))
+    if (
+        isinstance(caps, dict)
+        and "extendedAgentCard" not in caps
+        and doc.get("supportsAuthenticatedExtendedCard")
+        and not hybrid
+    ):
+        findings.append(
+            Finding(
+                WARNING,
+                path_of("capabilities"),
+                "the extended-card flag is capabilities.extendedAgentCard in 1.0",
+                v,
+                "other-version-field",
+            )
+        )
     _check_unknown(findings, doc, V1AgentCard, v, hybrid)
     return findings
 
@@ -427,7 +668,15 @@ def _check_v0_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
     pv = doc.get("protocolVersion")
     if isinstance(pv, str):
         if is_pre_v03(pv):
-            findings.append(Finding(INFO, path_of("protocolVersion"), f"protocolVersion {pv!r} is before 0.3: clients read it as 0.3; say 0.3.0 if the agent speaks 0.3", v, "old-version"))
+            findings.append(
+                Finding(
+                    INFO,
+                    path_of("protocolVersion"),
+                    f"protocolVersion {pv!r} is before 0.3: clients read it as 0.3; say 0.3.0 if the agent speaks 0.3",
+                    v,
+                    "old-version",
+                )
+            )
         elif not re.fullmatch(r"0\.3(\.\d+)?", pv.strip()):
             _enum(findings, pv, ("0.3.0",), path_of("protocolVersion"), v, "protocolVersion")
     preferred = doc.get("preferredTransport", "JSONRPC")
@@ -440,15 +689,41 @@ def _check_v0_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
         for i, itf in enumerate(extra):
             if not isinstance(itf, dict):
                 continue
-            _enum(findings, itf.get("transport"), BINDINGS, path_of("additionalInterfaces", i, "transport"), v, "transport")
-            _check_url(findings, itf.get("url"), path_of("additionalInterfaces", i, "url"), v, card_url, grpc=itf.get("transport") == "GRPC")
+            _enum(
+                findings,
+                itf.get("transport"),
+                BINDINGS,
+                path_of("additionalInterfaces", i, "transport"),
+                v,
+                "transport",
+            )
+            _check_url(
+                findings,
+                itf.get("url"),
+                path_of("additionalInterfaces", i, "url"),
+                v,
+                card_url,
+                grpc=itf.get("transport") == "GRPC",
+            )
             key = (str(itf.get("url") or "").rstrip("/"), str(itf.get("transport")).upper())
             if key in seen:
-                findings.append(Finding(WARNING, path_of("additionalInterfaces", i), f"duplicate of additionalInterfaces[{seen[key]}] (same url and transport): drop one", v, "duplicate-interface"))
+                findings.append(
+                    Finding(
+                        WARNING,
+                        path_of("additionalInterfaces", i),
+                        f"duplicate of additionalInterfaces[{seen[key]}] (same url and transport): drop one",
+                        v,
+                        "duplicate-interface",
+                    )
+                )
             else:
                 seen[key] = i
         if isinstance(url, str) and isinstance(preferred, str):
-            same = [(i, itf) for i, itf in enumerate(extra) if isinstance(itf, dict) and str(itf.get("transport")).upper() == preferred.upper()]
+            same = [
+                (i, itf)
+                for i, itf in enumerate(extra)
+                if isinstance(itf, dict) and str(itf.get("transport")).upper() == preferred.upper()
+            ]
             if same and not any(str(itf.get("url") or "").rstrip("/") == url.rstrip("/") for _, itf in same):
                 i, itf = same[0]
                 findings.append(
@@ -487,15 +762,35 @@ def _check_v0_schemes(findings: list[Finding], doc: dict[str, Any], v: str) -> s
             if kind not in V0_SCHEMES:
                 if kind is None:
                     near_key = next((k for k in scheme if k.endswith("SecurityScheme")), None)
-                    text = "a 1.0 security scheme in a 0.3 card: spell it {type: …}" if near_key else "missing required field 'type': add apiKey, http, oauth2, openIdConnect or mutualTLS"
+                    text = (
+                        "a 1.0 security scheme in a 0.3 card: spell it {type: …}"
+                        if near_key
+                        else "missing required field 'type': add apiKey, http, oauth2, openIdConnect or mutualTLS"
+                    )
                     findings.append(Finding(ERROR, path_of("securitySchemes", name, "type"), text, v, "missing-field"))
                 else:
-                    _enum(findings, kind, tuple(V0_SCHEMES), path_of("securitySchemes", name, "type"), v, "security scheme type", ERROR)
+                    _enum(
+                        findings,
+                        kind,
+                        tuple(V0_SCHEMES),
+                        path_of("securitySchemes", name, "type"),
+                        v,
+                        "security scheme type",
+                        ERROR,
+                    )
                 continue
             for f in _schema_findings(scheme, V0_SCHEMES[kind], v):
                 findings.append(f._replace(path="$.securitySchemes" + path_of(name)[1:] + f.path[1:]))
             if kind == "apiKey":
-                _enum(findings, scheme.get("in"), API_KEY_LOCATIONS, path_of("securitySchemes", name, "in"), v, "API key location", ERROR)
+                _enum(
+                    findings,
+                    scheme.get("in"),
+                    API_KEY_LOCATIONS,
+                    path_of("securitySchemes", name, "in"),
+                    v,
+                    "API key location",
+                    ERROR,
+                )
             if kind == "oauth2":
                 _check_flows(findings, scheme.get("flows"), ["securitySchemes", name, "flows"], v)
     return defined
@@ -518,7 +813,15 @@ def _check_v0(doc: dict[str, Any], card_url: str | None, hybrid: bool) -> list[F
         _check_media_types(findings, doc.get(modes), [modes], v)
     caps = doc.get("capabilities")
     if isinstance(caps, dict) and "extendedAgentCard" in caps and not hybrid:
-        findings.append(Finding(WARNING, path_of("capabilities", "extendedAgentCard"), "a 1.0 field in a 0.3 card: 0.3 says supportsAuthenticatedExtendedCard (top level)", v, "other-version-field"))
+        findings.append(
+            Finding(
+                WARNING,
+                path_of("capabilities", "extendedAgentCard"),
+                "a 1.0 field in a 0.3 card: 0.3 says supportsAuthenticatedExtendedCard (top level)",
+                v,
+                "other-version-field",
+            )
+        )
     _check_unknown(findings, doc, V0AgentCard, v, hybrid)
     return findings
 
@@ -530,7 +833,9 @@ def validate_card(doc: Any, card_url: str | None = None) -> CardReport:
     """Every finding on `doc` (the card as served), for the version(s) it declares; `card_url`
     is where it came from (interface hosts are compared with it; None or file:// skips that)."""
     if not isinstance(doc, dict):
-        return CardReport((), False, [Finding(ERROR, "$", f"an Agent Card is a JSON object, not {_json_type(doc)}", "", "wrong-type")])
+        return CardReport(
+            (), False, [Finding(ERROR, "$", f"an Agent Card is a JSON object, not {_json_type(doc)}", "", "wrong-type")]
+        )
     versions, hybrid = declared_versions(doc)
     findings: list[Finding] = []
     if "1.0" in versions:

@@ -152,7 +152,13 @@ class V1MutualTlsSecurityScheme(_Model):
     description: str | None = None
 
 
-V1_SCHEME_KEYS = ("apiKeySecurityScheme", "httpAuthSecurityScheme", "oauth2SecurityScheme", "openIdConnectSecurityScheme", "mtlsSecurityScheme")
+V1_SCHEME_KEYS = (
+    "apiKeySecurityScheme",
+    "httpAuthSecurityScheme",
+    "oauth2SecurityScheme",
+    "openIdConnectSecurityScheme",
+    "mtlsSecurityScheme",
+)
 
 
 class V1SecurityScheme(_Model):

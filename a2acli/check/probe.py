@@ -25,7 +25,13 @@ from a2acli.wire.methods import METHODS
 PASS, FAIL, WARN, SKIP = "pass", "fail", "warn", "skip"
 
 # A2A error codes the probe expects (the same over every binding: wire/translate/errors.py)
-TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_SUPPORTED = -32001, -32601, -32602, -32600, -32009
+TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_SUPPORTED = (
+    -32001,
+    -32601,
+    -32602,
+    -32600,
+    -32009,
+)
 
 WEBHOOK_WAIT = 10.0  # seconds `--webhook` waits for a push delivery when --timeout is not given
 
@@ -40,7 +46,15 @@ class Check(NamedTuple):
     request_ids: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "group": self.group, "title": self.title, "status": self.status, "detail": self.detail, "spec": self.spec, "requestIds": list(self.request_ids)}
+        return {
+            "id": self.id,
+            "group": self.group,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            "spec": self.spec,
+            "requestIds": list(self.request_ids),
+        }
 
 
 class _Ids(NullTap):
@@ -77,7 +91,11 @@ def _call(opts: CallOptions) -> Iterator[Any]:
 
 
 def _code_name(e: A2acliError) -> str:
-    return f"{e.a2a_code} {e.message.split(': ', 1)[0].split(' ', 1)[-1]}" if e.a2a_code is not None else f"{type(e).__name__}: {e.message}"
+    return (
+        f"{e.a2a_code} {e.message.split(': ', 1)[0].split(' ', 1)[-1]}"
+        if e.a2a_code is not None
+        else f"{type(e).__name__}: {e.message}"
+    )
 
 
 # -- the card ---------------------------------------------------------------------------------------
@@ -100,7 +118,17 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             except A2acliError as e:
                 if wire is Wire.V1:
                     raise  # no card at all: the check cannot start (exit 3, as every command)
-                checks.append(Check("card.fetch.0.3", "card", "card under A2A-Version 0.3", FAIL, e.message, "§7 discovery", call.ids.take()))
+                checks.append(
+                    Check(
+                        "card.fetch.0.3",
+                        "card",
+                        "card under A2A-Version 0.3",
+                        FAIL,
+                        e.message,
+                        "§7 discovery",
+                        call.ids.take(),
+                    )
+                )
                 continue
             ids = call.ids.take()
             if wire is Wire.V1:
@@ -112,16 +140,27 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
                     ctype = ex.content_type
                     ok = ctype == "application/json" or ctype.endswith("+json")
                     checks.append(
-                        Check("card.content-type", "card", "Content-Type", PASS if ok else WARN, ctype or "none" if ok else f"{ctype or 'none'}: serve application/json", "§7 discovery", ids)
+                        Check(
+                            "card.content-type",
+                            "card",
+                            "Content-Type",
+                            PASS if ok else WARN,
+                            ctype or "none" if ok else f"{ctype or 'none'}: serve application/json",
+                            "§7 discovery",
+                            ids,
+                        )
                     )
-                    caching = [f"{h}: {ex.header(h)}" for h in ("Cache-Control", "ETag", "Last-Modified") if ex.header(h)]
+                    caching = [
+                        f"{h}: {ex.header(h)}" for h in ("Cache-Control", "ETag", "Last-Modified") if ex.header(h)
+                    ]
                     checks.append(
                         Check(
                             "card.caching",
                             "card",
                             "caching headers (information)",
                             PASS,
-                            "; ".join(caching) or "none (clients refetch every time; Cache-Control/ETag let them cache)",
+                            "; ".join(caching)
+                            or "none (clients refetch every time; Cache-Control/ETag let them cache)",
                             "§7 discovery",
                             ids,
                         )
@@ -132,7 +171,17 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             same = any(d == fetched.doc for d in docs)
             docs.append(fetched.doc)
             if same:
-                checks.append(Check(f"card.valid.{wire.version}", "card", f"card valid (A2A-Version {wire.version})", PASS, "the same card as under 1.0", "§7 CARD_GET_002", ids))
+                checks.append(
+                    Check(
+                        f"card.valid.{wire.version}",
+                        "card",
+                        f"card valid (A2A-Version {wire.version})",
+                        PASS,
+                        "the same card as under 1.0",
+                        "§7 CARD_GET_002",
+                        ids,
+                    )
+                )
                 continue
             report = validate_card(fetched.doc, fetched.url)
             reports.append((wire.version, fetched.url, report))
@@ -140,7 +189,17 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             head = f"checked as {' + '.join(report.versions)}{' (hybrid)' if report.hybrid else ''}: {report.errors} error(s), {report.warnings} warning(s)"
             first = next((f for f in report.findings if f.severity in ("error", "warning")), None)
             detail = head + (f"; first: {first.path} {first.message}" if first else "")
-            checks.append(Check(f"card.valid.{wire.version}", "card", f"card valid (A2A-Version {wire.version})", status, detail, "§7 CARD_GET_002", ids))
+            checks.append(
+                Check(
+                    f"card.valid.{wire.version}",
+                    "card",
+                    f"card valid (A2A-Version {wire.version})",
+                    status,
+                    detail,
+                    "§7 CARD_GET_002",
+                    ids,
+                )
+            )
     return checks, core, reports
 
 
@@ -173,13 +232,33 @@ def _well_known(call: Any, base: str) -> list[Check]:
         try:
             ex = call.transport.get(base + path, label="card")
         except A2acliError as e:
-            out.append(Check(f"card.path{path.replace('/.well-known/', '.')}", "card", f"GET {path}", FAIL, e.message, "§7 discovery", call.ids.take()))
+            out.append(
+                Check(
+                    f"card.path{path.replace('/.well-known/', '.')}",
+                    "card",
+                    f"GET {path}",
+                    FAIL,
+                    e.message,
+                    "§7 discovery",
+                    call.ids.take(),
+                )
+            )
             continue
         legacy = path.endswith("agent.json")
         ok = ex.status == 200
         status = PASS if ok or legacy else FAIL
         detail = f"HTTP {ex.status}" + (" (the path of 0.2 and older; optional)" if legacy else "")
-        out.append(Check(f"card.path{path.replace('/.well-known/', '.')}", "card", f"GET {path}", status, detail, "§7 discovery", call.ids.take()))
+        out.append(
+            Check(
+                f"card.path{path.replace('/.well-known/', '.')}",
+                "card",
+                f"GET {path}",
+                status,
+                detail,
+                "§7 discovery",
+                call.ids.take(),
+            )
+        )
     return out
 
 
@@ -216,7 +295,16 @@ def interfaces(core_card: dict[str, Any]) -> tuple[list[Interface], list[Check]]
         wire = version_of(str(itf.get("protocolVersion") or ""))
         label = f"{itf.get('protocolBinding')} {itf.get('protocolVersion')} {itf.get('url')}"
         if info is None or not info.module or wire is None:
-            skipped.append(Check(f"interface.{len(skipped)}", label, "interface", SKIP, "a binding or version a2a does not speak", "§8.3.2"))
+            skipped.append(
+                Check(
+                    f"interface.{len(skipped)}",
+                    label,
+                    "interface",
+                    SKIP,
+                    "a binding or version a2a does not speak",
+                    "§8.3.2",
+                )
+            )
             continue
         if (info.flag, wire) in seen:
             continue
@@ -228,11 +316,27 @@ def interfaces(core_card: dict[str, Any]) -> tuple[list[Interface], list[Check]]
 class _Probe:
     """The checks of one interface, in order; a step that cannot reach the agent ends it."""
 
-    def __init__(self, itf: Interface, opts: CallOptions, core_card: dict[str, Any], read_only: bool, both: bool = False, receiver: Any = None) -> None:
+    def __init__(
+        self,
+        itf: Interface,
+        opts: CallOptions,
+        core_card: dict[str, Any],
+        read_only: bool,
+        both: bool = False,
+        receiver: Any = None,
+    ) -> None:
         self.itf, self.core_card, self.read_only = itf, core_card, read_only
         self.receiver = receiver  # the --webhook receiver (a2acli.webhook.Receiver), None without --webhook
         self.both = both  # the card lists this binding under 1.0 too
-        self.opts = opts._replace(wire=itf.wire, version_auto=False, transports=(itf.binding,), endpoint=None, output="json", as_v1=False, offline=False)
+        self.opts = opts._replace(
+            wire=itf.wire,
+            version_auto=False,
+            transports=(itf.binding,),
+            endpoint=None,
+            output="json",
+            as_v1=False,
+            offline=False,
+        )
         self.checks: list[Check] = []
         self.caps = core_card.get("capabilities") or {}
         self.answered = False  # some call got an A2A answer (a result, or an error with an A2A code)
@@ -248,7 +352,16 @@ class _Probe:
     def add(self, name: str, title: str, status: str, detail: str, spec: str, ids: tuple[str, ...] = ()) -> None:
         self.checks.append(Check(f"{self.itf.key}.{name}", self.itf.label, title, status, detail, spec, ids))
 
-    def expect_error(self, call: Any, name: str, title: str, spec: str, run: Callable[[], Any], want: tuple[int, ...], also: tuple[int, ...] = ()) -> A2acliError | None:
+    def expect_error(
+        self,
+        call: Any,
+        name: str,
+        title: str,
+        spec: str,
+        run: Callable[[], Any],
+        want: tuple[int, ...],
+        also: tuple[int, ...] = (),
+    ) -> A2acliError | None:
         """Run a step that must fail with one of `want` (`also`: accepted with a warning)."""
         try:
             run()
@@ -265,7 +378,14 @@ class _Probe:
                 self.add(name, title, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", spec, ids)
             return e
         self.saw()
-        self.add(name, title, FAIL, f"the agent answered with success, expected error {', '.join(map(str, want))}", spec, call.ids.take())
+        self.add(
+            name,
+            title,
+            FAIL,
+            f"the agent answered with success, expected error {', '.join(map(str, want))}",
+            spec,
+            call.ids.take(),
+        )
         return None
 
     def run(self) -> list[Check]:
@@ -273,7 +393,9 @@ class _Probe:
             with _call(self.opts) as call:
                 self._steps(call)
         except (UnreachableError, TimeoutExpired) as e:
-            self.add("reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2")
+            self.add(
+                "reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2"
+            )
             return self.checks
         except A2acliError as e:  # a step not meant to fail (the card could not be re-read…)
             self.saw(e)
@@ -286,7 +408,14 @@ class _Probe:
         else (a non-JSON-RPC HTTP 500 to every call) fail it."""
         title, spec = "reachable, answers A2A", "§3"
         if self.answered:
-            return Check(f"{self.itf.key}.reachable", self.itf.label, title, PASS, f"{self.itf.wire.version} over {self.itf.card_binding}", spec)
+            return Check(
+                f"{self.itf.key}.reachable",
+                self.itf.label,
+                title,
+                PASS,
+                f"{self.itf.wire.version} over {self.itf.card_binding}",
+                spec,
+            )
         first = f" (first: {self.not_a2a})" if self.not_a2a else ""
         detail = f"reachable, but no call got an A2A answer{first}"
         return Check(f"{self.itf.key}.reachable", self.itf.label, title, FAIL, detail, spec)
@@ -295,7 +424,14 @@ class _Probe:
         unknown = f"a2acli-check-{uuid.uuid4()}"
         get = METHODS["GetTask"]
         # reachable, and an unknown task is TaskNotFoundError
-        self.expect_error(call, "task-not-found", "GetTask of an unknown id", "§8 TaskNotFoundError", lambda: call.unary(get, {"id": unknown}), (TASK_NOT_FOUND,))
+        self.expect_error(
+            call,
+            "task-not-found",
+            "GetTask of an unknown id",
+            "§8 TaskNotFoundError",
+            lambda: call.unary(get, {"id": unknown}),
+            (TASK_NOT_FOUND,),
+        )
         # an explicit version it does not serve: once per binding (the header, not the body, is tested)
         if self.itf.wire is Wire.V0 and not self.both:
             self._version_unsupported_v0(call, get, unknown)
@@ -311,20 +447,54 @@ class _Probe:
                 also=(TASK_NOT_FOUND,) if grpc else (),
             )
         else:
-            self.add("version-unsupported", "A2A-Version: 99.0 refused", SKIP, f"checked on the {self.itf.card_binding} 1.0 interface", "§3.6")
+            self.add(
+                "version-unsupported",
+                "A2A-Version: 99.0 refused",
+                SKIP,
+                f"checked on the {self.itf.card_binding} 1.0 interface",
+                "§3.6",
+            )
         if self.itf.wire is Wire.V0:
-            self.expect_error(call, "version-missing", "no A2A-Version header read as 0.3", "§3.6 (missing header = 0.3)", lambda: self._without_version(call, get, {"id": unknown}), (TASK_NOT_FOUND,))
+            self.expect_error(
+                call,
+                "version-missing",
+                "no A2A-Version header read as 0.3",
+                "§3.6 (missing header = 0.3)",
+                lambda: self._without_version(call, get, {"id": unknown}),
+                (TASK_NOT_FOUND,),
+            )
         else:
-            self.add("version-missing", "no A2A-Version header read as 0.3", SKIP, "checked on the 0.3 interfaces", "§3.6")
+            self.add(
+                "version-missing", "no A2A-Version header read as 0.3", SKIP, "checked on the 0.3 interfaces", "§3.6"
+            )
         if self.itf.binding == "jsonrpc":
-            self.expect_error(call, "method-not-found", "unknown method", "§8 MethodNotFoundError", lambda: self._invoke(call, "x-a2acli/no-such-method", {}), (METHOD_NOT_FOUND,))
+            self.expect_error(
+                call,
+                "method-not-found",
+                "unknown method",
+                "§8 MethodNotFoundError",
+                lambda: self._invoke(call, "x-a2acli/no-such-method", {}),
+                (METHOD_NOT_FOUND,),
+            )
         else:
-            self.add("method-not-found", "unknown method", SKIP, f"{self.itf.card_binding} names methods by route: no unknown method to send", "§8")
+            self.add(
+                "method-not-found",
+                "unknown method",
+                SKIP,
+                f"{self.itf.card_binding} names methods by route: no unknown method to send",
+                "§8",
+            )
         if self.itf.binding == "grpc":
             self.add("invalid-params", "malformed params", SKIP, "protobuf cannot carry a malformed message", "§8")
         else:
             self.expect_error(
-                call, "invalid-params", "malformed params", "§8 InvalidParamsError", lambda: self._invoke(call, "SendMessage", {"message": 42}), (INVALID_PARAMS,), also=(INVALID_REQUEST,)
+                call,
+                "invalid-params",
+                "malformed params",
+                "§8 InvalidParamsError",
+                lambda: self._invoke(call, "SendMessage", {"message": 42}),
+                (INVALID_PARAMS,),
+                also=(INVALID_REQUEST,),
             )
         task_id = self._send(call) if not self.read_only else None
         if self.read_only:
@@ -351,10 +521,19 @@ class _Probe:
             elif e.a2a_code == VERSION_NOT_SUPPORTED:
                 self.add("version-unsupported", title, PASS, _code_name(e), spec, ids)
             else:
-                self.add("version-unsupported", title, PASS, f"{_code_name(e)}: a clean refusal (the agent speaks 0.3 only, whose spec has no -32009)", spec, ids)
+                self.add(
+                    "version-unsupported",
+                    title,
+                    PASS,
+                    f"{_code_name(e)}: a clean refusal (the agent speaks 0.3 only, whose spec has no -32009)",
+                    spec,
+                    ids,
+                )
             return
         self.saw()
-        self.add("version-unsupported", title, FAIL, "GetTask of an unknown id answered with success", spec, call.ids.take())
+        self.add(
+            "version-unsupported", title, FAIL, "GetTask of an unknown id answered with success", spec, call.ids.take()
+        )
 
     def _without_version(self, call: Any, spec: Any, params: Any) -> Any:
         """The request as prepared, with the A2A-Version header taken out."""
@@ -383,7 +562,13 @@ class _Probe:
 
     def _send(self, call: Any) -> str | None:
         spec = METHODS["SendMessage"]
-        params = {"message": {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "hello from a2a check"}]}}
+        params = {
+            "message": {
+                "messageId": str(uuid.uuid4()),
+                "role": "ROLE_USER",
+                "parts": [{"text": "hello from a2a check"}],
+            }
+        }
         try:
             reply = call.unary(spec, params)
         except (UnreachableError, TimeoutExpired):
@@ -396,12 +581,32 @@ class _Probe:
         ids = call.ids.take()
         core = reply.core if isinstance(reply.core, dict) else {}
         task = core.get("task") if isinstance(core.get("task"), dict) else None
-        what = f"a task, state {(task.get('status') or {}).get('state')}" if task else "a message" if "message" in core else "an answer"
+        what = (
+            f"a task, state {(task.get('status') or {}).get('state')}"
+            if task
+            else "a message"
+            if "message" in core
+            else "an answer"
+        )
         odd = self._shape(reply.result)
         if odd:
-            self.add("message-send", "message round trip", FAIL, f"{what}, but: " + "; ".join(odd), "§3.1 SendMessage; §5 (kind, enums)", ids)
+            self.add(
+                "message-send",
+                "message round trip",
+                FAIL,
+                f"{what}, but: " + "; ".join(odd),
+                "§3.1 SendMessage; §5 (kind, enums)",
+                ids,
+            )
         else:
-            self.add("message-send", "message round trip", PASS, f"{what}, shaped as {self.itf.wire.version}", "§3.1 SendMessage", ids)
+            self.add(
+                "message-send",
+                "message round trip",
+                PASS,
+                f"{what}, shaped as {self.itf.wire.version}",
+                "§3.1 SendMessage",
+                ids,
+            )
         return str(task.get("id")) if task and task.get("id") else None
 
     def _streaming(self, call: Any) -> None:
@@ -414,7 +619,13 @@ class _Probe:
         if self.read_only:
             self.add("streaming", title, SKIP, "--read-only", spec)
             return
-        params = {"message": {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "hello from a2a check (stream)"}]}}
+        params = {
+            "message": {
+                "messageId": str(uuid.uuid4()),
+                "role": "ROLE_USER",
+                "parts": [{"text": "hello from a2a check (stream)"}],
+            }
+        }
         events, last, odd = 0, None, []
         try:
             for reply in call.stream(METHODS["SendStreamingMessage"], params):
@@ -432,21 +643,40 @@ class _Probe:
         if odd:
             self.add("streaming", title, FAIL, f"{events} event(s), but: " + "; ".join(odd), spec, call.ids.take())
         elif not ended:
-            self.add("streaming", title, FAIL, f"{events} event(s), and the stream closed without a final event", spec, call.ids.take())
+            self.add(
+                "streaming",
+                title,
+                FAIL,
+                f"{events} event(s), and the stream closed without a final event",
+                spec,
+                call.ids.take(),
+            )
         else:
             self.add("streaming", title, PASS, f"{events} event(s), ending in a final one", spec, call.ids.take())
 
     def _push(self, call: Any, task_id: str | None) -> None:
-        title, spec = "push-notification configs as the card claims", "§3.1 push config methods; capabilities.pushNotifications"
+        title, spec = (
+            "push-notification configs as the card claims",
+            "§3.1 push config methods; capabilities.pushNotifications",
+        )
         if not self.caps.get("pushNotifications"):
             self.add("push-config", title, SKIP, "the card does not claim push notifications", spec)
             return
         if self.read_only or not task_id:
-            self.add("push-config", title, SKIP, "--read-only" if self.read_only else "no task to attach a config to (the round trip gave none)", spec)
+            self.add(
+                "push-config",
+                title,
+                SKIP,
+                "--read-only" if self.read_only else "no task to attach a config to (the round trip gave none)",
+                spec,
+            )
             return
         config_id = f"a2acli-check-{uuid.uuid4().hex[:8]}"
         steps = [
-            ("CreateTaskPushNotificationConfig", {"taskId": task_id, "id": config_id, "url": "http://127.0.0.1:9/a2a-check"}),
+            (
+                "CreateTaskPushNotificationConfig",
+                {"taskId": task_id, "id": config_id, "url": "http://127.0.0.1:9/a2a-check"},
+            ),
             ("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}),
             ("ListTaskPushNotificationConfigs", {"taskId": task_id}),
             ("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}),
@@ -460,7 +690,14 @@ class _Probe:
                 raise
             except A2acliError as e:
                 self.saw(e)
-                self.add("push-config", title, FAIL, f"{method} refused: {e.message}" + (f" (after {', '.join(done)})" if done else ""), spec, call.ids.take())
+                self.add(
+                    "push-config",
+                    title,
+                    FAIL,
+                    f"{method} refused: {e.message}" + (f" (after {', '.join(done)})" if done else ""),
+                    spec,
+                    call.ids.take(),
+                )
                 return
             done.append(method[: method.index("Task")].lower() if "Task" in method else method)
         self.add("push-config", title, PASS, "create, get, list and delete accepted", spec, call.ids.take())
@@ -468,41 +705,77 @@ class _Probe:
     def _push_delivery(self, call: Any) -> None:
         """--webhook: a new task sent with a push config (a fresh token, the receiver's URL); passes
         when a delivery about that task carrying that token reaches the receiver in time."""
-        title, spec = "push notification delivered to a local receiver", "§6 push notifications; capabilities.pushNotifications"
+        title, spec = (
+            "push notification delivered to a local receiver",
+            "§6 push notifications; capabilities.pushNotifications",
+        )
         if not self.caps.get("pushNotifications"):
             self.add("push-delivery", title, SKIP, "the card does not claim push notifications", spec)
             return
         if self.read_only or self.receiver is None:
-            self.add("push-delivery", title, SKIP, "--read-only" if self.read_only else "needs --webhook (a receiver on 127.0.0.1; creates a task)", spec)
+            self.add(
+                "push-delivery",
+                title,
+                SKIP,
+                "--read-only" if self.read_only else "needs --webhook (a receiver on 127.0.0.1; creates a task)",
+                spec,
+            )
             return
         token = secrets.token_urlsafe(16)
         url = f"{self.receiver.url}/a2a-check/{self.itf.key}"
-        message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "hello from a2a check (push)"}]}
+        message = {
+            "messageId": str(uuid.uuid4()),
+            "role": "ROLE_USER",
+            "parts": [{"text": "hello from a2a check (push)"}],
+        }
         params = {"message": message, "configuration": {"taskPushNotificationConfig": {"url": url, "token": token}}}
         try:
             reply = call.unary(METHODS["SendMessage"], params)
         except (UnreachableError, TimeoutExpired):
             raise
         except A2acliError as e:
-            self.add("push-delivery", title, FAIL, f"SendMessage with a push config to {url} refused: {e.message}", spec, call.ids.take())
+            self.add(
+                "push-delivery",
+                title,
+                FAIL,
+                f"SendMessage with a push config to {url} refused: {e.message}",
+                spec,
+                call.ids.take(),
+            )
             return
         ids = call.ids.take()
         core = reply.core if isinstance(reply.core, dict) else {}
         task = core.get("task") if isinstance(core.get("task"), dict) else None
         if not task or not task.get("id"):
-            self.add("push-delivery", title, SKIP, "the agent answered the message with no task: nothing to push about", spec, ids)
+            self.add(
+                "push-delivery",
+                title,
+                SKIP,
+                "the agent answered the message with no task: nothing to push about",
+                spec,
+                ids,
+            )
             return
         wait = self.opts.timeout or WEBHOOK_WAIT
         status, detail = await_delivery(self.receiver, str(task["id"]), token, wait)
         self.add("push-delivery", title, status, detail, spec, ids)
 
     def _extended(self, call: Any) -> None:
-        title, spec = "extended card: refused without credentials, answered with them", "§3.1 GetExtendedAgentCard; capabilities.extendedAgentCard"
+        title, spec = (
+            "extended card: refused without credentials, answered with them",
+            "§3.1 GetExtendedAgentCard; capabilities.extendedAgentCard",
+        )
         if not self.caps.get("extendedAgentCard"):
             self.add("extended-card", title, SKIP, "the card does not claim an extended card", spec)
             return
         method = METHODS["GetExtendedAgentCard"]
-        bare = self.opts._replace(api_key=None, bearer=None, basic=None, oauth=(), headers=tuple(h for h in self.opts.headers if h[0].lower() not in ("authorization", "x-api-key")))
+        bare = self.opts._replace(
+            api_key=None,
+            bearer=None,
+            basic=None,
+            oauth=(),
+            headers=tuple(h for h in self.opts.headers if h[0].lower() not in ("authorization", "x-api-key")),
+        )
         refused = ""
         with _call(bare) as anon:
             try:
@@ -519,7 +792,14 @@ class _Probe:
         creds = self.opts.api_key or self.opts.bearer or self.opts.basic or self.opts.oauth
         if not creds:
             status = FAIL if refused.startswith("answered") else SKIP
-            self.add("extended-card", title, status, refused or "refused without credentials; pass --api-key or --bearer to check it answers with them", spec, ids)
+            self.add(
+                "extended-card",
+                title,
+                status,
+                refused or "refused without credentials; pass --api-key or --bearer to check it answers with them",
+                spec,
+                ids,
+            )
             return
         try:
             reply = call.unary(method, {})
@@ -532,9 +812,23 @@ class _Probe:
         self.saw()
         name = (reply.core or {}).get("name") if isinstance(reply.core, dict) else None
         if refused:
-            self.add("extended-card", title, WARN if not refused.startswith("answered") else FAIL, refused, spec, ids + call.ids.take())
+            self.add(
+                "extended-card",
+                title,
+                WARN if not refused.startswith("answered") else FAIL,
+                refused,
+                spec,
+                ids + call.ids.take(),
+            )
         else:
-            self.add("extended-card", title, PASS, f"refused without, answered with credentials ({name!r})", spec, ids + call.ids.take())
+            self.add(
+                "extended-card",
+                title,
+                PASS,
+                f"refused without, answered with credentials ({name!r})",
+                spec,
+                ids + call.ids.take(),
+            )
 
     def _paging(self, call: Any) -> None:
         title, spec = "ListTasks honours pageSize and pageToken", "§3.1 ListTasks"
@@ -551,7 +845,14 @@ class _Probe:
                 return
             token = first.get("nextPageToken")
             if not token:
-                self.add("list-tasks", title, PASS, f"pageSize 1 gave {len(tasks)} task(s), no next page", spec, call.ids.take())
+                self.add(
+                    "list-tasks",
+                    title,
+                    PASS,
+                    f"pageSize 1 gave {len(tasks)} task(s), no next page",
+                    spec,
+                    call.ids.take(),
+                )
                 return
             second = call.unary(method, {"pageSize": 1, "pageToken": token}).core or {}
         except (UnreachableError, TimeoutExpired):
@@ -562,9 +863,23 @@ class _Probe:
             return
         again = [t.get("id") for t in second.get("tasks") or []]
         if tasks and tasks[0].get("id") in again:
-            self.add("list-tasks", title, FAIL, "the page after pageToken repeats the first page's task", spec, call.ids.take())
+            self.add(
+                "list-tasks",
+                title,
+                FAIL,
+                "the page after pageToken repeats the first page's task",
+                spec,
+                call.ids.take(),
+            )
         else:
-            self.add("list-tasks", title, PASS, f"pageSize 1 honoured; pageToken gave the next page ({len(again)} task(s))", spec, call.ids.take())
+            self.add(
+                "list-tasks",
+                title,
+                PASS,
+                f"pageSize 1 honoured; pageToken gave the next page ({len(again)} task(s))",
+                spec,
+                call.ids.take(),
+            )
 
 
 # -- push delivery (--webhook) -----------------------------------------------------------------------
@@ -632,7 +947,9 @@ def await_delivery(receiver: Any, task_id: str, token: str, timeout: float) -> t
     return FAIL, detail
 
 
-def probe(opts: CallOptions, core_card: dict[str, Any], *, read_only: bool = False, webhook: bool = False) -> list[Check]:
+def probe(
+    opts: CallOptions, core_card: dict[str, Any], *, read_only: bool = False, webhook: bool = False
+) -> list[Check]:
     """Every interface's checks, in card order. `webhook`: a receiver on 127.0.0.1 (any free
     port) for the push deliveries, when the card claims push notifications."""
     found, checks = interfaces(core_card)
@@ -651,5 +968,14 @@ def probe(opts: CallOptions, core_card: dict[str, Any], *, read_only: bool = Fal
         if receiver is not None:
             receiver.close()
     if not found:
-        checks.append(Check("interfaces", "card", "an interface a2a speaks", FAIL, "the card lists no JSONRPC, HTTP+JSON or GRPC interface for 1.0 or 0.3", "§8.3.2"))
+        checks.append(
+            Check(
+                "interfaces",
+                "card",
+                "an interface a2a speaks",
+                FAIL,
+                "the card lists no JSONRPC, HTTP+JSON or GRPC interface for 1.0 or 0.3",
+                "§8.3.2",
+            )
+        )
     return checks

@@ -20,7 +20,16 @@ def card_findings_checks(report: Any, url: str | None, version: str = "") -> lis
         warnings = sum(1 for f in mine if f.severity == "warning")
         status = FAIL if errors else WARN if warnings else PASS
         hybrid = " (hybrid card)" if report.hybrid else ""
-        checks.append(Check(f"card.schema.{v}", "card", f"card valid as A2A {v}{hybrid}", status, f"{errors} error(s), {warnings} warning(s)", "§7 CARD_GET_002"))
+        checks.append(
+            Check(
+                f"card.schema.{v}",
+                "card",
+                f"card valid as A2A {v}{hybrid}",
+                status,
+                f"{errors} error(s), {warnings} warning(s)",
+                "§7 CARD_GET_002",
+            )
+        )
     return checks
 
 
@@ -33,19 +42,38 @@ def exit_code(checks: list[Check], *, strict: bool) -> int:
     return 1 if any(c.status in bad for c in checks) else 0
 
 
-def document(target: str | None, checks: list[Check], cards: list[tuple[str, str | None, Any]], *, strict: bool) -> dict[str, Any]:
+def document(
+    target: str | None, checks: list[Check], cards: list[tuple[str, str | None, Any]], *, strict: bool
+) -> dict[str, Any]:
     """The -o json document: every check, and every card's findings."""
     return {
         "target": target,
         "passed": exit_code(checks, strict=strict) == 0,
         "strict": strict,
         "summary": summary(checks),
-        "cards": [{"fetchedWith": version, "url": url, "versions": list(r.versions), "hybrid": r.hybrid, "findings": [f.as_json() for f in r.findings]} for version, url, r in cards],
+        "cards": [
+            {
+                "fetchedWith": version,
+                "url": url,
+                "versions": list(r.versions),
+                "hybrid": r.hybrid,
+                "findings": [f.as_json() for f in r.findings],
+            }
+            for version, url, r in cards
+        ],
         "checks": [c.as_json() for c in checks],
     }
 
 
-def render_text(out: Any, target: str | None, checks: list[Check], cards: list[tuple[str, str | None, Any]], *, strict: bool, show_info: bool = True) -> None:
+def render_text(
+    out: Any,
+    target: str | None,
+    checks: list[Check],
+    cards: list[tuple[str, str | None, Any]],
+    *,
+    strict: bool,
+    show_info: bool = True,
+) -> None:
     """On a terminal: a table per group; off one, one line per check and per finding (the
     information findings only counted unless `show_info`: -o json has them all)."""
     groups: dict[str, list[Check]] = {}
@@ -74,7 +102,10 @@ def render_text(out: Any, target: str | None, checks: list[Check], cards: list[t
             out.text("")
     s = summary(checks)
     verdict = "passed" if exit_code(checks, strict=strict) == 0 else "FAILED"
-    out.text(f"{verdict}: {s[PASS]} passed, {s[FAIL]} failed, {s[WARN]} warnings, {s[SKIP]} skipped" + (" (--strict: warnings fail)" if strict else ""))
+    out.text(
+        f"{verdict}: {s[PASS]} passed, {s[FAIL]} failed, {s[WARN]} warnings, {s[SKIP]} skipped"
+        + (" (--strict: warnings fail)" if strict else "")
+    )
 
 
 def junit(checks: list[Check], *, strict: bool, name: str = "a2a check") -> str:
@@ -89,11 +120,21 @@ def junit(checks: list[Check], *, strict: bool, name: str = "a2a check") -> str:
     for group, items in groups.items():
         failed = [c for c in items if c.status == FAIL or (strict and c.status == WARN)]
         failures_total += len(failed)
-        suite = ET.SubElement(root, "testsuite", name=group, tests=str(len(items)), failures=str(len(failed)), skipped=str(sum(1 for c in items if c.status == SKIP)), errors="0")
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=group,
+            tests=str(len(items)),
+            failures=str(len(failed)),
+            skipped=str(sum(1 for c in items if c.status == SKIP)),
+            errors="0",
+        )
         for c in items:
             case = ET.SubElement(suite, "testcase", classname=group, name=f"{c.id}: {c.title}")
             if c.status == FAIL or (strict and c.status == WARN):
-                ET.SubElement(case, "failure", message=c.detail, type=c.status).text = f"{c.detail}\nspec: {c.spec}\nX-Request-IDs: {', '.join(c.request_ids) or 'none'}"
+                ET.SubElement(
+                    case, "failure", message=c.detail, type=c.status
+                ).text = f"{c.detail}\nspec: {c.spec}\nX-Request-IDs: {', '.join(c.request_ids) or 'none'}"
             elif c.status == SKIP:
                 ET.SubElement(case, "skipped", message=c.detail)
             elif c.status == WARN:

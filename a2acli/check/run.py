@@ -24,20 +24,37 @@ def read_card(source: str | None, opts: CallOptions) -> tuple[Any, str | None]:
     return fetched.doc, fetched.url
 
 
-def run_check(words: list[str], opts: CallOptions, out: Any, *, read_only: bool, strict: bool, junit_path: str | None, webhook: bool = False) -> int:
+def run_check(
+    words: list[str],
+    opts: CallOptions,
+    out: Any,
+    *,
+    read_only: bool,
+    strict: bool,
+    junit_path: str | None,
+    webhook: bool = False,
+) -> int:
     from a2acli.check import report
     from a2acli.check.card import validate_card
 
     card_only = bool(words) and words[0] == "card"
     rest = words[1:] if card_only else words
     if len(rest) > 1:
-        raise UsageError(f"one agent at a time, got {len(rest)}: {' '.join(rest)}", hint="a2a check URL, or a2a check card URL|FILE|-")
+        raise UsageError(
+            f"one agent at a time, got {len(rest)}: {' '.join(rest)}",
+            hint="a2a check URL, or a2a check card URL|FILE|-",
+        )
     target = rest[0] if rest else opts.url
     if not target:
-        raise UsageError("no agent given", hint="a2a check URL (or -u URL, A2ACLI_URL); a2a check card FILE validates a card offline")
+        raise UsageError(
+            "no agent given", hint="a2a check URL (or -u URL, A2ACLI_URL); a2a check card FILE validates a card offline"
+        )
     if card_only:
         if webhook:
-            raise UsageError("--webhook needs a live check: the card alone sends no notification", hint=f"a2a check {target} --webhook")
+            raise UsageError(
+                "--webhook needs a live check: the card alone sends no notification",
+                hint=f"a2a check {target} --webhook",
+            )
         doc, url = read_card(target, opts)
         card = validate_card(doc, url)
         cards = [("" if url is None or url.startswith("file:") else opts.wire.version, url, card)]
@@ -48,7 +65,9 @@ def run_check(words: list[str], opts: CallOptions, out: Any, *, read_only: bool,
         if webhook and read_only:
             raise UsageError("--webhook creates a task, --read-only creates none", hint="drop one of them")
         if target == "-" or target.startswith("file:") or target.endswith(".json") and "://" not in target:
-            raise UsageError("a live check needs the agent's URL", hint=f"a2a check card {target} validates the card alone")
+            raise UsageError(
+                "a live check needs the agent's URL", hint=f"a2a check card {target} validates the card alone"
+            )
         from a2acli.check.probe import card_checks, probe
 
         opts = opts._replace(url=target)
@@ -61,7 +80,9 @@ def run_check(words: list[str], opts: CallOptions, out: Any, *, read_only: bool,
         try:
             Path(junit_path).write_text(report.junit(checks, strict=strict), encoding="utf-8")
         except OSError as e:
-            raise UsageError(f"cannot write --junit {junit_path}: {e.strerror or e}", hint="give a path in a directory that exists") from None
+            raise UsageError(
+                f"cannot write --junit {junit_path}: {e.strerror or e}", hint="give a path in a directory that exists"
+            ) from None
     if out.mode == "json":
         out.json(report.document(target, checks, cards, strict=strict))
     else:
@@ -98,5 +119,7 @@ def validate_fetched(doc: Any, url: str | None, out: Any) -> int:
             say(f"card ({f.version}) {f.path}: {f.message}")
         else:
             out.note(f"card {f.severity} ({f.version}) {f.path}: {f.message}")
-    out.note(f"card checked as {' + '.join(card.versions) or '?'}{' (hybrid)' if card.hybrid else ''}: {card.errors} error(s), {card.warnings} warning(s)")
+    out.note(
+        f"card checked as {' + '.join(card.versions) or '?'}{' (hybrid)' if card.hybrid else ''}: {card.errors} error(s), {card.warnings} warning(s)"
+    )
     return 1 if card.errors else 0

@@ -60,7 +60,10 @@ def read_file(path: Path, flag: str, limit: int, hint: str) -> bytes:
 def _too_large(what: str, limit: int) -> UsageError:
     from a2acli.transport.limits import size_text
 
-    return UsageError(f"{what} is larger than the cap of {size_text(limit)}", hint="raise it with --max-body SIZE (e.g. --max-body 256M)")
+    return UsageError(
+        f"{what} is larger than the cap of {size_text(limit)}",
+        hint="raise it with --max-body SIZE (e.g. --max-body 256M)",
+    )
 
 
 def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = False) -> Any:
@@ -68,9 +71,14 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
     With `paths`, a value that is not JSON but names a file that exists is that file (`--data d.json`)."""
     if paths and value != "-" and not value.startswith("@") and _is_file(value) and not _is_json(value):
         value = "@" + value
-    hint = f"{flag} takes JSON, @file, a file's path or - (stdin)" if paths else f"{flag} takes JSON, @file or - (stdin)"
+    hint = (
+        f"{flag} takes JSON, @file, a file's path or - (stdin)" if paths else f"{flag} takes JSON, @file or - (stdin)"
+    )
     if value == "-":
-        data, where = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1), "standard input"
+        data, where = (
+            sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1),
+            "standard input",
+        )
         if len(data) > limit:
             raise _too_large(f"{flag} (standard input)", limit)
     elif value.startswith("@"):
@@ -85,16 +93,26 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
     try:
         return checked_depth(json.loads(text, parse_constant=_no_constant, parse_float=_finite), f"{flag}: {where}")
     except RecursionError:
-        raise UsageError(f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted") from None
+        raise UsageError(
+            f"{flag}: {where} is nested too deeply", hint="JSON nested hundreds of levels deep is not accepted"
+        ) from None
     except ValueError as e:
         if paths and where == "the argument" and _looks_like_path(value):
-            raise UsageError(f"{flag}: no such file {value} (and it is not JSON either)", hint="check the path; inline JSON goes in quotes, e.g. " + f'{flag} \'{{"key": "value"}}\'') from None
-        raise UsageError(f"{flag}: {where} is not valid JSON ({e})", hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file') from None
+            raise UsageError(
+                f"{flag}: no such file {value} (and it is not JSON either)",
+                hint="check the path; inline JSON goes in quotes, e.g. " + f'{flag} \'{{"key": "value"}}\'',
+            ) from None
+        raise UsageError(
+            f"{flag}: {where} is not valid JSON ({e})",
+            hint=f'quote it for the shell, e.g. {flag} \'{{"key": "value"}}\', or use @file',
+        ) from None
 
 
 def _looks_like_path(value: str) -> bool:
     """A value meant as a file's path: a separator, a leading ~ or ., or a file extension."""
-    return not value.lstrip().startswith(("{", "[", '"')) and ("/" in value or value.startswith(("~", ".")) or bool(Path(value).suffix))
+    return not value.lstrip().startswith(("{", "[", '"')) and (
+        "/" in value or value.startswith(("~", ".")) or bool(Path(value).suffix)
+    )
 
 
 def _is_json(value: str) -> bool:
@@ -150,7 +168,9 @@ def read_object(value: str | None, flag: str) -> dict[str, Any] | None:
         return None
     obj = read_json(value, flag)
     if not isinstance(obj, dict):
-        raise UsageError(f"{flag} must be a JSON object, not {type(obj).__name__}", hint=f'e.g. {flag} \'{{"key": "value"}}\'')
+        raise UsageError(
+            f"{flag} must be a JSON object, not {type(obj).__name__}", hint=f'e.g. {flag} \'{{"key": "value"}}\''
+        )
     return obj
 
 
@@ -161,12 +181,18 @@ def parse_fields(fields: list[str]) -> dict[str, Any]:
         typed = ":=" in item and (item.index(":=") < item.index("=") + 1 if "=" in item else True)
         key, sep, value = item.partition(":=") if typed else item.partition("=")
         if not sep or not key:
-            raise UsageError(f"-f {item!r} is not key=value or key:=JSON", hint="e.g. -f projectUserId=user_123 -f age:=42")
+            raise UsageError(
+                f"-f {item!r} is not key=value or key:=JSON", hint="e.g. -f projectUserId=user_123 -f age:=42"
+            )
         if typed:
             try:
-                out[key] = checked_depth(json.loads(value, parse_constant=_no_constant, parse_float=_finite), f"-f {key}")
+                out[key] = checked_depth(
+                    json.loads(value, parse_constant=_no_constant, parse_float=_finite), f"-f {key}"
+                )
             except RecursionError:
-                raise UsageError(f"-f {key}: the JSON is nested too deeply", hint=f"at most {MAX_DEPTH} levels") from None
+                raise UsageError(
+                    f"-f {key}: the JSON is nested too deeply", hint=f"at most {MAX_DEPTH} levels"
+                ) from None
             except UsageError:
                 raise
             except ValueError as e:
@@ -193,10 +219,22 @@ def file_part(path_text: str, media_type: str | None, *, limit: int = MAX_INPUT)
     path = Path(path_text).expanduser()
     data = read_file(path, "--file", limit, "give a path to a readable file, or an http(s) URL")
     guessed = mimetypes.guess_type(path.name)[0]
-    return {"raw": base64.b64encode(data).decode(), "mediaType": media_type or guessed or "application/octet-stream", "filename": path.name}
+    return {
+        "raw": base64.b64encode(data).decode(),
+        "mediaType": media_type or guessed or "application/octet-stream",
+        "filename": path.name,
+    }
 
 
-_PART_FLAGS = {"--text": "text", "--data": "data", "--file": "file", "--skill": "skill", "--media-type": "media", "-f": "field", "--field": "field"}
+_PART_FLAGS = {
+    "--text": "text",
+    "--data": "data",
+    "--file": "file",
+    "--skill": "skill",
+    "--media-type": "media",
+    "-f": "field",
+    "--field": "field",
+}
 
 
 def part_order(argv: list[str]) -> list[str]:
@@ -250,7 +288,11 @@ def build_parts(
         elif kind == "media":
             mt = next(its["media"])
             if len(parts) == (positional is not None):  # binds to the part FLAG before it (SPEC §8.2); TEXT is no flag
-                hint = "put it after the --text/--data/--file it describes" + (f" (for the text: --text {shlex.quote(positional)} --media-type {mt})" if positional is not None else "")
+                hint = "put it after the --text/--data/--file it describes" + (
+                    f" (for the text: --text {shlex.quote(positional)} --media-type {mt})"
+                    if positional is not None
+                    else ""
+                )
                 raise UsageError(f"--media-type {mt} comes before any part flag", hint=hint)
             parts[-1]["mediaType"] = mt
     if (skill or skill_fields) and not skill_done:  # flags given in a way the scan did not see

@@ -54,7 +54,9 @@ def complete_agents(ctx: typer.Context, incomplete: str) -> list[str]:
         from a2acli import settings
         from a2acli.transport.catalog import catalog_location, is_file, read_catalog
 
-        res = settings.resolve({"catalog": ctx.params.get("catalog")}, ctx.params.get("profile"), ctx.params.get("config"))
+        res = settings.resolve(
+            {"catalog": ctx.params.get("catalog")}, ctx.params.get("profile"), ctx.params.get("config")
+        )
         sources = [("", res.values.get("catalog"))] + [(f"{n}/", loc) for n, loc in res.catalogs]
         words = []
         for prefix, value in sources:
@@ -90,7 +92,11 @@ def poll_interval_option(panel: str | None = None) -> Any:
 
 def force_option(what: str, panel: str | None = None) -> Any:
     """--force: call even when the Agent Card says the capability is not offered."""
-    return typer.Option("--force", help=f"{what} even when the Agent Card does not claim the capability it needs (an agent whose card is wrong).", rich_help_panel=panel)
+    return typer.Option(
+        "--force",
+        help=f"{what} even when the Agent Card does not claim the capability it needs (an agent whose card is wrong).",
+        rich_help_panel=panel,
+    )
 
 
 def poll_seconds(text: str, opts: CallOptions) -> float:
@@ -131,7 +137,14 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
         stamp: Any = path.stat().st_mtime_ns
     except OSError:
         stamp = None
-    key = (tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))), str(path), stamp, HELP_PROFILE, HELP_CONFIG, _cwd())
+    key = (
+        tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))),
+        str(path),
+        stamp,
+        HELP_PROFILE,
+        HELP_CONFIG,
+        _cwd(),
+    )
     if key not in _DEFAULTS_CACHE:
         try:
             res = settings.resolve({}, HELP_PROFILE, HELP_CONFIG)
@@ -158,7 +171,15 @@ def _option(s: Setting) -> tuple[Any, Any]:
     setting ends with its effective default (worked out now, when the command tree is built)."""
     help_text = f"{s.help} {effective_default_text(s.name)}" if s.setting and HELP_WANTED else s.help
     complete = _COMPLETERS.get(s.complete) or (complete_from(lambda: s.choices) if s.choices else None)
-    info = typer.Option(f"--{s.name}", *s.flags, help=help_text, rich_help_panel=s.panel, show_default=False, metavar=s.metavar, autocompletion=complete)
+    info = typer.Option(
+        f"--{s.name}",
+        *s.flags,
+        help=help_text,
+        rich_help_panel=s.panel,
+        show_default=False,
+        metavar=s.metavar,
+        autocompletion=complete,
+    )
     if s.kind == "switch":
         return Annotated[bool, info], False
     return Annotated[list[str] | None if s.kind == "list" else str | None, info], None
@@ -194,13 +215,24 @@ def check_header(name: str, value: str, what: str) -> tuple[str, str]:
 
     if not re.fullmatch(_TOKEN, name):
         shown = name if len(name) <= 64 and name.isprintable() else name[:64].encode("unicode_escape").decode() + "…"
-        raise UsageError(f"{what}: {shown!r} is not a header name", hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')")
+        raise UsageError(
+            f"{what}: {shown!r} is not a header name",
+            hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
+        )
     if "\r" in value or "\n" in value:
-        raise UsageError(f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line")
+        raise UsageError(
+            f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line"
+        )
     if not value.isascii():
-        raise UsageError(f"{what}: the value of {name} is not ASCII (the value is not shown)", hint="header names and values travel as ASCII: percent-encode or base64 the value")
+        raise UsageError(
+            f"{what}: the value of {name} is not ASCII (the value is not shown)",
+            hint="header names and values travel as ASCII: percent-encode or base64 the value",
+        )
     if any(ord(c) < 0x20 and c != "\t" or ord(c) == 0x7F for c in value):
-        raise UsageError(f"{what}: the value of {name} holds a control character (the value is not shown)", hint="header values are printable text")
+        raise UsageError(
+            f"{what}: the value of {name} holds a control character (the value is not shown)",
+            hint="header values are printable text",
+        )
     return name, value
 
 
@@ -215,7 +247,10 @@ def parse_header(text: str) -> tuple[str, str]:
 
         first = re.match(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}(?=[\s=])", text.strip())  # a name, then something
         shown = f"-H '{first.group()} …'" if first else "an -H value"
-        raise UsageError(f"{shown} is not 'Name: value' (the value is not shown)", hint="e.g. -H 'X-Team: qa'; a colon follows the name")
+        raise UsageError(
+            f"{shown} is not 'Name: value' (the value is not shown)",
+            hint="e.g. -H 'X-Team: qa'; a colon follows the name",
+        )
     return check_header(name.strip(), value.strip(), "-H")
 
 
@@ -233,7 +268,10 @@ def parse_svc_param(text: str) -> tuple[str, str]:
     if not sep or not name:
         from a2acli.errors import UsageError
 
-        raise UsageError("a --svc-param value is not NAME=VALUE (the value is not shown)", hint="e.g. --svc-param x-trace-id=abc123 (or x-trace-id:abc123)")
+        raise UsageError(
+            "a --svc-param value is not NAME=VALUE (the value is not shown)",
+            hint="e.g. --svc-param x-trace-id=abc123 (or x-trace-id:abc123)",
+        )
     return check_header(name, value, "--svc-param")
 
 
@@ -246,9 +284,14 @@ def parse_extensions(values: list[str]) -> tuple[str, ...]:
         for uri in str(value).split(","):
             uri = uri.strip()
             if not uri:
-                raise UsageError("--extension needs a URI", hint="e.g. --extension https://example.com/ext/v1 (repeatable)")
+                raise UsageError(
+                    "--extension needs a URI", hint="e.g. --extension https://example.com/ext/v1 (repeatable)"
+                )
             if not uri.isascii() or any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
-                raise UsageError(f"--extension {uri[:80]!r} is not a URI (a space, a control or a non-ASCII character)", hint="percent-encode it, e.g. https://example.com/ext/v1")
+                raise UsageError(
+                    f"--extension {uri[:80]!r} is not a URI (a space, a control or a non-ASCII character)",
+                    hint="percent-encode it, e.g. https://example.com/ext/v1",
+                )
             if uri not in uris:
                 uris.append(uri)
     return tuple(uris)
@@ -267,7 +310,10 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
     _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
-    parsed = {s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag")) for s in _PARSED}
+    parsed = {
+        s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag"))
+        for s in _PARSED
+    }
     v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
     wire, version_auto = _version(v, res)
     transports = _transports(v, res)
@@ -280,14 +326,20 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     for cname, location in res.catalogs:
         settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
     if v["endpoint"] not in (None, ""):
-        settings.check_url(str(v["endpoint"]), named("--endpoint", res.sources["endpoint"]), grpc=(transports or ["jsonrpc"])[0] == "grpc")
+        settings.check_url(
+            str(v["endpoint"]),
+            named("--endpoint", res.sources["endpoint"]),
+            grpc=(transports or ["jsonrpc"])[0] == "grpc",
+        )
     headers = _headers(res, merged)
     basic, bearer = _one_authorization(parsed["basic"], parsed["bearer"], res)
     if parsed["key"] and not parsed["cert"]:
         from a2acli.errors import UsageError
 
         raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
-    fields = {arg: value for arg, value in parsed.items() if arg in CallOptions._fields and arg not in ("basic", "bearer")}
+    fields = {
+        arg: value for arg, value in parsed.items() if arg in CallOptions._fields and arg not in ("basic", "bearer")
+    }
     return CallOptions(
         **fields,
         catalogs=res.catalogs,
@@ -300,7 +352,9 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         basic=basic,
         bearer=bearer,
         oauth=tuple(sorted(res.auth.items())),
-        no_timeout=parsed["timeout"] is None and res.sources["timeout"] != "default" and v.get("timeout") not in (None, ""),
+        no_timeout=parsed["timeout"] is None
+        and res.sources["timeout"] != "default"
+        and v.get("timeout") not in (None, ""),
         as_v1=as_v1,
         profile=res.profile,
         config=merged.get("config") or None,
@@ -311,12 +365,17 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
 
 
 _SWITCH_SETTINGS = tuple(s for s in OPTIONS.values() if s.setting and s.kind == "switch")
-_PARSED = tuple(s for s in OPTIONS.values() if s.parse != "text" or s.setting)  # the rows with a CallOptions value of their own
+_PARSED = tuple(
+    s for s in OPTIONS.values() if s.parse != "text" or s.setting
+)  # the rows with a CallOptions value of their own
 
 
 def _merged(raw: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     """Each shared option as given after the command, else before it (the root's)."""
-    return {s.arg: (raw.get(s.arg) if raw.get(s.arg) not in (None, False, []) else root.get(s.arg)) for s in OPTIONS.values()}
+    return {
+        s.arg: (raw.get(s.arg) if raw.get(s.arg) not in (None, False, []) else root.get(s.arg))
+        for s in OPTIONS.values()
+    }
 
 
 def _headers(res: Any, merged: dict[str, Any]) -> list[tuple[str, str]]:
@@ -346,7 +405,9 @@ def _version(v: dict[str, Any], res: Any) -> tuple[Any, bool]:
     try:
         chosen = parse_version_choice(str(v["a2a-version"]))
     except ValueError as e:
-        raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3, or auto (1.0 when the card offers it, else 0.3)") from None
+        raise UsageError(
+            str(e), hint="--a2a-version 1.0 (default), 0.3, or auto (1.0 when the card offers it, else 0.3)"
+        ) from None
     try:
         get_dialect(str(v["dialect"]))
     except ValueError as e:
@@ -381,7 +442,10 @@ def _one_authorization(basic: Any, bearer: Any, res: Any) -> tuple[Any, Any]:
     if rb == rt:
         from a2acli.errors import UsageError
 
-        raise UsageError(f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization", hint="pass one of them")
+        raise UsageError(
+            f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization",
+            hint="pass one of them",
+        )
     return (basic, None) if rb < rt else (None, bearer)
 
 
@@ -438,11 +502,27 @@ def folded(name: str) -> Any:
 
 
 def common_parameters() -> list[inspect.Parameter]:
-    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=folded(name)) for name, (_ann, default) in common().items()]
+    return [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=folded(name))
+        for name, (_ann, default) in common().items()
+    ]
 
 
 # The shared options a command's --help names in its closing section, most used first.
-SHARED_NAMED = ("-u/--url", "--transport", "--a2a-version", "-H", "--api-key", "--bearer", "--timeout", "-o/--output", "-q/--quiet", "--offline", "--dump", "--debug")
+SHARED_NAMED = (
+    "-u/--url",
+    "--transport",
+    "--a2a-version",
+    "-H",
+    "--api-key",
+    "--bearer",
+    "--timeout",
+    "-o/--output",
+    "-q/--quiet",
+    "--offline",
+    "--dump",
+    "--debug",
+)
 
 
 def flag_of(arg: str) -> str:
@@ -456,7 +536,9 @@ def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes th
     all of them are explained, and the values in effect that are not the built-in default (from
     the environment or a profile)."""
     if names is None:
-        lines = [f"Shared options: {', '.join(SHARED_NAMED)} and {len(OPTIONS) - len(SHARED_NAMED)} more, before or after the command; `a2a help options` explains each."]
+        lines = [
+            f"Shared options: {', '.join(SHARED_NAMED)} and {len(OPTIONS) - len(SHARED_NAMED)} more, before or after the command; `a2a help options` explains each."
+        ]
     else:
         lines = [f"{lead} {', '.join(flag_of(n) for n in names)}; `a2a help options` explains each."]
     if HELP_WANTED:
@@ -465,7 +547,13 @@ def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes th
         set_here = []
         for name, (value, source) in sorted(_effective_defaults().items()):
             s = settings.SETTINGS.get(name)
-            if s is None or source == "default" or value in (None, "") or names is not None and name.replace("-", "_") not in names:
+            if (
+                s is None
+                or source == "default"
+                or value in (None, "")
+                or names is not None
+                and name.replace("-", "_") not in names
+            ):
                 continue
             shown = "set" if s.secret else str(value)
             set_here.append(f"--{name} {shown} ({source.split(' (', 1)[0]})")
@@ -491,7 +579,9 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
         from a2acli.commands._run import boundary
 
-        with boundary(output_hint=raw.get("output") or root.get("output"), debug=bool(raw.get("debug") or root.get("debug"))):
+        with boundary(
+            output_hint=raw.get("output") or root.get("output"), debug=bool(raw.get("debug") or root.get("debug"))
+        ):
             opts = build_options(raw, root)
         if wants_ctx:
             kwargs["ctx"] = ctx
@@ -504,7 +594,9 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def with_signature(fn: Callable[..., Any], sig: inspect.Signature) -> Callable[..., Any]:
     """Make Typer read `sig` (annotations already evaluated) instead of fn's own."""
     fn.__signature__ = sig  # type: ignore[attr-defined]
-    fn.__annotations__ = {p.name: p.annotation for p in sig.parameters.values() if p.annotation is not inspect.Parameter.empty}
+    fn.__annotations__ = {
+        p.name: p.annotation for p in sig.parameters.values() if p.annotation is not inspect.Parameter.empty
+    }
     if hasattr(fn, "__wrapped__"):
         del fn.__wrapped__
     return fn

@@ -14,7 +14,16 @@ from typing import Any, TypeVar
 
 import typer
 
-from a2acli.errors import INTERNAL, INTERRUPTED, USAGE, A2acliError, ExitCode, TimeoutExpired, UsageError, caused_by_interrupt
+from a2acli.errors import (
+    INTERNAL,
+    INTERRUPTED,
+    USAGE,
+    A2acliError,
+    ExitCode,
+    TimeoutExpired,
+    UsageError,
+    caused_by_interrupt,
+)
 from a2acli.pipeline.options import CallOptions
 from a2acli.render.output import Output
 from a2acli.wire.methods import METHODS
@@ -49,7 +58,12 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
             sys.excepthook = _redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
             raise
         o = out or Output(_mode(output_hint))
-        o.error(message=f"internal error: {type(e).__name__}: {e}", hint="rerun with --debug for the traceback, and report it", code=INTERNAL, a2a_code=None)
+        o.error(
+            message=f"internal error: {type(e).__name__}: {e}",
+            hint="rerun with --debug for the traceback, and report it",
+            code=INTERNAL,
+            a2a_code=None,
+        )
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
@@ -114,7 +128,9 @@ def usage_error(e: Exception, *, json_output: bool) -> int:
     if ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         usage = "usage: " + usage.split(":", 1)[1].strip() if usage.lower().startswith("usage:") else usage
-    Output("json" if json_output else _mode(None)).error(message=message, hint=hint, code=USAGE if code == 2 else INTERNAL, a2a_code=None, usage=usage)
+    Output("json" if json_output else _mode(None)).error(
+        message=message, hint=hint, code=USAGE if code == 2 else INTERNAL, a2a_code=None, usage=usage
+    )
     return code
 
 
@@ -290,9 +306,17 @@ def run_unary(
         if wait and call.task.get("id") and not settled(call.task.get("state")):
             passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
             since = shown.started if shown else None
-            history = (params.get("configuration") or {}).get("historyLength") if spec.result == "send" else params.get("historyLength")
+            history = (
+                (params.get("configuration") or {}).get("historyLength")
+                if spec.result == "send"
+                else params.get("historyLength")
+            )
             query = {} if history is None else {"historyLength": history}  # --history on every poll, not only the first
-            reply = follow_task(call, poll_interval, query=query, since=since) if spec.result == "send" else wait_for_task(call, poll_interval, since=since, query=query)
+            reply = (
+                follow_task(call, poll_interval, query=query, since=since)
+                if spec.result == "send"
+                else wait_for_task(call, poll_interval, since=since, query=query)
+            )
         present(spec.result, reply, call.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
             report_task_outcome(call, expected, waited=wait or spec.result != "send")
@@ -317,7 +341,15 @@ def run_stream(
     terminal task (one JSON document under -o json). When the Agent Card does not claim
     streaming (and no --force): a send is sent blocking and its task polled, a subscription polls
     the task; a note on stderr says so."""
-    from a2acli.pipeline.policies import follow_stream, gate, note_push_url, parse_states, poll_instead, report_task_outcome, send_and_wait
+    from a2acli.pipeline.policies import (
+        follow_stream,
+        gate,
+        note_push_url,
+        parse_states,
+        poll_instead,
+        report_task_outcome,
+        send_and_wait,
+    )
     from a2acli.render.stream import FinalView, StreamView
 
     spec = METHODS[method]
@@ -337,19 +369,38 @@ def run_stream(
         note_push_url(call, params)
         with (StreamView if live else FinalView)(call.out, as_v1=opts.as_v1) as view:
             if claim is None:
-                follow_stream(call, call.stream(spec, params, request_id=request_id, headers=headers), view, subscribing=subscribing, follow=follow, interval=poll_interval)
+                follow_stream(
+                    call,
+                    call.stream(spec, params, request_id=request_id, headers=headers),
+                    view,
+                    subscribing=subscribing,
+                    follow=follow,
+                    interval=poll_interval,
+                )
             elif subscribing:
-                call.out.note(f"{claim.says}: polling task {params['id']} instead of subscribing (--force subscribes anyway)")
+                call.out.note(
+                    f"{claim.says}: polling task {params['id']} instead of subscribing (--force subscribes anyway)"
+                )
                 poll_instead(call, view, interval=poll_interval)
             else:
-                call.out.note(f"{claim.says}: sending the message with SendMessage and polling its task instead of streaming (--force streams anyway)")
+                call.out.note(
+                    f"{claim.says}: sending the message with SendMessage and polling its task instead of streaming (--force streams anyway)"
+                )
                 send_and_wait(call, params, view, interval=poll_interval, request_id=request_id, headers=headers)
             view.summary(call.task)
         report_task_outcome(call, expected)
 
 
 @entry_point
-def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool = False, request_id: str | None = None, stream: bool = False, force: bool = False) -> None:
+def run_list_tasks(
+    params: dict[str, Any],
+    opts: CallOptions,
+    *,
+    all_pages: bool = False,
+    request_id: str | None = None,
+    stream: bool = False,
+    force: bool = False,
+) -> None:
     """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset); `stream`:
     each task as its page arrives (-o json: one Task a line); `force`: under 0.3 (no ListTasks),
     the binding's extension form all the same."""
@@ -363,7 +414,11 @@ def run_list_tasks(params: dict[str, Any], opts: CallOptions, *, all_pages: bool
             call.print_offline(call.encode(spec, params, request_id), headers=None)
             return
         if stream:
-            arriving = list_pages(call, params, request_id) if all_pages else iter([call.unary(spec, params, request_id=request_id)])
+            arriving = (
+                list_pages(call, params, request_id)
+                if all_pages
+                else iter([call.unary(spec, params, request_id=request_id)])
+            )
             last = None
             for page in arriving:
                 task_lines(page, call.out, as_v1=opts.as_v1)
@@ -391,8 +446,18 @@ def _list_command(params: dict[str, Any], opts: CallOptions) -> str:
     from a2acli.pipeline.options import conn_flags
     from a2acli.render.views import state_label
 
-    flags = {"pageSize": "--page-size", "contextId": "--context-id", "status": "--status", "historyLength": "--history-length", "statusTimestampAfter": "--status-timestamp-after"}
-    cmd = "a2a tasks list" + "".join(f" {flag} {shlex.quote(state_label(params[key]) if key == 'status' else str(params[key]))}" for key, flag in flags.items() if params.get(key) is not None)
+    flags = {
+        "pageSize": "--page-size",
+        "contextId": "--context-id",
+        "status": "--status",
+        "historyLength": "--history-length",
+        "statusTimestampAfter": "--status-timestamp-after",
+    }
+    cmd = "a2a tasks list" + "".join(
+        f" {flag} {shlex.quote(state_label(params[key]) if key == 'status' else str(params[key]))}"
+        for key, flag in flags.items()
+        if params.get(key) is not None
+    )
     return cmd + (" --include-artifacts" if params.get("includeArtifacts") else "") + conn_flags(opts)
 
 
@@ -412,12 +477,16 @@ def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
         outcome = signing.ABSENT_OUTCOME
     if require and outcome.status != signing.VERIFIED:
         hint = outcome.hint or (
-            "the agent does not sign its card: drop --verify-signature to read it anyway" if outcome.status == signing.ABSENT else "do not trust this card; drop --verify-signature to read it anyway"
+            "the agent does not sign its card: drop --verify-signature to read it anyway"
+            if outcome.status == signing.ABSENT
+            else "do not trust this card; drop --verify-signature to read it anyway"
         )
         raise SignatureError(signing.outcome_line(outcome), hint=hint)
     out = call.out
     if outcome.status == signing.INVALID:
-        out.warn(f"the Agent Card's signature does NOT verify{signing.outcome_detail(outcome)}: the card may have been altered after signing; do not trust it")
+        out.warn(
+            f"the Agent Card's signature does NOT verify{signing.outcome_detail(outcome)}: the card may have been altered after signing; do not trust it"
+        )
     elif out.mode != "text" and outcome.status != signing.ABSENT:
         out.note(signing.outcome_line(outcome))
     if outcome.hint:
@@ -433,7 +502,9 @@ def _card_request(call: Any) -> None:
     from a2acli.transport.card import card_candidates
 
     if call.card_in_hand():
-        call.out.note(f"the Agent Card is read from {call.inline_card.url if call.inline_card else call.opts.url}: nothing is sent")
+        call.out.note(
+            f"the Agent Card is read from {call.inline_card.url if call.inline_card else call.opts.url}: nothing is sent"
+        )
         return
     url = call.opts.url
     if not url:
@@ -444,7 +515,9 @@ def _card_request(call: Any) -> None:
         first, headers = candidates(call.located.location)[0], call.transport.public_headers(ACCEPT)
     else:
         first, headers = card_candidates(url)[0], call.transport.headers({"Accept": "application/json"})
-    request(call.out, [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(headers.items()))], None, None)
+    request(
+        call.out, [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(headers.items()))], None, None
+    )
 
 
 @entry_point
@@ -468,10 +541,19 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
             if note := version_note(call.card or {}, opts.wire, opts.transports, opts.url or fetched.url):
                 out.note(note)
         outcome = card_signature(call, fetched.doc, require=verify_signature)
-        raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)  # a file:// card: its JSON
+        raw = (
+            fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
+        )  # a file:// card: its JSON
         from a2acli.pipeline.options import conn_flags
 
-        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), out, as_v1=opts.as_v1, signature=outcome, flags=conn_flags(opts))
+        present(
+            "card",
+            Reply(fetched.doc, call.card, raw, fetched.exchange),
+            out,
+            as_v1=opts.as_v1,
+            signature=outcome,
+            flags=conn_flags(opts),
+        )
 
 
 @entry_point
@@ -484,24 +566,39 @@ def run_catalog(name: str | None, opts: CallOptions) -> None:
     with session(opts) as call:
         named = dict(opts.catalogs)
         if name is not None and name not in named:
-            raise UsageError(f"no catalog named {name!r}", hint=f"named catalogs: {', '.join(sorted(named)) or 'none'} (`a2a config set catalog.NAME URL` names one); --catalog URL|FILE lists any")
+            raise UsageError(
+                f"no catalog named {name!r}",
+                hint=f"named catalogs: {', '.join(sorted(named)) or 'none'} (`a2a config set catalog.NAME URL` names one); --catalog URL|FILE lists any",
+            )
         value = named[name] if name is not None else opts.catalog
         if not value:
-            raise UsageError("no agent catalog is set", hint=SET_ONE + (f"; or name one of {', '.join(sorted(named))}" if named else ""))
+            raise UsageError(
+                "no agent catalog is set",
+                hint=SET_ONE + (f"; or name one of {', '.join(sorted(named))}" if named else ""),
+            )
         location = catalog_location(value)
         if opts.offline and not is_file(location):
             headers = call.transport.public_headers(ACCEPT)
-            request(call.out, [f"GET {candidates(location)[0]}"] + [f"{k}: {v}" for k, v in headers.items()], None, None)
+            request(
+                call.out, [f"GET {candidates(location)[0]}"] + [f"{k}: {v}" for k, v in headers.items()], None, None
+            )
             return
         read = read_catalog(call.transport, location)
         for why in read.catalog.skipped:
             call.out.note(f"skipped {why}")
-        document = {"catalog": read.location, "format": read.catalog.shape, "agents": listing(read, f"{name}/" if name else ""), "skipped": list(read.catalog.skipped)}
+        document = {
+            "catalog": read.location,
+            "format": read.catalog.shape,
+            "agents": listing(read, f"{name}/" if name else ""),
+            "skipped": list(read.catalog.skipped),
+        }
         catalog(call.out, document, read.raw)
 
 
 @entry_point
-def run_call(method: str, params: Any, opts: CallOptions, *, request_id: str | None = None, stream: bool | None = None) -> None:
+def run_call(
+    method: str, params: Any, opts: CallOptions, *, request_id: str | None = None, stream: bool | None = None
+) -> None:
     """`a2a call`: any method, known or not; known ones are rendered like their command."""
     from a2acli.render.present import present
     from a2acli.render.stream import StreamView
@@ -550,7 +647,9 @@ def _did_you_mean(method: str) -> Iterator[None]:
 
 
 @entry_point
-def run_download(task_id: str, directory: str | None, opts: CallOptions, *, request_id: str | None = None, overwrite: bool = False) -> None:
+def run_download(
+    task_id: str, directory: str | None, opts: CallOptions, *, request_id: str | None = None, overwrite: bool = False
+) -> None:
     """`a2a tasks download`: GetTask through invoke, then each artifact part saved."""
     from pathlib import Path
 
@@ -613,7 +712,9 @@ def run_chat(
                     chat.slash(text)
                     continue
                 text = text[1:]  # `//text`: a message that starts with /
-            message = build_message([{"text": text}], message_id=None, context_id=chat.ctx, task_id=chat.tid, metadata=None)
+            message = build_message(
+                [{"text": text}], message_id=None, context_id=chat.ctx, task_id=chat.tid, metadata=None
+            )
             params = {"message": message}
             if opts.offline:
                 call.print_offline(call.encode(spec, params, stream=False))
@@ -667,7 +768,11 @@ class _Chat:
             import difflib
 
             close = difflib.get_close_matches(word, ["/help", "/task", "/new", "/quit", "/exit"], n=1)
-            out.warn(f"no command {word}: not sent" + (f"; did you mean {close[0]}?" if close else "") + " (/help lists them; //text sends a line that starts with /)")
+            out.warn(
+                f"no command {word}: not sent"
+                + (f"; did you mean {close[0]}?" if close else "")
+                + " (/help lists them; //text sends a line that starts with /)"
+            )
 
     def turn(self, params: dict[str, Any], poll_interval: float, *, interactive: bool) -> Any:
         """One SendMessage and the wait for its task; None when the turn ended without an answer
@@ -698,7 +803,9 @@ class _Chat:
             if not interactive:
                 raise
             resume_notes(call.out, call, "turn stopped")
-            goes_on = f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
+            goes_on = (
+                f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
+            )
             call.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
             call.sending = None
             self._carry_ids()

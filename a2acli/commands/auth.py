@@ -9,7 +9,10 @@ import typer
 
 from a2acli.commands._options import PS, complete_profiles, folded
 
-app = typer.Typer(help="OAuth2 and OpenID Connect: get a token for a profile (client credentials, device code, browser sign-in), show it, forget it.", no_args_is_help=True)
+app = typer.Typer(
+    help="OAuth2 and OpenID Connect: get a token for a profile (client credentials, device code, browser sign-in), show it, forget it.",
+    no_args_is_help=True,
+)
 
 ProfileOpt = Annotated[
     str | None,
@@ -21,7 +24,9 @@ ProfileOpt = Annotated[
         autocompletion=complete_profiles,
     ),
 ]
-OutputOpt = Annotated[str | None, typer.Option("--output", "-o", help="text or json.", show_default=False, metavar="text|json")]
+OutputOpt = Annotated[
+    str | None, typer.Option("--output", "-o", help="text or json.", show_default=False, metavar="text|json")
+]
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
 # The shared options this command takes, as _options.COMMON declares them, folded in its help
 # like every command's (named at the end of it, explained by `a2a help options`): Typer evaluates
@@ -36,7 +41,18 @@ InsecureOpt = folded("insecure")
 StrictOriginOpt = folded("strict_origin")
 TimeoutOpt = folded("timeout")
 DebugOpt = folded("debug")
-LOGIN_SHARED = ("url", "catalog", "a2a_version", "cacert", "cert", "key", "insecure", "strict_origin", "timeout", "debug")
+LOGIN_SHARED = (
+    "url",
+    "catalog",
+    "a2a_version",
+    "cacert",
+    "cert",
+    "key",
+    "insecure",
+    "strict_origin",
+    "timeout",
+    "debug",
+)
 
 
 def _root(ctx: typer.Context) -> dict[str, Any]:
@@ -90,7 +106,14 @@ def auth_login(
     ] = None,
     client_id: Annotated[
         str | None,
-        typer.Option("--client-id", metavar="ID", envvar="A2ACLI_CLIENT_ID", show_envvar=False, help="The OAuth2 client id (default: the profile's; env: A2ACLI_CLIENT_ID).", show_default=False),
+        typer.Option(
+            "--client-id",
+            metavar="ID",
+            envvar="A2ACLI_CLIENT_ID",
+            show_envvar=False,
+            help="The OAuth2 client id (default: the profile's; env: A2ACLI_CLIENT_ID).",
+            show_default=False,
+        ),
     ] = None,
     client_secret: Annotated[
         str | None,
@@ -103,15 +126,29 @@ def auth_login(
             show_default=False,
         ),
     ] = None,
-    scope: Annotated[list[str] | None, typer.Option("--scope", metavar="SCOPE", help="A scope to ask for (repeatable; default: the profile's).", show_default=False)] = None,
+    scope: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scope",
+            metavar="SCOPE",
+            help="A scope to ask for (repeatable; default: the profile's).",
+            show_default=False,
+        ),
+    ] = None,
     client_auth: Annotated[
         str | None,
         typer.Option(
-            "--client-auth", metavar="basic|post", help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).", show_default=False, autocompletion=lambda: ["basic", "post"]
+            "--client-auth",
+            metavar="basic|post",
+            help="How the client authenticates: basic (HTTP Basic, default) or post (form fields).",
+            show_default=False,
+            autocompletion=lambda: ["basic", "post"],
         ),
     ] = None,
     flow: FlowOpt = None,
-    device: Annotated[bool, typer.Option("--device", help="The device-code flow (same as --flow device-code).")] = False,
+    device: Annotated[
+        bool, typer.Option("--device", help="The device-code flow (same as --flow device-code).")
+    ] = False,
     device_authorization_url: Annotated[
         str | None,
         typer.Option(
@@ -138,7 +175,10 @@ def auth_login(
     ] = None,
     no_browser: Annotated[
         bool,
-        typer.Option("--no-browser", help="authorization-code: only print the sign-in link (on stderr), do not open a browser. Off a terminal none is opened anyway."),
+        typer.Option(
+            "--no-browser",
+            help="authorization-code: only print the sign-in link (on stderr), do not open a browser. Off a terminal none is opened anyway.",
+        ),
     ] = False,
     redirect_port: Annotated[
         int | None,
@@ -208,9 +248,31 @@ def auth_login(
     debug = bool(_pick(ctx, "debug", debug))
     with boundary(output_hint=mode, debug=debug, out=out):
         conn = _login_connection(
-            ctx, out, profile=profile, url=url, catalog=catalog, a2a_version=a2a_version, cacert=cacert, cert=cert, key=key, insecure=insecure, strict_origin=strict_origin, timeout=timeout
+            ctx,
+            out,
+            profile=profile,
+            url=url,
+            catalog=catalog,
+            a2a_version=a2a_version,
+            cacert=cacert,
+            cert=cert,
+            key=key,
+            insecure=insecure,
+            strict_origin=strict_origin,
+            timeout=timeout,
         )
-        asked = LoginAsked(_flow_flag(flow, device), token_url, client_id, client_secret, tuple(scope or ()), client_auth, device_authorization_url, authorization_url, redirect_port, discovery_url)
+        asked = LoginAsked(
+            _flow_flag(flow, device),
+            token_url,
+            client_id,
+            client_secret,
+            tuple(scope or ()),
+            client_auth,
+            device_authorization_url,
+            authorization_url,
+            redirect_port,
+            discovery_url,
+        )
         plan = plan_login(asked, conn, out)
         entry = _run_flow(plan, conn, out, debug=debug, no_browser=no_browser)
         _save_login(plan, conn, entry)
@@ -272,14 +334,19 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
     config = settings.load_config()
     pname, becomes_default = _profile(ctx, profile, config)
     pvals = dict((config.get("profiles") or {}).get(pname) or {})
-    flags = {name.replace("_", "-"): _pick(ctx, name, given[name]) for name in ("url", "catalog", "a2a_version", "cacert", "cert", "key", "timeout")}
+    flags = {
+        name.replace("_", "-"): _pick(ctx, name, given[name])
+        for name in ("url", "catalog", "a2a_version", "cacert", "cert", "key", "timeout")
+    }
     values, sources = settings.resolve_values(flags, pname, pvals)
     agent_ref = None
     if values["url"]:  # host:port, a card file's path: what to read (as every command does)
         from a2acli.net import agent_reference
 
         agent_ref = agent_reference(str(values["url"]))
-    paths = {name: settings.check_value(name, values[name]) if values[name] else None for name in ("cacert", "cert", "key")}
+    paths = {
+        name: settings.check_value(name, values[name]) if values[name] else None for name in ("cacert", "cert", "key")
+    }
     insecure = bool(_pick(ctx, "insecure", given["insecure"]))
     if insecure:
         out.warn("--insecure: TLS certificates are NOT verified; the client secret and token can be read on the path")
@@ -287,11 +354,29 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
         version = (parse_version_choice(str(values["a2a-version"])) or Wire.V1).version
     except ValueError as e:
         raise UsageError(str(e), hint="--a2a-version 1.0 (default), 0.3 or auto") from None
-    tout = parse_setting("timeout", values["timeout"], sources.get("timeout", "flag"))  # as every command reads it (30, 30s, 2m)
-    cfg = TransportConfig(version=version, timeout=tout, insecure=insecure, cacert=paths["cacert"], cert=paths["cert"], key=paths["key"])
+    tout = parse_setting(
+        "timeout", values["timeout"], sources.get("timeout", "flag")
+    )  # as every command reads it (30, 30s, 2m)
+    cfg = TransportConfig(
+        version=version, timeout=tout, insecure=insecure, cacert=paths["cacert"], cert=paths["cert"], key=paths["key"]
+    )
     strict = bool(_pick(ctx, "strict_origin", given["strict_origin"]) or values.get("strict-origin"))
     named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}
-    return LoginConnection(pname, becomes_default, config, dict(pvals.get("auth") or {}), named, flags["url"], agent_ref, flags["catalog"], values["catalog"], cfg, tls_verify(cfg), tout, strict)
+    return LoginConnection(
+        pname,
+        becomes_default,
+        config,
+        dict(pvals.get("auth") or {}),
+        named,
+        flags["url"],
+        agent_ref,
+        flags["catalog"],
+        values["catalog"],
+        cfg,
+        tls_verify(cfg),
+        tout,
+        strict,
+    )
 
 
 def plan_login(asked: LoginAsked, conn: LoginConnection, out: Any) -> LoginPlan:
@@ -319,7 +404,10 @@ def plan_login(asked: LoginAsked, conn: LoginConnection, out: Any) -> LoginPlan:
         ep, agent = _endpoints_of_the_agent(conn, chosen, token_url, have_secret=bool(secret), out=out)
         chosen = ep.flow
         token_url = asked.token_url or ep.token_url
-        first_url = first.get(chosen) or {auth.DEVICE_CODE: ep.device_authorization_url, auth.AUTHORIZATION_CODE: ep.authorization_url}.get(chosen)
+        first_url = first.get(chosen) or {
+            auth.DEVICE_CODE: ep.device_authorization_url,
+            auth.AUTHORIZATION_CODE: ep.authorization_url,
+        }.get(chosen)
         _say_endpoints(ep, agent, conn, chosen, token_url, first_url, out)
     chosen = chosen or auth.CLIENT_CREDENTIALS
     cc = _client(asked, saved, chosen, token_url, first_url, ep, secret)
@@ -339,22 +427,40 @@ def _flow_named_by_endpoints(asked: LoginAsked, saved: dict[str, Any]) -> str | 
     return None
 
 
-def _endpoints_from_discovery(asked: LoginAsked, conn: LoginConnection, chosen: str | None, *, have_secret: bool, out: Any) -> Any:
+def _endpoints_from_discovery(
+    asked: LoginAsked, conn: LoginConnection, chosen: str | None, *, have_secret: bool, out: Any
+) -> Any:
     """--discovery-url: the endpoints an OpenID Connect discovery document (or RFC 8414 metadata) names."""
     from a2acli import auth, settings
     from a2acli.wire.oidc import OIDC_WELL_KNOWN
 
     url = str(asked.discovery_url)
     settings.check_url(url, "--discovery-url")
-    ep = auth.endpoints_from_discovery(url, chosen, have_secret=have_secret, browser=auth.browser_at_hand(), oidc=OIDC_WELL_KNOWN in url, verify=conn.verify, timeout=conn.timeout)
+    ep = auth.endpoints_from_discovery(
+        url,
+        chosen,
+        have_secret=have_secret,
+        browser=auth.browser_at_hand(),
+        oidc=OIDC_WELL_KNOWN in url,
+        verify=conn.verify,
+        timeout=conn.timeout,
+    )
     flow = ep.flow or chosen
     token = asked.token_url or ep.token_url or conn.saved.get("token-url")
-    sign_in = {auth.DEVICE_CODE: asked.device_authorization_url or ep.device_authorization_url, auth.AUTHORIZATION_CODE: asked.authorization_url or ep.authorization_url}.get(flow or "")
-    out.note(f"endpoints from {url}: token {token or 'none'}" + (f", {_FIRST[flow][0]} {sign_in or 'none'}" if flow in _FIRST else ""))
+    sign_in = {
+        auth.DEVICE_CODE: asked.device_authorization_url or ep.device_authorization_url,
+        auth.AUTHORIZATION_CODE: asked.authorization_url or ep.authorization_url,
+    }.get(flow or "")
+    out.note(
+        f"endpoints from {url}: token {token or 'none'}"
+        + (f", {_FIRST[flow][0]} {sign_in or 'none'}" if flow in _FIRST else "")
+    )
     return ep
 
 
-def _endpoints_of_the_agent(conn: LoginConnection, chosen: str | None, token_url: str | None, *, have_secret: bool, out: Any) -> tuple[Any, str]:
+def _endpoints_of_the_agent(
+    conn: LoginConnection, chosen: str | None, token_url: str | None, *, have_secret: bool, out: Any
+) -> tuple[Any, str]:
     """No endpoint given or kept: the Agent Card of -u names them (its OAuth2 flow, or the
     discovery document it names)."""
     from a2acli import auth
@@ -362,34 +468,57 @@ def _endpoints_of_the_agent(conn: LoginConnection, chosen: str | None, token_url
 
     if not conn.agent_ref:
         need = "--token-url URL" + (f" and --{_FIRST[chosen][1]} URL" if chosen in _FIRST else "")
-        raise UsageError(f"no {_FIRST[str(chosen)][0] if token_url else 'token endpoint'}", hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow")
+        raise UsageError(
+            f"no {_FIRST[str(chosen)][0] if token_url else 'token endpoint'}",
+            hint=f"pass {need}, or -u URL of an agent whose card declares an OAuth2 flow",
+        )
     if conn.catalog:
         from a2acli import settings
 
         settings.check_catalog(conn.catalog, "--catalog")
     ep, agent = _endpoints_from_card(
-        conn.cfg, conn.agent_ref, chosen, have_secret=have_secret, browser=auth.browser_at_hand(), timeout=conn.timeout, catalogs=(conn.catalog, tuple(conn.named_catalogs.items())), out=out
+        conn.cfg,
+        conn.agent_ref,
+        chosen,
+        have_secret=have_secret,
+        browser=auth.browser_at_hand(),
+        timeout=conn.timeout,
+        catalogs=(conn.catalog, tuple(conn.named_catalogs.items())),
+        out=out,
     )
     return ep, agent
 
 
-def _say_endpoints(ep: Any, agent: str, conn: LoginConnection, chosen: str, token_url: str, first_url: str | None, out: Any) -> None:
+def _say_endpoints(
+    ep: Any, agent: str, conn: LoginConnection, chosen: str, token_url: str, first_url: str | None, out: Any
+) -> None:
     """Where the endpoints came from, and a warning for each that is on another origin than the
     agent (refused under --strict-origin): the secret or the sign-in crosses to it."""
     from a2acli import auth
     from a2acli.pipeline.origin import origin
 
     scopes = f" (scopes: {', '.join(ep.scopes)})" if ep.scopes else ""
-    out.note(f"{chosen} endpoints from {ep.source}: token {token_url}" + (f", {_FIRST[chosen][0]} {first_url}" if chosen in _FIRST else "") + scopes)
-    crosses = {auth.CLIENT_CREDENTIALS: "the client secret", auth.DEVICE_CODE: "the device code and the token"}.get(chosen, "the authorization code and the token")
+    out.note(
+        f"{chosen} endpoints from {ep.source}: token {token_url}"
+        + (f", {_FIRST[chosen][0]} {first_url}" if chosen in _FIRST else "")
+        + scopes
+    )
+    crosses = {auth.CLIENT_CREDENTIALS: "the client secret", auth.DEVICE_CODE: "the device code and the token"}.get(
+        chosen, "the authorization code and the token"
+    )
     said: set[Any] = set()
-    for endpoint, kind in ((first_url if chosen == auth.DEVICE_CODE else None, "device authorization endpoint"), (token_url, "token endpoint")):
+    for endpoint, kind in (
+        (first_url if chosen == auth.DEVICE_CODE else None, "device authorization endpoint"),
+        (token_url, "token endpoint"),
+    ):
         if endpoint and origin(endpoint) not in said:  # one line per host
             said.add(origin(endpoint))
             _token_origin(agent, endpoint, strict=conn.strict, out=out, crosses=crosses, what=kind)
 
 
-def _client(asked: LoginAsked, saved: dict[str, Any], chosen: str, token_url: Any, first_url: Any, ep: Any, secret: Any) -> Any:
+def _client(
+    asked: LoginAsked, saved: dict[str, Any], chosen: str, token_url: Any, first_url: Any, ep: Any, secret: Any
+) -> Any:
     """The OAuth2 client of the login (auth.ClientCredentials), checked: its endpoints, id, secret,
     scopes and how it authenticates."""
     from a2acli import auth, settings
@@ -402,7 +531,10 @@ def _client(asked: LoginAsked, saved: dict[str, Any], chosen: str, token_url: An
     if not client_id:
         raise UsageError("no client id", hint="pass --client-id ID (or A2ACLI_CLIENT_ID)")
     if chosen == auth.CLIENT_CREDENTIALS and not secret:
-        raise UsageError("no client secret", hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or sign in as a person: --device, or --flow authorization-code)")
+        raise UsageError(
+            "no client secret",
+            hint="pass --client-secret S, or better A2ACLI_CLIENT_SECRET=S (or sign in as a person: --device, or --flow authorization-code)",
+        )
     if chosen in auth.SIGN_IN and not asked.client_secret:
         secret = None  # a public client: a secret stored for client credentials is not sent
     scope_text = " ".join(asked.scopes) if asked.scopes else saved.get("scope")
@@ -410,7 +542,9 @@ def _client(asked: LoginAsked, saved: dict[str, Any], chosen: str, token_url: An
         scope_text = "openid"  # an OpenID Connect provider: the sign-in is an OpenID Connect one
     how = (asked.client_auth or saved.get("client-auth") or "basic").lower()
     if how not in ("basic", "post"):
-        raise UsageError(f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)")
+        raise UsageError(
+            f"--client-auth {how!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (form fields)"
+        )
     port = asked.redirect_port if asked.redirect_port is not None else auth.profile_port(saved)
     return auth.ClientCredentials(
         token_url,
@@ -464,7 +598,9 @@ def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, 
     active().add(entry.get("access_token"), entry.get("refresh_token"))
     identity = entry.get("identity") or {}
     if identity and not str(identity.get("signature", "")).startswith("verified"):
-        out.warn(f"the ID token's signature was not checked ({identity['signature'].removeprefix('not verified: ')}); its claims were")
+        out.warn(
+            f"the ID token's signature was not checked ({identity['signature'].removeprefix('not verified: ')}); its claims were"
+        )
     return entry
 
 
@@ -480,7 +616,11 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
         edit.set(("default-profile",), pname)
     for akey, avalue in plan.new_auth.items():
         edit.set(("profiles", pname, "auth", akey), avalue)
-    stale = [k for k in ("client-secret", "device-authorization-url", "authorization-url", "redirect-port") if k in saved and k not in plan.new_auth]
+    stale = [
+        k
+        for k in ("client-secret", "device-authorization-url", "authorization-url", "redirect-port")
+        if k in saved and k not in plan.new_auth
+    ]
     for akey in stale:  # left from a login with the other flow
         edit.delete(("profiles", pname, "auth", akey))
     for name, given in (("url", conn.url), ("catalog", conn.catalog_flag)):
@@ -497,7 +637,14 @@ def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any],
     cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
     left = entry["expires_at"] - time.time()
     if out.mode == "json":
-        result = {"profile": conn.pname, "flow": chosen, "tokenUrl": cc.token_url, "clientId": cc.client_id, "scope": entry.get("scope"), "expiresAt": entry["expires_at"]}
+        result = {
+            "profile": conn.pname,
+            "flow": chosen,
+            "tokenUrl": cc.token_url,
+            "clientId": cc.client_id,
+            "scope": entry.get("scope"),
+            "expiresAt": entry["expires_at"],
+        }
         if chosen == auth.DEVICE_CODE:
             result["deviceAuthorizationUrl"] = plan.first_url
         if chosen == auth.AUTHORIZATION_CODE:
@@ -510,7 +657,9 @@ def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any],
         return
     what = f" ({auth.FLOW_WORDS[chosen]})" if chosen in auth.SIGN_IN else ""
     who = f" as {_who(identity)}" if identity else ""
-    out.text(f"Logged in: profile {conn.pname}, client {cc.client_id} at {cc.token_url}{what}{who}; the token is good for {_ago(left)}.")
+    out.text(
+        f"Logged in: profile {conn.pname}, client {cc.client_id} at {cc.token_url}{what}{who}; the token is good for {_ago(left)}."
+    )
     if conn.becomes_default:
         out.note(f"profile {conn.pname} is now the default profile ({settings.config_path()})")
 
@@ -519,13 +668,20 @@ auth_login.shared_options = (LOGIN_SHARED,)  # type: ignore[attr-defined]  # nam
 
 
 # The endpoint a person's sign-in starts at, per flow: (in words, its flag and profile key).
-_FIRST = {"device-code": ("device authorization endpoint", "device-authorization-url"), "authorization-code": ("authorization endpoint", "authorization-url")}
+_FIRST = {
+    "device-code": ("device authorization endpoint", "device-authorization-url"),
+    "authorization-code": ("authorization endpoint", "authorization-url"),
+}
 
 
 def _who(identity: dict[str, Any]) -> str:
     """`alice (alice@example.com), issuer https://idp.example`: an ID token's subject, in words."""
     name = identity.get("email") or identity.get("preferred_username") or identity.get("name")
-    return f"{identity.get('sub')}" + (f" ({name})" if name and name != identity.get("sub") else "") + (f", issuer {identity['iss']}" if identity.get("iss") else "")
+    return (
+        f"{identity.get('sub')}"
+        + (f" ({name})" if name and name != identity.get("sub") else "")
+        + (f", issuer {identity['iss']}" if identity.get("iss") else "")
+    )
 
 
 def _id_token_json(identity: dict[str, Any]) -> dict[str, Any]:
@@ -543,7 +699,12 @@ def _flow_flag(flow: str | None, device: bool) -> str | None:
 
     if flow is not None:
         name = flow.strip().lower().replace("_", "-")
-        name = {"device": auth.DEVICE_CODE, "client": auth.CLIENT_CREDENTIALS, "browser": auth.AUTHORIZATION_CODE, "code": auth.AUTHORIZATION_CODE}.get(name, name)
+        name = {
+            "device": auth.DEVICE_CODE,
+            "client": auth.CLIENT_CREDENTIALS,
+            "browser": auth.AUTHORIZATION_CODE,
+            "code": auth.AUTHORIZATION_CODE,
+        }.get(name, name)
         if name not in auth.FLOWS:
             raise UsageError(
                 f"--flow {flow!r} is not {', '.join(auth.FLOWS[:-1])} or {auth.FLOWS[-1]}",
@@ -571,7 +732,9 @@ def _device_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debu
     return auth.poll_device_token(cc, grant, verify=verify, timeout=timeout, note=out.note if debug else None)
 
 
-def _browser_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debug: bool, no_browser: bool) -> dict[str, Any]:
+def _browser_login(
+    cc: Any, out: Any, *, verify: Any, timeout: float | None, debug: bool, no_browser: bool
+) -> dict[str, Any]:
     """Authorization code with PKCE: listen on 127.0.0.1, send the browser to the authorization
     endpoint (the link on stderr; opened at a terminal unless --no-browser), take the code it
     brings back, exchange it for the token."""
@@ -581,14 +744,28 @@ def _browser_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, deb
     with auth.RedirectListener(cc.redirect_port) as listener:
         request = listener.begin(cc)
         opened = not no_browser and auth.BROWSER(request.url)
-        out.tell("Your browser was opened to sign in; if it did not show the page, open this link:" if opened else "To sign in, open this link in a browser on this machine:")
+        out.tell(
+            "Your browser was opened to sign in; if it did not show the page, open this link:"
+            if opened
+            else "To sign in, open this link in a browser on this machine:"
+        )
         out.command(request.url)
-        out.note(f"waiting for the browser to come back to {listener.redirect_uri} (at most {_ago(wait)}; Ctrl-C stops)")
+        out.note(
+            f"waiting for the browser to come back to {listener.redirect_uri} (at most {_ago(wait)}; Ctrl-C stops)"
+        )
         code = listener.wait(request, cc, timeout=wait)
     return auth.exchange_code(cc, code, request, verify=verify, timeout=timeout, note=out.note if debug else None)
 
 
-def _token_origin(agent_url: str, token_url: str, *, strict: bool, out: Any, crosses: str = "the client secret", what: str = "token endpoint") -> None:
+def _token_origin(
+    agent_url: str,
+    token_url: str,
+    *,
+    strict: bool,
+    out: Any,
+    crosses: str = "the client secret",
+    what: str = "token endpoint",
+) -> None:
     """What a login sends (`crosses`: the client secret, the device code) goes to the endpoint
     the card names: said once when it is on another origin than the agent's, refused under
     --strict-origin (issue 14: credentials stay with their origin)."""
@@ -611,7 +788,17 @@ def _table(value: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
-def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: bool, browser: bool, timeout: float | None, catalogs: tuple[Any, Any] = (None, ()), out: Any = None) -> tuple[Any, str]:
+def _endpoints_from_card(
+    cfg: Any,
+    url: str,
+    flow: str | None,
+    *,
+    have_secret: bool,
+    browser: bool,
+    timeout: float | None,
+    catalogs: tuple[Any, Any] = (None, ()),
+    out: Any = None,
+) -> tuple[Any, str]:
     """The login endpoints the public Agent Card of `url` gives (auth.endpoints_from_card), read
     off the card as the agent spelt it (a V0 card's several flows are all there), and the agent's
     URL: `url`, or where the catalog entry it names (catalog:NAME) says the card is."""
@@ -632,7 +819,14 @@ def _endpoints_from_card(cfg: Any, url: str, flow: str | None, *, have_secret: b
         fetched = card or fetch_card(transport, url)  # the public card: no credentials
     finally:
         transport.close()
-    return auth.endpoints_from_card(fetched.doc if isinstance(fetched.doc, dict) else {}, flow, have_secret=have_secret, browser=browser, verify=tls_verify(cfg), timeout=timeout), url
+    return auth.endpoints_from_card(
+        fetched.doc if isinstance(fetched.doc, dict) else {},
+        flow,
+        have_secret=have_secret,
+        browser=browser,
+        verify=tls_verify(cfg),
+        timeout=timeout,
+    ), url
 
 
 def auth_status(
@@ -663,7 +857,10 @@ def auth_status(
         if cc is None:
             import shlex
 
-            raise CredentialsMissingError(f"profile {pname} has no OAuth2 settings", hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S")
+            raise CredentialsMissingError(
+                f"profile {pname} has no OAuth2 settings",
+                hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S",
+            )
         entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
         entry = entry if isinstance(entry, dict) else {}
         now = time.time()
@@ -680,7 +877,9 @@ def auth_status(
             out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))
 
 
-def _status_json(pname: str, cc: Any, entry: dict[str, Any], expires: float | None, now: float, *, valid: bool, refreshable: bool) -> dict[str, Any]:
+def _status_json(
+    pname: str, cc: Any, entry: dict[str, Any], expires: float | None, now: float, *, valid: bool, refreshable: bool
+) -> dict[str, Any]:
     """`auth status -o json`: the profile's OAuth2 settings and its cached token (masked)."""
     from a2acli import redact
 
@@ -706,12 +905,26 @@ def _status_lines(pname: str, cc: Any, entry: dict[str, Any], expires: float | N
     from a2acli import redact
 
     lines = [f"Profile: {pname}", f"Flow: {cc.flow}", f"Token URL: {cc.token_url}"]
-    lines += [f"{label}: {url}" for label, url in (("Device authorization URL", cc.device_authorization_url), ("Authorization URL", cc.authorization_url)) if url]
-    lines += [f"Client ID: {cc.client_id}", f"Client secret: {redact.mask(cc.client_secret) if cc.client_secret else 'not stored'}"]
+    lines += [
+        f"{label}: {url}"
+        for label, url in (
+            ("Device authorization URL", cc.device_authorization_url),
+            ("Authorization URL", cc.authorization_url),
+        )
+        if url
+    ]
+    lines += [
+        f"Client ID: {cc.client_id}",
+        f"Client secret: {redact.mask(cc.client_secret) if cc.client_secret else 'not stored'}",
+    ]
     if cc.scope:
         lines.append(f"Scope: {cc.scope}")
     if entry.get("access_token"):
-        when = "no expiry given" if expires is None else (f"good for {_ago(expires - now)}" if expires > now else f"expired {_ago(now - expires)} ago")
+        when = (
+            "no expiry given"
+            if expires is None
+            else (f"good for {_ago(expires - now)}" if expires > now else f"expired {_ago(now - expires)} ago")
+        )
         lines.append(f"Token: {redact.mask(entry['access_token'])} ({when})")
     else:
         lines.append("Token: none cached")
@@ -747,7 +960,10 @@ def auth_logout(
             edit.delete(("profiles", pname, "auth", "client-secret"))
             edit.save()
         if dropped or had_secret:
-            out.note(f"logged out of profile {pname}: {dropped} cached token(s) dropped" + (", client secret removed" if had_secret else ""))
+            out.note(
+                f"logged out of profile {pname}: {dropped} cached token(s) dropped"
+                + (", client secret removed" if had_secret else "")
+            )
         else:
             out.note(f"profile {pname}: nothing to forget")
 

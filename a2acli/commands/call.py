@@ -19,9 +19,23 @@ def call(
             metavar="METHOD",
         ),
     ],
-    params: Annotated[str | None, typer.Argument(help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.", show_default=False, metavar="PARAMS")] = None,
-    stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Read the answer as SSE (default: from the method table).", show_default=False)] = None,
-    request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    params: Annotated[
+        str | None,
+        typer.Argument(
+            help="Params: JSON, @file or - for stdin. Written in V1 form for V1 names.",
+            show_default=False,
+            metavar="PARAMS",
+        ),
+    ] = None,
+    stream: Annotated[
+        bool | None,
+        typer.Option(
+            "--stream/--no-stream", help="Read the answer as SSE (default: from the method table).", show_default=False
+        ),
+    ] = None,
+    request_id: Annotated[
+        str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
+    ] = None,
     *,
     opts: CallOptions,
 ) -> None:

@@ -13,11 +13,23 @@ app = typer.Typer(help="The Agent Card: public and extended; the agents of an ag
 
 
 def card_fetch(
-    extended: Annotated[bool, typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`).")] = False,
-    validate: Annotated[bool, typer.Option("--validate", help="Also validate the card (the findings of `a2a check card` on stderr); exit 1 when it has errors.")] = False,
+    extended: Annotated[
+        bool,
+        typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`)."),
+    ] = False,
+    validate: Annotated[
+        bool,
+        typer.Option(
+            "--validate",
+            help="Also validate the card (the findings of `a2a check card` on stderr); exit 1 when it has errors.",
+        ),
+    ] = False,
     verify_signature: Annotated[
         bool,
-        typer.Option("--verify-signature", help="Require a verified signature (A2A §8.4): exit 1 (X_A2A_SIGNATURE) when the card's signature is absent, unverifiable or invalid."),
+        typer.Option(
+            "--verify-signature",
+            help="Require a verified signature (A2A §8.4): exit 1 (X_A2A_SIGNATURE) when the card's signature is absent, unverifiable or invalid.",
+        ),
     ] = False,
     force: Annotated[bool, force_option("With --extended: ask for the extended card")] = False,
     *,
@@ -46,7 +58,10 @@ def card_fetch(
         from a2acli.errors import UsageError
 
         with boundary(output_hint=opts.output):
-            raise UsageError("--verify-signature checks the public card, not the extended one", hint="drop --extended, or --verify-signature")
+            raise UsageError(
+                "--verify-signature checks the public card, not the extended one",
+                hint="drop --extended, or --verify-signature",
+            )
     if extended:
         run_unary("GetExtendedAgentCard", {}, opts, force=force)
     elif validate and not opts.offline:
@@ -73,13 +88,17 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
             if invalid is not None:
                 raise invalid
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
-        present("card", Reply(fetched.doc, call.card, raw, fetched.exchange), call.out, as_v1=opts.as_v1, signature=outcome)
+        present(
+            "card", Reply(fetched.doc, call.card, raw, fetched.exchange), call.out, as_v1=opts.as_v1, signature=outcome
+        )
         code = validate_fetched(fetched.doc, fetched.url, call.out)
     raise typer.Exit(code)
 
 
 def card_extended(
-    request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)] = None,
+    request_id: Annotated[
+        str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
+    ] = None,
     force: Annotated[bool, force_option("Ask for it")] = False,
     *,
     opts: CallOptions,
@@ -108,7 +127,10 @@ def card_catalog(
     name: Annotated[
         str | None,
         typer.Argument(
-            help="A named catalog ([catalogs] in the config, `a2a config set catalog.NAME URL`); default: --catalog.", show_default=False, metavar="[CATALOG]", autocompletion=complete_catalogs
+            help="A named catalog ([catalogs] in the config, `a2a config set catalog.NAME URL`); default: --catalog.",
+            show_default=False,
+            metavar="[CATALOG]",
+            autocompletion=complete_catalogs,
         ),
     ] = None,
     *,

@@ -88,8 +88,17 @@ def _ttys() -> tuple[bool, bool]:
 
 
 def chat(
-    context_id: Annotated[str | None, typer.Option("--context-id", help="Continue this context from the first turn.", show_default=False)] = None,
-    task_id: Annotated[str | None, typer.Option("--task-id", help="The first turn answers this task (one waiting for input or authentication).", show_default=False)] = None,
+    context_id: Annotated[
+        str | None, typer.Option("--context-id", help="Continue this context from the first turn.", show_default=False)
+    ] = None,
+    task_id: Annotated[
+        str | None,
+        typer.Option(
+            "--task-id",
+            help="The first turn answers this task (one waiting for input or authentication).",
+            show_default=False,
+        ),
+    ] = None,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     *,
     opts: CallOptions,
@@ -133,7 +142,15 @@ def chat(
     lines = _typed(PROMPT) if interactive else iter(sys.stdin.readline, "")
     secret = _secret if interactive else None  # a credential is read from the terminal only
     try:
-        run_chat(lines, opts, context_id=context_id, task_id=task_id, poll_interval=poll_seconds(poll_interval, opts), interactive=interactive, secret=secret)
+        run_chat(
+            lines,
+            opts,
+            context_id=context_id,
+            task_id=task_id,
+            poll_interval=poll_seconds(poll_interval, opts),
+            interactive=interactive,
+            secret=secret,
+        )
     finally:
         if isinstance(lines, Generator):
             lines.close()  # the history file is written now, however the session ended

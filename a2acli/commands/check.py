@@ -14,9 +14,18 @@ from a2acli.commands._options import CallOptions, method_options
 def check(
     target: Annotated[
         list[str] | None,
-        typer.Argument(help="The agent's URL (or -u). `card URL|FILE|-` validates the card alone, offline for a file or stdin.", show_default=False, metavar="[card] [URL]"),
+        typer.Argument(
+            help="The agent's URL (or -u). `card URL|FILE|-` validates the card alone, offline for a file or stdin.",
+            show_default=False,
+            metavar="[card] [URL]",
+        ),
     ] = None,
-    read_only: Annotated[bool, typer.Option("--read-only", help="Skip the probes that create tasks (message round trip, streaming, push configs).")] = False,
+    read_only: Annotated[
+        bool,
+        typer.Option(
+            "--read-only", help="Skip the probes that create tasks (message round trip, streaming, push configs)."
+        ),
+    ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too (exit 1).")] = False,
     webhook: Annotated[
         bool,
@@ -25,7 +34,15 @@ def check(
             help="Also check push-notification delivery: start a receiver on 127.0.0.1 (a free port), create a task with a push config pointing at it, and wait (--timeout, default 10s) for the agent's delivery with the config's token. Only an agent that can reach this machine's loopback can pass.",
         ),
     ] = False,
-    junit: Annotated[str | None, typer.Option("--junit", help="Also write the checks as JUnit XML to FILE (one testcase per check).", show_default=False, metavar="FILE")] = None,
+    junit: Annotated[
+        str | None,
+        typer.Option(
+            "--junit",
+            help="Also write the checks as JUnit XML to FILE (one testcase per check).",
+            show_default=False,
+            metavar="FILE",
+        ),
+    ] = None,
     *,
     opts: CallOptions,
 ) -> None:
@@ -68,7 +85,9 @@ def check(
 
             refuse_held_dump(opts.dump, opts.dump_append)
             held, opts = held_exchanges(opts.dump), opts._replace(dump_append=True)
-        code = run_check(list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook)
+        code = run_check(
+            list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook
+        )
         if opts.dump and (written := held_exchanges(opts.dump) - held):
             from a2acli.transport.record import dump_summary
 

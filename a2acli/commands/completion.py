@@ -25,13 +25,19 @@ def completion(
     shell: Annotated[
         str,
         typer.Argument(
-            help="bash, zsh or fish; or `install`.", autocompletion=lambda incomplete: [s for s in (*SHELLS, "install") if s.startswith(incomplete)], show_default=False, metavar="SHELL|install"
+            help="bash, zsh or fish; or `install`.",
+            autocompletion=lambda incomplete: [s for s in (*SHELLS, "install") if s.startswith(incomplete)],
+            show_default=False,
+            metavar="SHELL|install",
         ),
     ],
     install_shell: Annotated[
         str | None,
         typer.Argument(
-            help="With install: the shell (default: the one $SHELL names).", autocompletion=lambda incomplete: [s for s in SHELLS if s.startswith(incomplete)], show_default=False, metavar="[SHELL]"
+            help="With install: the shell (default: the one $SHELL names).",
+            autocompletion=lambda incomplete: [s for s in SHELLS if s.startswith(incomplete)],
+            show_default=False,
+            metavar="[SHELL]",
         ),
     ] = None,
 ) -> None:
@@ -60,9 +66,15 @@ def completion(
             install(install_shell)
             return
         if install_shell is not None:
-            raise UsageError(f"unexpected argument {install_shell!r}", hint="a2a completion bash|zsh|fish, or a2a completion install [SHELL]")
+            raise UsageError(
+                f"unexpected argument {install_shell!r}",
+                hint="a2a completion bash|zsh|fish, or a2a completion install [SHELL]",
+            )
         if name not in SHELLS:
-            raise UsageError(f"no completion for shell {shell!r}", hint="a2a completion bash, zsh or fish (or a2a completion install)")
+            raise UsageError(
+                f"no completion for shell {shell!r}",
+                hint="a2a completion bash, zsh or fish (or a2a completion install)",
+            )
         typer.echo(script(name))
 
 
@@ -74,10 +86,16 @@ def install_target(shell: str, env: dict[str, str]) -> tuple[Path, str | None]:
     config = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else home / ".config"
     if shell == "bash":  # bash-completion loads it from here; without that package, the rc line does
         path = data / "bash-completion" / "completions" / PROG
-        return path, f"[ -f {_tilde(path, home)} ] && . {_tilde(path, home)}   # in ~/.bashrc (not needed with the bash-completion package)"
+        return (
+            path,
+            f"[ -f {_tilde(path, home)} ] && . {_tilde(path, home)}   # in ~/.bashrc (not needed with the bash-completion package)",
+        )
     if shell == "zsh":
         path = home / ".zfunc" / f"_{PROG}"
-        return path, "fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit   # in ~/.zshrc, before any other compinit"
+        return (
+            path,
+            "fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit   # in ~/.zshrc, before any other compinit",
+        )
     return config / "fish" / "completions" / f"{PROG}.fish", None
 
 
@@ -96,13 +114,18 @@ def install(shell: str | None) -> None:
 
     name = (shell or Path(os.environ.get("SHELL") or "").name).strip().lower()
     if name not in SHELLS:
-        raise UsageError(f"cannot tell which shell to install for ({'$SHELL is ' + repr(os.environ.get('SHELL')) if not shell else repr(shell)})", hint="name it: a2a completion install bash|zsh|fish")
+        raise UsageError(
+            f"cannot tell which shell to install for ({'$SHELL is ' + repr(os.environ.get('SHELL')) if not shell else repr(shell)})",
+            hint="name it: a2a completion install bash|zsh|fish",
+        )
     path, rc_line = install_target(name, dict(os.environ))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(script(name) + "\n", encoding="utf-8")
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror}", hint=f"print the script instead: a2a completion {name} > FILE") from None
+        raise UsageError(
+            f"cannot write {path}: {e.strerror}", hint=f"print the script instead: a2a completion {name} > FILE"
+        ) from None
     out = Output("auto")
     out.note(f"{name} completion written to {path}")
     if rc_line:

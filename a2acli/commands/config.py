@@ -16,7 +16,9 @@ app = typer.Typer(help="Profiles in the config file, and where each setting come
 def complete_keys(incomplete: str) -> list[str]:
     from a2acli import settings
 
-    keys = list(settings.SETTINGS) + ["header.", "catalog.", "default-profile"] + [f"auth.{k}" for k in settings.AUTH_KEYS]
+    keys = (
+        list(settings.SETTINGS) + ["header.", "catalog.", "default-profile"] + [f"auth.{k}" for k in settings.AUTH_KEYS]
+    )
     return [k for k in keys if k.startswith(incomplete)]
 
 
@@ -41,7 +43,12 @@ def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
 
 ProfileOpt = Annotated[
     str | None,
-    typer.Option("--profile", help="The profile to change (default: --profile/A2ACLI_PROFILE, the default profile, else 'default').", show_default=False, autocompletion=complete_profiles),
+    typer.Option(
+        "--profile",
+        help="The profile to change (default: --profile/A2ACLI_PROFILE, the default profile, else 'default').",
+        show_default=False,
+        autocompletion=complete_profiles,
+    ),
 ]
 
 
@@ -99,12 +106,16 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
                 {
                     "config": str(path),
                     "configExists": path.is_file(),
-                    "local": [{"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local],
+                    "local": [
+                        {"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local
+                    ],
                     "profile": opts.profile,
                     "profileSource": profile_source,
                     "profiles": profiles,
                     "agentScopes": agents,
-                    "settings": {name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows},
+                    "settings": {
+                        name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows
+                    },
                 }
             )
             return
@@ -126,21 +137,38 @@ def _setting_rows(opts: CallOptions) -> list[tuple[str, str | None, str]]:
         shown = redact.mask(hvalue) if redact.is_secret_header(hname) else hvalue
         from_file = opts.values.get(f"header.{hname}") == hvalue
         rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
-    rows += [(f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default")) for cname, location in opts.catalogs]
+    rows += [
+        (f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default"))
+        for cname, location in opts.catalogs
+    ]
     for aname, avalue in opts.oauth:
         secret = settings.AUTH_KEYS.get(aname, False)
-        rows.append((f"auth.{aname}", redact.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default")))
+        rows.append(
+            (f"auth.{aname}", redact.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default"))
+        )
     return rows
 
 
-def _show_sources(out: Any, path: Any, local: list[Any], profile: str | None, profile_source: str, profiles: list[str], agents: list[str]) -> None:
+def _show_sources(
+    out: Any,
+    path: Any,
+    local: list[Any],
+    profile: str | None,
+    profile_source: str,
+    profiles: list[str],
+    agents: list[str],
+) -> None:
     """The files read, the profile and the agent scopes, on stderr."""
     out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
     for f in local:
         out.note(f"{f.kind}: {f.path}" + (" (.env)" if f.dotenv else ""))
     if not local:
         out.note("local: none (no .env or .a2acli.toml from here up)")
-    out.note(f"profile: {profile} ({profile_source})" if profile else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else ""))
+    out.note(
+        f"profile: {profile} ({profile_source})"
+        if profile
+        else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else "")
+    )
     for label in agents:
         out.note(f"agent scope: {label}")
 
@@ -148,7 +176,9 @@ def _show_sources(out: Any, path: Any, local: list[Any], profile: str | None, pr
 def _show_rows(out: Any, rows: list[tuple[str, str | None, str]]) -> None:
     """The settings as a table at a terminal, else aligned columns."""
     if out.rich:
-        out.table(["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings")
+        out.table(
+            ["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings"
+        )
         return
     width = max(len(r[0]) for r in rows)
     vwidth = min(max(len(r[1] or "-") for r in rows), 40)
@@ -179,7 +209,15 @@ def config_set(
             metavar="KEY",
         ),
     ],
-    value: Annotated[str, typer.Argument(help="The value; - reads it from stdin (keeps secrets out of the shell history).", autocompletion=complete_values, show_default=False, metavar="VALUE")],
+    value: Annotated[
+        str,
+        typer.Argument(
+            help="The value; - reads it from stdin (keeps secrets out of the shell history).",
+            autocompletion=complete_values,
+            show_default=False,
+            metavar="VALUE",
+        ),
+    ],
     profile: ProfileOpt = None,
 ) -> None:
     """Set KEY to VALUE in a profile (created when missing) of the config file.
@@ -216,7 +254,12 @@ def config_set(
         profiles = _table(edit.get(("profiles",)))
         if table == "top":
             if stored not in profiles:
-                raise UsageError(f"no profile {stored!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none") + f"; `a2a config set --profile {stored} url URL` makes one")
+                raise UsageError(
+                    f"no profile {stored!r} in {path}",
+                    hint="profiles: "
+                    + (", ".join(sorted(profiles)) or "none")
+                    + f"; `a2a config set --profile {stored} url URL` makes one",
+                )
             edit.set(("default-profile",), stored)
             edit.save()
             out.note(f"default profile: {stored} ({path})")
@@ -231,14 +274,18 @@ def config_set(
             for old in _old_names(name):  # `rpc-url`: the same setting under its old name goes
                 edit.delete(("profiles", pname, old))
         else:
-            for existing in [k for k in _table(edit.get(("profiles", pname, table))) if k.lower() == name.lower() and k != name]:
+            for existing in [
+                k for k in _table(edit.get(("profiles", pname, table))) if k.lower() == name.lower() and k != name
+            ]:
                 edit.delete(("profiles", pname, table, existing))
             edit.set(("profiles", pname, table, name), stored)
         edit.save()
         label = f"{table.rstrip('s')}.{name}" if table else name
         out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
         if unused:  # no default profile: the next command would not read this one
-            out.note(f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:")
+            out.note(
+                f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:"
+            )
             import shlex
 
             out.command(f"a2a config use {shlex.quote(pname)}")
@@ -257,7 +304,15 @@ def _old_names(name: str) -> list[str]:
 
 def config_unset(
     ctx: typer.Context,
-    key: Annotated[str, typer.Argument(help="The key to remove (as for `config set`).", autocompletion=complete_keys, show_default=False, metavar="KEY")],
+    key: Annotated[
+        str,
+        typer.Argument(
+            help="The key to remove (as for `config set`).",
+            autocompletion=complete_keys,
+            show_default=False,
+            metavar="KEY",
+        ),
+    ],
     profile: ProfileOpt = None,
 ) -> None:
     """Remove KEY from a profile (or default-profile from the file).
@@ -288,7 +343,9 @@ def config_unset(
         pname, _ = settings.target_profile(_root_profile(ctx, profile), edit.data)
         profiles = _table(edit.get(("profiles",)))
         if pname not in profiles:
-            raise UsageError(f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none"))
+            raise UsageError(
+                f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none")
+            )
         where = ("profiles", pname, table) if table else ("profiles", pname)
         names = {name.lower()} | {old.lower() for old in ([] if table else _old_names(name))}
         found = [k for k in _table(edit.get(where)) if k.lower() in names]
@@ -302,7 +359,14 @@ def config_unset(
         out.note(f"{label} unset in profile {pname} ({path})")
 
 
-def config_use(name: Annotated[str, typer.Argument(help="The profile to use by default.", autocompletion=complete_profiles, show_default=False, metavar="NAME")]) -> None:
+def config_use(
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="The profile to use by default.", autocompletion=complete_profiles, show_default=False, metavar="NAME"
+        ),
+    ],
+) -> None:
     """Make NAME the default profile (the one used without --profile or A2ACLI_PROFILE).
 
     Same as `a2a config set default-profile NAME`.
@@ -322,7 +386,12 @@ def config_use(name: Annotated[str, typer.Argument(help="The profile to use by d
         edit = settings.ConfigEdit()
         profiles = _table(edit.get(("profiles",)))
         if name not in profiles:
-            raise UsageError(f"no profile {name!r} in {edit.path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none") + f"; `a2a config set --profile {name} url URL` makes one")
+            raise UsageError(
+                f"no profile {name!r} in {edit.path}",
+                hint="profiles: "
+                + (", ".join(sorted(profiles)) or "none")
+                + f"; `a2a config set --profile {name} url URL` makes one",
+            )
         edit.set(("default-profile",), name)
         edit.save()
         out.note(f"default profile: {name} ({edit.path})")

@@ -15,7 +15,21 @@ import typer
 from a2acli.commands._options import COMMON, folded, with_signature
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
-FORWARDED = ("url", "endpoint", "transport", "a2a_version", "dialect", "header", "svc_param", "extension", "api_key", "bearer", "timeout", "insecure", "profile")
+FORWARDED = (
+    "url",
+    "endpoint",
+    "transport",
+    "a2a_version",
+    "dialect",
+    "header",
+    "svc_param",
+    "extension",
+    "api_key",
+    "bearer",
+    "timeout",
+    "insecure",
+    "profile",
+)
 _FLAGS = {
     "url": "--url",
     "endpoint": "--endpoint",
@@ -65,14 +79,52 @@ def _output(value: str | None, ctx: typer.Context) -> str:
 def diff(
     ctx: typer.Context,
     args: Annotated[
-        list[str] | None, typer.Argument(help="Two dump directories (DUMP_A DUMP_B), or -- followed by a method command (`-- tasks get ID`).", show_default=False, metavar="DUMP_A DUMP_B | -- COMMAND")
+        list[str] | None,
+        typer.Argument(
+            help="Two dump directories (DUMP_A DUMP_B), or -- followed by a method command (`-- tasks get ID`).",
+            show_default=False,
+            metavar="DUMP_A DUMP_B | -- COMMAND",
+        ),
     ] = None,
-    raw: Annotated[bool, typer.Option("--raw", help="Diff the bodies as they crossed the wire: no translation to V1, keys in their order.")] = False,
-    keep_ids: Annotated[bool, typer.Option("--keep-ids", help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.")] = False,
-    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.", show_default=False)] = None,
+    raw: Annotated[
+        bool,
+        typer.Option(
+            "--raw", help="Diff the bodies as they crossed the wire: no translation to V1, keys in their order."
+        ),
+    ] = False,
+    keep_ids: Annotated[
+        bool,
+        typer.Option(
+            "--keep-ids",
+            help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.",
+        ),
+    ] = False,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.",
+            show_default=False,
+        ),
+    ] = None,
     context: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
-    save: Annotated[str | None, typer.Option("--save", help="With a command: keep the two dumps in DIR/v1 and DIR/v0 (DIR/<transport> with two --transport values).", show_default=False)] = None,
-    output: Annotated[str | None, typer.Option("--output", "-o", help="text (a unified diff) or json (the list of differences). (env: A2ACLI_OUTPUT)", show_default=False)] = None,
+    save: Annotated[
+        str | None,
+        typer.Option(
+            "--save",
+            help="With a command: keep the two dumps in DIR/v1 and DIR/v0 (DIR/<transport> with two --transport values).",
+            show_default=False,
+        ),
+    ] = None,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="text (a unified diff) or json (the list of differences). (env: A2ACLI_OUTPUT)",
+            show_default=False,
+        ),
+    ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
     **conn: Any,
 ) -> None:
@@ -89,14 +141,23 @@ def diff(
         if "--" in argv:
             command = argv[argv.index("--") + 1 :]
             if items[: len(items) - len(command)]:
-                raise UsageError("give either two dumps or a command after --, not both", hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID")
+                raise UsageError(
+                    "give either two dumps or a command after --, not both",
+                    hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID",
+                )
             from a2acli.wire.bindings import parse_transport
 
             chosen = list(dict.fromkeys(parse_transport(t).flag for t in conn.get("transport") or []))
             if len(conn.get("transport") or []) == 2 and len(chosen) == 1:
-                raise UsageError(f"both --transport values name {chosen[0]}", hint="give two different bindings, e.g. --transport jsonrpc --transport rest")
+                raise UsageError(
+                    f"both --transport values name {chosen[0]}",
+                    hint="give two different bindings, e.g. --transport jsonrpc --transport rest",
+                )
             if len(chosen) > 2:
-                raise UsageError("diff compares two runs: give two --transport values at most", hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID")
+                raise UsageError(
+                    "diff compares two runs: give two --transport values at most",
+                    hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID",
+                )
             forwarded = _forwarded(ctx, {**conn, "transport": chosen if len(chosen) == 1 else None})
             (left, right), runs = _run_both(command, forwarded, save, chosen if len(chosen) == 2 else None)
         else:
@@ -119,7 +180,10 @@ with_signature(
     diff,
     _sig.replace(
         parameters=[p for p in _sig.parameters.values() if p.name != "conn"]
-        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=folded(name)) for name in FORWARDED]
+        + [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=folded(name))
+            for name in FORWARDED
+        ]
     ),
 )
 diff.shared_options = (FORWARDED, "With a command, passes on to both runs the shared options")  # type: ignore[attr-defined]  # named at the end of its help
@@ -146,7 +210,9 @@ def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
     return argv
 
 
-def _run_both(command: list[str], forwarded: list[str], save: str | None, transports: list[str] | None = None) -> tuple[tuple[Any, Any], list[dict[str, Any]]]:
+def _run_both(
+    command: list[str], forwarded: list[str], save: str | None, transports: list[str] | None = None
+) -> tuple[tuple[Any, Any], list[dict[str, Any]]]:
     """Run `a2a COMMAND` twice, each run with its own --dump, and load the two dumps: under 1.0
     and 0.3, or, given two --transport values, over each binding under one version. The command
     line is parsed once (its input read once); the two runs are one invocation with two option
@@ -180,7 +246,10 @@ def _run_both(command: list[str], forwarded: list[str], save: str | None, transp
         first, second = runs
         if first["exit"] == 2:
             where = f"over {first['transport']}" if transports else "under 1.0"
-            raise UsageError(f"the command failed {where}: {first['error']}", hint="check the command after --; `a2a <command> --help`")
+            raise UsageError(
+                f"the command failed {where}: {first['error']}",
+                hint="check the command after --; `a2a <command> --help`",
+            )
         answered = any(e.status_line for d in dumps for e in d.exchanges)
         if not answered and first["exit"] and second["exit"]:
             raise _failure(first["exit"], f"both runs failed: {first['error']}")
@@ -194,12 +263,19 @@ def _check_diff_command(command: list[str], transports: list[str] | None) -> Non
     if not command:
         raise UsageError("no command after --", hint="e.g. a2a diff -u URL -- tasks get ID")
     if command[0] in _NOT_METHODS or command[0].startswith("-"):
-        raise UsageError(f"`{command[0]}` is not a method command", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID, -- card fetch")
+        raise UsageError(
+            f"`{command[0]}` is not a method command",
+            hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID, -- card fetch",
+        )
     own = _OWN_FLAGS + (("--transport",) if transports else ())
     for flag in command:
         name = flag.split("=", 1)[0]
         if name in own:
-            hint = "give it to diff, before --" if name == "--a2a-version" and transports else f"drop {name} from the command after --"
+            hint = (
+                "give it to diff, before --"
+                if name == "--a2a-version" and transports
+                else f"drop {name} from the command after --"
+            )
             raise UsageError(f"diff sets {name} itself on each run", hint=hint)
 
 
@@ -213,8 +289,13 @@ def _sides(opts: Any, transports: list[str] | None) -> list[tuple[dict[str, Any]
         sides = [({"version": opts.wire.version, "transport": t}, opts._replace(transports=(t,))) for t in transports]
     else:
         if opts.sources.get("a2a-version") == "flag":
-            raise UsageError("diff runs the command under 1.0 and under 0.3 itself", hint="drop --a2a-version; with two --transport values, give it to diff (before --) to pick the version")
-        sides = [({"version": version}, opts._replace(wire=parse_wire(version), version_auto=False)) for _, version in SIDES]
+            raise UsageError(
+                "diff runs the command under 1.0 and under 0.3 itself",
+                hint="drop --a2a-version; with two --transport values, give it to diff (before --) to pick the version",
+            )
+        sides = [
+            ({"version": version}, opts._replace(wire=parse_wire(version), version_auto=False)) for _, version in SIDES
+        ]
     return sides
 
 
@@ -244,14 +325,19 @@ def _capture(argv: list[str]) -> Any:
             app(argv, prog_name="a2a", standalone_mode=False)
         except typer.TyperException as e:  # a usage error Typer found: its plain message
             message = e.format_message() if hasattr(e, "format_message") else str(e)
-            raise UsageError(f"the command after -- is not valid: {message}", hint="check it alone: `a2a <command> --help`") from None
+            raise UsageError(
+                f"the command after -- is not valid: {message}", hint="check it alone: `a2a <command> --help`"
+            ) from None
         except (typer.Exit, SystemExit, typer.Abort):
             pass
     if not seen:
         found = LAST.get("error")
         if found is not None:
             raise found
-        raise UsageError(f"`{' '.join(argv[:2])}` makes no call to compare", hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID")
+        raise UsageError(
+            f"`{' '.join(argv[:2])}` makes no call to compare",
+            hint="put a method command after --, e.g. -- send 'hi', -- tasks get ID",
+        )
     return seen[0]
 
 
@@ -271,7 +357,9 @@ def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None]:
 def _failure(code: int, message: str) -> Any:
     from a2acli import errors
 
-    cls = {3: errors.UnreachableError, 4: errors.AuthError, 5: errors.TimeoutExpired, 130: errors.Interrupted}.get(code, errors.A2acliError)
+    cls = {3: errors.UnreachableError, 4: errors.AuthError, 5: errors.TimeoutExpired, 130: errors.Interrupted}.get(
+        code, errors.A2acliError
+    )
     return cls(message, hint="fix the call first: run the command alone to see the whole error")
 
 
@@ -321,7 +409,9 @@ def _diff_lines(report: Any, context: int) -> list[tuple[str, str]]:
         right = f"{xd.right.stem}" if xd.right else "—"
         lines.append((f"=== {xd.method}: {left} <> {right}: {len(diffs)} difference(s)", "bold"))
         if xd.left is None or xd.right is None:
-            lines.append((f"only in the {'left' if xd.right is None else 'right'} dump: {(xd.left or xd.right).stem}", "yellow"))
+            lines.append(
+                (f"only in the {'left' if xd.right is None else 'right'} dump: {(xd.left or xd.right).stem}", "yellow")
+            )
         for section in xd.sections:
             if section.differences:
                 lines += [(line, _style(line)) for line in section.unified(context)]
@@ -360,20 +450,33 @@ KIND_LABELS = {
     "webhook-jsonrpc": "webhook body wrapped in JSON-RPC tasks/pushNotification",
 }
 _NAMES = {"v1": "V1 (1.0)", "v0": "V0 (0.3)"}
-TRANSLATE_HINT = (
-    "translate takes a JSON-RPC request or response, an SSE `data:` line, a Task, a Message, a status or artifact update, an Agent Card, a push config (or a list of them), or a webhook body"
-)
+TRANSLATE_HINT = "translate takes a JSON-RPC request or response, an SSE `data:` line, a Task, a Message, a status or artifact update, an Agent Card, a push config (or a list of them), or a webhook body"
 
 
 def translate(
     source: Annotated[
         str | None,
-        typer.Argument(help="The JSON document: a file, or - for standard input (the default). An SSE `data: {...}` line (or a whole SSE stream) works too.", show_default=False, metavar="[FILE|-]"),
+        typer.Argument(
+            help="The JSON document: a file, or - for standard input (the default). An SSE `data: {...}` line (or a whole SSE stream) works too.",
+            show_default=False,
+            metavar="[FILE|-]",
+        ),
     ] = None,
-    to: Annotated[str, typer.Option("--to", help="The version to write: v1 (1.0) or v0 (0.3). Default: the other one than the document's.", show_default=False)] = "",
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            help="The version to write: v1 (1.0) or v0 (0.3). Default: the other one than the document's.",
+            show_default=False,
+        ),
+    ] = "",
     method: Annotated[
         str | None,
-        typer.Option("--method", help="The method a JSON-RPC response or result answers (V1 or V0 name): settles a bare V0 task (GetTask) vs a send result (SendMessage).", show_default=False),
+        typer.Option(
+            "--method",
+            help="The method a JSON-RPC response or result answers (V1 or V0 name): settles a bare V0 task (GetTask) vs a send result (SendMessage).",
+            show_default=False,
+        ),
     ] = None,
     compact: Annotated[bool, typer.Option("--compact", help="One line of JSON instead of indented.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
@@ -411,7 +514,11 @@ def translate(
         if events is None:
             doc = _loads(text, where)
             result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
-            out.text(json.dumps(result, ensure_ascii=False, separators=(",", ":")) if compact else json.dumps(result, ensure_ascii=False, indent=2))
+            out.text(
+                json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+                if compact
+                else json.dumps(result, ensure_ascii=False, indent=2)
+            )
             return
         if not events:
             raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
@@ -419,9 +526,21 @@ def translate(
         target = target or _other_version(docs)
         translated = []
         for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1):
-            translated.append((name, _translate_one(doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True)))
+            translated.append(
+                (
+                    name,
+                    _translate_one(
+                        doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True
+                    ),
+                )
+            )
         for name, result in translated:
-            out.text((f"event: {name}\n" if name != "message" else "") + "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+            out.text(
+                (f"event: {name}\n" if name != "message" else "")
+                + "data: "
+                + json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+                + "\n"
+            )
 
 
 def _other_version(docs: list[Any]) -> str | None:
@@ -440,7 +559,9 @@ def _read_source(source: str | None) -> tuple[str, str]:
 
     if source in (None, "-"):
         if source is None and sys.stdin.isatty():
-            raise UsageError("no document given", hint="a2a translate --to v1 FILE, or pipe it: … | a2a translate --to v1")
+            raise UsageError(
+                "no document given", hint="a2a translate --to v1 FILE, or pipe it: … | a2a translate --to v1"
+            )
         return sys.stdin.read(), "standard input"
     path = Path(source).expanduser()
     try:
@@ -457,7 +578,9 @@ def _loads(text: str, where: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as e:
-        raise UsageError(f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)") from None
+        raise UsageError(
+            f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)"
+        ) from None
 
 
 def _check_fits(core_doc: Any, method: str, *, told: bool, prefix: str) -> None:
@@ -476,7 +599,10 @@ def _check_fits(core_doc: Any, method: str, *, told: bool, prefix: str) -> None:
     except InvalidResponseError as e:
         why = e.message.split(": ", 1)[-1]
         if told:
-            raise UsageError(f"{prefix}the result does not fit --method {method}: {why}", hint="give the method this answer is for, or drop --method") from None
+            raise UsageError(
+                f"{prefix}the result does not fit --method {method}: {why}",
+                hint="give the method this answer is for, or drop --method",
+            ) from None
 
 
 def _translate_one(doc: Any, to: str | None, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
@@ -490,16 +616,28 @@ def _translate_one(doc: Any, to: str | None, method: str | None, out: Any, *, pr
 
     found = detect(doc)
     if found.kind == "unknown" or (found.kind == "jsonrpc-request" and found.method is None):
-        what = f"a JSON-RPC request for {doc.get('method')!r}, not an A2A method" if found.kind == "jsonrpc-request" else "not an A2A document"
+        what = (
+            f"a JSON-RPC request for {doc.get('method')!r}, not an A2A method"
+            if found.kind == "jsonrpc-request"
+            else "not an A2A document"
+        )
         raise UsageError(f"{prefix}{what}", hint=TRANSLATE_HINT)
     if to is None:
-        raise UsageError(f"{prefix}cannot tell which version this {KIND_LABELS.get(found.kind, found.kind)} is written in, so not which to write", hint="give --to v1 (1.0) or --to v0 (0.3)")
+        raise UsageError(
+            f"{prefix}cannot tell which version this {KIND_LABELS.get(found.kind, found.kind)} is written in, so not which to write",
+            hint="give --to v1 (1.0) or --to v0 (0.3)",
+        )
     notes: list[str] = []
     effective = method or ("SendStreamingMessage" if stream else None)
     try:
         result = translate_document(doc, to, notes, method=effective)
         if effective and found.kind == "jsonrpc-response" and isinstance(doc, dict) and "result" in doc:
-            _check_fits(result if to == "v1" else translate_document(doc, "v1", [], method=effective), effective, told=bool(method), prefix=prefix)
+            _check_fits(
+                result if to == "v1" else translate_document(doc, "v1", [], method=effective),
+                effective,
+                told=bool(method),
+                prefix=prefix,
+            )
     except ValueError as e:
         raise UsageError(str(e), hint="--method takes an A2A method name, V1 (GetTask) or V0 (tasks/get)") from None
     said = KIND_LABELS.get(found.kind, found.kind)

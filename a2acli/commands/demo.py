@@ -24,7 +24,9 @@ def _load_serve() -> Callable[..., None]:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in _EXTRA_MODULES:
             raise
-        raise MissingExtraError(EXTRA_HINT, hint="the core install leaves the a2a-sdk server out to stay small") from None
+        raise MissingExtraError(
+            EXTRA_HINT, hint="the core install leaves the a2a-sdk server out to stay small"
+        ) from None
     return serve
 
 
@@ -123,9 +125,13 @@ def demo_server(
 
     if log_file:
         try:
-            open(log_file, "a", encoding="utf-8").close()  # a path that cannot take the log: said now, not as a listen error
+            open(
+                log_file, "a", encoding="utf-8"
+            ).close()  # a path that cannot take the log: said now, not as a listen error
         except OSError as exc:
-            raise typer.BadParameter(f"cannot write {log_file}: {exc.strerror or exc}", param_hint="--log-file") from None
+            raise typer.BadParameter(
+                f"cannot write {log_file}: {exc.strerror or exc}", param_hint="--log-file"
+            ) from None
 
     with boundary():
         serve = _load_serve()
@@ -146,10 +152,25 @@ def demo_server(
 
     with boundary():
         try:
-            serve(host=host, port=port, grpc_port=grpc_port, api_key=api_key, log_level=log_level.lower(), on_listen=announce, on_note=note, log_file=log_file)
+            serve(
+                host=host,
+                port=port,
+                grpc_port=grpc_port,
+                api_key=api_key,
+                log_level=log_level.lower(),
+                on_listen=announce,
+                on_note=note,
+                log_file=log_file,
+            )
         except OSError as exc:
             if exc.filename:  # the gRPC port
-                raise A2acliError(f"cannot listen on {exc.filename}: {exc.strerror or exc}", hint="choose another --grpc-port (0 turns gRPC off)") from None
-            raise A2acliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint="choose another --port (0 picks a free one)") from None
+                raise A2acliError(
+                    f"cannot listen on {exc.filename}: {exc.strerror or exc}",
+                    hint="choose another --grpc-port (0 turns gRPC off)",
+                ) from None
+            raise A2acliError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                hint="choose another --port (0 picks a free one)",
+            ) from None
         except KeyboardInterrupt:
             pass

@@ -26,7 +26,12 @@ def help_command(
     ctx: typer.Context,
     words: Annotated[
         list[str] | None,
-        typer.Argument(help="The command (and subcommand) to show the usage of; none: every command.", show_default=False, metavar="[COMMAND [SUBCOMMAND]]", autocompletion=_complete_words),
+        typer.Argument(
+            help="The command (and subcommand) to show the usage of; none: every command.",
+            show_default=False,
+            metavar="[COMMAND [SUBCOMMAND]]",
+            autocompletion=_complete_words,
+        ),
     ] = None,
 ) -> None:
     """Show the usage of a2a, or of one command (the same as `a2a COMMAND --help`); `a2a help
@@ -89,11 +94,20 @@ def shared_options_text(width: int | None = None) -> str:
     for param in root.params:
         if param.name not in COMMON:
             continue
-        names = ", ".join(sorted([*param.opts, *param.secondary_opts], key=lambda n: (n.startswith("--"), param.opts.index(n) if n in param.opts else 0)))
+        names = ", ".join(
+            sorted(
+                [*param.opts, *param.secondary_opts],
+                key=lambda n: (n.startswith("--"), param.opts.index(n) if n in param.opts else 0),
+            )
+        )
         flag = bool(getattr(param, "is_flag", False))
         head = names if flag else f"{names} {param.make_metavar(ctx)}"
-        body = wrap(getattr(param, "help", None) or "", width=width, initial_indent="      ", subsequent_indent="      ")
-        sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(wrap(head, width=width, initial_indent="  ", subsequent_indent="    ") + "\n" + body)
+        body = wrap(
+            getattr(param, "help", None) or "", width=width, initial_indent="      ", subsequent_indent="      "
+        )
+        sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(
+            wrap(head, width=width, initial_indent="  ", subsequent_indent="    ") + "\n" + body
+        )
     out = [wrap(INTRO, width=width), ""]
     for title, items in sections.items():
         out += [f"{title}:", *items, ""]

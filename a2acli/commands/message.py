@@ -10,7 +10,16 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands._inputs import build_message, build_parts, read_object
-from a2acli.commands._options import POLL_INTERVAL, CallOptions, complete_task_states, force_option, method_options, poll_interval_option, poll_seconds, with_signature
+from a2acli.commands._options import (
+    POLL_INTERVAL,
+    CallOptions,
+    complete_task_states,
+    force_option,
+    method_options,
+    poll_interval_option,
+    poll_seconds,
+    with_signature,
+)
 from a2acli.commands._run import run_stream, run_unary
 
 MSG = "Message"
@@ -37,32 +46,142 @@ Examples:
 
 def send(
     ctx: typer.Context,
-    text: Annotated[str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")] = None,
-    text_part: Annotated[list[str] | None, typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
+    text: Annotated[
+        str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")
+    ] = None,
+    text_part: Annotated[
+        list[str] | None,
+        typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False),
+    ] = None,
     data: Annotated[
-        list[str] | None, typer.Option("--data", help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).", rich_help_panel=PARTS, show_default=False)
+        list[str] | None,
+        typer.Option(
+            "--data",
+            help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).",
+            rich_help_panel=PARTS,
+            show_default=False,
+        ),
     ] = None,
-    file: Annotated[list[str] | None, typer.Option("--file", help="A file part: a path (sent inline) or an http(s) URL (repeatable).", rich_help_panel=PARTS, show_default=False)] = None,
-    media_type: Annotated[list[str] | None, typer.Option("--media-type", help="Media type of the part flag just before it.", rich_help_panel=PARTS, show_default=False)] = None,
-    skill: Annotated[str | None, typer.Option("--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False)] = None,
-    field: Annotated[list[str] | None, typer.Option("--field", "-f", help="Field of the skill's data part: key=value (string) or key:=JSON.", rich_help_panel=PARTS, show_default=False)] = None,
-    message_id: Annotated[str | None, typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
-    context_id: Annotated[str | None, typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)] = None,
-    task_id: Annotated[str | None, typer.Option("--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False)] = None,
-    request_id: Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False)] = None,
-    metadata: Annotated[str | None, typer.Option("--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False)] = None,
+    file: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--file",
+            help="A file part: a path (sent inline) or an http(s) URL (repeatable).",
+            rich_help_panel=PARTS,
+            show_default=False,
+        ),
+    ] = None,
+    media_type: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--media-type",
+            help="Media type of the part flag just before it.",
+            rich_help_panel=PARTS,
+            show_default=False,
+        ),
+    ] = None,
+    skill: Annotated[
+        str | None,
+        typer.Option(
+            "--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False
+        ),
+    ] = None,
+    field: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            "-f",
+            help="Field of the skill's data part: key=value (string) or key:=JSON.",
+            rich_help_panel=PARTS,
+            show_default=False,
+        ),
+    ] = None,
+    message_id: Annotated[
+        str | None,
+        typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False),
+    ] = None,
+    context_id: Annotated[
+        str | None, typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)
+    ] = None,
+    task_id: Annotated[
+        str | None,
+        typer.Option(
+            "--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False
+        ),
+    ] = None,
+    request_id: Annotated[
+        str | None,
+        typer.Option(
+            "--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False
+        ),
+    ] = None,
+    metadata: Annotated[
+        str | None,
+        typer.Option(
+            "--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False
+        ),
+    ] = None,
     history_length: Annotated[
-        int | None, typer.Option("--history-length", "--history", help="At most N history messages in the answer.", rich_help_panel=MSG, show_default=False, min=0, metavar="N")
+        int | None,
+        typer.Option(
+            "--history-length",
+            "--history",
+            help="At most N history messages in the answer.",
+            rich_help_panel=MSG,
+            show_default=False,
+            min=0,
+            metavar="N",
+        ),
     ] = None,
-    accepted_output_modes: Annotated[str | None, typer.Option("--accepted-output-modes", help="Comma-separated media types the client accepts.", rich_help_panel=MSG, show_default=False)] = None,
-    push_url: Annotated[str | None, typer.Option("--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False)] = None,
-    push_token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--token", hidden=True, help="Same as --push-token (the name `push-config create` used).", show_default=False)] = None,
+    accepted_output_modes: Annotated[
+        str | None,
+        typer.Option(
+            "--accepted-output-modes",
+            help="Comma-separated media types the client accepts.",
+            rich_help_panel=MSG,
+            show_default=False,
+        ),
+    ] = None,
+    push_url: Annotated[
+        str | None,
+        typer.Option(
+            "--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False
+        ),
+    ] = None,
+    push_token: Annotated[
+        str | None,
+        typer.Option(
+            "--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False
+        ),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            hidden=True,
+            help="Same as --push-token (the name `push-config create` used).",
+            show_default=False,
+        ),
+    ] = None,
     idempotency_key: Annotated[
         str | None,
-        typer.Option("--idempotency-key", help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).", rich_help_panel=RUN, show_default=False),
+        typer.Option(
+            "--idempotency-key",
+            help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).",
+            rich_help_panel=RUN,
+            show_default=False,
+        ),
     ] = None,
-    retry: Annotated[int, typer.Option("--retry", help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.", rich_help_panel=RUN, min=0, metavar="N")] = 0,
+    retry: Annotated[
+        int,
+        typer.Option(
+            "--retry",
+            help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.",
+            rich_help_panel=RUN,
+            min=0,
+            metavar="N",
+        ),
+    ] = 0,
     async_: Annotated[
         bool,
         typer.Option(
@@ -72,7 +191,9 @@ def send(
             rich_help_panel=RUN,
         ),
     ] = False,
-    return_immediately: Annotated[bool, typer.Option("--return-immediately", hidden=True, help="Same as --async (the official CLI spec's name).")] = False,
+    return_immediately: Annotated[
+        bool, typer.Option("--return-immediately", hidden=True, help="Same as --async (the official CLI spec's name).")
+    ] = False,
     follow: Annotated[
         bool,
         typer.Option(
@@ -81,14 +202,36 @@ def send(
             rich_help_panel=RUN,
         ),
     ] = False,
-    wait: Annotated[bool, typer.Option("--wait", help="Wait until the task is done or needs input: the default, said explicitly (not with --async).", rich_help_panel=RUN)] = False,
-    blocking_call: Annotated[bool, typer.Option("--blocking-call", hidden=True, help="One blocking SendMessage: the default (kept for scripts that pass it).")] = False,
-    stream: Annotated[bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)] = False,
+    wait: Annotated[
+        bool,
+        typer.Option(
+            "--wait",
+            help="Wait until the task is done or needs input: the default, said explicitly (not with --async).",
+            rich_help_panel=RUN,
+        ),
+    ] = False,
+    blocking_call: Annotated[
+        bool,
+        typer.Option(
+            "--blocking-call",
+            hidden=True,
+            help="One blocking SendMessage: the default (kept for scripts that pass it).",
+        ),
+    ] = False,
+    stream: Annotated[
+        bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)
+    ] = False,
     poll_interval: Annotated[str, poll_interval_option(RUN)] = POLL_INTERVAL,
     force: Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)] = False,
     expect_state: Annotated[
         str | None,
-        typer.Option("--expect-state", help="Exit 6 unless the task ends in one of these states (comma list).", rich_help_panel=RUN, show_default=False, autocompletion=complete_task_states),
+        typer.Option(
+            "--expect-state",
+            help="Exit 6 unless the task ends in one of these states (comma list).",
+            rich_help_panel=RUN,
+            show_default=False,
+            autocompletion=complete_task_states,
+        ),
     ] = None,
     *,
     opts: CallOptions,
@@ -116,9 +259,17 @@ def send(
             fields=field or [],
             limit=opts.max_body,
         )
-        message = build_message(parts, message_id=message_id, context_id=context_id, task_id=task_id, metadata=read_object(metadata, "--metadata"))
+        message = build_message(
+            parts,
+            message_id=message_id,
+            context_id=context_id,
+            task_id=task_id,
+            metadata=read_object(metadata, "--metadata"),
+        )
         params: dict[str, Any] = {"message": message}
-        config = _configuration(accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow)
+        config = _configuration(
+            accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow
+        )
         if config:
             params["configuration"] = config
         headers = {}
@@ -129,10 +280,31 @@ def send(
     interval = poll_seconds(poll_interval, opts)
     if stream:
         if retry:
-            typer.echo("warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True)
-        run_stream("SendStreamingMessage", params, opts, request_id=request_id, expect=expect_state, headers=headers, force=force, poll_interval=interval)
+            typer.echo(
+                "warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True
+            )
+        run_stream(
+            "SendStreamingMessage",
+            params,
+            opts,
+            request_id=request_id,
+            expect=expect_state,
+            headers=headers,
+            force=force,
+            poll_interval=interval,
+        )
     else:
-        run_unary("SendMessage", params, opts, request_id=request_id, expect=expect_state, wait=not async_, poll_interval=interval, headers=headers, retries=retry)
+        run_unary(
+            "SendMessage",
+            params,
+            opts,
+            request_id=request_id,
+            expect=expect_state,
+            wait=not async_,
+            poll_interval=interval,
+            headers=headers,
+            retries=retry,
+        )
 
 
 send.__doc__ = inspect.cleandoc(send.__doc__ or "") + EXAMPLES
@@ -144,17 +316,35 @@ def _check_waiting_flags(*, async_: bool, follow: bool, wait: bool, blocking_cal
 
     for flag, given in (("--wait", wait), ("--follow", follow), ("--blocking-call", blocking_call)):
         if given and async_:
-            raise UsageError(f"{flag} and --async contradict each other", hint="--async returns at once without following the task; drop one of them")
+            raise UsageError(
+                f"{flag} and --async contradict each other",
+                hint="--async returns at once without following the task; drop one of them",
+            )
     if async_ and stream:  # --stream follows the events; --async returns at once: never one ignored
-        raise UsageError("--stream and --async contradict each other", hint="--stream follows the task's events live; --async returns its ids at once; drop one of them")
+        raise UsageError(
+            "--stream and --async contradict each other",
+            hint="--stream follows the task's events live; --async returns its ids at once; drop one of them",
+        )
     for flag, given in (("--follow", follow), ("--blocking-call", blocking_call)):
         if given and stream:
-            raise UsageError(f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them")
+            raise UsageError(
+                f"{flag} applies to send without --stream", hint="--stream follows the task's events; drop one of them"
+            )
     if follow and blocking_call:
-        raise UsageError("--follow and --blocking-call contradict each other", hint="--follow sends with returnImmediately; the default is one blocking call")
+        raise UsageError(
+            "--follow and --blocking-call contradict each other",
+            hint="--follow sends with returnImmediately; the default is one blocking call",
+        )
 
 
-def _configuration(accepted_output_modes: str | None, history_length: int | None, push_url: str | None, push_token: str | None, *, return_immediately: bool) -> dict[str, Any]:
+def _configuration(
+    accepted_output_modes: str | None,
+    history_length: int | None,
+    push_url: str | None,
+    push_token: str | None,
+    *,
+    return_immediately: bool,
+) -> dict[str, Any]:
     """SendMessage's configuration: only what a flag asked for (none by default: the request is the
     one typed)."""
     from a2acli.errors import UsageError
@@ -165,7 +355,9 @@ def _configuration(accepted_output_modes: str | None, history_length: int | None
     if history_length is not None:
         config["historyLength"] = history_length
     if push_token and not push_url:
-        raise UsageError("--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k")
+        raise UsageError(
+            "--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k"
+        )
     if push_url:
         config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
     if return_immediately:  # --async and --follow: the agent answers at once with the task
@@ -185,7 +377,18 @@ def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
 
 
 send_command = method_options(send)
-stream_command = method_options(_without(send, stream=True, async_=False, return_immediately=False, follow=False, wait=False, blocking_call=False, retry=0))
+stream_command = method_options(
+    _without(
+        send,
+        stream=True,
+        async_=False,
+        return_immediately=False,
+        follow=False,
+        wait=False,
+        blocking_call=False,
+        retry=0,
+    )
+)
 stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
 
 Examples:

@@ -18,14 +18,41 @@ def _mode(value: str | None) -> str:
 
 
 def mock_command(
-    dumps: Annotated[list[str], typer.Argument(help="Dump directories written by --dump DIR; their exchanges are served together.", show_default=False, metavar="DUMP...")],
-    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535)] = 0,
-    speed: Annotated[float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)] = 1.0,
-    duration: Annotated[float | None, typer.Option("--timeout", help="Stop after S seconds (exit 0); default: until Ctrl-C.", min=0.0, show_default=False)] = None,
-    output: Annotated[
-        str | None, typer.Option("--output", "-o", help="text (the URL) or json ({url, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)", show_default=False)
+    dumps: Annotated[
+        list[str],
+        typer.Argument(
+            help="Dump directories written by --dump DIR; their exchanges are served together.",
+            show_default=False,
+            metavar="DUMP...",
+        ),
+    ],
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535
+        ),
+    ] = 0,
+    speed: Annotated[
+        float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)
+    ] = 1.0,
+    duration: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout", help="Stop after S seconds (exit 0); default: until Ctrl-C.", min=0.0, show_default=False
+        ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Log no request on stderr (warnings and errors only).")] = False,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="text (the URL) or json ({url, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)",
+            show_default=False,
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Log no request on stderr (warnings and errors only).")
+    ] = False,
 ) -> None:
     """Serve recorded exchanges as an A2A agent on 127.0.0.1: test a client, a script or a CI job against a captured agent, without the agent or its credentials.
 
@@ -68,10 +95,29 @@ def _wait(duration: float | None) -> None:
 
 @method_options
 def replay_command(
-    recorded: Annotated[str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")],
-    to: Annotated[str, typer.Option("--to", help="The agent to replay against: base URL or card URL (as --url).", show_default=False)],
-    save: Annotated[str | None, typer.Option("--save", help="Where the new exchanges go (default: DUMP.replay, DUMP.replay-2, … beside the old).", show_default=False)] = None,
-    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Leave out paths matching this pattern (as a2a diff --ignore, e.g. '*.data.id'); repeatable.", show_default=False)] = None,
+    recorded: Annotated[
+        str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")
+    ],
+    to: Annotated[
+        str,
+        typer.Option("--to", help="The agent to replay against: base URL or card URL (as --url).", show_default=False),
+    ],
+    save: Annotated[
+        str | None,
+        typer.Option(
+            "--save",
+            help="Where the new exchanges go (default: DUMP.replay, DUMP.replay-2, … beside the old).",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Leave out paths matching this pattern (as a2a diff --ignore, e.g. '*.data.id'); repeatable.",
+            show_default=False,
+        ),
+    ] = None,
     lines: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
     *,
     opts: CallOptions,
@@ -115,7 +161,16 @@ def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
         out.json(doc)
     else:
         _render(report, out, context=lines, runs=[])
-    verdict = "every answer is the same (ids and times aside)" if not counted else f"{len(counted)} difference(s) in the answers"
-    out.note(f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}: {verdict}; new dump in {run.new_dir}")
+    verdict = (
+        "every answer is the same (ids and times aside)"
+        if not counted
+        else f"{len(counted)} difference(s) in the answers"
+    )
+    out.note(
+        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}: {verdict}; new dump in {run.new_dir}"
+    )
     if run.failed:
-        out.warn(f"{len(run.failed)} request(s) could not be replayed: " + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed))
+        out.warn(
+            f"{len(run.failed)} request(s) could not be replayed: "
+            + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed)
+        )

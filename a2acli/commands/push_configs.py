@@ -13,7 +13,9 @@ app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
 ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False, metavar="CONFIG_ID")]
-RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
+RequestId = Annotated[
+    str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
+]
 Force = Annotated[bool, force_option("Call the agent")]
 
 
@@ -21,12 +23,35 @@ Force = Annotated[bool, force_option("Call the agent")]
 @method_options
 def push_config_create(
     task_id: TaskId,
-    webhook_url: Annotated[str, typer.Option("--webhook-url", help="Where the agent POSTs notifications.", show_default=False)],
-    config_id: Annotated[str | None, typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--push-token", help="Token the agent echoes with each notification (--token works too).", show_default=False)] = None,
-    token_alias: Annotated[str | None, typer.Option("--token", hidden=True, help="Same as --push-token.", show_default=False)] = None,
-    auth_scheme: Annotated[str | None, typer.Option("--auth-scheme", help="Authorization scheme the agent uses on the webhook (e.g. Bearer).", show_default=False)] = None,
-    auth_credentials: Annotated[str | None, typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)] = None,
+    webhook_url: Annotated[
+        str, typer.Option("--webhook-url", help="Where the agent POSTs notifications.", show_default=False)
+    ],
+    config_id: Annotated[
+        str | None,
+        typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--push-token",
+            help="Token the agent echoes with each notification (--token works too).",
+            show_default=False,
+        ),
+    ] = None,
+    token_alias: Annotated[
+        str | None, typer.Option("--token", hidden=True, help="Same as --push-token.", show_default=False)
+    ] = None,
+    auth_scheme: Annotated[
+        str | None,
+        typer.Option(
+            "--auth-scheme",
+            help="Authorization scheme the agent uses on the webhook (e.g. Bearer).",
+            show_default=False,
+        ),
+    ] = None,
+    auth_credentials: Annotated[
+        str | None, typer.Option("--auth-credentials", help="Credentials for --auth-scheme.", show_default=False)
+    ] = None,
     request_id: RequestId = None,
     force: Force = False,
     *,
@@ -45,28 +70,38 @@ def push_config_create(
     if token:
         params["token"] = token
     if auth_scheme or auth_credentials:
-        params["authentication"] = {"scheme": auth_scheme or "Bearer"} | ({"credentials": auth_credentials} if auth_credentials else {})
+        params["authentication"] = {"scheme": auth_scheme or "Bearer"} | (
+            {"credentials": auth_credentials} if auth_credentials else {}
+        )
     run_unary("CreateTaskPushNotificationConfig", params, opts, request_id=request_id, force=force)
 
 
 @app.command("get")
 @method_options
-def push_config_get(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions) -> None:
+def push_config_get(
+    task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions
+) -> None:
     """Get one webhook config of a task (GetTaskPushNotificationConfig / tasks/pushNotificationConfig/get).
 
     Example:
 
       a2a push-config get 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
-    run_unary("GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force)
+    run_unary(
+        "GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force
+    )
 
 
 @app.command("list")
 @method_options
 def push_config_list(
     task_id: TaskId,
-    page_size: Annotated[int | None, typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)] = None,
-    page_token: Annotated[str | None, typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)] = None,
+    page_size: Annotated[
+        int | None, typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)
+    ] = None,
+    page_token: Annotated[
+        str | None, typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)
+    ] = None,
     request_id: RequestId = None,
     force: Force = False,
     *,
@@ -90,11 +125,19 @@ def push_config_list(
 
 @app.command("delete")
 @method_options
-def push_config_delete(task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions) -> None:
+def push_config_delete(
+    task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions
+) -> None:
     """Delete a webhook config (DeleteTaskPushNotificationConfig / tasks/pushNotificationConfig/delete).
 
     Example:
 
       a2a push-config delete 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
-    run_unary("DeleteTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force)
+    run_unary(
+        "DeleteTaskPushNotificationConfig",
+        {"taskId": task_id, "id": config_id},
+        opts,
+        request_id=request_id,
+        force=force,
+    )

@@ -28,7 +28,10 @@ def _version(value: bool) -> None:
 
 def _root(
     ctx: typer.Context,
-    version: Annotated[bool | None, typer.Option("--version", "-v", "-V", help="Print the version and exit.", callback=_version, is_eager=True)] = None,
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", "-v", "-V", help="Print the version and exit.", callback=_version, is_eager=True),
+    ] = None,
     **common: Any,
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it."""
@@ -48,13 +51,20 @@ _root.shared_options = True  # type: ignore[attr-defined]  # its help ends with 
 def _root_with_options() -> Callable[..., None]:
     """The root callback with the shared options in its signature (declared when the app is built,
     so their help carries the effective defaults of this run)."""
-    return with_signature(_root, _ROOT_SIG.replace(parameters=[p for p in _ROOT_SIG.parameters.values() if p.name != "common"] + common_parameters()))
+    return with_signature(
+        _root,
+        _ROOT_SIG.replace(
+            parameters=[p for p in _ROOT_SIG.parameters.values() if p.name != "common"] + common_parameters()
+        ),
+    )
 
 
 # -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
 
 
-def _command(module: str, function: str, name: str, panel: str, *, ordered: bool = False, hidden: bool = False) -> Callable[..., None]:
+def _command(
+    module: str, function: str, name: str, panel: str, *, ordered: bool = False, hidden: bool = False
+) -> Callable[..., None]:
     """Registers one command; `ordered` keeps repeated options in command-line order."""
 
     def register(app: typer.Typer, member: str | None = None) -> None:  # (a command has no members)
@@ -63,7 +73,13 @@ def _command(module: str, function: str, name: str, panel: str, *, ordered: bool
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
         from a2acli.commands._inputs import Command, OrderedCommand
 
-        app.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden, epilog=_epilog(callback))(callback)
+        app.command(
+            name,
+            cls=OrderedCommand if ordered else Command,
+            rich_help_panel=panel,
+            hidden=hidden,
+            epilog=_epilog(callback),
+        )(callback)
 
     return register
 
@@ -147,7 +163,15 @@ class RootGroup(typer.core.TyperGroup):
     command) are reported like every other error, `error:`/`usage:`/`hint:` on stderr (the error
     envelope on stdout under -o json), exit 2, instead of Typer's boxed message."""
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         extra["windows_expand_args"] = windows_expand_args
         if not standalone_mode:  # the caller handles errors (`a2a diff -- CMD`)
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -163,14 +187,19 @@ class RootGroup(typer.core.TyperGroup):
                     from a2acli.errors import USAGE
 
                     Output(_mode(_value_of(("-o", "--output"), argv))).error(
-                        message=f"argument {i + 1} is not valid UTF-8", hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)", code=USAGE, a2a_code=None
+                        message=f"argument {i + 1} is not valid UTF-8",
+                        hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)",
+                        code=USAGE,
+                        a2a_code=None,
                     )
                     sys.exit(2)
         if ("--help" in argv or "-h" in argv or argv[:1] == ["help"]) and "COLUMNS" not in os.environ:
             from a2acli.render.output import _isatty  # only when help is asked for: off the start-up path
 
             if not _isatty(sys.stdout):
-                os.environ["COLUMNS"] = "120"  # piped help (read by people's scripts and coding agents): whole flag names, not 80 columns of `--history-length,--his…`
+                os.environ["COLUMNS"] = (
+                    "120"  # piped help (read by people's scripts and coding agents): whole flag names, not 80 columns of `--history-length,--his…`
+                )
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as e:

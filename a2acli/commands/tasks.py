@@ -7,15 +7,46 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands._inputs import read_object
-from a2acli.commands._options import POLL_INTERVAL, CallOptions, complete_task_states, force_option, method_options, poll_interval_option, poll_seconds
+from a2acli.commands._options import (
+    POLL_INTERVAL,
+    CallOptions,
+    complete_task_states,
+    force_option,
+    method_options,
+    poll_interval_option,
+    poll_seconds,
+)
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 
-app = typer.Typer(help="Tasks: get, list, cancel, subscribe, download, and their push-config (also `a2a push-config`).", no_args_is_help=True)
+app = typer.Typer(
+    help="Tasks: get, list, cancel, subscribe, download, and their push-config (also `a2a push-config`).",
+    no_args_is_help=True,
+)
 
 TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
-RequestId = Annotated[str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)]
-ExpectState = Annotated[str | None, typer.Option("--expect-state", help="Exit 6 unless the task is in one of these states (comma list).", show_default=False, autocompletion=complete_task_states)]
-HistoryLength = Annotated[int | None, typer.Option("--history-length", "--history", help="At most N history messages per task.", min=0, show_default=False, metavar="N")]
+RequestId = Annotated[
+    str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
+]
+ExpectState = Annotated[
+    str | None,
+    typer.Option(
+        "--expect-state",
+        help="Exit 6 unless the task is in one of these states (comma list).",
+        show_default=False,
+        autocompletion=complete_task_states,
+    ),
+]
+HistoryLength = Annotated[
+    int | None,
+    typer.Option(
+        "--history-length",
+        "--history",
+        help="At most N history messages per task.",
+        min=0,
+        show_default=False,
+        metavar="N",
+    ),
+]
 
 
 @app.command("get")
@@ -23,7 +54,9 @@ HistoryLength = Annotated[int | None, typer.Option("--history-length", "--histor
 def tasks_get(
     task_id: TaskId,
     history_length: HistoryLength = None,
-    wait: Annotated[bool, typer.Option("--wait", "--watch", help="Poll until the task is terminal or needs input.")] = False,
+    wait: Annotated[
+        bool, typer.Option("--wait", "--watch", help="Poll until the task is terminal or needs input.")
+    ] = False,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
@@ -41,21 +74,63 @@ def tasks_get(
     params: dict[str, Any] = {"id": task_id}
     if history_length is not None:
         params["historyLength"] = history_length
-    run_unary("GetTask", params, opts, request_id=request_id, expect=expect_state, wait=wait, poll_interval=poll_seconds(poll_interval, opts))
+    run_unary(
+        "GetTask",
+        params,
+        opts,
+        request_id=request_id,
+        expect=expect_state,
+        wait=wait,
+        poll_interval=poll_seconds(poll_interval, opts),
+    )
 
 
 @app.command("list")
 @method_options
 def tasks_list(
-    page_size: Annotated[int | None, typer.Option("--page-size", help="Tasks per page (V1 pageSize 1-100; V0 clix limit).", min=1, show_default=False, metavar="N")] = None,
-    page_token: Annotated[str | None, typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False)] = None,
-    context_id: Annotated[str | None, typer.Option("--context-id", help="Only tasks of this context.", show_default=False)] = None,
-    status: Annotated[str | None, typer.Option("--status", help="Only tasks in this state (e.g. working, completed).", show_default=False, autocompletion=complete_task_states)] = None,
+    page_size: Annotated[
+        int | None,
+        typer.Option(
+            "--page-size",
+            help="Tasks per page (V1 pageSize 1-100; V0 clix limit).",
+            min=1,
+            show_default=False,
+            metavar="N",
+        ),
+    ] = None,
+    page_token: Annotated[
+        str | None,
+        typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False),
+    ] = None,
+    context_id: Annotated[
+        str | None, typer.Option("--context-id", help="Only tasks of this context.", show_default=False)
+    ] = None,
+    status: Annotated[
+        str | None,
+        typer.Option(
+            "--status",
+            help="Only tasks in this state (e.g. working, completed).",
+            show_default=False,
+            autocompletion=complete_task_states,
+        ),
+    ] = None,
     history_length: HistoryLength = None,
-    include_artifacts: Annotated[bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")] = False,
-    status_timestamp_after: Annotated[str | None, typer.Option("--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False)] = None,
+    include_artifacts: Annotated[
+        bool, typer.Option("--include-artifacts", help="Include each task's artifacts.")
+    ] = False,
+    status_timestamp_after: Annotated[
+        str | None,
+        typer.Option(
+            "--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False
+        ),
+    ] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,
-    stream: Annotated[bool, typer.Option("--stream", help="Print each task as its page arrives (JSON Lines under -o json: one Task a line).")] = False,
+    stream: Annotated[
+        bool,
+        typer.Option(
+            "--stream", help="Print each task as its page arrives (JSON Lines under -o json: one Task a line)."
+        ),
+    ] = False,
     force: Annotated[
         bool,
         typer.Option(
@@ -86,9 +161,18 @@ def tasks_list(
         if status:
             states = sorted(parse_states(status) or ())
             if len(states) != 1:
-                raise UsageError(f"--status takes one state, not {status!r}", hint="ListTasks filters on a single state, e.g. --status working")
+                raise UsageError(
+                    f"--status takes one state, not {status!r}",
+                    hint="ListTasks filters on a single state, e.g. --status working",
+                )
             params["status"] = states[0]
-    for key, value in (("contextId", context_id), ("pageSize", page_size), ("pageToken", page_token), ("historyLength", history_length), ("statusTimestampAfter", status_timestamp_after)):
+    for key, value in (
+        ("contextId", context_id),
+        ("pageSize", page_size),
+        ("pageToken", page_token),
+        ("historyLength", history_length),
+        ("statusTimestampAfter", status_timestamp_after),
+    ):
         if value is not None:
             params[key] = value
     if include_artifacts:
@@ -100,7 +184,9 @@ def tasks_list(
 @method_options
 def tasks_cancel(
     task_id: TaskId,
-    metadata: Annotated[str | None, typer.Option("--metadata", help="Request metadata: a JSON object, @file or -.", show_default=False)] = None,
+    metadata: Annotated[
+        str | None, typer.Option("--metadata", help="Request metadata: a JSON object, @file or -.", show_default=False)
+    ] = None,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,
@@ -128,7 +214,13 @@ def tasks_subscribe(
     task_id: TaskId,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     force: Annotated[bool, force_option("Subscribe")] = False,
-    stream: Annotated[bool, typer.Option("--stream", help="Show each event as it arrives (JSON Lines under -o json); without it, the task as the stream leaves it.")] = False,
+    stream: Annotated[
+        bool,
+        typer.Option(
+            "--stream",
+            help="Show each event as it arrives (JSON Lines under -o json); without it, the task as the stream leaves it.",
+        ),
+    ] = False,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
     *,
@@ -148,15 +240,37 @@ def tasks_subscribe(
 
       a2a tasks subscribe 5f0c… --stream -o json | jq -c .
     """
-    run_stream("SubscribeToTask", {"id": task_id}, opts, request_id=request_id, expect=expect_state, force=force, poll_interval=poll_seconds(poll_interval, opts), live=stream)
+    run_stream(
+        "SubscribeToTask",
+        {"id": task_id},
+        opts,
+        request_id=request_id,
+        expect=expect_state,
+        force=force,
+        poll_interval=poll_seconds(poll_interval, opts),
+        live=stream,
+    )
 
 
 @app.command("download")
 @method_options
 def tasks_download(
     task_id: TaskId,
-    directory: Annotated[str | None, typer.Option("--dir", help="Directory to save the files in (created if missing); default: ./TASK_ID/.", show_default=False)] = None,
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace files that exist already (without it, a download that would replace one writes nothing, exit 1).")] = False,
+    directory: Annotated[
+        str | None,
+        typer.Option(
+            "--dir",
+            help="Directory to save the files in (created if missing); default: ./TASK_ID/.",
+            show_default=False,
+        ),
+    ] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            "--overwrite",
+            help="Replace files that exist already (without it, a download that would replace one writes nothing, exit 1).",
+        ),
+    ] = False,
     request_id: RequestId = None,
     *,
     opts: CallOptions,
@@ -178,4 +292,6 @@ def tasks_download(
 
 from a2acli.commands import push_configs  # noqa: E402
 
-app.add_typer(push_configs.app, name="push-config")  # the spec's `a2a task push-config …`, the same as `a2a push-config …`
+app.add_typer(
+    push_configs.app, name="push-config"
+)  # the spec's `a2a task push-config …`, the same as `a2a push-config …`

@@ -16,18 +16,55 @@ OUT = "Output and debugging"
 
 @app.command("listen")
 def webhook_listen(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on. Anything but loopback is reachable from other machines (warned).", rich_help_panel=RECV)] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on; 0 picks a free one (the URL is printed).", min=0, max=65535, rich_help_panel=RECV)] = 9000,
-    count: Annotated[int | None, typer.Option("--count", help="Exit 0 after N notifications.", min=1, show_default=False, rich_help_panel=RECV)] = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Address to listen on. Anything but loopback is reachable from other machines (warned).",
+            rich_help_panel=RECV,
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port",
+            help="Port to listen on; 0 picks a free one (the URL is printed).",
+            min=0,
+            max=65535,
+            rich_help_panel=RECV,
+        ),
+    ] = 9000,
+    count: Annotated[
+        int | None,
+        typer.Option("--count", help="Exit 0 after N notifications.", min=1, show_default=False, rich_help_panel=RECV),
+    ] = None,
     listen_timeout: Annotated[
         float | None,
-        typer.Option("--timeout", help="Stop after S seconds; exit 5 if --count was not reached (or, without --count, if nothing arrived).", min=0.0, show_default=False, rich_help_panel=RECV),
+        typer.Option(
+            "--timeout",
+            help="Stop after S seconds; exit 5 if --count was not reached (or, without --count, if nothing arrived).",
+            min=0.0,
+            show_default=False,
+            rich_help_panel=RECV,
+        ),
     ] = None,
     token: Annotated[
-        str | None, typer.Option("--token", help="Accept only deliveries whose X-A2A-Notification-Token / X-A2A-Token equals this (else 401).", show_default=False, rich_help_panel=CHECK)
+        str | None,
+        typer.Option(
+            "--token",
+            help="Accept only deliveries whose X-A2A-Notification-Token / X-A2A-Token equals this (else 401).",
+            show_default=False,
+            rich_help_panel=CHECK,
+        ),
     ] = None,
     auth: Annotated[
-        str | None, typer.Option("--auth", help="Accept only deliveries whose Authorization equals this, e.g. 'Bearer s3cret' (else 401).", show_default=False, rich_help_panel=CHECK)
+        str | None,
+        typer.Option(
+            "--auth",
+            help="Accept only deliveries whose Authorization equals this, e.g. 'Bearer s3cret' (else 401).",
+            show_default=False,
+            rich_help_panel=CHECK,
+        ),
     ] = None,
     output_mode: Annotated[
         str | None,
@@ -39,10 +76,23 @@ def webhook_listen(
             rich_help_panel=OUT,
         ),
     ] = None,
-    as_v: Annotated[str | None, typer.Option("--as", help="With -o json: each notification as a canonical V1 StreamResponse, whatever its shape.", show_default=False, rich_help_panel=OUT)] = None,
+    as_v: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            help="With -o json: each notification as a canonical V1 StreamResponse, whatever its shape.",
+            show_default=False,
+            rich_help_panel=OUT,
+        ),
+    ] = None,
     dump_dir: Annotated[
         str | None,
-        typer.Option("--dump", help="Keep each delivery in this directory: NNN-webhook.request.{http,body} and index.jsonl (credentials redacted).", show_default=False, rich_help_panel=OUT),
+        typer.Option(
+            "--dump",
+            help="Keep each delivery in this directory: NNN-webhook.request.{http,body} and index.jsonl (credentials redacted).",
+            show_default=False,
+            rich_help_panel=OUT,
+        ),
     ] = None,
 ) -> None:
     """Listen for push notifications and print each one as it arrives.
@@ -71,6 +121,16 @@ def webhook_listen(
         from a2acli import webhook
 
         out = Output(mode)
-        result = webhook.listen(out, host=host, port=port, token=token, auth=auth, dump=dump_dir, count=count, timeout=listen_timeout, as_v1=bool(as_v))
+        result = webhook.listen(
+            out,
+            host=host,
+            port=port,
+            token=token,
+            auth=auth,
+            dump=dump_dir,
+            count=count,
+            timeout=listen_timeout,
+            as_v1=bool(as_v),
+        )
     if result.interrupted:
         raise typer.Exit(130)

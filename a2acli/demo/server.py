@@ -118,7 +118,9 @@ JSONRPC = "JSONRPC"
 HTTP_JSON = "HTTP+JSON"
 GRPC = "GRPC"
 # The gRPC methods that return the extended card (V1, V0): they need metadata `x-api-key`.
-EXTENDED_CARD_GRPC_METHODS = frozenset({"/lf.a2a.v1.A2AService/GetExtendedAgentCard", "/a2a.v1.A2AService/GetAgentCard"})
+EXTENDED_CARD_GRPC_METHODS = frozenset(
+    {"/lf.a2a.v1.A2AService/GetExtendedAgentCard", "/a2a.v1.A2AService/GetAgentCard"}
+)
 GRPC_EXTRA_HINT = "pip install 'a2acli[grpc]'"
 GRPC_GRACE = 1.0  # seconds running gRPC calls get at shutdown
 AGENT_NAME = "a2a demo agent"
@@ -210,7 +212,11 @@ _PUBLIC_SKILLS = [
 def _interfaces(rpc_url: str, rest_url: str, bindings: tuple[str, ...], grpc_url: str = "") -> list[AgentInterface]:
     """One interface per binding and version, binding-major: each binding's 1.0 then its 0.3."""
     urls = {JSONRPC: rpc_url, HTTP_JSON: rest_url, GRPC: grpc_url}
-    return [AgentInterface(url=urls[binding], protocol_binding=binding, protocol_version=version) for binding in bindings for version in ("1.0", "0.3")]
+    return [
+        AgentInterface(url=urls[binding], protocol_binding=binding, protocol_version=version)
+        for binding in bindings
+        for version in ("1.0", "0.3")
+    ]
 
 
 def _build_card(
@@ -240,10 +246,13 @@ def _build_card(
         name=AGENT_NAME,
         description=(
             "Built-in demo agent of the a2a CLI (a2a-sdk server). Serves A2A 1.0 and 0.3 "
-            f"over {_spoken(bindings)}. Skills: create-user, slow, fail, ask, auth, echo." + (" Extended card." if extended else "")
+            f"over {_spoken(bindings)}. Skills: create-user, slow, fail, ask, auth, echo."
+            + (" Extended card." if extended else "")
         ),
         version=AGENT_VERSION,
-        supported_interfaces=_interfaces(url, rest_url if rest_url is not None else url.rstrip("/"), bindings, grpc_url or ""),
+        supported_interfaces=_interfaces(
+            url, rest_url if rest_url is not None else url.rstrip("/"), bindings, grpc_url or ""
+        ),
         capabilities=AgentCapabilities(streaming=True, push_notifications=True, extended_agent_card=True),
         # Declared but not required card-wide (no securityRequirements): only the extended
         # card and the `auth` skill (mid-task) check it, so plain calls work without credentials.
@@ -281,7 +290,11 @@ def _v0_interfaces(card: AgentCard) -> list[dict[str, str]]:
     """Every 0.3 interface, the primary one (`url` + `preferredTransport`) first: the 0.3 spec
     says `additionalInterfaces` SHOULD include the main url/transport too (the SDK's conversion
     lists only the others)."""
-    return [{"url": i.url, "transport": i.protocol_binding} for i in card.supported_interfaces if i.protocol_version.split(".", 1)[0] == "0"]
+    return [
+        {"url": i.url, "transport": i.protocol_binding}
+        for i in card.supported_interfaces
+        if i.protocol_version.split(".", 1)[0] == "0"
+    ]
 
 
 def _v0_endpoint_fix(data: dict[str, Any], card: AgentCard) -> dict[str, Any]:
@@ -435,7 +448,9 @@ class DemoAgentExecutor(AgentExecutor):
             await self._admin_report(updater, self._key_sent(context) == "right")
         else:
             known = ", ".join(s.id for s in _PUBLIC_SKILLS)
-            await updater.reject(updater.new_agent_message([_text_part(f"unknown skill {skill!r}; this agent knows: {known}")]))
+            await updater.reject(
+                updater.new_agent_message([_text_part(f"unknown skill {skill!r}; this agent knows: {known}")])
+            )
 
     def _key_sent(self, context: RequestContext) -> str:
         """The request's API key header (gRPC: metadata x-api-key): "right", "wrong" or "none"."""
@@ -494,7 +509,15 @@ class DemoAgentExecutor(AgentExecutor):
     async def _ask(self, updater: TaskUpdater, fields: dict[str, Any]) -> None:
         question = fields.get("question") or "Which value should I use?"
         await updater.start_work()
-        await updater.requires_input(updater.new_agent_message([_text_part(f'{question} Reply on this task (same taskId and contextId) with text, or a data part {{"value": ...}}.')]))
+        await updater.requires_input(
+            updater.new_agent_message(
+                [
+                    _text_part(
+                        f'{question} Reply on this task (same taskId and contextId) with text, or a data part {{"value": ...}}.'
+                    )
+                ]
+            )
+        )
 
     async def _auth(self, updater: TaskUpdater, key: str, *, again: bool = False) -> None:
         """In-task authorization (A2A §7.6): the task asks for the card's API key scheme in its
@@ -513,12 +536,18 @@ class DemoAgentExecutor(AgentExecutor):
             return
         if again:
             await updater.start_work()
-        await updater.add_artifact([_text_part(f"authorized with {API_KEY_HEADER}: the protected step is done")], name="authorized", last_chunk=True)
+        await updater.add_artifact(
+            [_text_part(f"authorized with {API_KEY_HEADER}: the protected step is done")],
+            name="authorized",
+            last_chunk=True,
+        )
         await updater.complete(updater.new_agent_message([_text_part("authorized, done")]))
 
     async def _admin_report(self, updater: TaskUpdater, authorized: bool) -> None:
         if not authorized:
-            await updater.reject(updater.new_agent_message([_text_part(f"admin-report needs header {API_KEY_HEADER} with the demo key")]))
+            await updater.reject(
+                updater.new_agent_message([_text_part(f"admin-report needs header {API_KEY_HEADER} with the demo key")])
+            )
             return
         await updater.start_work()
         report = {"tasksStarted": self._tasks_started, "usersCreated": self._users_created}
@@ -604,7 +633,9 @@ def _unauthorized(request_id: Any) -> JSONResponse:
     )
 
 
-def build_handler(public_card: AgentCard, extended_card: AgentCard, api_key: str) -> tuple[DefaultRequestHandler, httpx.AsyncClient]:
+def build_handler(
+    public_card: AgentCard, extended_card: AgentCard, api_key: str
+) -> tuple[DefaultRequestHandler, httpx.AsyncClient]:
     """The SDK request handler over the demo executor and in-memory stores, and the httpx
     client it pushes webhooks with (close both at shutdown)."""
     task_store = InMemoryTaskStore()
@@ -670,8 +701,12 @@ class _V03Extras:
 
     @validate_version(PROTOCOL_VERSION_0_3)
     async def _delete_push_config(self, request: Request, context: ServerCallContext) -> None:
-        params = types_v03.DeleteTaskPushNotificationConfigParams(id=request.path_params["id"], push_notification_config_id=request.path_params["push_id"])
-        await self.handler03.on_delete_task_push_notification_config(types_v03.DeleteTaskPushNotificationConfigRequest(id="", params=params), context)
+        params = types_v03.DeleteTaskPushNotificationConfigParams(
+            id=request.path_params["id"], push_notification_config_id=request.path_params["push_id"]
+        )
+        await self.handler03.on_delete_task_push_notification_config(
+            types_v03.DeleteTaskPushNotificationConfigRequest(id="", params=params), context
+        )
 
     @rest_error_handler
     async def list_tasks(self, request: Request) -> Response:
@@ -686,7 +721,9 @@ class _V03Extras:
         tasks: list[dict[str, Any]] = []
         token = ""
         while True:
-            page = await self.handler.on_list_tasks(ListTasksRequest(page_size=V03_LIST_PAGE, page_token=token, include_artifacts=True), context)
+            page = await self.handler.on_list_tasks(
+                ListTasksRequest(page_size=V03_LIST_PAGE, page_token=token, include_artifacts=True), context
+            )
             tasks += [MessageToDict(proto_utils_v03.ToProto.task(to_compat_task(t))) for t in page.tasks]
             token = page.next_page_token
             if not token:
@@ -716,7 +753,11 @@ def build_app(*, host: str, port: int, api_key: str, grpc_url: str | None = None
             body = await request.json()
         except Exception:  # noqa: BLE001 - the SDK reports bad JSON itself
             body = None
-        if isinstance(body, dict) and body.get("method") in EXTENDED_CARD_METHODS and request.headers.get(API_KEY_HEADER) != api_key:
+        if (
+            isinstance(body, dict)
+            and body.get("method") in EXTENDED_CARD_METHODS
+            and request.headers.get(API_KEY_HEADER) != api_key
+        ):
             request_id = body.get("id")
             if isinstance(request_id, bool) or not isinstance(request_id, str | int):
                 request_id = None
@@ -766,7 +807,10 @@ def _grpc_server(host: str, port: int, api_key: str) -> tuple[Any, int]:
             if sent != [api_key]:
 
                 async def deny(_request: Any, context: Any) -> None:
-                    await context.abort(grpc.StatusCode.UNAUTHENTICATED, f"Unauthorized: the extended agent card needs metadata {API_KEY_HEADER.lower()}")
+                    await context.abort(
+                        grpc.StatusCode.UNAUTHENTICATED,
+                        f"Unauthorized: the extended agent card needs metadata {API_KEY_HEADER.lower()}",
+                    )
 
                 return grpc.unary_unary_rpc_method_handler(deny)
         return await continuation(details)

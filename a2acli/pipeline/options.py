@@ -100,8 +100,16 @@ def conn_flags(opts: CallOptions, *, secrets: bool = True) -> str:
     for name in ("cacert", "cert", "key"):
         if getattr(opts, name) and given(name):
             flags.append(f"--{name} {shlex.quote(str(getattr(opts, name)))}")
-    flags += [placeholder for name, placeholder in _SECRET_FLAGS if secrets and getattr(opts, name.replace("-", "_")) and given(name)]
-    for flag, on in (("--plaintext", opts.plaintext), ("--insecure", opts.insecure), ("--strict-origin", opts.strict_origin and given("strict-origin"))):
+    flags += [
+        placeholder
+        for name, placeholder in _SECRET_FLAGS
+        if secrets and getattr(opts, name.replace("-", "_")) and given(name)
+    ]
+    for flag, on in (
+        ("--plaintext", opts.plaintext),
+        ("--insecure", opts.insecure),
+        ("--strict-origin", opts.strict_origin and given("strict-origin")),
+    ):
         if on:
             flags.append(flag)
     return "".join(" " + f for f in flags)

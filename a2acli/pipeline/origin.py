@@ -44,7 +44,10 @@ def check_origin(given: str, target: str, *, strict: bool, insecure: bool) -> st
 # the card names, and names that say so (`X-Api-Key`, `X-Access-Key`, `X-Auth-Token`, `Private-Token`,
 # `X-Session-Id`, `X-Secret`...). They follow the origin rule of --api-key and --bearer.
 _CREDENTIAL_NAMES = frozenset({"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "apikey"})
-_CREDENTIAL_WORDS = re.compile(r"(^|[-_])(auth|authorization|token|secret|password|passwd|key|apikey|session|sessionid|cookie|credentials?|signature)($|[-_])", re.I)
+_CREDENTIAL_WORDS = re.compile(
+    r"(^|[-_])(auth|authorization|token|secret|password|passwd|key|apikey|session|sessionid|cookie|credentials?|signature)($|[-_])",
+    re.I,
+)
 
 
 def credential_header(name: str, card: Any = None) -> bool:

@@ -10,7 +10,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from a2acli.errors import A2acliError, CardInvalidError, ConnectionBrokenError, HttpError, InvalidResponseError, RpcError, TimeoutExpired, UnreachableError, UsageError
+from a2acli.errors import (
+    A2acliError,
+    CardInvalidError,
+    ConnectionBrokenError,
+    HttpError,
+    InvalidResponseError,
+    RpcError,
+    TimeoutExpired,
+    UnreachableError,
+    UsageError,
+)
 from a2acli.pipeline.options import CallOptions
 from a2acli.render import present
 from a2acli.wire import Wire, envelope
@@ -35,8 +45,24 @@ class Reply:
 
     __slots__ = ("result", "_core", "raw", "exchange", "_decode", "facts")
 
-    def __init__(self, result: Any, core: Any = _UNSET, raw: bytes = b"", exchange: Any = None, *, decode: Any = None, facts: Any = None) -> None:
-        self.result, self._core, self.raw, self.exchange, self._decode, self.facts = result, core, raw, exchange, decode, facts
+    def __init__(
+        self,
+        result: Any,
+        core: Any = _UNSET,
+        raw: bytes = b"",
+        exchange: Any = None,
+        *,
+        decode: Any = None,
+        facts: Any = None,
+    ) -> None:
+        self.result, self._core, self.raw, self.exchange, self._decode, self.facts = (
+            result,
+            core,
+            raw,
+            exchange,
+            decode,
+            facts,
+        )
 
     @property
     def core(self) -> Any:
@@ -55,7 +81,12 @@ def learn_secrets(redactor: Any, opts: CallOptions) -> None:
     import base64
 
     basic = str(opts.basic or "")
-    redactor.add(opts.api_key, opts.bearer, basic.partition(":")[2], basic and base64.b64encode(basic.encode("utf-8", "replace")).decode())
+    redactor.add(
+        opts.api_key,
+        opts.bearer,
+        basic.partition(":")[2],
+        basic and base64.b64encode(basic.encode("utf-8", "replace")).decode(),
+    )
     for name, value in opts.headers:
         redactor.header_value(name, value, given=True)
     redactor.url(opts.url)
@@ -79,11 +110,22 @@ class Call:
         learn_secrets(self.redactor, opts)
         taps: list[Any] = [RequestIdTap(out.note)]
         if opts.debug:
-            taps.append(DebugTap(lambda line: out.note(line, always=True), self.redactor))  # asked for: said under -q too
+            taps.append(
+                DebugTap(lambda line: out.note(line, always=True), self.redactor)
+            )  # asked for: said under -q too
         if opts.dump:
-            taps.append(DumpTap(opts.dump, self.redactor, version=None if opts.version_auto else opts.wire.version, append=opts.dump_append))
+            taps.append(
+                DumpTap(
+                    opts.dump,
+                    self.redactor,
+                    version=None if opts.version_auto else opts.wire.version,
+                    append=opts.dump_append,
+                )
+            )
         if opts.insecure:
-            out.warn("--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic")
+            out.warn(
+                "--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic"
+            )
         self.transport = Transport(
             TransportConfig(
                 version=opts.wire.version,
@@ -164,7 +206,9 @@ class Call:
             return
         self.located = located
         if self.opts.offline and not is_file(located.location):
-            self.out.note(f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known")
+            self.out.note(
+                f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known"
+            )
             return
         found = resolve(self.transport, located)
         self.catalog_read, self.inline_card = found.read, found.card
@@ -183,12 +227,19 @@ class Call:
 
         self.resolve_agent()
         if not self.opts.url:
-            raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one")
+            raise UsageError(
+                "no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one"
+            )
         if self.catalog_pending():
-            raise UsageError(f"--offline does not read the catalog {self.located.catalog}", hint="drop --offline, or pass the agent's URL to -u")
+            raise UsageError(
+                f"--offline does not read the catalog {self.located.catalog}",
+                hint="drop --offline, or pass the agent's URL to -u",
+            )
         fetched = self.inline_card or fetch_card(self.transport, self.opts.url)
         if not isinstance(fetched.doc, dict):
-            raise CardInvalidError(f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url")
+            raise CardInvalidError(
+                f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url"
+            )
         self.card = to_core_card(fetched.doc)
         self.card_doc = fetched.doc
         vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
@@ -199,7 +250,9 @@ class Call:
 
         if problems := card_problems(self.card):
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            self.out.warn(f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding")
+            self.out.warn(
+                f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding"
+            )
         return fetched
 
     def endpoint(self) -> Endpoint:
@@ -209,7 +262,10 @@ class Call:
             if self.opts.endpoint:
                 if self.opts.version_auto:
                     if not self.opts.url:
-                        raise UsageError("--a2a-version auto reads the Agent Card, and --endpoint skips it", hint="pass --a2a-version 1.0 or 0.3, or -u URL of the agent too")
+                        raise UsageError(
+                            "--a2a-version auto reads the Agent Card, and --endpoint skips it",
+                            hint="pass --a2a-version 1.0 or 0.3, or -u URL of the agent too",
+                        )
                     self.fetch_card()
                     self.choose_version()
                 self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or ("jsonrpc",))[0])
@@ -226,7 +282,9 @@ class Call:
         from a2acli.wire.endpoints import missing_required_extensions
 
         for uri in missing_required_extensions(self.card or {}, self.opts.extensions):
-            self.out.warn(f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it")
+            self.out.warn(
+                f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it"
+            )
 
     def _select(self, card_url: str) -> Endpoint:
         """The card's interface for the version: the first --transport binding it offers, else
@@ -259,7 +317,9 @@ class Call:
 
     def _card_is_local(self) -> bool:
         url = self.opts.url or ""
-        return not self.catalog_pending() and (url.startswith("file://") or (url.endswith(".json") and "://" not in url))
+        return not self.catalog_pending() and (
+            url.startswith("file://") or (url.endswith(".json") and "://" not in url)
+        )
 
     def card_in_hand(self) -> bool:
         """The card can be read without the network: a card file, or a card a catalog held."""
@@ -339,7 +399,9 @@ class Call:
             return True
         if credential not in self.withheld:
             self.withheld.append(credential)
-            header = {"api-key": "X-API-Key: KEY", "basic": "Authorization: Basic …"}.get(credential, "Authorization: Bearer …")
+            header = {"api-key": "X-API-Key: KEY", "basic": "Authorization: Basic …"}.get(
+                credential, "Authorization: Bearer …"
+            )
             self.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
         return False
 
@@ -394,7 +456,9 @@ class Call:
         return True
 
     # -- encoding and preparing -----------------------------------------------------------------------
-    def encode(self, spec: MethodSpec, params: Any, request_id: str | None = None, *, stream: bool | None = None) -> Encoded:
+    def encode(
+        self, spec: MethodSpec, params: Any, request_id: str | None = None, *, stream: bool | None = None
+    ) -> Encoded:
         """A method of the table, encoded by the endpoint's binding for the chosen version."""
         from a2acli.wire.methods import NoV0FormError
 
@@ -403,14 +467,22 @@ class Call:
         self.sent = (spec.name, params)
         try:
             enc = self.binding.encode(
-                spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else "", request_id=request_id, stream=spec.streaming if stream is None else stream
+                spec,
+                params,
+                wire=self.opts.wire,
+                dialect=self._dialect_for(spec),
+                tenant=ep.tenant if ep else "",
+                request_id=request_id,
+                stream=spec.streaming if stream is None else stream,
             )
         except NoV0FormError as e:  # what to do depends on what the card offers
             if self.card is not None:
                 from a2acli.wire.endpoints import offered_versions
 
                 offers_v1: bool | None = Wire.V1 in offered_versions(self.card, self.opts.transports)
-                if not offers_v1 and self.card_varies:  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
+                if (
+                    not offers_v1 and self.card_varies
+                ):  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
                     offers_v1 = None
                 e.hint = e.spec.no_v0_hint(offers_v1, self.binding.flag)
             raise
@@ -433,7 +505,15 @@ class Call:
         """`a2a call`: a method by any name (see the bindings' encode_call)."""
         ep = self.known_endpoint()
         self.redactor.learn(params)
-        enc = self.binding.encode_call(method, params, wire=self.opts.wire, dialect=self.opts.dialect, tenant=ep.tenant if ep else "", request_id=request_id, stream=stream)
+        enc = self.binding.encode_call(
+            method,
+            params,
+            wire=self.opts.wire,
+            dialect=self.opts.dialect,
+            tenant=ep.tenant if ep else "",
+            request_id=request_id,
+            stream=stream,
+        )
         return self._noted(enc, request_id)
 
     def _noted(self, enc: Encoded, request_id: str | None = None) -> Encoded:
@@ -467,7 +547,9 @@ class Call:
             carried = sorted({*creds.headers, *creds.params, *creds.cookies, *given}, key=str.lower)
             if carried:  # A2ACLI_AUTH_003: a credential on a connection whose certificate is not checked
                 self._insecure_said = True
-                self.out.warn(f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them")
+                self.out.warn(
+                    f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them"
+                )
         return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
 
     def given_credentials(self) -> list[str]:
@@ -509,16 +591,27 @@ class Call:
             line = re.sub(r"[a-z]+://agent-card\.invalid(:\d+)?", lambda _: placeholder, line)
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
-            self.out.note(f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one")
+            self.out.note(
+                f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one"
+            )
         if ep is None and (self.opts.api_key or self.opts.bearer or self.opts.basic or self.opts.oauth):
-            self.out.note("credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent (only those its schemes take)")
+            self.out.note(
+                "credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent (only those its schemes take)"
+            )
         if ep is None and self.opts.version_auto:
-            self.out.note(f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}")
+            self.out.note(
+                f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}"
+            )
         head = [self.redactor.text(line)] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
         document = enc.document
         if enc.request_id is None:  # no envelope names the call: the JSON document is the whole request
             verb, _, target = head[0].partition(" ")
-            document = {"method": verb, "url": target, "headers": dict(self.redactor.headers(raw_headers)), "body": enc.document}
+            document = {
+                "method": verb,
+                "url": target,
+                "headers": dict(self.redactor.headers(raw_headers)),
+                "body": enc.document,
+            }
         present.request(self.out, head, body, document if self.out.mode == "json" else enc.document)
 
     # -- invoke -----------------------------------------------------------------------------------------
@@ -530,7 +623,15 @@ class Call:
         else:
             yield self._unary(enc, headers=headers, retries=retries)
 
-    def unary(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
+    def unary(
+        self,
+        spec: MethodSpec,
+        params: Any,
+        *,
+        request_id: str | None = None,
+        headers: dict[str, str] | None = None,
+        retries: int = 0,
+    ) -> Reply:
         self.endpoint()  # before encoding: the interface's binding and tenant shape the request
         enc = self.encode(spec, params, request_id, stream=False)
         try:
@@ -540,7 +641,9 @@ class Call:
             other = self._other_form(spec, params, e)
             if other is None:
                 raise
-        (reply,) = self.invoke(other, headers=headers, retries=retries)  # outside the except: the dump does not pin the refusal on it
+        (reply,) = self.invoke(
+            other, headers=headers, retries=retries
+        )  # outside the except: the dump does not pin the refusal on it
         return reply
 
     def _other_form(self, spec: MethodSpec, params: Any, err: A2acliError) -> Encoded | None:
@@ -555,7 +658,9 @@ class Call:
         if not refused:
             return None
         ep = self.known_endpoint()
-        other = self.binding.encode_other(spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else "")
+        other = self.binding.encode_other(
+            spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else ""
+        )
         if other is None:
             return None
         self.out.note(
@@ -563,7 +668,9 @@ class Call:
         )
         return self._noted(other)
 
-    def stream(self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None) -> Iterator[Reply]:
+    def stream(
+        self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None
+    ) -> Iterator[Reply]:
         self.endpoint()
         yield from self.invoke(self.encode(spec, params, request_id, stream=True), headers=headers)
 
@@ -592,7 +699,11 @@ class Call:
                     ) from e
                 attempt += 1
                 same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
-                self.out.note(f"retry {attempt}/{retries} in {delay:g}s" + (f" (same {same[0]})" if same else "") + f": {e.message}")
+                self.out.note(
+                    f"retry {attempt}/{retries} in {delay:g}s"
+                    + (f" (same {same[0]})" if same else "")
+                    + f": {e.message}"
+                )
                 time.sleep(delay)
         try:
             result = self.binding_of(enc).read_unary(enc, ex, warn=self.out.warn)
@@ -612,9 +723,18 @@ class Call:
         from a2acli.wire import is_pre_v03
 
         pv = self.card_doc.get("protocolVersion") if isinstance(self.card_doc, dict) else None
-        if not (enc.spec is not None and enc.spec.v0_since_0_3 and isinstance(err, RpcError) and err.a2a_code in (-32600, -32601) and isinstance(pv, str) and is_pre_v03(pv)):
+        if not (
+            enc.spec is not None
+            and enc.spec.v0_since_0_3
+            and isinstance(err, RpcError)
+            and err.a2a_code in (-32600, -32601)
+            and isinstance(pv, str)
+            and is_pre_v03(pv)
+        ):
             return
-        err.hint = f"the Agent Card says protocolVersion {pv}, and {enc.method} came with 0.3: the agent predates the method"
+        err.hint = (
+            f"the Agent Card says protocolVersion {pv}, and {enc.method} came with 0.3: the agent predates the method"
+        )
         if enc.spec.name == "GetExtendedAgentCard":
             err.hint += " (0.2 agents built with a2a-sdk serve an extended card, if any, by HTTP GET at /agent/authenticatedExtendedCard)"
 
@@ -638,7 +758,11 @@ class Call:
             why = f"{url} is the endpoint the Agent Card names"
         else:
             return
-        what = f"{enc.method} ({enc.request.verb} {enc.request.path})" if self.binding_of(enc).flag == "rest" else enc.method
+        what = (
+            f"{enc.method} ({enc.request.verb} {enc.request.path})"
+            if self.binding_of(enc).flag == "rest"
+            else enc.method
+        )
         err.hint = f"{why}: the agent probably does not implement {what}; -o raw or --debug shows the body"
 
     def binding_of(self, enc: Encoded) -> Binding:
@@ -701,7 +825,10 @@ class Call:
                 self.out.warn(text)
 
         while True:
-            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method, idle=self.out.flush) as (ex, stream):
+            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method, idle=self.out.flush) as (
+                ex,
+                stream,
+            ):
                 if not 200 <= (ex.status or 0) < 300:
                     if self.renew_oauth_token(ex):
                         continue
@@ -769,7 +896,17 @@ class Call:
             core = core["task"]
         if "statusUpdate" in core:
             ev = core["statusUpdate"]
-            self.task.update({k: v for k, v in (("id", ev.get("taskId")), ("contextId", ev.get("contextId")), ("state", (ev.get("status") or {}).get("state"))) if v})
+            self.task.update(
+                {
+                    k: v
+                    for k, v in (
+                        ("id", ev.get("taskId")),
+                        ("contextId", ev.get("contextId")),
+                        ("state", (ev.get("status") or {}).get("state")),
+                    )
+                    if v
+                }
+            )
             self._asks(ev.get("status"))
             return
         if "artifactUpdate" in core:
@@ -777,7 +914,13 @@ class Call:
             self.task.setdefault("id", ev.get("taskId"))
             return
         if "id" in core and "status" in core:
-            self.task.update({"id": core.get("id"), "contextId": core.get("contextId"), "state": (core.get("status") or {}).get("state")})
+            self.task.update(
+                {
+                    "id": core.get("id"),
+                    "contextId": core.get("contextId"),
+                    "state": (core.get("status") or {}).get("state"),
+                }
+            )
             self._asks(core.get("status"))
 
     def _asks(self, status: Any) -> None:

@@ -69,7 +69,9 @@ def _example_command(skill_id: str, example: Any) -> str | None:
                 continue
             if not isinstance(key, str) or not key or any(c in key for c in "=:"):
                 return f"a2a send --data {shlex.quote(json.dumps(doc, ensure_ascii=False))}"  # -f cannot name it
-            fields.append(f"{key}={value}" if isinstance(value, str) else f"{key}:={json.dumps(value, ensure_ascii=False)}")
+            fields.append(
+                f"{key}={value}" if isinstance(value, str) else f"{key}:={json.dumps(value, ensure_ascii=False)}"
+            )
         return " ".join(["a2a send --skill", shlex.quote(skill_id), *(f"-f {shlex.quote(f)}" for f in fields)])
     if isinstance(doc, dict):
         return f"a2a send --data {shlex.quote(json.dumps(doc, ensure_ascii=False))}"
@@ -87,7 +89,9 @@ def skill_uses(card: dict[str, Any], *, verbose: bool = False) -> list[SkillUse]
         sid = str(skill.get("id") or "")
         needs: list[str] = []
         for req in _listed(skill.get("securityRequirements")):
-            for name in (req.get("schemes") or {}) if isinstance(req, dict) and isinstance(req.get("schemes"), dict) else {}:
+            for name in (
+                (req.get("schemes") or {}) if isinstance(req, dict) and isinstance(req.get("schemes"), dict) else {}
+            ):
                 way = views.scheme_way(schemes.get(name))
                 flag = (f"`{way.login}`" if way.login else way.flag) or f"the card's scheme {name!r}"
                 if flag not in needs:
@@ -115,17 +119,32 @@ def card_rows(card: dict[str, Any], *, signature: Any = None) -> Rows:
     if interfaces:
         rows.append(Row("Interfaces", "\n".join(interfaces)))
     caps: dict[str, Any] = card["capabilities"] if isinstance(card.get("capabilities"), dict) else {}
-    rows.append(Row(views.L.CAPABILITIES, ", ".join(k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)) or "none"))
-    modes_in, modes_out = (", ".join(str(m) for m in _listed(card.get(k))) for k in ("defaultInputModes", "defaultOutputModes"))
+    rows.append(
+        Row(
+            views.L.CAPABILITIES,
+            ", ".join(k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)) or "none",
+        )
+    )
+    modes_in, modes_out = (
+        ", ".join(str(m) for m in _listed(card.get(k))) for k in ("defaultInputModes", "defaultOutputModes")
+    )
     if modes_in and modes_in == modes_out:
         rows.append(Row("Modes", f"{modes_in} (in and out)"))
     else:
-        rows += [Row(label, value) for label, value in ((views.L.INPUT_MODES, modes_in), (views.L.OUTPUT_MODES, modes_out)) if value]
+        rows += [
+            Row(label, value)
+            for label, value in ((views.L.INPUT_MODES, modes_in), (views.L.OUTPUT_MODES, modes_out))
+            if value
+        ]
     schemes = card.get("securitySchemes")
     lines = [scheme_line(str(name), scheme) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
     if lines:
         rows.append(Row(views.L.SECURITY, "\n".join(lines)))
-    required = [sorted((r.get("schemes") or {}).keys()) for r in _listed(card.get("securityRequirements")) if isinstance(r, dict)]
+    required = [
+        sorted((r.get("schemes") or {}).keys())
+        for r in _listed(card.get("securityRequirements"))
+        if isinstance(r, dict)
+    ]
     if required:
         rows.append(Row(views.L.REQUIRES, " or ".join(" and ".join(names) for names in required if names) or "none"))
     return rows
@@ -157,5 +176,10 @@ def show(out: Any, card: dict[str, Any], *, signature: Any = None, flags: str = 
         for command in use.commands:
             console.print(Text(f"    {visible(command + flags, one_line=True)}", style="cyan"), soft_wrap=True)
         if use.more:
-            console.print(Text(f"    ({use.more} more example{'s' if use.more > 1 else ''}: --verbose shows {'them' if use.more > 1 else 'it'})", style="dim"))
+            console.print(
+                Text(
+                    f"    ({use.more} more example{'s' if use.more > 1 else ''}: --verbose shows {'them' if use.more > 1 else 'it'})",
+                    style="dim",
+                )
+            )
     console.print(Text("--verbose: every field of the card, skill descriptions included", style="dim"))

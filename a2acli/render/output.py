@@ -73,7 +73,15 @@ class Output:
     and text `self.mode` is "text" (a human's view); `self.auto` says whether the rich view may be
     used where a terminal takes it."""
 
-    def __init__(self, mode: str = "auto", *, stdout: TextIO | None = None, stderr: TextIO | None = None, verbose: bool = False, quiet: bool = False) -> None:
+    def __init__(
+        self,
+        mode: str = "auto",
+        *,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        verbose: bool = False,
+        quiet: bool = False,
+    ) -> None:
         self.auto = mode == "auto"
         self.mode = "text" if self.auto else mode
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
@@ -188,7 +196,9 @@ class Output:
                 label, value = visible(row[0], one_line=True), str(row[1] or "")
                 if (len(row) > 2 and row[2]) or "\n" in value:
                     lines.append(f"{label}:")
-                    lines += ["  " + line for line in visible(value).split("\n")]  # agent text: control characters shown, not run
+                    lines += [
+                        "  " + line for line in visible(value).split("\n")
+                    ]  # agent text: control characters shown, not run
                     lines.append("")
                 else:
                     lines.append(f"{label}: {visible(value, one_line=True)}")
@@ -204,7 +214,9 @@ class Output:
         grid.add_column(overflow="fold")
         for row in rows:  # agent text: through safe_text (control characters shown, not run; no markup read)
             grid.add_row(safe_text(row[0]), safe_text(str(row[1] or ""), one_line=False))
-        self.console.print(Panel(grid, title=safe_text(title) if title else None, title_align="left", border_style=style, expand=False))
+        self.console.print(
+            Panel(grid, title=safe_text(title) if title else None, title_align="left", border_style=style, expand=False)
+        )
 
     def table(
         self,
@@ -224,7 +236,9 @@ class Output:
         rows = [[visible(str(v), one_line=True) for v in row] for row in rows]
         title = visible(title, one_line=True) if title else title
         if not self.rich:
-            self._put("".join("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n" for row in rows))
+            self._put(
+                "".join("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n" for row in rows)
+            )
             return
         from rich.table import Table
 
@@ -252,7 +266,12 @@ class Output:
         t = Table(title=safe_text(title) if title else None, title_justify="left")
         for c in columns:
             if c in keep:
-                t.add_column(c, no_wrap=True, overflow="ignore", min_width=max([len(c), *(len(r[columns.index(c)]) for r in rows)]))
+                t.add_column(
+                    c,
+                    no_wrap=True,
+                    overflow="ignore",
+                    min_width=max([len(c), *(len(r[columns.index(c)]) for r in rows)]),
+                )
             else:
                 t.add_column(c, overflow="fold")
         for row in rows:
@@ -301,19 +320,35 @@ class Output:
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
-            self.err_console.print(safe_text(msg, one_line=False, style=style), soft_wrap=True)  # the terminal wraps: copies stay whole
+            self.err_console.print(
+                safe_text(msg, one_line=False, style=style), soft_wrap=True
+            )  # the terminal wraps: copies stay whole
         else:
             self.err.write(msg + "\n")
             self.err.flush()
 
-    def error(self, *, message: str, hint: str | None, code: str, a2a_code: int | str | None, data: Any = None, request_id: str | None = None, usage: str | None = None) -> None:
+    def error(
+        self,
+        *,
+        message: str,
+        hint: str | None,
+        code: str,
+        a2a_code: int | str | None,
+        data: Any = None,
+        request_id: str | None = None,
+        usage: str | None = None,
+    ) -> None:
         """Under -o json the error envelope (official CLI spec Appendix B) goes to stdout as one
         compact line: the whole document when nothing was written yet, the last line after the
         events of a stream (JSON Lines); to stderr as text when a document is already there
         (stdout holds exactly one, as with --expect-state: the task, then the exit code 6). In
         text, `error: MESSAGE [CODE]` on stderr (the code unsaid when the message names it, as an
         A2A error's `TaskNotFoundError: …` does)."""
-        message, hint, data = redacted(message), redacted(hint) if hint else hint, redacted_value(data)  # an agent may echo a credential
+        message, hint, data = (
+            redacted(message),
+            redacted(hint) if hint else hint,
+            redacted_value(data),
+        )  # an agent may echo a credential
         if self.mode == "json" and (not self._documents or self._lines):
             err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
             if data is not None:
@@ -322,7 +357,10 @@ class Output:
                 err["requestId"] = request_id
             self.json({"error": err}, lines=True)
             return
-        message, hint = visible(message, one_line=True), visible(hint, one_line=True) if hint else hint  # no forged `hint:` line
+        message, hint = (
+            visible(message, one_line=True),
+            visible(hint, one_line=True) if hint else hint,
+        )  # no forged `hint:` line
         named = message.split(": ", 1)[0].split(" ")[-1] == code  # `TaskNotFoundError: …`
         self._err(f"error: {message}" + ("" if named else f" [{code}]"), "bold red")
         if data is not None:

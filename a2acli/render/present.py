@@ -12,7 +12,9 @@ def state_text(state: Any) -> str:
     return state_label(state)
 
 
-def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None, flags: str = "") -> None:
+def present(
+    kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None, flags: str = ""
+) -> None:
     """Show one reply (`kind` is the method table's `result`: send, task, task-list, …); `lines`:
     under -o json one compact line (one reply of several, as `a2a chat` prints them);
     `signature`: a card's signature outcome, shown in its text view; `flags`: the connection
@@ -23,7 +25,9 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
         return
     if out.mode == "json":
         doc = reply.core if as_v1 else reply.result
-        if kind == "empty" and doc is None:  # google.protobuf.Empty: `{}` over REST, `null` as a JSON-RPC result; one shape on every binding
+        if (
+            kind == "empty" and doc is None
+        ):  # google.protobuf.Empty: `{}` over REST, `null` as a JSON-RPC result; one shape on every binding
             doc = {}
         out.json(doc, lines=lines)
         return
@@ -56,7 +60,9 @@ def present(kind: str, reply: Any, out: Any, *, as_v1: bool = False, lines: bool
 
             card.show(out, core or {}, signature=signature, flags=flags)
         else:
-            out.rows(views.card_rows(core or {}, verbose=verbose, signature=signature), title="Agent Card", style="magenta")
+            out.rows(
+                views.card_rows(core or {}, verbose=verbose, signature=signature), title="Agent Card", style="magenta"
+            )
     elif kind == "empty":
         out.rows([views.Row(views.L.DELETED, "true")], title="Push config")
     else:
@@ -75,10 +81,25 @@ def catalog(out: Any, document: dict[str, Any], raw: bytes) -> None:
     from a2acli.render.views import L
 
     agents = document["agents"]
-    fields = [(a["name"], a.get("description", ""), ", ".join(a.get("tags", [])), a.get("url") or "(in the catalog)", a["reference"]) for a in agents]
+    fields = [
+        (
+            a["name"],
+            a.get("description", ""),
+            ", ".join(a.get("tags", [])),
+            a.get("url") or "(in the catalog)",
+            a["reference"],
+        )
+        for a in agents
+    ]
     labels = (L.AGENT, L.DESCRIPTION, L.TAGS, L.CARD_AT, L.REFERENCE)
     if out.rich:
-        out.table(list(labels), [list(f) for f in fields], title=f"{len(agents)} agent(s) in {document['catalog']}", keep=(L.CARD_AT, L.REFERENCE), drop=(L.TAGS, L.DESCRIPTION))
+        out.table(
+            list(labels),
+            [list(f) for f in fields],
+            title=f"{len(agents)} agent(s) in {document['catalog']}",
+            keep=(L.CARD_AT, L.REFERENCE),
+            drop=(L.TAGS, L.DESCRIPTION),
+        )
     else:  # the text floor: one record per agent, its empty fields left out
         for f in fields:
             out.rows([(label, value) for label, value in zip(labels, f, strict=True) if value], title=L.AGENT)
@@ -106,7 +127,11 @@ def task_lines(page: Any, out: Any, *, as_v1: bool = False) -> None:
 
     for task in (page.core or {}).get("tasks") or []:
         if isinstance(task, dict):
-            out.rows(views.task_list_rows(task, verbose=bool(getattr(out, "verbose", False))), title="Task", style=state_style(task))
+            out.rows(
+                views.task_list_rows(task, verbose=bool(getattr(out, "verbose", False))),
+                title="Task",
+                style=state_style(task),
+            )
 
 
 def _task_list(out: Any, core: Any, verbose: bool) -> None:
@@ -120,7 +145,15 @@ def _task_list(out: Any, core: Any, verbose: bool) -> None:
         L = views.L
         out.table(
             [L.TASK, L.CONTEXT, L.STATE, L.UPDATED],
-            [[str(t.get("id", "")), str(t.get("contextId", "")), views.state_label((t.get("status") or {}).get("state")), str((t.get("status") or {}).get("timestamp", ""))] for t in tasks],
+            [
+                [
+                    str(t.get("id", "")),
+                    str(t.get("contextId", "")),
+                    views.state_label((t.get("status") or {}).get("state")),
+                    str((t.get("status") or {}).get("timestamp", "")),
+                ]
+                for t in tasks
+            ],
             title=counted or f"{len(tasks)} task(s)",
             keep=(L.TASK, L.CONTEXT),  # ids are copied into the next command: never wrapped or cut
             shorter={L.UPDATED: views.short_time},
@@ -166,7 +199,14 @@ def next_page_note(out: Any, core: Any, again: str = "a2a tasks list") -> None:
         out.command(f"{again} --page-token {shlex.quote(str(core['nextPageToken']))}")
 
 
-def waiting(out: Any, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None, announced: bool = False) -> Any:
+def waiting(
+    out: Any,
+    task: dict[str, Any] | None = None,
+    *,
+    what: str = "waiting for task",
+    since: float | None = None,
+    announced: bool = False,
+) -> Any:
     """The wait for a task as a context: a spinner on stderr at a terminal (elapsed time, state,
     latest status message; `.update(task)` after each look, `.event(reply)` for a stream event),
     lines off one, nothing under -o json."""

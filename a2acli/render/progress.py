@@ -99,7 +99,15 @@ class Waiting:
     task so far ({"id", "state"}, may be empty while a blocking send has not answered);
     `announced`: the task was named on stderr already (off a terminal, no opening line)."""
 
-    def __init__(self, out: Output, task: dict[str, Any] | None = None, *, what: str = "waiting for task", since: float | None = None, announced: bool = False) -> None:
+    def __init__(
+        self,
+        out: Output,
+        task: dict[str, Any] | None = None,
+        *,
+        what: str = "waiting for task",
+        since: float | None = None,
+        announced: bool = False,
+    ) -> None:
         self.out = out
         self.what = what
         self.announced = announced
@@ -107,7 +115,9 @@ class Waiting:
         self.state = views.state_label((task or {}).get("state")) if (task or {}).get("state") else ""
         self.message = ""
         self.started = since if since is not None else time.monotonic()
-        self.spinner = getattr(out, "auto", False) and not out.quiet and terminal(out.err)  # the rich view at a real terminal (FORCE_COLOR is not enough); -o text and -q: none
+        self.spinner = (
+            getattr(out, "auto", False) and not out.quiet and terminal(out.err)
+        )  # the rich view at a real terminal (FORCE_COLOR is not enough); -o text and -q: none
         self.lines = out.mode == "text" and not self.spinner
         self._live: Any = None
         self._spin: Any = None
@@ -135,7 +145,14 @@ class Waiting:
         from rich.spinner import Spinner
 
         self._spin = Spinner("dots", style="cyan")
-        live = Live(console=self.out.err_console, get_renderable=self._renderable, refresh_per_second=REFRESH_PER_SECOND, transient=True, redirect_stdout=False, redirect_stderr=False)
+        live = Live(
+            console=self.out.err_console,
+            get_renderable=self._renderable,
+            refresh_per_second=REFRESH_PER_SECOND,
+            transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
         try:
             with ctrl_c_held():
                 live.start(refresh=True)

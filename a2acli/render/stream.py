@@ -235,7 +235,9 @@ class LiveState:
         self._status(task.get("status"))
         if polled:
             self.polled = True
-            self.timeline[-1].note = ("polled (GetTask)" + (f": {self.timeline[-1].note}" if self.timeline[-1].note else ""))[:NOTE_CHARS]
+            self.timeline[-1].note = (
+                "polled (GetTask)" + (f": {self.timeline[-1].note}" if self.timeline[-1].note else "")
+            )[:NOTE_CHARS]
         for art in task.get("artifacts") or []:
             if isinstance(art, dict):
                 self.artifact(art, append=False, last=True)
@@ -295,7 +297,13 @@ def render_live(s: LiveState) -> Any:
         for row in s.timeline:
             style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
             timeline.append("\n")
-            timeline.append_text(safe_text((f"{row.clock:<10}  {'+' + format(row.elapsed, '.1f') + 's':>7}  ", "dim"), (f"{row.state:<{width}}", style), f"  {row.note}"))
+            timeline.append_text(
+                safe_text(
+                    (f"{row.clock:<10}  {'+' + format(row.elapsed, '.1f') + 's':>7}  ", "dim"),
+                    (f"{row.state:<{width}}", style),
+                    f"  {row.note}",
+                )
+            )
         parts.append(timeline)
 
     if s.artifacts_dropped:
@@ -322,7 +330,15 @@ def render_live(s: LiveState) -> Any:
                 body.append(safe_text(p.pretty, one_line=False))
         if art.more_parts:
             body.append(Text(f"… {art.more_parts} more part(s)", style="dim"))
-        parts.append(Panel(Group(*body) if body else Text(""), title=safe_text(*named), title_align="left", border_style="magenta", expand=False))
+        parts.append(
+            Panel(
+                Group(*body) if body else Text(""),
+                title=safe_text(*named),
+                title_align="left",
+                border_style="magenta",
+                expand=False,
+            )
+        )
 
     if s.done:
         style = _STATE_STYLES.get(s.state, "white")
@@ -341,7 +357,13 @@ def _header(s: LiveState) -> Any:
     """`Task ID  STATE  N events, T s  Context ID`: one line when it fits the terminal, else the
     context on a line of its own, so a label is never wrapped away from its id."""
     events = f"  {s.events} event{'s' if s.events != 1 else ''}, {s.elapsed():.1f}s"
-    head = safe_text(("Task ", "bold"), s.task_id or "(none yet)", "  ", (s.state or "waiting", f"bold {_STATE_STYLES.get(s.state, 'white')}"), (events, "dim"))
+    head = safe_text(
+        ("Task ", "bold"),
+        s.task_id or "(none yet)",
+        "  ",
+        (s.state or "waiting", f"bold {_STATE_STYLES.get(s.state, 'white')}"),
+        (events, "dim"),
+    )
     if not s.context_id:
         return head
     return _OneLineOrTwo(head, safe_text(("Context ", "bold"), s.context_id))
@@ -488,7 +510,11 @@ class StreamView:
 
     def final(self, reply: Any) -> None:
         """The task as polled after the stream ended early (or fetched for a finished task)."""
-        core = reply.core.get("task", reply.core) if isinstance(reply.core, dict) and isinstance(reply.core.get("task"), dict) else reply.core
+        core = (
+            reply.core.get("task", reply.core)
+            if isinstance(reply.core, dict) and isinstance(reply.core.get("task"), dict)
+            else reply.core
+        )
         if self.out.mode == "raw":
             self.out.raw(reply.raw)
         elif self.out.mode == "json":
@@ -498,7 +524,10 @@ class StreamView:
             self._feed(self.state.task, core or {}, polled=True)
         else:
             self.polled += 1
-            self.out.rows([views.Row(views.L.EVENT, "task")] + views.task_rows(core or {}, verbose=self.out.verbose), title="Task (polled)")
+            self.out.rows(
+                [views.Row(views.L.EVENT, "task")] + views.task_rows(core or {}, verbose=self.out.verbose),
+                title="Task (polled)",
+            )
 
     def summary(self, task: dict[str, Any]) -> None:
         if self.out.mode != "text":
@@ -522,7 +551,12 @@ class StreamView:
         if not task.get("id"):
             return
         L = views.L  # the last record restates what the next command needs (the spec's text floor)
-        rows = [(L.TASK, str(task["id"])), (L.CONTEXT, str(task.get("contextId", ""))), (L.STATE, views.state_label(task.get("state"))), (L.EVENTS, str(self.count))]
+        rows = [
+            (L.TASK, str(task["id"])),
+            (L.CONTEXT, str(task.get("contextId", ""))),
+            (L.STATE, views.state_label(task.get("state"))),
+            (L.EVENTS, str(self.count)),
+        ]
         if self.polled:  # the records above are the stream's events and then the task as polled: both counted
             rows.append((L.POLLED, str(self.polled)))
         self.out.rows(rows, title="Summary")
@@ -530,7 +564,12 @@ class StreamView:
 
 # -- a stream shown as its end: `tasks subscribe` without --stream --------------------------------
 
-_BARE_KINDS = {"task": "task", "status-update": "statusUpdate", "artifact-update": "artifactUpdate", "message": "message"}
+_BARE_KINDS = {
+    "task": "task",
+    "status-update": "statusUpdate",
+    "artifact-update": "artifactUpdate",
+    "message": "message",
+}
 _MEMBERS = {
     "task": "task",
     "statusUpdate": "statusUpdate",

@@ -187,7 +187,10 @@ def part_rows(part: Any, *, verbose: bool = False) -> Rows:
     elif "data" in part:
         rows = [Row(L.DATA, pretty(part["data"]), True)]
     elif "raw" in part or "url" in part:
-        rows = [Row(L.FILE, str(part.get("filename") or "(unnamed file)")), Row(L.MEDIA_TYPE, str(part.get("mediaType") or "application/octet-stream"))]
+        rows = [
+            Row(L.FILE, str(part.get("filename") or "(unnamed file)")),
+            Row(L.MEDIA_TYPE, str(part.get("mediaType") or "application/octet-stream")),
+        ]
         rows.append(Row(L.SIZE, _size(part)) if "raw" in part else Row(L.FILE_URL, str(part["url"])))
     else:
         rows = [Row(L.PART, pretty(part), True)]
@@ -232,9 +235,14 @@ def status_rows(status: Any, *, verbose: bool = False) -> Rows:
     if status.get("timestamp"):
         rows.append(Row(L.UPDATED, str(status["timestamp"])))
     msg = status.get("message")
-    if isinstance(msg, dict):  # one form: a block of its parts, each as its kind reads (verbose: the message's id and role first)
+    if isinstance(
+        msg, dict
+    ):  # one form: a block of its parts, each as its kind reads (verbose: the message's id and role first)
         if verbose:
-            rows += [Row(L.STATUS_MESSAGE_ID, str(msg.get("messageId", ""))), Row(L.STATUS_MESSAGE_ROLE, role_label(msg.get("role")))]
+            rows += [
+                Row(L.STATUS_MESSAGE_ID, str(msg.get("messageId", ""))),
+                Row(L.STATUS_MESSAGE_ROLE, role_label(msg.get("role"))),
+            ]
         parts: list[Any] = msg["parts"] if isinstance(msg.get("parts"), list) else []
         rows.append(Row(L.STATUS_MESSAGE, "\n".join(_status_part(p) for p in parts), True))
         if verbose and msg.get("metadata"):
@@ -258,7 +266,11 @@ def task_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:
     """Task, Context, State first (what the next command needs), then the status, every artifact
     with every part, and the history: counted when concise, each message when verbose."""
     status = task.get("status") or {}
-    rows: Rows = [Row(L.TASK, str(task.get("id", ""))), Row(L.CONTEXT, str(task.get("contextId", ""))), Row(L.STATE, state_label(status.get("state")))]
+    rows: Rows = [
+        Row(L.TASK, str(task.get("id", ""))),
+        Row(L.CONTEXT, str(task.get("contextId", ""))),
+        Row(L.STATE, state_label(status.get("state"))),
+    ]
     rows += status_rows(status, verbose=verbose)
     for art in task.get("artifacts") or []:
         rows += artifact_rows(art, verbose=verbose) if isinstance(art, dict) else [Row(L.ARTIFACT, compact(art))]
@@ -275,14 +287,22 @@ def task_list_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:
     if verbose:
         return task_rows(task, verbose=True)
     status = task.get("status") or {}
-    rows: Rows = [Row(L.TASK, str(task.get("id", ""))), Row(L.CONTEXT, str(task.get("contextId", ""))), Row(L.STATE, state_label(status.get("state")))]
+    rows: Rows = [
+        Row(L.TASK, str(task.get("id", ""))),
+        Row(L.CONTEXT, str(task.get("contextId", ""))),
+        Row(L.STATE, state_label(status.get("state"))),
+    ]
     if status.get("timestamp"):
         rows.append(Row(L.UPDATED, str(status["timestamp"])))
     return rows
 
 
 def push_config_rows(cfg: dict[str, Any]) -> Rows:
-    rows: Rows = [Row(L.CONFIG, str(cfg.get("id", ""))), Row(L.TASK, str(cfg.get("taskId", ""))), Row(L.WEBHOOK, str(cfg.get("url", "")))]
+    rows: Rows = [
+        Row(L.CONFIG, str(cfg.get("id", ""))),
+        Row(L.TASK, str(cfg.get("taskId", ""))),
+        Row(L.WEBHOOK, str(cfg.get("url", ""))),
+    ]
     if cfg.get("token"):
         rows.append(Row(L.TOKEN, str(cfg["token"])))
     auth = cfg.get("authentication")
@@ -330,7 +350,9 @@ def scheme_way(scheme: Any) -> Way:
             "deviceCode": ("a2a auth login --device", "device code"),
             "authorizationCode": ("a2a auth login --flow authorization-code", "browser sign-in"),
         }.get(flow)
-        return Way(f"oauth2{' ' + flow if flow else ''}", bearer, "" if login else "--bearer TOKEN", "bearer", *(login or ()))
+        return Way(
+            f"oauth2{' ' + flow if flow else ''}", bearer, "" if login else "--bearer TOKEN", "bearer", *(login or ())
+        )
     if kind == "openIdConnect":
         return Way(kind, bearer, "--bearer TOKEN", "bearer", "a2a auth login", "OpenID Connect discovery")
     if kind == "mtls":
@@ -382,7 +404,12 @@ def signature_rows(outcome: Any) -> Rows:
     """An Agent Card's signature outcome (wire/signing.Outcome): verified, invalid, unverifiable
     or absent, then the kid, algorithm, where the key came from and why, each when known."""
     rows: Rows = [Row(L.SIGNATURE, outcome.status)]
-    for label, value in ((L.SIGNATURE_KEY, outcome.kid), (L.SIGNATURE_ALGORITHM, outcome.alg), (L.SIGNATURE_KEY_SOURCE, outcome.key_source), (L.SIGNATURE_REASON, outcome.reason)):
+    for label, value in (
+        (L.SIGNATURE_KEY, outcome.kid),
+        (L.SIGNATURE_ALGORITHM, outcome.alg),
+        (L.SIGNATURE_KEY_SOURCE, outcome.key_source),
+        (L.SIGNATURE_REASON, outcome.reason),
+    ):
         if value:
             rows.append(Row(label, value))
     return rows
@@ -393,7 +420,11 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
     authenticate (where each credential goes and the flag that sends it), then each skill with
     its tags, examples and modes. Cards vary widely, so every field is shown as well as its shape
     allows: an entry that is not an object is shown as JSON rather than dropped."""
-    rows: Rows = [Row(L.AGENT, str(card.get("name", ""))), Row(L.DESCRIPTION, str(card.get("description", ""))), Row(L.VERSION, str(card.get("version", "")))]
+    rows: Rows = [
+        Row(L.AGENT, str(card.get("name", ""))),
+        Row(L.DESCRIPTION, str(card.get("description", ""))),
+        Row(L.VERSION, str(card.get("version", ""))),
+    ]
     if isinstance(card.get("provider"), dict):
         rows.append(Row(L.PROVIDER, str(card["provider"].get("organization", ""))))
     if signature is not None:
@@ -402,7 +433,11 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
         if not isinstance(itf, dict):
             rows.append(Row(L.INTERFACE, compact(itf)))
             continue
-        rows += [Row(L.INTERFACE, str(itf.get("url", ""))), Row(L.INTERFACE_BINDING, str(itf.get("protocolBinding", "?"))), Row(L.INTERFACE_VERSION, str(itf.get("protocolVersion", "?")))]
+        rows += [
+            Row(L.INTERFACE, str(itf.get("url", ""))),
+            Row(L.INTERFACE_BINDING, str(itf.get("protocolBinding", "?"))),
+            Row(L.INTERFACE_VERSION, str(itf.get("protocolVersion", "?"))),
+        ]
         if itf.get("tenant"):
             rows.append(Row(L.INTERFACE_TENANT, str(itf["tenant"])))
     caps = card.get("capabilities")
@@ -412,14 +447,21 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
     rows.append(Row(L.CAPABILITIES, ", ".join(flags) or "none"))
     for ext in _listed(caps.get("extensions")):  # A2A §4.6: the ones marked required must be declared (--extension)
         if isinstance(ext, dict) and ext.get("uri"):
-            rows += [Row(L.EXTENSION, str(ext["uri"])), Row(L.EXTENSION_REQUIRED, "true" if ext.get("required") is True else "false")]
+            rows += [
+                Row(L.EXTENSION, str(ext["uri"])),
+                Row(L.EXTENSION_REQUIRED, "true" if ext.get("required") is True else "false"),
+            ]
     for key, label in (("defaultInputModes", L.INPUT_MODES), ("defaultOutputModes", L.OUTPUT_MODES)):
         if card.get(key):
             rows.append(Row(label, ", ".join(str(m) for m in _listed(card[key]))))
     schemes = card.get("securitySchemes")
     for name, scheme in schemes.items() if isinstance(schemes, dict) else []:
         rows += _scheme_rows(str(name), scheme)
-    required = [sorted((r.get("schemes") or {}).keys()) for r in _listed(card.get("securityRequirements")) if isinstance(r, dict)]
+    required = [
+        sorted((r.get("schemes") or {}).keys())
+        for r in _listed(card.get("securityRequirements"))
+        if isinstance(r, dict)
+    ]
     if required:
         rows.append(Row(L.REQUIRES, " or ".join(" and ".join(names) for names in required if names) or "none"))
     for skill in _listed(card.get("skills")):
@@ -429,7 +471,12 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
 
 def event_kind(core: Any) -> str:
     if isinstance(core, dict):
-        for key, name in (("task", "task"), ("message", "message"), ("statusUpdate", "status-update"), ("artifactUpdate", "artifact-update")):
+        for key, name in (
+            ("task", "task"),
+            ("message", "message"),
+            ("statusUpdate", "status-update"),
+            ("artifactUpdate", "artifact-update"),
+        ):
             if key in core:
                 return name
     return "event"
@@ -446,7 +493,11 @@ def event_rows(core_event: dict[str, Any], *, verbose: bool = False) -> Rows:
     if kind == "status-update":
         ev = core_event["statusUpdate"]
         status = ev.get("status") or {}
-        rows = head + [Row(L.TASK, str(ev.get("taskId", ""))), Row(L.CONTEXT, str(ev.get("contextId", ""))), Row(L.STATE, state_label(status.get("state")))]
+        rows = head + [
+            Row(L.TASK, str(ev.get("taskId", ""))),
+            Row(L.CONTEXT, str(ev.get("contextId", ""))),
+            Row(L.STATE, state_label(status.get("state"))),
+        ]
         rows += status_rows(status, verbose=verbose)
         if verbose and ev.get("final"):
             rows.append(Row(L.FINAL, "true"))

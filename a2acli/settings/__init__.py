@@ -34,7 +34,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.settings.files import ConfigFile, Layer, config_path, global_read_path, load_config, local_files, parse_dotenv, read_config_file, spec_global_path, token_cache_path
+from a2acli.settings.files import (
+    ConfigFile,
+    Layer,
+    config_path,
+    global_read_path,
+    load_config,
+    local_files,
+    parse_dotenv,
+    read_config_file,
+    spec_global_path,
+    token_cache_path,
+)
 from a2acli.settings.precedence import Resolved, agent_match, resolve, resolve_values
 from a2acli.settings.table import AUTH_KEYS, PATH_SETTINGS, SETTINGS, Setting, env_names
 from a2acli.settings.values import (

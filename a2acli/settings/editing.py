@@ -24,7 +24,9 @@ def write_private(path: Path, text: str) -> None:
     if path.is_symlink():
         path = path.resolve()
     if path.exists() and not path.is_file():
-        raise UsageError(f"{path} is not a regular file; not writing to it", hint="point A2ACLI_GLOBAL_CONFIG at a file")
+        raise UsageError(
+            f"{path} is not a regular file; not writing to it", hint="point A2ACLI_GLOBAL_CONFIG at a file"
+        )
     parent = path.parent
     tmp: str | None = None
     try:
@@ -50,7 +52,9 @@ def write_private(path: Path, text: str) -> None:
             finally:
                 os.close(dirfd)
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}", hint="check A2ACLI_GLOBAL_CONFIG and the directory's permissions") from None
+        raise UsageError(
+            f"cannot write {path}: {e.strerror or e}", hint="check A2ACLI_GLOBAL_CONFIG and the directory's permissions"
+        ) from None
 
 
 class ConfigEdit:
@@ -66,7 +70,8 @@ class ConfigEdit:
         self.text = _read_text(self.path, writing=True) or ""
         if self.text.strip() and is_dotenv(self.path, self.text):
             raise UsageError(
-                f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed", hint="edit it by hand, or point A2ACLI_GLOBAL_CONFIG at a TOML file"
+                f"{self.path} is a .env file: `a2a config set/unset` and `auth login` write TOML; the file was not changed",
+                hint="edit it by hand, or point A2ACLI_GLOBAL_CONFIG at a TOML file",
             )
         self.data = _parse(self.path, self.text, writing=True)
         self._ops: list[tuple[str, tuple[str, ...], Any]] = []
@@ -86,7 +91,9 @@ class ConfigEdit:
         for i, k in enumerate(keys[:-1]):
             node = node.setdefault(k, {})
             if not isinstance(node, dict):
-                raise UsageError(f"{'.'.join(keys[: i + 1])} in {self.path} is a value, not a table", hint="fix the file by hand")
+                raise UsageError(
+                    f"{'.'.join(keys[: i + 1])} in {self.path} is a value, not a table", hint="fix the file by hand"
+                )
         old = node.get(keys[-1])
         if type(old) is type(value) and old == value:
             return
@@ -116,7 +123,10 @@ class ConfigEdit:
             if text is not None and _reads_as(text, self.data):
                 break
         else:
-            raise UsageError(f"cannot make this change to {self.path} without rewriting more of it than the change", hint="make it by hand; `a2a config show` shows the effective settings")
+            raise UsageError(
+                f"cannot make this change to {self.path} without rewriting more of it than the change",
+                hint="make it by hand; `a2a config show` shows the effective settings",
+            )
         write_private(self.path, text)
         return self.path
 
@@ -211,7 +221,14 @@ def _walk(doc: Any, keys: tuple[str, ...], inlines: dict[int, tuple[Any, str, st
     return node
 
 
-def _set(doc: Any, keys: tuple[str, ...], value: Any, style: str, new_tables: list[tuple[Any, str]], inlines: dict[int, tuple[Any, str, str]]) -> None:
+def _set(
+    doc: Any,
+    keys: tuple[str, ...],
+    value: Any,
+    style: str,
+    new_tables: list[tuple[Any, str]],
+    inlines: dict[int, tuple[Any, str, str]],
+) -> None:
     import tomlkit
     from tomlkit.items import InlineTable
 

@@ -54,15 +54,24 @@ def global_files(warnings: list[str]) -> list[ConfigFile]:
         try:
             exists = path.is_file()
         except OSError as e:  # a directory on the way that cannot be read
-            raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the permissions of its directory, or set A2ACLI_GLOBAL_CONFIG") from None
+            raise UsageError(
+                f"cannot read the config file {path}: {e.strerror}",
+                hint="check the permissions of its directory, or set A2ACLI_GLOBAL_CONFIG",
+            ) from None
         f = read_config_file(path, "global") if exists else None
         if f:
             found.append(f)
     if len(found) == 2:
         ours, spec = (f.data for f in found)
-        differ = sorted(k for k, v in spec.items() if k in ours and not isinstance(v, dict) and k != "default-profile" and str(ours[k]) != str(v))
+        differ = sorted(
+            k
+            for k, v in spec.items()
+            if k in ours and not isinstance(v, dict) and k != "default-profile" and str(ours[k]) != str(v)
+        )
         if differ:
-            warnings.append(f"the global config files disagree on {', '.join(differ)}: {found[0].path} is used over {found[1].path}")
+            warnings.append(
+                f"the global config files disagree on {', '.join(differ)}: {found[0].path} is used over {found[1].path}"
+            )
     return found
 
 
@@ -73,7 +82,10 @@ def _read_text(path: Path, *, writing: bool) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as e:
-        raise UsageError(f"cannot read the config file {path}: {e.strerror}", hint="check the file, and A2ACLI_GLOBAL_CONFIG or --config") from None
+        raise UsageError(
+            f"cannot read the config file {path}: {e.strerror}",
+            hint="check the file, and A2ACLI_GLOBAL_CONFIG or --config",
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -110,7 +122,9 @@ def _where(e: ValueError, text: str) -> tuple[int, int, str]:
 def _not_toml(path: Path, line: int, column: int, what: str, *, writing: bool) -> UsageError:
     where = f"the config file {path} is not valid TOML: line {line}, column {column}: {what}"
     if writing:  # never rewrite what cannot be read: the rest of the user's file would go with it
-        return UsageError(f"{where}; the file was not changed", hint=f"fix line {line} by hand, then run the command again")
+        return UsageError(
+            f"{where}; the file was not changed", hint=f"fix line {line} by hand, then run the command again"
+        )
     return UsageError(where, hint=f"fix line {line}, or remove the file")
 
 
@@ -191,12 +205,18 @@ def parse_dotenv(path: Path, text: str) -> dict[str, str]:
                 value, end = _quoted(body, quote)
             if end < 0:
                 if mine:
-                    raise UsageError(f"{path} line {lineno}: the value of {name} has no closing {quote}", hint=f"close the quote, or write {name}=value unquoted")
+                    raise UsageError(
+                        f"{path} line {lineno}: the value of {name} has no closing {quote}",
+                        hint=f"close the quote, or write {name}=value unquoted",
+                    )
                 continue
             after = body[end + 1 :].strip()
             if after and not after.startswith("#"):
                 if mine:
-                    raise UsageError(f"{path} line {lineno}: text after the closing quote of {name}", hint="one value per line; a comment starts with ' #'")
+                    raise UsageError(
+                        f"{path} line {lineno}: text after the closing quote of {name}",
+                        hint="one value per line; a comment starts with ' #'",
+                    )
                 continue
         else:
             value = re.split(r"\s#", rest, maxsplit=1)[0].strip()
@@ -305,7 +325,9 @@ def find_local() -> tuple[list[tuple[Path, str | None]], list[str]]:
                 if text is None or not re.search(r"^\s*(export\s+)?A2ACLI_[A-Z0-9_]*\s*=", text, re.M):
                     continue
             if os.name == "posix" and st.st_uid != os.getuid():
-                warnings.append(f"ignoring {p}: it belongs to another user (uid {st.st_uid}); a config file someone else wrote could send your credentials elsewhere")
+                warnings.append(
+                    f"ignoring {p}: it belongs to another user (uid {st.st_uid}); a config file someone else wrote could send your credentials elsewhere"
+                )
                 continue
             found.append((Path(p), text))
         if found:
@@ -325,7 +347,9 @@ def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
         p = Path(os.path.abspath(os.path.expanduser(explicit)))
         if not p.exists() or p.is_dir():
             what = "is a directory" if p.is_dir() else "no such file"
-            raise UsageError(f"--config {explicit}: {what}", hint="give a .env or TOML config file (--config /dev/null: none at all)")
+            raise UsageError(
+                f"--config {explicit}: {what}", hint="give a .env or TOML config file (--config /dev/null: none at all)"
+            )
         f = read_config_file(p, "--config")
         return [f] if f else []
     found, warned = find_local()

@@ -95,11 +95,16 @@ def _agent_section(f: ConfigFile, ref: str | None) -> tuple[str, dict[str, Any]]
     if not isinstance(sec, dict):
         raise _wrong_type(where, sec, "a table of settings", f.path)
     if "url" in sec:
-        raise UsageError(f"{where} in {f.path} sets url: an agent scope is chosen by the agent's URL and cannot change it", hint=f"remove url from [{where}]")
+        raise UsageError(
+            f"{where} in {f.path} sets url: an agent scope is chosen by the agent's URL and cannot change it",
+            hint=f"remove url from [{where}]",
+        )
     return best[1], sec
 
 
-def _sections(f: ConfigFile, pname: str | None, explicit: bool, agent: tuple[str, dict[str, Any]] | None) -> list[Layer]:
+def _sections(
+    f: ConfigFile, pname: str | None, explicit: bool, agent: tuple[str, dict[str, Any]] | None
+) -> list[Layer]:
     """The layers of one file, highest first."""
     profiles = _table(f, "profiles")
     prof: Layer | None = None
@@ -135,7 +140,15 @@ def check_types(layer: Layer) -> None:
             if ok and isinstance(value, list):
                 ok = all(isinstance(v, str) for v in value)
             if not ok:
-                wanted = "a string" + (" or an array of strings" if list in also else " or a number" if int in also else " or a boolean" if bool in also else "")
+                wanted = "a string" + (
+                    " or an array of strings"
+                    if list in also
+                    else " or a number"
+                    if int in also
+                    else " or a boolean"
+                    if bool in also
+                    else ""
+                )
                 raise _wrong_type(f"{prefix}{key}", value, wanted, path)
     for table in ("headers", "auth", "catalogs"):
         sub = layer.values.get(table)
@@ -150,11 +163,21 @@ def check_types(layer: Layer) -> None:
 
 def _kind(value: Any) -> str:
     """What a TOML value is, in words."""
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
 
 
 def _wrong_type(key: str, value: Any, wanted: str, path: Path | None = None) -> UsageError:
-    return UsageError(f"{key} in the config file {path or config_path()} is {_kind(value)}, not {wanted}", hint=f"fix {key} in the file, or `a2a config set` it")
+    return UsageError(
+        f"{key} in the config file {path or config_path()} is {_kind(value)}, not {wanted}",
+        hint=f"fix {key} in the file, or `a2a config set` it",
+    )
 
 
 class Resolved(NamedTuple):
@@ -183,7 +206,10 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})
         where = " or ".join(dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), str(path)]))
-        raise UsageError(f"no profile {pname!r} in {where}", hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one")
+        raise UsageError(
+            f"no profile {pname!r} in {where}",
+            hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one",
+        )
     # The agent: the URL (else the endpoint) from every source but the agent scopes, which it chooses.
     plain = [layer for f in files for layer in _sections(f, pname, explicit, None)]
     ref_values, _, _ = _pick_values({k: flags.get(k) for k in ("url", "endpoint")}, plain, only=("url", "endpoint"))
@@ -219,7 +245,20 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
             break
     warnings += filter(None, (_exposed(f) for f in files))
     wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
-    return Resolved(values, sources, pname, tuple(headers.values()), auth, tuple(warnings), rank, tuple(files), psource, tuple(agents), wheres, tuple(catalogs.items()))
+    return Resolved(
+        values,
+        sources,
+        pname,
+        tuple(headers.values()),
+        auth,
+        tuple(warnings),
+        rank,
+        tuple(files),
+        psource,
+        tuple(agents),
+        wheres,
+        tuple(catalogs.items()),
+    )
 
 
 def _exposed(f: ConfigFile) -> str | None:
@@ -235,7 +274,9 @@ def _exposed(f: ConfigFile) -> str | None:
     return f"the config file {f.path} is readable by others (mode {mode & 0o777:o}) and holds secrets ({', '.join(f.secrets)}); run: chmod 600 {f.path}"
 
 
-def _pick_values(flags: dict[str, Any], layers: list[Layer], only: tuple[str, ...] | None = None) -> tuple[dict[str, Any], dict[str, str], dict[str, int]]:
+def _pick_values(
+    flags: dict[str, Any], layers: list[Layer], only: tuple[str, ...] | None = None
+) -> tuple[dict[str, Any], dict[str, str], dict[str, int]]:
     """Each setting from the first of: flag, environment, the layers in order, built-in default."""
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
@@ -262,7 +303,9 @@ def _pick_values(flags: dict[str, Any], layers: list[Layer], only: tuple[str, ..
     return values, sources, rank
 
 
-def resolve_values(flags: dict[str, Any], pname: str | None, pvals: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def resolve_values(
+    flags: dict[str, Any], pname: str | None, pvals: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Each setting from the first of: flag, environment, the profile's values, built-in default."""
     values, sources, _ = _pick_values(flags, [Layer(f"profile {pname}", pvals)] if pname else [])
     return values, sources

@@ -30,7 +30,10 @@ def parse_key(key: str) -> tuple[str, str]:
     k = key.strip()
     low = k.lower()
     if low.replace("_", "-") in ("task-id", "context-id", "taskid", "contextid", "task", "context"):
-        raise UsageError(f"{k!r} cannot be stored: task and context ids are never kept in the config", hint="pass --task-id / --context-id on each call")
+        raise UsageError(
+            f"{k!r} cannot be stored: task and context ids are never kept in the config",
+            hint="pass --task-id / --context-id on each call",
+        )
     if low == "default-profile":
         return "top", "default-profile"
     if low.startswith(("header.", "headers.")):
@@ -42,13 +45,16 @@ def parse_key(key: str) -> tuple[str, str]:
         name = k.split(".", 1)[1].strip()
         if not _CATALOG_NAME.fullmatch(name):
             raise UsageError(
-                f"{name!r} is not a catalog name", hint="letters, digits, - and _ (catalog:NAME/ENTRY names an entry of it), e.g. a2a config set catalog.team https://registry.example/agents.json"
+                f"{name!r} is not a catalog name",
+                hint="letters, digits, - and _ (catalog:NAME/ENTRY names an entry of it), e.g. a2a config set catalog.team https://registry.example/agents.json",
             )
         return "catalogs", name
     if low.startswith("auth."):
         sub = low.split(".", 1)[1]
         if sub not in AUTH_KEYS:
-            raise UsageError(f"unknown auth key {sub!r}", hint="auth keys: " + ", ".join(f"auth.{a}" for a in AUTH_KEYS))
+            raise UsageError(
+                f"unknown auth key {sub!r}", hint="auth keys: " + ", ".join(f"auth.{a}" for a in AUTH_KEYS)
+            )
         return "auth", sub
     renamed = {s.old: s.name for s in SETTINGS.values() if s.old}
     low = renamed.get(low, low)
@@ -66,7 +72,10 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
         if "\n" in value or "\r" in value:
             raise UsageError(f"the value of header {name} has a line break", hint="header values are one line")
         if not value.isascii():
-            raise UsageError(f"the value of header {name} is not ASCII", hint="header values travel as ASCII: percent-encode or base64 it")
+            raise UsageError(
+                f"the value of header {name} is not ASCII",
+                hint="header values travel as ASCII: percent-encode or base64 it",
+            )
         return table, name, value
     if table == "catalogs":
         check_catalog(value, f"catalog.{name}")
@@ -76,15 +85,23 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
             check_url(value, f"auth.{name}", files=False)
         if name == "flow":
             if value.lower() not in FLOWS:
-                raise UsageError(f"auth.flow {value!r} is not {', '.join(FLOWS[:-1])} or {FLOWS[-1]}", hint=f"{FLOWS[0]} (the default), {', '.join(FLOWS[1:])}")
+                raise UsageError(
+                    f"auth.flow {value!r} is not {', '.join(FLOWS[:-1])} or {FLOWS[-1]}",
+                    hint=f"{FLOWS[0]} (the default), {', '.join(FLOWS[1:])}",
+                )
             value = value.lower()
         if name == "redirect-port":
             if not value.strip().isdigit() or int(value) > 65535:
-                raise UsageError(f"auth.redirect-port {value!r} is not a port number", hint="0 (a free port, the default) to 65535")
+                raise UsageError(
+                    f"auth.redirect-port {value!r} is not a port number", hint="0 (a free port, the default) to 65535"
+                )
             return table, name, int(value)
         if name == "client-auth":
             if value.lower() not in ("basic", "post"):
-                raise UsageError(f"auth.client-auth {value!r} is not basic or post", hint="basic (HTTP Basic, the default) or post (client_secret_post)")
+                raise UsageError(
+                    f"auth.client-auth {value!r} is not basic or post",
+                    hint="basic (HTTP Basic, the default) or post (client_secret_post)",
+                )
             value = value.lower()
         return table, name, value
     if table == "top":
@@ -99,7 +116,13 @@ def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False)
 
     problem = url_problem(str(value), files=files, grpc=grpc)
     if problem:
-        example = "https://idp.example/oauth/token" if "token" in what else "127.0.0.1:50051 (gRPC) or http://127.0.0.1:41241" if grpc else "http://127.0.0.1:41241"
+        example = (
+            "https://idp.example/oauth/token"
+            if "token" in what
+            else "127.0.0.1:50051 (gRPC) or http://127.0.0.1:41241"
+            if grpc
+            else "http://127.0.0.1:41241"
+        )
         shown = str(value) if len(str(value)) <= 100 else str(value)[:100] + "…"
         said = problem[3:] if problem.startswith("it is not an") else f"is not a valid URL: {problem}"
         raise UsageError(f"{what} {shown!r} {said}", hint=f"e.g. {example}")
@@ -113,8 +136,13 @@ def check_catalog(value: Any, what: str) -> None:
 
     problem = catalog_problem(str(value))
     if problem:
-        said = problem[3:] if problem.startswith("it is not an") else f"is not an agent catalog's URL or file: {problem}"
-        raise UsageError(f"{what} {str(value)[:100]!r} {said}", hint="e.g. https://registry.example/agents.json, an origin serving /.well-known/ai-catalog.json, or a file's path")
+        said = (
+            problem[3:] if problem.startswith("it is not an") else f"is not an agent catalog's URL or file: {problem}"
+        )
+        raise UsageError(
+            f"{what} {str(value)[:100]!r} {said}",
+            hint="e.g. https://registry.example/agents.json, an origin serving /.well-known/ai-catalog.json, or a file's path",
+        )
 
 
 def _catalog_stored(value: str) -> str:
@@ -162,7 +190,10 @@ def parse_timeout(value: Any, what: str = "--timeout") -> float | None:
     text = str(value).strip()
     t = parse_duration(value)
     if t is None or not math.isfinite(t) or t < 0 or t > MAX_TIMEOUT:
-        raise UsageError(f"{what} {text!r} is not a duration from 0 to {MAX_TIMEOUT} seconds", hint="e.g. --timeout 30, 30s, 2m or 500ms (0: no whole-call bound)")
+        raise UsageError(
+            f"{what} {text!r} is not a duration from 0 to {MAX_TIMEOUT} seconds",
+            hint="e.g. --timeout 30, 30s, 2m or 500ms (0: no whole-call bound)",
+        )
     return t or None
 
 
@@ -174,7 +205,10 @@ def parse_poll_interval(value: Any, what: str = "--poll-interval") -> float:
     text = str(value).strip()
     t = parse_duration(value)
     if t is None or not math.isfinite(t) or t < MIN_POLL_INTERVAL or t > MAX_TIMEOUT:
-        raise UsageError(f"{what} {text!r} is not a duration from {MIN_POLL_INTERVAL:g}s to {MAX_TIMEOUT} seconds", hint="e.g. --poll-interval 2, 2s, 500ms or 1m")
+        raise UsageError(
+            f"{what} {text!r} is not a duration from {MIN_POLL_INTERVAL:g}s to {MAX_TIMEOUT} seconds",
+            hint="e.g. --poll-interval 2, 2s, 500ms or 1m",
+        )
     return t
 
 
@@ -189,7 +223,9 @@ def check_value(name: str, value: Any) -> Any:
         try:
             wire = parse_version_choice(text)
         except ValueError as e:
-            raise UsageError(str(e), hint="a2a-version is 1.0, 0.3 or auto (1.0 when the card offers it, else 0.3)") from None
+            raise UsageError(
+                str(e), hint="a2a-version is 1.0, 0.3 or auto (1.0 when the card offers it, else 0.3)"
+            ) from None
         return wire.version if wire is not None else AUTO
     if name == "dialect":
         from a2acli.wire.dialects import get_dialect
@@ -256,7 +292,9 @@ def parse_size(value: Any, name: str = "--max-body") -> int:
     m = _SIZE.fullmatch(text) if not isinstance(value, bool) else None
     n = int(m.group(1)) * 1024 ** "_kmg".index(m.group(2).lower() or "_") if m else 0
     if n <= 0 or n > 1024**4:
-        raise UsageError(f"{name} {text!r} is not a size", hint=f"a number of bytes with an optional K, M or G, e.g. {name} 64M")
+        raise UsageError(
+            f"{name} {text!r} is not a size", hint=f"a number of bytes with an optional K, M or G, e.g. {name} 64M"
+        )
     return n
 
 
@@ -274,7 +312,10 @@ def check_credential(value: object, what: str) -> None:
         return
     text = str(value)
     if not text.isascii() or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
-        raise UsageError(f"{what} holds a non-ASCII or control character (the value is not shown)", hint="credentials travel in headers as ASCII: percent-encode or base64 it")
+        raise UsageError(
+            f"{what} holds a non-ASCII or control character (the value is not shown)",
+            hint="credentials travel in headers as ASCII: percent-encode or base64 it",
+        )
 
 
 def _url(value: Any, what: str) -> Any:
@@ -302,7 +343,9 @@ def _credential(value: Any, what: str) -> Any:
 def _basic(value: Any, what: str) -> Any:
     if value and ":" not in str(value):
         source = what.partition(" (")[2].rstrip(")") or "flag"
-        raise UsageError(f"--basic must be USER:PASSWORD ({source})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret")
+        raise UsageError(
+            f"--basic must be USER:PASSWORD ({source})", hint="e.g. --basic alice:s3cret, or A2ACLI_BASIC=alice:s3cret"
+        )
     return value
 
 
@@ -312,7 +355,10 @@ def _path(value: Any, what: str) -> str | None:
     p = Path(str(value)).expanduser()
     if not p.is_file():
         flag, _, source = what.partition(" (")
-        raise UsageError(f"{flag} {value}: no such file" + (f" ({source}" if source else " (flag)"), hint=f"give the path of a PEM file to {flag}")
+        raise UsageError(
+            f"{flag} {value}: no such file" + (f" ({source}" if source else " (flag)"),
+            hint=f"give the path of a PEM file to {flag}",
+        )
     return str(p)
 
 
@@ -321,7 +367,12 @@ def _choice(name: str) -> Any:
         text = str(value).lower()
         if text not in OPTIONS[name].choices:
             choices = OPTIONS[name].choices
-            raise UsageError(f"unknown {name} mode {text!r}" if name == "output" else f"{what}: {text!r} is not one of {', '.join(choices)}", hint=f"-o {', '.join(choices[:-1])} or {choices[-1]}")
+            raise UsageError(
+                f"unknown {name} mode {text!r}"
+                if name == "output"
+                else f"{what}: {text!r} is not one of {', '.join(choices)}",
+                hint=f"-o {', '.join(choices[:-1])} or {choices[-1]}",
+            )
         return text
 
     return parse

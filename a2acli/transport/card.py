@@ -52,7 +52,9 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
         try:
             text = path.read_bytes()
         except OSError as e:
-            raise CardNotFoundError(f"cannot read the card file {path}: {e.strerror or e}", hint="check the path") from None
+            raise CardNotFoundError(
+                f"cannot read the card file {path}: {e.strerror or e}", hint="check the path"
+            ) from None
         from a2acli.wire import envelope
 
         try:
@@ -63,7 +65,9 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
     tried: list[str] = []
     for cand in card_candidates(url):
         ex = transport.get(cand, label="card")
-        if cand == url and not urlsplit(url).path.endswith(".json"):  # the URL as given: a card, or where an agent is mounted
+        if cand == url and not urlsplit(url).path.endswith(
+            ".json"
+        ):  # the URL as given: a card, or where an agent is mounted
             try:
                 doc = read_document(ex, what="the card endpoint") if ex.status and 200 <= ex.status < 300 else None
             except A2acliError:
@@ -72,7 +76,9 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
 
             if is_card(doc):
                 return FetchedCard(cand, doc, ex, tuple(tried))
-            tried.append(f"{cand} ({f'HTTP {ex.status}' if not (ex.status and 200 <= ex.status < 300) else 'not an Agent Card'})")
+            tried.append(
+                f"{cand} ({f'HTTP {ex.status}' if not (ex.status and 200 <= ex.status < 300) else 'not an Agent Card'})"
+            )
             continue
         if ex.status in (404, 410):  # nothing there: the next place may have the card
             tried.append(f"{cand} (HTTP {ex.status})")

@@ -99,12 +99,20 @@ def read_catalog(transport: Transport | None, location: str) -> ReadCatalog:
             with path.open("rb") as f:
                 raw = f.read(CATALOG_MAX + 1)
         except OSError as e:
-            raise UnreachableError(f"cannot read the catalog file {path}: {e.strerror or e}", hint="check --catalog (a file's path, or an http(s) URL)") from None
+            raise UnreachableError(
+                f"cannot read the catalog file {path}: {e.strerror or e}",
+                hint="check --catalog (a file's path, or an http(s) URL)",
+            ) from None
         if len(raw) > CATALOG_MAX:
-            raise too_large(f"the agent catalog {path}", CATALOG_MAX, hint="an agent catalog is a list of agents: check --catalog")
+            raise too_large(
+                f"the agent catalog {path}", CATALOG_MAX, hint="an agent catalog is a list of agents: check --catalog"
+            )
         return ReadCatalog(path.as_uri(), _parse(raw, str(path)), None, raw)
     if not location.startswith(("http://", "https://")):
-        raise UsageError(f"the catalog {location!r} is not an http(s) URL or a file", hint="e.g. --catalog https://registry.example/agents.json, or --catalog ./agents.json")
+        raise UsageError(
+            f"the catalog {location!r} is not an http(s) URL or a file",
+            hint="e.g. --catalog https://registry.example/agents.json, or --catalog ./agents.json",
+        )
     if transport is None:
         raise UsageError(f"the catalog {location} is on the network: not read here", hint="`a2a card catalog` reads it")
     tried: list[str] = []
@@ -126,11 +134,15 @@ def read_catalog(transport: Transport | None, location: str) -> ReadCatalog:
             if more:  # a web app's catch-all page at a well-known path: the next may be the catalog
                 tried.append(f"{url} ({ex.content_type or 'no content type'}, not JSON)")
                 continue
-            raise CardInvalidError(e.message, hint="an agent catalog is JSON: check --catalog; --debug shows the answer") from None
+            raise CardInvalidError(
+                e.message, hint="an agent catalog is JSON: check --catalog; --debug shows the answer"
+            ) from None
         return ReadCatalog(url, parse_catalog(doc, url), ex, ex.response_body)
     raise UnreachableError(
         f"no agent catalog at {', '.join(tried)}",
-        hint="a2a sends no credentials to a catalog (it is public, like the Agent Card)" if refused else "check --catalog: a catalog's URL, or an origin that serves " + " or ".join(CATALOG_PATHS),
+        hint="a2a sends no credentials to a catalog (it is public, like the Agent Card)"
+        if refused
+        else "check --catalog: a catalog's URL, or an origin that serves " + " or ".join(CATALOG_PATHS),
     )
 
 
@@ -144,7 +156,9 @@ def _parse(raw: bytes, where: str) -> Catalog:
     return parse_catalog(doc, where)
 
 
-_HOST_PORT = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.%]+\]):[0-9]{1,5}(?:[/?#].*)?", re.S)
+_HOST_PORT = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.%]+\]):[0-9]{1,5}(?:[/?#].*)?", re.S
+)
 
 
 def entry_reference(entry: Entry, location: str) -> str:
@@ -156,7 +170,10 @@ def entry_reference(entry: Entry, location: str) -> str:
     remote = not is_file(location)
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme == "file" and remote:
-        raise CardInvalidError(f"{entry.path} ({entry.name}) points at a local file, {url!r}: a catalog on the network cannot", hint="the catalog's entries must be http(s) URLs")
+        raise CardInvalidError(
+            f"{entry.path} ({entry.name}) points at a local file, {url!r}: a catalog on the network cannot",
+            hint="the catalog's entries must be http(s) URLs",
+        )
     if scheme or catalog_entry(url) is not None:
         ref = url
     elif _HOST_PORT.fullmatch(url):
@@ -165,13 +182,21 @@ def entry_reference(entry: Entry, location: str) -> str:
         ref = urljoin(location, url)
     else:
         base = Path(unquote(urlsplit(location).path)).parent
-        spelt_as_path = url.startswith(("/", "./", "../", "~")) or url.lower().endswith(".json") or (base / url).exists()
+        spelt_as_path = (
+            url.startswith(("/", "./", "../", "~")) or url.lower().endswith(".json") or (base / url).exists()
+        )
         ref = (base / Path(url).expanduser()).absolute().as_uri() if spelt_as_path else agent_reference(url)
     if catalog_entry(ref) is not None:
-        raise CardInvalidError(f"{entry.path} ({entry.name}) is another catalog reference, {url!r}: not followed", hint="a catalog entry names the agent's URL or card")
+        raise CardInvalidError(
+            f"{entry.path} ({entry.name}) is another catalog reference, {url!r}: not followed",
+            hint="a catalog entry names the agent's URL or card",
+        )
     problem = url_problem(ref, files=True)
     if problem or not ref.startswith(("http://", "https://", "file://")):
-        raise CardInvalidError(f"{entry.path} ({entry.name}): {url!r} is not where an Agent Card can be read ({problem or 'not an http(s) URL or a file'})", hint="fix the catalog entry")
+        raise CardInvalidError(
+            f"{entry.path} ({entry.name}): {url!r} is not where an Agent Card can be read ({problem or 'not an http(s) URL or a file'})",
+            hint="fix the catalog entry",
+        )
     return ref
 
 
@@ -199,7 +224,9 @@ def resolve(transport: Transport | None, located: Located) -> Resolved:
     read = read_catalog(transport, located.location)
     entry = find_entry(read.catalog, located.name, located.catalog)
     if entry.card is not None:  # read from the catalog: its URL, with the entry's name as the fragment
-        return Resolved(read, entry, read.location, FetchedCard(f"{read.location}#{quote(entry.name, safe='')}", entry.card, None))
+        return Resolved(
+            read, entry, read.location, FetchedCard(f"{read.location}#{quote(entry.name, safe='')}", entry.card, None)
+        )
     return Resolved(read, entry, entry_reference(entry, read.location), None)
 
 

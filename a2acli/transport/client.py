@@ -34,7 +34,18 @@ from a2acli.wire.bindings.base import HttpRequest
 USER_AGENT = f"a2acli/{__version__}"
 # What a public GET (a card, a downloaded file) carries on when redirected to another origin: no
 # -H value and no credential, only these.
-_PUBLIC_HEADERS = frozenset({"host", "user-agent", "accept", "accept-encoding", "a2a-version", "a2a-extensions", "x-a2a-extensions", "connection"})
+_PUBLIC_HEADERS = frozenset(
+    {
+        "host",
+        "user-agent",
+        "accept",
+        "accept-encoding",
+        "a2a-version",
+        "a2a-extensions",
+        "x-a2a-extensions",
+        "connection",
+    }
+)
 # Time is always bounded (docs/guide.md, "Timeouts"): a connection must be made within
 # CONNECT_TIMEOUT seconds, and without --timeout a read waits at most IDLE_TIMEOUT seconds for its
 # next byte. A stream kept alive by comments (`: keep-alive`) is never idle; an agent silent that
@@ -66,7 +77,9 @@ class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to de
     insecure: bool = False
     connect_timeout: float = CONNECT_TIMEOUT
     idle_timeout: float = IDLE_TIMEOUT  # seconds a read waits for a byte when there is no --timeout
-    unary_bound: float | None = None  # seconds one unary exchange may take in all when there is no --timeout (UNARY_BOUND)
+    unary_bound: float | None = (
+        None  # seconds one unary exchange may take in all when there is no --timeout (UNARY_BOUND)
+    )
     cacert: str | None = None  # PEM bundle trusted instead of the default CAs
     cert: str | None = None  # client certificate (mutual TLS); may hold the key too
     key: str | None = None  # its private key, when separate
@@ -88,7 +101,10 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
 
             ctx = ssl.create_default_context(cafile=certifi.where())
     except (OSError, ssl.SSLError) as e:
-        raise UsageError(f"cannot load the CA bundle {cfg.cacert}: {getattr(e, 'strerror', None) or e}", hint="--cacert takes a PEM file of CA certificates") from None
+        raise UsageError(
+            f"cannot load the CA bundle {cfg.cacert}: {getattr(e, 'strerror', None) or e}",
+            hint="--cacert takes a PEM file of CA certificates",
+        ) from None
     if cfg.insecure:
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE
@@ -97,7 +113,9 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
             ctx.load_cert_chain(cfg.cert, cfg.key)
         except (OSError, ssl.SSLError) as e:
             raise UsageError(
-                f"cannot load the client certificate {cfg.cert}" + (f" with key {cfg.key}" if cfg.key else "") + f": {getattr(e, 'strerror', None) or e}",
+                f"cannot load the client certificate {cfg.cert}"
+                + (f" with key {cfg.key}" if cfg.key else "")
+                + f": {getattr(e, 'strerror', None) or e}",
                 hint="--cert takes a PEM certificate (with its key, or the key in --key); the key must match it",
             ) from None
     return ctx
@@ -133,7 +151,9 @@ class _LazyTLSTransport(httpx.BaseTransport):
         trickles in fails at its next byte); later requests get new pools."""
         plain, tls = self._plain, self._tls
         self._plain = None
-        self._tls = None if not (self._cfg.cacert or self._cfg.cert) else httpx.HTTPTransport(verify=tls_verify(self._cfg))
+        self._tls = (
+            None if not (self._cfg.cacert or self._cfg.cert) else httpx.HTTPTransport(verify=tls_verify(self._cfg))
+        )
         for t in (plain, tls):
             if t is not None:
                 t.close()
@@ -225,9 +245,15 @@ class Transport:
         except httpx.TimeoutException as e:
             ex.error = f"timeout: {e}"
             if self.cfg.timeout:
-                raise TimeoutExpired(f"no answer from {ex.url} in time (--timeout {self.cfg.timeout:g}s)", hint="raise --timeout, or check that the agent is up") from e
+                raise TimeoutExpired(
+                    f"no answer from {ex.url} in time (--timeout {self.cfg.timeout:g}s)",
+                    hint="raise --timeout, or check that the agent is up",
+                ) from e
             if isinstance(e, httpx.ConnectTimeout):
-                raise TimeoutExpired(f"no connection to {ex.url} within {self.cfg.connect_timeout:g}s", hint="check that the agent is up and reachable") from e
+                raise TimeoutExpired(
+                    f"no connection to {ex.url} within {self.cfg.connect_timeout:g}s",
+                    hint="check that the agent is up and reachable",
+                ) from e
             raise TimeoutExpired(
                 f"{ex.url} sent nothing for {self.cfg.idle_timeout:g}s (the idle bound without --timeout)",
                 hint="check that the agent is up; --timeout N waits up to N seconds in all",
@@ -259,7 +285,9 @@ class Transport:
             ex.elapsed = time.monotonic() - t0
 
     # -- requests -------------------------------------------------------------------------------
-    def get(self, url: str, *, label: str, headers: dict[str, str] | None = None, drop: frozenset[str] = frozenset()) -> Exchange:
+    def get(
+        self, url: str, *, label: str, headers: dict[str, str] | None = None, drop: frozenset[str] = frozenset()
+    ) -> Exchange:
         """GET (the public card, a downloaded file): never carries credentials beyond what -H and
         `headers` add; `drop` leaves those -H headers out (lowercase names)."""
         with _bad_url(url):
@@ -268,7 +296,9 @@ class Transport:
             parsed = parsed.copy_with(username=None, password=None)
         h = self.headers({"Accept": "application/json", **(headers or {})}, drop=drop)
         with _bad_url(url):
-            req = self.client.build_request("GET", parsed, headers=h, timeout=self._timeout(), extensions={"a2acli.public": True})
+            req = self.client.build_request(
+                "GET", parsed, headers=h, timeout=self._timeout(), extensions={"a2acli.public": True}
+            )
         return self._exchange(req, label)
 
     @staticmethod
@@ -276,21 +306,36 @@ class Transport:
         """The headers of a public document's GET (get_public): our User-Agent and Accept only."""
         return {"User-Agent": USER_AGENT, "Accept": accept}
 
-    def get_public(self, url: str, *, label: str, accept: str, timeout: float | None = None, https_only: bool = True) -> Exchange:
+    def get_public(
+        self, url: str, *, label: str, accept: str, timeout: float | None = None, https_only: bool = True
+    ) -> Exchange:
         """GET a public document of another kind (a JWK Set, an agent catalog): only our
         User-Agent and Accept, never -H or credentials (it may be another origin; userinfo in the
         URL is dropped); at most `timeout` seconds when given; with `https_only`, a redirect to
         plain http (but on loopback) is refused."""
         t = self._timeout()
-        bounded = t if timeout is None else httpx.Timeout(min(t.read or timeout, timeout), connect=min(t.connect or timeout, timeout))
+        bounded = (
+            t
+            if timeout is None
+            else httpx.Timeout(min(t.read or timeout, timeout), connect=min(t.connect or timeout, timeout))
+        )
         parsed = httpx.URL(url)
         if parsed.userinfo:
             parsed = parsed.copy_with(username=None, password=None)
         extensions = {"a2acli.public": True, "a2acli.https_only": True} if https_only else {"a2acli.public": True}
-        req = self.client.build_request("GET", parsed, headers=self.public_headers(accept), timeout=bounded, extensions=extensions)
+        req = self.client.build_request(
+            "GET", parsed, headers=self.public_headers(accept), timeout=bounded, extensions=extensions
+        )
         return self._exchange(req, label)
 
-    def prepare(self, base_url: str, request: HttpRequest, *, creds: Credentials | None = None, headers: dict[str, str] | None = None) -> httpx.Request:
+    def prepare(
+        self,
+        base_url: str,
+        request: HttpRequest,
+        *,
+        creds: Credentials | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Request:
         """The one httpx.Request of a call: the binding's request description on the interface URL,
         with our headers, the credentials where they go, and -H last. `--offline`, `--debug`,
         `--dump` and the send all use this object."""
@@ -383,7 +428,9 @@ class Transport:
             self._emit("on_complete", ex)
 
     @contextmanager
-    def stream(self, req: httpx.Request, *, label: str, idle: Callable[[], None] | None = None) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
+    def stream(
+        self, req: httpx.Request, *, label: str, idle: Callable[[], None] | None = None
+    ) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
         """Send a prepared request and yield its exchange and its events as they arrive. A non-2xx
         answer is read whole into the exchange and has no events. `idle` is called before each
         read of the stream, once every event of what was read has been taken (sse.iter_events)."""
@@ -404,7 +451,12 @@ class Transport:
         if own is None:
             return capped(decoded(resp), self.cfg.max_body, f"the answer of {ex.url}")
         cap, what, hint = own
-        return capped(decoded(resp), min(cap, self.cfg.max_body), f"{what} at {ex.url}", hint=None if self.cfg.max_body < cap else hint)
+        return capped(
+            decoded(resp),
+            min(cap, self.cfg.max_body),
+            f"{what} at {ex.url}",
+            hint=None if self.cfg.max_body < cap else hint,
+        )
 
     @staticmethod
     def describe(req: httpx.Request) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -424,12 +476,28 @@ class Transport:
                 return resp
             resp.close()
             if public:  # the card: followed anywhere, but -H values stay with the origin they were given for
-                if req.extensions.get("a2acli.https_only") and target.url.scheme != "https" and not is_loopback(target.url.host):
-                    raise HttpError(f"{req.url} redirects (HTTP {resp.status_code}) to {target.url}, not https", hint="keys are fetched over https only")
-                if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
-                    for name in [n for n in target.headers if n.lower() not in _PUBLIC_HEADERS]:  # -H, an API key of a download
+                if (
+                    req.extensions.get("a2acli.https_only")
+                    and target.url.scheme != "https"
+                    and not is_loopback(target.url.host)
+                ):
+                    raise HttpError(
+                        f"{req.url} redirects (HTTP {resp.status_code}) to {target.url}, not https",
+                        hint="keys are fetched over https only",
+                    )
+                if (target.url.scheme, target.url.host, target.url.port) != (
+                    req.url.scheme,
+                    req.url.host,
+                    req.url.port,
+                ):
+                    for name in [
+                        n for n in target.headers if n.lower() not in _PUBLIC_HEADERS
+                    ]:  # -H, an API key of a download
                         del target.headers[name]
-                target.extensions = {**target.extensions, **{k: v for k, v in req.extensions.items() if k.startswith("a2acli.")}}
+                target.extensions = {
+                    **target.extensions,
+                    **{k: v for k, v in req.extensions.items() if k.startswith("a2acli.")},
+                }
                 req = target
                 continue
             if (target.url.scheme, target.url.host, target.url.port) != (req.url.scheme, req.url.host, req.url.port):
@@ -481,7 +549,10 @@ def _bad_url(url: str) -> Iterator[None]:
         if isinstance(e, UnicodeError) and not type(e).__module__.startswith("idna"):
             raise
         shown = url if len(url) <= 100 else url[:100] + "…"
-        raise InvalidResponseError(f"cannot call {shown!r}: it is not a valid URL ({e})", hint="the Agent Card (or the answer) names a broken URL; --endpoint URL calls one of your choice") from None
+        raise InvalidResponseError(
+            f"cannot call {shown!r}: it is not a valid URL ({e})",
+            hint="the Agent Card (or the answer) names a broken URL; --endpoint URL calls one of your choice",
+        ) from None
 
 
 def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:
@@ -498,11 +569,21 @@ def _connect_error(url: str, e: Exception, *, what: str = "--url") -> A2acliErro
     low = text.lower()
     if isinstance(getattr(e, "__context__", None), ssl.SSLError) or "ssl" in low or "certificate" in low:
         return UnreachableError(f"TLS handshake with {url} failed: {text}", hint=TLS_HINT)
-    if "name or service not known" in low or "nodename nor servname" in low or "getaddrinfo" in low or "name resolution" in low:
+    if (
+        "name or service not known" in low
+        or "nodename nor servname" in low
+        or "getaddrinfo" in low
+        or "name resolution" in low
+    ):
         return UnreachableError(f"cannot resolve the host of {url}", hint=f"check the spelling of {what}")
     if what != "--url":
-        return UnreachableError(f"cannot connect to {url}: {text or 'connection refused'}", hint=f"is it up? check {what}")
-    return UnreachableError(f"cannot connect to {url}: {text or 'connection refused'}", hint="is the agent running? check --url (try `a2a demo-server`)")
+        return UnreachableError(
+            f"cannot connect to {url}: {text or 'connection refused'}", hint=f"is it up? check {what}"
+        )
+    return UnreachableError(
+        f"cannot connect to {url}: {text or 'connection refused'}",
+        hint="is the agent running? check --url (try `a2a demo-server`)",
+    )
 
 
 GRPC_PROBE_SECONDS = 1.0  # connecting to and reading the first bytes of a port that broke an HTTP/1.1 answer

@@ -49,7 +49,11 @@ def check(key: Any, alg: str, signature: bytes, data: bytes) -> bool:
             key.verify(encode_dss_signature(r, s), data, ec.ECDSA(_HASHES[hash_name]()))
         elif kty == "RSA":
             h = _HASHES[hash_name]()
-            pad = padding.PSS(mgf=padding.MGF1(h), salt_length=h.digest_size) if alg.startswith("PS") else padding.PKCS1v15()
+            pad = (
+                padding.PSS(mgf=padding.MGF1(h), salt_length=h.digest_size)
+                if alg.startswith("PS")
+                else padding.PKCS1v15()
+            )
             key.verify(signature, data, pad, h)
         else:
             key.verify(signature, data)

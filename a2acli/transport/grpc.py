@@ -20,7 +20,14 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from a2acli.errors import A2acliError, ConnectionBrokenError, MissingExtraError, TimeoutExpired, UnreachableError, UsageError
+from a2acli.errors import (
+    A2acliError,
+    ConnectionBrokenError,
+    MissingExtraError,
+    TimeoutExpired,
+    UnreachableError,
+    UsageError,
+)
 from a2acli.transport.exchange import Exchange
 from a2acli.transport.sse import SseEvent
 
@@ -50,9 +57,14 @@ def grpc_target(url: str, plaintext: bool) -> tuple[str, bool]:
     `grpcs://` TLS; a bare `host:port` (as a2a-sdk cards list gRPC) is TLS unless --plaintext."""
     parts = urlsplit(url if "://" in url else f"//{url}")
     if parts.scheme and parts.scheme not in PLAINTEXT_SCHEMES + TLS_SCHEMES:
-        raise UsageError(f"a gRPC interface URL is host:port, grpc:// or grpcs://, not {url!r}", hint="e.g. --endpoint 127.0.0.1:50051 --transport grpc --plaintext")
+        raise UsageError(
+            f"a gRPC interface URL is host:port, grpc:// or grpcs://, not {url!r}",
+            hint="e.g. --endpoint 127.0.0.1:50051 --transport grpc --plaintext",
+        )
     if not parts.hostname:
-        raise UsageError(f"the gRPC interface URL {url!r} has no host", hint="e.g. --endpoint 127.0.0.1:50051 --transport grpc")
+        raise UsageError(
+            f"the gRPC interface URL {url!r} has no host", hint="e.g. --endpoint 127.0.0.1:50051 --transport grpc"
+        )
     port = parts.port or (443 if parts.scheme in TLS_SCHEMES or (not parts.scheme and not plaintext) else 80)
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     secure = parts.scheme in TLS_SCHEMES or (not parts.scheme and not plaintext)
@@ -85,7 +97,9 @@ def message_classes(path: str) -> tuple[Any, Any]:
         importlib.import_module(SERVICE_MODULES[service])
         method = descriptor_pool.Default().FindServiceByName(service).methods_by_name[rpc]
     except ImportError as e:
-        raise MissingExtraError(f"gRPC needs the official a2a-sdk's generated modules ({e.name} is not installed)", hint=INSTALL_HINT) from None
+        raise MissingExtraError(
+            f"gRPC needs the official a2a-sdk's generated modules ({e.name} is not installed)", hint=INSTALL_HINT
+        ) from None
     except KeyError:
         raise UsageError(f"{service} has no rpc {rpc}", hint="see the method table: `a2a call --help`") from None
     return GetMessageClass(method.input_type), GetMessageClass(method.output_type)
@@ -112,7 +126,9 @@ class GrpcTransport:
             channel.close()
 
     # -- preparing ------------------------------------------------------------------------------------
-    def prepare(self, base_url: str, request: Any, *, creds: Any = None, headers: dict[str, str] | None = None) -> GrpcRequest:
+    def prepare(
+        self, base_url: str, request: Any, *, creds: Any = None, headers: dict[str, str] | None = None
+    ) -> GrpcRequest:
         """The call: target, method path, metadata (what headers carry over HTTP: a2a-version,
         credentials, -H, …; names lowercase, as gRPC wants) and the message."""
         target, secure = grpc_target(base_url, self.plaintext)
@@ -122,7 +138,14 @@ class GrpcTransport:
             metadata += [(k.lower(), v) for k, v in creds.params.items()]  # an API key the card puts in the query
             if creds.cookies:
                 metadata.append(("cookie", "; ".join(f"{k}={v}" for k, v in creds.cookies.items())))
-        return GrpcRequest(f"{'grpcs' if secure else 'grpc'}://{target}{request.path}", target, secure, request.path, tuple(metadata), request.body or b"{}")
+        return GrpcRequest(
+            f"{'grpcs' if secure else 'grpc'}://{target}{request.path}",
+            target,
+            secure,
+            request.path,
+            tuple(metadata),
+            request.body or b"{}",
+        )
 
     @staticmethod
     def describe(req: GrpcRequest) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -144,7 +167,9 @@ class GrpcTransport:
         response_cls, message, ex = self._begin(req, label, streaming=False)
         try:
             with self._errors(ex, req):
-                call = self._channel(req).unary_unary(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)
+                call = self._channel(req).unary_unary(
+                    req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString
+                )
                 try:
                     response, state = call.with_call(message, metadata=req.metadata, timeout=self._timeout(idle=True))
                 except grpc.RpcError as e:
@@ -159,7 +184,9 @@ class GrpcTransport:
         return ex
 
     @contextmanager
-    def stream(self, req: GrpcRequest, *, label: str, idle: Callable[[], None] | None = None) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
+    def stream(
+        self, req: GrpcRequest, *, label: str, idle: Callable[[], None] | None = None
+    ) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
         """A server-streaming call: the exchange, and each response message as an event (data: its
         ProtoJSON). A failure before the first message is the exchange's status, with no events; a
         failure later is an `error` event holding the status. `idle` is called before waiting for
@@ -168,7 +195,9 @@ class GrpcTransport:
         response_cls, message, ex = self._begin(req, label, streaming=True)
         try:
             with self._errors(ex, req):
-                call = self._channel(req).unary_stream(req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString)(message, metadata=req.metadata, timeout=self._timeout())
+                call = self._channel(req).unary_stream(
+                    req.path, request_serializer=_serialize, response_deserializer=response_cls.FromString
+                )(message, metadata=req.metadata, timeout=self._timeout())
                 watchdog = _Idle(call, None if self.cfg.timeout else self.cfg.idle_timeout)
                 try:
                     try:
@@ -186,7 +215,15 @@ class GrpcTransport:
         finally:
             self._emit("on_complete", ex)
 
-    def _events(self, ex: Exchange, req: GrpcRequest, call: Any, first: Any, idle: _Idle, on_wait: Callable[[], None] | None = None) -> Iterator[SseEvent]:
+    def _events(
+        self,
+        ex: Exchange,
+        req: GrpcRequest,
+        call: Any,
+        first: Any,
+        idle: _Idle,
+        on_wait: Callable[[], None] | None = None,
+    ) -> Iterator[SseEvent]:
         grpc = _grpc()
         index = 0
         pending = first
@@ -208,9 +245,17 @@ class GrpcTransport:
                 idle.check(req)
                 code = e.code()
                 if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-                    raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired during the stream" if self.cfg.timeout else "the stream's deadline expired", hint="raise --timeout") from None
+                    raise TimeoutExpired(
+                        f"--timeout {self.cfg.timeout:g}s expired during the stream"
+                        if self.cfg.timeout
+                        else "the stream's deadline expired",
+                        hint="raise --timeout",
+                    ) from None
                 if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
-                    raise ConnectionBrokenError(f"the gRPC stream from {req.target} broke: {e.details()}", hint="the agent closed the stream early; retry, or see --debug") from None
+                    raise ConnectionBrokenError(
+                        f"the gRPC stream from {req.target} broke: {e.details()}",
+                        hint="the agent closed the stream early; retry, or see --debug",
+                    ) from None
                 data = json.dumps(_status_doc(e)).encode().decode()
                 for tap in self.taps:
                     tap.on_event(ex, index, "error", data)
@@ -254,7 +299,10 @@ class GrpcTransport:
             try:
                 roots = ssl.get_server_certificate((host.strip("[]"), int(port))).encode()
             except (OSError, ValueError) as e:
-                raise UnreachableError(f"cannot fetch the TLS certificate of {target}: {e}", hint="is it up, and does it speak TLS? (--plaintext if not)") from None
+                raise UnreachableError(
+                    f"cannot fetch the TLS certificate of {target}: {e}",
+                    hint="is it up, and does it speak TLS? (--plaintext if not)",
+                ) from None
             override = host.strip("[]")
         chain = read(cfg.cert)
         key = read(cfg.key) if cfg.key else chain if chain else None
@@ -266,7 +314,10 @@ class GrpcTransport:
         try:
             return json_format.ParseDict(json.loads(req.body), cls(), ignore_unknown_fields=False)
         except (json_format.ParseError, ValueError) as e:
-            raise UsageError(f"the request does not fit {cls.DESCRIPTOR.full_name}: {e}", hint="compare with --offline; params are in V1 form") from None
+            raise UsageError(
+                f"the request does not fit {cls.DESCRIPTOR.full_name}: {e}",
+                hint="compare with --offline; params are in V1 form",
+            ) from None
 
     def _timeout(self, *, idle: bool = False) -> float | None:
         """What is left of --timeout; without it, with `idle`, the idle bound (a unary answer
@@ -297,18 +348,27 @@ class GrpcTransport:
         agent is out of reach (UNAVAILABLE) or the deadline passed is raised here (exit 3, 5)."""
         name = e.code().name
         ex.status, ex.reason = HTTP_TWIN.get(name, 500), name
-        ex.response_headers = [("content-type", "application/grpc"), ("grpc-status", str(e.code().value[0])), ("grpc-message", e.details() or ""), *_metadata(e.trailing_metadata())]
+        ex.response_headers = [
+            ("content-type", "application/grpc"),
+            ("grpc-status", str(e.code().value[0])),
+            ("grpc-message", e.details() or ""),
+            *_metadata(e.trailing_metadata()),
+        ]
         ex.response_body = json.dumps(_status_doc(e), ensure_ascii=False).encode()
         self._emit("on_response", ex)
         if name == "UNAVAILABLE":
             raise _unreached(e, req)
         if name == "DEADLINE_EXCEEDED":
-            if unary and not self.cfg.timeout:  # its deadline was the idle bound (_timeout): the answer sends nothing until complete
+            if (
+                unary and not self.cfg.timeout
+            ):  # its deadline was the idle bound (_timeout): the answer sends nothing until complete
                 raise TimeoutExpired(
-                    f"no answer from {req.url} within {self.cfg.idle_timeout:g}s (the idle bound without --timeout)", hint="pass --timeout SECONDS to wait longer, or check that the agent is up"
+                    f"no answer from {req.url} within {self.cfg.idle_timeout:g}s (the idle bound without --timeout)",
+                    hint="pass --timeout SECONDS to wait longer, or check that the agent is up",
                 )
             raise TimeoutExpired(
-                f"no answer from {req.url} in time" + (f" (--timeout {self.cfg.timeout:g}s)" if self.cfg.timeout else ""),
+                f"no answer from {req.url} in time"
+                + (f" (--timeout {self.cfg.timeout:g}s)" if self.cfg.timeout else ""),
                 hint="raise --timeout, or check that the agent is up",
             )
 
@@ -358,7 +418,10 @@ class _Idle:
 
     def check(self, req: GrpcRequest) -> None:
         if self.fired:
-            raise TimeoutExpired(f"{req.url} sent nothing for {self.bound:g}s (the idle bound without --timeout)", hint="pass --timeout SECONDS to wait longer, or check the agent")
+            raise TimeoutExpired(
+                f"{req.url} sent nothing for {self.bound:g}s (the idle bound without --timeout)",
+                hint="pass --timeout SECONDS to wait longer, or check the agent",
+            )
 
 
 def _serialize(message: Any) -> bytes:
@@ -413,10 +476,17 @@ def _unreached(e: Any, req: GrpcRequest) -> A2acliError:
     if any(w in low for w in TLS_WORDS):
         reason = _tls_reason(text)
         if "wrong_version_number" in low or "wrong version" in low:  # TLS spoken to a plaintext port, or the reverse
-            said, hint = ("the server did not answer in TLS", PLAINTEXT_HINT) if req.secure else ("the server answered in TLS", TLS_HINT)
+            said, hint = (
+                ("the server did not answer in TLS", PLAINTEXT_HINT)
+                if req.secure
+                else ("the server answered in TLS", TLS_HINT)
+            )
         elif "verify" in low or "certificate" in low or "issuer" in low:
             said, hint = "the server's certificate was not accepted", CERT_HINT
         else:
             said, hint = "the handshake failed", PLAINTEXT_HINT if req.secure else TLS_HINT
         return UnreachableError(f"TLS with {req.target} failed: {said} ({reason})", hint=hint)
-    return UnreachableError(f"cannot reach the gRPC endpoint {req.target}: {text}", hint="is the agent up? check --url / --endpoint" + ("; without TLS: --plaintext" if req.secure else ""))
+    return UnreachableError(
+        f"cannot reach the gRPC endpoint {req.target}: {text}",
+        hint="is the agent up? check --url / --endpoint" + ("; without TLS: --plaintext" if req.secure else ""),
+    )

@@ -77,7 +77,10 @@ class _Inflater:
             except zlib.error as e:
                 from a2acli.errors import InvalidResponseError
 
-                raise InvalidResponseError(f"the answer's {self.coding} encoding is broken: {e}", hint="the agent sent a corrupt compressed body") from None
+                raise InvalidResponseError(
+                    f"the answer's {self.coding} encoding is broken: {e}",
+                    hint="the agent sent a corrupt compressed body",
+                ) from None
             data = self._z.unconsumed_tail
             if out:
                 yield out
@@ -104,12 +107,17 @@ def inflate(raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: b
     a bounded piece at a time. An unknown coding is refused (only gzip and deflate are asked for).
     `bomb_guard`: a body with no cap on the whole (a stream) is stopped when it expands more than
     BOMB_RATIO:1 (a capped answer ends at its cap anyway)."""
-    codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip() and c.strip().lower() != "identity"]
+    codings = [
+        c.strip().lower() for c in (content_encoding or "").split(",") if c.strip() and c.strip().lower() != "identity"
+    ]
     for c in codings:
         if c not in ("gzip", "x-gzip", "deflate"):
             from a2acli.errors import InvalidResponseError
 
-            raise InvalidResponseError(f"the answer uses the content coding {c!r}, which was not asked for", hint=f"a2a asks for {ACCEPT_ENCODING} only")
+            raise InvalidResponseError(
+                f"the answer uses the content coding {c!r}, which was not asked for",
+                hint=f"a2a asks for {ACCEPT_ENCODING} only",
+            )
     if not codings:
         return iter(raw)
     if not bomb_guard:

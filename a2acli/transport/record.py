@@ -67,7 +67,15 @@ class DumpTap(NullTap):
     and DIR/index.jsonl, each file as soon as its bytes are known, so a failed, timed-out or
     interrupted call still leaves a complete, readable dump of what happened."""
 
-    def __init__(self, directory: str, redactor: Redactor, *, version: str | None, offset: int | None = None, append: bool = False) -> None:
+    def __init__(
+        self,
+        directory: str,
+        redactor: Redactor,
+        *,
+        version: str | None,
+        offset: int | None = None,
+        append: bool = False,
+    ) -> None:
         self.dir = Path(directory)
         if offset is None:
             refuse_held_dump(directory, append)
@@ -76,7 +84,9 @@ class DumpTap(NullTap):
         except OSError as e:
             from a2acli.errors import UsageError
 
-            raise UsageError(f"cannot create the dump directory {directory}: {e.strerror}", hint="choose another --dump DIR") from None
+            raise UsageError(
+                f"cannot create the dump directory {directory}: {e.strerror}", hint="choose another --dump DIR"
+            ) from None
         if not self.dir.is_dir():
             from a2acli.errors import UsageError
 
@@ -92,7 +102,9 @@ class DumpTap(NullTap):
         self._known: dict[int, int] = {}  # secrets known when a stream's body file was opened
         self._streams: dict[int, StreamRedactor] = {}  # a secret split across chunks is still found
         self._heads: set[int] = set()  # exchanges whose response head is written
-        self._event_ms: dict[int, list[float]] = {}  # when each SSE event came, ms after the request (a2a mock replays it)
+        self._event_ms: dict[
+            int, list[float]
+        ] = {}  # when each SSE event came, ms after the request (a2a mock replays it)
         self.choice: str | None = None  # how --a2a-version auto chose the version
         self.sent_call = False  # an exchange other than the card's was started
         self.shapes: list[str] = []  # answers not shaped as the version asked for (session.Call)
@@ -110,12 +122,28 @@ class DumpTap(NullTap):
         """The run ended in an error before its call was sent (no interface for the version, a
         usage error after the card was read): why, in the index."""
         if not self.sent_call:
-            self._note({"seq": None, "method": None, "version": self.version, "refused": self.redactor.text(message), "hint": hint, "error": self.redactor.text(message)})
+            self._note(
+                {
+                    "seq": None,
+                    "method": None,
+                    "version": self.version,
+                    "refused": self.redactor.text(message),
+                    "hint": hint,
+                    "error": self.redactor.text(message),
+                }
+            )
 
     def shape(self, seq: int | None, method: str, text: str) -> None:
         """An answer not shaped as the version asked for (wire.shapes.answer_shape)."""
         self.shapes.append(text)
-        self._note({"seq": None if seq is None else seq + self.offset, "method": method, "version": self.version, "shape": text})
+        self._note(
+            {
+                "seq": None if seq is None else seq + self.offset,
+                "method": method,
+                "version": self.version,
+                "shape": text,
+            }
+        )
 
     def _stem(self, ex: Exchange) -> Path:
         return self.dir / f"{ex.seq + self.offset:03d}-{_safe(ex.label)}"
@@ -126,12 +154,18 @@ class DumpTap(NullTap):
         self.sent_call = self.sent_call or ex.label not in LOOK_UPS
         self.redactor.learn_bytes(ex.request_body)
         headers = self.redactor.headers(ex.request_headers)
-        write_private(f"{stem}.request.http", http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers))
+        write_private(
+            f"{stem}.request.http",
+            http_head(self.redactor.text(f"{ex.http_method} {ex.target} {ex.request_version}"), headers),
+        )
         write_private(f"{stem}.request.body", self.redactor.bytes(ex.request_body))
 
     def on_response(self, ex: Exchange) -> None:
         stem = self._stem(ex)
-        write_private(f"{stem}.response.http", http_head(f"{ex.http_version} {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)))
+        write_private(
+            f"{stem}.response.http",
+            http_head(f"{ex.http_version} {ex.status} {ex.reason}", self.redactor.headers(ex.response_headers)),
+        )
         self._heads.add(ex.seq)
         self._bodies[ex.seq] = open_private(f"{stem}.response.body", "wb")
         self._known[ex.seq] = len(self.redactor.secrets)
@@ -147,7 +181,10 @@ class DumpTap(NullTap):
         if ex.streaming:
             self._event_ms.setdefault(ex.seq, []).append(round((time.time() - ex.started) * 1000, 1))
             self.redactor.learn_bytes(data)
-            write_private(f"{self._stem(ex)}.event-{index + 1:04d}.json", (self.redactor.text(data) + "\n").encode("utf-8", "surrogateescape"))
+            write_private(
+                f"{self._stem(ex)}.event-{index + 1:04d}.json",
+                (self.redactor.text(data) + "\n").encode("utf-8", "surrogateescape"),
+            )
 
     def on_complete(self, ex: Exchange) -> None:
         if self._open.pop(ex.seq, None) is None:
@@ -177,7 +214,10 @@ class DumpTap(NullTap):
                 error = f"{type(exc).__name__}: {exc}"
         for role, data in ex.protobuf.items():  # gRPC: each message's bytes too, as base64
             # secrets masked in the bytes (same length: the message still parses), then encoded
-            write_private(f"{self._stem(ex)}.{role}.pb.b64", self.redactor.bytes(base64.b64encode(self.redactor.mask(data))) + b"\n")
+            write_private(
+                f"{self._stem(ex)}.{role}.pb.b64",
+                self.redactor.bytes(base64.b64encode(self.redactor.mask(data))) + b"\n",
+            )
         entry = {
             "seq": ex.seq + self.offset,
             "method": ex.label,
@@ -258,27 +298,37 @@ class DebugTap(NullTap):
 
     def on_request(self, ex: Exchange) -> None:
         self.redactor.learn_bytes(ex.request_body)
-        lines = [self.redactor.text(f"> {ex.http_method} {ex.url}")] + [f"> {k}: {v}" for k, v in self.redactor.headers(ex.request_headers)]
+        lines = [self.redactor.text(f"> {ex.http_method} {ex.url}")] + [
+            f"> {k}: {v}" for k, v in self.redactor.headers(ex.request_headers)
+        ]
         if ex.request_body:
             lines.append(">")
             lines.append(self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
         self.write("\n".join(lines))
 
     def on_response(self, ex: Exchange) -> None:
-        lines = [f"< HTTP {ex.status} {ex.reason}"] + [f"< {k}: {v}" for k, v in self.redactor.headers(ex.response_headers)]
+        lines = [f"< HTTP {ex.status} {ex.reason}"] + [
+            f"< {k}: {v}" for k, v in self.redactor.headers(ex.response_headers)
+        ]
         self.write("\n".join(lines))
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
             self.redactor.learn_bytes(data)
-            self.write(f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {self.redactor.text(data)}")
+            self.write(
+                f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {self.redactor.text(data)}"
+            )
 
     def on_complete(self, ex: Exchange) -> None:
         if not ex.streaming and ex.response_body:
             self.redactor.learn_bytes(ex.response_body)
             self.write("<\n" + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
         took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
-        self.write(f"* {ex.label}: {ex.status or '-'} in {took}" + (f", {ex.events} event(s)" if ex.streaming else "") + (f", {self.redactor.text(ex.error)}" if ex.error else ""))
+        self.write(
+            f"* {ex.label}: {ex.status or '-'} in {took}"
+            + (f", {ex.events} event(s)" if ex.streaming else "")
+            + (f", {self.redactor.text(ex.error)}" if ex.error else "")
+        )
 
 
 class RequestIdTap(NullTap):

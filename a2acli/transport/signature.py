@@ -45,7 +45,9 @@ def _crypto() -> Any:
     return importlib.import_module("a2acli.transport.crypto_verify")
 
 
-def _verify_one(entry: Any, payloads: list[bytes], transport: Transport | None, key_sets: dict[str, Any], crypto: Any) -> Outcome:
+def _verify_one(
+    entry: Any, payloads: list[bytes], transport: Transport | None, key_sets: dict[str, Any], crypto: Any
+) -> Outcome:
     try:
         sig = signing.parse_signature(entry)
     except signing.SignatureProblem as e:
@@ -63,10 +65,21 @@ def _verify_one(entry: Any, payloads: list[bytes], transport: Transport | None, 
         key = signing.choose_key(jwks, sig.kid, sig.alg)
     elif sig.jwk is not None:
         source = "jwk in the protected header (self-asserted: proves integrity, not who signed)"
-        key = sig.jwk if signing.key_fits(sig.jwk, sig.alg) else f"the header's jwk is not a {signing.ALGORITHMS[sig.alg][0]} signing key for {sig.alg}"
+        key = (
+            sig.jwk
+            if signing.key_fits(sig.jwk, sig.alg)
+            else f"the header's jwk is not a {signing.ALGORITHMS[sig.alg][0]} signing key for {sig.alg}"
+        )
     else:
         return base._replace(reason="the signature names no key (no `jku` or `jwk` in its protected header)")
-    return _check(base._replace(key_source=source), sig, key, [sig.signing_input(p) for p in payloads], crypto, "the card: it was altered after signing, or signed with another key")
+    return _check(
+        base._replace(key_source=source),
+        sig,
+        key,
+        [sig.signing_input(p) for p in payloads],
+        crypto,
+        "the card: it was altered after signing, or signed with another key",
+    )
 
 
 def verify_with_key_set(sig: signing.Signature, jwks: Any, source: str, signing_input: bytes, what: str) -> Outcome:
@@ -82,7 +95,9 @@ def verify_with_key_set(sig: signing.Signature, jwks: Any, source: str, signing_
     return _check(base, sig, signing.choose_key(jwks, sig.kid, sig.alg), [signing_input], crypto, what)
 
 
-def _check(base: Outcome, sig: signing.Signature, key: dict[str, Any] | str, inputs: list[bytes], crypto: Any, what: str) -> Outcome:
+def _check(
+    base: Outcome, sig: signing.Signature, key: dict[str, Any] | str, inputs: list[bytes], crypto: Any, what: str
+) -> Outcome:
     """The outcome of one signature under the key found for it (a string: why there is none);
     verified when it signs one of `inputs`."""
     if isinstance(key, str):
@@ -105,7 +120,9 @@ def _fetch_jwks(url: str, transport: Transport | None) -> Any:
     from a2acli.wire import envelope
 
     try:
-        ex = transport.get_public(url, label="jwks", accept="application/jwk-set+json, application/json", timeout=JWKS_TIMEOUT)
+        ex = transport.get_public(
+            url, label="jwks", accept="application/jwk-set+json, application/json", timeout=JWKS_TIMEOUT
+        )
     except A2acliError as e:
         return f"the key set {url} could not be fetched: {e.message}"
     if not (ex.status and 200 <= ex.status < 300):

@@ -30,7 +30,14 @@ class _Tee:
     EventSource has handed out every complete event of what was read (it asks for more text only
     then), and the reader has shown them (the output flushes there)."""
 
-    def __init__(self, resp: httpx.Response, ex: Exchange, taps: list[Tap], max_event: int, idle: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        resp: httpx.Response,
+        ex: Exchange,
+        taps: list[Tap],
+        max_event: int,
+        idle: Callable[[], None] | None = None,
+    ) -> None:
         self._resp = resp
         self._ex = ex
         self._taps = taps
@@ -41,7 +48,10 @@ class _Tee:
 
     def _reads(self) -> Iterator[bytes]:
         """The decoded chunks, `idle` called before each is read."""
-        chunks, idle = decoded(self._resp, bomb_guard=True), self._idle  # a stream has no cap on the whole: a bomb is judged by its ratio
+        chunks, idle = (
+            decoded(self._resp, bomb_guard=True),
+            self._idle,
+        )  # a stream has no cap on the whole: a bomb is judged by its ratio
         if idle is None:
             yield from chunks
             return
@@ -66,7 +76,13 @@ class _Tee:
             yield tail
 
 
-def iter_events(ex: Exchange, resp: httpx.Response, taps: list[Tap], max_body: int = DEFAULT_MAX_BODY, idle: Callable[[], None] | None = None) -> Iterator[SseEvent]:
+def iter_events(
+    ex: Exchange,
+    resp: httpx.Response,
+    taps: list[Tap],
+    max_body: int = DEFAULT_MAX_BODY,
+    idle: Callable[[], None] | None = None,
+) -> Iterator[SseEvent]:
     """Yield each event's data. A non-SSE answer (JSON error body, or a server that answered a
     streaming call with one JSON document) is read whole and yielded as a single event. The
     whole answer, or each event, is bounded by `max_body` bytes (limits.BodyTooLargeError).

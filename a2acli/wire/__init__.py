@@ -64,7 +64,9 @@ def parse_version_choice(text: str) -> Wire | None:
         return None
     import re
 
-    if key not in _SPELLINGS and not re.fullmatch(r"1\.[0-9]{1,4}(\.[0-9]{1,4})?|0\.3\.[0-9]{1,4}", key):  # not 1.garbage
+    if key not in _SPELLINGS and not re.fullmatch(
+        r"1\.[0-9]{1,4}(\.[0-9]{1,4})?|0\.3\.[0-9]{1,4}", key
+    ):  # not 1.garbage
         raise ValueError(f"unknown A2A version {text!r}: use 1.0, 0.3 or auto")
     try:
         return parse_wire(text)

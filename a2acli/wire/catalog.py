@@ -64,7 +64,15 @@ def _tail(identifier: str) -> str:
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
 
 
 def _text(entry: dict[str, Any], keys: tuple[str, ...], path: str) -> str | None:
@@ -84,13 +92,18 @@ def is_card(doc: Any) -> bool:
     protocolVersion), rather than a reference to one."""
     if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
         return False
-    return "supportedInterfaces" in doc or ("url" in doc and any(k in doc for k in ("capabilities", "skills", "protocolVersion")))
+    return "supportedInterfaces" in doc or (
+        "url" in doc and any(k in doc for k in ("capabilities", "skills", "protocolVersion"))
+    )
 
 
 def parse_entry(entry: Any, path: str) -> Entry:
     """One entry of a list or an AI Catalog: a card, or a reference to one."""
     if not isinstance(entry, dict):
-        raise CardInvalidError(f"{path} is {_kind(entry)}, not a catalog entry (an object)", hint='an entry is an Agent Card, or {"name": …, "url": …}')
+        raise CardInvalidError(
+            f"{path} is {_kind(entry)}, not a catalog entry (an object)",
+            hint='an entry is an Agent Card, or {"name": …, "url": …}',
+        )
     tags = entry.get("tags")
     tags = tuple(str(t) for t in tags if isinstance(t, (str, int, float))) if isinstance(tags, list) else ()
     if is_card(entry):
@@ -99,14 +112,24 @@ def parse_entry(entry: Any, path: str) -> Entry:
     ident = _text(entry, ID_KEYS, path)
     card = next((entry[k] for k in CARD_KEYS if entry.get(k) is not None), None)
     own = card if isinstance(card, dict) else {}  # an inline card names and describes itself
-    name = _text(entry, NAME_KEYS, path) or (own["name"] if isinstance(own.get("name"), str) and own["name"] else None) or (_tail(ident) if ident else None)
+    name = (
+        _text(entry, NAME_KEYS, path)
+        or (own["name"] if isinstance(own.get("name"), str) and own["name"] else None)
+        or (_tail(ident) if ident else None)
+    )
     if not name:
-        raise CardInvalidError(f"{path} has no name ({', '.join(NAME_KEYS + ID_KEYS)})", hint="give each catalog entry a name")
+        raise CardInvalidError(
+            f"{path} has no name ({', '.join(NAME_KEYS + ID_KEYS)})", hint="give each catalog entry a name"
+        )
     if card is not None and not isinstance(card, dict):
         key = next(k for k in CARD_KEYS if entry.get(k) is not None)
-        raise CardInvalidError(f"{path}.{key} ({name}) is {_kind(card)}, not an Agent Card (an object)", hint="fix the catalog entry")
+        raise CardInvalidError(
+            f"{path}.{key} ({name}) is {_kind(card)}, not an Agent Card (an object)", hint="fix the catalog entry"
+        )
     url = _text(entry, WHERE_KEYS, path)
-    description = _text(entry, ("description",), path) or (own["description"] if isinstance(own.get("description"), str) else None)
+    description = _text(entry, ("description",), path) or (
+        own["description"] if isinstance(own.get("description"), str) else None
+    )
     if card is None and url is None:
         raise CardInvalidError(
             f"{path} ({name}) says neither where its Agent Card is ({', '.join(WHERE_KEYS)}) nor holds it ({', '.join(CARD_KEYS)})",
@@ -126,9 +149,13 @@ def parse_catalog(doc: Any, where: str) -> Catalog:
     key = next((k for k in SHAPES if k in doc), None)
     if key is None:
         if is_card(doc):
-            raise CardInvalidError(f"{where} is an Agent Card, not a catalog", hint="pass it to -u (--agent-card) instead of --catalog")
+            raise CardInvalidError(
+                f"{where} is an Agent Card, not a catalog", hint="pass it to -u (--agent-card) instead of --catalog"
+            )
         keys = ", ".join(sorted(str(k) for k in doc)[:8]) or "none"
-        raise CardInvalidError(f"the catalog at {where} has no agents, entries or linkset (its keys: {keys})", hint=hint)
+        raise CardInvalidError(
+            f"the catalog at {where} has no agents, entries or linkset (its keys: {keys})", hint=hint
+        )
     items = doc[key]
     if not isinstance(items, list):
         raise CardInvalidError(f"$.{key} of the catalog at {where} is {_kind(items)}, not an array", hint=hint)
@@ -149,7 +176,11 @@ def _ai_catalog(items: list[Any]) -> Catalog:
         if isinstance(item, dict) and kind is not None and kind != A2A_CARD_TYPE:
             label = _text(item, ("displayName", "identifier"), path) or path
             nested = kind == "application/ai-catalog+json"
-            skipped.append(f"{label}: a nested catalog, not followed (pass its URL to --catalog)" if nested else f"{label}: {kind}, not an A2A Agent Card")
+            skipped.append(
+                f"{label}: a nested catalog, not followed (pass its URL to --catalog)"
+                if nested
+                else f"{label}: {kind}, not an A2A Agent Card"
+            )
             continue
         entries.append(parse_entry(item, path))
     return Catalog(SHAPES["entries"], tuple(entries), tuple(skipped))
@@ -162,7 +193,9 @@ def _links(context: dict[str, Any], rel: str, path: str) -> list[dict[str, Any]]
     if isinstance(links, str):  # a bare URL, as some publishers write it
         return [{"href": links}]
     if not isinstance(links, list) or not all(isinstance(link, dict) for link in links):
-        raise CardInvalidError(f"{path}.{rel} is not an array of link objects", hint='RFC 9264: each relation is an array of {"href": …}')
+        raise CardInvalidError(
+            f"{path}.{rel} is not an array of link objects", hint='RFC 9264: each relation is an array of {"href": …}'
+        )
     return links
 
 
@@ -192,14 +225,21 @@ def _linkset(contexts: list[Any]) -> Catalog:
     for i, context in enumerate(contexts):
         path = f"$.linkset[{i}]"
         if not isinstance(context, dict):
-            raise CardInvalidError(f"{path} is {_kind(context)}, not a link context (an object)", hint="RFC 9264: the linkset is an array of objects with an anchor")
+            raise CardInvalidError(
+                f"{path} is {_kind(context)}, not a link context (an object)",
+                hint="RFC 9264: the linkset is an array of objects with an anchor",
+            )
         for j, link in enumerate(_links(context, "item", path)):
             entries.append(_link_entry(link, f"{path}.item[{j}]"))
         for link in _links(context, "api-catalog", path):
             skipped.append(f"{link.get('href')}: a nested API catalog, not followed (pass it to --catalog)")
         anchor = context.get("anchor") if isinstance(context.get("anchor"), str) else None
         cards = [(rel, link) for rel in CARD_RELATIONS for link in _links(context, rel, path)]
-        jsonish = [(rel, link) for rel, link in cards if str(link.get("type") or "application/json").split(";")[0].strip().endswith("json")]
+        jsonish = [
+            (rel, link)
+            for rel, link in cards
+            if str(link.get("type") or "application/json").split(";")[0].strip().endswith("json")
+        ]
         if jsonish:
             rel, link = jsonish[0]
             entries.append(_link_entry(link, f"{path}.{rel}[{_links(context, rel, path).index(link)}]", anchor))
@@ -221,13 +261,22 @@ def find_entry(catalog: Catalog, name: str, where: str, *, listing: str = "a2a c
             ids = [e.id for e in found if e.id]
             raise UsageError(
                 f"{name!r} names {len(found)} entries of the catalog {where} ({', '.join(e.path for e in found)})",
-                hint=f"name one by its id: {', '.join('catalog:' + i for i in ids)}" if len(set(ids)) == len(found) else "the catalog names them alike: tell its publisher",
+                hint=f"name one by its id: {', '.join('catalog:' + i for i in ids)}"
+                if len(set(ids)) == len(found)
+                else "the catalog names them alike: tell its publisher",
             )
     import difflib
 
     if not catalog.entries:
-        raise CardNotFoundError(f"no agent {name!r}: the catalog {where} lists no agents", hint=f"check --catalog; `{listing}` shows what it lists")
+        raise CardNotFoundError(
+            f"no agent {name!r}: the catalog {where} lists no agents",
+            hint=f"check --catalog; `{listing}` shows what it lists",
+        )
     names = [k for e in catalog.entries for k in e.keys]
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5) or difflib.get_close_matches(name.casefold(), [n.casefold() for n in names], n=3, cutoff=0.5)
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5) or difflib.get_close_matches(
+        name.casefold(), [n.casefold() for n in names], n=3, cutoff=0.5
+    )
     said = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
-    raise CardNotFoundError(f"no agent {name!r} in the catalog {where}", hint=f"{said}`{listing}` lists its {len(catalog.entries)} agent(s)")
+    raise CardNotFoundError(
+        f"no agent {name!r} in the catalog {where}", hint=f"{said}`{listing}` lists its {len(catalog.entries)} agent(s)"
+    )

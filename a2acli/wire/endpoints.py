@@ -26,7 +26,9 @@ class Endpoint(NamedTuple):
     binding: str = "jsonrpc"  # the --transport spelling (wire.bindings.BINDINGS)
 
 
-def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, transports: tuple[str, ...] = ()) -> Endpoint:
+def select_interface(
+    core_card: dict[str, Any], wire: Wire, card_url: str, transports: tuple[str, ...] = ()
+) -> Endpoint:
     """The interface to call for `wire`: with `transports` (--transport, in order of preference)
     the first interface of the first binding named; otherwise the first interface, in card order,
     whose binding a2a speaks (V1 spec §8.3.2). Never falls back to the other version: that
@@ -38,7 +40,11 @@ def select_interface(core_card: dict[str, Any], wire: Wire, card_url: str, trans
             if info is None or (info.flag != flag if flag else info.flag not in wanted):
                 continue
             if version_of(str(itf.get("protocolVersion") or "")) is wire:
-                return Endpoint(_interface_url(card_url, itf["url"], grpc=info.carrier_grpc), str(itf.get("tenant") or ""), info.flag)
+                return Endpoint(
+                    _interface_url(card_url, itf["url"], grpc=info.carrier_grpc),
+                    str(itf.get("tenant") or ""),
+                    info.flag,
+                )
     raise _not_offered(core_card, wire, transports)
 
 
@@ -57,10 +63,17 @@ def _not_offered(core_card: dict[str, Any], wire: Wire, transports: tuple[str, .
     --a2a-version, or --endpoint)."""
     from a2acli.wire.bindings import binding_info
 
-    offered = [(info.card if info else str(itf.get("protocolBinding")), str(itf.get("protocolVersion") or "?")) for itf, info in _interfaces(core_card)]
+    offered = [
+        (info.card if info else str(itf.get("protocolBinding")), str(itf.get("protocolVersion") or "?"))
+        for itf, info in _interfaces(core_card)
+    ]
     listing = ", ".join(f"{b} {v}" for b, v in dict.fromkeys(offered)) or "none"
     known = [binding_info(t) for t in transports]
-    names = (" or ".join(b.card for b in known if b) + " interface") if transports else "interface a2a speaks (JSONRPC, HTTP+JSON)"
+    names = (
+        (" or ".join(b.card for b in known if b) + " interface")
+        if transports
+        else "interface a2a speaks (JSONRPC, HTTP+JSON)"
+    )
     other = "0.3" if wire is Wire.V1 else "1.0"
     code = VERSION_NOT_SUPPORTED
     if any(version_of(v) is wire for _, v in offered) or not offered:
@@ -68,7 +81,9 @@ def _not_offered(core_card: dict[str, Any], wire: Wire, transports: tuple[str, .
         code = TRANSPORT_NOT_OFFERED if offered else CARD_INVALID
     else:
         hint = f"pass --a2a-version {other}, or --endpoint URL to call an endpoint the card does not list"
-    return VersionNotOfferedError(f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint, code=code)
+    return VersionNotOfferedError(
+        f"the Agent Card offers no {names} for A2A {wire.version}; it offers: {listing}", hint=hint, code=code
+    )
 
 
 def _interface_url(card_url: str, url: Any, *, grpc: bool) -> str:
@@ -77,16 +92,24 @@ def _interface_url(card_url: str, url: Any, *, grpc: bool) -> str:
     from a2acli.errors import CardInvalidError
 
     if not isinstance(url, str):
-        raise CardInvalidError(f"the Agent Card's interface URL is {type(url).__name__}, not a string: {str(url)[:80]!r}", hint="the card is broken; --endpoint URL calls the agent without it")
+        raise CardInvalidError(
+            f"the Agent Card's interface URL is {type(url).__name__}, not a string: {str(url)[:80]!r}",
+            hint="the card is broken; --endpoint URL calls the agent without it",
+        )
     if grpc:
         return url
     try:
         return urljoin(card_url, url)
     except ValueError as e:  # "Invalid IPv6 URL"
-        raise CardInvalidError(f"the Agent Card's interface URL {url[:100]!r} is not a URL: {e}", hint="the card is broken; --endpoint URL calls the agent without it") from None
+        raise CardInvalidError(
+            f"the Agent Card's interface URL {url[:100]!r} is not a URL: {e}",
+            hint="the card is broken; --endpoint URL calls the agent without it",
+        ) from None
 
 
-def fallback_interface(core_card: dict[str, Any], wire: Wire, card_url: str, transports: tuple[str, ...]) -> tuple[Endpoint, str] | None:
+def fallback_interface(
+    core_card: dict[str, Any], wire: Wire, card_url: str, transports: tuple[str, ...]
+) -> tuple[Endpoint, str] | None:
     """--transport (or A2ACLI_TRANSPORT) names no binding the card offers for `wire`: the card's
     own first choice (official CLI spec §13.1: "falls back to the card's order when none
     matches"), with the note that says so; None when the card offers the version on none of the
@@ -109,7 +132,11 @@ def card_extensions(core_card: dict[str, Any]) -> list[tuple[str, bool]]:
     """(uri, required) of each extension the card declares (capabilities.extensions, A2A §4.6)."""
     caps = core_card.get("capabilities") if isinstance(core_card.get("capabilities"), dict) else {}
     found = caps.get("extensions") if isinstance(caps, dict) else None
-    return [(str(e["uri"]), e.get("required") is True) for e in found if isinstance(e, dict) and e.get("uri")] if isinstance(found, list) else []
+    return (
+        [(str(e["uri"]), e.get("required") is True) for e in found if isinstance(e, dict) and e.get("uri")]
+        if isinstance(found, list)
+        else []
+    )
 
 
 def missing_required_extensions(core_card: dict[str, Any], given: tuple[str, ...]) -> list[str]:
@@ -155,7 +182,9 @@ def choose_version(core_card: dict[str, Any], transports: tuple[str, ...] = ()) 
     return wire, f"--a2a-version auto: using {wire.version} ({why})"
 
 
-def card_notes(core_card: dict[str, Any], doc: Any, card_url: str, asked_url: str, tried: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+def card_notes(
+    core_card: dict[str, Any], doc: Any, card_url: str, asked_url: str, tried: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
     """What a user must be told about the card that was read (stderr), as (level, text), level
     "note" or "warn": a card from before 0.3 read as 0.3, and a card found at the host root when
     the URL given has a path of its own (on a host with several agents, the root's card may be
@@ -164,17 +193,28 @@ def card_notes(core_card: dict[str, Any], doc: Any, card_url: str, asked_url: st
     doc = doc if isinstance(doc, dict) else {}
     pv = doc.get("protocolVersion")
     if isinstance(pv, str) and is_pre_v03(pv):
-        notes.append(("note", f"the Agent Card says protocolVersion {pv} (before 0.3): read as 0.3, the V0 wire such agents speak"))
+        notes.append(
+            (
+                "note",
+                f"the Agent Card says protocolVersion {pv} (before 0.3): read as 0.3, the V0 wire such agents speak",
+            )
+        )
     given, used = urlsplit(asked_url), urlsplit(card_url)
     base = given.path.rstrip("/")
-    if tried and base and not given.path.endswith(".json") and given.netloc == used.netloc and not used.path.startswith(base + "/"):
+    if (
+        tried
+        and base
+        and not given.path.endswith(".json")
+        and given.netloc == used.netloc
+        and not used.path.startswith(base + "/")
+    ):
         name = doc.get("name")
-        under = [t for t in tried if t.split(" (")[0] != asked_url] or list(tried)  # not the URL itself, tried as-is first
+        under = [t for t in tried if t.split(" (")[0] != asked_url] or list(
+            tried
+        )  # not the URL itself, tried as-is first
         why = under[0].rpartition(" (")[2].rstrip(")")
         named = f" ({name!r})" if isinstance(name, str) and name else ""
-        text = (
-            f"no Agent Card under {asked_url.rstrip('/')} ({why}): using the host's card at {card_url}{named}; on a host with several agents it may be another agent's: pass the card's own URL to -u"
-        )
+        text = f"no Agent Card under {asked_url.rstrip('/')} ({why}): using the host's card at {card_url}{named}; on a host with several agents it may be another agent's: pass the card's own URL to -u"
         notes.append(("warn", text))
     return notes
 

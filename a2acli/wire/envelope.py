@@ -71,10 +71,16 @@ def loads(body: bytes, *, what: str = "response") -> Any:
     try:
         return json.loads(body)
     except RecursionError:
-        raise InvalidResponseError(f"the {what} is JSON nested too deeply to read", hint="the agent sent JSON nested hundreds of levels deep") from None
+        raise InvalidResponseError(
+            f"the {what} is JSON nested too deeply to read", hint="the agent sent JSON nested hundreds of levels deep"
+        ) from None
     except (ValueError, UnicodeDecodeError):
         snippet = body[:120].decode("utf-8", "replace").strip()
-        hint = "the server answered with HTML: is the URL the agent's endpoint for this binding (--transport)?" if snippet[:1] == "<" else None
+        hint = (
+            "the server answered with HTML: is the URL the agent's endpoint for this binding (--transport)?"
+            if snippet[:1] == "<"
+            else None
+        )
         raise InvalidResponseError(
             f"the {what} is not JSON: {snippet!r}" if snippet else f"the {what} is empty",
             hint=hint or "check --url / --endpoint; run with --debug to see the exchange",
@@ -85,7 +91,13 @@ def split_response(doc: Any) -> tuple[Any, dict[str, Any] | None]:
     """(result, error) of a JSON-RPC response object; raises on anything that is not one."""
     if type(doc) is dict and "result" in doc and "error" not in doc:  # the usual answer
         return doc["result"], None
-    if isinstance(doc, dict) and doc.get("jsonrpc") == "2.0" and "id" in doc and "result" not in doc and "error" not in doc:
+    if (
+        isinstance(doc, dict)
+        and doc.get("jsonrpc") == "2.0"
+        and "id" in doc
+        and "result" not in doc
+        and "error" not in doc
+    ):
         # a2a-sdk's V0 adapter drops `"result": null` (exclude_none): read it as a null result.
         return None, None
     if not isinstance(doc, dict) or ("result" not in doc and "error" not in doc):

@@ -62,7 +62,11 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
         `GET /v1/tasks`) goes only in a dialect that takes it (clix) or when forced (the caller
         passes the dialect with `v0_list_tasks` set)."""
         if self.v0 is None or (self.v0_vendor_only and not dialect.v0_list_tasks):
-            raise NoV0FormError(f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect", hint=self.no_v0_hint(None, binding), spec=self)
+            raise NoV0FormError(
+                f"{self.name} has no V0 (0.3) form in the `{dialect.name}` dialect",
+                hint=self.no_v0_hint(None, binding),
+                spec=self,
+            )
 
     def v0_extension(self, binding: str) -> str:
         """The extension form `--force` sends over `binding` under 0.3 ("" when it has none)."""
@@ -125,9 +129,29 @@ _TABLE = (
         rest_v0=Route("POST", "/v1/message:stream", "*"),
         grpc_v0="SendStreamingMessage",
     ),
-    MethodSpec("GetTask", "tasks/get", False, "tasks get", "task", "Get a task by id.", rest=Route("GET", "/tasks/{id=*}"), rest_v0=Route("GET", "/v1/{name=tasks/*}"), grpc_v0="GetTask"),
+    MethodSpec(
+        "GetTask",
+        "tasks/get",
+        False,
+        "tasks get",
+        "task",
+        "Get a task by id.",
+        rest=Route("GET", "/tasks/{id=*}"),
+        rest_v0=Route("GET", "/v1/{name=tasks/*}"),
+        grpc_v0="GetTask",
+    ),
     # 0.3 has no ListTasks rpc; some 0.3 REST servers answer `GET /v1/tasks` (no paging parameters)
-    MethodSpec("ListTasks", "tasks/list", False, "tasks list", "task-list", "List tasks, page by page.", v0_vendor_only=True, rest=Route("GET", "/tasks"), rest_v0=Route("GET", "/v1/tasks")),
+    MethodSpec(
+        "ListTasks",
+        "tasks/list",
+        False,
+        "tasks list",
+        "task-list",
+        "List tasks, page by page.",
+        v0_vendor_only=True,
+        rest=Route("GET", "/tasks"),
+        rest_v0=Route("GET", "/v1/tasks"),
+    ),
     MethodSpec(
         "CancelTask",
         "tasks/cancel",

@@ -92,7 +92,9 @@ def parse_id_token(token: Any) -> IdToken:
     return IdToken(sig, f"{protected}.{payload}".encode("ascii"), claims)
 
 
-def claims_problem(claims: dict[str, Any], *, issuer: str | None, client_id: str, nonce: str | None, now: float) -> str | None:
+def claims_problem(
+    claims: dict[str, Any], *, issuer: str | None, client_id: str, nonce: str | None, now: float
+) -> str | None:
     """Why an ID token's claims are not good for this login (OpenID Connect Core §3.1.3.7): iss is
     the provider's issuer (when it is known), aud holds the client id (and azp names it when
     there are several audiences), exp has not passed, nonce is the one sent; None when they are."""
@@ -102,7 +104,9 @@ def claims_problem(claims: dict[str, Any], *, issuer: str | None, client_id: str
     if not isinstance(claims.get("sub"), str) or not claims["sub"]:
         return "it names no subject (sub)"
     aud = claims.get("aud")
-    audiences = [aud] if isinstance(aud, str) else [a for a in aud if isinstance(a, str)] if isinstance(aud, list) else []
+    audiences = (
+        [aud] if isinstance(aud, str) else [a for a in aud if isinstance(a, str)] if isinstance(aud, list) else []
+    )
     if client_id not in audiences:
         return f"its audience {aud!r} is not this client ({client_id})"
     if len(audiences) > 1 and claims.get("azp") not in (None, client_id):
@@ -120,7 +124,11 @@ def claims_problem(claims: dict[str, Any], *, issuer: str | None, client_id: str
 def identity(claims: dict[str, Any]) -> dict[str, Any]:
     """What `auth status` shows of an ID token: who (sub, and a name or email when given) and
     which issuer said so."""
-    shown = {k: claims[k] for k in ("sub", "iss", "email", "preferred_username", "name") if isinstance(claims.get(k), str) and claims[k]}
+    shown = {
+        k: claims[k]
+        for k in ("sub", "iss", "email", "preferred_username", "name")
+        if isinstance(claims.get(k), str) and claims[k]
+    }
     if isinstance(claims.get("exp"), (int, float)) and not isinstance(claims["exp"], bool):
         shown["exp"] = claims["exp"]
     return shown

@@ -26,7 +26,13 @@ _V1_KEYS = {
     "openIdConnectSecurityScheme": "openIdConnect",
     "mtlsSecurityScheme": "mutualTLS",
 }
-_V0_TYPES = {"apikey": "apiKey", "http": "http", "oauth2": "oauth2", "openidconnect": "openIdConnect", "mutualtls": "mutualTLS"}
+_V0_TYPES = {
+    "apikey": "apiKey",
+    "http": "http",
+    "oauth2": "oauth2",
+    "openidconnect": "openIdConnect",
+    "mutualtls": "mutualTLS",
+}
 
 # credential -> the scheme kinds that accept it, in words
 TAKEN_BY = {
@@ -103,7 +109,11 @@ def describe(card: Any) -> str:
     parts = []
     for name, kind, body in declared(card):
         if kind == "apiKey":
-            where = f" ({body.get('location') or body.get('in') or 'header'} {body.get('name')})" if body.get("name") else ""
+            where = (
+                f" ({body.get('location') or body.get('in') or 'header'} {body.get('name')})"
+                if body.get("name")
+                else ""
+            )
             parts.append(f"apiKey {name!r}{where}")
         elif kind == "http":
             parts.append(f"http {str(body.get('scheme') or '?').lower()} {name!r}")
@@ -157,7 +167,16 @@ def oauth_flows(card: Any) -> list[OAuthFlow]:
             if not isinstance(spec, dict):
                 continue
             scopes = tuple(sorted((spec.get("scopes") or {}).keys())) if isinstance(spec.get("scopes"), dict) else ()
-            out.append(OAuthFlow(name, str(flow), str(spec.get("tokenUrl") or ""), str(spec.get("deviceAuthorizationUrl") or ""), scopes, authorization_url=str(spec.get("authorizationUrl") or "")))
+            out.append(
+                OAuthFlow(
+                    name,
+                    str(flow),
+                    str(spec.get("tokenUrl") or ""),
+                    str(spec.get("deviceAuthorizationUrl") or ""),
+                    scopes,
+                    authorization_url=str(spec.get("authorizationUrl") or ""),
+                )
+            )
         if body.get("oauth2MetadataUrl"):
             out.append(OAuthFlow(name, "discovery", discovery_url=str(body["oauth2MetadataUrl"])))
     return out
@@ -199,6 +218,13 @@ def auth_ask(card: Any, message: Any) -> AuthAsk:
         for key in ASK_SCHEME_KEYS:
             value = data.get(key)
             names += [str(v) for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v]
-        url = url or next((str(data[k]) for k in ASK_URL_KEYS if isinstance(data.get(k), str) and str(data[k]).startswith(("https://", "http://"))), "")
+        url = url or next(
+            (
+                str(data[k])
+                for k in ASK_URL_KEYS
+                if isinstance(data.get(k), str) and str(data[k]).startswith(("https://", "http://"))
+            ),
+            "",
+        )
     picked = [s for s in schemes if s[0] in names] or [s for s in schemes if s[1].lower() in {n.lower() for n in names}]
     return AuthAsk(picked or schemes, bool(picked), url)

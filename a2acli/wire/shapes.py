@@ -83,7 +83,9 @@ def _one_of(value: Any, where: str, keys: tuple[str, ...]) -> str:
     obj = _object(value, where)
     found = [k for k in keys if k in obj]
     if len(found) != 1:
-        raise _Bad(where, f"holds {' and '.join(found) if found else 'none'} of {', '.join(keys)} (exactly one is expected)")
+        raise _Bad(
+            where, f"holds {' and '.join(found) if found else 'none'} of {', '.join(keys)} (exactly one is expected)"
+        )
     return found[0]
 
 
@@ -182,16 +184,29 @@ def ends_stream(result: Any, core: Any) -> bool:
     if "message" in core:
         return True
     holder = core.get("statusUpdate") or core.get("task")
-    state = (holder.get("status") or {}).get("state") if isinstance(holder, dict) and isinstance(holder.get("status"), dict) else None
+    state = (
+        (holder.get("status") or {}).get("state")
+        if isinstance(holder, dict) and isinstance(holder.get("status"), dict)
+        else None
+    )
     return is_terminal(state)
 
 
 # -- the fast path of a stream: what tracking and the end of a stream need, read off the event ------
 
 # wrapper key -> event kind, in every spelling a binding uses (V1, 0.3 proto-JSON `msg`)
-_WRAPPERS = {"statusUpdate": "status-update", "artifactUpdate": "artifact-update", "task": "task", "message": "message", "msg": "message"}
+_WRAPPERS = {
+    "statusUpdate": "status-update",
+    "artifactUpdate": "artifact-update",
+    "task": "task",
+    "message": "message",
+    "msg": "message",
+}
 _V0_KINDS = ("status-update", "artifact-update", "task", "message")
-_CANONICAL_STATES = frozenset(f"TASK_STATE_{s}" for s in ("SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "CANCELED", "FAILED", "REJECTED"))
+_CANONICAL_STATES = frozenset(
+    f"TASK_STATE_{s}"
+    for s in ("SUBMITTED", "WORKING", "INPUT_REQUIRED", "AUTH_REQUIRED", "COMPLETED", "CANCELED", "FAILED", "REJECTED")
+)
 
 
 class EventFacts:
@@ -259,7 +274,19 @@ def peek_event(result: Any) -> EventFacts | None:
 # on the JSON-RPC result as the wire spelt it, against the version asked for.
 
 _KIND_VALUES = frozenset({"task", "message", "status-update", "artifact-update", "text", "file", "data"})
-_LOWER_STATES = frozenset({"submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"})
+_LOWER_STATES = frozenset(
+    {
+        "submitted",
+        "working",
+        "input-required",
+        "completed",
+        "canceled",
+        "failed",
+        "rejected",
+        "auth-required",
+        "unknown",
+    }
+)
 _LOWER_ROLES = frozenset({"user", "agent"})
 
 
@@ -295,12 +322,18 @@ def answer_shape(result: Any, version: str, *, lowercase_ok: bool = False) -> li
                 walk(v, k)
 
     walk(result)
-    wrapper = isinstance(result, dict) and len(result) == 1 and next(iter(result)) in _EVENT_KEYS and "kind" not in result
+    wrapper = (
+        isinstance(result, dict) and len(result) == 1 and next(iter(result)) in _EVENT_KEYS and "kind" not in result
+    )
     out: list[str] = []
     v1_shaped = wrapper or "no-kind" in seen
     if version.startswith("0."):
         if v1_shaped:
-            out.append("answer is V1-shaped under 0.3 (" + ("a {" + f'"{next(iter(result))}"' + ": …} wrapper, " if wrapper else "") + "no `kind`)")
+            out.append(
+                "answer is V1-shaped under 0.3 ("
+                + ("a {" + f'"{next(iter(result))}"' + ": …} wrapper, " if wrapper else "")
+                + "no `kind`)"
+            )
         if "v1-enum" in seen:
             out.append("V1 enum values (TASK_STATE_…, ROLE_…) in an answer under 0.3")
         if v1_shaped and "lower-enum" in seen and "typed-part" not in seen:

@@ -189,7 +189,9 @@ def parse_signature(entry: Any) -> Signature:
     given = entry.get("header")
     unprotected: dict[str, Any] = given if isinstance(given, dict) else {}
     if set(head) & set(unprotected):
-        raise SignatureProblem(f"the protected and unprotected headers both set {sorted(set(head) & set(unprotected))} (RFC 7515 §7.2.1)")
+        raise SignatureProblem(
+            f"the protected and unprotected headers both set {sorted(set(head) & set(unprotected))} (RFC 7515 §7.2.1)"
+        )
     if "crit" in head:
         raise SignatureProblem(f"the header marks extensions critical ({head['crit']!r}); none is understood")
     alg = head.get("alg")
@@ -243,7 +245,11 @@ def choose_key(jwks: Any, kid: str, alg: str) -> dict[str, Any] | str:
     fitting = [k for k in keys if key_fits(k, alg)]
     if len(fitting) == 1:
         return fitting[0]
-    return "the signature names no kid, and the JWK Set has " + ("no key" if not fitting else "several keys") + f" for {alg}"
+    return (
+        "the signature names no kid, and the JWK Set has "
+        + ("no key" if not fitting else "several keys")
+        + f" for {alg}"
+    )
 
 
 def jku_problem(url: str, is_loopback: Any) -> str | None:

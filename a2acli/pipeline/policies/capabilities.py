@@ -21,10 +21,17 @@ CAPABILITY = {
 }
 
 
-_OFFERS = {"streaming": "streaming", "pushNotifications": "push notifications", "extendedAgentCard": "an extended Agent Card"}
+_OFFERS = {
+    "streaming": "streaming",
+    "pushNotifications": "push notifications",
+    "extendedAgentCard": "an extended Agent Card",
+}
 
 
-_NOT_SUPPORTED = {"pushNotifications": "PushNotificationNotSupportedError", "extendedAgentCard": "ExtendedAgentCardNotConfiguredError"}
+_NOT_SUPPORTED = {
+    "pushNotifications": "PushNotificationNotSupportedError",
+    "extendedAgentCard": "ExtendedAgentCardNotConfiguredError",
+}
 
 
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "absent"})()
@@ -62,8 +69,18 @@ def unclaimed(call: Call, method: str) -> Claim | None:
     field = f"capabilities.{cap}"
     doc = call.card_doc if isinstance(call.card_doc, dict) else {}
     v1_field = isinstance(doc.get("capabilities"), dict) and cap in doc["capabilities"]
-    if cap == "extendedAgentCard" and not v1_field and ("supportsAuthenticatedExtendedCard" in doc or "supportedInterfaces" not in doc and ("url" in doc or "protocolVersion" in doc)):
-        field = "supportsAuthenticatedExtendedCard"  # where a 0.3 card says it (a card with both: the 1.0 field decides)
+    if (
+        cap == "extendedAgentCard"
+        and not v1_field
+        and (
+            "supportsAuthenticatedExtendedCard" in doc
+            or "supportedInterfaces" not in doc
+            and ("url" in doc or "protocolVersion" in doc)
+        )
+    ):
+        field = (
+            "supportsAuthenticatedExtendedCard"  # where a 0.3 card says it (a card with both: the 1.0 field decides)
+        )
     return Claim(cap, field, value)
 
 
@@ -82,7 +99,10 @@ def require_capability(call: Call, method: str, *, force: bool) -> None:
     claim = gate(call, method, force=force)
     if claim is None:
         return
-    err = NotClaimedError(f"the agent does not offer {_OFFERS[claim.capability]}: {claim.says}", hint=f"{claim.says}; --force sends anyway")
+    err = NotClaimedError(
+        f"the agent does not offer {_OFFERS[claim.capability]}: {claim.says}",
+        hint=f"{claim.says}; --force sends anyway",
+    )
     err.code = _NOT_SUPPORTED.get(claim.capability, err.code)
     raise err
 
@@ -102,7 +122,12 @@ def check_push_config_answer(call: Call, method: str, params: dict[str, Any], co
     another id than the one asked for (a2a-sdk 0.3 ignores the id and answers the task's first
     config), and a delete the agent reports done whether or not the id existed."""
     asked = params.get("id")
-    if method == "GetTaskPushNotificationConfig" and isinstance(core, dict) and asked and core.get("id") not in (None, asked):
+    if (
+        method == "GetTaskPushNotificationConfig"
+        and isinstance(core, dict)
+        and asked
+        and core.get("id") not in (None, asked)
+    ):
         call.out.warn(
             f"asked for push config {asked!r}, the agent answered config {core.get('id')!r}: it ignores the config id (or has no such config); `a2a push-config list {params.get('taskId')}` shows them all"
         )

@@ -45,8 +45,9 @@ def explain_send_refusal(err: A2acliError, params: dict[str, Any]) -> A2acliErro
     config = params.get("configuration") if isinstance(params, dict) else None
     if isinstance(config, dict) and config.get("returnImmediately") is True and refuses_return_immediately(err):
         err.hint = (
-            f"{err.hint}; " if err.hint else ""
-        ) + "the agent may not take returnImmediately: without --follow and --async, a2a sends one blocking SendMessage (not resent now: the agent may have acted on it)"
+            (f"{err.hint}; " if err.hint else "")
+            + "the agent may not take returnImmediately: without --follow and --async, a2a sends one blocking SendMessage (not resent now: the agent may have acted on it)"
+        )
     return err
 
 
@@ -68,7 +69,9 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     t = call.task
     if not t.get("id"):
         if expect:
-            raise UnexpectedStateError("the agent answered with a message, not a task", hint="--expect-state applies to tasks")
+            raise UnexpectedStateError(
+                "the agent answered with a message, not a task", hint="--expect-state applies to tasks"
+            )
         return
     state = to_core_task_state(t.get("state") or "TASK_STATE_UNSPECIFIED")
     label = state_text(state)
@@ -87,7 +90,9 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         call.out.command(f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'")
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
-        raise UnexpectedStateError(f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state")
+        raise UnexpectedStateError(
+            f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state"
+        )
 
 
 def _q(value: Any) -> str:
@@ -134,7 +139,9 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
     profile = f" --profile {shlex.quote(opts.profile)}" if opts.profile else ""  # the token is kept in it
     url = f" -u {shlex.quote(opts.url)}" if opts.url and src.get("url") == "flag" else ""
     base = continue_command(call, secrets=False)  # each way names the credential it sends
-    kept = "" if f" --profile {shlex.quote(opts.profile or '')} " in f"{base} " else profile  # the flag is in base already
+    kept = (
+        "" if f" --profile {shlex.quote(opts.profile or '')} " in f"{base} " else profile
+    )  # the flag is in base already
     ways: list[AuthWay] = []
     seen: set[tuple[str, str]] = set()
     for name, _kind, _body in ask.schemes:
@@ -162,14 +169,22 @@ def auth_required_notes(call: Call) -> None:
 
     if not ways:
         if call.card is None or call.opts.endpoint:  # no card: credentials go as given
-            say(f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:")
+            say(
+                f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:"
+            )
             call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}", always=True)
         else:
-            say(f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:")
+            say(
+                f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
+            )
             call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}", always=True)
         return
     said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
-    asked = f"the agent asks for the Agent Card's scheme {said}" if ask.named else f"its status message names no scheme of the Agent Card, which declares {said}"
+    asked = (
+        f"the agent asks for the Agent Card's scheme {said}"
+        if ask.named
+        else f"its status message names no scheme of the Agent Card, which declares {said}"
+    )
     get = "get the token, then continue" if all(w.way.login for w in ways) else "continue with the credential"
     say(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
     for w in ways:
@@ -194,7 +209,9 @@ def read_credential(call: Call, secret: Any) -> dict[str, Any]:
         auth_required_notes(call)
         return {}
     w = typed[0]
-    call.out.note(f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where})")
+    call.out.note(
+        f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where})"
+    )
     try:
         value = str(secret(f"{SECRET_WHAT[w.way.option]} for {w.way.where} (not shown; Enter to skip): ") or "")
     except EOFError:
@@ -223,7 +240,9 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
     flags = conn_flags(call.opts) if call is not None else ""
     card = call.card if call is not None and isinstance(call.card, dict) else None
     caps = card.get("capabilities") if card is not None else None
-    subscribe = card is None or (isinstance(caps, dict) and caps.get("streaming") is True)  # no card read: the agent may stream
+    subscribe = card is None or (
+        isinstance(caps, dict) and caps.get("streaming") is True
+    )  # no card read: the agent may stream
     out.note(
         f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with {'one of' if subscribe else 'this (the Agent Card claims no streaming)'}:"
     )
@@ -245,7 +264,11 @@ def unanswered_notes(out: Any, call: Call, why: str) -> bool:
     flags = conn_flags(call.opts)
     ctx, tid = m.get("contextId"), m.get("taskId")
     known = ", ".join(f"{k} {v}" for k, v in (("context", ctx), ("task", tid)) if v)
-    sent = f"{why} before the agent answered: message {m.get('messageId')}" + (f" ({known})" if known else "") + " was sent"
+    sent = (
+        f"{why} before the agent answered: message {m.get('messageId')}"
+        + (f" ({known})" if known else "")
+        + " was sent"
+    )
     if tid:
         out.note(f"{sent}; if the agent started a task, find it with:")
         out.command(f"a2a tasks get {shlex.quote(str(tid))}{flags}")
@@ -253,7 +276,9 @@ def unanswered_notes(out: Any, call: Call, why: str) -> bool:
         out.note(f"{sent}; if the agent started a task, find it with:")
         out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}" if ctx else f"a2a tasks list{flags}")
     else:
-        out.note(f"{sent}; A2A 0.3 has no way to list tasks, so the task it may have started is known only to the agent (--follow says a task's id as soon as the agent takes the message)")
+        out.note(
+            f"{sent}; A2A 0.3 has no way to list tasks, so the task it may have started is known only to the agent (--follow says a task's id as soon as the agent takes the message)"
+        )
     return True
 
 
@@ -276,23 +301,37 @@ def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
     is started in their place (official CLI spec, A2ACLI_INTERACT_002)."""
     from a2acli.errors import HttpError
 
-    if not isinstance(err, (RpcError, HttpError)) or call.sent is None or call.sent[0] not in ("SendMessage", "SendStreamingMessage"):
+    if (
+        not isinstance(err, (RpcError, HttpError))
+        or call.sent is None
+        or call.sent[0] not in ("SendMessage", "SendStreamingMessage")
+    ):
         return err
     if isinstance(err, HttpError) and isinstance(err.wire_code, int) and not 400 <= err.wire_code < 500:
         return err  # the agent failed (5xx): not a refusal of the ids
     params = call.sent[1] if isinstance(call.sent[1], dict) else {}
     message: dict[str, Any] = params["message"] if isinstance(params.get("message"), dict) else {}
-    given = [f"{flag} {_q(message[key])}" for key, flag in (("taskId", "--task-id"), ("contextId", "--context-id")) if message.get(key)]
+    given = [
+        f"{flag} {_q(message[key])}"
+        for key, flag in (("taskId", "--task-id"), ("contextId", "--context-id"))
+        if message.get(key)
+    ]
     if not given:
         return err
     ids = " and ".join(given)
-    see = f"the request that carried {ids} and the answer are above (--debug)" if call.opts.debug else f"rerun with --debug to see the request that carried {ids} and the agent's answer"
+    see = (
+        f"the request that carried {ids} and the answer are above (--debug)"
+        if call.opts.debug
+        else f"rerun with --debug to see the request that carried {ids} and the agent's answer"
+    )
     hint = err.hint
     if message.get("taskId") and (err.code == "UnsupportedOperationError" or "terminal" in err.message.lower()):
         # A2A: a task in a terminal state takes no more messages; the interaction goes on in a new task of the same context
         ctx = message.get("contextId")
         hint = "a task that has ended takes no more messages: go on in a new task of the same context, " + (
-            f"--context-id {_q(ctx)} without --task-id" if ctx else f"with the task's --context-id (`a2a tasks get {_q(message['taskId'])}` shows it) and without --task-id"
+            f"--context-id {_q(ctx)} without --task-id"
+            if ctx
+            else f"with the task's --context-id (`a2a tasks get {_q(message['taskId'])}` shows it) and without --task-id"
         )
     err.hint = f"{see}; nothing was retried and no new task started" + (f"; {hint}" if hint else "")
     return err
@@ -342,7 +381,13 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
         return err
     o = call.opts
     given = o.api_key or o.bearer or o.basic or o.oauth
-    if given and not call.withheld or call.creds_sent or o.cert or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers):
+    if (
+        given
+        and not call.withheld
+        or call.creds_sent
+        or o.cert
+        or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers)
+    ):
         return refused_credentials(err, call)  # a credential went: it was refused
     from a2acli.render.views import scheme_how
 
@@ -350,10 +395,18 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     named = [(str(name), *scheme_how(scheme)) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
     status = err.message.split(": ", 1)[1] if ": " in err.message else f"HTTP {err.http_status}"
     if named:
-        ways = "; or ".join(f"{name} ({kind} in {where}): pass {flag}" if where else f"{name} ({kind}): pass {flag}" for name, kind, where, flag in named)
+        ways = "; or ".join(
+            f"{name} ({kind} in {where}): pass {flag}" if where else f"{name} ({kind}): pass {flag}"
+            for name, kind, where, flag in named
+        )
         hint = f"the card names {ways}"
         if call.withheld:
             hint += f" (not sent, the card declares no scheme for it: {', '.join(call.withheld)})"
     else:
         hint = "pass --api-key, --bearer or --basic, or `a2a auth login` for OAuth2 (the card names no scheme)"
-    return CredentialsMissingError(f"the agent requires credentials and none were sent ({status})", hint=hint, request_id=err.request_id, wire_code=err.wire_code)
+    return CredentialsMissingError(
+        f"the agent requires credentials and none were sent ({status})",
+        hint=hint,
+        request_id=err.request_id,
+        wire_code=err.wire_code,
+    )

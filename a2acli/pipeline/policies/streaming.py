@@ -14,7 +14,9 @@ from a2acli.render.present import state_text, waiting
 from a2acli.wire.methods import METHODS
 
 
-def follow_task(call: Call, interval: float, *, query: dict[str, Any] | None = None, since: float | None = None) -> Reply:
+def follow_task(
+    call: Call, interval: float, *, query: dict[str, Any] | None = None, since: float | None = None
+) -> Reply:
     """A send's wait (official CLI spec §7.3, A2ACLI_TASK_POLL_002): the agent answered a task that
     is not settled yet (the message went with --follow's returnImmediately, or the agent answered a
     blocking send early). Its id is said on
@@ -27,7 +29,10 @@ def follow_task(call: Call, interval: float, *, query: dict[str, Any] | None = N
     (history and artifacts, which the stream's events alone do not carry)."""
     tid = call.task["id"]
     state = state_text(call.task.get("state"))
-    call.out.note(f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it", aside=" (Ctrl-C stops the wait, not the task)")
+    call.out.note(
+        f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it",
+        aside=" (Ctrl-C stops the wait, not the task)",
+    )
     with waiting(call.out, call.task, since=since, announced=True) as shown:
         if unclaimed(call, "SubscribeToTask") is None:
             subscribe_quietly(call, shown)
@@ -60,7 +65,9 @@ def subscribe_quietly(call: Call, shown: Any) -> None:
     tid = call.task["id"]
     o = StreamOutcome()
     try:
-        consume(call, until_settled(call, call.stream(METHODS["SubscribeToTask"], {"id": tid})), shown, o, subscribing=False)
+        consume(
+            call, until_settled(call, call.stream(METHODS["SubscribeToTask"], {"id": tid})), shown, o, subscribing=False
+        )
     except TimeoutExpired:
         raise
     except A2acliError as e:  # refused before any event (-32004, a 404 route, no such method)
@@ -71,7 +78,15 @@ def subscribe_quietly(call: Call, shown: Any) -> None:
         call.out.note(f"subscribing to task {tid} failed ({o.broken.message}); polling it instead")
 
 
-def send_and_wait(call: Call, params: dict[str, Any], view: Any, *, interval: float, request_id: str | None = None, headers: dict[str, str] | None = None) -> None:
+def send_and_wait(
+    call: Call,
+    params: dict[str, Any],
+    view: Any,
+    *,
+    interval: float,
+    request_id: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> None:
     """`stream` / `send --stream` to an agent whose card does not claim streaming: a blocking
     SendMessage, then polling until the task settles; each answer goes to the stream's view (its
     shape is a StreamResponse's: {task} or {message}, a bare object under 0.3 JSON-RPC)."""
@@ -89,7 +104,11 @@ def poll_instead(call: Call, view: Any, *, interval: float) -> None:
     it settles (what `tasks get --wait` does), shown as the stream's last event."""
     reply = call.unary(METHODS["GetTask"], {"id": call.task["id"]})
     call.track(reply.core)
-    view.final(as_stream_event(call, reply) if settled(call.task.get("state")) else wait_for_task(call, interval, wrap=True, shown=view.waiting))
+    view.final(
+        as_stream_event(call, reply)
+        if settled(call.task.get("state"))
+        else wait_for_task(call, interval, wrap=True, shown=view.waiting)
+    )
 
 
 class StreamOutcome:
@@ -135,7 +154,9 @@ def consume(call: Call, replies: Iterator[Reply], view: Any, o: StreamOutcome, *
         o.broken = e
 
 
-def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribing: bool, follow: bool = True, interval: float = 1.0) -> None:
+def follow_stream(
+    call: Call, replies: Iterator[Reply], view: Any, *, subscribing: bool, follow: bool = True, interval: float = 1.0
+) -> None:
     """Show a stream's events as they arrive. If the connection breaks before the task settles,
     re-subscribe (SubscribeToTask with Last-Event-ID when the server gave event ids; its first
     event is the whole Task) up to RESUBSCRIBE_ATTEMPTS times; if that fails, or the stream ends
@@ -163,11 +184,15 @@ def follow_stream(call: Call, replies: Iterator[Reply], view: Any, *, subscribin
         if resubscribe(call, view, o.broken):
             return
     elif broke:
-        call.out.note(f"the stream ended with an error from the agent ({o.broken.message if o.broken else ''}); polling task {tid}")
+        call.out.note(
+            f"the stream ended with an error from the agent ({o.broken.message if o.broken else ''}); polling task {tid}"
+        )
     if tid and not settled(call.task.get("state")) and follow:
         if not subscribing and not broke:
             call.out.note(f"the agent closed the stream before the task finished; polling task {tid}")
-        view.final(wait_for_task(call, interval, wrap=True, shown=view.waiting))  # a StreamResponse {task} like the events; the view's progress display, if any, shows the polls
+        view.final(
+            wait_for_task(call, interval, wrap=True, shown=view.waiting)
+        )  # a StreamResponse {task} like the events; the view's progress display, if any, shows the polls
     elif o.broken and not broke:
         raise o.broken
 
@@ -192,7 +217,13 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
         skipped = call.event_ids.skipped
         o = StreamOutcome()
         try:
-            consume(call, call.stream(spec, {"id": tid}, headers={"Last-Event-ID": last} if last else None), view, o, subscribing=False)
+            consume(
+                call,
+                call.stream(spec, {"id": tid}, headers={"Last-Event-ID": last} if last else None),
+                view,
+                o,
+                subscribing=False,
+            )
         except TimeoutExpired:
             raise
         except A2acliError as e:  # refused, or nothing came: try again, then poll
@@ -204,7 +235,9 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
             call.out.note(f"re-subscribed to task {tid}: {said}, until it was {state_text(call.task.get('state'))}")
             return True
         if o.broken is None:
-            call.out.note(f"re-subscribed to task {tid}: {said}, then the agent closed the stream before the task finished; polling task {tid}")
+            call.out.note(
+                f"re-subscribed to task {tid}: {said}, then the agent closed the stream before the task finished; polling task {tid}"
+            )
             return False
         err = o.broken
     call.out.note(f"re-subscribing to task {tid} failed ({err.message}); polling task {tid}")
@@ -220,11 +253,16 @@ def subscribe_kind(call: Call, o: StreamOutcome, done: bool) -> str:
     if o.broken:
         return f"subscribe: the stream broke after {o.events} event(s) ({o.broken.message})" + poll
     if not o.sse:
-        return "subscribe: the agent answered with one plain JSON document, not an event stream" + (f"; the task is {state}" if done else poll)
+        return "subscribe: the agent answered with one plain JSON document, not an event stream" + (
+            f"; the task is {state}" if done else poll
+        )
     if o.events == 1:
         if done:
             return f"subscribe: one event (a snapshot) of a task that is already {state}"
-        return "subscribe: snapshot then close: the agent sent the task's current state and closed the stream (it does not stream live updates)" + poll
+        return (
+            "subscribe: snapshot then close: the agent sent the task's current state and closed the stream (it does not stream live updates)"
+            + poll
+        )
     if done:
         return f"subscribe: full stream: {o.events} events, live until the task was {state}"
     return f"subscribe: the stream closed after {o.events} events before the task finished" + poll
@@ -242,7 +280,9 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     GetTask; True when it was shown settled, False to poll."""
     ex = call.transport.last
     kind = ex.content_type if ex is not None else ""
-    how = {"text/event-stream": "as an SSE event", "application/grpc": "as a gRPC status"}.get(kind, "as a plain JSON answer")
+    how = {"text/event-stream": "as an SSE event", "application/grpc": "as a gRPC status"}.get(
+        kind, "as a plain JSON answer"
+    )
     if refusal:
         how = "it closed the stream without an event"
     elif not refuses_finished(err):
@@ -259,6 +299,8 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     if not settled(call.task.get("state")):
         call.out.note(f"subscribe: the agent refused ({why}) though task {tid} is {label}; polling it instead")
         return False
-    call.out.note(f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({why}); showing it from GetTask")
+    call.out.note(
+        f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({why}); showing it from GetTask"
+    )
     view.final(as_stream_event(call, reply))
     return True

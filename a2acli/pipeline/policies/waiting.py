@@ -29,7 +29,10 @@ def parse_states(text: str | None) -> frozenset[str] | None:
     for item in text.split(","):
         s = to_core_task_state(item.strip())
         if not str(s).startswith("TASK_STATE_"):
-            raise UsageError(f"unknown task state {item.strip()!r}", hint="e.g. completed, failed, canceled, rejected, input-required, auth-required, working")
+            raise UsageError(
+                f"unknown task state {item.strip()!r}",
+                hint="e.g. completed, failed, canceled, rejected, input-required, auth-required, working",
+            )
         states.add(s)
     return frozenset(states)
 
@@ -77,7 +80,16 @@ class Backoff:
         self.delay = min(self.delay, self.interval)
 
 
-def wait_for_task(call: Call, interval: float, *, wrap: bool = False, since: float | None = None, shown: Any = None, quick: bool = False, query: dict[str, Any] | None = None) -> Reply:
+def wait_for_task(
+    call: Call,
+    interval: float,
+    *,
+    wrap: bool = False,
+    since: float | None = None,
+    shown: Any = None,
+    quick: bool = False,
+    query: dict[str, Any] | None = None,
+) -> Reply:
     """Poll GetTask until the task is terminal or interrupted (Backoff between polls; a state
     that is neither, TASK_STATE_UNSPECIFIED / V0 `unknown` included, keeps the wait going under
     --timeout); the wait shows on stderr (render.present.waiting: a spinner at a terminal), or in
@@ -115,9 +127,16 @@ def note_held_answer(call: Call, params: dict[str, Any], reply: Reply) -> None:
     false`), said on stderr, since the run waited although it asked not to."""
     config = params.get("configuration") if isinstance(params, dict) else None
     elapsed = getattr(reply.exchange, "elapsed", None)
-    if not (isinstance(config, dict) and config.get("returnImmediately") is True and call.task.get("id") and settled(call.task.get("state"))):
+    if not (
+        isinstance(config, dict)
+        and config.get("returnImmediately") is True
+        and call.task.get("id")
+        and settled(call.task.get("state"))
+    ):
         return
     if elapsed is None or elapsed < HELD_AFTER:
         return
     asked = "blocking: false" if call.opts.wire is Wire.V0 else "returnImmediately"
-    call.out.note(f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}")
+    call.out.note(
+        f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}"
+    )

@@ -47,7 +47,10 @@ def binding_info(spelling: str) -> BindingInfo | None:
 def parse_transport(spelling: str) -> BindingInfo:
     info = binding_info(spelling)
     if info is None:
-        raise UsageError(f"unknown transport {spelling!r}", hint=f"--transport {' | '.join(TRANSPORT_CHOICES)} (the card's JSONRPC, HTTP+JSON, GRPC work too)")
+        raise UsageError(
+            f"unknown transport {spelling!r}",
+            hint=f"--transport {' | '.join(TRANSPORT_CHOICES)} (the card's JSONRPC, HTTP+JSON, GRPC work too)",
+        )
     return info
 
 

@@ -61,9 +61,31 @@ class Binding(Protocol):
     flag: str  # as --transport spells it: jsonrpc, rest, grpc
     carrier: str  # what moves its requests: "http" (transport.client) or "grpc" (transport.grpc)
 
-    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool | None) -> Encoded: ...
-    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str, request_id: Any, stream: bool | None) -> Encoded: ...
-    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str) -> Encoded | None: ...
+    def encode(
+        self,
+        spec: MethodSpec,
+        core_params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str,
+        request_id: Any,
+        stream: bool | None,
+    ) -> Encoded: ...
+    def encode_call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str,
+        request_id: Any,
+        stream: bool | None,
+    ) -> Encoded: ...
+    def encode_other(
+        self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str
+    ) -> Encoded | None: ...
     def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any: ...
     def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any: ...
     def to_core(self, enc: Encoded, result: Any, notes: list[str] | None = None) -> Any: ...
@@ -138,7 +160,9 @@ def transport_code(answer: Answer | None) -> int | str | None:
     return answer.status
 
 
-def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: Any = None, wire_code: Any = None) -> RpcError:
+def a2a_error(
+    code: Any, message: str, answer: Answer | None = None, *, data: Any = None, wire_code: Any = None
+) -> RpcError:
     """An A2A error by its JSON-RPC code (every binding maps its own form to that code first: an
     ErrorInfo reason, a gRPC details string). The envelope's `code` is the A2A 1.0 name
     (wire.translate.errors, one table), the same whichever binding and version carried it; the
@@ -149,11 +173,15 @@ def a2a_error(code: Any, message: str, answer: Answer | None = None, *, data: An
 
     v0 = answer is not None and (answer.header("A2A-Version", sent=True) or "").startswith("0.")
     name = (error_name(code, "v0" if v0 else "v1") or error_name(code)) if isinstance(code, int) else None
-    label = name if name else f"{code}" if code not in (None, "") else "the agent reported an error"  # binding-neutral: the wire's code is a2aCode's
+    label = (
+        name if name else f"{code}" if code not in (None, "") else "the agent reported an error"
+    )  # binding-neutral: the wire's code is a2aCode's
     hint = HINTS.get(code) if isinstance(code, int) else None
     # hints that depend on the version the request used (the answer says which: A2A-Version sent)
     if code == -32009:  # the version this request did not use
-        hint = f"try --a2a-version {'1.0' if v0 else '0.3'}" + (" (a 0.3 route the agent lacks answers as a 1.0 one)" if v0 else "")
+        hint = f"try --a2a-version {'1.0' if v0 else '0.3'}" + (
+            " (a 0.3 route the agent lacks answers as a 1.0 one)" if v0 else ""
+        )
     elif code == -32001 and v0:  # 0.3 has no tasks/list to look the id up with
         hint = "check the task id: it is in the answer that created the task (0.3 has no way to list tasks)"
     elif code == -32601 and answer is not None:
@@ -195,11 +223,18 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
         )
     if status in (404, 405):
         missing = HttpError(
-            f"{what} answered {detail} for {answer.url}", hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?", request_id=rid, wire_code=code
+            f"{what} answered {detail} for {answer.url}",
+            hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?",
+            request_id=rid,
+            wire_code=code,
         )
         missing.doubts_endpoint = True
         return missing
-    hint = "the agent failed; retry later or quote the X-Request-ID to its operator" if status >= 500 else "see --debug for the full exchange"
+    hint = (
+        "the agent failed; retry later or quote the X-Request-ID to its operator"
+        if status >= 500
+        else "see --debug for the full exchange"
+    )
     msg = f"{what} answered {detail}"
     if snippet and not snippet.startswith("<"):
         msg += f": {snippet}"

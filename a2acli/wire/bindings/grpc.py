@@ -30,7 +30,10 @@ MEDIA_TYPE = "application/grpc+json"  # what the description's body is: the mess
 def rpc_of(spec: MethodSpec, wire: Wire) -> str:
     rpc = spec.name if wire is Wire.V1 else spec.grpc_v0
     if not rpc:
-        raise UsageError(f"{spec.name} has no gRPC form under A2A {wire.version}", hint="use --a2a-version 1.0, or --transport jsonrpc or rest")
+        raise UsageError(
+            f"{spec.name} has no gRPC form under A2A {wire.version}",
+            hint="use --a2a-version 1.0, or --transport jsonrpc or rest",
+        )
     return rpc
 
 
@@ -43,26 +46,58 @@ class GrpcBinding:
     flag = "grpc"
     carrier = "grpc"
 
-    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+    def encode(
+        self,
+        spec: MethodSpec,
+        core_params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str = "",
+        request_id: Any = None,
+        stream: bool | None = None,
+    ) -> Encoded:
         stream = spec.streaming if stream is None else stream
         if wire is Wire.V0:
             spec.refuse_v0(dialect, self.flag)
         notes: list[str] = []
-        message = v1_message(core_params, dialect, tenant) if wire is Wire.V1 else RestBinding.translators(spec).params_to_compat(dict(core_params or {}), notes)
-        request = HttpRequest("POST", method_path(spec, wire), (), (("Content-Type", MEDIA_TYPE),), envelope.dumps(message))
+        message = (
+            v1_message(core_params, dialect, tenant)
+            if wire is Wire.V1
+            else RestBinding.translators(spec).params_to_compat(dict(core_params or {}), notes)
+        )
+        request = HttpRequest(
+            "POST", method_path(spec, wire), (), (("Content-Type", MEDIA_TYPE),), envelope.dumps(message)
+        )
         return Encoded(spec, spec.name, request, message, wire, None, tuple(notes), stream)
 
-    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+    def encode_other(
+        self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = ""
+    ) -> Encoded | None:
         """No method has a second request form over this binding."""
         return None
 
-    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+    def encode_call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str = "",
+        request_id: Any = None,
+        stream: bool | None = None,
+    ) -> Encoded:
         """`a2a call` over gRPC: a method of the table by its V1 name (params in V1 form)."""
         from a2acli.wire.bindings.jsonrpc import known_method
 
         spec = known_method(method, params)
         if spec is None or method != spec.name:
-            hint = f"call {spec.name} (params in V1 form)" if spec is not None else "gRPC needs the method's rpc: use a V1 method name, or --transport jsonrpc for other methods"
+            hint = (
+                f"call {spec.name} (params in V1 form)"
+                if spec is not None
+                else "gRPC needs the method's rpc: use a V1 method name, or --transport jsonrpc for other methods"
+            )
             raise UsageError(f"over gRPC `a2a call` takes the V1 method names, not {method!r}", hint=hint)
         return self.encode(spec, params, wire=wire, dialect=dialect, tenant=tenant, stream=stream)
 
@@ -110,7 +145,11 @@ def status_error(doc: Any, answer: Answer) -> A2acliError | None:
     status: dict[str, Any] = doc["error"] if isinstance(doc.get("error"), dict) else doc
     named = _named_in_details(status)
     if named is not None:
-        status = {**status, "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": named[0]}], "message": named[1]}
+        status = {
+            **status,
+            "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": named[0]}],
+            "message": named[1],
+        }
     return _status_error({"error": status}, answer)
 
 

@@ -9,7 +9,18 @@ from typing import Any
 
 from a2acli.errors import A2acliError, HttpError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, error_text, http_status_error, json_body, stream_error, v1_message
+from a2acli.wire.bindings.base import (
+    Answer,
+    Encoded,
+    HttpRequest,
+    Warn,
+    a2a_error,
+    error_text,
+    http_status_error,
+    json_body,
+    stream_error,
+    v1_message,
+)
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, find_method
 
@@ -17,14 +28,30 @@ _UNARY = (("Content-Type", "application/json"), ("Accept", "application/json"))
 _STREAM = (("Content-Type", "application/json"), ("Accept", "text/event-stream"), ("Cache-Control", "no-store"))
 
 
-def encode_params(spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", notes: list[str] | None = None) -> Any:
+def encode_params(
+    spec: MethodSpec,
+    core_params: Any,
+    *,
+    wire: Wire,
+    dialect: Dialect,
+    tenant: str = "",
+    notes: list[str] | None = None,
+) -> Any:
     """Core (V1) params in the form `wire` sends; None means "no params key"."""
     if wire is Wire.V1:
         return v1_message(core_params, dialect, tenant)
     return spec.translators.params_to_compat(core_params or {}, notes)
 
 
-def _encoded(spec: MethodSpec | None, method: str, params: Any, wire: Wire, request_id: Any, stream: bool, notes: list[str] | tuple[str, ...] = ()) -> Encoded:
+def _encoded(
+    spec: MethodSpec | None,
+    method: str,
+    params: Any,
+    wire: Wire,
+    request_id: Any,
+    stream: bool,
+    notes: list[str] | tuple[str, ...] = (),
+) -> Encoded:
     env = envelope.request(method, params, request_id)
     request = HttpRequest("POST", "", (), _STREAM if stream else _UNARY, envelope.dumps(env))
     return Encoded(spec, method, request, env, wire, request_id, tuple(notes), stream)
@@ -35,18 +62,42 @@ class JsonRpcBinding:
     flag = "jsonrpc"
     carrier = "http"
 
-    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+    def encode(
+        self,
+        spec: MethodSpec,
+        core_params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str = "",
+        request_id: Any = None,
+        stream: bool | None = None,
+    ) -> Encoded:
         stream = spec.streaming if stream is None else stream
         method = spec.wire_name(wire, dialect)
         notes: list[str] = []
         params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
-        return _encoded(spec, method, params, wire, envelope.new_id() if request_id is None else request_id, stream, notes)
+        return _encoded(
+            spec, method, params, wire, envelope.new_id() if request_id is None else request_id, stream, notes
+        )
 
-    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+    def encode_other(
+        self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = ""
+    ) -> Encoded | None:
         """No method has a second request form over this binding."""
         return None
 
-    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+    def encode_call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str = "",
+        request_id: Any = None,
+        stream: bool | None = None,
+    ) -> Encoded:
         """`a2a call`: a known method given by its V1 name takes the chosen wire's name and params
         form (an object); its V0 name is sent as given under V0 and refused under V1 (its params
         would be V0's); a method we do not know is sent exactly as given."""
@@ -54,7 +105,9 @@ class JsonRpcBinding:
         rid = envelope.new_id() if request_id is None else request_id
         if spec is not None:
             if method == spec.name:
-                return self.encode(spec, params, wire=wire, dialect=dialect, tenant=tenant, request_id=rid, stream=stream)
+                return self.encode(
+                    spec, params, wire=wire, dialect=dialect, tenant=tenant, request_id=rid, stream=stream
+                )
             if wire is Wire.V1 and method == spec.v0:
                 raise UsageError(
                     f"{method} is the 0.3 name of {spec.name}; under 1.0 it is {spec.name}",
@@ -112,7 +165,9 @@ class JsonRpcBinding:
             doc, err = None, None
         # any other JSON (`{"error": "down"}` from a proxy) is just the body of an HTTP error
         code = (err or {}).get("code")
-        jsonrpc = isinstance(doc, dict) and (doc.get("jsonrpc") == "2.0" or isinstance(code, int) and -32768 <= code <= -32000)
+        jsonrpc = isinstance(doc, dict) and (
+            doc.get("jsonrpc") == "2.0" or isinstance(code, int) and -32768 <= code <= -32000
+        )
         if err is not None and jsonrpc and (answer.status or 0) not in (401, 403):
             return _rpc_error(err, answer)
         failed = http_status_error(answer, what)
@@ -137,7 +192,10 @@ def known_method(method: str, params: Any) -> MethodSpec | None:
     if spec is not None and params is not None and not isinstance(params, dict):
         from a2acli.wire.shapes import json_kind
 
-        raise UsageError(f"the params of {spec.name} are a JSON object, not {json_kind(params)}", hint=f'e.g. a2a call {method} \'{{"id": "…"}}\'')
+        raise UsageError(
+            f"the params of {spec.name} are a JSON object, not {json_kind(params)}",
+            hint=f'e.g. a2a call {method} \'{{"id": "…"}}\'',
+        )
     return spec
 
 
@@ -149,11 +207,20 @@ def _rpc_error(err: dict[str, Any], answer: Answer | None) -> A2acliError:
 
     code, data = err.get("code"), err.get("data")
     said = code if isinstance(code, str) and code else None  # a string code: the envelope's a2aCode, as it came
-    if code is not None and not isinstance(code, (int, str)) or isinstance(code, bool):  # a list, an object: no code at all
+    if (
+        code is not None and not isinstance(code, (int, str)) or isinstance(code, bool)
+    ):  # a list, an object: no code at all
         code = json.dumps(code)[:40] if isinstance(code, (list, dict)) else str(code)
     if code not in A2A_ERRORS and isinstance(data, list):
         reasons = {error_reason(c): c for c in A2A_ERRORS}
-        named = next((reasons[d["reason"]] for d in data if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason") in reasons), None)
+        named = next(
+            (
+                reasons[d["reason"]]
+                for d in data
+                if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason") in reasons
+            ),
+            None,
+        )
         if named is not None:
             found = a2a_error(named, error_text(err.get("message")), answer, data=data, wire_code=code)
             found.a2a_code = code if isinstance(code, int) else None  # what came: `a2a check` judges it

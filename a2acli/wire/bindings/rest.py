@@ -19,7 +19,18 @@ from urllib.parse import quote
 
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
-from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, a2a_error, error_text, http_status_error, json_body, stream_error, v1_message
+from a2acli.wire.bindings.base import (
+    Answer,
+    Encoded,
+    HttpRequest,
+    Warn,
+    a2a_error,
+    error_text,
+    http_status_error,
+    json_body,
+    stream_error,
+    v1_message,
+)
 from a2acli.wire.dialects import Dialect
 from a2acli.wire.methods import MethodSpec, Route
 
@@ -31,11 +42,16 @@ _VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:=([^}]*))?\}")
 def route_of(spec: MethodSpec, wire: Wire) -> Route:
     route = spec.rest if wire is Wire.V1 else spec.rest_v0
     if route is None:
-        raise UsageError(f"{spec.name} has no HTTP+JSON form under A2A {wire.version}", hint="use --transport jsonrpc, or the other --a2a-version")
+        raise UsageError(
+            f"{spec.name} has no HTTP+JSON form under A2A {wire.version}",
+            hint="use --transport jsonrpc, or the other --a2a-version",
+        )
     return route
 
 
-def transcode(spec: MethodSpec, route: Route, message: dict[str, Any], tenant: str = "") -> tuple[str, list[tuple[str, str]], Any]:
+def transcode(
+    spec: MethodSpec, route: Route, message: dict[str, Any], tenant: str = ""
+) -> tuple[str, list[tuple[str, str]], Any]:
     """(path, query, body) of a request message on a route. Body None: the route has none."""
     fields = dict(message)
     fields.pop("tenant", None)  # a path prefix, never a field of the body or query
@@ -45,12 +61,20 @@ def transcode(spec: MethodSpec, route: Route, message: dict[str, Any], tenant: s
         name, pattern = m.group(1), m.group(2) or "*"
         value = fields.pop(name, None)
         if value in (None, ""):
-            raise UsageError(f"{spec.name} over HTTP+JSON needs a non-empty `{name}`: it is part of the path {route.template}", hint="give the id on the command line")
+            raise UsageError(
+                f"{spec.name} over HTTP+JSON needs a non-empty `{name}`: it is part of the path {route.template}",
+                hint="give the id on the command line",
+            )
         value = str(value)
         if not _matches(pattern, value):
-            raise UsageError(f"{spec.name}: `{name}` is {value!r}, which does not fit the route {route.template}", hint="give the bare id")
+            raise UsageError(
+                f"{spec.name}: `{name}` is {value!r}, which does not fit the route {route.template}",
+                hint="give the bare id",
+            )
         # a single-segment variable keeps any `/` of the value escaped; a resource name keeps its own
-        return quote(value, safe="") if "/" not in pattern else "/".join(quote(seg, safe="") for seg in value.split("/"))
+        return (
+            quote(value, safe="") if "/" not in pattern else "/".join(quote(seg, safe="") for seg in value.split("/"))
+        )
 
     path = _VAR.sub(variable, route.template)
     if tenant:
@@ -102,20 +126,52 @@ class RestBinding:
     flag = "rest"
     carrier = "http"
 
-    def encode(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+    def encode(
+        self,
+        spec: MethodSpec,
+        core_params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str = "",
+        request_id: Any = None,
+        stream: bool | None = None,
+    ) -> Encoded:
         if wire is Wire.V0:
             spec.refuse_v0(dialect, self.flag)
-        return self._encode(spec, route_of(spec, wire), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=stream)
+        return self._encode(
+            spec, route_of(spec, wire), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=stream
+        )
 
-    def encode_other(self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "") -> Encoded | None:
+    def encode_other(
+        self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str = ""
+    ) -> Encoded | None:
         """The same call with the route's other body form (Route.other), or None: a 0.3
         push-config create with the whole request as the body, as a2a-sdk's servers read it."""
         route = route_of(spec, wire)
         if not route.other:
             return None
-        return self._encode(spec, route._replace(body=route.other, other=""), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=False)
+        return self._encode(
+            spec,
+            route._replace(body=route.other, other=""),
+            core_params,
+            wire=wire,
+            dialect=dialect,
+            tenant=tenant,
+            stream=False,
+        )
 
-    def _encode(self, spec: MethodSpec, route: Route, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str, stream: bool | None) -> Encoded:
+    def _encode(
+        self,
+        spec: MethodSpec,
+        route: Route,
+        core_params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str,
+        stream: bool | None,
+    ) -> Encoded:
         stream = spec.streaming if stream is None else stream
         notes: list[str] = []
         params = dict(core_params or {})
@@ -128,22 +184,49 @@ class RestBinding:
                     f"0.3 HTTP+JSON lists tasks with a bare GET /v1/tasks: it has no form for {', '.join(sorted(params))}",
                     hint="drop the list options (and --all), or use --a2a-version 1.0",
                 )
-        path, query, body = transcode(spec, route, message if isinstance(message, dict) else {}, tenant if wire is Wire.V1 else "")
+        path, query, body = transcode(
+            spec, route, message if isinstance(message, dict) else {}, tenant if wire is Wire.V1 else ""
+        )
         media = MEDIA_TYPE[wire]
-        headers: tuple[tuple[str, str], ...] = (("Accept", "text/event-stream"), ("Cache-Control", "no-store")) if stream else (("Accept", media),)
+        headers: tuple[tuple[str, str], ...] = (
+            (("Accept", "text/event-stream"), ("Cache-Control", "no-store")) if stream else (("Accept", media),)
+        )
         if body is not None:
             headers = (("Content-Type", media), *headers)
         data = envelope.dumps(body) if body is not None else None
-        return Encoded(spec, spec.name, HttpRequest(route.verb, path, tuple(query), headers, data), body, wire, None, tuple(notes), stream)
+        return Encoded(
+            spec,
+            spec.name,
+            HttpRequest(route.verb, path, tuple(query), headers, data),
+            body,
+            wire,
+            None,
+            tuple(notes),
+            stream,
+        )
 
-    def encode_call(self, method: str, params: Any, *, wire: Wire, dialect: Dialect, tenant: str = "", request_id: Any = None, stream: bool | None = None) -> Encoded:
+    def encode_call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        wire: Wire,
+        dialect: Dialect,
+        tenant: str = "",
+        request_id: Any = None,
+        stream: bool | None = None,
+    ) -> Encoded:
         """`a2a call` over HTTP+JSON: a method of the table by its V1 name (params in V1 form): the
         route comes from the table, so an unknown method has none."""
         from a2acli.wire.bindings.jsonrpc import known_method
 
         spec = known_method(method, params)
         if spec is None or method != spec.name:
-            hint = f"call {spec.name} (params in V1 form)" if spec is not None else "HTTP+JSON needs the method's route: use a V1 method name, or --transport jsonrpc for other methods"
+            hint = (
+                f"call {spec.name} (params in V1 form)"
+                if spec is not None
+                else "HTTP+JSON needs the method's route: use a V1 method name, or --transport jsonrpc for other methods"
+            )
             raise UsageError(f"over HTTP+JSON `a2a call` takes the V1 method names, not {method!r}", hint=hint)
         return self.encode(spec, params, wire=wire, dialect=dialect, tenant=tenant, stream=stream)
 
@@ -207,7 +290,10 @@ def _not_jsonrpc(doc: Any) -> None:
     if isinstance(doc, dict) and doc.get("jsonrpc") == "2.0":
         err = doc.get("error") if isinstance(doc.get("error"), dict) else {}
         said = f" (error {err.get('code')}: {err.get('message')})" if err else ""
-        raise InvalidResponseError(f"the answer is a JSON-RPC envelope{said}: this endpoint speaks JSON-RPC, not HTTP+JSON", hint="use --transport jsonrpc")
+        raise InvalidResponseError(
+            f"the answer is a JSON-RPC envelope{said}: this endpoint speaks JSON-RPC, not HTTP+JSON",
+            hint="use --transport jsonrpc",
+        )
 
 
 def _reasons() -> dict[str, int]:
@@ -230,23 +316,46 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
     or the Status itself), named by its ErrorInfo reason, or of a body whose `code` is an A2A
     error code (a2a-js); None when the body is neither."""
     status = doc.get("error") if isinstance(doc, dict) and isinstance(doc.get("error"), dict) else doc
-    if not isinstance(status, dict) or not isinstance(status.get("message"), str) or not ({"code", "status", "details"} & status.keys()):
+    if (
+        not isinstance(status, dict)
+        or not isinstance(status.get("message"), str)
+        or not ({"code", "status", "details"} & status.keys())
+    ):
         return None
     details: list[Any] = status["details"] if isinstance(status.get("details"), list) else []
-    reason = next((str(d.get("reason")) for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")), None)
+    reason = next(
+        (
+            str(d.get("reason"))
+            for d in details
+            if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")
+        ),
+        None,
+    )
     code = _reasons().get(reason) if reason else None
     if code is None and not details:
         code = _numeric_a2a_code(status.get("code"))  # a2a-js: {"code": -32001, "message": ...}
     # the transport-level code: the gRPC status name (this Status is a gRPC one), else the HTTP status
-    wire_code = (status.get("status") if isinstance(status.get("status"), str) else None) or answer.reason if answer.content_type == "application/grpc" else answer.status
+    wire_code = (
+        (status.get("status") if isinstance(status.get("status"), str) else None) or answer.reason
+        if answer.content_type == "application/grpc"
+        else answer.status
+    )
     if code is None:  # a Status that names no A2A error (a proxy's, a framework's): an HTTP error
         from a2acli.errors import HttpError
 
         http = answer.status or 0
         word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
-        fault = "the agent failed; retry later or quote the X-Request-ID to its operator" if http >= 500 else "see the exchange with --debug"
+        fault = (
+            "the agent failed; retry later or quote the X-Request-ID to its operator"
+            if http >= 500
+            else "see the exchange with --debug"
+        )
         return HttpError(
-            f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""), hint=fault, data=details or None, request_id=answer.request_id, wire_code=wire_code
+            f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""),
+            hint=fault,
+            data=details or None,
+            request_id=answer.request_id,
+            wire_code=wire_code,
         )
     # the same code and words as over JSON-RPC; the HTTP status (gRPC status) is the envelope's a2aCode
     data = details or (status.get("data") if "data" in status else None)
@@ -261,7 +370,11 @@ def _template_regex(template: str) -> str:
     for m in _VAR.finditer(template):
         out.append(re.escape(template[pos : m.start()]))
         pattern = m.group(2) or "*"
-        out.append(f"(?P<{m.group(1)}>" + "/".join("[^/]+" if seg == "*" else re.escape(seg) for seg in pattern.split("/")) + ")")
+        out.append(
+            f"(?P<{m.group(1)}>"
+            + "/".join("[^/]+" if seg == "*" else re.escape(seg) for seg in pattern.split("/"))
+            + ")"
+        )
         pos = m.end()
     out.append(re.escape(template[pos:]))
     return "".join(out)
@@ -276,7 +389,9 @@ def _typed(value: str) -> Any:
     return value
 
 
-def decode_request(spec: MethodSpec, wire: Wire, target: str, body: bytes, notes: list[str] | None = None) -> dict[str, Any]:
+def decode_request(
+    spec: MethodSpec, wire: Wire, target: str, body: bytes, notes: list[str] | None = None
+) -> dict[str, Any]:
     """The core (V1) params of a recorded HTTP+JSON request: its path variables, query and body
     put back into the request message, then read as V1 params (under 0.3: from proto-JSON).
     Query values that look like numbers or booleans are read as such. The route is matched at the
@@ -289,7 +404,9 @@ def decode_request(spec: MethodSpec, wire: Wire, target: str, body: bytes, notes
     message: dict[str, Any] = {}
     if body.strip():
         doc = json.loads(body)
-        whole = route.other == "=" and isinstance(doc, dict) and route.body in doc  # the route's other form: the whole request
+        whole = (
+            route.other == "=" and isinstance(doc, dict) and route.body in doc
+        )  # the route's other form: the whole request
         if route.body in ("*", "=") or whole:
             message.update(doc if isinstance(doc, dict) else {})
         elif route.body:
@@ -313,7 +430,11 @@ def decode_request(spec: MethodSpec, wire: Wire, target: str, body: bytes, notes
 def decode_answer(spec: MethodSpec, wire: Wire, status: int, body: Any, notes: list[str] | None = None) -> Any:
     """A recorded answer (or one stream event) in binding-neutral canonical form: `{"result":
     core}`, or `{"error": {code, message, data}}` with the A2A code its Status names."""
-    err = _status_error(body, _Recorded(status)) if not 200 <= status < 300 or isinstance(body, dict) and "error" in body else None
+    err = (
+        _status_error(body, _Recorded(status))
+        if not 200 <= status < 300 or isinstance(body, dict) and "error" in body
+        else None
+    )
     if err is not None:
         error: dict[str, Any] = {"code": err.a2a_code, "message": err.message.partition(": ")[2] or err.message}
         if err.data:

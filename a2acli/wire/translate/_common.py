@@ -127,7 +127,9 @@ def with_kind(kind: str, d: dict[str, Any]) -> dict[str, Any]:
     return {"kind": kind, **{k: v for k, v in d.items() if k != "kind"}}
 
 
-def core_page(obj: Any, key: str, item: Callable[[Any, Notes], Any], notes: Notes, what: str, defaults: dict[str, Any]) -> Any:
+def core_page(
+    obj: Any, key: str, item: Callable[[Any, Notes], Any], notes: Notes, what: str, defaults: dict[str, Any]
+) -> Any:
     """A V1 page `{key: [...], ...}` from that page or from a bare V0 array of items."""
     if isinstance(obj, list):
         obj = {key: obj}

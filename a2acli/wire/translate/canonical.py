@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
-_STATES = frozenset(f"TASK_STATE_{s}" for s in ("UNSPECIFIED", "SUBMITTED", "WORKING", "COMPLETED", "FAILED", "CANCELED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED"))
+_STATES = frozenset(
+    f"TASK_STATE_{s}"
+    for s in (
+        "UNSPECIFIED",
+        "SUBMITTED",
+        "WORKING",
+        "COMPLETED",
+        "FAILED",
+        "CANCELED",
+        "REJECTED",
+        "INPUT_REQUIRED",
+        "AUTH_REQUIRED",
+    )
+)
 _ROLES = frozenset({"ROLE_USER", "ROLE_AGENT", "ROLE_UNSPECIFIED"})
 _COMPAT_FLAG = "data_part_compat"  # parts.py: a V0 data part that carried a non-object
 
@@ -63,11 +76,17 @@ def core_task(task: Any) -> bool:
     if not _plain(task):
         return False
     status = task.get("status")
-    return (status is None or core_task_status(status)) and _each(task.get("artifacts"), core_artifact) and _each(task.get("history"), core_message)
+    return (
+        (status is None or core_task_status(status))
+        and _each(task.get("artifacts"), core_artifact)
+        and _each(task.get("history"), core_message)
+    )
 
 
 def core_status_update(event: Any) -> bool:
-    if type(event) is not dict or "kind" in event or "final" in event or "_" in "".join(event):  # _plain; `final` is dropped (V1 has none)
+    if (
+        type(event) is not dict or "kind" in event or "final" in event or "_" in "".join(event)
+    ):  # _plain; `final` is dropped (V1 has none)
         return False
     status = event.get("status")
     return status is None or core_task_status(status)
@@ -80,7 +99,12 @@ def core_artifact_update(event: Any) -> bool:
     return artifact is None or core_artifact(artifact)
 
 
-_MEMBERS = {"statusUpdate": core_status_update, "artifactUpdate": core_artifact_update, "task": core_task, "message": core_message}
+_MEMBERS = {
+    "statusUpdate": core_status_update,
+    "artifactUpdate": core_artifact_update,
+    "task": core_task,
+    "message": core_message,
+}
 
 
 def core_stream_response(obj: Any) -> bool:

@@ -181,10 +181,16 @@ def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
     if card_version(card) == "v0":
         version = card.get("protocolVersion") or V0_PROTOCOL_VERSION
         preferred = card.get("preferredTransport")
-        primary = {"url": card.get("url", ""), "protocolBinding": preferred if isinstance(preferred, str) and preferred else "JSONRPC", "protocolVersion": version}
+        primary = {
+            "url": card.get("url", ""),
+            "protocolBinding": preferred if isinstance(preferred, str) and preferred else "JSONRPC",
+            "protocolVersion": version,
+        }
         # every interface of a V0 card speaks the card's own version; the primary one is often
         # listed again among the additional ones: one entry per (binding, URL)
-        interfaces = {(repr(primary["protocolBinding"]), repr(primary["url"])): primary}  # repr: a list or object is no key
+        interfaces = {
+            (repr(primary["protocolBinding"]), repr(primary["url"])): primary
+        }  # repr: a list or object is no key
         for i in card.get("additionalInterfaces") or []:
             if isinstance(i, dict):
                 itf = _core_interface(i) | {"protocolVersion": version}
@@ -231,16 +237,29 @@ def _compat_endpoint(interfaces: list[Any], notes: Notes) -> dict[str, Any]:
         note(notes, "agent card: no supportedInterfaces; the V0 card has no url")
         return {}
     if not legacy:
-        note(notes, "agent card: no interface for protocol 0.3; the V0 card presents the V1 interfaces as 0.3 (a V0 client would be refused: VersionNotSupportedError)")
+        note(
+            notes,
+            "agent card: no interface for protocol 0.3; the V0 card presents the V1 interfaces as 0.3 (a V0 client would be refused: VersionNotSupportedError)",
+        )
         legacy, version = ifaces, V0_PROTOCOL_VERSION
     else:
         if dropped := len(ifaces) - len(legacy):
-            note(notes, f"agent card: {dropped} interface(s) for other protocol versions dropped (a V0 card lists only 0.3 endpoints)")
+            note(
+                notes,
+                f"agent card: {dropped} interface(s) for other protocol versions dropped (a V0 card lists only 0.3 endpoints)",
+            )
         version = legacy[0].get("protocolVersion") or V0_PROTOCOL_VERSION
     for i in legacy:
         drop_tenant(i, notes, "agent interface")
-    others = [rename({k: v for k, v in i.items() if k != "protocolVersion"}, "protocolBinding", "transport") for i in legacy[1:]]
-    endpoint = {"protocolVersion": version, "url": legacy[0].get("url", ""), "preferredTransport": legacy[0].get("protocolBinding") or "JSONRPC"}
+    others = [
+        rename({k: v for k, v in i.items() if k != "protocolVersion"}, "protocolBinding", "transport")
+        for i in legacy[1:]
+    ]
+    endpoint = {
+        "protocolVersion": version,
+        "url": legacy[0].get("url", ""),
+        "preferredTransport": legacy[0].get("protocolBinding") or "JSONRPC",
+    }
     return endpoint | ({"additionalInterfaces": others} if others else {})
 
 

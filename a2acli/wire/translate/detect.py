@@ -56,8 +56,17 @@ _ENTITIES: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
     "push-config-list": (to_core_push_config_list, to_compat_push_config_list),
 }
 KINDS = ("jsonrpc-request", "jsonrpc-response", "jsonrpc-error", *_ENTITIES, "webhook-jsonrpc", "unknown")
-_EVENT_KINDS = {"task": "task", "message": "message", "statusUpdate": "status-update", "artifactUpdate": "artifact-update"}
-_RESULT_METHODS = {"task-list": "ListTasks", "push-config-list": "ListTaskPushNotificationConfigs", "agent-card": "GetExtendedAgentCard"}
+_EVENT_KINDS = {
+    "task": "task",
+    "message": "message",
+    "statusUpdate": "status-update",
+    "artifactUpdate": "artifact-update",
+}
+_RESULT_METHODS = {
+    "task-list": "ListTasks",
+    "push-config-list": "ListTaskPushNotificationConfigs",
+    "agent-card": "GetExtendedAgentCard",
+}
 
 
 def detect(doc: Any) -> Detected:
@@ -164,7 +173,10 @@ def _response(doc: dict[str, Any], method: str | None, core: bool, notes: Notes)
         note(notes, "response: result shape not recognised; left unchanged")
         return out
     if core and kind == "task" and "kind" in doc["result"]:
-        note(notes, "response: bare V0 task taken as a GetTask/CancelTask result (a SendMessage result would be {task}); pass the method to be sure")
+        note(
+            notes,
+            "response: bare V0 task taken as a GetTask/CancelTask result (a SendMessage result would be {task}); pass the method to be sure",
+        )
     if core and kind == "message":  # a message is only ever a send or stream result: {message}
         kind = "send-result"
     out["result"] = _ENTITIES[kind][0 if core else 1](doc["result"], notes)

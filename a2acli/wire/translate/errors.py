@@ -59,7 +59,14 @@ def to_core_error(err: dict[str, Any], notes: Notes) -> dict[str, Any]:
     if data is None or _is_details(data):
         return err
     metadata = {k: _string(v) for k, v in data.items()} if isinstance(data, dict) else {"data": _string(data)}
-    err["data"] = [{"@type": ERROR_INFO_TYPE, "reason": error_reason(err.get("code")), "domain": ERROR_DOMAIN, "metadata": metadata}]
+    err["data"] = [
+        {
+            "@type": ERROR_INFO_TYPE,
+            "reason": error_reason(err.get("code")),
+            "domain": ERROR_DOMAIN,
+            "metadata": metadata,
+        }
+    ]
     note(notes, "error: V0 free-form data wrapped in a google.rpc.ErrorInfo (metadata values are strings)")
     return err
 
@@ -69,7 +76,10 @@ def to_compat_error(err: dict[str, Any], notes: Notes) -> dict[str, Any]:
     data = err.get("data")
     if not _is_details(data):
         return err
-    info = next((d for d in data if str(d["@type"]).endswith("google.rpc.ErrorInfo") and isinstance(d.get("metadata"), dict)), None)
+    info = next(
+        (d for d in data if str(d["@type"]).endswith("google.rpc.ErrorInfo") and isinstance(d.get("metadata"), dict)),
+        None,
+    )
     if lost := [d["@type"] for d in data if d is not info]:
         note(notes, f"error: details {', '.join(lost)} dropped (V0 error data is free-form)")
     if info and info["metadata"]:

@@ -36,7 +36,22 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._common import Notes, compat_array, core_page, drop, drop_tenant, entity, fields, is_empty, json_type, map_list, map_value, note, omit_empty, rename
+from ._common import (
+    Notes,
+    compat_array,
+    core_page,
+    drop,
+    drop_tenant,
+    entity,
+    fields,
+    is_empty,
+    json_type,
+    map_list,
+    map_value,
+    note,
+    omit_empty,
+    rename,
+)
 from .card import to_compat_card, to_core_card
 from .enums import is_terminal, to_core_role, to_core_task_state
 from .push import to_compat_inner_push_config, to_core_inner_push_config, to_core_push_config
@@ -58,7 +73,10 @@ PROTO03_MESSAGES: dict[str, tuple[str | None, str | None]] = {
     "SubscribeToTask": ("TaskSubscriptionRequest", "StreamResponse"),
     "CreateTaskPushNotificationConfig": ("CreateTaskPushNotificationConfigRequest", "TaskPushNotificationConfig"),
     "GetTaskPushNotificationConfig": ("GetTaskPushNotificationConfigRequest", "TaskPushNotificationConfig"),
-    "ListTaskPushNotificationConfigs": ("ListTaskPushNotificationConfigRequest", "ListTaskPushNotificationConfigResponse"),
+    "ListTaskPushNotificationConfigs": (
+        "ListTaskPushNotificationConfigRequest",
+        "ListTaskPushNotificationConfigResponse",
+    ),
     "DeleteTaskPushNotificationConfig": ("DeleteTaskPushNotificationConfigRequest", "google.protobuf.Empty"),
     "GetExtendedAgentCard": ("GetAgentCardRequest", "AgentCard"),
 }
@@ -133,7 +151,10 @@ def _core_bytes(wire: Any, notes: Notes) -> Any:
     """`fileWithBytes` => V1 `raw`: undoes a2a-sdk's double encoding, or normalises a single one."""
     data = _b64decode(wire)
     if data is None:
-        note(notes, f"file part: fileWithBytes is {json_type(wire) if not isinstance(wire, str) else 'not base64'}; left unchanged")
+        note(
+            notes,
+            f"file part: fileWithBytes is {json_type(wire) if not isinstance(wire, str) else 'not base64'}; left unchanged",
+        )
         return wire
     try:
         text = data.decode("ascii")
@@ -301,7 +322,10 @@ def from_proto03_status_update(event: dict[str, Any], notes: Notes) -> dict[str,
     final = event.pop("final", None)
     map_value(event, "status", from_proto03_task_status, notes)
     if isinstance(final, bool) and final != is_terminal(_state(event)):
-        note(notes, f"status update: final={str(final).lower()} on state {_state(event)} dropped (V1 has no final flag; only terminal states end a stream)")
+        note(
+            notes,
+            f"status update: final={str(final).lower()} on state {_state(event)} dropped (V1 has no final flag; only terminal states end a stream)",
+        )
     return event
 
 
@@ -437,7 +461,9 @@ def to_proto03_push_config_list(obj: Any, notes: Notes = None) -> Any:
 
 def from_proto03_push_config_list(obj: Any, notes: Notes = None) -> Any:
     """0.3 {configs: [...], nextPageToken?} or a bare array => V1 {configs: [flat...], nextPageToken}."""
-    return core_page(obj, "configs", from_proto03_push_config, notes, "push config list", {"configs": [], "nextPageToken": ""})
+    return core_page(
+        obj, "configs", from_proto03_push_config, notes, "push config list", {"configs": [], "nextPageToken": ""}
+    )
 
 
 # --- agent card -------------------------------------------------------------------------------
@@ -463,7 +489,10 @@ def _proto03_scheme(scheme: Any, notes: Notes) -> Any:
         flows = fields(body["flows"])
         present = [f for f in _FLOWS if f in flows]
         if len(present) > 1:
-            note(notes, f"oauth2 flows: {', '.join(present[1:])} dropped (the 0.3 proto holds one flow; kept {present[0]})")
+            note(
+                notes,
+                f"oauth2 flows: {', '.join(present[1:])} dropped (the 0.3 proto holds one flow; kept {present[0]})",
+            )
         body["flows"] = {k: v for k, v in flows.items() if k not in present[1:]}
     return {key: body}
 
@@ -472,7 +501,10 @@ def _proto03_requirements(obj: dict[str, Any]) -> dict[str, Any]:
     """`security` [{name: [scopes]}] => [{schemes: {name: {list: [scopes]}}}] (on the card and on skills)."""
     if isinstance(obj.get("security"), list):
         obj["security"] = [
-            req if not isinstance(req, dict) or set(req) == {"schemes"} else {"schemes": {n: {"list": s} if isinstance(s, list) else s for n, s in req.items()}} for req in obj["security"]
+            req
+            if not isinstance(req, dict) or set(req) == {"schemes"}
+            else {"schemes": {n: {"list": s} if isinstance(s, list) else s for n, s in req.items()}}
+            for req in obj["security"]
         ]
     return obj
 
@@ -589,7 +621,9 @@ def _config_ref(method: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
             return params
         task_id, config_id = params.pop("taskId"), params.pop("id", "")
         if not config_id:
-            note(notes, f"{method}: no config id; the 0.3 resource name tasks/{{id}}/{_CONFIGS}/{{config id}} needs one")
+            note(
+                notes, f"{method}: no config id; the 0.3 resource name tasks/{{id}}/{_CONFIGS}/{{config id}} needs one"
+            )
         return {"name": push_config_name(task_id, config_id), **params}
 
     @entity("params")
@@ -635,7 +669,10 @@ def _create_config_to_core(params: dict[str, Any], notes: Notes) -> dict[str, An
         note(notes, f"params: config names task {flat['taskId']!r} but parent is {parent!r}; kept the parent")
     inner_id = flat.pop("id", "")
     if config_id and inner_id and config_id != inner_id:
-        note(notes, f"params: configId {config_id!r} differs from the config's id {inner_id!r}; kept the id (a2a-sdk reads only that)")
+        note(
+            notes,
+            f"params: configId {config_id!r} differs from the config's id {inner_id!r}; kept the id (a2a-sdk reads only that)",
+        )
     config_id = inner_id or config_id
     flat.pop("taskId", None)
     return {"taskId": task_id, **({"id": config_id} if config_id else {}), **flat, **params}
@@ -694,12 +731,20 @@ PROTO03_TRANSLATORS: dict[str, MethodTranslators] = {
     "SendMessage": MethodTranslators(*_send, from_proto03_send_result, to_proto03_send_result),
     "SendStreamingMessage": MethodTranslators(*_send, *_stream),
     "GetTask": MethodTranslators(*_task_ref("GetTaskRequest", ("historyLength",)), *_task),
-    "ListTasks": MethodTranslators(_list_tasks_to_proto03, _list_tasks_to_core, from_proto03_task_list, to_proto03_task_list),
+    "ListTasks": MethodTranslators(
+        _list_tasks_to_proto03, _list_tasks_to_core, from_proto03_task_list, to_proto03_task_list
+    ),
     "CancelTask": MethodTranslators(*_task_ref("CancelTaskRequest", ()), *_task),
     "SubscribeToTask": MethodTranslators(*_task_ref("TaskSubscriptionRequest", ()), *_stream),
     "CreateTaskPushNotificationConfig": MethodTranslators(_create_config_to_proto03, _create_config_to_core, *_config),
     "GetTaskPushNotificationConfig": MethodTranslators(*_config_ref("GetTaskPushNotificationConfig"), *_config),
-    "ListTaskPushNotificationConfigs": MethodTranslators(_list_configs_to_proto03, _list_configs_to_core, from_proto03_push_config_list, to_proto03_push_config_list),
-    "DeleteTaskPushNotificationConfig": MethodTranslators(*_config_ref("DeleteTaskPushNotificationConfig"), _empty, _empty),
-    "GetExtendedAgentCard": MethodTranslators(_card_params_to_proto03, _card_params_to_core, from_proto03_card, to_proto03_card),
+    "ListTaskPushNotificationConfigs": MethodTranslators(
+        _list_configs_to_proto03, _list_configs_to_core, from_proto03_push_config_list, to_proto03_push_config_list
+    ),
+    "DeleteTaskPushNotificationConfig": MethodTranslators(
+        *_config_ref("DeleteTaskPushNotificationConfig"), _empty, _empty
+    ),
+    "GetExtendedAgentCard": MethodTranslators(
+        _card_params_to_proto03, _card_params_to_core, from_proto03_card, to_proto03_card
+    ),
 }

@@ -106,7 +106,13 @@ def _task_params(v0_only: tuple[str, ...]) -> tuple[Translator, Translator]:
 @entity("params")
 def _list_tasks_to_compat(params: dict[str, Any], notes: Notes) -> dict[str, Any]:
     drop_tenant(params, notes)
-    drop(params, ("historyLength", "statusTimestampAfter", "includeArtifacts"), notes, "ListTasks", "tasks/list takes only contextId, status, limit and offset")
+    drop(
+        params,
+        ("historyLength", "statusTimestampAfter", "includeArtifacts"),
+        notes,
+        "ListTasks",
+        "tasks/list takes only contextId, status, limit and offset",
+    )
     params = rename(params, "pageSize", "limit")
     token = params.pop("pageToken", "")
     if isinstance(token, str) and token.isdigit():
@@ -195,7 +201,13 @@ TRANSLATORS: dict[str, MethodTranslators] = {
     "SubscribeToTask": MethodTranslators(*_get_task, *_stream),
     "CreateTaskPushNotificationConfig": MethodTranslators(to_compat_push_config, to_core_push_config, *_config_result),
     "GetTaskPushNotificationConfig": MethodTranslators(*_config_ref, *_config_result),
-    "ListTaskPushNotificationConfigs": MethodTranslators(_config_list_to_compat, _config_ref_to_core, to_core_push_config_list, to_compat_push_config_list),
-    "DeleteTaskPushNotificationConfig": MethodTranslators(*_config_ref, _delete_result_to_core, _delete_result_to_compat),
-    "GetExtendedAgentCard": MethodTranslators(_card_params_to_compat, _card_params_to_core, to_core_card, to_compat_card),
+    "ListTaskPushNotificationConfigs": MethodTranslators(
+        _config_list_to_compat, _config_ref_to_core, to_core_push_config_list, to_compat_push_config_list
+    ),
+    "DeleteTaskPushNotificationConfig": MethodTranslators(
+        *_config_ref, _delete_result_to_core, _delete_result_to_compat
+    ),
+    "GetExtendedAgentCard": MethodTranslators(
+        _card_params_to_compat, _card_params_to_core, to_core_card, to_compat_card
+    ),
 }

@@ -79,7 +79,10 @@ def to_core_status_update(event: dict[str, Any], notes: Notes) -> dict[str, Any]
     final = event.pop("final", None)
     map_value(event, "status", to_core_task_status, notes)
     if isinstance(final, bool) and final != is_terminal(_state(event)):
-        note(notes, f"status update: final={str(final).lower()} on state {_state(event)} dropped (V1 has no final flag; only terminal states end a stream)")
+        note(
+            notes,
+            f"status update: final={str(final).lower()} on state {_state(event)} dropped (V1 has no final flag; only terminal states end a stream)",
+        )
     return event
 
 
