@@ -104,6 +104,22 @@ def _read(path: Path) -> bytes:
     return path.read_bytes() if path.is_file() else b""
 
 
+def index_entries(directory: Path) -> list[dict[str, Any]]:
+    """The entries of a dump's index.jsonl that name an exchange's files (a line that is not JSON,
+    or names none, is skipped); [] when the dump has no index."""
+    entries: list[dict[str, Any]] = []
+    index = directory / "index.jsonl"
+    if index.is_file():
+        for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and isinstance(entry.get("files"), str):
+                entries.append(entry)
+    return entries
+
+
 def load_dump(directory: str | Path) -> Dump:
     """Read a dump directory written by `--dump DIR`. UsageError when it is not one."""
     d = Path(directory)
@@ -113,16 +129,7 @@ def load_dump(directory: str | Path) -> Dump:
         )
     if not d.is_dir():
         raise UsageError(f"{d} is not a directory", hint="pass two directories written by --dump DIR")
-    entries: list[dict[str, Any]] = []
-    index = d / "index.jsonl"
-    if index.is_file():
-        for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and isinstance(entry.get("files"), str):
-                entries.append(entry)
+    entries = index_entries(d)
     seen = {e["files"] for e in entries}
     for http in sorted(d.glob("*.request.http")):  # exchanges the index never heard of
         stem = http.name[: -len(".request.http")]

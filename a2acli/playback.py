@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.diffing import MISSING, Dump, DumpedExchange, structural
+from a2acli.diffing import MISSING, Dump, DumpedExchange, index_entries, structural
 
 # Keys whose values are generated ids: masked for matching, paired for rewriting. Inside user
 # payload (Part.data, metadata) keys are the user's own (`projectUserId` is data, not an id).
@@ -88,21 +88,13 @@ def version_of(ex: DumpedExchange) -> str:
 def _timing(directory: Path) -> dict[str, tuple[float, tuple[float, ...]]]:
     """stem -> (ms, event ms) from index.jsonl."""
     out: dict[str, tuple[float, tuple[float, ...]]] = {}
-    index = directory / "index.jsonl"
-    if not index.is_file():
-        return out
-    for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and isinstance(entry.get("files"), str):
-            found = entry.get("eventMs")
-            events: list[Any] = found if isinstance(found, list) else []
-            out[entry["files"]] = (
-                float(entry.get("ms") or 0),
-                tuple(float(t) for t in events if isinstance(t, (int, float))),
-            )
+    for entry in index_entries(directory):
+        found = entry.get("eventMs")
+        events: list[Any] = found if isinstance(found, list) else []
+        out[entry["files"]] = (
+            float(entry.get("ms") or 0),
+            tuple(float(t) for t in events if isinstance(t, (int, float))),
+        )
     return out
 
 
