@@ -362,20 +362,15 @@ def _path(value: Any, what: str) -> str | None:
     return str(p)
 
 
-def _choice(name: str) -> Any:
-    def parse(value: Any, what: str) -> str:
-        text = str(value).lower()
-        if text not in OPTIONS[name].choices:
-            choices = OPTIONS[name].choices
-            raise UsageError(
-                f"unknown {name} mode {text!r}"
-                if name == "output"
-                else f"{what}: {text!r} is not one of {', '.join(choices)}",
-                hint=f"-o {', '.join(choices[:-1])} or {choices[-1]}",
-            )
+def _choice(name: str, value: Any, what: str) -> str:
+    """One of the row's choices (lowercase), or a usage error that lists them."""
+    s = OPTIONS[name]
+    text = str(value).lower()
+    if text in s.choices:
         return text
-
-    return parse
+    listed = f"{', '.join(s.choices[:-1])} or {s.choices[-1]}"
+    message = f"unknown {name} mode {text!r}" if name == "output" else f"{what}: {text!r} is not {listed}"
+    raise UsageError(message, hint=f"{(s.flags or (f'--{name}',))[0]} {listed}")
 
 
 def parse_setting(name: str, value: Any, source: str = "flag") -> Any:
@@ -393,6 +388,6 @@ def parse_setting(name: str, value: Any, source: str = "flag") -> Any:
     if kind == "switch":
         return bool(value)
     if kind == "choice":
-        return _choice(name)(value, what)
+        return _choice(name, value, what)
     parser = {"url": _url, "catalog": _catalog, "credential": _credential, "basic": _basic, "path": _path}.get(kind)
     return parser(value, what) if parser else value
