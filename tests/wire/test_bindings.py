@@ -214,6 +214,25 @@ def test_stream_events_are_bare_and_an_error_event_is_the_a2a_error():
         REST.read_event(enc, Answer(200, b""), "error", "gone away")
 
 
+@pytest.mark.parametrize(
+    "status,said,hint",
+    [
+        ({"code": 500, "status": "INTERNAL", "message": "boom"}, "error INTERNAL (HTTP 500): boom", "retry later"),
+        ({"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "slow"}, "(HTTP 429): slow", "-o raw"),
+        ({"status": "UNAVAILABLE", "message": "later"}, "error UNAVAILABLE: later", "retry later"),
+    ],
+)
+def test_a_status_without_an_a2a_reason_in_a_stream_reads_its_own_code_not_the_streams_200(status, said, hint):
+    enc = REST.encode(METHODS["SubscribeToTask"], {"id": "t"}, wire=Wire.V1, dialect=SPEC)
+    for event in ("error", "message"):
+        with pytest.raises(HttpError) as caught:
+            REST.read_event(enc, Answer(200, b""), event, json.dumps({"error": status}))
+        err = caught.value
+        assert "HTTP 200" not in err.message and "ended the stream" in err.message and said in err.message
+        assert hint in (err.hint or "")
+        assert err.wire_code == status.get("code", 200)
+
+
 def test_recorded_answers_read_the_same_whatever_the_binding():
     assert decode_answer(METHODS["GetTask"], Wire.V1, 404, STATUS)["error"]["code"] == -32001
     task = {"id": "t", "status": {"state": "TASK_STATE_CANCELLED"}}

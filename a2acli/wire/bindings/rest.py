@@ -20,6 +20,7 @@ from urllib.parse import quote
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
 from a2acli.wire.bindings.base import (
+    STREAM_ERROR_HINT,
     Answer,
     Encoded,
     HttpRequest,
@@ -257,7 +258,7 @@ class RestBinding:
             if event == "error":
                 raise stream_error(a2a_error(None, data, answer)) from None
             raise
-        err = _status_error(doc, answer)
+        err = _status_error(doc, answer, in_stream=True)
         if err is not None:
             raise stream_error(err) if event == "error" else err
         if event == "error":
@@ -311,10 +312,11 @@ def _numeric_a2a_code(code: Any) -> int | None:
     return None
 
 
-def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
+def _status_error(doc: Any, answer: Answer, in_stream: bool = False) -> A2acliError | None:
     """The A2A error of a google.rpc.Status body (`{"error": {code, status, message, details}}`,
     or the Status itself), named by its ErrorInfo reason, or of a body whose `code` is an A2A
-    error code (a2a-js); None when the body is neither."""
+    error code (a2a-js); None when the body is neither. `in_stream`: the Status came in an event of
+    a stream that opened with HTTP 200, so the Status's own code says what failed, not the 200."""
     status = doc.get("error") if isinstance(doc, dict) and isinstance(doc.get("error"), dict) else doc
     if (
         not isinstance(status, dict)
@@ -343,8 +345,10 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
     if code is None:  # a Status that names no A2A error (a proxy's, a framework's): an HTTP error
         from a2acli.errors import HttpError
 
-        http = answer.status or 0
         word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
+        if in_stream:
+            return _stream_status_error(status, word, reason, details, answer)
+        http = answer.status or 0
         fault = (
             "the agent failed; retry later or quote the X-Request-ID to its operator"
             if http >= 500
@@ -360,6 +364,25 @@ def _status_error(doc: Any, answer: Answer) -> A2acliError | None:
     # the same code and words as over JSON-RPC; the HTTP status (gRPC status) is the envelope's a2aCode
     data = details or (status.get("data") if "data" in status else None)
     return a2a_error(code, status["message"], answer, data=data, wire_code=wire_code)
+
+
+def _stream_status_error(
+    status: dict[str, Any], word: str, reason: str | None, details: list[Any], answer: Answer
+) -> A2acliError:
+    """A Status naming no A2A error inside a stream event: the stream itself answered HTTP 200, so
+    the Status's code (an HTTP status in the HTTP+JSON mapping) is the one that says whose fault."""
+    from a2acli.errors import HttpError
+
+    code = status.get("code")
+    http = code if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599 else None
+    said = "".join(part for part in (word, f" (HTTP {http})" if http else "") if part)
+    return HttpError(
+        f"the agent ended the stream with an error{said}: {status['message']}" + (f" [{reason}]" if reason else ""),
+        hint=STREAM_ERROR_HINT if http is None or http >= 500 else "see the event with --debug or -o raw",
+        data=details or None,
+        request_id=answer.request_id,
+        wire_code=http or answer.status,
+    )
 
 
 # -- reading recorded requests back (a2a diff, a2a translate) ------------------------------------
