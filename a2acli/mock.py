@@ -193,10 +193,14 @@ class Mock:
         from a2acli import mock_grpc
 
         try:
+            version, method, params = mock_grpc.read(path, body)
+        except mock_grpc.Unreadable as e:
             recorded = sorted({f"{_target(c.ex)} ({c.name})" for c in self.found.calls if c.binding == "grpc"})
-            asked = mock_grpc.read(path, body, recorded)
+            held = f"; the dumps hold {_listing(recorded)}" if e.code == "UNIMPLEMENTED" else ""
+            return _grpc_error(e.message + held, None, None, e.code)
+        try:
             with self.lock:
-                return self.replay(asked)
+                return self.replay(Asked("grpc", version, method, params))
         except Unmatched as e:
             return e.answer
 
@@ -335,7 +339,8 @@ class Mock:
         if call.binding == "grpc":
             from a2acli import mock_grpc
 
-            return mock_grpc.recorded_answer(self, call, asked)
+            got = mock_grpc.recorded_answer(call, self.speed, lambda docs: self._ids(docs, asked))
+            return Answer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
         ex = call.ex
         status = _status_code(ex.status_line)
         headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _HOP]

@@ -21,20 +21,36 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from a2acli.diffing import MISSING
 from a2acli.errors import A2acliError
+from a2acli.playback import Recorded
 from a2acli.transport.grpc import SERVICE_MODULES, _grpc, message_classes
-
-if TYPE_CHECKING:
-    from a2acli.mock import Answer, Asked, Mock
-    from a2acli.playback import Recorded
 
 VERSIONS = {"lf.a2a.v1.A2AService": "1.0", "a2a.v1.A2AService": "0.3"}
 _SKIPPED_METADATA = frozenset({"content-type", "grpc-status", "grpc-message", "grpc-status-details-bin"})
+
+
+class Unreadable(Exception):  # noqa: N818 - a request that is no A2A call (the mock answers it with `code`)
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class Parts(NamedTuple):
+    """A recorded gRPC answer as the mock sends it (mock.Answer's fields)."""
+
+    status: int  # the HTTP twin of its status
+    headers: list[tuple[str, str]]  # the initial metadata
+    pieces: list[tuple[float, bytes]]  # (seconds to wait first, message bytes)
+    stream: bool
+    line: str
+    failure: tuple[float, Any] | None  # the status it ends in: (wait, google.rpc.Status doc)
 
 
 def route(path: str) -> tuple[Any, str] | None:
@@ -49,62 +65,62 @@ def route(path: str) -> tuple[Any, str] | None:
     return (spec, version) if spec is not None else None
 
 
-def read(path: str, body: bytes, recorded: list[str]) -> Asked:
-    """The call a gRPC request makes (Unmatched: no A2A rpc, or a message that does not parse)."""
+def read(path: str, body: bytes) -> tuple[str, str, Any]:
+    """(version, V1 method, canonical V1 params) of a gRPC request (Unreadable: no A2A rpc, or a
+    message that does not parse as its request)."""
     from google.protobuf import json_format
     from google.protobuf.message import DecodeError
 
     from a2acli.diffing import drop_defaults
-    from a2acli.mock import Asked, Unmatched, _grpc_error, _listing
     from a2acli.playback import integral
     from a2acli.wire.bindings.rest import RestBinding
 
     found = route(path)
     if found is None:
-        raise Unmatched(_grpc_error(f"{path} is not an A2A rpc; the dumps hold {_listing(recorded)}", None, None))
+        raise Unreadable("UNIMPLEMENTED", f"{path} is not an A2A rpc")
     spec, version = found
     try:
         request_cls, _ = message_classes(path)
         message = request_cls.FromString(body)
     except (A2acliError, DecodeError) as e:
-        raise Unmatched(
-            _grpc_error(f"the {spec.name} request cannot be read: {e}", None, None, "INVALID_ARGUMENT")
-        ) from None
+        raise Unreadable("INVALID_ARGUMENT", f"the {spec.name} request cannot be read: {e}") from None
     doc = json_format.MessageToDict(message)
     notes: list[str] = []
     params = RestBinding.translators(spec).params_to_core(doc, notes) if version == "0.3" else doc
-    return Asked("grpc", version, spec.name, integral(drop_defaults(params)))
+    return version, spec.name, integral(drop_defaults(params))
 
 
-def recorded_answer(mock: Mock, call: Recorded, asked: Asked) -> Answer:
+def recorded_answer(call: Recorded, speed: float, ids: Callable[[list[Any]], list[Any]]) -> Parts:
     """The recorded answer of a gRPC call: each message (bytes) after its recorded delay, a failure
-    as its status; ids rewritten as over the other bindings."""
-    from a2acli.mock import Answer, _json, _status_code, _target
-
+    as its status; `ids` rewrites the ids of recorded documents as over the other bindings."""
     ex = call.ex
-    path = _target(ex)
-    delays = call.delays(mock.speed)
+    parts = ex.request_line.split(" ")
+    path = parts[1] if len(parts) > 1 else "/"
+    delays = call.delays(speed)
     metadata = [
         (k.lower(), v)
         for k, v in ex.response_headers
         if k.lower() not in _SKIPPED_METADATA and not k.lower().endswith("-bin")
     ]
     metadata.append(("x-a2a-mock", call.name))
-    status = _status_code(ex.status_line)
+    try:
+        status = int((ex.status_line or "").split(" ")[1])
+    except (IndexError, ValueError):
+        status = 200
     if not ex.stream or status != 200:
         doc = _json(ex.response_body.decode("utf-8", "replace"))
-        (new,) = mock._ids([doc], asked)
+        (new,) = ids([doc])
         wait = delays[0] if delays else 0.0
         if status != 200:
-            return Answer(status, metadata, [], line=f"{call.name} ({_reason(ex.status_line)})", failure=(wait, new))
+            return Parts(status, metadata, [], False, f"{call.name} ({_reason(ex.status_line)})", (wait, new))
         recorded = _recorded_bytes(Path(call.dump) / f"{ex.stem}.response.pb.b64")
         body = recorded[0] if recorded and new == doc else _encode(path, new)
-        return Answer(status, metadata, [(wait, body)], line=call.name)
+        return Parts(status, metadata, [(wait, body)], False, call.name, None)
     # a stream: the recorded body holds one base64 line per message; an event past them is the
     # status the stream ended in
     lines = _recorded_bytes(ex.response_body)
     docs = [_json(data) for data in ex.events]
-    news = mock._ids(docs, asked)
+    news = ids(docs)
     pieces: list[tuple[float, bytes]] = []
     end: tuple[float, Any] | None = None
     for i, (doc, new, wait) in enumerate(zip(docs, news, delays + [0.0] * len(docs), strict=False)):
@@ -112,7 +128,14 @@ def recorded_answer(mock: Mock, call: Recorded, asked: Asked) -> Answer:
             end = (wait, new)
             break
         pieces.append((wait, lines[i] if i < len(lines) and new == doc else _encode(path, new)))
-    return Answer(status, metadata, pieces, stream=True, line=f"{call.name}, {len(pieces)} event(s)", failure=end)
+    return Parts(status, metadata, pieces, True, f"{call.name}, {len(pieces)} event(s)", end)
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text) if text.strip() else MISSING
+    except ValueError:
+        return MISSING
 
 
 def _reason(status_line: str | None) -> str:
@@ -153,7 +176,7 @@ def _encode(path: str, doc: Any) -> bytes:
 class GrpcFront:
     """The mock's gRPC port: a grpcio server whose one generic handler asks the Mock."""
 
-    def __init__(self, mock: Mock, port: int = 0) -> None:
+    def __init__(self, mock: Any, port: int = 0) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
         grpc = _grpc()
@@ -183,8 +206,8 @@ class GrpcFront:
 class _Handler:
     """grpc.GenericRpcHandler (duck-typed: grpcio calls `service`): bytes in, bytes out."""
 
-    def __init__(self, mock: Mock) -> None:
-        self.mock = mock
+    def __init__(self, mock: Any) -> None:
+        self.mock = mock  # a2acli.mock.Mock: answer_grpc(path, bytes) -> its Answer; log(line)
 
     def service(self, details: Any) -> Any:
         grpc = _grpc()
@@ -194,22 +217,13 @@ class _Handler:
             return grpc.unary_stream_rpc_method_handler(lambda request, context: self._stream(path, request, context))
         return grpc.unary_unary_rpc_method_handler(lambda request, context: self._unary(path, request, context))
 
-    def _answer(self, path: str, request: bytes, context: Any) -> Answer:
+    def _answer(self, path: str, request: bytes, context: Any) -> Any:
+        """The mock's Answer (or Parts: the same fields) for one request; its metadata sent."""
         try:
             answer = self.mock.answer_grpc(path, request)
         except Exception as e:  # noqa: BLE001 - a bug of ours: said to the client and on stderr, the mock goes on
-            from a2acli.mock import Answer
-
-            answer = Answer(
-                500,
-                [],
-                [],
-                line=f"the mock failed: {type(e).__name__}: {e}",
-                failure=(
-                    0.0,
-                    {"error": {"status": "INTERNAL", "message": f"the mock failed: {type(e).__name__}: {e}"}},
-                ),
-            )
+            said = f"the mock failed: {type(e).__name__}: {e}"
+            answer = Parts(500, [], [], False, said, (0.0, {"error": {"status": "INTERNAL", "message": said}}))
         self.mock.log(f"gRPC {path} -> {answer.line}")
         if answer.headers:
             context.send_initial_metadata(answer.headers)
