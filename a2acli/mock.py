@@ -2,8 +2,10 @@
 the stdlib http.server (no new dependency on the start-up path).
 
 - The card: as recorded (the one recorded under the version the client asks for, by A2A-Version),
-  its interface URLs moved to the mock's own address; gRPC interfaces are left out (the mock
-  serves JSON-RPC and HTTP+JSON only).
+  its interface URLs moved to the mock's own address, the gRPC ones to its gRPC port (when the
+  dumps hold gRPC exchanges and the `grpc` extra is installed; else they are left out). A signed
+  card is served without its `signatures`: its URLs moved, they would not verify (said once at
+  start).
 - A request: the recorded answer of the matching recorded request, same binding, version and
   method, params compared in canonical V1 with generated values (ids, UUIDs, timestamps)
   ignored. Of several matches the closest (most ids equal), then the least used, then the first
@@ -14,8 +16,10 @@ the stdlib http.server (no new dependency on the start-up path).
   send followed by `tasks get` of its task works even when the two were recorded in other runs.
 - Streams: event by event, each after its recorded delay (`speed`: 2 is twice as fast, 0 no wait).
 - No match: the binding's own error (JSON-RPC -32601 for a method not recorded, -32602 for params
-  no recording has; HTTP+JSON 404 with a google.rpc.Status), naming the closest recorded request
-  and the field that differs."""
+  no recording has; HTTP+JSON 404 with a google.rpc.Status; gRPC UNIMPLEMENTED), naming the
+  closest recorded request and the field that differs.
+- gRPC (a2acli/mock_grpc.py, loaded only when the dumps hold gRPC exchanges): a second port,
+  both services (1.0 and 0.3), unary and server-streaming rpcs, the same matching and timing."""
 
 from __future__ import annotations
 
@@ -49,6 +53,7 @@ class Answer:
     pieces: list[tuple[float, bytes]]  # (seconds to wait first, bytes)
     stream: bool = False
     line: str = ""  # what the log says of it
+    failure: tuple[float, Any] | None = None  # gRPC: the status it ends in (wait, google.rpc.Status doc)
 
 
 @dataclass
@@ -70,7 +75,13 @@ class Unmatched(Exception):  # noqa: N818 - a request the dumps have no answer f
 
 class Mock:
     def __init__(
-        self, dumps: list[Dump], *, port: int = 0, speed: float = 1.0, log: Callable[[str], None] | None = None
+        self,
+        dumps: list[Dump],
+        *,
+        port: int = 0,
+        speed: float = 1.0,
+        log: Callable[[str], None] | None = None,
+        grpc_port: int = 0,
     ) -> None:
         self.found: Calls = read_calls(dumps)
         self.speed = speed
@@ -78,7 +89,9 @@ class Mock:
         self.alias: dict[str, str] = {}  # recorded id -> the id the client knows it by
         self.contexts: dict[str, str] = {}  # task id served -> its context id served
         self.lock = threading.Lock()
-        self.dropped_grpc = False
+        self.no_grpc: str | None = None  # why the recorded gRPC exchanges are not served
+        self.grpc: Any = None  # mock_grpc.GrpcFront: the gRPC port, when served
+        self.grpc_url: str | None = None
         if not self.found.calls and not self.found.cards:
             raise UsageError(
                 "the dumps hold no call to answer", hint="record one with --dump DIR on any method command"
@@ -93,10 +106,30 @@ class Mock:
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread: threading.Thread | None = None
+        if any(c.binding == "grpc" for c in self.found.calls):
+            self._grpc_front(grpc_port)
+
+    def _grpc_front(self, port: int) -> None:
+        """The gRPC port, when the extra is installed (grpc is imported here only)."""
+        from a2acli.errors import MissingExtraError
+
+        try:
+            from a2acli import mock_grpc
+
+            self.grpc = mock_grpc.GrpcFront(self, port)
+        except (MissingExtraError, ImportError) as e:
+            self.no_grpc = f"{getattr(e, 'message', None) or e}; pip install 'a2acli[grpc]'"
+            return
+        except A2acliError:
+            self.server.server_close()
+            raise
+        self.grpc_url = self.grpc.url
 
     # -- running -------------------------------------------------------------------------------------
 
     def start(self) -> Mock:
+        if self.grpc is not None:
+            self.grpc.start()
         self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
         self._thread.start()
         return self
@@ -104,6 +137,8 @@ class Mock:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+        if self.grpc is not None:
+            self.grpc.close()
 
     def __enter__(self) -> Mock:
         return self.start()
@@ -123,9 +158,22 @@ class Mock:
             + (f", {len(c.ex.events)} event(s)" if c.ex.stream else "")
             for c in self.found.calls
         ]
-        if any(c.binding == "grpc" for c in self.found.calls):
-            lines.append("gRPC exchanges are not served (the mock speaks JSON-RPC and HTTP+JSON)")
+        if self.grpc_url:
+            lines.append(f"gRPC on {self.grpc_url} (plaintext)")
         return lines
+
+    def warnings(self) -> list[str]:
+        """What the operator should know before a client relies on the mock, for stderr at start."""
+        out = []
+        if self.no_grpc:
+            out.append(f"the recorded gRPC exchanges are not served: {self.no_grpc}")
+        signed = [ex.stem for _, ex in self.found.cards if b'"signatures"' in ex.response_body]
+        if signed:
+            out.append(
+                f"the recorded card ({', '.join(signed)}) is signed; its URLs are moved to the mock, so its "
+                "signatures would not verify: it is served without them"
+            )
+        return out
 
     # -- answering -----------------------------------------------------------------------------------
 
@@ -137,6 +185,22 @@ class Mock:
             asked = self.read(verb, target, headers, body)
             with self.lock:
                 return self.replay(asked)
+        except Unmatched as e:
+            return e.answer
+
+    def answer_grpc(self, path: str, body: bytes) -> Answer:
+        """The answer to a gRPC request (method path, message bytes)."""
+        from a2acli import mock_grpc
+
+        try:
+            version, method, params = mock_grpc.read(path, body)
+        except mock_grpc.Unreadable as e:
+            recorded = sorted({f"{_target(c.ex)} ({c.name})" for c in self.found.calls if c.binding == "grpc"})
+            held = f"; the dumps hold {_listing(recorded)}" if e.code == "UNIMPLEMENTED" else ""
+            return _grpc_error(e.message + held, None, None, e.code)
+        try:
+            with self.lock:
+                return self.replay(Asked("grpc", version, method, params))
         except Unmatched as e:
             return e.answer
 
@@ -240,6 +304,8 @@ class Mock:
             raise Unmatched(
                 _rpc_error(asked.rpc_id, -32601, message, {})
                 if asked.binding == "jsonrpc"
+                else _grpc_error(message, None, None)
+                if asked.binding == "grpc"
                 else _status_error(message, None, None)
             )
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
@@ -260,6 +326,8 @@ class Mock:
             raise Unmatched(
                 _rpc_error(asked.rpc_id, -32602, message, data)
                 if asked.binding == "jsonrpc"
+                else _grpc_error(message, closest.name, path)
+                if asked.binding == "grpc"
                 else _status_error(message, closest.name, path)
             )
         _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
@@ -268,6 +336,11 @@ class Mock:
         return self._recorded_answer(chosen, asked)
 
     def _recorded_answer(self, call: Recorded, asked: Asked) -> Answer:
+        if call.binding == "grpc":
+            from a2acli import mock_grpc
+
+            got = mock_grpc.recorded_answer(call, self.speed, lambda docs: self._ids(docs, asked))
+            return Answer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
         ex = call.ex
         status = _status_code(ex.status_line)
         headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _HOP]
@@ -343,22 +416,27 @@ class Mock:
         )
 
     def _moved(self, doc: Any) -> Any:
-        """The card with its HTTP interface URLs moved to the mock, gRPC ones left out."""
+        """The card with its interface URLs moved to the mock (gRPC ones to its gRPC port, or left
+        out when it serves no gRPC), and without the signatures that no longer match it."""
         if not isinstance(doc, dict):
             return doc
-        doc = dict(doc)
+        doc = {k: v for k, v in doc.items() if k != "signatures"}
         if isinstance(doc.get("supportedInterfaces"), list):
             doc["supportedInterfaces"] = [
                 self._itf(i, "protocolBinding")
                 for i in doc["supportedInterfaces"]
-                if not _is_grpc(i, "protocolBinding")
+                if self.grpc_url or not _is_grpc(i, "protocolBinding")
             ]
         if isinstance(doc.get("additionalInterfaces"), list):
             doc["additionalInterfaces"] = [
-                self._itf(i, "transport") for i in doc["additionalInterfaces"] if not _is_grpc(i, "transport")
+                self._itf(i, "transport")
+                for i in doc["additionalInterfaces"]
+                if self.grpc_url or not _is_grpc(i, "transport")
             ]
         if isinstance(doc.get("url"), str):
-            if str(doc.get("preferredTransport") or "").upper() == "GRPC":
+            if str(doc.get("preferredTransport") or "").upper() == "GRPC" and self.grpc_url:
+                doc["url"] = self._grpc_url(doc["url"])
+            elif str(doc.get("preferredTransport") or "").upper() == "GRPC":
                 other = next(iter(doc.get("additionalInterfaces") or []), None)
                 doc["url"], doc["preferredTransport"] = (
                     (other["url"], other.get("transport")) if isinstance(other, dict) else (self.url + "/", "JSONRPC")
@@ -368,9 +446,16 @@ class Mock:
         return doc
 
     def _itf(self, itf: Any, key: str) -> Any:
-        return (
-            {**itf, "url": self._url(itf["url"])} if isinstance(itf, dict) and isinstance(itf.get("url"), str) else itf
-        )
+        if not (isinstance(itf, dict) and isinstance(itf.get("url"), str)):
+            return itf
+        return {**itf, "url": self._grpc_url(itf["url"]) if _is_grpc(itf, key) else self._url(itf["url"])}
+
+    def _grpc_url(self, url: str) -> str:
+        """A recorded gRPC interface URL at the mock's gRPC port, in the recorded form
+        (`grpc://host:port`, `http://host:port`, or a bare `host:port`)."""
+        assert self.grpc is not None
+        scheme, sep, _ = url.partition("://")
+        return f"{scheme}://127.0.0.1:{self.grpc.port}" if sep else f"127.0.0.1:{self.grpc.port}"
 
     def _url(self, url: str) -> str:
         parts = urlsplit(url)
@@ -382,12 +467,14 @@ class Mock:
         """A card for dumps that recorded none (--endpoint): one interface per binding and version called."""
         interfaces = []
         for c in self.found.calls:
-            if c.binding == "grpc":
+            if c.binding == "grpc" and not self.grpc_url:
                 continue
             target = path_of(_target(c.ex)) if c.binding == "jsonrpc" else ""
             itf = {
-                "url": self.url + (target or "/" if c.binding == "jsonrpc" else ""),
-                "protocolBinding": "JSONRPC" if c.binding == "jsonrpc" else "HTTP+JSON",
+                "url": self.grpc_url
+                if c.binding == "grpc"
+                else self.url + (target or "/" if c.binding == "jsonrpc" else ""),
+                "protocolBinding": {"jsonrpc": "JSONRPC", "rest": "HTTP+JSON", "grpc": "GRPC"}[c.binding],
                 "protocolVersion": c.version,
             }
             if itf not in interfaces:
@@ -489,6 +576,21 @@ def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any]) -> An
         [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
         line=f"unmatched: {code} {message}",
     )
+
+
+def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> Answer:
+    """A gRPC status of the mock's own (UNIMPLEMENTED: no recorded answer), its ErrorInfo naming
+    the closest recording; mock_grpc sends it (building it needs no grpc)."""
+    metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
+    info = {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": "NO_RECORDED_ANSWER",
+        "domain": "a2acli.mock",
+        "metadata": metadata,
+    }
+    status = {"UNIMPLEMENTED": 501, "INVALID_ARGUMENT": 400}.get(code, 500)  # its HTTP twin, as the client reads it
+    doc = {"error": {"code": status, "status": code, "message": message, "details": [info]}}
+    return Answer(status, [], [], line=f"unmatched: {code} {message}", failure=(0.0, doc))
 
 
 def _status_error(message: str, closest: str | None, field: str | None, *, status: int = 404) -> Answer:

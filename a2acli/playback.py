@@ -142,7 +142,20 @@ def request_params(ex: DumpedExchange, binding: str) -> Any:
     else:
         found = canonical_rest(doc, body, ex, "request", notes)
         params = found.get("params") if isinstance(found, dict) else None
-    return drop_defaults(params if params is not None else {})
+    params = drop_defaults(params if params is not None else {})
+    return integral(params) if binding == "grpc" else params
+
+
+def integral(doc: Any) -> Any:
+    """doc with whole floats as ints: protobuf's Struct (a data part, metadata) holds every number
+    as a double, so a gRPC request read from its bytes says 2.0 where its sender wrote 2."""
+    if isinstance(doc, dict):
+        return {k: integral(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [integral(v) for v in doc]
+    if isinstance(doc, float) and doc.is_integer() and abs(doc) < 2**53:
+        return int(doc)
+    return doc
 
 
 def answer_results(ex: DumpedExchange, binding: str) -> list[Any]:

@@ -32,6 +32,15 @@ def mock_command(
             "--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535
         ),
     ] = 0,
+    grpc_port: Annotated[
+        int,
+        typer.Option(
+            "--grpc-port",
+            help="Port on 127.0.0.1 for the recorded gRPC exchanges (when the dumps hold some and the grpc extra is installed); 0 picks a free one (the card lists it).",
+            min=0,
+            max=65535,
+        ),
+    ] = 0,
     speed: Annotated[
         float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)
     ] = 1.0,
@@ -56,7 +65,7 @@ def mock_command(
 ) -> None:
     """Serve recorded exchanges as an A2A agent on 127.0.0.1: test a client, a script or a CI job against a captured agent, without the agent or its credentials.
 
-    The card is served as recorded (its interface URLs moved to the mock); each request gets the recorded answer of the matching recorded request (same binding, version and method; params compared with ids, UUIDs and timestamps ignored; of several, the closest, then in recorded order), streams event by event with their recorded timing. Ids the client sends back (the JSON-RPC id, task and context ids) are rewritten consistently. A request no recording matches gets the binding's own error (JSON-RPC -32601/-32602, HTTP+JSON 404 google.rpc.Status) naming the closest recorded request and the field that differs. JSON-RPC and HTTP+JSON; gRPC exchanges are not served.
+    The card is served as recorded (its interface URLs moved to the mock); each request gets the recorded answer of the matching recorded request (same binding, version and method; params compared with ids, UUIDs and timestamps ignored; of several, the closest, then in recorded order), streams event by event with their recorded timing. Ids the client sends back (the JSON-RPC id, task and context ids) are rewritten consistently. A request no recording matches gets the binding's own error (JSON-RPC -32601/-32602, HTTP+JSON 404 google.rpc.Status, gRPC UNIMPLEMENTED) naming the closest recorded request and the field that differs. Recorded gRPC exchanges are served on a second, plaintext port (--grpc-port; the grpc extra). A signed recorded card is served without its signatures (its URLs moved, they would not verify).
 
     Examples:
 
@@ -73,8 +82,8 @@ def mock_command(
     with boundary(output_hint=out.mode, out=out):
         from a2acli import mock
 
-        with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note) as served:
-            for line in served.found.notes:
+        with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:
+            for line in [*served.found.notes, *served.warnings()]:
                 out.warn(line)
             for line in served.summary():
                 out.note(f"serving {line}")

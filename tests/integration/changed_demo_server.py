@@ -19,4 +19,4 @@ async def _create_user(self, updater, fields):  # noqa: ANN001, ANN202 - the exe
 server.DemoAgentExecutor._create_user = _create_user
 
 if __name__ == "__main__":
-    server.serve(port=int(sys.argv[1]), grpc_port=0)
+    server.serve(port=int(sys.argv[1]), grpc_port=-1)  # gRPC on a free port (HTTP alone without grpcio)

@@ -1,12 +1,12 @@
 """Record, replay and mock (issue 28) against real demo agents started here (fresh ones: their
 user counters and task lists start empty, so a replay onto another fresh agent answers alike).
 
-Recorded on agent A, per binding (JSON-RPC, HTTP+JSON), into one dump with --dump-append: a
-`send --skill create-user`, a `stream --skill slow`, a `tasks get` of the send's task and a
-`tasks list`. Then:
-- `a2a mock` of each dump answers the same commands with the same results;
-- `a2a replay` of each onto a fresh agent B exits 0, onto agent C (create-user changed) exits 1.
-gRPC is not served by the mock (said at start); the done-when is met over the two HTTP bindings."""
+Recorded on agent A, per binding (JSON-RPC, HTTP+JSON, and gRPC when the `grpc` extra is
+installed), into one dump with --dump-append: a `send --skill create-user`, a `stream --skill
+slow`, a `tasks get` of the send's task and a `tasks list`. Then:
+- `a2a mock` of each dump answers the same commands with the same results (gRPC on the mock's
+  gRPC port, which its card lists);
+- `a2a replay` of each onto a fresh agent B exits 0, onto agent C (create-user changed) exits 1."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.integration.conftest import _serve
+from tests.integration.conftest import HAS_GRPC, _serve
 
 pytestmark = pytest.mark.integration
 
-BINDINGS = ("jsonrpc", "rest")
+BINDINGS = ("jsonrpc", "rest", *(("grpc",) if HAS_GRPC else ()))
 CHANGED_SERVER = Path(__file__).with_name("changed_demo_server.py")
 STREAM = ["stream", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.25"]
 SEND = ["send", "--skill", "create-user", "-f", "projectUserId=u1"]
@@ -40,7 +40,8 @@ def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[st
 
 
 def demo(port: int) -> list[str]:
-    return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port=0)"]
+    """A fresh demo agent; gRPC on a free port (grpc_port=-1) when grpcio is installed."""
+    return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port={-1 if HAS_GRPC else 0})"]
 
 
 @dataclass
@@ -122,8 +123,11 @@ def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a_bin, r
     common = ["-u", url, "--transport", binding, "-o", "json"]
     card = json.loads(ok(run(a2a_bin, "card", "fetch", "-u", url, "-o", "json")).stdout)
     assert card["name"] == "a2a demo agent"
-    assert {i["protocolBinding"] for i in card["supportedInterfaces"]} == {"JSONRPC", "HTTP+JSON"}
-    assert all(i["url"].startswith(url) for i in card["supportedInterfaces"])  # moved to the mock, not the recorded agent
+    # gRPC interfaces only when the dump holds gRPC exchanges (the mock's gRPC port serves them)
+    assert {i["protocolBinding"] for i in card["supportedInterfaces"]} == {"JSONRPC", "HTTP+JSON", *(["GRPC"] if binding == "grpc" else [])}
+    mock_host = url.removeprefix("http://").rsplit(":", 1)[0]
+    for i in card["supportedInterfaces"]:  # moved to the mock, not the recorded agent
+        assert i["url"].startswith(url) if i["protocolBinding"] != "GRPC" else i["url"].startswith(f"grpc://{mock_host}:") and i["url"] != url
     send = json.loads(ok(run(a2a_bin, *SEND, *common)).stdout)["task"]
     assert send["id"] == was["send"]["task"]["id"] and send["status"]["state"] == "TASK_STATE_COMPLETED"
     assert _artifacts(send) == _artifacts(was["send"]["task"])
@@ -183,6 +187,36 @@ def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_r
     assert status["details"][0]["reason"] == "NO_RECORDED_ANSWER"
 
 
+@pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
+def test_mock_unmatched_grpc_requests_get_unimplemented_naming_the_closest_recording(a2a_bin, recording, mock_of):
+    url = mock_of(recording.dump("grpc"))
+    done = run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "grpc", "-o", "json")
+    assert done.returncode == 1
+    err = json.loads(done.stdout)["error"]
+    assert err["a2aCode"] == "UNIMPLEMENTED"
+    assert "grpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
+    assert err["data"][0]["metadata"] == {"closest": "grpc/002-SendMessage", "field": "params.message.parts[0].data.projectUserId"}
+    done = run(a2a_bin, "tasks", "cancel", "t-1", "-u", url, "--transport", "grpc")
+    assert done.returncode == 1
+    assert "UNIMPLEMENTED" in done.stderr and "no recorded CancelTask under 1.0 over gRPC" in done.stderr and "grpc/002-SendMessage" in done.stderr
+
+
+@pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
+def test_mock_replays_a_grpc_stream_with_its_recorded_timing(a2a_bin, recording, mock_of):
+    index = [json.loads(line) for line in (recording.root / "grpc" / "index.jsonl").read_text().splitlines()]
+    (entry,) = [e for e in index if e.get("method") == "SendStreamingMessage"]
+    span = entry["eventMs"][-1] / 1000
+    took = {}
+    for speed in ("1", "0"):
+        url = mock_of(recording.dump("grpc"), speed=speed)
+        start = time.monotonic()
+        events = ok(run(a2a_bin, *STREAM, "-u", url, "--transport", "grpc", "-o", "json")).stdout.splitlines()
+        took[speed] = time.monotonic() - start
+        assert len(events) == entry["events"]
+    assert took["1"] >= span * 0.9
+    assert took["0"] < took["1"] - span * 0.5  # the same command (start-up and all), without the recorded waits
+
+
 def _stream_seconds(url: str, body: bytes) -> tuple[float, int]:
     start = time.monotonic()
     events = 0
@@ -223,6 +257,27 @@ def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_dif
         assert doc["answersEqual"] is False
         paths = {d["path"] for d in doc["answerDifferences"]}
         assert "response.body.result.task.artifacts[0].parts[0].data.role" in paths
+
+
+@pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
+def test_replay_of_a_grpc_dump_onto_an_agent_that_answers_differently_exits_1(a2a_bin, recording, tmp_path):
+    with _serve(lambda port: [sys.executable, str(CHANGED_SERVER), str(port)], tmp_path / "agent-c.log", "changed demo agent") as url:
+        doc = json.loads(run(a2a_bin, "replay", recording.dump("grpc"), "--to", url, "--save", str(tmp_path / "grpc"), "-o", "json").stdout)
+    assert doc["replay"]["transport"] == "grpc" and doc["answersEqual"] is False
+    assert "response.body.result.task.artifacts[0].parts[0].data.role" in {d["path"] for d in doc["answerDifferences"]}
+    new = [json.loads(line)["url"] for line in (tmp_path / "grpc" / "index.jsonl").read_text().splitlines()]
+    assert any(u.startswith("grpc://") and u.endswith("/lf.a2a.v1.A2AService/SendMessage") for u in new)
+
+
+@pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
+def test_replay_of_a_jsonrpc_dump_with_transport_grpc_sends_over_grpc_and_exits_0(a2a_bin, recording, tmp_path):
+    with _serve(demo, tmp_path / "agent-f.log", "demo agent F") as url:
+        done = run(a2a_bin, "replay", recording.dump("jsonrpc"), "--to", url, "--transport", "grpc", "--save", str(tmp_path / "over-grpc"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "under 1.0 over grpc: every answer is the same (ids and times aside)" in done.stderr
+    sent = [json.loads(line) for line in (tmp_path / "over-grpc" / "index.jsonl").read_text().splitlines()]
+    assert [e["url"].rsplit("/", 1)[1] for e in sent if e["method"] != "card"] == ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks"]
+    assert all(e["url"].startswith("grpc://") for e in sent if e["method"] != "card")
 
 
 def test_replay_under_another_version_translates_each_request(a2a_bin, recording, tmp_path):
