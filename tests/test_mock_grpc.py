@@ -214,6 +214,7 @@ def test_a_recorded_failure_is_answered_with_its_status_and_details(served):
     assert info.reason == "TASK_NOT_FOUND"
 
 
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
 def test_unmatched_requests_get_unimplemented_naming_the_closest_recording_and_the_field(served):
     m = served()
     error = _fails(m, f"/{V1}/SendMessage", _message(a2a_pb2.SendMessageRequest, _send(U_MSG, "zz")))

@@ -116,6 +116,7 @@ def test_a_dump_records_when_each_stream_event_came(recording):
     assert times[-1] - times[0] >= 400  # two steps of 0.25 s
 
 
+@pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
 @pytest.mark.parametrize("binding", BINDINGS)
 def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a_bin, recording, mock_of, binding):
     url = mock_of(recording.dump(binding))
