@@ -407,3 +407,19 @@ def test_a_json_rpc_code_a2a_does_not_define_is_named_by_its_error_info_reason(c
     agent.post(RPC).respond(json=rpc_error(-32000, "Task not found", info))
     err = envelope(cli("tasks", "get", "t-9", "-u", AGENT, "-o", "json"))
     assert (err["code"], err["a2aCode"], err["message"]) == ("TaskNotFoundError", -32000, "TaskNotFoundError: Task not found")
+
+
+@pytest.mark.parametrize(
+    "grpc,http,hint",
+    [
+        ("UNIMPLEMENTED", 501, "does not serve this call over gRPC"),
+        ("UNAVAILABLE", 503, "retry later"),
+        ("INVALID_ARGUMENT", 400, "--debug"),
+    ],
+)
+def test_a_grpc_status_naming_no_a2a_error_is_told_in_grpcs_words(grpc, http, hint):
+    """No HTTP status in the message of a gRPC failure, and UNIMPLEMENTED is not 'the agent failed'."""
+    body = {"error": {"code": http, "status": grpc, "message": "no recorded call"}}
+    err = get_binding(parse_transport("grpc")).error(_GrpcAnswer(grpc, http, body))
+    assert err.message == f"the agent answered gRPC {grpc}: no recorded call"
+    assert "HTTP" not in err.message and hint in (err.hint or "") and err.wire_code == grpc

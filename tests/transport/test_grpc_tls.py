@@ -130,7 +130,7 @@ def test_a_grpc_status_reads_as_the_a2a_error_over_the_other_bindings(cli, plain
     assert result.exit_code == 1
     error = json.loads(result.stdout)["error"]
     # no ErrorInfo from this bare server: the status word and message, as an HTTP twin error
-    assert error["message"] == "the agent answered HTTP 404 NOT_FOUND: Task not found"
+    assert error["message"] == "the agent answered gRPC NOT_FOUND: Task not found"
     assert error["code"] == "X_A2A_HTTP_ERROR" and error["a2aCode"] == "NOT_FOUND"  # the gRPC status
 
 

@@ -348,6 +348,8 @@ def _status_error(doc: Any, answer: Answer, in_stream: bool = False) -> A2acliEr
         word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
         if in_stream:
             return _stream_status_error(status, word, reason, details, answer)
+        if answer.content_type == "application/grpc":
+            return _grpc_status_error(status, reason, details, answer, wire_code)
         http = answer.status or 0
         fault = (
             "the agent failed; retry later or quote the X-Request-ID to its operator"
@@ -364,6 +366,34 @@ def _status_error(doc: Any, answer: Answer, in_stream: bool = False) -> A2acliEr
     # the same code and words as over JSON-RPC; the HTTP status (gRPC status) is the envelope's a2aCode
     data = details or (status.get("data") if "data" in status else None)
     return a2a_error(code, status["message"], answer, data=data, wire_code=wire_code)
+
+
+_GRPC_UNSERVED = (
+    "the agent does not serve this call over gRPC under this version: try --a2a-version or another --transport"
+)
+
+
+def _grpc_status_error(
+    status: dict[str, Any], reason: str | None, details: list[Any], answer: Answer, wire_code: Any
+) -> A2acliError:
+    """A gRPC status naming no A2A error, in gRPC's words (its status name; the carrier's HTTP-like
+    status only decides whose fault it is)."""
+    from a2acli.errors import HttpError
+
+    name = wire_code if isinstance(wire_code, str) and wire_code else "UNKNOWN"
+    if name == "UNIMPLEMENTED":
+        hint = _GRPC_UNSERVED
+    elif (answer.status or 0) >= 500:
+        hint = "the agent failed; retry later or quote the X-Request-ID to its operator"
+    else:
+        hint = "see the exchange with --debug"
+    return HttpError(
+        f"the agent answered gRPC {name}: {status['message']}" + (f" [{reason}]" if reason else ""),
+        hint=hint,
+        data=details or None,
+        request_id=answer.request_id,
+        wire_code=wire_code,
+    )
 
 
 def _stream_status_error(
