@@ -166,10 +166,16 @@ def _cwd() -> str:
 _COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table
 
 
+def option_help(s: Setting) -> str:
+    """The help of one shared option: a setting's ends with its effective default (worked out
+    now, when the command tree is built)."""
+    return f"{s.help} {effective_default_text(s.name)}" if s.setting and HELP_WANTED else s.help
+
+
 def _option(s: Setting) -> tuple[Any, Any]:
     """(annotation, default) of one row of the settings table, as a Typer option; the help of a
     setting ends with its effective default (worked out now, when the command tree is built)."""
-    help_text = f"{s.help} {effective_default_text(s.name)}" if s.setting and HELP_WANTED else s.help
+    help_text = option_help(s)
     complete = _COMPLETERS.get(s.complete) or (complete_from(lambda: s.choices) if s.choices else None)
     info = typer.Option(
         f"--{s.name}",

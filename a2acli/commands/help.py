@@ -81,31 +81,18 @@ def shared_options_text(width: int | None = None) -> str:
     import shutil
     import textwrap
 
-    from typer.main import get_command
-
-    from a2acli.commands._options import COMMON
-    from a2acli.commands.registry import build_app
+    from a2acli.commands._options import option_help
+    from a2acli.settings.table import OPTIONS
 
     width = max(40, min(width or shutil.get_terminal_size().columns, 100))
-    root = get_command(build_app(""))
-    ctx = typer.Context(root, info_name="a2a")
     wrap = functools.partial(textwrap.fill, break_long_words=False, break_on_hyphens=False)
     sections: dict[str, list[str]] = {}
-    for param in root.params:
-        if param.name not in COMMON:
-            continue
-        names = ", ".join(
-            sorted(
-                [*param.opts, *param.secondary_opts],
-                key=lambda n: (n.startswith("--"), param.opts.index(n) if n in param.opts else 0),
-            )
-        )
-        flag = bool(getattr(param, "is_flag", False))
-        head = names if flag else f"{names} {param.make_metavar(ctx)}"
-        body = wrap(
-            getattr(param, "help", None) or "", width=width, initial_indent="      ", subsequent_indent="      "
-        )
-        sections.setdefault(getattr(param, "rich_help_panel", None) or "Options", []).append(
+    for s in OPTIONS.values():  # the settings table, not the Click parameters Typer builds from it
+        short = [f for f in s.flags if not f.startswith("--")]
+        names = ", ".join([*short, f"--{s.name}", *(f for f in s.flags if f.startswith("--"))])
+        head = names if s.kind == "switch" else f"{names} {s.metavar}"
+        body = wrap(option_help(s), width=width, initial_indent="      ", subsequent_indent="      ")
+        sections.setdefault(s.panel, []).append(
             wrap(head, width=width, initial_indent="  ", subsequent_indent="    ") + "\n" + body
         )
     out = [wrap(INTRO, width=width), ""]

@@ -161,7 +161,14 @@ COMMANDS: dict[str, Callable[..., None]] = {
 class RootGroup(typer.core.TyperGroup):
     """The root command: Typer's own usage errors (a missing argument, an unknown option or
     command) are reported like every other error, `error:`/`usage:`/`hint:` on stderr (the error
-    envelope on stdout under -o json), exit 2, instead of Typer's boxed message."""
+    envelope on stdout under -o json), exit 2, instead of Typer's boxed message.
+
+    Why an override of `main` (not only `list_commands`, the one override Typer documents):
+    Typer raises its usage errors while parsing, before any callback runs, and prints them itself
+    unless the caller passes `standalone_mode=False`; the console script and `typer.testing.CliRunner`
+    both call `main`, so this is the one place that sees every invocation's argv before parsing
+    (the UTF-8 check, the redactor's reset, piped help at 120 columns) and every usage error after.
+    Its signature is `main`'s as typer 0.28 declares it (mypy checks the override)."""
 
     def main(
         self,

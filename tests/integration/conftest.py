@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -65,6 +66,84 @@ def a2a_bin() -> list[str]:
     """argv prefix that runs the installed CLI: the `a2a` console script next to this Python."""
     script = shutil.which("a2a", path=str(Path(sys.executable).parent))
     return [script] if script else [sys.executable, "-m", "a2acli"]
+
+
+_UNSET: Any = object()
+
+
+class A2aRunner:
+    """Runs the installed `a2a ARGS… AFTER…` in a subprocess and returns the CompletedProcess
+    (text stdout, stderr, returncode). The environment is this process's without the user's
+    A2ACLI_* settings (`a2a_testkit.clean_env`) plus `env` (a None value unsets); stdin is /dev/null unless `input` is
+    given; a run longer than `timeout` seconds fails the test (subprocess.TimeoutExpired). With
+    `check` (an exit code), the exit code is asserted, with both streams in the message.
+    `bound(...)` gives a runner with more arguments after ARGS (`-u URL`) or other defaults."""
+
+    def __init__(
+        self,
+        prefix: list[str],
+        *,
+        after: tuple[str, ...] = (),
+        env: dict[str, str | None] | None = None,
+        check: int | None = None,
+        cwd: Path | None = None,
+        timeout: float = 60,
+    ) -> None:
+        self.prefix, self.after, self.env = list(prefix), tuple(after), dict(env or {})
+        self.check, self.cwd, self.timeout = check, cwd, timeout
+
+    def bound(
+        self,
+        *after: str,
+        env: dict[str, str | None] | None = None,
+        check: int | None = _UNSET,
+        cwd: Path | None = _UNSET,
+        timeout: float = _UNSET,
+    ) -> A2aRunner:
+        return A2aRunner(
+            self.prefix,
+            after=(*self.after, *after),
+            env={**self.env, **(env or {})},
+            check=self.check if check is _UNSET else check,
+            cwd=self.cwd if cwd is _UNSET else cwd,
+            timeout=self.timeout if timeout is _UNSET else timeout,
+        )
+
+    def __call__(
+        self,
+        *args: str,
+        check: int | None = _UNSET,
+        env: dict[str, str | None] | None = None,
+        input: str | None = None,
+        cwd: Path | None = _UNSET,
+        timeout: float = _UNSET,
+    ) -> subprocess.CompletedProcess[str]:
+        from a2a_testkit import clean_env
+
+        argv = [*self.prefix, *args, *self.after]
+        proc = subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            env={k: v for k, v in (clean_env() | self.env | (env or {})).items() if v is not None},
+            input=input,
+            stdin=None if input is not None else subprocess.DEVNULL,
+            cwd=self.cwd if cwd is _UNSET else cwd,
+            timeout=self.timeout if timeout is _UNSET else timeout,
+        )
+        expected = self.check if check is _UNSET else check
+        if expected is not None:
+            assert proc.returncode == expected, (
+                f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
+            )
+        return proc
+
+
+@pytest.fixture(scope="session")
+def run_a2a(a2a_bin: list[str]) -> A2aRunner:
+    """The one way the integration tests run `a2a`: `run_a2a(*args, check=, env=, input=, cwd=,
+    timeout=)` -> CompletedProcess; `run_a2a.bound("-u", url, check=0)` for a module's runner."""
+    return A2aRunner(a2a_bin)
 
 
 def _free_port(*not_these: int) -> int:

@@ -8,25 +8,24 @@ import subprocess
 from typing import Any
 
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
 
 
+NO_CONFIG = {"A2ACLI_GLOBAL_CONFIG": os.devnull}
+
+
 @pytest.fixture(scope="module")
-def a2a(a2a_bin, demo_agent):
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
+def plain(run_a2a):
+    """`a2a ARGS…` without the user's settings; asserts exit 0 unless told another `check`."""
+    return run_a2a.bound(env=NO_CONFIG, check=0)
 
-    def run(*args: str, url: bool = True, check: int | None = 0, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args] + (["-u", demo_agent.url] if url else [])
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
 
-    return run
+@pytest.fixture(scope="module")
+def a2a(plain, demo_agent):
+    """`a2a ARGS… -u DEMO_URL`."""
+    return plain.bound("-u", demo_agent.url)
 
 
 def doc(proc: subprocess.CompletedProcess[str]) -> Any:
@@ -173,15 +172,15 @@ def test_input_required_then_continue(a2a, version):
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_call_and_rpc_url(a2a, demo_agent, version):
+def test_call_and_rpc_url(a2a, plain, demo_agent, version):
     task_id = doc(a2a("send", "hi", "-o", "json", "--as", "v1"))["task"]["id"]
     got = doc(a2a("call", "GetTask", json.dumps({"id": task_id}), "--a2a-version", version, "-o", "json", "--as", "v1"))
     assert got["id"] == task_id
-    direct = doc(a2a("tasks", "get", task_id, "--rpc-url", demo_agent.rpc_url, "--a2a-version", version, "-o", "json", "--as", "v1", url=False))
+    direct = doc(plain("tasks", "get", task_id, "--rpc-url", demo_agent.rpc_url, "--a2a-version", version, "-o", "json", "--as", "v1"))
     assert direct["id"] == task_id
 
 
 @pytest.mark.spec("A2ACLI_EXIT_001")
-def test_unreachable_agent_exits_3(a2a):
-    proc = a2a("card", "fetch", "-u", "http://127.0.0.1:9", url=False, check=3)
+def test_unreachable_agent_exits_3(plain):
+    proc = plain("card", "fetch", "-u", "http://127.0.0.1:9", check=3)
     assert "cannot connect" in proc.stderr and "Traceback" not in proc.stderr

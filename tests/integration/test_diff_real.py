@@ -22,7 +22,7 @@ Everything else (method names, `kind`, ROLE_USER/user, TASK_STATE_COMPLETED/comp
 from __future__ import annotations
 
 import json
-import subprocess
+import os
 
 import pytest
 
@@ -32,8 +32,10 @@ pytestmark = pytest.mark.integration
 COMMAND = ["send", "--skill", "create-user", "-f", "projectUserId=u1"]
 
 
-def run(a2a_bin, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=60)
+@pytest.fixture(scope="module")
+def run(run_a2a):
+    """`a2a ARGS…` without the user's settings (exit code not asserted)."""
+    return run_a2a.bound(env={"A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull})
 
 
 def card_differences(agent) -> list[dict]:
@@ -67,8 +69,8 @@ def card_differences(agent) -> list[dict]:
     ]
 
 
-def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin, demo_agent):
-    done = run(a2a_bin, "diff", "-u", demo_agent.url, "-o", "json", "--", *COMMAND)
+def test_diff_of_create_user_reports_only_the_known_version_differences(run, demo_agent):
+    done = run("diff", "-u", demo_agent.url, "-o", "json", "--", *COMMAND)
     assert done.returncode == 1, done.stderr
     doc = json.loads(done.stdout)
     assert doc["left"]["version"] == "1.0" and doc["right"]["version"] == "0.3"
@@ -86,8 +88,8 @@ def test_diff_of_create_user_reports_only_the_known_version_differences(a2a_bin,
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": None}, {"version": "0.3", "exit": 0, "error": None, "dump": None}]
 
 
-def test_diff_of_a_followed_send_compares_the_send_and_the_task_it_followed(a2a_bin, demo_agent, tmp_path):
-    done = run(a2a_bin, "diff", "-u", demo_agent.url, "-o", "json", "--save", str(tmp_path), "--", "send", "--follow", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2")
+def test_diff_of_a_followed_send_compares_the_send_and_the_task_it_followed(run, demo_agent, tmp_path):
+    done = run("diff", "-u", demo_agent.url, "-o", "json", "--save", str(tmp_path), "--", "send", "--follow", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.2")
     assert done.returncode == 1, done.stderr
     doc = json.loads(done.stdout)
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": str(tmp_path / "v1")}, {"version": "0.3", "exit": 0, "error": None, "dump": str(tmp_path / "v0")}]
@@ -99,26 +101,26 @@ def test_diff_of_a_followed_send_compares_the_send_and_the_task_it_followed(a2a_
     assert final == []  # the same task, translated
 
 
-def test_ignore_leaves_only_version_differences_and_saved_dumps_diff_alike(a2a_bin, demo_agent, tmp_path):
+def test_ignore_leaves_only_version_differences_and_saved_dumps_diff_alike(run, demo_agent, tmp_path):
     saved = tmp_path / "dumps"
-    done = run(a2a_bin, "diff", "-u", demo_agent.url, "--ignore", "*.data.id", "--save", str(saved), "--", *COMMAND)
+    done = run("diff", "-u", demo_agent.url, "--ignore", "*.data.id", "--save", str(saved), "--", *COMMAND)
     assert done.returncode == 1, done.stderr
     out = done.stdout.splitlines()
     assert "=== SendMessage: 002-SendMessage <> 002-message_send: 1 difference(s)" in out
     assert "-a2a-version: 1.0" in out and "+a2a-version: 0.3" in out
     expected = len(card_differences(demo_agent)) + 1  # + the SendMessage request's a2a-version
     assert f"{expected} difference(s) in 2 of 2 exchange(s)" in done.stderr
-    again = run(a2a_bin, "diff", str(saved / "v1"), str(saved / "v0"), "--ignore", "*.data.id", "-o", "json")
+    again = run("diff", str(saved / "v1"), str(saved / "v0"), "--ignore", "*.data.id", "-o", "json")
     assert again.returncode == 1 and len(json.loads(again.stdout)["differences"]) == expected
     # The raw bodies do differ: method names, kind, enum spellings, the {task} wrapper.
-    raw = {d["path"]: d for d in json.loads(run(a2a_bin, "diff", str(saved / "v1"), str(saved / "v0"), "--raw", "-o", "json").stdout)["differences"]}
+    raw = {d["path"]: d for d in json.loads(run("diff", str(saved / "v1"), str(saved / "v0"), "--raw", "-o", "json").stdout)["differences"]}
     assert raw["request.body.method"]["left"] == "SendMessage" and raw["request.body.method"]["right"] == "message/send"
     assert raw["request.body.params.message.role"]["right"] == "user" and raw["request.body.params.message.kind"]["kind"] == "added"
     assert raw["response.body.result.task"]["kind"] == "removed" and raw["response.body.result.kind"]["right"] == "task"
     # translate turns the V0 request that was sent into the V1 one that was sent, ids aside.
     v0_request = saved / "v0" / "002-message_send.request.body"
     v1_sent = json.loads((saved / "v1" / "002-SendMessage.request.body").read_text())
-    translated = run(a2a_bin, "translate", "--to", "v1", str(v0_request))
+    translated = run("translate", "--to", "v1", str(v0_request))
     assert translated.returncode == 0, translated.stderr
     doc = json.loads(translated.stdout)
     for d in (doc, v1_sent):
@@ -127,12 +129,12 @@ def test_ignore_leaves_only_version_differences_and_saved_dumps_diff_alike(a2a_b
     assert "recognised: V0 (0.3) JSON-RPC request (SendMessage)" in translated.stderr
 
 
-def test_identical_calls_under_one_version_are_equal(a2a_bin, demo_agent, tmp_path):
-    sent = run(a2a_bin, "send", "hello", "-u", demo_agent.url, "-o", "json")
+def test_identical_calls_under_one_version_are_equal(run, demo_agent, tmp_path):
+    sent = run("send", "hello", "-u", demo_agent.url, "-o", "json")
     task_id = json.loads(sent.stdout)["task"]["id"]
     for name in ("a", "b"):
-        done = run(a2a_bin, "tasks", "get", task_id, "-u", demo_agent.url, "--dump", str(tmp_path / name), "-o", "json")
+        done = run("tasks", "get", task_id, "-u", demo_agent.url, "--dump", str(tmp_path / name), "-o", "json")
         assert done.returncode == 0, done.stderr
-    same = run(a2a_bin, "diff", str(tmp_path / "a"), str(tmp_path / "b"))
+    same = run("diff", str(tmp_path / "a"), str(tmp_path / "b"))
     assert same.returncode == 0, same.stdout + same.stderr
     assert same.stdout == "" and "no differences: 2 exchange(s) compared" in same.stderr

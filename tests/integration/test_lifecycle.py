@@ -28,15 +28,9 @@ def env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def a2a(a2a_bin, demo_agent, env):
-    def run(*args: str, check: int | None = 0, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args, "-u", demo_agent.url]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
-
-    return run
+def a2a(run_a2a, demo_agent):
+    """`a2a ARGS… -u DEMO_URL` without the user's settings or FORCE_COLOR; asserts exit 0 unless told."""
+    return run_a2a.bound("-u", demo_agent.url, env={"A2ACLI_GLOBAL_CONFIG": os.devnull, "FORCE_COLOR": None}, check=0, timeout=30)
 
 
 @pytest.fixture(scope="module")

@@ -11,26 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 BINDINGS = ["jsonrpc", "rest", "grpc"]
 
 
 @pytest.fixture(scope="module")
-def a2a(a2a_bin):
+def a2a(run_a2a):
     """`a2a ARGS…` (no -u added: each test names the agent its own way); asserts the exit code."""
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
-
-    def run(*args: str, check: int | None = 0, cwd: Path | None = None, extra_env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args]
-        proc = subprocess.run(argv, capture_output=True, text=True, env={**env, **(extra_env or {})}, cwd=cwd, timeout=timeout)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
-
-    return run
+    return run_a2a.bound(env={"A2ACLI_GLOBAL_CONFIG": os.devnull}, check=0)
 
 
 def doc(proc: subprocess.CompletedProcess[str]) -> Any:
@@ -91,7 +80,7 @@ def test_send_through_each_form_uses_the_cards_interfaces(a2a, demo_agent, card_
 
 @pytest.mark.spec("A2ACLI_CARD_GET_001")
 def test_agent_card_from_the_environment(a2a, demo_agent):
-    out = doc(a2a("task", "list", "--page-size", "1", "-o", "json", extra_env={"A2ACLI_AGENT_CARD": demo_agent.url.removeprefix("http://")}))
+    out = doc(a2a("task", "list", "--page-size", "1", "-o", "json", env={"A2ACLI_AGENT_CARD": demo_agent.url.removeprefix("http://")}))
     assert "tasks" in out
 
 
