@@ -88,6 +88,20 @@ def _card_flow_usable(f: Any) -> bool:
     )
 
 
+def _offered(doc: dict[str, Any], token_url: str, device_url: str, authorization_url: str) -> set[str]:
+    """The flows a discovery document has the endpoints of: every flow needs the token endpoint;
+    the authorization-code flow also `authorization_code` among grant_types_supported, when listed."""
+    grants = doc.get("grant_types_supported")
+    offered: set[str] = set()
+    if token_url:
+        offered.add(CLIENT_CREDENTIALS)
+        if device_url:
+            offered.add(DEVICE_CODE)
+        if authorization_url and (not isinstance(grants, list) or "authorization_code" in grants):
+            offered.add(AUTHORIZATION_CODE)
+    return offered
+
+
 def endpoints_from_discovery(
     url: str,
     flow: str | None,
@@ -108,14 +122,7 @@ def endpoints_from_discovery(
     token_url = str(doc.get("token_endpoint") or "")
     device_url = str(doc.get("device_authorization_endpoint") or "")
     authorization_url = str(doc.get("authorization_endpoint") or "")
-    grants = doc.get("grant_types_supported")
-    offered: set[str] = set()
-    if token_url:
-        offered.add(CLIENT_CREDENTIALS)
-        if device_url:
-            offered.add(DEVICE_CODE)
-        if authorization_url and (not isinstance(grants, list) or "authorization_code" in grants):
-            offered.add(AUTHORIZATION_CODE)
+    offered = _offered(doc, token_url, device_url, authorization_url)
     scopes = tuple(str(x) for x in doc.get("scopes_supported") or () if isinstance(x, str))
     what = "OpenID Connect discovery" if oidc else "authorization server metadata"
     jwks = doc.get("jwks_uri")
