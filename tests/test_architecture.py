@@ -116,6 +116,18 @@ def test_the_oauth_flows_stand_apart_from_the_token_cache():
     assert {f"a2acli.auth.{n}" for n in (*flows, "cache")} == {m for m in graph if m.startswith("a2acli.auth.")}
 
 
+# Issue 22: no module over 800 lines but the demo agent. pipeline/session.py and commands/_run.py
+# are being split in their own change: take them out of here when that lands.
+LONG_MODULES_ALLOWED = {"demo/server.py", "pipeline/session.py", "commands/_run.py"}
+
+
+def test_no_module_over_800_lines():
+    long = {str(p.relative_to(PKG)) for p in PKG.rglob("*.py") if len(p.read_text().splitlines()) > 800}
+    assert long <= LONG_MODULES_ALLOWED, (
+        f"over 800 lines: {sorted(long - LONG_MODULES_ALLOWED)}: split it along its seams"
+    )
+
+
 def test_nothing_but_main_imports_commands():
     for p in PKG.rglob("*.py"):
         rel = p.relative_to(PKG)
