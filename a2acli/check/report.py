@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.probe import FAIL, PASS, SKIP, WARN, Check
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check
 
 MARK = {PASS: "PASS", FAIL: "FAIL", WARN: "WARN", SKIP: "skip"}
 

@@ -17,7 +17,7 @@ def read_card(source: str | None, opts: CallOptions) -> tuple[Any, str | None]:
 
     if source == "-":
         return envelope.loads(sys.stdin.buffer.read(), what="the card on stdin"), None
-    from a2acli.check.probe import _call
+    from a2acli.check.checks import _call
 
     with _call(opts._replace(url=source or opts.url, version_auto=False)) as call:
         fetched = call.fetch_card()
@@ -58,7 +58,7 @@ def run_check(
         doc, url = read_card(target, opts)
         card = validate_card(doc, url)
         cards = [("" if url is None or url.startswith("file:") else opts.wire.version, url, card)]
-        from a2acli.check.probe import signature_check
+        from a2acli.check.probe_card import signature_check
 
         checks = [*report.card_findings_checks(card, url), signature_check(doc, opts=opts)]
     else:
@@ -68,7 +68,8 @@ def run_check(
             raise UsageError(
                 "a live check needs the agent's URL", hint=f"a2a check card {target} validates the card alone"
             )
-        from a2acli.check.probe import card_checks, probe
+        from a2acli.check.probe import probe
+        from a2acli.check.probe_card import card_checks
 
         opts = opts._replace(url=target)
         checks, core, reports = card_checks(opts)

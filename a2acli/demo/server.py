@@ -432,6 +432,18 @@ class DemoAgentExecutor(AgentExecutor):
                 )
             )
 
+        await self._run_skill(skill, context, updater, texts, datas, fields)
+
+    async def _run_skill(
+        self,
+        skill: Any,
+        context: RequestContext,
+        updater: TaskUpdater,
+        texts: list[str],
+        datas: list[Any],
+        fields: dict[str, Any],
+    ) -> None:
+        """The skill the first data part names (none: echo); an unknown one is rejected."""
         if skill is None or skill == "echo":
             await self._echo(updater, texts, datas, fields)
         elif skill == "create-user":

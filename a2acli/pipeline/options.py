@@ -3,7 +3,7 @@ pipeline needs of the command line, and nothing of Typer."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -71,45 +71,56 @@ def conn_flags(opts: CallOptions, *, secrets: bool = True) -> str:
     environment or a file is not repeated (the same environment and files give it again); a
     credential given as a flag is named by its placeholder, never its value (`secrets=False`: not
     at all, for a command that names the credential to send itself)."""
-    import shlex
-
     src = getattr(opts, "sources", None) or {}
-    resolved = getattr(opts, "resolved", None)
 
     def given(name: str) -> bool:
         return src.get(name) == "flag"
 
-    flags = []
-    if opts.config:
-        flags.append(f"--config {shlex.quote(opts.config)}")
-    if opts.profile and getattr(resolved, "profile_source", "") == "flag":
-        flags.append(f"--profile {shlex.quote(opts.profile)}")
-    if opts.catalog and given("catalog"):
-        flags.append(f"--catalog {shlex.quote(opts.catalog)}")
-    if opts.url and given("url"):
-        flags.append(f"-u {shlex.quote(opts.url)}")
-    if opts.endpoint and given("endpoint"):
-        flags.append(f"--endpoint {shlex.quote(opts.endpoint)}")
-    if opts.transports and given("transport"):
+    flags = [*_agent_flags(opts, given), *_tls_and_credential_flags(opts, given, secrets=secrets)]
+    return "".join(" " + f for f in flags)
+
+
+def _agent_flags(opts: CallOptions, given: Callable[[str], bool]) -> list[str]:
+    """--config, --profile, the agent (--catalog, -u, --endpoint), the binding, the version, the
+    dialect and the extensions, as conn_flags repeats them."""
+    import shlex
+
+    resolved = getattr(opts, "resolved", None)
+    named = (
+        ("--config", opts.config, True),
+        ("--profile", opts.profile, getattr(resolved, "profile_source", "") == "flag"),
+        ("--catalog", opts.catalog, given("catalog")),
+        ("-u", opts.url, given("url")),
+        ("--endpoint", opts.endpoint, given("endpoint")),
+    )
+    flags = [f"{flag} {shlex.quote(value)}" for flag, value, ok in named if value and ok]
+    if given("transport"):
         flags += [f"--transport {t}" for t in opts.transports]
     if given("a2a-version") and (opts.version_auto or opts.wire is not Wire.V1):  # 1.0 is the default
         flags.append(f"--a2a-version {'auto' if opts.version_auto else opts.wire.version}")
     if opts.dialect_name != "spec" and given("dialect"):
         flags.append(f"--dialect {opts.dialect_name}")
-    flags += [f"--extension {shlex.quote(uri)}" for uri in opts.extensions]
-    for name in ("cacert", "cert", "key"):
-        if getattr(opts, name) and given(name):
-            flags.append(f"--{name} {shlex.quote(str(getattr(opts, name)))}")
+    return flags + [f"--extension {shlex.quote(uri)}" for uri in opts.extensions]
+
+
+def _tls_and_credential_flags(opts: CallOptions, given: Callable[[str], bool], *, secrets: bool) -> list[str]:
+    """The TLS files, the credentials given as flags (their placeholders) and the switches, as
+    conn_flags repeats them."""
+    import shlex
+
+    flags = [
+        f"--{name} {shlex.quote(str(getattr(opts, name)))}"
+        for name in ("cacert", "cert", "key")
+        if getattr(opts, name) and given(name)
+    ]
     flags += [
         placeholder
         for name, placeholder in _SECRET_FLAGS
         if secrets and getattr(opts, name.replace("-", "_")) and given(name)
     ]
-    for flag, on in (
+    switches = (
         ("--plaintext", opts.plaintext),
         ("--insecure", opts.insecure),
         ("--strict-origin", opts.strict_origin and given("strict-origin")),
-    ):
-        if on:
-            flags.append(flag)
-    return "".join(" " + f for f in flags)
+    )
+    return flags + [flag for flag, on in switches if on]

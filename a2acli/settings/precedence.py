@@ -200,17 +200,48 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     FILE, else the one found from the working directory up), global file, built-in default."""
     warnings: list[str] = []
     files = local_files(config, warnings)
-    path = config_path()
     files += global_files(warnings)
     pname, psource, explicit = _pick_profile(profile, files)
+    _check_profile(pname, files)
+    layers, agents = _layers(flags, files, pname, explicit)
+    for layer in layers:
+        check_types(layer)
+    values, sources, rank = _pick_values(flags, layers)
+    headers, catalogs, auth = _tables(layers, values, sources)
+    warnings += filter(None, (_exposed(f) for f in files))
+    wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
+    return Resolved(
+        values,
+        sources,
+        pname,
+        tuple(headers.values()),
+        auth,
+        tuple(warnings),
+        rank,
+        tuple(files),
+        psource,
+        tuple(agents),
+        wheres,
+        tuple(catalogs.items()),
+    )
+
+
+def _check_profile(pname: str | None, files: list[ConfigFile]) -> None:
+    """A profile named (by flag, environment or default-profile) that no file defines is an error."""
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})
-        where = " or ".join(dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), str(path)]))
+        where = " or ".join(dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), str(config_path())]))
         raise UsageError(
             f"no profile {pname!r} in {where}",
             hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one",
         )
-    # The agent: the URL (else the endpoint) from every source but the agent scopes, which it chooses.
+
+
+def _layers(
+    flags: dict[str, Any], files: list[ConfigFile], pname: str | None, explicit: bool
+) -> tuple[list[Layer], list[str]]:
+    """The file sections that apply, highest first, and the labels of the agent scopes among them.
+    The agent: the URL (else the endpoint) from every source but the agent scopes, which it chooses."""
     plain = [layer for f in files for layer in _sections(f, pname, explicit, None)]
     ref_values, _, _ = _pick_values({k: flags.get(k) for k in ("url", "endpoint")}, plain, only=("url", "endpoint"))
     ref = ref_values.get("url") or ref_values.get("endpoint")
@@ -221,9 +252,15 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
         section = _sections(f, pname, explicit, agent)
         layers += section
         agents += [layer.label for layer in section if layer.section and layer.section.startswith("agents.")]
-    for layer in layers:
-        check_types(layer)
-    values, sources, rank = _pick_values(flags, layers)
+    return layers, agents
+
+
+def _tables(
+    layers: list[Layer], values: dict[str, Any], sources: dict[str, str]
+) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, str]]:
+    """The [headers], [catalogs] and [auth] tables of the layers, each entry (into `values` and
+    `sources` too, as header.NAME, catalog.NAME, auth.KEY): a header or catalog from the highest
+    layer that names it, the [auth] table whole from the highest layer that has one."""
     headers: dict[str, tuple[str, str]] = {}  # lower-case name -> (name, value)
     for layer in layers:
         for k, v in (layer.values.get("headers") or {}).items():
@@ -243,22 +280,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
             for k, v in auth.items():
                 values[f"auth.{k}"], sources[f"auth.{k}"] = v, layer.label
             break
-    warnings += filter(None, (_exposed(f) for f in files))
-    wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
-    return Resolved(
-        values,
-        sources,
-        pname,
-        tuple(headers.values()),
-        auth,
-        tuple(warnings),
-        rank,
-        tuple(files),
-        psource,
-        tuple(agents),
-        wheres,
-        tuple(catalogs.items()),
-    )
+    return headers, catalogs, auth
 
 
 def _exposed(f: ConfigFile) -> str | None:

@@ -1,7 +1,7 @@
 """OpenID Connect and the OAuth2 authorization-code flow, the pure part: which issuer a discovery
 URL names and whether its document agrees (OpenID Connect Discovery 1.0 §4.3, RFC 8414 §3.3),
 the PKCE challenge of a verifier (RFC 7636 §4.2, S256), the authorization request URL, and the
-claims of an ID token (OpenID Connect Core 1.0 §3.1.3.7). No I/O and no crypto: auth.py fetches
+claims of an ID token (OpenID Connect Core 1.0 §3.1.3.7). No I/O and no crypto: the auth package fetches
 the documents and the JWK Set, and the signature is checked by transport/signature.py, the code
 that checks Agent Card signatures (an ID token is a compact JWS; its parts are read by
 wire/signing.py)."""

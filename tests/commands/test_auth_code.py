@@ -1,6 +1,6 @@
 """`a2a auth login --flow authorization-code`: OpenID Connect sign-in in a browser with PKCE (RFC
 7636) and a loopback redirect (RFC 8252), against a real provider on 127.0.0.1
-(tests/oauth_provider.py). The test plays the browser (auth.BROWSER): it visits the sign-in link,
+(tests/oauth_provider.py). The test plays the browser (auth.browser.BROWSER): it visits the sign-in link,
 and the provider's redirect brings it back to the address `a2a` listens on. Also: the discovery
 document's issuer checked against its URL, the ID token's claims and signature checked, a denied
 sign-in, a forged redirect, the wait bounded by --timeout, Ctrl-C; and off a terminal, in a
@@ -37,7 +37,7 @@ CLIENT = "a2a-cli"
 @pytest.fixture
 def browser(monkeypatch) -> Browser:
     b = Browser()
-    monkeypatch.setattr(auth, "BROWSER", b)
+    monkeypatch.setattr(auth.browser, "BROWSER", b)
     return b
 
 
@@ -245,7 +245,7 @@ def test_an_id_token_of_an_unknown_key_is_stored_unverified_with_a_warning(cli, 
 def test_the_wait_for_the_browser_ends_at_timeout(cli, cfg, server, monkeypatch):
     """Nobody signs in: exit 5 at --timeout, nothing stored, the listener closed."""
     seen: list[str] = []
-    monkeypatch.setattr(auth, "BROWSER", lambda url: seen.append(url) or False)
+    monkeypatch.setattr(auth.browser, "BROWSER", lambda url: seen.append(url) or False)
     t0 = time.monotonic()
     result = login(cli, server, "--timeout", "1")
     assert result.exit_code == 5, result.stderr
@@ -260,7 +260,7 @@ def test_the_wait_for_the_browser_ends_at_timeout(cli, cfg, server, monkeypatch)
 @pytest.mark.spec("A2ACLI_AUTH_010")
 def test_no_browser_opens_nothing(cli, cfg, server, monkeypatch):
     seen: list[str] = []
-    monkeypatch.setattr(auth, "BROWSER", seen.append)
+    monkeypatch.setattr(auth.browser, "BROWSER", seen.append)
     result = login(cli, server, "--no-browser", "--timeout", "0.3")
     assert result.exit_code == 5 and seen == []
     assert f"{server.base}/authorize?" in result.stderr
@@ -271,7 +271,7 @@ def test_ctrl_c_while_waiting_is_130_and_stores_nothing(cli, cfg, server, monkey
     def interrupted(url: str) -> bool:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(auth, "BROWSER", interrupted)
+    monkeypatch.setattr(auth.browser, "BROWSER", interrupted)
     result = login(cli, server)
     assert result.exit_code == 130
     assert "Traceback" not in result.stderr and "error:" not in result.stderr and nothing_stored(cfg)

@@ -54,8 +54,8 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     c = Clock()
-    monkeypatch.setattr(auth, "SLEEP", c.sleep)
-    monkeypatch.setattr(auth, "CLOCK", c.clock)
+    monkeypatch.setattr(auth.grants, "SLEEP", c.sleep)
+    monkeypatch.setattr(auth.grants, "CLOCK", c.clock)
     return c
 
 
@@ -261,7 +261,7 @@ def test_ctrl_c_while_waiting_is_exit_130_and_stores_nothing(cli, cfg, monkeypat
     def interrupted(seconds: float) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(auth, "SLEEP", interrupted)
+    monkeypatch.setattr(auth.grants, "SLEEP", interrupted)
     device_routes(respx_mock, ok_token())
     result = login(cli)
     assert result.exit_code == 130

@@ -1,0 +1,193 @@
+"""What `a2a check` reports and how its probes call: a Check (one result), the statuses and the A2A
+error codes the probe expects, the pipeline Call a probe uses (quiet, its X-Request-IDs kept), and
+ProbeSteps, the recording half of one interface's probe (which steps, in probe.py and
+probe_features.py).
+
+A probe expects errors (an unknown task must give TaskNotFoundError): each step catches the
+A2acliError it provokes and turns it into a check result. That is this package's own boundary."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
+from a2acli.pipeline.options import CallOptions
+from a2acli.transport.exchange import NullTap
+from a2acli.wire import Wire
+
+PASS, FAIL, WARN, SKIP = "pass", "fail", "warn", "skip"
+
+# A2A error codes the probe expects (the same over every binding: wire/translate/errors.py)
+TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_SUPPORTED = (
+    -32001,
+    -32601,
+    -32602,
+    -32600,
+    -32009,
+)
+
+
+class Check(NamedTuple):
+    id: str  # stable: card.valid.1.0, jsonrpc-1.0.message-send
+    group: str  # "card", or the interface: "JSONRPC 1.0 http://…"
+    title: str
+    status: str  # pass, fail, warn, skip
+    detail: str
+    spec: str  # where the rule comes from
+    request_ids: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "group": self.group,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            "spec": self.spec,
+            "requestIds": list(self.request_ids),
+        }
+
+
+class _Ids(NullTap):
+    """A tap that keeps the X-Request-ID of every answer (the check reports them)."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+
+    def on_response(self, ex: Any) -> None:
+        if ex.request_id:
+            self.ids.append(ex.request_id)
+
+    def take(self) -> tuple[str, ...]:
+        out, self.ids = tuple(self.ids), []
+        return out
+
+
+def quiet_output() -> Any:
+    """The probe's calls write nothing: notes, warnings and X-Request-IDs are in the report."""
+    from a2acli.render.output import Output
+
+    return Output("json", stdout=io.StringIO(), stderr=io.StringIO())
+
+
+@contextmanager
+def _call(opts: CallOptions) -> Iterator[Any]:
+    from a2acli.pipeline.session import Call
+
+    with Call(opts, quiet_output()) as call:
+        ids = _Ids()
+        call.transport.taps.append(ids)
+        call.ids = ids  # type: ignore[attr-defined]  # the probe's own tap, kept on its Call
+        yield call
+
+
+def _code_name(e: A2acliError) -> str:
+    return (
+        f"{e.a2a_code} {e.message.split(': ', 1)[0].split(' ', 1)[-1]}"
+        if e.a2a_code is not None
+        else f"{type(e).__name__}: {e.message}"
+    )
+
+
+class Interface(NamedTuple):
+    binding: str  # --transport spelling
+    card_binding: str  # JSONRPC, HTTP+JSON, GRPC
+    wire: Wire
+    url: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.card_binding} {self.wire.version} {self.url}"
+
+    @property
+    def key(self) -> str:
+        return f"{self.binding}-{self.wire.version}"
+
+
+class ProbeSteps:
+    """One interface's probe as it records: its options (the interface's binding and version), the
+    card's capabilities, the checks so far, and whether anything answered A2A."""
+
+    def __init__(
+        self,
+        itf: Interface,
+        opts: CallOptions,
+        core_card: dict[str, Any],
+        read_only: bool,
+        both: bool = False,
+        receiver: Any = None,
+    ) -> None:
+        self.itf, self.core_card, self.read_only = itf, core_card, read_only
+        self.receiver = receiver  # the --webhook receiver (a2acli.webhook.Receiver), None without --webhook
+        self.both = both  # the card lists this binding under 1.0 too
+        self.opts = opts._replace(
+            wire=itf.wire,
+            version_auto=False,
+            transports=(itf.binding,),
+            endpoint=None,
+            output="json",
+            as_v1=False,
+            offline=False,
+        )
+        self.checks: list[Check] = []
+        self.caps = core_card.get("capabilities") or {}
+        self.answered = False  # some call got an A2A answer (a result, or an error with an A2A code)
+        self.not_a2a = ""  # the first answer that was not A2A (a non-JSON-RPC HTTP 500...)
+
+    def saw(self, e: A2acliError | None = None) -> None:
+        """Evidence for "answers A2A": a decoded result (`e` None) or an error with an A2A code."""
+        if e is None or e.a2a_code is not None:
+            self.answered = True
+        elif not self.not_a2a:
+            self.not_a2a = e.message
+
+    def add(self, name: str, title: str, status: str, detail: str, spec: str, ids: tuple[str, ...] = ()) -> None:
+        self.checks.append(Check(f"{self.itf.key}.{name}", self.itf.label, title, status, detail, spec, ids))
+
+    def expect_error(
+        self,
+        call: Any,
+        name: str,
+        title: str,
+        spec: str,
+        run: Callable[[], Any],
+        want: tuple[int, ...],
+        also: tuple[int, ...] = (),
+    ) -> A2acliError | None:
+        """Run a step that must fail with one of `want` (`also`: accepted with a warning)."""
+        try:
+            run()
+        except (UnreachableError, TimeoutExpired):
+            raise
+        except A2acliError as e:
+            self.saw(e)
+            ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
+            if e.a2a_code in want:
+                self.add(name, title, PASS, _code_name(e), spec, ids)
+            elif e.a2a_code in also:
+                self.add(name, title, WARN, f"{_code_name(e)} (expected {', '.join(map(str, want))})", spec, ids)
+            else:
+                self.add(name, title, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", spec, ids)
+            return e
+        self.saw()
+        self.add(
+            name,
+            title,
+            FAIL,
+            f"the agent answered with success, expected error {', '.join(map(str, want))}",
+            spec,
+            call.ids.take(),
+        )
+        return None
+
+    def _shape(self, result: Any) -> list[str]:
+        """What in an answer is not shaped as the version asks: kind present in 0.3 and absent
+        in 1.0, enum spellings (lowercase V1 enums are the clix dialect)."""
+        from a2acli.wire.shapes import answer_shape
+
+        if self.itf.binding != "jsonrpc":  # ProtoJSON under both versions: no kind to tell them by
+            return []
+        return answer_shape(result, self.itf.wire.version, lowercase_ok=False)

@@ -1,0 +1,172 @@
+"""The card part of `a2a check URL`: found at its well-known paths, its Content-Type and caching
+headers, its signature, and its validation (card.py) under each version header."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call
+from a2acli.errors import A2acliError
+from a2acli.pipeline.options import CallOptions
+from a2acli.wire import Wire
+
+
+def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, list[Any]]:
+    """The card: found, where, its Content-Type and caching headers, the legacy path, and its
+    validation under each version header. Returns the checks, the canonical V1 card, and the
+    card reports (for the findings)."""
+    from a2acli.check.card import validate_card
+
+    checks: list[Check] = []
+    reports: list[Any] = []
+    core: dict[str, Any] | None = None
+    docs: list[Any] = []
+    for wire in (Wire.V1, Wire.V0):
+        with _call(opts._replace(wire=wire, version_auto=False)) as call:
+            try:
+                fetched = call.fetch_card()
+            except A2acliError as e:
+                if wire is Wire.V1:
+                    raise  # no card at all: the check cannot start (exit 3, as every command)
+                checks.append(
+                    Check(
+                        "card.fetch.0.3",
+                        "card",
+                        "card under A2A-Version 0.3",
+                        FAIL,
+                        e.message,
+                        "§7 discovery",
+                        call.ids.take(),
+                    )
+                )
+                continue
+            ids = call.ids.take()
+            if wire is Wire.V1:
+                core = call.card
+                checks.append(Check("card.fetch", "card", "Agent Card found", PASS, fetched.url, "§7 discovery", ids))
+                checks.append(signature_check(fetched.doc, call))
+                ex = fetched.exchange
+                if ex is not None:
+                    ctype = ex.content_type
+                    ok = ctype == "application/json" or ctype.endswith("+json")
+                    checks.append(
+                        Check(
+                            "card.content-type",
+                            "card",
+                            "Content-Type",
+                            PASS if ok else WARN,
+                            ctype or "none" if ok else f"{ctype or 'none'}: serve application/json",
+                            "§7 discovery",
+                            ids,
+                        )
+                    )
+                    caching = [
+                        f"{h}: {ex.header(h)}" for h in ("Cache-Control", "ETag", "Last-Modified") if ex.header(h)
+                    ]
+                    checks.append(
+                        Check(
+                            "card.caching",
+                            "card",
+                            "caching headers (information)",
+                            PASS,
+                            "; ".join(caching)
+                            or "none (clients refetch every time; Cache-Control/ETag let them cache)",
+                            "§7 discovery",
+                            ids,
+                        )
+                    )
+                    base = fetched.url.split("/.well-known/")[0] if "/.well-known/" in fetched.url else None
+                    if base:
+                        checks += _well_known(call, base)
+            same = any(d == fetched.doc for d in docs)
+            docs.append(fetched.doc)
+            if same:
+                checks.append(
+                    Check(
+                        f"card.valid.{wire.version}",
+                        "card",
+                        f"card valid (A2A-Version {wire.version})",
+                        PASS,
+                        "the same card as under 1.0",
+                        "§7 CARD_GET_002",
+                        ids,
+                    )
+                )
+                continue
+            report = validate_card(fetched.doc, fetched.url)
+            reports.append((wire.version, fetched.url, report))
+            status = FAIL if report.errors else WARN if report.warnings else PASS
+            head = f"checked as {' + '.join(report.versions)}{' (hybrid)' if report.hybrid else ''}: {report.errors} error(s), {report.warnings} warning(s)"
+            first = next((f for f in report.findings if f.severity in ("error", "warning")), None)
+            detail = head + (f"; first: {first.path} {first.message}" if first else "")
+            checks.append(
+                Check(
+                    f"card.valid.{wire.version}",
+                    "card",
+                    f"card valid (A2A-Version {wire.version})",
+                    status,
+                    detail,
+                    "§7 CARD_GET_002",
+                    ids,
+                )
+            )
+    return checks, core, reports
+
+
+def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None) -> Check:
+    """The card's signatures (A2A §8.4, CARD_GET_004): verified passes, invalid fails,
+    unverifiable warns, absent is skipped (signing is optional). `call`: a Call whose transport
+    fetches a jku (None: one is opened with `opts`, for its TLS options, when the card is signed)."""
+    from a2acli.wire import signing
+
+    title, spec = "card signature", "§8.1 CARD_GET_004"
+    if not (isinstance(doc, dict) and doc.get("signatures")):
+        return Check("card.signature", "card", title, SKIP, "absent: the card is not signed (optional, A2A §8.4)", spec)
+    from a2acli.transport.signature import verify_card
+
+    if call is None:
+        with _call((opts or CallOptions())._replace(version_auto=False)) as own:
+            outcome = verify_card(doc, own.transport)
+    else:
+        outcome = verify_card(doc, call.transport)
+    status = {signing.VERIFIED: PASS, signing.INVALID: FAIL}.get(outcome.status, WARN)
+    detail = signing.outcome_line(outcome).split(": ", 1)[1] + (f" ({outcome.hint})" if outcome.hint else "")
+    return Check("card.signature", "card", title, status, detail, spec)
+
+
+def _well_known(call: Any, base: str) -> list[Check]:
+    from a2acli.wire.methods import CARD_PATHS
+
+    out = []
+    for path in CARD_PATHS:
+        try:
+            ex = call.transport.get(base + path, label="card")
+        except A2acliError as e:
+            out.append(
+                Check(
+                    f"card.path{path.replace('/.well-known/', '.')}",
+                    "card",
+                    f"GET {path}",
+                    FAIL,
+                    e.message,
+                    "§7 discovery",
+                    call.ids.take(),
+                )
+            )
+            continue
+        legacy = path.endswith("agent.json")
+        ok = ex.status == 200
+        status = PASS if ok or legacy else FAIL
+        detail = f"HTTP {ex.status}" + (" (the path of 0.2 and older; optional)" if legacy else "")
+        out.append(
+            Check(
+                f"card.path{path.replace('/.well-known/', '.')}",
+                "card",
+                f"GET {path}",
+                status,
+                detail,
+                "§7 discovery",
+                call.ids.take(),
+            )
+        )
+    return out
