@@ -64,6 +64,13 @@ def _pick(ctx: typer.Context, name: str, value: Any) -> Any:
     return value if value not in (None, False, []) else _root(ctx).get(name)
 
 
+def _output(ctx: typer.Context, output: str | None) -> Any:
+    """`auth`'s output: json or text (its reports have no wire bytes: any other mode is auto)."""
+    from a2acli.render.output import JsonOutput, TextOutput, pick
+
+    return pick(_pick(ctx, "output", output), among=(JsonOutput, TextOutput))()
+
+
 def _profile(ctx: typer.Context, profile: str | None, config: dict[str, Any]) -> tuple[str, bool]:
     from a2acli import settings
 
@@ -241,12 +248,10 @@ def auth_login(
       a2a --profile prod send "hello"
     """
     from a2acli.commands._run import boundary
-    from a2acli.render.output import Output
 
-    mode = (_pick(ctx, "output", output) or "auto").lower()
-    out = Output(mode if mode in ("json", "text") else "auto")
+    out = _output(ctx, output)
     debug = bool(_pick(ctx, "debug", debug))
-    with boundary(output_hint=mode, debug=debug, out=out):
+    with boundary(debug=debug, out=out):
         conn = _login_connection(
             ctx,
             out,
@@ -632,29 +637,37 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
 
 def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
     """`Logged in: …` (text) or the login's document (-o json)."""
+    out.document(lambda: _login_document(plan, conn, entry), lambda: _login_text(plan, conn, entry, out))
+
+
+def _login_document(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -> dict[str, Any]:
+    from a2acli import auth
+
+    cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
+    result = {
+        "profile": conn.pname,
+        "flow": chosen,
+        "tokenUrl": cc.token_url,
+        "clientId": cc.client_id,
+        "scope": entry.get("scope"),
+        "expiresAt": entry["expires_at"],
+    }
+    if chosen == auth.DEVICE_CODE:
+        result["deviceAuthorizationUrl"] = plan.first_url
+    if chosen == auth.AUTHORIZATION_CODE:
+        result["authorizationUrl"] = plan.first_url
+    if chosen in auth.SIGN_IN:
+        result["refreshable"] = bool(entry.get("refresh_token"))
+    if identity:
+        result["idToken"] = _id_token_json(identity)
+    return result
+
+
+def _login_text(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
     from a2acli import auth, settings
 
     cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
     left = entry["expires_at"] - time.time()
-    if out.mode == "json":
-        result = {
-            "profile": conn.pname,
-            "flow": chosen,
-            "tokenUrl": cc.token_url,
-            "clientId": cc.client_id,
-            "scope": entry.get("scope"),
-            "expiresAt": entry["expires_at"],
-        }
-        if chosen == auth.DEVICE_CODE:
-            result["deviceAuthorizationUrl"] = plan.first_url
-        if chosen == auth.AUTHORIZATION_CODE:
-            result["authorizationUrl"] = plan.first_url
-        if chosen in auth.SIGN_IN:
-            result["refreshable"] = bool(entry.get("refresh_token"))
-        if identity:
-            result["idToken"] = _id_token_json(identity)
-        out.json(result)
-        return
     what = f" ({auth.FLOW_WORDS[chosen]})" if chosen in auth.SIGN_IN else ""
     who = f" as {_who(identity)}" if identity else ""
     out.text(
@@ -845,11 +858,9 @@ def auth_status(
     from a2acli import auth, settings
     from a2acli.commands._run import boundary
     from a2acli.errors import CredentialsMissingError
-    from a2acli.render.output import Output
 
-    mode = (_pick(ctx, "output", output) or "auto").lower()
-    out = Output(mode if mode in ("json", "text") else "auto")
-    with boundary(output_hint=mode, out=out):
+    out = _output(ctx, output)
+    with boundary(out=out):
         config = settings.load_config()
         pname, _ = _profile(ctx, profile, config)
         saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
@@ -867,10 +878,10 @@ def auth_status(
         expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
         valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
         refreshable = bool(entry.get("refresh_token"))
-        if out.mode == "json":
-            out.json(_status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable))
-        else:
-            out.text("\n".join(_status_lines(pname, cc, entry, expires, now)))
+        out.document(
+            lambda: _status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable),
+            lambda: out.text("\n".join(_status_lines(pname, cc, entry, expires, now))),
+        )
         if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
             raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
         if not valid:

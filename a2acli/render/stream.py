@@ -399,7 +399,7 @@ class StreamView:
         self.count = 0
         self.polled = 0  # records of the task as polled after the stream (text floor)
         self._console = console
-        self.live_mode = out.mode == "text" and (console is not None or out.rich)
+        self.live_mode = out.human and (console is not None or out.rich)
         self.state = LiveState() if self.live_mode else None
         self._live: Any = None
         self._entered = False
@@ -492,11 +492,10 @@ class StreamView:
     # -- events ----------------------------------------------------------------------------------
     def event(self, reply: Any) -> None:
         self.count += 1
-        if self.out.mode == "raw":
-            self.out.raw(reply.raw)
-        elif self.out.mode == "json":
-            self.out.json(reply.core if self.as_v1 else reply.result, lines=True)
-        elif self.live_mode:
+        self.out.event(reply, self._event_view, as_v1=self.as_v1)
+
+    def _event_view(self, reply: Any) -> None:
+        if self.live_mode:
             assert self.state is not None
             self._feed(self.state.feed, reply.core)
         else:
@@ -510,16 +509,15 @@ class StreamView:
 
     def final(self, reply: Any) -> None:
         """The task as polled after the stream ended early (or fetched for a finished task)."""
+        self.out.event(reply, self._final_view, as_v1=self.as_v1)
+
+    def _final_view(self, reply: Any) -> None:
         core = (
             reply.core.get("task", reply.core)
             if isinstance(reply.core, dict) and isinstance(reply.core.get("task"), dict)
             else reply.core
         )
-        if self.out.mode == "raw":
-            self.out.raw(reply.raw)
-        elif self.out.mode == "json":
-            self.out.json(reply.core if self.as_v1 else reply.result, lines=True)
-        elif self.live_mode:
+        if self.live_mode:
             assert self.state is not None
             self._feed(self.state.task, core or {}, polled=True)
         else:
@@ -530,7 +528,7 @@ class StreamView:
             )
 
     def summary(self, task: dict[str, Any]) -> None:
-        if self.out.mode != "text":
+        if not self.out.human:
             return
         if self.live_mode:
             assert self.state is not None
@@ -661,7 +659,7 @@ class FinalView:
         self._wait: Any = None
 
     def __enter__(self) -> FinalView:
-        if self.out.mode == "text":
+        if self.out.human:
             from a2acli.render.progress import Waiting
 
             self._wait = Waiting(self.out, what="following task").__enter__()
@@ -683,10 +681,10 @@ class FinalView:
 
     def event(self, reply: Any) -> None:
         self.count += 1
-        if self.out.mode == "raw":
+        if self.out.wire_bytes:
             self.out.raw(reply.raw)
             return
-        core_wanted = self.out.mode == "text" or self.as_v1
+        core_wanted = self.out.human or self.as_v1
         self.fold.add(reply.core if core_wanted else reply.result)
         if self._wait is not None and self.fold.task is not None:
             self._wait.update(self.fold.task)
@@ -696,15 +694,14 @@ class FinalView:
     def summary(self, task: dict[str, Any]) -> None:
         self._stop()
         doc = self.fold.result()
-        if self.out.mode == "raw" or doc is None:
-            return
-        if self.out.mode == "json":
-            self.out.json(doc)
-            return
-        from a2acli.render.present import present
+        if doc is not None:  # raw: each event was shown as it came
+            self.out.item(None, doc, lambda: self._folded(doc))
+
+    def _folded(self, doc: Any) -> None:
+        from a2acli.render.present import view
 
         kind = "task" if self.fold.task is not None else "send"
-        present(kind, _Shown(doc if kind == "task" else {"message": doc}), self.out)
+        view(self.out, kind, _Shown(doc if kind == "task" else {"message": doc}))
 
 
 class _Shown:
