@@ -408,7 +408,7 @@ class Output:
         self, kind: str, reply: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None, flags: str = ""
     ) -> None:
         """A method's reply (`kind`: the method table's `result`): raw its bytes, json its result
-        (canonical V1 under --as v1), text its view (render.present.view)."""
+        (canonical V1 under --as v1), text its view (render.replies.view)."""
 
         def doc() -> Any:
             doc = reply.core if as_v1 else reply.result
@@ -416,7 +416,7 @@ class Output:
             return {} if kind == "empty" and doc is None else doc
 
         def human() -> None:
-            from a2acli.render.present import view
+            from a2acli.render.replies import view
 
             view(self, kind, reply, signature=signature, flags=flags)
 
@@ -481,7 +481,7 @@ class Output:
             return body if isinstance(body, list) else (body or {}).get("tasks") or []
 
         def human() -> None:
-            from a2acli.render.present import task_records
+            from a2acli.render.replies import task_records
 
             task_records(self, page.core)
 

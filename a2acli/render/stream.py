@@ -717,7 +717,7 @@ class FinalView:
             self.out.item(None, doc, lambda: self._folded(doc))
 
     def _folded(self, doc: Any) -> None:
-        from a2acli.render.present import view
+        from a2acli.render.replies import view
 
         kind = "task" if self.fold.task is not None else "send"
         view(self.out, kind, _Shown(doc if kind == "task" else {"message": doc}))
