@@ -299,47 +299,52 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
 def _report(
     out: Any, task: dict[str, Any], saved: list[SavedFile], failed: list[tuple[PlannedFile, A2acliError]] | None = None
 ) -> None:
-    from a2acli.render.views import state_label
-
-    if out.mode == "json":
-        out.json(
-            {
-                "taskId": task.get("id"),
-                "contextId": task.get("contextId"),
-                "state": (task.get("status") or {}).get("state"),
-                "files": [
-                    {
-                        "path": str(s.path),
-                        "bytes": s.size,
-                        "artifactId": s.planned.artifact_id,
-                        "artifactName": s.planned.artifact_name or None,
-                        "part": s.planned.part,
-                        "kind": s.planned.kind,
-                        "mediaType": s.planned.effective_media_type,
-                        "mediaTypeGiven": bool(s.planned.media_type),
-                        "source": s.planned.source,
-                        "replaced": s.replaced,
-                    }
-                    for s in saved
-                ],
-                **(
-                    {
-                        "failed": [
-                            {"artifactId": p.artifact_id, "part": p.part, "source": p.source, "error": err.message}
-                            for p, err in failed
-                        ]
-                    }
-                    if failed
-                    else {}
-                ),
-            }
-        )
-        return
-    if out.mode == "raw":
+    def paths() -> None:  # -o raw: one path a line
         for s in saved:
             out.text(str(s.path))
-        return
-    from a2acli.render.views import L
+
+    out.document(lambda: _saved_document(task, saved, failed), lambda: _saved_rows(out, task, saved), raw=paths)
+
+
+def _saved_document(
+    task: dict[str, Any], saved: list[SavedFile], failed: list[tuple[PlannedFile, A2acliError]] | None
+) -> dict[str, Any]:
+    """The files saved (and those that could not be), as -o json shows them."""
+    return {
+        "taskId": task.get("id"),
+        "contextId": task.get("contextId"),
+        "state": (task.get("status") or {}).get("state"),
+        "files": [
+            {
+                "path": str(s.path),
+                "bytes": s.size,
+                "artifactId": s.planned.artifact_id,
+                "artifactName": s.planned.artifact_name or None,
+                "part": s.planned.part,
+                "kind": s.planned.kind,
+                "mediaType": s.planned.effective_media_type,
+                "mediaTypeGiven": bool(s.planned.media_type),
+                "source": s.planned.source,
+                "replaced": s.replaced,
+            }
+            for s in saved
+        ],
+        **(
+            {
+                "failed": [
+                    {"artifactId": p.artifact_id, "part": p.part, "source": p.source, "error": err.message}
+                    for p, err in failed
+                ]
+            }
+            if failed
+            else {}
+        ),
+    }
+
+
+def _saved_rows(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
+    """The files saved, as a record: the task, then each file's path and what it holds."""
+    from a2acli.render.views import L, state_label
 
     rows = [
         (L.TASK, str(task.get("id", ""))),

@@ -443,18 +443,17 @@ def listen(
                 f"interrupted: {received} notification(s) received" + (f", {rejected} refused" if rejected else "")
             )
             return ListenResult(received, rejected, interrupted=True)
-    if out.mode == "text":
-        out.note(f"{received} notification(s) received" + (f", {rejected} refused" if rejected else ""))
+    out.remark(f"{received} notification(s) received" + (f", {rejected} refused" if rejected else ""))
     return ListenResult(received, rejected)
 
 
 def _show(out: Output, d: Delivery, as_v1: bool) -> None:
-    assert d.shape is not None
-    if out.mode == "raw":
-        out.raw(d.body)
-    elif out.mode == "json":
-        if as_v1 and d.shape.core is None:
-            out.warn(f"delivery #{d.seq} is not an A2A event ({d.shape.name}): shown as received, not as V1")
-        out.json(d.shape.core if as_v1 and d.shape.core is not None else d.doc, lines=True)
-    else:
-        out.rows(_rows(d), title=f"#{d.seq} {d.shape.name}", style="magenta")
+    shape = d.shape
+    assert shape is not None
+
+    def doc() -> Any:  # -o json only (--as v1 applies there)
+        if as_v1 and shape.core is None:
+            out.warn(f"delivery #{d.seq} is not an A2A event ({shape.name}): shown as received, not as V1")
+        return shape.core if as_v1 and shape.core is not None else d.doc
+
+    out.item(d.body, doc, lambda: out.rows(_rows(d), title=f"#{d.seq} {shape.name}", style="magenta"), lines=True)

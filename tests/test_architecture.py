@@ -313,3 +313,41 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
     assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
     assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"
+
+
+def _mode_tests(path: Path, root: Path = ROOT) -> list[str]:
+    """`x.mode == "json"`, `mode in ("json", "text")`, `out.mode != "text"`...: a comparison of a
+    `mode` (attribute or name) with an output mode's name, as `file:line`."""
+    from a2acli.render.output import MODES
+
+    def names(node: ast.AST) -> set[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return {node.value}
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return set().union(*(names(e) for e in node.elts)) if node.elts else set()
+        return set()
+
+    def is_mode(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "mode") or (isinstance(node, ast.Name) and node.id == "mode")
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(is_mode(s) for s in sides) and any(names(s) & set(MODES) for s in sides):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_nothing_outside_render_tests_the_output_mode():
+    """Issue 22 item 2: the output mode is an object (render.output: one class per mode); outside
+    render/ a command calls its operations (out.reply, out.document, out.item, out.remark…), it
+    never compares a mode with a mode's name. Render's own modules may (they are the modes)."""
+    offenders = [hit for p in sorted(PKG.rglob("*.py")) if p.relative_to(PKG).parts[0] != "render" for hit in _mode_tests(p)]
+    assert offenders == []
+
+
+def test_the_mode_test_finds_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text('if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\n')
+    assert _mode_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3"]  # not `"after"`: no mode's name

@@ -84,10 +84,10 @@ def run_check(
             raise UsageError(
                 f"cannot write --junit {junit_path}: {e.strerror or e}", hint="give a path in a directory that exists"
             ) from None
-    if out.mode == "json":
-        out.json(report.document(target, checks, cards, strict=strict))
-    else:
-        report.render_text(out, target, checks, cards, strict=strict, show_info=card_only)
+    out.document(
+        lambda: report.document(target, checks, cards, strict=strict),
+        lambda: report.render_text(out, target, checks, cards, strict=strict, show_info=card_only),
+    )
     return report.exit_code(checks, strict=strict)
 
 

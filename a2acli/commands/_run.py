@@ -75,8 +75,7 @@ def _interrupted(o: Output) -> typer.Exit:
 
     if not _resume(o, CURRENT.get("call"), "interrupted"):
         o.note("interrupted")
-    if o.mode == "json":  # a program reading stdout learns why it ends here (text: the note says it)
-        o.error(message="interrupted (Ctrl-C)", hint=None, code=INTERRUPTED, a2a_code=None)
+    o.error_document(message="interrupted (Ctrl-C)", hint=None, code=INTERRUPTED)  # -o json (text: the note says it)
     return typer.Exit(int(ExitCode.INTERRUPTED))
 
 
@@ -168,8 +167,10 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
 def _mode(hint: str | None) -> str:
     import os
 
+    from a2acli.render.output import MODES
+
     m = (hint or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
-    return m if m in ("auto", "text", "json", "raw") else "auto"
+    return m if m in MODES else "auto"
 
 
 def output_for(opts: CallOptions) -> Output:
@@ -487,8 +488,8 @@ def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
         out.warn(
             f"the Agent Card's signature does NOT verify{signing.outcome_detail(outcome)}: the card may have been altered after signing; do not trust it"
         )
-    elif out.mode != "text" and outcome.status != signing.ABSENT:
-        out.note(signing.outcome_line(outcome))
+    elif outcome.status != signing.ABSENT:  # json and raw: the text view of the card shows it
+        out.note_unless_viewed(signing.outcome_line(outcome))
     if outcome.hint:
         out.note(f"hint: {outcome.hint}")
     return outcome

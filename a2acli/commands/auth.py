@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _pick, _profile, _who
+from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _profile, _who
 from a2acli.commands.auth_login import auth_login
 
 app = typer.Typer(
@@ -33,11 +33,9 @@ def auth_status(
     from a2acli import auth, settings
     from a2acli.commands._run import boundary
     from a2acli.errors import CredentialsMissingError
-    from a2acli.render.output import Output
 
-    mode = (_pick(ctx, "output", output) or "auto").lower()
-    out = Output(mode if mode in ("json", "text") else "auto")
-    with boundary(output_hint=mode, out=out):
+    out = _output(ctx, output)
+    with boundary(out=out):
         config = settings.load_config()
         pname, _ = _profile(ctx, profile, config)
         saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
@@ -55,10 +53,10 @@ def auth_status(
         expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
         valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
         refreshable = bool(entry.get("refresh_token"))
-        if out.mode == "json":
-            out.json(_status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable))
-        else:
-            out.text("\n".join(_status_lines(pname, cc, entry, expires, now)))
+        out.document(
+            lambda: _status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable),
+            lambda: out.text("\n".join(_status_lines(pname, cc, entry, expires, now))),
+        )
         if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
             raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
         if not valid:

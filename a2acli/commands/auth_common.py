@@ -33,6 +33,13 @@ def _pick(ctx: typer.Context, name: str, value: Any) -> Any:
     return value if value not in (None, False, []) else _root(ctx).get(name)
 
 
+def _output(ctx: typer.Context, output: str | None) -> Any:
+    """`auth`'s output: json or text (its reports have no wire bytes: any other mode is auto)."""
+    from a2acli.render.output import JsonOutput, TextOutput, pick
+
+    return pick(_pick(ctx, "output", output), among=(JsonOutput, TextOutput))()
+
+
 def _profile(ctx: typer.Context, profile: str | None, config: dict[str, Any]) -> tuple[str, bool]:
     from a2acli import settings
 

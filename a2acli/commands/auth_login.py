@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands._options import PS, folded
-from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _pick, _profile, _who
+from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _profile, _who
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
@@ -205,12 +205,10 @@ def auth_login(
       a2a --profile prod send "hello"
     """
     from a2acli.commands._run import boundary
-    from a2acli.render.output import Output
 
-    mode = (_pick(ctx, "output", output) or "auto").lower()
-    out = Output(mode if mode in ("json", "text") else "auto")
+    out = _output(ctx, output)
     debug = bool(_pick(ctx, "debug", debug))
-    with boundary(output_hint=mode, debug=debug, out=out):
+    with boundary(debug=debug, out=out):
         conn = _login_connection(
             ctx,
             out,
@@ -354,29 +352,37 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
 
 def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
     """`Logged in: …` (text) or the login's document (-o json)."""
+    out.document(lambda: _login_document(plan, conn, entry), lambda: _login_text(plan, conn, entry, out))
+
+
+def _login_document(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -> dict[str, Any]:
+    from a2acli import auth
+
+    cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
+    result = {
+        "profile": conn.pname,
+        "flow": chosen,
+        "tokenUrl": cc.token_url,
+        "clientId": cc.client_id,
+        "scope": entry.get("scope"),
+        "expiresAt": entry["expires_at"],
+    }
+    if chosen == auth.DEVICE_CODE:
+        result["deviceAuthorizationUrl"] = plan.first_url
+    if chosen == auth.AUTHORIZATION_CODE:
+        result["authorizationUrl"] = plan.first_url
+    if chosen in auth.SIGN_IN:
+        result["refreshable"] = bool(entry.get("refresh_token"))
+    if identity:
+        result["idToken"] = _id_token_json(identity)
+    return result
+
+
+def _login_text(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
     from a2acli import auth, settings
 
     cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
     left = entry["expires_at"] - time.time()
-    if out.mode == "json":
-        result = {
-            "profile": conn.pname,
-            "flow": chosen,
-            "tokenUrl": cc.token_url,
-            "clientId": cc.client_id,
-            "scope": entry.get("scope"),
-            "expiresAt": entry["expires_at"],
-        }
-        if chosen == auth.DEVICE_CODE:
-            result["deviceAuthorizationUrl"] = plan.first_url
-        if chosen == auth.AUTHORIZATION_CODE:
-            result["authorizationUrl"] = plan.first_url
-        if chosen in auth.SIGN_IN:
-            result["refreshable"] = bool(entry.get("refresh_token"))
-        if identity:
-            result["idToken"] = _id_token_json(identity)
-        out.json(result)
-        return
     what = f" ({auth.FLOW_WORDS[chosen]})" if chosen in auth.SIGN_IN else ""
     who = f" as {_who(identity)}" if identity else ""
     out.text(

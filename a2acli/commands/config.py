@@ -101,26 +101,28 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
         profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
         profile_source = res.profile_source if res else "none"
         agents = list(res.agents) if res else []
-        if out.mode in ("json", "raw"):
-            out.json(
-                {
-                    "config": str(path),
-                    "configExists": path.is_file(),
-                    "local": [
-                        {"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local
-                    ],
-                    "profile": opts.profile,
-                    "profileSource": profile_source,
-                    "profiles": profiles,
-                    "agentScopes": agents,
-                    "settings": {
-                        name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows
-                    },
-                }
-            )
-            return
-        _show_sources(out, path, local, opts.profile, profile_source, profiles, agents)
-        _show_rows(out, rows)
+
+        def document() -> dict[str, Any]:
+            return {
+                "config": str(path),
+                "configExists": path.is_file(),
+                "local": [
+                    {"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local
+                ],
+                "profile": opts.profile,
+                "profileSource": profile_source,
+                "profiles": profiles,
+                "agentScopes": agents,
+                "settings": {
+                    name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows
+                },
+            }
+
+        def human() -> None:
+            _show_sources(out, path, local, opts.profile, profile_source, profiles, agents)
+            _show_rows(out, rows)
+
+        out.document(document, human, raw=lambda: out.json(document()))  # raw: the document as it is, no wire bytes
 
 
 def _setting_rows(opts: CallOptions) -> list[tuple[str, str | None, str]]:

@@ -68,12 +68,15 @@ Examples:
 """
 
 
-def _output(value: str | None, ctx: typer.Context) -> str:
+def _output(value: str | None, ctx: typer.Context) -> Any:
+    """`diff`'s output: json (the list of differences) or text (a unified diff); any other mode
+    (raw: a diff has no wire bytes of its own) is auto."""
     import os
 
+    from a2acli.render.output import JsonOutput, TextOutput, pick
+
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    mode = (value or root.get("output") or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
-    return mode if mode in ("json", "text") else "auto"
+    return pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))()
 
 
 def diff(
@@ -129,10 +132,9 @@ def diff(
     **conn: Any,
 ) -> None:
     from a2acli.commands._run import boundary
-    from a2acli.render.output import Output
 
-    out = Output(_output(output, ctx))
-    with boundary(output_hint=out.mode, debug=debug, out=out):
+    out = _output(output, ctx)
+    with boundary(debug=debug, out=out):
         from a2acli import diffing
         from a2acli.errors import UsageError
 
@@ -371,12 +373,12 @@ def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) 
         state = f"exit {run['exit']}" + (f" ({run['error']})" if run["error"] else "")
         where = f"over {run['transport']} under {run['version']}" if "transport" in run else f"under {run['version']}"
         out.note(f"ran {where}: {state}" + (f"; dump in {run['dump']}" if run["dump"] else ""))
-    if out.mode == "json":
-        doc = report.to_json()
-        if runs:
-            doc["runs"] = runs
-        out.json(doc)
-        return
+    out.document(
+        lambda: {**report.to_json(), **({"runs": runs} if runs else {})}, lambda: _diff_text(report, out, context)
+    )
+
+
+def _diff_text(report: Any, out: Any, context: int) -> None:
     for note in report.notes:
         out.note(f"note: {note}")
     lines = _diff_lines(report, context)

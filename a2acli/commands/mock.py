@@ -12,9 +12,11 @@ import typer
 from a2acli.commands._options import CallOptions, method_options
 
 
-def _mode(value: str | None) -> str:
-    mode = (value or os.environ.get("A2ACLI_OUTPUT") or "text").lower()
-    return "json" if mode == "json" else "text"
+def _output(value: str | None, *, quiet: bool) -> Any:
+    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked."""
+    from a2acli.render.output import JsonOutput, TextOutput, pick
+
+    return pick(value or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput,), otherwise=TextOutput)(quiet=quiet)
 
 
 def mock_command(
@@ -76,10 +78,9 @@ def mock_command(
       a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299
     """
     from a2acli.commands._run import boundary
-    from a2acli.render.output import Output
 
-    out = Output(_mode(output), quiet=quiet)
-    with boundary(output_hint=out.mode, out=out):
+    out = _output(output, quiet=quiet)
+    with boundary(out=out):
         from a2acli import mock
 
         with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:
@@ -87,10 +88,9 @@ def mock_command(
                 out.warn(line)
             for line in served.summary():
                 out.note(f"serving {line}")
-            if out.mode == "json":
-                out.json({"url": served.url, "calls": [c.name for c in served.found.calls]})
-            else:
-                out.text(served.url)
+            out.document(
+                {"url": served.url, "calls": [c.name for c in served.found.calls]}, lambda: out.text(served.url)
+            )
             out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
             _wait(duration)
     raise typer.Exit(0)
@@ -162,14 +162,15 @@ def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
         out.note(f"{sent.call.ex.stem} {sent.call.method}: {sent.outcome}")
     for note in run.notes:
         out.note(f"note: {note}")
-    if out.mode == "json":
+
+    def document() -> dict[str, Any]:
         doc = report.to_json()
         doc["replay"] = run.to_json()
         doc["answersEqual"] = not counted and not run.failed
         doc["answerDifferences"] = [d.to_json() for d in counted]
-        out.json(doc)
-    else:
-        _render(report, out, context=lines, runs=[])
+        return doc
+
+    out.document(document, lambda: _render(report, out, context=lines, runs=[]))
     verdict = (
         "every answer is the same (ids and times aside)"
         if not counted

@@ -109,18 +109,18 @@ def webhook_listen(
     """
     from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
-    from a2acli.render.output import Output
+    from a2acli.render.output import MODES, named
 
     # (parameter names differ from the shared options': these are the listener's own, not a call's)
     mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
-    with boundary(output_hint=mode if mode in ("auto", "text", "json", "raw") else "auto"):
-        if mode not in ("auto", "text", "json", "raw"):
-            raise UsageError(f"unknown output mode {mode!r}", hint="-o auto, text, json or raw")
+    with boundary(output_hint=mode):  # (an unknown mode: the error in the default mode)
+        if mode not in MODES:
+            raise UsageError(f"unknown output mode {mode!r}", hint=f"-o {named()}")
         if as_v and as_v.lower() not in ("v1", "1.0"):
             raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
         from a2acli import webhook
 
-        out = Output(mode)
+        out = MODES[mode]()
         result = webhook.listen(
             out,
             host=host,

@@ -612,7 +612,7 @@ class Call:
                 "headers": dict(self.redactor.headers(raw_headers)),
                 "body": enc.document,
             }
-        present.request(self.out, head, body, document if self.out.mode == "json" else enc.document)
+        present.request(self.out, head, body, enc.document, whole=document)
 
     # -- invoke -----------------------------------------------------------------------------------------
     def invoke(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Iterator[Reply]:

@@ -106,15 +106,7 @@ def skill_uses(card: dict[str, Any], *, verbose: bool = False) -> list[SkillUse]
 
 def card_rows(card: dict[str, Any], *, signature: Any = None) -> Rows:
     """The panel: who, where (one line per interface), what it can do, how to authenticate."""
-    rows: Rows = [Row(views.L.AGENT, str(card.get("name", "")))]
-    if card.get("description"):
-        rows.append(Row(views.L.DESCRIPTION, str(card["description"])))
-    if card.get("version"):
-        rows.append(Row(views.L.VERSION, str(card["version"])))
-    if isinstance(card.get("provider"), dict) and card["provider"].get("organization"):
-        rows.append(Row(views.L.PROVIDER, str(card["provider"]["organization"])))
-    if signature is not None:
-        rows.append(Row(views.L.SIGNATURE, signature.status))
+    rows = _who_rows(card, signature)
     interfaces = interface_lines(card)
     if interfaces:
         rows.append(Row("Interfaces", "\n".join(interfaces)))
@@ -125,17 +117,40 @@ def card_rows(card: dict[str, Any], *, signature: Any = None) -> Rows:
             ", ".join(k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)) or "none",
         )
     )
+    return rows + _mode_rows(card) + _security_rows(card)
+
+
+def _who_rows(card: dict[str, Any], signature: Any) -> Rows:
+    """Name, then description, version, provider and signature where the card has them."""
+    rows: Rows = [Row(views.L.AGENT, str(card.get("name", "")))]
+    if card.get("description"):
+        rows.append(Row(views.L.DESCRIPTION, str(card["description"])))
+    if card.get("version"):
+        rows.append(Row(views.L.VERSION, str(card["version"])))
+    if isinstance(card.get("provider"), dict) and card["provider"].get("organization"):
+        rows.append(Row(views.L.PROVIDER, str(card["provider"]["organization"])))
+    if signature is not None:
+        rows.append(Row(views.L.SIGNATURE, signature.status))
+    return rows
+
+
+def _mode_rows(card: dict[str, Any]) -> Rows:
+    """The default input and output media types: one line when they are the same."""
     modes_in, modes_out = (
         ", ".join(str(m) for m in _listed(card.get(k))) for k in ("defaultInputModes", "defaultOutputModes")
     )
     if modes_in and modes_in == modes_out:
-        rows.append(Row("Modes", f"{modes_in} (in and out)"))
-    else:
-        rows += [
-            Row(label, value)
-            for label, value in ((views.L.INPUT_MODES, modes_in), (views.L.OUTPUT_MODES, modes_out))
-            if value
-        ]
+        return [Row("Modes", f"{modes_in} (in and out)")]
+    return [
+        Row(label, value)
+        for label, value in ((views.L.INPUT_MODES, modes_in), (views.L.OUTPUT_MODES, modes_out))
+        if value
+    ]
+
+
+def _security_rows(card: dict[str, Any]) -> Rows:
+    """A line per security scheme, then which of them a call needs."""
+    rows: Rows = []
     schemes = card.get("securitySchemes")
     lines = [scheme_line(str(name), scheme) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
     if lines:

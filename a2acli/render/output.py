@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from a2acli.redact import text as redacted
 from a2acli.redact import value as redacted_value
@@ -68,27 +68,44 @@ HOLD_LIMIT = 1 << 17  # characters of held stdout text written at once, whatever
 
 
 class Output:
-    """`mode`: auto (the default: the rich view at a terminal, the text floor elsewhere), text (the
-    text floor everywhere, a terminal included: official CLI spec §11.2), json or raw. Under auto
-    and text `self.mode` is "text" (a human's view); `self.auto` says whether the rich view may be
-    used where a terminal takes it."""
+    """The output of one invocation, in the mode -o names: one class per mode (MODES, below; a new
+    mode is one class plus one entry there). `Output("json", ...)` builds the class the name picks.
+
+    The base holds what every mode shares: the write path (stdout held while a stream is read),
+    the side channel on stderr (notes, warnings, commands to copy, the text form of an error) and
+    the primitive writers (json, raw, rows, table, text). The operations the commands and the
+    pipeline call (reply, event, item, document, request, passthrough, remark, next_step,
+    note_unless_viewed, error_document, error_context, task_page) are what each mode overrides:
+    nothing outside render/ tests which mode it has."""
+
+    name: ClassVar[str] = ""  # the -o value that picks the class
+    human: ClassVar[bool] = False  # a person's view (records, tables, progress lines, remarks)
+    animated: ClassVar[bool] = False  # rich's view and live displays wherever a terminal takes them
+    wire_bytes: ClassVar[bool] = False  # stdout carries the bytes as they crossed the wire
+    rich: bool = False  # the rich view on stdout (auto at a terminal, or FORCE_COLOR)
+
+    def __new__(cls, mode: str | None = None, **_: Any) -> Output:
+        if cls is Output:  # the factory: the class the mode's name picks
+            try:
+                cls = MODES[(mode or "auto").lower()]
+            except KeyError:
+                raise ValueError(f"unknown output mode {mode!r} (one of {', '.join(MODES)})") from None
+        return object.__new__(cls)
 
     def __init__(
         self,
-        mode: str = "auto",
+        mode: str | None = None,
         *,
         stdout: TextIO | None = None,
         stderr: TextIO | None = None,
         verbose: bool = False,
         quiet: bool = False,
     ) -> None:
-        self.auto = mode == "auto"
-        self.mode = "text" if self.auto else mode
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
         self.quiet = quiet  # -q: stderr keeps warnings and errors (and what the user must act on) only
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
-        self.rich = self.auto and _rich_on(self.out)
+        self.rich = self.animated and _rich_on(self.out)
         self._console: Console | None = None
         self._err_console: Console | None = None
         self._documents = 0  # JSON documents written to stdout
@@ -123,7 +140,7 @@ class Output:
 
     @property
     def err_rich(self) -> bool:
-        return self.auto and _rich_on(self.err)
+        return self.animated and _rich_on(self.err)
 
     # -- the write path: each write flushed, or held while a stream is read -------------------------
     @contextmanager
@@ -240,29 +257,27 @@ class Output:
                 "".join("\n".join(f"{c}: {v}" for c, v in zip(columns, row, strict=False)) + "\n\n" for row in rows)
             )
             return
+        width = self.console.width
+        whole = (columns, _shortened(columns, rows, shorter or {}, width))  # blocks have room for every column
+        columns, rows = _dropped(*whole, drop, width)
+        if _table_width(columns, rows) > width and keep:  # blocks: one per row, lines never wrapped
+            self._blocks(*whole, title)
+        else:
+            self._rich_table(columns, rows, title, keep)
+
+    def _blocks(self, columns: list[str], rows: list[list[str]], title: str | None) -> None:
+        """A table too wide for the terminal: each row a block of `Label  value` lines."""
+        if title:
+            self.console.print(safe_text(title, style="italic"), soft_wrap=True)
+        label = max(len(c) for c in columns)
+        for row in rows:
+            for c, v in zip(columns, row, strict=False):
+                self.console.print(safe_text((f"{c:<{label}}  ", "bold cyan"), v), soft_wrap=True)
+            self.console.print()
+
+    def _rich_table(self, columns: list[str], rows: list[list[str]], title: str | None, keep: tuple[str, ...]) -> None:
         from rich.table import Table
 
-        width = self.console.width
-        for c, fn in (shorter or {}).items():
-            if _table_width(columns, rows) > width and c in columns:
-                i = columns.index(c)
-                rows = [[fn(v) if j == i else v for j, v in enumerate(row)] for row in rows]
-        whole = (columns, rows)  # blocks have room for every column
-        for c in drop:
-            if _table_width(columns, rows) > width and c in columns:
-                i = columns.index(c)
-                columns = columns[:i] + columns[i + 1 :]
-                rows = [row[:i] + row[i + 1 :] for row in rows]
-        if _table_width(columns, rows) > width and keep:  # blocks: one per row, lines never wrapped
-            columns, rows = whole
-            if title:
-                self.console.print(safe_text(title, style="italic"), soft_wrap=True)
-            label = max(len(c) for c in columns)
-            for row in rows:
-                for c, v in zip(columns, row, strict=False):
-                    self.console.print(safe_text((f"{c:<{label}}  ", "bold cyan"), v), soft_wrap=True)
-                self.console.print()
-            return
         t = Table(title=safe_text(title) if title else None, title_justify="left")
         for c in columns:
             if c in keep:
@@ -349,14 +364,18 @@ class Output:
             redacted(hint) if hint else hint,
             redacted_value(data),
         )  # an agent may echo a credential
-        if self.mode == "json" and (not self._documents or self._lines):
-            err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
-            if data is not None:
-                err["data"] = data
-            if request_id:
-                err["requestId"] = request_id
-            self.json({"error": err}, lines=True)
-            return
+        if not self._error_envelope(message, hint, code, a2a_code, data, request_id):
+            self._error_text(message, hint, code, data, request_id, usage)
+
+    def _error_envelope(
+        self, message: str, hint: str | None, code: str, a2a_code: Any, data: Any, request_id: str | None
+    ) -> bool:
+        """The error as a document on stdout, where this mode writes one (-o json): whether it did."""
+        return False
+
+    def _error_text(
+        self, message: str, hint: str | None, code: str, data: Any, request_id: str | None, usage: str | None
+    ) -> None:
         message, hint = (
             visible(message, one_line=True),
             visible(hint, one_line=True) if hint else hint,
@@ -374,6 +393,257 @@ class Output:
             self._err(f"hint: {hint}", "yellow")
         if request_id:
             self._err(f"X-Request-ID: {request_id}", "dim")
+
+    # -- the operations: what each mode overrides -----------------------------------------------
+    def item(
+        self, wire: bytes | str | None, doc: Any, human: Callable[[], None], *, lines: bool = False, each: bool = False
+    ) -> None:
+        """One thing received, in this mode: `wire` its bytes as they crossed the wire (raw; None:
+        there are none, raw shows nothing), `doc` its JSON document (json; a function of no
+        argument builds it only there; `each`: a list, one line per element), `human` the
+        function that shows it to a person (text, auto). `lines`: JSON Lines (one of several)."""
+        raise NotImplementedError
+
+    def reply(
+        self, kind: str, reply: Any, *, as_v1: bool = False, lines: bool = False, signature: Any = None, flags: str = ""
+    ) -> None:
+        """A method's reply (`kind`: the method table's `result`): raw its bytes, json its result
+        (canonical V1 under --as v1), text its view (render.replies.view)."""
+
+        def doc() -> Any:
+            doc = reply.core if as_v1 else reply.result
+            # google.protobuf.Empty: `{}` over REST, `null` as a JSON-RPC result; one shape on every binding
+            return {} if kind == "empty" and doc is None else doc
+
+        def human() -> None:
+            from a2acli.render.replies import view
+
+            view(self, kind, reply, signature=signature, flags=flags)
+
+        wire = reply.raw if reply.raw or reply.exchange is not None else None  # a merged list has no bytes of its own
+        self.item(wire, doc, human, lines=lines)
+
+    def event(self, reply: Any, human: Callable[[Any], None], *, as_v1: bool = False) -> None:
+        """One event of a stream (or a task polled after it): raw its bytes, json one line of its
+        result (canonical V1 under --as v1), text `human(reply)`."""
+        raise NotImplementedError
+
+    def document(self, doc: Any, human: Callable[[], None], *, raw: Callable[[], None] | None = None) -> None:
+        """A document of the command's own (a report, a status, the effective settings): json the
+        document (a function of no argument builds it only there), text `human()`, raw `raw()`
+        where the command says what its raw form is (else the text)."""
+        raise NotImplementedError
+
+    def request(self, head: list[str], body: bytes | None, document: Any, *, whole: Any = None) -> None:
+        """A request as `--offline` shows it: text the request line, headers and body; raw the
+        body alone on stdout, json its JSON document (`whole`: the request as one document where
+        no envelope names the call: method, url, headers and body); the head on stderr in both."""
+        raise NotImplementedError
+
+    def passthrough(self, data: bytes | str | None) -> None:
+        """Bytes that crossed the wire and that no reply carries (an error body, the first answer
+        before a wait, each page of a list): on stdout under -o raw only."""
+
+    def remark(self, msg: str) -> None:
+        """A note for a person reading a human's view (a waiting line, a count): said in text
+        and auto only; JSON and raw keep stderr for what matters."""
+        if self.human:
+            self.note(msg)
+
+    def next_step(self, note: str, command: str) -> None:
+        """The next command a person may want (the next page, a next message in a context): a
+        note and the command to copy, in a human's view only."""
+        if self.human:
+            self.note(note)
+            self.command(command)
+
+    def note_unless_viewed(self, msg: str) -> None:
+        """A note on what the human view shows by itself (a card's signature outcome): on stderr
+        under json and raw, unsaid in text."""
+        if not self.human:
+            self.note(msg)
+
+    def error_document(self, *, message: str, hint: str | None, code: str) -> None:
+        """The error as a document on stdout where stdout carries documents (-o json) and nothing
+        else (a note on stderr said it): a program reading stdout learns why it ends there."""
+
+    def error_context(self, kind: str, reply: Any, *, as_v1: bool = False) -> None:
+        """A reply shown before the error it explains (the task a cancel found settled), except
+        under -o json, whose stdout is the one error document."""
+        self.reply(kind, reply, as_v1=as_v1)
+
+    def task_page(self, page: Any, *, as_v1: bool = False) -> None:
+        """One page of a task list delivered task by task (`tasks list --stream`): json one Task
+        a line as the wire spelt it, text one record each, raw the page as it came."""
+
+        def tasks() -> list[Any]:
+            body = page.core if as_v1 else page.result
+            return body if isinstance(body, list) else (body or {}).get("tasks") or []
+
+        def human() -> None:
+            from a2acli.render.replies import task_records
+
+            task_records(self, page.core)
+
+        self.item(page.raw or None, tasks, human, each=True)
+
+
+class TextOutput(Output):
+    """-o text: the text floor everywhere, a terminal included (official CLI spec §11.2)."""
+
+    name = "text"
+    human = True
+
+    def item(
+        self, wire: bytes | str | None, doc: Any, human: Callable[[], None], *, lines: bool = False, each: bool = False
+    ) -> None:
+        human()
+
+    def event(self, reply: Any, human: Callable[[Any], None], *, as_v1: bool = False) -> None:
+        human(reply)
+
+    def document(self, doc: Any, human: Callable[[], None], *, raw: Callable[[], None] | None = None) -> None:
+        human()
+
+    def request(self, head: list[str], body: bytes | None, document: Any, *, whole: Any = None) -> None:
+        from a2acli.render import views
+
+        text = "\n".join(head)
+        if document is not None:
+            text += "\n\n" + views.pretty(document)
+        self.text(text)
+
+
+class AutoOutput(TextOutput):
+    """-o auto (the default): the rich view where stdout is a terminal that takes it (colour,
+    panels, tables, spinners, a live view of a stream), the text floor elsewhere."""
+
+    name = "auto"
+    animated = True
+
+
+class JsonOutput(Output):
+    """-o json: each result one JSON document on stdout (a stream's events JSON Lines), errors the
+    error envelope; stderr keeps warnings, errors and what the user must act on."""
+
+    name = "json"
+
+    def item(
+        self, wire: bytes | str | None, doc: Any, human: Callable[[], None], *, lines: bool = False, each: bool = False
+    ) -> None:
+        doc = doc() if callable(doc) else doc
+        if each:
+            for one in doc:
+                self.json(one, lines=True)
+        else:
+            self.json(doc, lines=lines)
+
+    def event(self, reply: Any, human: Callable[[Any], None], *, as_v1: bool = False) -> None:
+        self.json(reply.core if as_v1 else reply.result, lines=True)
+
+    def document(self, doc: Any, human: Callable[[], None], *, raw: Callable[[], None] | None = None) -> None:
+        self.json(doc() if callable(doc) else doc)
+
+    def request(self, head: list[str], body: bytes | None, document: Any, *, whole: Any = None) -> None:
+        for line in head:
+            self.note(line)
+        self.json(document if whole is None else whole)
+
+    def error_document(self, *, message: str, hint: str | None, code: str) -> None:
+        self.error(message=message, hint=hint, code=code, a2a_code=None)
+
+    def error_context(self, kind: str, reply: Any, *, as_v1: bool = False) -> None:
+        pass  # stdout is the one error document
+
+    def _error_envelope(
+        self, message: str, hint: str | None, code: str, a2a_code: Any, data: Any, request_id: str | None
+    ) -> bool:
+        """The whole document when nothing was written yet, the last line after the events of a
+        stream (JSON Lines); not when a document is already there (stdout holds exactly one, as
+        with --expect-state: the task, then the exit code 6): then the text form on stderr."""
+        if self._documents and not self._lines:
+            return False
+        err: dict[str, Any] = {"code": code, "message": message, "hint": hint, "a2aCode": a2a_code}
+        if data is not None:
+            err["data"] = data
+        if request_id:
+            err["requestId"] = request_id
+        self.json({"error": err}, lines=True)
+        return True
+
+
+class RawOutput(Output):
+    """-o raw: the bodies exactly as they crossed the wire (JSON-RPC envelopes, HTTP+JSON objects,
+    each SSE event's data); what has no bytes of its own is shown as text (or as the command's
+    raw form: the effective settings as JSON, the saved files' paths)."""
+
+    name = "raw"
+    wire_bytes = True
+
+    def item(
+        self, wire: bytes | str | None, doc: Any, human: Callable[[], None], *, lines: bool = False, each: bool = False
+    ) -> None:
+        if wire is not None:
+            self.raw(wire)
+
+    def event(self, reply: Any, human: Callable[[Any], None], *, as_v1: bool = False) -> None:
+        self.raw(reply.raw)
+
+    def document(self, doc: Any, human: Callable[[], None], *, raw: Callable[[], None] | None = None) -> None:
+        (raw or human)()
+
+    def request(self, head: list[str], body: bytes | None, document: Any, *, whole: Any = None) -> None:
+        for line in head:
+            self.note(line)
+        if body:
+            self.raw(body)
+
+    def passthrough(self, data: bytes | str | None) -> None:
+        if data:
+            self.raw(data)
+
+
+# The output modes, by the name -o gives (settings.table.OUTPUT_MODES lists the same names, in this
+# order: tests/render/test_output_modes.py holds them together). A new mode: a class and its entry.
+MODES: dict[str, type[Output]] = {cls.name: cls for cls in (AutoOutput, TextOutput, JsonOutput, RawOutput)}
+
+
+def named() -> str:
+    """The mode names as a hint says them: `auto, text, json or raw`."""
+    *first, last = MODES
+    return f"{', '.join(first)} or {last}"
+
+
+def pick(
+    name: str | None, *, among: tuple[type[Output], ...] | None = None, otherwise: type[Output] = AutoOutput
+) -> type[Output]:
+    """The class of the mode `name` gives (any case), if it is `among` the modes a command offers
+    (all of them by default); else `otherwise`. `auth` and `diff` offer json and text (their
+    reports have no wire bytes), `mock` json only (text otherwise)."""
+    cls = MODES.get((name or "").lower())
+    return cls if cls is not None and (among is None or cls in among) else otherwise
+
+
+def _shortened(columns: list[str], rows: list[list[str]], shorter: dict[str, Any], width: int) -> list[list[str]]:
+    """The rows with each `shorter` column in its short form, one column after the other, while
+    the table is wider than `width`."""
+    for c, fn in shorter.items():
+        if _table_width(columns, rows) > width and c in columns:
+            i = columns.index(c)
+            rows = [[fn(v) if j == i else v for j, v in enumerate(row)] for row in rows]
+    return rows
+
+
+def _dropped(
+    columns: list[str], rows: list[list[str]], drop: tuple[str, ...], width: int
+) -> tuple[list[str], list[list[str]]]:
+    """The table without the `drop` columns, one after the other, while it is wider than `width`."""
+    for c in drop:
+        if _table_width(columns, rows) > width and c in columns:
+            i = columns.index(c)
+            columns = columns[:i] + columns[i + 1 :]
+            rows = [row[:i] + row[i + 1 :] for row in rows]
+    return columns, rows
 
 
 def _table_width(columns: list[str], rows: list[list[str]]) -> int:

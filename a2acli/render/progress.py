@@ -116,9 +116,9 @@ class Waiting:
         self.message = ""
         self.started = since if since is not None else time.monotonic()
         self.spinner = (
-            getattr(out, "auto", False) and not out.quiet and terminal(out.err)
+            out.animated and not out.quiet and terminal(out.err)
         )  # the rich view at a real terminal (FORCE_COLOR is not enough); -o text and -q: none
-        self.lines = out.mode == "text" and not self.spinner
+        self.lines = out.human and not self.spinner
         self._live: Any = None
         self._spin: Any = None
         self._restore_echo: Callable[[], None] = _nothing

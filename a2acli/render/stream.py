@@ -280,77 +280,96 @@ _STATE_STYLES = {
 def render_live(s: LiveState) -> Any:
     """A rich renderable of the state (rich is imported only here, for a human at a terminal)."""
     from rich.console import Group
-    from rich.panel import Panel
-    from rich.table import Table
     from rich.text import Text
 
     # agent text (ids, states, notes, names, parts) enters through safe_text alone: escaped, no markup read
     parts: list[Any] = [_header(s)]
-
-    if s.timeline:  # plain styled lines, not a Table: a frame must be cheap to draw
-        width = max(len(r.state) for r in s.timeline)
-        timeline = Text(no_wrap=True, overflow="ellipsis")
-        timeline.append(f"{'Received':<10}  {'Elapsed':>7}  {'State':<{width}}  Status message", style="bold dim")
-        earlier = s.timeline_total - len(s.timeline)
-        if earlier > 0:
-            timeline.append(f"\n{'':<10}  {'':>7}  {'':<{width}}  … {earlier} earlier row(s) not shown", style="dim")
-        for row in s.timeline:
-            style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
-            timeline.append("\n")
-            timeline.append_text(
-                safe_text(
-                    (f"{row.clock:<10}  {'+' + format(row.elapsed, '.1f') + 's':>7}  ", "dim"),
-                    (f"{row.state:<{width}}", style),
-                    f"  {row.note}",
-                )
-            )
-        parts.append(timeline)
-
+    if s.timeline:
+        parts.append(_timeline(s))
     if s.artifacts_dropped:
         parts.append(Text(f"… {s.artifacts_dropped} earlier artifact(s) not shown", style="dim"))
-    for art in s.artifacts.values():
-        named: list[str | tuple[str, str]] = [(art.name or art.artifact_id, "bold magenta")]
-        if art.name and art.name != art.artifact_id:
-            named.append((f" ({art.artifact_id})", "dim"))
-        chunks = f"{art.chunks} chunk{'s' if art.chunks != 1 else ''}"
-        named.append((f"  {chunks}, {'complete' if art.complete else 'streaming…'}", "dim"))
-        body: list[Any] = []
-        if art.description:
-            body.append(safe_text(art.description, one_line=False, style="italic"))
-        if art.continued:
-            body.append(Text("(continued: earlier chunks not shown)", style="dim"))
-        for p in art.parts:
-            if p.kind == "text" and p.text is not None:
-                body.append(safe_text(p.text.render(), one_line=False))
-            elif p.kind == "data":
-                body.append(safe_text(p.pretty, one_line=False, style="green"))
-            elif p.kind == "file":
-                body.append(safe_text("file " + p.file, style="cyan"))
-            else:
-                body.append(safe_text(p.pretty, one_line=False))
-        if art.more_parts:
-            body.append(Text(f"… {art.more_parts} more part(s)", style="dim"))
-        parts.append(
-            Panel(
-                Group(*body) if body else Text(""),
-                title=safe_text(*named),
-                title_align="left",
-                border_style="magenta",
-                expand=False,
+    parts += [_artifact_panel(art) for art in s.artifacts.values()]
+    if s.done:
+        parts.append(_summary_panel(s))
+    return Group(*parts)
+
+
+def _timeline(s: LiveState) -> Any:
+    """The states and status messages received, a line each (plain styled lines, not a Table: a
+    frame must be cheap to draw)."""
+    from rich.text import Text
+
+    width = max(len(r.state) for r in s.timeline)
+    timeline = Text(no_wrap=True, overflow="ellipsis")
+    timeline.append(f"{'Received':<10}  {'Elapsed':>7}  {'State':<{width}}  Status message", style="bold dim")
+    earlier = s.timeline_total - len(s.timeline)
+    if earlier > 0:
+        timeline.append(f"\n{'':<10}  {'':>7}  {'':<{width}}  … {earlier} earlier row(s) not shown", style="dim")
+    for row in s.timeline:
+        style = _STATE_STYLES.get(row.state, "magenta" if row.state.startswith("message") else "white")
+        timeline.append("\n")
+        timeline.append_text(
+            safe_text(
+                (f"{row.clock:<10}  {'+' + format(row.elapsed, '.1f') + 's':>7}  ", "dim"),
+                (f"{row.state:<{width}}", style),
+                f"  {row.note}",
             )
         )
+    return timeline
 
-    if s.done:
-        style = _STATE_STYLES.get(s.state, "white")
-        summary = Table.grid(padding=(0, 2))
-        summary.add_column(style=f"bold {style}", no_wrap=True)
-        summary.add_column(overflow="fold")
-        summary.add_row("Task", safe_text(s.task_id or "(none)"))
-        summary.add_row("Context", safe_text(s.context_id))
-        summary.add_row("State", safe_text(s.state or "unknown", style=f"bold {style}"))
-        summary.add_row("Events", f"{s.events} in {s.elapsed():.1f}s" + (" (then polled)" if s.polled else ""))
-        parts.append(Panel(summary, title="Summary", title_align="left", border_style=style, expand=False))
-    return Group(*parts)
+
+def _artifact_panel(art: Any) -> Any:
+    """One artifact as streamed so far: its name and chunks in the title, its parts inside."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    named: list[str | tuple[str, str]] = [(art.name or art.artifact_id, "bold magenta")]
+    if art.name and art.name != art.artifact_id:
+        named.append((f" ({art.artifact_id})", "dim"))
+    chunks = f"{art.chunks} chunk{'s' if art.chunks != 1 else ''}"
+    named.append((f"  {chunks}, {'complete' if art.complete else 'streaming…'}", "dim"))
+    body: list[Any] = []
+    if art.description:
+        body.append(safe_text(art.description, one_line=False, style="italic"))
+    if art.continued:
+        body.append(Text("(continued: earlier chunks not shown)", style="dim"))
+    body += [_part_text(p) for p in art.parts]
+    if art.more_parts:
+        body.append(Text(f"… {art.more_parts} more part(s)", style="dim"))
+    return Panel(
+        Group(*body) if body else Text(""),
+        title=safe_text(*named),
+        title_align="left",
+        border_style="magenta",
+        expand=False,
+    )
+
+
+def _part_text(p: Any) -> Any:
+    if p.kind == "text" and p.text is not None:
+        return safe_text(p.text.render(), one_line=False)
+    if p.kind == "data":
+        return safe_text(p.pretty, one_line=False, style="green")
+    if p.kind == "file":
+        return safe_text("file " + p.file, style="cyan")
+    return safe_text(p.pretty, one_line=False)
+
+
+def _summary_panel(s: LiveState) -> Any:
+    """The stream's end: task, context, state, and how many events in how long."""
+    from rich.panel import Panel
+    from rich.table import Table
+
+    style = _STATE_STYLES.get(s.state, "white")
+    summary = Table.grid(padding=(0, 2))
+    summary.add_column(style=f"bold {style}", no_wrap=True)
+    summary.add_column(overflow="fold")
+    summary.add_row("Task", safe_text(s.task_id or "(none)"))
+    summary.add_row("Context", safe_text(s.context_id))
+    summary.add_row("State", safe_text(s.state or "unknown", style=f"bold {style}"))
+    summary.add_row("Events", f"{s.events} in {s.elapsed():.1f}s" + (" (then polled)" if s.polled else ""))
+    return Panel(summary, title="Summary", title_align="left", border_style=style, expand=False)
 
 
 def _header(s: LiveState) -> Any:
@@ -399,7 +418,7 @@ class StreamView:
         self.count = 0
         self.polled = 0  # records of the task as polled after the stream (text floor)
         self._console = console
-        self.live_mode = out.mode == "text" and (console is not None or out.rich)
+        self.live_mode = out.human and (console is not None or out.rich)
         self.state = LiveState() if self.live_mode else None
         self._live: Any = None
         self._entered = False
@@ -492,11 +511,10 @@ class StreamView:
     # -- events ----------------------------------------------------------------------------------
     def event(self, reply: Any) -> None:
         self.count += 1
-        if self.out.mode == "raw":
-            self.out.raw(reply.raw)
-        elif self.out.mode == "json":
-            self.out.json(reply.core if self.as_v1 else reply.result, lines=True)
-        elif self.live_mode:
+        self.out.event(reply, self._event_view, as_v1=self.as_v1)
+
+    def _event_view(self, reply: Any) -> None:
+        if self.live_mode:
             assert self.state is not None
             self._feed(self.state.feed, reply.core)
         else:
@@ -510,16 +528,15 @@ class StreamView:
 
     def final(self, reply: Any) -> None:
         """The task as polled after the stream ended early (or fetched for a finished task)."""
+        self.out.event(reply, self._final_view, as_v1=self.as_v1)
+
+    def _final_view(self, reply: Any) -> None:
         core = (
             reply.core.get("task", reply.core)
             if isinstance(reply.core, dict) and isinstance(reply.core.get("task"), dict)
             else reply.core
         )
-        if self.out.mode == "raw":
-            self.out.raw(reply.raw)
-        elif self.out.mode == "json":
-            self.out.json(reply.core if self.as_v1 else reply.result, lines=True)
-        elif self.live_mode:
+        if self.live_mode:
             assert self.state is not None
             self._feed(self.state.task, core or {}, polled=True)
         else:
@@ -530,7 +547,7 @@ class StreamView:
             )
 
     def summary(self, task: dict[str, Any]) -> None:
-        if self.out.mode != "text":
+        if not self.out.human:
             return
         if self.live_mode:
             assert self.state is not None
@@ -661,7 +678,7 @@ class FinalView:
         self._wait: Any = None
 
     def __enter__(self) -> FinalView:
-        if self.out.mode == "text":
+        if self.out.human:
             from a2acli.render.progress import Waiting
 
             self._wait = Waiting(self.out, what="following task").__enter__()
@@ -683,10 +700,10 @@ class FinalView:
 
     def event(self, reply: Any) -> None:
         self.count += 1
-        if self.out.mode == "raw":
+        if self.out.wire_bytes:
             self.out.raw(reply.raw)
             return
-        core_wanted = self.out.mode == "text" or self.as_v1
+        core_wanted = self.out.human or self.as_v1
         self.fold.add(reply.core if core_wanted else reply.result)
         if self._wait is not None and self.fold.task is not None:
             self._wait.update(self.fold.task)
@@ -696,15 +713,14 @@ class FinalView:
     def summary(self, task: dict[str, Any]) -> None:
         self._stop()
         doc = self.fold.result()
-        if self.out.mode == "raw" or doc is None:
-            return
-        if self.out.mode == "json":
-            self.out.json(doc)
-            return
-        from a2acli.render.present import present
+        if doc is not None:  # raw: each event was shown as it came
+            self.out.item(None, doc, lambda: self._folded(doc))
+
+    def _folded(self, doc: Any) -> None:
+        from a2acli.render.replies import view
 
         kind = "task" if self.fold.task is not None else "send"
-        present(kind, _Shown(doc if kind == "task" else {"message": doc}), self.out)
+        view(self.out, kind, _Shown(doc if kind == "task" else {"message": doc}))
 
 
 class _Shown:

@@ -429,6 +429,19 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
         rows.append(Row(L.PROVIDER, str(card["provider"].get("organization", ""))))
     if signature is not None:
         rows += signature_rows(signature)
+    rows += _interface_rows(card) + _capability_rows(card)
+    for key, label in (("defaultInputModes", L.INPUT_MODES), ("defaultOutputModes", L.OUTPUT_MODES)):
+        if card.get(key):
+            rows.append(Row(label, ", ".join(str(m) for m in _listed(card[key]))))
+    rows += _security_rows(card)
+    for skill in _listed(card.get("skills")):
+        rows += _skill_rows(skill, verbose) if isinstance(skill, dict) else [Row(L.SKILL, compact(skill))]
+    return rows + _metadata(card, verbose)
+
+
+def _interface_rows(card: dict[str, Any]) -> Rows:
+    """Each interface: its URL, binding, version and tenant (one that is not an object, as JSON)."""
+    rows: Rows = []
     for itf in _listed(card.get("supportedInterfaces")):
         if not isinstance(itf, dict):
             rows.append(Row(L.INTERFACE, compact(itf)))
@@ -440,20 +453,28 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
         ]
         if itf.get("tenant"):
             rows.append(Row(L.INTERFACE_TENANT, str(itf["tenant"])))
+    return rows
+
+
+def _capability_rows(card: dict[str, Any]) -> Rows:
+    """The capabilities set, then each extension and whether it is required."""
     caps = card.get("capabilities")
     if not isinstance(caps, dict):
         caps = {}
     flags = [k for k in ("streaming", "pushNotifications", "extendedAgentCard") if caps.get(k)]
-    rows.append(Row(L.CAPABILITIES, ", ".join(flags) or "none"))
+    rows: Rows = [Row(L.CAPABILITIES, ", ".join(flags) or "none")]
     for ext in _listed(caps.get("extensions")):  # A2A §4.6: the ones marked required must be declared (--extension)
         if isinstance(ext, dict) and ext.get("uri"):
             rows += [
                 Row(L.EXTENSION, str(ext["uri"])),
                 Row(L.EXTENSION_REQUIRED, "true" if ext.get("required") is True else "false"),
             ]
-    for key, label in (("defaultInputModes", L.INPUT_MODES), ("defaultOutputModes", L.OUTPUT_MODES)):
-        if card.get(key):
-            rows.append(Row(label, ", ".join(str(m) for m in _listed(card[key]))))
+    return rows
+
+
+def _security_rows(card: dict[str, Any]) -> Rows:
+    """Each security scheme, then which of them a call needs."""
+    rows: Rows = []
     schemes = card.get("securitySchemes")
     for name, scheme in schemes.items() if isinstance(schemes, dict) else []:
         rows += _scheme_rows(str(name), scheme)
@@ -464,9 +485,7 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
     ]
     if required:
         rows.append(Row(L.REQUIRES, " or ".join(" and ".join(names) for names in required if names) or "none"))
-    for skill in _listed(card.get("skills")):
-        rows += _skill_rows(skill, verbose) if isinstance(skill, dict) else [Row(L.SKILL, compact(skill))]
-    return rows + _metadata(card, verbose)
+    return rows
 
 
 def event_kind(core: Any) -> str:

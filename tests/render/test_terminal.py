@@ -259,10 +259,10 @@ def test_text_is_the_floor_at_a_terminal_too_and_auto_is_the_rich_view(monkeypat
     monkeypatch.setenv("FORCE_COLOR", "1")  # not even forced colour makes -o text rich
     out, err = Tty(), Tty()
     o = Output("text", stdout=out, stderr=err)
-    assert o.mode == "text" and not o.rich and not o.err_rich and not Waiting(o).spinner
+    assert o.human and o.name == "text" and not o.rich and not o.err_rich and not Waiting(o).spinner
     present("task", Reply({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}), o)
     o.warn("task t-1 ended failed")
     assert out.getvalue() == "Task: t-1\nContext: c-1\nState: completed\n\n"
     assert "\x1b" not in out.getvalue() + err.getvalue()
     auto = Output("auto", stdout=Tty(), stderr=Tty())
-    assert auto.mode == "text" and auto.rich and auto.err_rich and Waiting(auto).spinner
+    assert auto.human and auto.name == "auto" and auto.rich and auto.err_rich and Waiting(auto).spinner

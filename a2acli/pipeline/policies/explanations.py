@@ -17,8 +17,6 @@ def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
     state, read with one GetTask (official CLI spec §10.4: "MUST report the resulting state"), is
     shown in text (the task record on stdout) and named in the error, which still ends the command
     with exit 1. A GetTask that fails too leaves the refusal as it was."""
-    from a2acli.render.present import present
-
     if err.code != "TaskNotCancelableError":
         return err
     try:
@@ -29,8 +27,7 @@ def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
     state = call.task.get("state")
     if not state:
         return err
-    if call.out.mode != "json":  # under -o json stdout is the one error document
-        present("task", reply, call.out, as_v1=call.opts.as_v1)
+    call.out.error_context("task", reply, as_v1=call.opts.as_v1)  # -o json: stdout is the one error document
     err.message = f"{err.message}: task {task_id} is {state_text(state)}"
     if not err.hint:
         err.hint = f"a task that is {state_text(state)} cannot be canceled" if settled(state) else None
@@ -85,9 +82,11 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
         call.out.command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}")
-    elif state == "TASK_STATE_COMPLETED" and call.out.mode == "text" and t.get("contextId"):
-        call.out.note(f"task {t['id']} completed; a next message in its context:")
-        call.out.command(f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'")
+    elif state == "TASK_STATE_COMPLETED" and t.get("contextId"):  # a human's view only
+        call.out.next_step(
+            f"task {t['id']} completed; a next message in its context:",
+            f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'",
+        )
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
         raise UnexpectedStateError(
