@@ -311,3 +311,11 @@ def test_a_mock_of_http_exchanges_loads_no_grpc(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
     assert out.strip() == "t-2 []"
+
+
+def test_mock_json_output_names_the_grpc_url_beside_the_http_one(cli, dump):
+    result = cli("mock", str(dump), "--port", "0", "--grpc-port", "0", "--timeout", "0", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["url"].startswith("http://127.0.0.1:") and doc["grpcUrl"].startswith("grpc://127.0.0.1:")
+    assert "rec/002-SendMessage" in doc["calls"]

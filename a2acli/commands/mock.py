@@ -57,7 +57,7 @@ def mock_command(
         typer.Option(
             "--output",
             "-o",
-            help="text (the URL) or json ({url, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)",
+            help="text (the URL) or json ({url, grpcUrl, calls}) on stdout; each request is logged on stderr. (env: A2ACLI_OUTPUT)",
             show_default=False,
         ),
     ] = None,
@@ -89,7 +89,12 @@ def mock_command(
             for line in served.summary():
                 out.note(f"serving {line}")
             out.document(
-                {"url": served.url, "calls": [c.name for c in served.found.calls]}, lambda: out.text(served.url)
+                {
+                    "url": served.url,
+                    **({"grpcUrl": served.grpc_url} if served.grpc_url else {}),
+                    "calls": [c.name for c in served.found.calls],
+                },
+                lambda: out.text(served.url),
             )
             out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
             _wait(duration)
