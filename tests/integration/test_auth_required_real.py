@@ -113,7 +113,7 @@ class Terminal:
 
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes `a2a`
-            os.execve(argv[0], argv, env)  # dumb: the text floor, no control sequences to strip
+            os.execve(argv[0], argv, env)
         self.seen = b""
 
     def until(self, marker: str, timeout: float = 30) -> str:

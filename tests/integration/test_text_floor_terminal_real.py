@@ -25,8 +25,8 @@ COMMANDS = [
 
 
 def at_a_terminal(a2a_bin: list[str], a2a_env, args: list[str], url: str, tmp_path, **env: str) -> str:
-    """What a terminal shows of `a2a ARGS -u URL` (stdout and stderr both go to the pty; `script`
-    gives it one, so this is run_a2a's subprocess.run in another form)."""
+    """What a terminal shows of `a2a ARGS -u URL` (stdout and stderr both go to the pty that
+    `script` gives it, which is why this is not `run_a2a`; the environment is `a2a_env`'s)."""
     command = shlex.join([*a2a_bin, *args, "-u", url])
     settings = {"NO_COLOR": None, "FORCE_COLOR": None, "TERM": "xterm-256color", "COLUMNS": "100", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
     base = a2a_env(**{**settings, **env})
