@@ -114,25 +114,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | extra
 
 
-def cli_runner(a2a_bin: list[str], url: str, *extra: str) -> Any:
-    """Runs the installed `a2a ARGS… -u URL EXTRA…` apart from the user's settings; asserts the exit
-    code (`check`) unless it is None."""
-    import os
-    import subprocess
-
-    env = clean_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
-    env["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml found from the working directory
-
-    def run(*args: str, check: int | None = 0, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args, "-u", url, *extra]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, input=input, stdin=None if input is not None else subprocess.DEVNULL)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
-
-    return run
-
-
 # -- the text floor --------------------------------------------------------------------------------
 
 FIELD = re.compile(r"^([^:\s][^:]*): (.*)$")

@@ -1,4 +1,5 @@
-"""Integration fixtures: the installed `a2a`, and real a2a-sdk servers in subprocesses: the demo
+"""Integration fixtures: the installed `a2a` (`run_a2a`, the one way these tests run it; `a2a_env`,
+the one environment for the few started in the background with Popen), and real a2a-sdk servers in subprocesses: the demo
 agent (JSON-RPC + HTTP+JSON, and gRPC on a second port when grpcio is installed) and a REST-only
 agent (`rest_only_server.py`)."""
 
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import shutil
 import socket
 import subprocess
@@ -69,6 +71,22 @@ def a2a_bin() -> list[str]:
 
 
 _UNSET: Any = object()
+NO_CONFIG = {"A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull}  # no config file is read
+
+
+def _a2a_env(**extra: str | None) -> dict[str, str]:
+    """The environment of every `a2a` these tests start: this process's without the user's A2ACLI_*
+    settings (`a2a_testkit.clean_env`, the one scrub), plus `extra` (a None value unsets)."""
+    from a2a_testkit import clean_env
+
+    return {k: v for k, v in (clean_env() | extra).items() if v is not None}
+
+
+@pytest.fixture(scope="session")
+def a2a_env() -> Callable[..., dict[str, str]]:
+    """`a2a_env(**extra)` -> the env for an `a2a` that must run in the background (Popen: a server,
+    `a2a mock`, a stream read line by line); everything else goes through `run_a2a`."""
+    return _a2a_env
 
 
 class A2aRunner:
@@ -77,7 +95,9 @@ class A2aRunner:
     A2ACLI_* settings (`a2a_testkit.clean_env`) plus `env` (a None value unsets); stdin is /dev/null unless `input` is
     given; a run longer than `timeout` seconds fails the test (subprocess.TimeoutExpired). With
     `check` (an exit code), the exit code is asserted, with both streams in the message.
-    `bound(...)` gives a runner with more arguments after ARGS (`-u URL`) or other defaults."""
+    `bound(...)` gives a runner with more arguments after ARGS (`-u URL`) or other defaults;
+    `isolated()` one that reads no config file and asserts exit 0; `at(URL, EXTRA…)` the usual one:
+    `a2a ARGS… -u URL EXTRA…`, isolated."""
 
     def __init__(
         self,
@@ -109,6 +129,13 @@ class A2aRunner:
             timeout=self.timeout if timeout is _UNSET else timeout,
         )
 
+    def isolated(self) -> A2aRunner:
+        """This runner reading no config file (global or local), asserting exit 0 unless told."""
+        return self.bound(env=NO_CONFIG, check=0)
+
+    def at(self, url: str, *extra: str) -> A2aRunner:
+        return self.isolated().bound("-u", url, *extra)
+
     def __call__(
         self,
         *args: str,
@@ -118,14 +145,12 @@ class A2aRunner:
         cwd: Path | None = _UNSET,
         timeout: float = _UNSET,
     ) -> subprocess.CompletedProcess[str]:
-        from a2a_testkit import clean_env
-
         argv = [*self.prefix, *args, *self.after]
         proc = subprocess.run(
             argv,
             capture_output=True,
             text=True,
-            env={k: v for k, v in (clean_env() | self.env | (env or {})).items() if v is not None},
+            env=_a2a_env(**{**self.env, **(env or {})}),
             input=input,
             stdin=None if input is not None else subprocess.DEVNULL,
             cwd=self.cwd if cwd is _UNSET else cwd,
@@ -182,13 +207,14 @@ def _wait_until_up(proc: subprocess.Popen[bytes], card_url: str, what: str = "de
 
 
 @contextlib.contextmanager
-def _serve(argv: Callable[[int], list[str]], log: Path, what: str) -> Iterator[str]:
-    """Start `argv(port)` on a free port of 127.0.0.1 (stdout+stderr to `log`), yield its base
-    URL once its card answers, stop it at the end. Retries on another port if the port was taken."""
+def _serve(argv: Callable[[int], list[str]], log: Path, what: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start `argv(port)` on a free port of 127.0.0.1 (stdout+stderr to `log`; `env`, this process's
+    if None), yield its base URL once its card answers, stop it at the end. Retries on another port
+    if the port was taken."""
     for _attempt in range(START_ATTEMPTS):
         port = _free_port()
         with log.open("wb") as out:
-            proc = subprocess.Popen(argv(port), stdout=out, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(argv(port), stdout=out, stderr=subprocess.STDOUT, env=env)
         url = f"http://127.0.0.1:{port}"
         try:
             up = _wait_until_up(proc, url + "/.well-known/agent-card.json", what)

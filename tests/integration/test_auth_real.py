@@ -7,13 +7,10 @@ advertises (A2ACLI_CARD_GET_003), and `--debug` shows which headers went, values
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 BEARER = "bearer-0123456789abcdef"
@@ -21,19 +18,9 @@ CASES = [("jsonrpc", "1.0"), ("jsonrpc", "0.3"), ("rest", "1.0"), ("rest", "0.3"
 
 
 @pytest.fixture
-def a2a(a2a_bin, demo_agent, tmp_path):
-    """The installed `a2a … -u DEMO`, with a config file of its own under tmp_path."""
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = str(tmp_path / "config.toml")
-
-    def run(*args: str, check: int | None = 0, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args, "-u", demo_agent.url]
-        proc = subprocess.run(argv, capture_output=True, text=True, env={**env, **(extra_env or {})}, timeout=60)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
-
-    return run
+def a2a(run_a2a, demo_agent, tmp_path):
+    """The installed `a2a … -u DEMO`, with a config file of its own under tmp_path; asserts exit 0 unless told."""
+    return run_a2a.bound("-u", demo_agent.url, env={"A2ACLI_GLOBAL_CONFIG": str(tmp_path / "config.toml")}, check=0)
 
 
 def extended_block(stderr: str) -> str:
@@ -74,7 +61,7 @@ def test_a_bearer_alone_is_withheld_and_the_extended_card_refused(a2a, transport
 @pytest.mark.spec("A2ACLI_AUTH_001")
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest"])
 def test_the_api_key_from_the_environment(a2a, demo_agent, transport):
-    proc = a2a("card", "extended", "--transport", transport, "-o", "json", "--as", "v1", extra_env={"A2ACLI_API_KEY": demo_agent.api_key})
+    proc = a2a("card", "extended", "--transport", transport, "-o", "json", "--as", "v1", env={"A2ACLI_API_KEY": demo_agent.api_key})
     assert "admin-report" in [s["id"] for s in json.loads(proc.stdout)["skills"]]
 
 

@@ -13,12 +13,11 @@ import os
 import re
 import select
 import shlex
-import subprocess
 import time
 from typing import Any
 
 import pytest
-from a2a_testkit import assert_floor, clean_env, floor_block
+from a2a_testkit import assert_floor, floor_block
 
 pytestmark = [pytest.mark.integration, pytest.mark.spec("A2ACLI_AUTH_011")]
 
@@ -27,24 +26,13 @@ NAMED = {"securityScheme": "apiKey", "type": "apiKey", "location": "header", "na
 BINDINGS = [(t, v) for t in ("jsonrpc", "rest", "grpc") for v in ("1.0", "0.3")]
 
 
-def _env() -> dict[str, str]:
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
-    env["A2ACLI_LOCAL_CONFIG"] = os.devnull
-    return env
+NO_CONFIG = {"A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull}
 
 
 @pytest.fixture
-def run(a2a_bin):
+def run(run_a2a):
     """`a2a ARGS…` (the installed command) apart from the user's settings; asserts exit 0."""
-
-    def go(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=_env(), timeout=60, input=input, stdin=None if input is not None else subprocess.DEVNULL)
-        assert proc.returncode == 0, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
-
-    return go
+    return run_a2a.isolated()
 
 
 def hinted(stderr: str) -> list[str]:
@@ -120,12 +108,12 @@ def test_chat_piped_ends_at_auth_required_with_the_command(run, demo_agent, tran
 class Terminal:
     """`a2a` on a pseudo-terminal (its stdin, stdout, stderr and /dev/tty, where getpass reads)."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         import pty
 
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes `a2a`
-            os.execve(argv[0], argv, {**_env(), "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"})  # dumb: the text floor, no control sequences to strip
+            os.execve(argv[0], argv, env)
         self.seen = b""
 
     def until(self, marker: str, timeout: float = 30) -> str:
@@ -162,11 +150,11 @@ class Terminal:
 
 @pytest.mark.spec("A2ACLI_CHAT_001")
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest"])
-def test_chat_at_a_terminal_reads_the_key_unechoed_and_sends_it_with_the_next_turn(run, a2a_bin, demo_agent, transport):
+def test_chat_at_a_terminal_reads_the_key_unechoed_and_sends_it_with_the_next_turn(run, a2a_bin, a2a_env, demo_agent, transport):
     if len(a2a_bin) != 1:
         pytest.skip("needs the installed `a2a` script")
     task = json.loads(run("send", "--skill", "auth", "-o", "json", "-u", demo_agent.url, "--transport", transport).stdout)["task"]
-    term = Terminal([a2a_bin[0], "chat", "--task-id", task["id"], "--context-id", task["contextId"], "-u", demo_agent.url, "--transport", transport])
+    term = Terminal([a2a_bin[0], "chat", "--task-id", task["id"], "--context-id", task["contextId"], "-u", demo_agent.url, "--transport", transport], a2a_env(**NO_CONFIG, NO_COLOR="1", TERM="dumb", COLUMNS="200"))  # dumb: the text floor, no control sequences to strip
     term.until("you> ")
     term.type("hello")  # the first turn goes without the key: the agent asks again
     shown = term.until("(not shown; Enter to skip): ")

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from a2a_testkit import cli_runner
 
 
 @pytest.mark.spec("A2ACLI_CARD_GET_004")
-def test_the_demo_agents_unsigned_card_is_absent_not_a_failure(a2a_bin, demo_agent):
-    a2a = cli_runner(a2a_bin, demo_agent.url)
+def test_the_demo_agents_unsigned_card_is_absent_not_a_failure(run_a2a, demo_agent):
+    a2a = run_a2a.at(demo_agent.url)
     text = a2a("card", "fetch")
     assert "Signature: absent\n" in text.stdout
     assert "signature" not in text.stderr.lower()

@@ -12,7 +12,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from a2a_testkit import cli_runner
 
 pytestmark = [pytest.mark.integration, pytest.mark.spec("A2ACLI_CARD_GET_005")]
 
@@ -45,8 +44,8 @@ def catalog(tmp_path: Path, demo_agent) -> Iterator[str]:
         server.server_close()
 
 
-def test_send_and_card_fetch_through_a_catalog_entry(a2a_bin, demo_agent, catalog):
-    a2a = cli_runner(a2a_bin, "catalog:demo", "--catalog", catalog)
+def test_send_and_card_fetch_through_a_catalog_entry(run_a2a, demo_agent, catalog):
+    a2a = run_a2a.at("catalog:demo", "--catalog", catalog)
     card = a2a("card", "fetch", "-o", "json")
     assert json.loads(card.stdout)["supportedInterfaces"][0]["url"].startswith(demo_agent.url)
     assert f"catalog:demo: 'demo', {demo_agent.url}, from the catalog {catalog}" in card.stderr
@@ -59,11 +58,11 @@ def test_send_and_card_fetch_through_a_catalog_entry(a2a_bin, demo_agent, catalo
     assert all("x-api-key" not in r and "authorization" not in r for r in _Quiet.requests)
 
 
-def test_card_catalog_and_a_missing_entry_against_the_served_catalog(a2a_bin, catalog):
-    a2a = cli_runner(a2a_bin, "catalog:dmeo", "--catalog", catalog)
+def test_card_catalog_and_a_missing_entry_against_the_served_catalog(run_a2a, catalog):
+    a2a = run_a2a.at("catalog:dmeo", "--catalog", catalog)
     listed = a2a("card", "catalog", "-o", "json")
     assert [a["reference"] for a in json.loads(listed.stdout)["agents"]] == ["catalog:demo", "catalog:elsewhere"]
     missing = a2a("send", "hi", check=3)
     assert "no agent 'dmeo' in the catalog" in missing.stderr and "did you mean 'demo'?" in missing.stderr
-    unreachable = cli_runner(a2a_bin, "catalog:elsewhere", "--catalog", catalog)("send", "hi", check=3)
+    unreachable = run_a2a.at("catalog:elsewhere", "--catalog", catalog)("send", "hi", check=3)
     assert "cannot connect to http://127.0.0.1:9" in unreachable.stderr

@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from a2a_testkit import assert_floor, cli_runner
+from a2a_testkit import assert_floor
 
 pytestmark = [pytest.mark.integration, pytest.mark.spec("A2ACLI_CHAT_001")]
 
 
 @pytest.fixture(params=["jsonrpc", "rest"])
-def a2a(request, a2a_bin, demo_agent):
-    return cli_runner(a2a_bin, demo_agent.url, "--transport", request.param)
+def a2a(request, run_a2a, demo_agent):
+    return run_a2a.at(demo_agent.url, "--transport", request.param)
 
 
 def test_turns_share_the_context_until_new(a2a):

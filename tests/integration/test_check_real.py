@@ -11,7 +11,6 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 
@@ -28,17 +27,21 @@ KNOWN_WARNINGS = {
 }
 
 
-def check(a2a_bin: list[str], *args: str) -> tuple[subprocess.CompletedProcess[str], Any]:
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
-    proc = subprocess.run([*a2a_bin, "check", *args, "-o", "json"], capture_output=True, text=True, env=env, timeout=120)
+@pytest.fixture(scope="module")
+def a2a(run_a2a):
+    """`a2a ARGS…` without the user's global config (exit code not asserted: the tests read it)."""
+    return run_a2a.bound(env={"A2ACLI_GLOBAL_CONFIG": os.devnull}, timeout=120)
+
+
+def check(a2a, *args: str) -> tuple[subprocess.CompletedProcess[str], Any]:
+    proc = a2a("check", *args, "-o", "json")
     return proc, json.loads(proc.stdout)
 
 
 @pytest.mark.spec("A2ACLI_CONFORM_001")
-def test_check_passes_in_full_on_every_interface_of_the_demo_agent(a2a_bin, demo_agent, tmp_path):
+def test_check_passes_in_full_on_every_interface_of_the_demo_agent(a2a, demo_agent, tmp_path):
     junit = tmp_path / "check.xml"
-    proc, doc = check(a2a_bin, demo_agent.url, "--plaintext", "--api-key", demo_agent.api_key, "--webhook", "--timeout", "20", "--junit", str(junit))
+    proc, doc = check(a2a, demo_agent.url, "--plaintext", "--api-key", demo_agent.api_key, "--webhook", "--timeout", "20", "--junit", str(junit))
     checks = {c["id"]: c for c in doc["checks"]}
     assert len(checks) == len(doc["checks"])  # ids are unique
     bindings = ("jsonrpc", "rest", "grpc") if demo_agent.grpc_url else ("jsonrpc", "rest")
@@ -70,10 +73,10 @@ def test_check_passes_in_full_on_every_interface_of_the_demo_agent(a2a_bin, demo
     assert [c.get("name").split(":")[0] for c in cases] == [c["id"] for c in doc["checks"]]
 
 
-def test_check_passes_on_the_demo_agent_as_the_readme_starts_it(a2a_bin, demo_agent):
+def test_check_passes_on_the_demo_agent_as_the_readme_starts_it(a2a, demo_agent):
     """Issue 24, item 12: a newcomer's first `a2a check URL`, no flags. The card lists gRPC as
     grpc://HOST:PORT (the scheme says plaintext), so gRPC is probed as served, not over TLS."""
-    proc, doc = check(a2a_bin, demo_agent.url)
+    proc, doc = check(a2a, demo_agent.url)
     assert proc.returncode == 0, [c for c in doc["checks"] if c["status"] == "fail"]
     checks = {c["id"]: c for c in doc["checks"]}
     if demo_agent.grpc_url:
@@ -81,16 +84,16 @@ def test_check_passes_on_the_demo_agent_as_the_readme_starts_it(a2a_bin, demo_ag
         for v in ("1.0", "0.3"):
             assert checks[f"grpc-{v}.reachable"]["status"] == "pass", checks[f"grpc-{v}.reachable"]
             assert checks[f"grpc-{v}.message-send"]["status"] == "pass"
-    text = subprocess.run([*a2a_bin, "check", demo_agent.url], capture_output=True, text=True, timeout=120, env={**os.environ, "A2ACLI_GLOBAL_CONFIG": os.devnull})
+    text = a2a("check", demo_agent.url)
     assert text.returncode == 0 and "FAIL" not in text.stdout, text.stdout
 
 
 @pytest.mark.parametrize("binding", ["jsonrpc", "rest", "grpc"])
-def test_check_passes_per_binding(a2a_bin, demo_agent, binding):
+def test_check_passes_per_binding(a2a, demo_agent, binding):
     """Each binding alone (--transport) passes over both versions, push delivery included."""
     if binding == "grpc" and not demo_agent.grpc_url:
         pytest.skip("no gRPC (grpcio not installed)")
-    proc, doc = check(a2a_bin, demo_agent.url, "--transport", binding, "--plaintext", "--api-key", demo_agent.api_key, "--webhook", "--timeout", "20")
+    proc, doc = check(a2a, demo_agent.url, "--transport", binding, "--plaintext", "--api-key", demo_agent.api_key, "--webhook", "--timeout", "20")
     assert proc.returncode == 0, [c for c in doc["checks"] if c["status"] == "fail"]
     ids = {c["id"]: c for c in doc["checks"]}
     for version in ("1.0", "0.3"):
@@ -99,8 +102,8 @@ def test_check_passes_per_binding(a2a_bin, demo_agent, binding):
     assert not [c for c in ids if c.startswith(others)]
 
 
-def test_read_only_check_creates_nothing_and_passes(a2a_bin, demo_agent):
-    proc, doc = check(a2a_bin, demo_agent.url, "--read-only", "--transport", "jsonrpc")
+def test_read_only_check_creates_nothing_and_passes(a2a, demo_agent):
+    proc, doc = check(a2a, demo_agent.url, "--read-only", "--transport", "jsonrpc")
     statuses = {c["id"]: c["status"] for c in doc["checks"]}
     assert statuses["jsonrpc-1.0.message-send"] == "skip" and statuses["jsonrpc-1.0.streaming"] == "skip"
     assert not [c for c in statuses if c.startswith(("rest-", "grpc-"))]  # --transport: that binding only
@@ -108,8 +111,8 @@ def test_read_only_check_creates_nothing_and_passes(a2a_bin, demo_agent):
 
 
 @pytest.mark.spec("A2ACLI_CARD_GET_002")
-def test_check_card_validates_the_served_card(a2a_bin, demo_agent):
-    proc, doc = check(a2a_bin, "card", demo_agent.card_url)
+def test_check_card_validates_the_served_card(a2a, demo_agent):
+    proc, doc = check(a2a, "card", demo_agent.card_url)
     assert proc.returncode == 0, proc.stdout
     assert doc["cards"][0]["versions"] == ["1.0"]
     assert all(f["severity"] == "info" for f in doc["cards"][0]["findings"])

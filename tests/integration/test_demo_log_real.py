@@ -12,17 +12,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from a2a_testkit import clean_env
 from conftest import _free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell")]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_log_file_takes_the_servers_log_and_stderr_keeps_the_banner(a2a_bin, tmp_path):
+def test_log_file_takes_the_servers_log_and_stderr_keeps_the_banner(a2a_bin, a2a_env, tmp_path):
     log = tmp_path / "demo.log"
     port = _free_port()
-    env = clean_env(A2ACLI_CONFIG=os.devnull)
+    env = a2a_env(A2ACLI_CONFIG=os.devnull)
     proc = subprocess.Popen([*a2a_bin, "demo-server", "--port", str(port), "--grpc-port", "0", "--log-level", "info", "--log-file", str(log)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + 20
@@ -42,18 +41,18 @@ def test_log_file_takes_the_servers_log_and_stderr_keeps_the_banner(a2a_bin, tmp
     assert "INFO:  uvicorn.error: Application startup complete." in written  # ...it is in the file
 
 
-def test_log_file_that_cannot_be_written_is_a_usage_error(a2a_bin, tmp_path):
-    done = subprocess.run([*a2a_bin, "demo-server", "--port", "0", "--log-file", str(tmp_path / "no" / "such" / "demo.log")], capture_output=True, text=True, env=clean_env(A2ACLI_CONFIG=os.devnull), timeout=30)
+def test_log_file_that_cannot_be_written_is_a_usage_error(run_a2a, tmp_path):
+    done = run_a2a("demo-server", "--port", "0", "--log-file", str(tmp_path / "no" / "such" / "demo.log"), env={"A2ACLI_CONFIG": os.devnull}, timeout=30)
     assert done.returncode == 2
     assert "--log-file: cannot write" in done.stderr and "No such file or directory" in done.stderr
 
 
-def test_the_tour_keeps_the_demo_agents_log_out_of_its_output(a2a_bin, tmp_path):
+def test_the_tour_keeps_the_demo_agents_log_out_of_its_output(a2a_bin, a2a_env, tmp_path):
     bindir = Path(a2a_bin[0]).parent if os.path.isabs(a2a_bin[0]) else Path(sys.executable).parent
     assert shutil.which("a2a", path=str(bindir)), "the tour runs the installed `a2a`"
     log = tmp_path / "tour-demo.log"
     port = _free_port()
-    env = clean_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(port), A2ACLI_DEMO_LOG=str(log), A2ACLI_DEMO_LOG_LEVEL="info")
+    env = a2a_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(port), A2ACLI_DEMO_LOG=str(log), A2ACLI_DEMO_LOG_LEVEL="info")
     env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["sh", str(ROOT / "examples" / "tour.sh")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180)
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,6 @@ import subprocess
 from typing import Any
 
 import pytest
-from a2a_testkit import cli_runner
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
@@ -24,10 +23,10 @@ def envelope(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
 @pytest.mark.spec("A2ACLI_OUT_004", "A2ACLI_EXIT_001")
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest", "grpc"])
-def test_task_not_found_is_named_the_same_over_every_binding(a2a_bin, demo_agent, transport, version):
+def test_task_not_found_is_named_the_same_over_every_binding(run_a2a, demo_agent, transport, version):
     if transport == "grpc" and demo_agent.grpc_url is None:
         pytest.skip("no grpcio: the demo agent serves no gRPC")
-    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport, *(["--plaintext"] if transport == "grpc" else []))
+    run = run_a2a.at(demo_agent.url, "--transport", transport, *(["--plaintext"] if transport == "grpc" else []))
     err = envelope(run("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))
     assert err["code"] == "TaskNotFoundError" and err["message"].startswith("TaskNotFoundError: ")
     assert err["a2aCode"] == TRANSPORT_CODE[transport] and err["hint"]
@@ -38,8 +37,8 @@ def test_task_not_found_is_named_the_same_over_every_binding(a2a_bin, demo_agent
 @pytest.mark.spec("A2ACLI_INTERACT_002", "A2ACLI_OUT_004")
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest"])
 @pytest.mark.parametrize("command", [["send"], ["stream"]])
-def test_an_unknown_task_id_is_rejected_points_at_debug_and_creates_no_task(a2a_bin, demo_agent, transport, command):
-    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)
+def test_an_unknown_task_id_is_rejected_points_at_debug_and_creates_no_task(run_a2a, demo_agent, transport, command):
+    run = run_a2a.at(demo_agent.url, "--transport", transport)
     before = {t["id"] for t in json.loads(run("tasks", "list", "--page-size", "100", "-o", "json").stdout).get("tasks", [])}
     proc = run(*command, "more please", "--task-id", "no-such-task", "-o", "json", check=1)
     err = envelope(proc)
@@ -53,7 +52,7 @@ def test_an_unknown_task_id_is_rejected_points_at_debug_and_creates_no_task(a2a_
 
 @pytest.mark.spec("A2ACLI_OUT_003")
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest"])
-def test_a_subscription_refused_before_its_first_event_is_one_compact_line(a2a_bin, demo_agent, transport):
-    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)
+def test_a_subscription_refused_before_its_first_event_is_one_compact_line(run_a2a, demo_agent, transport):
+    run = run_a2a.at(demo_agent.url, "--transport", transport)
     proc = run("stream", "hi", "--task-id", "no-such-task", "-o", "json", check=1)
     assert envelope(proc)["code"] == "TaskNotFoundError"

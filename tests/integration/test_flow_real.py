@@ -18,7 +18,6 @@ from typing import Any
 
 import httpx
 import pytest
-from a2a_testkit import clean_env, cli_runner
 from conftest import HAS_GRPC
 
 pytestmark = pytest.mark.integration
@@ -27,8 +26,8 @@ SLOW = ["--skill", "slow", "-f", "steps:=3", "-f", "delay:=0.3"]
 
 
 @pytest.fixture(scope="module", params=TRANSPORTS)
-def a2a(request, a2a_bin, demo_agent):
-    return cli_runner(a2a_bin, demo_agent.url, "--transport", request.param)
+def a2a(request, run_a2a, demo_agent):
+    return run_a2a.at(demo_agent.url, "--transport", request.param)
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +80,8 @@ def test_poll_interval_takes_durations_and_timeout_expires_on_a_running_task(a2a
 @pytest.mark.spec("A2ACLI_VER_003")
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("value", [False, None])
-def test_stream_falls_back_to_send_and_wait_when_the_card_does_not_claim_streaming(a2a_bin, card_file, transport, value):
-    run = cli_runner(a2a_bin, card_file(streaming=value), "--transport", transport)
+def test_stream_falls_back_to_send_and_wait_when_the_card_does_not_claim_streaming(run_a2a, card_file, transport, value):
+    run = run_a2a.at(card_file(streaming=value), "--transport", transport)
     result = run("stream", *SLOW, "-o", "json", "--expect-state", "completed")
     assert "capabilities.streaming" in result.stderr and "sending the message with SendMessage and polling its task instead of streaming" in result.stderr
     last = json.loads(result.stdout.splitlines()[-1])
@@ -91,10 +90,10 @@ def test_stream_falls_back_to_send_and_wait_when_the_card_does_not_claim_streami
 
 @pytest.mark.spec("A2ACLI_VER_003")
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_subscribe_polls_when_the_card_does_not_claim_streaming(a2a_bin, demo_agent, card_file, transport):
-    started = json.loads(cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("send", *SLOW, "--async", "-o", "json").stdout)
+def test_subscribe_polls_when_the_card_does_not_claim_streaming(run_a2a, demo_agent, card_file, transport):
+    started = json.loads(run_a2a.at(demo_agent.url, "--transport", transport)("send", *SLOW, "--async", "-o", "json").stdout)
     tid = task_of(started)["id"]
-    run = cli_runner(a2a_bin, card_file(streaming=False), "--transport", transport)
+    run = run_a2a.at(card_file(streaming=False), "--transport", transport)
     result = run("tasks", "subscribe", tid, "--poll-interval", "0.2", "--expect-state", "completed")
     assert f"the card says capabilities.streaming is false: polling task {tid} instead of subscribing" in result.stderr
     assert "State: completed" in result.stdout
@@ -102,10 +101,10 @@ def test_subscribe_polls_when_the_card_does_not_claim_streaming(a2a_bin, demo_ag
 
 @pytest.mark.spec("A2ACLI_VER_003")
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_push_config_is_refused_unless_claimed_or_forced(a2a_bin, demo_agent, card_file, transport):
-    started = json.loads(cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("send", "hello", "--async", "-o", "json").stdout)
+def test_push_config_is_refused_unless_claimed_or_forced(run_a2a, demo_agent, card_file, transport):
+    started = json.loads(run_a2a.at(demo_agent.url, "--transport", transport)("send", "hello", "--async", "-o", "json").stdout)
     tid = task_of(started)["id"]
-    run = cli_runner(a2a_bin, card_file(pushNotifications=False), "--transport", transport)
+    run = run_a2a.at(card_file(pushNotifications=False), "--transport", transport)
     refused = run("push-config", "list", tid, check=1)
     assert "hint: the card says capabilities.pushNotifications is false; --force sends anyway" in refused.stderr
     forced = run("push-config", "list", tid, "--force", "-o", "json")
@@ -114,8 +113,8 @@ def test_push_config_is_refused_unless_claimed_or_forced(a2a_bin, demo_agent, ca
 
 
 @pytest.mark.spec("A2ACLI_VER_003")
-def test_extended_card_is_refused_unless_claimed(a2a_bin, demo_agent, card_file):
-    run = cli_runner(a2a_bin, card_file(extendedAgentCard=False), "--api-key", demo_agent.api_key)
+def test_extended_card_is_refused_unless_claimed(run_a2a, demo_agent, card_file):
+    run = run_a2a.at(card_file(extendedAgentCard=False), "--api-key", demo_agent.api_key)
     refused = run("card", "extended", check=1)
     assert "the card says capabilities.extendedAgentCard is false; --force sends anyway" in refused.stderr
     forced = run("card", "extended", "--force", "-o", "json")
@@ -140,24 +139,22 @@ def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subproces
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, demo_agent, transport):
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
+def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, a2a_env, run_a2a, demo_agent, transport):
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
     assert code == 130, err
     assert "interrupted before the agent answered: message m-ctrl-c (context c-ctrl-c) was sent" in err
     assert f"a2a tasks list --context-id c-ctrl-c -u {demo_agent.url} --transport {transport}" in err
     assert "Traceback" not in err
-    found = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", "c-ctrl-c", "-o", "json")
+    found = run_a2a.at(demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", "c-ctrl-c", "-o", "json")
     assert json.loads(found.stdout)["tasks"]  # the command printed does find it
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a_bin, demo_agent):
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
+def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a_bin, a2a_env, demo_agent):
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
     argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c-03", "-u", demo_agent.url, "--a2a-version", "0.3"]
     code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")
     assert code == 130, err
@@ -168,12 +165,12 @@ def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a
 @pytest.mark.spec("A2ACLI_SEND_002")
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest", *(["grpc"] if HAS_GRPC else [])])
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
-def test_a_default_send_that_settles_is_one_call_and_the_agent_warns_of_nothing(a2a_bin, demo_agent, transport, version, tmp_path):
+def test_a_default_send_that_settles_is_one_call_and_the_agent_warns_of_nothing(run_a2a, demo_agent, transport, version, tmp_path):
     """Issue 21: what the user typed is what goes on the wire, once: no SubscribeToTask refused
     with -32004 and no GetTask after a task that settled within the call."""
     logged = demo_agent.log.stat().st_size
     dump = tmp_path / "dump"
-    run = cli_runner(a2a_bin, demo_agent.url, "--transport", transport, "--a2a-version", version, *(["--plaintext"] if transport == "grpc" else []))
+    run = run_a2a.at(demo_agent.url, "--transport", transport, "--a2a-version", version, *(["--plaintext"] if transport == "grpc" else []))
     result = run("send", "--skill", "create-user", "-f", "projectUserId=u1", "-o", "json", "--dump", str(dump))
     assert task_of(json.loads(result.stdout))["status"]["state"] in ("TASK_STATE_COMPLETED", "completed")
     calls = [json.loads(line) for line in (dump / "index.jsonl").read_text().splitlines()]
@@ -203,9 +200,8 @@ def waiting_said(proc: subprocess.Popen[str]) -> str:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("streaming", [True, False])
-def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, demo_agent, card_file, transport, streaming):
-    env = clean_env()
-    env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
+def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, a2a_env, run_a2a, demo_agent, card_file, transport, streaming):
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
     argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
     code, out, err = interrupted(argv, env, waiting_said)
@@ -218,15 +214,15 @@ def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it
     else:  # the card claims no streaming: only the command that polls (issue 23)
         assert re.search(rf"interrupted: task {tid} \(context {ctx}\) was (submitted|working); resume with this \(the Agent Card claims no streaming\):\n  a2a tasks get {tid} --wait -u", err), err
     assert "before the agent answered" not in err and "Traceback" not in err and out == ""
-    resumed = cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("tasks", "get", tid, "--wait", "--poll-interval", "200ms", "-o", "json")
+    resumed = run_a2a.at(demo_agent.url, "--transport", transport)("tasks", "get", tid, "--wait", "--poll-interval", "200ms", "-o", "json")
     done = json.loads(resumed.stdout)
     assert (done["id"], done["contextId"], done["status"]["state"]) == (tid, ctx, "TASK_STATE_COMPLETED")  # the task went on
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
 @pytest.mark.parametrize("streaming", [True, False])
-def test_timeout_during_the_wait_exits_5_naming_the_task(a2a, a2a_bin, card_file, streaming):
-    run = a2a if streaming else cli_runner(a2a_bin, card_file(streaming=False))
+def test_timeout_during_the_wait_exits_5_naming_the_task(a2a, run_a2a, card_file, streaming):
+    run = a2a if streaming else run_a2a.at(card_file(streaming=False))
     result = run("send", "--follow", "--skill", "slow", "-f", "steps:=10", "-f", "delay:=0.5", "--timeout", "2", "-o", "json", check=5)
     tid = re.match(r"task (\S+) \(context \S+\) is \w+; waiting for it", result.stderr).group(1)
     assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_TIMEOUT"

@@ -4,21 +4,19 @@ like gRPC, exit 3, and the command it suggests works."""
 from __future__ import annotations
 
 import os
-import subprocess
 
 import pytest
-from a2a_testkit import clean_env
 from conftest import HAS_GRPC
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra")]
 
 
-def test_the_url_of_a_grpc_port_is_named_as_one_and_the_hint_works(a2a_bin, demo_agent):
-    env = clean_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull)
-    wrong = subprocess.run([*a2a_bin, "tasks", "list", "-u", f"http://{demo_agent.grpc_target}"], capture_output=True, text=True, env=env, timeout=60)
+def test_the_url_of_a_grpc_port_is_named_as_one_and_the_hint_works(run_a2a, demo_agent):
+    a2a = run_a2a.bound(env={"A2ACLI_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull})
+    wrong = a2a("tasks", "list", "-u", f"http://{demo_agent.grpc_target}")
     assert wrong.returncode == 3, wrong.stderr
     assert f"error: {demo_agent.grpc_target} answers in HTTP/2 only: it looks like a gRPC port" in wrong.stderr
     suggested = f"--endpoint grpc://{demo_agent.grpc_target} --transport grpc"
     assert suggested in wrong.stderr
-    right = subprocess.run([*a2a_bin, "send", "hi", *suggested.split(), "-o", "json"], capture_output=True, text=True, env=env, timeout=60)
+    right = a2a("send", "hi", *suggested.split(), "-o", "json")
     assert right.returncode == 0, right.stderr

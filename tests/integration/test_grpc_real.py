@@ -9,7 +9,6 @@ import subprocess
 from typing import Any
 
 import pytest
-from a2a_testkit import cli_runner
 
 pytest.importorskip("grpc")
 pytestmark = pytest.mark.integration
@@ -17,11 +16,11 @@ VERSIONS = ["1.0", "0.3"]
 
 
 @pytest.fixture(scope="module")
-def grpc_cli(a2a_bin, demo_agent):
+def grpc_cli(run_a2a, demo_agent):
     """`a2a … -u DEMO --transport grpc --plaintext`: the interface chosen from the card."""
     if not getattr(demo_agent, "grpc_url", None):
         pytest.skip("the demo agent serves no gRPC")
-    runs = {t: cli_runner(a2a_bin, demo_agent.url, "--transport", t, "--plaintext") for t in ("grpc", "jsonrpc")}
+    runs = {t: run_a2a.at(demo_agent.url, "--transport", t, "--plaintext") for t in ("grpc", "jsonrpc")}
 
     def run(*args: str, check: int | None = 0, transport: str = "grpc") -> subprocess.CompletedProcess[str]:
         return runs[transport](*args, check=check)
@@ -78,21 +77,21 @@ def test_task_not_found_reads_the_same_over_grpc_and_json_rpc(grpc_cli, version)
     assert over_grpc["message"] == over_rpc["message"] == "TaskNotFoundError: Task not found"
 
 
-def test_grpc_dump_diffs_against_a_json_rpc_dump(grpc_cli, a2a_bin, tmp_path):
+def test_grpc_dump_diffs_against_a_json_rpc_dump(grpc_cli, run_a2a, tmp_path):
     for transport in ("grpc", "jsonrpc"):
         grpc_cli("send", "same", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json", transport=transport)
     head = (tmp_path / "grpc" / "002-SendMessage.request.http").read_text().splitlines()[0]
     assert head == "POST /lf.a2a.v1.A2AService/SendMessage HTTP/2"
-    proc = subprocess.run([*a2a_bin, "diff", str(tmp_path / "jsonrpc"), str(tmp_path / "grpc"), "-o", "json"], capture_output=True, text=True, timeout=60)
+    proc = run_a2a("diff", str(tmp_path / "jsonrpc"), str(tmp_path / "grpc"), "-o", "json")
     assert proc.returncode == 1, proc.stderr
     paths = {d["path"] for d in json.loads(proc.stdout)["differences"] if d["exchange"] == "SendMessage"}
     assert not [p for p in paths if p.startswith(("request.body", "response.body"))], paths
 
 
-def test_without_plaintext_tls_fails_with_a_hint(a2a_bin, demo_agent):
+def test_without_plaintext_tls_fails_with_a_hint(run_a2a, demo_agent):
     if not getattr(demo_agent, "grpc_url", None):
         pytest.skip("the demo agent serves no gRPC")
-    proc = subprocess.run([*a2a_bin, "tasks", "get", "x", "--endpoint", demo_agent.grpc_target, "--transport", "grpc", "--timeout", "10"], capture_output=True, text=True, timeout=60)
+    proc = run_a2a("tasks", "get", "x", "--endpoint", demo_agent.grpc_target, "--transport", "grpc", "--timeout", "10")
     assert proc.returncode == 3, proc.stderr
     assert "--plaintext" in proc.stderr
     # one line and its hint (issue 24), not grpc's whole chain of clauses

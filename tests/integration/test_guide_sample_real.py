@@ -9,7 +9,6 @@ import shlex
 from pathlib import Path
 
 import pytest
-from a2a_testkit import cli_runner
 
 pytestmark = pytest.mark.integration
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
@@ -45,7 +44,7 @@ def first_steps_sample() -> tuple[list[str], str]:
     return shlex.split(block.group(1)), block.group(2)
 
 
-def test_the_first_steps_sample_is_what_a2a_prints(a2a_bin, demo_agent):
+def test_the_first_steps_sample_is_what_a2a_prints(run_a2a, demo_agent):
     args, shown = first_steps_sample()
-    done = cli_runner(a2a_bin, demo_agent.url)(*args)
+    done = run_a2a.at(demo_agent.url)(*args)
     assert normalized(done.stdout) == normalized(shown), f"docs/guide.md's first-steps sample is stale; a2a prints:\n{done.stdout}"

@@ -9,22 +9,18 @@ import os
 import re
 import signal
 import subprocess
-import time
 from typing import Any
 
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
 
 
 @pytest.fixture(scope="module")
-def env() -> dict[str, str]:
-    e = clean_env()
-    e["A2ACLI_GLOBAL_CONFIG"] = os.devnull
-    e.pop("FORCE_COLOR", None)
-    return e
+def env(a2a_env) -> dict[str, str]:
+    """The background commands' (spawn's) environment: the user's settings and FORCE_COLOR off."""
+    return a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, FORCE_COLOR=None)
 
 
 @pytest.fixture(scope="module")

@@ -30,8 +30,10 @@ STREAM = ["stream", "--skill", "slow", "-f", "steps:=2", "-f", "delay:=0.25"]
 SEND = ["send", "--skill", "create-user", "-f", "projectUserId=u1"]
 
 
-def run(a2a_bin, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=timeout)
+@pytest.fixture(scope="module")
+def a2a(run_a2a):
+    """`a2a ARGS…` (exit code not asserted: `ok` does where it matters)."""
+    return run_a2a
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
@@ -55,36 +57,36 @@ class Recording:
 
 
 @pytest.fixture(scope="module")
-def recording(a2a_bin, tmp_path_factory):
+def recording(a2a, tmp_path_factory):
     root = tmp_path_factory.mktemp("rec")
     with _serve(demo, root / "agent-a.log", "demo agent A") as url:
         rec = Recording(root, url)
         for binding in BINDINGS:
             common = ["-u", url, "--transport", binding, "-o", "json", "--dump", rec.dump(binding), "--dump-append"]
             outs: dict[str, object] = {}
-            outs["send"] = json.loads(ok(run(a2a_bin, *SEND, *common)).stdout)
-            outs["stream"] = [json.loads(line) for line in ok(run(a2a_bin, *STREAM, *common)).stdout.splitlines()]
+            outs["send"] = json.loads(ok(a2a(*SEND, *common)).stdout)
+            outs["stream"] = [json.loads(line) for line in ok(a2a(*STREAM, *common)).stdout.splitlines()]
             task = outs["send"]["task"]["id"]
-            outs["get"] = json.loads(ok(run(a2a_bin, "tasks", "get", task, *common)).stdout)
-            outs["list"] = json.loads(ok(run(a2a_bin, "tasks", "list", *common)).stdout)
+            outs["get"] = json.loads(ok(a2a("tasks", "get", task, *common)).stdout)
+            outs["list"] = json.loads(ok(a2a("tasks", "list", *common)).stdout)
             rec.outputs[binding] = outs
         # For the cross-run id test: a send alone, and the get of another run's task alone.
-        ok(run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=u7", "-u", url, "--dump", rec.dump("send-only")))
-        other = json.loads(ok(run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=u8", "-u", url, "-o", "json")).stdout)["task"]
-        ok(run(a2a_bin, "tasks", "get", other["id"], "-u", url, "--dump", rec.dump("get-other")))
+        ok(a2a("send", "--skill", "create-user", "-f", "projectUserId=u7", "-u", url, "--dump", rec.dump("send-only")))
+        other = json.loads(ok(a2a("send", "--skill", "create-user", "-f", "projectUserId=u8", "-u", url, "-o", "json")).stdout)["task"]
+        ok(a2a("tasks", "get", other["id"], "-u", url, "--dump", rec.dump("get-other")))
         rec.outputs["other"] = other
         # A send that carried a credential (redacted in the dump).
-        ok(run(a2a_bin, *SEND, "-u", url, "--api-key", "demo-key", "--dump", rec.dump("with-key")))
+        ok(a2a(*SEND, "-u", url, "--api-key", "demo-key", "--dump", rec.dump("with-key")))
         yield rec
 
 
 @pytest.fixture
-def mock_of(a2a_bin, tmp_path):
+def mock_of(a2a_bin, a2a_env, tmp_path):
     """Start `a2a mock DUMPS --speed 0` on a free port; yields its URL."""
     stack = []
 
     def start(*dumps: str, speed: str = "0") -> str:
-        cm = _serve(lambda port: [*a2a_bin, "mock", *dumps, "--port", str(port), "--speed", speed], tmp_path / f"mock-{len(stack)}.log", "a2a mock")
+        cm = _serve(lambda port: [*a2a_bin, "mock", *dumps, "--port", str(port), "--speed", speed], tmp_path / f"mock-{len(stack)}.log", "a2a mock", env=a2a_env())
         stack.append(cm)
         return cm.__enter__()
 
@@ -118,67 +120,67 @@ def test_a_dump_records_when_each_stream_event_came(recording):
 
 @pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
 @pytest.mark.parametrize("binding", BINDINGS)
-def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a_bin, recording, mock_of, binding):
+def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a, recording, mock_of, binding):
     url = mock_of(recording.dump(binding))
     was = recording.outputs[binding]
     common = ["-u", url, "--transport", binding, "-o", "json"]
-    card = json.loads(ok(run(a2a_bin, "card", "fetch", "-u", url, "-o", "json")).stdout)
+    card = json.loads(ok(a2a("card", "fetch", "-u", url, "-o", "json")).stdout)
     assert card["name"] == "a2a demo agent"
     # gRPC interfaces only when the dump holds gRPC exchanges (the mock's gRPC port serves them)
     assert {i["protocolBinding"] for i in card["supportedInterfaces"]} == {"JSONRPC", "HTTP+JSON", *(["GRPC"] if binding == "grpc" else [])}
     mock_host = url.removeprefix("http://").rsplit(":", 1)[0]
     for i in card["supportedInterfaces"]:  # moved to the mock, not the recorded agent
         assert i["url"].startswith(url) if i["protocolBinding"] != "GRPC" else i["url"].startswith(f"grpc://{mock_host}:") and i["url"] != url
-    send = json.loads(ok(run(a2a_bin, *SEND, *common)).stdout)["task"]
+    send = json.loads(ok(a2a(*SEND, *common)).stdout)["task"]
     assert send["id"] == was["send"]["task"]["id"] and send["status"]["state"] == "TASK_STATE_COMPLETED"
     assert _artifacts(send) == _artifacts(was["send"]["task"])
-    events = [json.loads(line) for line in ok(run(a2a_bin, *STREAM, *common)).stdout.splitlines()]
+    events = [json.loads(line) for line in ok(a2a(*STREAM, *common)).stdout.splitlines()]
     assert _states(events) == _states(was["stream"])
     assert events[-2]["artifactUpdate"]["artifact"]["parts"] == was["stream"][-2]["artifactUpdate"]["artifact"]["parts"]
-    got = json.loads(ok(run(a2a_bin, "tasks", "get", send["id"], *common)).stdout)
+    got = json.loads(ok(a2a("tasks", "get", send["id"], *common)).stdout)
     assert (got["id"], got["contextId"], got["status"]["state"], _artifacts(got)) == (send["id"], send["contextId"], "TASK_STATE_COMPLETED", _artifacts(was["get"]))
-    listed = json.loads(ok(run(a2a_bin, "tasks", "list", *common)).stdout)
+    listed = json.loads(ok(a2a("tasks", "list", *common)).stdout)
     assert [(t["id"], t["status"]["state"]) for t in listed["tasks"]] == [(t["id"], t["status"]["state"]) for t in was["list"]["tasks"]]
 
 
-def test_mock_of_a_send_and_another_runs_get_answers_get_of_the_sent_task(a2a_bin, recording, mock_of):
+def test_mock_of_a_send_and_another_runs_get_answers_get_of_the_sent_task(a2a, recording, mock_of):
     """Ids rewritten consistently: the recorded GetTask was of another task; asked for the task the
     mock's send gave, it answers under that id, in the context the send gave."""
     url = mock_of(recording.dump("send-only"), recording.dump("get-other"))
-    sent = json.loads(ok(run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=u7", "-u", url, "-o", "json")).stdout)["task"]
+    sent = json.loads(ok(a2a("send", "--skill", "create-user", "-f", "projectUserId=u7", "-u", url, "-o", "json")).stdout)["task"]
     other = recording.outputs["other"]
     assert sent["id"] != other["id"]
-    got = json.loads(ok(run(a2a_bin, "tasks", "get", sent["id"], "-u", url, "-o", "json")).stdout)
+    got = json.loads(ok(a2a("tasks", "get", sent["id"], "-u", url, "-o", "json")).stdout)
     assert got["id"] == sent["id"] and got["contextId"] == sent["contextId"]
     assert got["artifacts"][0]["parts"][0]["data"]["projectUserId"] == "u8"  # the recorded answer, under the asked id
     assert other["id"] not in json.dumps(got) and other["contextId"] not in json.dumps(got)
 
 
-def test_mock_answers_with_the_requests_jsonrpc_id_and_the_clients_message_id(a2a_bin, recording, mock_of):
+def test_mock_answers_with_the_requests_jsonrpc_id_and_the_clients_message_id(a2a, recording, mock_of):
     url = mock_of(recording.dump("jsonrpc"))
     task = recording.outputs["jsonrpc"]["send"]["task"]["id"]
-    raw = json.loads(ok(run(a2a_bin, "call", "GetTask", json.dumps({"id": task}), "--request-id", "req-42", "-u", url, "-o", "raw")).stdout)
+    raw = json.loads(ok(a2a("call", "GetTask", json.dumps({"id": task}), "--request-id", "req-42", "-u", url, "-o", "raw")).stdout)
     assert raw["id"] == "req-42" and raw["result"]["id"] == task
-    sent = json.loads(ok(run(a2a_bin, *SEND, "--message-id", "my-message-1", "-u", url, "-o", "json")).stdout)["task"]
+    sent = json.loads(ok(a2a(*SEND, "--message-id", "my-message-1", "-u", url, "-o", "json")).stdout)["task"]
     assert sent["history"][0]["messageId"] == "my-message-1"
 
 
-def test_mock_unmatched_jsonrpc_requests_get_jsonrpc_errors_naming_the_closest_recording(a2a_bin, recording, mock_of):
+def test_mock_unmatched_jsonrpc_requests_get_jsonrpc_errors_naming_the_closest_recording(a2a, recording, mock_of):
     url = mock_of(recording.dump("jsonrpc"))
-    done = run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "-o", "json")
+    done = a2a("send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "-o", "json")
     assert done.returncode == 1
     err = json.loads(done.stdout)["error"]
     assert err["a2aCode"] == -32602
     assert "jsonrpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
-    done = run(a2a_bin, "tasks", "cancel", "t-1", "-u", url, "-o", "json")
+    done = a2a("tasks", "cancel", "t-1", "-u", url, "-o", "json")
     assert done.returncode == 1
     err = json.loads(done.stdout)["error"]
     assert err["a2aCode"] == -32601 and "no recorded CancelTask under 1.0 over JSON-RPC" in err["message"] and "jsonrpc/002-SendMessage" in err["message"]
 
 
-def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_recording(a2a_bin, recording, mock_of):
+def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_recording(a2a, recording, mock_of):
     url = mock_of(recording.dump("rest"))
-    done = run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "rest")
+    done = a2a("send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "rest")
     assert done.returncode == 1
     assert "HTTP 404" in done.stderr and "rest/002-SendMessage" in done.stderr and "params.message.parts[0].data.projectUserId" in done.stderr
     answer = httpx.post(url + "/tasks/t-1:cancel", json={}, headers={"A2A-Version": "1.0"})
@@ -189,21 +191,21 @@ def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_r
 
 
 @pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
-def test_mock_unmatched_grpc_requests_get_unimplemented_naming_the_closest_recording(a2a_bin, recording, mock_of):
+def test_mock_unmatched_grpc_requests_get_unimplemented_naming_the_closest_recording(a2a, recording, mock_of):
     url = mock_of(recording.dump("grpc"))
-    done = run(a2a_bin, "send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "grpc", "-o", "json")
+    done = a2a("send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "grpc", "-o", "json")
     assert done.returncode == 1
     err = json.loads(done.stdout)["error"]
     assert err["a2aCode"] == "UNIMPLEMENTED"
     assert "grpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
     assert err["data"][0]["metadata"] == {"closest": "grpc/002-SendMessage", "field": "params.message.parts[0].data.projectUserId"}
-    done = run(a2a_bin, "tasks", "cancel", "t-1", "-u", url, "--transport", "grpc")
+    done = a2a("tasks", "cancel", "t-1", "-u", url, "--transport", "grpc")
     assert done.returncode == 1
     assert "UNIMPLEMENTED" in done.stderr and "no recorded CancelTask under 1.0 over gRPC" in done.stderr and "grpc/002-SendMessage" in done.stderr
 
 
 @pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
-def test_mock_replays_a_grpc_stream_with_its_recorded_timing(a2a_bin, recording, mock_of):
+def test_mock_replays_a_grpc_stream_with_its_recorded_timing(a2a, recording, mock_of):
     index = [json.loads(line) for line in (recording.root / "grpc" / "index.jsonl").read_text().splitlines()]
     (entry,) = [e for e in index if e.get("method") == "SendStreamingMessage"]
     span = entry["eventMs"][-1] / 1000
@@ -211,7 +213,7 @@ def test_mock_replays_a_grpc_stream_with_its_recorded_timing(a2a_bin, recording,
     for speed in ("1", "0"):
         url = mock_of(recording.dump("grpc"), speed=speed)
         start = time.monotonic()
-        events = ok(run(a2a_bin, *STREAM, "-u", url, "--transport", "grpc", "-o", "json")).stdout.splitlines()
+        events = ok(a2a(*STREAM, "-u", url, "--transport", "grpc", "-o", "json")).stdout.splitlines()
         took[speed] = time.monotonic() - start
         assert len(events) == entry["events"]
     assert took["1"] >= span * 0.9
@@ -238,32 +240,32 @@ def test_mock_replays_a_stream_with_its_recorded_timing_and_speed_0_does_not_wai
     assert n == entry["events"] and fast < span / 2
 
 
-def test_replay_onto_a_fresh_agent_exits_0_and_dumps_beside_the_old(a2a_bin, recording, tmp_path):
+def test_replay_onto_a_fresh_agent_exits_0_and_dumps_beside_the_old(a2a, recording, tmp_path):
     with _serve(demo, tmp_path / "agent-b.log", "demo agent B") as url:
         for binding in BINDINGS:  # in recorded order: agent B's tasks then are A's
-            done = run(a2a_bin, "replay", recording.dump(binding), "--to", url, "--save", str(tmp_path / binding))
+            done = a2a("replay", recording.dump(binding), "--to", url, "--save", str(tmp_path / binding))
             assert done.returncode == 0, done.stdout + done.stderr
             assert "every answer is the same (ids and times aside)" in done.stderr
             new = [json.loads(line)["method"] for line in (tmp_path / binding / "index.jsonl").read_text().splitlines()]
             assert [m for m in new if m != "card"] == ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks"]
 
 
-def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_difference(a2a_bin, recording, tmp_path):
+def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_difference(a2a, recording, tmp_path):
     with _serve(lambda port: [sys.executable, str(CHANGED_SERVER), str(port)], tmp_path / "agent-c.log", "changed demo agent") as url:
-        done = run(a2a_bin, "replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "text"))
+        done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "text"))
         assert done.returncode == 1, done.stderr
         assert '+                "role": "admin"' in done.stdout
         assert "difference(s) in the answers" in done.stderr
-        doc = json.loads(run(a2a_bin, "replay", recording.dump("rest"), "--to", url, "--save", str(tmp_path / "json"), "-o", "json").stdout)
+        doc = json.loads(a2a("replay", recording.dump("rest"), "--to", url, "--save", str(tmp_path / "json"), "-o", "json").stdout)
         assert doc["answersEqual"] is False
         paths = {d["path"] for d in doc["answerDifferences"]}
         assert "response.body.result.task.artifacts[0].parts[0].data.role" in paths
 
 
 @pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
-def test_replay_of_a_grpc_dump_onto_an_agent_that_answers_differently_exits_1(a2a_bin, recording, tmp_path):
+def test_replay_of_a_grpc_dump_onto_an_agent_that_answers_differently_exits_1(a2a, recording, tmp_path):
     with _serve(lambda port: [sys.executable, str(CHANGED_SERVER), str(port)], tmp_path / "agent-c.log", "changed demo agent") as url:
-        doc = json.loads(run(a2a_bin, "replay", recording.dump("grpc"), "--to", url, "--save", str(tmp_path / "grpc"), "-o", "json").stdout)
+        doc = json.loads(a2a("replay", recording.dump("grpc"), "--to", url, "--save", str(tmp_path / "grpc"), "-o", "json").stdout)
     assert doc["replay"]["transport"] == "grpc" and doc["answersEqual"] is False
     assert "response.body.result.task.artifacts[0].parts[0].data.role" in {d["path"] for d in doc["answerDifferences"]}
     new = [json.loads(line)["url"] for line in (tmp_path / "grpc" / "index.jsonl").read_text().splitlines()]
@@ -271,9 +273,9 @@ def test_replay_of_a_grpc_dump_onto_an_agent_that_answers_differently_exits_1(a2
 
 
 @pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
-def test_replay_of_a_jsonrpc_dump_with_transport_grpc_sends_over_grpc_and_exits_0(a2a_bin, recording, tmp_path):
+def test_replay_of_a_jsonrpc_dump_with_transport_grpc_sends_over_grpc_and_exits_0(a2a, recording, tmp_path):
     with _serve(demo, tmp_path / "agent-f.log", "demo agent F") as url:
-        done = run(a2a_bin, "replay", recording.dump("jsonrpc"), "--to", url, "--transport", "grpc", "--save", str(tmp_path / "over-grpc"))
+        done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--transport", "grpc", "--save", str(tmp_path / "over-grpc"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "under 1.0 over grpc: every answer is the same (ids and times aside)" in done.stderr
     sent = [json.loads(line) for line in (tmp_path / "over-grpc" / "index.jsonl").read_text().splitlines()]
@@ -281,9 +283,9 @@ def test_replay_of_a_jsonrpc_dump_with_transport_grpc_sends_over_grpc_and_exits_
     assert all(e["url"].startswith("grpc://") for e in sent if e["method"] != "card")
 
 
-def test_replay_under_another_version_translates_each_request(a2a_bin, recording, tmp_path):
+def test_replay_under_another_version_translates_each_request(a2a, recording, tmp_path):
     with _serve(demo, tmp_path / "agent-d.log", "demo agent D") as url:
-        done = run(a2a_bin, "replay", recording.dump("jsonrpc"), "--to", url, "--a2a-version", "0.3", "--save", str(tmp_path / "v0"), "-o", "json")
+        done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--a2a-version", "0.3", "--save", str(tmp_path / "v0"), "-o", "json")
         doc = json.loads(done.stdout)
         outcomes = {r["method"]: r["outcome"] for r in doc["replay"]["requests"]}
         assert outcomes["SendMessage"] == "answered" and outcomes["GetTask"] == "answered"
@@ -293,7 +295,7 @@ def test_replay_under_another_version_translates_each_request(a2a_bin, recording
         assert done.returncode == 1  # a request could not be replayed
 
 
-def test_replay_names_redacted_credentials_and_sends_a_message_once(a2a_bin, recording, tmp_path):
+def test_replay_names_redacted_credentials_and_sends_a_message_once(a2a, recording, tmp_path):
     dump = tmp_path / "twice"
     source = Path(recording.dump("with-key"))
     dump.mkdir()
@@ -306,7 +308,7 @@ def test_replay_names_redacted_credentials_and_sends_a_message_once(a2a_bin, rec
     (dump / "index.jsonl").write_text("\n".join([*lines, json.dumps({**send, "seq": 3, "files": send["files"].replace("002-", "003-")})]) + "\n")
     assert "<redacted>" in (dump / "002-SendMessage.request.http").read_text()
     with _serve(demo, tmp_path / "agent-e.log", "demo agent E") as url:
-        done = run(a2a_bin, "replay", str(dump), "--to", url, "--save", str(tmp_path / "new"))
+        done = a2a("replay", str(dump), "--to", url, "--save", str(tmp_path / "new"))
     assert "recorded with a credential (redacted in the dump): 002-SendMessage (X-API-Key), 003-SendMessage (X-API-Key)" in done.stderr
     assert "pass --api-key, --bearer or -H" in done.stderr
     assert "003-SendMessage SendMessage: not sent again" in done.stderr

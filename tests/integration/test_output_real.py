@@ -9,7 +9,6 @@ import json
 
 import pytest
 from a2a_testkit import assert_floor as _assert_floor
-from a2a_testkit import cli_runner
 from a2a_testkit import floor_block as _blocks
 
 pytestmark = pytest.mark.integration
@@ -17,8 +16,8 @@ TRANSPORTS = ["jsonrpc", "rest"]
 
 
 @pytest.fixture(params=TRANSPORTS)
-def a2a(request, a2a_bin, demo_agent):
-    return cli_runner(a2a_bin, demo_agent.url, "--transport", request.param)
+def a2a(request, run_a2a, demo_agent):
+    return run_a2a.at(demo_agent.url, "--transport", request.param)
 
 
 @pytest.mark.spec("A2ACLI_OUT_005", "A2ACLI_SEND_004", "A2ACLI_OUT_001")
@@ -107,7 +106,7 @@ def test_failed_task_exits_0_with_a_warning(a2a):
     assert "State: failed\n" in failed.stdout.replace('"', "") or json.loads(failed.stdout)["task"]["status"]["state"] == "TASK_STATE_FAILED"
 
 
-def test_the_demo_cards_view_at_80_columns_fits_45_lines_with_a_command_per_skill(a2a_bin, demo_agent):
+def test_the_demo_cards_view_at_80_columns_fits_45_lines_with_a_command_per_skill(run_a2a, demo_agent):
     """The card as a terminal 80 columns wide shows it (FORCE_COLOR: rich, though piped here):
     at most 45 rows, counting the rows a long command takes when the terminal wraps it; each
     skill's command runs as printed."""
@@ -115,16 +114,14 @@ def test_the_demo_cards_view_at_80_columns_fits_45_lines_with_a_command_per_skil
     import os
     import re
     import shlex
-    import subprocess
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_") and k not in ("TERMINAL_WIDTH", "NO_COLOR")}
-    env.update({"FORCE_COLOR": "1", "NO_COLOR": "1", "COLUMNS": "80", "A2ACLI_GLOBAL_CONFIG": os.devnull})
-    out = subprocess.run([*a2a_bin, "card", "fetch", "-u", demo_agent.url], env=env, capture_output=True, text=True, timeout=60)
+    a2a = run_a2a.bound(env={"TERMINAL_WIDTH": None, "FORCE_COLOR": "1", "NO_COLOR": "1", "COLUMNS": "80", "A2ACLI_GLOBAL_CONFIG": os.devnull})
+    out = a2a("card", "fetch", "-u", demo_agent.url)
     assert out.returncode == 0, out.stderr
     lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.stdout).splitlines()
     assert sum(max(1, math.ceil(len(line) / 80)) for line in lines) <= 45, "\n".join(lines)
     commands = [line.strip() for line in lines if line.startswith("    a2a send ")]
     assert len(commands) == 6  # one per skill of the demo
     assert f"a2a send --skill create-user -f projectUserId=user_123 -u {demo_agent.url}" in commands
-    ran = subprocess.run([*a2a_bin, *shlex.split(commands[0])[1:], "-o", "json"], env={**env, "FORCE_COLOR": ""}, capture_output=True, text=True, timeout=60)
+    ran = a2a(*shlex.split(commands[0])[1:], "-o", "json", env={"FORCE_COLOR": ""})
     assert ran.returncode == 0 and json.loads(ran.stdout)["task"]["status"]["state"] == "TASK_STATE_COMPLETED", ran.stderr

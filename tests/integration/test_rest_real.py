@@ -9,21 +9,20 @@ import subprocess
 from typing import Any
 
 import pytest
-from a2a_testkit import cli_runner
 
 pytestmark = pytest.mark.integration
 VERSIONS = ["1.0", "0.3"]
 
 
 @pytest.fixture(scope="module")
-def rest(a2a_bin, rest_only_agent):
+def rest(run_a2a, rest_only_agent):
     """The REST-only agent: its card offers HTTP+JSON alone, so no --transport is needed."""
-    return cli_runner(a2a_bin, rest_only_agent.url)
+    return run_a2a.at(rest_only_agent.url)
 
 
 @pytest.fixture(scope="module")
-def demo_rest(a2a_bin, demo_agent):
-    return cli_runner(a2a_bin, demo_agent.url, "--transport", "rest")
+def demo_rest(run_a2a, demo_agent):
+    return run_a2a.at(demo_agent.url, "--transport", "rest")
 
 
 def doc(proc: subprocess.CompletedProcess[str]) -> Any:
@@ -116,11 +115,11 @@ def test_the_demo_serves_v0_list_tasks_and_delete(demo_rest):
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_errors_read_the_same_over_both_bindings(a2a_bin, demo_agent, version):
+def test_errors_read_the_same_over_both_bindings(run_a2a, demo_agent, version):
     """TaskNotFoundError: same code, message and exit code over JSON-RPC and REST; a2aCode is each
     binding's own (the JSON-RPC code, the HTTP status)."""
-    jsonrpc = cli_runner(a2a_bin, demo_agent.url, "--transport", "jsonrpc")
-    rest = cli_runner(a2a_bin, demo_agent.url, "--transport", "rest")
+    jsonrpc = run_a2a.at(demo_agent.url, "--transport", "jsonrpc")
+    rest = run_a2a.at(demo_agent.url, "--transport", "rest")
     a = doc(jsonrpc("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
     b = doc(rest("tasks", "get", "no-such-task", "--a2a-version", version, "-o", "json", check=1))["error"]
     assert (a["a2aCode"], b["a2aCode"]) == (-32001, 404)
@@ -138,12 +137,12 @@ def test_demo_agent_with_transport_rest(demo_rest, version):
     assert [line for line in debug.stderr.splitlines() if line.startswith("> GET http") and line.endswith(path)], debug.stderr
 
 
-def test_diff_of_one_call_over_two_bindings_shows_only_what_differs(a2a_bin, demo_agent, tmp_path):
+def test_diff_of_one_call_over_two_bindings_shows_only_what_differs(run_a2a, demo_agent, tmp_path):
     """One call recorded over JSON-RPC and over REST: canonical V1 bodies compare equal; what
     differs is the binding's own (the request line, the media type)."""
     for transport in ("jsonrpc", "rest"):
-        cli_runner(a2a_bin, demo_agent.url, "--transport", transport)("send", "same words", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json")
-    proc = subprocess.run([*a2a_bin, "diff", str(tmp_path / "jsonrpc"), str(tmp_path / "rest"), "-o", "json"], capture_output=True, text=True, timeout=60)
+        run_a2a.at(demo_agent.url, "--transport", transport)("send", "same words", "--message-id", "m-1", "--dump", str(tmp_path / transport), "-o", "json")
+    proc = run_a2a("diff", str(tmp_path / "jsonrpc"), str(tmp_path / "rest"), "-o", "json")
     assert proc.returncode == 1, proc.stderr
     paths = {d["path"] for d in json.loads(proc.stdout)["differences"] if d["exchange"] == "SendMessage"}
     assert "request.line" in paths

@@ -7,9 +7,7 @@ before the call, and sent when --extension declares it."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import subprocess
 
 import pytest
 
@@ -23,38 +21,33 @@ def printed(stderr: str) -> list[str]:
 @pytest.mark.spec("A2ACLI_INTERACT_004")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest", "grpc"])
-def test_the_printed_continue_command_runs_as_printed(a2a_bin, demo_agent, tmp_path, transport, version):
+def test_the_printed_continue_command_runs_as_printed(run_a2a, demo_agent, tmp_path, transport, version):
     if transport == "grpc" and not demo_agent.grpc_url:
         pytest.skip("grpcio is not installed: the demo agent serves no gRPC")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "xdg"))  # no user config: only the file below
+    home = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}  # no user config: only the file below
+    a2a = run_a2a.bound(env=home, cwd=tmp_path)  # in tmp_path, as the printed command is run
     (tmp_path / "agentA.env").write_text(f"A2ACLI_URL={demo_agent.url}\n")
     flags = ["--transport", transport, "--a2a-version", version] + (["--plaintext"] if transport == "grpc" else [])
 
-    def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
-        assert proc.returncode == 0, f"{argv}\n{proc.stdout}\n{proc.stderr}"
-        return proc
-
-    first = run([*a2a_bin, "--config", "agentA.env", "send", "--skill", "ask", *flags, "-o", "text"])
+    first = a2a("--config", "agentA.env", "send", "--skill", "ask", *flags, "-o", "text", check=0)
     assert "State: input-required" in first.stdout
     (command,) = printed(first.stderr)
     assert " --config agentA.env " in command and f"--transport {transport}" in command
     argv = shlex.split(command)
     assert argv[0] == "a2a" and argv[-1] == "your reply"
-    reply = run([*a2a_bin, *argv[1:-1], "blue", "-o", "json"])
+    reply = a2a(*argv[1:-1], "blue", "-o", "json", check=0)
     doc = json.loads(reply.stdout)
     task = doc.get("task", doc)  # 0.3: the Task itself
     assert task["status"]["state"] in ("TASK_STATE_COMPLETED", "completed")
     if transport == "jsonrpc" and version == "1.0":  # and without the --config the printed command fails: nothing chose the agent
         bare = [a for a in argv[1:-1] if a not in ("--config", "agentA.env")]
-        proc = subprocess.run([*a2a_bin, *bare, "blue"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+        proc = a2a(*bare, "blue")
         assert proc.returncode == 2 and "no agent given" in proc.stderr
 
 
 @pytest.mark.spec("A2ACLI_VER_002")
 @pytest.mark.parametrize("transport", ["jsonrpc", "rest", "grpc"])
-def test_a_required_extension_is_named_before_the_call_and_sent_when_declared(a2a_bin, demo_agent, tmp_path, transport):
+def test_a_required_extension_is_named_before_the_call_and_sent_when_declared(run_a2a, demo_agent, tmp_path, transport):
     """The demo agent's card, copied with a required extension added: the warning comes before the
     call, and --extension carries the URI in the request (--debug shows it), over each binding."""
     import httpx
@@ -66,13 +59,12 @@ def test_a_required_extension_is_named_before_the_call_and_sent_when_declared(a2
     card["capabilities"]["extensions"] = [{"uri": uri, "required": True}]
     path = tmp_path / "card.json"
     path.write_text(json.dumps(card))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "xdg"))
-    argv = [*a2a_bin, "send", "hi", "-u", path.as_uri(), "--transport", transport, "-o", "json", "--debug"] + (["--plaintext"] if transport == "grpc" else [])
-    bare = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
+    a2a = run_a2a.bound(env={"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    argv = ["send", "hi", "-u", path.as_uri(), "--transport", transport, "-o", "json", "--debug"] + (["--plaintext"] if transport == "grpc" else [])
+    bare = a2a(*argv)
     assert bare.returncode == 0, bare.stderr
     warned = bare.stderr.index(f"the Agent Card requires the extension {uri}")
     assert warned < bare.stderr.index("> ")  # said before the request went
-    declared = subprocess.run([*argv, "--extension", uri], capture_output=True, text=True, env=env, timeout=60)
+    declared = a2a(*argv, "--extension", uri)
     assert declared.returncode == 0, declared.stderr
     assert "requires the extension" not in declared.stderr and uri in declared.stderr.split("> ", 1)[1]

@@ -19,7 +19,6 @@ from typing import Any
 
 import httpx
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 BINDINGS = ["jsonrpc", "rest"]
@@ -28,19 +27,15 @@ REQUEST_LINE = re.compile(r"^> (GET|POST|PUT|DELETE|PATCH) (\S+)$", re.M)
 
 
 @pytest.fixture(scope="module")
-def a2a(a2a_bin, demo_agent):
-    """`a2a ARGS… -u URL`, apart from the user's settings; asserts the exit code unless check is None."""
-    base = clean_env()
-    base["A2ACLI_GLOBAL_CONFIG"] = os.devnull
+def a2a(run_a2a, demo_agent):
+    """`a2a ARGS… -u URL` (the demo agent unless `url=`), apart from the user's settings; asserts the
+    exit code unless check is None. The other keywords are `run_a2a`'s (check, env, input, timeout)."""
+    plain = run_a2a.bound(env={"A2ACLI_GLOBAL_CONFIG": os.devnull}, check=0)
 
-    def run(*args: str, url: str | None = None, check: int | None = 0, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        argv = [*a2a_bin, *args, "-u", url or demo_agent.url]
-        proc = subprocess.run(argv, capture_output=True, text=True, env={**base, **(env or {})}, input=input, timeout=timeout)
-        if check is not None:
-            assert proc.returncode == check, f"{argv}\nexit {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
-        return proc
+    def at(*args: str, url: str | None = None, **how: Any) -> subprocess.CompletedProcess[str]:
+        return plain(*args, "-u", url or demo_agent.url, **how)
 
-    return run
+    return at
 
 
 @pytest.fixture(scope="module")
@@ -394,11 +389,10 @@ def test_debug_shows_the_wire_with_credentials_redacted(a2a, binding):
 
 
 @pytest.mark.spec("A2ACLI_DEMO_SERVER_001")
-def test_the_demo_server_command_serves_an_agent_the_cli_can_drive(a2a, a2a_bin):
+def test_the_demo_server_command_serves_an_agent_the_cli_can_drive(a2a, a2a_bin, a2a_env):
     import select
 
-    env = clean_env()
-    proc = subprocess.Popen([*a2a_bin, "demo-server", "--port", "0", "--grpc-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    proc = subprocess.Popen([*a2a_bin, "demo-server", "--port", "0", "--grpc-port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=a2a_env())
     try:
         deadline, url = time.monotonic() + 20, None
         while url is None and time.monotonic() < deadline and proc.poll() is None:

@@ -8,23 +8,22 @@ import re
 import sys
 
 import pytest
-from a2a_testkit import clean_env
 from pty_terminal import COLUMNS, Terminal
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")]
 
 
-def terminal_env() -> dict[str, str]:
-    env = clean_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, TERM="xterm", COLUMNS=str(COLUMNS), LINES="40")
-    return {k: v for k, v in env.items() if not k.startswith("_TYPER") and k not in ("TERMINAL_WIDTH", "NO_COLOR")}
+def terminal_env(a2a_env) -> dict[str, str]:
+    env = a2a_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, TERM="xterm", COLUMNS=str(COLUMNS), LINES="40", TERMINAL_WIDTH=None, NO_COLOR=None)
+    return {k: v for k, v in env.items() if not k.startswith("_TYPER")}
 
 
 @pytest.mark.parametrize("command", [["stream"], ["send", "--stream"]])
-def test_ctrl_c_at_80_columns_leaves_one_whole_header_and_a_resume_command_into_the_view(a2a_bin, demo_agent, command):
+def test_ctrl_c_at_80_columns_leaves_one_whole_header_and_a_resume_command_into_the_view(a2a_bin, a2a_env, demo_agent, command):
     argv = [*a2a_bin, *command, "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.3", "-u", demo_agent.url]
     if not os.path.isabs(argv[0]):
         argv[0] = sys.executable
-    term = Terminal(argv, terminal_env())
+    term = Terminal(argv, terminal_env(a2a_env))
     term.read_until(r"step 3/20")
     os.write(term.fd, b"\x03")  # Ctrl-C typed at the terminal
     assert term.finish() == 130

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -19,7 +18,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from a2a_testkit import clean_env
 
 pytestmark = pytest.mark.integration
 
@@ -203,9 +201,13 @@ def pya2a(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def a2a(a2a_bin: list[str], *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    clean = clean_env() | {"A2ACLI_GLOBAL_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"} | (env or {})
-    return subprocess.run([*a2a_bin, *args], capture_output=True, text=True, timeout=60, env=clean)
+SETTINGS = {"A2ACLI_GLOBAL_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"}
+
+
+@pytest.fixture(scope="module")
+def a2a(run_a2a):
+    """`a2a ARGS…` without a config file or colour (exit code not asserted: the tests read it)."""
+    return run_a2a.bound(env=SETTINGS)
 
 
 def index(d: Path) -> list[dict]:
@@ -215,17 +217,17 @@ def index(d: Path) -> list[dict]:
 # -- a2a-sdk 0.2.x: a card from before 0.3 ---------------------------------------------------------
 
 
-def test_sdk02_card_is_read_as_v0_with_one_note(a2a_bin, sdk02):
-    sent = a2a(a2a_bin, "send", "hello", "-u", sdk02, "--a2a-version", "0.3")
+def test_sdk02_card_is_read_as_v0_with_one_note(a2a, sdk02):
+    sent = a2a("send", "hello", "-u", sdk02, "--a2a-version", "0.3")
     assert sent.returncode == 0, sent.stderr
     assert "echo: hello" in sent.stdout
     assert sent.stderr.count("protocolVersion 0.2.6 (before 0.3): read as 0.3") == 1
-    refused = a2a(a2a_bin, "send", "hello", "-u", sdk02)
+    refused = a2a("send", "hello", "-u", sdk02)
     assert refused.returncode == 1 and "pass --a2a-version 0.3" in refused.stderr
 
 
-def test_sdk02_auto_chooses_0_3(a2a_bin, sdk02, tmp_path):
-    sent = a2a(a2a_bin, "send", "hello", "-u", sdk02, "--dump", str(tmp_path), env={"A2ACLI_A2A_VERSION": "auto"})
+def test_sdk02_auto_chooses_0_3(a2a, sdk02, tmp_path):
+    sent = a2a("send", "hello", "-u", sdk02, "--dump", str(tmp_path), env={"A2ACLI_A2A_VERSION": "auto"})
     assert sent.returncode == 0, sent.stderr
     assert "--a2a-version auto: using 0.3 (the card offers 0.2.6, not 1.0)" in sent.stderr
     assert [e["version"] for e in index(tmp_path) if e.get("files") and e["method"] != "card"] == ["0.3"]
@@ -234,43 +236,43 @@ def test_sdk02_auto_chooses_0_3(a2a_bin, sdk02, tmp_path):
 # -- a2a-sdk 0.3.x ---------------------------------------------------------------------------------
 
 
-def test_sdk03_card_fetch_notes_the_version_not_offered(a2a_bin, sdk03):
-    fetched = a2a(a2a_bin, "card", "fetch", "-u", sdk03)
+def test_sdk03_card_fetch_notes_the_version_not_offered(a2a, sdk03):
+    fetched = a2a("card", "fetch", "-u", sdk03)
     assert fetched.returncode == 0
     assert f"calls need --a2a-version 0.3, e.g. a2a send -u {sdk03} --a2a-version 0.3 hello" in fetched.stderr
 
 
-def test_sdk03_a_path_without_a_card_names_the_host_card(a2a_bin, sdk03):
-    sent = a2a(a2a_bin, "send", "hi", "-u", f"{sdk03}/agents/billing", "--a2a-version", "0.3")
+def test_sdk03_a_path_without_a_card_names_the_host_card(a2a, sdk03):
+    sent = a2a("send", "hi", "-u", f"{sdk03}/agents/billing", "--a2a-version", "0.3")
     assert sent.returncode == 0, sent.stderr
     assert f"no Agent Card under {sdk03}/agents/billing (HTTP 404): using the host's card at {sdk03}/.well-known/agent-card.json ('sdk echo')" in sent.stderr
 
 
-def test_sdk03_hints(a2a_bin, sdk03):
-    listed = a2a(a2a_bin, "tasks", "list", "-u", sdk03, "--a2a-version", "0.3")
+def test_sdk03_hints(a2a, sdk03):
+    listed = a2a("tasks", "list", "-u", sdk03, "--a2a-version", "0.3")
     assert listed.returncode == 2 and "--a2a-version 1.0" not in listed.stderr and "offers only 0.3" in listed.stderr
-    missing = a2a(a2a_bin, "tasks", "get", "nope", "-u", sdk03, "--a2a-version", "0.3")
+    missing = a2a("tasks", "get", "nope", "-u", sdk03, "--a2a-version", "0.3")
     assert "TaskNotFoundError" in missing.stderr and "tasks list" not in missing.stderr
-    unknown = a2a(a2a_bin, "call", "GetTask", '{"id": "x"}', "--rpc-url", sdk03 + "/")
+    unknown = a2a("call", "GetTask", '{"id": "x"}', "--rpc-url", sdk03 + "/")
     assert "MethodNotFoundError" in unknown.stderr and "pass --a2a-version 0.3" in unknown.stderr  # the wire code stays in -o json's a2aCode
 
 
-def test_sdk03_subscribe_to_a_finished_task_and_push_config_ids(a2a_bin, sdk03):
-    sent = a2a(a2a_bin, "send", "hi", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
+def test_sdk03_subscribe_to_a_finished_task_and_push_config_ids(a2a, sdk03):
+    sent = a2a("send", "hi", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
     task_id = json.loads(sent.stdout)["id"]
-    sub = a2a(a2a_bin, "tasks", "subscribe", task_id, "-u", sdk03, "--a2a-version", "0.3")
+    sub = a2a("tasks", "subscribe", task_id, "-u", sdk03, "--a2a-version", "0.3")
     assert sub.returncode == 0, sub.stderr
     assert "already finished (completed)" in sub.stderr and "echo: hi" in sub.stdout
-    created = a2a(a2a_bin, "push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/hook", "-u", sdk03, "--a2a-version", "0.3")
+    created = a2a("push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/hook", "-u", sdk03, "--a2a-version", "0.3")
     assert created.returncode == 0, created.stderr
-    got = a2a(a2a_bin, "push-config", "get", task_id, "another-id", "-u", sdk03, "--a2a-version", "0.3")
+    got = a2a("push-config", "get", task_id, "another-id", "-u", sdk03, "--a2a-version", "0.3")
     assert "asked for push config 'another-id', the agent answered config" in got.stderr
-    deleted = a2a(a2a_bin, "push-config", "delete", task_id, "unknown-id", "-u", sdk03, "--a2a-version", "0.3")
+    deleted = a2a("push-config", "delete", task_id, "unknown-id", "-u", sdk03, "--a2a-version", "0.3")
     assert deleted.returncode == 0 and "an id they do not know as well" in deleted.stderr
 
 
-def test_sdk03_refused_run_is_recorded_in_the_dump(a2a_bin, sdk03, tmp_path):
-    refused = a2a(a2a_bin, "send", "hi", "-u", sdk03, "--dump", str(tmp_path))
+def test_sdk03_refused_run_is_recorded_in_the_dump(a2a, sdk03, tmp_path):
+    refused = a2a("send", "hi", "-u", sdk03, "--dump", str(tmp_path))
     assert refused.returncode == 1
     assert index(tmp_path)[-1]["refused"].startswith("the Agent Card offers no interface")
 
@@ -278,10 +280,10 @@ def test_sdk03_refused_run_is_recorded_in_the_dump(a2a_bin, sdk03, tmp_path):
 # -- @a2a-js/sdk 0.3.x ----------------------------------------------------------------------------
 
 
-def test_js03_additional_interfaces_are_merged_and_auto_works(a2a_bin, js03):
-    card = a2a(a2a_bin, "card", "fetch", "-u", js03, "-o", "json", "--as", "v1")
+def test_js03_additional_interfaces_are_merged_and_auto_works(a2a, js03):
+    card = a2a("card", "fetch", "-u", js03, "-o", "json", "--as", "v1")
     assert json.loads(card.stdout)["supportedInterfaces"] == [{"url": js03 + "/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3.0"}]
-    sent = a2a(a2a_bin, "send", "hi", "-u", js03, "--a2a-version", "auto")
+    sent = a2a("send", "hi", "-u", js03, "--a2a-version", "auto")
     assert sent.returncode == 0, sent.stderr
     assert "echo: hi" in sent.stdout and "--a2a-version auto: using 0.3" in sent.stderr
 
@@ -289,22 +291,22 @@ def test_js03_additional_interfaces_are_merged_and_auto_works(a2a_bin, js03):
 # -- fasta2a: V1-shaped answers to 0.3 calls --------------------------------------------------------
 
 
-def test_fasta2a_v1_shaped_answers_are_warned_once_recorded_and_diffed(a2a_bin, fasta2a, tmp_path):
+def test_fasta2a_v1_shaped_answers_are_warned_once_recorded_and_diffed(a2a, fasta2a, tmp_path):
     v0, v1 = tmp_path / "v0", tmp_path / "v1"
-    sent = a2a(a2a_bin, "send", "hi", "--endpoint", fasta2a + "/", "--a2a-version", "0.3", "--dump", str(v0))
+    sent = a2a("send", "hi", "--endpoint", fasta2a + "/", "--a2a-version", "0.3", "--dump", str(v0))
     assert sent.returncode == 0, sent.stderr
     assert sent.stderr.count("answer is V1-shaped under 0.3") == 1
     assert "lowercase enum values: this agent speaks the clix dialect" in sent.stderr
     assert any("V1-shaped under 0.3" in e.get("shape", "") for e in index(v0))
-    ok = a2a(a2a_bin, "send", "hi", "-u", fasta2a, "--dump", str(v1))
+    ok = a2a("send", "hi", "-u", fasta2a, "--dump", str(v1))
     assert ok.returncode == 0 and "-shaped under" not in ok.stderr  # (the dump note names the path, which holds this test's name)
-    diff = a2a(a2a_bin, "diff", str(v1), str(v0), "-o", "json")
+    diff = a2a("diff", str(v1), str(v0), "-o", "json")
     paths = [d["path"] for d in json.loads(diff.stdout)["differences"]]
     assert any(p.startswith("response.shape") for p in paths), paths
 
 
-def test_fasta2a_500_is_not_a_json_rpc_answer_and_raw_prints_it(a2a_bin, fasta2a):
-    failed = a2a(a2a_bin, "call", "tasks/get", '{"x": 1}', "--rpc-url", fasta2a + "/", "--a2a-version", "0.3", "-o", "raw")
+def test_fasta2a_500_is_not_a_json_rpc_answer_and_raw_prints_it(a2a, fasta2a):
+    failed = a2a("call", "tasks/get", '{"x": 1}', "--rpc-url", fasta2a + "/", "--a2a-version", "0.3", "-o", "raw")
     assert failed.returncode == 1
     assert failed.stdout.strip() == "Internal Server Error"
     assert "not a JSON-RPC answer" in failed.stderr and "retry later" not in failed.stderr
@@ -313,9 +315,9 @@ def test_fasta2a_500_is_not_a_json_rpc_answer_and_raw_prints_it(a2a_bin, fasta2a
 # -- issue 24: `a2a check` against 0.3-only servers ------------------------------------------------
 
 
-def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a_bin, sdk03):
+def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a, sdk03):
     """-32009 exists only in 1.0: a 0.3-only agent's clean refusal of `A2A-Version: 99.0` passes."""
-    proc = a2a(a2a_bin, "check", sdk03, "-o", "json")
+    proc = a2a("check", sdk03, "-o", "json")
     checks = {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
     probe = checks["jsonrpc-0.3.version-unsupported"]
     assert probe["status"] == "pass" and probe["detail"].startswith("-32001 TaskNotFoundError: a clean refusal"), probe
@@ -326,8 +328,8 @@ def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a_bin
 # -- issue 24: python-a2a answers every call with a non-JSON-RPC HTTP 500 ---------------------------
 
 
-def test_pya2a_check_passes_reachable_only_on_evidence(a2a_bin, pya2a):
-    proc = a2a(a2a_bin, "check", pya2a, "-o", "json")
+def test_pya2a_check_passes_reachable_only_on_evidence(a2a, pya2a):
+    proc = a2a("check", pya2a, "-o", "json")
     doc = json.loads(proc.stdout)
     mine = [c for c in doc["checks"] if c["id"].startswith("jsonrpc-0.3.")]
     reachable = mine[0]  # first in its group, as before
@@ -339,18 +341,18 @@ def test_pya2a_check_passes_reachable_only_on_evidence(a2a_bin, pya2a):
 # -- issue 24: a2a-js HTTP+JSON errors are {"code": -32001, "message": ...} -------------------------
 
 
-def test_js03_rest_errors_are_read_by_their_a2a_code(a2a_bin, js03rest):
-    missing = a2a(a2a_bin, "tasks", "get", "nope", "-u", js03rest, "--a2a-version", "0.3", "-o", "json")
+def test_js03_rest_errors_are_read_by_their_a2a_code(a2a, js03rest):
+    missing = a2a("tasks", "get", "nope", "-u", js03rest, "--a2a-version", "0.3", "-o", "json")
     assert missing.returncode == 1
     assert json.loads(missing.stdout)["error"]["code"] == "TaskNotFoundError", missing.stdout
-    sent = a2a(a2a_bin, "send", "hi", "-u", js03rest, "--a2a-version", "0.3", "-o", "json", "--as", "v1")
+    sent = a2a("send", "hi", "-u", js03rest, "--a2a-version", "0.3", "-o", "json", "--as", "v1")
     assert sent.returncode == 0, sent.stderr
     task_id = json.loads(sent.stdout)["task"]["id"]
-    cancel = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03rest, "--a2a-version", "0.3")
+    cancel = a2a("tasks", "cancel", task_id, "-u", js03rest, "--a2a-version", "0.3")
     assert cancel.returncode == 1
     assert cancel.stderr.startswith("error: TaskNotCancelableError: Task not cancelable"), cancel.stderr
     assert "HTTP 409" not in cancel.stderr and "--debug" not in cancel.stderr
-    checked = a2a(a2a_bin, "check", js03rest, "-o", "json")
+    checked = a2a("check", js03rest, "-o", "json")
     fails = [c for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
     assert checked.returncode == 0 and fails == [], fails
 
@@ -358,16 +360,16 @@ def test_js03_rest_errors_are_read_by_their_a2a_code(a2a_bin, js03rest):
 # -- issue 24: @a2a-js/sdk 1.x serves security schemes as {"scheme": {"$case": ..., "value": ...}} ---
 
 
-def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a_bin, js13):
-    shown = a2a(a2a_bin, "card", "fetch", "-u", js13, "-o", "text")
+def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a, js13):
+    shown = a2a("card", "fetch", "-u", js13, "-o", "text")
     assert shown.returncode == 0, shown.stderr
     assert "Security type: apiKey\nSecurity location: header X-Echo-Key\nSecurity flag: --api-key KEY" in shown.stdout, shown.stdout
-    extended = a2a(a2a_bin, "card", "extended", "-u", js13, "--api-key", "echo-key", "--transport", "rest", "-o", "json")
+    extended = a2a("card", "extended", "-u", js13, "--api-key", "echo-key", "--transport", "rest", "-o", "json")
     assert extended.returncode == 0 and "not sent" not in extended.stderr, extended.stderr
     assert json.loads(extended.stdout)["name"].startswith("js1 echo")
-    refused = a2a(a2a_bin, "card", "extended", "-u", js13, "--transport", "rest")
+    refused = a2a("card", "extended", "-u", js13, "--transport", "rest")
     assert refused.returncode == 4, refused.stderr  # the key is what the server checks: it went where the card says
-    checked = a2a(a2a_bin, "check", "card", js13 + "/.well-known/agent-card.json", "-o", "json")
+    checked = a2a("check", "card", js13 + "/.well-known/agent-card.json", "-o", "json")
     found = [f for f in json.loads(checked.stdout)["cards"][0]["findings"] if f["rule"] == "scheme-shape"]
     assert [(f["severity"], f["path"]) for f in found] == [("warning", "$.securitySchemes.echoKey")], found
     assert "$case: 'apiKeySecurityScheme'" in found[0]["message"]
@@ -376,19 +378,18 @@ def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a_bin, js13):
 # -- issue 24: a subscription that falls back to polling says the end state once ------------------
 
 
-def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a_bin, js03):
+def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a, a2a_bin, a2a_env, js03):
     """a2a-js 0.3 answers a subscription to a task no longer running with its snapshot, then
     closes: the task is polled; cancelled meanwhile, its `task …: canceled` line comes once."""
-    sent = a2a(a2a_bin, "send", "hold", "--async", "-u", js03, "--a2a-version", "0.3", "-o", "json")
+    sent = a2a("send", "hold", "--async", "-u", js03, "--a2a-version", "0.3", "-o", "json")
     assert sent.returncode == 0, sent.stderr
     task_id = json.loads(sent.stdout)["id"]
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")} | {"A2ACLI_GLOBAL_CONFIG": "/nonexistent/a2a.toml", "NO_COLOR": "1"}
     argv = [*a2a_bin, "tasks", "subscribe", task_id, "-u", js03, "--a2a-version", "0.3", "--poll-interval", "0.2"]
-    sub = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean)
+    sub = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=a2a_env(**SETTINGS))
     try:
         time.sleep(1.5)  # subscribed, the snapshot shown, polling
         assert sub.poll() is None, sub.communicate()
-        canceled = a2a(a2a_bin, "tasks", "cancel", task_id, "-u", js03, "--a2a-version", "0.3")
+        canceled = a2a("tasks", "cancel", task_id, "-u", js03, "--a2a-version", "0.3")
         assert canceled.returncode == 0, canceled.stderr
         out, err = sub.communicate(timeout=30)
     finally:
@@ -403,22 +404,22 @@ def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a_bin, js
 # -- issue 24: `tasks list` under 0.3, one rule for every binding ----------------------------------
 
 
-def test_tasks_list_under_0_3_is_refused_on_every_binding_and_forced_in_its_extension_form(a2a_bin, js03, js03rest, js13compat, tmp_path):
+def test_tasks_list_under_0_3_is_refused_on_every_binding_and_forced_in_its_extension_form(a2a, js03, js03rest, js13compat, tmp_path):
     """0.3 has no ListTasks: refused up front over JSON-RPC and HTTP+JSON alike (a2a-js 0.3.14),
     with the same hint; --force sends the binding's extension form, which a2a-js 0.3 does not
     serve (404: the agent lacks it, not a wrong URL) and a2a-js 1.3's 0.3 mount answers."""
     for url, form in ((js03, "tasks/list (limit/offset)"), (js03rest, "GET /v1/tasks")):
-        refused = a2a(a2a_bin, "tasks", "list", "-u", url, "--a2a-version", "0.3")
+        refused = a2a("tasks", "list", "-u", url, "--a2a-version", "0.3")
         assert refused.returncode == 2, refused.stderr
         assert f"this agent offers only 0.3 (its card lists no 1.0 interface), and 0.3 has no ListTasks; --force sends the extension {form} anyway" in refused.stderr
-    forced = a2a(a2a_bin, "tasks", "list", "-u", js03rest, "--a2a-version", "0.3", "--force")
+    forced = a2a("tasks", "list", "-u", js03rest, "--a2a-version", "0.3", "--force")
     assert forced.returncode == 1
     assert "0.3 has no ListTasks: sending the extension GET /v1/tasks anyway (--force)" in forced.stderr
     assert "HTTP 404" in forced.stderr and "the agent probably does not implement ListTasks (GET /v1/tasks)" in forced.stderr, forced.stderr
     assert "check --url" not in forced.stderr
-    refused = a2a(a2a_bin, "tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest")
+    refused = a2a("tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest")
     assert refused.returncode == 2 and "use --a2a-version 1.0 (the card offers it), or --force sends the extension GET /v1/tasks anyway" in refused.stderr, refused.stderr
-    listed = a2a(a2a_bin, "tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest", "--force", "-o", "json", "--dump", str(tmp_path))
+    listed = a2a("tasks", "list", "-u", js13compat, "--a2a-version", "0.3", "--transport", "rest", "--force", "-o", "json", "--dump", str(tmp_path))
     assert listed.returncode == 0, listed.stderr
     assert "tasks" in json.loads(listed.stdout)
     heads = [p.read_text().splitlines()[0] for p in sorted(tmp_path.glob("*.request.http"))]
@@ -428,12 +429,12 @@ def test_tasks_list_under_0_3_is_refused_on_every_binding_and_forced_in_its_exte
 # -- issue 24: a non-JSON-RPC 500 from the endpoint the card names blames the method ----------------
 
 
-def test_fasta2a_500_on_a_method_it_lacks_blames_the_method_not_the_url(a2a_bin, fasta2a):
+def test_fasta2a_500_on_a_method_it_lacks_blames_the_method_not_the_url(a2a, fasta2a):
     """fasta2a has no 1.0 push-config methods and answers them with a bare HTTP 500."""
-    sent = a2a(a2a_bin, "send", "hi", "-u", fasta2a, "-o", "json")
+    sent = a2a("send", "hi", "-u", fasta2a, "-o", "json")
     assert sent.returncode == 0, sent.stderr
     task_id = json.loads(sent.stdout)["task"]["id"]
-    failed = a2a(a2a_bin, "push-config", "list", task_id, "-u", fasta2a, "--force")
+    failed = a2a("push-config", "list", task_id, "-u", fasta2a, "--force")
     assert failed.returncode == 1
     assert "HTTP 500" in failed.stderr and "(not a JSON-RPC answer)" in failed.stderr
     assert f"hint: {fasta2a}/ is the endpoint the Agent Card names: the agent probably does not implement ListTaskPushNotificationConfigs" in failed.stderr, failed.stderr
@@ -443,17 +444,17 @@ def test_fasta2a_500_on_a_method_it_lacks_blames_the_method_not_the_url(a2a_bin,
 # -- issue 24: a method 0.3 brought, called on a 0.2 card ------------------------------------------
 
 
-def test_sdk02_extended_card_forced_says_the_card_predates_the_method(a2a_bin, sdk02):
+def test_sdk02_extended_card_forced_says_the_card_predates_the_method(a2a, sdk02):
     """a2a-sdk 0.2 validates the method name against its own: -32600 with kilobytes of pydantic
     errors as `data`. The hint names the cause; the text view cuts the data, -o json keeps it."""
-    forced = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force")
+    forced = a2a("card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force")
     assert forced.returncode == 1
     assert "InvalidRequestError" in forced.stderr
     assert "hint: the Agent Card says protocolVersion 0.2.6, and agent/getAuthenticatedExtendedCard came with 0.3: the agent predates the method" in forced.stderr, forced.stderr
     assert "request envelope" not in forced.stderr
     data_line = next(line for line in forced.stderr.splitlines() if line.startswith("  data: "))
     assert len(data_line) < 400 and data_line.endswith("characters; -o json shows it whole)"), data_line
-    as_json = a2a(a2a_bin, "card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force", "-o", "json")
+    as_json = a2a("card", "extended", "-u", sdk02, "--a2a-version", "0.3", "--force", "-o", "json")
     error = json.loads(as_json.stdout)["error"]
     assert len(json.dumps(error["data"])) > 2000 and "predates the method" in error["hint"]
 
@@ -461,16 +462,16 @@ def test_sdk02_extended_card_forced_says_the_card_predates_the_method(a2a_bin, s
 # -- issue 24: --async against an agent that ignores blocking: false -------------------------------
 
 
-def test_sdk02_async_notes_that_the_agent_held_the_answer(a2a_bin, sdk02, sdk03):
+def test_sdk02_async_notes_that_the_agent_held_the_answer(a2a, sdk02, sdk03):
     """a2a-sdk 0.2 ignores `blocking: false` (a TODO in its handler): the answer comes when the
     task is done. a2a-sdk 0.3 honours it: the working task at once, and no note."""
-    held = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk02, "--a2a-version", "0.3", "-o", "json")
+    held = a2a("send", "slow", "--async", "-u", sdk02, "--a2a-version", "0.3", "-o", "json")
     assert held.returncode == 0, held.stderr
     assert json.loads(held.stdout)["status"]["state"] == "completed"
     task_id = json.loads(held.stdout)["id"]
     assert f"until task {task_id} was completed: it does not honour blocking: false" in held.stderr, held.stderr
     assert float(re.search(r"the agent held the answer (\d+\.\d)s", held.stderr).group(1)) >= 2.0, held.stderr  # the agent's 2.5 s
-    quick = a2a(a2a_bin, "send", "slow", "--async", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
+    quick = a2a("send", "slow", "--async", "-u", sdk03, "--a2a-version", "0.3", "-o", "json")
     assert quick.returncode == 0, quick.stderr
     assert json.loads(quick.stdout)["status"]["state"] != "completed" and "held the answer" not in quick.stderr, quick.stderr
 
@@ -478,13 +479,13 @@ def test_sdk02_async_notes_that_the_agent_held_the_answer(a2a_bin, sdk02, sdk03)
 # -- issue 24: 0.3 HTTP+JSON push-config create, the body the 0.3 proto's route defines ------------
 
 
-def _created(a2a_bin: list[str], url: str, dump: Path) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+def _created(a2a, url: str, dump: Path) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
     """A task, then a push config for it over 0.3 HTTP+JSON; the create requests as they went."""
-    sent = a2a(a2a_bin, "send", "hi", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json")
+    sent = a2a("send", "hi", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json")
     assert sent.returncode == 0, sent.stderr
     doc = json.loads(sent.stdout)
     task_id = doc.get("id") or doc["task"]["id"]
-    created = a2a(a2a_bin, "push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "c-1", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json", "--as", "v1", "--dump", str(dump))
+    created = a2a("push-config", "create", task_id, "--webhook-url", "http://127.0.0.1:9/h", "--config-id", "c-1", "-u", url, "--a2a-version", "0.3", "--transport", "rest", "-o", "json", "--as", "v1", "--dump", str(dump))
     assert created.returncode == 0, created.stderr
     assert json.loads(created.stdout)["id"] == "c-1" and json.loads(created.stdout)["taskId"] == task_id
     creates = [e for e in index(dump) if e["method"] == "CreateTaskPushNotificationConfig"]
@@ -493,17 +494,17 @@ def _created(a2a_bin: list[str], url: str, dump: Path) -> tuple[subprocess.Compl
     return created, [json.loads((dump / f"{e['files']}.request.body").read_text()) for e in creates]
 
 
-def test_js13_v0_rest_push_config_create_body_is_the_config(a2a_bin, js13compat, tmp_path):
+def test_js13_v0_rest_push_config_create_body_is_the_config(a2a, js13compat, tmp_path):
     """a2a-js 1.3's 0.3 mount reads the body as the proto says (`body: "config"`): one request."""
-    created, bodies = _created(a2a_bin, js13compat, tmp_path)
+    created, bodies = _created(a2a, js13compat, tmp_path)
     assert len(bodies) == 1 and set(bodies[0]) == {"name", "pushNotificationConfig"}, bodies
     assert "once more" not in created.stderr
 
 
 @pytest.mark.parametrize("server", ["sdk03rest", "js03rest"])
-def test_v0_rest_push_config_create_refused_in_the_proto_form_is_sent_once_in_the_whole_request_form(a2a_bin, server, request, tmp_path):
+def test_v0_rest_push_config_create_refused_in_the_proto_form_is_sent_once_in_the_whole_request_form(a2a, server, request, tmp_path):
     """a2a-sdk 0.3 (HTTP 500: it cannot parse the proto's form) and a2a-js 0.3 (400, "Request must
     include a `config` object") read the whole request as the body: one more try in that form."""
-    created, bodies = _created(a2a_bin, request.getfixturevalue(server), tmp_path)
+    created, bodies = _created(a2a, request.getfixturevalue(server), tmp_path)
     assert [set(b) for b in bodies] == [{"name", "pushNotificationConfig"}, {"parent", "configId", "config"}], bodies
     assert created.stderr.count("sending it once more with the whole request as the body") == 1, created.stderr
