@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_log_file_takes_the_servers_log_and_stderr_keeps_the_banner(a2a_bin, a2a_env, tmp_path):
     log = tmp_path / "demo.log"
     port = _free_port()
-    env = a2a_env(A2ACLI_CONFIG=os.devnull)
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull)
     proc = subprocess.Popen([*a2a_bin, "demo-server", "--port", str(port), "--grpc-port", "0", "--log-level", "info", "--log-file", str(log)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + 20
@@ -42,7 +42,7 @@ def test_log_file_takes_the_servers_log_and_stderr_keeps_the_banner(a2a_bin, a2a
 
 
 def test_log_file_that_cannot_be_written_is_a_usage_error(run_a2a, tmp_path):
-    done = run_a2a("demo-server", "--port", "0", "--log-file", str(tmp_path / "no" / "such" / "demo.log"), env={"A2ACLI_CONFIG": os.devnull}, timeout=30)
+    done = run_a2a("demo-server", "--port", "0", "--log-file", str(tmp_path / "no" / "such" / "demo.log"), env={"A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull}, timeout=30)
     assert done.returncode == 2
     assert "--log-file: cannot write" in done.stderr and "No such file or directory" in done.stderr
 
@@ -52,7 +52,7 @@ def test_the_tour_keeps_the_demo_agents_log_out_of_its_output(a2a_bin, a2a_env, 
     assert shutil.which("a2a", path=str(bindir)), "the tour runs the installed `a2a`"
     log = tmp_path / "tour-demo.log"
     port = _free_port()
-    env = a2a_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(port), A2ACLI_DEMO_LOG=str(log), A2ACLI_DEMO_LOG_LEVEL="info")
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(port), A2ACLI_DEMO_LOG=str(log), A2ACLI_DEMO_LOG_LEVEL="info")
     env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["sh", str(ROOT / "examples" / "tour.sh")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180)
     assert done.returncode == 0, done.stderr

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.skipif(sys.platform == "win32
 
 
 def terminal_env(a2a_env) -> dict[str, str]:
-    env = a2a_env(A2ACLI_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, TERM="xterm", COLUMNS=str(COLUMNS), LINES="40", TERMINAL_WIDTH=None, NO_COLOR=None)
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, TERM="xterm", COLUMNS=str(COLUMNS), LINES="40", TERMINAL_WIDTH=None, NO_COLOR=None)
     return {k: v for k, v in env.items() if not k.startswith("_TYPER")}
 
 
