@@ -3,7 +3,7 @@ pipeline needs of the command line, and nothing of Typer."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -71,32 +71,42 @@ def conn_flags(opts: CallOptions, *, secrets: bool = True) -> str:
     environment or a file is not repeated (the same environment and files give it again); a
     credential given as a flag is named by its placeholder, never its value (`secrets=False`: not
     at all, for a command that names the credential to send itself)."""
-    import shlex
-
     src = getattr(opts, "sources", None) or {}
-    resolved = getattr(opts, "resolved", None)
 
     def given(name: str) -> bool:
         return src.get(name) == "flag"
 
+    flags = [*_agent_flags(opts, given), *_connection_flags(opts, given, secrets=secrets)]
+    return "".join(" " + f for f in flags)
+
+
+def _agent_flags(opts: CallOptions, given: Callable[[str], bool]) -> list[str]:
+    """conn_flags' first part: the config and profile, the agent, the binding, the version, the dialect."""
+    import shlex
+
     flags = []
     if opts.config:
         flags.append(f"--config {shlex.quote(opts.config)}")
-    if opts.profile and getattr(resolved, "profile_source", "") == "flag":
+    if opts.profile and getattr(getattr(opts, "resolved", None), "profile_source", "") == "flag":
         flags.append(f"--profile {shlex.quote(opts.profile)}")
-    if opts.catalog and given("catalog"):
-        flags.append(f"--catalog {shlex.quote(opts.catalog)}")
-    if opts.url and given("url"):
-        flags.append(f"-u {shlex.quote(opts.url)}")
-    if opts.endpoint and given("endpoint"):
-        flags.append(f"--endpoint {shlex.quote(opts.endpoint)}")
+    for name, flag in (("catalog", "--catalog"), ("url", "-u"), ("endpoint", "--endpoint")):
+        value = getattr(opts, name)
+        if value and given(name):
+            flags.append(f"{flag} {shlex.quote(value)}")
     if opts.transports and given("transport"):
         flags += [f"--transport {t}" for t in opts.transports]
     if given("a2a-version") and (opts.version_auto or opts.wire is not Wire.V1):  # 1.0 is the default
         flags.append(f"--a2a-version {'auto' if opts.version_auto else opts.wire.version}")
     if opts.dialect_name != "spec" and given("dialect"):
         flags.append(f"--dialect {opts.dialect_name}")
-    flags += [f"--extension {shlex.quote(uri)}" for uri in opts.extensions]
+    return flags
+
+
+def _connection_flags(opts: CallOptions, given: Callable[[str], bool], *, secrets: bool) -> list[str]:
+    """conn_flags' second part: extensions, TLS files, credentials (by placeholder), TLS switches."""
+    import shlex
+
+    flags = [f"--extension {shlex.quote(uri)}" for uri in opts.extensions]
     for name in ("cacert", "cert", "key"):
         if getattr(opts, name) and given(name):
             flags.append(f"--{name} {shlex.quote(str(getattr(opts, name)))}")
@@ -112,4 +122,4 @@ def conn_flags(opts: CallOptions, *, secrets: bool = True) -> str:
     ):
         if on:
             flags.append(flag)
-    return "".join(" " + f for f in flags)
+    return flags

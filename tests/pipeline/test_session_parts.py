@@ -186,3 +186,44 @@ def test_tracking_follows_the_task_and_what_it_asks_for():
     assert t.ask is None  # a new state drops the question
     t.track({"message": {"role": "ROLE_AGENT"}})
     assert t.task["state"] == "TASK_STATE_COMPLETED"  # a message is no task
+
+
+# -- the printed command's connection flags ---------------------------------------------------------
+
+
+def test_conn_flags_repeat_what_was_given_as_a_flag_in_one_order():
+    from types import MappingProxyType, SimpleNamespace
+
+    from a2acli.pipeline.options import conn_flags
+
+    names = ("catalog", "url", "endpoint", "transport", "a2a-version", "dialect", "cacert", "cert", "key", "api-key")
+    names += ("bearer", "strict-origin")
+    opts = CallOptions(
+        config="my cfg.toml",
+        profile="p",
+        resolved=SimpleNamespace(profile_source="flag"),
+        catalog="./agents.json",
+        url="http://a.test",
+        endpoint="http://a.test/rpc",
+        transports=("rest", "jsonrpc"),
+        wire=Wire.V0,
+        dialect_name="clix",
+        extensions=("urn:x",),
+        cacert="ca.pem",
+        cert="c.pem",
+        key="k.pem",
+        api_key="secret-key",
+        bearer="secret-token",
+        basic="u:p",  # from the environment: not repeated
+        plaintext=True,
+        insecure=True,
+        strict_origin=True,
+        sources=MappingProxyType(dict.fromkeys(names, "flag")),
+    )
+    assert conn_flags(opts) == (
+        " --config 'my cfg.toml' --profile p --catalog ./agents.json -u http://a.test --endpoint http://a.test/rpc"
+        " --transport rest --transport jsonrpc --a2a-version 0.3 --dialect clix --extension urn:x --cacert ca.pem"
+        " --cert c.pem --key k.pem --api-key KEY --bearer TOKEN --plaintext --insecure --strict-origin"
+    )
+    assert "KEY" not in conn_flags(opts, secrets=False) and "secret" not in conn_flags(opts)
+    assert conn_flags(CallOptions(url="http://a.test", version_auto=True)) == ""  # nothing given as a flag
