@@ -41,7 +41,7 @@ def run_chat(
 
     with session(opts) as call:
         chat = _Chat(call, context_id, task_id)
-        if interactive and not opts.offline:
+        if interactive and call.sends:  # the banner reads the card: not under --offline
             _banner(call)
         for line in lines:
             text = line.strip()

@@ -227,3 +227,21 @@ def test_conn_flags_repeat_what_was_given_as_a_flag_in_one_order():
     )
     assert "KEY" not in conn_flags(opts, secrets=False) and "secret" not in conn_flags(opts)
     assert conn_flags(CallOptions(url="http://a.test", version_auto=True)) == ""  # nothing given as a flag
+
+
+def test_offline_shows_the_first_page_of_a_list_as_it_is_sent(cli):
+    """`tasks list --all` under 0.3 asks for pages of 50 (clix limit/offset): --offline shows that
+    request, the one the real run sends first (it showed the request without the limit before
+    invoke handled --offline)."""
+    argv = ["tasks", "list", "--all", "--force", "--endpoint", f"{AGENT}/rpc", "--a2a-version", "0.3", "-o", "raw"]
+    seen: list[httpx.Request] = []
+    with respx.mock() as mock:
+        mock.post(f"{AGENT}/rpc").mock(
+            side_effect=lambda r: seen.append(r)
+            or httpx.Response(200, json={"jsonrpc": "2.0", "id": json.loads(r.content)["id"], "result": []})
+        )
+        assert cli(*argv).exit_code == 0
+    offline = cli(*argv, "--offline")
+    assert offline.exit_code == 0, offline.stderr
+    shown, sent = json.loads(offline.stdout), json.loads(seen[0].content)
+    assert shown["params"] == sent["params"] == {"limit": 50} and shown["method"] == sent["method"] == "tasks/list"
