@@ -1,7 +1,8 @@
-"""One invocation's session (transport, card, interface and binding, credentials, taps) and its
-one `invoke()`: a call encoded by the binding, prepared once as the httpx.Request that
-`--offline`, `--debug`, `--dump` and the send all use, and read back as a stream of replies (a
-unary call is a stream of one)."""
+"""One invocation's session (transport and taps; its parts: pipeline.target, .credentials,
+.tracking) and its one `invoke()`: a call encoded by the binding, prepared once as the
+httpx.Request that `--offline`, `--debug`, `--dump` and the send all use, and read back as a
+stream of replies (a unary call is a stream of one). Under `--offline` invoke prints that request
+and sends nothing."""
 
 from __future__ import annotations
 
