@@ -89,6 +89,26 @@ LAYERS: dict[str, set[str]] = {
 }
 
 
+# Inside pipeline/ (issue 22): the session's parts answer one question each and know nothing of
+# the session that holds them (it hands itself over as their host); the session imports them, the
+# policies import the session. A part that imports the session or another part is a circle waiting.
+PIPELINE_PARTS: dict[str, set[str]] = {
+    "target": set(),  # which agent, card, endpoint and version
+    "credentials": {"origin"},  # which credentials, to which origins
+    "tracking": set(),  # what the replies say of the task in hand
+    "session": {"options", "target", "credentials", "tracking"},  # encode, prepare, invoke
+}
+
+
+def test_the_session_parts_import_only_what_their_question_needs():
+    for part, allowed in PIPELINE_PARTS.items():
+        path = PKG / "pipeline" / f"{part}.py"
+        mods = {n.split(".")[2] for n in imports(path) if n.startswith("a2acli.pipeline.")}
+        assert mods <= allowed, f"pipeline/{part}.py imports pipeline {sorted(mods - allowed)}: it may import only {sorted(allowed)}"
+        if part != "session":
+            assert not {n for n in imports(path) if n.startswith(("a2acli.render", "a2acli.commands"))}, part
+
+
 def _ours(path: Path) -> set[str]:
     """The a2acli packages/modules a file imports (relative imports stay inside its package)."""
     return {n.split(".")[1] for n in imports(path) if n.startswith("a2acli.") and n.count(".") >= 1} | {"__init__" for n in imports(path) if n == "a2acli"}
@@ -258,11 +278,12 @@ def test_the_max_body_default_is_one_value():
 # wire.catalog joined (`-u URL` resolved a catalog reference it was not), and render.views (a type
 # annotation of render.output): they load only for a catalog reference and for text now. The
 # settings package's modules and commands.registry are settings.py and main.py's table split up
-# (issue 22); settings.editing (tomlkit) stays off the path.
+# (issue 22); settings.editing (tomlkit) stays off the path. pipeline.target, .credentials and
+# .tracking are session.py's `Call` split by the question each part answers (issue 22): the same code.
 CARD_FETCH_MODULES = {
     "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._inputs", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
-    "a2acli.pipeline.session", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
+    "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.pipeline.tracking", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
     "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.exchange",
     "a2acli.transport.limits", "a2acli.transport.record", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
@@ -327,8 +348,10 @@ def _mode_tests(path: Path, root: Path = ROOT) -> list[str]:
             return set().union(*(names(e) for e in node.elts)) if node.elts else set()
         return set()
 
-    def is_mode(node: ast.AST) -> bool:
-        return (isinstance(node, ast.Attribute) and node.attr == "mode") or (isinstance(node, ast.Name) and node.id == "mode")
+    def is_mode(node: ast.AST) -> bool:  # `mode`, or the option's value (`opts.output`, `output`)
+        return (isinstance(node, ast.Attribute) and node.attr in ("mode", "output")) or (
+            isinstance(node, ast.Name) and node.id in ("mode", "output")
+        )
 
     found = []
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
@@ -349,5 +372,5 @@ def test_nothing_outside_render_tests_the_output_mode():
 
 def test_the_mode_test_finds_what_it_looks_for(tmp_path):
     probe = tmp_path / "probe.py"
-    probe.write_text('if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\n')
-    assert _mode_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3"]  # not `"after"`: no mode's name
+    probe.write_text('if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\nno = opts.output == "json"\n')
+    assert _mode_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:5"]  # not `"after"`: no mode's name

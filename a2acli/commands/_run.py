@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -179,12 +179,16 @@ def output_for(opts: CallOptions) -> Output:
 
 @contextmanager
 def session(opts: CallOptions) -> Iterator[Any]:
-    """The boundary around one session: its Call, closed at the end."""
-    from a2acli.pipeline.session import Call
+    """The boundary around one session: its Call, closed at the end. Under --offline the flow
+    ends where the session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
+    from a2acli.pipeline.session import Call, OfflineShown
 
     out = output_for(opts)
     with boundary(output_hint=opts.output, debug=opts.debug, out=out), Call(opts, out) as call:
-        yield call
+        try:
+            yield call
+        except OfflineShown:
+            pass
 
 
 # -- the entry points the commands call -----------------------------------------------------------
@@ -277,15 +281,11 @@ def run_unary(
     spec = METHODS[method]
     with session(opts) as call:
         expected = parse_states(expect)
-        if opts.offline:
-            call.print_offline(call.encode(spec, params, request_id, stream=False), headers=headers)
-            return
+        call.resolve()  # the agent, its card, the version and the endpoint (under --offline: what is known)
         if spec.name in CAPABILITY:  # push configs, the extended card: only when the card claims them
-            call.endpoint()
             require_capability(call, spec.name, force=force)
-        blocking = wait and spec.result == "send"  # a blocking send: the agent may answer late
+        blocking = wait and spec.result == "send" and call.sends  # a blocking send: the agent may answer late
         if spec.result == "send":
-            call.endpoint()
             note_push_url(call, params)
             call.sending = params.get("message")  # Ctrl-C before the answer names it
         with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
@@ -357,18 +357,15 @@ def run_stream(
     subscribing = spec.name == "SubscribeToTask"
     with session(opts) as call:
         expected = parse_states(expect)
-        if opts.offline:
-            call.print_offline(call.encode(spec, params, request_id, stream=True), headers=headers)
-            return
         if subscribing:
             call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
         else:
             call.sending = params.get("message")  # Ctrl-C before the first event names it
         call.live_view = live  # Ctrl-C or --timeout: the resume command streams too
-        call.endpoint()  # the card, if any: does it claim streaming?
+        call.resolve()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
         note_push_url(call, params)
-        with (StreamView if live else FinalView)(call.out, as_v1=opts.as_v1) as view:
+        with (StreamView if live or not call.sends else FinalView)(call.out, as_v1=opts.as_v1) as view:
             if claim is None:
                 follow_stream(
                     call,
@@ -411,9 +408,6 @@ def run_list_tasks(
     spec = METHODS["ListTasks"]
     with session(opts) as call:
         call.v0_extensions = force
-        if opts.offline:
-            call.print_offline(call.encode(spec, params, request_id), headers=None)
-            return
         if stream:
             arriving = (
                 list_pages(call, params, request_id)
@@ -608,10 +602,7 @@ def run_call(
     with session(opts) as call, _did_you_mean(method):
         spec = find_method(method)
         streaming = stream if stream is not None else bool(spec and spec.streaming)
-        if opts.offline:
-            call.print_offline(call.encode_call(method, params, request_id, stream=streaming))
-            return
-        call.endpoint()  # before encoding: the interface's binding and tenant shape the request
+        call.resolve()  # before encoding: the interface's binding and tenant shape the request
         enc = call.encode_call(method, params, request_id, stream=streaming)
         if streaming:
             with StreamView(call.out, as_v1=opts.as_v1) as view, call.out.holding():
@@ -658,186 +649,7 @@ def run_download(
 
     spec = METHODS["GetTask"]
     with session(opts) as call:
-        if opts.offline:
-            call.print_offline(call.encode(spec, {"id": task_id}, request_id))
-            return
         reply = call.unary(spec, {"id": task_id}, request_id=request_id)
         task = reply.core if isinstance(reply.core, dict) else {}
         call.track(task)
         artifacts.download(task, Path(directory) if directory else None, call, overwrite=overwrite)
-
-
-@entry_point
-def run_chat(
-    lines: Iterable[str],
-    opts: CallOptions,
-    *,
-    context_id: str | None = None,
-    task_id: str | None = None,
-    poll_interval: float = 2.0,
-    interactive: bool = False,
-    secret: Callable[[str], str] | None = None,
-) -> None:
-    """`a2a chat`: each line one SendMessage turn, waited for like `send`; the context (and the
-    task while it waits for input or authentication) is carried to the next turn. `/new` starts
-    a new context, `/quit` ends. At a terminal (`interactive`) it is a REPL: a banner, slash
-    commands handled here (`/help`, `/task`; `//text` sends `/text`), each answer as the agent's
-    words, an error said and Ctrl-C stopping the turn (the task goes on) while the session goes
-    on. Otherwise the first error ends it with its exit code, as `send` would.
-
-    A task in AUTH_REQUIRED (A2A §7.6): with `secret` (getpass, at a terminal) the credential its
-    card's scheme takes is read unechoed and sent with the next turn only; without it (piped) the
-    commands that continue the task are said and the session ends (exit 0): a pipe never answers
-    a prompt."""
-    from a2acli.commands._inputs import build_message
-    from a2acli.render.present import present
-
-    spec = METHODS["SendMessage"]
-    with session(opts) as call:
-        chat = _Chat(call, context_id, task_id)
-        if interactive and not opts.offline:
-            _banner(call)
-        for line in lines:
-            text = line.strip()
-            if not text:
-                continue
-            if text in ("/quit", "/exit"):
-                break
-            if text == "/new":
-                chat.ctx = chat.tid = None
-                chat.given = {}
-                call.out.note("the next message starts a new context")
-                continue
-            if interactive and text.startswith("/"):
-                if not text.startswith("//"):
-                    chat.slash(text)
-                    continue
-                text = text[1:]  # `//text`: a message that starts with /
-            message = build_message(
-                [{"text": text}], message_id=None, context_id=chat.ctx, task_id=chat.tid, metadata=None
-            )
-            params = {"message": message}
-            if opts.offline:
-                call.print_offline(call.encode(spec, params, stream=False))
-                continue
-            reply = chat.turn(params, poll_interval, interactive=interactive)
-            if reply is None:
-                continue
-            if interactive and opts.output in ("auto", "text") and not opts.verbose:
-                from a2acli.render.chat import reply as said
-
-                said(call.out, reply.core)
-            else:
-                present("send", reply, call.out, as_v1=opts.as_v1, lines=True)  # -o json: JSON Lines, one answer a turn
-            if not chat.carry(reply, secret):
-                break
-
-
-def _banner(call: Any) -> None:
-    """The chat's first lines at a terminal: the agent (its card read now), where, how to leave.
-    An agent that cannot be reached ends the session here, with its exit code."""
-    from a2acli.render.chat import banner
-
-    ep = call.endpoint()
-    banner(call.out, call.card, url=ep.url, binding=ep.binding, version=call.opts.wire.version)
-
-
-class _Chat:
-    """What carries from one turn of `a2a chat` to the next: the context, the task waiting for an
-    answer, and a credential given for the next turn only."""
-
-    def __init__(self, call: Any, ctx: str | None, tid: str | None) -> None:
-        self.call, self.ctx, self.tid = call, ctx, tid
-        self.given: dict[str, Any] = {}
-        self.last: str | None = None  # the last task's id (for /task)
-
-    def slash(self, text: str) -> None:
-        """A slash command at the terminal: handled here, never sent."""
-        from a2acli.render.chat import slash_help
-
-        out = self.call.out
-        word = text.split()[0]
-        if word == "/help":
-            slash_help(out)
-        elif word == "/task":
-            out.note(f"context: {self.ctx or '(none yet: the next message starts one)'}")
-            if self.tid:
-                out.note(f"task: {self.tid} (waits for you: your next line answers it)")
-            elif self.last:
-                out.note(f"last task: {self.last}")
-        else:
-            import difflib
-
-            close = difflib.get_close_matches(word, ["/help", "/task", "/new", "/quit", "/exit"], n=1)
-            out.warn(
-                f"no command {word}: not sent"
-                + (f"; did you mean {close[0]}?" if close else "")
-                + " (/help lists them; //text sends a line that starts with /)"
-            )
-
-    def turn(self, params: dict[str, Any], poll_interval: float, *, interactive: bool) -> Any:
-        """One SendMessage and the wait for its task; None when the turn ended without an answer
-        (at a terminal: an error said, or Ctrl-C)."""
-        from a2acli.pipeline.policies import resume_notes, settled, wait_for_task
-        from a2acli.render.present import waiting
-
-        call = self.call
-        call.task.clear()
-        try:
-            with call.turn_credentials(self.given):
-                self.given = {}
-                call.endpoint()
-                call.sending = params["message"]  # Ctrl-C before the answer names it
-                with waiting(call.out, what="waiting for the agent's answer"):
-                    reply = call.unary(METHODS["SendMessage"], params)
-                call.sending = None
-                call.track(reply.core)
-                if call.task.get("id") and not settled(call.task.get("state")):
-                    reply = wait_for_task(call, poll_interval, wrap=True)
-            return reply
-        except A2acliError as e:
-            if not interactive:
-                raise
-            call.sending = None
-            say_error(e, call.out, debug=call.opts.debug)
-        except KeyboardInterrupt:
-            if not interactive:
-                raise
-            resume_notes(call.out, call, "turn stopped")
-            goes_on = (
-                f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
-            )
-            call.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
-            call.sending = None
-            self._carry_ids()
-            self.tid = None  # the stopped task is not waiting for an answer
-        return None
-
-    def _carry_ids(self) -> None:
-        if self.call.task.get("id"):
-            self.ctx = self.call.task.get("contextId") or self.ctx
-            self.last = self.call.task["id"]
-
-    def carry(self, reply: Any, secret: Callable[[str], str] | None) -> bool:
-        """Carry the ids of this turn's answer to the next; False: the session ends here."""
-        from a2acli.pipeline.policies import auth_required_notes, read_credential
-        from a2acli.wire.translate import is_interrupted, to_core_task_state
-
-        call = self.call
-        core = reply.core if isinstance(reply.core, dict) else {}
-        if call.task.get("id"):
-            self._carry_ids()
-            waiting_on = is_interrupted(call.task.get("state"))
-            self.tid = call.task["id"] if waiting_on else None
-            if to_core_task_state(call.task.get("state")) == "TASK_STATE_AUTH_REQUIRED":
-                if secret is None:  # piped: nothing here can answer it
-                    auth_required_notes(call)
-                    call.out.note("chat ends here: it reads no credential from a pipe")
-                    return False
-                self.given = read_credential(call, secret)
-            elif waiting_on:
-                call.out.note(f"task {call.task['id']} waits for you: your next line answers it")
-        elif isinstance(core.get("message"), dict):
-            self.ctx = core["message"].get("contextId") or self.ctx
-            self.tid = None
-        return True

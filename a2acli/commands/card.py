@@ -81,7 +81,7 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     with session(opts) as call:
         fetched = call.fetch_card()
         outcome = card_signature(call, fetched.doc, require=verify_signature)
-        if opts.output == "json":  # one document: the card when it is valid, else the error that names its findings
+        if call.out.one_document:  # the card when it is valid, else the error that names its findings
             from a2acli.check.run import invalid_card_error
 
             invalid = invalid_card_error(fetched.doc, fetched.url)

@@ -9,8 +9,9 @@ from typing import Annotated, Any
 
 import typer
 
+from a2acli.commands._chat import run_chat
 from a2acli.commands._options import POLL_INTERVAL, CallOptions, method_options, poll_interval_option, poll_seconds
-from a2acli.commands._run import boundary, run_chat
+from a2acli.commands._run import boundary
 
 PROMPT = "you> "
 

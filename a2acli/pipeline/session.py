@@ -1,31 +1,31 @@
-"""One invocation's session (transport, card, interface and binding, credentials, taps) and its
-one `invoke()`: a call encoded by the binding, prepared once as the httpx.Request that
-`--offline`, `--debug`, `--dump` and the send all use, and read back as a stream of replies (a
-unary call is a stream of one)."""
+"""One invocation's session (transport and taps; its parts: pipeline.target, .credentials,
+.tracking) and its one `invoke()`: a call encoded by the binding, prepared once as the
+httpx.Request that `--offline`, `--debug`, `--dump` and the send all use, and read back as a
+stream of replies (a unary call is a stream of one). Under `--offline` invoke prints that request
+and sends nothing."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import (
     A2acliError,
-    CardInvalidError,
     ConnectionBrokenError,
     HttpError,
     InvalidResponseError,
     RpcError,
     TimeoutExpired,
     UnreachableError,
-    UsageError,
 )
+from a2acli.pipeline.credentials import SessionCredentials, learn_secrets
 from a2acli.pipeline.options import CallOptions
+from a2acli.pipeline.target import Target
+from a2acli.pipeline.tracking import EventIds, Tracking
 from a2acli.render import present
 from a2acli.wire import Wire, envelope
 from a2acli.wire.methods import MethodSpec
-from a2acli.wire.translate.enums import INTERRUPTED_STATES, is_interrupted
 
 if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding, Encoded
@@ -35,7 +35,6 @@ CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
 
 
 _UNSET: Any = object()
-FLAG_NAMES = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic", "oauth": "the profile's OAuth2 token"}
 
 
 class Reply:
@@ -75,29 +74,17 @@ class Reply:
         return Reply(fields["result"], fields["core"], fields["raw"], fields["exchange"], facts=self.facts)
 
 
-def learn_secrets(redactor: Any, opts: CallOptions) -> None:
-    """Tell the redactor every secret of these options: credentials, `-H` values (but those of
-    known harmless headers), URL userinfo."""
-    import base64
-
-    basic = str(opts.basic or "")
-    redactor.add(
-        opts.api_key,
-        opts.bearer,
-        basic.partition(":")[2],
-        basic and base64.b64encode(basic.encode("utf-8", "replace")).decode(),
-    )
-    for name, value in opts.headers:
-        redactor.header_value(name, value, given=True)
-    redactor.url(opts.url)
-    redactor.url(opts.endpoint)
-    for location in (opts.catalog, *(loc for _, loc in opts.catalogs)):
-        redactor.url(location)
-    redactor.add(dict(opts.oauth).get("client-secret"))
+class OfflineShown(Exception):  # noqa: N818 (a signal, not an error)
+    """`--offline`: invoke printed the prepared request and sent nothing; the flow that asked
+    for it ends here (commands._run.session ends it with exit 0; a chat goes on to its next line)."""
 
 
 class Call:
-    """One invocation's connection: transport, card, endpoint, binding, credentials, taps."""
+    """One invocation's session: its transport and taps, and the parts that answer each question
+    of a call: `target` (which agent, card, endpoint and version), `creds` (which credentials, to
+    which origins), `tracking` (what the replies say of the task in hand); the session itself
+    encodes, prepares and invokes. The attributes and methods below the constructor that only
+    hand over to a part keep the callers short."""
 
     def __init__(self, opts: CallOptions, out: Any) -> None:
         from a2acli.redact import active
@@ -141,30 +128,18 @@ class Call:
             ),
             taps,
         )
-        self._oauth_token: str | None = None
-        self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
-        self.creds_sent: set[str] = set()  # the credentials the last request carried (api-key, bearer, basic, oauth)
-        self.withheld: list[str] = []  # the credentials the card declares no scheme for (not sent)
-        self._endpoint: Endpoint | None = None
+        self.target = Target(self)
+        self.creds = SessionCredentials(self)
+        self.tracking = Tracking()
         self._grpc: Any = None  # the gRPC carrier, once a gRPC interface is used
         self._binding: Any = None  # the endpoint's binding, once an answer is read
-        self.card: dict[str, Any] | None = None  # canonical V1
-        self.task: dict[str, Any] = {}  # id, contextId, state of the task in hand
-        self.ask: Any = None  # the status message of its interrupted status: what it asks for (A2A §7.6)
         self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
         self.live_view = False  # events are shown as they come (stream, --stream): Ctrl-C resumes into that view
-        self.card_doc: Any = None  # the card as fetched (its own version's field names)
-        self.card_varies = False  # the card answer varies by A2A-Version (Vary): a 0.3 card may hide 1.0
-        self.event_ids = EventIds()  # SSE event ids seen: Last-Event-ID, and replays dropped after a re-subscription
         self.shapes: list[str] = []  # answers not shaped as the version asked for, said once each
         self.sent: tuple[str, Any] | None = None  # the last method encoded and its core params
         self._extension_said = False  # the --force extension note (once a run)
         self.answered: dict[str, list[str]] = {}  # endpoint URL -> the methods it gave an A2A answer to in this run
         self.v0_extensions = False  # --force: a method 0.3 lacks goes in the binding's extension form (tasks list)
-        self.located: Any = None  # transport.catalog.Located: the catalog and entry of -u catalog:NAME
-        self.catalog_read: Any = None  # transport.catalog.ReadCatalog, once read
-        self.inline_card: Any = None  # the FetchedCard of a card the catalog holds inline
-        self._resolved = False
         CURRENT["call"] = self
 
     def close(self) -> None:
@@ -187,273 +162,92 @@ class Call:
                 getattr(tap, "refused", lambda *a: None)(exc[1].message, exc[1].hint)
         self.close()
 
-    # -- where and how ------------------------------------------------------------------------------
-    def resolve_agent(self) -> None:
-        """A catalog reference (`-u catalog:NAME`, A2ACLI_CARD_GET_005), resolved before anything
-        reads the agent: the catalog read (a public GET, no -H, no credentials; the taps see it as
-        they see the card's), its entry found, and the session's agent becomes where the entry
-        says the card is, or, for a card the catalog holds itself, the catalog. Under --offline a
-        catalog on the network is not read (a catalog file is, as a card file is)."""
-        if self._resolved:
-            return
-        self._resolved = True
-        if not (self.opts.url or "").startswith("catalog:"):  # (net.CATALOG_PREFIX; `catalog:PORT` is told apart below)
-            return  # no catalog reference: the catalog modules stay off the start-up path
-        from a2acli.transport.catalog import is_file, locate, resolve
+    @property
+    def sends(self) -> bool:
+        """Whether requests go out: not under --offline (invoke prints them), so nothing waits
+        for an answer there (no spinner, no live view)."""
+        return not self.opts.offline
 
-        located = locate(self.opts.url, self.opts.catalog, self.opts.catalogs)
-        if located is None:
-            return
-        self.located = located
-        if self.opts.offline and not is_file(located.location):
-            self.out.note(
-                f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known"
-            )
-            return
-        found = resolve(self.transport, located)
-        self.catalog_read, self.inline_card = found.read, found.card
-        self.redactor.url(found.agent)
-        self.opts = self.opts._replace(url=found.agent)
-        self.out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
-
-    def catalog_pending(self) -> bool:
-        """A catalog reference not resolved: --offline does not read a catalog on the network."""
-        return self.located is not None and self.opts.url == self.located.reference
-
-    def fetch_card(self) -> Any:
-        from a2acli.transport.card import fetch_card
-        from a2acli.wire.endpoints import card_notes
-        from a2acli.wire.translate import to_core_card
-
-        self.resolve_agent()
-        if not self.opts.url:
-            raise UsageError(
-                "no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one"
-            )
-        if self.catalog_pending():
-            raise UsageError(
-                f"--offline does not read the catalog {self.located.catalog}",
-                hint="drop --offline, or pass the agent's URL to -u",
-            )
-        fetched = self.inline_card or fetch_card(self.transport, self.opts.url)
-        if not isinstance(fetched.doc, dict):
-            raise CardInvalidError(
-                f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url"
-            )
-        self.card = to_core_card(fetched.doc)
-        self.card_doc = fetched.doc
-        vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
-        self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
-        for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
-            (self.out.warn if level == "warn" else self.out.note)(text)
-        from a2acli.wire.shapes import card_problems
-
-        if problems := card_problems(self.card):
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            self.out.warn(
-                f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding"
-            )
-        return fetched
+    # -- handed to the parts ----------------------------------------------------------------------------
+    def resolve(self) -> Endpoint | None:
+        return self.target.resolve()
 
     def endpoint(self) -> Endpoint:
-        from a2acli.wire.endpoints import Endpoint
-
-        if self._endpoint is None:
-            if self.opts.endpoint:
-                if self.opts.version_auto:
-                    if not self.opts.url:
-                        raise UsageError(
-                            "--a2a-version auto reads the Agent Card, and --endpoint skips it",
-                            hint="pass --a2a-version 1.0 or 0.3, or -u URL of the agent too",
-                        )
-                    self.fetch_card()
-                    self.choose_version()
-                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or ("jsonrpc",))[0])
-            else:
-                fetched = self.fetch_card()
-                self.choose_version()
-                self._endpoint = self._select(fetched.url)
-                self._note_required_extensions()
-        return self._endpoint
-
-    def _note_required_extensions(self) -> None:
-        """Before the call: an extension the card requires that --extension does not declare
-        (A2A §4.6; official CLI spec A2ACLI_VER_002) is named with the flag that declares it."""
-        from a2acli.wire.endpoints import missing_required_extensions
-
-        for uri in missing_required_extensions(self.card or {}, self.opts.extensions):
-            self.out.warn(
-                f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it"
-            )
-
-    def _select(self, card_url: str) -> Endpoint:
-        """The card's interface for the version: the first --transport binding it offers, else
-        (none offered) the card's own order, said on stderr; --endpoint stays exact (above)."""
-        from a2acli.wire.endpoints import VersionNotOfferedError, fallback_interface, select_interface
-
-        try:
-            return select_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
-        except VersionNotOfferedError:
-            fallback = fallback_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
-            if fallback is None:
-                raise
-            self.out.note(fallback[1])
-            return fallback[0]
-
-    def choose_version(self) -> None:
-        """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on
-        stderr, and recorded in --dump. Every later request carries the version chosen."""
-        from a2acli.wire.endpoints import choose_version
-
-        if not self.opts.version_auto or self.card is None:
-            return
-        wire, line = choose_version(self.card, self.opts.transports)
-        self.opts = self.opts._replace(wire=wire, version_auto=False)
-        self.transport.cfg = self.transport.cfg._replace(version=wire.version)
-        self.out.note(line)
-        for tap in self.transport.taps:
-            if hasattr(tap, "version_chosen"):
-                tap.version_chosen(wire.version, line)
-
-    def _card_is_local(self) -> bool:
-        url = self.opts.url or ""
-        return not self.catalog_pending() and (
-            url.startswith("file://") or (url.endswith(".json") and "://" not in url)
-        )
-
-    def card_in_hand(self) -> bool:
-        """The card can be read without the network: a card file, or a card a catalog held."""
-        self.resolve_agent()
-        return self.inline_card is not None or self._card_is_local()
+        return self.target.endpoint()
 
     def known_endpoint(self) -> Endpoint | None:
-        """The endpoint, when it can be known without the network (--endpoint, a local card, a
-        card a catalog held)."""
-        if self.opts.endpoint or self._endpoint is not None or self.card_in_hand():
-            return self.endpoint()
-        return None
+        return self.target.known_endpoint()
+
+    def fetch_card(self) -> Any:
+        return self.target.fetch_card()
+
+    def choose_version(self) -> None:
+        self.target.choose_version()
+
+    def catalog_pending(self) -> bool:
+        return self.target.catalog_pending()
+
+    def card_in_hand(self) -> bool:
+        return self.target.card_in_hand()
 
     @property
     def binding(self) -> Binding:
-        from a2acli.wire.bindings import get_binding, parse_transport
+        return self.target.binding
 
-        ep = self.known_endpoint()
-        flag = ep.binding if ep is not None else (self.opts.transports or ("jsonrpc",))[0]
-        return get_binding(parse_transport(flag))
+    @property
+    def card(self) -> dict[str, Any] | None:
+        return self.target.card
+
+    @property
+    def card_doc(self) -> Any:
+        return self.target.card_doc
+
+    @property
+    def card_varies(self) -> bool:
+        return self.target.card_varies
+
+    @property
+    def located(self) -> Any:
+        return self.target.located
+
+    @property
+    def inline_card(self) -> Any:
+        return self.target.inline_card
 
     def credentials(self) -> Any:
-        """The credentials this call carries: each only where the card declares a scheme that
-        takes it (A2ACLI_AUTH_008; wire.security), the others withheld with a warning. With no card
-        (--endpoint) they go as given: the user named the endpoint. `-H` is never filtered."""
-        from a2acli.transport.client import Credentials
-        from a2acli.wire.endpoints import api_key_placement
+        return self.creds.credentials()
 
-        creds = Credentials()
-        sent: set[str] = set()
-        if self.opts.api_key and self.accepts("api-key"):
-            where, name = api_key_placement(self.card)
-            {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = self.opts.api_key
-            self.redactor.add(**({"query": name} if where == "query" else {"header": name}))
-            sent.add("api-key")
-        if self.opts.bearer and self.accepts("bearer"):
-            creds.headers["Authorization"] = f"Bearer {self.opts.bearer}"
-            sent.add("bearer")
-        elif self.opts.basic and self.accepts("basic"):
-            import base64
-
-            encoded = base64.b64encode(str(self.opts.basic).encode()).decode()
-            creds.headers["Authorization"] = f"Basic {encoded}"
-            self.redactor.add(encoded)
-            sent.add("basic")
-        elif self.opts.oauth and not self.opts.bearer and self.accepts("oauth"):
-            token = self.oauth_token()
-            if token:
-                creds.headers["Authorization"] = f"Bearer {token}"
-                sent.add("oauth")
-        self.creds_sent = sent
-        return creds
-
-    @contextmanager
-    def turn_credentials(self, given: dict[str, Any]) -> Iterator[None]:
-        """Credentials for the calls made inside only (a chat turn that answers an AUTH_REQUIRED
-        task): `given` fills options (api_key, bearer, basic), which go where the card's schemes
-        take them, as a flag's would; then the options are as they were. Never stored; redacted
-        in everything written from the moment they are known."""
-        saved = self.opts
-        self.opts = saved._replace(**given)
-        learn_secrets(self.redactor, self.opts)
-        try:
-            yield
-        finally:
-            self.opts = saved
-
-    def accepts(self, credential: str) -> bool:
-        """Whether `credential` (api-key, bearer, basic, oauth) may go to this agent: always with
-        no card; else only when the card declares a scheme that takes it (said once when not)."""
-        from a2acli.wire.security import withheld
-
-        if self.card is None or self.opts.endpoint:
-            return True
-        why = withheld(self.card, credential)
-        if why is None:
-            return True
-        if credential not in self.withheld:
-            self.withheld.append(credential)
-            header = {"api-key": "X-API-Key: KEY", "basic": "Authorization: Basic …"}.get(
-                credential, "Authorization: Bearer …"
-            )
-            self.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
-        return False
-
-    def oauth_token(self) -> str | None:
-        """The profile's OAuth2 token (client credentials): cached, or requested when expired.
-        --offline never requests one: it shows a placeholder unless a cached token is still good."""
-        from a2acli import auth
-        from a2acli.transport.client import tls_verify
-
-        cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
-        if cc is None:
-            return None
-        if self._oauth_token is None:
-            if self.opts.offline:
-                entry = auth.cached(self.opts.profile, cc.token_url)
-                self._oauth_token = str(entry["access_token"]) if entry else f"<OAuth2 token from {cc.token_url}>"
-            else:
-                self._oauth_cached = auth.cached(self.opts.profile, cc.token_url) is not None
-                self._oauth_token = auth.access_token(
-                    self.opts.profile,
-                    cc,
-                    verify=tls_verify(self.transport.cfg),
-                    timeout=self.opts.timeout,
-                    note=self.out.note if self.opts.debug else None,
-                )
-            self.redactor.add(self._oauth_token)
-        return self._oauth_token
+    def turn_credentials(self, given: dict[str, Any]) -> Any:
+        return self.creds.turn_credentials(given)
 
     def renew_oauth_token(self, ex: Any) -> bool:
-        """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
-        (revoked, or the agent's keys rotated) and get a new one for one more try: with the client
-        secret, or with the refresh token a device-code login got."""
-        if ex.status != 401 or not self._oauth_cached or "oauth" not in self.creds_sent:
-            return False
-        from a2acli import auth
+        return self.creds.renew_oauth_token(ex)
 
-        cc = auth.ClientCredentials.from_profile(dict(self.opts.oauth))
-        if cc is None:
-            return False
-        cache = auth.load_cache()
-        key = auth.cache_key(self.opts.profile, cc.token_url)
-        entry = cache.get(key)
-        if isinstance(entry, dict) and entry.get("refresh_token"):
-            entry["expires_at"] = 0  # the access token is spent; its refresh token asks for the next
-            auth.save_cache(cache)
-        elif cc.client_secret and cc.flow == auth.CLIENT_CREDENTIALS:
-            auth.forget(self.opts.profile, cc.token_url)
-        else:
-            return False  # nothing to request a new one with: the 401 stands
-        self._oauth_token, self._oauth_cached = None, False
-        self.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
-        return True
+    @property
+    def creds_sent(self) -> set[str]:
+        return self.creds.sent
+
+    @property
+    def withheld(self) -> list[str]:
+        return self.creds.withheld
+
+    @property
+    def task(self) -> dict[str, Any]:
+        return self.tracking.task
+
+    @property
+    def ask(self) -> Any:
+        return self.tracking.ask
+
+    @property
+    def event_ids(self) -> EventIds:
+        return self.tracking.event_ids
+
+    def track(self, core: Any) -> None:
+        self.tracking.track(core)
+
+    def track_reply(self, reply: Reply) -> None:
+        self.tracking.track_reply(reply)
 
     # -- encoding and preparing -----------------------------------------------------------------------
     def encode(
@@ -539,38 +333,8 @@ class Call:
         """The one request of a call (the carrier's prepare), on the endpoint's URL: what
         --offline, --debug, --dump and the send all use."""
         base = url if url is not None else self.endpoint().url
-        creds = self.credentials()
-        if creds.headers or creds.params or creds.cookies or self.given_credentials():
-            self._check_origin(base)  # `-H` credentials too: the hint `-H 'X-API-Key: …'` is no way around it
-        if self.opts.insecure and not base.startswith("http://") and not getattr(self, "_insecure_said", False):
-            given = [n for n, _ in self.opts.headers if self.redactor.is_secret_header(n)]
-            carried = sorted({*creds.headers, *creds.params, *creds.cookies, *given}, key=str.lower)
-            if carried:  # A2ACLI_AUTH_003: a credential on a connection whose certificate is not checked
-                self._insecure_said = True
-                self.out.warn(
-                    f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them"
-                )
+        creds = self.creds.for_request(base)  # which credentials, to which origin
         return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
-
-    def given_credentials(self) -> list[str]:
-        """The names of the `-H` headers that carry a credential (pipeline.origin.credential_header):
-        they follow the origin rule of the card-declared credentials."""
-        from a2acli.pipeline.origin import credential_headers
-
-        return credential_headers(self.opts.headers, self.card) if self.opts.headers else []
-
-    def _check_origin(self, target: str) -> None:
-        """Credentials go to the origin the user gave them for. An endpoint the card names on
-        another host is said once on stderr (deployments do split them); refused when the card
-        is https and the endpoint plain http (unless --insecure), or under --strict-origin."""
-        from a2acli.pipeline.origin import check_origin
-
-        if self.opts.endpoint or not self.opts.url or self._card_is_local() or getattr(self, "_origin_said", False):
-            return  # --endpoint is the user's own choice; a card file is theirs too
-        self._origin_said = True
-        note = check_origin(self.opts.url, target, strict=self.opts.strict_origin, insecure=self.opts.insecure)
-        if note:
-            self.out.warn(note)
 
     # -- offline --------------------------------------------------------------------------------------
     def print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
@@ -617,7 +381,12 @@ class Call:
     # -- invoke -----------------------------------------------------------------------------------------
     def invoke(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Iterator[Reply]:
         """Send an encoded call and yield its replies: one for a unary call, each event of a
-        stream as it arrives, up to the last one (the agent closing the stream, or a final event)."""
+        stream as it arrives, up to the last one (the agent closing the stream, or a final event).
+        The one place a prepared request is sent: under --offline it is printed instead, nothing
+        is sent, and OfflineShown ends the flow (as httpie's collect_messages stops there)."""
+        if self.opts.offline:
+            self.print_offline(enc, headers=headers)
+            raise OfflineShown(enc.method)
         if enc.stream:
             yield from self._stream(enc, headers=headers)
         else:
@@ -632,7 +401,7 @@ class Call:
         headers: dict[str, str] | None = None,
         retries: int = 0,
     ) -> Reply:
-        self.endpoint()  # before encoding: the interface's binding and tenant shape the request
+        self.resolve()  # before encoding: the interface's binding and tenant shape the request
         enc = self.encode(spec, params, request_id, stream=False)
         try:
             (reply,) = self.invoke(enc, headers=headers, retries=retries)
@@ -671,7 +440,7 @@ class Call:
     def stream(
         self, spec: MethodSpec, params: Any, *, request_id: str | None = None, headers: dict[str, str] | None = None
     ) -> Iterator[Reply]:
-        self.endpoint()
+        self.resolve()
         yield from self.invoke(self.encode(spec, params, request_id, stream=True), headers=headers)
 
     def _unary(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
@@ -867,104 +636,6 @@ class Call:
                         hint="the agent accepted the call but sent nothing; see the exchange with --debug",
                     )
                 return
-
-    # -- task tracking --------------------------------------------------------------------------------
-    def track_reply(self, reply: Reply) -> None:
-        """Remember the task in hand from a reply: from its facts when it has them."""
-        f = reply.facts
-        if f is None:
-            self.track(reply.core)
-        elif f.kind == "artifact-update":
-            self.task.setdefault("id", f.task_id)
-        elif f.state in INTERRUPTED_STATES:  # (facts carry the state canonical: no spelling to undo)
-            self.track(reply.core)  # its status message is what the task asks for: decoded
-        elif f.kind != "message":
-            task = self.task
-            if f.task_id:
-                task["id"] = f.task_id
-            if f.context_id:
-                task["contextId"] = f.context_id
-            if f.state:
-                task["state"] = f.state  # already canonical
-                self.ask = None
-
-    def track(self, core: Any) -> None:
-        """Remember the task in hand from a core Task, send result or stream event."""
-        if not isinstance(core, dict):
-            return
-        if "task" in core:
-            core = core["task"]
-        if "statusUpdate" in core:
-            ev = core["statusUpdate"]
-            self.task.update(
-                {
-                    k: v
-                    for k, v in (
-                        ("id", ev.get("taskId")),
-                        ("contextId", ev.get("contextId")),
-                        ("state", (ev.get("status") or {}).get("state")),
-                    )
-                    if v
-                }
-            )
-            self._asks(ev.get("status"))
-            return
-        if "artifactUpdate" in core:
-            ev = core["artifactUpdate"]
-            self.task.setdefault("id", ev.get("taskId"))
-            return
-        if "id" in core and "status" in core:
-            self.task.update(
-                {
-                    "id": core.get("id"),
-                    "contextId": core.get("contextId"),
-                    "state": (core.get("status") or {}).get("state"),
-                }
-            )
-            self._asks(core.get("status"))
-
-    def _asks(self, status: Any) -> None:
-        """Keep an interrupted status's message (what the task asks for); a new state drops it."""
-        if isinstance(status, dict) and status.get("state"):
-            self.ask = status.get("message") if is_interrupted(status["state"]) else None
-
-
-class EventIds:
-    """The SSE event ids of a call's streams (only servers that send `id:` lines have any): the
-    last one, sent as Last-Event-ID when re-subscribing, and how many events came with each id,
-    so that after a re-subscription the events a server replays are not shown again.
-
-    An event without an `id:` line keeps the id before it (the SSE rule), hence counts per id:
-    a replay is an event whose id already came as often as it comes again. Bounded: the ids of
-    the last MAX ids are kept."""
-
-    MAX = 4096
-    __slots__ = ("last", "seen", "replay", "skipped")
-
-    def __init__(self) -> None:
-        self.last = ""
-        self.seen: dict[str, int] = {}
-        self.replay: dict[str, int] | None = None  # per id, events dropped as replays on this connection
-        self.skipped = 0
-
-    def resume(self) -> None:
-        """A re-subscription starts: what comes now may replay what was shown."""
-        self.replay = {}
-
-    def fresh(self, eid: str) -> bool:
-        """Whether an event with this id is new (and remember it), or a replay to drop."""
-        seen = self.seen
-        if self.replay is not None:
-            n = self.replay.get(eid, 0)
-            if n < seen.get(eid, 0):
-                self.replay[eid] = n + 1
-                self.skipped += 1
-                return False
-        seen[eid] = seen.get(eid, 0) + 1
-        if len(seen) > self.MAX:
-            del seen[next(iter(seen))]
-        self.last = eid
-        return True
 
 
 def retry_delay(attempt: int, ex: Any = None) -> float:

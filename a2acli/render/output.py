@@ -82,6 +82,7 @@ class Output:
     human: ClassVar[bool] = False  # a person's view (records, tables, progress lines, remarks)
     animated: ClassVar[bool] = False  # rich's view and live displays wherever a terminal takes them
     wire_bytes: ClassVar[bool] = False  # stdout carries the bytes as they crossed the wire
+    one_document: ClassVar[bool] = False  # stdout is one JSON document: a failure's error replaces it
     rich: bool = False  # the rich view on stdout (auto at a terminal, or FORCE_COLOR)
 
     def __new__(cls, mode: str | None = None, **_: Any) -> Output:
@@ -527,6 +528,7 @@ class JsonOutput(Output):
     error envelope; stderr keeps warnings, errors and what the user must act on."""
 
     name = "json"
+    one_document = True
 
     def item(
         self, wire: bytes | str | None, doc: Any, human: Callable[[], None], *, lines: bool = False, each: bool = False

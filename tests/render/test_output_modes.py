@@ -278,3 +278,11 @@ def test_hostile_text_never_reaches_a_terminal_as_control_sequences(mode):
     elif EXPECT[mode] == "json":
         assert json.loads(stdout)["id"] == "t-\x1b[2J1"  # the document keeps the value (JSON escapes it)
         assert "\x1b" not in stdout
+
+
+def test_only_json_is_one_document_on_stdout():
+    """`card fetch --validate` replaces the card by the error naming its findings where stdout is one
+    JSON document; the other modes show the card and the findings on stderr."""
+    from a2acli.render.output import MODES
+
+    assert [name for name, cls in MODES.items() if cls.one_document] == ["json"]

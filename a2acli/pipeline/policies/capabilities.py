@@ -56,12 +56,13 @@ class Claim(NamedTuple):
 
 def unclaimed(call: Call, method: str) -> Claim | None:
     """The card's word when it does not claim the capability `method` needs; None when it claims
-    it, when the method needs none, or when no card was read (--endpoint). Only `true` claims: a
+    it, when the method needs none, when no card was read (--endpoint), or under --offline (the
+    request is shown whatever the card claims). Only `true` claims: a
     field that is absent is not a claim, on 1.0 and 0.3 cards alike (both define it as optional
     and false by default, and a2a-sdk's clients read it so)."""
     cap = CAPABILITY.get(method)
-    if cap is None or not isinstance(call.card, dict):
-        return None
+    if cap is None or not isinstance(call.card, dict) or not call.sends:
+        return None  # (--offline shows the request whatever the card claims)
     caps = call.card.get("capabilities")
     value = caps.get(cap, ABSENT) if isinstance(caps, dict) else ABSENT
     if value is True:

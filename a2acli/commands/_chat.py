@@ -1,0 +1,190 @@
+"""`a2a chat`'s entry point: each line one SendMessage turn through the session, the context and
+the waiting task carried from turn to turn (commands._run holds the boundary and the other entry
+points)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from a2acli.commands._run import entry_point, say_error, session
+from a2acli.errors import A2acliError
+from a2acli.pipeline.options import CallOptions
+from a2acli.pipeline.session import OfflineShown
+from a2acli.wire.methods import METHODS
+
+
+@entry_point
+def run_chat(
+    lines: Iterable[str],
+    opts: CallOptions,
+    *,
+    context_id: str | None = None,
+    task_id: str | None = None,
+    poll_interval: float = 2.0,
+    interactive: bool = False,
+    secret: Callable[[str], str] | None = None,
+) -> None:
+    """`a2a chat`: each line one SendMessage turn, waited for like `send`; the context (and the
+    task while it waits for input or authentication) is carried to the next turn. `/new` starts
+    a new context, `/quit` ends. At a terminal (`interactive`) it is a REPL: a banner, slash
+    commands handled here (`/help`, `/task`; `//text` sends `/text`), each answer as the agent's
+    words, an error said and Ctrl-C stopping the turn (the task goes on) while the session goes
+    on. Otherwise the first error ends it with its exit code, as `send` would.
+
+    A task in AUTH_REQUIRED (A2A §7.6): with `secret` (getpass, at a terminal) the credential its
+    card's scheme takes is read unechoed and sent with the next turn only; without it (piped) the
+    commands that continue the task are said and the session ends (exit 0): a pipe never answers
+    a prompt."""
+    from a2acli.commands._inputs import build_message
+    from a2acli.render.present import present
+
+    with session(opts) as call:
+        chat = _Chat(call, context_id, task_id)
+        if interactive and call.sends:  # the banner reads the card: not under --offline
+            _banner(call)
+        for line in lines:
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("/quit", "/exit"):
+                break
+            if text == "/new":
+                chat.ctx = chat.tid = None
+                chat.given = {}
+                call.out.note("the next message starts a new context")
+                continue
+            if interactive and text.startswith("/"):
+                if not text.startswith("//"):
+                    chat.slash(text)
+                    continue
+                text = text[1:]  # `//text`: a message that starts with /
+            message = build_message(
+                [{"text": text}], message_id=None, context_id=chat.ctx, task_id=chat.tid, metadata=None
+            )
+            params = {"message": message}
+            reply = chat.turn(params, poll_interval, interactive=interactive)
+            if reply is None:
+                continue
+            if interactive and call.out.human and not opts.verbose:
+                from a2acli.render.chat import reply as said
+
+                said(call.out, reply.core)
+            else:
+                present("send", reply, call.out, as_v1=opts.as_v1, lines=True)  # -o json: JSON Lines, one answer a turn
+            if not chat.carry(reply, secret):
+                break
+
+
+def _banner(call: Any) -> None:
+    """The chat's first lines at a terminal: the agent (its card read now), where, how to leave.
+    An agent that cannot be reached ends the session here, with its exit code."""
+    from a2acli.render.chat import banner
+
+    ep = call.endpoint()
+    banner(call.out, call.card, url=ep.url, binding=ep.binding, version=call.opts.wire.version)
+
+
+class _Chat:
+    """What carries from one turn of `a2a chat` to the next: the context, the task waiting for an
+    answer, and a credential given for the next turn only."""
+
+    def __init__(self, call: Any, ctx: str | None, tid: str | None) -> None:
+        self.call, self.ctx, self.tid = call, ctx, tid
+        self.given: dict[str, Any] = {}
+        self.last: str | None = None  # the last task's id (for /task)
+
+    def slash(self, text: str) -> None:
+        """A slash command at the terminal: handled here, never sent."""
+        from a2acli.render.chat import slash_help
+
+        out = self.call.out
+        word = text.split()[0]
+        if word == "/help":
+            slash_help(out)
+        elif word == "/task":
+            out.note(f"context: {self.ctx or '(none yet: the next message starts one)'}")
+            if self.tid:
+                out.note(f"task: {self.tid} (waits for you: your next line answers it)")
+            elif self.last:
+                out.note(f"last task: {self.last}")
+        else:
+            import difflib
+
+            close = difflib.get_close_matches(word, ["/help", "/task", "/new", "/quit", "/exit"], n=1)
+            out.warn(
+                f"no command {word}: not sent"
+                + (f"; did you mean {close[0]}?" if close else "")
+                + " (/help lists them; //text sends a line that starts with /)"
+            )
+
+    def turn(self, params: dict[str, Any], poll_interval: float, *, interactive: bool) -> Any:
+        """One SendMessage and the wait for its task; None when the turn ended without an answer
+        (at a terminal: an error said, or Ctrl-C)."""
+        from contextlib import nullcontext
+
+        from a2acli.pipeline.policies import resume_notes, settled, wait_for_task
+        from a2acli.render.present import waiting
+
+        call = self.call
+        call.task.clear()
+        try:
+            with call.turn_credentials(self.given):
+                self.given = {}
+                call.resolve()
+                call.sending = params["message"]  # Ctrl-C before the answer names it
+                with waiting(call.out, what="waiting for the agent's answer") if call.sends else nullcontext():
+                    reply = call.unary(METHODS["SendMessage"], params)
+                call.sending = None
+                call.track(reply.core)
+                if call.task.get("id") and not settled(call.task.get("state")):
+                    reply = wait_for_task(call, poll_interval, wrap=True)
+            return reply
+        except OfflineShown:  # --offline: the turn's request is printed; the next line is the next turn
+            return None
+        except A2acliError as e:
+            if not interactive:
+                raise
+            call.sending = None
+            say_error(e, call.out, debug=call.opts.debug)
+        except KeyboardInterrupt:
+            if not interactive:
+                raise
+            resume_notes(call.out, call, "turn stopped")
+            goes_on = (
+                f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
+            )
+            call.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
+            call.sending = None
+            self._carry_ids()
+            self.tid = None  # the stopped task is not waiting for an answer
+        return None
+
+    def _carry_ids(self) -> None:
+        if self.call.task.get("id"):
+            self.ctx = self.call.task.get("contextId") or self.ctx
+            self.last = self.call.task["id"]
+
+    def carry(self, reply: Any, secret: Callable[[str], str] | None) -> bool:
+        """Carry the ids of this turn's answer to the next; False: the session ends here."""
+        from a2acli.pipeline.policies import auth_required_notes, read_credential
+        from a2acli.wire.translate import is_interrupted, to_core_task_state
+
+        call = self.call
+        core = reply.core if isinstance(reply.core, dict) else {}
+        if call.task.get("id"):
+            self._carry_ids()
+            waiting_on = is_interrupted(call.task.get("state"))
+            self.tid = call.task["id"] if waiting_on else None
+            if to_core_task_state(call.task.get("state")) == "TASK_STATE_AUTH_REQUIRED":
+                if secret is None:  # piped: nothing here can answer it
+                    auth_required_notes(call)
+                    call.out.note("chat ends here: it reads no credential from a pipe")
+                    return False
+                self.given = read_credential(call, secret)
+            elif waiting_on:
+                call.out.note(f"task {call.task['id']} waits for you: your next line answers it")
+        elif isinstance(core.get("message"), dict):
+            self.ctx = core["message"].get("contextId") or self.ctx
+            self.tid = None
+        return True

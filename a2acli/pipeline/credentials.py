@@ -1,0 +1,207 @@
+"""Which credentials a session's requests carry, and to which origins: each only where the Agent
+Card declares a scheme that takes it (A2ACLI_AUTH_008), the profile's OAuth2 token (cached,
+requested, renewed after a 401), a chat turn's one-off credential, the origin rule, and the
+warning for credentials over a connection whose certificate is not checked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+FLAG_NAMES = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic", "oauth": "the profile's OAuth2 token"}
+
+
+def learn_secrets(redactor: Any, opts: Any) -> None:
+    """Tell the redactor every secret of these options: credentials, `-H` values (but those of
+    known harmless headers), URL userinfo."""
+    import base64
+
+    basic = str(opts.basic or "")
+    redactor.add(
+        opts.api_key,
+        opts.bearer,
+        basic.partition(":")[2],
+        basic and base64.b64encode(basic.encode("utf-8", "replace")).decode(),
+    )
+    for name, value in opts.headers:
+        redactor.header_value(name, value, given=True)
+    redactor.url(opts.url)
+    redactor.url(opts.endpoint)
+    for location in (opts.catalog, *(loc for _, loc in opts.catalogs)):
+        redactor.url(location)
+    redactor.add(dict(opts.oauth).get("client-secret"))
+
+
+class SessionCredentials:
+    """The credentials of one session. `host` is the session (its `opts`, `out`, `transport`,
+    `redactor`, and `target` for the card)."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.sent: set[str] = set()  # the credentials the last request carried (api-key, bearer, basic, oauth)
+        self.withheld: list[str] = []  # the credentials the card declares no scheme for (not sent)
+        self._oauth_token: str | None = None
+        self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
+        self._origin_said = False
+        self._insecure_said = False
+
+    @property
+    def opts(self) -> Any:
+        return self.host.opts
+
+    def for_request(self, base: str) -> Any:
+        """The credentials of a request to `base` (transport.client.Credentials), after the origin
+        rule and the --insecure warning."""
+        creds = self.credentials()
+        if creds.headers or creds.params or creds.cookies or self.given_credentials():
+            self.check_origin(base)  # `-H` credentials too: the hint `-H 'X-API-Key: …'` is no way around it
+        if self.opts.insecure and not base.startswith("http://") and not self._insecure_said:
+            given = [n for n, _ in self.opts.headers if self.host.redactor.is_secret_header(n)]
+            carried = sorted({*creds.headers, *creds.params, *creds.cookies, *given}, key=str.lower)
+            if carried:  # A2ACLI_AUTH_003: a credential on a connection whose certificate is not checked
+                self._insecure_said = True
+                self.host.out.warn(
+                    f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them"
+                )
+        return creds
+
+    def credentials(self) -> Any:
+        """The credentials this call carries: each only where the card declares a scheme that
+        takes it (A2ACLI_AUTH_008; wire.security), the others withheld with a warning. With no card
+        (--endpoint) they go as given: the user named the endpoint. `-H` is never filtered."""
+        from a2acli.transport.client import Credentials
+        from a2acli.wire.endpoints import api_key_placement
+
+        opts = self.opts
+        creds = Credentials()
+        sent: set[str] = set()
+        if opts.api_key and self.accepts("api-key"):
+            where, name = api_key_placement(self.host.target.card)
+            {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = opts.api_key
+            self.host.redactor.add(**({"query": name} if where == "query" else {"header": name}))
+            sent.add("api-key")
+        if opts.bearer and self.accepts("bearer"):
+            creds.headers["Authorization"] = f"Bearer {opts.bearer}"
+            sent.add("bearer")
+        elif opts.basic and self.accepts("basic"):
+            import base64
+
+            encoded = base64.b64encode(str(opts.basic).encode()).decode()
+            creds.headers["Authorization"] = f"Basic {encoded}"
+            self.host.redactor.add(encoded)
+            sent.add("basic")
+        elif opts.oauth and not opts.bearer and self.accepts("oauth"):
+            token = self.oauth_token()
+            if token:
+                creds.headers["Authorization"] = f"Bearer {token}"
+                sent.add("oauth")
+        self.sent = sent
+        return creds
+
+    @contextmanager
+    def turn_credentials(self, given: dict[str, Any]) -> Iterator[None]:
+        """Credentials for the calls made inside only (a chat turn that answers an AUTH_REQUIRED
+        task): `given` fills options (api_key, bearer, basic), which go where the card's schemes
+        take them, as a flag's would; then the options are as they were. Never stored; redacted
+        in everything written from the moment they are known."""
+        host = self.host
+        saved = host.opts
+        host.opts = saved._replace(**given)
+        learn_secrets(host.redactor, host.opts)
+        try:
+            yield
+        finally:
+            host.opts = saved
+
+    def accepts(self, credential: str) -> bool:
+        """Whether `credential` (api-key, bearer, basic, oauth) may go to this agent: always with
+        no card; else only when the card declares a scheme that takes it (said once when not)."""
+        from a2acli.wire.security import withheld
+
+        card = self.host.target.card
+        if card is None or self.opts.endpoint:
+            return True
+        why = withheld(card, credential)
+        if why is None:
+            return True
+        if credential not in self.withheld:
+            self.withheld.append(credential)
+            header = {"api-key": "X-API-Key: KEY", "basic": "Authorization: Basic …"}.get(
+                credential, "Authorization: Bearer …"
+            )
+            self.host.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
+        return False
+
+    def oauth_token(self) -> str | None:
+        """The profile's OAuth2 token (client credentials): cached, or requested when expired.
+        --offline never requests one: it shows a placeholder unless a cached token is still good."""
+        from a2acli import auth
+        from a2acli.transport.client import tls_verify
+
+        opts = self.opts
+        cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
+        if cc is None:
+            return None
+        if self._oauth_token is None:
+            if opts.offline:
+                entry = auth.cached(opts.profile, cc.token_url)
+                self._oauth_token = str(entry["access_token"]) if entry else f"<OAuth2 token from {cc.token_url}>"
+            else:
+                self._oauth_cached = auth.cached(opts.profile, cc.token_url) is not None
+                self._oauth_token = auth.access_token(
+                    opts.profile,
+                    cc,
+                    verify=tls_verify(self.host.transport.cfg),
+                    timeout=opts.timeout,
+                    note=self.host.out.note if opts.debug else None,
+                )
+            self.host.redactor.add(self._oauth_token)
+        return self._oauth_token
+
+    def renew_oauth_token(self, ex: Any) -> bool:
+        """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
+        (revoked, or the agent's keys rotated) and get a new one for one more try: with the client
+        secret, or with the refresh token a device-code login got."""
+        if ex.status != 401 or not self._oauth_cached or "oauth" not in self.sent:
+            return False
+        from a2acli import auth
+
+        opts = self.opts
+        cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
+        if cc is None:
+            return False
+        cache = auth.load_cache()
+        key = auth.cache_key(opts.profile, cc.token_url)
+        entry = cache.get(key)
+        if isinstance(entry, dict) and entry.get("refresh_token"):
+            entry["expires_at"] = 0  # the access token is spent; its refresh token asks for the next
+            auth.save_cache(cache)
+        elif cc.client_secret and cc.flow == auth.CLIENT_CREDENTIALS:
+            auth.forget(opts.profile, cc.token_url)
+        else:
+            return False  # nothing to request a new one with: the 401 stands
+        self._oauth_token, self._oauth_cached = None, False
+        self.host.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
+        return True
+
+    def given_credentials(self) -> list[str]:
+        """The names of the `-H` headers that carry a credential (pipeline.origin.credential_header):
+        they follow the origin rule of the card-declared credentials."""
+        from a2acli.pipeline.origin import credential_headers
+
+        return credential_headers(self.opts.headers, self.host.target.card) if self.opts.headers else []
+
+    def check_origin(self, target: str) -> None:
+        """Credentials go to the origin the user gave them for. An endpoint the card names on
+        another host is said once on stderr (deployments do split them); refused when the card
+        is https and the endpoint plain http (unless --insecure), or under --strict-origin."""
+        from a2acli.pipeline.origin import check_origin
+
+        opts = self.opts
+        if opts.endpoint or not opts.url or self.host.target.card_is_local() or self._origin_said:
+            return  # --endpoint is the user's own choice; a card file is theirs too
+        self._origin_said = True
+        note = check_origin(opts.url, target, strict=opts.strict_origin, insecure=opts.insecure)
+        if note:
+            self.host.out.warn(note)

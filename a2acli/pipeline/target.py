@@ -1,0 +1,205 @@
+"""Which agent a session talks to: the agent (a catalog reference resolved), its Agent Card, the
+endpoint and binding, and the protocol version (`--a2a-version auto` chosen from the card).
+Resolved once, at the start of a flow (`resolve()`); under `--offline` only what is known without
+the network (`--endpoint`, a card file, a card a catalog file holds)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from a2acli.errors import CardInvalidError, UsageError
+
+if TYPE_CHECKING:
+    from a2acli.wire.bindings.base import Binding
+    from a2acli.wire.endpoints import Endpoint
+
+
+class Target:
+    """The agent, card, endpoint and version of one session. `host` is the session (its `opts`,
+    `out`, `transport` and `redactor`): choosing the agent and the version replaces its options,
+    so that every later request carries them."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.card: dict[str, Any] | None = None  # canonical V1
+        self.card_doc: Any = None  # the card as fetched (its own version's field names)
+        self.card_varies = False  # the card answer varies by A2A-Version (Vary): a 0.3 card may hide 1.0
+        self.located: Any = None  # transport.catalog.Located: the catalog and entry of -u catalog:NAME
+        self.catalog_read: Any = None  # transport.catalog.ReadCatalog, once read
+        self.inline_card: Any = None  # the FetchedCard of a card the catalog holds inline
+        self._endpoint: Endpoint | None = None
+        self._resolved = False
+
+    @property
+    def opts(self) -> Any:
+        return self.host.opts
+
+    @property
+    def out(self) -> Any:
+        return self.host.out
+
+    # -- the agent --------------------------------------------------------------------------------------
+    def resolve_agent(self) -> None:
+        """A catalog reference (`-u catalog:NAME`, A2ACLI_CARD_GET_005), resolved before anything
+        reads the agent: the catalog read (a public GET, no -H, no credentials; the taps see it as
+        they see the card's), its entry found, and the session's agent becomes where the entry
+        says the card is, or, for a card the catalog holds itself, the catalog. Under --offline a
+        catalog on the network is not read (a catalog file is, as a card file is)."""
+        if self._resolved:
+            return
+        self._resolved = True
+        if not (self.opts.url or "").startswith("catalog:"):  # (net.CATALOG_PREFIX; `catalog:PORT` is told apart below)
+            return  # no catalog reference: the catalog modules stay off the start-up path
+        from a2acli.transport.catalog import is_file, locate, resolve
+
+        located = locate(self.opts.url, self.opts.catalog, self.opts.catalogs)
+        if located is None:
+            return
+        self.located = located
+        if self.opts.offline and not is_file(located.location):
+            self.out.note(
+                f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known"
+            )
+            return
+        found = resolve(self.host.transport, located)
+        self.catalog_read, self.inline_card = found.read, found.card
+        self.host.redactor.url(found.agent)
+        self.host.opts = self.opts._replace(url=found.agent)
+        self.out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
+
+    def catalog_pending(self) -> bool:
+        """A catalog reference not resolved: --offline does not read a catalog on the network."""
+        return self.located is not None and self.opts.url == self.located.reference
+
+    # -- the card -----------------------------------------------------------------------------------------
+    def fetch_card(self) -> Any:
+        from a2acli.transport.card import fetch_card
+        from a2acli.wire.endpoints import card_notes
+        from a2acli.wire.translate import to_core_card
+
+        self.resolve_agent()
+        if not self.opts.url:
+            raise UsageError(
+                "no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one"
+            )
+        if self.catalog_pending():
+            raise UsageError(
+                f"--offline does not read the catalog {self.located.catalog}",
+                hint="drop --offline, or pass the agent's URL to -u",
+            )
+        fetched = self.inline_card or fetch_card(self.host.transport, self.opts.url)
+        if not isinstance(fetched.doc, dict):
+            raise CardInvalidError(
+                f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url"
+            )
+        self.card = to_core_card(fetched.doc)
+        self.card_doc = fetched.doc
+        vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
+        self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
+        for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
+            (self.out.warn if level == "warn" else self.out.note)(text)
+        from a2acli.wire.shapes import card_problems
+
+        if problems := card_problems(self.card):
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            self.out.warn(
+                f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding"
+            )
+        return fetched
+
+    def card_is_local(self) -> bool:
+        url = self.opts.url or ""
+        return not self.catalog_pending() and (
+            url.startswith("file://") or (url.endswith(".json") and "://" not in url)
+        )
+
+    def card_in_hand(self) -> bool:
+        """The card can be read without the network: a card file, or a card a catalog held."""
+        self.resolve_agent()
+        return self.inline_card is not None or self.card_is_local()
+
+    # -- the endpoint and the version -----------------------------------------------------------------
+    def resolve(self) -> Endpoint | None:
+        """The start of a flow: the agent, its card, the version and the endpoint, resolved once
+        (later calls return the same endpoint). Under --offline only what is known without the
+        network; None when that is not the endpoint (the request shows a placeholder for it)."""
+        return self.known_endpoint() if self.opts.offline else self.endpoint()
+
+    def endpoint(self) -> Endpoint:
+        """The endpoint, resolved on first use: --endpoint as given (the card read only for
+        --a2a-version auto), else the card's interface for the version."""
+        from a2acli.wire.endpoints import Endpoint
+
+        if self._endpoint is None:
+            if self.opts.endpoint:
+                if self.opts.version_auto:
+                    if not self.opts.url:
+                        raise UsageError(
+                            "--a2a-version auto reads the Agent Card, and --endpoint skips it",
+                            hint="pass --a2a-version 1.0 or 0.3, or -u URL of the agent too",
+                        )
+                    self.fetch_card()
+                    self.choose_version()
+                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or ("jsonrpc",))[0])
+            else:
+                fetched = self.fetch_card()
+                self.choose_version()
+                self._endpoint = self._select(fetched.url)
+                self._note_required_extensions()
+        return self._endpoint
+
+    def known_endpoint(self) -> Endpoint | None:
+        """The endpoint, when it can be known without the network (--endpoint, a local card, a
+        card a catalog held)."""
+        if self.opts.endpoint or self._endpoint is not None or self.card_in_hand():
+            return self.endpoint()
+        return None
+
+    @property
+    def binding(self) -> Binding:
+        """The binding of the endpoint when known, else of the first --transport (JSON-RPC)."""
+        from a2acli.wire.bindings import get_binding, parse_transport
+
+        ep = self.known_endpoint()
+        flag = ep.binding if ep is not None else (self.opts.transports or ("jsonrpc",))[0]
+        return get_binding(parse_transport(flag))
+
+    def _note_required_extensions(self) -> None:
+        """Before the call: an extension the card requires that --extension does not declare
+        (A2A §4.6; official CLI spec A2ACLI_VER_002) is named with the flag that declares it."""
+        from a2acli.wire.endpoints import missing_required_extensions
+
+        for uri in missing_required_extensions(self.card or {}, self.opts.extensions):
+            self.out.warn(
+                f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it"
+            )
+
+    def _select(self, card_url: str) -> Endpoint:
+        """The card's interface for the version: the first --transport binding it offers, else
+        (none offered) the card's own order, said on stderr; --endpoint stays exact (above)."""
+        from a2acli.wire.endpoints import VersionNotOfferedError, fallback_interface, select_interface
+
+        try:
+            return select_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+        except VersionNotOfferedError:
+            fallback = fallback_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+            if fallback is None:
+                raise
+            self.out.note(fallback[1])
+            return fallback[0]
+
+    def choose_version(self) -> None:
+        """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on
+        stderr, and recorded in --dump. Every later request carries the version chosen."""
+        from a2acli.wire.endpoints import choose_version
+
+        if not self.opts.version_auto or self.card is None:
+            return
+        wire, line = choose_version(self.card, self.opts.transports)
+        self.host.opts = self.opts._replace(wire=wire, version_auto=False)
+        transport = self.host.transport
+        transport.cfg = transport.cfg._replace(version=wire.version)
+        self.out.note(line)
+        for tap in transport.taps:
+            if hasattr(tap, "version_chosen"):
+                tap.version_chosen(wire.version, line)
