@@ -138,7 +138,7 @@ def test_the_oauth_flows_stand_apart_from_the_token_cache():
 
 # Issue 22: no module over 800 lines but the demo agent. pipeline/session.py and commands/_run.py
 # are being split in their own change: take them out of here when that lands.
-LONG_MODULES_ALLOWED = {"demo/server.py", "pipeline/session.py", "commands/_run.py"}
+LONG_MODULES_ALLOWED = {"demo/server.py"}  # the demo agent: six skills over the SDK's server, read as one
 
 
 def test_no_module_over_800_lines():
@@ -146,6 +146,33 @@ def test_no_module_over_800_lines():
     assert long <= LONG_MODULES_ALLOWED, (
         f"over 800 lines: {sorted(long - LONG_MODULES_ALLOWED)}: split it along its seams"
     )
+
+
+def _complexities(source: str) -> list[tuple[str, int, int]]:
+    """(name, line, radon cyclomatic complexity) of every function and method (radon counts each
+    boolean operator too; ruff's C901 counts fewer)."""
+    from radon.complexity import cc_visit
+    from radon.visitors import Class
+
+    # cc_visit lists methods beside their classes (a class's own figure is its methods' mean)
+    return [(b.fullname, b.lineno, b.complexity) for b in cc_visit(source) if not isinstance(b, Class)]
+
+
+def test_no_function_above_radon_complexity_25():
+    """Issue 22: no function in a2acli/ above cyclomatic complexity 25 as radon measures it."""
+    over = [
+        f"{p.relative_to(PKG)}:{line} {name} ({cc})"
+        for p in sorted(PKG.rglob("*.py"))
+        for name, line, cc in _complexities(p.read_text())
+        if cc > 25
+    ]
+    assert over == [], f"split these by what they do: {over}"
+
+
+def test_the_complexity_check_measures_methods_too():
+    branches = "".join(f"        if x == {i} and y:\n            return {i}\n" for i in range(13))
+    measured = _complexities(f"class A:\n    def m(self, x, y):\n{branches}        return -1\n")
+    assert measured == [("A.m", 2, 27)]
 
 
 def test_nothing_but_main_imports_commands():

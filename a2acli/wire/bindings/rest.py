@@ -325,14 +325,7 @@ def _status_error(doc: Any, answer: Answer, in_stream: bool = False) -> A2acliEr
     ):
         return None
     details: list[Any] = status["details"] if isinstance(status.get("details"), list) else []
-    reason = next(
-        (
-            str(d.get("reason"))
-            for d in details
-            if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")
-        ),
-        None,
-    )
+    reason = _error_info_reason(details)
     code = _reasons().get(reason) if reason else None
     if code is None and not details:
         code = _numeric_a2a_code(status.get("code"))  # a2a-js: {"code": -32001, "message": ...}
@@ -343,29 +336,49 @@ def _status_error(doc: Any, answer: Answer, in_stream: bool = False) -> A2acliEr
         else answer.status
     )
     if code is None:  # a Status that names no A2A error (a proxy's, a framework's): an HTTP error
-        from a2acli.errors import HttpError
-
-        word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
-        if in_stream:
-            return _stream_status_error(status, word, reason, details, answer)
-        if answer.content_type == "application/grpc":
-            return _grpc_status_error(status, reason, details, answer, wire_code)
-        http = answer.status or 0
-        fault = (
-            "the agent failed; retry later or quote the X-Request-ID to its operator"
-            if http >= 500
-            else "see the exchange with --debug"
-        )
-        return HttpError(
-            f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""),
-            hint=fault,
-            data=details or None,
-            request_id=answer.request_id,
-            wire_code=wire_code,
-        )
+        return _unnamed_status_error(status, reason, details, answer, wire_code, in_stream=in_stream)
     # the same code and words as over JSON-RPC; the HTTP status (gRPC status) is the envelope's a2aCode
     data = details or (status.get("data") if "data" in status else None)
     return a2a_error(code, status["message"], answer, data=data, wire_code=wire_code)
+
+
+def _error_info_reason(details: list[Any]) -> str | None:
+    """The reason of the first google.rpc.ErrorInfo among a Status's details."""
+    return next(
+        (
+            str(d.get("reason"))
+            for d in details
+            if isinstance(d, dict) and str(d.get("@type", "")).endswith("ErrorInfo") and d.get("reason")
+        ),
+        None,
+    )
+
+
+def _unnamed_status_error(
+    status: dict[str, Any], reason: str | None, details: list[Any], answer: Answer, wire_code: Any, *, in_stream: bool
+) -> A2acliError:
+    """A Status that names no A2A error (a proxy's, a framework's): an HTTP error, in the words of
+    where it came (a stream's event, a gRPC status, an HTTP answer)."""
+    from a2acli.errors import HttpError
+
+    word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
+    if in_stream:
+        return _stream_status_error(status, word, reason, details, answer)
+    if answer.content_type == "application/grpc":
+        return _grpc_status_error(status, reason, details, answer, wire_code)
+    http = answer.status or 0
+    fault = (
+        "the agent failed; retry later or quote the X-Request-ID to its operator"
+        if http >= 500
+        else "see the exchange with --debug"
+    )
+    return HttpError(
+        f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""),
+        hint=fault,
+        data=details or None,
+        request_id=answer.request_id,
+        wire_code=wire_code,
+    )
 
 
 _GRPC_UNSERVED = (
