@@ -285,3 +285,38 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
     assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
     assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"
+    # issue 26: httpcore's anyio and certifi stay stand-ins (a2acli/transport/__init__.py) on a
+    # plain-HTTP call: neither module, nor importlib.resources (certifi's), is loaded
+    assert not [m for m in loaded if m.startswith(("anyio.", "certifi.", "importlib.resources"))]
+
+
+def test_anyio_and_certifi_load_on_first_use():
+    """The stand-ins the transport puts in place of anyio and certifi (start-up, issue 26) load
+    the real modules when they are used: an async httpx call (anyio, through httpcore), `from
+    anyio import`, a submodule, and certifi's CA bundle all work after the transport is loaded."""
+    code = """
+import asyncio, sys, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import a2acli.transport.client
+import httpcore, httpx
+assert type(sys.modules["anyio"]).__name__ == "_OnFirstUse" and "anyio._core" not in sys.modules
+class Ok(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+    def do_GET(self):
+        self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers(); self.wfile.write(b"ok")
+httpd = ThreadingHTTPServer(("127.0.0.1", 0), Ok)
+threading.Thread(target=httpd.serve_forever, daemon=True).start()
+async def get():
+    async with httpx.AsyncClient() as client:
+        return (await client.get(f"http://127.0.0.1:{httpd.server_address[1]}/")).text
+assert asyncio.run(get()) == "ok"
+from anyio import Lock
+import anyio.abc
+assert anyio.abc.ByteStream and Lock and type(sys.modules["anyio"]).__name__ == "module"
+import certifi
+assert certifi.where().endswith(".pem") and httpx.create_ssl_context() is not None
+print("OK")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "OK", proc.stderr
