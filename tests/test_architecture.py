@@ -290,6 +290,42 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     assert not [m for m in loaded if m.startswith(("anyio.", "certifi.", "importlib.resources"))]
 
 
+
+# Regular expressions compiled when their module loads, on the path of `a2a card fetch -o json`
+# (issue 26): each costs every run. Patterns a run rarely needs are compiled on first use (re's
+# cache: `re.fullmatch(PATTERN, text)`); these are the ones kept at import, and why.
+COMPILED_AT_IMPORT = {
+    "a2acli/render/safe.py",  # what makes text safe to print: every field of every event, text mode
+    "a2acli/settings/values.py",  # _SIZE: --max-body's default is parsed on every run
+}
+
+
+def test_card_fetch_compiles_no_pattern_it_does_not_use(tmp_path):
+    card = tmp_path / "card.json"
+    card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": []}')
+    code = (
+        "import re, sys\n"
+        "compile_ = re._compile\n"
+        "seen = set()\n"
+        "def spy(pattern, flags):\n"
+        "    f = sys._getframe(1)\n"
+        "    while f is not None and f.f_code.co_filename.endswith(('re/__init__.py', 're\\\\__init__.py')):\n"
+        "        f = f.f_back\n"
+        "    if f is not None and f.f_code.co_name == '<module>' and 'a2acli' in f.f_code.co_filename:\n"
+        "        seen.add(f.f_code.co_filename.replace('\\\\', '/').split('/a2acli/', 1)[1])\n"
+        "    return compile_(pattern, flags)\n"
+        "re._compile = spy\n"
+        f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', {card.as_uri()!r}]\n"
+        "from a2acli.__main__ import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print('COMPILED', sorted(seen), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert '"name": "x"' in proc.stdout, proc.stderr
+    compiled = {f"a2acli/{m}" for m in ast.literal_eval(proc.stderr.split("COMPILED ", 1)[1].strip())}
+    assert compiled >= {"a2acli/render/safe.py"}, compiled  # the spy sees a pattern compiled at import
+    assert compiled - COMPILED_AT_IMPORT == set(), "compiled at import: compile it on first use, or add it to COMPILED_AT_IMPORT"
+
 def test_anyio_and_certifi_load_on_first_use():
     """The stand-ins the transport puts in place of anyio and certifi (start-up, issue 26) load
     the real modules when they are used: an async httpx call (anyio, through httpcore), `from
