@@ -112,14 +112,13 @@ def catalog_problem(value: str) -> str | None:
     return url_problem(text)
 
 
-# host[:port][/path] with no scheme: a name or IPv4 address, or an [IPv6] address
-_BARE_HOST = re.compile(
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.%]+\])(?::[0-9]{1,5})?(?:[/?#].*)?", re.S
-)
+# host[:port][/path] with no scheme: a name or IPv4 address, or an [IPv6] address. The patterns of
+# this module are compiled on first use (re's own cache), not at start-up: most runs use none.
+_BARE_HOST = r"(?s)(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.%]+\])(?::[0-9]{1,5})?(?:[/?#].*)?"
 
 
 CATALOG_PREFIX = "catalog:"
-_PORT_AFTER = re.compile(r"[0-9]{1,5}(?:[/?#].*)?", re.S)  # `catalog:8080/x` is the host catalog, port 8080
+_PORT_AFTER = r"(?s)[0-9]{1,5}(?:[/?#].*)?"  # `catalog:8080/x` is the host catalog, port 8080
 
 
 def catalog_entry(value: str | None) -> str | None:
@@ -130,7 +129,7 @@ def catalog_entry(value: str | None) -> str | None:
     if not value or not value.startswith(CATALOG_PREFIX):
         return None
     rest = value[len(CATALOG_PREFIX) :]
-    return None if _PORT_AFTER.fullmatch(rest) else rest
+    return None if re.fullmatch(_PORT_AFTER, rest) else rest
 
 
 def agent_reference(value: str) -> str:
@@ -155,6 +154,6 @@ def agent_reference(value: str) -> str:
             return Path(value).expanduser().absolute().as_uri()
         except (OSError, ValueError, RuntimeError):
             return value
-    if value.lower().endswith(".json") or not _BARE_HOST.fullmatch(value):
+    if value.lower().endswith(".json") or not re.fullmatch(_BARE_HOST, value):
         return value
     return "http://" + value

@@ -33,10 +33,8 @@ SECRET_HEADERS = frozenset(
 )
 # Any other header whose name says it carries a secret (X-Auth-Token, X-Session-Id, ...).
 # Idempotency-Key is not a credential and stays visible (it is what a retry is checked by).
-_SECRET_HEADER = re.compile(
-    r"(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])",
-    re.I,
-)
+# (This module's patterns are compiled on first use, by re's cache: not on every start.)
+_SECRET_HEADER = r"(?i)(^|[-_])(auth|authorization|token|secret|password|passwd|api[-_]?key|apikey|session|cookie|credentials?)($|[-_])"
 # `-H` values are secret unless their name is one of these (what a header of that name carries is
 # never a credential): redacting an unknown `X-Access-Key` costs a `<redacted>` in a debug line,
 # showing it costs the key.
@@ -80,7 +78,7 @@ HARMLESS_HEADERS = frozenset(
 SECRET_KEYS = frozenset({"token", "credentials"})
 MIN_SECRET = 3  # shorter values would redact half the document
 # userinfo of a URL (`//bob:pw@host`, `//TOKEN@host`): the password, or a lone user (a token)
-_USERINFO = re.compile(r"(//)([^/@\s?#:\"'<>]*)(?::([^/@\s?#\"'<>]*))?@")
+_USERINFO = r"(//)([^/@\s?#:\"'<>]*)(?::([^/@\s?#\"'<>]*))?@"
 
 
 def _userinfo(m: re.Match[str]) -> str:
@@ -150,7 +148,7 @@ class Redactor:
 
     def is_secret_header(self, name: str) -> bool:
         name = name.lower()
-        return name in self.header_names or (name != "www-authenticate" and bool(_SECRET_HEADER.search(name)))
+        return name in self.header_names or (name != "www-authenticate" and bool(re.search(_SECRET_HEADER, name)))
 
     def url(self, url: str | None) -> None:
         """Learn the userinfo of a URL (`http://bob:pw@host`): the password, and what httpx sends."""
@@ -202,7 +200,7 @@ class Redactor:
         if self._query is not None:
             text = self._query.sub(lambda m: m.group(1) + REDACTED, text)
         if "@" in text:
-            text = _USERINFO.sub(_userinfo, text)
+            text = re.sub(_USERINFO, _userinfo, text)
         for s in self._order:
             if s in text:
                 text = text.replace(s, REDACTED)
@@ -285,7 +283,7 @@ def reset() -> Redactor:
 
 def text(value: str) -> str:
     """`value` with every secret known to this invocation hidden: the function output goes through."""
-    return active().text(value) if _ACTIVE else _USERINFO.sub(_userinfo, value) if "@" in value else value
+    return active().text(value) if _ACTIVE else re.sub(_USERINFO, _userinfo, value) if "@" in value else value
 
 
 def value(obj: Any) -> Any:

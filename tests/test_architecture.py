@@ -361,6 +361,77 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
     assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
     assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"
+    # issue 26: httpcore's anyio and certifi stay stand-ins (a2acli/transport/__init__.py) on a
+    # plain-HTTP call: neither module, nor importlib.resources (certifi's), is loaded
+    assert not [m for m in loaded if m.startswith(("anyio.", "certifi.", "importlib.resources"))]
+
+
+
+# Regular expressions compiled when their module loads, on the path of `a2a card fetch -o json`
+# (issue 26): each costs every run. Patterns a run rarely needs are compiled on first use (re's
+# cache: `re.fullmatch(PATTERN, text)`); these are the ones kept at import, and why.
+COMPILED_AT_IMPORT = {
+    "a2acli/render/safe.py",  # what makes text safe to print: every field of every event, text mode
+    "a2acli/settings/values.py",  # _SIZE: --max-body's default is parsed on every run
+}
+
+
+def test_card_fetch_compiles_no_pattern_it_does_not_use(tmp_path):
+    card = tmp_path / "card.json"
+    card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": []}')
+    code = (
+        "import re, sys\n"
+        "compile_ = re._compile\n"
+        "seen = set()\n"
+        "def spy(pattern, flags):\n"
+        "    f = sys._getframe(1)\n"
+        "    while f is not None and f.f_code.co_filename.endswith(('re/__init__.py', 're\\\\__init__.py')):\n"
+        "        f = f.f_back\n"
+        "    if f is not None and f.f_code.co_name == '<module>' and 'a2acli' in f.f_code.co_filename:\n"
+        "        seen.add(f.f_code.co_filename.replace('\\\\', '/').split('/a2acli/', 1)[1])\n"
+        "    return compile_(pattern, flags)\n"
+        "re._compile = spy\n"
+        f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', {card.as_uri()!r}]\n"
+        "from a2acli.__main__ import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print('COMPILED', sorted(seen), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert '"name": "x"' in proc.stdout, proc.stderr
+    compiled = {f"a2acli/{m}" for m in ast.literal_eval(proc.stderr.split("COMPILED ", 1)[1].strip())}
+    assert compiled >= {"a2acli/render/safe.py"}, compiled  # the spy sees a pattern compiled at import
+    assert compiled - COMPILED_AT_IMPORT == set(), "compiled at import: compile it on first use, or add it to COMPILED_AT_IMPORT"
+
+def test_anyio_and_certifi_load_on_first_use():
+    """The stand-ins the transport puts in place of anyio and certifi (start-up, issue 26) load
+    the real modules when they are used: an async httpx call (anyio, through httpcore), `from
+    anyio import`, a submodule, and certifi's CA bundle all work after the transport is loaded."""
+    code = """
+import asyncio, sys, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import a2acli.transport.client
+import httpcore, httpx
+assert type(sys.modules["anyio"]).__name__ == "_OnFirstUse" and "anyio._core" not in sys.modules
+class Ok(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+    def do_GET(self):
+        self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers(); self.wfile.write(b"ok")
+httpd = ThreadingHTTPServer(("127.0.0.1", 0), Ok)
+threading.Thread(target=httpd.serve_forever, daemon=True).start()
+async def get():
+    async with httpx.AsyncClient() as client:
+        return (await client.get(f"http://127.0.0.1:{httpd.server_address[1]}/")).text
+assert asyncio.run(get()) == "ok"
+from anyio import Lock
+import anyio.abc
+assert anyio.abc.ByteStream and Lock and type(sys.modules["anyio"]).__name__ == "module"
+import certifi
+assert certifi.where().endswith(".pem") and httpx.create_ssl_context() is not None
+print("OK")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "OK", proc.stderr
 
 
 def _mode_tests(path: Path, root: Path = ROOT) -> list[str]:

@@ -176,7 +176,7 @@ def is_dotenv(path: Path, text: str) -> bool:
     return False
 
 
-_ASSIGN = re.compile(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=[ \t]*(.*)")
+_ASSIGN = r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=[ \t]*(.*)"  # compiled on first use (re's cache)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$", "`": "`"}
 
 
@@ -191,7 +191,7 @@ def parse_dotenv(path: Path, text: str) -> dict[str, str]:
     while i < len(lines):
         lineno, line = i + 1, lines[i]
         i += 1
-        m = _ASSIGN.fullmatch(line)
+        m = re.fullmatch(_ASSIGN, line)
         if not m or line.lstrip().startswith("#"):
             continue
         name, rest = m[1], m[2]

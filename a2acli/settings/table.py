@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
 from a2acli.wire import VERSION_CHOICES
@@ -316,5 +315,6 @@ AUTH_KEYS: dict[str, bool] = {  # [profiles.NAME.auth] key -> secret?
     "redirect-port": False,  # authorization-code: the loopback redirect's port (0: a free one)
 }
 PATH_SETTINGS = frozenset({"cacert", "cert", "key"})
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 token
-_CATALOG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # no `/`: catalog:CATALOG/NAME splits there
+# patterns compiled on first use (re's cache), not at every start
+_HEADER_NAME = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token
+_CATALOG_NAME = r"[A-Za-z0-9][A-Za-z0-9_-]*"  # no `/`: catalog:CATALOG/NAME splits there

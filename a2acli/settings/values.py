@@ -38,12 +38,12 @@ def parse_key(key: str) -> tuple[str, str]:
         return "top", "default-profile"
     if low.startswith(("header.", "headers.")):
         name = k.split(".", 1)[1].strip()
-        if not _HEADER_NAME.fullmatch(name):
+        if not re.fullmatch(_HEADER_NAME, name):
             raise UsageError(f"{name!r} is not a header name", hint="e.g. a2a config set header.X-Team qa")
         return "headers", name
     if low.startswith(("catalog.", "catalogs.")):
         name = k.split(".", 1)[1].strip()
-        if not _CATALOG_NAME.fullmatch(name):
+        if not re.fullmatch(_CATALOG_NAME, name):
             raise UsageError(
                 f"{name!r} is not a catalog name",
                 hint="letters, digits, - and _ (catalog:NAME/ENTRY names an entry of it), e.g. a2a config set catalog.team https://registry.example/agents.json",
@@ -156,7 +156,7 @@ MAX_TIMEOUT = 1_000_000  # seconds (11.6 days): longer is a typo, and overflows 
 
 
 _DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-_DURATION = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ms|s|m|h)")
+_DURATION = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ms|s|m|h)"  # compiled on first use (re's cache)
 
 
 def parse_duration(value: Any) -> float | None:
@@ -171,10 +171,10 @@ def parse_duration(value: Any) -> float | None:
         return float(text)
     except ValueError:
         pass
-    if not text or "".join(_DURATION.findall(text)) != text:
+    if not text or "".join(re.findall(_DURATION, text)) != text:
         return None
     total = 0.0
-    for piece in _DURATION.findall(text):
+    for piece in re.findall(_DURATION, text):
         number = piece.rstrip("mhs")
         unit = piece[len(number) :]
         total += float(number) * _DURATION_UNITS[unit]

@@ -5,8 +5,8 @@ bound): each request gets what is left of it, and a stream is closed when it run
 
 from __future__ import annotations
 
+import _thread
 import ssl
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,6 +56,25 @@ IDLE_TIMEOUT = 300.0
 # seconds in all, so an answer that trickles in a byte a minute cannot hold the CLI for ever
 # (issue 27). Streams stay unbounded but idle-bounded. --timeout N replaces it; --timeout 0 drops it.
 UNARY_BOUND = 600.0
+
+
+@contextmanager
+def _after(seconds: float, fire: Callable[[], None]) -> Iterator[None]:
+    """Call `fire()` from another thread if the block still runs `seconds` from now. A bare thread
+    waiting on a lock, not threading.Timer: Timer.start() waits until its thread has run, which
+    on a busy machine costs milliseconds of wall time per request (benchmarks/startup.py)."""
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def watch() -> None:
+        if not done.acquire(timeout=min(max(seconds, 0.0), _thread.TIMEOUT_MAX)):
+            fire()
+
+    _thread.start_new_thread(watch, ())
+    try:
+        yield
+    finally:
+        done.release()
 
 
 class Credentials:
@@ -399,13 +418,8 @@ class Transport:
             elif self._lazy is not None:
                 self._lazy.abort()
 
-        timer = threading.Timer(self.cfg.unary_bound, cut)
-        timer.daemon = True
-        timer.start()
-        try:
+        with _after(self.cfg.unary_bound, cut):
             yield held
-        finally:
-            timer.cancel()
 
     @contextmanager
     def open_stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, httpx.Response]]:
@@ -516,13 +530,8 @@ class Transport:
         if left is None:
             yield
             return
-        timer = threading.Timer(left, resp.close)
-        timer.daemon = True
-        timer.start()
-        try:
+        with _after(left, resp.close):
             yield
-        finally:
-            timer.cancel()
 
     def check_deadline(self) -> None:
         if self._deadline is not None:  # (once per stream event: nothing to do without --timeout)

@@ -34,7 +34,7 @@ ALGORITHMS: dict[str, tuple[str, str, str | None]] = {
     "PS512": ("RSA", "SHA512", None),
     "EdDSA": ("OKP", "", None),
 }
-_B64URL = re.compile(r"[A-Za-z0-9_-]+")
+_B64URL = r"[A-Za-z0-9_-]+"  # compiled on first use (re's cache): a card fetch loads this module
 VERIFY_EXTRA_HINT = "install the verifier: pip install 'a2acli[verify]' (the `cryptography` package)"
 
 
@@ -63,7 +63,7 @@ class SignatureProblem(Exception):
 def b64url_decode(text: Any, what: str) -> bytes:
     if not isinstance(text, str) or not text:
         raise SignatureProblem(f"`{what}` is missing or not a string")
-    if not _B64URL.fullmatch(text):
+    if not re.fullmatch(_B64URL, text):
         raise SignatureProblem(f"`{what}` is not unpadded base64url")
     try:
         return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

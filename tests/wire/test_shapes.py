@@ -118,3 +118,104 @@ def test_an_empty_task_list_may_leave_tasks_out():
 
     check_result("task-list", {}, "ListTasks")
     check_result("task-list", {"nextPageToken": ""}, "ListTasks")
+
+
+# -- issue 26: the stream's fast path for canonical V1 events (wire.fastpath), checked in one pass
+
+_MSG = {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}
+_STATUS = {"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}
+# variations of canonical events: each key of the event, its status, message, artifact and parts,
+# replaced by a value that is canonical, one a translator would change, or one the check refuses
+_FIELD_VALUES: dict[str, list[object]] = {
+    "state": ["TASK_STATE_COMPLETED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_UNSPECIFIED", "completed", "working", [], 3, None],
+    "status": [_STATUS, {}, {"state": "TASK_STATE_FAILED", "message": _MSG}, None, "x", [], {"state": "TASK_STATE_WORKING", "kind": "s"}, {"task_state": "x"}],
+    "message": [_MSG, None, "x", {**_MSG, "parts": "x"}, {**_MSG, "parts": None}, {**_MSG, "parts": [1]}, {**_MSG, "parts": [{"file": {}}]}, {**_MSG, "role": "agent"}, {**_MSG, "kind": "message"}, {"role": "ROLE_USER"}, {**_MSG, "parts": [{"text": "x", "metadata": {"data_part_compat": True}}]}],
+    "artifact": [{"artifactId": "a", "parts": [{"text": "x"}]}, {"artifactId": "a"}, {"parts": []}, None, "x", {"parts": {"text": "x"}}, {"parts": None}, {"parts": [[]]}, {"artifact_id": "a"}],
+    "final": [True, False, None],
+    "extra": [{"kind": "status-update"}, {"status": {"state": "TASK_STATE_WORKING"}}, {"last_chunk": True}, {"append": True}, {1: "x"}],
+}
+
+
+def _variants() -> list[object]:
+    out: list[object] = []
+    for state in _FIELD_VALUES["state"]:
+        for message in _FIELD_VALUES["message"]:
+            out.append({"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": state, "message": message}}})
+    for status in _FIELD_VALUES["status"]:
+        out.append({"statusUpdate": {"taskId": "t", "contextId": "c", "status": status}})
+        out.append({"statusUpdate": {"taskId": "t", "status": status, "final": True}})
+    for artifact in _FIELD_VALUES["artifact"]:
+        out.append({"artifactUpdate": {"taskId": "t", "contextId": "c", "artifact": artifact}})
+        for final in _FIELD_VALUES["final"]:
+            out.append({"artifactUpdate": {"taskId": "t", "artifact": artifact, "final": final}})
+    for extra in _FIELD_VALUES["extra"]:
+        out.append({"statusUpdate": {"taskId": "t", "status": _STATUS, **extra}})  # type: ignore[dict-item]
+        out.append({"artifactUpdate": {"taskId": "t", "artifact": {"parts": []}, **extra}})  # type: ignore[dict-item]
+    out += [{"statusUpdate": {"taskId": "t"}}, {"artifactUpdate": {"taskId": "t"}}, {"statusUpdate": []}, {"artifactUpdate": None}]
+    out += [{"task": TASK}, {"message": MESSAGE}, {"statusUpdate": {"status": _STATUS}, "x": 1}, {}, [], "x", None]
+    out += [{"kind": "status-update", "taskId": "t", "status": {"state": "working"}, "final": True}]
+    return out
+
+
+def _facts(f):
+    return None if f is None else (f.kind, f.task_id, f.context_id, f.state, f.final, f.ends)
+
+
+@pytest.mark.parametrize("event", _variants())
+def test_the_fast_path_answers_only_for_what_the_long_way_passes_unchanged(event):
+    """canonical_event answers for an event only when the long way (the translator, the check,
+    peek_event) would pass it unchanged, with the same facts; for any other it says None and the
+    long way runs (naming what is wrong, if anything)."""
+    from a2acli.wire.fastpath import canonical_event
+    from a2acli.wire.shapes import peek_event
+    from a2acli.wire.translate import to_core_stream_response
+
+    facts = canonical_event(event)
+    if facts is None:
+        return
+    assert to_core_stream_response(event) is event  # canonical: the translator returns it as is
+    check_result("event", event, "SendStreamingMessage")  # valid: the check passes
+    assert _facts(facts) == _facts(peek_event(event))
+
+
+def test_the_fast_path_takes_the_usual_events_and_leaves_every_invalid_one():
+    from a2acli.wire.fastpath import canonical_event
+
+    variants = _variants()
+    fast = [e for e in variants if canonical_event(e) is not None]
+    assert len(fast) >= 20  # canonical status and artifact updates, with and without messages and parts
+    assert {"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED", "message": _MSG}}} in fast
+    invalid = []
+    for e in variants:
+        try:
+            check_result("event", e, "SendStreamingMessage")
+        except InvalidResponseError:
+            invalid.append(e)
+    assert len(invalid) >= 15 and not [e for e in invalid if canonical_event(e) is not None]
+
+
+@pytest.mark.parametrize("binding,version,fast", [
+    ("jsonrpc", "1.0", True),
+    ("jsonrpc", "0.3", True),  # a V0 stream's bare events are not canonical: each takes the long way
+    ("rest", "1.0", True),
+    ("grpc", "1.0", True),
+    ("rest", "0.3", False),  # 0.3's proto-JSON translators copy an event: never the fast path
+    ("grpc", "0.3", False),
+])
+def test_the_fast_path_is_taken_only_where_the_translator_returns_a_canonical_event_as_is(binding, version, fast):
+    from a2acli.wire import Wire
+    from a2acli.wire.bindings import get_binding, parse_transport
+    from a2acli.wire.dialects import get_dialect
+    from a2acli.wire.methods import METHODS
+    from a2acli.wire.fastpath import canonical_event, fast_events
+
+    b = get_binding(parse_transport(binding))
+    wire = Wire.V1 if version == "1.0" else Wire.V0
+    enc = b.encode(METHODS["SendStreamingMessage"], {"message": MESSAGE}, wire=wire, dialect=get_dialect("spec"), tenant="", request_id=1, stream=True)
+
+    def decode(result):
+        core = b.to_core(enc, result)
+        check_result("event", core, enc.method)
+        return core
+
+    assert (fast_events(decode) is canonical_event) is fast
