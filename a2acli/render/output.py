@@ -67,6 +67,13 @@ def _rich_on(stream: TextIO) -> bool:
 HOLD_LIMIT = 1 << 17  # characters of held stdout text written at once, whatever the stream's reads
 
 
+# The output modes, by the name -o gives: each subclass of Output that names itself joins it as it
+# is defined (Output.__init_subclass__). settings.table.OUTPUT_MODES, -o's choices, lists the same
+# names (the settings layer may not import render/): tests/render/test_output_modes.py holds the two
+# together. A new mode: its class here and its name there.
+MODES: dict[str, type[Output]] = {}
+
+
 class Output:
     """The output of one invocation, in the mode -o names: one class per mode (MODES, below; a new
     mode is one class plus one entry there). `Output("json", ...)` builds the class the name picks.
@@ -84,6 +91,12 @@ class Output:
     wire_bytes: ClassVar[bool] = False  # stdout carries the bytes as they crossed the wire
     one_document: ClassVar[bool] = False  # stdout is one JSON document: a failure's error replaces it
     rich: bool = False  # the rich view on stdout (auto at a terminal, or FORCE_COLOR)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class that names itself (`name = "..."`) is a mode: it joins MODES as it is defined."""
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("name"):
+            MODES[cls.name] = cls
 
     def __new__(cls, mode: str | None = None, **_: Any) -> Output:
         if cls is Output:  # the factory: the class the mode's name picks
@@ -605,14 +618,9 @@ class RawOutput(Output):
             self.raw(data)
 
 
-# The output modes, by the name -o gives (settings.table.OUTPUT_MODES lists the same names, in this
-# order: tests/render/test_output_modes.py holds them together). A new mode: a class and its entry.
-MODES: dict[str, type[Output]] = {cls.name: cls for cls in (AutoOutput, TextOutput, JsonOutput, RawOutput)}
-
-
 def named() -> str:
-    """The mode names as a hint says them: `auto, text, json or raw`."""
-    *first, last = MODES
+    """The mode names as a hint says them, the default first: `auto, text, json or raw`."""
+    *first, last = [AutoOutput.name, *(name for name in MODES if name != AutoOutput.name)]
     return f"{', '.join(first)} or {last}"
 
 

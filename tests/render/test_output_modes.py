@@ -52,7 +52,7 @@ def no_control(*texts: str) -> bool:
 
 
 def test_the_mode_table_is_the_settings_choices():
-    assert tuple(MODES) == OUTPUT_MODES  # -o's choices, completion and `config set output` read OUTPUT_MODES
+    assert set(MODES) == set(OUTPUT_MODES)  # -o's choices, completion and `config set output` read OUTPUT_MODES
     assert named() == "auto, text, json or raw"
 
 
@@ -286,3 +286,19 @@ def test_only_json_is_one_document_on_stdout():
     from a2acli.render.output import MODES
 
     assert [name for name, cls in MODES.items() if cls.one_document] == ["json"]
+
+
+def test_a_new_mode_is_one_class_that_names_itself():
+    """Issue 22: a new output mode is one class (it joins MODES as it is defined) plus its name in
+    settings.table.OUTPUT_MODES."""
+
+    class ProbeOutput(TextOutput):
+        name = "probe-mode"
+
+    try:
+        assert MODES["probe-mode"] is ProbeOutput
+        assert type(Output("probe-mode", stdout=io.StringIO())) is ProbeOutput
+        assert pick("PROBE-MODE") is ProbeOutput
+    finally:
+        del MODES["probe-mode"]
+    assert "probe-mode" not in MODES and set(MODES) == set(OUTPUT_MODES)
