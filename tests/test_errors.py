@@ -423,3 +423,21 @@ def test_a_grpc_status_naming_no_a2a_error_is_told_in_grpcs_words(grpc, http, hi
     err = get_binding(parse_transport("grpc")).error(_GrpcAnswer(grpc, http, body))
     assert err.message == f"the agent answered gRPC {grpc}: no recorded call"
     assert "HTTP" not in err.message and hint in (err.hint or "") and err.wire_code == grpc
+
+
+@pytest.mark.parametrize("mode", ["raw", "json", "text"])
+def test_an_answer_that_breaks_the_schema_is_shown_as_it_came_under_raw(cli, respx_mock, mode):
+    """The hint of an invalid answer says `see it with -o raw`: under raw its bytes are on stdout
+    before the error (exit 1); json keeps stdout to the one error document; text prints no body."""
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    body = json.dumps({"jsonrpc": "2.0", "id": "1", "result": {"status": {"state": "TASK_STATE_COMPLETED"}}})
+    respx_mock.post(RPC).respond(content=body.encode(), headers={"content-type": "application/json"})
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "-o", mode)
+    assert result.exit_code == 1
+    assert "InvalidAgentResponseError" in (result.stdout if mode == "json" else result.stderr)
+    if mode == "raw":
+        assert result.stdout.strip() == body
+    elif mode == "json":
+        assert json.loads(result.stdout)["error"]["code"] == "InvalidAgentResponseError"
+    else:
+        assert body not in result.stdout

@@ -483,7 +483,12 @@ class Call:
             self._predates(enc, e)
             raise
         self._answered(enc)
-        return Reply(result, self._decode(enc, result), ex.response_body, ex)
+        try:
+            core = self._decode(enc, result)
+        except InvalidResponseError:  # an answer that breaks the schema: raw shows it as it came
+            present.passthrough(self.out, ex.response_body)
+            raise
+        return Reply(result, core, ex.response_body, ex)
 
     def _predates(self, enc: Encoded, err: A2acliError) -> None:
         """A method 0.3 brought, refused as unknown (-32601) or as a bad envelope (-32600: a2a-sdk
