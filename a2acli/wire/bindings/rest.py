@@ -354,77 +354,42 @@ def _error_info_reason(details: list[Any]) -> str | None:
     )
 
 
-def _unnamed_status_error(
-    status: dict[str, Any], reason: str | None, details: list[Any], answer: Answer, wire_code: Any, *, in_stream: bool
-) -> A2acliError:
-    """A Status that names no A2A error (a proxy's, a framework's): an HTTP error, in the words of
-    where it came (a stream's event, a gRPC status, an HTTP answer)."""
-    from a2acli.errors import HttpError
-
-    word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
-    if in_stream:
-        return _stream_status_error(status, word, reason, details, answer)
-    if answer.content_type == "application/grpc":
-        return _grpc_status_error(status, reason, details, answer, wire_code)
-    http = answer.status or 0
-    fault = (
-        "the agent failed; retry later or quote the X-Request-ID to its operator"
-        if http >= 500
-        else "see the exchange with --debug"
-    )
-    return HttpError(
-        f"the agent answered HTTP {http}{word}: {status['message']}" + (f" [{reason}]" if reason else ""),
-        hint=fault,
-        data=details or None,
-        request_id=answer.request_id,
-        wire_code=wire_code,
-    )
-
-
+_FAULT = "the agent failed; retry later or quote the X-Request-ID to its operator"
 _GRPC_UNSERVED = (
     "the agent does not serve this call over gRPC under this version: try --a2a-version or another --transport"
 )
 
 
-def _grpc_status_error(
-    status: dict[str, Any], reason: str | None, details: list[Any], answer: Answer, wire_code: Any
+def _unnamed_status_error(
+    status: dict[str, Any], reason: str | None, details: list[Any], answer: Answer, wire_code: Any, *, in_stream: bool
 ) -> A2acliError:
-    """A gRPC status naming no A2A error, in gRPC's words (its status name; the carrier's HTTP-like
-    status only decides whose fault it is)."""
+    """A Status that names no A2A error (a proxy's, a framework's): an HTTP error, in the words of
+    where it came. In a stream's event the stream itself answered HTTP 200, so the Status's own code
+    (an HTTP status in the HTTP+JSON mapping) says whose fault it is; a gRPC status is told by its
+    name (the carrier's HTTP-like status only decides whose fault); else the HTTP answer's status."""
     from a2acli.errors import HttpError
 
-    name = wire_code if isinstance(wire_code, str) and wire_code else "UNKNOWN"
-    if name == "UNIMPLEMENTED":
-        hint = _GRPC_UNSERVED
-    elif (answer.status or 0) >= 500:
-        hint = "the agent failed; retry later or quote the X-Request-ID to its operator"
+    word = f" {status['status']}" if isinstance(status.get("status"), str) else ""
+    http = answer.status or 0
+    if in_stream:
+        code = status.get("code")
+        own = code if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599 else None
+        said = f"the agent ended the stream with an error{word}" + (f" (HTTP {own})" if own else "")
+        hint = STREAM_ERROR_HINT if own is None or own >= 500 else "see the event with --debug or -o raw"
+        wire_code = own or answer.status
+    elif answer.content_type == "application/grpc":
+        name = wire_code if isinstance(wire_code, str) and wire_code else "UNKNOWN"
+        said = f"the agent answered gRPC {name}"
+        hint = _GRPC_UNSERVED if name == "UNIMPLEMENTED" else _FAULT if http >= 500 else "see the exchange with --debug"
     else:
-        hint = "see the exchange with --debug"
+        said = f"the agent answered HTTP {http}{word}"
+        hint = _FAULT if http >= 500 else "see the exchange with --debug"
     return HttpError(
-        f"the agent answered gRPC {name}: {status['message']}" + (f" [{reason}]" if reason else ""),
+        f"{said}: {status['message']}" + (f" [{reason}]" if reason else ""),
         hint=hint,
         data=details or None,
         request_id=answer.request_id,
         wire_code=wire_code,
-    )
-
-
-def _stream_status_error(
-    status: dict[str, Any], word: str, reason: str | None, details: list[Any], answer: Answer
-) -> A2acliError:
-    """A Status naming no A2A error inside a stream event: the stream itself answered HTTP 200, so
-    the Status's code (an HTTP status in the HTTP+JSON mapping) is the one that says whose fault."""
-    from a2acli.errors import HttpError
-
-    code = status.get("code")
-    http = code if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599 else None
-    said = "".join(part for part in (word, f" (HTTP {http})" if http else "") if part)
-    return HttpError(
-        f"the agent ended the stream with an error{said}: {status['message']}" + (f" [{reason}]" if reason else ""),
-        hint=STREAM_ERROR_HINT if http is None or http >= 500 else "see the event with --debug or -o raw",
-        data=details or None,
-        request_id=answer.request_id,
-        wire_code=http or answer.status,
     )
 
 
