@@ -578,9 +578,9 @@ def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any]) -> An
     )
 
 
-def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> Answer:
-    """A gRPC status of the mock's own (UNIMPLEMENTED: no recorded answer), its ErrorInfo naming
-    the closest recording; mock_grpc sends it (building it needs no grpc)."""
+def _no_recording(code: int, status: str, message: str, closest: str | None, field: str | None) -> dict[str, Any]:
+    """A google.rpc.Status of the mock's own: its ErrorInfo (reason NO_RECORDED_ANSWER) names no A2A
+    error (a client reads it as the HTTP or gRPC error it is) but says what the mock missed."""
     metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
     info = {
         "@type": "type.googleapis.com/google.rpc.ErrorInfo",
@@ -588,29 +588,20 @@ def _grpc_error(message: str, closest: str | None, field: str | None, code: str 
         "domain": "a2acli.mock",
         "metadata": metadata,
     }
+    return {"error": {"code": code, "status": status, "message": message, "details": [info]}}
+
+
+def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> Answer:
+    """A gRPC status of the mock's own (UNIMPLEMENTED: no recorded answer), its ErrorInfo naming
+    the closest recording; mock_grpc sends it (building it needs no grpc)."""
     status = {"UNIMPLEMENTED": 501, "INVALID_ARGUMENT": 400}.get(code, 500)  # its HTTP twin, as the client reads it
-    doc = {"error": {"code": status, "status": code, "message": message, "details": [info]}}
+    doc = _no_recording(status, code, message, closest, field)
     return Answer(status, [], [], line=f"unmatched: {code} {message}", failure=(0.0, doc))
 
 
 def _status_error(message: str, closest: str | None, field: str | None, *, status: int = 404) -> Answer:
-    """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors; its ErrorInfo names no A2A
-    error (the client reads it as the HTTP error it is) but says what the mock missed."""
-    metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
-    info = {
-        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-        "reason": "NO_RECORDED_ANSWER",
-        "domain": "a2acli.mock",
-        "metadata": metadata,
-    }
-    doc = {
-        "error": {
-            "code": status,
-            "status": "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT",
-            "message": message,
-            "details": [info],
-        }
-    }
+    """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors, naming the closest recording."""
+    doc = _no_recording(status, "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT", message, closest, field)
     return Answer(
         status,
         [("Content-Type", "application/json")],
