@@ -36,11 +36,17 @@ def _root(
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it."""
     ctx.obj = {k: v for k, v in common.items() if k in OPTIONS_ARGS}
+    ROOT_OPTIONS.clear()
+    ROOT_OPTIONS.update(ctx.obj)
 
 
 def _bare_root(ctx: typer.Context) -> None:
     """The root when nothing comes before the command: Typer then builds none of the 20 options."""
     ctx.obj = {}
+    ROOT_OPTIONS.clear()
+
+
+ROOT_OPTIONS: dict[str, Any] = {}  # this run's root options (ctx.obj), for the boundary of its command (`guarded`)
 
 
 OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
@@ -70,7 +76,7 @@ def _command(
     def register(app: typer.Typer, member: str | None = None) -> None:  # (a command has no members)
         import importlib
 
-        callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
+        callback = guarded(getattr(importlib.import_module(f"a2acli.commands.{module}"), function))
         from a2acli.commands._inputs import Command, OrderedCommand
 
         app.command(
@@ -119,9 +125,18 @@ def _epilog(callback: Any) -> str | None:
     return shared_help() if taken is True else shared_help(*taken)
 
 
+def guarded(callback: Any) -> Any:
+    """The command's callback run inside the error boundary (commands._run.guard): every command
+    registered here has its errors said one way, from this one place."""
+    from a2acli.commands._run import guard
+
+    return guard(callback, ROOT_OPTIONS)
+
+
 def _plain_usage(sub: typer.Typer) -> None:
-    """The group's commands (and its groups' commands) use our Command class (plain usage lines);
-    those that take the shared options end their help with the short section naming them."""
+    """The group's commands (and its groups' commands) use our Command class (plain usage lines),
+    run inside the error boundary; those that take the shared options end their help with the
+    short section naming them."""
     from a2acli.commands._inputs import Command
 
     for info in sub.registered_commands:
@@ -129,6 +144,8 @@ def _plain_usage(sub: typer.Typer) -> None:
             info.cls = Command
         if info.epilog is None:
             info.epilog = _epilog(info.callback)
+        if info.callback is not None:
+            info.callback = guarded(info.callback)
     for group in sub.registered_groups:
         if group.typer_instance is not None:
             _plain_usage(group.typer_instance)
