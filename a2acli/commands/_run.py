@@ -3,8 +3,8 @@
 
 This module holds the package's one error boundary: lower layers raise A2acliError, it becomes a
 message, a hint and an exit code here. `commands.registry` wraps every command's callback in it
-once (`guard`); what the command works out later (its options, its Output) it tells the boundary
-with `known`."""
+once (`registry.guarded`); what the command works out later (its options, its Output) it tells
+the boundary with `known`."""
 
 from __future__ import annotations
 
@@ -99,28 +99,6 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
     finally:
         _SCOPES.remove(scope)
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
-
-
-def guard(callback: Callable[..., Any], root: dict[str, Any]) -> Callable[..., Any]:
-    """`callback` run inside the boundary: the command registry wraps each command's callback so,
-    once. The boundary starts with the command's own --output/--debug when it takes them, else
-    the root's (`a2a -o json COMMAND`; `root`: the root callback's options of this run); the
-    command tells it more as it goes (`known`). Typer reads the callback's signature through
-    `__wrapped__` (or the `__signature__` copied with it)."""
-    if getattr(callback, "guarded", False):  # a group's app is registered again on every build
-        return callback
-
-    @functools.wraps(callback)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        output = next((kwargs[k] for k in _OUTPUT_ARGS if kwargs.get(k)), None) or root.get("output")
-        with boundary(output_hint=output, debug=bool(kwargs.get("debug") or root.get("debug"))):
-            return callback(*args, **kwargs)
-
-    guarded.guarded = True  # type: ignore[attr-defined]
-    return guarded
-
-
-_OUTPUT_ARGS = ("output", "output_mode")  # a command's --output parameter (webhook listen's is `output_mode`)
 
 
 def _interrupted(o: Output) -> typer.Exit:

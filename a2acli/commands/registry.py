@@ -5,6 +5,7 @@ here; `a2a help` and `a2a diff -- COMMAND` read it too, so nothing imports `main
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import sys
@@ -125,12 +126,28 @@ def _epilog(callback: Any) -> str | None:
     return shared_help() if taken is True else shared_help(*taken)
 
 
-def guarded(callback: Any) -> Any:
-    """The command's callback run inside the error boundary (commands._run.guard): every command
-    registered here has its errors said one way, from this one place."""
-    from a2acli.commands._run import guard
+def guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """`callback` run inside the error boundary (commands._run.boundary): every command registered
+    here, once, so none opens one of its own. The boundary starts with the command's own
+    --output/--debug when it takes them, else the root's (`a2a -o json COMMAND`); the command tells
+    it more as it goes (`_run.known`: its resolved options, the Output it built). Typer reads the
+    callback's signature through `__wrapped__` (or the `__signature__` copied with it)."""
+    if getattr(callback, "guarded", False):  # a group's app is registered again on every build
+        return callback
 
-    return guard(callback, ROOT_OPTIONS)
+    @functools.wraps(callback)
+    def run_guarded(*args: Any, **kwargs: Any) -> Any:
+        from a2acli.commands._run import boundary  # when the command runs: not for --help or completion
+
+        output = next((kwargs[k] for k in _OUTPUT_ARGS if kwargs.get(k)), None) or ROOT_OPTIONS.get("output")
+        with boundary(output_hint=output, debug=bool(kwargs.get("debug") or ROOT_OPTIONS.get("debug"))):
+            return callback(*args, **kwargs)
+
+    run_guarded.guarded = True  # type: ignore[attr-defined]
+    return run_guarded
+
+
+_OUTPUT_ARGS = ("output", "output_mode")  # a command's --output parameter (webhook listen's is `output_mode`)
 
 
 def _plain_usage(sub: typer.Typer) -> None:

@@ -1,5 +1,5 @@
 """Issue 22: the error boundary wraps each command once, where the command tree is built
-(commands.registry → commands._run.guard), not from a `with boundary(...)` in each command body."""
+(commands.registry.guarded → commands._run.boundary), not from a `with boundary(...)` in each command body."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ from pathlib import Path
 import pytest
 from typer.main import get_command
 
-from a2acli.commands import _run
+from a2acli.commands import registry
 from a2acli.commands.registry import build_app
 
 PKG = Path(__file__).resolve().parents[2] / "a2acli"
-ALLOWED = {"commands/_run.py"}  # the boundary itself, guard(), and the side runs of `a2a diff -- CMD`
+ALLOWED = {
+    "commands/_run.py",
+    "commands/registry.py",
+}  # the boundary and its one use per command; the side runs of `a2a diff -- CMD`
 
 
 def _boundary_calls(path: Path) -> list[int]:
@@ -53,9 +56,9 @@ def _leaves(cmd, path="a2a"):
 
 
 def _runs_inside_the_boundary(callback) -> bool:
-    """Whether `guard`'s wrapper is in the chain of wrappers Typer calls (its code, not only a
+    """Whether `registry.guarded`'s wrapper is in the chain of wrappers Typer calls (its code, not only a
     flag copied along by functools.wraps)."""
-    code = _run.guard(lambda: None, {}).__code__
+    code = registry.guarded(lambda: None).__code__
     seen = callback
     while seen is not None:
         if getattr(seen, "__code__", None) is code:
@@ -76,7 +79,7 @@ def test_a_command_built_for_one_member_is_wrapped_too():
     build_app("card", "fetch")
     leaves = dict(_leaves(get_command(build_app("card", "fetch"))))
     chain, seen = 0, leaves["a2a card fetch"].callback
-    code = _run.guard(lambda: None, {}).__code__
+    code = registry.guarded(lambda: None).__code__
     while seen is not None:
         chain += getattr(seen, "__code__", None) is code
         seen = getattr(seen, "__wrapped__", None)
