@@ -99,14 +99,11 @@ def force_option(what: str, panel: str | None = None) -> Any:
     )
 
 
-def poll_seconds(text: str, opts: CallOptions) -> float:
+def poll_seconds(text: str) -> float:
     """--poll-interval in seconds (a usage error, reported like the others, when it is not a duration)."""
     from a2acli import settings
-    from a2acli.commands._run import boundary
 
-    with boundary(output_hint=opts.output, debug=opts.debug):
-        return settings.parse_poll_interval(text)
-    raise AssertionError("unreachable")  # the boundary exits  # pragma: no cover
+    return settings.parse_poll_interval(text)
 
 
 def effective_default_text(setting: str) -> str:
@@ -583,12 +580,10 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         raw = {k: kwargs.pop(k) for k in list(kwargs) if k in common()}
         root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
 
-        from a2acli.commands._run import boundary
+        from a2acli.commands._run import known
 
-        with boundary(
-            output_hint=raw.get("output") or root.get("output"), debug=bool(raw.get("debug") or root.get("debug"))
-        ):
-            opts = build_options(raw, root)
+        opts = build_options(raw, root)
+        known(output=opts.output, debug=opts.debug)  # as resolved (flag, environment, config): errors from here on
         if wants_ctx:
             kwargs["ctx"] = ctx
         return fn(*args, opts=opts, **kwargs)

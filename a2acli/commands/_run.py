@@ -2,7 +2,9 @@
 (pipeline.session.Call), invokes the method, and hands the replies to render.
 
 This module holds the package's one error boundary: lower layers raise A2acliError, it becomes a
-message, a hint and an exit code here."""
+message, a hint and an exit code here. `commands.registry` wraps every command's callback in it
+once (`registry.guarded`); what the command works out later (its options, its Output) it tells
+the boundary with `known`."""
 
 from __future__ import annotations
 
@@ -33,32 +35,61 @@ from a2acli.wire.methods import METHODS
 LAST: dict[str, A2acliError] = {}  # the error the boundary reported last (for `a2a diff -- CMD`)
 
 
+class _Scope:
+    """What one boundary knows of its command: the output mode asked for, --debug, and the Output
+    the command built (errors after some output keep its voice)."""
+
+    def __init__(self, output: str | None, debug: bool, out: Output | None) -> None:
+        self.output, self.debug, self.out = output, debug, out
+
+    def output_object(self) -> Output:
+        return self.out or Output(_mode(self.output))
+
+
+_SCOPES: list[_Scope] = []  # the boundaries open, innermost last (`a2a diff -- CMD` runs one inside another)
+
+
+def known(*, output: str | None = None, debug: bool | None = None, out: Output | None = None) -> None:
+    """Tell the innermost boundary what the command worked out after it started: the resolved
+    output mode and --debug (flag, environment, config), the Output it built."""
+    if not _SCOPES:
+        return
+    scope = _SCOPES[-1]
+    if output is not None:
+        scope.output = output
+    if debug is not None:
+        scope.debug = debug
+    if out is not None:
+        scope.out = out
+
+
 @contextmanager
 def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output | None = None) -> Iterator[None]:
     from a2acli.pipeline.session import CURRENT
 
+    scope = _Scope(output_hint, debug, out)
+    _SCOPES.append(scope)
     try:
         yield
-    except (typer.Exit, typer.Abort):
+    except (typer.Exit, typer.Abort, typer.TyperException):  # Typer's own (an exit, a bad parameter): Typer says them
         raise
     except A2acliError as e:
-        o = out or Output(_mode(output_hint))
-        e = say_error(e, o, debug=debug)
+        o = scope.output_object()
+        e = say_error(e, o, debug=scope.debug)
         if isinstance(e, TimeoutExpired):
             _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
-        raise _interrupted(out or Output(_mode(output_hint))) from None
+        raise _interrupted(scope.output_object()) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
     except Exception as e:  # a bug: say so plainly, trace only with --debug
         if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
-            raise _interrupted(out or Output(_mode(output_hint))) from None
-        if debug:
+            raise _interrupted(scope.output_object()) from None
+        if scope.debug:
             sys.excepthook = _redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
             raise
-        o = out or Output(_mode(output_hint))
-        o.error(
+        scope.output_object().error(
             message=f"internal error: {type(e).__name__}: {e}",
             hint="rerun with --debug for the traceback, and report it",
             code=INTERNAL,
@@ -66,6 +97,7 @@ def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output
         )
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
+        _SCOPES.remove(scope)
         CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
 
 
@@ -174,17 +206,20 @@ def _mode(hint: str | None) -> str:
 
 
 def output_for(opts: CallOptions) -> Output:
-    return Output(opts.output, verbose=opts.verbose, quiet=opts.quiet)
+    """The command's Output for these options; the boundary says errors through it."""
+    out = Output(opts.output, verbose=opts.verbose, quiet=opts.quiet)
+    known(out=out)
+    return out
 
 
 @contextmanager
 def session(opts: CallOptions) -> Iterator[Any]:
-    """The boundary around one session: its Call, closed at the end. Under --offline the flow
-    ends where the session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
+    """One session: its Call, closed at the end (the command's boundary, around it, reports what
+    ends it). Under --offline the flow ends where the session's invoke printed the request
+    (OfflineShown): nothing was sent, exit 0."""
     from a2acli.pipeline.session import Call, OfflineShown
 
-    out = output_for(opts)
-    with boundary(output_hint=opts.output, debug=opts.debug, out=out), Call(opts, out) as call:
+    with Call(opts, output_for(opts)) as call:
         try:
             yield call
         except OfflineShown:
@@ -215,7 +250,9 @@ class Invocation:
         kwargs = {k: opts if isinstance(v, CallOptions) else v for k, v in self.kwargs.items()}
         LAST.pop("error", None)
         try:
-            self.fn(*args, **kwargs)
+            # a boundary of its own: `a2a diff` goes on after a side that failed, and compares exit codes
+            with boundary(output_hint=opts.output, debug=opts.debug):
+                self.fn(*args, **kwargs)
         except typer.Exit as e:
             return int(e.exit_code)
         return 0

@@ -31,36 +31,34 @@ def auth_status(
       a2a auth status -o json | jq .expiresIn
     """
     from a2acli import auth, settings
-    from a2acli.commands._run import boundary
     from a2acli.errors import CredentialsMissingError
 
     out = _output(ctx, output)
-    with boundary(out=out):
-        config = settings.load_config()
-        pname, _ = _profile(ctx, profile, config)
-        saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
-        cc = auth.ClientCredentials.from_profile(saved)
-        if cc is None:
-            import shlex
+    config = settings.load_config()
+    pname, _ = _profile(ctx, profile, config)
+    saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
+    cc = auth.ClientCredentials.from_profile(saved)
+    if cc is None:
+        import shlex
 
-            raise CredentialsMissingError(
-                f"profile {pname} has no OAuth2 settings",
-                hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S",
-            )
-        entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
-        entry = entry if isinstance(entry, dict) else {}
-        now = time.time()
-        expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
-        valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
-        refreshable = bool(entry.get("refresh_token"))
-        out.document(
-            lambda: _status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable),
-            lambda: out.text("\n".join(_status_lines(pname, cc, entry, expires, now))),
+        raise CredentialsMissingError(
+            f"profile {pname} has no OAuth2 settings",
+            hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S",
         )
-        if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
-            raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
-        if not valid:
-            out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))
+    entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
+    entry = entry if isinstance(entry, dict) else {}
+    now = time.time()
+    expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
+    valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
+    refreshable = bool(entry.get("refresh_token"))
+    out.document(
+        lambda: _status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable),
+        lambda: out.text("\n".join(_status_lines(pname, cc, entry, expires, now))),
+    )
+    if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
+        raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))
+    if not valid:
+        out.note("a new token is requested on the next call" + (" (with the refresh token)" if refreshable else ""))
 
 
 def _status_json(
@@ -131,27 +129,27 @@ def auth_logout(
       a2a auth logout --profile prod
     """
     from a2acli import auth, settings
-    from a2acli.commands._run import boundary
+    from a2acli.commands._run import known
     from a2acli.render.output import Output
 
     out = Output("auto")
-    with boundary(out=out):
-        config = settings.load_config()
-        pname, _ = _profile(ctx, profile, config)
-        dropped = auth.forget(pname)
-        prof = (config.get("profiles") or {}).get(pname) or {}
-        had_secret = bool((prof.get("auth") or {}).get("client-secret"))
-        if had_secret:
-            edit = settings.ConfigEdit()
-            edit.delete(("profiles", pname, "auth", "client-secret"))
-            edit.save()
-        if dropped or had_secret:
-            out.note(
-                f"logged out of profile {pname}: {dropped} cached token(s) dropped"
-                + (", client secret removed" if had_secret else "")
-            )
-        else:
-            out.note(f"profile {pname}: nothing to forget")
+    known(out=out)  # its errors in text, like its report
+    config = settings.load_config()
+    pname, _ = _profile(ctx, profile, config)
+    dropped = auth.forget(pname)
+    prof = (config.get("profiles") or {}).get(pname) or {}
+    had_secret = bool((prof.get("auth") or {}).get("client-secret"))
+    if had_secret:
+        edit = settings.ConfigEdit()
+        edit.delete(("profiles", pname, "auth", "client-secret"))
+        edit.save()
+    if dropped or had_secret:
+        out.note(
+            f"logged out of profile {pname}: {dropped} cached token(s) dropped"
+            + (", client secret removed" if had_secret else "")
+        )
+    else:
+        out.note(f"profile {pname}: nothing to forget")
 
 
 app.command("login")(auth_login)

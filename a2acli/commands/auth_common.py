@@ -34,10 +34,14 @@ def _pick(ctx: typer.Context, name: str, value: Any) -> Any:
 
 
 def _output(ctx: typer.Context, output: str | None) -> Any:
-    """`auth`'s output: json or text (its reports have no wire bytes: any other mode is auto)."""
+    """`auth`'s output: json or text (its reports have no wire bytes: any other mode is auto);
+    the boundary says errors through it."""
+    from a2acli.commands._run import known
     from a2acli.render.output import JsonOutput, TextOutput, pick
 
-    return pick(_pick(ctx, "output", output), among=(JsonOutput, TextOutput))()
+    out = pick(_pick(ctx, "output", output), among=(JsonOutput, TextOutput))()
+    known(out=out)
+    return out
 
 
 def _profile(ctx: typer.Context, profile: str | None, config: dict[str, Any]) -> tuple[str, bool]:

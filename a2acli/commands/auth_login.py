@@ -204,41 +204,39 @@ def auth_login(
 
       a2a --profile prod send "hello"
     """
-    from a2acli.commands._run import boundary
 
     out = _output(ctx, output)
     debug = bool(_pick(ctx, "debug", debug))
-    with boundary(debug=debug, out=out):
-        conn = _login_connection(
-            ctx,
-            out,
-            profile=profile,
-            url=url,
-            catalog=catalog,
-            a2a_version=a2a_version,
-            cacert=cacert,
-            cert=cert,
-            key=key,
-            insecure=insecure,
-            strict_origin=strict_origin,
-            timeout=timeout,
-        )
-        asked = LoginAsked(
-            _flow_flag(flow, device),
-            token_url,
-            client_id,
-            client_secret,
-            tuple(scope or ()),
-            client_auth,
-            device_authorization_url,
-            authorization_url,
-            redirect_port,
-            discovery_url,
-        )
-        plan = plan_login(asked, conn, out)
-        entry = _run_flow(plan, conn, out, debug=debug, no_browser=no_browser)
-        _save_login(plan, conn, entry)
-        _report_login(plan, conn, entry, out)
+    conn = _login_connection(
+        ctx,
+        out,
+        profile=profile,
+        url=url,
+        catalog=catalog,
+        a2a_version=a2a_version,
+        cacert=cacert,
+        cert=cert,
+        key=key,
+        insecure=insecure,
+        strict_origin=strict_origin,
+        timeout=timeout,
+    )
+    asked = LoginAsked(
+        _flow_flag(flow, device),
+        token_url,
+        client_id,
+        client_secret,
+        tuple(scope or ()),
+        client_auth,
+        device_authorization_url,
+        authorization_url,
+        redirect_port,
+        discovery_url,
+    )
+    plan = plan_login(asked, conn, out)
+    entry = _run_flow(plan, conn, out, debug=debug, no_browser=no_browser)
+    _save_login(plan, conn, entry)
+    _report_login(plan, conn, entry, out)
 
 
 def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **given: Any) -> LoginConnection:

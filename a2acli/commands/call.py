@@ -50,8 +50,7 @@ def call(
       echo '{}' | a2a call x-vendor/ping -
     """
     from a2acli.commands._inputs import read_json
-    from a2acli.commands._run import boundary, run_call
+    from a2acli.commands._run import run_call
 
-    with boundary(output_hint=opts.output, debug=opts.debug):
-        value = read_json(params, "PARAMS", limit=opts.max_body) if params is not None else None
+    value = read_json(params, "PARAMS", limit=opts.max_body) if params is not None else None
     run_call(method, value, opts, request_id=request_id, stream=stream)

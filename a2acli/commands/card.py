@@ -54,14 +54,12 @@ def card_fetch(
     verified, invalid, unverifiable or absent.
     """
     if extended and verify_signature:
-        from a2acli.commands._run import boundary
         from a2acli.errors import UsageError
 
-        with boundary(output_hint=opts.output):
-            raise UsageError(
-                "--verify-signature checks the public card, not the extended one",
-                hint="drop --extended, or --verify-signature",
-            )
+        raise UsageError(
+            "--verify-signature checks the public card, not the extended one",
+            hint="drop --extended, or --verify-signature",
+        )
     if extended:
         run_unary("GetExtendedAgentCard", {}, opts, force=force)
     elif validate and not opts.offline:

@@ -11,7 +11,6 @@ import typer
 
 from a2acli.commands._chat import run_chat
 from a2acli.commands._options import POLL_INTERVAL, CallOptions, method_options, poll_interval_option, poll_seconds
-from a2acli.commands._run import boundary
 
 PROMPT = "you> "
 
@@ -133,12 +132,11 @@ def chat(
     from a2acli.errors import UsageError
 
     stdin_tty, stdout_tty = _ttys()
-    with boundary(output_hint=opts.output, debug=opts.debug):
-        if stdin_tty and not stdout_tty:
-            raise UsageError(
-                "chat reads from the terminal but its answers go to a pipe: it would wait for typing nobody sees prompted",
-                hint="pipe the messages in (printf 'hello\\n' | a2a chat ...), or use `a2a send` in scripts",
-            )
+    if stdin_tty and not stdout_tty:
+        raise UsageError(
+            "chat reads from the terminal but its answers go to a pipe: it would wait for typing nobody sees prompted",
+            hint="pipe the messages in (printf 'hello\\n' | a2a chat ...), or use `a2a send` in scripts",
+        )
     interactive = stdin_tty and stdout_tty
     lines = _typed(PROMPT) if interactive else iter(sys.stdin.readline, "")
     secret = _secret if interactive else None  # a credential is read from the terminal only
@@ -148,7 +146,7 @@ def chat(
             opts,
             context_id=context_id,
             task_id=task_id,
-            poll_interval=poll_seconds(poll_interval, opts),
+            poll_interval=poll_seconds(poll_interval),
             interactive=interactive,
             secret=secret,
         )

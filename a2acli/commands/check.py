@@ -73,23 +73,22 @@ def check(
 
       a2a check https://agent.example --read-only --strict --junit check.xml -o json
     """
-    from a2acli.commands._run import boundary, output_for
+    from a2acli.commands._run import output_for
 
     out = output_for(opts)
-    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
-        from a2acli.check.run import run_check
+    from a2acli.check.run import run_check
 
-        held = 0
-        if opts.dump:  # one run, a call per interface: only another run's dump is refused
-            from a2acli.transport.record import held_exchanges, refuse_held_dump
+    held = 0
+    if opts.dump:  # one run, a call per interface: only another run's dump is refused
+        from a2acli.transport.record import held_exchanges, refuse_held_dump
 
-            refuse_held_dump(opts.dump, opts.dump_append)
-            held, opts = held_exchanges(opts.dump), opts._replace(dump_append=True)
-        code = run_check(
-            list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook
-        )
-        if opts.dump and (written := held_exchanges(opts.dump) - held):
-            from a2acli.transport.record import dump_summary
+        refuse_held_dump(opts.dump, opts.dump_append)
+        held, opts = held_exchanges(opts.dump), opts._replace(dump_append=True)
+    code = run_check(
+        list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook
+    )
+    if opts.dump and (written := held_exchanges(opts.dump) - held):
+        from a2acli.transport.record import dump_summary
 
-            out.note(dump_summary(opts.dump, written))
+        out.note(dump_summary(opts.dump, written))
     raise typer.Exit(code)

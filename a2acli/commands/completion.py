@@ -57,25 +57,23 @@ def completion(
 
       a2a completion fish > ~/.config/fish/completions/a2a.fish
     """
-    from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
 
-    with boundary():
-        name = shell.strip().lower()
-        if name == "install":
-            install(install_shell)
-            return
-        if install_shell is not None:
-            raise UsageError(
-                f"unexpected argument {install_shell!r}",
-                hint="a2a completion bash|zsh|fish, or a2a completion install [SHELL]",
-            )
-        if name not in SHELLS:
-            raise UsageError(
-                f"no completion for shell {shell!r}",
-                hint="a2a completion bash, zsh or fish (or a2a completion install)",
-            )
-        typer.echo(script(name))
+    name = shell.strip().lower()
+    if name == "install":
+        install(install_shell)
+        return
+    if install_shell is not None:
+        raise UsageError(
+            f"unexpected argument {install_shell!r}",
+            hint="a2a completion bash|zsh|fish, or a2a completion install [SHELL]",
+        )
+    if name not in SHELLS:
+        raise UsageError(
+            f"no completion for shell {shell!r}",
+            hint="a2a completion bash, zsh or fish (or a2a completion install)",
+        )
+    typer.echo(script(name))
 
 
 def install_target(shell: str, env: dict[str, str]) -> tuple[Path, str | None]:

@@ -89,40 +89,37 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
       a2a config show --config ./agent.env
     """
     from a2acli import settings
-    from a2acli.commands._run import boundary, output_for
+    from a2acli.commands._run import output_for
 
     out = output_for(opts)
-    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
-        res = opts.resolved
-        files = list(res.files) if res else []
-        rows = _setting_rows(opts)
-        path = settings.config_path()
-        local = [f for f in files if f.kind != "global"]
-        profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
-        profile_source = res.profile_source if res else "none"
-        agents = list(res.agents) if res else []
+    res = opts.resolved
+    files = list(res.files) if res else []
+    rows = _setting_rows(opts)
+    path = settings.config_path()
+    local = [f for f in files if f.kind != "global"]
+    profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
+    profile_source = res.profile_source if res else "none"
+    agents = list(res.agents) if res else []
 
-        def document() -> dict[str, Any]:
-            return {
-                "config": str(path),
-                "configExists": path.is_file(),
-                "local": [
-                    {"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local
-                ],
-                "profile": opts.profile,
-                "profileSource": profile_source,
-                "profiles": profiles,
-                "agentScopes": agents,
-                "settings": {
-                    name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows
-                },
-            }
+    def document() -> dict[str, Any]:
+        return {
+            "config": str(path),
+            "configExists": path.is_file(),
+            "local": [{"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local],
+            "profile": opts.profile,
+            "profileSource": profile_source,
+            "profiles": profiles,
+            "agentScopes": agents,
+            "settings": {
+                name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows
+            },
+        }
 
-        def human() -> None:
-            _show_sources(out, path, local, opts.profile, profile_source, profiles, agents)
-            _show_rows(out, rows)
+    def human() -> None:
+        _show_sources(out, path, local, opts.profile, profile_source, profiles, agents)
+        _show_rows(out, rows)
 
-        out.document(document, human, raw=lambda: out.json(document()))  # raw: the document as it is, no wire bytes
+    out.document(document, human, raw=lambda: out.json(document()))  # raw: the document as it is, no wire bytes
 
 
 def _setting_rows(opts: CallOptions) -> list[tuple[str, str | None, str]]:
@@ -242,55 +239,53 @@ def config_set(
       a2a config set default-profile local
     """
     from a2acli import settings
-    from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
     out = Output("auto")
-    with boundary():
-        if value == "-":
-            value = sys.stdin.readline().rstrip("\r\n")
-        table, name, stored = settings.validate(key, value)
-        edit = settings.ConfigEdit()  # refuses a file that is not valid TOML: it is never rewritten
-        path = edit.path
-        profiles = _table(edit.get(("profiles",)))
-        if table == "top":
-            if stored not in profiles:
-                raise UsageError(
-                    f"no profile {stored!r} in {path}",
-                    hint="profiles: "
-                    + (", ".join(sorted(profiles)) or "none")
-                    + f"; `a2a config set --profile {stored} url URL` makes one",
-                )
-            edit.set(("default-profile",), stored)
-            edit.save()
-            out.note(f"default profile: {stored} ({path})")
-            return
-        pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
-        _check_profile_name(pname)
-        unused = not becomes_default and not edit.get(("default-profile",)) and not os.environ.get("A2ACLI_PROFILE")
-        if becomes_default:
-            edit.set(("default-profile",), pname)
-        if table == "":
-            edit.set(("profiles", pname, name), stored)
-            for old in _old_names(name):  # `rpc-url`: the same setting under its old name goes
-                edit.delete(("profiles", pname, old))
-        else:
-            for existing in [
-                k for k in _table(edit.get(("profiles", pname, table))) if k.lower() == name.lower() and k != name
-            ]:
-                edit.delete(("profiles", pname, table, existing))
-            edit.set(("profiles", pname, table, name), stored)
-        edit.save()
-        label = f"{table.rstrip('s')}.{name}" if table else name
-        out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
-        if unused:  # no default profile: the next command would not read this one
-            out.note(
-                f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:"
+    if value == "-":
+        value = sys.stdin.readline().rstrip("\r\n")
+    table, name, stored = settings.validate(key, value)
+    edit = settings.ConfigEdit()  # refuses a file that is not valid TOML: it is never rewritten
+    path = edit.path
+    profiles = _table(edit.get(("profiles",)))
+    if table == "top":
+        if stored not in profiles:
+            raise UsageError(
+                f"no profile {stored!r} in {path}",
+                hint="profiles: "
+                + (", ".join(sorted(profiles)) or "none")
+                + f"; `a2a config set --profile {stored} url URL` makes one",
             )
-            import shlex
+        edit.set(("default-profile",), stored)
+        edit.save()
+        out.note(f"default profile: {stored} ({path})")
+        return
+    pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
+    _check_profile_name(pname)
+    unused = not becomes_default and not edit.get(("default-profile",)) and not os.environ.get("A2ACLI_PROFILE")
+    if becomes_default:
+        edit.set(("default-profile",), pname)
+    if table == "":
+        edit.set(("profiles", pname, name), stored)
+        for old in _old_names(name):  # `rpc-url`: the same setting under its old name goes
+            edit.delete(("profiles", pname, old))
+    else:
+        for existing in [
+            k for k in _table(edit.get(("profiles", pname, table))) if k.lower() == name.lower() and k != name
+        ]:
+            edit.delete(("profiles", pname, table, existing))
+        edit.set(("profiles", pname, table, name), stored)
+    edit.save()
+    label = f"{table.rstrip('s')}.{name}" if table else name
+    out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
+    if unused:  # no default profile: the next command would not read this one
+        out.note(
+            f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:"
+        )
+        import shlex
 
-            out.command(f"a2a config use {shlex.quote(pname)}")
+        out.command(f"a2a config use {shlex.quote(pname)}")
 
 
 def _table(value: Any) -> dict[str, Any]:
@@ -326,39 +321,35 @@ def config_unset(
       a2a config unset --profile local header.X-Team
     """
     from a2acli import settings
-    from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
     out = Output("auto")
-    with boundary():
-        table, name = settings.parse_key(key)
-        edit = settings.ConfigEdit()
-        path = edit.path
-        if table == "top":
-            if not edit.delete(("default-profile",)):
-                out.note("default-profile was not set")
-                return
-            edit.save()
-            out.note(f"default-profile unset ({path})")
+    table, name = settings.parse_key(key)
+    edit = settings.ConfigEdit()
+    path = edit.path
+    if table == "top":
+        if not edit.delete(("default-profile",)):
+            out.note("default-profile was not set")
             return
-        pname, _ = settings.target_profile(_root_profile(ctx, profile), edit.data)
-        profiles = _table(edit.get(("profiles",)))
-        if pname not in profiles:
-            raise UsageError(
-                f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none")
-            )
-        where = ("profiles", pname, table) if table else ("profiles", pname)
-        names = {name.lower()} | {old.lower() for old in ([] if table else _old_names(name))}
-        found = [k for k in _table(edit.get(where)) if k.lower() in names]
-        label = f"{table.rstrip('s')}.{name}" if table else name
-        if not found:
-            out.note(f"{label} was not set in profile {pname}")
-            return
-        for k in found:
-            edit.delete((*where, k), drop_emptied_table=bool(table))  # an emptied [headers] / [auth] goes too
         edit.save()
-        out.note(f"{label} unset in profile {pname} ({path})")
+        out.note(f"default-profile unset ({path})")
+        return
+    pname, _ = settings.target_profile(_root_profile(ctx, profile), edit.data)
+    profiles = _table(edit.get(("profiles",)))
+    if pname not in profiles:
+        raise UsageError(f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none"))
+    where = ("profiles", pname, table) if table else ("profiles", pname)
+    names = {name.lower()} | {old.lower() for old in ([] if table else _old_names(name))}
+    found = [k for k in _table(edit.get(where)) if k.lower() in names]
+    label = f"{table.rstrip('s')}.{name}" if table else name
+    if not found:
+        out.note(f"{label} was not set in profile {pname}")
+        return
+    for k in found:
+        edit.delete((*where, k), drop_emptied_table=bool(table))  # an emptied [headers] / [auth] goes too
+    edit.save()
+    out.note(f"{label} unset in profile {pname} ({path})")
 
 
 def config_use(
@@ -378,27 +369,25 @@ def config_use(
       a2a config use local
     """
     from a2acli import settings
-    from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
     out = Output("auto")
-    with boundary():
-        _check_profile_name(name)
-        edit = settings.ConfigEdit()
-        profiles = _table(edit.get(("profiles",)))
-        if name not in profiles:
-            raise UsageError(
-                f"no profile {name!r} in {edit.path}",
-                hint="profiles: "
-                + (", ".join(sorted(profiles)) or "none")
-                + f"; `a2a config set --profile {name} url URL` makes one",
-            )
-        edit.set(("default-profile",), name)
-        edit.save()
-        out.note(f"default profile: {name} ({edit.path})")
-        if os.environ.get("A2ACLI_PROFILE") and os.environ["A2ACLI_PROFILE"] != name:
-            out.warn(f"A2ACLI_PROFILE={os.environ['A2ACLI_PROFILE']} is set and wins over the default profile")
+    _check_profile_name(name)
+    edit = settings.ConfigEdit()
+    profiles = _table(edit.get(("profiles",)))
+    if name not in profiles:
+        raise UsageError(
+            f"no profile {name!r} in {edit.path}",
+            hint="profiles: "
+            + (", ".join(sorted(profiles)) or "none")
+            + f"; `a2a config set --profile {name} url URL` makes one",
+        )
+    edit.set(("default-profile",), name)
+    edit.save()
+    out.note(f"default profile: {name} ({edit.path})")
+    if os.environ.get("A2ACLI_PROFILE") and os.environ["A2ACLI_PROFILE"] != name:
+        out.warn(f"A2ACLI_PROFILE={os.environ['A2ACLI_PROFILE']} is set and wins over the default profile")
 
 
 def config_path() -> None:

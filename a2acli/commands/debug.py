@@ -73,10 +73,13 @@ def _output(value: str | None, ctx: typer.Context) -> Any:
     (raw: a diff has no wire bytes of its own) is auto."""
     import os
 
+    from a2acli.commands._run import known
     from a2acli.render.output import JsonOutput, TextOutput, pick
 
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    return pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))()
+    out = pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))()
+    known(out=out)  # the boundary says errors through it
+    return out
 
 
 def diff(
@@ -131,49 +134,46 @@ def diff(
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
     **conn: Any,
 ) -> None:
-    from a2acli.commands._run import boundary
-
     out = _output(output, ctx)
-    with boundary(debug=debug, out=out):
-        from a2acli import diffing
-        from a2acli.errors import UsageError
+    from a2acli import diffing
+    from a2acli.errors import UsageError
 
-        argv = ctx.meta.get("a2acli.argv") or []
-        items = list(args or [])
-        if "--" in argv:
-            command = argv[argv.index("--") + 1 :]
-            if items[: len(items) - len(command)]:
-                raise UsageError(
-                    "give either two dumps or a command after --, not both",
-                    hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID",
-                )
-            from a2acli.wire.bindings import parse_transport
+    argv = ctx.meta.get("a2acli.argv") or []
+    items = list(args or [])
+    if "--" in argv:
+        command = argv[argv.index("--") + 1 :]
+        if items[: len(items) - len(command)]:
+            raise UsageError(
+                "give either two dumps or a command after --, not both",
+                hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID",
+            )
+        from a2acli.wire.bindings import parse_transport
 
-            chosen = list(dict.fromkeys(parse_transport(t).flag for t in conn.get("transport") or []))
-            if len(conn.get("transport") or []) == 2 and len(chosen) == 1:
-                raise UsageError(
-                    f"both --transport values name {chosen[0]}",
-                    hint="give two different bindings, e.g. --transport jsonrpc --transport rest",
-                )
-            if len(chosen) > 2:
-                raise UsageError(
-                    "diff compares two runs: give two --transport values at most",
-                    hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID",
-                )
-            forwarded = _forwarded(ctx, {**conn, "transport": chosen if len(chosen) == 1 else None})
-            (left, right), runs = _run_both(command, forwarded, save, chosen if len(chosen) == 2 else None)
-        else:
-            if len(items) != 2:
-                raise UsageError(
-                    f"diff takes two dump directories, got {len(items)} argument(s)",
-                    hint="a2a diff DUMP_A DUMP_B; to run a command under both versions put it after --: a2a diff -u URL -- tasks get ID",
-                )
-            if save:
-                raise UsageError("--save goes with a command after --", hint="the dumps given are already on disk")
-            left, right = (diffing.load_dump(p) for p in items)
-            runs = []
-        report = diffing.compare(left, right, raw=raw, keep_ids=keep_ids, ignore=ignore or ())
-        _render(report, out, context=context, runs=runs)
+        chosen = list(dict.fromkeys(parse_transport(t).flag for t in conn.get("transport") or []))
+        if len(conn.get("transport") or []) == 2 and len(chosen) == 1:
+            raise UsageError(
+                f"both --transport values name {chosen[0]}",
+                hint="give two different bindings, e.g. --transport jsonrpc --transport rest",
+            )
+        if len(chosen) > 2:
+            raise UsageError(
+                "diff compares two runs: give two --transport values at most",
+                hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID",
+            )
+        forwarded = _forwarded(ctx, {**conn, "transport": chosen if len(chosen) == 1 else None})
+        (left, right), runs = _run_both(command, forwarded, save, chosen if len(chosen) == 2 else None)
+    else:
+        if len(items) != 2:
+            raise UsageError(
+                f"diff takes two dump directories, got {len(items)} argument(s)",
+                hint="a2a diff DUMP_A DUMP_B; to run a command under both versions put it after --: a2a diff -u URL -- tasks get ID",
+            )
+        if save:
+            raise UsageError("--save goes with a command after --", hint="the dumps given are already on disk")
+        left, right = (diffing.load_dump(p) for p in items)
+        runs = []
+    report = diffing.compare(left, right, raw=raw, keep_ids=keep_ids, ignore=ignore or ())
+    _render(report, out, context=context, runs=runs)
     raise typer.Exit(0 if report.equal else 1)
 
 
@@ -499,50 +499,48 @@ def translate(
 
       echo 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{…}}}' | a2a translate --to v0
     """
-    from a2acli.commands._run import boundary
+    from a2acli.commands._run import known
     from a2acli.render.output import Output
 
     out = Output("json")
-    with boundary(output_hint="auto", debug=debug, out=Output("auto")):
-        from a2acli.errors import UsageError
-        from a2acli.wire import envelope, parse_wire
+    known(out=Output("auto"))  # errors in text: stdout is for the translated document
+    from a2acli.errors import UsageError
+    from a2acli.wire import envelope, parse_wire
 
-        try:
-            target = parse_wire(to).value if to else None
-        except ValueError:
-            raise UsageError(f"--to {to!r} is not a version", hint="--to v1 (1.0) or --to v0 (0.3)") from None
-        text, where = _read_source(source)
-        events = envelope.sse_events(text)
-        if events is None:
-            doc = _loads(text, where)
-            result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
-            out.text(
-                json.dumps(result, ensure_ascii=False, separators=(",", ":"))
-                if compact
-                else json.dumps(result, ensure_ascii=False, indent=2)
+    try:
+        target = parse_wire(to).value if to else None
+    except ValueError:
+        raise UsageError(f"--to {to!r} is not a version", hint="--to v1 (1.0) or --to v0 (0.3)") from None
+    text, where = _read_source(source)
+    events = envelope.sse_events(text)
+    if events is None:
+        doc = _loads(text, where)
+        result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
+        out.text(
+            json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+            if compact
+            else json.dumps(result, ensure_ascii=False, indent=2)
+        )
+        return
+    if not events:
+        raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
+    docs = [_loads(data, f"SSE event {i}") for i, (_, data) in enumerate(events, 1)]
+    target = target or _other_version(docs)
+    translated = []
+    for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1):
+        translated.append(
+            (
+                name,
+                _translate_one(doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True),
             )
-            return
-        if not events:
-            raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
-        docs = [_loads(data, f"SSE event {i}") for i, (_, data) in enumerate(events, 1)]
-        target = target or _other_version(docs)
-        translated = []
-        for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1):
-            translated.append(
-                (
-                    name,
-                    _translate_one(
-                        doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True
-                    ),
-                )
-            )
-        for name, result in translated:
-            out.text(
-                (f"event: {name}\n" if name != "message" else "")
-                + "data: "
-                + json.dumps(result, ensure_ascii=False, separators=(",", ":"))
-                + "\n"
-            )
+        )
+    for name, result in translated:
+        out.text(
+            (f"event: {name}\n" if name != "message" else "")
+            + "data: "
+            + json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+            + "\n"
+        )
 
 
 def _other_version(docs: list[Any]) -> str | None:

@@ -120,7 +120,6 @@ def demo_server(
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
-    from a2acli.commands._run import boundary
     from a2acli.errors import A2acliError
 
     if log_file:
@@ -133,8 +132,7 @@ def demo_server(
                 f"cannot write {log_file}: {exc.strerror or exc}", param_hint="--log-file"
             ) from None
 
-    with boundary():
-        serve = _load_serve()
+    serve = _load_serve()
     if not is_loopback(host):
         typer.echo(
             f"warning: --host {host} is not loopback: anyone who can reach it can use the demo agent, and it will POST webhooks to loopback URLs on this machine",
@@ -150,27 +148,26 @@ def demo_server(
     def note(text: str) -> None:
         typer.echo(text, err=True)
 
-    with boundary():
-        try:
-            serve(
-                host=host,
-                port=port,
-                grpc_port=grpc_port,
-                api_key=api_key,
-                log_level=log_level.lower(),
-                on_listen=announce,
-                on_note=note,
-                log_file=log_file,
-            )
-        except OSError as exc:
-            if exc.filename:  # the gRPC port
-                raise A2acliError(
-                    f"cannot listen on {exc.filename}: {exc.strerror or exc}",
-                    hint="choose another --grpc-port (0 turns gRPC off)",
-                ) from None
+    try:
+        serve(
+            host=host,
+            port=port,
+            grpc_port=grpc_port,
+            api_key=api_key,
+            log_level=log_level.lower(),
+            on_listen=announce,
+            on_note=note,
+            log_file=log_file,
+        )
+    except OSError as exc:
+        if exc.filename:  # the gRPC port
             raise A2acliError(
-                f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-                hint="choose another --port (0 picks a free one)",
+                f"cannot listen on {exc.filename}: {exc.strerror or exc}",
+                hint="choose another --grpc-port (0 turns gRPC off)",
             ) from None
-        except KeyboardInterrupt:
-            pass
+        raise A2acliError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+            hint="choose another --port (0 picks a free one)",
+        ) from None
+    except KeyboardInterrupt:
+        pass

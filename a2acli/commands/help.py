@@ -45,23 +45,20 @@ def help_command(
 
       a2a help card fetch
     """
-    from a2acli.commands._run import boundary
     from a2acli.commands.registry import COMMANDS, build_app
 
     words = list(words or [])
-    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
     if words == ["options"]:
         typer.echo(shared_options_text(), nl=False)
         raise typer.Exit(0)
-    with boundary(output_hint=root.get("output")):
-        if words and words[0] not in COMMANDS:
-            import difflib
+    if words and words[0] not in COMMANDS:
+        import difflib
 
-            from a2acli.errors import UsageError
+        from a2acli.errors import UsageError
 
-            close = difflib.get_close_matches(words[0], list(COMMANDS), n=1)
-            hint = f"did you mean `a2a help {close[0]}`? " if close else ""
-            raise UsageError(f"no command {words[0]!r}", hint=hint + "`a2a help` lists the commands")
+        close = difflib.get_close_matches(words[0], list(COMMANDS), n=1)
+        hint = f"did you mean `a2a help {close[0]}`? " if close else ""
+        raise UsageError(f"no command {words[0]!r}", hint=hint + "`a2a help` lists the commands")
     app = build_app(words[0] if words else None, words[1] if len(words) > 1 else None)
     code = app([*words, "--help"], prog_name="a2a", standalone_mode=False)
     raise typer.Exit(code if isinstance(code, int) else 0)

@@ -243,41 +243,39 @@ def send(
     (SubscribeToTask when the Agent Card claims streaming, else GetTask polls) until it settles.
     Ctrl-C or --timeout leave the task running and say how to find it. --follow sends with
     returnImmediately and follows the task (its id known at once); --async returns at once."""
-    from a2acli.commands._run import boundary
 
     async_ = async_ or return_immediately  # one flag, its aliases apart only to keep --help narrow
-    with boundary(output_hint=opts.output, debug=opts.debug):
-        _check_waiting_flags(async_=async_, follow=follow, wait=wait, blocking_call=blocking_call, stream=stream)
-        parts = build_parts(
-            ctx.meta.get("a2acli.argv", []),
-            positional=text,
-            texts=text_part or [],
-            datas=data or [],
-            files=file or [],
-            media_types=media_type or [],
-            skill=skill,
-            fields=field or [],
-            limit=opts.max_body,
-        )
-        message = build_message(
-            parts,
-            message_id=message_id,
-            context_id=context_id,
-            task_id=task_id,
-            metadata=read_object(metadata, "--metadata"),
-        )
-        params: dict[str, Any] = {"message": message}
-        config = _configuration(
-            accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow
-        )
-        if config:
-            params["configuration"] = config
-        headers = {}
-        if idempotency_key or retry:
-            import uuid
+    _check_waiting_flags(async_=async_, follow=follow, wait=wait, blocking_call=blocking_call, stream=stream)
+    parts = build_parts(
+        ctx.meta.get("a2acli.argv", []),
+        positional=text,
+        texts=text_part or [],
+        datas=data or [],
+        files=file or [],
+        media_types=media_type or [],
+        skill=skill,
+        fields=field or [],
+        limit=opts.max_body,
+    )
+    message = build_message(
+        parts,
+        message_id=message_id,
+        context_id=context_id,
+        task_id=task_id,
+        metadata=read_object(metadata, "--metadata"),
+    )
+    params: dict[str, Any] = {"message": message}
+    config = _configuration(
+        accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow
+    )
+    if config:
+        params["configuration"] = config
+    headers = {}
+    if idempotency_key or retry:
+        import uuid
 
-            headers[opts.dialect.idempotency_header] = idempotency_key or str(uuid.uuid4())
-    interval = poll_seconds(poll_interval, opts)
+        headers[opts.dialect.idempotency_header] = idempotency_key or str(uuid.uuid4())
+    interval = poll_seconds(poll_interval)
     if stream:
         if retry:
             typer.echo(

@@ -13,10 +13,14 @@ from a2acli.commands._options import CallOptions, method_options
 
 
 def _output(value: str | None, *, quiet: bool) -> Any:
-    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked."""
+    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked;
+    the boundary says errors through it."""
+    from a2acli.commands._run import known
     from a2acli.render.output import JsonOutput, TextOutput, pick
 
-    return pick(value or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput,), otherwise=TextOutput)(quiet=quiet)
+    out = pick(value or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput,), otherwise=TextOutput)(quiet=quiet)
+    known(out=out)
+    return out
 
 
 def mock_command(
@@ -77,27 +81,25 @@ def mock_command(
 
       a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299
     """
-    from a2acli.commands._run import boundary
 
     out = _output(output, quiet=quiet)
-    with boundary(out=out):
-        from a2acli import mock
+    from a2acli import mock
 
-        with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:
-            for line in [*served.found.notes, *served.warnings()]:
-                out.warn(line)
-            for line in served.summary():
-                out.note(f"serving {line}")
-            out.document(
-                {
-                    "url": served.url,
-                    **({"grpcUrl": served.grpc_url} if served.grpc_url else {}),
-                    "calls": [c.name for c in served.found.calls],
-                },
-                lambda: out.text(served.url),
-            )
-            out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
-            _wait(duration)
+    with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:
+        for line in [*served.found.notes, *served.warnings()]:
+            out.warn(line)
+        for line in served.summary():
+            out.note(f"serving {line}")
+        out.document(
+            {
+                "url": served.url,
+                **({"grpcUrl": served.grpc_url} if served.grpc_url else {}),
+                "calls": [c.name for c in served.found.calls],
+            },
+            lambda: out.text(served.url),
+        )
+        out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
+        _wait(duration)
     raise typer.Exit(0)
 
 
@@ -146,15 +148,14 @@ def replay_command(
 
       a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 --ignore '*.data.id'
     """
-    from a2acli.commands._run import boundary, output_for
+    from a2acli.commands._run import output_for
 
     out = output_for(opts)
-    with boundary(output_hint=opts.output, debug=opts.debug, out=out):
-        from a2acli import replay
+    from a2acli import replay
 
-        run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
-        report = replay.compare(run, ignore=ignore or ())
-        _render_replay(run, report, out, lines)
+    run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
+    report = replay.compare(run, ignore=ignore or ())
+    _render_replay(run, report, out, lines)
     raise typer.Exit(0 if replay.answers_equal(report) and not run.failed else 1)
 
 

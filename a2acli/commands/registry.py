@@ -5,6 +5,7 @@ here; `a2a help` and `a2a diff -- COMMAND` read it too, so nothing imports `main
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import sys
@@ -36,11 +37,17 @@ def _root(
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it."""
     ctx.obj = {k: v for k, v in common.items() if k in OPTIONS_ARGS}
+    ROOT_OPTIONS.clear()
+    ROOT_OPTIONS.update(ctx.obj)
 
 
 def _bare_root(ctx: typer.Context) -> None:
     """The root when nothing comes before the command: Typer then builds none of the 20 options."""
     ctx.obj = {}
+    ROOT_OPTIONS.clear()
+
+
+ROOT_OPTIONS: dict[str, Any] = {}  # this run's root options (ctx.obj), for the boundary of its command (`guarded`)
 
 
 OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
@@ -70,7 +77,7 @@ def _command(
     def register(app: typer.Typer, member: str | None = None) -> None:  # (a command has no members)
         import importlib
 
-        callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
+        callback = guarded(getattr(importlib.import_module(f"a2acli.commands.{module}"), function))
         from a2acli.commands._inputs import Command, OrderedCommand
 
         app.command(
@@ -119,9 +126,34 @@ def _epilog(callback: Any) -> str | None:
     return shared_help() if taken is True else shared_help(*taken)
 
 
+def guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """`callback` run inside the error boundary (commands._run.boundary): every command registered
+    here, once, so none opens one of its own. The boundary starts with the command's own
+    --output/--debug when it takes them, else the root's (`a2a -o json COMMAND`); the command tells
+    it more as it goes (`_run.known`: its resolved options, the Output it built). Typer reads the
+    callback's signature through `__wrapped__` (or the `__signature__` copied with it)."""
+    if getattr(callback, "guarded", False):  # a group's app is registered again on every build
+        return callback
+
+    @functools.wraps(callback)
+    def run_guarded(*args: Any, **kwargs: Any) -> Any:
+        from a2acli.commands._run import boundary  # when the command runs: not for --help or completion
+
+        output = next((kwargs[k] for k in _OUTPUT_ARGS if kwargs.get(k)), None) or ROOT_OPTIONS.get("output")
+        with boundary(output_hint=output, debug=bool(kwargs.get("debug") or ROOT_OPTIONS.get("debug"))):
+            return callback(*args, **kwargs)
+
+    run_guarded.guarded = True  # type: ignore[attr-defined]
+    return run_guarded
+
+
+_OUTPUT_ARGS = ("output", "output_mode")  # a command's --output parameter (webhook listen's is `output_mode`)
+
+
 def _plain_usage(sub: typer.Typer) -> None:
-    """The group's commands (and its groups' commands) use our Command class (plain usage lines);
-    those that take the shared options end their help with the short section naming them."""
+    """The group's commands (and its groups' commands) use our Command class (plain usage lines),
+    run inside the error boundary; those that take the shared options end their help with the
+    short section naming them."""
     from a2acli.commands._inputs import Command
 
     for info in sub.registered_commands:
@@ -129,6 +161,8 @@ def _plain_usage(sub: typer.Typer) -> None:
             info.cls = Command
         if info.epilog is None:
             info.epilog = _epilog(info.callback)
+        if info.callback is not None:
+            info.callback = guarded(info.callback)
     for group in sub.registered_groups:
         if group.typer_instance is not None:
             _plain_usage(group.typer_instance)

@@ -81,7 +81,7 @@ def tasks_get(
         request_id=request_id,
         expect=expect_state,
         wait=wait,
-        poll_interval=poll_seconds(poll_interval, opts),
+        poll_interval=poll_seconds(poll_interval),
     )
 
 
@@ -152,20 +152,18 @@ def tasks_list(
 
       a2a tasks list --all --stream -o json | jq -r .id
     """
-    from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
     from a2acli.pipeline.policies import parse_states
 
     params: dict[str, Any] = {}
-    with boundary(output_hint=opts.output):
-        if status:
-            states = sorted(parse_states(status) or ())
-            if len(states) != 1:
-                raise UsageError(
-                    f"--status takes one state, not {status!r}",
-                    hint="ListTasks filters on a single state, e.g. --status working",
-                )
-            params["status"] = states[0]
+    if status:
+        states = sorted(parse_states(status) or ())
+        if len(states) != 1:
+            raise UsageError(
+                f"--status takes one state, not {status!r}",
+                hint="ListTasks filters on a single state, e.g. --status working",
+            )
+        params["status"] = states[0]
     for key, value in (
         ("contextId", context_id),
         ("pageSize", page_size),
@@ -198,11 +196,9 @@ def tasks_cancel(
 
       a2a tasks cancel 5f0c… --expect-state canceled
     """
-    from a2acli.commands._run import boundary
 
     params: dict[str, Any] = {"id": task_id}
-    with boundary(output_hint=opts.output):
-        meta = read_object(metadata, "--metadata")
+    meta = read_object(metadata, "--metadata")
     if meta:
         params["metadata"] = meta
     run_unary("CancelTask", params, opts, request_id=request_id, expect=expect_state)
@@ -247,7 +243,7 @@ def tasks_subscribe(
         request_id=request_id,
         expect=expect_state,
         force=force,
-        poll_interval=poll_seconds(poll_interval, opts),
+        poll_interval=poll_seconds(poll_interval),
         live=stream,
     )
 

@@ -107,30 +107,28 @@ def webhook_listen(
 
       a2a webhook listen --port 0 --count 1 --timeout 30 -o json --token t1
     """
-    from a2acli.commands._run import boundary
     from a2acli.errors import UsageError
     from a2acli.render.output import MODES, named
 
     # (parameter names differ from the shared options': these are the listener's own, not a call's)
     mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
-    with boundary(output_hint=mode):  # (an unknown mode: the error in the default mode)
-        if mode not in MODES:
-            raise UsageError(f"unknown output mode {mode!r}", hint=f"-o {named()}")
-        if as_v and as_v.lower() not in ("v1", "1.0"):
-            raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
-        from a2acli import webhook
+    if mode not in MODES:
+        raise UsageError(f"unknown output mode {mode!r}", hint=f"-o {named()}")
+    if as_v and as_v.lower() not in ("v1", "1.0"):
+        raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
+    from a2acli import webhook
 
-        out = MODES[mode]()
-        result = webhook.listen(
-            out,
-            host=host,
-            port=port,
-            token=token,
-            auth=auth,
-            dump=dump_dir,
-            count=count,
-            timeout=listen_timeout,
-            as_v1=bool(as_v),
-        )
+    out = MODES[mode]()
+    result = webhook.listen(
+        out,
+        host=host,
+        port=port,
+        token=token,
+        auth=auth,
+        dump=dump_dir,
+        count=count,
+        timeout=listen_timeout,
+        as_v1=bool(as_v),
+    )
     if result.interrupted:
         raise typer.Exit(130)
