@@ -58,6 +58,9 @@ APPENDIX_E: dict[str, ExitCode] = {
 VENDOR_PREFIX = "X_A2A_"
 HTTP_ERROR = "X_A2A_HTTP_ERROR"  # a non-2xx answer (HTTP status, gRPC status) naming no A2A error
 RPC_ERROR = "X_A2A_RPC_ERROR"  # a JSON-RPC error object whose code A2A does not define
+# The ErrorInfo reason (JSON-RPC: the error data's `reason`) of `a2a mock`'s answer to a call no
+# recording answers, over every binding; the client's hint then speaks of the recordings.
+NO_RECORDED_ANSWER = "NO_RECORDED_ANSWER"
 BODY_TOO_LARGE = "X_A2A_BODY_TOO_LARGE"  # an answer or event over --max-body: reading stopped
 CONNECTION_BROKEN = "X_A2A_CONNECTION_BROKEN"  # reached, but the answer broke off: worth a retry
 TRANSPORT_NOT_OFFERED = "X_A2A_TRANSPORT_NOT_OFFERED"  # the card offers the version, not over --transport

@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from a2acli.diffing import MISSING, Dump, DumpedExchange
-from a2acli.errors import A2acliError, UsageError
+from a2acli.errors import NO_RECORDED_ANSWER, A2acliError, UsageError
 from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
@@ -99,7 +99,7 @@ class Mock:
         try:
             self.server = _Server(("127.0.0.1", port), _handler(self))
         except OSError as e:
-            raise A2acliError(
+            raise A2acliError(  # as webhook listen's: the machine's state, not the command line (exit 1)
                 f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}",
                 hint="choose another --port (--port 0 picks a free one)",
             ) from None
@@ -215,7 +215,7 @@ class Mock:
         if isinstance(doc, dict) and "jsonrpc" in doc:
             return self._read_jsonrpc(doc)
         if verb == "POST" and path_of(target) in self._rpc_paths() and not self._rest_route(verb, target, headers):
-            raise Unmatched(_rpc_error(None, -32700, "the body is not a JSON-RPC request", {}))
+            raise Unmatched(_rpc_error(None, -32700, "the body is not a JSON-RPC request", {}, miss=False))
         return self._read_rest(verb, target, headers, body)
 
     def _rpc_paths(self) -> set[str]:
@@ -228,7 +228,7 @@ class Mock:
         rpc_id = doc.get("id")
         method = doc.get("method")
         if not isinstance(method, str):
-            raise Unmatched(_rpc_error(rpc_id, -32600, "no method: not a JSON-RPC request", {}))
+            raise Unmatched(_rpc_error(rpc_id, -32600, "no method: not a JSON-RPC request", {}, miss=False))
         name = V1_METHOD_NAMES.get(method, method)
         if name not in METHODS:
             recorded = sorted({c.ex.label for c in self.found.calls if c.binding == "jsonrpc"})
@@ -422,11 +422,11 @@ class Mock:
             return doc
         doc = {k: v for k, v in doc.items() if k != "signatures"}
         if isinstance(doc.get("supportedInterfaces"), list):
-            doc["supportedInterfaces"] = [
-                self._itf(i, "protocolBinding")
-                for i in doc["supportedInterfaces"]
-                if self.grpc_url or not _is_grpc(i, "protocolBinding")
-            ]
+            served = [i for i in doc["supportedInterfaces"] if self.grpc_url or not _is_grpc(i, "protocolBinding")]
+            # the interfaces the recordings can answer (a client picks the first): all when none can
+            recorded = {(c.binding, c.version) for c in self.found.calls}
+            answered = [i for i in served if _binding_and_version(i) in recorded]
+            doc["supportedInterfaces"] = [self._itf(i, "protocolBinding") for i in answered or served]
         if isinstance(doc.get("additionalInterfaces"), list):
             doc["additionalInterfaces"] = [
                 self._itf(i, "transport")
@@ -550,6 +550,15 @@ def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
             yield from _tasks(v)
 
 
+def _binding_and_version(itf: Any) -> tuple[str, str] | None:
+    """(binding flag, version) of a 1.0 card's interface, as recordings name them."""
+    if not isinstance(itf, dict):
+        return None
+    binding = {"JSONRPC": "jsonrpc", "HTTP+JSON": "rest", "GRPC": "grpc"}.get(str(itf.get("protocolBinding")).upper())
+    version = str(itf.get("protocolVersion") or "")
+    return (binding, "0.3" if version.startswith("0.") else "1.0") if binding else None
+
+
 def _is_grpc(itf: Any, key: str) -> bool:
     return isinstance(itf, dict) and str(itf.get(key) or "").upper() == "GRPC"
 
@@ -566,8 +575,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any]) -> Answer:
+def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, miss: bool = True) -> Answer:
+    """A JSON-RPC error of the mock's own; `miss`: no recording answers the call (its data says so
+    as the other bindings' ErrorInfo does: reason NO_RECORDED_ANSWER, domain a2acli.mock)."""
     doc: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
+    if miss:
+        data = {"reason": NO_RECORDED_ANSWER, "domain": "a2acli.mock", **data}
     if data:
         doc["error"]["data"] = data
     return Answer(
@@ -584,7 +597,7 @@ def _no_recording(code: int, status: str, message: str, closest: str | None, fie
     metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
     info = {
         "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-        "reason": "NO_RECORDED_ANSWER",
+        "reason": NO_RECORDED_ANSWER,
         "domain": "a2acli.mock",
         "metadata": metadata,
     }

@@ -190,7 +190,7 @@ class GrpcFront:
             bound = 0
         if not bound:
             raise A2acliError(
-                f"cannot listen for gRPC on 127.0.0.1:{port}",
+                f"cannot listen for gRPC on 127.0.0.1:{port} (the port is in use, or not allowed)",
                 hint="choose another --grpc-port (0 picks a free one)",
             )
         self.port = int(bound)

@@ -185,9 +185,14 @@ def _one(call: Any, rec: Recorded, ids: dict[str, str], messages: set[str]) -> S
     return Sent(rec, "answered" + (f" ({len(replies)} event(s))" if enc.stream else ""))
 
 
-def compare(run: Run, *, ignore: tuple[str, ...] | list[str] = ()) -> Report:
+def compare(run: Run, *, ignore: tuple[str, ...] | list[str] = (), keep_ids: bool = False) -> Report:
+    """The recorded exchanges against the replayed ones. A dump that several runs appended to
+    (`--dump-append`) holds a card fetch per run, and a replay fetches the card once: the recorded
+    card fetches left unpaired are no difference."""
     assert run.new is not None
-    return compare_dumps(run.old, run.new, ignore=[*DEFAULT_IGNORE, *ignore])
+    report = compare_dumps(run.old, run.new, keep_ids=keep_ids, ignore=[*DEFAULT_IGNORE, *ignore])
+    report.exchanges = [xd for xd in report.exchanges if not (xd.method == "card" and xd.right is None)]
+    return report
 
 
 def answer_differences(report: Report) -> list[Any]:

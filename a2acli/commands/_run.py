@@ -121,9 +121,9 @@ def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
 
         e = explain_auth(e, CURRENT.get("call"))
     if CURRENT.get("call") is not None:
-        from a2acli.pipeline.policies import explain_rejected_ids
+        from a2acli.pipeline.policies import explain_mock_miss, explain_rejected_ids
 
-        e = explain_rejected_ids(e, CURRENT["call"])
+        e = explain_mock_miss(explain_rejected_ids(e, CURRENT["call"]))
     LAST["error"] = e
     if debug:
         print_traceback(e)

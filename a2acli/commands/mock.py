@@ -135,6 +135,10 @@ def replay_command(
         ),
     ] = None,
     lines: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
+    keep_ids: Annotated[
+        bool,
+        typer.Option("--keep-ids", help="Compare ids and timestamps too (by default they are placeholders)."),
+    ] = False,
     *,
     opts: CallOptions,
 ) -> None:
@@ -154,7 +158,7 @@ def replay_command(
     from a2acli import replay
 
     run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
-    report = replay.compare(run, ignore=ignore or ())
+    report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids)
     _render_replay(run, report, out, lines)
     raise typer.Exit(0 if replay.answers_equal(report) and not run.failed else 1)
 
@@ -177,11 +181,11 @@ def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
         return doc
 
     out.document(document, lambda: _render(report, out, context=lines, runs=[]))
+    others = len(report.differences) - len(counted)  # in what was sent, or in the card
+    aside = "ids and times aside" if not report.keep_ids else "ids and times compared"
     verdict = (
-        "every answer is the same (ids and times aside)"
-        if not counted
-        else f"{len(counted)} difference(s) in the answers"
-    )
+        f"every answer is the same ({aside})" if not counted else f"{len(counted)} difference(s) in the answers"
+    ) + (f"; {others} other difference(s), in what was sent or in the card" if others else "")
     out.note(
         f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}: {verdict}; new dump in {run.new_dir}"
     )

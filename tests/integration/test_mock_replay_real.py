@@ -41,6 +41,9 @@ def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[st
     return done
 
 
+MOCK_HINT = "the mock answers only what its dumps recorded"
+
+
 def demo(port: int) -> list[str]:
     """A fresh demo agent; gRPC on a free port (grpc_port=-1) when grpcio is installed."""
     return [sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port={-1 if HAS_GRPC else 0})"]
@@ -126,8 +129,10 @@ def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a, recor
     common = ["-u", url, "--transport", binding, "-o", "json"]
     card = json.loads(ok(a2a("card", "fetch", "-u", url, "-o", "json")).stdout)
     assert card["name"] == "a2a demo agent"
-    # gRPC interfaces only when the dump holds gRPC exchanges (the mock's gRPC port serves them)
-    assert {i["protocolBinding"] for i in card["supportedInterfaces"]} == {"JSONRPC", "HTTP+JSON", *(["GRPC"] if binding == "grpc" else [])}
+    # the interfaces the recordings answer: this dump's binding under 1.0 (gRPC at the mock's gRPC port)
+    assert {(i["protocolBinding"], i["protocolVersion"]) for i in card["supportedInterfaces"]} == {({"jsonrpc": "JSONRPC", "rest": "HTTP+JSON", "grpc": "GRPC"}[binding], "1.0")}
+    # so a command that names no --transport reaches the recordings
+    assert json.loads(ok(a2a(*SEND, "-u", url, "-o", "json")).stdout)["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
     mock_host = url.removeprefix("http://").rsplit(":", 1)[0]
     for i in card["supportedInterfaces"]:  # moved to the mock, not the recorded agent
         assert i["url"].startswith(url) if i["protocolBinding"] != "GRPC" else i["url"].startswith(f"grpc://{mock_host}:") and i["url"] != url
@@ -172,10 +177,12 @@ def test_mock_unmatched_jsonrpc_requests_get_jsonrpc_errors_naming_the_closest_r
     err = json.loads(done.stdout)["error"]
     assert err["a2aCode"] == -32602
     assert "jsonrpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
+    assert MOCK_HINT in err["hint"]  # not the agent's "rejected the params" hint: the recordings'
     done = a2a("tasks", "cancel", "t-1", "-u", url, "-o", "json")
     assert done.returncode == 1
     err = json.loads(done.stdout)["error"]
     assert err["a2aCode"] == -32601 and "no recorded CancelTask under 1.0 over JSON-RPC" in err["message"] and "jsonrpc/002-SendMessage" in err["message"]
+    assert MOCK_HINT in err["hint"]  # not "pass --a2a-version 0.3"
 
 
 def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_recording(a2a, recording, mock_of):
@@ -183,6 +190,7 @@ def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_r
     done = a2a("send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "rest")
     assert done.returncode == 1
     assert "HTTP 404" in done.stderr and "rest/002-SendMessage" in done.stderr and "params.message.parts[0].data.projectUserId" in done.stderr
+    assert MOCK_HINT in done.stderr
     answer = httpx.post(url + "/tasks/t-1:cancel", json={}, headers={"A2A-Version": "1.0"})
     assert answer.status_code == 404
     status = answer.json()["error"]
@@ -202,6 +210,7 @@ def test_mock_unmatched_grpc_requests_get_unimplemented_naming_the_closest_recor
     done = a2a("tasks", "cancel", "t-1", "-u", url, "--transport", "grpc")
     assert done.returncode == 1
     assert "UNIMPLEMENTED" in done.stderr and "no recorded CancelTask under 1.0 over gRPC" in done.stderr and "grpc/002-SendMessage" in done.stderr
+    assert MOCK_HINT in done.stderr
 
 
 @pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
@@ -246,8 +255,15 @@ def test_replay_onto_a_fresh_agent_exits_0_and_dumps_beside_the_old(a2a, recordi
             done = a2a("replay", recording.dump(binding), "--to", url, "--save", str(tmp_path / binding))
             assert done.returncode == 0, done.stdout + done.stderr
             assert "every answer is the same (ids and times aside)" in done.stderr
+            # four runs appended to the dump, four card fetches; the replay fetched the card once:
+            # the three left unpaired are no difference
+            assert "only in the left" not in done.stdout and "-card" not in done.stdout.replace("001-card", "")
             new = [json.loads(line)["method"] for line in (tmp_path / binding / "index.jsonl").read_text().splitlines()]
             assert [m for m in new if m != "card"] == ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks"]
+        # --keep-ids (as a2a diff's): new task ids are differences then, so the answers differ
+        done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "kept"), "--keep-ids")
+        assert done.returncode == 1 and "difference(s) in the answers" in done.stderr, done.stderr
+        assert "ids kept" in done.stderr and "--keep-ids to compare them" not in done.stderr
 
 
 def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_difference(a2a, recording, tmp_path):

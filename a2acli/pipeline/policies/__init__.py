@@ -27,6 +27,7 @@ from a2acli.pipeline.policies.explanations import (
     can_list_tasks,
     continue_command,
     explain_auth,
+    explain_mock_miss,
     explain_rejected_ids,
     explain_send_refusal,
     read_credential,
@@ -117,6 +118,7 @@ __all__ = [
     "unanswered_notes",
     "can_list_tasks",
     "explain_rejected_ids",
+    "explain_mock_miss",
     "explain_auth",
     "refused_credentials",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from a2acli.errors import A2acliError, HttpError, RpcError, UnexpectedStateError
+from a2acli.errors import NO_RECORDED_ANSWER, A2acliError, HttpError, RpcError, UnexpectedStateError
 from a2acli.pipeline.options import conn_flags
 from a2acli.pipeline.policies.waiting import settled
 from a2acli.pipeline.session import Call
@@ -291,6 +291,18 @@ def can_list_tasks(call: Call) -> bool:
     except NoV0FormError:
         return False
     return True
+
+
+def explain_mock_miss(err: A2acliError) -> A2acliError:
+    """`a2a mock` had no recording of the call (its error's data or details carry the reason
+    NO_RECORDED_ANSWER, over every binding): the hint is about the recordings, not the agent."""
+    data = err.data if isinstance(err.data, list) else [err.data]
+    if any(isinstance(d, dict) and d.get("reason") == NO_RECORDED_ANSWER for d in data):
+        err.hint = (
+            "the mock answers only what its dumps recorded: send what was recorded (the message names "
+            "the closest recording and the field that differs), or record this call with --dump"
+        )
+    return err
 
 
 def explain_rejected_ids(err: A2acliError, call: Call) -> A2acliError:
