@@ -441,3 +441,19 @@ def test_an_answer_that_breaks_the_schema_is_shown_as_it_came_under_raw(cli, res
         assert json.loads(result.stdout)["error"]["code"] == "InvalidAgentResponseError"
     else:
         assert body not in result.stdout
+
+
+def test_a_task_in_a_state_a2a_does_not_define_is_waited_for_with_a_warning(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card(capabilities={}))  # no streaming: GetTask polls
+    odd = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "BOGUS_STATE"}}}
+    done = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent = json.loads(request.content)
+        return httpx.Response(200, json=rpc_result(odd if sent["method"] == "SendMessage" else done, sent["id"]))
+
+    respx_mock.post(RPC).mock(side_effect=answer)
+    result = cli("send", "hi", "-u", AGENT, "-o", "json", "--poll-interval", "0.05")
+    assert result.exit_code == 0, result.stderr
+    assert "state 'BOGUS_STATE' is none A2A defines; waited for as a working task (--timeout S bounds the wait)" in result.stderr
+    assert json.loads(result.stdout)["task"]["status"]["state"] == "TASK_STATE_COMPLETED"

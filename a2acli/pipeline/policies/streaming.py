@@ -27,12 +27,19 @@ def follow_task(
     stream failure); the first poll comes after QUICK_START of the interval. The answer is the
     settled task from GetTask, in the shape of a send's answer: what a blocking SendMessage gives
     (history and artifacts, which the stream's events alone do not carry)."""
+    from a2acli.wire.translate.enums import is_known_state
+
     tid = call.task["id"]
     state = state_text(call.task.get("state"))
     call.out.note(
         f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it",
         aside=" (Ctrl-C stops the wait, not the task)",
     )
+    if not is_known_state(call.task.get("state")):
+        call.out.warn(
+            f"task {tid}: state {call.task.get('state')!r} is none A2A defines; waited for as a working task"
+            + ("" if call.opts.timeout else " (--timeout S bounds the wait)")
+        )
     with waiting(call.out, call.task, since=since, announced=True) as shown:
         if unclaimed(call, "SubscribeToTask") is None:
             subscribe_quietly(call, shown)

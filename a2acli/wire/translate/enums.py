@@ -77,6 +77,11 @@ def is_terminal(state: Any) -> bool:
     return key is not None and f"TASK_STATE_{key}" in TERMINAL_STATES
 
 
+def is_known_state(state: Any) -> bool:
+    """A task state A2A defines, in any spelling (a vendor's own state is not)."""
+    return _state_key(state) is not None
+
+
 def is_interrupted(state: Any) -> bool:
     key = _state_key(state)
     return key is not None and f"TASK_STATE_{key}" in INTERRUPTED_STATES
