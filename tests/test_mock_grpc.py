@@ -321,3 +321,30 @@ def test_mock_json_output_names_the_grpc_url_beside_the_http_one(cli, dump):
     doc = json.loads(result.stdout)
     assert doc["url"].startswith("http://127.0.0.1:") and doc["grpcUrl"].startswith("grpc://127.0.0.1:")
     assert "rec/002-SendMessage" in doc["calls"]
+
+
+def test_ctrl_c_stops_the_mock_as_webhook_listen_stops_and_keeps_stdout_one_document(dump):
+    """Ctrl-C is the way to stop `a2a mock`: a note on stderr, exit 130, and under -o json stdout
+    stays the one document it printed at start (no error document after it)."""
+    import os
+    import signal
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "a2acli", "mock", str(dump), "--speed", "0", "-o", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**env, "A2ACLI_GLOBAL_CONFIG": os.devnull}
+    )
+    try:
+        assert proc.stdout is not None
+        first = b""
+        while not first.endswith(b"}\n"):  # the document (indented): the mock is serving
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else ""
+            first += line
+        assert json.loads(first)["url"].startswith("http://127.0.0.1:")
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert rest == b"" and b"interrupted: the mock stopped" in err and b"error:" not in err

@@ -99,7 +99,11 @@ def mock_command(
             lambda: out.text(served.url),
         )
         out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
-        _wait(duration)
+        try:
+            _wait(duration)
+        except KeyboardInterrupt:  # the way to stop it: said as webhook listen says it, exit 130, stdout
+            out.note("interrupted: the mock stopped")  # keeps its one document
+            raise typer.Exit(130) from None
     raise typer.Exit(0)
 
 
