@@ -160,6 +160,26 @@ def _cwd() -> str:
         return ""
 
 
+# The options of comparing two dumps, which `a2a diff` and `a2a replay` share.
+KeepIdsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--keep-ids",
+        help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.",
+    ),
+]
+IgnoreOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ignore",
+        help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.",
+        show_default=False,
+        metavar="PATTERN",
+    ),
+]
+ContextOpt = Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)]
+
+
 _COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import COMMON, folded, with_signature
+from a2acli.commands._options import COMMON, ContextOpt, IgnoreOpt, KeepIdsOpt, folded, with_signature
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
 FORWARDED = (
@@ -98,22 +98,9 @@ def diff(
             "--raw", help="Diff the bodies as they crossed the wire: no translation to V1, keys in their order."
         ),
     ] = False,
-    keep_ids: Annotated[
-        bool,
-        typer.Option(
-            "--keep-ids",
-            help="Keep generated values (JSON-RPC ids, message/task/context ids, timestamps, Date…) instead of placeholders.",
-        ),
-    ] = False,
-    ignore: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--ignore",
-            help="Leave out paths matching this pattern, * matching anything (e.g. '*.data.id'); repeatable.",
-            show_default=False,
-        ),
-    ] = None,
-    context: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
+    keep_ids: KeepIdsOpt = False,
+    ignore: IgnoreOpt = None,
+    context: ContextOpt = 3,
     save: Annotated[
         str | None,
         typer.Option(

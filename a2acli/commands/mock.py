@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands._options import CallOptions, ContextOpt, IgnoreOpt, KeepIdsOpt, method_options
 
 
 def _output(value: str | None, *, quiet: bool) -> Any:
@@ -130,19 +130,9 @@ def replay_command(
             show_default=False,
         ),
     ] = None,
-    ignore: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--ignore",
-            help="Leave out paths matching this pattern (as a2a diff --ignore, e.g. '*.data.id'); repeatable.",
-            show_default=False,
-        ),
-    ] = None,
-    lines: Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)] = 3,
-    keep_ids: Annotated[
-        bool,
-        typer.Option("--keep-ids", help="Compare ids and timestamps too (by default they are placeholders)."),
-    ] = False,
+    ignore: IgnoreOpt = None,
+    lines: ContextOpt = 3,
+    keep_ids: KeepIdsOpt = False,
     *,
     opts: CallOptions,
 ) -> None:
