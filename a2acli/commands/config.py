@@ -239,7 +239,6 @@ def config_set(
       a2a config set default-profile local
     """
     from a2acli import settings
-    from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
     out = Output("auto")
@@ -250,16 +249,7 @@ def config_set(
     path = edit.path
     profiles = _table(edit.get(("profiles",)))
     if table == "top":
-        if stored not in profiles:
-            raise UsageError(
-                f"no profile {stored!r} in {path}",
-                hint="profiles: "
-                + (", ".join(sorted(profiles)) or "none")
-                + f"; `a2a config set --profile {stored} url URL` makes one",
-            )
-        edit.set(("default-profile",), stored)
-        edit.save()
-        out.note(f"default profile: {stored} ({path})")
+        _make_default(edit, profiles, stored, out)
         return
     pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
     _check_profile_name(pname)
@@ -369,23 +359,12 @@ def config_use(
       a2a config use local
     """
     from a2acli import settings
-    from a2acli.errors import UsageError
     from a2acli.render.output import Output
 
     out = Output("auto")
     _check_profile_name(name)
     edit = settings.ConfigEdit()
-    profiles = _table(edit.get(("profiles",)))
-    if name not in profiles:
-        raise UsageError(
-            f"no profile {name!r} in {edit.path}",
-            hint="profiles: "
-            + (", ".join(sorted(profiles)) or "none")
-            + f"; `a2a config set --profile {name} url URL` makes one",
-        )
-    edit.set(("default-profile",), name)
-    edit.save()
-    out.note(f"default profile: {name} ({edit.path})")
+    _make_default(edit, _table(edit.get(("profiles",))), name, out)
     if os.environ.get("A2ACLI_PROFILE") and os.environ["A2ACLI_PROFILE"] != name:
         out.warn(f"A2ACLI_PROFILE={os.environ['A2ACLI_PROFILE']} is set and wins over the default profile")
 
@@ -407,3 +386,20 @@ app.command("set")(config_set)
 app.command("unset")(config_unset)
 app.command("use")(config_use)
 app.command("path")(config_path)
+
+
+def _make_default(edit: Any, profiles: dict[str, Any], name: str, out: Any) -> None:
+    """`default-profile = NAME` written, for a profile the file has (`config use`, `config set
+    default-profile`)."""
+    from a2acli.errors import UsageError
+
+    if name not in profiles:
+        raise UsageError(
+            f"no profile {name!r} in {edit.path}",
+            hint="profiles: "
+            + (", ".join(sorted(profiles)) or "none")
+            + f"; `a2a config set --profile {name} url URL` makes one",
+        )
+    edit.set(("default-profile",), name)
+    edit.save()
+    out.note(f"default profile: {name} ({edit.path})")
