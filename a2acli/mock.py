@@ -474,7 +474,7 @@ class Mock:
                 "url": self.grpc_url
                 if c.binding == "grpc"
                 else self.url + (target or "/" if c.binding == "jsonrpc" else ""),
-                "protocolBinding": {"jsonrpc": "JSONRPC", "rest": "HTTP+JSON", "grpc": "GRPC"}[c.binding],
+                "protocolBinding": _card_name(c.binding),
                 "protocolVersion": c.version,
             }
             if itf not in interfaces:
@@ -550,13 +550,22 @@ def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
             yield from _tasks(v)
 
 
+def _card_name(flag: str) -> str:
+    """The card's name of the binding `--transport` spells `flag` (JSONRPC, HTTP+JSON, GRPC)."""
+    from a2acli.wire.bindings import parse_transport
+
+    return parse_transport(flag).card
+
+
 def _binding_and_version(itf: Any) -> tuple[str, str] | None:
     """(binding flag, version) of a 1.0 card's interface, as recordings name them."""
     if not isinstance(itf, dict):
         return None
-    binding = {"JSONRPC": "jsonrpc", "HTTP+JSON": "rest", "GRPC": "grpc"}.get(str(itf.get("protocolBinding")).upper())
+    from a2acli.wire.bindings import binding_info
+
+    info = binding_info(str(itf.get("protocolBinding") or ""))
     version = str(itf.get("protocolVersion") or "")
-    return (binding, "0.3" if version.startswith("0.") else "1.0") if binding else None
+    return (info.flag, "0.3" if version.startswith("0.") else "1.0") if info else None
 
 
 def _is_grpc(itf: Any, key: str) -> bool:
