@@ -120,15 +120,17 @@ def index_entries(directory: Path) -> list[dict[str, Any]]:
     return entries
 
 
+# said by diff, replay and mock alike: each reads dumps through load_dump
+_DUMP_HINT = "a dump is a directory that --dump DIR wrote (`a2a diff` also takes a command after --)"
+
+
 def load_dump(directory: str | Path) -> Dump:
     """Read a dump directory written by `--dump DIR`. UsageError when it is not one."""
     d = Path(directory)
     if not d.exists():
-        raise UsageError(
-            f"no such dump directory: {d}", hint="pass two directories written by --dump DIR, or a command after --"
-        )
+        raise UsageError(f"no such dump directory: {d}", hint=_DUMP_HINT)
     if not d.is_dir():
-        raise UsageError(f"{d} is not a directory", hint="pass two directories written by --dump DIR")
+        raise UsageError(f"{d} is not a directory", hint=_DUMP_HINT)
     entries = index_entries(d)
     seen = {e["files"] for e in entries}
     for http in sorted(d.glob("*.request.http")):  # exchanges the index never heard of
