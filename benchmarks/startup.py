@@ -79,7 +79,7 @@ def main() -> None:
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port})"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen([sys.executable, "-c", f"from a2acli.demo.server import serve; serve(port={port}, grpc_port=0)"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20
         while True:
