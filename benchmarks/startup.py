@@ -133,7 +133,7 @@ def main() -> None:
     ours_cpu = statistics.median(c - li for c, li in zip(card["cpu"], libs["cpu"], strict=True)) * 1000
     print(
         f"\na2a card fetch -o json above typer and httpx as a2a loads them: {ours:.1f} ms a run, {ours_cpu:.1f} ms of CPU (medians of the rounds'"
-        " differences): a2a's own share (its modules, httpcore and h11 to send, the work of the command)"
+        " differences): a2a's own share (its modules, its HTTP connections, the work of the command)"
     )
     if "httpie GET card" in results:
         a2a_card, httpie_card = results["a2a card fetch -o json"], results["httpie GET card"]

@@ -16,6 +16,11 @@ os.environ["A2ACLI_GLOBAL_CONFIG"] = os.path.join(os.path.dirname(__file__), "no
 os.environ["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml of the checkout's directories
 
 import pytest  # noqa: E402
+import respx.mocks  # noqa: E402
+
+# respx intercepts at httpx's Client (its "httpx" mocker), above any transport: a2a's own
+# (a2acli/transport/http11.py) does not go through httpcore, where respx's default mocker patches.
+respx.mocks.DEFAULT_MOCKER = "httpx"
 from typer.testing import CliRunner  # noqa: E402
 
 from a2acli.main import app  # noqa: E402

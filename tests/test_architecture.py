@@ -312,14 +312,15 @@ CARD_FETCH_MODULES = {
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.pipeline.tracking", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
-    "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.exchange",
+    "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.exchange", "a2acli.transport.http11",
     "a2acli.transport.limits", "a2acli.transport.record", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
     "a2acli.wire.bindings.jsonrpc", "a2acli.wire.dialects", "a2acli.wire.endpoints", "a2acli.wire.envelope", "a2acli.wire.methods",
     "a2acli.wire.shapes", "a2acli.wire.signing", "a2acli.wire.translate", "a2acli.wire.translate._common", "a2acli.wire.translate.card",
     "a2acli.wire.translate.enums",
 }  # fmt: skip
 # never on that path: a catalog's, text's and streams' modules, and what httpx would load for its own CLI
-NOT_ON_THE_CARD_PATH = ("a2acli.settings.editing", "a2acli.transport.catalog", "a2acli.wire.catalog", "a2acli.render.views", "a2acli.render.stream", "rich", "pygments", "click", "pydantic", "grpc")
+# and httpx's own transport (httpcore, h11, anyio, certifi): a2a's (transport/http11.py) sends
+NOT_ON_THE_CARD_PATH = ("a2acli.settings.editing", "a2acli.transport.catalog", "a2acli.wire.catalog", "a2acli.render.views", "a2acli.render.stream", "rich", "pygments", "click", "pydantic", "grpc", "httpcore", "h11", "anyio", "certifi")
 
 
 def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
@@ -361,9 +362,7 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
     assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
     assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"
-    # issue 26: httpcore's anyio and certifi stay stand-ins (a2acli/transport/__init__.py) on a
-    # plain-HTTP call: neither module, nor importlib.resources (certifi's), is loaded
-    assert not [m for m in loaded if m.startswith(("anyio.", "certifi.", "importlib.resources"))]
+    assert "importlib.resources" not in loaded  # certifi's: the CA bundle is found on the first https:// call
 
 
 
@@ -401,38 +400,6 @@ def test_card_fetch_compiles_no_pattern_it_does_not_use(tmp_path):
     compiled = {f"a2acli/{m}" for m in ast.literal_eval(proc.stderr.split("COMPILED ", 1)[1].strip())}
     assert compiled >= {"a2acli/render/safe.py"}, compiled  # the spy sees a pattern compiled at import
     assert compiled - COMPILED_AT_IMPORT == set(), "compiled at import: compile it on first use, or add it to COMPILED_AT_IMPORT"
-
-def test_anyio_and_certifi_load_on_first_use():
-    """The stand-ins the transport puts in place of anyio and certifi (start-up, issue 26) load
-    the real modules when they are used: an async httpx call (anyio, through httpcore), `from
-    anyio import`, a submodule, and certifi's CA bundle all work after the transport is loaded."""
-    code = """
-import asyncio, sys, threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-import a2acli.transport.client
-import httpcore, httpx
-assert type(sys.modules["anyio"]).__name__ == "_OnFirstUse" and "anyio._core" not in sys.modules
-class Ok(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-    def do_GET(self):
-        self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers(); self.wfile.write(b"ok")
-httpd = ThreadingHTTPServer(("127.0.0.1", 0), Ok)
-threading.Thread(target=httpd.serve_forever, daemon=True).start()
-async def get():
-    async with httpx.AsyncClient() as client:
-        return (await client.get(f"http://127.0.0.1:{httpd.server_address[1]}/")).text
-assert asyncio.run(get()) == "ok"
-from anyio import Lock
-import anyio.abc
-assert anyio.abc.ByteStream and Lock and type(sys.modules["anyio"]).__name__ == "module"
-import certifi
-assert certifi.where().endswith(".pem") and httpx.create_ssl_context() is not None
-print("OK")
-"""
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.stdout.strip() == "OK", proc.stderr
-
 
 def _mode_tests(path: Path, root: Path = ROOT) -> list[str]:
     """`x.mode == "json"`, `mode in ("json", "text")`, `out.mode != "text"`...: a comparison of a

@@ -61,9 +61,13 @@ def _send(
     """One request to an OAuth2 endpoint: (response, its JSON or None); network failures mapped."""
     import httpx
 
+    from a2acli.transport.http11 import Http11Transport, ssl_context
+
     try:
         with httpx.Client(
-            verify=verify, timeout=httpx.Timeout(timeout or 30.0, connect=10.0), follow_redirects=False
+            transport=Http11Transport(lambda: ssl_context(verify)),
+            timeout=httpx.Timeout(timeout or 30.0, connect=10.0),
+            follow_redirects=False,
         ) as client:
             resp = client.request(method, url, data=form, auth=auth, headers={"Accept": "application/json"})
     except httpx.TimeoutException as e:

@@ -24,6 +24,7 @@ from a2acli.errors import (
 )
 from a2acli.net import is_loopback
 from a2acli.transport.exchange import Exchange, NullTap, Tap
+from a2acli.transport.http11 import Http11Transport, ssl_context
 from a2acli.transport.limits import ACCEPT_ENCODING, DEFAULT_MAX_BODY, DOCUMENT_CAPS, capped, decoded
 
 if TYPE_CHECKING:
@@ -140,42 +141,19 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
     return ctx
 
 
-class _LazyTLSTransport(httpx.BaseTransport):
-    """Loads TLS settings (the CA bundle: ~20 ms) only when an https:// URL is called, so a plain
-    http:// agent on localhost does not pay for them. --cacert/--cert are checked at once."""
+def tls_context(cfg: TransportConfig) -> ssl.SSLContext:
+    """The TLS context of https:// calls: httpx's defaults (certifi's CA bundle, or SSL_CERT_FILE /
+    SSL_CERT_DIR), or --cacert / --cert / --insecure; HTTP/1.1 offered by ALPN."""
+    return ssl_context(tls_verify(cfg))
 
-    def __init__(self, cfg: TransportConfig) -> None:
-        self._cfg = cfg
-        self._plain: httpx.HTTPTransport | None = None
-        self._tls: httpx.HTTPTransport | None = None
-        if cfg.cacert or cfg.cert:
-            self._tls = httpx.HTTPTransport(verify=tls_verify(cfg))
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.scheme == "https":
-            if self._tls is None:
-                self._tls = httpx.HTTPTransport(verify=tls_verify(self._cfg))
-            return self._tls.handle_request(request)
-        if self._plain is None:
-            self._plain = httpx.HTTPTransport(verify=False)  # no TLS on http://
-        return self._plain.handle_request(request)
-
-    def close(self) -> None:
-        for t in (self._plain, self._tls):
-            if t is not None:
-                t.close()
-
-    def abort(self) -> None:
-        """Close every connection now (from the unary bound's timer: a read blocked on a head that
-        trickles in fails at its next byte); later requests get new pools."""
-        plain, tls = self._plain, self._tls
-        self._plain = None
-        self._tls = (
-            None if not (self._cfg.cacert or self._cfg.cert) else httpx.HTTPTransport(verify=tls_verify(self._cfg))
-        )
-        for t in (plain, tls):
-            if t is not None:
-                t.close()
+def _connections(cfg: TransportConfig) -> Http11Transport:
+    """The connections of one client; --cacert/--cert are loaded (and checked) at once, the
+    default CA bundle (~20 ms) only when an https:// URL is called."""
+    if cfg.cacert or cfg.cert:
+        ctx = tls_context(cfg)
+        return Http11Transport(lambda: ctx)
+    return Http11Transport(lambda: tls_context(cfg))
 
 
 class Transport:
@@ -186,7 +164,7 @@ class Transport:
         self._seq = 0
         self._deadline = time.monotonic() + cfg.timeout if cfg.timeout else None
         self._cut: Exchange | None = None  # the exchange the unary bound cut off
-        self._lazy: _LazyTLSTransport | None = None
+        self._connections: Http11Transport | None = None
         self.last: Exchange | None = None
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -194,8 +172,8 @@ class Transport:
     def client(self) -> httpx.Client:
         if self._client is None:
             # only the codings limits.inflate undoes, a bounded piece at a time
-            self._lazy = _LazyTLSTransport(self.cfg)
-            self._client = httpx.Client(transport=self._lazy, follow_redirects=True)
+            self._connections = _connections(self.cfg)
+            self._client = httpx.Client(transport=self._connections, follow_redirects=True)
             self._client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # in place: the header order stays httpx's
         return self._client
 
@@ -280,7 +258,7 @@ class Transport:
         except httpx.ConnectError as e:
             ex.error = f"connect: {e}"
             raise _connect_error(ex.url, e, what="--catalog" if ex.label == "catalog" else "--url") from e
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError) as e:
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.StreamError) as e:
             ex.error = f"broken: {e}"
             if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
                 raise UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT) from e
@@ -415,8 +393,8 @@ class Transport:
             self._cut = ex
             if held:
                 held[0].close()
-            elif self._lazy is not None:
-                self._lazy.abort()
+            elif self._connections is not None:
+                self._connections.abort()
 
         with _after(self.cfg.unary_bound, cut):
             yield held

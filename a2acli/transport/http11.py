@@ -1,0 +1,267 @@
+"""HTTP/1.1 for httpx over the standard library's `http.client`: the transport of every call.
+
+Why not httpx's own (httpcore and h11): they cost ~12 ms of every start-up to import (issue 26),
+while `http.client` is loaded already (httpx's cookie jar imports it). httpx keeps doing everything
+above the connection: URLs, headers, cookies, redirects, decoding. This module only opens
+connections, writes the request as httpx prepared it, and hands the answer back as it came:
+the status line's version and reason, each header line in the sender's spelling, the body as it
+arrives (one read of the socket at a time, so a stream's events are not held back).
+
+Connections are kept per origin and reused only when the answer before was read to its end and
+the agent did not ask to close; an idle connection the agent has closed meanwhile is noticed
+before anything is written to it. Nothing is ever sent twice: a request that fails after being
+written fails. Failures come out as httpx's exceptions, as httpcore's would (client.py maps them).
+Proxies (HTTP_PROXY and the like) are mounted by httpx itself with its own transport."""
+
+from __future__ import annotations
+
+import http.client
+import select
+import socket
+import ssl
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+
+# One read of the socket at most: what is there is passed on at once (a stream's events stay live).
+READ_SIZE = 64 * 1024
+_VERSIONS = {9: b"HTTP/0.9", 10: b"HTTP/1.0", 11: b"HTTP/1.1"}
+_Origin = tuple[str, str, int]
+
+
+def ssl_context(verify: ssl.SSLContext | bool) -> ssl.SSLContext:
+    """httpx's TLS context for `verify` (True: certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR;
+    False: no verification; or a context of the caller's), offering HTTP/1.1 by ALPN."""
+    ctx = httpx.create_ssl_context(verify=verify)
+    ctx.set_alpn_protocols(["http/1.1"])
+    return ctx
+
+
+class Http11Transport(httpx.BaseTransport):
+    """`tls` makes the TLS context, on the first https:// request (loading the CA bundle costs
+    ~20 ms that a plain http:// agent does not pay)."""
+
+    def __init__(self, tls: Callable[[], ssl.SSLContext]) -> None:
+        self._tls = tls
+        self._context: ssl.SSLContext | None = None
+        self._lock = threading.Lock()
+        self._idle: dict[_Origin, list[http.client.HTTPConnection]] = {}
+        self._busy: set[http.client.HTTPConnection] = set()
+
+    # -- httpx.BaseTransport --------------------------------------------------------------------
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        if url.scheme not in ("http", "https"):
+            raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
+        origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
+        timeouts = request.extensions.get("timeout", {})
+        conn = self._reuse(origin) or self._connect(origin, timeouts.get("connect"))
+        with self._lock:
+            self._busy.add(conn)
+        try:
+            _settimeout(conn, timeouts.get("read"))
+            _write(conn, request)
+            resp = _read_head(conn)
+            if self._lost(conn):  # abort() shut it: http.client takes the end of file for the head's end
+                raise httpx.ReadError("the connection was closed")
+        except BaseException:
+            self._discard(conn)
+            raise
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in resp.msg.items()]
+        return httpx.Response(
+            resp.status,
+            headers=headers,
+            stream=_Body(self, origin, conn, resp),
+            extensions={
+                "http_version": _VERSIONS.get(resp.version, b"HTTP/1.1"),
+                "reason_phrase": resp.reason.encode("latin-1", "replace"),
+            },
+        )
+
+    def close(self) -> None:
+        self.abort()
+
+    # -- connections ----------------------------------------------------------------------------
+    def abort(self) -> None:
+        """Shut every connection now, those in use too: a read blocked on one ends at once (it
+        fails, and client.py says why). Safe from another thread."""
+        with self._lock:
+            conns = [*self._busy, *(c for idle in self._idle.values() for c in idle)]
+            self._busy.clear()
+            self._idle.clear()
+        for conn in conns:
+            _shut(conn)
+
+    def _reuse(self, origin: _Origin) -> http.client.HTTPConnection | None:
+        while True:
+            with self._lock:
+                idle = self._idle.get(origin)
+                if not idle:
+                    return None
+                conn = idle.pop()
+            if _alive(conn):
+                return conn
+            conn.close()  # the agent closed it while it was idle: a new one
+
+    def _connect(self, origin: _Origin, timeout: float | None) -> http.client.HTTPConnection:
+        scheme, host, port = origin
+        conn: http.client.HTTPConnection
+        if scheme == "https":
+            if self._context is None:
+                self._context = self._tls()
+            conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._context)
+        else:
+            conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        try:
+            conn.connect()
+        except TimeoutError as e:
+            conn.close()
+            raise httpx.ConnectTimeout(str(e) or "timed out") from e
+        except OSError as e:  # refused, unresolvable, unreachable, a TLS handshake that failed
+            conn.close()
+            raise httpx.ConnectError(str(e)) from e
+        return conn
+
+    def _lost(self, conn: http.client.HTTPConnection) -> bool:
+        """Whether abort() took `conn` away while it was in use."""
+        with self._lock:
+            return conn not in self._busy
+
+    def _release(self, origin: _Origin, conn: http.client.HTTPConnection, reusable: bool) -> None:
+        with self._lock:
+            held = conn in self._busy  # not when abort() took it meanwhile
+            self._busy.discard(conn)
+            if reusable and held:
+                self._idle.setdefault(origin, []).append(conn)
+                return
+        conn.close()
+
+    def _discard(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            self._busy.discard(conn)
+        conn.close()
+
+
+class _Body(httpx.SyncByteStream):
+    """The answer's body as it arrives. Its connection goes back to the pool once the body was
+    read to its end (and the agent keeps it open); closed early, the connection is shut."""
+
+    def __init__(
+        self, pool: Http11Transport, origin: _Origin, conn: http.client.HTTPConnection, resp: http.client.HTTPResponse
+    ) -> None:
+        self._pool, self._origin, self._conn, self._resp = pool, origin, conn, resp
+        self._ended = False
+        self._closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        resp = self._resp
+        while not self._ended:
+            try:
+                chunk = resp.read1(READ_SIZE)
+            except TimeoutError as e:
+                raise httpx.ReadTimeout(str(e) or "timed out") from e
+            except http.client.IncompleteRead as e:
+                raise httpx.RemoteProtocolError(
+                    "peer closed connection without sending complete message body"
+                    f" (received {len(e.partial)} bytes of the chunk, expected {e.expected})"
+                ) from e
+            except http.client.HTTPException as e:
+                raise httpx.RemoteProtocolError(str(e) or type(e).__name__) from e
+            except (OSError, ValueError, AttributeError) as e:  # reset; or shut by abort() or close() meanwhile
+                raise httpx.ReadError(str(e) or "the connection was closed") from e
+            if chunk:
+                yield chunk
+                continue
+            if self._closed or self._pool._lost(self._conn):  # shut by close() or abort(), not ended
+                raise httpx.ReadError("the connection was closed")
+            if resp.length:  # a Content-Length the agent did not reach
+                raise httpx.RemoteProtocolError(
+                    f"peer closed connection without sending complete message body ({resp.length} bytes short)"
+                )
+            self._ended = True
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        reusable = self._ended and not self._resp.will_close
+        if not reusable:
+            _shut(self._conn)  # first: a read blocked in another thread ends now
+        self._resp.close()
+        self._pool._release(self._origin, self._conn, reusable)
+
+
+def _write(conn: http.client.HTTPConnection, request: httpx.Request) -> None:
+    """The request line, the headers as httpx prepared them (its Host and Accept-Encoding, no
+    others), then the body."""
+    body = request.read()
+    chunked = any(k.lower() == b"transfer-encoding" for k, _ in request.headers.raw)
+    try:
+        conn.putrequest(request.method, request.url.raw_path.decode("ascii"), skip_host=True, skip_accept_encoding=True)
+        for name, value in request.headers.raw:
+            conn.putheader(name, value)
+        conn.endheaders(([body] if body else []) if chunked else (body or None), encode_chunked=chunked)
+    except TimeoutError as e:
+        raise httpx.WriteTimeout(str(e) or "timed out") from e
+    except OSError as e:
+        raise httpx.WriteError(str(e)) from e
+
+
+def _read_head(conn: http.client.HTTPConnection) -> http.client.HTTPResponse:
+    try:
+        resp = conn.getresponse()
+        while 100 <= resp.status < 200 and resp.status != 101:  # 103 Early Hints and the like: the answer follows
+            resp = _next_response(conn, resp)
+    except TimeoutError as e:
+        raise httpx.ReadTimeout(str(e) or "timed out") from e
+    except http.client.RemoteDisconnected as e:
+        raise httpx.RemoteProtocolError("Server disconnected without sending a response.") from e
+    except http.client.HTTPException as e:  # not HTTP/1.x: an illegal status line, a header too long
+        raise httpx.RemoteProtocolError(f"illegal status line or header: {e}") from e
+    except (OSError, ValueError, AttributeError) as e:
+        raise httpx.ReadError(str(e) or "the connection was closed") from e
+    return resp
+
+
+def _next_response(
+    conn: http.client.HTTPConnection, informational: http.client.HTTPResponse
+) -> http.client.HTTPResponse:
+    """The answer after an informational one (http.client skips only 100 Continue itself)."""
+    resp = conn.response_class(conn.sock, method=informational._method)  # type: ignore[attr-defined]
+    resp.fp.close()
+    # what was read past the informational head stays in its buffer: the next head is read from it
+    resp.fp = informational.fp
+    informational.fp = None  # type: ignore[assignment]  # (its finalizer would close what it shares)
+    resp.begin()
+    conn._HTTPConnection__response = resp  # type: ignore[attr-defined]
+    return resp
+
+
+def _settimeout(conn: http.client.HTTPConnection, seconds: Any) -> None:
+    if conn.sock is not None:
+        conn.sock.settimeout(seconds)
+
+
+def _alive(conn: http.client.HTTPConnection) -> bool:
+    """An idle connection the agent has not closed: nothing is readable on it (an end of file,
+    or bytes nobody asked for, mean it cannot carry a request)."""
+    sock = conn.sock
+    if sock is None:
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return not readable
+
+
+def _shut(conn: http.client.HTTPConnection) -> None:
+    sock = conn.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+    conn.close()

@@ -1,0 +1,253 @@
+"""a2a's HTTP/1.1 transport (a2acli/transport/http11.py, issue 26: httpcore and h11 off the start-up
+path), against raw-socket servers on 127.0.0.1 that see the bytes as they cross the wire."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+
+from a2acli.errors import ConnectionBrokenError
+from a2acli.transport.client import Transport, TransportConfig
+from a2acli.transport.http11 import Http11Transport
+from a2acli.wire.bindings.base import HttpRequest
+
+
+def _read_request(conn: socket.socket) -> bytes:
+    """One request: its head, and a body of its Content-Length."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(body) < length:
+        body += conn.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+class Server:
+    """Accepts connections one after another; `answer(conn, n)` answers the n-th request of a
+    connection (0-based) and returns False to close it. Keeps every request's bytes."""
+
+    def __init__(self, answer: Callable[[socket.socket, int], bool]) -> None:
+        self.answer = answer
+        self.requests: list[bytes] = []
+        self.connections = 0
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self._one, args=(conn,), daemon=True).start()
+
+    def _one(self, conn: socket.socket) -> None:
+        with conn:
+            n = 0
+            while True:
+                req = _read_request(conn)
+                if not req:
+                    return
+                self.requests.append(req)
+                try:
+                    if not self.answer(conn, n):
+                        return
+                except OSError:
+                    return
+                n += 1
+
+
+@contextmanager
+def serving(answer: Callable[[socket.socket, int], bool]) -> Iterator[Server]:
+    srv = Server(answer)
+    try:
+        yield srv
+    finally:
+        srv.sock.close()
+
+
+def ok(body: bytes = b"ok", extra: bytes = b"") -> Callable[[socket.socket, int], bool]:
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n%s\r\n%s" % (len(body), extra, body))
+        return True
+
+    return answer
+
+
+def client() -> httpx.Client:
+    return httpx.Client(transport=Http11Transport(lambda: pytest.fail("no TLS here")))
+
+
+def test_the_request_goes_out_as_httpx_prepared_it():
+    """Request line, header names in their spelling and order, the body: nothing added (no
+    `Accept-Encoding: identity` of http.client's own), nothing dropped."""
+    with serving(ok()) as srv, client() as c:
+        req = c.build_request(
+            "POST",
+            srv.url + "/rpc?a=1",
+            content=b'{"x": 1}',
+            headers=[("X-Two", "a"), ("x-two", "b"), ("A2A-Version", "1.0")],
+        )
+        c.send(req).read()
+        head, _, body = srv.requests[0].partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        assert lines[0] == b"POST /rpc?a=1 HTTP/1.1"
+        assert lines[1:] == [b"%s: %s" % pair for pair in req.headers.raw]
+        assert [line.split(b":")[0] for line in lines[1:]].count(b"Accept-Encoding") == 1  # httpx's, once
+        assert body == b'{"x": 1}'
+
+
+def test_the_answer_comes_back_as_it_was_sent():
+    with serving(ok(b"{}", b"X-Seen: 1\r\nx-seen: 2\r\nContent-Type: application/json\r\n")) as srv, client() as c:
+        resp = c.get(srv.url)
+        assert resp.status_code == 200 and resp.reason_phrase == "OK" and resp.http_version == "HTTP/1.1"
+        assert resp.headers.raw[1:] == [(b"X-Seen", b"1"), (b"x-seen", b"2"), (b"Content-Type", b"application/json")]
+        assert resp.content == b"{}"
+
+
+def test_a_connection_read_to_its_end_is_reused():
+    with serving(ok()) as srv, client() as c:
+        assert [c.get(srv.url).text for _ in range(3)] == ["ok"] * 3
+        assert srv.connections == 1 and len(srv.requests) == 3
+
+
+def test_a_connection_the_agent_closed_while_idle_is_not_written_to():
+    """The agent closes after its answer without saying so: the next request (a POST, sent once)
+    goes on a new connection."""
+
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        return False
+
+    with serving(answer) as srv, client() as c:
+        assert c.get(srv.url).text == "ok"
+        time.sleep(0.2)  # the close reaches the client
+        assert c.post(srv.url, content=b"once").text == "ok"
+        assert srv.connections == 2 and [r.endswith(b"once") for r in srv.requests] == [False, True]
+
+
+def test_connection_close_is_honoured_and_an_early_close_does_not_return_the_connection():
+    with serving(ok(extra=b"Connection: close\r\n")) as srv, client() as c:
+        c.get(srv.url)
+        c.get(srv.url)
+        assert srv.connections == 2
+    with serving(ok(b"x" * 200_000)) as srv, client() as c:
+        with c.stream("GET", srv.url) as resp:
+            next(resp.iter_raw())  # closed with most of the body unread
+        assert c.get(srv.url).content == b"x" * 200_000
+        assert srv.connections == 2
+
+
+def test_a_chunked_stream_hands_each_piece_over_before_the_next_arrives():
+    """Liveness: the first event is read while the agent still holds the second back."""
+    second = threading.Event()
+
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        conn.sendall(b"9\r\ndata: 1\n\n\r\n")
+        assert second.wait(5)
+        conn.sendall(b"9\r\ndata: 2\n\n\r\n0\r\n\r\n")
+        return True
+
+    with serving(answer) as srv, client() as c, c.stream("GET", srv.url) as resp:
+        pieces = resp.iter_raw()
+        assert next(pieces) == b"data: 1\n\n"
+        second.set()
+        assert b"".join(pieces) == b"data: 2\n\n"
+
+
+def test_an_answer_short_of_its_content_length_is_a_broken_connection():
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc")
+        return False
+
+    with serving(answer) as srv:
+        t = Transport(TransportConfig(version="1.0"))
+        req = t.prepare(srv.url, HttpRequest("POST", "", (), (("Content-Type", "application/json"),), b"{}"))
+        with pytest.raises(ConnectionBrokenError, match="before the answer was complete"):
+            t.exchange(req, label="SendMessage")
+        assert len(srv.requests) == 1  # and not sent again
+
+
+def test_an_informational_answer_is_skipped_for_the_one_that_follows():
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(
+            b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 4\r\n\r\ndone"
+        )
+        return True
+
+    with serving(answer) as srv, client() as c:
+        resp = c.get(srv.url)
+        assert (resp.status_code, resp.text) == (201, "done")
+        assert c.get(srv.url).status_code == 201 and srv.connections == 1  # and the connection still serves
+
+
+def test_abort_ends_a_read_that_waits_for_a_silent_agent_at_once():
+    def answer(conn: socket.socket, n: int) -> bool:
+        time.sleep(5)
+        return False
+
+    with serving(answer) as srv:
+        pool = Http11Transport(lambda: pytest.fail("no TLS here"))
+        with httpx.Client(transport=pool) as c:
+            threading.Timer(0.3, pool.abort).start()
+            t0 = time.monotonic()
+            with pytest.raises(httpx.TransportError):
+                c.get(srv.url, timeout=30)
+            assert time.monotonic() - t0 < 3
+
+
+def test_failures_come_out_as_httpx_exceptions():
+    with client() as c:
+        with pytest.raises(httpx.UnsupportedProtocol):
+            c.get("ftp://127.0.0.1/")
+        free = socket.socket()
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+        free.close()
+        with pytest.raises(httpx.ConnectError, match="refused"):
+            c.get(f"http://127.0.0.1:{port}/")
+
+    def garbage(conn: socket.socket, n: int) -> bool:
+        conn.sendall(b"\x00\x00\x12\x04\x00\x00\x00\x00\x00")  # an HTTP/2 SETTINGS frame: a gRPC port
+        return False
+
+    with serving(garbage) as srv, client() as c, pytest.raises(httpx.RemoteProtocolError):
+        c.get(srv.url)
+
+
+def test_a2a_loads_neither_httpcore_nor_h11_to_call_an_agent(tmp_path):
+    """The point of the module (issue 26): a call over http:// imports neither."""
+    code = (
+        "import sys\n"
+        "from a2acli.transport.client import Transport, TransportConfig\n"
+        "t = Transport(TransportConfig(version='1.0'))\n"
+        f"ex = t.get({'URL'!r}, label='card')\n"
+        "print(ex.status, sorted(m for m in sys.modules if m.split('.')[0] in ('httpcore', 'h11')))\n"
+    )
+    with serving(ok(b"{}")) as srv:
+        proc = subprocess.run(
+            [sys.executable, "-c", code.replace("URL", srv.url)], capture_output=True, text=True, timeout=60
+        )
+    assert proc.stdout.split() == ["200", "[]"], proc.stderr
