@@ -51,18 +51,20 @@ ROOT_OPTIONS: dict[str, Any] = {}  # this run's root options (ctx.obj), for the 
 
 
 OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
-_ROOT_SIG = inspect.signature(_root, eval_str=True)
 _root.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
+_ROOT_SIG: list[inspect.Signature] = []  # `_root`'s own signature, read on first use
 
 
 def _root_with_options() -> Callable[..., None]:
     """The root callback with the shared options in its signature (declared when the app is built,
-    so their help carries the effective defaults of this run)."""
+    so their help carries the effective defaults of this run). Its signature is read here, not at
+    import: a command line that starts with the command (`a2a card fetch …`) has the bare root."""
+    if not _ROOT_SIG:  # (once: with_signature gives `_root` the signature it builds)
+        _ROOT_SIG.append(inspect.signature(_root, eval_str=True))
+    sig = _ROOT_SIG[0]
     return with_signature(
         _root,
-        _ROOT_SIG.replace(
-            parameters=[p for p in _ROOT_SIG.parameters.values() if p.name != "common"] + common_parameters()
-        ),
+        sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "common"] + common_parameters()),
     )
 
 
