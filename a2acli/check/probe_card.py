@@ -135,7 +135,7 @@ def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None)
 
 
 def _well_known(call: Any, base: str) -> list[Check]:
-    from a2acli.wire.methods import CARD_PATHS
+    from a2acli.wire import CARD_PATHS
 
     out = []
     for path in CARD_PATHS:

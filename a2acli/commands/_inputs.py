@@ -3,50 +3,15 @@ message parts in the order they were given."""
 
 from __future__ import annotations
 
-import base64
 import json
-import mimetypes
 import os
-import shlex
 import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from a2acli.errors import UsageError
 from a2acli.settings.table import MAX_BODY_BYTES
-
-# The two overrides below reach past Typer's documented API (which shows subclassing only
-# TyperGroup.list_commands, passed as `cls=`); each is kept because nothing documented gives the
-# same behaviour (docs/architecture.md, "The Typer boundary"). Tested on typer 0.28.
-
-
-class Command(typer.core.TyperCommand):
-    """Every command's class: usage lines name arguments plainly, `TASK_ID` and `[TEXT]`
-    (Typer writes a required one as `{TASK_ID}`).
-
-    Why an override: since 0.27 Typer wraps a required argument's metavar in braces, also an
-    explicit `metavar=` (only one starting with `[` is left alone), and no setting turns it off;
-    `usage: a2a tasks get [OPTIONS] TASK_ID` is the CLI's contract (tests/commands/test_one_voice.py)."""
-
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
-
-
-class OrderedCommand(Command):
-    """Keeps the raw argument list, so parts can follow the command line's order.
-
-    Why an override: Typer hands a command each option's values grouped by option, never the
-    order in which `--text`, `--data` and `--file` were interleaved (SPEC §8.2, parts in command-line
-    order), and drops `--` (`a2a diff -- CMD`); option callbacks run once per option, in order of
-    first appearance, so they cannot rebuild it. `parse_args` is the one place the raw list passes."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        ctx.meta["a2acli.argv"] = list(args)
-        return super().parse_args(ctx, args)
-
 
 MAX_INPUT = MAX_BODY_BYTES  # the default --max-body: an input file is capped like an answer
 
@@ -230,6 +195,9 @@ def file_part(path_text: str, media_type: str | None, *, limit: int = MAX_INPUT)
             part["mediaType"] = media_type
         return part
     path = Path(path_text).expanduser()
+    import base64
+    import mimetypes
+
     data = read_file(path, "--file", limit, "give a path to a readable file, or an http(s) URL")
     guessed = mimetypes.guess_type(path.name)[0]
     return {
@@ -301,6 +269,8 @@ def build_parts(
         elif kind == "media":
             mt = next(its["media"])
             if len(parts) == (positional is not None):  # binds to the part FLAG before it (SPEC §8.2); TEXT is no flag
+                import shlex
+
                 hint = "put it after the --text/--data/--file it describes" + (
                     f" (for the text: --text {shlex.quote(positional)} --media-type {mt})"
                     if positional is not None

@@ -28,7 +28,6 @@ from a2acli.errors import (
 )
 from a2acli.pipeline.options import CallOptions
 from a2acli.render.output import Output
-from a2acli.wire.methods import METHODS
 
 # -- the error boundary ---------------------------------------------------------------------------
 
@@ -314,6 +313,7 @@ def run_unary(
         wait_for_task,
     )
     from a2acli.render.present import passthrough, present, waiting
+    from a2acli.wire.methods import METHODS
 
     spec = METHODS[method]
     with session(opts) as call:
@@ -389,6 +389,7 @@ def run_stream(
         send_and_wait,
     )
     from a2acli.render.stream import FinalView, StreamView
+    from a2acli.wire.methods import METHODS
 
     spec = METHODS[method]
     subscribing = spec.name == "SubscribeToTask"
@@ -441,6 +442,7 @@ def run_list_tasks(
     the binding's extension form all the same."""
     from a2acli.pipeline.policies import list_pages, merge_pages
     from a2acli.render.present import next_page_note, passthrough, present, task_lines
+    from a2acli.wire.methods import METHODS
 
     spec = METHODS["ListTasks"]
     with session(opts) as call:
@@ -497,11 +499,15 @@ def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
     """Verify the card's signatures (A2ACLI_CARD_GET_004) and say the outcome on stderr: loudly
     when a signature does not match; in -o json/raw (whose stdout is the card unchanged) one note
     when the card is signed. `require` (--verify-signature): anything but verified is an error,
-    raised before the card is shown."""
+    raised before the card is shown. None: an unsigned card, not required to be signed, under
+    -o json or raw (nothing to say, and no view that shows an outcome: wire.signing is not loaded)."""
+    signed = isinstance(doc, dict) and doc.get("signatures")
+    if not signed and not require and not call.out.human:
+        return None
     from a2acli.errors import SignatureError
     from a2acli.wire import signing
 
-    if isinstance(doc, dict) and doc.get("signatures"):
+    if signed:
         from a2acli.transport.signature import verify_card
 
         outcome = verify_card(doc, call.transport)
@@ -584,7 +590,7 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
             out,
             as_v1=opts.as_v1,
             signature=outcome,
-            flags=conn_flags(opts),
+            flags=conn_flags(opts) if out.human else "",  # what ends the commands a view suggests: -o json has none
         )
 
 
@@ -657,7 +663,7 @@ METHOD_NOT_FOUND = -32601
 def _did_you_mean(method: str) -> Iterator[None]:
     """A name that is not in the method table but close to one (`GetTsk`, `tasks/gte`): when the
     agent does not know it, or the binding cannot send it, the hint names the method it resembles."""
-    from a2acli.wire.methods import V1_METHOD_NAMES
+    from a2acli.wire.methods import METHODS, V1_METHOD_NAMES
 
     try:
         yield
@@ -683,6 +689,7 @@ def run_download(
     from pathlib import Path
 
     from a2acli import artifacts
+    from a2acli.wire.methods import METHODS
 
     spec = METHODS["GetTask"]
     with session(opts) as call:

@@ -51,19 +51,52 @@ ROOT_OPTIONS: dict[str, Any] = {}  # this run's root options (ctx.obj), for the 
 
 
 OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
-_ROOT_SIG = inspect.signature(_root, eval_str=True)
 _root.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
+_ROOT_SIG: list[inspect.Signature] = []  # `_root`'s own signature, read on first use
 
 
 def _root_with_options() -> Callable[..., None]:
     """The root callback with the shared options in its signature (declared when the app is built,
-    so their help carries the effective defaults of this run)."""
+    so their help carries the effective defaults of this run). Its signature is read here, not at
+    import: a command line that starts with the command (`a2a card fetch …`) has the bare root."""
+    if not _ROOT_SIG:  # (once: with_signature gives `_root` the signature it builds)
+        _ROOT_SIG.append(inspect.signature(_root, eval_str=True))
+    sig = _ROOT_SIG[0]
     return with_signature(
         _root,
-        _ROOT_SIG.replace(
-            parameters=[p for p in _ROOT_SIG.parameters.values() if p.name != "common"] + common_parameters()
-        ),
+        sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "common"] + common_parameters()),
     )
+
+
+# Every command's class (here since issue 26: `commands._inputs`, where they were, is off the path of
+# a command that reads no input). The two overrides below reach past Typer's documented API (which
+# shows subclassing only TyperGroup.list_commands, passed as `cls=`); each is kept because nothing
+# documented gives the same behaviour (docs/architecture.md, "The Typer boundary"). Tested on typer 0.28.
+
+
+class Command(typer.core.TyperCommand):
+    """Every command's class: usage lines name arguments plainly, `TASK_ID` and `[TEXT]`
+    (Typer writes a required one as `{TASK_ID}`).
+
+    Why an override: since 0.27 Typer wraps a required argument's metavar in braces, also an
+    explicit `metavar=` (only one starting with `[` is left alone), and no setting turns it off;
+    `usage: a2a tasks get [OPTIONS] TASK_ID` is the CLI's contract (tests/commands/test_one_voice.py)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
+
+
+class OrderedCommand(Command):
+    """Keeps the raw argument list, so parts can follow the command line's order.
+
+    Why an override: Typer hands a command each option's values grouped by option, never the
+    order in which `--text`, `--data` and `--file` were interleaved (SPEC §8.2, parts in command-line
+    order), and drops `--` (`a2a diff -- CMD`); option callbacks run once per option, in order of
+    first appearance, so they cannot rebuild it. `parse_args` is the one place the raw list passes."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta["a2acli.argv"] = list(args)
+        return super().parse_args(ctx, args)
 
 
 # -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
@@ -78,8 +111,6 @@ def _command(
         import importlib
 
         callback = guarded(getattr(importlib.import_module(f"a2acli.commands.{module}"), function))
-        from a2acli.commands._inputs import Command, OrderedCommand
-
         app.command(
             name,
             cls=OrderedCommand if ordered else Command,
@@ -154,8 +185,6 @@ def _plain_usage(sub: typer.Typer) -> None:
     """The group's commands (and its groups' commands) use our Command class (plain usage lines),
     run inside the error boundary; those that take the shared options end their help with the
     short section naming them."""
-    from a2acli.commands._inputs import Command
-
     for info in sub.registered_commands:
         if info.cls is None or info.cls is typer.core.TyperCommand:
             info.cls = Command

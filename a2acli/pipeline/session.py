@@ -22,14 +22,14 @@ from a2acli.errors import (
 from a2acli.pipeline.credentials import SessionCredentials, learn_secrets
 from a2acli.pipeline.options import CallOptions
 from a2acli.pipeline.target import Target
-from a2acli.pipeline.tracking import EventIds, Tracking
 from a2acli.render import present
 from a2acli.wire import Wire, envelope
-from a2acli.wire.methods import MethodSpec
 
 if TYPE_CHECKING:
+    from a2acli.pipeline.tracking import EventIds, Tracking
     from a2acli.wire.bindings.base import Binding, Encoded
     from a2acli.wire.endpoints import Endpoint
+    from a2acli.wire.methods import MethodSpec  # (a type only: the method table stays off `card fetch`)
 
 CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
 
@@ -130,7 +130,7 @@ class Call:
         )
         self.target = Target(self)
         self.creds = SessionCredentials(self)
-        self.tracking = Tracking()
+        self._tracking: Tracking | None = None  # built on first use (`tracking`)
         self._grpc: Any = None  # the gRPC carrier, once a gRPC interface is used
         self._binding: Any = None  # the endpoint's binding, once an answer is read
         self.sending: dict[str, Any] | None = None  # the message of a send not answered yet (Ctrl-C names it)
@@ -230,6 +230,16 @@ class Call:
     @property
     def withheld(self) -> list[str]:
         return self.creds.withheld
+
+    @property
+    def tracking(self) -> Tracking:
+        """What the replies say of the task in hand, built on first use: `a2a card fetch` reads no
+        task, and does not load pipeline.tracking (nor the task states it imports)."""
+        if self._tracking is None:
+            from a2acli.pipeline.tracking import Tracking
+
+            self._tracking = Tracking()
+        return self._tracking
 
     @property
     def task(self) -> dict[str, Any]:

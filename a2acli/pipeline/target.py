@@ -98,7 +98,7 @@ class Target:
         self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
             (self.out.warn if level == "warn" else self.out.note)(text)
-        from a2acli.wire.shapes import card_problems
+        from a2acli.wire.endpoints import card_problems
 
         if problems := card_problems(self.card):
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

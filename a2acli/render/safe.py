@@ -15,9 +15,10 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
-# (which reorder what is shown: "Trojan source").
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# (which reorder what is shown: "Trojan source"). Compiled on first use (re's cache), not at import:
+# the two cost ~0.7 ms to compile, every run paid it, and most text (ASCII, printable) never needs them.
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+_CONTROL_LINE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 _NAMED = {"\n": "\\n", "\r": "\\r"}
 
 
@@ -32,7 +33,7 @@ def visible(text: str, *, one_line: bool = False) -> str:
     """`text` with its control characters escaped (`\\x1b`); with `one_line`, newlines too (`\\n`)."""
     if text.isascii() and text.isprintable():  # the usual text: no control character can be in it
         return text
-    return (_CONTROL_LINE if one_line else _CONTROL).sub(_escape, text)
+    return re.sub(_CONTROL_LINE if one_line else _CONTROL, _escape, text)
 
 
 def safe_text(*segments: str | tuple[str, str], one_line: bool = True, **text_options: object) -> Text:

@@ -9,15 +9,16 @@ from urllib.parse import unquote, urlsplit
 from a2acli.errors import A2acliError, CardInvalidError, CardNotFoundError, UsageError
 from a2acli.transport.client import Transport
 from a2acli.transport.exchange import Exchange
-from a2acli.wire.methods import CARD_PATHS
+from a2acli.wire import CARD_PATHS
 
 
 def read_document(ex: Exchange, what: str) -> Any:
     """The JSON of a card answer, or the error a non-2xx answer carries."""
     from a2acli.wire.bindings.base import json_body
-    from a2acli.wire.bindings.jsonrpc import JsonRpcBinding
 
     if not (ex.status and 200 <= ex.status < 300):
+        from a2acli.wire.bindings.jsonrpc import JsonRpcBinding  # (an error only: off a card fetch's path)
+
         raise JsonRpcBinding().error(ex, what, call=False)
     return json_body(ex, what)
 

@@ -62,8 +62,17 @@ class Http11Transport(httpx.BaseTransport):
             self._busy.add(conn)
         try:
             _settimeout(conn, timeouts.get("read"))
-            _write(conn, request)
-            resp = _read_head(conn)
+            try:
+                _write(conn, request)
+            except httpx.WriteError as unsent:
+                # An agent may answer before it has read the whole request (a 413, or a gRPC port's
+                # opening frames) and close: its answer is read, as httpcore does; none: the write's error.
+                try:
+                    resp = _read_head(conn)
+                except httpx.TransportError:
+                    raise unsent from None
+            else:
+                resp = _read_head(conn)
             if self._lost(conn):  # abort() shut it: http.client takes the end of file for the head's end
                 raise httpx.ReadError("the connection was closed")
         except BaseException:

@@ -6,7 +6,6 @@ Bodies are otherwise untouched: a dump is the bytes that crossed the wire, not a
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
 import time
@@ -212,6 +211,8 @@ class DumpTap(NullTap):
                 error = "interrupted (Ctrl-C)"
             elif exc is not None and not isinstance(exc, GeneratorExit):
                 error = f"{type(exc).__name__}: {exc}"
+        import base64
+
         for role, data in ex.protobuf.items():  # gRPC: each message's bytes too, as base64
             # secrets masked in the bytes (same length: the message still parses), then encoded
             write_private(

@@ -33,6 +33,9 @@ _SPELLINGS = {
 # The service parameters (headers over HTTP, lowercase metadata over gRPC) each version names:
 # the version signal, and the extensions the client asks for (a comma-separated list of URIs).
 VERSION_HEADER = "A2A-Version"
+# Where the public Agent Card is (an HTTP GET, not a method: wire.methods lists it for the docs and
+# goldens); here, so `a2a card fetch` does not load the method table.
+CARD_PATHS = ("/.well-known/agent-card.json", "/.well-known/agent.json")
 EXTENSIONS_HEADERS = {Wire.V1: "A2A-Extensions", Wire.V0: "X-A2A-Extensions"}
 
 

@@ -3,13 +3,55 @@ where an API key goes. Cards are first brought to canonical V1 (translate.to_cor
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from a2acli.errors import CARD_INVALID, TRANSPORT_NOT_OFFERED, VERSION_NOT_SUPPORTED, A2acliError
 from a2acli.wire import Wire, is_pre_v03, version_of
+
+
+def json_kind(value: Any) -> str:
+    """`an array`, `a string`, `null` …: a JSON value's kind, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    kinds: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def card_problems(card: Any) -> list[str]:
+    """What makes a card (canonical V1) unusable, cheaply (here, not in wire.shapes with the
+    answers' checks: `a2a card fetch` does not load those): the fields every A2A call relies on,
+    of the wrong kind (`$.name is a number, not a string`). Not a validation (`a2a check card`
+    does that): a note that the card will not carry a call as it is."""
+    if not isinstance(card, dict):
+        return [f"$ is {json_kind(card)}, not an object"]
+    out: list[str] = []
+
+    def kind(where: str, value: Any, want: type, what: str) -> bool:
+        if isinstance(value, want):
+            return True
+        out.append(f"{where} is {json_kind(value)}, not {what}")
+        return False
+
+    for key in ("name", "description", "version"):
+        if key in card or key == "name":
+            kind(f"$.{key}", card.get(key), str, "a string")
+    if kind("$.supportedInterfaces", card.get("supportedInterfaces", []), list, "an array"):
+        for i, itf in enumerate(card.get("supportedInterfaces") or []):
+            if kind(f"$.supportedInterfaces[{i}]", itf, dict, "an object"):
+                kind(f"$.supportedInterfaces[{i}].url", itf.get("url"), str, "a string")
+    if "capabilities" in card:
+        kind("$.capabilities", card["capabilities"], dict, "an object")
+    if kind("$.skills", card.get("skills", []), list, "an array"):
+        for i, skill in enumerate(card.get("skills") or []):
+            if kind(f"$.skills[{i}]", skill, dict, "an object"):
+                kind(f"$.skills[{i}].id", skill.get("id"), str, "a string")
+    return out
 
 
 class VersionNotOfferedError(A2acliError):
@@ -225,6 +267,8 @@ def version_note(core_card: dict[str, Any], wire: Wire, transports: tuple[str, .
     offered = offered_versions(core_card, transports)
     if not offered or wire in offered:
         return None
+    import shlex
+
     other = next(iter(offered))
     return (
         f"the card offers no interface for A2A {wire.version} (it offers {', '.join(v for vs in offered.values() for v in vs)}): "

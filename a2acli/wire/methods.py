@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from a2acli.errors import UsageError
+from a2acli.wire import CARD_PATHS as CARD_PATHS  # (defined with the version header: off the card's path)
 from a2acli.wire import Wire
 
 if TYPE_CHECKING:
@@ -243,7 +244,6 @@ _BY_V0: dict[str, MethodSpec] = {m.v0: m for m in _TABLE if m.v0}
 
 # The public Agent Card is an HTTP GET, not a JSON-RPC method; it is listed for the docs and goldens.
 CARD_FETCH = "card fetch"
-CARD_PATHS = ("/.well-known/agent-card.json", "/.well-known/agent.json")
 
 
 def find_method(name: str) -> MethodSpec | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from a2acli.errors import InvalidResponseError
+from a2acli.wire.endpoints import json_kind
 from a2acli.wire.translate.enums import TERMINAL_STATES, is_terminal, to_core_task_state
 
 _HINT = "the agent's answer does not follow the A2A schema; see it with -o raw or --debug"
@@ -20,18 +21,6 @@ _EVENT_KEYS = ("task", "message", "statusUpdate", "artifactUpdate")
 class _Bad(Exception):
     def __init__(self, where: str, what: str) -> None:
         super().__init__(f"{where} {what}")
-
-
-def json_kind(value: Any) -> str:
-    """`an array`, `a string`, `null` …: a JSON value's kind, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    kinds: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
-    return kinds.get(type(value), type(value).__name__)
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:
@@ -128,36 +117,6 @@ _CHECKS = {
     "push-config-list": _config_list,
     "card": _object,
 }
-
-
-def card_problems(card: Any) -> list[str]:
-    """What makes a card (canonical V1) unusable, cheaply: the fields every A2A call relies on,
-    of the wrong kind (`$.name is a number, not a string`). Not a validation (`a2a check card`
-    does that): a note that the card will not carry a call as it is."""
-    if not isinstance(card, dict):
-        return [f"$ is {json_kind(card)}, not an object"]
-    out: list[str] = []
-
-    def kind(where: str, value: Any, want: type, what: str) -> bool:
-        if isinstance(value, want):
-            return True
-        out.append(f"{where} is {json_kind(value)}, not {what}")
-        return False
-
-    for key in ("name", "description", "version"):
-        if key in card or key == "name":
-            kind(f"$.{key}", card.get(key), str, "a string")
-    if kind("$.supportedInterfaces", card.get("supportedInterfaces", []), list, "an array"):
-        for i, itf in enumerate(card.get("supportedInterfaces") or []):
-            if kind(f"$.supportedInterfaces[{i}]", itf, dict, "an object"):
-                kind(f"$.supportedInterfaces[{i}].url", itf.get("url"), str, "a string")
-    if "capabilities" in card:
-        kind("$.capabilities", card["capabilities"], dict, "an object")
-    if kind("$.skills", card.get("skills", []), list, "an array"):
-        for i, skill in enumerate(card.get("skills") or []):
-            if kind(f"$.skills[{i}]", skill, dict, "an object"):
-                kind(f"$.skills[{i}].id", skill.get("id"), str, "a string")
-    return out
 
 
 def check_result(kind: str, core: Any, method: str) -> None:

@@ -11,8 +11,6 @@ optional unprotected `header`. The payload is the card canonicalized per RFC 878
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import math
 import re
@@ -61,6 +59,9 @@ class SignatureProblem(Exception):
 
 
 def b64url_decode(text: Any, what: str) -> bytes:
+    import base64  # (here, not at the top: `a2a card fetch` of an unsigned card loads this module)
+    import binascii
+
     if not isinstance(text, str) or not text:
         raise SignatureProblem(f"`{what}` is missing or not a string")
     if not re.fullmatch(_B64URL, text):
@@ -72,6 +73,8 @@ def b64url_decode(text: Any, what: str) -> bytes:
 
 
 def b64url_encode(data: bytes) -> str:
+    import base64
+
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 

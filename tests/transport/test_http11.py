@@ -251,3 +251,26 @@ def test_a2a_loads_neither_httpcore_nor_h11_to_call_an_agent(tmp_path):
             [sys.executable, "-c", code.replace("URL", srv.url)], capture_output=True, text=True, timeout=60
         )
     assert proc.stdout.split() == ["200", "[]"], proc.stderr
+
+
+def test_an_answer_sent_before_the_request_was_read_whole_is_read():
+    """An agent that answers after the head (a 413) and closes while the body is still coming:
+    the answer is read, as httpcore did; the request is not sent again."""
+    big = b"x" * 8_000_000
+
+    def early(conn: socket.socket) -> None:
+        conn.recv(4096)
+        conn.sendall(b"HTTP/1.1 413 Payload Too Large\r\nContent-Length: 3\r\nConnection: close\r\n\r\nbig")
+        conn.shutdown(socket.SHUT_WR)
+        time.sleep(0.3)
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    threading.Thread(target=lambda: early(srv.accept()[0]), daemon=True).start()
+    try:
+        with client() as c:
+            resp = c.post(f"http://127.0.0.1:{srv.getsockname()[1]}/", content=big)
+        assert (resp.status_code, resp.text) == (413, "big")
+    finally:
+        srv.close()

@@ -9,12 +9,14 @@ hint and exit code whichever binding carried it."""
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from a2acli.errors import A2acliError, AuthError, HttpError, InvalidResponseError, RpcError
 from a2acli.wire import Wire
 from a2acli.wire.dialects import Dialect
-from a2acli.wire.methods import MethodSpec
+
+if TYPE_CHECKING:
+    from a2acli.wire.methods import MethodSpec  # (a type only: the method table stays off `card fetch`)
 
 
 class HttpRequest(NamedTuple):

@@ -190,7 +190,7 @@ def known_method(method: str, params: Any) -> MethodSpec | None:
     """The method `a2a call` names, if we know it; its params must then be a JSON object."""
     spec = find_method(method)
     if spec is not None and params is not None and not isinstance(params, dict):
-        from a2acli.wire.shapes import json_kind
+        from a2acli.wire.endpoints import json_kind
 
         raise UsageError(
             f"the params of {spec.name} are a JSON object, not {json_kind(params)}",
