@@ -445,7 +445,7 @@ def test_a_stream_that_closes_early_is_polled_to_the_end(cli, respx_mock, no_sle
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
 def test_replays_are_told_by_their_ids_counted_as_often_as_they_came():
-    from a2acli.pipeline.session import EventIds
+    from a2acli.pipeline.tracking import EventIds
 
     ids = EventIds()
     assert [ids.fresh(i) for i in ("1", "1", "3")] == [True, True, True]  # the 2nd event had no id line: it keeps "1"
