@@ -48,18 +48,23 @@ class Http11Transport(httpx.BaseTransport):
         self._context: ssl.SSLContext | None = None
         self._lock = threading.Lock()
         self._idle: dict[_Origin, list[http.client.HTTPConnection]] = {}
-        self._busy: set[http.client.HTTPConnection] = set()
+        # each with its socket: http.client drops `conn.sock` when the answer ends the connection
+        # (Connection: close, HTTP/1.0), and abort() must still reach it
+        self._busy: dict[http.client.HTTPConnection, socket.socket | None] = {}
 
     # -- httpx.BaseTransport --------------------------------------------------------------------
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
         if url.scheme not in ("http", "https"):
             raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
-        origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
+        # the host as the Host header names it: IDNA 2008 (`xn--strae-oqa`), not the IDNA 2003 that
+        # the socket and ssl modules would make of `straße` (`strasse`, another host)
+        origin = (url.scheme, url.raw_host.decode("ascii"), url.port or (443 if url.scheme == "https" else 80))
         timeouts = request.extensions.get("timeout", {})
         conn = self._reuse(origin) or self._connect(origin, timeouts.get("connect"))
+        sock = conn.sock
         with self._lock:
-            self._busy.add(conn)
+            self._busy[conn] = sock
         try:
             _settimeout(conn, timeouts.get("read"))
             try:
@@ -82,7 +87,7 @@ class Http11Transport(httpx.BaseTransport):
         return httpx.Response(
             resp.status,
             headers=headers,
-            stream=_Body(self, origin, conn, resp),
+            stream=_Body(self, origin, conn, sock, resp),
             extensions={
                 "http_version": _VERSIONS.get(resp.version, b"HTTP/1.1"),
                 "reason_phrase": resp.reason.encode("latin-1", "replace"),
@@ -97,11 +102,11 @@ class Http11Transport(httpx.BaseTransport):
         """Shut every connection now, those in use too: a read blocked on one ends at once (it
         fails, and client.py says why). Safe from another thread."""
         with self._lock:
-            conns = [*self._busy, *(c for idle in self._idle.values() for c in idle)]
+            conns = [*self._busy.items(), *((c, c.sock) for idle in self._idle.values() for c in idle)]
             self._busy.clear()
             self._idle.clear()
-        for conn in conns:
-            _shut(conn)
+        for conn, sock in conns:
+            _shut(conn, sock)
 
     def _reuse(self, origin: _Origin) -> http.client.HTTPConnection | None:
         while True:
@@ -141,7 +146,7 @@ class Http11Transport(httpx.BaseTransport):
     def _release(self, origin: _Origin, conn: http.client.HTTPConnection, reusable: bool) -> None:
         with self._lock:
             held = conn in self._busy  # not when abort() took it meanwhile
-            self._busy.discard(conn)
+            self._busy.pop(conn, None)
             if reusable and held:
                 self._idle.setdefault(origin, []).append(conn)
                 return
@@ -149,7 +154,7 @@ class Http11Transport(httpx.BaseTransport):
 
     def _discard(self, conn: http.client.HTTPConnection) -> None:
         with self._lock:
-            self._busy.discard(conn)
+            self._busy.pop(conn, None)
         conn.close()
 
 
@@ -158,9 +163,14 @@ class _Body(httpx.SyncByteStream):
     read to its end (and the agent keeps it open); closed early, the connection is shut."""
 
     def __init__(
-        self, pool: Http11Transport, origin: _Origin, conn: http.client.HTTPConnection, resp: http.client.HTTPResponse
+        self,
+        pool: Http11Transport,
+        origin: _Origin,
+        conn: http.client.HTTPConnection,
+        sock: socket.socket | None,  # conn.sock is None once the answer owns the connection
+        resp: http.client.HTTPResponse,
     ) -> None:
-        self._pool, self._origin, self._conn, self._resp = pool, origin, conn, resp
+        self._pool, self._origin, self._conn, self._sock, self._resp = pool, origin, conn, sock, resp
         self._ended = False
         self._closed = False
 
@@ -197,7 +207,7 @@ class _Body(httpx.SyncByteStream):
         self._closed = True
         reusable = self._ended and not self._resp.will_close
         if not reusable:
-            _shut(self._conn)  # first: a read blocked in another thread ends now
+            _shut(self._conn, self._sock)  # first: a read blocked in another thread ends now
         self._resp.close()
         self._pool._release(self._origin, self._conn, reusable)
 
@@ -266,8 +276,7 @@ def _alive(conn: http.client.HTTPConnection) -> bool:
     return not readable
 
 
-def _shut(conn: http.client.HTTPConnection) -> None:
-    sock = conn.sock
+def _shut(conn: http.client.HTTPConnection, sock: socket.socket | None) -> None:
     if sock is not None:
         try:
             sock.shutdown(socket.SHUT_RDWR)
