@@ -181,10 +181,10 @@ class _Body(httpx.SyncByteStream):
                 chunk = resp.read1(READ_SIZE)
             except TimeoutError as e:
                 raise httpx.ReadTimeout(str(e) or "timed out") from e
-            except http.client.IncompleteRead as e:
+            except http.client.IncompleteRead as e:  # (expected: None for a chunk cut off or its size unreadable)
+                detail = "incomplete chunked read" if e.expected is None else f"{e.expected} bytes of a chunk short"
                 raise httpx.RemoteProtocolError(
-                    "peer closed connection without sending complete message body"
-                    f" (received {len(e.partial)} bytes of the chunk, expected {e.expected})"
+                    f"peer closed connection without sending complete message body ({detail})"
                 ) from e
             except http.client.HTTPException as e:
                 raise httpx.RemoteProtocolError(str(e) or type(e).__name__) from e
@@ -238,7 +238,10 @@ def _read_head(conn: http.client.HTTPConnection) -> http.client.HTTPResponse:
     except http.client.RemoteDisconnected as e:
         raise httpx.RemoteProtocolError("Server disconnected without sending a response.") from e
     except http.client.HTTPException as e:  # not HTTP/1.x: an illegal status line, a header too long
-        raise httpx.RemoteProtocolError(f"illegal status line or header: {e}") from e
+        line = str(e).strip()  # (the line as read: its CRLF, up to 64 KB of whatever the port sent)
+        raise httpx.RemoteProtocolError(
+            f"illegal status line or header: {line[:100] + '…' if len(line) > 100 else line}"
+        ) from e
     except (OSError, ValueError, AttributeError) as e:
         raise httpx.ReadError(str(e) or "the connection was closed") from e
     return resp

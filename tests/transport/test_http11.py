@@ -319,3 +319,29 @@ def test_the_unary_bound_ends_a_body_read_at_once_on_a_connection_the_agent_will
         with pytest.raises(TimeoutExpired, match="did not finish its answer within 0.5s"):
             t.get(srv.url, label="card")
         assert time.monotonic() - t0 < 3
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        (b"hello there\r\n\r\n", "(illegal status line or header: hello there)"),
+        (b"x" * 5000 + b"\r\n\r\n", "(illegal status line or header: " + "x" * 100 + "…)"),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\nabc",
+            "(peer closed connection without sending complete message body (incomplete chunked read))",
+        ),
+    ],
+    ids=["not-http", "not-http-long", "chunk-cut-off"],
+)
+def test_a_broken_answer_is_named_on_one_line(sent, said):
+    """What the agent sent is named without its CRLF and cut short; no `expected None`."""
+
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(sent)
+        return False
+
+    with serving(answer) as srv:
+        t = Transport(TransportConfig(version="1.0"))
+        with pytest.raises(ConnectionBrokenError) as caught:
+            t.get(srv.url, label="card")
+        assert caught.value.message.endswith(said)
