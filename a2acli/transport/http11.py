@@ -128,6 +128,7 @@ class Http11Transport(httpx.BaseTransport):
             conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._context)
         else:
             conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        conn.auto_open = False  # one connection per request: closed (abort()), it is not opened again
         try:
             conn.connect()
         except TimeoutError as e:
@@ -226,6 +227,8 @@ def _write(conn: http.client.HTTPConnection, request: httpx.Request) -> None:
         raise httpx.WriteTimeout(str(e) or "timed out") from e
     except OSError as e:
         raise httpx.WriteError(str(e)) from e
+    except http.client.NotConnected as e:  # abort() closed it meanwhile
+        raise httpx.WriteError("the connection was closed") from e
 
 
 def _read_head(conn: http.client.HTTPConnection) -> http.client.HTTPResponse:

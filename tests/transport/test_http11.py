@@ -345,3 +345,25 @@ def test_a_broken_answer_is_named_on_one_line(sent, said):
         with pytest.raises(ConnectionBrokenError) as caught:
             t.get(srv.url, label="card")
         assert caught.value.message.endswith(said)
+
+
+def test_a_connection_aborted_while_the_request_is_written_is_not_opened_again(monkeypatch):
+    """abort() (the unary bound's timer) lands between the head's write and the body's:
+    http.client would open a new connection on its own and send the body there, to an agent
+    that then waits for the rest of a request (and nothing bounds that read any more)."""
+    import http.client
+
+    pool = Http11Transport(lambda: pytest.fail("no TLS here"))
+    real_send = http.client.HTTPConnection.send
+
+    def send(self: http.client.HTTPConnection, data: bytes) -> None:
+        real_send(self, data)
+        if data.startswith(b"POST "):  # the head went out: the timer fires now
+            pool.abort()
+
+    monkeypatch.setattr(http.client.HTTPConnection, "send", send)
+    with serving(ok()) as srv, httpx.Client(transport=pool) as c:
+        with pytest.raises(httpx.TransportError):
+            c.post(srv.url, content=b"the message", timeout=5)
+        time.sleep(0.2)
+        assert srv.connections == 1
