@@ -11,7 +11,7 @@ Connections are kept per origin and reused only when the answer before was read 
 the agent did not ask to close; an idle connection the agent has closed meanwhile is noticed
 before anything is written to it. Nothing is ever sent twice: a request that fails after being
 written fails. Failures come out as httpx's exceptions, as httpcore's would (client.py maps them).
-Proxies (HTTP_PROXY and the like) are mounted by httpx itself with its own transport."""
+No proxies: httpx reads HTTP_PROXY and the like only when it builds its own transport."""
 
 from __future__ import annotations
 
