@@ -11,7 +11,7 @@ Connections are kept per origin and reused only when the answer before was read 
 the agent did not ask to close; an idle connection the agent has closed meanwhile is noticed
 before anything is written to it. Nothing is ever sent twice: a request that fails after being
 written fails. Failures come out as httpx's exceptions, as httpcore's would (client.py maps them).
-Proxies (HTTP_PROXY and the like) are mounted by httpx itself with its own transport."""
+No proxies: httpx reads HTTP_PROXY and the like only when it builds its own transport."""
 
 from __future__ import annotations
 
@@ -48,18 +48,23 @@ class Http11Transport(httpx.BaseTransport):
         self._context: ssl.SSLContext | None = None
         self._lock = threading.Lock()
         self._idle: dict[_Origin, list[http.client.HTTPConnection]] = {}
-        self._busy: set[http.client.HTTPConnection] = set()
+        # each with its socket: http.client drops `conn.sock` when the answer ends the connection
+        # (Connection: close, HTTP/1.0), and abort() must still reach it
+        self._busy: dict[http.client.HTTPConnection, socket.socket | None] = {}
 
     # -- httpx.BaseTransport --------------------------------------------------------------------
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
         if url.scheme not in ("http", "https"):
             raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
-        origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
+        # the host as the Host header names it: IDNA 2008 (`xn--strae-oqa`), not the IDNA 2003 that
+        # the socket and ssl modules would make of `straße` (`strasse`, another host)
+        origin = (url.scheme, url.raw_host.decode("ascii"), url.port or (443 if url.scheme == "https" else 80))
         timeouts = request.extensions.get("timeout", {})
         conn = self._reuse(origin) or self._connect(origin, timeouts.get("connect"))
+        sock = conn.sock
         with self._lock:
-            self._busy.add(conn)
+            self._busy[conn] = sock
         try:
             _settimeout(conn, timeouts.get("read"))
             try:
@@ -82,7 +87,7 @@ class Http11Transport(httpx.BaseTransport):
         return httpx.Response(
             resp.status,
             headers=headers,
-            stream=_Body(self, origin, conn, resp),
+            stream=_Body(self, origin, conn, sock, resp),
             extensions={
                 "http_version": _VERSIONS.get(resp.version, b"HTTP/1.1"),
                 "reason_phrase": resp.reason.encode("latin-1", "replace"),
@@ -97,11 +102,11 @@ class Http11Transport(httpx.BaseTransport):
         """Shut every connection now, those in use too: a read blocked on one ends at once (it
         fails, and client.py says why). Safe from another thread."""
         with self._lock:
-            conns = [*self._busy, *(c for idle in self._idle.values() for c in idle)]
+            conns = [*self._busy.items(), *((c, c.sock) for idle in self._idle.values() for c in idle)]
             self._busy.clear()
             self._idle.clear()
-        for conn in conns:
-            _shut(conn)
+        for conn, sock in conns:
+            _shut(conn, sock)
 
     def _reuse(self, origin: _Origin) -> http.client.HTTPConnection | None:
         while True:
@@ -123,6 +128,7 @@ class Http11Transport(httpx.BaseTransport):
             conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._context)
         else:
             conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        conn.auto_open = False  # one connection per request: closed (abort()), it is not opened again
         try:
             conn.connect()
         except TimeoutError as e:
@@ -141,7 +147,7 @@ class Http11Transport(httpx.BaseTransport):
     def _release(self, origin: _Origin, conn: http.client.HTTPConnection, reusable: bool) -> None:
         with self._lock:
             held = conn in self._busy  # not when abort() took it meanwhile
-            self._busy.discard(conn)
+            self._busy.pop(conn, None)
             if reusable and held:
                 self._idle.setdefault(origin, []).append(conn)
                 return
@@ -149,7 +155,7 @@ class Http11Transport(httpx.BaseTransport):
 
     def _discard(self, conn: http.client.HTTPConnection) -> None:
         with self._lock:
-            self._busy.discard(conn)
+            self._busy.pop(conn, None)
         conn.close()
 
 
@@ -158,9 +164,14 @@ class _Body(httpx.SyncByteStream):
     read to its end (and the agent keeps it open); closed early, the connection is shut."""
 
     def __init__(
-        self, pool: Http11Transport, origin: _Origin, conn: http.client.HTTPConnection, resp: http.client.HTTPResponse
+        self,
+        pool: Http11Transport,
+        origin: _Origin,
+        conn: http.client.HTTPConnection,
+        sock: socket.socket | None,  # conn.sock is None once the answer owns the connection
+        resp: http.client.HTTPResponse,
     ) -> None:
-        self._pool, self._origin, self._conn, self._resp = pool, origin, conn, resp
+        self._pool, self._origin, self._conn, self._sock, self._resp = pool, origin, conn, sock, resp
         self._ended = False
         self._closed = False
 
@@ -171,10 +182,10 @@ class _Body(httpx.SyncByteStream):
                 chunk = resp.read1(READ_SIZE)
             except TimeoutError as e:
                 raise httpx.ReadTimeout(str(e) or "timed out") from e
-            except http.client.IncompleteRead as e:
+            except http.client.IncompleteRead as e:  # (expected: None for a chunk cut off or its size unreadable)
+                detail = "incomplete chunked read" if e.expected is None else f"{e.expected} bytes of a chunk short"
                 raise httpx.RemoteProtocolError(
-                    "peer closed connection without sending complete message body"
-                    f" (received {len(e.partial)} bytes of the chunk, expected {e.expected})"
+                    f"peer closed connection without sending complete message body ({detail})"
                 ) from e
             except http.client.HTTPException as e:
                 raise httpx.RemoteProtocolError(str(e) or type(e).__name__) from e
@@ -197,7 +208,7 @@ class _Body(httpx.SyncByteStream):
         self._closed = True
         reusable = self._ended and not self._resp.will_close
         if not reusable:
-            _shut(self._conn)  # first: a read blocked in another thread ends now
+            _shut(self._conn, self._sock)  # first: a read blocked in another thread ends now
         self._resp.close()
         self._pool._release(self._origin, self._conn, reusable)
 
@@ -216,6 +227,8 @@ def _write(conn: http.client.HTTPConnection, request: httpx.Request) -> None:
         raise httpx.WriteTimeout(str(e) or "timed out") from e
     except OSError as e:
         raise httpx.WriteError(str(e)) from e
+    except http.client.NotConnected as e:  # abort() closed it meanwhile
+        raise httpx.WriteError("the connection was closed") from e
 
 
 def _read_head(conn: http.client.HTTPConnection) -> http.client.HTTPResponse:
@@ -228,7 +241,10 @@ def _read_head(conn: http.client.HTTPConnection) -> http.client.HTTPResponse:
     except http.client.RemoteDisconnected as e:
         raise httpx.RemoteProtocolError("Server disconnected without sending a response.") from e
     except http.client.HTTPException as e:  # not HTTP/1.x: an illegal status line, a header too long
-        raise httpx.RemoteProtocolError(f"illegal status line or header: {e}") from e
+        line = str(e).strip()  # (the line as read: its CRLF, up to 64 KB of whatever the port sent)
+        raise httpx.RemoteProtocolError(
+            f"illegal status line or header: {line[:100] + '…' if len(line) > 100 else line}"
+        ) from e
     except (OSError, ValueError, AttributeError) as e:
         raise httpx.ReadError(str(e) or "the connection was closed") from e
     return resp
@@ -266,8 +282,7 @@ def _alive(conn: http.client.HTTPConnection) -> bool:
     return not readable
 
 
-def _shut(conn: http.client.HTTPConnection) -> None:
-    sock = conn.sock
+def _shut(conn: http.client.HTTPConnection, sock: socket.socket | None) -> None:
     if sock is not None:
         try:
             sock.shutdown(socket.SHUT_RDWR)

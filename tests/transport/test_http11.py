@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
-from a2acli.errors import ConnectionBrokenError
+from a2acli.errors import ConnectionBrokenError, TimeoutExpired
 from a2acli.transport.client import Transport, TransportConfig
 from a2acli.transport.http11 import Http11Transport
 from a2acli.wire.bindings.base import HttpRequest
@@ -274,3 +274,96 @@ def test_an_answer_sent_before_the_request_was_read_whole_is_read():
         assert (resp.status_code, resp.text) == (413, "big")
     finally:
         srv.close()
+
+
+def test_an_idna_host_is_called_by_the_name_its_host_header_gives(monkeypatch):
+    """`straße.test` is `xn--strae-oqa.test` in IDNA 2008 (httpx's Host header), `strasse.test` in
+    the IDNA 2003 of Python's codec: the connection goes to the host the request names."""
+    real = socket.getaddrinfo
+    asked: list[object] = []
+
+    def resolve(host, port, *args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(host)
+        if host in ("xn--strae-oqa.test", b"xn--strae-oqa.test"):
+            return real("127.0.0.1", port, *args, **kwargs)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    with serving(ok()) as srv, client() as c:
+        monkeypatch.setattr(socket, "getaddrinfo", resolve)
+        port = srv.url.rsplit(":", 1)[1]
+        resp = c.get(f"http://straße.test:{port}/")
+        assert resp.text == "ok", asked
+        assert b"\r\nHost: xn--strae-oqa.test:" in srv.requests[0]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\nab",
+        b"HTTP/1.0 200 OK\r\nContent-Length: 10\r\n\r\nab",
+    ],
+    ids=["connection-close", "http-1.0"],
+)
+def test_the_unary_bound_ends_a_body_read_at_once_on_a_connection_the_agent_will_close(head):
+    """http.client hands a connection that ends with its answer to the answer (its `sock` is None
+    then): abort() and close() must still reach the socket, or the read waits for the idle bound."""
+
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(head)
+        time.sleep(6)
+        return False
+
+    with serving(answer) as srv:
+        t = Transport(TransportConfig(version="1.0", unary_bound=0.5, idle_timeout=5))
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutExpired, match="did not finish its answer within 0.5s"):
+            t.get(srv.url, label="card")
+        assert time.monotonic() - t0 < 3
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        (b"hello there\r\n\r\n", "(illegal status line or header: hello there)"),
+        (b"x" * 5000 + b"\r\n\r\n", "(illegal status line or header: " + "x" * 100 + "…)"),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\nabc",
+            "(peer closed connection without sending complete message body (incomplete chunked read))",
+        ),
+    ],
+    ids=["not-http", "not-http-long", "chunk-cut-off"],
+)
+def test_a_broken_answer_is_named_on_one_line(sent, said):
+    """What the agent sent is named without its CRLF and cut short; no `expected None`."""
+
+    def answer(conn: socket.socket, n: int) -> bool:
+        conn.sendall(sent)
+        return False
+
+    with serving(answer) as srv:
+        t = Transport(TransportConfig(version="1.0"))
+        with pytest.raises(ConnectionBrokenError) as caught:
+            t.get(srv.url, label="card")
+        assert caught.value.message.endswith(said)
+
+
+def test_a_connection_aborted_while_the_request_is_written_is_not_opened_again(monkeypatch):
+    """abort() (the unary bound's timer) lands between the head's write and the body's:
+    http.client would open a new connection on its own and send the body there, to an agent
+    that then waits for the rest of a request (and nothing bounds that read any more)."""
+    import http.client
+
+    pool = Http11Transport(lambda: pytest.fail("no TLS here"))
+    real_send = http.client.HTTPConnection.send
+
+    def send(self: http.client.HTTPConnection, data: bytes) -> None:
+        real_send(self, data)
+        if data.startswith(b"POST "):  # the head went out: the timer fires now
+            pool.abort()
+
+    monkeypatch.setattr(http.client.HTTPConnection, "send", send)
+    with serving(ok()) as srv, httpx.Client(transport=pool) as c:
+        with pytest.raises(httpx.TransportError):
+            c.post(srv.url, content=b"the message", timeout=5)
+        time.sleep(0.2)
+        assert srv.connections == 1
