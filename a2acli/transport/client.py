@@ -255,8 +255,14 @@ class Transport:
                 f"{ex.url} sent nothing for {self.cfg.idle_timeout:g}s (the idle bound without --timeout)",
                 hint="check that the agent is up; --timeout N waits up to N seconds in all",
             ) from e
-        except httpx.ConnectError as e:
+        except (httpx.ConnectError, httpx.ProxyError) as e:
             ex.error = f"connect: {e}"
+            proxy = self._connections.proxy_for(httpx.URL(ex.url)) if self._connections is not None else None
+            if proxy is not None:  # the proxy is down, or refused the call
+                raise UnreachableError(
+                    f"cannot reach {ex.url} through the proxy {proxy}: {e or type(e).__name__}",
+                    hint="check HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, or list the agent's host in NO_PROXY",
+                ) from e
             raise _connect_error(ex.url, e, what="--catalog" if ex.label == "catalog" else "--url") from e
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.StreamError) as e:
             ex.error = f"broken: {e}"

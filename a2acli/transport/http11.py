@@ -11,7 +11,10 @@ Connections are kept per origin and reused only when the answer before was read 
 the agent did not ask to close; an idle connection the agent has closed meanwhile is noticed
 before anything is written to it. Nothing is ever sent twice: a request that fails after being
 written fails. Failures come out as httpx's exceptions, as httpcore's would (client.py maps them).
-No proxies: httpx reads HTTP_PROXY and the like only when it builds its own transport."""
+Proxies: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY (either case; NO_PROXY as curl reads it,
+net.bypasses_proxy); an agent on this machine (localhost, 127.0.0.0/8, ::1) is
+never proxied, as Go's net/http does. A proxied request goes through httpx's
+own transport (httpcore, loaded then), with the same TLS context."""
 
 from __future__ import annotations
 
@@ -51,12 +54,17 @@ class Http11Transport(httpx.BaseTransport):
         # each with its socket: http.client drops `conn.sock` when the answer ends the connection
         # (Connection: close, HTTP/1.0), and abort() must still reach it
         self._busy: dict[http.client.HTTPConnection, socket.socket | None] = {}
+        self._proxies: dict[str, str] | None = None  # the environment's, read on the first request
+        self._proxied: dict[tuple[str, bool], httpx.BaseTransport] = {}  # by proxy URL, and TLS or not
 
     # -- httpx.BaseTransport --------------------------------------------------------------------
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
         if url.scheme not in ("http", "https"):
             raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
+        proxy = self._proxy(url)
+        if proxy is not None:
+            return self._through(proxy, url).handle_request(request)
         # the host as the Host header names it: IDNA 2008 (`xn--strae-oqa`), not the IDNA 2003 that
         # the socket and ssl modules would make of `straße` (`strasse`, another host)
         origin = (url.scheme, url.raw_host.decode("ascii"), url.port or (443 if url.scheme == "https" else 80))
@@ -97,16 +105,62 @@ class Http11Transport(httpx.BaseTransport):
     def close(self) -> None:
         self.abort()
 
+    # -- proxies --------------------------------------------------------------------------------
+    def proxy_for(self, url: httpx.URL) -> str | None:
+        """The proxy `url` goes through, as it may be shown (no user or password), or None."""
+        proxy = self._proxy(url)
+        if proxy is None:
+            return None
+        shown = httpx.URL(proxy)
+        return str(shown.copy_with(username=None, password=None)) if shown.userinfo else proxy
+
+    def _proxy(self, url: httpx.URL) -> str | None:
+        """The proxy URL the environment names for `url`, or None (direct)."""
+        if self._proxies is None:
+            from urllib.request import getproxies  # (loaded already: httpx imports it)
+
+            self._proxies = {k: v for k, v in getproxies().items() if v}
+        proxies = self._proxies
+        proxy = proxies.get(url.scheme) or proxies.get("all")
+        if not proxy:
+            return None
+        from a2acli.net import bypasses_proxy, is_loopback
+
+        if is_loopback(url.host):
+            return None
+        port = url.port or (443 if url.scheme == "https" else 80)
+        if bypasses_proxy(url.raw_host.decode("ascii"), port, proxies.get("no", "")):
+            return None
+        return proxy if "://" in proxy else f"http://{proxy}"
+
+    def _through(self, proxy: str, url: httpx.URL) -> httpx.BaseTransport:
+        """httpx's own transport through `proxy`; with the TLS context when TLS is spoken (to an
+        https:// agent, or to an https:// proxy), else none (no CA bundle is loaded for it)."""
+        tls = url.scheme == "https" or proxy.startswith("https:")
+        with self._lock:
+            transport = self._proxied.get((proxy, tls))
+        if transport is None:
+            if tls and self._context is None:
+                self._context = self._tls()
+            made = httpx.HTTPTransport(proxy=proxy, verify=self._context if tls else False)  # type: ignore[arg-type]
+            with self._lock:
+                transport = self._proxied.setdefault((proxy, tls), made)
+        return transport
+
     # -- connections ----------------------------------------------------------------------------
     def abort(self) -> None:
         """Shut every connection now, those in use too: a read blocked on one ends at once (it
         fails, and client.py says why). Safe from another thread."""
         with self._lock:
             conns = [*self._busy.items(), *((c, c.sock) for idle in self._idle.values() for c in idle)]
+            proxied = list(self._proxied.values())
             self._busy.clear()
             self._idle.clear()
+            self._proxied.clear()
         for conn, sock in conns:
             _shut(conn, sock)
+        for transport in proxied:
+            transport.close()
 
     def _reuse(self, origin: _Origin) -> http.client.HTTPConnection | None:
         while True:

@@ -3,6 +3,7 @@ path), against raw-socket servers on 127.0.0.1 that see the bytes as they cross 
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
+from a2a_testkit import v1_card
 
 from a2acli.errors import ConnectionBrokenError, TimeoutExpired
 from a2acli.transport.client import Transport, TransportConfig
@@ -367,3 +369,103 @@ def test_a_connection_aborted_while_the_request_is_written_is_not_opened_again(m
             c.post(srv.url, content=b"the message", timeout=5)
         time.sleep(0.2)
         assert srv.connections == 1
+
+
+@pytest.fixture
+def proxy(monkeypatch):
+    """A forward proxy on 127.0.0.1 that answers every request itself, saying which request line
+    it got; HTTP_PROXY names it (and no other proxy variable is set)."""
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+
+    def answer(conn: socket.socket, n: int) -> bool:
+        body = json.dumps(v1_card("http://agent.invalid:8080/", name="via proxy")).encode()
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
+        return True
+
+    with serving(answer) as srv:
+        monkeypatch.setenv("HTTP_PROXY", srv.url)
+        yield srv
+
+
+def test_http_proxy_carries_a_call_to_another_host(proxy):
+    with client() as c:
+        assert c.get("http://agent.invalid:8080/.well-known/agent-card.json").json()["name"] == "via proxy"
+    assert proxy.requests[0].startswith(b"GET http://agent.invalid:8080/.well-known/agent-card.json HTTP/1.1\r\n")
+
+
+def test_no_proxy_and_loopback_go_direct(proxy, monkeypatch):
+    with serving(ok(b"direct")) as agent, client() as c:
+        assert c.get(agent.url).text == "direct"  # 127.0.0.1: never through a proxy
+        assert c.get(agent.url.replace("127.0.0.1", "localhost")).text == "direct"
+    monkeypatch.setenv("NO_PROXY", "example.invalid")
+    with client() as c, pytest.raises(httpx.ConnectError):
+        c.get("http://agent.example.invalid/")  # direct, and nobody resolves it
+    assert proxy.requests == []
+
+
+def test_through_a_proxy_the_cli_calls_and_says_the_same(proxy, cli):
+    """`a2a card fetch` of an agent behind HTTP_PROXY: the card comes through it."""
+    result = cli("card", "fetch", "-u", "http://agent.invalid:8080", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["name"] == "via proxy"
+    assert len(proxy.requests) == 1 and proxy.requests[0].startswith(
+        b"GET http://agent.invalid:8080/.well-known/agent-card.json "
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "port", "no_proxy", "direct"),
+    [
+        ("agent.example.com", 80, "*", True),
+        ("agent.example.com", 80, "example.com", True),
+        ("agent.example.com", 80, ".example.com", True),
+        ("example.com", 80, ".example.com", True),
+        ("badexample.com", 80, "example.com", False),
+        ("agent.example.com", 8080, "example.com:8080", True),
+        ("agent.example.com", 80, "example.com:8080", False),
+        ("10.1.2.3", 80, "10.0.0.0/8", True),
+        ("10.1.2.3", 80, "10.1.2.3", True),
+        ("11.1.2.3", 80, "10.0.0.0/8", False),
+        ("fd00::1", 443, "[fd00::1]:443", True),
+        ("fd00::1", 443, "fd00::/8", True),
+        ("fd00::1", 80, "[fd00::1]:443", False),
+        ("agent.example.com", 80, " other.org , example.com ", True),
+        ("agent.example.com", 80, "", False),
+    ],
+)
+def test_no_proxy_reads_as_curl_reads_it(host, port, no_proxy, direct):
+    from a2acli.net import bypasses_proxy
+
+    assert bypasses_proxy(host, port, no_proxy) is direct
+
+
+def test_a_proxy_that_is_down_is_named_with_a_hint_exit_3(cli, monkeypatch):
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()
+    for name in ("HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "https_proxy", "all_proxy", "no_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://user:secret@127.0.0.1:{port}")
+    result = cli("card", "fetch", "-u", "http://agent.invalid:8080")
+    assert result.exit_code == 3
+    assert f"through the proxy http://127.0.0.1:{port}" in result.stderr and "secret" not in result.stderr
+    assert "NO_PROXY" in result.stderr
+
+
+def test_an_https_agent_goes_through_the_proxy_by_connect_and_a_refusal_is_said(cli, monkeypatch):
+    def refuse(conn: socket.socket, n: int) -> bool:
+        conn.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+        return False
+
+    for name in ("HTTP_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "all_proxy", "no_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with serving(refuse) as srv:
+        monkeypatch.setenv("HTTPS_PROXY", srv.url)
+        result = cli("card", "fetch", "-u", "https://agent.invalid")
+    assert srv.requests and srv.requests[0].startswith(b"CONNECT agent.invalid:443 HTTP/1.1\r\n")
+    assert result.exit_code == 3 and f"cannot reach https://agent.invalid/.well-known/agent-card.json through the proxy {srv.url}" in result.stderr
