@@ -12,8 +12,6 @@ os.environ["NO_COLOR"] = "1"
 os.environ.pop("FORCE_COLOR", None)
 for _k in [k for k in os.environ if k.startswith("A2ACLI_") and k != "A2ACLI_UPDATE_GOLDEN"]:
     del os.environ[_k]
-for _k in [k for k in os.environ if k.lower() in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")]:
-    del os.environ[_k]  # the machine's proxy: tests that want one set it (tests/transport/test_http11.py)
 os.environ["A2ACLI_GLOBAL_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-config.toml")
 os.environ["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml of the checkout's directories
 
