@@ -184,7 +184,25 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
         close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.7)
         return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
     message = text.strip().rstrip(".")
-    return (message[:1].lower() + message[1:]), see
+    return (message[:1].lower() + message[1:]), _what_is_missing(e) or see
+
+
+def _what_is_missing(e: Exception) -> str | None:
+    """For a missing option or argument: what it takes, from its help (`--to: the agent to replay
+    against: base URL or card URL (as --url); see `a2a replay --help``)."""
+    param = getattr(e, "param", None) if type(e).__name__ == "MissingParameter" else None
+    text = " ".join(str(getattr(param, "help", None) or "").split())
+    if param is None or not text:
+        return None
+    first = text.split(". ")[0].rstrip(".")
+    if getattr(param, "param_type_name", "") == "argument":
+        name = str(getattr(param, "human_readable_name", "") or "").strip("{}")
+    else:
+        opts = list(getattr(param, "opts", None) or [])
+        name = next((o for o in opts if o.startswith("--")), opts[0] if opts else "")
+    ctx = getattr(e, "ctx", None)
+    path = getattr(ctx, "command_path", None) or "a2a"
+    return f"{name}: {first[:1].lower() + first[1:]}; see `{path} --help`"
 
 
 def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> bool:

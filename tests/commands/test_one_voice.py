@@ -25,7 +25,7 @@ def agent(respx_mock):
 def test_missing_argument_says_which_with_the_usage_line(cli):
     result = cli("tasks", "get")
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == ["error: missing argument 'TASK_ID' [A2ACLI_ERR_USAGE]", "usage: a2a tasks get [OPTIONS] TASK_ID", "hint: see `a2a tasks get --help`"]
+    assert result.stderr.splitlines() == ["error: missing argument 'TASK_ID' [A2ACLI_ERR_USAGE]", "usage: a2a tasks get [OPTIONS] TASK_ID", "hint: TASK_ID: the task id; see `a2a tasks get --help`"]
     assert "╭" not in result.stderr and result.stdout == ""
 
 
@@ -45,7 +45,7 @@ def test_unknown_option_suggests_the_closest(cli):
 def test_typer_usage_error_under_json_is_the_envelope(cli):
     result = cli("tasks", "get", "-o", "json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout)["error"] == {"code": "A2ACLI_ERR_USAGE", "message": "missing argument 'TASK_ID'", "hint": "see `a2a tasks get --help`", "a2aCode": None}
+    assert json.loads(result.stdout)["error"] == {"code": "A2ACLI_ERR_USAGE", "message": "missing argument 'TASK_ID'", "hint": "TASK_ID: the task id; see `a2a tasks get --help`", "a2aCode": None}
 
 
 def test_a_group_without_a_command_still_shows_its_help(cli):
@@ -166,3 +166,9 @@ def test_completion_install_writes_to_the_users_own_location(cli, tmp_path, shel
 def test_completion_install_without_a_known_shell_says_how(cli, tmp_path):
     result = cli("completion", "install", env={"HOME": str(tmp_path), "SHELL": "/bin/tcsh"})
     assert result.exit_code == 2 and "a2a completion install bash|zsh|fish" in result.stderr
+
+
+def test_a_missing_option_says_what_it_takes(cli):
+    result = cli("replay", "dump.json")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "hint: --to: the agent to replay against: base URL or card URL (as --url); see `a2a replay --help`"
