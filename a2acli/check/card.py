@@ -22,11 +22,11 @@ from a2acli.check.findings import (
     WARNING,
     CardReport,
     Finding,
-    _json_type,
     _schema_findings,
     nearest,
     path_of,
 )
+from a2acli.wire.endpoints import json_kind
 
 __all__ = [
     "ERROR",
@@ -253,7 +253,7 @@ def validate_card(doc: Any, card_url: str | None = None) -> CardReport:
     is where it came from (interface hosts are compared with it; None or file:// skips that)."""
     if not isinstance(doc, dict):
         return CardReport(
-            (), False, [Finding(ERROR, "$", f"an Agent Card is a JSON object, not {_json_type(doc)}", "", "wrong-type")]
+            (), False, [Finding(ERROR, "$", f"an Agent Card is a JSON object, not {json_kind(doc)}", "", "wrong-type")]
         )
     versions, hybrid = declared_versions(doc)
     findings: list[Finding] = []

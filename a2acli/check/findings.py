@@ -8,6 +8,8 @@ import difflib
 import re
 from typing import Any, NamedTuple
 
+from a2acli.wire.endpoints import json_kind
+
 ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 
@@ -147,7 +149,7 @@ def _schema_findings(doc: dict[str, Any], model: Any, version: str) -> list[Find
                     Finding(
                         ERROR,
                         path,
-                        f"wrong type: {_json_type(err.get('input'))} where {_TYPE_WORDS[kind]} is required: fix the value"
+                        f"wrong type: {json_kind(err.get('input'))} where {_TYPE_WORDS[kind]} is required: fix the value"
                         if got
                         else "wrong type",
                         version,
@@ -159,16 +161,3 @@ def _schema_findings(doc: dict[str, Any], model: Any, version: str) -> list[Find
                 out.append(Finding(ERROR, path, f"{msg}", version, "schema"))
         return out
     return []
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)

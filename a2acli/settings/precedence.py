@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from a2acli.errors import UsageError
 from a2acli.settings.files import _NOT_SETTINGS, ConfigFile, Layer, _toml_key, config_path, global_files, local_files
 from a2acli.settings.table import SETTINGS, env_names
+from a2acli.wire.endpoints import json_kind
 
 
 def _table(f: ConfigFile, key: str) -> dict[str, Any]:
@@ -161,21 +162,9 @@ def check_types(layer: Layer) -> None:
                 raise _wrong_type(f"{prefix}{table}.{k}", v, "a string", path)
 
 
-def _kind(value: Any) -> str:
-    """What a TOML value is, in words."""
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "a table",
-    }.get(type(value), type(value).__name__)
-
-
 def _wrong_type(key: str, value: Any, wanted: str, path: Path | None = None) -> UsageError:
     return UsageError(
-        f"{key} in the config file {path or config_path()} is {_kind(value)}, not {wanted}",
+        f"{key} in the config file {path or config_path()} is {json_kind(value, mapping='a table')}, not {wanted}",
         hint=f"fix {key} in the file, or `a2a config set` it",
     )
 

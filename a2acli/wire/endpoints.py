@@ -11,15 +11,16 @@ from a2acli.errors import CARD_INVALID, TRANSPORT_NOT_OFFERED, VERSION_NOT_SUPPO
 from a2acli.wire import Wire, is_pre_v03, version_of
 
 
-def json_kind(value: Any) -> str:
-    """`an array`, `a string`, `null` …: a JSON value's kind, for messages."""
+def json_kind(value: Any, *, mapping: str = "an object") -> str:
+    """`an array`, `a string`, `null` …: a JSON value's kind, for messages; `mapping` names a dict
+    (a TOML file's is "a table")."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, (int, float)):
         return "a number"
-    kinds: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    kinds: dict[type, str] = {str: "a string", list: "an array", dict: mapping}
     return kinds.get(type(value), type(value).__name__)
 
 
