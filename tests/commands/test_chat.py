@@ -342,6 +342,7 @@ class _Terminal:
         if self.pid == 0:  # the child: becomes `a2a`
             os.execve(sys.executable, [sys.executable, "-m", "a2acli", *args], env)
         self.seen = ""
+        self.before = ""  # what earlier expect() calls took: a failure shows where it stopped
 
     def expect(self, text: str, timeout: float = 20) -> str:
         """Read until `text` shows up; what was read up to and including it."""
@@ -353,7 +354,7 @@ class _Terminal:
         deadline = time.monotonic() + timeout
         while text not in self.seen:
             left = deadline - time.monotonic()
-            assert left > 0, f"{text!r} not seen in:\n{self.seen}"
+            assert left > 0, f"{text!r} not seen in:\n{self.seen}\n(after, already matched:\n{self.before[-600:]})"
             ready, _, _ = select.select([self.fd], [], [], left)
             if ready:
                 try:
@@ -363,7 +364,36 @@ class _Terminal:
                 assert chunk, f"{text!r} not seen before the end:\n{self.seen}"
                 self.seen += re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", chunk)  # control sequences and CRs out
         upto, _, self.seen = self.seen.partition(text)
+        self.before += upto + text
         return upto + text
+
+    def wait_for_a_key(self, timeout: float = 20) -> None:
+        """Return once `a2a` waits for the next key: asleep in the select() of Python's readline
+        loop (Linux: /proc/PID/stat and wchan), as it always is when a person types one.
+
+        Needed before a Ctrl-C at the prompt. The echo of a key is written while readline is
+        still handling that key, before it is back in select(); a SIGINT that comes in between
+        is only noted by Python's signal handler, and CPython's readline loop
+        (readline_until_enter_or_signal) looks at signals only when select() fails with EINTR:
+        this Ctrl-C then does nothing until the line ends. A test writing Ctrl-C as soon as the
+        echo shows lands in that gap whenever the child is slow to get back (a loaded machine)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with open(f"/proc/{self.pid}/stat") as f:
+                    state = f.read().rpartition(")")[2].split()[0]
+                with open(f"/proc/{self.pid}/wchan") as f:
+                    wchan = f.read()
+            except OSError:  # no /proc (macOS): a person's pause between two keys
+                time.sleep(0.5)
+                return
+            # S: asleep in a system call; wchan names it where the kernel tells (else "0")
+            if state == "S" and (wchan in ("", "0") or "select" in wchan or "poll" in wchan):
+                return
+            assert time.monotonic() < deadline, f"a2a never waited for a key (state {state}, in {wchan!r})"
+            time.sleep(0.005)
 
     def send(self, keys: str) -> None:
         import os
@@ -413,11 +443,12 @@ def test_through_a_pseudo_terminal_chat_is_a_repl(tmp_path):
         stopped = term.expect("you> ")
         assert "turn stopped before the agent answered" in stopped and "the agent may go on with it; this session goes on (Ctrl-D leaves)" in stopped
         assert "a2a tasks list --context-id c-1 -u " + agent.url in stopped  # how to find the task it may have started
-        # Ctrl-C at the prompt: the line goes, the session stays. The line's echo first, so that
-        # readline is reading: "half a line\x03" sent at once, as the prompt's last byte came, was
-        # lost now and then (nothing more on the terminal; 1 run in 5 to 14, before this session too)
+        # Ctrl-C at the prompt: the line goes, the session stays. Typed once readline waits for
+        # the next key, as a person types it: sent as soon as the line's echo showed, it was lost
+        # now and then (see wait_for_a_key)
         term.send("half a line")
         term.expect("half a line")
+        term.wait_for_a_key()
         term.send("\x03")
         term.expect("you> ")
         term.send("/task\r")
