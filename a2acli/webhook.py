@@ -407,14 +407,14 @@ def listen(
         )
     received = rejected = 0
     with Receiver(host, port, token=token, auth=auth, dump=dump) as rx:
-        out.note(f"listening for A2A push notifications on {rx.url} (any path; Ctrl-C to stop)")
-        checks = " and ".join(x for x, on in (("--token", token), ("--auth", auth)) if on)
-        out.note(
-            f"push URL: {rx.url}/hook   e.g. a2a send --skill create-user --push-url {rx.url}/hook"
-            + (f"   (checking {checks})" if checks else "")
-        )
-        deadline = None if timeout is None else time.monotonic() + timeout
-        try:
+        try:  # from the first line on: a script that reads the URL may stop the receiver at once
+            out.note(f"listening for A2A push notifications on {rx.url} (any path; Ctrl-C to stop)")
+            checks = " and ".join(x for x, on in (("--token", token), ("--auth", auth)) if on)
+            out.note(
+                f"push URL: {rx.url}/hook   e.g. a2a send --skill create-user --push-url {rx.url}/hook"
+                + (f"   (checking {checks})" if checks else "")
+            )
+            deadline = None if timeout is None else time.monotonic() + timeout
             with out.holding():  # deliveries already queued are written together; flushed before waiting
                 while count is None or received < count:
                     left = None if deadline is None else deadline - time.monotonic()

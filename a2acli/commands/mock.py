@@ -90,16 +90,16 @@ def mock_command(
             out.warn(line)
         for line in served.summary():
             out.note(f"serving {line}")
-        out.document(
-            {
-                "url": served.url,
-                **({"grpcUrl": served.grpc_url} if served.grpc_url else {}),
-                "calls": [c.name for c in served.found.calls],
-            },
-            lambda: out.text(served.url),
-        )
-        out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
-        try:
+        try:  # from the document on: a script that reads the URL may stop the mock at once
+            out.document(
+                {
+                    "url": served.url,
+                    **({"grpcUrl": served.grpc_url} if served.grpc_url else {}),
+                    "calls": [c.name for c in served.found.calls],
+                },
+                lambda: out.text(served.url),
+            )
+            out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
             _wait(duration)
         except KeyboardInterrupt:  # the way to stop it: said as webhook listen says it, exit 130, stdout
             out.note("interrupted: the mock stopped")  # keeps its one document

@@ -225,3 +225,28 @@ def test_a_host_this_machine_does_not_have_is_a_usage_error(cli):
     result = cli("webhook", "listen", "--host", "999.1.1.1", "--port", "0", "--timeout", "1", "--token", "t0k3n")
     assert result.exit_code == 2
     assert "cannot listen on 999.1.1.1" in result.stderr and "--host takes an address of this machine" in result.stderr
+
+
+def test_a_script_that_stops_it_as_soon_as_it_listens_gets_the_same_quiet_130():
+    """A script reads the URL from the first line, then sends SIGINT at once: the interruption
+    is said as for a person's Ctrl-C (exit 130), never an error (the window before the wait)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "a2acli", "webhook", "listen", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**env, "A2ACLI_GLOBAL_CONFIG": os.devnull},
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        assert b"listening for A2A push notifications on http://127.0.0.1:" in first, first
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert b"interrupted: 0 notification(s) received" in err and b"error:" not in err
