@@ -55,6 +55,7 @@ class Http11Transport(httpx.BaseTransport):
         # (Connection: close, HTTP/1.0), and abort() must still reach it
         self._busy: dict[http.client.HTTPConnection, socket.socket | None] = {}
         self._proxies: dict[str, str] | None = None  # the environment's, read on the first request
+        self._aborts = 0  # abort() calls so far: one that lands while a connection is opened cuts it too
         self._proxied: dict[tuple[str, bool], httpx.BaseTransport] = {}  # by proxy URL, and TLS or not
 
     # -- httpx.BaseTransport --------------------------------------------------------------------
@@ -69,11 +70,15 @@ class Http11Transport(httpx.BaseTransport):
         # the socket and ssl modules would make of `straße` (`strasse`, another host)
         origin = (url.scheme, url.raw_host.decode("ascii"), url.port or (443 if url.scheme == "https" else 80))
         timeouts = request.extensions.get("timeout", {})
+        aborts = self._aborts
         conn = self._reuse(origin) or self._connect(origin, timeouts.get("connect"))
         sock = conn.sock
         with self._lock:
             self._busy[conn] = sock
+            cut = self._aborts != aborts  # abort() ran while the connection was being opened or taken
         try:
+            if cut:
+                raise httpx.ReadError("the connection was closed")
             _settimeout(conn, timeouts.get("read"))
             try:
                 _write(conn, request)
@@ -155,6 +160,7 @@ class Http11Transport(httpx.BaseTransport):
             conns = [*self._busy.items(), *((c, c.sock) for idle in self._idle.values() for c in idle)]
             proxied = list(self._proxied.values())
             self._busy.clear()
+            self._aborts += 1
             self._idle.clear()
             self._proxied.clear()
         for conn, sock in conns:

@@ -468,4 +468,28 @@ def test_an_https_agent_goes_through_the_proxy_by_connect_and_a_refusal_is_said(
         monkeypatch.setenv("HTTPS_PROXY", srv.url)
         result = cli("card", "fetch", "-u", "https://agent.invalid")
     assert srv.requests and srv.requests[0].startswith(b"CONNECT agent.invalid:443 HTTP/1.1\r\n")
-    assert result.exit_code == 3 and f"cannot reach https://agent.invalid/.well-known/agent-card.json through the proxy {srv.url}" in result.stderr
+    assert (
+        result.exit_code == 3
+        and f"cannot reach https://agent.invalid/.well-known/agent-card.json through the proxy {srv.url}"
+        in result.stderr
+    )
+
+
+def test_an_abort_while_the_connection_is_being_opened_cuts_that_connection_too(monkeypatch):
+    """abort() from the unary bound's timer, landing while a connection is made: the request is
+    not written on it (it fails as a closed connection, which client.py reports as the cut)."""
+    import http.client
+
+    with serving(ok()) as srv:
+        pool = Http11Transport(lambda: pytest.fail("no TLS here"))
+        real = http.client.HTTPConnection.connect
+
+        def connect_during_an_abort(self: http.client.HTTPConnection) -> None:
+            pool.abort()
+            real(self)
+
+        monkeypatch.setattr(http.client.HTTPConnection, "connect", connect_during_an_abort)
+        with httpx.Client(transport=pool) as c, pytest.raises(httpx.ReadError, match="closed"):
+            c.get(srv.url)
+        time.sleep(0.1)
+        assert srv.requests == []  # nothing was written
