@@ -184,10 +184,10 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
         close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.7)
         return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
     message = text.strip().rstrip(".")
-    return (message[:1].lower() + message[1:]), _what_is_missing(e) or see
+    return (message[:1].lower() + message[1:]), _what_is_missing(e, see) or see
 
 
-def _what_is_missing(e: Exception) -> str | None:
+def _what_is_missing(e: Exception, see: str) -> str | None:
     """For a missing option or argument: what it takes, from its help (`--to: the agent to replay
     against: base URL or card URL (as --url); see `a2a replay --help``)."""
     param = getattr(e, "param", None) if type(e).__name__ == "MissingParameter" else None
@@ -200,9 +200,7 @@ def _what_is_missing(e: Exception) -> str | None:
     else:
         opts = list(getattr(param, "opts", None) or [])
         name = next((o for o in opts if o.startswith("--")), opts[0] if opts else "")
-    ctx = getattr(e, "ctx", None)
-    path = getattr(ctx, "command_path", None) or "a2a"
-    return f"{name}: {first[:1].lower() + first[1:]}; see `{path} --help`"
+    return f"{name}: {first[:1].lower() + first[1:]}; {see}"
 
 
 def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> bool:

@@ -2,8 +2,8 @@
 
 Every exchange is reported to taps (debug printer, dump writer, X-Request-ID reporter) with the
 bytes exactly as they crossed the wire. httpx builds the requests and reads the answers; the
-connections are a2a's own (http11.py), so httpx's transport stack (httpcore, h11, anyio) is not
-loaded."""
+connections are a2a's own (http11.py), so httpx's transport stack (httpcore, h11, anyio) is
+loaded only for a call through a proxy."""
 
 from __future__ import annotations
 

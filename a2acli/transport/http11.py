@@ -116,8 +116,7 @@ class Http11Transport(httpx.BaseTransport):
         proxy = self._proxy(url)
         if proxy is None:
             return None
-        shown = httpx.URL(proxy)
-        return str(shown.copy_with(username=None, password=None)) if shown.userinfo else proxy
+        return _shown(proxy)
 
     def _proxy(self, url: httpx.URL) -> str | None:
         """The proxy URL the environment names for `url`, or None (direct)."""
@@ -145,9 +144,17 @@ class Http11Transport(httpx.BaseTransport):
         with self._lock:
             transport = self._proxied.get((proxy, tls))
         if transport is None:
-            if tls and self._context is None:
-                self._context = self._tls()
-            made = httpx.HTTPTransport(proxy=proxy, verify=self._context if tls else False)  # type: ignore[arg-type]
+            try:
+                made = httpx.HTTPTransport(proxy=proxy, verify=self._tls_context() if tls else False)
+            except (ValueError, ImportError) as e:  # a scheme httpx has no transport for; socks5 without socksio
+                from a2acli.errors import UsageError
+
+                why = str(e) if isinstance(e, ImportError) else f"no {proxy.partition('://')[0]}:// proxies"
+                raise UsageError(
+                    f"the proxy {_shown(proxy)} (from the environment) is not one a2a can use: {why}",
+                    hint="HTTP_PROXY / HTTPS_PROXY / ALL_PROXY take an http:// or https:// proxy URL"
+                    " (socks5:// with `pip install 'httpx[socks]'`); NO_PROXY lists hosts to call directly",
+                ) from None
             with self._lock:
                 transport = self._proxied.setdefault((proxy, tls), made)
         return transport
@@ -183,9 +190,7 @@ class Http11Transport(httpx.BaseTransport):
         scheme, host, port = origin
         conn: http.client.HTTPConnection
         if scheme == "https":
-            if self._context is None:
-                self._context = self._tls()
-            conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._context)
+            conn = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._tls_context())
         else:
             conn = http.client.HTTPConnection(host, port, timeout=timeout)
         conn.auto_open = False  # one connection per request: closed (abort()), it is not opened again
@@ -198,6 +203,12 @@ class Http11Transport(httpx.BaseTransport):
             conn.close()
             raise httpx.ConnectError(str(e)) from e
         return conn
+
+    def _tls_context(self) -> ssl.SSLContext:
+        """The TLS context, made on first use."""
+        if self._context is None:
+            self._context = self._tls()
+        return self._context
 
     def _lost(self, conn: http.client.HTTPConnection) -> bool:
         """Whether abort() took `conn` away while it was in use."""
@@ -271,6 +282,12 @@ class _Body(httpx.SyncByteStream):
             _shut(self._conn, self._sock)  # first: a read blocked in another thread ends now
         self._resp.close()
         self._pool._release(self._origin, self._conn, reusable)
+
+
+def _shown(proxy: str) -> str:
+    """A proxy URL as it may be shown: without its user and password."""
+    scheme, sep, rest = proxy.partition("://")
+    return scheme + sep + rest.rpartition("@")[2] if sep else proxy.rpartition("@")[2]
 
 
 def _write(conn: http.client.HTTPConnection, request: httpx.Request) -> None:

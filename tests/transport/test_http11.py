@@ -493,3 +493,16 @@ def test_an_abort_while_the_connection_is_being_opened_cuts_that_connection_too(
             c.get(srv.url)
         time.sleep(0.1)
         assert srv.requests == []  # nothing was written
+
+
+def test_a_proxy_of_a_kind_a2a_cannot_use_is_a_usage_error_without_its_password(cli, monkeypatch):
+    for name in ("HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "https_proxy", "all_proxy", "no_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", "ftp://user:secret@proxy.invalid:21")
+    result = cli("card", "fetch", "-u", "http://agent.invalid:8080")
+    assert result.exit_code == 2, result.stderr
+    assert (
+        "the proxy ftp://proxy.invalid:21 (from the environment) is not one a2a can use: no ftp:// proxies"
+        in result.stderr
+    )
+    assert "secret" not in result.stderr and "user" not in result.stderr and "HTTP_PROXY" in result.stderr
