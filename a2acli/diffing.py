@@ -17,160 +17,17 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from a2acli.errors import UsageError
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-MISSING: Any = _Missing()
-
-# -- reading a dump ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DumpedExchange:
-    seq: int
-    stem: str  # file name prefix: 002-SendMessage
-    label: str  # the method as sent (V1 or V0 name), or "card"
-    version: str | None  # "1.0" / "0.3" (index.jsonl)
-    request_line: str
-    request_headers: tuple[tuple[str, str], ...]
-    request_body: bytes
-    status_line: str | None  # None: no answer (connection failed, interrupted before it)
-    response_headers: tuple[tuple[str, str], ...]
-    response_body: bytes
-    events: tuple[str, ...]  # each SSE event's data, for a stream
-    stream: bool
-    error: str | None = None
-    request_id: str | None = None
-
-    @property
-    def method(self) -> str:
-        """The V1 name of the method (V0 names are mapped), "card", or the label as is."""
-        from a2acli.wire.methods import V1_METHOD_NAMES
-
-        return V1_METHOD_NAMES.get(self.label, self.label)
-
-    @property
-    def binding(self) -> str | None:
-        """`jsonrpc` (the request is a JSON-RPC envelope), `rest` (a method of the table sent
-        otherwise), or None (the card, a download, an unknown call)."""
-        from a2acli.wire.methods import METHODS
-
-        if self.method not in METHODS:
-            return None
-        if re.match(r"\S+ /[\w.]+\.A2AService/", self.request_line):
-            return "grpc"
-        try:
-            doc = json.loads(self.request_body) if self.request_body.strip() else None
-        except ValueError:
-            doc = None
-        return "jsonrpc" if isinstance(doc, dict) and "jsonrpc" in doc else "rest"
-
-
-@dataclass(frozen=True)
-class Dump:
-    path: str
-    exchanges: tuple[DumpedExchange, ...]
-
-    @property
-    def version(self) -> str | None:
-        versions = {e.version for e in self.exchanges if e.version}
-        return versions.pop() if len(versions) == 1 else None
-
-
-def _read_head(path: Path) -> tuple[str | None, tuple[tuple[str, str], ...]]:
-    if not path.is_file():
-        return None, ()
-    lines = path.read_bytes().decode("latin-1").splitlines()  # HTTP heads: one byte, one character
-    first = lines[0].strip() if lines else None
-    headers = []
-    for line in lines[1:]:
-        if not line.strip():
-            break
-        name, _, value = line.partition(":")
-        headers.append((name.strip(), value.strip()))
-    return first, tuple(headers)
-
-
-def _read(path: Path) -> bytes:
-    return path.read_bytes() if path.is_file() else b""
-
-
-def index_entries(directory: Path) -> list[dict[str, Any]]:
-    """The entries of a dump's index.jsonl that name an exchange's files (a line that is not JSON,
-    or names none, is skipped); [] when the dump has no index."""
-    entries: list[dict[str, Any]] = []
-    index = directory / "index.jsonl"
-    if index.is_file():
-        for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict) and isinstance(entry.get("files"), str):
-                entries.append(entry)
-    return entries
-
-
-# said by diff, replay and mock alike: each reads dumps through load_dump
-_DUMP_HINT = "a dump is a directory that --dump DIR wrote (`a2a diff` also takes a command after --)"
-
-
-def load_dump(directory: str | Path) -> Dump:
-    """Read a dump directory written by `--dump DIR`. UsageError when it is not one."""
-    d = Path(directory)
-    if not d.exists():
-        raise UsageError(f"no such dump directory: {d}", hint=_DUMP_HINT)
-    if not d.is_dir():
-        raise UsageError(f"{d} is not a directory", hint=_DUMP_HINT)
-    entries = index_entries(d)
-    seen = {e["files"] for e in entries}
-    for http in sorted(d.glob("*.request.http")):  # exchanges the index never heard of
-        stem = http.name[: -len(".request.http")]
-        if stem not in seen:
-            num, _, label = stem.partition("-")
-            entries.append({"files": stem, "seq": int(num) if num.isdigit() else 0, "method": label})
-    if not entries:
-        raise UsageError(
-            f"{d} is not a dump (no index.jsonl, no *.request.http)",
-            hint="write one with --dump DIR on any method command",
-        )
-    exchanges = []
-    for e in sorted(entries, key=lambda e: (e.get("seq") or 0, e["files"])):
-        stem = e["files"]
-        request_line, request_headers = _read_head(d / f"{stem}.request.http")
-        status_line, response_headers = _read_head(d / f"{stem}.response.http")
-        events = tuple(
-            p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json"))
-        )
-        exchanges.append(
-            DumpedExchange(
-                seq=int(e.get("seq") or 0),
-                stem=stem,
-                label=str(e.get("method") or stem.partition("-")[2]),
-                version=e.get("version"),
-                request_line=request_line or "",
-                request_headers=request_headers,
-                request_body=_read(d / f"{stem}.request.body"),
-                status_line=status_line,
-                response_headers=response_headers,
-                response_body=_read(d / f"{stem}.response.body"),
-                events=events,
-                stream=bool(e.get("stream")) or bool(events),
-                error=e.get("error"),
-                request_id=e.get("requestId"),
-            )
-        )
-    return Dump(str(d), tuple(exchanges))
-
+from a2acli.dumps import (  # noqa: F401 - read here by diff, replay, mock and playback alike
+    MISSING,
+    Dump,
+    DumpedExchange,
+    index_entries,
+    load_dump,
+)
 
 # -- normalising --------------------------------------------------------------------------------
 
@@ -367,6 +224,7 @@ class Difference:
     left: Any  # MISSING when only the right side has it
     right: Any  # MISSING when only the left side has it
     kind: str  # changed | added (right only) | removed (left only)
+    aside: str = ""  # why it does not count (what the compared variable implies); "" when it counts
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -375,6 +233,7 @@ class Difference:
             "kind": self.kind,
             "left": None if self.left is MISSING else self.left,
             "right": None if self.right is MISSING else self.right,
+            **({"aside": self.aside} if self.aside else {}),
         }
 
 
@@ -397,10 +256,19 @@ class Section:
             return side.splitlines()
         return json.dumps(side, indent=2, ensure_ascii=False, sort_keys=not self.raw).splitlines()
 
-    def unified(self, context: int = 3) -> list[str]:
+    def unified(self, context: int = 3, *, everything: bool = False) -> list[str]:
+        """The section's unified diff; a header that differs only as the compared variable
+        implies is left out of it unless `everything`."""
+        left, right = self.left, self.right
+        hidden = {d.path[len(self.name) + 1 :] for d in self.differences if d.aside} if not everything else set()
+        if hidden and self.name.endswith("headers"):
+            left, right = (
+                {k: v for k, v in side.items() if k not in hidden} if isinstance(side, dict) else side
+                for side in (left, right)
+            )
         return list(
             difflib.unified_diff(
-                self.text(self.left), self.text(self.right), self.left_file, self.right_file, n=context, lineterm=""
+                self.text(left), self.text(right), self.left_file, self.right_file, n=context, lineterm=""
             )
         )
 
@@ -412,8 +280,11 @@ class ExchangeDiff:
     right: DumpedExchange | None
     sections: list[Section] = field(default_factory=list)
 
+    aside: str = ""  # why none of this exchange's differences counts (the card without --card)
+
     @property
-    def differences(self) -> list[Difference]:
+    def everything(self) -> list[Difference]:
+        """Every difference, those that do not count included."""
         if self.left is None or self.right is None:
             side = self.left or self.right
             assert side is not None
@@ -426,9 +297,15 @@ class ExchangeDiff:
                     value if kind == "removed" else MISSING,
                     value if kind == "added" else MISSING,
                     kind,
+                    self.aside,
                 )
             ]
         return [d for s in self.sections for d in s.differences]
+
+    @property
+    def differences(self) -> list[Difference]:
+        """The differences that count."""
+        return [d for d in self.everything if not d.aside]
 
 
 @dataclass
@@ -439,14 +316,45 @@ class Report:
     raw: bool
     keep_ids: bool
     notes: list[str] = field(default_factory=list)
+    card: bool = False  # --card: the card fetches count too
 
     @property
     def differences(self) -> list[Difference]:
+        """The differences that count: exit 1 when there is one."""
         return [d for e in self.exchanges for d in e.differences]
+
+    @property
+    def aside(self) -> list[Difference]:
+        """The differences that do not count (what the compared variable implies), for -v."""
+        return [d for e in self.exchanges for d in e.everything if d.aside]
 
     @property
     def equal(self) -> bool:
         return not self.differences
+
+    def verdict(self) -> str:
+        """The one line that ends `diff` and `replay` on stderr (under -q too)."""
+        what = "canonical V1" if not self.raw else "raw bodies"
+        ids = "ids kept" if self.keep_ids else "ids and times aside"
+        n = len(self.exchanges)
+        if self.equal:
+            return f"same: the answers agree, {n} exchange(s) compared ({what}; {ids})"
+        changed = sum(1 for e in self.exchanges if e.differences)
+        return f"different: {len(self.differences)} difference(s) in {changed} of {n} exchange(s) ({what}; {ids})"
+
+    def aside_summary(self) -> str | None:
+        """One line on the differences that do not count, or None when there is none."""
+        aside = self.aside
+        if not aside:
+            return None
+        reasons: dict[str, list[Difference]] = {}
+        for d in aside:
+            reasons.setdefault(d.aside, []).append(d)
+        said = []
+        for why, found in reasons.items():
+            where = list(dict.fromkeys(_where(d.path) for d in found)) if why.startswith("implied") else []
+            said.append(f"{len(found)} {why}" + (f" ({', '.join(where)})" if where else ""))
+        return f"{len(aside)} difference(s) do not count: {'; '.join(said)}; -v shows them"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -455,18 +363,31 @@ class Report:
             "right": {"path": self.right.path, "version": self.right.version},
             "mode": "raw" if self.raw else "canonical-v1",
             "idsNormalised": not self.keep_ids,
+            "cardCompared": self.card,
             "exchanges": [
                 {
                     "method": e.method,
                     "left": e.left.stem if e.left else None,
                     "right": e.right.stem if e.right else None,
                     "differences": len(e.differences),
+                    "aside": len(e.everything) - len(e.differences),
                 }
                 for e in self.exchanges
             ],
             "differences": [d.to_json() for d in self.differences],
+            "aside": [d.to_json() for d in self.aside],
             "notes": self.notes,
         }
+
+
+def _where(path: str) -> str:
+    """A path as the line on what does not count names it: `request.headers.a2a-version` is the
+    header `a2a-version`, `request.line` the request line."""
+    section, _, rest = path.partition(".")
+    part, _, name = rest.partition(".")
+    if part == "headers" and name:
+        return name
+    return {"line": "request line", "status": "status", "shape": "JSON-RPC framing"}.get(part, path)
 
 
 def _key(k: str) -> str:
@@ -573,19 +494,79 @@ class _Side:
         return line if self.keep_ids else self.ids.text(line)
 
 
+# -- what counts ---------------------------------------------------------------------------------
+
+# What each compared variable implies: a difference at one of these paths (glob patterns, as
+# --ignore's) is in how the call was carried, not in what the agent answered, so it never counts
+# (`-v` shows it). The variable of a pair of exchanges is read from them: another version, another
+# binding; the agent's address and the client's name are never the answer.
+IMPLIED: dict[str, tuple[str, ...]] = {
+    "version": (
+        "request.line",  # HTTP+JSON routes and gRPC names of each version
+        "request.headers.a2a-version",
+        "request.headers.accept",
+        "request.headers.content-type",
+        "response.headers.a2a-version",
+        "response.headers.content-type",
+    ),
+    "binding": (
+        "request.line",
+        "request.headers.accept",
+        "request.headers.content-type",
+        "request.headers.te",
+        "request.headers.content-length",  # a GET over HTTP+JSON has no body
+        "request.headers.grpc-*",
+        "response.status",  # an error is a 4xx over HTTP+JSON, a 200 with an error over JSON-RPC
+        "response.headers.*",
+        "response.shape",  # JSON-RPC framing
+    ),
+    "agent": ("request.headers.host",),
+    "client": ("request.headers.user-agent",),
+}
+_IMPLIED_GLOBS = {name: [_glob(p) for p in patterns] for name, patterns in IMPLIED.items()}
+CARD_ASIDE = "in the card (--card compares it)"
+
+
+def variables(ea: DumpedExchange, eb: DumpedExchange) -> tuple[str, ...]:
+    """What differs between the two runs of one call: each one's implications do not count."""
+    found = ["agent", "client"]
+    if (ea.version or "") != (eb.version or ""):
+        found.append("version")
+    if ea.binding != eb.binding:
+        found.append("binding")
+    return tuple(found)
+
+
+def judged(differences: list[Difference], implied: tuple[str, ...]) -> list[Difference]:
+    """The differences, each that the compared variables imply marked as not counting."""
+    out = []
+    for d in differences:
+        why = next((v for v in implied if any(g.match(d.path) for g in _IMPLIED_GLOBS[v])), None)
+        out.append(replace(d, aside=f"implied by the {why}") if why else d)
+    return out
+
+
 def compare(
-    left: Dump, right: Dump, *, raw: bool = False, keep_ids: bool = False, ignore: list[str] | tuple[str, ...] = ()
+    left: Dump,
+    right: Dump,
+    *,
+    raw: bool = False,
+    keep_ids: bool = False,
+    ignore: list[str] | tuple[str, ...] = (),
+    card: bool = False,
 ) -> Report:
-    """Pair the two dumps' exchanges by method (in order) and compare each pair."""
+    """Pair the two dumps' exchanges by method (in order) and compare each pair: the one notion of
+    "the same" of `diff` and `replay`. What the compared variable implies does not count, nor the
+    card unless `card`."""
     notes: list[str] = []
     a = _Side(left, raw=raw, keep_ids=keep_ids, notes=notes, name="left")
     b = _Side(right, raw=raw, keep_ids=keep_ids, notes=notes, name="right")
     patterns = [_glob(p) for p in ignore]
     pairs = _pairs(left, right)
-    report = Report(left, right, [], raw, keep_ids, notes)
+    report = Report(left, right, [], raw, keep_ids, notes, card)
     for ea, eb in pairs:
         method = (ea or eb).method  # type: ignore[union-attr]
-        xd = ExchangeDiff(method, ea, eb)
+        xd = ExchangeDiff(method, ea, eb, aside=CARD_ASIDE if method == "card" and not card else "")
         report.exchanges.append(xd)
         if ea is None or eb is None:
             # keep the numbering of ids in step: the lone side's values are still seen
@@ -594,9 +575,12 @@ def compare(
             side.body(ex.request_body, ex, "request")
             continue
         sections = _sections(a, b, ea, eb, Path(left.path).name, Path(right.path).name, raw=raw)
+        implied = variables(ea, eb)
         for s in sections:
             s.left, s.right = prune(s.left, s.name, patterns), prune(s.right, s.name, patterns)
-            s.differences = structural(s.left, s.right, s.name, method)
+            s.differences = judged(structural(s.left, s.right, s.name, method), implied)
+            if xd.aside:
+                s.differences = [replace(d, aside=xd.aside) for d in s.differences]
             if s.left is not MISSING or s.right is not MISSING:
                 xd.sections.append(s)
     return report

@@ -32,10 +32,6 @@ from a2acli.playback import (
     rewrite,
 )
 
-# Paths that differ whenever the agent is another one (its address), not in what it answers.
-DEFAULT_IGNORE = ("request.headers.host",)
-ANSWER_SECTIONS = ("response.status", "response.body", "response.events", "response.shape")
-
 
 @dataclass
 class Sent:
@@ -185,26 +181,14 @@ def _one(call: Any, rec: Recorded, ids: dict[str, str], messages: set[str]) -> S
     return Sent(rec, "answered" + (f" ({len(replies)} event(s))" if enc.stream else ""))
 
 
-def compare(run: Run, *, ignore: tuple[str, ...] | list[str] = (), keep_ids: bool = False) -> Report:
-    """The recorded exchanges against the replayed ones. A dump that several runs appended to
-    (`--dump-append`) holds a card fetch per run, and a replay fetches the card once: the recorded
-    card fetches left unpaired are no difference."""
+def compare(
+    run: Run, *, ignore: tuple[str, ...] | list[str] = (), keep_ids: bool = False, card: bool = False
+) -> Report:
+    """The recorded exchanges against the replayed ones, as `a2a diff` compares two dumps (one
+    notion of "the same": diffing.compare). A dump that several runs appended to (`--dump-append`)
+    holds a card fetch per run, and a replay fetches the card once: the recorded card fetches left
+    unpaired are no difference."""
     assert run.new is not None
-    report = compare_dumps(run.old, run.new, keep_ids=keep_ids, ignore=[*DEFAULT_IGNORE, *ignore])
+    report = compare_dumps(run.old, run.new, keep_ids=keep_ids, ignore=list(ignore), card=card)
     report.exchanges = [xd for xd in report.exchanges if not (xd.method == "card" and xd.right is None)]
     return report
-
-
-def answer_differences(report: Report) -> list[Any]:
-    """The differences that count: in what an agent answered to a call (not its card, not what
-    was sent), or a call answered on one side only."""
-    out = []
-    for xd in report.exchanges:
-        if xd.method == "card":
-            continue
-        out += [d for d in xd.differences if d.path == "exchange" or d.path.startswith(ANSWER_SECTIONS)]
-    return out
-
-
-def answers_equal(report: Report) -> bool:
-    return not answer_differences(report)

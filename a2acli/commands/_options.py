@@ -178,6 +178,16 @@ IgnoreOpt = Annotated[
     ),
 ]
 ContextOpt = Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)]
+CardOpt = Annotated[
+    bool,
+    typer.Option("--card", help="Compare the card fetches too (each version serves its own card: not by default)."),
+]
+VerboseAsideOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose", "-v", help="Show the differences that do not count too (what the compared variable implies)."
+    ),
+]
 
 
 _COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table

@@ -12,7 +12,16 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import COMMON, ContextOpt, IgnoreOpt, KeepIdsOpt, folded, with_signature
+from a2acli.commands._options import (
+    COMMON,
+    CardOpt,
+    ContextOpt,
+    IgnoreOpt,
+    KeepIdsOpt,
+    VerboseAsideOpt,
+    folded,
+    with_signature,
+)
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
 FORWARDED = (
@@ -52,7 +61,7 @@ SIDES = (("v1", "1.0"), ("v0", "0.3"))
 
 DIFF_HELP = """Compare two dumps, or run one command twice and compare what crossed the wire: under 1.0 and 0.3, or, with two --transport values, over two bindings under one version.
 
-Both sides are brought to canonical V1 (method names, kind, enum spellings, wrappers, defaults, key order), generated ids and timestamps become placeholders, and what still differs is shown as a unified diff, headers included. Exit 0 when equal, 1 when they differ, 2 on bad input.
+Both sides are brought to canonical V1 (method names, kind, enum spellings, wrappers, defaults, key order), generated ids and timestamps become placeholders, and what still differs is shown as a unified diff, headers included. What the compared variable implies does not count: the version header, content types and routes between versions; paths, content types, status codes and framing between bindings; the card each version serves (--card compares it). One line sums those up (-v shows them). The verdict is the last line on stderr, under -q too. Exit 0 when the answers agree, 1 when they differ (as diff(1)), 2 on bad input.
 
 Examples:
 
@@ -68,16 +77,20 @@ Examples:
 """
 
 
-def _output(value: str | None, ctx: typer.Context) -> Any:
+def _output(value: str | None, ctx: typer.Context, *, quiet: bool = False) -> Any:
     """`diff`'s output: json (the list of differences) or text (a unified diff); any other mode
-    (raw: a diff has no wire bytes of its own) is auto."""
+    (raw: a diff has no wire bytes of its own) is auto. -q (here or before `diff`) keeps the
+    verdict and errors only on stderr."""
     import os
 
     from a2acli.commands._run import known
     from a2acli.render.output import JsonOutput, TextOutput, pick
 
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    out = pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))()
+    quiet = quiet or bool(root.get("quiet")) or os.environ.get("A2ACLI_QUIET", "").lower() in ("1", "true", "yes", "on")
+    out = pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))(
+        quiet=quiet
+    )
     known(out=out)  # the boundary says errors through it
     return out
 
@@ -99,8 +112,11 @@ def diff(
         ),
     ] = False,
     keep_ids: KeepIdsOpt = False,
+    card: CardOpt = False,
     ignore: IgnoreOpt = None,
     context: ContextOpt = 3,
+    verbose: VerboseAsideOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="stderr keeps the verdict and errors only.")] = False,
     save: Annotated[
         str | None,
         typer.Option(
@@ -121,7 +137,7 @@ def diff(
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
     **conn: Any,
 ) -> None:
-    out = _output(output, ctx)
+    out = _output(output, ctx, quiet=quiet)
     from a2acli import diffing
     from a2acli.errors import UsageError
 
@@ -159,8 +175,9 @@ def diff(
             raise UsageError("--save goes with a command after --", hint="the dumps given are already on disk")
         left, right = (diffing.load_dump(p) for p in items)
         runs = []
-    report = diffing.compare(left, right, raw=raw, keep_ids=keep_ids, ignore=ignore or ())
-    _render(report, out, context=context, runs=runs)
+    report = diffing.compare(left, right, raw=raw, keep_ids=keep_ids, ignore=ignore or (), card=card)
+    _render(report, out, context=context, runs=runs, verbose=verbose)
+    out.note(report.verdict(), always=True)
     raise typer.Exit(0 if report.equal else 1)
 
 
@@ -355,20 +372,28 @@ def _failure(code: int, message: str) -> Any:
 # -- rendering ------------------------------------------------------------------------------------
 
 
-def _render(report: Any, out: Any, *, context: int, runs: list[dict[str, Any]]) -> None:
+def _render(
+    report: Any, out: Any, *, context: int, runs: list[dict[str, Any]], verbose: bool = False, document: Any = None
+) -> None:
+    """The runs, the diff (text) or the report (json: `document`, else the report's), and the line
+    on what does not count; the caller says the verdict last."""
     for run in runs:
         state = f"exit {run['exit']}" + (f" ({run['error']})" if run["error"] else "")
         where = f"over {run['transport']} under {run['version']}" if "transport" in run else f"under {run['version']}"
         out.note(f"ran {where}: {state}" + (f"; dump in {run['dump']}" if run["dump"] else ""))
     out.document(
-        lambda: {**report.to_json(), **({"runs": runs} if runs else {})}, lambda: _diff_text(report, out, context)
+        document or (lambda: {**report.to_json(), **({"runs": runs} if runs else {})}),
+        lambda: _diff_text(report, out, context, verbose=verbose),
     )
+    aside = report.aside_summary()
+    if aside and not verbose:
+        out.note(aside)
 
 
-def _diff_text(report: Any, out: Any, context: int) -> None:
+def _diff_text(report: Any, out: Any, context: int, *, verbose: bool = False) -> None:
     for note in report.notes:
         out.note(f"note: {note}")
-    lines = _diff_lines(report, context)
+    lines = _diff_lines(report, context, verbose=verbose)
     if out.rich:
         from a2acli.render.safe import safe_text
 
@@ -377,33 +402,31 @@ def _diff_text(report: Any, out: Any, context: int) -> None:
     else:
         for line, _ in lines:
             out.text(line)
-    what = "canonical V1" if not report.raw else "raw bodies"
-    ids = "ids kept" if report.keep_ids else "ids normalised, --keep-ids to compare them"
-    n = len(report.exchanges)
-    if report.equal:
-        out.note(f"no differences: {n} exchange(s) compared ({what}; {ids})")
-    else:
-        changed = sum(1 for e in report.exchanges if e.differences)
-        out.note(f"{len(report.differences)} difference(s) in {changed} of {n} exchange(s) ({what}; {ids})")
 
 
-def _diff_lines(report: Any, context: int) -> list[tuple[str, str]]:
-    """The unified diff of each exchange that differs, with a style for each line."""
+def _diff_lines(report: Any, context: int, *, verbose: bool = False) -> list[tuple[str, str]]:
+    """The unified diff of each exchange that differs in what counts (with -v: in anything), with
+    a style for each line."""
     lines: list[tuple[str, str]] = []
     for xd in report.exchanges:
-        diffs = xd.differences
+        diffs = xd.everything if verbose else xd.differences
         if not diffs:
             continue
         left = f"{xd.left.stem}" if xd.left else "—"
         right = f"{xd.right.stem}" if xd.right else "—"
-        lines.append((f"=== {xd.method}: {left} <> {right}: {len(diffs)} difference(s)", "bold"))
+        counted = len(xd.differences)
+        aside = f" ({len(diffs) - counted} that do not count)" if len(diffs) > counted else ""
+        lines.append((f"=== {xd.method}: {left} <> {right}: {counted} difference(s){aside}", "bold"))
         if xd.left is None or xd.right is None:
             lines.append(
                 (f"only in the {'left' if xd.right is None else 'right'} dump: {(xd.left or xd.right).stem}", "yellow")
             )
         for section in xd.sections:
-            if section.differences:
-                lines += [(line, _style(line)) for line in section.unified(context)]
+            shown = section.differences if verbose else [d for d in section.differences if not d.aside]
+            if shown:
+                if verbose and all(d.aside for d in shown):
+                    lines.append((f"# does not count: {shown[0].aside}", "dim"))
+                lines += [(line, _style(line)) for line in section.unified(context, everything=verbose)]
         lines.append(("", ""))
     return lines
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, ContextOpt, IgnoreOpt, KeepIdsOpt, method_options
+from a2acli.commands._options import CallOptions, CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, method_options
 
 
 def _output(value: str | None, *, quiet: bool) -> Any:
@@ -133,12 +133,13 @@ def replay_command(
     ignore: IgnoreOpt = None,
     lines: ContextOpt = 3,
     keep_ids: KeepIdsOpt = False,
+    card: CardOpt = False,
     *,
     opts: CallOptions,
 ) -> None:
     """Send each recorded request of DUMP again, to another agent (or tomorrow's build of the same one), and show what changed.
 
-    Each request is sent once, in recorded order, under the dump's version and binding, or under --a2a-version / --transport (translated as `a2a translate` does); ids from earlier answers (the task a send created) are carried over to later requests. The new exchanges are dumped beside the old, and each answer is compared with the recorded one as `a2a diff` does (canonical V1, ids and timestamps as placeholders). A message is never sent twice. Dumps hold no credentials: pass them as to any command (--api-key, --bearer, -H); the recorded requests that carried one are named. Exit 0 when every answer is the same but for ids and times, 1 when one differs.
+    Each request is sent once, in recorded order, under the dump's version and binding, or under --a2a-version / --transport (translated as `a2a translate` does); ids from earlier answers (the task a send created) are carried over to later requests. The new exchanges are dumped beside the old, and each exchange is compared with the recorded one as `a2a diff` compares two dumps (canonical V1, ids and timestamps as placeholders; what another agent, version or binding implies does not count, nor the card unless --card; --verbose shows those). A message is never sent twice. Dumps hold no credentials: pass them as to any command (--api-key, --bearer, -H); the recorded requests that carried one are named. The verdict is the last line on stderr, under -q too. Exit 0 when the answers agree, 1 when one differs or a request could not be replayed.
 
     Examples:
 
@@ -152,16 +153,15 @@ def replay_command(
     from a2acli import replay
 
     run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
-    report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids)
-    _render_replay(run, report, out, lines)
-    raise typer.Exit(0 if replay.answers_equal(report) and not run.failed else 1)
+    report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
+    _render_replay(run, report, out, lines, verbose=opts.verbose)
+    raise typer.Exit(0 if report.equal and not run.failed else 1)
 
 
-def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
-    from a2acli import replay
+def _render_replay(run: Any, report: Any, out: Any, lines: int, *, verbose: bool = False) -> None:
+    """What was sent, the diff (as `a2a diff` shows it) and, last on stderr under -q too, the verdict."""
     from a2acli.commands.debug import _render
 
-    counted = replay.answer_differences(report)
     for sent in run.sent:
         out.note(f"{sent.call.ex.stem} {sent.call.method}: {sent.outcome}")
     for note in run.notes:
@@ -170,21 +170,17 @@ def _render_replay(run: Any, report: Any, out: Any, lines: int) -> None:
     def document() -> dict[str, Any]:
         doc = report.to_json()
         doc["replay"] = run.to_json()
-        doc["answersEqual"] = not counted and not run.failed
-        doc["answerDifferences"] = [d.to_json() for d in counted]
+        doc["answersEqual"] = report.equal and not run.failed
+        doc["answerDifferences"] = doc["differences"]
         return doc
 
-    out.document(document, lambda: _render(report, out, context=lines, runs=[]))
-    others = len(report.differences) - len(counted)  # in what was sent, or in the card
-    aside = "ids and times aside" if not report.keep_ids else "ids and times compared"
-    verdict = (
-        f"every answer is the same ({aside})" if not counted else f"{len(counted)} difference(s) in the answers"
-    ) + (f"; {others} other difference(s), in what was sent or in the card" if others else "")
-    out.note(
-        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}: {verdict}; new dump in {run.new_dir}"
-    )
+    _render(report, out, context=lines, runs=[], verbose=verbose, document=document)
     if run.failed:
         out.warn(
             f"{len(run.failed)} request(s) could not be replayed: "
             + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed)
         )
+    out.note(
+        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}, new dump in {run.new_dir}: {report.verdict()}",
+        always=True,
+    )

@@ -69,34 +69,65 @@ def as_json(result) -> dict:
 # -- two dumps -----------------------------------------------------------------------------------------
 
 
-def test_v1_and_v0_dumps_differ_only_by_the_version_header(cli, dumps):
+def test_v1_and_v0_dumps_agree_and_the_version_header_does_not_count(cli, dumps):
+    """What the compared variable (the version) implies is set aside: the A2A-Version header, and
+    the card each version serves; the answers agree, so exit 0 (as diff(1))."""
     result = cli("diff", *map(str, dumps), "-o", "json")
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == 0, result.stderr
     doc = as_json(result)
-    assert doc["equal"] is False and doc["mode"] == "canonical-v1" and doc["idsNormalised"] is True
+    assert doc["equal"] is True and doc["mode"] == "canonical-v1" and doc["idsNormalised"] is True
     assert doc["left"]["version"] == "1.0" and doc["right"]["version"] == "0.3"
     assert [(e["method"], e["left"], e["right"]) for e in doc["exchanges"]] == [
         ("card", "001-card", "001-card"), ("SendMessage", "002-SendMessage", "002-message_send")]
-    assert doc["differences"] == [
-        {"exchange": "card", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
-        {"exchange": "SendMessage", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3"},
+    assert doc["differences"] == []
+    assert doc["aside"] == [
+        {"exchange": "card", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3",
+         "aside": "in the card (--card compares it)"},
+        {"exchange": "SendMessage", "path": "request.headers.a2a-version", "kind": "changed", "left": "1.0", "right": "0.3",
+         "aside": "implied by the version"},
     ]
+    assert result.stderr.splitlines()[-1] == "same: the answers agree, 2 exchange(s) compared (canonical V1; ids and times aside)"
 
 
-def test_text_diff_is_a_unified_diff_of_what_differs(cli, dumps):
+def test_text_diff_shows_what_does_not_count_with_v_and_sums_it_up_without(cli, dumps):
     result = cli("diff", *map(str, dumps))
-    assert result.exit_code == 1
-    out = result.stdout.splitlines()
-    assert "=== SendMessage: 002-SendMessage <> 002-message_send: 1 difference(s)" in out
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr.splitlines()[-2:] == [
+        "2 difference(s) do not count: 1 in the card (--card compares it); 1 implied by the version (a2a-version); -v shows them",
+        "same: the answers agree, 2 exchange(s) compared (canonical V1; ids and times aside)",
+    ]
+    shown = cli("diff", *map(str, dumps), "-v")
+    assert shown.exit_code == 0
+    out = shown.stdout.splitlines()
+    assert "=== SendMessage: 002-SendMessage <> 002-message_send: 0 difference(s) (1 that do not count)" in out
+    assert "# does not count: implied by the version" in out
     assert "--- v1/002-SendMessage.request.http" in out and "+++ v0/002-message_send.request.http" in out
     assert "-a2a-version: 1.0" in out and "+a2a-version: 0.3" in out
-    assert "2 difference(s) in 2 of 2 exchange(s)" in result.stderr
+
+
+def test_card_compares_the_card_fetches_too(cli, dumps):
+    card = dumps[1] / "001-card.response.body"
+    card.write_text(json.dumps({**json.loads(card.read_text()), "name": "Another agent"}))
+    assert cli("diff", *map(str, dumps)).exit_code == 0
+    result = cli("diff", *map(str, dumps), "--card", "-o", "json")
+    assert result.exit_code == 1, result.stderr
+    doc = as_json(result)
+    assert doc["cardCompared"] is True
+    assert [(d["exchange"], d["path"]) for d in doc["differences"]] == [("card", "response.body.name")]
+    assert result.stderr.splitlines()[-1].startswith("different: 1 difference(s) in 1 of 2 exchange(s)")
+
+
+def test_quiet_keeps_the_verdict_only(cli, dumps):
+    for argv in (["diff", *map(str, dumps), "-q"], ["-q", "diff", *map(str, dumps)]):
+        result = cli(*argv)
+        assert result.exit_code == 0, result.stderr
+        assert result.stderr.splitlines() == ["same: the answers agree, 2 exchange(s) compared (canonical V1; ids and times aside)"]
 
 
 def test_same_dump_twice_is_equal_exit_0_and_prints_nothing(cli, dumps):
     result = cli("diff", str(dumps[0]), str(dumps[0]))
     assert result.exit_code == 0
-    assert result.stdout == "" and "no differences: 2 exchange(s) compared" in result.stderr
+    assert result.stdout == "" and result.stderr.splitlines() == ["same: the answers agree, 2 exchange(s) compared (canonical V1; ids and times aside)"]
 
 
 def test_keep_ids_shows_the_generated_values(cli, dumps):
@@ -156,11 +187,14 @@ def test_header_differences_are_reported(cli, respx_mock, tmp_path):
     ])
     cli("tasks", "get", "t", "-u", AGENT, "--dump", str(tmp_path / "a"), "-H", "A2A-Extensions: urn:x")
     cli("tasks", "get", "t", "-u", AGENT, "--dump", str(tmp_path / "b"), "--a2a-version", "0.3", "-H", "X-A2A-Extensions: urn:x")
-    diffs = {d["path"]: d for d in as_json(cli("diff", str(tmp_path / "a"), str(tmp_path / "b"), "-o", "json"))["differences"] if d["exchange"] == "GetTask"}
+    doc = as_json(cli("diff", str(tmp_path / "a"), str(tmp_path / "b"), "-o", "json"))
+    diffs = {d["path"]: d for d in doc["differences"] if d["exchange"] == "GetTask"}
     assert diffs["request.headers.a2a-extensions"]["kind"] == "removed"
     assert diffs["request.headers.x-a2a-extensions"] == {"exchange": "GetTask", "path": "request.headers.x-a2a-extensions", "kind": "added", "left": None, "right": "urn:x"}
     assert diffs["response.headers.a2a-extensions"]["kind"] == "removed"
-    assert diffs["response.headers.content-type"]["right"] == "application/json; charset=utf-8"
+    aside = {d["path"]: d for d in doc["aside"] if d["exchange"] == "GetTask"}  # the media type is the version's
+    assert aside["response.headers.content-type"]["right"] == "application/json; charset=utf-8"
+    assert aside["response.headers.content-type"]["aside"] == "implied by the version"
 
 
 def test_streams_are_compared_event_by_event(cli, respx_mock, tmp_path):
@@ -189,8 +223,10 @@ def test_an_exchange_on_one_side_only(cli, agent, tmp_path):
     b = make_dump(cli, agent, tmp_path / "b", "1.0")
     doc = as_json(cli("diff", str(a), str(b), "-o", "json"))
     assert [d for d in doc["differences"] if d["path"] == "exchange"] == [
-        {"exchange": "card", "path": "exchange", "kind": "removed", "left": "003-card (card)", "right": None},
         {"exchange": "GetTask", "path": "exchange", "kind": "removed", "left": "004-GetTask (GetTask)", "right": None},
+    ]
+    assert [d for d in doc["aside"] if d["path"] == "exchange"] == [
+        {"exchange": "card", "path": "exchange", "kind": "removed", "left": "003-card (card)", "right": None, "aside": "in the card (--card compares it)"},
     ]
     text = cli("diff", str(a), str(b)).stdout
     assert "only in the left dump: 004-GetTask" in text
@@ -229,10 +265,11 @@ def by_version(request: httpx.Request) -> httpx.Response:
 def test_diff_runs_the_command_under_both_versions(cli, agent):
     route = agent.post(RPC).mock(side_effect=by_version)
     result = cli("diff", "-u", AGENT, "-o", "json", "--", "tasks", "get", "t-1")
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == 0, result.stderr
     assert route.call_count == 2
     doc = as_json(result)
-    assert [(d["exchange"], d["path"]) for d in doc["differences"]] == [("card", "request.headers.a2a-version"), ("GetTask", "request.headers.a2a-version")]
+    assert doc["differences"] == []
+    assert [(d["exchange"], d["path"]) for d in doc["aside"]] == [("card", "request.headers.a2a-version"), ("GetTask", "request.headers.a2a-version")]
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": None}, {"version": "0.3", "exit": 0, "error": None, "dump": None}]
     assert "ran under 1.0: exit 0" in result.stderr and "ran under 0.3: exit 0" in result.stderr
 
@@ -241,14 +278,14 @@ def test_options_before_the_command_go_to_both_runs_and_save_keeps_the_dumps(cli
     agent.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))  # a card that takes the API key
     route = agent.post(RPC).mock(side_effect=by_version)
     result = cli("diff", "-u", AGENT, "--api-key", "k-123", "-H", "X-Team: qa", "--save", str(tmp_path / "d"), "--", "tasks", "get", "t-1")
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == 0, result.stderr
     assert [c.request.headers["X-API-Key"] for c in route.calls] == ["k-123", "k-123"]
     assert [c.request.headers["X-Team"] for c in route.calls] == ["qa", "qa"]
     assert (tmp_path / "d" / "v1" / "002-GetTask.request.body").exists()
     assert (tmp_path / "d" / "v0" / "002-tasks_get.request.body").exists()
     assert "k-123" not in (tmp_path / "d" / "v1" / "002-GetTask.request.http").read_text()
     again = cli("diff", str(tmp_path / "d" / "v1"), str(tmp_path / "d" / "v0"), "-o", "json")
-    assert again.exit_code == 1 and len(as_json(again)["differences"]) == 2
+    assert again.exit_code == 0 and len(as_json(again)["aside"]) == 2
     busy = cli("diff", "-u", AGENT, "--save", str(tmp_path / "d"), "--", "tasks", "get", "t-1")
     assert busy.exit_code == 2 and "already holds files" in busy.stderr
 
@@ -316,8 +353,9 @@ def test_the_command_is_parsed_once_so_standard_input_serves_both_runs(cli, agen
     """The command line is parsed (and its input read) once; the two runs share it."""
     agent.post(RPC).respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
     result = cli("diff", "-u", AGENT, "-o", "json", "--", "call", "GetTask", "-", input='{"id": "t-1"}')
-    assert result.exit_code == 1, result.stderr  # the two versions differ in their headers
+    assert result.exit_code == 1, result.stderr  # one V1-shaped answer serves both: wrong under 0.3
     doc = as_json(result)
+    assert [d["path"] for d in doc["differences"]] == ["response.shape[0]", "response.shape[1]"]
     assert [r["exit"] for r in doc["runs"]] == [0, 0]
     assert [e["method"] for e in doc["exchanges"]] == ["card", "GetTask"]
 
@@ -331,8 +369,22 @@ def test_two_transports_compare_one_call_over_two_bindings(cli, respx_mock):
     respx_mock.post(RPC).respond(json=rpc_result(task))
     respx_mock.get(f"{AGENT}/tasks/t-1").respond(json=task)
     result = cli("diff", "-u", AGENT, "--transport", "jsonrpc", "--transport", "rest", "-o", "json", "--", "tasks", "get", "t-1")
-    assert result.exit_code == 1, result.stderr
+    assert result.exit_code == 0, result.stderr  # paths, media types and framing are the binding's
     doc = as_json(result)
     assert [(r["version"], r["transport"], r["exit"]) for r in doc["runs"]] == [("1.0", "jsonrpc", 0), ("1.0", "rest", 0)]
-    paths = {d["path"] for d in doc["differences"] if d["exchange"] == "GetTask"}
+    assert doc["differences"] == []
+    paths = {d["path"] for d in doc["aside"] if d["exchange"] == "GetTask"}
     assert "request.line" in paths and not [p for p in paths if "body" in p], paths
+    assert {d["aside"] for d in doc["aside"] if d["exchange"] == "GetTask"} == {"implied by the binding"}
+
+
+def test_a_different_answer_between_bindings_counts(cli, respx_mock):
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    interfaces = [{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}, {"url": AGENT, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}]
+    respx_mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=interfaces))
+    respx_mock.post(RPC).respond(json=rpc_result(task))
+    respx_mock.get(f"{AGENT}/tasks/t-1").respond(json={**task, "status": {"state": "TASK_STATE_WORKING"}})
+    result = cli("diff", "-u", AGENT, "--transport", "jsonrpc", "--transport", "rest", "-q", "--", "tasks", "get", "t-1")
+    assert result.exit_code == 1, result.stderr
+    assert '-      "state": "TASK_STATE_COMPLETED"' in result.stdout and '+      "state": "TASK_STATE_WORKING"' in result.stdout
+    assert result.stderr.splitlines() == ["different: 1 difference(s) in 1 of 2 exchange(s) (canonical V1; ids and times aside)"]

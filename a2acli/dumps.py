@@ -1,0 +1,160 @@
+"""Dumps as `--dump DIR` wrote them, read back: each exchange's request and answer heads, bodies
+and stream events (`load_dump`). What diff, replay, mock and playback read; no comparing here."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from a2acli.errors import UsageError
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING: Any = _Missing()
+
+# -- reading a dump ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DumpedExchange:
+    seq: int
+    stem: str  # file name prefix: 002-SendMessage
+    label: str  # the method as sent (V1 or V0 name), or "card"
+    version: str | None  # "1.0" / "0.3" (index.jsonl)
+    request_line: str
+    request_headers: tuple[tuple[str, str], ...]
+    request_body: bytes
+    status_line: str | None  # None: no answer (connection failed, interrupted before it)
+    response_headers: tuple[tuple[str, str], ...]
+    response_body: bytes
+    events: tuple[str, ...]  # each SSE event's data, for a stream
+    stream: bool
+    error: str | None = None
+    request_id: str | None = None
+
+    @property
+    def method(self) -> str:
+        """The V1 name of the method (V0 names are mapped), "card", or the label as is."""
+        from a2acli.wire.methods import V1_METHOD_NAMES
+
+        return V1_METHOD_NAMES.get(self.label, self.label)
+
+    @property
+    def binding(self) -> str | None:
+        """`jsonrpc` (the request is a JSON-RPC envelope), `rest` (a method of the table sent
+        otherwise), or None (the card, a download, an unknown call)."""
+        from a2acli.wire.methods import METHODS
+
+        if self.method not in METHODS:
+            return None
+        if re.match(r"\S+ /[\w.]+\.A2AService/", self.request_line):
+            return "grpc"
+        try:
+            doc = json.loads(self.request_body) if self.request_body.strip() else None
+        except ValueError:
+            doc = None
+        return "jsonrpc" if isinstance(doc, dict) and "jsonrpc" in doc else "rest"
+
+
+@dataclass(frozen=True)
+class Dump:
+    path: str
+    exchanges: tuple[DumpedExchange, ...]
+
+    @property
+    def version(self) -> str | None:
+        versions = {e.version for e in self.exchanges if e.version}
+        return versions.pop() if len(versions) == 1 else None
+
+
+def _read_head(path: Path) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    if not path.is_file():
+        return None, ()
+    lines = path.read_bytes().decode("latin-1").splitlines()  # HTTP heads: one byte, one character
+    first = lines[0].strip() if lines else None
+    headers = []
+    for line in lines[1:]:
+        if not line.strip():
+            break
+        name, _, value = line.partition(":")
+        headers.append((name.strip(), value.strip()))
+    return first, tuple(headers)
+
+
+def _read(path: Path) -> bytes:
+    return path.read_bytes() if path.is_file() else b""
+
+
+def index_entries(directory: Path) -> list[dict[str, Any]]:
+    """The entries of a dump's index.jsonl that name an exchange's files (a line that is not JSON,
+    or names none, is skipped); [] when the dump has no index."""
+    entries: list[dict[str, Any]] = []
+    index = directory / "index.jsonl"
+    if index.is_file():
+        for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and isinstance(entry.get("files"), str):
+                entries.append(entry)
+    return entries
+
+
+# said by diff, replay and mock alike: each reads dumps through load_dump
+_DUMP_HINT = "a dump is a directory that --dump DIR wrote (`a2a diff` also takes a command after --)"
+
+
+def load_dump(directory: str | Path) -> Dump:
+    """Read a dump directory written by `--dump DIR`. UsageError when it is not one."""
+    d = Path(directory)
+    if not d.exists():
+        raise UsageError(f"no such dump directory: {d}", hint=_DUMP_HINT)
+    if not d.is_dir():
+        raise UsageError(f"{d} is not a directory", hint=_DUMP_HINT)
+    entries = index_entries(d)
+    seen = {e["files"] for e in entries}
+    for http in sorted(d.glob("*.request.http")):  # exchanges the index never heard of
+        stem = http.name[: -len(".request.http")]
+        if stem not in seen:
+            num, _, label = stem.partition("-")
+            entries.append({"files": stem, "seq": int(num) if num.isdigit() else 0, "method": label})
+    if not entries:
+        raise UsageError(
+            f"{d} is not a dump (no index.jsonl, no *.request.http)",
+            hint="write one with --dump DIR on any method command",
+        )
+    exchanges = []
+    for e in sorted(entries, key=lambda e: (e.get("seq") or 0, e["files"])):
+        stem = e["files"]
+        request_line, request_headers = _read_head(d / f"{stem}.request.http")
+        status_line, response_headers = _read_head(d / f"{stem}.response.http")
+        events = tuple(
+            p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json"))
+        )
+        exchanges.append(
+            DumpedExchange(
+                seq=int(e.get("seq") or 0),
+                stem=stem,
+                label=str(e.get("method") or stem.partition("-")[2]),
+                version=e.get("version"),
+                request_line=request_line or "",
+                request_headers=request_headers,
+                request_body=_read(d / f"{stem}.request.body"),
+                status_line=status_line,
+                response_headers=response_headers,
+                response_body=_read(d / f"{stem}.response.body"),
+                events=events,
+                stream=bool(e.get("stream")) or bool(events),
+                error=e.get("error"),
+                request_id=e.get("requestId"),
+            )
+        )
+    return Dump(str(d), tuple(exchanges))
