@@ -515,6 +515,9 @@ IMPLIED: dict[str, tuple[str, ...]] = {
         "request.headers.content-type",
         "request.headers.te",
         "request.headers.content-length",  # a GET over HTTP+JSON has no body
+        "request.headers.accept-encoding",  # HTTP plumbing that gRPC metadata has not
+        "request.headers.connection",
+        "request.headers.cache-control",
         "request.headers.grpc-*",
         "response.status",  # an error is a 4xx over HTTP+JSON, a 200 with an error over JSON-RPC
         "response.headers.*",

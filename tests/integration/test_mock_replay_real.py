@@ -254,7 +254,7 @@ def test_replay_onto_a_fresh_agent_exits_0_and_dumps_beside_the_old(a2a, recordi
         for binding in BINDINGS:  # in recorded order: agent B's tasks then are A's
             done = a2a("replay", recording.dump(binding), "--to", url, "--save", str(tmp_path / binding))
             assert done.returncode == 0, done.stdout + done.stderr
-            assert "every answer is the same (ids and times aside)" in done.stderr
+            assert done.stderr.splitlines()[-1].endswith(": same: the answers agree, 5 exchange(s) compared (canonical V1; ids and times aside)"), done.stderr
             # four runs appended to the dump, four card fetches; the replay fetched the card once:
             # the three left unpaired are no difference
             assert "only in the left" not in done.stdout and "-card" not in done.stdout.replace("001-card", "")
@@ -262,8 +262,13 @@ def test_replay_onto_a_fresh_agent_exits_0_and_dumps_beside_the_old(a2a, recordi
             assert [m for m in new if m != "card"] == ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks"]
         # --keep-ids (as a2a diff's): new task ids are differences then, so the answers differ
         done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "kept"), "--keep-ids")
-        assert done.returncode == 1 and "difference(s) in the answers" in done.stderr, done.stderr
-        assert "ids kept" in done.stderr and "--keep-ids to compare them" not in done.stderr
+        assert done.returncode == 1 and ": different: " in done.stderr.splitlines()[-1], done.stderr
+        assert "ids kept" in done.stderr.splitlines()[-1]
+        # -q: the verdict alone, still the last line (agent B numbered users on: the answers differ)
+        quiet = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "quiet"), "-q")
+        assert quiet.returncode == 1, quiet.stderr
+        assert len(quiet.stderr.splitlines()) == 1 and quiet.stderr.startswith("replayed 4 request(s) to "), quiet.stderr
+        assert ": different: " in quiet.stderr and "=== SendMessage" in quiet.stdout
 
 
 def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_difference(a2a, recording, tmp_path):
@@ -271,7 +276,7 @@ def test_replay_onto_an_agent_that_answers_differently_exits_1_and_shows_the_dif
         done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--save", str(tmp_path / "text"))
         assert done.returncode == 1, done.stderr
         assert '+                "role": "admin"' in done.stdout
-        assert "difference(s) in the answers" in done.stderr
+        assert ": different: " in done.stderr.splitlines()[-1]
         doc = json.loads(a2a("replay", recording.dump("rest"), "--to", url, "--save", str(tmp_path / "json"), "-o", "json").stdout)
         assert doc["answersEqual"] is False
         paths = {d["path"] for d in doc["answerDifferences"]}
@@ -293,7 +298,8 @@ def test_replay_of_a_jsonrpc_dump_with_transport_grpc_sends_over_grpc_and_exits_
     with _serve(demo, tmp_path / "agent-f.log", "demo agent F") as url:
         done = a2a("replay", recording.dump("jsonrpc"), "--to", url, "--transport", "grpc", "--save", str(tmp_path / "over-grpc"))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "under 1.0 over grpc: every answer is the same (ids and times aside)" in done.stderr
+    assert "under 1.0 over grpc, new dump in " in done.stderr.splitlines()[-1]
+    assert done.stderr.splitlines()[-1].endswith(": same: the answers agree, 5 exchange(s) compared (canonical V1; ids and times aside)")
     sent = [json.loads(line) for line in (tmp_path / "over-grpc" / "index.jsonl").read_text().splitlines()]
     assert [e["url"].rsplit("/", 1)[1] for e in sent if e["method"] != "card"] == ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks"]
     assert all(e["url"].startswith("grpc://") for e in sent if e["method"] != "card")
