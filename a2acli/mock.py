@@ -642,6 +642,7 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "a2a-mock"
+        disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
 
         def _serve(self, verb: str) -> None:
             length = int(self.headers.get("Content-Length") or 0)

@@ -249,6 +249,7 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "a2a-webhook"
         sys_version = ""
+        disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
 
         def _answer(self, status: int, body: dict[str, Any]) -> None:
             data = json.dumps(body).encode()

@@ -39,3 +39,10 @@ def test_stream_throughput_runs():
     assert "json" in out.split("against the block-buffered floor:")[1], out
     assert "latency, median ms" in out, out
     assert "live view at 1,000 events/s for 0.2 s: 200 events;" in out, out
+
+
+def test_mock_latency_runs():
+    out = run("mock_latency.py", "--calls", "12", "--parallel", "2")
+    rows = [line[:34].strip() for line in out.splitlines()]
+    assert "floor (http.server, fixed bytes)" in rows and "a2a mock --speed 0" in rows, out
+    assert "mock / floor, median:" in out and "target: median < 5 ms:" in out, out
