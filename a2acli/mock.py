@@ -32,8 +32,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from a2acli import mock_forms
 from a2acli.diffing import MISSING, Dump, DumpedExchange
-from a2acli.errors import NO_RECORDED_ANSWER, A2acliError, UsageError
+from a2acli.errors import A2acliError, UsageError
+from a2acli.mock_forms import Answer, _grpc_error, _rpc_error, _status_error
 from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
@@ -42,18 +44,18 @@ _HOP = frozenset(
 )
 BINDING_NAMES = {"jsonrpc": "JSON-RPC", "rest": "HTTP+JSON", "grpc": "gRPC"}
 MAX_BODY = 16 * 1024 * 1024
-
-
-@dataclass
-class Answer:
-    """What the mock sends back: status, headers, and the body in pieces, each after its delay."""
-
-    status: int
-    headers: list[tuple[str, str]]
-    pieces: list[tuple[float, bytes]]  # (seconds to wait first, bytes)
-    stream: bool = False
-    line: str = ""  # what the log says of it
-    failure: tuple[float, Any] | None = None  # gRPC: the status it ends in (wait, google.rpc.Status doc)
+# The methods about one task: a task the mock neither recorded nor served is TaskNotFoundError.
+TASK_METHODS = frozenset(
+    {
+        "GetTask",
+        "CancelTask",
+        "SubscribeToTask",
+        "CreateTaskPushNotificationConfig",
+        "GetTaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigs",
+        "DeleteTaskPushNotificationConfig",
+    }
+)
 
 
 @dataclass
@@ -106,6 +108,7 @@ class Mock:
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread: threading.Thread | None = None
+        self._tasks_seen: set[str] | None = None
         if any(c.binding == "grpc" for c in self.found.calls):
             self._grpc_front(grpc_port)
 
@@ -182,6 +185,7 @@ class Mock:
         if verb == "GET" and (path.endswith(CARD_SUFFIXES) or any(path == _target(ex) for _, ex in self.found.cards)):
             return self.card(headers.get("a2a-version", ""))
         try:
+            self._version_supported(verb, target, headers, body)
             asked = self.read(verb, target, headers, body)
             with self.lock:
                 return self.replay(asked)
@@ -217,6 +221,32 @@ class Mock:
         if verb == "POST" and path_of(target) in self._rpc_paths() and not self._rest_route(verb, target, headers):
             raise Unmatched(_rpc_error(None, -32700, "the body is not a JSON-RPC request", {}, miss=False))
         return self._read_rest(verb, target, headers, body)
+
+    def _version_supported(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> None:
+        """A2A-Version naming a version the mock does not speak: VersionNotSupportedError, in the
+        binding's form (a JSON-RPC body, else HTTP+JSON's Status)."""
+        asked = (headers.get("a2a-version") or "").strip()
+        if not asked or asked.split(".")[:2] in (["1", "0"], ["0", "3"]) or asked in ("1", "0.3"):
+            return
+        message = f"A2A-Version {asked} is not served: the mock answers 1.0 and 0.3"
+        rpc = body.lstrip()[:1] == b"{" and b'"jsonrpc"' in body
+        if rpc:
+            try:
+                rpc_id = json.loads(body).get("id")
+            except (ValueError, AttributeError):
+                rpc_id = None
+            doc: Any = mock_forms.rpc_error_doc(rpc_id, mock_forms.VERSION_NOT_SUPPORTED, message, "1.0")
+            status = 200
+        else:
+            status, doc = mock_forms.status_doc(mock_forms.VERSION_NOT_SUPPORTED, message)
+        raise Unmatched(
+            Answer(
+                status,
+                [("Content-Type", "application/json")],
+                [(0.0, _dumps(doc))],
+                line=f"VersionNotSupportedError: {asked}",
+            )
+        )
 
     def _rpc_paths(self) -> set[str]:
         return {path_of(_target(c.ex)) for c in self.found.calls if c.binding == "jsonrpc"}
@@ -274,7 +304,10 @@ class Mock:
             ]
             raise Unmatched(
                 _status_error(
-                    f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}", None, None
+                    f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}",
+                    None,
+                    None,
+                    a2a_code=mock_forms.METHOD_NOT_FOUND,
                 )
             )
         recorded_versions = {(c.method, c.version) for c in self.found.calls if c.binding == "rest"}
@@ -296,7 +329,10 @@ class Mock:
             for c in self.found.calls
             if c.binding == asked.binding and c.version == asked.version and c.method == asked.method
         ]
+        if not same and asked.binding != "grpc":  # recorded in another version or binding: answered in this one
+            same = [c for c in self.found.calls if c.method == asked.method]
         where = f"{asked.method} under {asked.version} over {BINDING_NAMES[asked.binding]}"
+        self._known_task(asked)
         if not same:
             near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
             others = [f"{c.method} under {c.version} over {BINDING_NAMES[c.binding]} ({c.name})" for c in near]
@@ -306,7 +342,7 @@ class Mock:
                 if asked.binding == "jsonrpc"
                 else _grpc_error(message, None, None)
                 if asked.binding == "grpc"
-                else _status_error(message, None, None)
+                else _status_error(message, None, None, a2a_code=mock_forms.METHOD_NOT_FOUND)
             )
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
         given = rewrite(asked.params, known)
@@ -328,14 +364,83 @@ class Mock:
                 if asked.binding == "jsonrpc"
                 else _grpc_error(message, closest.name, path)
                 if asked.binding == "grpc"
-                else _status_error(message, closest.name, path)
+                else _status_error(message, closest.name, path, status=400, a2a_code=mock_forms.INVALID_PARAMS)
             )
         _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
         chosen.uses += 1
         self.alias.update(id_pairs(chosen.params, asked.params))
         return self._recorded_answer(chosen, asked)
 
+    def _known_task(self, asked: Asked) -> None:
+        """A call about a task neither recorded nor served gets TaskNotFoundError, in the binding's form."""
+        if asked.method not in TASK_METHODS or not isinstance(asked.params, dict):
+            return
+        task = asked.params.get("id") if asked.method in ("GetTask", "CancelTask", "SubscribeToTask") else None
+        task = task or asked.params.get("taskId")
+        if not isinstance(task, str) or not task or task in self.alias.values() or task in self._recorded_tasks():
+            return
+        message = f"task {task} is not in the recording (the mock knows the tasks its dumps hold and those it served)"
+        if asked.binding == "jsonrpc":
+            doc = mock_forms.rpc_error_doc(asked.rpc_id, mock_forms.TASK_NOT_FOUND, message, asked.version)
+            raise Unmatched(
+                Answer(
+                    200, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"TaskNotFoundError: {task}"
+                )
+            )
+        status, doc = mock_forms.status_doc(mock_forms.TASK_NOT_FOUND, message, {"taskId": task})
+        if asked.binding == "grpc":
+            raise Unmatched(Answer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
+        raise Unmatched(
+            Answer(
+                status,
+                [("Content-Type", "application/json")],
+                [(0.0, _dumps(doc))],
+                line=f"404 TaskNotFoundError: {task}",
+            )
+        )
+
+    def _recorded_tasks(self) -> set[str]:
+        """The ids of every task the recorded requests name or the recorded answers hold (read once)."""
+        if self._tasks_seen is None:
+            from a2acli.playback import answer_results
+
+            seen: set[str] = set()
+            for c in self.found.calls:
+                for doc in (c.params, *answer_results(c.ex, c.binding)):
+                    seen.update(t for t, _ in _tasks(doc))
+                    if isinstance(doc, dict):
+                        seen.update(v for k in ("id", "taskId") if isinstance(v := doc.get(k), str) and v)
+            self._tasks_seen = seen
+        return self._tasks_seen
+
+    def _transcoded(self, call: Recorded, asked: Asked) -> Answer:
+        """A call recorded in another version or binding, answered in the asked one: its answer
+        brought to canonical V1 and written in the asked form."""
+        from a2acli.playback import answer_results
+        from a2acli.wire.methods import METHODS
+
+        spec = METHODS[call.method]
+        status, docs = mock_forms.answer_docs(spec, answer_results(call.ex, call.binding), asked.binding, asked.version)
+        docs = self._ids(docs, asked)
+        headers = [
+            ("Content-Type", mock_forms.media_type(asked.binding, asked.version, call.ex.stream)),
+            ("X-A2A-Mock", call.name),
+        ]
+        delays = call.delays(self.speed) + [0.0] * len(docs)
+        line = f"{call.name} (recorded under {call.version} over {BINDING_NAMES[call.binding]})"
+        if call.ex.stream:
+            pieces = [
+                (wait, f"data: {json.dumps(doc, ensure_ascii=False)}\n\n".encode())
+                for doc, wait in zip(docs, delays, strict=False)
+                if doc is not MISSING
+            ]
+            return Answer(200, headers, pieces, stream=True, line=f"{line}, {len(pieces)} event(s)")
+        body = _dumps(docs[0]) if docs and docs[0] is not MISSING else call.ex.response_body
+        return Answer(status, headers, [(delays[0], body)], line=line)
+
     def _recorded_answer(self, call: Recorded, asked: Asked) -> Answer:
+        if (call.binding, call.version) != (asked.binding, asked.version):
+            return self._transcoded(call, asked)
         if call.binding == "grpc":
             from a2acli import mock_grpc
 
@@ -407,7 +512,7 @@ class Mock:
             name = chosen.stem
             if doc is MISSING:
                 return Answer(_status_code(chosen.status_line), headers, [(0.0, chosen.response_body)], line=name)
-            doc = self._moved(doc)
+            doc = self._in_version(self._moved(doc), wanted or version_of(chosen))
         return Answer(
             200,
             [*headers, ("X-A2A-Mock", name)],
@@ -424,8 +529,7 @@ class Mock:
         if isinstance(doc.get("supportedInterfaces"), list):
             served = [i for i in doc["supportedInterfaces"] if self.grpc_url or not _is_grpc(i, "protocolBinding")]
             # the interfaces the recordings can answer (a client picks the first): all when none can
-            recorded = {(c.binding, c.version) for c in self.found.calls}
-            answered = [i for i in served if _binding_and_version(i) in recorded]
+            answered = [i for i in served if _binding_and_version(i) in self._answerable()]
             doc["supportedInterfaces"] = [self._itf(i, "protocolBinding") for i in answered or served]
         if isinstance(doc.get("additionalInterfaces"), list):
             doc["additionalInterfaces"] = [
@@ -444,6 +548,41 @@ class Mock:
             else:
                 doc["url"] = self._url(doc["url"])
         return doc
+
+    def _in_version(self, doc: Any, wanted: str) -> Any:
+        """The card as a client of `wanted` reads it, listing every interface the mock answers:
+        each binding of the recorded card under both versions (a call recorded in one is answered
+        in the other), built from the card's canonical V1 form."""
+        from a2acli.wire.translate import to_compat_card, to_core_card
+        from a2acli.wire.translate.card import card_version
+
+        if not isinstance(doc, dict):
+            return doc
+        core = to_core_card(doc, []) if card_version(doc) == "v0" else doc
+        interfaces = [i for i in core.get("supportedInterfaces") or [] if isinstance(i, dict)]
+        answerable = self._answerable()
+        done = {_binding_and_version(i) for i in interfaces}
+        wide = []
+        for version in ("1.0", "0.3") if wanted == "1.0" else ("0.3", "1.0"):
+            for itf in interfaces:
+                found = _binding_and_version(itf)
+                if found is None or (found[0], version) not in answerable:
+                    continue
+                same = (found[0], version) in done and found[1] == version
+                if same or (found[0], version) not in done:
+                    entry = itf if same else {**itf, "protocolVersion": version}
+                    if entry not in wide:
+                        wide.append(entry)
+        core = {**core, "supportedInterfaces": wide or interfaces}
+        return to_compat_card(core, []) if wanted == "0.3" else core
+
+    def _answerable(self) -> set[tuple[str, str]]:
+        """(binding, version) pairs the mock answers: JSON-RPC and HTTP+JSON under both versions
+        (a call recorded in another form is written in the asked one), gRPC as recorded."""
+        found = {(c.binding, c.version) for c in self.found.calls if c.binding == "grpc"}
+        if self.found.calls:
+            found |= {(b, v) for b in ("jsonrpc", "rest") for v in ("1.0", "0.3")}
+        return found
 
     def _itf(self, itf: Any, key: str) -> Any:
         if not (isinstance(itf, dict) and isinstance(itf.get("url"), str)):
@@ -493,6 +632,10 @@ class Mock:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+
+def _dumps(doc: Any) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def path_of(target: str) -> str:
@@ -582,54 +725,6 @@ def _listing(names: list[str]) -> str:
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if value is not None else "nothing"
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, miss: bool = True) -> Answer:
-    """A JSON-RPC error of the mock's own; `miss`: no recording answers the call (its data says so
-    as the other bindings' ErrorInfo does: reason NO_RECORDED_ANSWER, domain a2acli.mock)."""
-    doc: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
-    if miss:
-        data = {"reason": NO_RECORDED_ANSWER, "domain": "a2acli.mock", **data}
-    if data:
-        doc["error"]["data"] = data
-    return Answer(
-        200,
-        [("Content-Type", "application/json")],
-        [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
-        line=f"unmatched: {code} {message}",
-    )
-
-
-def _no_recording(code: int, status: str, message: str, closest: str | None, field: str | None) -> dict[str, Any]:
-    """A google.rpc.Status of the mock's own: its ErrorInfo (reason NO_RECORDED_ANSWER) names no A2A
-    error (a client reads it as the HTTP or gRPC error it is) but says what the mock missed."""
-    metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
-    info = {
-        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-        "reason": NO_RECORDED_ANSWER,
-        "domain": "a2acli.mock",
-        "metadata": metadata,
-    }
-    return {"error": {"code": code, "status": status, "message": message, "details": [info]}}
-
-
-def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> Answer:
-    """A gRPC status of the mock's own (UNIMPLEMENTED: no recorded answer), its ErrorInfo naming
-    the closest recording; mock_grpc sends it (building it needs no grpc)."""
-    status = {"UNIMPLEMENTED": 501, "INVALID_ARGUMENT": 400}.get(code, 500)  # its HTTP twin, as the client reads it
-    doc = _no_recording(status, code, message, closest, field)
-    return Answer(status, [], [], line=f"unmatched: {code} {message}", failure=(0.0, doc))
-
-
-def _status_error(message: str, closest: str | None, field: str | None, *, status: int = 404) -> Answer:
-    """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors, naming the closest recording."""
-    doc = _no_recording(status, "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT", message, closest, field)
-    return Answer(
-        status,
-        [("Content-Type", "application/json")],
-        [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
-        line=f"unmatched: HTTP {status} {message}",
-    )
 
 
 class _Server(ThreadingHTTPServer):

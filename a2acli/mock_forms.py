@@ -1,0 +1,158 @@
+"""What `a2a mock` sends when the client asks in another form than the one recorded: a recorded
+answer brought to canonical V1 (playback.answer_results) and written in the version and binding
+asked for (JSON-RPC or HTTP+JSON, 1.0 or 0.3), and the A2A errors of the mock's own
+(TaskNotFoundError, MethodNotFoundError) in each binding's form. Pure: no socket, no state."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from a2acli.diffing import MISSING
+from a2acli.errors import NO_RECORDED_ANSWER
+
+# The HTTP status and gRPC status an A2A error takes over HTTP+JSON and gRPC (the spec's mapping).
+HTTP_OF_ERROR = {
+    -32001: (404, "NOT_FOUND"),
+    -32601: (404, "NOT_FOUND"),
+    -32602: (400, "INVALID_ARGUMENT"),
+    -32009: (400, "FAILED_PRECONDITION"),
+}
+TASK_NOT_FOUND = -32001
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+VERSION_NOT_SUPPORTED = -32009
+
+
+def media_type(binding: str, version: str, stream: bool) -> str:
+    if stream:
+        return "text/event-stream"
+    return "application/a2a+json" if binding == "rest" and version == "1.0" else "application/json"
+
+
+def result_in(spec: Any, binding: str, version: str, core: Any) -> Any:
+    """A canonical V1 result in the form of `binding` (jsonrpc, rest) under `version`."""
+    if version == "1.0":
+        return core
+    if binding == "rest":
+        from a2acli.wire.translate.proto03 import PROTO03_TRANSLATORS
+
+        return PROTO03_TRANSLATORS[spec.name].result_to_compat(core, [])
+    return spec.translators.result_to_compat(core, [])
+
+
+def status_doc(code: int, message: str, data: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """(HTTP status, google.rpc.Status) of an A2A error as HTTP+JSON carries it: an ErrorInfo
+    whose reason names the error (TASK_NOT_FOUND), in the A2A domain."""
+    from a2acli.wire.translate.errors import ERROR_DOMAIN, ERROR_INFO_TYPE, error_reason
+
+    status, name = HTTP_OF_ERROR.get(code, (500, "INTERNAL"))
+    metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in (data or {}).items()}
+    info = {"@type": ERROR_INFO_TYPE, "reason": error_reason(code), "domain": ERROR_DOMAIN, "metadata": metadata}
+    return status, {"error": {"code": status, "status": name, "message": message, "details": [info]}}
+
+
+def rpc_error_doc(rpc_id: Any, code: int, message: str, version: str, data: dict[str, Any] | None = None) -> Any:
+    """A JSON-RPC error response: `data` as V1 carries it (an ErrorInfo list) or as V0 (an object)."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data:
+        if version == "1.0":
+            from a2acli.wire.translate.errors import ERROR_DOMAIN, ERROR_INFO_TYPE, error_reason
+
+            metadata = {k: v if isinstance(v, str) else json.dumps(v) for k, v in data.items()}
+            error["data"] = [
+                {"@type": ERROR_INFO_TYPE, "reason": error_reason(code), "domain": ERROR_DOMAIN, "metadata": metadata}
+            ]
+        else:
+            error["data"] = data
+    return {"jsonrpc": "2.0", "id": rpc_id, "error": error}
+
+
+def answer_docs(spec: Any, results: list[Any], binding: str, version: str) -> tuple[int, list[Any]]:
+    """(HTTP status, documents) of recorded canonical answers (each a result, or `{"error": …}`;
+    None: unreadable) written for `binding` under `version`; an error ends the list."""
+    status = 200
+    docs: list[Any] = []
+    for found in results:
+        if found is None:
+            docs.append(MISSING)
+            continue
+        if isinstance(found, dict) and set(found) == {"error"} and isinstance(found["error"], dict):
+            err = found["error"]
+            code = err["code"] if isinstance(err.get("code"), int) else -32603
+            message = str(err.get("message") or "")
+            if binding == "jsonrpc":
+                docs.append(rpc_error_doc(None, code, message, version))
+            else:
+                status, doc = status_doc(code, message)
+                docs.append(doc)
+            break
+        doc = result_in(spec, binding, version, found)
+        docs.append({"jsonrpc": "2.0", "id": None, "result": doc} if binding == "jsonrpc" else doc)
+    return status, docs
+
+
+@dataclass
+class Answer:
+    """What the mock sends back: status, headers, and the body in pieces, each after its delay."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    pieces: list[tuple[float, bytes]]  # (seconds to wait first, bytes)
+    stream: bool = False
+    line: str = ""  # what the log says of it
+    failure: tuple[float, Any] | None = None  # gRPC: the status it ends in (wait, google.rpc.Status doc)
+
+
+def _no_recording(code: int, status: str, message: str, closest: str | None, field: str | None) -> dict[str, Any]:
+    """A google.rpc.Status of the mock's own: its ErrorInfo (reason NO_RECORDED_ANSWER) names no A2A
+    error (a client reads it as the HTTP or gRPC error it is) but says what the mock missed."""
+    metadata = {k: v for k, v in (("closest", closest), ("field", field)) if v}
+    info = {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": NO_RECORDED_ANSWER,
+        "domain": "a2acli.mock",
+        "metadata": metadata,
+    }
+    return {"error": {"code": code, "status": status, "message": message, "details": [info]}}
+
+
+def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> Answer:
+    """A gRPC status of the mock's own (UNIMPLEMENTED: no recorded answer), its ErrorInfo naming
+    the closest recording; mock_grpc sends it (building it needs no grpc)."""
+    status = {"UNIMPLEMENTED": 501, "INVALID_ARGUMENT": 400}.get(code, 500)  # its HTTP twin, as the client reads it
+    doc = _no_recording(status, code, message, closest, field)
+    return Answer(status, [], [], line=f"unmatched: {code} {message}", failure=(0.0, doc))
+
+
+def _status_error(
+    message: str, closest: str | None, field: str | None, *, status: int = 404, a2a_code: int | None = None
+) -> Answer:
+    """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors, naming the closest recording;
+    `a2a_code`: the A2A error it is (MethodNotFoundError), named first in its details."""
+    doc = _no_recording(status, "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT", message, closest, field)
+    if a2a_code is not None:
+        doc["error"]["details"].insert(0, status_doc(a2a_code, message)[1]["error"]["details"][0])
+    return Answer(
+        status,
+        [("Content-Type", "application/json")],
+        [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
+        line=f"unmatched: HTTP {status} {message}",
+    )
+
+
+def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, miss: bool = True) -> Answer:
+    """A JSON-RPC error of the mock's own; `miss`: no recording answers the call (its data says so
+    as the other bindings' ErrorInfo does: reason NO_RECORDED_ANSWER, domain a2acli.mock)."""
+    doc: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
+    if miss:
+        data = {"reason": NO_RECORDED_ANSWER, "domain": "a2acli.mock", **data}
+    if data:
+        doc["error"]["data"] = data
+    return Answer(
+        200,
+        [("Content-Type", "application/json")],
+        [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
+        line=f"unmatched: {code} {message}",
+    )
