@@ -81,3 +81,61 @@ def write_send_dump(d: Path, version: str) -> Path:
     ]
     (d / "index.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
     return d
+
+
+@pytest.fixture
+def served_v0(tmp_path):
+    with mock.Mock(mock.load([str(write_send_dump(tmp_path / "rec", "0.3"))]), speed=0) as served:
+        yield served
+
+
+def send_body(method: str, role: str, kind: bool) -> dict:
+    part = {"data": {"skill": "create-user", "projectUserId": "u1"}}
+    message = {"messageId": "44444444-4444-4444-8444-444444444444", "role": role, "parts": [{**part, "kind": "data"} if kind else part]}
+    if kind:
+        message["kind"] = "message"
+    return {"jsonrpc": "2.0", "id": 7, "method": method, "params": {"message": message}}
+
+
+def test_a_v0_recording_answers_a_v1_client_with_the_recorded_result(served_v0):
+    answer = httpx.post(served_v0.url + "/", json=send_body("SendMessage", "ROLE_USER", False), headers={"A2A-Version": "1.0"})
+    assert answer.status_code == 200
+    doc = answer.json()
+    assert doc["id"] == 7 and doc["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert doc["result"]["task"]["artifacts"][0]["parts"] == [{"data": {"id": "user-1", "projectUserId": "u1"}}]
+    # the same over HTTP+JSON, in both versions, though only JSON-RPC 0.3 was recorded
+    rest = httpx.post(served_v0.url + "/message:send", json={"message": send_body("", "ROLE_USER", False)["params"]["message"]}, headers={"A2A-Version": "1.0"})
+    assert rest.status_code == 200 and rest.headers["content-type"] == "application/a2a+json"
+    assert rest.json()["task"]["artifacts"][0]["parts"][0]["data"]["id"] == "user-1"
+    v0 = httpx.post(served_v0.url + "/", json=send_body("message/send", "user", True), headers={"A2A-Version": "0.3"})
+    assert v0.json()["result"]["status"]["state"] == "completed" and v0.json()["result"]["kind"] == "task"
+
+
+def test_the_card_of_each_version_lists_every_interface_the_mock_answers(served_v0):
+    v1 = httpx.get(served_v0.url + "/.well-known/agent-card.json", headers={"A2A-Version": "1.0"}).json()
+    assert {(i["protocolBinding"], i["protocolVersion"][:3]) for i in v1["supportedInterfaces"]} == {
+        ("JSONRPC", "1.0"), ("HTTP+JSON", "1.0"), ("JSONRPC", "0.3"), ("HTTP+JSON", "0.3")}
+    assert v1["supportedInterfaces"][0]["protocolVersion"] == "1.0"
+    assert all(i["url"].startswith(served_v0.url) for i in v1["supportedInterfaces"])
+    v0 = httpx.get(served_v0.url + "/.well-known/agent-card.json", headers={"A2A-Version": "0.3"}).json()
+    assert v0["url"] == served_v0.url + "/" and v0["preferredTransport"] == "JSONRPC"
+
+
+def test_an_unknown_task_is_task_not_found_in_each_binding_s_form(served_v0):
+    unknown = "55555555-5555-4555-8555-555555555555"
+    rpc = httpx.post(served_v0.url + "/", json={"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": unknown}}, headers={"A2A-Version": "1.0"}).json()
+    assert rpc["error"]["code"] == -32001 and rpc["id"] == 1
+    rest = httpx.get(f"{served_v0.url}/tasks/{unknown}", headers={"A2A-Version": "1.0"})
+    assert rest.status_code == 404
+    assert rest.json()["error"]["details"][0]["reason"] == "TASK_NOT_FOUND"
+    # the recorded task is known: it is answered (the recording holds no GetTask: MethodNotFound)
+    known = httpx.post(served_v0.url + "/", json={"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": TASK_V1["id"]}}, headers={"A2A-Version": "1.0"}).json()
+    assert known["error"]["code"] == -32601
+
+
+def test_an_unrecorded_method_is_method_not_found_and_an_unknown_version_is_refused(served_v0):
+    rest = httpx.get(f"{served_v0.url}/tasks", headers={"A2A-Version": "1.0"})
+    assert rest.status_code == 404
+    assert [d["reason"] for d in rest.json()["error"]["details"]] == ["METHOD_NOT_FOUND", "NO_RECORDED_ANSWER"]
+    bad = httpx.post(served_v0.url + "/", json=send_body("SendMessage", "ROLE_USER", False), headers={"A2A-Version": "99.0"}).json()
+    assert bad["error"]["code"] == -32009

@@ -200,14 +200,17 @@ def test_the_03_service_is_matched_and_its_task_id_rewritten(served):
     from a2a.compat.v0_3 import a2a_v0_3_pb2
 
     m = served()
-    body, _ = _unary(m, f"/{V0}/GetTask", _message(a2a_v0_3_pb2.GetTaskRequest, {"name": "tasks/t-asked"}))
+    body, _ = _unary(m, f"/{V0}/GetTask", _message(a2a_v0_3_pb2.GetTaskRequest, {"name": "tasks/t-recorded-0.3"}))
     task = json_format.MessageToDict(a2a_v0_3_pb2.Task.FromString(body))
-    assert task["id"] == "t-asked" and task["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert task["id"] == "t-recorded-0.3" and task["status"]["state"] == "TASK_STATE_COMPLETED"
+    # a task the mock neither recorded nor served: TaskNotFoundError, as gRPC says it
+    error = _fails(m, f"/{V0}/GetTask", _message(a2a_v0_3_pb2.GetTaskRequest, {"name": "tasks/t-asked"}))
+    assert error.code() == grpc.StatusCode.NOT_FOUND and "t-asked is not in the recording" in error.details()
 
 
 def test_a_recorded_failure_is_answered_with_its_status_and_details(served):
     m = served()
-    error = _fails(m, f"/{V1}/CancelTask", _message(a2a_pb2.CancelTaskRequest, {"id": "t-other"}))
+    error = _fails(m, f"/{V1}/CancelTask", _message(a2a_pb2.CancelTaskRequest, {"id": "t-gone"}))
     assert error.code() == grpc.StatusCode.NOT_FOUND and error.details() == "Task not found"
     info = error_details_pb2.ErrorInfo()
     _details(error).details[0].Unpack(info)
@@ -269,9 +272,10 @@ def test_a_stream_that_ended_in_a_status_ends_in_it_again(tmp_path):
 def test_the_card_lists_the_grpc_interfaces_at_the_mocks_grpc_port_and_drops_its_signatures(served):
     m = served()
     card = httpx.get(m.url + "/.well-known/agent-card.json").json()
-    # the interfaces the recordings answer (gRPC under 1.0 and 0.3), not the recorded JSON-RPC one:
-    # a client that takes the card's first interface reaches a recording
-    assert [i["url"] for i in card["supportedInterfaces"]] == [f"grpc://127.0.0.1:{m.grpc.port}", f"127.0.0.1:{m.grpc.port}"]
+    # the interfaces the mock answers: gRPC as recorded (1.0 and 0.3), JSON-RPC under both versions
+    # (the gRPC recordings written as JSON-RPC): a client that takes the first interface is answered
+    assert [(i["url"], i["protocolVersion"]) for i in card["supportedInterfaces"]] == [
+        (m.url + "/", "1.0"), (f"grpc://127.0.0.1:{m.grpc.port}", "1.0"), (m.url + "/", "0.3"), (f"127.0.0.1:{m.grpc.port}", "0.3")]
     assert "signatures" not in card
     (warning,) = m.warnings()
     assert "001-card" in warning and "signatures would not verify" in warning and "served without them" in warning
@@ -291,7 +295,7 @@ def test_without_grpc_the_mock_serves_http_alone_and_says_why(dump):
         "    print(m.warnings()[0])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
-    assert "['JSONRPC']" in out
+    assert "['JSONRPC', 'JSONRPC']" in out
     assert "the recorded gRPC exchanges are not served: gRPC needs the grpc extra" in out and "pip install 'a2acli[grpc]'" in out
 
 
@@ -308,11 +312,11 @@ def test_a_mock_of_http_exchanges_loads_no_grpc(tmp_path):
         "from a2acli import mock\n"
         "from a2acli.diffing import load_dump\n"
         f"with mock.Mock([load_dump({str(d)!r})], speed=0) as m:\n"
-        "    answer = httpx.post(m.url + '/', json={'jsonrpc': '2.0', 'id': 7, 'method': 'GetTask', 'params': {'id': 't-2'}}, headers={'A2A-Version': '1.0'}).json()\n"
+        "    answer = httpx.post(m.url + '/', json={'jsonrpc': '2.0', 'id': 7, 'method': 'GetTask', 'params': {'id': 't-1'}}, headers={'A2A-Version': '1.0'}).json()\n"
         "print(answer['result']['id'], sorted(n for n in ('grpc', 'google.protobuf') if n in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
-    assert out.strip() == "t-2 []"
+    assert out.strip() == "t-1 []"
 
 
 def test_mock_json_output_names_the_grpc_url_beside_the_http_one(cli, dump):
