@@ -245,6 +245,19 @@ def _read_body(handler: BaseHTTPRequestHandler, cap: int = MAX_BODY) -> bytes | 
     return handler.rfile.read(length) if length > 0 else b""
 
 
+def send_example(url: str, token: str | None, auth: str | None) -> str:
+    """A `send` that makes the agent post to this receiver and passes its checks: the token it
+    wants (`--push-token`); an --auth value has no `send` option, so it is named to set."""
+    import shlex
+
+    example = f"a2a send --skill create-user --push-url {url}/hook"
+    if token:
+        example += f" --push-token {shlex.quote(token)}"
+    if auth:
+        example += "   # and have the agent send Authorization as --auth says (push-config create --auth-scheme/--auth-credentials)"
+    return example
+
+
 def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "a2a-webhook"
@@ -411,10 +424,8 @@ def listen(
         try:  # from the first line on: a script that reads the URL may stop the receiver at once
             out.note(f"listening for A2A push notifications on {rx.url} (any path; Ctrl-C to stop)")
             checks = " and ".join(x for x, on in (("--token", token), ("--auth", auth)) if on)
-            out.note(
-                f"push URL: {rx.url}/hook   e.g. a2a send --skill create-user --push-url {rx.url}/hook"
-                + (f"   (checking {checks})" if checks else "")
-            )
+            out.note(f"push URL: {rx.url}/hook" + (f"   (checking {checks})" if checks else ""))
+            out.command(send_example(rx.url, token, auth))
             deadline = None if timeout is None else time.monotonic() + timeout
             with out.holding():  # deliveries already queued are written together; flushed before waiting
                 while count is None or received < count:

@@ -51,9 +51,12 @@ def mock_command(
         float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)
     ] = 1.0,
     duration: Annotated[
-        float | None,
+        str | None,
         typer.Option(
-            "--timeout", help="Stop after S seconds (exit 0); default: until Ctrl-C.", min=0.0, show_default=False
+            "--timeout",
+            help="Stop after this long (30, 30s, 2m, 500ms; exit 0); default: until Ctrl-C.",
+            show_default=False,
+            metavar="DURATION",
         ),
     ] = None,
     output: Annotated[
@@ -84,6 +87,9 @@ def mock_command(
 
     out = _output(output, quiet=quiet)
     from a2acli import mock
+    from a2acli.settings.values import parse_duration, parse_timeout
+
+    seconds = 0.0 if parse_duration(duration) == 0 else parse_timeout(duration)  # 0: stop at once
 
     with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:
         for line in [*served.found.notes, *served.warnings()]:
@@ -100,7 +106,7 @@ def mock_command(
                 lambda: out.text(served.url),
             )
             out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
-            _wait(duration)
+            _wait(seconds)
         except KeyboardInterrupt:  # the way to stop it: said as webhook listen says it, exit 130, stdout
             out.note("interrupted: the mock stopped")  # keeps its one document
             raise typer.Exit(130) from None

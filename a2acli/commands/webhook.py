@@ -39,12 +39,12 @@ def webhook_listen(
         typer.Option("--count", help="Exit 0 after N notifications.", min=1, show_default=False, rich_help_panel=RECV),
     ] = None,
     listen_timeout: Annotated[
-        float | None,
+        str | None,
         typer.Option(
             "--timeout",
-            help="Stop after S seconds; exit 5 if --count was not reached (or, without --count, if nothing arrived).",
-            min=0.0,
+            help="Stop after this long (30, 30s, 2m, 500ms); exit 5 if --count was not reached (or, without --count, if nothing arrived).",
             show_default=False,
+            metavar="DURATION",
             rich_help_panel=RECV,
         ),
     ] = None,
@@ -109,6 +109,7 @@ def webhook_listen(
     """
     from a2acli.errors import UsageError
     from a2acli.render.output import MODES, named
+    from a2acli.settings.values import parse_duration, parse_timeout
 
     # (parameter names differ from the shared options': these are the listener's own, not a call's)
     mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
@@ -127,7 +128,7 @@ def webhook_listen(
         auth=auth,
         dump=dump_dir,
         count=count,
-        timeout=listen_timeout,
+        timeout=0.0 if parse_duration(listen_timeout) == 0 else parse_timeout(listen_timeout),  # 0: at once
         as_v1=bool(as_v),
     )
     if result.interrupted:

@@ -91,6 +91,9 @@ def test_stream_stops_at_input_required_and_prints_how_to_continue(cli, agent):
     assert "Status message:\n  Which colour?\n\n" in result.stdout
     assert f"continue with:\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} 'your reply'\n" in result.stderr
     assert "polling" not in result.stderr  # an interrupted state ends the wait at once
+    quiet = cli("stream", "hi", "-u", AGENT, "-q")
+    assert quiet.exit_code == 0 and "State: input-required" in quiet.stdout
+    assert "continue with" not in quiet.stderr and "a2a send" not in quiet.stderr  # -q drops every hint (a warning stays)
 
 
 def test_stream_timeout_exits_5_with_the_resume_command(cli, agent):
@@ -239,7 +242,11 @@ def test_ctrl_c_before_a_send_is_answered_names_the_message(cli, agent):
     agent.post(RPC).mock(side_effect=ctrl_c)
     result = cli("send", "hi", "--message-id", "m-1", "-u", AGENT)
     assert result.exit_code == 130
-    assert result.stderr == f"interrupted before the agent answered: message m-1 was sent; if the agent started a task, find it with:\n  a2a tasks list -u {AGENT}\n"
+    # no context was given: the agent chose it, so no filter of ListTasks finds this message's task
+    assert result.stderr == (
+        "interrupted before the agent answered: message m-1 was sent; it named no context or task, so no filter finds"
+        f" the task it may have started; the agent's newest tasks:\n  a2a tasks list --page-size 5 -u {AGENT}\n"
+    )
 
 
 @pytest.mark.spec("A2ACLI_OUT_006")

@@ -76,9 +76,9 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         call.out.warn(f"task {t['id']} ended {label}")
     elif state == "TASK_STATE_AUTH_REQUIRED":
         auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
-    elif is_interrupted(state):  # a normal pause, not a fault: a note, kept under -q (the user must act on it)
-        call.out.note(f"task {t['id']} is {label}: it needs input; continue with:", always=True)
-        call.out.command(f"{continue_command(call)} 'your reply'", always=True)
+    elif is_interrupted(state):  # a normal pause, not a fault: a hint, which -q drops (stdout names the state)
+        call.out.note(f"task {t['id']} is {label}: it needs input; continue with:")
+        call.out.command(f"{continue_command(call)} 'your reply'")
     elif not waited and not settled(state):
         call.out.note(f"task {t['id']} is {label}; follow it with:")
         call.out.command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}")
@@ -271,9 +271,14 @@ def unanswered_notes(out: Any, call: Call, why: str) -> bool:
     if tid:
         out.note(f"{sent}; if the agent started a task, find it with:")
         out.command(f"a2a tasks get {shlex.quote(str(tid))}{flags}")
-    elif can_list_tasks(call):
+    elif can_list_tasks(call) and ctx:
         out.note(f"{sent}; if the agent started a task, find it with:")
-        out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}" if ctx else f"a2a tasks list{flags}")
+        out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}")
+    elif can_list_tasks(call):  # the agent chose the context: no filter of ListTasks names this message
+        out.note(
+            f"{sent}; it named no context or task, so no filter finds the task it may have started; the agent's newest tasks:"
+        )
+        out.command(f"a2a tasks list --page-size 5{flags}")
     else:
         out.note(
             f"{sent}; A2A 0.3 has no way to list tasks, so the task it may have started is known only to the agent (--follow says a task's id as soon as the agent takes the message)"
