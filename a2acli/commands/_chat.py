@@ -47,21 +47,18 @@ def run_chat(
             text = line.strip()
             if not text:
                 continue
-            if text in ("/quit", "/exit"):
-                break
-            if text == "/new":
-                chat.ctx = chat.tid = None
-                chat.given = {}
-                call.out.note("the next message starts a new context")
-                continue
-            if interactive and text.startswith("/"):
-                if not text.startswith("//"):
-                    chat.slash(text)
+            if text.startswith("//"):
+                parts: list[dict[str, Any]] = [{"text": text[1:]}]  # `//text`: a message that starts with /
+            elif text.startswith("/"):  # handled here, at a terminal or piped alike: never sent as text
+                if text.split()[0] in ("/quit", "/exit"):
+                    break
+                handled = chat.slash(text, interactive=interactive)
+                if handled is None:
                     continue
-                text = text[1:]  # `//text`: a message that starts with /
-            message = build_message(
-                [{"text": text}], message_id=None, context_id=chat.ctx, task_id=chat.tid, metadata=None
-            )
+                parts = handled
+            else:
+                parts = [{"text": text}]
+            message = build_message(parts, message_id=None, context_id=chat.ctx, task_id=chat.tid, metadata=None)
             params = {"message": message}
             reply = chat.turn(params, poll_interval, interactive=interactive)
             if reply is None:
@@ -74,6 +71,32 @@ def run_chat(
                 present("send", reply, call.out, as_v1=opts.as_v1, lines=True)  # -o json: JSON Lines, one answer a turn
             if not chat.carry(reply, secret):
                 break
+
+
+def slash_part(word: str, rest: str) -> dict[str, Any]:
+    """The data part of `/data JSON` (an object) or `/skill NAME [key=value|key:=JSON …]` (as
+    `send --skill NAME -f …` builds it)."""
+    import shlex
+
+    from a2acli.commands._inputs import parse_fields, read_json
+    from a2acli.errors import UsageError
+
+    if word == "/data":
+        doc = read_json(rest, "/data") if rest else None
+        if not isinstance(doc, dict):
+            raise UsageError("/data takes a JSON object", hint='e.g. /data {"skill": "echo", "text": "hi"}')
+        return {"data": doc}
+    try:
+        words = shlex.split(rest)
+    except ValueError as e:
+        raise UsageError(
+            f"/skill: {e}", hint="quote values as a shell does: /skill create-user projectUserId='u 1'"
+        ) from None
+    if not words:
+        raise UsageError(
+            "/skill needs the skill's id", hint="e.g. /skill create-user projectUserId=u1 (see the card's skills)"
+        )
+    return {"data": {"skill": words[0]} | parse_fields(words[1:])}
 
 
 def _banner(call: Any) -> None:
@@ -94,13 +117,27 @@ class _Chat:
         self.given: dict[str, Any] = {}
         self.last: str | None = None  # the last task's id (for /task)
 
-    def slash(self, text: str) -> None:
-        """A slash command at the terminal: handled here, never sent."""
+    def slash(self, text: str, *, interactive: bool = True) -> list[dict[str, Any]] | None:
+        """A slash command (at a terminal or piped alike): handled here; the parts to send for
+        /data and /skill, else None. A bad /data or /skill is said at a terminal (the session goes
+        on) and ends a piped session (exit 2), as any error does."""
         from a2acli.render.chat import slash_help
 
         out = self.call.out
-        word = text.split()[0]
-        if word == "/help":
+        word, _, rest = text.partition(" ")
+        if word in ("/data", "/skill"):
+            try:
+                return [slash_part(word, rest.strip())]
+            except A2acliError as e:
+                if not interactive:
+                    raise
+                say_error(e, out, debug=self.call.opts.debug)
+                return None
+        if word == "/new":
+            self.ctx = self.tid = None
+            self.given = {}
+            out.note("the next message starts a new context")
+        elif word == "/help":
             slash_help(out)
         elif word == "/task":
             out.note(f"context: {self.ctx or '(none yet: the next message starts one)'}")
@@ -111,12 +148,15 @@ class _Chat:
         else:
             import difflib
 
-            close = difflib.get_close_matches(word, ["/help", "/task", "/new", "/quit", "/exit"], n=1)
+            from a2acli.render.chat import SLASH_HELP
+
+            close = difflib.get_close_matches(word, [c for c, _ in SLASH_HELP if c != "//text"] + ["/exit"], n=1)
             out.warn(
                 f"no command {word}: not sent"
                 + (f"; did you mean {close[0]}?" if close else "")
                 + " (/help lists them; //text sends a line that starts with /)"
             )
+        return None
 
     def turn(self, params: dict[str, Any], poll_interval: float, *, interactive: bool) -> Any:
         """One SendMessage and the wait for its task; None when the turn ended without an answer

@@ -13,6 +13,8 @@ SLASH_HELP = (
     ("/help", "this list"),
     ("/task", "the context and task ids of this session"),
     ("/new", "start a new context (the next line is a new conversation)"),
+    ("/data", "/data JSON: send a data part (a JSON object)"),
+    ("/skill", "/skill NAME [key=value|key:=JSON …]: send a skill's data part, as send --skill -f does"),
     ("/quit", "leave (also /exit, Ctrl-D)"),
     ("//text", "send a line that starts with /"),
 )

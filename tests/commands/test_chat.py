@@ -269,13 +269,6 @@ def test_at_a_terminal_each_answer_is_the_agents_text_and_the_state_only_when_no
     assert "Task:" not in result.stdout and "State:" not in result.stdout  # no task panel
 
 
-def test_piped_slash_lines_other_than_new_and_quit_are_sent_as_before(cli, agent):
-    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_COMPLETED")))
-    result = cli("chat", "-u", AGENT, input="/help\n")
-    assert result.exit_code == 0, result.stderr
-    assert [m["parts"][0]["text"] for m in sent(route)] == ["/help"] and "Task: t-1" in result.stdout
-
-
 # -- through a pseudo-terminal, against a real (local, threaded) agent ----------------------------------
 
 
@@ -482,3 +475,33 @@ def test_at_a_terminal_ctrl_c_while_a_task_is_followed_names_it_and_the_session_
     first, second = sent(route)
     assert second["contextId"] == "c-1" and "taskId" not in second  # the context carries; the stopped task is not answered
     assert "echo: next" in result.stdout
+
+
+# -- slash commands piped as at a terminal; /data and /skill (issue 36) -----------------------------------
+
+
+def test_piped_slash_commands_are_handled_as_at_a_terminal_never_sent(cli, agent):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="/help\n/hepl\n//help\n")
+    assert result.exit_code == 0, result.stderr
+    assert [m["parts"][0]["text"] for m in sent(route)] == ["/help"] and "Task: t-1" in result.stdout  # only the // line
+    assert "  /task   the context and task ids of this session\n" in result.stderr  # /help, said here
+    assert "warning: no command /hepl: not sent; did you mean /help?" in result.stderr
+
+
+def test_data_and_skill_send_data_parts(cli, agent):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_COMPLETED"), task("t-2", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input='/data {"skill": "echo", "text": "x"}\n/skill create-user projectUserId=u1 age:=42\n')
+    assert result.exit_code == 0, result.stderr
+    assert [m["parts"] for m in sent(route)] == [
+        [{"data": {"skill": "echo", "text": "x"}}],
+        [{"data": {"skill": "create-user", "projectUserId": "u1", "age": 42}}],
+    ]
+
+
+@pytest.mark.parametrize("line,says", [("/data [1]", "/data takes a JSON object"), ("/skill", "/skill needs the skill's id"), ("/skill s bad", "is not key=value")])
+def test_a_bad_data_or_skill_line_piped_ends_the_session_exit_2(cli, agent, line, says):
+    route = agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(task("t-1", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input=f"{line}\nnever\n")
+    assert result.exit_code == 2 and says in result.stderr, result.stderr
+    assert not route.calls

@@ -30,3 +30,14 @@ def test_chat_off_a_terminal_prints_the_text_floor(a2a):
     out = a2a("chat", input="hi\n")
     labels = assert_floor(out.stdout)
     assert labels[:3] == ["Task", "Context", "State"] and "State: completed\n" in out.stdout
+
+
+def test_piped_slash_commands_stay_here_and_skill_reaches_every_skill(a2a):
+    """/help piped is said, not sent; /skill and /data reach the demo's skills beyond echo."""
+    out = a2a("chat", "-o", "json", input='/help\n/skill create-user projectUserId=u1\n/data {"skill": "fail"}\n')
+    tasks = [json.loads(line)["task"] for line in out.stdout.splitlines()]
+    assert len(tasks) == 2, out.stdout  # /help was not a turn
+    assert tasks[0]["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert tasks[0]["artifacts"][0]["parts"][0]["data"]["projectUserId"] == "u1"
+    assert tasks[1]["status"]["state"] == "TASK_STATE_FAILED"
+    assert "  /skill" in out.stderr
