@@ -139,3 +139,12 @@ def test_an_unrecorded_method_is_method_not_found_and_an_unknown_version_is_refu
     assert [d["reason"] for d in rest.json()["error"]["details"]] == ["METHOD_NOT_FOUND", "NO_RECORDED_ANSWER"]
     bad = httpx.post(served_v0.url + "/", json=send_body("SendMessage", "ROLE_USER", False), headers={"A2A-Version": "99.0"}).json()
     assert bad["error"]["code"] == -32009
+
+
+def test_mock_timeout_takes_a_duration(cli, tmp_path):
+    dump = write_send_dump(tmp_path / "rec", "1.0")
+    result = cli("mock", str(dump), "--port", "0", "--timeout", "100ms", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["url"].startswith("http://127.0.0.1:")
+    bad = cli("mock", str(dump), "--timeout", "2 weeks")
+    assert bad.exit_code == 2 and "is not a duration" in bad.stderr

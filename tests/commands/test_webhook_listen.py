@@ -250,3 +250,18 @@ def test_a_script_that_stops_it_as_soon_as_it_listens_gets_the_same_quiet_130():
         proc.kill()
     assert proc.returncode == 130, err
     assert b"interrupted: 0 notification(s) received" in err and b"error:" not in err
+
+
+def test_timeout_takes_a_duration_as_every_timeout_does(cli):
+    result, _ = run(cli, "--timeout", "300ms", send=lambda url: [post(url, V1_STATUS)])
+    assert result.exit_code == 0, result.stderr
+    bad = cli("webhook", "listen", "--port", "0", "--timeout", "soon")
+    assert bad.exit_code == 2 and "--timeout 'soon' is not a duration" in bad.stderr
+
+
+def test_the_printed_send_carries_the_token_the_receiver_checks(cli):
+    """Pasted, the example is accepted: it carries --push-token (issue 36)."""
+    result, answers = run(cli, "--count", "1", "--timeout", "5s", "--token", "t0k", send=lambda url: [post(url, V1_STATUS, {"X-A2A-Notification-Token": "t0k"})])
+    assert result.exit_code == 0, result.stderr
+    (example,) = [line.strip() for line in result.stderr.splitlines() if line.strip().startswith("a2a send ")]
+    assert example.endswith("/hook --push-token t0k") and answers[0].status_code == 200
