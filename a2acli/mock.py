@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -35,7 +35,18 @@ from urllib.parse import urlsplit
 from a2acli import mock_forms
 from a2acli.diffing import MISSING, Dump, DumpedExchange
 from a2acli.errors import A2acliError, UsageError
-from a2acli.mock_forms import Answer, _grpc_error, _rpc_error, _status_error
+from a2acli.mock_forms import (
+    Answer,
+    _binding_and_version,
+    _card_name,
+    _grpc_error,
+    _is_grpc,
+    _listing,
+    _rpc_error,
+    _short,
+    _status_error,
+    _tasks,
+)
 from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
@@ -670,61 +681,6 @@ def _sse(ex: DumpedExchange) -> list[tuple[str, str]]:
     if len(parsed) == len(ex.events):
         return [(name, data) for (name, _), data in zip(parsed, ex.events, strict=True)]
     return [("message", data) for data in ex.events]
-
-
-def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
-    """(task id, context id) of every task, or event about a task, in a document."""
-    if isinstance(doc, dict):
-        ctx = doc.get("contextId")
-        if isinstance(ctx, str) and ctx:
-            task = (
-                doc.get("taskId")
-                if isinstance(doc.get("taskId"), str)
-                else doc.get("id")
-                if "status" in doc and isinstance(doc.get("id"), str)
-                else None
-            )
-            if task:
-                yield task, ctx
-        for v in doc.values():
-            yield from _tasks(v)
-    elif isinstance(doc, list):
-        for v in doc:
-            yield from _tasks(v)
-
-
-def _card_name(flag: str) -> str:
-    """The card's name of the binding `--transport` spells `flag` (JSONRPC, HTTP+JSON, GRPC)."""
-    from a2acli.wire.bindings import parse_transport
-
-    return parse_transport(flag).card
-
-
-def _binding_and_version(itf: Any) -> tuple[str, str] | None:
-    """(binding flag, version) of a 1.0 card's interface, as recordings name them."""
-    if not isinstance(itf, dict):
-        return None
-    from a2acli.wire.bindings import binding_info
-
-    info = binding_info(str(itf.get("protocolBinding") or ""))
-    version = str(itf.get("protocolVersion") or "")
-    return (info.flag, "0.3" if version.startswith("0.") else "1.0") if info else None
-
-
-def _is_grpc(itf: Any, key: str) -> bool:
-    return isinstance(itf, dict) and str(itf.get(key) or "").upper() == "GRPC"
-
-
-def _listing(names: list[str]) -> str:
-    if not names:
-        return "nothing of that binding"
-    shown = ", ".join(names[:6])
-    return shown + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if value is not None else "nothing"
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class _Server(ThreadingHTTPServer):

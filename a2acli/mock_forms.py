@@ -1,11 +1,14 @@
 """What `a2a mock` sends when the client asks in another form than the one recorded: a recorded
 answer brought to canonical V1 (playback.answer_results) and written in the version and binding
 asked for (JSON-RPC or HTTP+JSON, 1.0 or 0.3), and the A2A errors of the mock's own
-(TaskNotFoundError, MethodNotFoundError) in each binding's form. Pure: no socket, no state."""
+(TaskNotFoundError, MethodNotFoundError) in each binding's form; the Answer the mock sends, its
+errors of "no recorded answer", and the helpers reading recorded documents. Pure: no socket, no
+state."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,3 +159,61 @@ def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, mi
         [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
         line=f"unmatched: {code} {message}",
     )
+
+
+# -- helpers of the mock ---------------------------------------------------------------------------
+
+
+def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
+    """(task id, context id) of every task, or event about a task, in a document."""
+    if isinstance(doc, dict):
+        ctx = doc.get("contextId")
+        if isinstance(ctx, str) and ctx:
+            task = (
+                doc.get("taskId")
+                if isinstance(doc.get("taskId"), str)
+                else doc.get("id")
+                if "status" in doc and isinstance(doc.get("id"), str)
+                else None
+            )
+            if task:
+                yield task, ctx
+        for v in doc.values():
+            yield from _tasks(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from _tasks(v)
+
+
+def _card_name(flag: str) -> str:
+    """The card's name of the binding `--transport` spells `flag` (JSONRPC, HTTP+JSON, GRPC)."""
+    from a2acli.wire.bindings import parse_transport
+
+    return parse_transport(flag).card
+
+
+def _binding_and_version(itf: Any) -> tuple[str, str] | None:
+    """(binding flag, version) of a 1.0 card's interface, as recordings name them."""
+    if not isinstance(itf, dict):
+        return None
+    from a2acli.wire.bindings import binding_info
+
+    info = binding_info(str(itf.get("protocolBinding") or ""))
+    version = str(itf.get("protocolVersion") or "")
+    return (info.flag, "0.3" if version.startswith("0.") else "1.0") if info else None
+
+
+def _is_grpc(itf: Any, key: str) -> bool:
+    return isinstance(itf, dict) and str(itf.get(key) or "").upper() == "GRPC"
+
+
+def _listing(names: list[str]) -> str:
+    if not names:
+        return "nothing of that binding"
+    shown = ", ".join(names[:6])
+    return shown + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if value is not None else "nothing"
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -33,3 +33,21 @@ def test_a_doc_generator_asked_for_help_or_given_a_wrong_flag_writes_nothing(scr
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.startswith(f"usage: {script} [-h] [--check]") and "--check" in proc.stdout
         assert "wrote" not in proc.stdout + proc.stderr
+
+
+def test_the_docs_diff_samples_say_what_diff_says_now():
+    """Issue 36: the diff samples of the README and the migration guide were re-recorded; each
+    verdict and each line on what does not count has the form a2acli.diffing writes today (the
+    old `N difference(s) in … (ids normalised, --keep-ids to compare them)` line is gone)."""
+    import re
+
+    verdict = re.compile(
+        r"^(same: the answers agree, \d+ exchange\(s\) compared|different: \d+ difference\(s\) in \d+ of \d+ exchange\(s\)) \(canonical V1; ids and times aside\)$"
+    )
+    aside = re.compile(r"^\d+ difference\(s\) do not count: .+; -v shows them$")
+    for doc in ("README.md", "docs/debugging-migration.md"):
+        text = (ROOT / doc).read_text()
+        assert "ids normalised, --keep-ids to compare them" not in text, doc
+        said = [line for line in text.splitlines() if line.startswith(("same: ", "different: "))]
+        assert said and all(verdict.match(line) for line in said), (doc, said)
+        assert all(aside.match(line) for line in text.splitlines() if "do not count:" in line and line[0].isdigit()), doc
