@@ -521,7 +521,7 @@ IMPLIED: dict[str, tuple[str, ...]] = {
         "request.headers.grpc-*",
         "response.status",  # an error is a 4xx over HTTP+JSON, a 200 with an error over JSON-RPC
         "response.headers.*",
-        "response.shape",  # JSON-RPC framing
+        "response.shape*",  # JSON-RPC framing
     ),
     "agent": ("request.headers.host",),
     "client": ("request.headers.user-agent",),

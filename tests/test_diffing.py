@@ -172,3 +172,50 @@ def test_generated_ids_inside_strings_are_replaced():
     n = IdNormaliser()
     doc = n({"jsonrpc": "2.0", "id": 1, "result": {"name": f"e-{UUID_A}", "metadata": {"user": f"A2A_USER_{UUID_B}"}}})
     assert doc["result"] == {"name": "e-<id-1>", "metadata": {"user": "A2A_USER_<id-2>"}}
+
+
+# -- what counts (issue 36): one notion of "the same" for diff and replay ----------------------------
+
+
+def _ex(version: str, line: str = "POST / HTTP/1.1", body: bytes = b'{"jsonrpc": "2.0", "id": 1, "method": "GetTask"}') -> diffing.DumpedExchange:
+    return diffing.DumpedExchange(1, "001-GetTask", "GetTask", version, line, (), body, "HTTP/1.1 200 OK", (), b"", (), False)
+
+
+def test_the_variables_of_a_pair_are_what_differs_between_its_runs():
+    assert diffing.variables(_ex("1.0"), _ex("1.0")) == ("agent", "client")
+    assert diffing.variables(_ex("1.0"), _ex("0.3")) == ("agent", "client", "version")
+    rest = _ex("1.0", "GET /tasks/t-1 HTTP/1.1", b"")
+    assert diffing.variables(_ex("1.0"), rest) == ("agent", "client", "binding")
+
+
+@pytest.mark.parametrize("path,implied,aside", [
+    ("request.headers.a2a-version", ("version",), "implied by the version"),
+    ("response.headers.content-type", ("version",), "implied by the version"),
+    ("request.line", ("binding",), "implied by the binding"),
+    ("response.status", ("binding",), "implied by the binding"),
+    ("response.shape[0]", ("binding",), "implied by the binding"),
+    ("request.headers.host", ("agent", "client"), "implied by the agent"),
+    ("request.headers.user-agent", ("agent", "client"), "implied by the client"),
+    ("response.status", ("version",), ""),  # between versions an HTTP status is the answer's
+    ("response.body.result.status.state", ("version", "binding"), ""),  # an answer always counts
+    ("request.headers.x-team", ("version",), ""),
+])
+def test_what_the_compared_variable_implies_does_not_count(path, implied, aside):
+    (judged,) = diffing.judged([Difference("GetTask", path, 1, 2, "changed")], implied)
+    assert judged.aside == aside
+
+
+def test_the_report_counts_only_what_counts_and_says_the_rest_in_one_line(tmp_path):
+    counted = Difference("GetTask", "response.body.result.id", "a", "b", "changed")
+    header = Difference("GetTask", "request.headers.a2a-version", "1.0", "0.3", "changed", "implied by the version")
+    card = Difference("card", "response.body.name", "x", "y", "changed", diffing.CARD_ASIDE)
+    sec = diffing.Section("request.headers", {}, {}, "a", "b", differences=[header, counted])
+    xd = diffing.ExchangeDiff("GetTask", _ex("1.0"), _ex("0.3"), [sec])
+    cd = diffing.ExchangeDiff("card", _ex("1.0"), _ex("0.3"), [diffing.Section("response.body", {}, {}, "a", "b", differences=[card])], aside=diffing.CARD_ASIDE)
+    dump = diffing.Dump(str(tmp_path), ())
+    report = diffing.Report(dump, dump, [cd, xd], raw=False, keep_ids=False)
+    assert report.differences == [counted] and report.aside == [card, header] and not report.equal
+    assert report.aside_summary() == "2 difference(s) do not count: 1 in the card (--card compares it); 1 implied by the version (a2a-version); -v shows them"
+    assert report.verdict() == "different: 1 difference(s) in 1 of 2 exchange(s) (canonical V1; ids and times aside)"
+    report.exchanges = [cd]
+    assert report.equal and report.verdict() == "same: the answers agree, 1 exchange(s) compared (canonical V1; ids and times aside)"

@@ -163,20 +163,20 @@ def auth_required_notes(call: Call) -> None:
     head = f"task {t['id']} is {state_text('TASK_STATE_AUTH_REQUIRED')}: it needs authentication"
     signin = f"; it names {ask.url} to sign in" if ask.url else ""
 
-    def say(msg: str) -> None:  # a normal pause, not a fault: a note, kept under -q (the user must act on it)
-        call.out.note(msg, always=True)
+    def say(msg: str) -> None:  # a normal pause, not a fault: a hint, which -q drops (stdout names the state)
+        call.out.note(msg)
 
     if not ways:
         if call.card is None or call.opts.endpoint:  # no card: credentials go as given
             say(
                 f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:"
             )
-            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}", always=True)
+            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}")
         else:
             say(
                 f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
             )
-            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}", always=True)
+            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}")
         return
     said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
     asked = (
@@ -188,7 +188,7 @@ def auth_required_notes(call: Call) -> None:
     say(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
     for w in ways:
         for command in w.commands:
-            call.out.command(command, always=True)
+            call.out.command(command)
 
 
 # what a typed secret is, by the option it fills (render.views.Way.option)
