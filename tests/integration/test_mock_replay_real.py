@@ -14,7 +14,6 @@ import json
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -339,34 +338,21 @@ def test_replay_names_redacted_credentials_and_sends_a_message_once(a2a, recordi
     assert sent.count("SendMessage") == 1
 
 
-def test_a_v1_send_against_the_mock_of_a_v0_recording_answers_with_the_recorded_result(a2a, tmp_path):
+def test_a_v1_send_against_the_mock_of_a_v0_recording_answers_with_the_recorded_result(a2a, mock_of, tmp_path):
     with _serve(demo, tmp_path / "agent-g.log", "demo agent G") as url:
         recorded = json.loads(ok(a2a(*SEND, "-u", url, "--a2a-version", "0.3", "-o", "json", "--dump", str(tmp_path / "v0"))).stdout)
-    with _mock(a2a, str(tmp_path / "v0")) as mock_url:
-        for transport in ("jsonrpc", "rest"):
-            got = json.loads(ok(a2a(*SEND, "-u", mock_url, "--a2a-version", "1.0", "--transport", transport, "-o", "json", "--as", "v1")).stdout)
-            assert got["task"]["artifacts"][0]["parts"][0]["data"] == recorded["artifacts"][0]["parts"][0]["data"]
-            assert got["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    mock_url = mock_of(str(tmp_path / "v0"))
+    for transport in ("jsonrpc", "rest"):
+        got = json.loads(ok(a2a(*SEND, "-u", mock_url, "--a2a-version", "1.0", "--transport", transport, "-o", "json", "--as", "v1")).stdout)
+        assert got["task"]["artifacts"][0]["parts"][0]["data"] == recorded["artifacts"][0]["parts"][0]["data"]
+        assert got["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
 
 
-def test_check_against_the_mock_of_the_demo_agent_passes(a2a, tmp_path):
+def test_check_against_the_mock_of_the_demo_agent_passes(a2a, mock_of, tmp_path):
     """`a2a check --dump` records the demo agent's answers to check's own calls; the mock of that
     recording passes the same checks (unknown task ids, methods and versions included)."""
     with _serve(demo, tmp_path / "agent-h.log", "demo agent H") as url:
         ok(a2a("check", "-u", url, "--dump", str(tmp_path / "check")))
-    with _mock(a2a, str(tmp_path / "check")) as mock_url:
-        done = a2a("check", "-u", mock_url)
+    done = a2a("check", "-u", mock_of(str(tmp_path / "check")))
     assert done.returncode == 0, done.stdout + done.stderr
     assert " 0 failed" in done.stdout + done.stderr
-
-
-@contextmanager
-def _mock(a2a, dump: str):
-    """`a2a mock DUMP --speed 0` in a process of its own; yields its URL."""
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "a2a"), "mock", dump, "--speed", "0", "-q"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert proc.stdout is not None
-        yield proc.stdout.readline().strip()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
