@@ -343,7 +343,6 @@ class Mock:
         if not same and asked.binding != "grpc":  # recorded in another version or binding: answered in this one
             same = [c for c in self.found.calls if c.method == asked.method]
         where = f"{asked.method} under {asked.version} over {BINDING_NAMES[asked.binding]}"
-        self._known_task(asked)
         if not same:
             near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
             others = [f"{c.method} under {c.version} over {BINDING_NAMES[c.binding]} ({c.name})" for c in near]
@@ -355,6 +354,7 @@ class Mock:
                 if asked.binding == "grpc"
                 else _status_error(message, None, None, a2a_code=mock_forms.METHOD_NOT_FOUND)
             )
+        self._known_task(asked)  # a recorded method, about a task the mock does not know
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
         given = rewrite(asked.params, known)
         scored = [

@@ -65,7 +65,7 @@ def _exchange(d: Path, seq: int, stem: str, method: str, version: str, line: str
 
 
 def write_send_dump(d: Path, version: str) -> Path:
-    """A card fetch and a JSON-RPC send of create-user, recorded under `version`."""
+    """A card fetch, a JSON-RPC send of create-user and a GetTask of its task, recorded under `version`."""
     d.mkdir(parents=True)
     v0 = version == "0.3"
     message = {"messageId": MESSAGE_ID, "role": "user" if v0 else "ROLE_USER",
@@ -74,10 +74,14 @@ def write_send_dump(d: Path, version: str) -> Path:
         message["kind"] = "message"
     request = {"jsonrpc": "2.0", "id": "r-1", "method": "message/send" if v0 else "SendMessage", "params": {"message": message}}
     answer = {"jsonrpc": "2.0", "id": "r-1", "result": TASK_V0 if v0 else {"task": TASK_V1}}
+    get = {"jsonrpc": "2.0", "id": "r-2", "method": "tasks/get" if v0 else "GetTask", "params": {"id": TASK_V1["id"]}}
+    got = {"jsonrpc": "2.0", "id": "r-2", "result": TASK_V0 if v0 else TASK_V1}
     entries = [
         _exchange(d, 1, "001-card", "card", version, "GET /.well-known/agent-card.json HTTP/1.1", b"", json.dumps(card(version)).encode()),
         _exchange(d, 2, "002-" + ("message_send" if v0 else "SendMessage"), "message/send" if v0 else "SendMessage", version,
                   "POST / HTTP/1.1", json.dumps(request).encode(), json.dumps(answer).encode()),
+        _exchange(d, 3, "003-" + ("tasks_get" if v0 else "GetTask"), get["method"], version, "POST / HTTP/1.1",
+                  json.dumps(get).encode(), json.dumps(got).encode()),
     ]
     (d / "index.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
     return d
@@ -128,9 +132,10 @@ def test_an_unknown_task_is_task_not_found_in_each_binding_s_form(served_v0):
     rest = httpx.get(f"{served_v0.url}/tasks/{unknown}", headers={"A2A-Version": "1.0"})
     assert rest.status_code == 404
     assert rest.json()["error"]["details"][0]["reason"] == "TASK_NOT_FOUND"
-    # the recorded task is known: it is answered (the recording holds no GetTask: MethodNotFound)
+    # the recorded task is known: its recorded answer, in the asked version and binding
     known = httpx.post(served_v0.url + "/", json={"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": TASK_V1["id"]}}, headers={"A2A-Version": "1.0"}).json()
-    assert known["error"]["code"] == -32601
+    assert known["result"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert httpx.get(f"{served_v0.url}/tasks/{TASK_V1['id']}", headers={"A2A-Version": "1.0"}).json()["id"] == TASK_V1["id"]
 
 
 def test_an_unrecorded_method_is_method_not_found_and_an_unknown_version_is_refused(served_v0):

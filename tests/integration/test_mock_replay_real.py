@@ -129,8 +129,11 @@ def test_mock_answers_the_recorded_commands_with_the_recorded_results(a2a, recor
     common = ["-u", url, "--transport", binding, "-o", "json"]
     card = json.loads(ok(a2a("card", "fetch", "-u", url, "-o", "json")).stdout)
     assert card["name"] == "a2a demo agent"
-    # the interfaces the recordings answer: this dump's binding under 1.0 (gRPC at the mock's gRPC port)
-    assert {(i["protocolBinding"], i["protocolVersion"]) for i in card["supportedInterfaces"]} == {({"jsonrpc": "JSONRPC", "rest": "HTTP+JSON", "grpc": "GRPC"}[binding], "1.0")}
+    # the interfaces the mock answers: JSON-RPC and HTTP+JSON under both versions (a recording is
+    # written in the asked form), gRPC as recorded (under 1.0, at the mock's gRPC port)
+    answered = {(b, v) for b in ("JSONRPC", "HTTP+JSON") for v in ("1.0", "0.3")} | ({("GRPC", "1.0")} if binding == "grpc" else set())
+    assert {(i["protocolBinding"], i["protocolVersion"]) for i in card["supportedInterfaces"]} == answered
+    assert card["supportedInterfaces"][0]["protocolVersion"] == "1.0"
     # so a command that names no --transport reaches the recordings
     assert json.loads(ok(a2a(*SEND, "-u", url, "-o", "json")).stdout)["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
     mock_host = url.removeprefix("http://").rsplit(":", 1)[0]
@@ -185,17 +188,17 @@ def test_mock_unmatched_jsonrpc_requests_get_jsonrpc_errors_naming_the_closest_r
     assert MOCK_HINT in err["hint"]  # not "pass --a2a-version 0.3"
 
 
-def test_mock_unmatched_rest_requests_get_404_with_a_status_naming_the_closest_recording(a2a, recording, mock_of):
+def test_mock_unmatched_rest_requests_get_a_status_naming_the_closest_recording(a2a, recording, mock_of):
     url = mock_of(recording.dump("rest"))
     done = a2a("send", "--skill", "create-user", "-f", "projectUserId=zz", "-u", url, "--transport", "rest")
     assert done.returncode == 1
-    assert "HTTP 404" in done.stderr and "rest/002-SendMessage" in done.stderr and "params.message.parts[0].data.projectUserId" in done.stderr
+    assert "InvalidParamsError" in done.stderr and "rest/002-SendMessage" in done.stderr and "params.message.parts[0].data.projectUserId" in done.stderr
     assert MOCK_HINT in done.stderr
     answer = httpx.post(url + "/tasks/t-1:cancel", json={}, headers={"A2A-Version": "1.0"})
     assert answer.status_code == 404
     status = answer.json()["error"]
     assert status["status"] == "NOT_FOUND" and "no recorded CancelTask under 1.0 over HTTP+JSON" in status["message"]
-    assert status["details"][0]["reason"] == "NO_RECORDED_ANSWER"
+    assert [d["reason"] for d in status["details"]] == ["METHOD_NOT_FOUND", "NO_RECORDED_ANSWER"]  # MethodNotFoundError, from the mock
 
 
 @pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra is not installed")
