@@ -87,7 +87,9 @@ def _output(value: str | None, ctx: typer.Context, *, quiet: bool = False) -> An
     from a2acli.render.output import JsonOutput, TextOutput, pick
 
     root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    quiet = quiet or bool(root.get("quiet")) or os.environ.get("A2ACLI_QUIET", "").lower() in ("1", "true", "yes", "on")
+    from a2acli.settings.values import parse_bool
+
+    quiet = quiet or bool(root.get("quiet")) or parse_bool(os.environ.get("A2ACLI_QUIET", ""), "A2ACLI_QUIET")
     out = pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))(
         quiet=quiet
     )
