@@ -102,7 +102,7 @@ def _walk(cmd: Any, ctx: Any, found: list[tuple[Any, Any]]) -> None:
     found.append((cmd, ctx))
     if hasattr(cmd, "commands"):
         for name in cmd.list_commands(ctx):
-            sub = cmd.commands[name]
+            sub = cmd.get_command(ctx, name)
             if getattr(sub, "hidden", False):
                 continue
             _walk(sub, typer.Context(sub, info_name=name, parent=ctx), found)
@@ -171,7 +171,7 @@ def render() -> str:
         if takes_common:
             lines += ["Also the [common options](#common-options).", ""]
         if hasattr(cmd, "commands"):
-            subs = [n for n in cmd.list_commands(ctx) if not getattr(cmd.commands[n], "hidden", False)]
+            subs = [n for n in cmd.list_commands(ctx) if not getattr(cmd.get_command(ctx, n), "hidden", False)]
             lines += ["Subcommands: " + ", ".join(f"[`{n}`](#{_anchor(path + ' ' + n)})" for n in subs), ""]
     return "\n".join(line.rstrip() for line in "\n".join(lines).split("\n")).rstrip() + "\n"
 

@@ -17,13 +17,6 @@ from a2acli.settings.table import OPTIONS, PS, Setting
 
 __all__ = ["PS", "CallOptions", "build_options", "common", "method_options"]
 
-# Whether option help is worked out in full. `run()` turns it off when the command line asks for
-# no help: the help of a setting ends with its effective default, and working that out reads the
-# config file and the environment, which a plain call does not need.
-HELP_WANTED = True
-HELP_PROFILE: str | None = None  # `--profile NAME` on the command line that asks for help
-HELP_CONFIG: str | None = None  # `--config FILE` on the command line that asks for help
-
 
 def complete_from(choices: Any) -> Callable[[str], list[str]]:
     def complete(incomplete: str) -> list[str]:
@@ -106,13 +99,15 @@ def poll_seconds(text: str) -> float:
     return settings.parse_poll_interval(text)
 
 
-def effective_default_text(setting: str) -> str:
+def effective_default_text(setting: str, scope: dict[str, Any] | None = None) -> str:
     """`(default: 1.0; env: A2ACLI_A2A_VERSION)`, or, when the environment or the active profile
-    sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set."""
+    sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set.
+    `scope`: the --profile and --config of this invocation (none: the built-in default)."""
     from a2acli import settings
 
     s = settings.SETTINGS[setting]
-    value, source = _effective_defaults().get(setting, (s.default, "default"))
+    found = _effective_defaults(scope or {}) if scope is not None else {}
+    value, source = found.get(setting, (s.default, "default"))
     if source == "default":
         return f"(default: {value}; env: {s.env})" if value is not None else f"(env: {s.env})"
     shown = "set" if s.secret else f"default: {value}"
@@ -124,7 +119,8 @@ def effective_default_text(setting: str) -> str:
 _DEFAULTS_CACHE: dict[Any, dict[str, tuple[Any, str]]] = {}
 
 
-def _effective_defaults() -> dict[str, tuple[Any, str]]:
+def _effective_defaults(scope: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+    """Each setting's value and source without flags, for this invocation's --profile and --config."""
     import os
 
     from a2acli import settings
@@ -138,13 +134,13 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
         tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))),
         str(path),
         stamp,
-        HELP_PROFILE,
-        HELP_CONFIG,
+        scope.get("profile"),
+        scope.get("config"),
         _cwd(),
     )
     if key not in _DEFAULTS_CACHE:
         try:
-            res = settings.resolve({}, HELP_PROFILE, HELP_CONFIG)
+            res = settings.resolve({}, scope.get("profile"), scope.get("config"))
             _DEFAULTS_CACHE[key] = {k: (res.values[k], res.sources[k]) for k in res.values}
         except Exception:  # a broken config or a missing profile: say it when a command runs, not in help
             _DEFAULTS_CACHE[key] = {}
@@ -183,15 +179,27 @@ ContextOpt = Annotated[int, typer.Option("--context", "-U", help="Lines of conte
 _COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table
 
 
-def option_help(s: Setting) -> str:
-    """The help of one shared option: a setting's ends with its effective default (worked out
-    now, when the command tree is built)."""
-    return f"{s.help} {effective_default_text(s.name)}" if s.setting and HELP_WANTED else s.help
+def option_help(s: Setting, scope: dict[str, Any] | None = None) -> str:
+    """The help of one shared option: a setting's ends with its default and its environment
+    variable; given this invocation's `scope` (its --profile and --config), with the default in
+    effect and where it comes from (`a2a help options`)."""
+    return f"{s.help} {effective_default_text(s.name, scope)}" if s.setting else s.help
+
+
+def _completing() -> bool:
+    """Whether the shell asks this run for completions (`_A2A_COMPLETE`, commands.completion)."""
+    import os
+
+    from a2acli.commands.completion import COMPLETE_VAR
+
+    return bool(os.environ.get(COMPLETE_VAR))
 
 
 def _option(s: Setting) -> tuple[Any, Any]:
-    """(annotation, default) of one row of the settings table, as a Typer option; the help of a
-    setting ends with its effective default (worked out now, when the command tree is built)."""
+    """(annotation, default) of one row of the settings table, as a Typer option. It is hidden
+    from a command's --help, which folds the shared options into one closing section
+    (`shared_help`; `a2a help options` explains them, docs/reference.md lists them), except when
+    the shell asks for completions: completion offers no hidden option."""
     help_text = option_help(s)
     complete = _COMPLETERS.get(s.complete) or (complete_from(lambda: s.choices) if s.choices else None)
     info = typer.Option(
@@ -202,6 +210,7 @@ def _option(s: Setting) -> tuple[Any, Any]:
         show_default=False,
         metavar=s.metavar,
         autocompletion=complete,
+        hidden=not _completing(),
     )
     if s.kind == "switch":
         return Annotated[bool, info], False
@@ -501,27 +510,9 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
     r.add(res.auth.get("client-secret"))
 
 
-_FOLDED: dict[str, Any] = {}
-# Whether the shared options are hidden from a command's help (folded into `shared_help`). Shell
-# completion offers no hidden option, so `run()` turns this off when the shell asks for words.
-FOLD_SHARED = True
-
-
 def folded(name: str) -> Any:
-    """common()[name]'s annotation with a copy of its option marked hidden: a command's --help
-    folds the shared options into one short section (`shared_help`), `a2a help options` explains
-    them, and docs/reference.md lists them all."""
-    if not FOLD_SHARED:
-        return common()[name][0]
-    if name not in _FOLDED:
-        import copy
-        import typing
-
-        kind, info = typing.get_args(common()[name][0])[:2]
-        info = copy.copy(info)
-        info.hidden = True
-        _FOLDED[name] = Annotated[kind, info]
-    return _FOLDED[name]
+    """The annotation of the shared option `name` (parameter name), as a command lists it."""
+    return common()[name][0]
 
 
 def common_parameters() -> list[inspect.Parameter]:
@@ -553,22 +544,26 @@ def flag_of(arg: str) -> str:
     return next(f"--{s.name}" for s in OPTIONS.values() if s.arg == arg)
 
 
-def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes the shared options") -> str:
+def shared_help(
+    names: tuple[str, ...] | None = None,
+    lead: str = "Also takes the shared options",
+    scope: dict[str, Any] | None = None,
+) -> str:
     """The closing section of the help of a command that takes the shared options (gh's
     INHERITED FLAGS): the most used ones by name (`names`: the few this command takes), where
     all of them are explained, and the values in effect that are not the built-in default (from
-    the environment or a profile)."""
+    the environment or a profile; `scope`: this invocation's --profile and --config)."""
     if names is None:
         lines = [
             f"Shared options: {', '.join(SHARED_NAMED)} and {len(OPTIONS) - len(SHARED_NAMED)} more, before or after the command; `a2a help options` explains each."
         ]
     else:
         lines = [f"{lead} {', '.join(flag_of(n) for n in names)}; `a2a help options` explains each."]
-    if HELP_WANTED:
+    if scope is not None:
         from a2acli import settings
 
         set_here = []
-        for name, (value, source) in sorted(_effective_defaults().items()):
+        for name, (value, source) in sorted(_effective_defaults(scope).items()):
             s = settings.SETTINGS.get(name)
             if (
                 s is None
@@ -597,13 +592,9 @@ def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         ctx = kwargs.pop("ctx")
-        raw = {k: kwargs.pop(k) for k in list(kwargs) if k in common()}
-        root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-
-        from a2acli.commands._run import known
-
-        opts = build_options(raw, root)
-        known(output=opts.output, debug=opts.debug)  # as resolved (flag, environment, config): errors from here on
+        for k in [k for k in kwargs if k in common()]:  # in the invocation already (registry.Command.invoke)
+            del kwargs[k]
+        opts = ctx.find_root().obj.options()  # this invocation (commands.invocation), resolved once
         if wants_ctx:
             kwargs["ctx"] = ctx
         return fn(*args, opts=opts, **kwargs)

@@ -33,9 +33,9 @@ def auth_status(
     from a2acli import auth, settings
     from a2acli.errors import CredentialsMissingError
 
-    out = _output(ctx, output)
+    out = _output(ctx)
     config = settings.load_config()
-    pname, _ = _profile(ctx, profile, config)
+    pname, _ = _profile(ctx, config)
     saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
     cc = auth.ClientCredentials.from_profile(saved)
     if cc is None:
@@ -135,7 +135,7 @@ def auth_logout(
     out = Output("auto")
     known(out=out)  # its errors in text, like its report
     config = settings.load_config()
-    pname, _ = _profile(ctx, profile, config)
+    pname, _ = _profile(ctx, config)
     dropped = auth.forget(pname)
     prof = (config.get("profiles") or {}).get(pname) or {}
     had_secret = bool((prof.get("auth") or {}).get("client-secret"))

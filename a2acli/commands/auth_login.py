@@ -205,7 +205,7 @@ def auth_login(
       a2a --profile prod send "hello"
     """
 
-    out = _output(ctx, output)
+    out = _output(ctx)
     debug = bool(_pick(ctx, "debug", debug))
     conn = _login_connection(
         ctx,
@@ -249,7 +249,7 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
     from a2acli.wire import Wire, parse_version_choice
 
     config = settings.load_config()
-    pname, becomes_default = _profile(ctx, profile, config)
+    pname, becomes_default = _profile(ctx, config)
     pvals = dict((config.get("profiles") or {}).get(pname) or {})
     flags = {
         name.replace("_", "-"): _pick(ctx, name, given[name])

@@ -71,15 +71,10 @@ Examples:
 def _output(value: str | None, ctx: typer.Context) -> Any:
     """`diff`'s output: json (the list of differences) or text (a unified diff); any other mode
     (raw: a diff has no wire bytes of its own) is auto."""
-    import os
+    from a2acli.commands.invocation import invocation
+    from a2acli.render.output import JsonOutput, TextOutput
 
-    from a2acli.commands._run import known
-    from a2acli.render.output import JsonOutput, TextOutput, pick
-
-    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    out = pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))()
-    known(out=out)  # the boundary says errors through it
-    return out
+    return invocation(ctx).output(among=(JsonOutput, TextOutput))  # the boundary says errors through it
 
 
 def diff(

@@ -3,7 +3,6 @@ regression run, a2acli/replay.py): this module only reads arguments and prints."
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Annotated, Any
 
@@ -12,18 +11,17 @@ import typer
 from a2acli.commands._options import CallOptions, ContextOpt, IgnoreOpt, KeepIdsOpt, method_options
 
 
-def _output(value: str | None, *, quiet: bool) -> Any:
-    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked;
-    the boundary says errors through it."""
-    from a2acli.commands._run import known
-    from a2acli.render.output import JsonOutput, TextOutput, pick
+def _output(ctx: typer.Context) -> Any:
+    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked
+    (this invocation's mode: -o, A2ACLI_OUTPUT, the config files); the boundary says errors through it."""
+    from a2acli.commands.invocation import invocation
+    from a2acli.render.output import JsonOutput, TextOutput
 
-    out = pick(value or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput,), otherwise=TextOutput)(quiet=quiet)
-    known(out=out)
-    return out
+    return invocation(ctx).output(among=(JsonOutput,), otherwise=TextOutput)
 
 
 def mock_command(
+    ctx: typer.Context,
     dumps: Annotated[
         list[str],
         typer.Argument(
@@ -82,7 +80,7 @@ def mock_command(
       a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299
     """
 
-    out = _output(output, quiet=quiet)
+    out = _output(ctx)
     from a2acli import mock
 
     with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:

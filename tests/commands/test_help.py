@@ -182,7 +182,9 @@ found = []
 
 def walk(cmd, path):
     found.append((path, cmd))
-    for name, sub in (getattr(cmd, "commands", None) or {}).items():
+    ctx = typer.Context(cmd, info_name="a2a")
+    for name in (cmd.list_commands(ctx) if hasattr(cmd, "list_commands") else []):
+        sub = cmd.get_command(ctx, name)
         if not sub.hidden:
             walk(sub, path + [name])
 
