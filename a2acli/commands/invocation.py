@@ -100,14 +100,17 @@ class Invocation:
 def _decide_output(given: dict[str, Any]) -> str:
     import os
 
-    flag = given.get("output")
-    try:
-        from a2acli import settings
+    from a2acli import settings
 
-        res = settings.resolve({"output": flag}, given.get("profile"), given.get("config"))
+    flag = given.get("output")
+    mode = str(flag or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    for profile in dict.fromkeys((given.get("profile"), None)):  # a profile that is not there: the files' top level
+        try:
+            res = settings.resolve({"output": flag}, profile, given.get("config"))
+        except Exception:  # noqa: S112  # a broken file, a missing profile: said when the options are resolved
+            continue
         mode = str(res.values.get("output") or "auto").lower()
-    except Exception:  # a broken file, a missing profile: said when the options are resolved
-        mode = str(flag or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+        break
     return mode if mode in OUTPUT_MODES else "auto"
 
 
