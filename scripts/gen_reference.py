@@ -116,13 +116,12 @@ def render() -> str:
     import typer
     from typer.main import get_command
 
+    from a2acli.commands.invocation import ARGS
     from a2acli.main import app
-
-    from a2acli.commands._options import COMMON
 
     root = get_command(app)
     _COMMON_DECLS.clear()
-    _COMMON_DECLS.update({p.name: tuple(p.opts) for p in root.params if p.name in COMMON})
+    _COMMON_DECLS.update({p.name: tuple(p.opts) for p in root.params if p.name in ARGS})
     found: list[tuple[Any, Any]] = []
     _walk(root, typer.Context(root, info_name="a2a"), found)
     lines = [

@@ -308,7 +308,7 @@ def test_the_max_body_default_is_one_value():
 # (issue 22); settings.editing (tomlkit) stays off the path. pipeline.target, .credentials and
 # .tracking are session.py's `Call` split by the question each part answers (issue 22): the same code.
 CARD_FETCH_MODULES = {
-    "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation",
+    "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation", "a2acli.commands.shared",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",

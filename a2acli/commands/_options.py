@@ -1,12 +1,10 @@
-"""The options every method command shares, declared once and injected into each command.
-
-`@method_options` adds them to a command's signature (so they work after the subcommand), the
-root callback accepts them too (before it), and both are merged into one frozen CallOptions."""
+"""The options every method command shares: each row of the settings table as a Typer option
+(`option`, which `commands.shared` names as `Annotated` aliases), their completion and help, and
+how the values given resolve into one frozen CallOptions (`build_options`, which this
+invocation calls once: `commands.invocation`)."""
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -15,7 +13,7 @@ import typer
 from a2acli.pipeline.options import CallOptions
 from a2acli.settings.table import OPTIONS, PS, Setting
 
-__all__ = ["PS", "CallOptions", "build_options", "common", "method_options"]
+__all__ = ["PS", "CallOptions", "build_options", "option"]
 
 
 def complete_from(choices: Any) -> Callable[[str], list[str]]:
@@ -176,9 +174,6 @@ IgnoreOpt = Annotated[
 ContextOpt = Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)]
 
 
-_COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table
-
-
 def option_help(s: Setting, scope: dict[str, Any] | None = None) -> str:
     """The help of one shared option: a setting's ends with its default and its environment
     variable; given this invocation's `scope` (its --profile and --config), with the default in
@@ -195,45 +190,24 @@ def _completing() -> bool:
     return bool(os.environ.get(COMPLETE_VAR))
 
 
-def _option(s: Setting) -> tuple[Any, Any]:
-    """(annotation, default) of one row of the settings table, as a Typer option. It is hidden
-    from a command's --help, which folds the shared options into one closing section
-    (`shared_help`; `a2a help options` explains them, docs/reference.md lists them), except when
-    the shell asks for completions: completion offers no hidden option."""
-    help_text = option_help(s)
-    complete = _COMPLETERS.get(s.complete) or (complete_from(lambda: s.choices) if s.choices else None)
-    info = typer.Option(
+def option(name: str) -> Any:
+    """The Typer option of one row of the settings table (`commands.shared` names each as an
+    `Annotated` alias). It is hidden from a command's --help, which folds the shared options into
+    one closing section (`shared_help`; `a2a help options` explains them, docs/reference.md lists
+    them), except when the shell asks for completions: completion offers no hidden option."""
+    s = OPTIONS[name]
+    completers: dict[str, Callable[..., list[str]]] = {"agents": complete_agents, "profiles": complete_profiles}
+    completer = completers.get(s.complete)
+    return typer.Option(
         f"--{s.name}",
         *s.flags,
-        help=help_text,
+        help=option_help(s),
         rich_help_panel=s.panel,
         show_default=False,
         metavar=s.metavar,
-        autocompletion=complete,
+        autocompletion=completer or (complete_from(lambda: s.choices) if s.choices else None),
         hidden=not _completing(),
     )
-    if s.kind == "switch":
-        return Annotated[bool, info], False
-    return Annotated[list[str] | None if s.kind == "list" else str | None, info], None
-
-
-_COMMON: dict[str, tuple[Any, Any]] = {}
-
-
-def common() -> dict[str, tuple[Any, Any]]:
-    """parameter name -> (annotation, default) of every shared option, derived from the settings
-    table (settings.table.OPTIONS) the first time a command is registered, so the help's effective
-    defaults follow the environment and the active profile."""
-    if not _COMMON:
-        _COMPLETERS.update(agents=complete_agents, profiles=complete_profiles)
-        _COMMON.update({s.arg: _option(s) for s in OPTIONS.values()})
-    return _COMMON
-
-
-def __getattr__(name: str) -> Any:
-    if name == "COMMON":  # the shared options as Typer declarations (built on first use)
-        return common()
-    raise AttributeError(name)
 
 
 _TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token: a header name
@@ -510,18 +484,6 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
     r.add(res.auth.get("client-secret"))
 
 
-def folded(name: str) -> Any:
-    """The annotation of the shared option `name` (parameter name), as a command lists it."""
-    return common()[name][0]
-
-
-def common_parameters() -> list[inspect.Parameter]:
-    return [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=folded(name))
-        for name, (_ann, default) in common().items()
-    ]
-
-
 # The shared options a command's --help names in its closing section, most used first.
 SHARED_NAMED = (
     "-u/--url",
@@ -580,35 +542,3 @@ def shared_help(
 
             lines.append(escape("In effect: " + "; ".join(set_here) + "."))
     return "\n\n".join(lines)
-
-
-def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Give a command the shared options; it receives them merged as `opts: CallOptions`."""
-    sig = inspect.signature(fn, eval_str=True)
-    own = [p for p in sig.parameters.values() if p.name not in ("opts", "ctx")]
-    wants_ctx = "ctx" in sig.parameters
-    ctx_param = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        ctx = kwargs.pop("ctx")
-        for k in [k for k in kwargs if k in common()]:  # in the invocation already (registry.Command.invoke)
-            del kwargs[k]
-        opts = ctx.find_root().obj.options()  # this invocation (commands.invocation), resolved once
-        if wants_ctx:
-            kwargs["ctx"] = ctx
-        return fn(*args, opts=opts, **kwargs)
-
-    wrapper.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
-    return with_signature(wrapper, sig.replace(parameters=[ctx_param] + own + common_parameters()))
-
-
-def with_signature(fn: Callable[..., Any], sig: inspect.Signature) -> Callable[..., Any]:
-    """Make Typer read `sig` (annotations already evaluated) instead of fn's own."""
-    fn.__signature__ = sig  # type: ignore[attr-defined]
-    fn.__annotations__ = {
-        p.name: p.annotation for p in sig.parameters.values() if p.annotation is not inspect.Parameter.empty
-    }
-    if hasattr(fn, "__wrapped__"):
-        del fn.__wrapped__
-    return fn

@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, complete_profiles, method_options
+from a2acli.commands import shared
+from a2acli.commands._options import CallOptions, complete_profiles
+from a2acli.commands.shared import options
 
 app = typer.Typer(help="Profiles in the config file, and where each setting comes from.", no_args_is_help=True)
 
@@ -67,7 +69,39 @@ def _check_profile_name(name: str) -> None:
 # -- show -----------------------------------------------------------------------------------------
 
 
-def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
+def config_show(
+    ctx: typer.Context,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
+) -> None:
     """Print every effective setting and where it came from (read-only: it changes nothing).
 
     The sources, highest first: a flag, an environment variable, the local file (--config FILE,
@@ -88,6 +122,7 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
 
       a2a config show --config ./agent.env
     """
+    opts = options(ctx)
     from a2acli import settings
     from a2acli.commands._run import output_for
 
@@ -381,7 +416,7 @@ def config_path() -> None:
     typer.echo(str(settings.config_path()))
 
 
-app.command("show")(method_options(config_show))
+app.command("show")(config_show)
 app.command("set")(config_set)
 app.command("unset")(config_unset)
 app.command("use")(config_use)

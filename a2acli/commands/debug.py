@@ -4,7 +4,6 @@ a2acli/wire/translate; this module only reads arguments and prints."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -12,7 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import COMMON, ContextOpt, IgnoreOpt, KeepIdsOpt, folded, with_signature
+from a2acli.commands import shared
+from a2acli.commands._options import ContextOpt, IgnoreOpt, KeepIdsOpt
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
 FORWARDED = (
@@ -114,8 +114,23 @@ def diff(
         ),
     ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
-    **conn: Any,
+    url: shared.UrlOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
 ) -> None:
+    from a2acli.commands.invocation import invocation
+
+    conn = {name: invocation(ctx).given.get(name) for name in FORWARDED}  # before or after `diff`
     out = _output(output, ctx)
     from a2acli import diffing
     from a2acli.errors import UsageError
@@ -159,29 +174,15 @@ def diff(
     raise typer.Exit(0 if report.equal else 1)
 
 
-_sig = inspect.signature(diff, eval_str=True)
-with_signature(
-    diff,
-    _sig.replace(
-        parameters=[p for p in _sig.parameters.values() if p.name != "conn"]
-        + [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=folded(name))
-            for name in FORWARDED
-        ]
-    ),
-)
 diff.shared_options = (FORWARDED, "With a command, passes on to both runs the shared options")  # type: ignore[attr-defined]  # named at the end of its help
 diff.__doc__ = DIFF_HELP
 
 
 def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
     """The connection flags given to `diff` (or to `a2a` before it), for both runs."""
-    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
     argv: list[str] = []
     for name in FORWARDED:
         value = conn.get(name)
-        if value in (None, False, []):
-            value = root.get(name)
         if value in (None, False, []):
             continue
         if name == "insecure":

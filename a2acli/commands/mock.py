@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, ContextOpt, IgnoreOpt, KeepIdsOpt, method_options
+from a2acli.commands import shared
+from a2acli.commands._options import ContextOpt, IgnoreOpt, KeepIdsOpt
+from a2acli.commands.shared import options
 
 
 def _output(ctx: typer.Context) -> Any:
@@ -111,8 +113,8 @@ def _wait(duration: float | None) -> None:
         time.sleep(0.2 if deadline is None else max(min(0.2, deadline - time.monotonic()), 0))
 
 
-@method_options
 def replay_command(
+    ctx: typer.Context,
     recorded: Annotated[
         str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")
     ],
@@ -131,8 +133,36 @@ def replay_command(
     ignore: IgnoreOpt = None,
     lines: ContextOpt = 3,
     keep_ids: KeepIdsOpt = False,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Send each recorded request of DUMP again, to another agent (or tomorrow's build of the same one), and show what changed.
 
@@ -144,6 +174,7 @@ def replay_command(
 
       a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 --ignore '*.data.id'
     """
+    opts = options(ctx)
     from a2acli.commands._run import output_for
 
     out = output_for(opts)

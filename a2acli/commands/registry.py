@@ -5,7 +5,6 @@ here; `a2a help` and `a2a diff -- COMMAND` read it too, so nothing imports `main
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -14,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli import __version__
-from a2acli.commands._options import common_parameters, with_signature
+from a2acli.commands import shared
 
 HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
@@ -31,7 +30,36 @@ def _root(
         bool | None,
         typer.Option("--version", "-v", "-V", help="Print the version and exit.", callback=_version, is_eager=True),
     ] = None,
-    **common: Any,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """The shared options are accepted here (before the subcommand) and after it: this run's
     invocation (commands.invocation) starts with those given here."""
@@ -40,32 +68,20 @@ def _root(
     invocation(ctx).add(ctx.params)
 
 
-_root.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
-_ROOT_SIG: list[inspect.Signature] = []  # `_root`'s own signature, read on first use
-
-
-def _root_with_options() -> Callable[..., None]:
-    """The root callback with the shared options in its signature."""
-    if not _ROOT_SIG:  # (once: with_signature gives `_root` the signature it builds)
-        _ROOT_SIG.append(inspect.signature(_root, eval_str=True))
-    sig = _ROOT_SIG[0]
-    return with_signature(
-        _root,
-        sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "common"] + common_parameters()),
-    )
-
-
 # Every command's class, and the groups' (the root's and its groups'). The overrides below reach
 # past the one override Typer documents (TyperGroup.list_commands, passed as `cls=`); each is kept
 # because nothing documented gives the same behaviour (docs/architecture.md, "The Typer boundary").
 # Tested on typer 0.28.
 
 
-def _epilog(callback: Any, scope: dict[str, Any] | None = None) -> str | None:
-    """The closing section of the help of a command that takes the shared options (True: all of
-    them; a tuple of names: those, with the words that lead in), worked out when the help is
-    shown: the values in effect are those of this invocation's --profile and --config."""
-    taken = getattr(callback, "shared_options", None)
+def _epilog(callback: Any, params: list[Any], scope: dict[str, Any] | None = None) -> str | None:
+    """The closing section of the help of a command that takes the shared options (all of them,
+    as its parameters say; or, as its callback's `shared_options` names them, those, with the
+    words that lead in), worked out when the help is shown: the values in effect are those of
+    this invocation's --profile and --config."""
+    from a2acli.commands.invocation import ARGS
+
+    taken = getattr(callback, "shared_options", None) or {p.name for p in params} >= ARGS
     if not taken:
         return None
     from a2acli.commands._options import shared_help
@@ -83,12 +99,13 @@ class _HelpInEffect:
 
     callback: Any
     epilog: str | None
+    params: list[Any]
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from a2acli.commands.invocation import invocation
 
         given = invocation(ctx).given
-        self.epilog = _epilog(self.callback, {k: given.get(k) for k in ("profile", "config")})
+        self.epilog = _epilog(self.callback, self.params, {k: given.get(k) for k in ("profile", "config")})
         super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
@@ -358,7 +375,7 @@ def build_app() -> typer.Typer:
         add_completion=False,
         cls=RootGroup,
     )
-    app.callback()(_root_with_options())
+    app.callback()(_root)
     return app
 
 

@@ -114,7 +114,7 @@ def test_root_output_reaches_the_boundary_of_a_command_without_its_own(cli, cfg,
 
 def test_the_resolved_output_mode_reaches_the_boundary(cli, cfg):
     """-o from the config file (not the command line): a usage error the command body finds after
-    its options are resolved is the JSON error document (method_options tells the boundary)."""
+    its options are resolved is the JSON error document (the boundary asks this invocation)."""
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text('default-profile = "p"\n[profiles.p]\noutput = "json"\nurl = "http://agent.test"\n')
     result = cli("tasks", "cancel", "t-1", "--metadata", "[1")

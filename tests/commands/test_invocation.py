@@ -63,12 +63,15 @@ from a2acli.settings import table
 row = table.Setting("colour-scheme", "The colours of a throwaway test option.", panel=table.OUT, metavar="NAME", choices=("dark", "light"))
 table.OPTIONS["colour-scheme"] = row
 table.SETTINGS["colour-scheme"] = row
+from typing import Annotated
 from a2acli.commands import registry
-from a2acli.commands._options import method_options
+from a2acli.commands._options import option
+from a2acli.commands.shared import options
+ColourSchemeOpt = Annotated[str | None, option("colour-scheme")]  # its alias, as commands.shared names each row
 
-@method_options
-def probe(*, opts) -> None:
+def probe(ctx: typer.Context, colour_scheme: ColourSchemeOpt = None) -> None:
     """A throwaway command that uses the throwaway option."""
+    opts = options(ctx)
     typer.echo(f"{opts.values['colour-scheme']} from {opts.sources['colour-scheme']}")
 
 def build():
@@ -90,11 +93,10 @@ def _probe(*argv: str, env: dict[str, str] | None = None) -> subprocess.Complete
 
 
 def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
-    """One Setting row (added here, in the test) and a command that reads it: the flag (after the
-    command and before it), the environment, the config file, `a2a help options` and completion
-    all follow, with nothing else written."""
+    """One Setting row (added here, in the test) and a command that lists its alias: the flag, the
+    environment, the config file, `a2a help options` and completion all follow, with nothing else
+    written (no CallOptions field, no parser, no env name: `opts.values` holds every setting)."""
     assert _probe("probe", "--colour-scheme", "dark").stdout == "dark from flag\n"
-    assert _probe("--colour-scheme", "light", "probe").stdout == "light from flag\n"
     assert _probe("probe", env={"A2ACLI_COLOUR_SCHEME": "dark"}).stdout == "dark from env A2ACLI_COLOUR_SCHEME\n"
     cfg = tmp_path / "config.toml"
     cfg.write_text('colour-scheme = "light"\n')
@@ -106,3 +108,43 @@ def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
     assert "--colour-scheme" in words
     values = _probe(env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour-scheme ", "COMP_CWORD": "3"}).stdout.split()
     assert values == ["dark", "light"]
+
+
+def _leaves(cmd, ctx=None):
+    import typer
+
+    ctx = ctx or typer.Context(cmd, info_name="a2a")
+    if not hasattr(cmd, "list_commands"):
+        yield ctx.command_path, cmd
+        return
+    for name in cmd.list_commands(ctx):
+        sub = cmd.get_command(ctx, name)
+        yield from _leaves(sub, typer.Context(sub, info_name=name, parent=ctx))
+
+
+def test_the_root_and_every_command_that_calls_an_agent_list_every_shared_option():
+    """The other half of the recipe: a row of the settings table has its alias in
+    commands.shared (of the row's kind) and is listed by the root (given before the command) and
+    by every command that calls an agent; a new row fails here until it is."""
+    import typing
+
+    import typer
+
+    from a2acli.commands import shared
+    from a2acli.commands.invocation import ARGS
+    from a2acli.main import build_app
+    from a2acli.settings.table import OPTIONS
+
+    for s in OPTIONS.values():
+        alias = getattr(shared, "".join(w.capitalize() for w in s.name.split("-")) + "Opt")
+        kind, info = typing.get_args(alias)
+        assert f"--{s.name}" in (info.default, *info.param_decls)
+        assert kind == (bool if s.kind == "switch" else list[str] | None if s.kind == "list" else str | None), s.name
+    root = typer.main.get_command(build_app())
+    assert {p.name for p in root.params} >= ARGS
+    callers = {path: cmd for path, cmd in _leaves(root) if "url" in {p.name for p in cmd.params}}
+    assert {"a2a send", "a2a stream", "a2a tasks get", "a2a card fetch", "a2a push-config list", "a2a config show"} <= set(callers)
+    partial = {path for path, cmd in callers.items() if getattr(cmd.callback, "shared_options", None)}
+    assert partial == {"a2a auth login", "a2a diff"}  # these name the few they take, at the end of their help
+    missing = {path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial}
+    assert {path: names for path, names in missing.items() if names} == {}
