@@ -322,7 +322,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     }
     v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
     wire, version_auto = _version(v, res)
-    transports = _transports(v, res)
+    transports = list(parsed["transport"])  # settings.values.parse_transports, the one reading
     if res.warnings:
         from a2acli.render.output import Output
 
@@ -419,25 +419,6 @@ def _version(v: dict[str, Any], res: Any) -> tuple[Any, bool]:
     except ValueError as e:
         raise UsageError(str(e), hint="--dialect spec (default) or clix") from None
     return chosen or Wire.V1, chosen is None
-
-
-def _transports(v: dict[str, Any], res: Any) -> list[str]:
-    """--transport (repeatable, or comma lists; from any source) in order, each once."""
-    from a2acli.errors import UsageError
-    from a2acli.wire.bindings import parse_transport
-
-    transports: list[str] = []
-    given = v["transport"]
-    for item in given if isinstance(given, (list, tuple)) else str(given or "").split(","):
-        for t in str(item).split(","):
-            if t.strip():
-                try:
-                    flag = parse_transport(t).flag
-                except UsageError as e:
-                    raise UsageError(f"{e.message} ({res.sources['transport']})", hint=e.hint) from None
-                if flag not in transports:
-                    transports.append(flag)
-    return transports
 
 
 def _one_authorization(basic: Any, bearer: Any, res: Any) -> tuple[Any, Any]:

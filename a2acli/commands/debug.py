@@ -144,9 +144,9 @@ def diff(
                 "give either two dumps or a command after --, not both",
                 hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID",
             )
-        from a2acli.wire.bindings import parse_transport
+        from a2acli.settings.values import parse_transports
 
-        chosen = list(dict.fromkeys(parse_transport(t).flag for t in conn.get("transport") or []))
+        chosen = list(parse_transports(conn.get("transport") or []))
         if len(conn.get("transport") or []) == 2 and len(chosen) == 1:
             raise UsageError(
                 f"both --transport values name {chosen[0]}",
