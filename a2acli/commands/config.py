@@ -26,15 +26,10 @@ def complete_keys(incomplete: str) -> list[str]:
 
 def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
     from a2acli import settings
-    from a2acli.wire import VERSION_CHOICES
 
     key = str(ctx.params.get("key") or "").lower()
-    choices: list[str] = {
-        "a2a-version": list(VERSION_CHOICES),
-        "dialect": ["spec", "clix"],
-        "output": ["auto", "text", "json", "raw"],
-        "auth.client-auth": ["basic", "post"],
-    }.get(key, [])
+    row = settings.SETTINGS.get(key)  # a setting's values, from its row of the table (-o: OUTPUT_MODES)
+    choices: list[str] = list(row.choices) if row is not None else {"auth.client-auth": ["basic", "post"]}.get(key, [])
     if key == "default-profile":
         try:
             choices = sorted((settings.load_config().get("profiles") or {}).keys())

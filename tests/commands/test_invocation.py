@@ -148,3 +148,28 @@ def test_the_root_and_every_command_that_calls_an_agent_list_every_shared_option
     assert partial == {"a2a auth login", "a2a diff"}  # these name the few they take, at the end of their help
     missing = {path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial}
     assert {path: names for path, names in missing.items() if names} == {}
+
+
+# -- the recipe "a new output mode is one class plus its name in OUTPUT_MODES" ----------------------
+
+
+def test_the_output_modes_of_o_come_from_the_one_table(cli):
+    """-o's metavar, its choices (checked in usage errors), config completion and the classes of
+    render.output all follow settings.table.OUTPUT_MODES: a new mode is its class plus its name there."""
+
+    from a2acli.commands.config import complete_values
+    from a2acli.render.output import MODES
+    from a2acli.settings.table import OPTIONS, OUTPUT_MODES
+
+    row = OPTIONS["output"]
+    assert row.choices is OUTPUT_MODES and row.metavar == "|".join(OUTPUT_MODES)
+    assert set(MODES) == set(OUTPUT_MODES)
+
+    class Ctx:
+        params = {"key": "output"}
+
+    assert complete_values(Ctx(), "") == list(OUTPUT_MODES)  # type: ignore[arg-type]
+    refused = cli("send", "hi", "-o", "yaml", "--offline", "--rpc-url", "http://x/")
+    assert refused.exit_code == 2 and "unknown output mode 'yaml'" in refused.stderr
+    assert all(mode in refused.stderr for mode in OUTPUT_MODES)
+    assert f"-o, --output {'|'.join(OUTPUT_MODES)}" in " ".join(cli("help", "options").stdout.split())
