@@ -196,6 +196,7 @@ def option(name: str) -> Any:
     one closing section (`shared_help`; `a2a help options` explains them, docs/reference.md lists
     them), except when the shell asks for completions: completion offers no hidden option."""
     s = OPTIONS[name]
+    completing = _completing()  # a completer is read only when the shell asks for words (Typer inspects each)
     completers: dict[str, Callable[..., list[str]]] = {"agents": complete_agents, "profiles": complete_profiles}
     completer = completers.get(s.complete)
     return typer.Option(
@@ -205,8 +206,8 @@ def option(name: str) -> Any:
         rich_help_panel=s.panel,
         show_default=False,
         metavar=s.metavar,
-        autocompletion=completer or (complete_from(lambda: s.choices) if s.choices else None),
-        hidden=not _completing(),
+        autocompletion=(completer or (complete_from(lambda: s.choices) if s.choices else None)) if completing else None,
+        hidden=not completing,
     )
 
 

@@ -1,8 +1,6 @@
 """`a2a auth login|status|logout`: OAuth2 client credentials kept in a profile, tokens cached. The
 login is in auth_login (its plan in auth_plan); what the commands share, in auth_common."""
 
-from __future__ import annotations
-
 import time
 from typing import Any
 

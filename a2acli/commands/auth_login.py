@@ -1,8 +1,6 @@
 """`a2a auth login`: its options, the connection it reads, the plan (auth_plan) run by its flow,
 and the profile and the token saved."""
 
-from __future__ import annotations
-
 import time
 from typing import Annotated, Any
 

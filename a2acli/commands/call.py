@@ -1,7 +1,5 @@
 """`a2a call METHOD [PARAMS]`: any method, for what the other commands do not cover."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

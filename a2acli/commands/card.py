@@ -1,7 +1,5 @@
 """`a2a card fetch` (the public Agent Card) and `a2a card extended` (GetExtendedAgentCard)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """`a2a chat`: talk with an agent turn by turn; the context and the waiting task carry over (a credential an auth-required task asks for is read at the terminal, for one turn)."""
 
-from __future__ import annotations
-
 import sys
 from collections.abc import Generator
 from pathlib import Path

@@ -1,8 +1,6 @@
 """`a2a check [card] [URL]` (alias `conformance`): validate an Agent Card, and probe what the agent
 really speaks over each interface its card lists. The work is in a2acli/check."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """`a2a config`: the config file's profiles, and where every effective setting comes from."""
 
-from __future__ import annotations
-
 import os
 import sys
 from typing import Annotated, Any

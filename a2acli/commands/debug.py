@@ -2,8 +2,6 @@
 from one version to the other). The comparing lives in a2acli/diffing.py, the translating in
 a2acli/wire/translate; this module only reads arguments and prints."""
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

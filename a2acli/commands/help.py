@@ -1,7 +1,5 @@
 """`a2a help [COMMAND [SUBCOMMAND]]`: the usage `a2a COMMAND --help` prints, from the same tree."""
 
-from __future__ import annotations
-
 import functools
 from typing import Annotated, Any
 

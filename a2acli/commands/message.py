@@ -1,7 +1,5 @@
 """`a2a send` (SendMessage / message/send) and `a2a stream` (SendStreamingMessage / message/stream)."""
 
-from __future__ import annotations
-
 import inspect
 from typing import Annotated, Any
 

@@ -1,8 +1,6 @@
 """`a2a mock DUMP...` (a recorded agent, a2acli/mock.py) and `a2a replay DUMP --to URL` (a
 regression run, a2acli/replay.py): this module only reads arguments and prints."""
 
-from __future__ import annotations
-
 import time
 from typing import Annotated, Any
 

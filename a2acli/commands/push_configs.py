@@ -1,7 +1,5 @@
 """`a2a push-config create|get|list|delete`: a task's webhook (push notification) configs."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

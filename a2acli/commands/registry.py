@@ -3,8 +3,6 @@ run registers only the command it was asked for, of a group only the member name
 completion and anything unrecognised get the full tree). `a2acli.main.run` builds the app from
 here; `a2a help` and `a2a diff -- COMMAND` read it too, so nothing imports `main`."""
 
-from __future__ import annotations
-
 import os
 import sys
 from collections.abc import Callable

@@ -1,7 +1,5 @@
 """`a2a tasks get|list|cancel|subscribe` (alias `a2a task …`)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

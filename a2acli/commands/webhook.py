@@ -1,7 +1,5 @@
 """`a2a webhook listen`: receive an agent's push notifications locally (logic in a2acli/webhook.py)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
