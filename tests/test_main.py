@@ -1,4 +1,4 @@
-"""The lazy command table: a run registers only the command it was asked for."""
+"""The lazy command table: a run builds only the command it was asked for."""
 
 from __future__ import annotations
 

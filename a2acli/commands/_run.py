@@ -2,9 +2,9 @@
 (pipeline.session.Call), invokes the method, and hands the replies to render.
 
 This module holds the package's one error boundary: lower layers raise A2acliError, it becomes a
-message, a hint and an exit code here. `commands.registry` wraps every command's callback in it
-once (`registry.guarded`); what the command works out later (its options, its Output) it tells
-the boundary with `known`."""
+message, a hint and an exit code here. Every command runs inside it once (`registry.Command.invoke`
+opens it with this invocation, `commands.invocation`: the output mode errors are said in, --debug,
+and the Output the command built)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The command table and the root app built from it: one row per command, registered lazily (a
-run registers only the command it was asked for, of a group only the member named; `--help`,
-completion and anything unrecognised get the full tree). `a2acli.main.run` builds the app from
-here; `a2a help` and `a2a diff -- COMMAND` read it too, so nothing imports `main`."""
+"""The command table and the root app built from it: one row per command, each built when Click
+asks for it (`RootGroup.get_command`; of a group, only the member asked for, `Group.get_command`),
+so a run builds only the command it runs; `--help` and completion list and build the whole tree.
+`a2acli.main.run` runs the app from here; `a2a help` and `a2a diff -- COMMAND` read it too, so
+nothing imports `main`."""
 
 import os
 import sys

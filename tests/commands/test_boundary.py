@@ -1,5 +1,5 @@
 """Issue 22: the error boundary wraps each command once, where the command tree is built
-(commands.registry.guarded → commands._run.boundary), not from a `with boundary(...)` in each command body."""
+(commands.registry.Command.invoke → commands._run.boundary), not from a `with boundary(...)` in each command body."""
 
 from __future__ import annotations
 
