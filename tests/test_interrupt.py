@@ -194,8 +194,9 @@ def test_a_ctrl_c_python_wrapped_in_a_command_is_an_interruption(capsys):
     import typer
 
     from a2acli.commands._run import boundary
+    from a2acli.commands.invocation import Invocation
 
-    with pytest.raises(typer.Exit) as ended, boundary(output_hint="text"):
+    with pytest.raises(typer.Exit) as ended, boundary(Invocation({"output": "text"})):
         _wrapped_ctrl_c()
     assert ended.value.exit_code == 130
     err = capsys.readouterr().err
