@@ -102,7 +102,7 @@ def _walk(cmd: Any, ctx: Any, found: list[tuple[Any, Any]]) -> None:
     found.append((cmd, ctx))
     if hasattr(cmd, "commands"):
         for name in cmd.list_commands(ctx):
-            sub = cmd.commands[name]
+            sub = cmd.get_command(ctx, name)
             if getattr(sub, "hidden", False):
                 continue
             _walk(sub, typer.Context(sub, info_name=name, parent=ctx), found)
@@ -116,13 +116,12 @@ def render() -> str:
     import typer
     from typer.main import get_command
 
+    from a2acli.commands.invocation import ARGS
     from a2acli.main import app
-
-    from a2acli.commands._options import COMMON
 
     root = get_command(app)
     _COMMON_DECLS.clear()
-    _COMMON_DECLS.update({p.name: tuple(p.opts) for p in root.params if p.name in COMMON})
+    _COMMON_DECLS.update({p.name: tuple(p.opts) for p in root.params if p.name in ARGS})
     found: list[tuple[Any, Any]] = []
     _walk(root, typer.Context(root, info_name="a2a"), found)
     lines = [
@@ -171,7 +170,7 @@ def render() -> str:
         if takes_common:
             lines += ["Also the [common options](#common-options).", ""]
         if hasattr(cmd, "commands"):
-            subs = [n for n in cmd.list_commands(ctx) if not getattr(cmd.commands[n], "hidden", False)]
+            subs = [n for n in cmd.list_commands(ctx) if not getattr(cmd.get_command(ctx, n), "hidden", False)]
             lines += ["Subcommands: " + ", ".join(f"[`{n}`](#{_anchor(path + ' ' + n)})" for n in subs), ""]
     return "\n".join(line.rstrip() for line in "\n".join(lines).split("\n")).rstrip() + "\n"
 

@@ -1,4 +1,4 @@
-"""The layering rules of STYLE.md, enforced: wire/ is pure, only commands/ and main.py know typer,
+"""The layering rules of docs/architecture.md, enforced: wire/ is pure, only commands/ and main.py know typer,
 nothing imports click, and start-up does not drag in the network or validation stacks."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
     assert "LOADED []" in proc.stderr, proc.stderr
 
 
-# Which layer may import which (STYLE.md §2.1; the pipeline issue): a package of a2acli on the
+# Which layer may import which (docs/architecture.md, "Layers"): a package of a2acli on the
 # left may import only the packages on the right (and itself, and the stdlib / third parties).
 LAYERS: dict[str, set[str]] = {
     "errors": set(),
@@ -308,7 +308,7 @@ def test_the_max_body_default_is_one_value():
 # (issue 22); settings.editing (tomlkit) stays off the path. pipeline.target, .credentials and
 # .tracking are session.py's `Call` split by the question each part answers (issue 22): the same code.
 CARD_FETCH_MODULES = {
-    "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card",
+    "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation", "a2acli.commands.shared",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
@@ -447,3 +447,27 @@ def test_the_mode_test_finds_what_it_looks_for(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text('if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\nno = opts.output == "json"\n')
     assert _mode_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:5"]  # not `"after"`: no mode's name
+
+
+def test_no_file_of_the_project_cites_a_document_outside_the_repository():
+    """docs/architecture.md is the project's account of its layout: no module or test cites a
+    style guide the repository does not hold."""
+    root = Path(__file__).resolve().parent.parent
+    citing = [
+        str(p.relative_to(root))
+        for top in ("a2acli", "tests", "scripts", "benchmarks")
+        for p in (root / top).rglob("*.py")
+        if "STYLE" + ".md" in p.read_text(encoding="utf-8")
+    ]
+    assert citing == []
+    assert "## Bindings" in (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+def test_every_name_the_policies_package_lists_is_there():
+    """`from a2acli.pipeline.policies import *` imports every name of its `__all__`."""
+    import a2acli.pipeline.policies as policies
+
+    namespace: dict[str, object] = {}
+    exec("from a2acli.pipeline.policies import *", namespace)  # noqa: S102
+    assert set(policies.__all__) <= set(namespace)
+    assert callable(namespace["refused_credentials"])

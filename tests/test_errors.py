@@ -389,7 +389,10 @@ def test_a_message_to_an_ended_task_is_pointed_at_a_new_task_of_its_context(cli,
 @pytest.mark.spec("A2ACLI_INTERACT_002")
 def test_without_ids_a_send_error_keeps_its_own_hint(cli, agent):
     agent.post(RPC).respond(json=rpc_error(-32001, "Task not found"))
-    err = envelope(cli("send", "hi", "-u", AGENT, "-o", "json"))
+    result = cli("send", "hi", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 1
+    err = envelope(result)
+    assert err["code"] == "TaskNotFoundError" and err["hint"]  # its own hint, said
     assert "--debug" not in err["hint"]
 
 

@@ -1,4 +1,4 @@
-"""The lazy command table: a run registers only the command it was asked for."""
+"""The lazy command table: a run builds only the command it was asked for."""
 
 from __future__ import annotations
 
@@ -8,56 +8,49 @@ import sys
 
 import pytest
 
-from a2acli.main import COMMANDS, build_app, requested_command
+from a2acli.main import COMMANDS, build_app
 
 
-@pytest.mark.parametrize("argv,command", [
-    (["card", "fetch"], ("card", "fetch")),
-    (["-u", "http://x", "tasks", "get", "t-1"], ("tasks", "get")),
-    (["--url=http://x", "--debug", "send", "hi"], ("send", "hi")),
-    (["-o", "json", "-H", "A: b", "push-config", "list", "t"], ("push-config", "list")),
-    (["--timeout", "3", "task", "get", "t"], ("task", "get")),
-    (["tasks", "--url", "http://x", "get"], ("tasks", None)),
-    (["card"], ("card", None)),
-    (["--help"], (None, None)),
-    (["-h", "send"], (None, None)),
-    (["nosuchcommand"], (None, None)),
-    ([], (None, None)),
-    (["--", "send"], (None, None)),
-])
-def test_requested_command(argv, command):
-    assert requested_command(argv) == command
-
-
-def test_build_app_registers_only_what_is_asked():
+def _root():
     import typer
 
-    only = typer.main.get_command(build_app("card"))
-    assert sorted(only.commands) == ["card"]
-    full = typer.main.get_command(build_app())
-    assert set(full.commands) == set(COMMANDS)
+    root = typer.main.get_command(build_app())
+    return root, root.make_context("a2a", ["--help"], resilient_parsing=True)
 
 
-def test_build_app_registers_only_the_member_asked_for():
-    import typer
+def test_the_root_builds_a_command_only_when_it_is_asked_for():
+    """No argv pre-scan: the root group (registry.RootGroup) lists every command of the table and
+    builds one when Click asks for it (`get_command`)."""
+    root, ctx = _root()
+    assert sorted(root.list_commands(ctx)) == sorted(COMMANDS)
+    assert root.commands == {}  # nothing built yet
+    assert root.get_command(ctx, "send").name == "send"
+    assert sorted(root.commands) == ["send"]
+    assert root.get_command(ctx, "nosuchcommand") is None
 
-    card = typer.main.get_command(build_app("card", "fetch")).commands["card"]
+
+def test_a_group_builds_only_the_member_asked_for():
+    root, ctx = _root()
+    card = root.get_command(ctx, "card")
+    assert sorted(card.list_commands(ctx)) == ["catalog", "extended", "fetch", "get"]
+    assert card.commands == {}
+    assert card.get_command(ctx, "fetch").name == "fetch"
     assert sorted(card.commands) == ["fetch"]
-    tasks = typer.main.get_command(build_app("tasks", "push-config")).commands["tasks"]
+    tasks = root.get_command(ctx, "tasks")
+    assert sorted(tasks.get_command(ctx, "push-config").list_commands(ctx)) == ["create", "delete", "get", "list"]
     assert sorted(tasks.commands) == ["push-config"]
-    # a word that names no member (a typo, or a positional argument): the whole group, so the
-    # error can list the members
-    assert sorted(typer.main.get_command(build_app("card", "fecth")).commands["card"].commands) == ["catalog", "extended", "fetch", "get"]
-    assert sorted(typer.main.get_command(build_app("send", "hi")).commands) == ["send"]
 
 
-def test_the_root_options_are_built_only_when_given():
-    import typer
-
-    with_root = typer.main.get_command(build_app("send"))
-    assert "--url" in {o for p in with_root.params for o in p.opts}
-    bare = typer.main.get_command(build_app("send", root_options=False))
-    assert bare.params == []
+def test_a_run_imports_only_the_module_of_its_command():
+    code = (
+        "import sys; from a2acli.main import run; sys.argv = ['a2a', 'card', 'fetch', '--help']\n"
+        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('a2acli.commands.') and m.count('.') == 2), file=sys.stderr)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    loaded = eval(out.stderr.strip().splitlines()[-1])  # noqa: S307
+    assert "a2acli.commands.card" in loaded
+    assert not {"a2acli.commands.tasks", "a2acli.commands.message", "a2acli.commands.debug"} & set(loaded)
 
 
 @pytest.mark.parametrize("argv,expect", [

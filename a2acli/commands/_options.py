@@ -1,12 +1,10 @@
-"""The options every method command shares, declared once and injected into each command.
-
-`@method_options` adds them to a command's signature (so they work after the subcommand), the
-root callback accepts them too (before it), and both are merged into one frozen CallOptions."""
+"""The options every method command shares: each row of the settings table as a Typer option
+(`option`, which `commands.shared` names as `Annotated` aliases), their completion and help, and
+how the values given resolve into one frozen CallOptions (`build_options`, which this
+invocation calls once: `commands.invocation`)."""
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -15,14 +13,7 @@ import typer
 from a2acli.pipeline.options import CallOptions
 from a2acli.settings.table import OPTIONS, PS, Setting
 
-__all__ = ["PS", "CallOptions", "build_options", "common", "method_options"]
-
-# Whether option help is worked out in full. `run()` turns it off when the command line asks for
-# no help: the help of a setting ends with its effective default, and working that out reads the
-# config file and the environment, which a plain call does not need.
-HELP_WANTED = True
-HELP_PROFILE: str | None = None  # `--profile NAME` on the command line that asks for help
-HELP_CONFIG: str | None = None  # `--config FILE` on the command line that asks for help
+__all__ = ["PS", "CallOptions", "build_options", "option"]
 
 
 def complete_from(choices: Any) -> Callable[[str], list[str]]:
@@ -106,13 +97,15 @@ def poll_seconds(text: str) -> float:
     return settings.parse_poll_interval(text)
 
 
-def effective_default_text(setting: str) -> str:
+def effective_default_text(setting: str, scope: dict[str, Any] | None = None) -> str:
     """`(default: 1.0; env: A2ACLI_A2A_VERSION)`, or, when the environment or the active profile
-    sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set."""
+    sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set.
+    `scope`: the --profile and --config of this invocation (none: the built-in default)."""
     from a2acli import settings
 
     s = settings.SETTINGS[setting]
-    value, source = _effective_defaults().get(setting, (s.default, "default"))
+    found = _effective_defaults(scope or {}) if scope is not None else {}
+    value, source = found.get(setting, (s.default, "default"))
     if source == "default":
         return f"(default: {value}; env: {s.env})" if value is not None else f"(env: {s.env})"
     shown = "set" if s.secret else f"default: {value}"
@@ -124,7 +117,8 @@ def effective_default_text(setting: str) -> str:
 _DEFAULTS_CACHE: dict[Any, dict[str, tuple[Any, str]]] = {}
 
 
-def _effective_defaults() -> dict[str, tuple[Any, str]]:
+def _effective_defaults(scope: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+    """Each setting's value and source without flags, for this invocation's --profile and --config."""
     import os
 
     from a2acli import settings
@@ -138,13 +132,13 @@ def _effective_defaults() -> dict[str, tuple[Any, str]]:
         tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))),
         str(path),
         stamp,
-        HELP_PROFILE,
-        HELP_CONFIG,
+        scope.get("profile"),
+        scope.get("config"),
         _cwd(),
     )
     if key not in _DEFAULTS_CACHE:
         try:
-            res = settings.resolve({}, HELP_PROFILE, HELP_CONFIG)
+            res = settings.resolve({}, scope.get("profile"), scope.get("config"))
             _DEFAULTS_CACHE[key] = {k: (res.values[k], res.sources[k]) for k in res.values}
         except Exception:  # a broken config or a missing profile: say it when a command runs, not in help
             _DEFAULTS_CACHE[key] = {}
@@ -190,51 +184,41 @@ VerboseAsideOpt = Annotated[
 ]
 
 
-_COMPLETERS: dict[str, Callable[..., list[str]]] = {}  # filled below: `complete` names of the table
+def option_help(s: Setting, scope: dict[str, Any] | None = None) -> str:
+    """The help of one shared option: a setting's ends with its default and its environment
+    variable; given this invocation's `scope` (its --profile and --config), with the default in
+    effect and where it comes from (`a2a help options`)."""
+    return f"{s.help} {effective_default_text(s.name, scope)}" if s.setting else s.help
 
 
-def option_help(s: Setting) -> str:
-    """The help of one shared option: a setting's ends with its effective default (worked out
-    now, when the command tree is built)."""
-    return f"{s.help} {effective_default_text(s.name)}" if s.setting and HELP_WANTED else s.help
+def _completing() -> bool:
+    """Whether the shell asks this run for completions (`_A2A_COMPLETE`, commands.completion)."""
+    import os
+
+    from a2acli.commands.completion import COMPLETE_VAR
+
+    return bool(os.environ.get(COMPLETE_VAR))
 
 
-def _option(s: Setting) -> tuple[Any, Any]:
-    """(annotation, default) of one row of the settings table, as a Typer option; the help of a
-    setting ends with its effective default (worked out now, when the command tree is built)."""
-    help_text = option_help(s)
-    complete = _COMPLETERS.get(s.complete) or (complete_from(lambda: s.choices) if s.choices else None)
-    info = typer.Option(
+def option(name: str) -> Any:
+    """The Typer option of one row of the settings table (`commands.shared` names each as an
+    `Annotated` alias). It is hidden from a command's --help, which folds the shared options into
+    one closing section (`shared_help`; `a2a help options` explains them, docs/reference.md lists
+    them), except when the shell asks for completions: completion offers no hidden option."""
+    s = OPTIONS[name]
+    completing = _completing()  # a completer is read only when the shell asks for words (Typer inspects each)
+    completers: dict[str, Callable[..., list[str]]] = {"agents": complete_agents, "profiles": complete_profiles}
+    completer = completers.get(s.complete)
+    return typer.Option(
         f"--{s.name}",
         *s.flags,
-        help=help_text,
+        help=option_help(s),
         rich_help_panel=s.panel,
         show_default=False,
         metavar=s.metavar,
-        autocompletion=complete,
+        autocompletion=(completer or (complete_from(lambda: s.choices) if s.choices else None)) if completing else None,
+        hidden=not completing,
     )
-    if s.kind == "switch":
-        return Annotated[bool, info], False
-    return Annotated[list[str] | None if s.kind == "list" else str | None, info], None
-
-
-_COMMON: dict[str, tuple[Any, Any]] = {}
-
-
-def common() -> dict[str, tuple[Any, Any]]:
-    """parameter name -> (annotation, default) of every shared option, derived from the settings
-    table (settings.table.OPTIONS) the first time a command is registered, so the help's effective
-    defaults follow the environment and the active profile."""
-    if not _COMMON:
-        _COMPLETERS.update(agents=complete_agents, profiles=complete_profiles)
-        _COMMON.update({s.arg: _option(s) for s in OPTIONS.values()})
-    return _COMMON
-
-
-def __getattr__(name: str) -> Any:
-    if name == "COMMON":  # the shared options as Typer declarations (built on first use)
-        return common()
-    raise AttributeError(name)
 
 
 _TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token: a header name
@@ -349,7 +333,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     }
     v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
     wire, version_auto = _version(v, res)
-    transports = _transports(v, res)
+    transports = list(parsed["transport"])  # settings.values.parse_transports, the one reading
     if res.warnings:
         from a2acli.render.output import Output
 
@@ -448,25 +432,6 @@ def _version(v: dict[str, Any], res: Any) -> tuple[Any, bool]:
     return chosen or Wire.V1, chosen is None
 
 
-def _transports(v: dict[str, Any], res: Any) -> list[str]:
-    """--transport (repeatable, or comma lists; from any source) in order, each once."""
-    from a2acli.errors import UsageError
-    from a2acli.wire.bindings import parse_transport
-
-    transports: list[str] = []
-    given = v["transport"]
-    for item in given if isinstance(given, (list, tuple)) else str(given or "").split(","):
-        for t in str(item).split(","):
-            if t.strip():
-                try:
-                    flag = parse_transport(t).flag
-                except UsageError as e:
-                    raise UsageError(f"{e.message} ({res.sources['transport']})", hint=e.hint) from None
-                if flag not in transports:
-                    transports.append(flag)
-    return transports
-
-
 def _one_authorization(basic: Any, bearer: Any, res: Any) -> tuple[Any, Any]:
     """--basic and --bearer both set Authorization: the higher source wins, a tie is an error."""
     if not (basic and bearer):
@@ -511,36 +476,6 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
     r.add(res.auth.get("client-secret"))
 
 
-_FOLDED: dict[str, Any] = {}
-# Whether the shared options are hidden from a command's help (folded into `shared_help`). Shell
-# completion offers no hidden option, so `run()` turns this off when the shell asks for words.
-FOLD_SHARED = True
-
-
-def folded(name: str) -> Any:
-    """common()[name]'s annotation with a copy of its option marked hidden: a command's --help
-    folds the shared options into one short section (`shared_help`), `a2a help options` explains
-    them, and docs/reference.md lists them all."""
-    if not FOLD_SHARED:
-        return common()[name][0]
-    if name not in _FOLDED:
-        import copy
-        import typing
-
-        kind, info = typing.get_args(common()[name][0])[:2]
-        info = copy.copy(info)
-        info.hidden = True
-        _FOLDED[name] = Annotated[kind, info]
-    return _FOLDED[name]
-
-
-def common_parameters() -> list[inspect.Parameter]:
-    return [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=folded(name))
-        for name, (_ann, default) in common().items()
-    ]
-
-
 # The shared options a command's --help names in its closing section, most used first.
 SHARED_NAMED = (
     "-u/--url",
@@ -563,22 +498,26 @@ def flag_of(arg: str) -> str:
     return next(f"--{s.name}" for s in OPTIONS.values() if s.arg == arg)
 
 
-def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes the shared options") -> str:
+def shared_help(
+    names: tuple[str, ...] | None = None,
+    lead: str = "Also takes the shared options",
+    scope: dict[str, Any] | None = None,
+) -> str:
     """The closing section of the help of a command that takes the shared options (gh's
     INHERITED FLAGS): the most used ones by name (`names`: the few this command takes), where
     all of them are explained, and the values in effect that are not the built-in default (from
-    the environment or a profile)."""
+    the environment or a profile; `scope`: this invocation's --profile and --config)."""
     if names is None:
         lines = [
             f"Shared options: {', '.join(SHARED_NAMED)} and {len(OPTIONS) - len(SHARED_NAMED)} more, before or after the command; `a2a help options` explains each."
         ]
     else:
         lines = [f"{lead} {', '.join(flag_of(n) for n in names)}; `a2a help options` explains each."]
-    if HELP_WANTED:
+    if scope is not None:
         from a2acli import settings
 
         set_here = []
-        for name, (value, source) in sorted(_effective_defaults().items()):
+        for name, (value, source) in sorted(_effective_defaults(scope).items()):
             s = settings.SETTINGS.get(name)
             if (
                 s is None
@@ -595,39 +534,3 @@ def shared_help(names: tuple[str, ...] | None = None, lead: str = "Also takes th
 
             lines.append(escape("In effect: " + "; ".join(set_here) + "."))
     return "\n\n".join(lines)
-
-
-def method_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Give a command the shared options; it receives them merged as `opts: CallOptions`."""
-    sig = inspect.signature(fn, eval_str=True)
-    own = [p for p in sig.parameters.values() if p.name not in ("opts", "ctx")]
-    wants_ctx = "ctx" in sig.parameters
-    ctx_param = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        ctx = kwargs.pop("ctx")
-        raw = {k: kwargs.pop(k) for k in list(kwargs) if k in common()}
-        root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-
-        from a2acli.commands._run import known
-
-        opts = build_options(raw, root)
-        known(output=opts.output, debug=opts.debug)  # as resolved (flag, environment, config): errors from here on
-        if wants_ctx:
-            kwargs["ctx"] = ctx
-        return fn(*args, opts=opts, **kwargs)
-
-    wrapper.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
-    return with_signature(wrapper, sig.replace(parameters=[ctx_param] + own + common_parameters()))
-
-
-def with_signature(fn: Callable[..., Any], sig: inspect.Signature) -> Callable[..., Any]:
-    """Make Typer read `sig` (annotations already evaluated) instead of fn's own."""
-    fn.__signature__ = sig  # type: ignore[attr-defined]
-    fn.__annotations__ = {
-        p.name: p.annotation for p in sig.parameters.values() if p.annotation is not inspect.Parameter.empty
-    }
-    if hasattr(fn, "__wrapped__"):
-        del fn.__wrapped__
-    return fn

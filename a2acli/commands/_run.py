@@ -2,9 +2,9 @@
 (pipeline.session.Call), invokes the method, and hands the replies to render.
 
 This module holds the package's one error boundary: lower layers raise A2acliError, it becomes a
-message, a hint and an exit code here. `commands.registry` wraps every command's callback in it
-once (`registry.guarded`); what the command works out later (its options, its Output) it tells
-the boundary with `known`."""
+message, a hint and an exit code here. Every command runs inside it once (`registry.Command.invoke`
+opens it with this invocation, `commands.invocation`: the output mode errors are said in, --debug,
+and the Output the command built)."""
 
 from __future__ import annotations
 
@@ -34,61 +34,48 @@ from a2acli.render.output import Output
 LAST: dict[str, A2acliError] = {}  # the error the boundary reported last (for `a2a diff -- CMD`)
 
 
-class _Scope:
-    """What one boundary knows of its command: the output mode asked for, --debug, and the Output
-    the command built (errors after some output keep its voice)."""
-
-    def __init__(self, output: str | None, debug: bool, out: Output | None) -> None:
-        self.output, self.debug, self.out = output, debug, out
-
-    def output_object(self) -> Output:
-        return self.out or Output(_mode(self.output))
+_SCOPES: list[
+    Any
+] = []  # the invocations whose boundary is open, innermost last (`a2a diff -- CMD` runs one inside another)
 
 
-_SCOPES: list[_Scope] = []  # the boundaries open, innermost last (`a2a diff -- CMD` runs one inside another)
-
-
-def known(*, output: str | None = None, debug: bool | None = None, out: Output | None = None) -> None:
-    """Tell the innermost boundary what the command worked out after it started: the resolved
-    output mode and --debug (flag, environment, config), the Output it built."""
-    if not _SCOPES:
-        return
-    scope = _SCOPES[-1]
-    if output is not None:
-        scope.output = output
-    if debug is not None:
-        scope.debug = debug
-    if out is not None:
-        scope.out = out
+def known(*, out: Output) -> None:
+    """The Output the command built (errors after some output keep its voice): the innermost
+    boundary's invocation holds it."""
+    if _SCOPES and _SCOPES[-1].out is None:
+        _SCOPES[-1].out = out
 
 
 @contextmanager
-def boundary(*, output_hint: str | None = None, debug: bool = False, out: Output | None = None) -> Iterator[None]:
+def boundary(inv: Any = None) -> Iterator[None]:
+    """Around one command: an error becomes its one-line message, hint, JSON error document and
+    exit code, in the output mode of `inv` (commands.invocation.Invocation: this invocation)."""
+    from a2acli.commands.invocation import Invocation
     from a2acli.pipeline.session import CURRENT
 
-    scope = _Scope(output_hint, debug, out)
+    scope = inv if inv is not None else Invocation()
     _SCOPES.append(scope)
     try:
         yield
     except (typer.Exit, typer.Abort, typer.TyperException):  # Typer's own (an exit, a bad parameter): Typer says them
         raise
     except A2acliError as e:
-        o = scope.output_object()
+        o = scope.error_output()
         e = say_error(e, o, debug=scope.debug)
         if isinstance(e, TimeoutExpired):
             _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
-        raise _interrupted(scope.output_object()) from None
+        raise _interrupted(scope.error_output()) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
     except Exception as e:  # a bug: say so plainly, trace only with --debug
         if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
-            raise _interrupted(scope.output_object()) from None
+            raise _interrupted(scope.error_output()) from None
         if scope.debug:
             sys.excepthook = _redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
             raise
-        scope.output_object().error(
+        scope.error_output().error(
             message=f"internal error: {type(e).__name__}: {e}",
             hint="rerun with --debug for the traceback, and report it",
             code=INTERNAL,
@@ -145,9 +132,10 @@ def _redacted_excepthook(kind: type[BaseException], e: BaseException, tb: Any) -
     print_traceback(e.with_traceback(tb))
 
 
-def usage_error(e: Exception, *, json_output: bool) -> int:
+def usage_error(e: Exception, inv: Any) -> int:
     """A usage error Typer found before any command ran (a missing argument, an unknown option
-    or command, a bad value), reported like ours: `error:`, the usage line, `hint:`; its exit code."""
+    or command, a bad value), reported like ours: `error:`, the usage line, `hint:`, in the output
+    mode of this invocation (`inv`: the flags Typer read, A2ACLI_OUTPUT, the config files); its exit code."""
     code = int(getattr(e, "exit_code", 1))
     if type(e).__name__ == "NoArgsIsHelpError":  # `a2a tasks`: the help is shown already
         return code
@@ -158,7 +146,7 @@ def usage_error(e: Exception, *, json_output: bool) -> int:
     if ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         usage = "usage: " + usage.split(":", 1)[1].strip() if usage.lower().startswith("usage:") else usage
-    Output("json" if json_output else _mode(None)).error(
+    inv.error_output().error(
         message=message, hint=hint, code=USAGE if code == 2 else INTERNAL, a2a_code=None, usage=usage
     )
     return code
@@ -211,15 +199,6 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
     return resume_notes(o, call, why, unsettled_only=unsettled_only)
 
 
-def _mode(hint: str | None) -> str:
-    import os
-
-    from a2acli.render.output import MODES
-
-    m = (hint or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
-    return m if m in MODES else "auto"
-
-
 def output_for(opts: CallOptions) -> Output:
     """The command's Output for these options; the boundary says errors through it."""
     out = Output(opts.output, verbose=opts.verbose, quiet=opts.quiet)
@@ -266,7 +245,11 @@ class Invocation:
         LAST.pop("error", None)
         try:
             # a boundary of its own: `a2a diff` goes on after a side that failed, and compares exit codes
-            with boundary(output_hint=opts.output, debug=opts.debug):
+            from a2acli.commands.invocation import Invocation
+
+            side = Invocation()
+            side.opts = opts
+            with boundary(side):
                 self.fn(*args, **kwargs)
         except typer.Exit as e:
             return int(e.exit_code)

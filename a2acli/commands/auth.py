@@ -1,8 +1,6 @@
 """`a2a auth login|status|logout`: OAuth2 client credentials kept in a profile, tokens cached. The
 login is in auth_login (its plan in auth_plan); what the commands share, in auth_common."""
 
-from __future__ import annotations
-
 import time
 from typing import Any
 
@@ -33,9 +31,9 @@ def auth_status(
     from a2acli import auth, settings
     from a2acli.errors import CredentialsMissingError
 
-    out = _output(ctx, output)
+    out = _output(ctx)
     config = settings.load_config()
-    pname, _ = _profile(ctx, profile, config)
+    pname, _ = _profile(ctx, config)
     saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
     cc = auth.ClientCredentials.from_profile(saved)
     if cc is None:
@@ -135,7 +133,7 @@ def auth_logout(
     out = Output("auto")
     known(out=out)  # its errors in text, like its report
     config = settings.load_config()
-    pname, _ = _profile(ctx, profile, config)
+    pname, _ = _profile(ctx, config)
     dropped = auth.forget(pname)
     prof = (config.get("profiles") or {}).get(pname) or {}
     had_secret = bool((prof.get("auth") or {}).get("client-secret"))

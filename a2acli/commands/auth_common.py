@@ -24,30 +24,29 @@ OutputOpt = Annotated[
 ]
 
 
-def _root(ctx: typer.Context) -> dict[str, Any]:
-    obj = ctx.find_root().obj
-    return obj if isinstance(obj, dict) else {}
+def _output(ctx: typer.Context) -> Any:
+    """`auth`'s output: json or text (its reports have no wire bytes: any other mode is auto), in
+    the mode this invocation decides (-o before or after the command, A2ACLI_OUTPUT, the config
+    files); the boundary says errors through it."""
+    from a2acli.commands.invocation import invocation
+    from a2acli.render.output import JsonOutput, TextOutput
+
+    return invocation(ctx).output(among=(JsonOutput, TextOutput))
 
 
 def _pick(ctx: typer.Context, name: str, value: Any) -> Any:
-    return value if value not in (None, False, []) else _root(ctx).get(name)
+    """A shared option of this invocation (before or after the command) that a command takes."""
+    from a2acli.commands.invocation import invocation
+
+    return value if value not in (None, False, []) else invocation(ctx).given.get(name)
 
 
-def _output(ctx: typer.Context, output: str | None) -> Any:
-    """`auth`'s output: json or text (its reports have no wire bytes: any other mode is auto);
-    the boundary says errors through it."""
-    from a2acli.commands._run import known
-    from a2acli.render.output import JsonOutput, TextOutput, pick
-
-    out = pick(_pick(ctx, "output", output), among=(JsonOutput, TextOutput))()
-    known(out=out)
-    return out
-
-
-def _profile(ctx: typer.Context, profile: str | None, config: dict[str, Any]) -> tuple[str, bool]:
+def _profile(ctx: typer.Context, config: dict[str, Any]) -> tuple[str, bool]:
+    """The profile a command acts on: --profile (before or after the command), else the default."""
     from a2acli import settings
+    from a2acli.commands.invocation import invocation
 
-    return settings.target_profile(_pick(ctx, "profile", profile), config)
+    return settings.target_profile(invocation(ctx).given.get("profile"), config)
 
 
 def _ago(seconds: float) -> str:

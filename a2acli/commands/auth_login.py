@@ -1,31 +1,19 @@
 """`a2a auth login`: its options, the connection it reads, the plan (auth_plan) run by its flow,
 and the profile and the token saved."""
 
-from __future__ import annotations
-
 import time
 from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import PS, folded
+from a2acli.commands import shared
+from a2acli.commands._options import PS
 from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _profile, _who
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
-# The shared options this command takes, as _options.COMMON declares them, folded in its help
-# like every command's (named at the end of it, explained by `a2a help options`): Typer evaluates
-# these annotations at run time; to mypy they are values, hence the ignores where they are used.
-UrlOpt = folded("url")
-CatalogOpt = folded("catalog")
-A2aVersionOpt = folded("a2a_version")
-CacertOpt = folded("cacert")
-CertOpt = folded("cert")
-KeyOpt = folded("key")
-InsecureOpt = folded("insecure")
-StrictOriginOpt = folded("strict_origin")
-TimeoutOpt = folded("timeout")
-DebugOpt = folded("debug")
+# The shared options this command takes (commands.shared), folded in its help like every command's
+# (named at the end of it, explained by `a2a help options`).
 LOGIN_SHARED = (
     "url",
     "catalog",
@@ -166,17 +154,17 @@ def auth_login(
         ),
     ] = None,
     profile: ProfileOpt = None,
-    url: UrlOpt = None,  # type: ignore[valid-type]
-    catalog: CatalogOpt = None,  # type: ignore[valid-type]
-    a2a_version: A2aVersionOpt = None,  # type: ignore[valid-type]
-    cacert: CacertOpt = None,  # type: ignore[valid-type]
-    cert: CertOpt = None,  # type: ignore[valid-type]
-    key: KeyOpt = None,  # type: ignore[valid-type]
-    insecure: InsecureOpt = False,  # type: ignore[valid-type]
-    strict_origin: StrictOriginOpt = False,  # type: ignore[valid-type]
-    timeout: TimeoutOpt = None,  # type: ignore[valid-type]
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    insecure: shared.InsecureOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    timeout: shared.TimeoutOpt = None,
     output: OutputOpt = None,
-    debug: DebugOpt = False,  # type: ignore[valid-type]
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Get an OAuth2 token (client credentials, device code, or a browser sign-in) and keep the settings in a profile.
 
@@ -205,7 +193,7 @@ def auth_login(
       a2a --profile prod send "hello"
     """
 
-    out = _output(ctx, output)
+    out = _output(ctx)
     debug = bool(_pick(ctx, "debug", debug))
     conn = _login_connection(
         ctx,
@@ -249,7 +237,7 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
     from a2acli.wire import Wire, parse_version_choice
 
     config = settings.load_config()
-    pname, becomes_default = _profile(ctx, profile, config)
+    pname, becomes_default = _profile(ctx, config)
     pvals = dict((config.get("profiles") or {}).get(pname) or {})
     flags = {
         name.replace("_", "-"): _pick(ctx, name, given[name])

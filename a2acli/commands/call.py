@@ -1,16 +1,15 @@
 """`a2a call METHOD [PARAMS]`: any method, for what the other commands do not cover."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands import shared
+from a2acli.commands.shared import options
 
 
-@method_options
 def call(
+    ctx: typer.Context,
     method: Annotated[
         str,
         typer.Argument(
@@ -36,8 +35,36 @@ def call(
     request_id: Annotated[
         str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
     ] = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Call any method (over HTTP+JSON: one of the table, by its V1 name).
 
@@ -49,6 +76,7 @@ def call(
 
       echo '{}' | a2a call x-vendor/ping -
     """
+    opts = options(ctx)
     from a2acli.commands._inputs import read_json
     from a2acli.commands._run import run_call
 

@@ -1,18 +1,19 @@
 """`a2a card fetch` (the public Agent Card) and `a2a card extended` (GetExtendedAgentCard)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from a2acli.commands._options import CallOptions, force_option, method_options
+from a2acli.commands import shared
+from a2acli.commands._options import CallOptions, force_option
 from a2acli.commands._run import run_card_fetch, run_catalog, run_unary
+from a2acli.commands.shared import options
 
 app = typer.Typer(help="The Agent Card: public and extended; the agents of an agent catalog.", no_args_is_help=True)
 
 
 def card_fetch(
+    ctx: typer.Context,
     extended: Annotated[
         bool,
         typer.Option("--extended", help="Fetch the authenticated extended card instead (same as `card extended`)."),
@@ -32,8 +33,36 @@ def card_fetch(
         ),
     ] = False,
     force: Annotated[bool, force_option("With --extended: ask for the extended card")] = False,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Fetch the public Agent Card (GET /.well-known/agent-card.json, then agent.json).
 
@@ -53,6 +82,7 @@ def card_fetch(
     from the signature's jku JWK Set over https); the text view's `Signature:` field says
     verified, invalid, unverifiable or absent.
     """
+    opts = options(ctx)
     if extended and verify_signature:
         from a2acli.errors import UsageError
 
@@ -94,12 +124,41 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
 
 
 def card_extended(
+    ctx: typer.Context,
     request_id: Annotated[
         str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
     ] = None,
     force: Annotated[bool, force_option("Ask for it")] = False,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Fetch the authenticated extended Agent Card (GetExtendedAgentCard / agent/getAuthenticatedExtendedCard).
 
@@ -107,6 +166,7 @@ def card_extended(
 
       A2ACLI_API_KEY=demo-key a2a card extended -u http://127.0.0.1:41241
     """
+    opts = options(ctx)
     run_unary("GetExtendedAgentCard", {}, opts, request_id=request_id, force=force)
 
 
@@ -122,6 +182,7 @@ def complete_catalogs(incomplete: str) -> list[str]:
 
 
 def card_catalog(
+    ctx: typer.Context,
     name: Annotated[
         str | None,
         typer.Argument(
@@ -131,8 +192,36 @@ def card_catalog(
             autocompletion=complete_catalogs,
         ),
     ] = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """List the agents of an agent catalog: name, description, where each card is, and the
     -u catalog:NAME that names it.
@@ -152,11 +241,12 @@ def card_catalog(
 
       a2a send -u catalog:weather --catalog ./agents.json "forecast for Paris"
     """
+    opts = options(ctx)
     run_catalog(name, opts)
 
 
-fetch_command = method_options(card_fetch)
+fetch_command = card_fetch
 app.command("fetch")(fetch_command)
 app.command("get", hidden=True)(fetch_command)
-app.command("extended")(method_options(card_extended))
-app.command("catalog")(method_options(card_catalog))
+app.command("extended")(card_extended)
+app.command("catalog")(card_catalog)

@@ -1,7 +1,5 @@
 """`a2a chat`: talk with an agent turn by turn; the context and the waiting task carry over (a credential an auth-required task asks for is read at the terminal, for one turn)."""
 
-from __future__ import annotations
-
 import sys
 from collections.abc import Generator
 from pathlib import Path
@@ -9,8 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
+from a2acli.commands import shared
 from a2acli.commands._chat import run_chat
-from a2acli.commands._options import POLL_INTERVAL, CallOptions, method_options, poll_interval_option, poll_seconds
+from a2acli.commands._options import POLL_INTERVAL, poll_interval_option, poll_seconds
+from a2acli.commands.shared import options
 
 PROMPT = "you> "
 
@@ -88,6 +88,7 @@ def _ttys() -> tuple[bool, bool]:
 
 
 def chat(
+    ctx: typer.Context,
     context_id: Annotated[
         str | None, typer.Option("--context-id", help="Continue this context from the first turn.", show_default=False)
     ] = None,
@@ -100,8 +101,36 @@ def chat(
         ),
     ] = None,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Talk with the agent turn by turn: a REPL at a terminal, one turn per line when piped.
 
@@ -132,6 +161,7 @@ def chat(
 
       printf '/skill create-user projectUserId=u1\\n' | a2a chat -u http://127.0.0.1:41241
     """
+    opts = options(ctx)
     from a2acli.errors import UsageError
 
     stdin_tty, stdout_tty = _ttys()
@@ -165,4 +195,4 @@ def _secret(prompt: str) -> str:
     return getpass.getpass(prompt)
 
 
-chat_command = method_options(chat)
+chat_command = chat

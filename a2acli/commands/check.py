@@ -1,17 +1,16 @@
 """`a2a check [card] [URL]` (alias `conformance`): validate an Agent Card, and probe what the agent
 really speaks over each interface its card lists. The work is in a2acli/check."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from a2acli.commands._options import CallOptions, method_options
+from a2acli.commands import shared
+from a2acli.commands.shared import options
 
 
-@method_options
 def check(
+    ctx: typer.Context,
     target: Annotated[
         list[str] | None,
         typer.Argument(
@@ -43,8 +42,36 @@ def check(
             metavar="FILE",
         ),
     ] = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Validate an Agent Card and probe what the agent really speaks, for people and CI.
 
@@ -73,6 +100,7 @@ def check(
 
       a2a check https://agent.example --read-only --strict --junit check.xml -o json
     """
+    opts = options(ctx)
     from a2acli.commands._run import output_for
 
     out = output_for(opts)

@@ -3,8 +3,6 @@
 The script calls `a2a` back with `_A2A_COMPLETE=complete_<shell>`; main.run() registers Typer's
 shell classes when that variable is set, so completing costs nothing on ordinary runs."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,14 +1,14 @@
 """`a2a config`: the config file's profiles, and where every effective setting comes from."""
 
-from __future__ import annotations
-
 import os
 import sys
 from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, complete_profiles, method_options
+from a2acli.commands import shared
+from a2acli.commands._options import CallOptions, complete_profiles
+from a2acli.commands.shared import options
 
 app = typer.Typer(help="Profiles in the config file, and where each setting comes from.", no_args_is_help=True)
 
@@ -24,15 +24,10 @@ def complete_keys(incomplete: str) -> list[str]:
 
 def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
     from a2acli import settings
-    from a2acli.wire import VERSION_CHOICES
 
     key = str(ctx.params.get("key") or "").lower()
-    choices: list[str] = {
-        "a2a-version": list(VERSION_CHOICES),
-        "dialect": ["spec", "clix"],
-        "output": ["auto", "text", "json", "raw"],
-        "auth.client-auth": ["basic", "post"],
-    }.get(key, [])
+    row = settings.SETTINGS.get(key)  # a setting's values, from its row of the table (-o: OUTPUT_MODES)
+    choices: list[str] = list(row.choices) if row is not None else {"auth.client-auth": ["basic", "post"]}.get(key, [])
     if key == "default-profile":
         try:
             choices = sorted((settings.load_config().get("profiles") or {}).keys())
@@ -67,7 +62,39 @@ def _check_profile_name(name: str) -> None:
 # -- show -----------------------------------------------------------------------------------------
 
 
-def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
+def config_show(
+    ctx: typer.Context,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
+) -> None:
     """Print every effective setting and where it came from (read-only: it changes nothing).
 
     The sources, highest first: a flag, an environment variable, the local file (--config FILE,
@@ -88,6 +115,7 @@ def config_show(ctx: typer.Context, *, opts: CallOptions) -> None:
 
       a2a config show --config ./agent.env
     """
+    opts = options(ctx)
     from a2acli import settings
     from a2acli.commands._run import output_for
 
@@ -381,7 +409,7 @@ def config_path() -> None:
     typer.echo(str(settings.config_path()))
 
 
-app.command("show")(method_options(config_show))
+app.command("show")(config_show)
 app.command("set")(config_set)
 app.command("unset")(config_unset)
 app.command("use")(config_use)

@@ -2,9 +2,6 @@
 from one version to the other). The comparing lives in a2acli/diffing.py, the translating in
 a2acli/wire/translate; this module only reads arguments and prints."""
 
-from __future__ import annotations
-
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -12,16 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import (
-    COMMON,
-    CardOpt,
-    ContextOpt,
-    IgnoreOpt,
-    KeepIdsOpt,
-    VerboseAsideOpt,
-    folded,
-    with_signature,
-)
+from a2acli.commands import shared
+from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, VerboseAsideOpt
 
 # The connection options of every method command, accepted by `diff` and given to both runs.
 FORWARDED = (
@@ -77,24 +66,14 @@ Examples:
 """
 
 
-def _output(value: str | None, ctx: typer.Context, *, quiet: bool = False) -> Any:
+def _output(value: str | None, ctx: typer.Context) -> Any:
     """`diff`'s output: json (the list of differences) or text (a unified diff); any other mode
-    (raw: a diff has no wire bytes of its own) is auto. -q (here or before `diff`) keeps the
-    verdict and errors only on stderr."""
-    import os
+    (raw: a diff has no wire bytes of its own) is auto. -q (here or before `diff`, or A2ACLI_QUIET)
+    keeps the verdict and errors only on stderr."""
+    from a2acli.commands.invocation import invocation
+    from a2acli.render.output import JsonOutput, TextOutput
 
-    from a2acli.commands._run import known
-    from a2acli.render.output import JsonOutput, TextOutput, pick
-
-    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-    from a2acli.settings.values import parse_bool
-
-    quiet = quiet or bool(root.get("quiet")) or parse_bool(os.environ.get("A2ACLI_QUIET", ""), "A2ACLI_QUIET")
-    out = pick(value or root.get("output") or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput, TextOutput))(
-        quiet=quiet
-    )
-    known(out=out)  # the boundary says errors through it
-    return out
+    return invocation(ctx).output(among=(JsonOutput, TextOutput))  # the boundary says errors through it
 
 
 def diff(
@@ -137,9 +116,24 @@ def diff(
         ),
     ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
-    **conn: Any,
+    url: shared.UrlOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
 ) -> None:
-    out = _output(output, ctx, quiet=quiet)
+    from a2acli.commands.invocation import invocation
+
+    conn = {name: invocation(ctx).given.get(name) for name in FORWARDED}  # before or after `diff`
+    out = _output(output, ctx)
     from a2acli import diffing
     from a2acli.errors import UsageError
 
@@ -152,9 +146,9 @@ def diff(
                 "give either two dumps or a command after --, not both",
                 hint="a2a diff DUMP_A DUMP_B, or a2a diff -u URL -- tasks get ID",
             )
-        from a2acli.wire.bindings import parse_transport
+        from a2acli.settings.values import parse_transports
 
-        chosen = list(dict.fromkeys(parse_transport(t).flag for t in conn.get("transport") or []))
+        chosen = list(parse_transports(conn.get("transport") or []))
         if len(conn.get("transport") or []) == 2 and len(chosen) == 1:
             raise UsageError(
                 f"both --transport values name {chosen[0]}",
@@ -183,29 +177,15 @@ def diff(
     raise typer.Exit(0 if report.equal else 1)
 
 
-_sig = inspect.signature(diff, eval_str=True)
-with_signature(
-    diff,
-    _sig.replace(
-        parameters=[p for p in _sig.parameters.values() if p.name != "conn"]
-        + [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=COMMON[name][1], annotation=folded(name))
-            for name in FORWARDED
-        ]
-    ),
-)
 diff.shared_options = (FORWARDED, "With a command, passes on to both runs the shared options")  # type: ignore[attr-defined]  # named at the end of its help
 diff.__doc__ = DIFF_HELP
 
 
 def _forwarded(ctx: typer.Context, conn: dict[str, Any]) -> list[str]:
     """The connection flags given to `diff` (or to `a2a` before it), for both runs."""
-    root = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
     argv: list[str] = []
     for name in FORWARDED:
         value = conn.get(name)
-        if value in (None, False, []):
-            value = root.get(name)
         if value in (None, False, []):
             continue
         if name == "insecure":

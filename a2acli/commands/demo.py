@@ -1,7 +1,5 @@
 """`a2a demo-server`: run the built-in demo agent (V1 and V0 on one URL, gRPC on a second port) for trying the CLI."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated
 

@@ -1,9 +1,7 @@
 """`a2a help [COMMAND [SUBCOMMAND]]`: the usage `a2a COMMAND --help` prints, from the same tree."""
 
-from __future__ import annotations
-
 import functools
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,9 +14,9 @@ def _complete_words(ctx: typer.Context, incomplete: str) -> list[str]:
     if not words:
         names = [n for n in COMMANDS if n not in ("task", "conformance")] + ["options"]
     else:
-        group = typer.main.get_command(build_app(words[0]))
-        sub = getattr(group, "commands", {}).get(words[0])
-        names = sorted(getattr(sub, "commands", {}) or {})
+        root = typer.main.get_command(build_app())
+        sub = root.get_command(ctx, words[0]) if isinstance(root, typer.core.TyperGroup) else None
+        names = sorted(sub.list_commands(ctx)) if isinstance(sub, typer.core.TyperGroup) else []
     return [n for n in names if n.startswith(incomplete)]
 
 
@@ -49,7 +47,10 @@ def help_command(
 
     words = list(words or [])
     if words == ["options"]:
-        typer.echo(shared_options_text(), nl=False)
+        from a2acli.commands.invocation import invocation
+
+        given = invocation(ctx).given
+        typer.echo(shared_options_text(scope={k: given.get(k) for k in ("profile", "config")}), nl=False)
         raise typer.Exit(0)
     if words and words[0] not in COMMANDS:
         import difflib
@@ -59,8 +60,7 @@ def help_command(
         close = difflib.get_close_matches(words[0], list(COMMANDS), n=1)
         hint = f"did you mean `a2a help {close[0]}`? " if close else ""
         raise UsageError(f"no command {words[0]!r}", hint=hint + "`a2a help` lists the commands")
-    app = build_app(words[0] if words else None, words[1] if len(words) > 1 else None)
-    code = app([*words, "--help"], prog_name="a2a", standalone_mode=False)
+    code = build_app()([*words, "--help"], prog_name="a2a", standalone_mode=False)
     raise typer.Exit(code if isinstance(code, int) else 0)
 
 
@@ -72,9 +72,11 @@ INTRO = (
 )
 
 
-def shared_options_text(width: int | None = None) -> str:
+def shared_options_text(width: int | None = None, scope: dict[str, Any] | None = None) -> str:
     """`a2a help options`: each shared option on a line of its own (all its names and its
-    metavar), its help below, indented and wrapped at word boundaries, never cut; by section."""
+    metavar), its help below, indented and wrapped at word boundaries, never cut; by section.
+    Each setting's help ends with its default in effect (`scope`: this invocation's --profile and
+    --config)."""
     import shutil
     import textwrap
 
@@ -88,7 +90,12 @@ def shared_options_text(width: int | None = None) -> str:
         short = [f for f in s.flags if not f.startswith("--")]
         names = ", ".join([*short, f"--{s.name}", *(f for f in s.flags if f.startswith("--"))])
         head = names if s.kind == "switch" else f"{names} {s.metavar}"
-        body = wrap(option_help(s), width=width, initial_indent="      ", subsequent_indent="      ")
+        body = wrap(
+            option_help(s, scope if scope is not None else {}),
+            width=width,
+            initial_indent="      ",
+            subsequent_indent="      ",
+        )
         sections.setdefault(s.panel, []).append(
             wrap(head, width=width, initial_indent="  ", subsequent_indent="    ") + "\n" + body
         )

@@ -1,26 +1,21 @@
 """`a2a send` (SendMessage / message/send) and `a2a stream` (SendStreamingMessage / message/stream)."""
 
-from __future__ import annotations
-
-import functools
 import inspect
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
+from a2acli.commands import shared
 from a2acli.commands._inputs import build_message, build_parts, read_object
 from a2acli.commands._options import (
     POLL_INTERVAL,
-    CallOptions,
     complete_task_states,
     force_option,
-    method_options,
     poll_interval_option,
     poll_seconds,
-    with_signature,
 )
 from a2acli.commands._run import run_stream, run_unary
+from a2acli.commands.shared import options
 
 MSG = "Message"
 PARTS = "Parts (kept in command-line order)"
@@ -44,197 +39,278 @@ Examples:
 """
 
 
+TextArg = Annotated[
+    str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")
+]
+
+TextPartOpt = Annotated[
+    list[str] | None,
+    typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False),
+]
+
+DataOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--data",
+        help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).",
+        rich_help_panel=PARTS,
+        show_default=False,
+    ),
+]
+
+FileOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--file",
+        help="A file part: a path (sent inline) or an http(s) URL (repeatable).",
+        rich_help_panel=PARTS,
+        show_default=False,
+    ),
+]
+
+MediaTypeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--media-type",
+        help="Media type of the part flag just before it.",
+        rich_help_panel=PARTS,
+        show_default=False,
+    ),
+]
+
+SkillOpt = Annotated[
+    str | None,
+    typer.Option("--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False),
+]
+
+FieldOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--field",
+        "-f",
+        help="Field of the skill's data part: key=value (string) or key:=JSON.",
+        rich_help_panel=PARTS,
+        show_default=False,
+    ),
+]
+
+MessageIdOpt = Annotated[
+    str | None,
+    typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False),
+]
+
+ContextIdOpt = Annotated[
+    str | None, typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)
+]
+
+TaskIdOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False
+    ),
+]
+
+RequestIdOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False
+    ),
+]
+
+MetadataOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False
+    ),
+]
+
+HistoryLengthOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--history-length",
+        "--history",
+        help="At most N history messages in the answer.",
+        rich_help_panel=MSG,
+        show_default=False,
+        min=0,
+        metavar="N",
+    ),
+]
+
+AcceptedOutputModesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--accepted-output-modes",
+        help="Comma-separated media types the client accepts.",
+        rich_help_panel=MSG,
+        show_default=False,
+    ),
+]
+
+PushUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False
+    ),
+]
+
+PushTokenOpt = Annotated[
+    str | None,
+    typer.Option("--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False),
+]
+
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        hidden=True,
+        help="Same as --push-token (the name `push-config create` used).",
+        show_default=False,
+    ),
+]
+
+IdempotencyKeyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--idempotency-key",
+        help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).",
+        rich_help_panel=RUN,
+        show_default=False,
+    ),
+]
+
+RetryOpt = Annotated[
+    int,
+    typer.Option(
+        "--retry",
+        help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.",
+        rich_help_panel=RUN,
+        min=0,
+        metavar="N",
+    ),
+]
+
+AsyncOpt = Annotated[
+    bool,
+    typer.Option(
+        "--async",
+        "--no-wait",
+        help="Return at once with the task and context ids (returnImmediately / blocking=false; also --return-immediately), without following the task. Default: wait until the task is done or needs input (one blocking SendMessage).",
+        rich_help_panel=RUN,
+    ),
+]
+
+ReturnImmediatelyOpt = Annotated[
+    bool, typer.Option("--return-immediately", hidden=True, help="Same as --async (the official CLI spec's name).")
+]
+
+FollowOpt = Annotated[
+    bool,
+    typer.Option(
+        "--follow",
+        help="Send with returnImmediately (0.3: blocking false), say the task id at once, then follow the task until it is done or needs input (SubscribeToTask, else GetTask polls).",
+        rich_help_panel=RUN,
+    ),
+]
+
+WaitOpt = Annotated[
+    bool,
+    typer.Option(
+        "--wait",
+        help="Wait until the task is done or needs input: the default, said explicitly (not with --async).",
+        rich_help_panel=RUN,
+    ),
+]
+
+BlockingCallOpt = Annotated[
+    bool,
+    typer.Option(
+        "--blocking-call",
+        hidden=True,
+        help="One blocking SendMessage: the default (kept for scripts that pass it).",
+    ),
+]
+
+StreamOpt = Annotated[
+    bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)
+]
+
+PollIntervalOpt = Annotated[str, poll_interval_option(RUN)]
+
+ForceOpt = Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)]
+
+ExpectStateOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--expect-state",
+        help="Exit 6 unless the task ends in one of these states (comma list).",
+        rich_help_panel=RUN,
+        show_default=False,
+        autocompletion=complete_task_states,
+    ),
+]
+
+
 def send(
     ctx: typer.Context,
-    text: Annotated[
-        str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")
-    ] = None,
-    text_part: Annotated[
-        list[str] | None,
-        typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False),
-    ] = None,
-    data: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--data",
-            help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).",
-            rich_help_panel=PARTS,
-            show_default=False,
-        ),
-    ] = None,
-    file: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--file",
-            help="A file part: a path (sent inline) or an http(s) URL (repeatable).",
-            rich_help_panel=PARTS,
-            show_default=False,
-        ),
-    ] = None,
-    media_type: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--media-type",
-            help="Media type of the part flag just before it.",
-            rich_help_panel=PARTS,
-            show_default=False,
-        ),
-    ] = None,
-    skill: Annotated[
-        str | None,
-        typer.Option(
-            "--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False
-        ),
-    ] = None,
-    field: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--field",
-            "-f",
-            help="Field of the skill's data part: key=value (string) or key:=JSON.",
-            rich_help_panel=PARTS,
-            show_default=False,
-        ),
-    ] = None,
-    message_id: Annotated[
-        str | None,
-        typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False),
-    ] = None,
-    context_id: Annotated[
-        str | None, typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)
-    ] = None,
-    task_id: Annotated[
-        str | None,
-        typer.Option(
-            "--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False
-        ),
-    ] = None,
-    request_id: Annotated[
-        str | None,
-        typer.Option(
-            "--request-id", help="The JSON-RPC id (default: a new UUID).", rich_help_panel=MSG, show_default=False
-        ),
-    ] = None,
-    metadata: Annotated[
-        str | None,
-        typer.Option(
-            "--metadata", help="Message metadata: a JSON object, @file or -.", rich_help_panel=MSG, show_default=False
-        ),
-    ] = None,
-    history_length: Annotated[
-        int | None,
-        typer.Option(
-            "--history-length",
-            "--history",
-            help="At most N history messages in the answer.",
-            rich_help_panel=MSG,
-            show_default=False,
-            min=0,
-            metavar="N",
-        ),
-    ] = None,
-    accepted_output_modes: Annotated[
-        str | None,
-        typer.Option(
-            "--accepted-output-modes",
-            help="Comma-separated media types the client accepts.",
-            rich_help_panel=MSG,
-            show_default=False,
-        ),
-    ] = None,
-    push_url: Annotated[
-        str | None,
-        typer.Option(
-            "--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False
-        ),
-    ] = None,
-    push_token: Annotated[
-        str | None,
-        typer.Option(
-            "--push-token", help="Token the agent echoes to --push-url.", rich_help_panel=MSG, show_default=False
-        ),
-    ] = None,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            "--token",
-            hidden=True,
-            help="Same as --push-token (the name `push-config create` used).",
-            show_default=False,
-        ),
-    ] = None,
-    idempotency_key: Annotated[
-        str | None,
-        typer.Option(
-            "--idempotency-key",
-            help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).",
-            rich_help_panel=RUN,
-            show_default=False,
-        ),
-    ] = None,
-    retry: Annotated[
-        int,
-        typer.Option(
-            "--retry",
-            help="Retry transport failures and HTTP 5xx N times with backoff, reusing one idempotency key.",
-            rich_help_panel=RUN,
-            min=0,
-            metavar="N",
-        ),
-    ] = 0,
-    async_: Annotated[
-        bool,
-        typer.Option(
-            "--async",
-            "--no-wait",
-            help="Return at once with the task and context ids (returnImmediately / blocking=false; also --return-immediately), without following the task. Default: wait until the task is done or needs input (one blocking SendMessage).",
-            rich_help_panel=RUN,
-        ),
-    ] = False,
-    return_immediately: Annotated[
-        bool, typer.Option("--return-immediately", hidden=True, help="Same as --async (the official CLI spec's name).")
-    ] = False,
-    follow: Annotated[
-        bool,
-        typer.Option(
-            "--follow",
-            help="Send with returnImmediately (0.3: blocking false), say the task id at once, then follow the task until it is done or needs input (SubscribeToTask, else GetTask polls).",
-            rich_help_panel=RUN,
-        ),
-    ] = False,
-    wait: Annotated[
-        bool,
-        typer.Option(
-            "--wait",
-            help="Wait until the task is done or needs input: the default, said explicitly (not with --async).",
-            rich_help_panel=RUN,
-        ),
-    ] = False,
-    blocking_call: Annotated[
-        bool,
-        typer.Option(
-            "--blocking-call",
-            hidden=True,
-            help="One blocking SendMessage: the default (kept for scripts that pass it).",
-        ),
-    ] = False,
-    stream: Annotated[
-        bool, typer.Option("--stream", help="Stream the task's events (same as `a2a stream`).", rich_help_panel=RUN)
-    ] = False,
-    poll_interval: Annotated[str, poll_interval_option(RUN)] = POLL_INTERVAL,
-    force: Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)] = False,
-    expect_state: Annotated[
-        str | None,
-        typer.Option(
-            "--expect-state",
-            help="Exit 6 unless the task ends in one of these states (comma list).",
-            rich_help_panel=RUN,
-            show_default=False,
-            autocompletion=complete_task_states,
-        ),
-    ] = None,
-    *,
-    opts: CallOptions,
+    text: TextArg = None,
+    text_part: TextPartOpt = None,
+    data: DataOpt = None,
+    file: FileOpt = None,
+    media_type: MediaTypeOpt = None,
+    skill: SkillOpt = None,
+    field: FieldOpt = None,
+    message_id: MessageIdOpt = None,
+    context_id: ContextIdOpt = None,
+    task_id: TaskIdOpt = None,
+    request_id: RequestIdOpt = None,
+    metadata: MetadataOpt = None,
+    history_length: HistoryLengthOpt = None,
+    accepted_output_modes: AcceptedOutputModesOpt = None,
+    push_url: PushUrlOpt = None,
+    push_token: PushTokenOpt = None,
+    token: TokenOpt = None,
+    idempotency_key: IdempotencyKeyOpt = None,
+    retry: RetryOpt = 0,
+    async_: AsyncOpt = False,
+    return_immediately: ReturnImmediatelyOpt = False,
+    follow: FollowOpt = False,
+    wait: WaitOpt = False,
+    blocking_call: BlockingCallOpt = False,
+    stream: StreamOpt = False,
+    poll_interval: PollIntervalOpt = POLL_INTERVAL,
+    force: ForceOpt = False,
+    expect_state: ExpectStateOpt = None,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Send a message (SendMessage / message/send) and wait for the task.
 
@@ -244,6 +320,7 @@ def send(
     Ctrl-C or --timeout leave the task running and say how to find it. --follow sends with
     returnImmediately and follows the task (its id known at once); --async returns at once."""
 
+    opts = options(ctx)
     async_ = async_ or return_immediately  # one flag, its aliases apart only to keep --help narrow
     _check_waiting_flags(async_=async_, follow=follow, wait=wait, blocking_call=blocking_call, stream=stream)
     parts = build_parts(
@@ -265,11 +342,11 @@ def send(
         metadata=read_object(metadata, "--metadata"),
     )
     params: dict[str, Any] = {"message": message}
-    config = _configuration(
+    configuration = _configuration(
         accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow
     )
-    if config:
-        params["configuration"] = config
+    if configuration:
+        params["configuration"] = configuration
     headers = {}
     if idempotency_key or retry:
         import uuid
@@ -363,21 +440,84 @@ def _configuration(
     return config  # dedented: EXAMPLES is not indented
 
 
-def _without(fn: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
-    """The same command with some options fixed (and gone from its signature)."""
-    sig = inspect.signature(fn, eval_str=True)
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **kwargs, **fixed)
-
-    return with_signature(wrapper, sig.replace(parameters=[p for p in sig.parameters.values() if p.name not in fixed]))
-
-
-send_command = method_options(send)
-stream_command = method_options(
-    _without(
-        send,
+def stream_command(
+    ctx: typer.Context,
+    text: TextArg = None,
+    text_part: TextPartOpt = None,
+    data: DataOpt = None,
+    file: FileOpt = None,
+    media_type: MediaTypeOpt = None,
+    skill: SkillOpt = None,
+    field: FieldOpt = None,
+    message_id: MessageIdOpt = None,
+    context_id: ContextIdOpt = None,
+    task_id: TaskIdOpt = None,
+    request_id: RequestIdOpt = None,
+    metadata: MetadataOpt = None,
+    history_length: HistoryLengthOpt = None,
+    accepted_output_modes: AcceptedOutputModesOpt = None,
+    push_url: PushUrlOpt = None,
+    push_token: PushTokenOpt = None,
+    token: TokenOpt = None,
+    idempotency_key: IdempotencyKeyOpt = None,
+    poll_interval: PollIntervalOpt = POLL_INTERVAL,
+    force: ForceOpt = False,
+    expect_state: ExpectStateOpt = None,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
+) -> None:
+    """Send a message and stream the task's events live (SendStreamingMessage / message/stream)."""
+    send(
+        ctx,
+        text=text,
+        text_part=text_part,
+        data=data,
+        file=file,
+        media_type=media_type,
+        skill=skill,
+        field=field,
+        message_id=message_id,
+        context_id=context_id,
+        task_id=task_id,
+        request_id=request_id,
+        metadata=metadata,
+        history_length=history_length,
+        accepted_output_modes=accepted_output_modes,
+        push_url=push_url,
+        push_token=push_token,
+        token=token,
+        idempotency_key=idempotency_key,
+        poll_interval=poll_interval,
+        force=force,
+        expect_state=expect_state,
         stream=True,
         async_=False,
         return_immediately=False,
@@ -386,7 +526,9 @@ stream_command = method_options(
         blocking_call=False,
         retry=0,
     )
-)
+
+
+send_command = send
 stream_command.__doc__ = """Send a message and stream the task's events live (SendStreamingMessage / message/stream).
 
 Examples:

@@ -1,29 +1,27 @@
 """`a2a mock DUMP...` (a recorded agent, a2acli/mock.py) and `a2a replay DUMP --to URL` (a
 regression run, a2acli/replay.py): this module only reads arguments and prints."""
 
-from __future__ import annotations
-
-import os
 import time
 from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, method_options
+from a2acli.commands import shared
+from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt
+from a2acli.commands.shared import options
 
 
-def _output(value: str | None, *, quiet: bool) -> Any:
-    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked;
-    the boundary says errors through it."""
-    from a2acli.commands._run import known
-    from a2acli.render.output import JsonOutput, TextOutput, pick
+def _output(ctx: typer.Context) -> Any:
+    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked
+    (this invocation's mode: -o, A2ACLI_OUTPUT, the config files); the boundary says errors through it."""
+    from a2acli.commands.invocation import invocation
+    from a2acli.render.output import JsonOutput, TextOutput
 
-    out = pick(value or os.environ.get("A2ACLI_OUTPUT"), among=(JsonOutput,), otherwise=TextOutput)(quiet=quiet)
-    known(out=out)
-    return out
+    return invocation(ctx).output(among=(JsonOutput,), otherwise=TextOutput)
 
 
 def mock_command(
+    ctx: typer.Context,
     dumps: Annotated[
         list[str],
         typer.Argument(
@@ -85,7 +83,7 @@ def mock_command(
       a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299
     """
 
-    out = _output(output, quiet=quiet)
+    out = _output(ctx)
     from a2acli import mock
     from a2acli.settings.values import parse_duration, parse_timeout
 
@@ -119,8 +117,8 @@ def _wait(duration: float | None) -> None:
         time.sleep(0.2 if deadline is None else max(min(0.2, deadline - time.monotonic()), 0))
 
 
-@method_options
 def replay_command(
+    ctx: typer.Context,
     recorded: Annotated[
         str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")
     ],
@@ -140,8 +138,36 @@ def replay_command(
     lines: ContextOpt = 3,
     keep_ids: KeepIdsOpt = False,
     card: CardOpt = False,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Send each recorded request of DUMP again, to another agent (or tomorrow's build of the same one), and show what changed.
 
@@ -153,6 +179,7 @@ def replay_command(
 
       a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 --ignore '*.data.id'
     """
+    opts = options(ctx)
     from a2acli.commands._run import output_for
 
     out = output_for(opts)

@@ -1,13 +1,13 @@
 """`a2a push-config create|get|list|delete`: a task's webhook (push notification) configs."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import CallOptions, force_option, method_options
+from a2acli.commands import shared
+from a2acli.commands._options import force_option
 from a2acli.commands._run import run_unary
+from a2acli.commands.shared import options
 
 app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args_is_help=True)
 
@@ -20,8 +20,8 @@ Force = Annotated[bool, force_option("Call the agent")]
 
 
 @app.command("create")
-@method_options
 def push_config_create(
+    ctx: typer.Context,
     task_id: TaskId,
     webhook_url: Annotated[
         str, typer.Option("--webhook-url", help="Where the agent POSTs notifications.", show_default=False)
@@ -54,8 +54,36 @@ def push_config_create(
     ] = None,
     request_id: RequestId = None,
     force: Force = False,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Register a webhook for a task (CreateTaskPushNotificationConfig / tasks/pushNotificationConfig/set).
 
@@ -63,6 +91,7 @@ def push_config_create(
 
       a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook --push-token t0k
     """
+    opts = options(ctx)
     params: dict[str, Any] = {"taskId": task_id, "url": webhook_url}
     if config_id:
         params["id"] = config_id
@@ -77,9 +106,42 @@ def push_config_create(
 
 
 @app.command("get")
-@method_options
 def push_config_get(
-    task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions
+    ctx: typer.Context,
+    task_id: TaskId,
+    config_id: ConfigId,
+    request_id: RequestId = None,
+    force: Force = False,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Get one webhook config of a task (GetTaskPushNotificationConfig / tasks/pushNotificationConfig/get).
 
@@ -87,14 +149,15 @@ def push_config_get(
 
       a2a push-config get 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
+    opts = options(ctx)
     run_unary(
         "GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force
     )
 
 
 @app.command("list")
-@method_options
 def push_config_list(
+    ctx: typer.Context,
     task_id: TaskId,
     page_size: Annotated[
         int | None, typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)
@@ -104,8 +167,36 @@ def push_config_list(
     ] = None,
     request_id: RequestId = None,
     force: Force = False,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """List a task's webhook configs (ListTaskPushNotificationConfigs / tasks/pushNotificationConfig/list).
 
@@ -115,6 +206,7 @@ def push_config_list(
 
       a2a push-config list 5f0c… -o json --as v1 | jq -r '.configs[].url'
     """
+    opts = options(ctx)
     params: dict[str, Any] = {"taskId": task_id}
     if page_size is not None:
         params["pageSize"] = page_size
@@ -124,9 +216,42 @@ def push_config_list(
 
 
 @app.command("delete")
-@method_options
 def push_config_delete(
-    task_id: TaskId, config_id: ConfigId, request_id: RequestId = None, force: Force = False, *, opts: CallOptions
+    ctx: typer.Context,
+    task_id: TaskId,
+    config_id: ConfigId,
+    request_id: RequestId = None,
+    force: Force = False,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Delete a webhook config (DeleteTaskPushNotificationConfig / tasks/pushNotificationConfig/delete).
 
@@ -134,6 +259,7 @@ def push_config_delete(
 
       a2a push-config delete 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
+    opts = options(ctx)
     run_unary(
         "DeleteTaskPushNotificationConfig",
         {"taskId": task_id, "id": config_id},

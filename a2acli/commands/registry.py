@@ -1,12 +1,9 @@
-"""The command table and the root app built from it: one row per command, registered lazily (a
-run registers only the command it was asked for, of a group only the member named; `--help`,
-completion and anything unrecognised get the full tree). `a2acli.main.run` builds the app from
-here; `a2a help` and `a2a diff -- COMMAND` read it too, so nothing imports `main`."""
+"""The command table and the root app built from it: one row per command, each built when Click
+asks for it (`RootGroup.get_command`; of a group, only the member asked for, `Group.get_command`),
+so a run builds only the command it runs; `--help` and completion list and build the whole tree.
+`a2acli.main.run` runs the app from here; `a2a help` and `a2a diff -- COMMAND` read it too, so
+nothing imports `main`."""
 
-from __future__ import annotations
-
-import functools
-import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -15,8 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli import __version__
-from a2acli.commands._options import common_parameters, with_signature
-from a2acli.settings.table import OPTIONS
+from a2acli.commands import shared
 
 HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
@@ -33,57 +29,136 @@ def _root(
         bool | None,
         typer.Option("--version", "-v", "-V", help="Print the version and exit.", callback=_version, is_eager=True),
     ] = None,
-    **common: Any,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
-    """The shared options are accepted here (before the subcommand) and after it."""
-    ctx.obj = {k: v for k, v in common.items() if k in OPTIONS_ARGS}
-    ROOT_OPTIONS.clear()
-    ROOT_OPTIONS.update(ctx.obj)
+    """The shared options are accepted here (before the subcommand) and after it: this run's
+    invocation (commands.invocation) starts with those given here."""
+    from a2acli.commands.invocation import invocation
+
+    invocation(ctx).add(ctx.params)
 
 
-def _bare_root(ctx: typer.Context) -> None:
-    """The root when nothing comes before the command: Typer then builds none of the 20 options."""
-    ctx.obj = {}
-    ROOT_OPTIONS.clear()
+# Every command's class, and the groups' (the root's and its groups'). The overrides below reach
+# past the one override Typer documents (TyperGroup.list_commands, passed as `cls=`); each is kept
+# because nothing documented gives the same behaviour (docs/architecture.md, "The Typer boundary").
+# Tested on typer 0.28.
 
 
-ROOT_OPTIONS: dict[str, Any] = {}  # this run's root options (ctx.obj), for the boundary of its command (`guarded`)
+def _epilog(callback: Any, params: list[Any], scope: dict[str, Any] | None = None) -> str | None:
+    """The closing section of the help of a command that takes the shared options (all of them,
+    as its parameters say; or, as its callback's `shared_options` names them, those, with the
+    words that lead in), worked out when the help is shown: the values in effect are those of
+    this invocation's --profile and --config."""
+    from a2acli.commands.invocation import ARGS
+
+    taken = getattr(callback, "shared_options", None) or {p.name for p in params} >= ARGS
+    if not taken:
+        return None
+    from a2acli.commands._options import shared_help
+
+    if taken is True:
+        return shared_help(scope=scope)
+    names, lead = (*taken, None)[:2]
+    return shared_help(names, lead, scope=scope) if lead else shared_help(names, scope=scope)
 
 
-OPTIONS_ARGS = frozenset(s.arg for s in OPTIONS.values())
-_root.shared_options = True  # type: ignore[attr-defined]  # its help ends with shared_help()
-_ROOT_SIG: list[inspect.Signature] = []  # `_root`'s own signature, read on first use
+class _HelpInEffect:
+    """A command's or group's help ends with the shared options it takes and the values in effect
+    (`_epilog`), worked out only when the help is shown: `format_help` is where Click hands over
+    the context of the help asked for (this invocation's --profile and --config)."""
+
+    callback: Any
+    epilog: str | None
+    params: list[Any]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from a2acli.commands.invocation import invocation
+
+        given = invocation(ctx).given
+        self.epilog = _epilog(self.callback, self.params, {k: given.get(k) for k in ("profile", "config")})
+        super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
-def _root_with_options() -> Callable[..., None]:
-    """The root callback with the shared options in its signature (declared when the app is built,
-    so their help carries the effective defaults of this run). Its signature is read here, not at
-    import: a command line that starts with the command (`a2a card fetch …`) has the bare root."""
-    if not _ROOT_SIG:  # (once: with_signature gives `_root` the signature it builds)
-        _ROOT_SIG.append(inspect.signature(_root, eval_str=True))
-    sig = _ROOT_SIG[0]
-    return with_signature(
-        _root,
-        sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "common"] + common_parameters()),
-    )
+class Command(_HelpInEffect, typer.core.TyperCommand):
+    """Every command's class: it runs inside the error boundary with this invocation (`invoke`),
+    its help ends with the shared options in effect (`_HelpInEffect`), and usage lines name
+    arguments plainly, `TASK_ID` and `[TEXT]` (Typer writes a required one as `{TASK_ID}`).
 
+    Why `invoke`: the one place where a command's parsed parameters (`ctx.params`) and this
+    invocation (`ctx.obj`, made by the root callback) meet before its callback runs; the shared
+    options given after the command join the invocation there, and the boundary opens with it,
+    once per command, so no command body opens one. Why `collect_usage_pieces`: since 0.27 Typer
+    wraps a required argument's metavar in braces, also an explicit `metavar=`, and no setting
+    turns it off; `usage: a2a tasks get [OPTIONS] TASK_ID` is the CLI's contract
+    (tests/commands/test_one_voice.py). Why `parse_args`: when Typer refuses the command line
+    (an unknown option, a bad value), the shared options it holds are read again leniently
+    (Click's own `resilient_parsing`), so `a2a send hi --bogus -o json` says its error as JSON."""
 
-# Every command's class (here since issue 26: `commands._inputs`, where they were, is off the path of
-# a command that reads no input). The two overrides below reach past Typer's documented API (which
-# shows subclassing only TyperGroup.list_commands, passed as `cls=`); each is kept because nothing
-# documented gives the same behaviour (docs/architecture.md, "The Typer boundary"). Tested on typer 0.28.
+    def invoke(self, ctx: Any) -> Any:
+        from a2acli.commands._run import boundary
+        from a2acli.commands.invocation import invocation
 
+        inv = invocation(ctx).add(ctx.params)
+        with boundary(inv):
+            if inv.refused is not None:  # found before parsing (RootGroup.main), said in this invocation's mode
+                raise inv.refused
+            return super().invoke(ctx)
 
-class Command(typer.core.TyperCommand):
-    """Every command's class: usage lines name arguments plainly, `TASK_ID` and `[TEXT]`
-    (Typer writes a required one as `{TASK_ID}`).
-
-    Why an override: since 0.27 Typer wraps a required argument's metavar in braces, also an
-    explicit `metavar=` (only one starting with `[` is left alone), and no setting turns it off;
-    `usage: a2a tasks get [OPTIONS] TASK_ID` is the CLI's contract (tests/commands/test_one_voice.py)."""
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return _parse_args(self, ctx, args, super().parse_args)
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in super().collect_usage_pieces(ctx)]
+
+
+def _parse_args(cmd: Any, ctx: Any, args: list[str], parse: Callable[..., list[str]]) -> list[str]:
+    """`parse(ctx, args)`; when it refuses them, the shared options they give join this invocation
+    first (read again by the same command with Click's `resilient_parsing`, unknown options
+    ignored), so the usage error is said in the mode asked for."""
+    given = list(args)  # (the parser consumes the list it is handed)
+    try:
+        return parse(ctx, args)
+    except typer.TyperException:
+        if not ctx.resilient_parsing:
+            from a2acli.commands.invocation import invocation
+
+            try:
+                lenient = cmd.make_context(
+                    ctx.info_name, given, parent=ctx.parent, resilient_parsing=True, ignore_unknown_options=True
+                )
+                invocation(ctx).add(lenient.params)
+            except Exception:  # noqa: S110  # nothing more to learn: the error is said as it is
+                pass
+        raise
 
 
 class OrderedCommand(Command):
@@ -99,105 +174,98 @@ class OrderedCommand(Command):
         return super().parse_args(ctx, args)
 
 
-# -- the command table: name -> how to register it (imports happen here, not at start-up) ----------
+class Group(_HelpInEffect, typer.core.TyperGroup):
+    """A command group (`card`, `tasks`…): its members are built when asked for, through Click's
+    `list_commands`/`get_command` hooks (the ones Typer documents overriding), so `a2a card fetch`
+    builds `fetch` alone; `--help` and completion list them all."""
+
+    source: typer.Typer | None = None  # the group's Typer app, its members not yet built
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        if self.source is None:
+            return super().list_commands(ctx)
+        return [_member_name(c) for c in self.source.registered_commands] + [
+            str(g.name) for g in self.source.registered_groups
+        ]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and self.source is not None:
+            built = _member(self.source, cmd_name)
+            if built is not None:
+                self.commands[cmd_name] = built
+        return super().get_command(ctx, cmd_name)
+
+
+def _member_name(info: Any) -> str:
+    return str(info.name or info.callback.__name__.lower().replace("_", "-"))
+
+
+def _member(sub: typer.Typer, name: str) -> Any:
+    """The Click command of one member of `sub` (a command, or a group of its own, lazy too)."""
+    for info in sub.registered_commands:
+        if _member_name(info) == name:
+            if info.cls is None or info.cls is typer.core.TyperCommand:
+                info.cls = Command
+            one = typer.Typer(add_completion=False)
+            one.registered_commands = [info]
+            return typer.main.get_command(one)
+    for group in sub.registered_groups:
+        if group.name == name and group.typer_instance is not None:
+            return _lazy_group(group.typer_instance, name=name, hidden=bool(group.hidden))
+    return None
+
+
+def _lazy_group(sub: typer.Typer, *, name: str, hidden: bool = False, panel: str | None = None) -> Any:
+    """`sub` as a Click group whose members are built when asked for (`Group`)."""
+    import copy
+
+    bare = copy.copy(sub)
+    bare.registered_commands, bare.registered_groups = [], []
+    holder = typer.Typer(add_completion=False)
+    if panel:
+        holder.add_typer(bare, name=name, hidden=hidden, rich_help_panel=panel, cls=Group)
+    else:
+        holder.add_typer(bare, name=name, hidden=hidden, cls=Group)
+    group = typer.main.get_group(holder).commands[name]
+    assert isinstance(group, Group)
+    group.source = sub
+    return group
+
+
+# -- the command table: name -> how to build it (imports happen here, not at start-up) -------------
 
 
 def _command(
     module: str, function: str, name: str, panel: str, *, ordered: bool = False, hidden: bool = False
-) -> Callable[..., None]:
-    """Registers one command; `ordered` keeps repeated options in command-line order."""
+) -> Callable[[], Any]:
+    """Builds one command; `ordered` keeps repeated options in command-line order."""
 
-    def register(app: typer.Typer, member: str | None = None) -> None:  # (a command has no members)
+    def build() -> Any:
         import importlib
 
-        callback = guarded(getattr(importlib.import_module(f"a2acli.commands.{module}"), function))
-        app.command(
-            name,
-            cls=OrderedCommand if ordered else Command,
-            rich_help_panel=panel,
-            hidden=hidden,
-            epilog=_epilog(callback),
-        )(callback)
+        callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
+        one = typer.Typer(add_completion=False)
+        one.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden)(callback)
+        return typer.main.get_command(one)
 
-    return register
+    return build
 
 
-def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -> Callable[..., None]:
-    """Registers a command group; given `member` (`fetch` of `a2a card fetch`), only that one:
-    Typer builds every member's parameters, and a group's members each have 20 shared options."""
+def _group(module: str, name: str, panel: str | None, *, hidden: bool = False) -> Callable[[], Any]:
+    """Builds a command group, its members when asked for."""
 
-    def register(app: typer.Typer, member: str | None = None) -> None:
-        import copy
+    def build() -> Any:
         import importlib
 
-        sub = importlib.import_module(f"a2acli.commands.{module}").app
-        if member is not None:
-            commands = [c for c in sub.registered_commands if c.name == member]
-            groups = [g for g in sub.registered_groups if g.name == member]
-            if commands or groups:  # otherwise (a typo): the whole group, so the error lists them
-                sub = copy.copy(sub)
-                sub.registered_commands, sub.registered_groups = commands, groups
-        _plain_usage(sub)
-        if panel:
-            app.add_typer(sub, name=name, hidden=hidden, rich_help_panel=panel)
-        else:
-            app.add_typer(sub, name=name, hidden=hidden)
+        return _lazy_group(
+            importlib.import_module(f"a2acli.commands.{module}").app, name=name, hidden=hidden, panel=panel
+        )
 
-    return register
+    build.group = True  # type: ignore[attr-defined]  # listed after the commands, as Typer lists a Typer app's
+    return build
 
 
-def _epilog(callback: Any) -> str | None:
-    """The closing section of the help of a command that takes the shared options (True: all of
-    them; a tuple of names: those, with the words that lead in)."""
-    taken = getattr(callback, "shared_options", None)
-    if not taken:
-        return None
-    from a2acli.commands._options import shared_help
-
-    return shared_help() if taken is True else shared_help(*taken)
-
-
-def guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
-    """`callback` run inside the error boundary (commands._run.boundary): every command registered
-    here, once, so none opens one of its own. The boundary starts with the command's own
-    --output/--debug when it takes them, else the root's (`a2a -o json COMMAND`); the command tells
-    it more as it goes (`_run.known`: its resolved options, the Output it built). Typer reads the
-    callback's signature through `__wrapped__` (or the `__signature__` copied with it)."""
-    if getattr(callback, "guarded", False):  # a group's app is registered again on every build
-        return callback
-
-    @functools.wraps(callback)
-    def run_guarded(*args: Any, **kwargs: Any) -> Any:
-        from a2acli.commands._run import boundary  # when the command runs: not for --help or completion
-
-        output = next((kwargs[k] for k in _OUTPUT_ARGS if kwargs.get(k)), None) or ROOT_OPTIONS.get("output")
-        with boundary(output_hint=output, debug=bool(kwargs.get("debug") or ROOT_OPTIONS.get("debug"))):
-            return callback(*args, **kwargs)
-
-    run_guarded.guarded = True  # type: ignore[attr-defined]
-    return run_guarded
-
-
-_OUTPUT_ARGS = ("output", "output_mode")  # a command's --output parameter (webhook listen's is `output_mode`)
-
-
-def _plain_usage(sub: typer.Typer) -> None:
-    """The group's commands (and its groups' commands) use our Command class (plain usage lines),
-    run inside the error boundary; those that take the shared options end their help with the
-    short section naming them."""
-    for info in sub.registered_commands:
-        if info.cls is None or info.cls is typer.core.TyperCommand:
-            info.cls = Command
-        if info.epilog is None:
-            info.epilog = _epilog(info.callback)
-        if info.callback is not None:
-            info.callback = guarded(info.callback)
-    for group in sub.registered_groups:
-        if group.typer_instance is not None:
-            _plain_usage(group.typer_instance)
-
-
-COMMANDS: dict[str, Callable[..., None]] = {
+COMMANDS: dict[str, Callable[[], Any]] = {
     "send": _command("message", "send_command", "send", "Methods", ordered=True),
     "stream": _command("message", "stream_command", "stream", "Methods", ordered=True),
     "card": _group("card", "card", "Methods"),
@@ -221,10 +289,11 @@ COMMANDS: dict[str, Callable[..., None]] = {
 }
 
 
-class RootGroup(typer.core.TyperGroup):
-    """The root command: Typer's own usage errors (a missing argument, an unknown option or
-    command) are reported like every other error, `error:`/`usage:`/`hint:` on stderr (the error
-    envelope on stdout under -o json), exit 2, instead of Typer's boxed message.
+class RootGroup(Group):
+    """The root command: it builds the one command asked for (`get_command`, from `COMMANDS`),
+    and Typer's own usage errors (a missing argument, an unknown option or command) are reported
+    like every other error, `error:`/`usage:`/`hint:` on stderr (the error envelope on stdout
+    under -o json), exit 2, instead of Typer's boxed message.
 
     Why an override of `main` (not only `list_commands`, the one override Typer documents):
     Typer raises its usage errors while parsing, before any callback runs, and prints them itself
@@ -232,6 +301,18 @@ class RootGroup(typer.core.TyperGroup):
     both call `main`, so this is the one place that sees every invocation's argv before parsing
     (the UTF-8 check, the redactor's reset, piped help at 120 columns) and every usage error after.
     Its signature is `main`'s as typer 0.28 declares it (mypy checks the override)."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The table's commands, then its groups (the order Typer gives an app's commands and groups)."""
+        return sorted(COMMANDS, key=lambda name: getattr(COMMANDS[name], "group", False))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.commands[cmd_name] = COMMANDS[cmd_name]()
+        return self.commands.get(cmd_name)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return _parse_args(self, ctx, args, super().parse_args)
 
     def main(
         self,
@@ -246,6 +327,9 @@ class RootGroup(typer.core.TyperGroup):
         if not standalone_mode:  # the caller handles errors (`a2a diff -- CMD`)
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         argv = list(sys.argv[1:] if args is None else args)
+        from a2acli.commands.invocation import Invocation
+
+        inv = extra["obj"] = Invocation()  # this invocation: ctx.obj of the root (Click's `obj`)
         if "a2acli.redact" in sys.modules:  # a new invocation (tests run many in one process): no secret of the last
             sys.modules["a2acli.redact"].reset()
         for i, arg in enumerate(argv):  # bytes that are not UTF-8 arrive as lone surrogates: nothing can send them
@@ -253,16 +337,13 @@ class RootGroup(typer.core.TyperGroup):
                 try:
                     arg.encode("utf-8")
                 except UnicodeEncodeError:
-                    from a2acli.commands._run import Output, _mode
-                    from a2acli.errors import USAGE
+                    from a2acli.errors import UsageError
 
-                    Output(_mode(_value_of(("-o", "--output"), argv))).error(
-                        message=f"argument {i + 1} is not valid UTF-8",
+                    inv.refused = UsageError(  # said by the command's boundary, once -o is known
+                        f"argument {i + 1} is not valid UTF-8",
                         hint="pass text in UTF-8 (check the terminal's encoding, or use --file/@file for bytes)",
-                        code=USAGE,
-                        a2a_code=None,
                     )
-                    sys.exit(2)
+                    break
         if ("--help" in argv or "-h" in argv or argv[:1] == ["help"]) and "COLUMNS" not in os.environ:
             from a2acli.render.output import _isatty  # only when help is asked for: off the start-up path
 
@@ -275,16 +356,15 @@ class RootGroup(typer.core.TyperGroup):
         except typer.TyperException as e:
             from a2acli.commands._run import usage_error
 
-            code = usage_error(e, json_output=_json_output(argv, os.environ))
+            code = usage_error(e, inv)
         except typer.Abort:
             sys.stderr.write("Aborted!\n")
             code = 1
         sys.exit(code if isinstance(code, int) else 0)
 
 
-def build_app(only: str | None = None, member: str | None = None, *, root_options: bool = True) -> typer.Typer:
-    """The root app with every command, or with `only` that one (of a group: only `member`).
-    Without `root_options` the root accepts no option (the command line starts with the command)."""
+def build_app() -> typer.Typer:
+    """The root app: every command of `COMMANDS`, each built when it is asked for (`RootGroup`)."""
     app = typer.Typer(
         name="a2a",
         help=HELP,
@@ -293,66 +373,17 @@ def build_app(only: str | None = None, member: str | None = None, *, root_option
         pretty_exceptions_enable=False,
         add_completion=False,
         cls=RootGroup,
-        epilog=_epilog(_root) if root_options else None,
     )
-    app.callback()(_root_with_options() if root_options else _bare_root)
-    for name, register in COMMANDS.items():
-        if only is None or name == only:
-            register(app, member if only else None)
+    app.callback()(_root)
     return app
-
-
-def _value_flags() -> frozenset[str]:
-    """The root options that take a value (so the token after them is not the command)."""
-    return frozenset(flag for s in OPTIONS.values() if s.kind != "switch" for flag in (f"--{s.name}", *s.flags))
-
-
-def requested_command(argv: list[str]) -> tuple[str | None, str | None]:
-    """The command named on this command line if it is one of ours (None: build everything),
-    and the word after it: the member of a group (`fetch` of `card fetch`), or None."""
-    value_flags = _value_flags()
-    i = 0
-    while i < len(argv):
-        tok = argv[i]
-        if tok in ("-h", "--help", "--"):
-            return None, None
-        if tok.startswith("-"):
-            i += 2 if tok in value_flags else 1
-            continue
-        if tok not in COMMANDS:
-            return None, None
-        after = argv[i + 1] if i + 1 < len(argv) else None
-        return tok, (after if after and not after.startswith("-") else None)
-    return None, None
 
 
 _FULL: typer.Typer | None = None
 
 
 def full_app() -> typer.Typer:
-    """The full command tree, built on first use (tests, docs, `a2a help`, `a2a diff`)."""
+    """The root app, made on first use (tests, docs, `a2a help`, `a2a diff`)."""
     global _FULL
     if _FULL is None:
         _FULL = build_app()
     return _FULL
-
-
-def _value_of(flags: tuple[str, ...], argv: list[str]) -> str | None:
-    """The value given to one of `flags` (`--flag V`, `--flag=V`, or `-oV` for a short one)
-    before any `--`."""
-    for i, tok in enumerate(argv):
-        if tok == "--":
-            break
-        for flag in flags:
-            if tok == flag and i + 1 < len(argv):
-                return argv[i + 1]
-            if tok.startswith(flag + "="):
-                return tok.split("=", 1)[1]
-            if len(flag) == 2 and tok.startswith(flag) and len(tok) > 2:
-                return tok[2:]
-    return None
-
-
-def _json_output(argv: list[str], env: Any) -> bool:
-    """Whether this command line asks for -o json (as a flag, or through A2ACLI_OUTPUT)."""
-    return str(_value_of(("-o", "--output"), argv) or env.get("A2ACLI_OUTPUT", "")).lower() == "json"

@@ -1,22 +1,20 @@
 """`a2a tasks get|list|cancel|subscribe` (alias `a2a task …`)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer
 
+from a2acli.commands import shared
 from a2acli.commands._inputs import read_object
 from a2acli.commands._options import (
     POLL_INTERVAL,
-    CallOptions,
     complete_task_states,
     force_option,
-    method_options,
     poll_interval_option,
     poll_seconds,
 )
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
+from a2acli.commands.shared import options
 
 app = typer.Typer(
     help="Tasks: get, list, cancel, subscribe, download, and their push-config (also `a2a push-config`).",
@@ -50,8 +48,8 @@ HistoryLength = Annotated[
 
 
 @app.command("get")
-@method_options
 def tasks_get(
+    ctx: typer.Context,
     task_id: TaskId,
     history_length: HistoryLength = None,
     wait: Annotated[
@@ -60,8 +58,36 @@ def tasks_get(
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Get a task (GetTask / tasks/get).
 
@@ -71,6 +97,7 @@ def tasks_get(
 
       a2a tasks get 5f0c… --wait --expect-state completed
     """
+    opts = options(ctx)
     params: dict[str, Any] = {"id": task_id}
     if history_length is not None:
         params["historyLength"] = history_length
@@ -86,8 +113,8 @@ def tasks_get(
 
 
 @app.command("list")
-@method_options
 def tasks_list(
+    ctx: typer.Context,
     page_size: Annotated[
         int | None,
         typer.Option(
@@ -139,8 +166,36 @@ def tasks_list(
         ),
     ] = False,
     request_id: RequestId = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """List tasks (ListTasks; 0.3 has none: --force, or --dialect clix, sends an extension form).
 
@@ -152,6 +207,7 @@ def tasks_list(
 
       a2a tasks list --all --stream -o json | jq -r .id
     """
+    opts = options(ctx)
     from a2acli.errors import UsageError
     from a2acli.pipeline.policies import parse_states
 
@@ -164,7 +220,7 @@ def tasks_list(
                 hint="ListTasks filters on a single state, e.g. --status working",
             )
         params["status"] = states[0]
-    for key, value in (
+    for name, value in (
         ("contextId", context_id),
         ("pageSize", page_size),
         ("pageToken", page_token),
@@ -172,23 +228,51 @@ def tasks_list(
         ("statusTimestampAfter", status_timestamp_after),
     ):
         if value is not None:
-            params[key] = value
+            params[name] = value
     if include_artifacts:
         params["includeArtifacts"] = True
     run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream, force=force)
 
 
 @app.command("cancel")
-@method_options
 def tasks_cancel(
+    ctx: typer.Context,
     task_id: TaskId,
     metadata: Annotated[
         str | None, typer.Option("--metadata", help="Request metadata: a JSON object, @file or -.", show_default=False)
     ] = None,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Cancel a task (CancelTask / tasks/cancel).
 
@@ -196,6 +280,7 @@ def tasks_cancel(
 
       a2a tasks cancel 5f0c… --expect-state canceled
     """
+    opts = options(ctx)
 
     params: dict[str, Any] = {"id": task_id}
     meta = read_object(metadata, "--metadata")
@@ -205,8 +290,8 @@ def tasks_cancel(
 
 
 @app.command("subscribe")
-@method_options
 def tasks_subscribe(
+    ctx: typer.Context,
     task_id: TaskId,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     force: Annotated[bool, force_option("Subscribe")] = False,
@@ -219,8 +304,36 @@ def tasks_subscribe(
     ] = False,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Follow an existing task's events (SubscribeToTask / tasks/resubscribe) until it settles.
 
@@ -236,6 +349,7 @@ def tasks_subscribe(
 
       a2a tasks subscribe 5f0c… --stream -o json | jq -c .
     """
+    opts = options(ctx)
     run_stream(
         "SubscribeToTask",
         {"id": task_id},
@@ -249,8 +363,8 @@ def tasks_subscribe(
 
 
 @app.command("download")
-@method_options
 def tasks_download(
+    ctx: typer.Context,
     task_id: TaskId,
     directory: Annotated[
         str | None,
@@ -268,8 +382,36 @@ def tasks_download(
         ),
     ] = False,
     request_id: RequestId = None,
-    *,
-    opts: CallOptions,
+    url: shared.UrlOpt = None,
+    catalog: shared.CatalogOpt = None,
+    endpoint: shared.EndpointOpt = None,
+    transport: shared.TransportOpt = None,
+    a2a_version: shared.A2aVersionOpt = None,
+    dialect: shared.DialectOpt = None,
+    header: shared.HeaderOpt = None,
+    svc_param: shared.SvcParamOpt = None,
+    extension: shared.ExtensionOpt = None,
+    api_key: shared.ApiKeyOpt = None,
+    bearer: shared.BearerOpt = None,
+    basic: shared.BasicOpt = None,
+    cacert: shared.CacertOpt = None,
+    cert: shared.CertOpt = None,
+    key: shared.KeyOpt = None,
+    timeout: shared.TimeoutOpt = None,
+    max_body: shared.MaxBodyOpt = None,
+    plaintext: shared.PlaintextOpt = False,
+    strict_origin: shared.StrictOriginOpt = False,
+    insecure: shared.InsecureOpt = False,
+    profile: shared.ProfileOpt = None,
+    config: shared.ConfigOpt = None,
+    output: shared.OutputOpt = None,
+    as_version: shared.AsOpt = None,
+    offline: shared.OfflineOpt = False,
+    quiet: shared.QuietOpt = False,
+    dump: shared.DumpOpt = None,
+    dump_append: shared.DumpAppendOpt = False,
+    verbose: shared.VerboseOpt = False,
+    debug: shared.DebugOpt = False,
 ) -> None:
     """Save a task's artifacts as files (GetTask, then one file per part).
 
@@ -281,6 +423,7 @@ def tasks_download(
 
       a2a tasks download 5f0c… -o json | jq -r '.files[].path'
     """
+    opts = options(ctx)
     from a2acli.commands._run import run_download
 
     run_download(task_id, directory, opts, request_id=request_id, overwrite=overwrite)

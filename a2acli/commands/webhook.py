@@ -1,8 +1,5 @@
 """`a2a webhook listen`: receive an agent's push notifications locally (logic in a2acli/webhook.py)."""
 
-from __future__ import annotations
-
-import os
 from typing import Annotated
 
 import typer
@@ -16,6 +13,7 @@ OUT = "Output and debugging"
 
 @app.command("listen")
 def webhook_listen(
+    ctx: typer.Context,
     host: Annotated[
         str,
         typer.Option(
@@ -66,7 +64,7 @@ def webhook_listen(
             rich_help_panel=CHECK,
         ),
     ] = None,
-    output_mode: Annotated[
+    output: Annotated[
         str | None,
         typer.Option(
             "--output",
@@ -107,19 +105,20 @@ def webhook_listen(
 
       a2a webhook listen --port 0 --count 1 --timeout 30 -o json --token t1
     """
+    from a2acli.commands.invocation import invocation
     from a2acli.errors import UsageError
     from a2acli.render.output import MODES, named
     from a2acli.settings.values import parse_duration, parse_timeout
 
-    # (parameter names differ from the shared options': these are the listener's own, not a call's)
-    mode = (output_mode or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
-    if mode not in MODES:
-        raise UsageError(f"unknown output mode {mode!r}", hint=f"-o {named()}")
+    # (--dump and --as are the listener's own, not a call's: their parameter names differ from the shared ones)
+    inv = invocation(ctx)  # -o: as given, A2ACLI_OUTPUT, the config files
+    if output and output.lower() not in MODES:
+        raise UsageError(f"unknown output mode {output!r}", hint=f"-o {named()}")
     if as_v and as_v.lower() not in ("v1", "1.0"):
         raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
     from a2acli import webhook
 
-    out = MODES[mode]()
+    out = inv.output()
     result = webhook.listen(
         out,
         host=host,

@@ -225,7 +225,7 @@ OPTIONS: dict[str, Setting] = {
             "auto (the rich view at a terminal, text elsewhere), text (the plain `Label: value` floor everywhere), json or raw.",
             ("-o",),
             panel=OUT,
-            metavar="auto|text|json|raw",
+            metavar="|".join(OUTPUT_MODES),
             default="auto",
             parse="choice",
             choices=OUTPUT_MODES,

@@ -250,9 +250,7 @@ def check_value(name: str, value: Any) -> Any:
         parse_size(text, "max-body")
         return text
     if name == "transport":
-        from a2acli.wire.bindings import parse_transport
-
-        return ",".join(parse_transport(t).flag for t in text.split(",") if t.strip())
+        return ",".join(parse_transports(text))
     if name == "catalog":
         check_catalog(text, "catalog")
         return _catalog_stored(text)
@@ -373,6 +371,27 @@ def _choice(name: str, value: Any, what: str) -> str:
     raise UsageError(message, hint=f"{(s.flags or (f'--{name}',))[0]} {listed}")
 
 
+def parse_transports(given: Any, source: str = "") -> tuple[str, ...]:
+    """--transport, the one reading of it: repeatable, or comma lists (a file may give a list), in
+    any spelling the binding table knows (`jsonrpc`, the card's `JSONRPC`…); the bindings' flags in
+    order of preference, each once. An unknown one is a usage error naming where it came from."""
+    from a2acli.wire.bindings import parse_transport
+
+    flags: list[str] = []
+    items = given if isinstance(given, (list, tuple)) else str(given or "").split(",")
+    for item in items:
+        for spelling in str(item).split(","):
+            if not spelling.strip():
+                continue
+            try:
+                flag = parse_transport(spelling).flag
+            except UsageError as e:
+                raise UsageError(f"{e.message} ({source})" if source else e.message, hint=e.hint) from None
+            if flag not in flags:
+                flags.append(flag)
+    return tuple(flags)
+
+
 def parse_setting(name: str, value: Any, source: str = "flag") -> Any:
     """A setting's resolved value (from its source) as its CallOptions field: checked, and a usage
     error that names the flag and where the value came from when it is not one."""
@@ -389,5 +408,7 @@ def parse_setting(name: str, value: Any, source: str = "flag") -> Any:
         return bool(value)
     if kind == "choice":
         return _choice(name, value, what)
+    if kind == "transports":
+        return parse_transports(value, source)
     parser = {"url": _url, "catalog": _catalog, "credential": _credential, "basic": _basic, "path": _path}.get(kind)
     return parser(value, what) if parser else value

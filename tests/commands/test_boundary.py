@@ -1,5 +1,5 @@
 """Issue 22: the error boundary wraps each command once, where the command tree is built
-(commands.registry.guarded → commands._run.boundary), not from a `with boundary(...)` in each command body."""
+(commands.registry.Command.invoke → commands._run.boundary), not from a `with boundary(...)` in each command body."""
 
 from __future__ import annotations
 
@@ -47,43 +47,40 @@ def test_the_check_sees_a_boundary_call(tmp_path):
 
 
 def _leaves(cmd, path="a2a"):
-    subs = getattr(cmd, "commands", None)
-    if subs is None:
+    import typer
+
+    if not hasattr(cmd, "list_commands"):
         yield path, cmd
         return
-    for name, sub in subs.items():
-        yield from _leaves(sub, f"{path} {name}")
-
-
-def _runs_inside_the_boundary(callback) -> bool:
-    """Whether `registry.guarded`'s wrapper is in the chain of wrappers Typer calls (its code, not only a
-    flag copied along by functools.wraps)."""
-    code = registry.guarded(lambda: None).__code__
-    seen = callback
-    while seen is not None:
-        if getattr(seen, "__code__", None) is code:
-            return True
-        seen = getattr(seen, "__wrapped__", None)
-    return False
+    ctx = typer.Context(cmd)
+    for name in cmd.list_commands(ctx):
+        yield from _leaves(cmd.get_command(ctx, name), f"{path} {name}")
 
 
 def test_every_registered_command_runs_inside_the_boundary():
+    """Every command's class is registry.Command, whose `invoke` opens the boundary once around
+    the callback (with this invocation), however the command was built (members on demand)."""
     leaves = dict(_leaves(get_command(build_app())))  # the whole tree, hidden commands too
     assert {"a2a send", "a2a tasks get", "a2a task get", "a2a config path", "a2a auth login", "a2a help"} <= set(leaves)
-    assert [path for path, cmd in leaves.items() if not _runs_inside_the_boundary(cmd.callback)] == []
+    assert [path for path, cmd in leaves.items() if not isinstance(cmd, registry.Command)] == []
+    assert "invoke" in vars(registry.Command) and "invoke" not in vars(registry.OrderedCommand)
 
 
-def test_a_command_built_for_one_member_is_wrapped_too():
-    """`a2a card fetch` builds only that member (registry's lazy build): it is wrapped all the same,
-    and once however often the group is registered."""
-    build_app("card", "fetch")
-    leaves = dict(_leaves(get_command(build_app("card", "fetch"))))
-    chain, seen = 0, leaves["a2a card fetch"].callback
-    code = registry.guarded(lambda: None).__code__
-    while seen is not None:
-        chain += getattr(seen, "__code__", None) is code
-        seen = getattr(seen, "__wrapped__", None)
-    assert chain == 1
+def test_the_boundary_opens_once_per_command(cli, monkeypatch):
+    """`a2a card fetch`: one boundary, with this invocation (its -o given after the command)."""
+    from a2acli.commands import _run
+
+    opened = []
+    real = _run.boundary
+
+    def counting(inv=None):
+        opened.append(inv.output_mode())
+        return real(inv)
+
+    monkeypatch.setattr(_run, "boundary", counting)
+    result = cli("card", "fetch", "-u", "file:///nonexistent/card.json", "-o", "json")
+    assert result.exit_code == 3 and json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_CARD_NOT_FOUND"
+    assert opened == ["json"]
 
 
 def test_a_command_without_a_boundary_of_its_own_says_a_bug_in_one_line(cli, monkeypatch):
@@ -117,7 +114,7 @@ def test_root_output_reaches_the_boundary_of_a_command_without_its_own(cli, cfg,
 
 def test_the_resolved_output_mode_reaches_the_boundary(cli, cfg):
     """-o from the config file (not the command line): a usage error the command body finds after
-    its options are resolved is the JSON error document (method_options tells the boundary)."""
+    its options are resolved is the JSON error document (the boundary asks this invocation)."""
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text('default-profile = "p"\n[profiles.p]\noutput = "json"\nurl = "http://agent.test"\n')
     result = cli("tasks", "cancel", "t-1", "--metadata", "[1")

@@ -478,7 +478,10 @@ def test_a_readable_file_without_secrets_is_not_warned_about(cli, where):
     proj, _, _ = where
     (proj / ".env").write_text(f"A2ACLI_URL={AGENT}\n")
     (proj / ".env").chmod(0o644)
-    assert "readable by others" not in cli("tasks", "get", "t-1", "--offline").stderr
+    result = cli("tasks", "get", "t-1", "--offline", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["method"] == "GetTask"  # the file was read: its agent is the one called
+    assert "readable by others" not in result.stderr
 
 
 @pytest.mark.spec("A2ACLI_CONFIG_001", "A2ACLI_INTERACT_005")

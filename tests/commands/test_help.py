@@ -182,7 +182,9 @@ found = []
 
 def walk(cmd, path):
     found.append((path, cmd))
-    for name, sub in (getattr(cmd, "commands", None) or {}).items():
+    ctx = typer.Context(cmd, info_name="a2a")
+    for name in (cmd.list_commands(ctx) if hasattr(cmd, "list_commands") else []):
+        sub = cmd.get_command(ctx, name)
         if not sub.hidden:
             walk(sub, path + [name])
 
@@ -255,7 +257,7 @@ def test_at_80_columns_no_help_is_wider_cut_or_split(help_at_80):
 
 
 def test_help_options_explains_every_shared_option_at_80_columns():
-    from a2acli.commands._options import COMMON
+    from a2acli.commands.invocation import ARGS as COMMON
 
     result = run("help", "options", columns=80)
     assert result.returncode == 0, result.stderr

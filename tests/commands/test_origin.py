@@ -23,8 +23,17 @@ def test_a_card_naming_another_host_is_said_once(cli, respx_mock):
 
 def test_no_note_without_credentials_or_on_the_same_origin(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=v1_card(url=OTHER, securitySchemes=ANY_CREDENTIAL))
-    respx_mock.post(OTHER).respond(json=rpc_result(TASK))
-    assert "credentials go" not in cli("tasks", "get", "t-1", "-u", AGENT).stderr
+    elsewhere = respx_mock.post(OTHER).respond(json=rpc_result(TASK))
+    without = cli("tasks", "get", "t-1", "-u", AGENT)
+    assert without.exit_code == 0 and elsewhere.called, without.stderr
+    assert "credentials go" not in without.stderr
+    # the same origin, with credentials: they go where the user sent them, nothing to say
+    respx_mock.get(CARD_URL).respond(json=v1_card(url=f"{AGENT}/rpc", securitySchemes=ANY_CREDENTIAL))
+    here = respx_mock.post(f"{AGENT}/rpc").respond(json=rpc_result(TASK))
+    same = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", "tok123")
+    assert same.exit_code == 0, same.stderr
+    assert here.calls[0].request.headers["authorization"] == "Bearer tok123"
+    assert "credentials go" not in same.stderr
 
 
 def test_strict_origin_refuses_another_host(cli, respx_mock):

@@ -170,10 +170,10 @@ def test_a_deeply_nested_stream_event_is_an_invalid_answer(depth):
     b = get_binding(parse_transport("jsonrpc"))
     enc = b.encode(METHODS["SubscribeToTask"], {"id": "t-1"}, wire=Wire.V1, dialect=get_dialect("spec"), tenant="", request_id=1, stream=True)
     data = '{"jsonrpc": "2.0", "id": 1, "result": {"task": {"metadata": ' + "[" * depth + "]" * depth + "}}}"
-    try:
+    with pytest.raises(A2acliError) as refused:
         b.read_event(enc, _Answer(200, data.encode(), "text/event-stream"), "message", data)
-    except A2acliError:
-        pass
+    assert refused.value.code == "InvalidAgentResponseError"
+    assert refused.value.message == "the stream event is JSON nested too deeply to read"
 
 
 @seed(27)

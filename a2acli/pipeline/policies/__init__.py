@@ -32,6 +32,7 @@ from a2acli.pipeline.policies.explanations import (
     explain_send_refusal,
     read_credential,
     refused_cancel,
+    refused_credentials,
     refuses_return_immediately,
     report_task_outcome,
     resume_notes,

@@ -1,4 +1,4 @@
-"""The protocol bindings, one module each (STYLE.md §2.2a): a binding encodes a method call in
+"""The protocol bindings, one module each (docs/architecture.md, "Bindings"): a binding encodes a method call in
 one wire version into an HTTP request description and reads answers, events and errors back.
 
 `BINDINGS` is the one table of them: card spellings, `--transport` spellings and the modules.

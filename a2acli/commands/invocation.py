@@ -1,0 +1,134 @@
+"""One invocation of `a2a`: the shared options as given on the command line, resolved once, and
+what is built from them (the `Output`, the redactor).
+
+The root callback puts it in `ctx.obj` with the options given before the command; the command's
+class (`registry.Command.invoke`) adds those given after it, then opens the error boundary with
+it. A command takes it with `invocation(ctx)`: `options()` resolves every setting once (flag >
+env > local file > global file > default) into a `CallOptions`, `output()` builds the command's
+`Output` once, and `output_mode()` is the one place `-o` is decided (the boundary and the
+usage-error path ask it too, so `output = "json"` in a config file reaches them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from a2acli.settings.table import OPTIONS, OUTPUT_MODES
+
+if TYPE_CHECKING:
+    import typer
+
+    from a2acli.pipeline.options import CallOptions
+    from a2acli.render.output import Output
+
+ARGS = frozenset(s.arg for s in OPTIONS.values())  # the parameter names of the shared options
+
+
+class Invocation:
+    """The shared options of one invocation and what they resolve to, each worked out once."""
+
+    def __init__(self, given: dict[str, Any] | None = None) -> None:
+        self.given: dict[str, Any] = {}  # shared options given on the command line, by parameter name
+        self.opts: CallOptions | None = None  # resolved (options())
+        self.out: Output | None = None  # the command's Output (output())
+        self._mode: str | None = None
+        self.refused: Exception | None = None  # a command line refused before parsing (bytes not UTF-8)
+        self.add(given or {})
+
+    def add(self, params: dict[str, Any]) -> Invocation:
+        """Shared options a command was given (`ctx.params`): those after the command win over the
+        root's (before it); a parameter that was not given changes nothing."""
+        for name, value in params.items():
+            if name in ARGS and value not in (None, False, [], ()):
+                self.given[name] = value
+                self._mode = None
+        return self
+
+    @property
+    def debug(self) -> bool:
+        return bool(self.opts.debug if self.opts is not None else self.given.get("debug"))
+
+    def output_mode(self) -> str:
+        """-o: as given, else A2ACLI_OUTPUT, else the config files (the profile's), else auto. An
+        unknown mode or a broken config file is reported where the options are resolved: here it
+        falls back to the environment, then auto."""
+        if self.opts is not None:
+            return str(self.opts.output)
+        if self._mode is None:
+            self._mode = _decide_output(self.given)
+        return self._mode
+
+    def options(self) -> CallOptions:
+        """Every shared option resolved and parsed (settings table), once."""
+        if self.opts is None:
+            from a2acli.commands._options import build_options
+
+            self.opts = build_options(self.given)
+        return self.opts
+
+    def output(self, among: tuple[type, ...] | None = None, otherwise: type | None = None) -> Output:
+        """The command's Output, built once: every mode, or one of `among` (a command that offers
+        only some modes), else `otherwise` (`render.output.pick`)."""
+        if self.out is None:
+            from a2acli.render.output import Output, pick
+
+            opts = self.opts
+            verbose, quiet = (opts.verbose, opts.quiet) if opts is not None else (False, self._quiet())
+            mode = self.output_mode()
+            if among is None:
+                self.out = Output(mode, verbose=verbose, quiet=quiet)
+            else:
+                chosen = pick(mode, among=among) if otherwise is None else pick(mode, among=among, otherwise=otherwise)
+                self.out = chosen(quiet=quiet)
+        return self.out
+
+    def _quiet(self) -> bool:
+        """-q before the options are resolved: as given, else A2ACLI_QUIET (the settings' boolean)."""
+        if self.given.get("quiet"):
+            return True
+        import os
+
+        from a2acli.settings.values import parse_bool
+
+        return parse_bool(os.environ.get("A2ACLI_QUIET", ""), "A2ACLI_QUIET")
+
+    def error_output(self) -> Output:
+        """Where an error is said: the command's Output once it has one, else one of the mode."""
+        if self.out is not None:
+            return self.out
+        from a2acli.render.output import Output
+
+        return Output(self.output_mode())
+
+    @property
+    def redactor(self) -> Any:
+        """This invocation's redactor (`a2acli.redact`: every secret given is told to it)."""
+        from a2acli.redact import active
+
+        return active()
+
+
+def _decide_output(given: dict[str, Any]) -> str:
+    import os
+
+    from a2acli import settings
+
+    flag = given.get("output")
+    mode = str(flag or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    for profile in dict.fromkeys((given.get("profile"), None)):  # a profile that is not there: the files' top level
+        try:
+            res = settings.resolve({"output": flag}, profile, given.get("config"))
+        except Exception:  # noqa: S112  # a broken file, a missing profile: said when the options are resolved
+            continue
+        mode = str(res.values.get("output") or "auto").lower()
+        break
+    return mode if mode in OUTPUT_MODES else "auto"
+
+
+def invocation(ctx: typer.Context) -> Invocation:
+    """This invocation, from the root's `ctx.obj` (made here when the root callback did not run:
+    a usage error Typer found first)."""
+    root = ctx.find_root()
+    if not isinstance(root.obj, Invocation):
+        root.obj = Invocation(root.params)
+    inv: Invocation = root.obj
+    return inv

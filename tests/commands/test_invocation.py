@@ -1,0 +1,175 @@
+"""Issue 34: one invocation, resolved once (commands/invocation.py). -o is decided in one place, so
+a config file's `output = "json"` and A2ACLI_OUTPUT reach usage errors and every command,
+`auth status` included; a new shared option is its settings-table row plus its use."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def _json_output_from(where, cfg, monkeypatch):
+    if where == "config file":
+        cfg.parent.mkdir(parents=True, exist_ok=True)
+        cfg.write_text('output = "json"\n')
+    else:
+        monkeypatch.setenv("A2ACLI_OUTPUT", "json")
+
+
+@pytest.mark.parametrize("where", ["config file", "env"])
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["tasks", "get"], "missing argument 'TASK_ID'"),
+        (["send", "hi", "--qqqqq"], "no such option: --qqqqq"),
+        (["nosuchcommand"], "no such command 'nosuchcommand'"),
+        (["config", "set", "no-such-key", "v"], "no-such-key"),
+    ],
+)
+def test_a_usage_error_follows_output_json_from_the_config_file_or_env(cli, cfg, monkeypatch, where, argv, says):
+    _json_output_from(where, cfg, monkeypatch)
+    result = cli(*argv)
+    assert result.exit_code == 2, result.stderr
+    err = json.loads(result.stdout)["error"]
+    assert err["code"] == "A2ACLI_ERR_USAGE" and says in err["message"]
+
+
+@pytest.mark.parametrize("where", ["config file", "env"])
+def test_auth_status_follows_output_json_from_the_config_file_or_env(cli, cfg, monkeypatch, tmp_path, where):
+    _json_output_from(where, cfg, monkeypatch)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    result = cli("auth", "status", "--profile", "nobody")
+    assert result.exit_code == 4
+    assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_CREDENTIALS_MISSING"
+
+
+def test_a_flag_still_beats_the_config_file(cli, cfg):
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('output = "json"\n')
+    result = cli("tasks", "get", "-o", "text")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: missing argument 'TASK_ID'")
+
+
+# -- the recipe "a new shared option is its row plus its use", run with a throwaway row ------------
+
+_THROWAWAY = r'''
+import sys, typer
+from a2acli.settings import table
+row = table.Setting("colour-scheme", "The colours of a throwaway test option.", panel=table.OUT, metavar="NAME", choices=("dark", "light"))
+table.OPTIONS["colour-scheme"] = row
+table.SETTINGS["colour-scheme"] = row
+from typing import Annotated
+from a2acli.commands import registry
+from a2acli.commands._options import option
+from a2acli.commands.shared import options
+ColourSchemeOpt = Annotated[str | None, option("colour-scheme")]  # its alias, as commands.shared names each row
+
+def probe(ctx: typer.Context, colour_scheme: ColourSchemeOpt = None) -> None:
+    """A throwaway command that uses the throwaway option."""
+    opts = options(ctx)
+    typer.echo(f"{opts.values['colour-scheme']} from {opts.sources['colour-scheme']}")
+
+def build():
+    one = typer.Typer(add_completion=False)
+    one.command("probe", cls=registry.Command)(probe)
+    return typer.main.get_command(one)
+
+registry.COMMANDS["probe"] = build
+from a2acli.main import run
+sys.argv = ["a2a", *sys.argv[1:]]
+run()
+'''
+
+
+def _probe(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_"))}
+    base.update({"A2ACLI_GLOBAL_CONFIG": os.devnull, "COLUMNS": "200", **(env or {})})
+    return subprocess.run([sys.executable, "-c", _THROWAWAY, *argv], env=base, capture_output=True, text=True, timeout=60)
+
+
+def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
+    """One Setting row (added here, in the test) and a command that lists its alias: the flag, the
+    environment, the config file, `a2a help options` and completion all follow, with nothing else
+    written (no CallOptions field, no parser, no env name: `opts.values` holds every setting)."""
+    assert _probe("probe", "--colour-scheme", "dark").stdout == "dark from flag\n"
+    assert _probe("probe", env={"A2ACLI_COLOUR_SCHEME": "dark"}).stdout == "dark from env A2ACLI_COLOUR_SCHEME\n"
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('colour-scheme = "light"\n')
+    from_file = _probe("probe", env={"A2ACLI_GLOBAL_CONFIG": str(cfg)})
+    assert from_file.stdout.startswith("light from ") and str(cfg) in from_file.stdout, from_file.stdout + from_file.stderr
+    shown = " ".join(_probe("help", "options").stdout.split())
+    assert "--colour-scheme NAME The colours of a throwaway test option. (env: A2ACLI_COLOUR_SCHEME)" in shown
+    words = _probe(env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour", "COMP_CWORD": "2"}).stdout.split()
+    assert "--colour-scheme" in words
+    values = _probe(env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour-scheme ", "COMP_CWORD": "3"}).stdout.split()
+    assert values == ["dark", "light"]
+
+
+def _leaves(cmd, ctx=None):
+    import typer
+
+    ctx = ctx or typer.Context(cmd, info_name="a2a")
+    if not hasattr(cmd, "list_commands"):
+        yield ctx.command_path, cmd
+        return
+    for name in cmd.list_commands(ctx):
+        sub = cmd.get_command(ctx, name)
+        yield from _leaves(sub, typer.Context(sub, info_name=name, parent=ctx))
+
+
+def test_the_root_and_every_command_that_calls_an_agent_list_every_shared_option():
+    """The other half of the recipe: a row of the settings table has its alias in
+    commands.shared (of the row's kind) and is listed by the root (given before the command) and
+    by every command that calls an agent; a new row fails here until it is."""
+    import typing
+
+    import typer
+
+    from a2acli.commands import shared
+    from a2acli.commands.invocation import ARGS
+    from a2acli.main import build_app
+    from a2acli.settings.table import OPTIONS
+
+    for s in OPTIONS.values():
+        alias = getattr(shared, "".join(w.capitalize() for w in s.name.split("-")) + "Opt")
+        kind, info = typing.get_args(alias)
+        assert f"--{s.name}" in (info.default, *info.param_decls)
+        assert kind == (bool if s.kind == "switch" else list[str] | None if s.kind == "list" else str | None), s.name
+    root = typer.main.get_command(build_app())
+    assert {p.name for p in root.params} >= ARGS
+    callers = {path: cmd for path, cmd in _leaves(root) if "url" in {p.name for p in cmd.params}}
+    assert {"a2a send", "a2a stream", "a2a tasks get", "a2a card fetch", "a2a push-config list", "a2a config show"} <= set(callers)
+    partial = {path for path, cmd in callers.items() if getattr(cmd.callback, "shared_options", None)}
+    assert partial == {"a2a auth login", "a2a diff"}  # these name the few they take, at the end of their help
+    missing = {path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial}
+    assert {path: names for path, names in missing.items() if names} == {}
+
+
+# -- the recipe "a new output mode is one class plus its name in OUTPUT_MODES" ----------------------
+
+
+def test_the_output_modes_of_o_come_from_the_one_table(cli):
+    """-o's metavar, its choices (checked in usage errors), config completion and the classes of
+    render.output all follow settings.table.OUTPUT_MODES: a new mode is its class plus its name there."""
+
+    from a2acli.commands.config import complete_values
+    from a2acli.render.output import MODES
+    from a2acli.settings.table import OPTIONS, OUTPUT_MODES
+
+    row = OPTIONS["output"]
+    assert row.choices is OUTPUT_MODES and row.metavar == "|".join(OUTPUT_MODES)
+    assert set(MODES) == set(OUTPUT_MODES)
+
+    class Ctx:
+        params = {"key": "output"}
+
+    assert complete_values(Ctx(), "") == list(OUTPUT_MODES)  # type: ignore[arg-type]
+    refused = cli("send", "hi", "-o", "yaml", "--offline", "--rpc-url", "http://x/")
+    assert refused.exit_code == 2 and "unknown output mode 'yaml'" in refused.stderr
+    assert all(mode in refused.stderr for mode in OUTPUT_MODES)
+    assert f"-o, --output {'|'.join(OUTPUT_MODES)}" in " ".join(cli("help", "options").stdout.split())
