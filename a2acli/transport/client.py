@@ -529,9 +529,8 @@ class Transport:
             if not any(text.startswith(eof) for eof in _CLOSED_EARLY):  # h11 refused what it read
                 from a2acli.errors import InvalidResponseError
 
-                what = "answer" if ex.status is None else "answer's body"
                 return InvalidResponseError(
-                    f"{ex.url} sent a malformed HTTP {what}: {text}",
+                    f"{ex.url} sent a malformed HTTP {'answer' if ex.status is None else 'body'}: {text}",
                     hint="the agent (or a proxy on the way) breaks HTTP/1.1; --debug shows what was read",
                 )
         return ConnectionBrokenError(
