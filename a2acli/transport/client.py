@@ -325,8 +325,9 @@ class Transport:
                     hint="raise --timeout, or check that the agent is up",
                 ) from e
             if isinstance(e, httpx.ConnectTimeout):
+                proxy = self._proxy_of(ex.url)
                 raise TimeoutExpired(
-                    f"no connection to {ex.url} within {self.cfg.connect_timeout:g}s",
+                    f"no connection to {ex.url}{f' through the proxy {proxy}' if proxy else ''} within {self.cfg.connect_timeout:g}s",
                     hint="check that the agent is up and reachable",
                 ) from e
             raise TimeoutExpired(
