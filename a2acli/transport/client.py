@@ -119,14 +119,14 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
     try:
         if cfg.cacert:
             ctx = ssl.create_default_context(cafile=cfg.cacert)
-        else:
-            import certifi
-
-            ctx = ssl.create_default_context(cafile=certifi.where())
+        else:  # httpx's defaults: certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR
+            ctx = httpx.create_ssl_context(verify=True)
     except (OSError, ssl.SSLError) as e:
         raise UsageError(
-            f"cannot load the CA bundle {cfg.cacert}: {getattr(e, 'strerror', None) or e}",
-            hint="--cacert takes a PEM file of CA certificates",
+            f"cannot load the CA bundle {cfg.cacert or 'named by SSL_CERT_FILE / SSL_CERT_DIR'}: {getattr(e, 'strerror', None) or e}",
+            hint="--cacert takes a PEM file of CA certificates"
+            if cfg.cacert
+            else "point SSL_CERT_FILE at a PEM bundle of CA certificates (or unset it); --cacert PATH does the same",
         ) from None
     if cfg.insecure:
         ctx.check_hostname = False
