@@ -27,6 +27,7 @@ from a2acli.errors import (
     UnreachableError,
 )
 from a2acli.net import is_loopback
+from a2acli.transport.connections import environment_proxies, make_client, shown_proxy, shutdown
 from a2acli.transport.exchange import Exchange, NullTap, Tap
 from a2acli.transport.limits import ACCEPT_ENCODING, DEFAULT_MAX_BODY, DOCUMENT_CAPS, RawBody, capped, inflate
 
@@ -117,10 +118,8 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
     from a2acli.errors import UsageError
 
     try:
-        if cfg.cacert:
-            ctx = ssl.create_default_context(cafile=cfg.cacert)
-        else:  # httpx's defaults: certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR
-            ctx = httpx.create_ssl_context(verify=True)
+        # without --cacert, httpx's defaults: certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR
+        ctx = ssl.create_default_context(cafile=cfg.cacert) if cfg.cacert else httpx.create_ssl_context(verify=True)
     except (OSError, ssl.SSLError) as e:
         raise UsageError(
             f"cannot load the CA bundle {cfg.cacert or 'named by SSL_CERT_FILE / SSL_CERT_DIR'}: {getattr(e, 'strerror', None) or e}",
@@ -161,76 +160,6 @@ def tls_context(cfg: TransportConfig) -> ssl.SSLContext:
         ) from None
 
 
-class _Connections(httpx.BaseTransport):
-    """httpx's own transport (`httpx.HTTPTransport`), one per scheme, made on its first request:
-    the TLS context (the CA bundle: ~20 ms) is made only when an https:// URL is called."""
-
-    def __init__(self, cfg: TransportConfig) -> None:
-        self._cfg = cfg
-        self._made: dict[str, httpx.BaseTransport] = {}
-        if cfg.cacert or cfg.cert:  # checked at once: a bad file is a usage error before anything is sent
-            self._made["https"] = httpx.HTTPTransport(verify=tls_context(cfg))
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        scheme = request.url.scheme
-        transport = self._made.get(scheme)
-        if transport is None:
-            if scheme not in ("http", "https"):
-                raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{scheme}://'.")
-            # http://: no TLS is spoken, so no CA bundle is loaded (verify=False: httpx's bare context)
-            verify: ssl.SSLContext | bool = tls_context(self._cfg) if scheme == "https" else False
-            transport = self._made[scheme] = httpx.HTTPTransport(verify=verify)
-        return transport.handle_request(request)
-
-    def close(self) -> None:
-        for transport in self._made.values():
-            transport.close()
-
-
-# An agent on this machine is called directly whatever the proxy variables say (as Go's net/http
-# does): httpx's mounts, `None` meaning "no proxy" for the pattern.
-_DIRECT: dict[str, httpx.BaseTransport | None] = {
-    "all://localhost": None,
-    "all://127.0.0.1": None,
-    "all://[::1]": None,
-}
-
-
-def environment_proxies() -> dict[str, str]:
-    """The proxies the environment names (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, either case), by
-    scheme (`http`, `https`, `all`), as httpx reads them (`urllib.request.getproxies`)."""
-    from urllib.request import getproxies  # (loaded already: httpx imports it)
-
-    return {k: v if "://" in v else f"http://{v}" for k, v in getproxies().items() if v and k in ("http", "https", "all")}
-
-
-def shown_proxy(proxy: str) -> str:
-    """A proxy URL as it may be shown: without its user and password."""
-    scheme, sep, rest = proxy.partition("://")
-    return scheme + sep + rest.rpartition("@")[2] if sep else proxy.rpartition("@")[2]
-
-
-def _client(cfg: TransportConfig) -> httpx.Client:
-    """The one httpx client. With no proxy in the environment (the usual case), over _Connections;
-    behind one, httpx reads HTTP_PROXY / HTTPS_PROXY / ALL_PROXY / NO_PROXY itself (trust_env) and
-    builds its transports at once, so the TLS context is made then."""
-    proxies = environment_proxies()
-    if not proxies:
-        return httpx.Client(transport=_Connections(cfg), follow_redirects=True)
-    try:
-        return httpx.Client(verify=tls_context(cfg), trust_env=True, mounts=_DIRECT, follow_redirects=True)
-    except (ValueError, ImportError) as e:  # a scheme httpx has no transport for; socks5 without socksio
-        from a2acli.errors import UsageError
-
-        bad = [p for p in proxies.values() if not p.startswith(("http://", "https://"))] or list(proxies.values())
-        why = str(e) if isinstance(e, ImportError) else f"no {bad[0].partition('://')[0]}:// proxies"
-        raise UsageError(
-            f"the proxy {shown_proxy(bad[0])} (from the environment) is not one a2a can use: {why}",
-            hint="HTTP_PROXY / HTTPS_PROXY / ALL_PROXY take an http:// or https:// proxy URL"
-            " (socks5:// with `pip install 'httpx[socks]'`); NO_PROXY lists hosts to call directly",
-        ) from None
-
-
 class Transport:
     def __init__(self, cfg: TransportConfig, taps: list[Tap] | None = None) -> None:
         self.cfg = cfg
@@ -250,7 +179,7 @@ class Transport:
     @property
     def client(self) -> httpx.Client:
         if self._client is None:
-            self._client = _client(self.cfg)
+            self._client = make_client(lambda: tls_context(self.cfg), tls_now=bool(self.cfg.cacert or self.cfg.cert))
             # only the codings limits.inflate undoes, a bounded piece at a time
             self._client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # in place: the header order stays httpx's
         return self._client
@@ -477,7 +406,7 @@ class Transport:
         made (_trace). The pool notices a shut connection before it is used again."""
         self._shut = True
         for sock in list(self._sockets):
-            _shutdown(sock)
+            shutdown(sock)
 
     def _trace(self, event: str, info: dict[str, Any]) -> None:
         """httpx's `trace` extension: keeps the socket of each connection made (a TCP connection,
@@ -490,7 +419,7 @@ class Transport:
             if isinstance(sock, socket.socket):
                 self._sockets.append(sock)
                 if self._shut:
-                    _shutdown(sock)
+                    shutdown(sock)
 
     def _proxy_of(self, url: str, *, proxied: bool = False) -> str | None:
         """The proxy (as it may be shown) a failed call to `url` went through, or None: the
@@ -595,7 +524,10 @@ class Transport:
             else:
                 cap, what, hint = own
                 yield capped(
-                    pieces, min(cap, self.cfg.max_body), f"{what} at {ex.url}", hint=None if self.cfg.max_body < cap else hint
+                    pieces,
+                    min(cap, self.cfg.max_body),
+                    f"{what} at {ex.url}",
+                    hint=None if self.cfg.max_body < cap else hint,
                 )
         finally:
             raw.close()
@@ -718,15 +650,6 @@ def _one_line(text: str) -> str:
 
     line = re.sub(r"bytearray\(b(['\"])(.*?)\1\)", r"\1\2\1", " ".join(text.split()))  # h11: bytearray(b'…')
     return line if len(line) <= 200 else line[:200] + "…"
-
-
-def _shutdown(sock: socket.socket) -> None:
-    """End every read and write on `sock` now, from any thread (closing it would not wake a read
-    blocked on it); its owner closes it."""
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:  # closed already, or never connected
-        pass
 
 
 def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:

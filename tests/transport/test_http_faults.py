@@ -171,9 +171,11 @@ def test_the_unary_bound_covers_a_streams_head():
     with serving(trickle) as srv:
         t = Transport(TransportConfig(version="1.0", unary_bound=1, idle_timeout=30))
         req = t.prepare(srv.url, HttpRequest("POST", "", (), (("Content-Type", "application/json"),), b"{}"))
-        with pytest.raises(TimeoutExpired, match="did not finish its answer within 1s"):
-            with t.stream(req, label="SendStreamingMessage") as (_ex, events):
-                list(events)
+        with (
+            pytest.raises(TimeoutExpired, match="did not finish its answer within 1s"),
+            t.stream(req, label="SendStreamingMessage") as (_ex, events),
+        ):
+            list(events)
 
 
 def test_after_a_cut_the_next_call_gets_a_new_connection():
