@@ -516,7 +516,7 @@ class Transport:
         public document's is its own (limits.DOCUMENT_CAPS: a card, a key set, a catalog), or
         --max-body when lower; any other answer's --max-body. Its reader ends with the block."""
         raw = RawBody(resp)
-        pieces = inflate(raw, resp.headers.get("content-encoding"))
+        pieces = inflate(raw, raw.coding)
         own = DOCUMENT_CAPS.get(ex.label)
         try:
             if own is None:
@@ -641,7 +641,7 @@ def _bad_url(url: str) -> Iterator[None]:
 
 # How h11 words an answer that ended early (the connection closed): a broken connection, not a
 # malformed answer.
-_CLOSED_EARLY = ("Server disconnected", "peer closed connection")
+_CLOSED_EARLY = ("Server disconnected", "peer closed")
 
 
 def _one_line(text: str) -> str:

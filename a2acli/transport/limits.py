@@ -97,15 +97,19 @@ class RawBody:
     """A response's body as it crosses the wire, one network read at a time (httpx's `iter_raw`),
     owned by its reader: close() ends httpx's reader with the response, on every path, so that
     none is left half-read for the interpreter's exit (where its finalizer fails). A body already
-    read (httpx reads one given as bytes when the response is built, as mocks do) is its content."""
+    read (httpx reads one given as bytes when the response is built, as mocks do) is its content,
+    decoded already."""
 
     def __init__(self, resp: httpx.Response) -> None:
         self._reads: Iterator[bytes] | None = None
         self._content = b""
+        # the content codings still to undo (limits.inflate): none once httpx has read the body
+        self.coding: str | None = None
         if resp.is_stream_consumed and hasattr(resp, "_content"):
             self._content = resp.content
         else:
             self._reads = resp.iter_raw()
+            self.coding = resp.headers.get("content-encoding")
 
     def __iter__(self) -> Iterator[bytes]:
         return iter([self._content]) if self._reads is None else self._reads

@@ -91,7 +91,7 @@ def iter_events(
     try:
         if ex.content_type != "text/event-stream":
             ex.response_body = b"".join(
-                capped(inflate(raw, resp.headers.get("content-encoding")), max_body, f"the answer of {ex.url}")
+                capped(inflate(raw, raw.coding), max_body, f"the answer of {ex.url}")
             )
             ex.streaming = False
             ex.events = 1
@@ -102,7 +102,7 @@ def iter_events(
             return
         # only the taps that watch chunks or events are called for each (--dump, --debug)
         taps = [t for t in taps if type(t).on_event is not NullTap.on_event or type(t).on_chunk is not NullTap.on_chunk]
-        wire = _Wire(raw, resp.headers.get("content-encoding"), ex, taps, max_body, idle)
+        wire = _Wire(raw, raw.coding, ex, taps, max_body, idle)
         source = EventSource(httpx.Response(resp.status_code, headers={"content-type": _EVENT_STREAM}, stream=wire))
         events = source.iter_sse()
         try:
