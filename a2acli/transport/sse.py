@@ -90,9 +90,7 @@ def iter_events(
     raw = RawBody(resp)
     try:
         if ex.content_type != "text/event-stream":
-            ex.response_body = b"".join(
-                capped(inflate(raw, raw.coding), max_body, f"the answer of {ex.url}")
-            )
+            ex.response_body = b"".join(capped(inflate(raw, raw.coding), max_body, f"the answer of {ex.url}"))
             ex.streaming = False
             ex.events = 1
             data = ex.response_body.decode("utf-8", "replace")
