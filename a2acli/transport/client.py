@@ -599,7 +599,7 @@ class Transport:
         names one for the URL (an https:// agent's proxy refuses the tunnel: httpx's ProxyError)."""
         proxies = environment_proxies()
         proxy = proxies.get(req.url.scheme) or proxies.get("all")
-        if proxy is None:
+        if proxy is None or is_loopback(req.url.host):  # (loopback: called directly, never proxied)
             return
         resp.close()
         raise UnreachableError(
