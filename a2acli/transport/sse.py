@@ -103,6 +103,7 @@ def iter_events(
         wire = _Wire(raw, raw.coding, ex, taps, max_body, idle)
         source = EventSource(httpx.Response(resp.status_code, headers={"content-type": _EVENT_STREAM}, stream=wire))
         events = source.iter_sse()
+        new = tuple.__new__  # (an SseEvent made without its keyword handling: this runs once per event)
         try:
             index = 0
             for sse in events:
@@ -110,9 +111,10 @@ def iter_events(
                 if not data or data.isspace():
                     continue  # an event with no data (a bare `id:` or `event:`) carries nothing to show
                 ex.events = index + 1
-                for tap in taps:
-                    tap.on_event(ex, index, sse.event, data)
-                yield SseEvent(index, sse.event, data, sse.id)
+                if taps:
+                    for tap in taps:
+                        tap.on_event(ex, index, sse.event, data)
+                yield new(SseEvent, (index, sse.event, data, sse.id))
                 index += 1
         finally:
             getattr(events, "close", lambda: None)()  # (httpx's readers under EventSource: closed now, not at exit)
