@@ -417,6 +417,7 @@ class Transport:
             get = getattr(info.get("return_value"), "get_extra_info", None)
             sock = get("socket") if get is not None else None
             if isinstance(sock, socket.socket):
+                self._sockets = [s for s in self._sockets if s.fileno() != -1]  # (closed ones: gone)
                 self._sockets.append(sock)
                 if self._shut:
                     shutdown(sock)

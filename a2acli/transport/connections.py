@@ -40,7 +40,7 @@ class Connections(httpx.BaseTransport):
 
 # An agent on this machine is called directly whatever the proxy variables say (as Go's net/http
 # does): httpx's mounts, `None` meaning "no proxy" for the pattern.
-_DIRECT: dict[str, httpx.BaseTransport | None] = {
+LOOPBACK_DIRECT: dict[str, httpx.BaseTransport | None] = {
     "all://localhost": None,
     "all://127.0.0.1": None,
     "all://[::1]": None,
@@ -71,7 +71,7 @@ def make_client(tls: Callable[[], ssl.SSLContext], *, tls_now: bool = False) -> 
     if not proxies:
         return httpx.Client(transport=Connections(tls, tls_now=tls_now), follow_redirects=True)
     try:
-        return httpx.Client(verify=tls(), trust_env=True, mounts=_DIRECT, follow_redirects=True)
+        return httpx.Client(verify=tls(), trust_env=True, mounts=LOOPBACK_DIRECT, follow_redirects=True)
     except (ValueError, ImportError) as e:  # a scheme httpx has no transport for; socks5 without socksio
         from a2acli.errors import UsageError
 
