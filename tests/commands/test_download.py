@@ -6,9 +6,7 @@ import base64
 import json
 from pathlib import Path
 
-import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 from hostile_server import hostile, rpc_answer
 
