@@ -213,17 +213,49 @@ def save(
             continue
         path = inside(directory, p.name)
         replaced = path.exists()
-        try:
-            with path.open("wb" if overwrite else "xb") as f:  # x: never replace a file behind the user's back
-                f.write(data)
-        except FileExistsError:
-            raise refuse_existing([directory / p.name], directory) from None
-        except OSError as e:
-            raise A2acliError(
-                f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space"
-            ) from None
+        _write(path, data, overwrite=overwrite, directory=directory, name=p.name)
         saved.append(SavedFile(directory / p.name, len(data), p, replaced))
     return saved, failed
+
+
+def _write(path: Path, data: bytes, *, overwrite: bool, directory: Path, name: str) -> None:
+    """Write `data` to a temporary file beside `path`, then give it the final name: a write that
+    fails (a full disk) leaves no partial file under that name. Without `overwrite` the final
+    name is taken by a hard link, which never replaces a file behind the user's back (one that
+    appeared meanwhile either); where links are not supported, only when nothing is there."""
+    import os
+    import tempfile
+
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:60]}.", suffix=".part", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if overwrite:
+            os.replace(tmp, path)
+            tmp = None
+            return
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # no hard links here (some file systems): nothing may be there
+            if os.path.lexists(path):
+                raise FileExistsError(path) from None
+            os.replace(tmp, path)
+            tmp = None
+    except FileExistsError:
+        raise refuse_existing([directory / name], directory) from None
+    except OSError as e:
+        raise A2acliError(
+            f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space"
+        ) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 # -- the command's pipeline -------------------------------------------------------------------------

@@ -19,36 +19,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def bypasses_proxy(host: str, port: int, no_proxy: str) -> bool:
-    """Whether NO_PROXY (`no_proxy`: its value) sends `host`:`port` direct, as curl reads it: `*`
-    for every host; else comma-separated entries, each a name that matches the host and its
-    subdomains (a leading dot changes nothing), an IP address or a CIDR range, with `:port` to
-    match that port only (`[::1]:8080` for an IPv6 address with a port)."""
-    host = host.strip("[]").lower()
-    for raw in no_proxy.split(","):
-        entry = raw.strip().lower()
-        if entry == "*":
-            return True
-        want = None
-        if entry.startswith("["):  # [v6]:port
-            entry, _, rest = entry[1:].partition("]")
-            want = rest.removeprefix(":") or None
-        elif entry.count(":") == 1:  # name:port or v4:port (a bare v6 address has more colons)
-            entry, want = entry.split(":")
-        if not entry or (want is not None and want != str(port)):
-            continue
-        try:
-            if ipaddress.ip_address(host) in ipaddress.ip_network(entry, strict=False):
-                return True
-            continue
-        except ValueError:  # a name on either side
-            pass
-        name = entry.lstrip(".")
-        if host == name or host.endswith("." + name):
-            return True
-    return False
-
-
 MAX_URL = 8192  # longer is no URL a person meant (and no server takes it)
 
 

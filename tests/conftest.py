@@ -18,8 +18,8 @@ os.environ["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml of the 
 import pytest  # noqa: E402
 import respx.mocks  # noqa: E402
 
-# respx intercepts at httpx's Client (its "httpx" mocker), above any transport: a2a's own
-# (a2acli/transport/http11.py) does not go through httpcore, where respx's default mocker patches.
+# respx intercepts at httpx's Client (its "httpx" mocker), above any transport: the same whether the
+# client was built over a2a's lazy transports or, behind a proxy, over httpx's (transport/connections.py).
 respx.mocks.DEFAULT_MOCKER = "httpx"
 from typer.testing import CliRunner  # noqa: E402
 

@@ -312,7 +312,7 @@ CARD_FETCH_MODULES = {
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
-    "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.exchange", "a2acli.transport.http11",
+    "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.connections", "a2acli.transport.exchange",
     "a2acli.transport.limits", "a2acli.transport.record", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
     "a2acli.wire.dialects", "a2acli.wire.endpoints", "a2acli.wire.envelope", "a2acli.wire.translate", "a2acli.wire.translate._common",
     "a2acli.wire.translate.card",
@@ -321,15 +321,16 @@ CARD_FETCH_MODULES = {
 # since issue 26 also what reads input (commands._inputs: every command's class is in commands.registry),
 # the method table, the JSON-RPC binding (an error only), the answers' checks and the task states
 # (wire.shapes, translate.enums: card_problems is in wire.endpoints), the task in hand (built on first
-# use) and signatures (an unsigned card under -o json), and shlex (the flags of the text view's commands);
-# and httpx's own transport (httpcore, h11, anyio, certifi): a2a's (transport/http11.py) sends
+# use) and signatures (an unsigned card under -o json), and shlex (the flags of the text view's commands).
+# httpx's own transport (httpcore, h11) carries the card since issue 33 (a2a's own HTTP/1.1 client is
+# gone); what stays off a plain http:// call is the CA bundle (certifi's files: importlib.resources).
 NOT_ON_THE_CARD_PATH = (
     "a2acli.settings.editing", "a2acli.transport.catalog", "a2acli.wire.catalog", "a2acli.render.views", "a2acli.render.stream",
     "rich", "pygments", "click", "pydantic", "grpc",
     "a2acli.commands._inputs", "a2acli.wire.methods", "a2acli.wire.bindings.jsonrpc", "a2acli.wire.shapes",
     "a2acli.wire.translate.enums", "a2acli.pipeline.tracking", "a2acli.wire.signing", "shlex",
-    "httpcore", "h11", "anyio", "certifi",
 )  # fmt: skip
+ON_THE_CARD_PATH = ("httpcore", "h11")  # issue 33: `a2a card fetch` goes through httpx's own transport
 
 
 def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
@@ -357,8 +358,14 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
         code = (
             "import sys\n"
             f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', 'http://127.0.0.1:{httpd.server_address[1]}']\n"
+            "import ssl\n"  # (a spy on the CA bundle's loading: the stdlib's module, loaded by httpx anyway)
+            "cas = []\n"
+            "for name in ('load_verify_locations', 'load_default_certs'):\n"
+            "    real = getattr(ssl.SSLContext, name)\n"
+            "    setattr(ssl.SSLContext, name, lambda self, *a, _real=real, **k: (cas.append(a), _real(self, *a, **k))[1])\n"
             "from a2acli.__main__ import main\n"
             "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('CAS', len(cas), file=sys.stderr)\n"
             "print('LOADED', sorted(sys.modules), file=sys.stderr)\n"
         )
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -368,10 +375,13 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     assert '"name": "x"' in proc.stdout, proc.stderr
     loaded = set(ast.literal_eval(proc.stderr.split("LOADED ", 1)[1].strip()))
     assert not [m for m in loaded if m.split(".")[0] in NOT_ON_THE_CARD_PATH or m in NOT_ON_THE_CARD_PATH]
+    assert set(ON_THE_CARD_PATH) <= loaded
     ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
     assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
     assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"
-    assert "importlib.resources" not in loaded  # certifi's: the CA bundle is found on the first https:// call
+    # no CA bundle is read for a plain http:// agent: that waits for the first https:// call (httpx's
+    # transport imports certifi's module whatever the scheme; the bundle is not loaded)
+    assert "CAS 0" in proc.stderr
 
 
 

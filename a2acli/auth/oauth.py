@@ -61,11 +61,12 @@ def _send(
     """One request to an OAuth2 endpoint: (response, its JSON or None); network failures mapped."""
     import httpx
 
-    from a2acli.transport.http11 import Http11Transport, ssl_context
+    from a2acli.transport.connections import LOOPBACK_DIRECT
 
     try:
-        with httpx.Client(
-            transport=Http11Transport(lambda: ssl_context(verify)),
+        with httpx.Client(  # httpx's own transport; the environment's proxies as httpx reads them
+            verify=verify,
+            mounts=LOOPBACK_DIRECT,
             timeout=httpx.Timeout(timeout or 30.0, connect=10.0),
             follow_redirects=False,
         ) as client:

@@ -1,9 +1,9 @@
 """HTTP transport: one httpx client, card resolution, JSON-RPC posts and SSE streams.
 
 Every exchange is reported to taps (debug printer, dump writer, X-Request-ID reporter) with the
-bytes exactly as they crossed the wire. httpx builds the requests and reads the answers; the
-connections are a2a's own (http11.py), so httpx's transport stack (httpcore, h11, anyio) is
-loaded only for a call through a proxy."""
+bytes exactly as they crossed the wire. httpx builds the requests and reads the answers over its
+own transport (httpcore, h11), made on the first request of each scheme (connections.py); SSE is
+read with httpx-sse (sse.py)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,15 @@
 """The one httpx client, and the mapping of every transport failure to an A2acliError.
 
-Only this module and sse.py touch httpx. A call has one deadline (`--timeout`, a whole-call
-bound): each request gets what is left of it, and a stream is closed when it runs out."""
+Only this module and sse.py touch httpx. The connections are httpx's own (`httpx.HTTPTransport`:
+httpcore and h11), made on the first request of each scheme, so that a plain http:// call loads
+no CA bundle. A call has one deadline (`--timeout`, a whole-call bound): each read waits at most
+what is left of it, and when it runs out every connection of the call is shut, so a read blocked
+on an answer's head or body ends at once (the sockets are known from httpx's `trace` extension)."""
 
 from __future__ import annotations
 
 import _thread
+import socket
 import ssl
 import time
 from collections.abc import Callable, Iterator
@@ -23,9 +27,9 @@ from a2acli.errors import (
     UnreachableError,
 )
 from a2acli.net import is_loopback
+from a2acli.transport.connections import environment_proxies, make_client, shown_proxy, shutdown
 from a2acli.transport.exchange import Exchange, NullTap, Tap
-from a2acli.transport.http11 import Http11Transport, ssl_context
-from a2acli.transport.limits import ACCEPT_ENCODING, DEFAULT_MAX_BODY, DOCUMENT_CAPS, capped, decoded
+from a2acli.transport.limits import ACCEPT_ENCODING, DEFAULT_MAX_BODY, DOCUMENT_CAPS, RawBody, capped, inflate
 
 if TYPE_CHECKING:
     from a2acli.transport.sse import SseEvent
@@ -114,16 +118,14 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
     from a2acli.errors import UsageError
 
     try:
-        if cfg.cacert:
-            ctx = ssl.create_default_context(cafile=cfg.cacert)
-        else:
-            import certifi
-
-            ctx = ssl.create_default_context(cafile=certifi.where())
+        # without --cacert, httpx's defaults: certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR
+        ctx = ssl.create_default_context(cafile=cfg.cacert) if cfg.cacert else httpx.create_ssl_context(verify=True)
     except (OSError, ssl.SSLError) as e:
         raise UsageError(
-            f"cannot load the CA bundle {cfg.cacert}: {getattr(e, 'strerror', None) or e}",
-            hint="--cacert takes a PEM file of CA certificates",
+            f"cannot load the CA bundle {cfg.cacert or 'named by SSL_CERT_FILE / SSL_CERT_DIR'}: {getattr(e, 'strerror', None) or e}",
+            hint="--cacert takes a PEM file of CA certificates"
+            if cfg.cacert
+            else "point SSL_CERT_FILE at a PEM bundle of CA certificates (or unset it); --cacert PATH does the same",
         ) from None
     if cfg.insecure:
         ctx.check_hostname = False
@@ -143,17 +145,19 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
 
 def tls_context(cfg: TransportConfig) -> ssl.SSLContext:
     """The TLS context of https:// calls: httpx's defaults (certifi's CA bundle, or SSL_CERT_FILE /
-    SSL_CERT_DIR), or --cacert / --cert / --insecure; HTTP/1.1 offered by ALPN."""
-    return ssl_context(tls_verify(cfg))
+    SSL_CERT_DIR), or --cacert / --cert / --insecure."""
+    verify = tls_verify(cfg)
+    if not isinstance(verify, bool):
+        return verify
+    try:
+        return httpx.create_ssl_context(verify=verify)
+    except (OSError, ssl.SSLError) as e:  # SSL_CERT_FILE / SSL_CERT_DIR naming what is no CA bundle
+        from a2acli.errors import UsageError
 
-
-def _connections(cfg: TransportConfig) -> Http11Transport:
-    """The connections of one client; --cacert/--cert are loaded (and checked) at once, the
-    default CA bundle (~20 ms) only when an https:// URL is called."""
-    if cfg.cacert or cfg.cert:
-        ctx = tls_context(cfg)
-        return Http11Transport(lambda: ctx)
-    return Http11Transport(lambda: tls_context(cfg))
+        raise UsageError(
+            f"cannot load the CA certificates named by SSL_CERT_FILE / SSL_CERT_DIR: {getattr(e, 'strerror', None) or e}",
+            hint="point SSL_CERT_FILE at a PEM bundle of CA certificates (or unset it); --cacert PATH does the same for one call",
+        ) from None
 
 
 class Transport:
@@ -164,16 +168,19 @@ class Transport:
         self._seq = 0
         self._deadline = time.monotonic() + cfg.timeout if cfg.timeout else None
         self._cut: Exchange | None = None  # the exchange the unary bound cut off
-        self._connections: Http11Transport | None = None
+        # the socket of every connection the client opened (httpx's trace extension reports them),
+        # shut by _abort(); `_shut`: an abort happened, so a connection opened meanwhile is shut too
+        self._sockets: list[socket.socket] = []
+        self._shut = False
+        self._dialed: tuple[str, Any] | None = None  # (host, port) of the last connection dialled
         self.last: Exchange | None = None
 
     # -- plumbing -------------------------------------------------------------------------------
     @property
     def client(self) -> httpx.Client:
         if self._client is None:
+            self._client = make_client(lambda: tls_context(self.cfg), tls_now=bool(self.cfg.cacert or self.cfg.cert))
             # only the codings limits.inflate undoes, a bounded piece at a time
-            self._connections = _connections(self.cfg)
-            self._client = httpx.Client(transport=self._connections, follow_redirects=True)
             self._client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # in place: the header order stays httpx's
         return self._client
 
@@ -247,8 +254,9 @@ class Transport:
                     hint="raise --timeout, or check that the agent is up",
                 ) from e
             if isinstance(e, httpx.ConnectTimeout):
+                proxy = self._proxy_of(ex.url)
                 raise TimeoutExpired(
-                    f"no connection to {ex.url} within {self.cfg.connect_timeout:g}s",
+                    f"no connection to {ex.url}{f' through the proxy {proxy}' if proxy else ''} within {self.cfg.connect_timeout:g}s",
                     hint="check that the agent is up and reachable",
                 ) from e
             raise TimeoutExpired(
@@ -257,8 +265,8 @@ class Transport:
             ) from e
         except (httpx.ConnectError, httpx.ProxyError) as e:
             ex.error = f"connect: {e}"
-            proxy = self._connections.proxy_for(httpx.URL(ex.url)) if self._connections is not None else None
-            if proxy is not None:  # the proxy is down, or refused the call
+            proxy = self._proxy_of(ex.url, proxied=isinstance(e, httpx.ProxyError))
+            if proxy is not None:  # the proxy is down, refused the call, or is no proxy of that kind
                 raise UnreachableError(
                     f"cannot reach {ex.url} through the proxy {proxy}: {e or type(e).__name__}",
                     hint="check HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, or list the agent's host in NO_PROXY",
@@ -266,21 +274,7 @@ class Transport:
             raise _connect_error(ex.url, e, what="--catalog" if ex.label == "catalog" else "--url") from e
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.StreamError) as e:
             ex.error = f"broken: {e}"
-            if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
-                raise UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT) from e
-            if ex.status is None and isinstance(e, httpx.RemoteProtocolError) and _speaks_http2_only(ex.url):
-                raise _grpc_port_error(ex.url) from e
-            if self._deadline is not None and time.monotonic() >= self._deadline:
-                raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout") from e
-            if self._cut is ex:  # the unary bound's watchdog closed it
-                raise TimeoutExpired(
-                    f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
-                    hint="--timeout N waits up to N seconds in all (--timeout 0: no bound)",
-                ) from e
-            raise ConnectionBrokenError(
-                f"the connection to {ex.url} broke before the answer was complete ({e or type(e).__name__})",
-                hint="the agent closed the stream early; retry, or see --debug",
-            ) from e
+            raise self._broken(ex, e) from e
         except httpx.HTTPError as e:
             ex.error = str(e)
             raise UnreachableError(f"request to {ex.url} failed: {e}", hint="check the URL") from e
@@ -366,19 +360,18 @@ class Transport:
         ex = self._new_exchange(label, req.method, req, streaming=False)
         self._emit("on_request", ex)
         try:
-            with self._errors(ex), self._unary_bound(ex) as held:
+            with self._errors(ex), self._bounded(ex, unary=True):
                 resp = self._send(req)
-                held.append(resp)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
                     chunks: list[bytes] = []
-                    try:
-                        with self._watchdog(resp):  # a body that trickles in still ends on time
-                            for chunk in self.body(resp, ex):
+                    with self.body(resp, ex) as body:
+                        try:
+                            for chunk in body:
                                 chunks.append(chunk)
-                    finally:  # a body cut off (timeout, broken connection) still reaches the dump
-                        ex.response_body = b"".join(chunks)
+                        finally:  # a body cut off (timeout, broken connection) still reaches the dump
+                            ex.response_body = b"".join(chunks)
                 finally:
                     resp.close()
         finally:
@@ -386,24 +379,95 @@ class Transport:
         return ex
 
     @contextmanager
-    def _unary_bound(self, ex: Exchange) -> Iterator[list[httpx.Response]]:
-        """Without --timeout, one unary exchange (head and body) ends within cfg.unary_bound
-        seconds: a timer closes its answer (or, while the head is still coming, the connections),
-        and the read that fails says why (_errors). The caller appends the answer to the list."""
-        held: list[httpx.Response] = []
-        if self._deadline is not None or not self.cfg.unary_bound:
-            yield held
-            return
+    def _bounded(self, ex: Exchange, *, unary: bool) -> Iterator[None]:
+        """The one deadline over the block: with --timeout, every connection is shut when the
+        whole call's time runs out; without, a unary exchange (or a stream's head: `unary`) ends
+        within cfg.unary_bound seconds. A read blocked on the head or the body then ends at once,
+        and the error it raises says why (_errors, _broken)."""
+        self._shut = False
+        left = self._remaining()
+        if left is not None:
+            with _after(left, self._abort):
+                yield
+        elif unary and self.cfg.unary_bound:
 
-        def cut() -> None:
-            self._cut = ex
-            if held:
-                held[0].close()
-            elif self._connections is not None:
-                self._connections.abort()
+            def cut() -> None:
+                self._cut = ex
+                self._abort()
 
-        with _after(self.cfg.unary_bound, cut):
-            yield held
+            with _after(self.cfg.unary_bound, cut):
+                yield
+        else:
+            yield
+
+    def _abort(self) -> None:
+        """Shut every connection of the client now (from the deadline's timer thread): a read or
+        a write blocked on one ends at once, and a connection opened meanwhile is shut as it is
+        made (_trace). The pool notices a shut connection before it is used again."""
+        self._shut = True
+        for sock in list(self._sockets):
+            shutdown(sock)
+
+    def _trace(self, event: str, info: dict[str, Any]) -> None:
+        """httpx's `trace` extension: keeps the socket of each connection made (a TCP connection,
+        and its TLS layer), and the address dialled (the proxy's, when the call goes through one)."""
+        if event.endswith("connect_tcp.started"):
+            self._dialed = (str(info.get("host")), info.get("port"))
+        elif event.endswith(".complete"):
+            get = getattr(info.get("return_value"), "get_extra_info", None)
+            sock = get("socket") if get is not None else None
+            if isinstance(sock, socket.socket):
+                self._sockets = [s for s in self._sockets if s.fileno() != -1]  # (closed ones: gone)
+                self._sockets.append(sock)
+                if self._shut:
+                    shutdown(sock)
+
+    def _proxy_of(self, url: str, *, proxied: bool = False) -> str | None:
+        """The proxy (as it may be shown) a failed call to `url` went through, or None: the
+        environment's proxy for its scheme, when the address dialled was not the agent's own (or
+        httpx said the proxy failed: `proxied`)."""
+        proxies = environment_proxies() if self._client is not None else {}
+        target = httpx.URL(url)
+        proxy = proxies.get(target.scheme) or proxies.get("all")
+        if proxy is None:
+            return None
+        if not proxied:
+            dialed = self._dialed
+            if dialed is None or (dialed[0].strip("[]"), dialed[1]) == (
+                target.host,
+                target.port or (443 if target.scheme == "https" else 80),
+            ):
+                return None
+        return shown_proxy(proxy)
+
+    def _broken(self, ex: Exchange, e: httpx.HTTPError | httpx.StreamError) -> A2acliError:
+        """What a read or write that failed means: the deadline or the unary bound (which shut the
+        connection), TLS, a gRPC port, a malformed answer (h11 names what is wrong), or a
+        connection that broke."""
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            return TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+        if self._cut is ex:  # the unary bound's timer shut it
+            return TimeoutExpired(
+                f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
+                hint="--timeout N waits up to N seconds in all (--timeout 0: no bound)",
+            )
+        if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
+            return UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT)
+        text = _one_line(str(e) or type(e).__name__)
+        if isinstance(e, httpx.RemoteProtocolError):
+            if ex.status is None and _speaks_http2_only(ex.url):
+                return _grpc_port_error(ex.url)
+            if not any(text.startswith(eof) for eof in _CLOSED_EARLY):  # h11 refused what it read
+                from a2acli.errors import InvalidResponseError
+
+                return InvalidResponseError(
+                    f"{ex.url} sent a malformed HTTP {'answer' if ex.status is None else 'body'}: {text}",
+                    hint="the agent (or a proxy on the way) breaks HTTP/1.1; --debug shows what was read",
+                )
+        return ConnectionBrokenError(
+            f"the connection to {ex.url} broke before the answer was complete ({text})",
+            hint="the agent closed the stream early; retry, or see --debug",
+        )
 
     @contextmanager
     def open_stream(self, req: httpx.Request, *, label: str) -> Iterator[tuple[Exchange, httpx.Response]]:
@@ -414,11 +478,12 @@ class Transport:
         self._emit("on_request", ex)
         try:
             with self._errors(ex):
-                resp = self._send(req)
+                with self._bounded(ex, unary=True):  # the head: bounded like a unary answer
+                    resp = self._send(req)
                 try:
                     self._fill(ex, resp)
                     self._emit("on_response", ex)
-                    with self._watchdog(resp):
+                    with self._bounded(ex, unary=False):
                         yield ex, resp
                 finally:
                     resp.close()
@@ -436,25 +501,37 @@ class Transport:
 
         with self.open_stream(req, label=label) as (ex, resp):
             if not 200 <= resp.status_code < 300:
-                ex.response_body = b"".join(self.body(resp, ex))
+                with self.body(resp, ex) as body:
+                    ex.response_body = b"".join(body)
                 yield ex, iter(())
-            else:
-                yield ex, iter_events(ex, resp, self.taps, self.cfg.max_body, idle)
+                return
+            events = iter_events(ex, resp, self.taps, self.cfg.max_body, idle)
+            try:
+                yield ex, events
+            finally:
+                events.close()  # the answer's reader ends here on every path, not at exit
 
-    def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[bytes]:
+    @contextmanager
+    def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[Iterator[bytes]]:
         """The answer's body decoded, piece by piece, stopped at its cap (BodyTooLargeError): a
         public document's is its own (limits.DOCUMENT_CAPS: a card, a key set, a catalog), or
-        --max-body when lower; any other answer's --max-body."""
+        --max-body when lower; any other answer's --max-body. Its reader ends with the block."""
+        raw = RawBody(resp)
+        pieces = inflate(raw, raw.coding)
         own = DOCUMENT_CAPS.get(ex.label)
-        if own is None:
-            return capped(decoded(resp), self.cfg.max_body, f"the answer of {ex.url}")
-        cap, what, hint = own
-        return capped(
-            decoded(resp),
-            min(cap, self.cfg.max_body),
-            f"{what} at {ex.url}",
-            hint=None if self.cfg.max_body < cap else hint,
-        )
+        try:
+            if own is None:
+                yield capped(pieces, self.cfg.max_body, f"the answer of {ex.url}")
+            else:
+                cap, what, hint = own
+                yield capped(
+                    pieces,
+                    min(cap, self.cfg.max_body),
+                    f"{what} at {ex.url}",
+                    hint=None if self.cfg.max_body < cap else hint,
+                )
+        finally:
+            raw.close()
 
     @staticmethod
     def describe(req: httpx.Request) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -468,7 +545,10 @@ class Transport:
         public card's GET carries none and follows any."""
         public = bool(req.extensions.get("a2acli.public"))
         for _ in range(10):
+            req.extensions = {**req.extensions, "trace": self._trace, "timeout": self._capped(req)}
             resp = self.client.send(req, stream=True, follow_redirects=False)
+            if resp.status_code == 407:
+                self._proxy_refused(req, resp)
             target = resp.next_request
             if target is None:
                 return resp
@@ -506,16 +586,28 @@ class Transport:
             req = target
         raise HttpError(f"{req.url}: too many redirects", hint="check --url / --endpoint")
 
-    @contextmanager
-    def _watchdog(self, resp: httpx.Response) -> Iterator[None]:
-        """Close `resp` when the whole-call deadline passes: httpx's read timeout bounds each
-        read, so an answer that trickles in (or a silent stream) would otherwise outlive it."""
+    def _capped(self, req: httpx.Request) -> dict[str, float | None]:
+        """The request's timeouts (httpx's `timeout` extension), each capped at what is left of
+        the whole call's --timeout, as it is sent (not when it was prepared)."""
+        timeouts = dict(req.extensions.get("timeout") or self._timeout().as_dict())
         left = self._remaining()
-        if left is None:
-            yield
+        if left is not None:
+            timeouts = {k: left if v is None else min(v, left) for k, v in timeouts.items()}
+        return timeouts
+
+    def _proxy_refused(self, req: httpx.Request, resp: httpx.Response) -> None:
+        """A 407 is a proxy's answer, never the agent's: named as the proxy's when the environment
+        names one for the URL (an https:// agent's proxy refuses the tunnel: httpx's ProxyError)."""
+        proxies = environment_proxies()
+        proxy = proxies.get(req.url.scheme) or proxies.get("all")
+        if proxy is None or is_loopback(req.url.host):  # (loopback: called directly, never proxied)
             return
-        with _after(left, resp.close):
-            yield
+        resp.close()
+        raise UnreachableError(
+            f"the proxy {shown_proxy(proxy)} refused to carry the call to {req.url}: HTTP 407 {resp.reason_phrase}".rstrip(),
+            hint="the proxy wants credentials: give them in its URL (HTTP_PROXY=http://USER:PASSWORD@HOST:PORT),"
+            " or list the agent's host in NO_PROXY",
+        )
 
     def check_deadline(self) -> None:
         if self._deadline is not None:  # (once per stream event: nothing to do without --timeout)
@@ -546,6 +638,19 @@ def _bad_url(url: str) -> Iterator[None]:
             f"cannot call {shown!r}: it is not a valid URL ({e})",
             hint="the Agent Card (or the answer) names a broken URL; --endpoint URL calls one of your choice",
         ) from None
+
+
+# How h11 words an answer that ended early (the connection closed): a broken connection, not a
+# malformed answer.
+_CLOSED_EARLY = ("Server disconnected", "peer closed")
+
+
+def _one_line(text: str) -> str:
+    """An error's text on one line, cut short: what an agent sent may be in it."""
+    import re
+
+    line = re.sub(r"bytearray\(b(['\"])(.*?)\1\)", r"\1\2\1", " ".join(text.split()))  # h11: bytearray(b'…')
+    return line if len(line) <= 200 else line[:200] + "…"
 
 
 def _raw_headers(headers: httpx.Headers) -> list[tuple[str, str]]:

@@ -93,13 +93,31 @@ class _Inflater:
             yield out
 
 
-def decoded(resp: httpx.Response, *, bomb_guard: bool = False) -> Iterator[bytes]:
-    """A response's body, inflated here a bounded piece at a time. One already read (httpx reads
-    a body given as bytes when the response is built, as mocks do) is its content, as decoded.
-    `bomb_guard`: a stream's (no cap on the whole): stopped when it expands like a bomb."""
-    if resp.is_stream_consumed and hasattr(resp, "_content"):
-        return iter([resp.content])
-    return inflate(resp.iter_raw(), resp.headers.get("content-encoding"), bomb_guard=bomb_guard)
+class RawBody:
+    """A response's body as it crosses the wire, one network read at a time (httpx's `iter_raw`),
+    owned by its reader: close() ends httpx's reader with the response, on every path, so that
+    none is left half-read for the interpreter's exit (where its finalizer fails). A body already
+    read (httpx reads one given as bytes when the response is built, as mocks do) is its content,
+    decoded already."""
+
+    def __init__(self, resp: httpx.Response) -> None:
+        self._reads: Iterator[bytes] | None = None
+        self._content = b""
+        # the content codings still to undo (limits.inflate): none once httpx has read the body
+        self.coding: str | None = None
+        if resp.is_stream_consumed and hasattr(resp, "_content"):
+            self._content = resp.content
+        else:
+            self._reads = resp.iter_raw()
+            self.coding = resp.headers.get("content-encoding")
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter([self._content]) if self._reads is None else self._reads
+
+    def close(self) -> None:
+        close = getattr(self._reads, "close", None)
+        if close is not None:
+            close()
 
 
 def inflate(raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: bool = False) -> Iterator[bytes]:

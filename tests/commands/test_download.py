@@ -6,9 +6,7 @@ import base64
 import json
 from pathlib import Path
 
-import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 from hostile_server import hostile, rpc_answer
 
@@ -212,3 +210,47 @@ def test_a_part_that_cannot_be_fetched_does_not_stop_the_others(cli, agent, tmp_
     if mode == "json":
         doc = json.loads(result.stdout)  # one document: the files saved and the one that failed
         assert len(doc["files"]) == 4 and [f["source"] for f in doc["failed"]] == [f"{AGENT}/files/r.pdf"]
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Le",  # closed inside the header block
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: identity, chunked\r\n\r\n4\r\n%PDF\r\n0\r\n\r\n",  # broken framing
+        b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n%PDF-1.7",  # short of its Content-Length
+    ],
+    ids=["closed-in-head", "identity-chunked", "short-body"],
+)
+def test_a_truncated_or_misframed_file_is_an_error_and_no_file_is_left(cli, tmp_path, sent):
+    """Issue 35: exit 1 naming the part, and nothing under the final name (nor a temporary file)."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(sent)
+
+    threading.Thread(target=serve, daemon=True).start()
+    files = f"http://127.0.0.1:{srv.getsockname()[1]}"
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [
+        {"artifactId": "a", "name": "report", "parts": [{"url": f"{files}/r.pdf", "filename": "r.pdf"}, {"text": "fine", "filename": "ok.txt"}]},
+    ]}
+    try:
+        with hostile() as h:
+            _agent_with(task, h)
+            result = cli("tasks", "download", "t-1", "-u", h.url, "--dir", str(tmp_path / "out"))
+    finally:
+        srv.close()
+    assert result.exit_code == 1, result.stderr
+    assert "r.pdf" in result.stderr and "could not be saved" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["ok.txt"]

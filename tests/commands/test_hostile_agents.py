@@ -275,3 +275,49 @@ def test_an_sse_error_event_has_a_hint(cli, data, said, hint, command):
     assert result.exit_code == 1, result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith(("error:", "hint:"))]
     assert errors[0].startswith(f"error: {said}") and errors[1].startswith(f"hint: {hint}"), result.stderr
+
+
+def _gzip_bomb() -> bytes:
+    import gzip
+
+    return gzip.compress(b"data: " + b"0" * (64 * 1024 * 1024) + b"\n\n", compresslevel=9)
+
+
+STREAM_FAULTS = {  # issue 35: each ended with `Exception ignored in: <generator object Response.iter_raw …>`
+    "noresult": (b'data: {"jsonrpc": "2.0", "id": 1}\n\n', {}),
+    "sse-error": (b"event: error\ndata: boom\n\n", {}),
+    "sse-nonjson": (b"data: not json\n\n", {}),
+    "sse-nonrpc": (b'data: {"hello": "world"}\n\n', {}),
+    "wrongtype-result-string": (b'data: {"jsonrpc": "2.0", "id": 1, "result": "x"}\n\n', {}),
+    "wrongtype-result-list": (b'data: {"jsonrpc": "2.0", "id": 1, "result": [1]}\n\n', {}),
+    "wrongtype-task-number": (b'data: {"jsonrpc": "2.0", "id": 1, "result": {"task": 5}}\n\n', {}),
+    "wrongtype-status-string": (b'data: {"jsonrpc": "2.0", "id": 1, "result": {"statusUpdate": {"taskId": "t", "contextId": "c", "status": "x"}}}\n\n', {}),
+    "gzipbomb": (_gzip_bomb(), {"Content-Encoding": "gzip"}),
+    "hugegarbage": (b"data: " + b"x" * (3 * 1024 * 1024), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STREAM_FAULTS))
+def test_a_stream_fault_leaves_nothing_for_exit(name):
+    """A real `a2a stream` process: the clean error and its exit code, and no `Traceback` or
+    `Exception ignored` on stderr (every streamed answer closed on every path, errors included)."""
+    import subprocess
+    import sys
+
+    from hostile_server import hostile
+
+    body, headers = STREAM_FAULTS[name]
+
+    def answer(handler, seen):
+        handler._send(200, {"Content-Type": "text/event-stream", **headers}, body)
+
+    with hostile() as agent:
+        agent.card(v1_card(url=f"{agent.url}/rpc", capabilities={"streaming": True}))
+        agent.rpc(answer)
+        for args in (["stream", "hi"], ["stream", "hi", "-o", "json"]):
+            proc = subprocess.run(
+                [sys.executable, "-m", "a2acli", *args, "-u", agent.url, "--max-body", "1M"],
+                capture_output=True, text=True, timeout=120,
+            )
+            assert proc.returncode == 1, (args, proc.stderr)
+            assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr

@@ -74,7 +74,7 @@ def test_the_same_port_as_an_endpoint(cli, grpc_port):
     assert grpc_port.requests == 1  # the message was sent once, not again
 
 
-def test_another_broken_answer_is_still_a_broken_connection():
+def test_another_broken_answer_is_a_malformed_answer_not_a_grpc_port():
     port = Port(b"\x16\x03\x01 not http at all\r\n\r\n")
     try:
         from typer.testing import CliRunner
@@ -85,4 +85,5 @@ def test_another_broken_answer_is_still_a_broken_connection():
     finally:
         port.close()
     assert result.exit_code == 1, result.stderr
-    assert "broke before the answer was complete" in result.stderr and "gRPC" not in result.stderr
+    assert "sent a malformed HTTP answer: illegal status line: '\\x16\\x03\\x01 not http at all'" in result.stderr
+    assert "gRPC" not in result.stderr

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import ssl
-import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -142,3 +141,14 @@ def test_bad_files_are_exit_2(cli, https, pki, args, needle):
     result = cli("card", "fetch", "-u", https, *args)
     assert result.exit_code == 2, result.stderr
     assert needle in result.stderr and "hint:" in result.stderr
+
+
+@pytest.mark.parametrize("extra", [[], ["--cert", "CERT"]], ids=["default", "with-cert"])
+def test_ssl_cert_file_naming_no_bundle_is_a_usage_error(cli, monkeypatch, pki, extra):
+    """SSL_CERT_FILE (read by httpx's default context) naming nothing: exit 2, not an internal error;
+    read with --cert too (issue 35)."""
+    monkeypatch.setenv("SSL_CERT_FILE", "/nonexistent/ca.pem")
+    args = [str(pki / "client-combined.pem") if a == "CERT" else a for a in extra]
+    result = cli("card", "fetch", "-u", "https://127.0.0.1:1", *args)
+    assert result.exit_code == 2, result.stderr
+    assert "SSL_CERT_FILE" in result.stderr and "Traceback" not in result.stderr

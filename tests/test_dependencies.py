@@ -1,0 +1,82 @@
+"""Dependencies as imported (issue 33): every third-party module a2acli imports is declared in
+pyproject.toml (the core's as a dependency, an optional feature's in its extra), and every
+declared dependency of the core and of the feature extras is imported by a2acli. Read from the
+source (its import statements, walked with ast) and the installed distributions' metadata."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "a2acli"
+# Extras that are features of a2acli (its own modules import them); bench and dev are tools.
+FEATURE_EXTRAS = ("server", "grpc", "verify")
+# Modules that come with a declared requirement's extra rather than as a requirement of their own:
+# the official SDK's server (starlette) and gRPC stubs (grpcio, protobuf, googleapis-common-protos).
+THROUGH = {"starlette": "a2a-sdk", "grpc": "a2a-sdk", "google": "a2a-sdk"}
+
+
+def _pyproject() -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def imported_modules() -> set[str]:
+    """The top-level names of every absolute import in a2acli that is neither stdlib nor a2acli."""
+    found: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    return {m for m in found if m not in sys.stdlib_module_names and m != "a2acli"}
+
+
+def declared() -> dict[str, str]:
+    """Each declared distribution (lowercase, dashes) and where: `core` or the extra's name."""
+    project = _pyproject()["project"]
+    where = {_name(r): "core" for r in project["dependencies"]}
+    for extra in FEATURE_EXTRAS:
+        for r in project["optional-dependencies"][extra]:
+            where.setdefault(_name(r), extra)
+    return where
+
+
+def _distribution(module: str) -> str:
+    if module in THROUGH:
+        return THROUGH[module]
+    if module == "tomli":  # Python 3.10's TOML reader, declared for it alone (not installed on 3.11+)
+        return "tomli"
+    names = packages_distributions().get(module) or [module]
+    return names[0].lower().replace("_", "-")
+
+
+def test_every_imported_module_is_declared():
+    want = declared()
+    missing = sorted(f"{m} ({_distribution(m)})" for m in imported_modules() if _distribution(m) not in want)
+    assert missing == [], f"imported by a2acli but not declared in pyproject.toml: {missing}"
+
+
+def test_every_declared_dependency_is_imported():
+    used = {_distribution(m) for m in imported_modules()}
+    unused = sorted(f"{name} [{where}]" for name, where in declared().items() if name not in used)
+    assert unused == [], f"declared in pyproject.toml but imported by no module of a2acli: {unused}"
+
+
+def test_each_declared_dependency_has_a_range():
+    project = _pyproject()["project"]
+    for r in [*project["dependencies"], *(r for e in FEATURE_EXTRAS for r in project["optional-dependencies"][e])]:
+        spec = r.split(";")[0]
+        assert ">=" in spec and "<" in spec.split(">=", 1)[1], f"{r}: no tested range (>=low,<high)"
