@@ -56,8 +56,10 @@ class _Ids(NullTap):
 
     def __init__(self) -> None:
         self.ids: list[str] = []
+        self.last: Any = None  # the last exchange answered (per-binding error checks read it)
 
     def on_response(self, ex: Any) -> None:
+        self.last = ex
         if ex.request_id:
             self.ids.append(ex.request_id)
 
@@ -136,6 +138,9 @@ class ProbeSteps:
         self.caps = core_card.get("capabilities") or {}
         self.answered = False  # some call got an A2A answer (a result, or an error with an A2A code)
         self.not_a2a = ""  # the first answer that was not A2A (a non-JSON-RPC HTTP 500...)
+        self.task: dict[str, Any] | None = None  # the round trip's task (canonical V1), once made
+        self.model: list[Any] = []  # data-model problems (check.datamodel.Problem) in every answer
+        self.inspected: dict[str, int] = {}  # what the data-model check saw: "SendMessage" -> answers
 
     def saw(self, e: A2acliError | None = None) -> None:
         """Evidence for "answers A2A": a decoded result (`e` None) or an error with an A2A code."""
@@ -182,6 +187,28 @@ class ProbeSteps:
             call.ids.take(),
         )
         return None
+
+    def inspect(self, result: Any, what: str) -> None:
+        """Hold one answer (or stream event), as the wire spelt it, to the data model."""
+        from a2acli.check import datamodel
+
+        form = datamodel.V0 if self.itf.wire is Wire.V0 else datamodel.V1
+        if self.itf.wire is Wire.V0 and self.itf.binding != "jsonrpc":
+            form = datamodel.ANY  # the 0.3 proto-JSON: servers spell its enums both ways
+        self.inspected[what] = self.inspected.get(what, 0) + 1
+        for p in datamodel.problems(result, self.itf.wire.version, form):
+            self.model.append(p._replace(text=f"{what}: {p.path}: {p.text}"))
+
+    def rule(self, name: str, status: str, detail: str, ids: tuple[str, ...] = (), title: str = "") -> None:
+        """A check of a row of check.rules: its title and citation from the row."""
+        from a2acli.check.rules import RULES, cite
+
+        self.add(name, title or RULES[name].what, status, detail, cite(name, self.itf.wire), ids)
+
+    def _invoke(self, call: Any, method: str, params: Any) -> Any:
+        """A call sent as given (`a2a call`): malformed params reach the agent as written."""
+        call.endpoint()
+        return list(call.invoke(call.encode_call(method, params)))
 
     def _shape(self, result: Any) -> list[str]:
         """What in an answer is not shaped as the version asks: kind present in 0.3 and absent

@@ -24,7 +24,7 @@ from a2acli.check.checks import (
     _call,
     _code_name,
 )
-from a2acli.check.probe_features import FeatureSteps
+from a2acli.check.probe_semantics import SemanticSteps
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.wire import Wire, version_of
@@ -64,7 +64,7 @@ def interfaces(core_card: dict[str, Any]) -> tuple[list[Interface], list[Check]]
     return out, skipped
 
 
-class _Probe(FeatureSteps):
+class _Probe(SemanticSteps):
     """The checks of one interface, in order; a step that cannot reach the agent ends it."""
 
     def run(self) -> list[Check]:
@@ -102,8 +102,8 @@ class _Probe(FeatureSteps):
     def _steps(self, call: Any) -> None:
         unknown = f"a2acli-check-{uuid.uuid4()}"
         get = METHODS["GetTask"]
-        # reachable, and an unknown task is TaskNotFoundError
-        self.expect_error(
+        # reachable, and an unknown task is TaskNotFoundError, in the binding's own form
+        found = self.expect_error(
             call,
             "task-not-found",
             "GetTask of an unknown id",
@@ -111,6 +111,7 @@ class _Probe(FeatureSteps):
             lambda: call.unary(get, {"id": unknown}),
             (TASK_NOT_FOUND,),
         )
+        self._error_form(call.ids.last, found)
         # an explicit version it does not serve: once per binding (the header, not the body, is tested)
         if self.itf.wire is Wire.V0 and not self.both:
             self._version_unsupported_v0(call, get, unknown)
@@ -175,14 +176,23 @@ class _Probe(FeatureSteps):
                 (INVALID_PARAMS,),
                 also=(INVALID_REQUEST,),
             )
+        self._input_validation(call)
+        self._unknown_task_message(call)
         task_id = self._send(call) if not self.read_only else None
         if self.read_only:
             self.add("message-send", "message round trip", SKIP, "--read-only", "§3.1 SendMessage")
-        self._streaming(call)
+        self._blocking()
+        self._get_task(call)
+        self._continue_terminal(call)
+        self._streams(call)
+        self._subscribe(call)
         self._push(call, task_id)
         self._push_delivery(call)
         self._extended(call)
         self._paging(call)
+        self._list_rules(call)
+        self._cancel(call)
+        self._data_model()
 
     def _version_unsupported_v0(self, call: Any, get: Any, unknown: str) -> None:
         """A binding the card offers under 0.3 only: VersionNotSupportedError (-32009) exists only
@@ -226,9 +236,6 @@ class _Probe(FeatureSteps):
         ex = call.carrier().exchange(req, label=enc.method)
         return call.binding_of(enc).read_unary(enc, ex, warn=lambda _t: None)
 
-    def _invoke(self, call: Any, method: str, params: Any) -> Any:
-        call.endpoint()
-        return list(call.invoke(call.encode_call(method, params)))
 
 
 def probe(

@@ -1,0 +1,419 @@
+"""The deeper steps of an interface's probe, each a row of check.rules (its keyword, its sections
+in A2A 1.0 and 0.3, the TCK's ids): input validation, a message naming an unknown task, blocking,
+GetTask and historyLength, a message to and a cancel of a finished task, subscribing to an unknown
+or a finished task, the stream's order, ListTasks' last page, artifacts and filter, the per-binding
+error form, and the data model of every answer (check.datamodel).
+
+A rule that depends on what the agent does (a terminal task, a history to cut) is judged only when
+the answer shows the case; otherwise it is skipped with the reason. Steps that may create state
+(a message that should be refused, a cancel) are skipped under --read-only."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, WARN, _code_name
+from a2acli.check.probe_features import FeatureSteps
+from a2acli.check.rules import RULES, broken, cite
+from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
+from a2acli.wire import Wire
+from a2acli.wire.methods import METHODS
+from a2acli.wire.translate.enums import INTERRUPTED_STATES, TERMINAL_STATES
+
+TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION = -32002, -32004
+ERROR_DOMAIN = "a2a-protocol.org"
+# what TaskNotFoundError is in each binding's own terms (A2A 1.0 §5.4)
+NOT_FOUND = {"rest": ("HTTP status", "404"), "grpc": ("gRPC status", "NOT_FOUND")}
+
+
+def _message(text: str, **extra: Any) -> dict[str, Any]:
+    return {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": text}], **extra}
+
+
+class SemanticSteps(FeatureSteps):
+    """The rule steps of one interface's probe (what the specification says, checked)."""
+
+    def expect_rule(
+        self, call: Any, name: str, run: Any, want: tuple[int, ...], also: tuple[int, ...] = ()
+    ) -> A2acliError | None:
+        return self.expect_error(call, name, RULES[name].what, cite(name, self.itf.wire), run, want, also)
+
+    def _created(self, name: str) -> bool:
+        """Skipped under --read-only (a step whose request would create a task on a deviating agent)."""
+        if self.read_only:
+            self.rule(name, SKIP, "--read-only (a deviating agent would create a task)")
+        return self.read_only
+
+    # -- input validation ---------------------------------------------------------------------------
+
+    def _input_validation(self, call: Any) -> None:
+        cases = (
+            ("message-no-role", {"messageId": str(uuid.uuid4()), "parts": [{"text": "a2a check: no role"}]}),
+            ("message-empty-parts", {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": []}),
+        )
+        for name, message in cases:
+            if not self._created(name):
+                self.expect_rule(
+                    call,
+                    name,
+                    lambda m=message: self._invoke(call, "SendMessage", {"message": m}),
+                    (INVALID_PARAMS,),
+                    also=(INVALID_REQUEST,),
+                )
+
+    # -- operation semantics -------------------------------------------------------------------------
+
+    def _unknown_task_message(self, call: Any) -> None:
+        if self._created("send-unknown-task"):
+            return
+        message = _message("a2a check: unknown task", taskId=f"a2acli-check-{uuid.uuid4()}")
+        self.expect_rule(
+            call,
+            "send-unknown-task",
+            lambda: call.unary(METHODS["SendMessage"], {"message": message}),
+            (TASK_NOT_FOUND,),
+        )
+
+    def _blocking(self) -> None:
+        """The round trip is a blocking send (1.0's default): its task is terminal or interrupted."""
+        if self.itf.wire is Wire.V0:
+            self.rule("blocking", SKIP, "0.3 leaves the default (blocking or not) to the agent")
+            return
+        if self.task is None:
+            self.rule("blocking", SKIP, "the round trip made no task (a Message answers at once)")
+            return
+        state = (self.task.get("status") or {}).get("state")
+        if state in TERMINAL_STATES or state in INTERRUPTED_STATES:
+            self.rule("blocking", PASS, f"answered in {state}")
+        else:
+            self.rule("blocking", broken("blocking"), f"answered in {state} before the task finished")
+
+    def _get_task(self, call: Any) -> None:
+        if self.task is None:
+            for name in ("get-task", "history-length"):
+                self.rule(name, SKIP, "--read-only" if self.read_only else "the round trip made no task")
+            return
+        task_id = str(self.task.get("id"))
+        try:
+            full = call.unary(METHODS["GetTask"], {"id": task_id})
+            self.saw()
+            self.inspect(full.result, "GetTask")
+            cut = call.unary(METHODS["GetTask"], {"id": task_id, "historyLength": 1})
+            none = call.unary(METHODS["GetTask"], {"id": task_id, "historyLength": 0})
+        except (UnreachableError, TimeoutExpired):
+            raise
+        except A2acliError as e:
+            self.saw(e)
+            self.rule("get-task", broken("get-task"), f"GetTask of {task_id}: {_code_name(e)}", call.ids.take())
+            self.rule("history-length", SKIP, "GetTask failed")
+            return
+        ids = call.ids.take()
+        got = (full.core or {}).get("id") if isinstance(full.core, dict) else None
+        if got == task_id:
+            self.rule("get-task", PASS, f"task {task_id}", ids)
+        else:
+            self.rule("get-task", broken("get-task"), f"asked for {task_id}, got {got!r}", ids)
+        self._history(full.core, cut.core, none.core, ids)
+
+    def _history(self, full: Any, cut: Any, none: Any, ids: tuple[str, ...]) -> None:
+        def history(t: Any) -> list[Any]:
+            h = t.get("history") if isinstance(t, dict) else None
+            return h if isinstance(h, list) else []
+
+        if len(history(cut)) > 1:
+            self.rule(
+                "history-length",
+                broken("history-length"),
+                f"historyLength 1 gave {len(history(cut))} messages",
+                ids,
+            )
+        elif history(none) and self.itf.wire is Wire.V1:  # 0.3 says nothing of 0
+            self.rule("history-length", WARN, f"historyLength 0 gave {len(history(none))} message(s) (SHOULD omit)", ids)
+        elif len(history(full)) < 2:
+            self.rule("history-length", SKIP, f"the task's history has {len(history(full))} message(s): nothing to cut")
+        else:
+            self.rule("history-length", PASS, f"{len(history(full))} messages cut to {len(history(cut))}; 0 gave none", ids)
+
+    def _terminal(self) -> str | None:
+        """The round trip's task id when the answer shows it in a terminal state."""
+        if self.task is None:
+            return None
+        state = (self.task.get("status") or {}).get("state")
+        return str(self.task.get("id")) if state in TERMINAL_STATES else None
+
+    def _not_terminal(self, name: str) -> bool:
+        if self._terminal() is not None:
+            return False
+        why = "--read-only" if self.read_only else "the round trip made no task"
+        if self.task is not None:
+            why = f"the round trip's task is {(self.task.get('status') or {}).get('state')}, not terminal: the case does not arise"
+        self.rule(name, SKIP, why)
+        return True
+
+    def _continue_terminal(self, call: Any) -> None:
+        if self._not_terminal("continue-terminal"):
+            return
+        task = self.task or {}
+        message = _message("a2a check: to a finished task", taskId=task.get("id"), contextId=task.get("contextId"))
+        self.expect_rule(
+            call,
+            "continue-terminal",
+            lambda: call.unary(METHODS["SendMessage"], {"message": message}),
+            (UNSUPPORTED_OPERATION,),
+            also=(INVALID_PARAMS, INVALID_REQUEST, TASK_NOT_CANCELABLE),
+        )
+
+    def _cancel(self, call: Any) -> None:
+        unknown = f"a2acli-check-{uuid.uuid4()}"
+        self.expect_rule(
+            call, "cancel-unknown", lambda: call.unary(METHODS["CancelTask"], {"id": unknown}), (TASK_NOT_FOUND,)
+        )
+        terminal = self._terminal()
+        if terminal is not None:
+            self.expect_rule(
+                call,
+                "cancel-terminal",
+                lambda: call.unary(METHODS["CancelTask"], {"id": terminal}),
+                (TASK_NOT_CANCELABLE,),
+            )
+            return
+        self._not_terminal("cancel-terminal")
+        if self.task is not None:  # still running or waiting: cancel it (the probe's cleanup), as the rule says
+            self._cancel_running(call, str(self.task.get("id")))
+
+    def _cancel_running(self, call: Any, task_id: str) -> None:
+        try:
+            reply = call.unary(METHODS["CancelTask"], {"id": task_id})
+        except (UnreachableError, TimeoutExpired):
+            raise
+        except A2acliError as e:
+            self.saw(e)
+            status = WARN if e.a2a_code == TASK_NOT_CANCELABLE else broken("cancel")
+            self.rule("cancel", status, f"CancelTask of {task_id}: {_code_name(e)}", call.ids.take())
+            return
+        self.saw()
+        self.inspect(reply.result, "CancelTask")
+        state = ((reply.core or {}).get("status") or {}).get("state") if isinstance(reply.core, dict) else None
+        ok = state == "TASK_STATE_CANCELED"
+        self.rule("cancel", PASS if ok else broken("cancel"), f"the task is now {state}", call.ids.take())
+
+    # -- streaming ---------------------------------------------------------------------------------------
+
+    def _streams(self, call: Any) -> None:
+        kinds: list[str] = []
+        ended = self._streaming(call, kinds)
+        self._stream_order(kinds, ended)
+
+    def _stream_order(self, kinds: list[str], ended: bool) -> None:
+        """The events of the streaming round trip (their kinds, in order): a Task first then updates,
+        or exactly one Message (A2A 1.0 §3.1.2)."""
+        if not kinds:
+            self.rule("stream-order", SKIP, "no stream to read (not claimed, --read-only, or it failed)")
+            return
+        if kinds[0] == "message":
+            status = PASS if len(kinds) == 1 else broken("stream-order")
+            self.rule("stream-order", status, "one Message" if len(kinds) == 1 else f"a Message, then {len(kinds) - 1} more event(s)")
+            return
+        if kinds[0] != "task" and self.itf.wire is Wire.V1:
+            self.rule("stream-order", broken("stream-order"), f"the first event is a {kinds[0]}, not the Task")
+            return
+        if "message" in kinds[1:] or "task" in kinds[1:] and self.itf.wire is Wire.V1:
+            self.rule("stream-order", broken("stream-order"), f"events after the Task: {', '.join(kinds[1:])}")
+            return
+        self.rule(
+            "stream-order",
+            PASS if ended else broken("stream-order"),
+            f"{kinds[0]} first, {len(kinds)} event(s)" + ("" if ended else ", closed before a terminal state"),
+        )
+
+    def _subscribe(self, call: Any) -> None:
+        if not self.caps.get("streaming"):
+            for name in ("subscribe-unknown", "subscribe-terminal"):
+                self.rule(name, SKIP, "the card does not claim streaming")
+            return
+        unknown = f"a2acli-check-{uuid.uuid4()}"
+        self.expect_rule(
+            call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,)
+        )
+        terminal = self._terminal()
+        if terminal is None:
+            self._not_terminal("subscribe-terminal")
+            return
+        self.expect_rule(
+            call,
+            "subscribe-terminal",
+            lambda: self._drain(call, terminal),
+            (UNSUPPORTED_OPERATION,),
+            also=(INVALID_PARAMS, INVALID_REQUEST, TASK_NOT_FOUND),
+        )
+
+    def _drain(self, call: Any, task_id: str) -> int:
+        events = 0
+        for reply in call.stream(METHODS["SubscribeToTask"], {"id": task_id}):
+            events += 1
+            self.inspect(reply.result, "SubscribeToTask")
+        return events
+
+    # -- ListTasks ------------------------------------------------------------------------------------
+
+    def _list_rules(self, call: Any) -> None:
+        names = ("list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter")
+        if self.itf.wire is Wire.V0:
+            for name in names:
+                self.rule(name, SKIP, "0.3 has no ListTasks")
+            return
+        context = (self.task or {}).get("contextId")
+        try:
+            page = call.unary(METHODS["ListTasks"], {"pageSize": 100})
+            self.saw()
+            mine = call.unary(METHODS["ListTasks"], {"contextId": context}) if context else None
+        except (UnreachableError, TimeoutExpired):
+            raise
+        except A2acliError as e:
+            self.saw(e)
+            for name in names:
+                self.rule(name, FAIL, f"ListTasks: {_code_name(e)}", call.ids.take())
+            return
+        ids = call.ids.take()
+        self.inspect(page.result, "ListTasks")
+        self._last_page(page.result, ids)
+        self._no_artifacts(page.result, ids)
+        self._filtered(mine, str(context or ""), ids)
+
+    def _last_page(self, result: Any, ids: tuple[str, ...]) -> None:
+        if not isinstance(result, dict):
+            self.rule("list-tasks-last-page", FAIL, "the answer is not an object", ids)
+            return
+        token = result.get("nextPageToken")
+        if token:
+            self.rule("list-tasks-last-page", SKIP, "more than 100 tasks: the last page was not read", ids)
+        elif self.itf.binding == "grpc":  # proto3: an empty string is not sent, and cannot be told from none
+            self.rule("list-tasks-last-page", PASS, "no next page (gRPC carries \"\" as the default)", ids)
+        elif token == "":
+            self.rule("list-tasks-last-page", PASS, 'nextPageToken ""', ids)
+        else:
+            self.rule("list-tasks-last-page", broken("list-tasks-last-page"), "the last page has no nextPageToken field (it must be \"\")", ids)
+
+    def _no_artifacts(self, result: Any, ids: tuple[str, ...]) -> None:
+        tasks = result.get("tasks") if isinstance(result, dict) else None
+        tasks = [t for t in tasks if isinstance(t, dict)] if isinstance(tasks, list) else []
+        if not tasks:
+            self.rule("list-tasks-artifacts", SKIP, "ListTasks gave no task", ids)
+            return
+        carry = [str(t.get("id")) for t in tasks if "artifacts" in t]
+        if carry:
+            detail = f"{len(carry)} of {len(tasks)} task(s) carry artifacts without includeArtifacts (first: {carry[0]})"
+            self.rule("list-tasks-artifacts", broken("list-tasks-artifacts"), detail, ids)
+        else:
+            self.rule("list-tasks-artifacts", PASS, f"{len(tasks)} task(s), none with artifacts", ids)
+
+    def _filtered(self, reply: Any, context: str, ids: tuple[str, ...]) -> None:
+        if reply is None:
+            self.rule("list-tasks-filter", SKIP, "--read-only" if self.read_only else "the round trip made no task")
+            return
+        tasks = [t for t in (reply.core or {}).get("tasks") or [] if isinstance(t, dict)]
+        others = [t.get("contextId") for t in tasks if t.get("contextId") != context]
+        found = any(t.get("id") == (self.task or {}).get("id") for t in tasks)
+        stamps = [str((t.get("status") or {}).get("timestamp") or "") for t in tasks]
+        bad = broken("list-tasks-filter")
+        if others:
+            self.rule("list-tasks-filter", bad, f"contextId {context} also gave tasks of {others[0]}", ids)
+        elif not found:
+            self.rule("list-tasks-filter", bad, f"contextId {context} did not give the task just made", ids)
+        elif all(stamps) and stamps != sorted(stamps, reverse=True):
+            self.rule("list-tasks-filter", bad, "the tasks are not newest first (status timestamp)", ids)
+        else:
+            self.rule("list-tasks-filter", PASS, f"{len(tasks)} task(s) of context {context}", ids)
+
+    # -- per-binding errors ----------------------------------------------------------------------------
+
+    def _error_form(self, ex: Any, err: A2acliError | None) -> None:
+        """The TaskNotFoundError of the unknown-task step in the binding's own form (A2A 1.0 §5.4,
+        §9.5, §10.6, §11.6): the HTTP status or gRPC code, and google.rpc.ErrorInfo."""
+        if self.itf.wire is Wire.V0:
+            for name in ("error-status", "error-info"):
+                self.rule(name, SKIP, "0.3 defines no per-binding error mapping or ErrorInfo")
+            return
+        if ex is None or err is None or err.a2a_code != TASK_NOT_FOUND:
+            for name in ("error-status", "error-info"):
+                self.rule(name, SKIP, "no TaskNotFoundError to read (see task-not-found)")
+            return
+        self._error_status(ex)
+        details = _details(ex, self.itf.binding)
+        info = [d for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")]
+        if not info:
+            where = {"jsonrpc": "error.data", "rest": "error.details", "grpc": "status details"}[self.itf.binding]
+            self.rule("error-info", broken("error-info"), f"no google.rpc.ErrorInfo in {where}")
+            return
+        reason, domain = info[0].get("reason"), info[0].get("domain")
+        wrong = [f"reason {reason!r} (want TASK_NOT_FOUND)"] if reason != "TASK_NOT_FOUND" else []
+        wrong += [f"domain {domain!r} (want {ERROR_DOMAIN})"] if domain != ERROR_DOMAIN else []
+        wrong += _aip193(ex) if self.itf.binding == "rest" else []
+        status = broken("error-info") if wrong else PASS
+        self.rule("error-info", status, "; ".join(wrong) or f"ErrorInfo {reason} in {domain}")
+
+    def _error_status(self, ex: Any) -> None:
+        said = NOT_FOUND.get(self.itf.binding)
+        if said is None:
+            self.rule("error-status", SKIP, "JSON-RPC answers HTTP 200: the code is checked by task-not-found")
+            return
+        got = str(ex.status) if self.itf.binding == "rest" else str(ex.reason)
+        if got == said[1]:
+            self.rule("error-status", PASS, f"{said[0]} {got}")
+        else:
+            self.rule("error-status", broken("error-status"), f"{said[0]} {got}, want {said[1]}")
+
+    # -- the data model ------------------------------------------------------------------------------
+
+    def _data_model(self) -> None:
+        if not self.inspected:
+            self.rule("data-model", SKIP, "no answer held a Task or Message (--read-only, or every call failed)")
+            return
+        seen = ", ".join(f"{n} {w}" for w, n in self.inspected.items())
+        musts = [p for p in self.model if p.must]
+        shoulds = [p for p in self.model if not p.must]
+        if not self.model:
+            self.rule("data-model", PASS, f"valid: {seen}")
+            return
+        first = (musts or shoulds)[:3]
+        more = len(self.model) - len(first)
+        detail = "; ".join(p.text for p in first) + (f"; and {more} more" if more else "") + f" (of {seen})"
+        self.rule("data-model", FAIL if musts else WARN, detail)
+
+
+def _details(ex: Any, binding: str) -> list[Any]:
+    """The error details of an answered exchange: JSON-RPC `error.data`, a google.rpc.Status's
+    `details` (HTTP+JSON; gRPC, as the transport wrote it)."""
+    from a2acli.wire import envelope
+
+    try:
+        doc = envelope.loads(ex.response_body or b"null", what="the error")
+    except A2acliError:
+        return []
+    error = doc.get("error") if isinstance(doc, dict) else None
+    if not isinstance(error, dict):
+        return []
+    found = error.get("data" if binding == "jsonrpc" else "details")
+    return found if isinstance(found, list) else []
+
+
+def _aip193(ex: Any) -> list[str]:
+    """What an HTTP+JSON error body lacks of AIP-193's `{"error": {code, status, message, details}}`."""
+    from a2acli.wire import envelope
+
+    try:
+        doc = envelope.loads(ex.response_body or b"null", what="the error")
+    except A2acliError:
+        return ["the body is not JSON"]
+    error = doc.get("error") if isinstance(doc, dict) else None
+    if not isinstance(error, dict):
+        return ['the body is not {"error": {…}} (AIP-193)']
+    out = []
+    if error.get("code") != ex.status:
+        out.append(f"error.code {error.get('code')!r} is not the HTTP status {ex.status}")
+    if not isinstance(error.get("status"), str):
+        out.append("no error.status (NOT_FOUND)")
+    if not isinstance(error.get("message"), str):
+        out.append("no error.message")
+    return out

@@ -1,0 +1,133 @@
+"""The rules the deeper probes of `a2a check` hold an agent to: each with its RFC 2119 keyword (a
+MUST broken is a failure, a SHOULD broken a warning, a MAY only informs), where the A2A
+specification says it (1.0 and 0.3 sections; empty when that version has no such rule), and the
+official A2A TCK's requirement ids where one matches. One row per check name; probes cite a row,
+and docs/compliance-report.yaml (CONFORM_001) lists them. Pure."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from a2acli.wire import Wire
+
+MUST, SHOULD, MAY = "MUST", "SHOULD", "MAY"
+
+
+class Rule(NamedTuple):
+    keyword: str
+    v10: str  # "§3.1.3", A2A 1.0
+    v03: str  # "§7.3", A2A 0.3 ("" when 0.3 has no such rule)
+    tck: str  # "CORE-GET-002" (a2a-tck 1.0-dev), "" when none matches
+    what: str  # the rule in a few words (the compliance report's line)
+
+
+RULES: dict[str, Rule] = {
+    # response data model
+    "data-model": Rule(
+        MUST,
+        "§4.1, §5.5, §5.6.1",
+        "§6.1-§6.7, §7.2",
+        "DM-TASK-001 DM-TASK-002 DM-MSG-001 DM-MSG-002 DM-PART-001 DM-ART-001 DM-STATUS-001 DM-SERIAL-002 DM-SERIAL-003",
+        "every Task, Message, Part, Artifact and update event answered: required fields, enum spellings, UTC timestamps",
+    ),
+    # operation semantics
+    "send-unknown-task": Rule(
+        MUST, "§3.4.2", "§7.1, §8.2", "CORE-MULTI-004", "a message naming an unknown taskId is TaskNotFoundError"
+    ),
+    "blocking": Rule(
+        MUST,
+        "§3.2.2",
+        "",
+        "CORE-EXECUTION-MODE-001",
+        "a blocking SendMessage answers in a terminal or interrupted state",
+    ),
+    "get-task": Rule(MUST, "§3.1.3", "§7.3", "CORE-GET-001", "GetTask of the task just made returns it"),
+    "history-length": Rule(
+        MUST, "§3.2.4", "§7.3.1", "CORE-HIST-001 CORE-HIST-002", "historyLength caps the history; 0 omits it"
+    ),
+    "continue-terminal": Rule(
+        MUST, "§3.1.1", "§7.1", "CORE-SEND-002", "a message to a task in a terminal state is refused"
+    ),
+    "cancel-terminal": Rule(
+        MUST, "§3.1.5", "§7.4", "CORE-CANCEL-002", "cancelling a terminal task is TaskNotCancelableError"
+    ),
+    "cancel": Rule(MUST, "§3.1.5", "§7.4", "CORE-CANCEL-001", "cancelling a task in progress returns it canceled"),
+    "cancel-unknown": Rule(MUST, "§3.1.5", "§7.4", "CORE-CANCEL-003", "cancelling an unknown task is TaskNotFoundError"),
+    "list-tasks-last-page": Rule(
+        MUST, "§3.1.4", "", "CORE-LIST-004", "ListTasks' last page carries nextPageToken as an empty string"
+    ),
+    "list-tasks-artifacts": Rule(
+        MUST, "§3.1.4", "", "CORE-LIST-005", "ListTasks without includeArtifacts omits every task's artifacts"
+    ),
+    "list-tasks-filter": Rule(
+        MUST, "§3.1.4", "", "CORE-LIST-003", "ListTasks by contextId returns that context's tasks, newest first"
+    ),
+    # input validation
+    "message-no-role": Rule(
+        MUST, "§3.3.2", "§8.1", "CORE-ERR-002", "a message without a role is refused with InvalidParamsError"
+    ),
+    "message-empty-parts": Rule(
+        MUST, "§3.3.2", "§8.1", "CORE-ERR-002", "a message with no parts is refused with InvalidParamsError"
+    ),
+    # streaming
+    "stream-order": Rule(
+        MUST,
+        "§3.1.2",
+        "§7.2",
+        "CORE-STREAM-002 CORE-STREAM-003 STREAM-ORDER-001",
+        "a stream begins with its Task (or is one Message) and ends at a terminal state",
+    ),
+    "subscribe-unknown": Rule(
+        MUST, "§3.1.6", "§7.9", "STREAM-SUB-004", "subscribing to an unknown task is TaskNotFoundError"
+    ),
+    "subscribe-terminal": Rule(
+        MUST, "§3.1.6", "§7.9", "STREAM-SUB-003", "subscribing to a terminal task is refused (UnsupportedOperationError)"
+    ),
+    # push-notification configs
+    "push-get-by-task": Rule(
+        SHOULD, "", "§7.6", "", "0.3: GetTaskPushNotificationConfig with only the task id returns its config"
+    ),
+    "push-delete-result": Rule(MUST, "", "§7.8", "", "0.3: the JSON-RPC result of a delete is null"),
+    "push-get-deleted": Rule(
+        MUST, "§3.1.10", "§7.8", "PUSH-DEL-001 PUSH-GET-002", "a deleted config is gone: Get fails"
+    ),
+    # per-binding errors
+    "error-status": Rule(
+        MUST,
+        "§5.4",
+        "",
+        "HTTP_JSON-STATUS-001 GRPC-ERR-002",
+        "TaskNotFoundError as HTTP 404 (HTTP+JSON), NOT_FOUND (gRPC)",
+    ),
+    "error-info": Rule(
+        MUST,
+        "§9.5, §10.6, §11.6",
+        "",
+        "JSONRPC-ERR-003 HTTP_JSON-ERR-001 HTTP_JSON-ERR-002 GRPC-ERR-001",
+        "an A2A error carries google.rpc.ErrorInfo (reason, domain a2a-protocol.org); HTTP+JSON in AIP-193 form",
+    ),
+    # card caching
+    "card.cache-control": Rule(
+        SHOULD, "§8.6.1", "", "CARD-CACHE-001", "the card is served with Cache-Control and a max-age"
+    ),
+    "card.etag": Rule(SHOULD, "§8.6.1", "", "CARD-CACHE-002", "the card is served with an ETag"),
+    "card.last-modified": Rule(MAY, "§8.6.1", "", "CARD-CACHE-003", "the card may be served with Last-Modified"),
+}
+
+
+def cite(name: str, wire: Wire | None = None) -> str:
+    """Where rule `name` is written, for the interface's version: `A2A 1.0 §3.1.3 (MUST); TCK
+    CORE-GET-002`. 0.3 interfaces cite 0.3 where it has the rule, else 1.0."""
+    rule = RULES[name]
+    if wire is Wire.V0 and rule.v03:
+        where = f"A2A 0.3 {rule.v03}"
+    else:
+        where = f"A2A 1.0 {rule.v10}" if rule.v10 else f"A2A 0.3 {rule.v03}"
+    return f"{where} ({rule.keyword})" + (f"; TCK {rule.tck}" if rule.tck else "")
+
+
+def broken(name: str) -> str:
+    """The status of rule `name` broken: fail for a MUST, warn for a SHOULD, pass (information) for a MAY."""
+    from a2acli.check.checks import FAIL, PASS, WARN
+
+    return {MUST: FAIL, SHOULD: WARN}.get(RULES[name].keyword, PASS)
