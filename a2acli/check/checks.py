@@ -30,6 +30,11 @@ TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_S
 )
 
 
+def counted(n: int, word: str) -> str:
+    """`1 warning`, `2 warnings`, `0 errors`."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 class Check(NamedTuple):
     id: str  # stable: card.valid.1.0, jsonrpc-1.0.message-send
     group: str  # "card", or the interface: "JSONRPC 1.0 http://…"

@@ -25,7 +25,7 @@ from a2acli.check.checks import (
     _code_name,
 )
 from a2acli.check.probe_semantics import SemanticSteps
-from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
+from a2acli.errors import A2acliError, MissingExtraError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.wire import Wire, version_of
 from a2acli.wire.methods import METHODS
@@ -69,8 +69,12 @@ class _Probe(SemanticSteps):
 
     def run(self) -> list[Check]:
         try:
+            self._can_speak()
             with _call(self.opts) as call:
                 self._steps(call)
+        except MissingExtraError as e:  # not the agent's fault: this install cannot speak the binding
+            detail = e.message + (f" ({e.hint})" if e.hint else "")
+            return [Check(f"{self.itf.key}.probe", self.itf.label, "probe", SKIP, detail, "")]
         except (UnreachableError, TimeoutExpired) as e:
             self.add(
                 "reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2"
@@ -81,6 +85,14 @@ class _Probe(SemanticSteps):
             self.add("probe", "probe", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "")
         self.checks.insert(0, self._reachable())
         return self.checks
+
+    def _can_speak(self) -> None:
+        """MissingExtraError when this install lacks what the binding needs (gRPC: the grpc extra)."""
+        if self.itf.binding == "grpc":
+            from a2acli.transport.grpc import message_classes
+            from a2acli.wire.bindings.grpc import SERVICE
+
+            message_classes(f"/{SERVICE[self.itf.wire]}/GetTask")
 
     def _reachable(self) -> Check:
         """Passes on evidence only: some call got an A2A answer. Answers that were all something
@@ -235,7 +247,6 @@ class _Probe(SemanticSteps):
             req = req._replace(metadata=tuple((k, v) for k, v in req.metadata if k.lower() != "a2a-version"))
         ex = call.carrier().exchange(req, label=enc.method)
         return call.binding_of(enc).read_unary(enc, ex, warn=lambda _t: None)
-
 
 
 def probe(

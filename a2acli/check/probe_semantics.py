@@ -37,7 +37,11 @@ class SemanticSteps(FeatureSteps):
     def expect_rule(
         self, call: Any, name: str, run: Any, want: tuple[int, ...], also: tuple[int, ...] = ()
     ) -> A2acliError | None:
-        return self.expect_error(call, name, RULES[name].what, cite(name, self.itf.wire), run, want, also)
+        err = self.expect_error(call, name, RULES[name].what, cite(name, self.itf.wire), run, want, also)
+        last, status = self.checks[-1], broken(name, self.itf.wire)
+        if last.status == FAIL and status != FAIL:  # a rule 0.3 states without a MUST
+            self.checks[-1] = last._replace(status=status)
+        return err
 
     def _created(self, name: str) -> bool:
         """Skipped under --read-only (a step whose request would create a task on a deviating agent)."""
@@ -87,7 +91,7 @@ class SemanticSteps(FeatureSteps):
         if state in TERMINAL_STATES or state in INTERRUPTED_STATES:
             self.rule("blocking", PASS, f"answered in {state}")
         else:
-            self.rule("blocking", broken("blocking"), f"answered in {state} before the task finished")
+            self.rule("blocking", broken("blocking", self.itf.wire), f"answered in {state} before the task finished")
 
     def _get_task(self, call: Any) -> None:
         if self.task is None:
@@ -105,7 +109,9 @@ class SemanticSteps(FeatureSteps):
             raise
         except A2acliError as e:
             self.saw(e)
-            self.rule("get-task", broken("get-task"), f"GetTask of {task_id}: {_code_name(e)}", call.ids.take())
+            self.rule(
+                "get-task", broken("get-task", self.itf.wire), f"GetTask of {task_id}: {_code_name(e)}", call.ids.take()
+            )
             self.rule("history-length", SKIP, "GetTask failed")
             return
         ids = call.ids.take()
@@ -113,7 +119,7 @@ class SemanticSteps(FeatureSteps):
         if got == task_id:
             self.rule("get-task", PASS, f"task {task_id}", ids)
         else:
-            self.rule("get-task", broken("get-task"), f"asked for {task_id}, got {got!r}", ids)
+            self.rule("get-task", broken("get-task", self.itf.wire), f"asked for {task_id}, got {got!r}", ids)
         self._history(full.core, cut.core, none.core, ids)
 
     def _history(self, full: Any, cut: Any, none: Any, ids: tuple[str, ...]) -> None:
@@ -124,16 +130,20 @@ class SemanticSteps(FeatureSteps):
         if len(history(cut)) > 1:
             self.rule(
                 "history-length",
-                broken("history-length"),
+                broken("history-length", self.itf.wire),
                 f"historyLength 1 gave {len(history(cut))} messages",
                 ids,
             )
         elif history(none) and self.itf.wire is Wire.V1:  # 0.3 says nothing of 0
-            self.rule("history-length", WARN, f"historyLength 0 gave {len(history(none))} message(s) (SHOULD omit)", ids)
+            self.rule(
+                "history-length", WARN, f"historyLength 0 gave {len(history(none))} message(s) (SHOULD omit)", ids
+            )
         elif len(history(full)) < 2:
             self.rule("history-length", SKIP, f"the task's history has {len(history(full))} message(s): nothing to cut")
         else:
-            self.rule("history-length", PASS, f"{len(history(full))} messages cut to {len(history(cut))}; 0 gave none", ids)
+            self.rule(
+                "history-length", PASS, f"{len(history(full))} messages cut to {len(history(cut))}; 0 gave none", ids
+            )
 
     def _terminal(self) -> str | None:
         """The round trip's task id when the answer shows it in a terminal state."""
@@ -189,14 +199,16 @@ class SemanticSteps(FeatureSteps):
             raise
         except A2acliError as e:
             self.saw(e)
-            status = WARN if e.a2a_code == TASK_NOT_CANCELABLE else broken("cancel")
+            status = WARN if e.a2a_code == TASK_NOT_CANCELABLE else broken("cancel", self.itf.wire)
             self.rule("cancel", status, f"CancelTask of {task_id}: {_code_name(e)}", call.ids.take())
             return
         self.saw()
         self.inspect(reply.result, "CancelTask")
         state = ((reply.core or {}).get("status") or {}).get("state") if isinstance(reply.core, dict) else None
         ok = state == "TASK_STATE_CANCELED"
-        self.rule("cancel", PASS if ok else broken("cancel"), f"the task is now {state}", call.ids.take())
+        self.rule(
+            "cancel", PASS if ok else broken("cancel", self.itf.wire), f"the task is now {state}", call.ids.take()
+        )
 
     # -- streaming ---------------------------------------------------------------------------------------
 
@@ -212,18 +224,26 @@ class SemanticSteps(FeatureSteps):
             self.rule("stream-order", SKIP, "no stream to read (not claimed, --read-only, or it failed)")
             return
         if kinds[0] == "message":
-            status = PASS if len(kinds) == 1 else broken("stream-order")
-            self.rule("stream-order", status, "one Message" if len(kinds) == 1 else f"a Message, then {len(kinds) - 1} more event(s)")
+            status = PASS if len(kinds) == 1 else broken("stream-order", self.itf.wire)
+            self.rule(
+                "stream-order",
+                status,
+                "one Message" if len(kinds) == 1 else f"a Message, then {len(kinds) - 1} more event(s)",
+            )
             return
         if kinds[0] != "task" and self.itf.wire is Wire.V1:
-            self.rule("stream-order", broken("stream-order"), f"the first event is a {kinds[0]}, not the Task")
+            self.rule(
+                "stream-order", broken("stream-order", self.itf.wire), f"the first event is a {kinds[0]}, not the Task"
+            )
             return
         if "message" in kinds[1:] or "task" in kinds[1:] and self.itf.wire is Wire.V1:
-            self.rule("stream-order", broken("stream-order"), f"events after the Task: {', '.join(kinds[1:])}")
+            self.rule(
+                "stream-order", broken("stream-order", self.itf.wire), f"events after the Task: {', '.join(kinds[1:])}"
+            )
             return
         self.rule(
             "stream-order",
-            PASS if ended else broken("stream-order"),
+            PASS if ended else broken("stream-order", self.itf.wire),
             f"{kinds[0]} first, {len(kinds)} event(s)" + ("" if ended else ", closed before a terminal state"),
         )
 
@@ -233,9 +253,7 @@ class SemanticSteps(FeatureSteps):
                 self.rule(name, SKIP, "the card does not claim streaming")
             return
         unknown = f"a2acli-check-{uuid.uuid4()}"
-        self.expect_rule(
-            call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,)
-        )
+        self.expect_rule(call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,))
         terminal = self._terminal()
         if terminal is None:
             self._not_terminal("subscribe-terminal")
@@ -289,11 +307,16 @@ class SemanticSteps(FeatureSteps):
         if token:
             self.rule("list-tasks-last-page", SKIP, "more than 100 tasks: the last page was not read", ids)
         elif self.itf.binding == "grpc":  # proto3: an empty string is not sent, and cannot be told from none
-            self.rule("list-tasks-last-page", PASS, "no next page (gRPC carries \"\" as the default)", ids)
+            self.rule("list-tasks-last-page", PASS, 'no next page (gRPC carries "" as the default)', ids)
         elif token == "":
             self.rule("list-tasks-last-page", PASS, 'nextPageToken ""', ids)
         else:
-            self.rule("list-tasks-last-page", broken("list-tasks-last-page"), "the last page has no nextPageToken field (it must be \"\")", ids)
+            self.rule(
+                "list-tasks-last-page",
+                broken("list-tasks-last-page", self.itf.wire),
+                'the last page has no nextPageToken field (it must be "")',
+                ids,
+            )
 
     def _no_artifacts(self, result: Any, ids: tuple[str, ...]) -> None:
         tasks = result.get("tasks") if isinstance(result, dict) else None
@@ -303,8 +326,10 @@ class SemanticSteps(FeatureSteps):
             return
         carry = [str(t.get("id")) for t in tasks if "artifacts" in t]
         if carry:
-            detail = f"{len(carry)} of {len(tasks)} task(s) carry artifacts without includeArtifacts (first: {carry[0]})"
-            self.rule("list-tasks-artifacts", broken("list-tasks-artifacts"), detail, ids)
+            detail = (
+                f"{len(carry)} of {len(tasks)} task(s) carry artifacts without includeArtifacts (first: {carry[0]})"
+            )
+            self.rule("list-tasks-artifacts", broken("list-tasks-artifacts", self.itf.wire), detail, ids)
         else:
             self.rule("list-tasks-artifacts", PASS, f"{len(tasks)} task(s), none with artifacts", ids)
 
@@ -316,7 +341,7 @@ class SemanticSteps(FeatureSteps):
         others = [t.get("contextId") for t in tasks if t.get("contextId") != context]
         found = any(t.get("id") == (self.task or {}).get("id") for t in tasks)
         stamps = [str((t.get("status") or {}).get("timestamp") or "") for t in tasks]
-        bad = broken("list-tasks-filter")
+        bad = broken("list-tasks-filter", self.itf.wire)
         if others:
             self.rule("list-tasks-filter", bad, f"contextId {context} also gave tasks of {others[0]}", ids)
         elif not found:
@@ -344,13 +369,13 @@ class SemanticSteps(FeatureSteps):
         info = [d for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")]
         if not info:
             where = {"jsonrpc": "error.data", "rest": "error.details", "grpc": "status details"}[self.itf.binding]
-            self.rule("error-info", broken("error-info"), f"no google.rpc.ErrorInfo in {where}")
+            self.rule("error-info", broken("error-info", self.itf.wire), f"no google.rpc.ErrorInfo in {where}")
             return
         reason, domain = info[0].get("reason"), info[0].get("domain")
         wrong = [f"reason {reason!r} (want TASK_NOT_FOUND)"] if reason != "TASK_NOT_FOUND" else []
         wrong += [f"domain {domain!r} (want {ERROR_DOMAIN})"] if domain != ERROR_DOMAIN else []
         wrong += _aip193(ex) if self.itf.binding == "rest" else []
-        status = broken("error-info") if wrong else PASS
+        status = broken("error-info", self.itf.wire) if wrong else PASS
         self.rule("error-info", status, "; ".join(wrong) or f"ErrorInfo {reason} in {domain}")
 
     def _error_status(self, ex: Any) -> None:
@@ -362,7 +387,7 @@ class SemanticSteps(FeatureSteps):
         if got == said[1]:
             self.rule("error-status", PASS, f"{said[0]} {got}")
         else:
-            self.rule("error-status", broken("error-status"), f"{said[0]} {got}, want {said[1]}")
+            self.rule("error-status", broken("error-status", self.itf.wire), f"{said[0]} {got}, want {said[1]}")
 
     # -- the data model ------------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ class Rule(NamedTuple):
     v03: str  # "§7.3", A2A 0.3 ("" when 0.3 has no such rule)
     tck: str  # "CORE-GET-002" (a2a-tck 1.0-dev), "" when none matches
     what: str  # the rule in a few words (the compliance report's line)
+    v03_keyword: str = ""  # the keyword under 0.3 when it differs (0.3 names the error, without a MUST)
 
 
 RULES: dict[str, Rule] = {
@@ -32,7 +33,12 @@ RULES: dict[str, Rule] = {
     ),
     # operation semantics
     "send-unknown-task": Rule(
-        MUST, "§3.4.2", "§7.1, §8.2", "CORE-MULTI-004", "a message naming an unknown taskId is TaskNotFoundError"
+        MUST,
+        "§3.4.2",
+        "§7.1, §8.2",
+        "CORE-MULTI-004",
+        "a message naming an unknown taskId is TaskNotFoundError",
+        v03_keyword=SHOULD,
     ),
     "blocking": Rule(
         MUST,
@@ -43,16 +49,40 @@ RULES: dict[str, Rule] = {
     ),
     "get-task": Rule(MUST, "§3.1.3", "§7.3", "CORE-GET-001", "GetTask of the task just made returns it"),
     "history-length": Rule(
-        MUST, "§3.2.4", "§7.3.1", "CORE-HIST-001 CORE-HIST-002", "historyLength caps the history; 0 omits it"
+        MUST,
+        "§3.2.4",
+        "§7.3.1",
+        "CORE-HIST-001 CORE-HIST-002",
+        "historyLength caps the history; 0 omits it",
+        v03_keyword=SHOULD,
     ),
     "continue-terminal": Rule(
-        MUST, "§3.1.1", "§7.1", "CORE-SEND-002", "a message to a task in a terminal state is refused"
+        MUST,
+        "§3.1.1",
+        "§7.1",
+        "CORE-SEND-002",
+        "a message to a task in a terminal state is refused",
+        v03_keyword=SHOULD,
     ),
     "cancel-terminal": Rule(
-        MUST, "§3.1.5", "§7.4", "CORE-CANCEL-002", "cancelling a terminal task is TaskNotCancelableError"
+        MUST,
+        "§3.1.5",
+        "§7.4",
+        "CORE-CANCEL-002",
+        "cancelling a terminal task is TaskNotCancelableError",
+        v03_keyword=SHOULD,
     ),
-    "cancel": Rule(MUST, "§3.1.5", "§7.4", "CORE-CANCEL-001", "cancelling a task in progress returns it canceled"),
-    "cancel-unknown": Rule(MUST, "§3.1.5", "§7.4", "CORE-CANCEL-003", "cancelling an unknown task is TaskNotFoundError"),
+    "cancel": Rule(
+        MUST,
+        "§3.1.5",
+        "§7.4",
+        "CORE-CANCEL-001",
+        "cancelling a task in progress returns it canceled",
+        v03_keyword=SHOULD,
+    ),
+    "cancel-unknown": Rule(
+        MUST, "§3.1.5", "§7.4", "CORE-CANCEL-003", "cancelling an unknown task is TaskNotFoundError", v03_keyword=SHOULD
+    ),
     "list-tasks-last-page": Rule(
         MUST, "§3.1.4", "", "CORE-LIST-004", "ListTasks' last page carries nextPageToken as an empty string"
     ),
@@ -64,10 +94,10 @@ RULES: dict[str, Rule] = {
     ),
     # input validation
     "message-no-role": Rule(
-        MUST, "§3.3.2", "§8.1", "CORE-ERR-002", "a message without a role is refused with InvalidParamsError"
+        MUST, "§3.3.2", "§10.2", "CORE-ERR-002", "a message without a role is refused with InvalidParamsError"
     ),
     "message-empty-parts": Rule(
-        MUST, "§3.3.2", "§8.1", "CORE-ERR-002", "a message with no parts is refused with InvalidParamsError"
+        MUST, "§3.3.2", "§10.2", "CORE-ERR-002", "a message with no parts is refused with InvalidParamsError"
     ),
     # streaming
     "stream-order": Rule(
@@ -78,10 +108,20 @@ RULES: dict[str, Rule] = {
         "a stream begins with its Task (or is one Message) and ends at a terminal state",
     ),
     "subscribe-unknown": Rule(
-        MUST, "§3.1.6", "§7.9", "STREAM-SUB-004", "subscribing to an unknown task is TaskNotFoundError"
+        MUST,
+        "§3.1.6",
+        "§7.9",
+        "STREAM-SUB-004",
+        "subscribing to an unknown task is TaskNotFoundError",
+        v03_keyword=SHOULD,
     ),
     "subscribe-terminal": Rule(
-        MUST, "§3.1.6", "§7.9", "STREAM-SUB-003", "subscribing to a terminal task is refused (UnsupportedOperationError)"
+        MUST,
+        "§3.1.6",
+        "§7.9",
+        "STREAM-SUB-003",
+        "subscribing to a terminal task is refused (UnsupportedOperationError)",
+        v03_keyword=SHOULD,
     ),
     # push-notification configs
     "push-get-by-task": Rule(
@@ -115,6 +155,11 @@ RULES: dict[str, Rule] = {
 }
 
 
+def keyword(name: str, wire: Wire | None = None) -> str:
+    rule = RULES[name]
+    return rule.v03_keyword or rule.keyword if wire is Wire.V0 else rule.keyword
+
+
 def cite(name: str, wire: Wire | None = None) -> str:
     """Where rule `name` is written, for the interface's version: `A2A 1.0 §3.1.3 (MUST); TCK
     CORE-GET-002`. 0.3 interfaces cite 0.3 where it has the rule, else 1.0."""
@@ -123,11 +168,12 @@ def cite(name: str, wire: Wire | None = None) -> str:
         where = f"A2A 0.3 {rule.v03}"
     else:
         where = f"A2A 1.0 {rule.v10}" if rule.v10 else f"A2A 0.3 {rule.v03}"
-    return f"{where} ({rule.keyword})" + (f"; TCK {rule.tck}" if rule.tck else "")
+    return f"{where} ({keyword(name, wire)})" + (f"; TCK {rule.tck}" if rule.tck else "")
 
 
-def broken(name: str) -> str:
-    """The status of rule `name` broken: fail for a MUST, warn for a SHOULD, pass (information) for a MAY."""
+def broken(name: str, wire: Wire | None = None) -> str:
+    """The status of rule `name` broken under `wire`: fail for a MUST, warn for a SHOULD, pass
+    (information) for a MAY."""
     from a2acli.check.checks import FAIL, PASS, WARN
 
-    return {MUST: FAIL, SHOULD: WARN}.get(RULES[name].keyword, PASS)
+    return {MUST: FAIL, SHOULD: WARN}.get(keyword(name, wire), PASS)

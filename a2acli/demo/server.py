@@ -330,7 +330,7 @@ def _card_route_endpoint(card: AgentCard) -> Callable[[Request], Any]:
 
     async def get_card(request: Request) -> Response:
         shape = _card_shape(request)
-        headers = {"Vary": "A2A-Version", "ETag": etags[shape], "Cache-Control": "no-cache"}
+        headers = {"Vary": "A2A-Version", "ETag": etags[shape], "Cache-Control": "max-age=60"}  # A2A 1.0 §8.6.1
         inm = request.headers.get("if-none-match", "")
         if inm and etags[shape] in [c.strip() for c in inm.split(",")]:
             return Response(status_code=304, headers=headers)
