@@ -175,9 +175,12 @@ class ProbeSteps:
         except A2acliError as e:
             self.saw(e)
             ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
-            if e.a2a_code in want:
+            code = e.a2a_code
+            if code is None and self.itf.binding == "grpc" and e.wire_code == "INVALID_ARGUMENT":
+                code = INVALID_PARAMS  # gRPC's validation error (A2A 1.0 §3.3.2), no A2A error of its own
+            if code in want:
                 self.add(name, title, PASS, _code_name(e), spec, ids)
-            elif e.a2a_code in also:
+            elif code in also:
                 self.add(name, title, WARN, f"{_code_name(e)} (expected {', '.join(map(str, want))})", spec, ids)
             else:
                 self.add(name, title, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", spec, ids)

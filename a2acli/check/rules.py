@@ -135,7 +135,7 @@ RULES: dict[str, Rule] = {
     "error-status": Rule(
         MUST,
         "§5.4",
-        "",
+        "§3.2.2, §3.2.3",
         "HTTP_JSON-STATUS-001 GRPC-ERR-002",
         "TaskNotFoundError as HTTP 404 (HTTP+JSON), NOT_FOUND (gRPC)",
     ),
