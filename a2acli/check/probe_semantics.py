@@ -253,7 +253,11 @@ class SemanticSteps(FeatureSteps):
                 self.rule(name, SKIP, "the card does not claim streaming")
             return
         unknown = f"a2acli-check-{uuid.uuid4()}"
-        self.expect_rule(call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,))
+        err = self.expect_rule(call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,))
+        ex = call.ids.last
+        if err is not None and err.a2a_code is not None and ex is not None and ex.content_type == "text/event-stream":
+            last = self.checks[-1]  # the SSE error envelope: an A2A error as the stream's event
+            self.checks[-1] = last._replace(detail=f"{last.detail} (as an error event in the SSE stream)")
         terminal = self._terminal()
         if terminal is None:
             self._not_terminal("subscribe-terminal")
