@@ -199,6 +199,7 @@ class _Probe(SemanticSteps):
         self._streams(call)
         self._subscribe(call)
         self._push(call, task_id)
+        self._push_rules(call, task_id)
         self._push_delivery(call)
         self._extended(call)
         self._paging(call)
