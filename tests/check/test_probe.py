@@ -296,11 +296,21 @@ def push_methods(deliver=None) -> tuple[dict, list[dict]]:
                 deliver(config["url"], config["token"])
         return sent(body, request)
 
+    configs: dict[str, dict] = {}  # kept as a conforming agent keeps them: a deleted one is gone
+
+    def create(body, request):
+        configs[body["params"]["id"]] = {"taskId": "t-1", "id": body["params"]["id"], "url": body["params"]["url"]}
+        return rpc_result(configs[body["params"]["id"]])
+
+    def get(body, request):
+        config = configs.get(body["params"]["id"])
+        return rpc_result(config) if config else err(-32001, "no such config")
+
     methods["SendMessage"] = send
-    methods["CreateTaskPushNotificationConfig"] = lambda b, r: rpc_result({"taskId": "t-1", "id": "c", "url": "http://127.0.0.1:9/x"})
-    methods["GetTaskPushNotificationConfig"] = lambda b, r: rpc_result({"taskId": "t-1", "id": b["params"]["id"], "url": "http://127.0.0.1:9/x"})
-    methods["ListTaskPushNotificationConfigs"] = lambda b, r: rpc_result({"configs": []})
-    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: rpc_result({})
+    methods["CreateTaskPushNotificationConfig"] = create
+    methods["GetTaskPushNotificationConfig"] = get
+    methods["ListTaskPushNotificationConfigs"] = lambda b, r: rpc_result({"configs": list(configs.values())})
+    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: rpc_result({}) if configs.pop(b["params"]["id"], None) else err(-32001)
     return methods, seen
 
 
