@@ -416,6 +416,7 @@ def test_a_check_dumps_all_its_calls_into_one_new_directory_and_says_where(cli, 
     assert again.exit_code == 2 and "already holds a dump" in json.loads(again.stdout)["error"]["message"]
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_a_deviating_agent_fails_each_rule_it_breaks_with_its_section(cli, respx_mock):
     """Issue 37: each area's rule, broken by a mocked agent, is a finding citing A2A 1.0 and the TCK."""
     methods = good_methods()

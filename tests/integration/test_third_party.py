@@ -523,6 +523,7 @@ def _is(check: dict, status: str, words: str = "") -> bool:
     return check["status"] == status and words in check["detail"]
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_sdk03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, sdk03):
     proc, checks = _checked(a2a, sdk03)
     # input validation: a message with no parts is an internal error, not InvalidParams (A2A 0.3 §10.2, MUST)
@@ -542,6 +543,7 @@ def test_sdk03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, sdk03):
     assert proc.returncode == 1
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_js03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, js03, js03rest):
     proc, checks = _checked(a2a, js03)
     for name in ("message-no-role", "message-empty-parts"):  # accepted (A2A 0.3 §10.2: MUST validate)
@@ -557,6 +559,7 @@ def test_js03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, js03, js0
     assert _is(rest["rest-0.3.subscribe-unknown"], "warn", "-32603 InternalError")
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_fasta2a_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, fasta2a):
     proc, checks = _checked(a2a, fasta2a)
     key = "jsonrpc-1.0."
