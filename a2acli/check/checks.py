@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from a2acli.check.rules import MUST, RULES, SHOULD, cite, keyword
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.transport.exchange import NullTap
@@ -28,6 +29,12 @@ TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_S
     -32600,
     -32009,
 )
+
+
+def broken(name: str, wire: Wire | None = None) -> str:
+    """The status of rule `name` (check.rules) broken under `wire`: fail for a MUST, warn for a
+    SHOULD, pass (information) for a MAY."""
+    return {MUST: FAIL, SHOULD: WARN}.get(keyword(name, wire), PASS)
 
 
 def counted(n: int, word: str) -> str:
@@ -209,8 +216,6 @@ class ProbeSteps:
 
     def rule(self, name: str, status: str, detail: str, ids: tuple[str, ...] = (), title: str = "") -> None:
         """A check of a row of check.rules: its title and citation from the row."""
-        from a2acli.check.rules import RULES, cite
-
         self.add(name, title or RULES[name].what, status, detail, cite(name, self.itf.wire), ids)
 
     def _invoke(self, call: Any, method: str, params: Any) -> Any:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call, counted
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call, broken, counted
+from a2acli.check.rules import RULES, cite
 from a2acli.errors import A2acliError
 from a2acli.pipeline.options import CallOptions
 from a2acli.wire import Wire
@@ -107,7 +108,6 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
 def caching_checks(ex: Any, ids: tuple[str, ...]) -> list[Check]:
     """The card's caching headers (A2A 1.0 §8.6.1): Cache-Control with a max-age and an ETag
     (SHOULD: a warning when absent), Last-Modified (MAY: information)."""
-    from a2acli.check.rules import RULES, broken, cite
 
     control = ex.header("Cache-Control") or ""
     max_age = any(d.strip().lower().startswith(("max-age=", "s-maxage=")) for d in control.split(","))

@@ -13,9 +13,19 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, WARN, _code_name
+from a2acli.check.checks import (
+    FAIL,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PASS,
+    SKIP,
+    TASK_NOT_FOUND,
+    WARN,
+    _code_name,
+    broken,
+)
 from a2acli.check.probe_features import FeatureSteps
-from a2acli.check.rules import RULES, broken, cite
+from a2acli.check.rules import RULES, cite
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS

@@ -169,11 +169,3 @@ def cite(name: str, wire: Wire | None = None) -> str:
     else:
         where = f"A2A 1.0 {rule.v10}" if rule.v10 else f"A2A 0.3 {rule.v03}"
     return f"{where} ({keyword(name, wire)})" + (f"; TCK {rule.tck}" if rule.tck else "")
-
-
-def broken(name: str, wire: Wire | None = None) -> str:
-    """The status of rule `name` broken under `wire`: fail for a MUST, warn for a SHOULD, pass
-    (information) for a MAY."""
-    from a2acli.check.checks import FAIL, PASS, WARN
-
-    return {MUST: FAIL, SHOULD: WARN}.get(keyword(name, wire), PASS)
