@@ -26,12 +26,14 @@ KNOWN_WARNINGS = {
     "rest-0.3.invalid-params": ("warn", "-32600"),
     # a 0.3 JSON-RPC message without a role: InvalidRequestError, not InvalidParamsError
     "jsonrpc-0.3.message-no-role": ("warn", "-32600"),
+    # 0.3's deprecated TaskIdParams form of tasks/pushNotificationConfig/get is refused
+    "jsonrpc-0.3.push-get-by-task": ("warn", "-32602"),
 }
 # The rules of check/rules.py (issue 37), each passed by the demo on every interface it applies to
 # (or skipped with the reason the demo's answers give: its echo task completes at once).
 RULE_PASSES = {
-    "1.0": ("error-info", "message-empty-parts", "send-unknown-task", "blocking", "get-task", "continue-terminal", "stream-order", "subscribe-unknown", "subscribe-terminal", "list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter", "cancel-unknown", "cancel-terminal", "data-model"),
-    "0.3": ("message-empty-parts", "send-unknown-task", "get-task", "continue-terminal", "stream-order", "subscribe-unknown", "subscribe-terminal", "cancel-unknown", "cancel-terminal", "data-model"),
+    "1.0": ("error-info", "push-get-deleted", "message-empty-parts", "send-unknown-task", "blocking", "get-task", "continue-terminal", "stream-order", "subscribe-unknown", "subscribe-terminal", "list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter", "cancel-unknown", "cancel-terminal", "data-model"),
+    "0.3": ("message-empty-parts", "send-unknown-task", "get-task", "continue-terminal", "stream-order", "subscribe-unknown", "subscribe-terminal", "cancel-unknown", "cancel-terminal", "data-model", "push-get-deleted"),
 }
 
 
@@ -77,6 +79,7 @@ def test_check_passes_in_full_on_every_interface_of_the_demo_agent(a2a, demo_age
     for b in ("rest", "grpc") if demo_agent.grpc_url else ("rest",):
         assert checks[f"{b}-1.0.error-status"]["status"] == checks[f"{b}-0.3.error-status"]["status"] == "pass"
     assert "gRPC server streaming" in checks["grpc-1.0.streaming"]["title"] if demo_agent.grpc_url else True
+    assert checks["jsonrpc-0.3.push-delete-result"]["status"] == "pass" and checks["jsonrpc-0.3.push-delete-result"]["detail"] == "null"
     for cid, (status, words) in KNOWN_WARNINGS.items():
         if cid in checks:
             assert checks[cid]["status"] == status and words in checks[cid]["detail"], checks[cid]
