@@ -205,6 +205,7 @@ class _Probe(SemanticSteps):
         self._paging(call)
         self._list_rules(call)
         self._cancel(call)
+        self._unclaimed()
         self._data_model()
 
     def _version_unsupported_v0(self, call: Any, get: Any, unknown: str) -> None:

@@ -17,10 +17,12 @@ from a2acli.check.checks import (
     FAIL,
     INVALID_PARAMS,
     INVALID_REQUEST,
+    METHOD_NOT_FOUND,
     PASS,
     SKIP,
     TASK_NOT_FOUND,
     WARN,
+    _call,
     _code_name,
     broken,
 )
@@ -31,7 +33,7 @@ from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
 from a2acli.wire.translate.enums import INTERRUPTED_STATES, TERMINAL_STATES
 
-TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, INTERNAL_ERROR = -32002, -32004, -32603
+TASK_NOT_CANCELABLE, PUSH_NOT_SUPPORTED, UNSUPPORTED_OPERATION, INTERNAL_ERROR = -32002, -32003, -32004, -32603
 ERROR_DOMAIN = "a2a-protocol.org"
 # what TaskNotFoundError is in each binding's own terms (A2A 1.0 §5.4)
 NOT_FOUND = {"rest": ("HTTP status", "404"), "grpc": ("gRPC status", "NOT_FOUND")}
@@ -290,6 +292,40 @@ class SemanticSteps(FeatureSteps):
             self.inspect(reply.result, "SubscribeToTask")
             return 1
         return 0
+
+    # -- capabilities not claimed ---------------------------------------------------------------------
+
+    def _unclaimed(self) -> None:
+        """What the card does not claim is refused with the error §3.3.4 names (each call asks
+        about an unknown task: nothing is created). Last, on connections of their own: a server
+        that fails a method it lacks (an HTTP 500) may close the connection under the next call."""
+        with _call(self.opts) as call:
+            self._unclaimed_on(call)
+
+    def _unclaimed_on(self, call: Any) -> None:
+        unknown = f"a2acli-check-{uuid.uuid4()}"
+        cases = (
+            ("unclaimed-streaming", "streaming", lambda: self._drain(call, unknown), UNSUPPORTED_OPERATION),
+            (
+                "unclaimed-push",
+                "pushNotifications",
+                lambda: call.unary(METHODS["GetTaskPushNotificationConfig"], {"taskId": unknown, "id": unknown}),
+                PUSH_NOT_SUPPORTED,
+            ),
+            (
+                "unclaimed-extended-card",
+                "extendedAgentCard",
+                lambda: call.unary(METHODS["GetExtendedAgentCard"], {}),
+                UNSUPPORTED_OPERATION,
+            ),
+        )
+        for name, capability, run, code in cases:
+            if self.caps.get(capability):
+                self.rule(name, SKIP, f"the card claims {capability}")
+            elif name == "unclaimed-extended-card" and self.itf.wire is Wire.V0:
+                self.rule(name, SKIP, "0.3 names no error for it")
+            else:
+                self.expect_rule(call, name, run, (code,), also=(TASK_NOT_FOUND, METHOD_NOT_FOUND))
 
     # -- push-notification configs -------------------------------------------------------------------
 

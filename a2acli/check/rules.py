@@ -123,6 +123,30 @@ RULES: dict[str, Rule] = {
         "subscribing to a terminal task is refused (UnsupportedOperationError)",
         v03_keyword=SHOULD,
     ),
+    # capabilities the card does not claim (read-only: each asks about an unknown task)
+    "unclaimed-streaming": Rule(
+        MUST,
+        "§3.3.4",
+        "§8.2",
+        "CORE-CAP-002",
+        "streaming not claimed: SubscribeToTask is UnsupportedOperationError",
+        v03_keyword=SHOULD,
+    ),
+    "unclaimed-push": Rule(
+        MUST,
+        "§3.3.4",
+        "§8.2",
+        "CORE-CAP-001",
+        "push notifications not claimed: a push-config call is PushNotificationNotSupportedError",
+        v03_keyword=SHOULD,
+    ),
+    "unclaimed-extended-card": Rule(
+        MUST,
+        "§3.3.4",
+        "",
+        "CORE-CAP-003",
+        "extended card not claimed: GetExtendedAgentCard is UnsupportedOperationError",
+    ),
     # push-notification configs
     "push-get-by-task": Rule(
         SHOULD, "", "§7.6", "", "0.3: GetTaskPushNotificationConfig with only the task id returns its config"

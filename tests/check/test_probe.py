@@ -16,7 +16,7 @@ V1_ONLY = [{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]
 GOOD_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
 
 
-REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32004: "UNSUPPORTED_OPERATION"}
+REASONS = {-32001: "TASK_NOT_FOUND", -32002: "TASK_NOT_CANCELABLE", -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED", -32004: "UNSUPPORTED_OPERATION"}
 
 
 def err(code: int, message: str = "nope", request_id: object = 1) -> dict:
@@ -74,6 +74,10 @@ def good_methods() -> dict:
         "GetTask": get_task,
         "SendMessage": send,
         "CancelTask": cancel,
+        # what the card does not claim (A2A 1.0 §3.3.4); push_methods serves push configs instead
+        "SubscribeToTask": lambda b, r: err(-32004, "streaming is not supported"),
+        "GetTaskPushNotificationConfig": lambda b, r: err(-32003, "push notifications are not supported"),
+        "GetExtendedAgentCard": lambda b, r: err(-32004, "no extended card"),
         "ListTasks": lambda b, r: rpc_result({"tasks": [GOOD_TASK], "nextPageToken": "", "pageSize": 1, "totalSize": 1}),
     }
 
@@ -98,7 +102,7 @@ def test_a_conforming_agent_passes(cli, respx_mock):
     assert checks["streaming"]["status"] == "skip" and "does not claim" in checks["streaming"]["detail"]
     assert checks["card.cache-control"]["detail"] == "Cache-Control: max-age=60"
     assert checks["card.etag"]["status"] == "warn" and checks["card.etag"]["spec"] == "A2A 1.0 §8.6.1 (SHOULD); TCK CARD-CACHE-002"
-    for name in ("error-info", "message-no-role", "message-empty-parts", "send-unknown-task", "get-task", "continue-terminal", "cancel-unknown", "cancel-terminal", "list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter", "data-model", "blocking"):
+    for name in ("error-info", "message-no-role", "message-empty-parts", "send-unknown-task", "get-task", "continue-terminal", "cancel-unknown", "cancel-terminal", "list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter", "data-model", "blocking", "unclaimed-streaming", "unclaimed-push", "unclaimed-extended-card"):
         assert checks[name]["status"] == "pass", checks[name]
     assert checks["task-not-found"]["requestIds"]  # the exchange's X-Request-ID
     assert json.loads(result.stdout)["passed"] is True

@@ -551,7 +551,7 @@ def test_js03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, js03, js0
     assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "warn", "answered with success")  # streams a finished task
     assert _is(checks["jsonrpc-0.3.continue-terminal"], "warn", "-32600")
     assert _is(checks["card.cache-control"], "warn") and _is(checks["card.etag"], "pass", "ETag: ")
-    for name in ("data-model", "send-unknown-task", "subscribe-unknown", "cancel-terminal", "stream-order", "get-task"):
+    for name in ("data-model", "send-unknown-task", "subscribe-unknown", "cancel-terminal", "stream-order", "get-task", "unclaimed-push"):
         assert checks[f"jsonrpc-0.3.{name}"]["status"] == "pass", checks[f"jsonrpc-0.3.{name}"]
     assert proc.returncode == 1
     _, rest = _checked(a2a, js03rest)  # HTTP+JSON: the error's HTTP status kept, the stream's error not A2A's
@@ -570,6 +570,8 @@ def test_fasta2a_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, fasta2
         "send-unknown-task": ("fail", "answered with success"),  # §3.4.2, CORE-MULTI-004
         "message-empty-parts": ("fail", "answered with success"),  # §3.3.2, CORE-ERR-002
         "history-length": ("warn", "historyLength 0 gave"),  # §3.2.4 SHOULD, CORE-HIST-001
+        "unclaimed-push": ("fail", "expected -32003"),  # §3.3.4, CORE-CAP-001: an HTTP 500 instead
+        "unclaimed-extended-card": ("fail", "expected -32004"),  # §3.3.4, CORE-CAP-003: an HTTP 500 instead
     }
     for name, (status, words) in expect.items():
         assert _is(checks[key + name], status, words), checks[key + name]
