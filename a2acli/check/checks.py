@@ -153,6 +153,7 @@ class ProbeSteps:
         self.task: dict[str, Any] | None = None  # the round trip's task (canonical V1), once made
         self.model: list[Any] = []  # data-model problems (check.datamodel.Problem) in every answer
         self.inspected: dict[str, int] = {}  # what the data-model check saw: "SendMessage" -> answers
+        self.a2a_errors: list[tuple[int, Any]] = []  # (A2A error code, its exchange): the error-form checks read them
 
     def saw(self, e: A2acliError | None = None) -> None:
         """Evidence for "answers A2A": a decoded result (`e` None) or an error with an A2A code."""
@@ -183,6 +184,8 @@ class ProbeSteps:
             self.saw(e)
             ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
             code = e.a2a_code
+            if code is not None and -32099 <= code <= -32001:
+                self.a2a_errors.append((code, call.ids.last))
             if code is None and self.itf.binding == "grpc" and e.wire_code == "INVALID_ARGUMENT":
                 code = INVALID_PARAMS  # gRPC's validation error (A2A 1.0 §3.3.2), no A2A error of its own
             if code in want:

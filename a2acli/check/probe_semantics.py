@@ -27,16 +27,14 @@ from a2acli.check.checks import (
     broken,
 )
 from a2acli.check.probe_features import FeatureSteps
-from a2acli.check.rules import RULES, cite
+from a2acli.check.rules import ERROR_STATUS, RULES, cite
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
 from a2acli.wire.translate.enums import INTERRUPTED_STATES, TERMINAL_STATES
+from a2acli.wire.translate.errors import ERROR_DOMAIN, error_name, error_reason
 
 TASK_NOT_CANCELABLE, PUSH_NOT_SUPPORTED, UNSUPPORTED_OPERATION, INTERNAL_ERROR = -32002, -32003, -32004, -32603
-ERROR_DOMAIN = "a2a-protocol.org"
-# what TaskNotFoundError is in each binding's own terms (A2A 1.0 §5.4)
-NOT_FOUND = {"rest": ("HTTP status", "404"), "grpc": ("gRPC status", "NOT_FOUND")}
 
 
 def _message(text: str, **extra: Any) -> dict[str, Any]:
@@ -487,40 +485,72 @@ class SemanticSteps(FeatureSteps):
 
     # -- per-binding errors ----------------------------------------------------------------------------
 
-    def _error_form(self, ex: Any, err: A2acliError | None) -> None:
-        """The TaskNotFoundError of the unknown-task step in the binding's own form (A2A 1.0 §5.4,
-        §9.5, §10.6, §11.6): the HTTP status or gRPC code, and google.rpc.ErrorInfo."""
-        if ex is None or err is None or err.a2a_code != TASK_NOT_FOUND:
+    def _error_forms(self) -> None:
+        """Every A2A error the probe provoked, in the binding's own form (A2A 1.0 §5.4, §9.5,
+        §10.6, §11.6): its HTTP status or gRPC status, and its google.rpc.ErrorInfo. An error
+        that came inside a stream (HTTP 200) keeps no body to read: those are passed over."""
+        seen = [
+            (code, ex) for code, ex in self.a2a_errors if ex is not None and not (ex.streaming and ex.status == 200)
+        ]
+        if not seen:
             for name in ("error-status", "error-info"):
-                self.rule(name, SKIP, "no TaskNotFoundError to read (see task-not-found)")
+                self.rule(name, SKIP, "no A2A error was answered outside a stream")
             return
-        self._error_status(ex)
+        self._error_statuses(seen)
         if self.itf.wire is Wire.V0:
             self.rule("error-info", SKIP, "0.3 defines no google.rpc.ErrorInfo")
-            return
-        details = _details(ex, self.itf.binding)
-        info = [d for d in details if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.ErrorInfo")]
-        if not info:
-            where = {"jsonrpc": "error.data", "rest": "error.details", "grpc": "status details"}[self.itf.binding]
-            self.rule("error-info", broken("error-info", self.itf.wire), f"no google.rpc.ErrorInfo in {where}")
-            return
-        reason, domain = info[0].get("reason"), info[0].get("domain")
-        wrong = [f"reason {reason!r} (want TASK_NOT_FOUND)"] if reason != "TASK_NOT_FOUND" else []
-        wrong += [f"domain {domain!r} (want {ERROR_DOMAIN})"] if domain != ERROR_DOMAIN else []
-        wrong += _aip193(ex) if self.itf.binding == "rest" else []
-        status = broken("error-info", self.itf.wire) if wrong else PASS
-        self.rule("error-info", status, "; ".join(wrong) or f"ErrorInfo {reason} in {domain}")
-
-    def _error_status(self, ex: Any) -> None:
-        said = NOT_FOUND.get(self.itf.binding)
-        if said is None:
-            self.rule("error-status", SKIP, "JSON-RPC answers HTTP 200: its code is task-not-found's")
-            return
-        got = str(ex.status) if self.itf.binding == "rest" else str(ex.reason)
-        if got == said[1]:
-            self.rule("error-status", PASS, f"{said[0]} {got}")
         else:
-            self.rule("error-status", broken("error-status", self.itf.wire), f"{said[0]} {got}, want {said[1]}")
+            self._error_infos(seen)
+
+    def _error_statuses(self, seen: list[tuple[int, Any]]) -> None:
+        if self.itf.binding == "jsonrpc":
+            self.rule("error-status", SKIP, "JSON-RPC answers HTTP 200: the error's code is the checks' own")
+            return
+        if self.itf.wire is Wire.V0:  # 0.3 asks for "appropriate" codes: only not-found is beyond doubt
+            seen = [(code, ex) for code, ex in seen if code == TASK_NOT_FOUND]
+        rest = self.itf.binding == "rest"
+        good, bad = [], []
+        for code, ex in seen:
+            want = ERROR_STATUS[code][0 if rest else 1] if code in ERROR_STATUS else None
+            got = ex.status if rest else ex.reason
+            said = f"{got} for {error_name(code)}"
+            if want is not None and str(got) != str(want):
+                bad.append(f"{said}, want {want}")
+            elif said not in good:
+                good.append(said)
+        where = "HTTP status" if rest else "gRPC status"
+        if bad:
+            self.rule(
+                "error-status", broken("error-status", self.itf.wire), f"{where}: " + "; ".join(dict.fromkeys(bad))
+            )
+        elif good:
+            self.rule("error-status", PASS, f"{where}: " + ", ".join(good))
+        else:
+            self.rule("error-status", SKIP, "no TaskNotFoundError answered outside a stream")
+
+    def _error_infos(self, seen: list[tuple[int, Any]]) -> None:
+        where = {"jsonrpc": "error.data", "rest": "error.details", "grpc": "status details"}[self.itf.binding]
+        wrong: list[str] = []
+        reasons: list[str] = []
+        for code, ex in seen:
+            info = next((d for d in _details(ex, self.itf.binding) if _is_error_info(d)), None)
+            want = error_reason(code)
+            if info is None:
+                wrong.append(f"no google.rpc.ErrorInfo in {where} of {error_name(code)}")
+                continue
+            if info.get("reason") != want:
+                wrong.append(f"reason {info.get('reason')!r} for {error_name(code)} (want {want})")
+            if info.get("domain") != ERROR_DOMAIN:
+                wrong.append(f"domain {info.get('domain')!r} (want {ERROR_DOMAIN})")
+            wrong += _aip193(ex) if self.itf.binding == "rest" else []
+            reasons.append(want)
+        if wrong and self.itf.binding == "jsonrpc":  # JSON-RPC's error.data: ErrorInfo is a SHOULD (§9.5)
+            spec = "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
+            self.add("error-info", RULES["error-info"].what, WARN, "; ".join(dict.fromkeys(wrong)), spec)
+        elif wrong:
+            self.rule("error-info", broken("error-info", self.itf.wire), "; ".join(dict.fromkeys(wrong)))
+        else:
+            self.rule("error-info", PASS, f"ErrorInfo in {ERROR_DOMAIN}: " + ", ".join(dict.fromkeys(reasons)))
 
     # -- the data model ------------------------------------------------------------------------------
 
@@ -554,6 +584,10 @@ def _details(ex: Any, binding: str) -> list[Any]:
         return []
     found = error.get("data" if binding == "jsonrpc" else "details")
     return found if isinstance(found, list) else []
+
+
+def _is_error_info(detail: Any) -> bool:
+    return isinstance(detail, dict) and str(detail.get("@type", "")).endswith("google.rpc.ErrorInfo")
 
 
 def _aip193(ex: Any) -> list[str]:

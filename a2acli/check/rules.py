@@ -161,14 +161,14 @@ RULES: dict[str, Rule] = {
         "§5.4",
         "§3.2.2, §3.2.3",
         "HTTP_JSON-STATUS-001 GRPC-ERR-002",
-        "TaskNotFoundError as HTTP 404 (HTTP+JSON), NOT_FOUND (gRPC)",
+        "each A2A error as its HTTP status (HTTP+JSON) or gRPC status: TaskNotFoundError 404, NOT_FOUND…",
     ),
     "error-info": Rule(
         MUST,
         "§9.5, §10.6, §11.6",
         "",
         "JSONRPC-ERR-003 HTTP_JSON-ERR-001 HTTP_JSON-ERR-002 GRPC-ERR-001",
-        "an A2A error carries google.rpc.ErrorInfo (reason, domain a2a-protocol.org); HTTP+JSON in AIP-193 form",
+        "an A2A error carries google.rpc.ErrorInfo (reason, domain a2a-protocol.org; SHOULD over JSON-RPC); HTTP+JSON in google.rpc.Status form",
     ),
     # card caching
     "card.cache-control": Rule(
@@ -176,6 +176,21 @@ RULES: dict[str, Rule] = {
     ),
     "card.etag": Rule(SHOULD, "§8.6.1", "", "CARD-CACHE-002", "the card is served with an ETag"),
     "card.last-modified": Rule(MAY, "§8.6.1", "", "CARD-CACHE-003", "the card may be served with Last-Modified"),
+}
+
+
+# A2A 1.0.1 §5.4: each A2A error's HTTP status (HTTP+JSON) and gRPC status. (The TCK's 1.0-dev
+# copy of the spec still has 409, 415, 502 and UNIMPLEMENTED in places; the released table rules.)
+ERROR_STATUS: dict[int, tuple[int, str]] = {
+    -32001: (404, "NOT_FOUND"),
+    -32002: (400, "FAILED_PRECONDITION"),
+    -32003: (400, "FAILED_PRECONDITION"),
+    -32004: (400, "FAILED_PRECONDITION"),
+    -32005: (400, "INVALID_ARGUMENT"),
+    -32006: (500, "INTERNAL"),
+    -32007: (400, "FAILED_PRECONDITION"),
+    -32008: (400, "FAILED_PRECONDITION"),
+    -32009: (400, "FAILED_PRECONDITION"),
 }
 
 
