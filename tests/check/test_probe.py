@@ -355,7 +355,7 @@ def test_push_delivery_with_a_wrong_token_or_for_another_task_fails(cli, respx_m
 
     methods, _ = push_methods(deliver)
     serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities=PUSH_CARD), methods)
-    result = run_check(cli, "--webhook", "--timeout", "0.5")
+    result = run_check(cli, "--webhook", "--timeout", "2")  # (each call's deadline too: room for a loaded machine)
     check = checks_of(result)["push-delivery"]
     assert result.exit_code == 1
     assert check["status"] == "fail"
