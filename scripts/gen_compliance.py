@@ -205,6 +205,8 @@ def markdown(report: dict[str, Any]) -> str:
                 b = (report.get("default_001_breakdown") or {}).get(key) or {}
                 add(f"| {label} | {_yn(b.get('shipped'))} | {_yn(b.get('overridable'))} | {_cell(b.get('note'))} |")
             add("")
+        if tier == 2:
+            tck_coverage(report.get("tck_coverage") or {}, add)
     ev = report.get("test_evidence") or {}
     add("## 7. Test evidence")
     add("")
@@ -249,6 +251,24 @@ def markdown(report: dict[str, Any]) -> str:
     add(f"Reported by {_cell(att.get('reported_by'))} on {_cell(att.get('date'))}. {_cell(att.get('statement'))}")
     add("")
     return "\n".join(out)
+
+
+def tck_coverage(coverage: dict[str, Any], add: Any) -> None:
+    """§5a: A2ACLI_CONFORM_001 requirement by requirement, against the official TCK's catalogue."""
+    probed = sum(1 for row in coverage.values() if row.get("checks"))
+    add("### 5a. `A2ACLI_CONFORM_001` against the A2A TCK's requirement catalogue")
+    add("")
+    add(
+        f"The official TCK (a2aproject/a2a-tck, branch `1.0-dev`) lists {len(coverage)} requirements; `a2a check` probes {probed} of them. "
+        "Each check cites its A2A 1.0 or 0.3 section and the TCK id (`a2acli/check/rules.py`); its id in `-o json` is `BINDING-VERSION.CHECK` (`card.CHECK` for the card)."
+    )
+    add("")
+    add("| TCK requirement | Keyword | `a2a check` checks | Not probed because |")
+    add("| --- | --- | --- | --- |")
+    for tck_id, row in coverage.items():
+        checks = ", ".join(f"`{c}`" for c in row.get("checks") or []) or "—"
+        add(f"| `{tck_id}` | {row.get('level')} | {checks} | {_cell(row.get('note') or '')} |")
+    add("")
 
 
 def main(argv: list[str]) -> int:

@@ -335,3 +335,24 @@ def test_the_scan_reads_decorators_class_marks_and_pytestmark(tmp_path, monkeypa
         }
     finally:
         scan.cache_clear()
+
+
+# -- CONFORM_001 against the TCK's catalogue (the report's tck_coverage, a2acli/check/rules.py) ------
+
+
+def test_tck_coverage_and_the_check_rules_agree():
+    """Every TCK id a rule of `a2a check` cites is listed as probed by that rule; every check the
+    block names exists; a requirement no check probes says why."""
+    from a2acli.check.rules import RULES
+
+    coverage = report()["tck_coverage"]
+    base = {"reachable", "task-not-found", "version-unsupported", "version-missing", "method-not-found", "invalid-params", "message-send", "streaming", "push-config", "push-delivery", "extended-card", "list-tasks", "card.fetch", "card.valid", "card.signature"}
+    for tck_id, row in coverage.items():
+        assert row["level"] in ("MUST", "SHOULD", "MAY"), tck_id
+        assert set(row["checks"]) <= base | set(RULES), f"{tck_id} names a check a2a check does not have: {row['checks']}"
+        assert row["checks"] or row.get("note"), f"{tck_id}: probed by no check, and no note says why"
+    for name, rule in RULES.items():
+        for tck_id in rule.tck.split():
+            assert name in coverage[tck_id]["checks"], f"rule {name} cites {tck_id}, which tck_coverage does not list it under"
+    probed = sum(1 for row in coverage.values() if row["checks"])
+    assert f"of the catalogue's {len(coverage)} requirements (1.0-dev), {probed} are probed" in rows()["A2ACLI_CONFORM_001"]["note"]

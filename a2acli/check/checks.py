@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from a2acli.check.rules import MUST, RULES, SHOULD, cite, keyword
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.transport.exchange import NullTap
@@ -28,6 +29,17 @@ TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_S
     -32600,
     -32009,
 )
+
+
+def broken(name: str, wire: Wire | None = None) -> str:
+    """The status of rule `name` (check.rules) broken under `wire`: fail for a MUST, warn for a
+    SHOULD, pass (information) for a MAY."""
+    return {MUST: FAIL, SHOULD: WARN}.get(keyword(name, wire), PASS)
+
+
+def counted(n: int, word: str) -> str:
+    """`1 warning`, `2 warnings`, `0 errors`."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 class Check(NamedTuple):
@@ -56,8 +68,10 @@ class _Ids(NullTap):
 
     def __init__(self) -> None:
         self.ids: list[str] = []
+        self.last: Any = None  # the last exchange answered (per-binding error checks read it)
 
     def on_response(self, ex: Any) -> None:
+        self.last = ex
         if ex.request_id:
             self.ids.append(ex.request_id)
 
@@ -136,6 +150,10 @@ class ProbeSteps:
         self.caps = core_card.get("capabilities") or {}
         self.answered = False  # some call got an A2A answer (a result, or an error with an A2A code)
         self.not_a2a = ""  # the first answer that was not A2A (a non-JSON-RPC HTTP 500...)
+        self.task: dict[str, Any] | None = None  # the round trip's task (canonical V1), once made
+        self.model: list[Any] = []  # data-model problems (check.datamodel.Problem) in every answer
+        self.inspected: dict[str, int] = {}  # what the data-model check saw: "SendMessage" -> answers
+        self.a2a_errors: list[tuple[int, Any]] = []  # (A2A error code, its exchange): the error-form checks read them
 
     def saw(self, e: A2acliError | None = None) -> None:
         """Evidence for "answers A2A": a decoded result (`e` None) or an error with an A2A code."""
@@ -165,9 +183,14 @@ class ProbeSteps:
         except A2acliError as e:
             self.saw(e)
             ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
-            if e.a2a_code in want:
+            code = e.a2a_code
+            if code is not None and -32099 <= code <= -32001:
+                self.a2a_errors.append((code, call.ids.last))
+            if code is None and self.itf.binding == "grpc" and e.wire_code == "INVALID_ARGUMENT":
+                code = INVALID_PARAMS  # gRPC's validation error (A2A 1.0 §3.3.2), no A2A error of its own
+            if code in want:
                 self.add(name, title, PASS, _code_name(e), spec, ids)
-            elif e.a2a_code in also:
+            elif code in also:
                 self.add(name, title, WARN, f"{_code_name(e)} (expected {', '.join(map(str, want))})", spec, ids)
             else:
                 self.add(name, title, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", spec, ids)
@@ -182,6 +205,26 @@ class ProbeSteps:
             call.ids.take(),
         )
         return None
+
+    def inspect(self, result: Any, what: str) -> None:
+        """Hold one answer (or stream event), as the wire spelt it, to the data model."""
+        from a2acli.check import datamodel
+
+        form = datamodel.V0 if self.itf.wire is Wire.V0 else datamodel.V1
+        if self.itf.wire is Wire.V0 and self.itf.binding != "jsonrpc":
+            form = datamodel.ANY  # the 0.3 proto-JSON: servers spell its enums both ways
+        self.inspected[what] = self.inspected.get(what, 0) + 1
+        for p in datamodel.problems(result, self.itf.wire.version, form):
+            self.model.append(p._replace(text=f"{what}: {p.path}: {p.text}"))
+
+    def rule(self, name: str, status: str, detail: str, ids: tuple[str, ...] = (), title: str = "") -> None:
+        """A check of a row of check.rules: its title and citation from the row."""
+        self.add(name, title or RULES[name].what, status, detail, cite(name, self.itf.wire), ids)
+
+    def _invoke(self, call: Any, method: str, params: Any) -> Any:
+        """A call sent as given (`a2a call`): malformed params reach the agent as written."""
+        call.endpoint()
+        return list(call.invoke(call.encode_call(method, params)))
 
     def _shape(self, result: Any) -> list[str]:
         """What in an answer is not shaped as the version asks: kind present in 0.3 and absent

@@ -24,8 +24,8 @@ from a2acli.check.checks import (
     _call,
     _code_name,
 )
-from a2acli.check.probe_features import FeatureSteps
-from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
+from a2acli.check.probe_semantics import SemanticSteps
+from a2acli.errors import A2acliError, MissingExtraError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.wire import Wire, version_of
 from a2acli.wire.methods import METHODS
@@ -64,13 +64,17 @@ def interfaces(core_card: dict[str, Any]) -> tuple[list[Interface], list[Check]]
     return out, skipped
 
 
-class _Probe(FeatureSteps):
+class _Probe(SemanticSteps):
     """The checks of one interface, in order; a step that cannot reach the agent ends it."""
 
     def run(self) -> list[Check]:
         try:
+            self._can_speak()
             with _call(self.opts) as call:
                 self._steps(call)
+        except MissingExtraError as e:  # not the agent's fault: this install cannot speak the binding
+            detail = e.message + (f" ({e.hint})" if e.hint else "")
+            return [Check(f"{self.itf.key}.probe", self.itf.label, "probe", SKIP, detail, "")]
         except (UnreachableError, TimeoutExpired) as e:
             self.add(
                 "reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2"
@@ -81,6 +85,14 @@ class _Probe(FeatureSteps):
             self.add("probe", "probe", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "")
         self.checks.insert(0, self._reachable())
         return self.checks
+
+    def _can_speak(self) -> None:
+        """MissingExtraError when this install lacks what the binding needs (gRPC: the grpc extra)."""
+        if self.itf.binding == "grpc":
+            from a2acli.transport.grpc import message_classes
+            from a2acli.wire.bindings.grpc import SERVICE
+
+            message_classes(f"/{SERVICE[self.itf.wire]}/GetTask")
 
     def _reachable(self) -> Check:
         """Passes on evidence only: some call got an A2A answer. Answers that were all something
@@ -175,14 +187,26 @@ class _Probe(FeatureSteps):
                 (INVALID_PARAMS,),
                 also=(INVALID_REQUEST,),
             )
+        self._input_validation(call)
+        self._unknown_task_message(call)
         task_id = self._send(call) if not self.read_only else None
         if self.read_only:
             self.add("message-send", "message round trip", SKIP, "--read-only", "§3.1 SendMessage")
-        self._streaming(call)
+        self._blocking()
+        self._get_task(call)
+        self._continue_terminal(call)
+        self._streams(call)
+        self._subscribe(call)
         self._push(call, task_id)
+        self._push_rules(call, task_id)
         self._push_delivery(call)
         self._extended(call)
         self._paging(call)
+        self._list_rules(call)
+        self._cancel(call)
+        self._unclaimed()
+        self._error_forms()
+        self._data_model()
 
     def _version_unsupported_v0(self, call: Any, get: Any, unknown: str) -> None:
         """A binding the card offers under 0.3 only: VersionNotSupportedError (-32009) exists only
@@ -225,10 +249,6 @@ class _Probe(FeatureSteps):
             req = req._replace(metadata=tuple((k, v) for k, v in req.metadata if k.lower() != "a2a-version"))
         ex = call.carrier().exchange(req, label=enc.method)
         return call.binding_of(enc).read_unary(enc, ex, warn=lambda _t: None)
-
-    def _invoke(self, call: Any, method: str, params: Any) -> Any:
-        call.endpoint()
-        return list(call.invoke(call.encode_call(method, params)))
 
 
 def probe(

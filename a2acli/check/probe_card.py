@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call, broken, counted
+from a2acli.check.rules import RULES, cite
 from a2acli.errors import A2acliError
 from a2acli.pipeline.options import CallOptions
 from a2acli.wire import Wire
 
 
-def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, list[Any]]:
+def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, list[Any], int | None]:
     """The card: found, where, its Content-Type and caching headers, the legacy path, and its
-    validation under each version header. Returns the checks, the canonical V1 card, and the
-    card reports (for the findings)."""
+    validation under each version header. Returns the checks, the canonical V1 card, the card
+    reports (for the findings), and the exit code of a discovery that failed (None when the card
+    was found: then the canonical card is there)."""
     from a2acli.check.card import validate_card
 
     checks: list[Check] = []
@@ -26,8 +28,12 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             try:
                 fetched = call.fetch_card()
             except A2acliError as e:
-                if wire is Wire.V1:
-                    raise  # no card at all: the check cannot start (exit 3, as every command)
+                if wire is Wire.V1:  # no card at all: the report says so (the exit code is the error's)
+                    detail = e.message + (f" (hint: {e.hint})" if e.hint else "")
+                    failed = Check(
+                        "card.fetch", "card", "Agent Card found", FAIL, detail, "§7 discovery", call.ids.take()
+                    )
+                    return [failed], None, [], int(e.exit_code)
                 checks.append(
                     Check(
                         "card.fetch.0.3",
@@ -60,34 +66,19 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
                             ids,
                         )
                     )
-                    caching = [
-                        f"{h}: {ex.header(h)}" for h in ("Cache-Control", "ETag", "Last-Modified") if ex.header(h)
-                    ]
-                    checks.append(
-                        Check(
-                            "card.caching",
-                            "card",
-                            "caching headers (information)",
-                            PASS,
-                            "; ".join(caching)
-                            or "none (clients refetch every time; Cache-Control/ETag let them cache)",
-                            "§7 discovery",
-                            ids,
-                        )
-                    )
+                    checks += caching_checks(ex, ids)
                     base = fetched.url.split("/.well-known/")[0] if "/.well-known/" in fetched.url else None
                     if base:
                         checks += _well_known(call, base)
-            same = any(d == fetched.doc for d in docs)
-            docs.append(fetched.doc)
-            if same:
+            same = next((c for d, c in docs if d == fetched.doc), None)
+            if same is not None:  # judged once: the same verdict as under the other version
                 checks.append(
                     Check(
                         f"card.valid.{wire.version}",
                         "card",
                         f"card valid (A2A-Version {wire.version})",
-                        PASS,
-                        "the same card as under 1.0",
+                        same.status,
+                        "the same card as under 1.0" + ("" if same.status == PASS else f": {same.detail}"),
                         "§7 CARD_GET_002",
                         ids,
                     )
@@ -96,7 +87,7 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             report = validate_card(fetched.doc, fetched.url)
             reports.append((wire.version, fetched.url, report))
             status = FAIL if report.errors else WARN if report.warnings else PASS
-            head = f"checked as {' + '.join(report.versions)}{' (hybrid)' if report.hybrid else ''}: {report.errors} error(s), {report.warnings} warning(s)"
+            head = f"checked as {' + '.join(report.versions)}{' (hybrid)' if report.hybrid else ''}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}"
             first = next((f for f in report.findings if f.severity in ("error", "warning")), None)
             detail = head + (f"; first: {first.path} {first.message}" if first else "")
             checks.append(
@@ -110,7 +101,28 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
                     ids,
                 )
             )
-    return checks, core, reports
+            docs.append((fetched.doc, checks[-1]))
+    return checks, core, reports, None
+
+
+def caching_checks(ex: Any, ids: tuple[str, ...]) -> list[Check]:
+    """The card's caching headers (A2A 1.0 §8.6.1): Cache-Control with a max-age and an ETag
+    (SHOULD: a warning when absent), Last-Modified (MAY: information)."""
+
+    control = ex.header("Cache-Control") or ""
+    max_age = any(d.strip().lower().startswith(("max-age=", "s-maxage=")) for d in control.split(","))
+    etag, modified = ex.header("ETag"), ex.header("Last-Modified")
+    rows = (
+        ("card.cache-control", max_age, f"Cache-Control: {control}" if control else "no Cache-Control header"),
+        ("card.etag", bool(etag), f"ETag: {etag}" if etag else "no ETag header"),
+        ("card.last-modified", bool(modified), f"Last-Modified: {modified}" if modified else "none (optional)"),
+    )
+    out = []
+    for name, ok, said in rows:
+        status = PASS if ok else broken(name)
+        detail = said + ("" if ok or name != "card.cache-control" or not control else " (no max-age)")
+        out.append(Check(name, "card", RULES[name].what, status, detail, cite(name), ids))
+    return out
 
 
 def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None) -> Check:

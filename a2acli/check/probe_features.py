@@ -39,8 +39,10 @@ class FeatureSteps(ProbeSteps):
             return None
         self.saw()
         ids = call.ids.take()
+        self.inspect(reply.result, "SendMessage")
         core = reply.core if isinstance(reply.core, dict) else {}
         task = core.get("task") if isinstance(core.get("task"), dict) else None
+        self.task = task
         what = (
             f"a task, state {(task.get('status') or {}).get('state')}"
             if task
@@ -69,16 +71,19 @@ class FeatureSteps(ProbeSteps):
             )
         return str(task.get("id")) if task and task.get("id") else None
 
-    def _streaming(self, call: Any) -> None:
-        from a2acli.wire.shapes import ends_stream
+    def _streaming(self, call: Any, kinds: list[str]) -> bool:
+        """The streaming round trip; `kinds` gets each event's kind, in order. True when the
+        stream ended with a final event."""
+        from a2acli.wire.shapes import ends_stream, peek_event
 
-        title, spec = "streaming (SSE) as the card claims", "§3.1 SendStreamingMessage; capabilities.streaming"
+        how = "gRPC server streaming" if self.itf.binding == "grpc" else "SSE"
+        title, spec = f"streaming ({how}) as the card claims", "§3.1 SendStreamingMessage; capabilities.streaming"
         if not self.caps.get("streaming"):
             self.add("streaming", title, SKIP, "the card does not claim streaming", spec)
-            return
+            return False
         if self.read_only:
             self.add("streaming", title, SKIP, "--read-only", spec)
-            return
+            return False
         params = {
             "message": {
                 "messageId": str(uuid.uuid4()),
@@ -93,16 +98,20 @@ class FeatureSteps(ProbeSteps):
                 events += 1
                 last = reply
                 odd += [t for t in self._shape(reply.result) if t not in odd]
+                self.inspect(reply.result, "SendStreamingMessage")
+                facts = peek_event(reply.result)
+                kinds.append(facts.kind if facts is not None else "?")
         except (UnreachableError, TimeoutExpired):
             raise
         except A2acliError as e:
             self.saw(e)
             self.add("streaming", title, FAIL, f"after {events} event(s): {e.message}", spec, call.ids.take())
-            return
+            return False
         ended = last is not None and ends_stream(last.result, last.core)
         if odd:
             self.add("streaming", title, FAIL, f"{events} event(s), but: " + "; ".join(odd), spec, call.ids.take())
-        elif not ended:
+            return ended
+        if not ended:
             self.add(
                 "streaming",
                 title,
@@ -113,6 +122,7 @@ class FeatureSteps(ProbeSteps):
             )
         else:
             self.add("streaming", title, PASS, f"{events} event(s), ending in a final one", spec, call.ids.take())
+        return ended
 
     def _push(self, call: Any, task_id: str | None) -> None:
         title, spec = (

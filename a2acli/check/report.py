@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, counted
 
 MARK = {PASS: "PASS", FAIL: "FAIL", WARN: "WARN", SKIP: "skip"}
+SEVERITY = {FAIL: "failure", WARN: "warning", SKIP: "skipped", PASS: "passed"}  # JUnit's words
 
 
 def card_findings_checks(report: Any, url: str | None, version: str = "") -> list[Check]:
@@ -26,7 +27,7 @@ def card_findings_checks(report: Any, url: str | None, version: str = "") -> lis
                 "card",
                 f"card valid as A2A {v}{hybrid}",
                 status,
-                f"{errors} error(s), {warnings} warning(s)",
+                f"{counted(errors, 'error')}, {counted(warnings, 'warning')}",
                 "§7 CARD_GET_002",
             )
         )
@@ -103,7 +104,7 @@ def render_text(
     s = summary(checks)
     verdict = "passed" if exit_code(checks, strict=strict) == 0 else "FAILED"
     out.text(
-        f"{verdict}: {s[PASS]} passed, {s[FAIL]} failed, {s[WARN]} warnings, {s[SKIP]} skipped"
+        f"{verdict}: {s[PASS]} passed, {s[FAIL]} failed, {counted(s[WARN], 'warning')}, {s[SKIP]} skipped"
         + (" (--strict: warnings fail)" if strict else "")
     )
 
@@ -131,6 +132,9 @@ def junit(checks: list[Check], *, strict: bool, name: str = "a2a check") -> str:
         )
         for c in items:
             case = ET.SubElement(suite, "testcase", classname=group, name=f"{c.id}: {c.title}")
+            props = ET.SubElement(case, "properties")  # every finding with its severity and its source
+            ET.SubElement(props, "property", name="severity", value=SEVERITY[c.status])
+            ET.SubElement(props, "property", name="spec", value=c.spec)
             if c.status == FAIL or (strict and c.status == WARN):
                 ET.SubElement(
                     case, "failure", message=c.detail, type=c.status

@@ -49,6 +49,7 @@ def run_check(
         raise UsageError(
             "no agent given", hint="a2a check URL (or -u URL, A2ACLI_URL); a2a check card FILE validates a card offline"
         )
+    failed: int | None = None  # the exit code of a discovery that failed (3: no card there)
     if card_only:
         if webhook:
             raise UsageError(
@@ -72,9 +73,10 @@ def run_check(
         from a2acli.check.probe_card import card_checks
 
         opts = opts._replace(url=target)
-        checks, core, reports = card_checks(opts)
+        checks, core, reports, failed = card_checks(opts)
         cards = reports
-        checks += probe(opts, core or {}, read_only=read_only, webhook=webhook)
+        if core is not None:  # else the failed discovery is the report's one finding
+            checks += probe(opts, core, read_only=read_only, webhook=webhook)
     if junit_path:
         from pathlib import Path
 
@@ -88,7 +90,7 @@ def run_check(
         lambda: report.document(target, checks, cards, strict=strict),
         lambda: report.render_text(out, target, checks, cards, strict=strict, show_info=card_only),
     )
-    return report.exit_code(checks, strict=strict)
+    return failed or report.exit_code(checks, strict=strict)
 
 
 def invalid_card_error(doc: Any, url: str | None) -> Any:

@@ -22,7 +22,8 @@ def check(
     read_only: Annotated[
         bool,
         typer.Option(
-            "--read-only", help="Skip the probes that create tasks (message round trip, streaming, push configs)."
+            "--read-only",
+            help="Skip the probes that create tasks or push configs (message round trip, streaming, push configs, refusals a deviating agent would take as a task).",
         ),
     ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too (exit 1).")] = False,
@@ -37,7 +38,7 @@ def check(
         str | None,
         typer.Option(
             "--junit",
-            help="Also write the checks as JUnit XML to FILE (one testcase per check).",
+            help="Also write the checks as JUnit XML to FILE (one testcase per check, with its severity and spec).",
             show_default=False,
             metavar="FILE",
         ),
@@ -77,16 +78,21 @@ def check(
 
     `a2a check card SOURCE` validates the card against the version(s) it declares (both when it
     is hybrid): every finding with its severity, JSON path and fix. `a2a check URL` does that for
-    the card under each A2A-Version header, then, for each interface the card lists (binding x
-    version): reachable; an unsupported A2A-Version refused; a missing one read as 0.3; the error
-    codes of an unknown task, method and malformed params; a message round trip shaped as the
-    version asks; and what the card claims: streaming, push-notification configs, the extended
-    card, ListTasks paging. With `--webhook`, push-notification delivery too: a receiver on
-    127.0.0.1 gets the agent's notification about a new task, with the config's token.
+    the card under each A2A-Version header (and its caching headers), then, for each interface the
+    card lists (binding x version): reachable; an unsupported A2A-Version refused; a missing one
+    read as 0.3; the error codes of an unknown task, method and malformed params, in the binding's
+    own form; input validation; a message round trip and the data model of every answer;
+    operation semantics (unknown task ids, blocking, history length, a finished task continued,
+    cancelled or subscribed to); and what the card claims: streaming and its order,
+    push-notification configs, the extended card, ListTasks paging, last page, artifacts and
+    filter. Each check cites its A2A 1.0 or 0.3 section and the official TCK's requirement id; a
+    MUST broken fails, a SHOULD broken warns. With `--webhook`, push-notification delivery too: a
+    receiver on 127.0.0.1 gets the agent's notification about a new task, with the config's token.
 
-    The round trip, streaming, push-config and `--webhook` probes CREATE TASKS on the agent
-    (`--read-only` skips them). Exit 0 when every check passes (warnings too, unless --strict), 1 when one fails,
-    3 when the agent is unreachable.
+    The round trip, streaming, push-config and `--webhook` probes, and the refusals a deviating
+    agent would take as a new task, CREATE STATE on the agent (`--read-only` skips them; push
+    configs made are deleted). Exit 0 when every check passes (warnings too, unless --strict), 1
+    when one fails, 3 when the agent or its card is unreachable (the report still says so).
 
     Examples:
 

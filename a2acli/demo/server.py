@@ -77,6 +77,7 @@ from a2a.types.a2a_pb2 import (
     AgentInterface,
     AgentSkill,
     APIKeySecurityScheme,
+    GetTaskRequest,
     ListTasksRequest,
     Message,
     Part,
@@ -90,6 +91,7 @@ from a2a.types.a2a_pb2 import (
 )
 from a2a.utils.constants import PROTOCOL_VERSION_0_3, VERSION_HEADER
 from a2a.utils.error_handlers import rest_error_handler
+from a2a.utils.errors import InvalidParamsError, UnsupportedOperationError
 from a2a.utils.push_url_validator import validate_push_notification_url
 from a2a.utils.version_validator import validate_version
 from google.protobuf import struct_pb2
@@ -330,7 +332,7 @@ def _card_route_endpoint(card: AgentCard) -> Callable[[Request], Any]:
 
     async def get_card(request: Request) -> Response:
         shape = _card_shape(request)
-        headers = {"Vary": "A2A-Version", "ETag": etags[shape], "Cache-Control": "no-cache"}
+        headers = {"Vary": "A2A-Version", "ETag": etags[shape], "Cache-Control": "max-age=60"}  # A2A 1.0 §8.6.1
         inm = request.headers.get("if-none-match", "")
         if inm and etags[shape] in [c.strip() for c in inm.split(",")]:
             return Response(status_code=304, headers=headers)
@@ -630,6 +632,91 @@ class _ExtendedCardKey:
         await self.app(scope, receive, send)
 
 
+# The guards below stand in for what a2a-sdk 1.3 does not do on its 0.3 HTTP+JSON and gRPC services
+# (docs/compliance.md, "Known deviations of a2a-sdk"): it reads a message without a role as the
+# agent's (the 0.3 proto's ROLE_UNSPECIFIED) instead of refusing it (A2A 0.3 §10.2: servers MUST
+# validate every parameter), and it answers a 0.3 subscribe to an unknown or finished task by
+# opening the stream and dropping it. The demo refuses both first, in the SDK's own error form.
+V03_SEND_PATHS = ("/v1/message:send", "/v1/message:stream")
+V03_SUBSCRIBE_PATH = re.compile(r"/v1/tasks/(?P<id>[^/]+):subscribe")
+NO_ROLE = "message.role is required: ROLE_USER or ROLE_AGENT"
+TERMINAL = (
+    TaskState.TASK_STATE_COMPLETED,
+    TaskState.TASK_STATE_FAILED,
+    TaskState.TASK_STATE_CANCELED,
+    TaskState.TASK_STATE_REJECTED,
+)
+
+
+def _without_role(body: bytes) -> bool:
+    """A 0.3 SendMessageRequest body (`message`, or the proto's `request`) whose message has no role."""
+    try:
+        doc = json.loads(body or b"null")
+    except ValueError:
+        return False  # the SDK refuses what is not JSON
+    message = (doc.get("message") or doc.get("request")) if isinstance(doc, dict) else None
+    return isinstance(message, dict) and message.get("role") in (None, "", 0, "ROLE_UNSPECIFIED")
+
+
+class _V03Guards:
+    """ASGI middleware: a 0.3 HTTP+JSON message without a role is InvalidParamsError; a 0.3
+    subscribe to an unknown task is TaskNotFoundError, to a finished one UnsupportedOperationError
+    (A2A 1.0 §3.1.6), before the SDK opens the stream. A request asking for 1.x passes untouched."""
+
+    def __init__(self, app: ASGIApp, handler: DefaultRequestHandler) -> None:
+        self.app = app
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or Request(scope).headers.get(VERSION_HEADER, "").strip().startswith("1"):
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        if scope["method"] == "POST" and path in V03_SEND_PATHS:
+            body, more = b"", True
+            while more:
+                event = await receive()
+                body, more = body + event.get("body", b""), event.get("more_body", False)
+            if _without_role(body):
+                await (await self._refuse(InvalidParamsError(message=NO_ROLE)))(scope, receive, send)
+                return
+            await self.app(scope, _replay(body, receive), send)
+            return
+        if scope["method"] == "GET" and (m := V03_SUBSCRIBE_PATH.fullmatch(path)):
+            refusal = await self._subscribable(urllib.parse.unquote(m.group("id")))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    @rest_error_handler
+    async def _refuse(self, error: Exception) -> Response:
+        raise error
+
+    async def _subscribable(self, task_id: str) -> Response | None:
+        try:
+            task = await self.handler.on_get_task(GetTaskRequest(id=task_id), ServerCallContext())
+        except Exception as e:  # noqa: BLE001 - TaskNotFoundError and the like: the SDK's REST form
+            return await self._refuse(e)
+        if task is not None and task.status.state in TERMINAL:
+            return await self._refuse(UnsupportedOperationError(message=f"task {task_id} is in a terminal state"))
+        return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The request's body, read once, handed on to the app as if unread."""
+    done = False
+
+    async def replay() -> Any:
+        nonlocal done
+        if done:
+            return await receive()
+        done = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
 def _unauthorized(request_id: Any) -> JSONResponse:
     return JSONResponse(
         {
@@ -795,7 +882,11 @@ def build_app(*, host: str, port: int, api_key: str, grpc_url: str | None = None
             await handler.aclose()
             await push_client.aclose()
 
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_ExtendedCardKey, api_key=api_key)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(_ExtendedCardKey, api_key=api_key), Middleware(_V03Guards, handler=handler)],
+    )
     app.state.handler = handler
     app.state.on_shutdown = on_shutdown
     return app
@@ -861,9 +952,23 @@ def _grpc_add_services(server: Any, handler: DefaultRequestHandler) -> None:
             call_context.state["headers"] = {k: v for k, v in context.invocation_metadata() or () if isinstance(v, str)}
             return call_context
 
+    grpc = importlib.import_module("grpc")
+
+    class RoleRequired(CompatGrpcHandler):  # the 0.3 guard of _V03Guards, over gRPC
+        async def SendMessage(self, request: Any, context: Any) -> Any:  # noqa: N802 - the rpc's name
+            if not request.request.role:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, NO_ROLE)
+            return await super().SendMessage(request, context)
+
+        async def SendStreamingMessage(self, request: Any, context: Any) -> Any:  # noqa: N802
+            if not request.request.role:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, NO_ROLE)
+            async for event in super().SendStreamingMessage(request, context):
+                yield event
+
     builder = MetadataAsHeaders()
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler, context_builder=builder), server)
-    a2a_v0_3_pb2_grpc.add_A2AServiceServicer_to_server(CompatGrpcHandler(handler, context_builder=builder), server)
+    a2a_v0_3_pb2_grpc.add_A2AServiceServicer_to_server(RoleRequired(handler, context_builder=builder), server)
 
 
 def serve(

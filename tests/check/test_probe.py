@@ -17,7 +17,13 @@ GOOD_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_CO
 
 
 def err(code: int, message: str = "nope", request_id: object = 1) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    """A JSON-RPC error; an A2A one carries its google.rpc.ErrorInfo in `data` (A2A 1.0 §9.5)."""
+    from a2acli.wire.translate.errors import error_reason
+
+    error: dict = {"code": code, "message": message}
+    if -32099 <= code <= -32001:
+        error["data"] = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": error_reason(code), "domain": "a2a-protocol.org"}]
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
 def echo_id(answer):
@@ -45,19 +51,32 @@ def serve(respx_mock, card: dict, methods: dict) -> None:
 
 
 def good_methods() -> dict:
+    """A conforming agent: one completed task, t-1; every rule check/rules.py holds it to kept."""
+
     def get_task(body, request):
         if request.headers.get("A2A-Version") == "99.0":
             return err(-32009, "VersionNotSupportedError")
-        return err(-32001, "Task not found")
+        return rpc_result(GOOD_TASK) if body["params"].get("id") == "t-1" else err(-32001, "Task not found")
 
     def send(body, request):
-        if not isinstance(body["params"].get("message"), dict):
+        message = body["params"].get("message")
+        if not isinstance(message, dict) or "role" not in message or not message.get("parts"):
             return err(-32602, "Invalid params")
+        if "taskId" in message:  # t-1 is completed; any other is unknown
+            return err(-32004, "task is terminal") if message["taskId"] == "t-1" else err(-32001, "Task not found")
         return rpc_result({"task": GOOD_TASK})
+
+    def cancel(body, request):
+        return err(-32002, "not cancelable") if body["params"].get("id") == "t-1" else err(-32001, "Task not found")
 
     return {
         "GetTask": get_task,
         "SendMessage": send,
+        "CancelTask": cancel,
+        # what the card does not claim (A2A 1.0 §3.3.4); push_methods serves push configs instead
+        "SubscribeToTask": lambda b, r: err(-32004, "streaming is not supported"),
+        "GetTaskPushNotificationConfig": lambda b, r: err(-32003, "push notifications are not supported"),
+        "GetExtendedAgentCard": lambda b, r: err(-32004, "no extended card"),
         "ListTasks": lambda b, r: rpc_result({"tasks": [GOOD_TASK], "nextPageToken": "", "pageSize": 1, "totalSize": 1}),
     }
 
@@ -80,7 +99,10 @@ def test_a_conforming_agent_passes(cli, respx_mock):
     for name in ("reachable", "task-not-found", "version-unsupported", "method-not-found", "invalid-params", "message-send", "list-tasks", "card.fetch", "card.valid.1.0"):
         assert checks[name]["status"] == "pass", checks[name]
     assert checks["streaming"]["status"] == "skip" and "does not claim" in checks["streaming"]["detail"]
-    assert checks["card.caching"]["detail"] == "Cache-Control: max-age=60"
+    assert checks["card.cache-control"]["detail"] == "Cache-Control: max-age=60"
+    assert checks["card.etag"]["status"] == "warn" and checks["card.etag"]["spec"] == "A2A 1.0 §8.6.1 (SHOULD); TCK CARD-CACHE-002"
+    for name in ("error-info", "message-no-role", "message-empty-parts", "send-unknown-task", "get-task", "continue-terminal", "cancel-unknown", "cancel-terminal", "list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter", "data-model", "blocking", "unclaimed-streaming", "unclaimed-push", "unclaimed-extended-card"):
+        assert checks[name]["status"] == "pass", checks[name]
     assert checks["task-not-found"]["requestIds"]  # the exchange's X-Request-ID
     assert json.loads(result.stdout)["passed"] is True
 
@@ -178,7 +200,8 @@ def test_an_invalid_card_fails_the_card_check(cli, respx_mock):
 
 def test_warnings_pass_unless_strict(cli, respx_mock):
     methods = good_methods()
-    methods["SendMessage"] = lambda b, r: err(-32600) if not isinstance(b["params"].get("message"), dict) else rpc_result({"task": GOOD_TASK})
+    send = methods["SendMessage"]
+    methods["SendMessage"] = lambda b, r: err(-32600) if not isinstance(b["params"].get("message"), dict) else send(b, r)
     serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
     assert run_check(cli).exit_code == 0
     assert checks_of(run_check(cli))["invalid-params"]["status"] == "warn"
@@ -202,11 +225,16 @@ def test_junit_and_text(cli, respx_mock, tmp_path):
     assert int(root.get("failures")) >= 1
 
 
-def test_unreachable_agent_exits_3(cli, respx_mock):
+def test_unreachable_agent_exits_3_with_the_report(cli, respx_mock, tmp_path):
+    """Issue 36 item 5: no card is the report's one finding, in every form asked for."""
     respx_mock.get(url__startswith=AGENT).mock(side_effect=httpx.ConnectError("refused"))
-    result = run_check(cli)
+    junit = tmp_path / "check.xml"
+    result = run_check(cli, "--junit", str(junit))
     assert result.exit_code == 3
-    assert "error" in json.loads(result.stdout)
+    doc = json.loads(result.stdout)
+    assert doc["passed"] is False and [c["id"] for c in doc["checks"]] == ["card.fetch"]
+    assert doc["checks"][0]["status"] == "fail" and "refused" in doc["checks"][0]["detail"]
+    assert ET.parse(junit).getroot().get("failures") == "1"
 
 
 def test_a_card_file_is_validated_offline(cli, tmp_path, respx_mock):
@@ -271,11 +299,21 @@ def push_methods(deliver=None) -> tuple[dict, list[dict]]:
                 deliver(config["url"], config["token"])
         return sent(body, request)
 
+    configs: dict[str, dict] = {}  # kept as a conforming agent keeps them: a deleted one is gone
+
+    def create(body, request):
+        configs[body["params"]["id"]] = {"taskId": "t-1", "id": body["params"]["id"], "url": body["params"]["url"]}
+        return rpc_result(configs[body["params"]["id"]])
+
+    def get(body, request):
+        config = configs.get(body["params"]["id"])
+        return rpc_result(config) if config else err(-32001, "no such config")
+
     methods["SendMessage"] = send
-    methods["CreateTaskPushNotificationConfig"] = lambda b, r: rpc_result({"taskId": "t-1", "id": "c", "url": "http://127.0.0.1:9/x"})
-    methods["GetTaskPushNotificationConfig"] = lambda b, r: rpc_result({"taskId": "t-1", "id": b["params"]["id"], "url": "http://127.0.0.1:9/x"})
-    methods["ListTaskPushNotificationConfigs"] = lambda b, r: rpc_result({"configs": []})
-    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: rpc_result({})
+    methods["CreateTaskPushNotificationConfig"] = create
+    methods["GetTaskPushNotificationConfig"] = get
+    methods["ListTaskPushNotificationConfigs"] = lambda b, r: rpc_result({"configs": list(configs.values())})
+    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: rpc_result({}) if configs.pop(b["params"]["id"], None) else err(-32001)
     return methods, seen
 
 
@@ -317,7 +355,7 @@ def test_push_delivery_with_a_wrong_token_or_for_another_task_fails(cli, respx_m
 
     methods, _ = push_methods(deliver)
     serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities=PUSH_CARD), methods)
-    result = run_check(cli, "--webhook", "--timeout", "0.5")
+    result = run_check(cli, "--webhook", "--timeout", "2")  # (each call's deadline too: room for a loaded machine)
     check = checks_of(result)["push-delivery"]
     assert result.exit_code == 1
     assert check["status"] == "fail"
@@ -379,3 +417,49 @@ def test_a_check_dumps_all_its_calls_into_one_new_directory_and_says_where(cli, 
     assert f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP" in result.stderr
     again = run_check(cli, "--dump", str(where))
     assert again.exit_code == 2 and "already holds a dump" in json.loads(again.stdout)["error"]["message"]
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_a_deviating_agent_fails_each_rule_it_breaks_with_its_section(cli, respx_mock):
+    """Issue 37: each area's rule, broken by a mocked agent, is a finding citing A2A 1.0 and the TCK."""
+    methods = good_methods()
+    offset_task = {**GOOD_TASK, "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2025-01-01T10:00:00+00:00"}, "artifacts": []}
+    methods["SendMessage"] = lambda b, r: rpc_result({"task": offset_task})  # accepts anything, even no role
+    methods["GetTask"] = lambda b, r: err(-32009) if r.headers.get("A2A-Version") == "99.0" else {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}
+    methods["ListTasks"] = lambda b, r: rpc_result({"tasks": [offset_task]})  # no nextPageToken, artifacts without includeArtifacts
+    methods["CancelTask"] = lambda b, r: err(-32603, "boom")
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    result = run_check(cli)
+    assert result.exit_code == 1
+    checks = checks_of(result)
+    expect = {
+        "data-model": "offset +00:00 (1.0 allows only 'Z')",
+        "message-no-role": "answered with success",
+        "message-empty-parts": "answered with success",
+        "send-unknown-task": "answered with success",
+        "continue-terminal": "answered with success",
+        "list-tasks-last-page": "no nextPageToken field",
+        "list-tasks-artifacts": "carry artifacts without includeArtifacts",
+        "cancel-unknown": "-32603",
+        "cancel-terminal": "-32603",
+    }
+    for name, words in expect.items():
+        assert checks[name]["status"] == "fail" and words in checks[name]["detail"], checks[name]
+    assert checks["data-model"]["spec"].startswith("A2A 1.0 §4.1, §5.5, §5.6.1 (MUST); TCK DM-TASK-001")
+    info = checks["error-info"]  # ErrorInfo is a SHOULD in JSON-RPC's error.data (§9.5)
+    assert info["status"] == "warn" and "no google.rpc.ErrorInfo in error.data" in info["detail"] and info["spec"] == "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
+    assert checks["message-no-role"]["spec"] == "A2A 1.0 §3.3.2 (MUST); TCK CORE-ERR-002"
+
+
+def test_the_same_card_keeps_its_verdict_and_counts_are_plural(cli, respx_mock):
+    """Issue 36 item 5: a card that fails under 1.0 does not pass under 0.3; `1 warning`."""
+    card = v1_card(supportedInterfaces=V1_ONLY, capabilities={})
+    del card["description"]
+    serve(respx_mock, card, good_methods())
+    doc = json.loads(run_check(cli).stdout)
+    valid = {c["id"]: c for c in doc["checks"] if c["id"].startswith("card.valid")}
+    assert valid["card.valid.0.3"]["status"] == valid["card.valid.1.0"]["status"] == "fail"
+    assert "1 error," in valid["card.valid.1.0"]["detail"]
+    text = run_check(cli, "-o", "text").stdout
+    assert "FAIL  card valid (A2A-Version 0.3): the same card as under 1.0: " in text
+    assert ", 1 warning, " in text.splitlines()[-1]

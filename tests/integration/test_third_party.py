@@ -322,7 +322,8 @@ def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a, sd
     probe = checks["jsonrpc-0.3.version-unsupported"]
     assert probe["status"] == "pass" and probe["detail"].startswith("-32001 TaskNotFoundError: a clean refusal"), probe
     assert checks["jsonrpc-0.3.reachable"]["status"] == "pass"
-    assert proc.returncode == 0, [c for c in checks.values() if c["status"] == "fail"]
+    # its one failure is a rule of issue 37 (an empty message is answered -32603)
+    assert [c["id"] for c in checks.values() if c["status"] == "fail"] == ["jsonrpc-0.3.message-empty-parts"]
 
 
 # -- issue 24: python-a2a answers every call with a non-JSON-RPC HTTP 500 ---------------------------
@@ -353,8 +354,8 @@ def test_js03_rest_errors_are_read_by_their_a2a_code(a2a, js03rest):
     assert cancel.stderr.startswith("error: TaskNotCancelableError: Task not cancelable"), cancel.stderr
     assert "HTTP 409" not in cancel.stderr and "--debug" not in cancel.stderr
     checked = a2a("check", js03rest, "-o", "json")
-    fails = [c for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
-    assert checked.returncode == 0 and fails == [], fails
+    fails = [c["id"] for c in json.loads(checked.stdout)["checks"] if c["status"] == "fail"]
+    assert fails == ["rest-0.3.message-empty-parts"], fails  # a rule of issue 37 (an empty message accepted)
 
 
 # -- issue 24: @a2a-js/sdk 1.x serves security schemes as {"scheme": {"$case": ..., "value": ...}} ---
@@ -508,3 +509,75 @@ def test_v0_rest_push_config_create_refused_in_the_proto_form_is_sent_once_in_th
     created, bodies = _created(a2a, request.getfixturevalue(server), tmp_path)
     assert [set(b) for b in bodies] == [{"name", "pushNotificationConfig"}, {"parent", "configId", "config"}], bodies
     assert created.stderr.count("sending it once more with the whole request as the body") == 1, created.stderr
+
+
+# -- issue 37: `a2a check`'s rules (a2acli/check/rules.py) against servers that break some of them ------
+
+
+def _checked(a2a, url: str) -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
+    proc = a2a("check", url, "-o", "json")
+    return proc, {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
+
+
+def _is(check: dict, status: str, words: str = "") -> bool:
+    return check["status"] == status and words in check["detail"]
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_sdk03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, sdk03):
+    proc, checks = _checked(a2a, sdk03)
+    # input validation: a message with no parts is an internal error, not InvalidParams (A2A 0.3 §10.2, MUST)
+    assert _is(checks["jsonrpc-0.3.message-empty-parts"], "fail", "-32603 InternalError, expected -32602"), checks["jsonrpc-0.3.message-empty-parts"]
+    assert checks["jsonrpc-0.3.message-empty-parts"]["spec"] == "A2A 0.3 §10.2 (MUST); TCK CORE-ERR-002"
+    # operation semantics and streaming: a finished task is refused in other words than UnsupportedOperation (0.3 states no MUST: warnings)
+    assert _is(checks["jsonrpc-0.3.continue-terminal"], "warn", "-32602")
+    assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "warn", "-32602")
+    # push configs: a deleted config read back is an internal error
+    assert _is(checks["jsonrpc-0.3.push-get-deleted"], "warn", "-32603")
+    # card caching (A2A 1.0 §8.6.1, SHOULD)
+    assert _is(checks["card.cache-control"], "warn", "no Cache-Control") and _is(checks["card.etag"], "warn")
+    # what it keeps passes: the data model, the unknown task everywhere (the SSE error envelope too), a finished task not cancelable
+    for name in ("data-model", "message-no-role", "send-unknown-task", "cancel-unknown", "cancel-terminal", "stream-order", "push-delete-result", "push-get-by-task"):
+        assert checks[f"jsonrpc-0.3.{name}"]["status"] == "pass", checks[f"jsonrpc-0.3.{name}"]
+    assert "as an error event in the SSE stream" in checks["jsonrpc-0.3.subscribe-unknown"]["detail"]
+    assert proc.returncode == 1
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_js03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, js03, js03rest):
+    proc, checks = _checked(a2a, js03)
+    for name in ("message-no-role", "message-empty-parts"):  # accepted (A2A 0.3 §10.2: MUST validate)
+        assert _is(checks[f"jsonrpc-0.3.{name}"], "fail", "answered with success"), checks[f"jsonrpc-0.3.{name}"]
+    assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "warn", "answered with success")  # streams a finished task
+    assert _is(checks["jsonrpc-0.3.continue-terminal"], "warn", "-32600")
+    assert _is(checks["card.cache-control"], "warn") and _is(checks["card.etag"], "pass", "ETag: ")
+    for name in ("data-model", "send-unknown-task", "subscribe-unknown", "cancel-terminal", "stream-order", "get-task", "unclaimed-push"):
+        assert checks[f"jsonrpc-0.3.{name}"]["status"] == "pass", checks[f"jsonrpc-0.3.{name}"]
+    assert proc.returncode == 1
+    _, rest = _checked(a2a, js03rest)  # HTTP+JSON: the error's HTTP status kept, the stream's error not A2A's
+    assert _is(rest["rest-0.3.error-status"], "pass", "HTTP status: 404 for TaskNotFoundError")
+    assert _is(rest["rest-0.3.subscribe-unknown"], "warn", "-32603 InternalError")
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_fasta2a_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, fasta2a):
+    proc, checks = _checked(a2a, fasta2a)
+    key = "jsonrpc-1.0."
+    expect = {
+        "data-model": ("fail", "no zone (1.0 wants UTC with 'Z')"),  # A2A 1.0 §5.6.1, TCK DM-SERIAL-003
+        "error-info": ("warn", "no google.rpc.ErrorInfo in error.data"),  # §9.5 (SHOULD over JSON-RPC), JSONRPC-ERR-003
+        "blocking": ("fail", "TASK_STATE_SUBMITTED"),  # §3.2.2, CORE-EXECUTION-MODE-001
+        "send-unknown-task": ("fail", "answered with success"),  # §3.4.2, CORE-MULTI-004
+        # §3.3.2, CORE-ERR-002: accepted (or, right after fasta2a's HTTP 500 to the message without a role, the kept-alive connection reset)
+        "message-empty-parts": ("fail", "-32602"),
+        "history-length": ("warn", "historyLength 0 gave"),  # §3.2.4 SHOULD, CORE-HIST-001
+        "unclaimed-push": ("fail", "expected -32003"),  # §3.3.4, CORE-CAP-001: an HTTP 500 instead
+        "unclaimed-extended-card": ("fail", "expected -32004"),  # §3.3.4, CORE-CAP-003: an HTTP 500 instead
+    }
+    for name, (status, words) in expect.items():
+        assert _is(checks[key + name], status, words), checks[key + name]
+    assert checks[key + "data-model"]["spec"].startswith("A2A 1.0 §4.1, §5.5, §5.6.1 (MUST); TCK DM-TASK-001")
+    assert _is(checks["card.cache-control"], "warn") and _is(checks["card.etag"], "warn")
+    for name in ("task-not-found", "subscribe-unknown", "stream-order", "cancel-unknown", "get-task"):
+        assert checks[key + name]["status"] == "pass", checks[key + name]
+    assert proc.returncode == 1

@@ -20,7 +20,9 @@ class Echo(Worker[list[Any]]):
         await self.storage.update_task(task["id"], state="completed", new_artifacts=[artifact])
 
     async def cancel_task(self, params: Any) -> None:
-        await self.storage.update_task(params["id"], state="canceled")
+        # fasta2a hands the worker a cancel of any id, known or not; an unknown one would end the worker's loop
+        if await self.storage.load_task(params["id"]) is not None:
+            await self.storage.update_task(params["id"], state="canceled")
 
     def build_message_history(self, history: Any) -> list[Any]:
         return list(history)
