@@ -112,6 +112,11 @@ def recorded_answer(call: Recorded, speed: float, ids: Callable[[list[Any]], lis
         (new,) = ids([doc])
         wait = delays[0] if delays else 0.0
         if status != 200:
+            if not (isinstance(new, dict) and isinstance(new.get("error"), dict)):
+                # a stream that failed before its first message holds no body: its status line and
+                # grpc-message say the status
+                said = next((v for k, v in ex.response_headers if k.lower() == "grpc-message"), "")
+                new = {"error": {"status": _reason(ex.status_line), "message": said}}
             return Parts(status, metadata, [], False, f"{call.name} ({_reason(ex.status_line)})", (wait, new))
         recorded = _recorded_bytes(Path(call.dump) / f"{ex.stem}.response.pb.b64")
         body = recorded[0] if recorded and new == doc else _encode(path, new)

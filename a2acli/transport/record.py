@@ -196,7 +196,9 @@ class DumpTap(NullTap):
         if f is not None:
             if pending is not None:
                 f.write(pending.flush())
-            if not ex.streaming:
+            if not ex.streaming or (not ex.events and ex.response_body and not f.tell()):
+                # a whole answer; or a stream that failed before its first event (a gRPC status, an
+                # error body read whole): what it said is its body
                 self.redactor.learn_bytes(ex.response_body)
                 f.write(self.redactor.bytes(ex.response_body))
             f.close()
