@@ -28,16 +28,20 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _copy_sources(base: Path) -> Path:
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md"):
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "a2acli", src / "a2acli", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return src
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """bin/ of a fresh venv with `pip install <copy of the repo>` (no extras) done."""
     base = tmp_path_factory.mktemp("install")
-    src = base / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md"):
-        if (ROOT / name).exists():
-            shutil.copy2(ROOT / name, src / name)
-    shutil.copytree(ROOT / "a2acli", src / "a2acli", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    src = _copy_sources(base)
     env_dir = base / "venv"
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
@@ -88,3 +92,33 @@ def test_no_server_deps_came_along(installed):
     assert "a2acli" in names and "httpx" in names and "typer" in names
     assert "a2a-sdk" not in names and "uvicorn" not in names
     assert sys.version_info >= (3, 10)
+
+
+def test_the_licence_is_in_the_wheel_it_installed_with_its_spdx_expression(installed):
+    code = (
+        "import importlib.metadata as m; d = m.distribution('a2acli');"
+        "print(d.metadata['License-Expression']);"
+        "print(sorted(str(f) for f in d.files if 'licenses' in str(f)))"
+    )
+    proc = subprocess.run([str(installed / "python"), "-c", code], env=_env(), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    expression, files = proc.stdout.splitlines()
+    assert expression == "Apache-2.0"
+    assert files == "['a2acli-%s.dist-info/licenses/LICENSE']" % __version__
+
+
+def test_the_licence_is_in_the_sdist(installed, tmp_path):
+    """The sdist as hatchling (the build backend, at the floor pyproject.toml asks for) builds it."""
+    import tarfile
+
+    src = _copy_sources(tmp_path)
+    pip = [str(installed / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    proc = subprocess.run([*pip, "--target", str(tmp_path / "hatch"), "hatchling>=1.27,<2"], env=_env(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    code = f"import sys; sys.path.insert(0, {str(tmp_path / 'hatch')!r}); from hatchling.build import build_sdist; print(build_sdist({str(tmp_path / 'dist')!r}))"
+    proc = subprocess.run([str(installed / "python"), "-c", code], env=_env(), capture_output=True, text=True, timeout=120, cwd=src)
+    assert proc.returncode == 0, proc.stderr
+    with tarfile.open(tmp_path / "dist" / proc.stdout.strip()) as sdist:
+        names = sdist.getnames()
+    assert f"a2acli-{__version__}/LICENSE" in names
+    assert (ROOT / "LICENSE").read_text().startswith("\n                                 Apache License\n")
