@@ -79,13 +79,22 @@ def _grpc() -> Any:
         import grpc
         from google.protobuf import json_format  # noqa: F401 - fails without protobuf
     except ImportError as e:  # the extra is missing
-        raise MissingExtraError(
-            f"gRPC needs the grpc extra ({e.name} is not installed)", hint=_install_hint()
-        ) from None
+        raise MissingExtraError(f"gRPC needs the grpc extra ({e.name} is not installed)", hint=extra_hint()) from None
     return grpc
 
 
-def _install_hint() -> str:
+def installed() -> bool:
+    """Whether the grpc extra is here (grpcio, protobuf, the a2a-sdk), found without importing
+    it: a core install skips a card's gRPC interfaces for the next one it lists."""
+    from importlib.util import find_spec
+
+    try:
+        return all(find_spec(name) is not None for name in ("grpc", "google.protobuf", "a2a"))
+    except (ImportError, ValueError):  # a parent that is no package, a module whose spec is unset
+        return False
+
+
+def extra_hint() -> str:
     from a2acli.extras import install_hint
 
     return "add the grpc extra: " + install_hint("grpc")
@@ -105,7 +114,7 @@ def message_classes(path: str) -> tuple[Any, Any]:
         method = descriptor_pool.Default().FindServiceByName(service).methods_by_name[rpc]
     except ImportError as e:
         raise MissingExtraError(
-            f"gRPC needs the official a2a-sdk's generated modules ({e.name} is not installed)", hint=_install_hint()
+            f"gRPC needs the official a2a-sdk's generated modules ({e.name} is not installed)", hint=extra_hint()
         ) from None
     except KeyError:
         raise UsageError(f"{service} has no rpc {rpc}", hint="see the method table: `a2a call --help`") from None

@@ -105,7 +105,7 @@ def test_the_licence_is_in_the_wheel_it_installed_with_its_spdx_expression(insta
     assert proc.returncode == 0, proc.stderr
     expression, files = proc.stdout.splitlines()
     assert expression == "Apache-2.0"
-    assert files == "['a2acli-%s.dist-info/licenses/LICENSE']" % __version__
+    assert files == f"['a2acli-{__version__}.dist-info/licenses/LICENSE']"
 
 
 def test_the_licence_is_in_the_sdist(installed, tmp_path):
@@ -123,3 +123,24 @@ def test_the_licence_is_in_the_sdist(installed, tmp_path):
         names = sdist.getnames()
     assert f"a2acli-{__version__}/LICENSE" in names
     assert (ROOT / "LICENSE").read_text().startswith("\n                                 Apache License\n")
+
+
+def test_the_core_install_sends_to_a_card_that_lists_grpc_first_over_the_next_interface(installed, demo_agent, tmp_path):
+    """No grpc extra here: the card's gRPC interface (listed first) is skipped, with a note, for the
+    next one in card order; the message goes once, over JSON-RPC, and the task completes."""
+    import json
+
+    if demo_agent.grpc_url is None:
+        pytest.skip("the demo agent needs the grpc extra in the test venv to list a gRPC interface")
+    import httpx
+
+    card = httpx.get(demo_agent.card_url, headers={"A2A-Version": "1.0"}).json()
+    interfaces = card["supportedInterfaces"]
+    card["supportedInterfaces"] = [i for i in interfaces if i["protocolBinding"] == "GRPC"] + [i for i in interfaces if i["protocolBinding"] != "GRPC"]
+    path = tmp_path / "grpc-first.json"
+    path.write_text(json.dumps(card))
+    result = a2a(installed, "send", "-u", str(path), "-o", "json", "hello")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert f"skipping the Agent Card's gRPC interface {demo_agent.grpc_url}: the grpc extra is not installed" in result.stderr
+    assert f"-m pip install 'a2a-sdk[grpc]<1.4,>=1.3'); using JSONRPC at {demo_agent.url}/" in result.stderr
