@@ -248,6 +248,15 @@ def markdown(report: dict[str, Any]) -> str:
     add("")
     add(f"Reported by {_cell(att.get('reported_by'))} on {_cell(att.get('date'))}. {_cell(att.get('statement'))}")
     add("")
+    add("## 10. Not in the registry")
+    add("")
+    add("What the specification asks for that no registry row covers, and what `a2a` chose.")
+    add("")
+    add("| Item | Spec § | What a2a does |")
+    add("| --- | --- | --- |")
+    for item in report.get("not_in_the_registry") or []:
+        add(f"| {_cell(item.get('item'))} | {_cell(item.get('spec'))} | {_cell(item.get('choice'))} |")
+    add("")
     return "\n".join(out)
 
 
