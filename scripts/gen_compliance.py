@@ -215,6 +215,7 @@ def markdown(report: dict[str, Any]) -> str:
     add("")
     add("To rerun every test below (the integration tests start the demo agent themselves):")
     add("")
+    add("<!-- docs-test: skip: the test suite itself, which runs this test -->")
     add("```sh")
     add("pip install -e '.[dev]'")
     add("pytest -m spec                          # every test that shows a requirement")
