@@ -8,6 +8,10 @@ ports normalised, `…` standing for anything, each line shown found in order am
 printed. A command with no output shown must exit 0, unless its comment says which exit it
 expects (`# exits 1`, `# … exit 2`).
 
+docs/reference.md is generated from each command's `--help`, whose examples stand alone (placeholder
+ids, dumps named as if made): there each command must be a valid command line that a2a runs, its
+exit code any but a usage error's (2) or the shell's (126, 127), and no internal error.
+
 A block that cannot run here is marked in the Markdown, on the line before its fence:
 `<!-- docs-test: skip: REASON -->`. Two kinds of command are skipped by rule, with their reason:
 those that name a host of the reserved example domains (`agent.example`, `idp.example.com`: RFC
@@ -45,6 +49,7 @@ FENCE = re.compile(
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 NOT_HERE = re.compile(r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example")
 BACKGROUND = ("a2a mock ", "a2a webhook listen")  # servers a page starts and later commands call
+SHELL = shutil.which("bash") or "sh"  # the reader's shell (`eval "$(a2a completion bash)"`)
 STARTS_THE_AGENT = re.compile(r"(^|\s)(a2a demo-server|sh examples/tour\.sh)\b")
 
 
@@ -149,6 +154,12 @@ class Runner:
         self.background: list[subprocess.Popen[str]] = []
         self._fixtures()
 
+    def dumps(self) -> None:
+        """dump-v1 and dump-v0, which docs/reference.md's `a2a diff` examples compare."""
+        for name, version in (("dump-v1", "1.0"), ("dump-v0", "0.3")):
+            argv = f"a2a send --skill create-user -f projectUserId=u1 --a2a-version {version} --dump {name}"
+            subprocess.run([SHELL, "-c", argv], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=True)
+
     def _fixtures(self) -> None:
         """Files the examples name as if the reader had them (README's reader is in the checkout)."""
         shutil.copy2(ROOT / "README.md", self.cwd / "README.md")
@@ -162,6 +173,7 @@ class Runner:
         (self.cwd / "agents.json").write_text(json.dumps({"agents": [{"name": "weather", "description": "Forecasts", "url": url}]}))
         card = httpx.get(f"{url}/.well-known/agent-card.json", headers={"A2A-Version": "1.0"}, timeout=30)
         (self.cwd / "agent-card.json").write_text(card.text)
+        (self.cwd / "agent.env").write_text(f"A2ACLI_URL={url}\n")
         (Path(self.env["HOME"]) / "agents").mkdir()
         (Path(self.env["HOME"]) / "agents" / "prod.env").write_text(f"A2ACLI_URL={url}\n")
         (self.cwd / "d.json").write_text('{"skill": "create-user", "projectUserId": "u1"}\n')
@@ -174,6 +186,8 @@ class Runner:
         for name, key in (("TASK_ID", "task"), ("CONTEXT_ID", "context"), ("CONFIG_ID", "config")):
             if name in command and key in self.ids:
                 command = command.replace(name, self.ids[key])
+        if "context" in self.ids:
+            command = re.sub(r"(--context-id\s+)[0-9a-f]{4,8}-?…", lambda m: m.group(1) + self.ids["context"], command)
         if "task" in self.ids:  # an id shortened in the page (`5482424b-…`, `5f0c…`): the last task
             command = re.sub(r"\b[0-9a-f]{4,8}-?…", self.ids["task"], command)
         return command
@@ -202,7 +216,7 @@ class Runner:
         if command.startswith(BACKGROUND):
             return self._start(command)
         proc = subprocess.run(
-            ["sh", "-c", command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+            [SHELL, "-c", command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
             capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         self.learn(proc.stdout + "\n" + proc.stderr)
@@ -212,7 +226,7 @@ class Runner:
         self.close()  # one server at a time: the page stopped the last one before starting this
         command = re.sub(r"\s*&\s*(#.*)?$", "", command)  # `a2a mock … &`: this test keeps it in the background
         proc = subprocess.Popen(
-            ["sh", "-c", "exec " + command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+            [SHELL, "-c", "exec " + command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         self.background.append(proc)
@@ -263,20 +277,43 @@ def _line_pattern(expected: str) -> re.Pattern[str]:
     return re.compile(".*".join(re.escape(p) for p in parts) + r"\Z")
 
 
+MEMBER = re.compile(r'^\s*"[^"]+": ')  # a line of a JSON object printed one member a line
+
+
+def _members(lines: list[str], at: int) -> list[str]:
+    """The run of JSON member lines from `at`, trailing commas dropped (their order is the agent's)."""
+    run = []
+    while at < len(lines) and MEMBER.match(lines[at]):
+        run.append(lines[at].rstrip(","))
+        at += 1
+    return run
+
+
 def missing_lines(expected: list[str], printed: str) -> list[str]:
-    """The lines of `expected` not found, in order, among the lines printed (None when all are)."""
+    """The lines of `expected` not found, in order, among the lines printed. A run of JSON member
+    lines matches a run printed with the same members in any order."""
     got = [normalise(line) for line in printed.splitlines()]
-    at, missing = 0, []
-    for line in expected:
-        if not line.strip() or line.strip() == "…":
+    shown = [line for line in expected if line.strip() and line.strip() != "…"]
+    at, i, missing = 0, 0, []
+    while i < len(shown):
+        if MEMBER.match(shown[i]):
+            want = _members([normalise(line) for line in shown], i)
+            i += len(want)
+            starts = [j for j in range(at, len(got)) if MEMBER.match(got[j]) and (j == 0 or not MEMBER.match(got[j - 1]))]
+            found = next((j for j in starts if sorted(_members(got, j)) == sorted(want)), None)
+            if found is None:
+                missing.extend(want)
+            else:
+                at = found + len(want)
             continue
-        pattern = _line_pattern(line)
+        pattern = _line_pattern(shown[i])
+        i += 1
         for j in range(at, len(got)):
             if pattern.match(got[j]):
                 at = j + 1
                 break
         else:
-            missing.append(line)
+            missing.append(shown[i - 1])
     return missing
 
 
@@ -302,6 +339,8 @@ def a2a_bindir() -> Path:
 def test_every_command_of_the_page_runs_as_shown(name, demo_agent, a2a_bindir, a2a_env, tmp_path):
     page = collect(name)
     runner = Runner(demo_agent, a2a_bindir, tmp_path, a2a_env)
+    if name == "docs/reference.md":
+        runner.dumps()
     failures: list[str] = []
     ran = skipped = 0
     took: list[tuple[float, str]] = []
@@ -329,6 +368,10 @@ def test_every_command_of_the_page_runs_as_shown(name, demo_agent, a2a_bindir, a
                 gone = missing_lines(step.expected, printed)
                 if gone:
                     failures.append(f"{where}\n  not printed: {gone[:3]}\n  printed: {printed[-600:]!r}")
+            if name == "docs/reference.md":  # --help's examples: each a valid command line, not a sequence
+                if proc.returncode in (2, 126, 127) or "A2ACLI_ERR_INTERNAL" in printed:
+                    failures.append(f"{where}\n  exit {proc.returncode}: not a valid command line here\n  printed: {printed[-600:]!r}")
+                continue
             want = expected_exit(step)
             if want is not None and proc.returncode != want:
                 failures.append(f"{where}\n  exit {proc.returncode}, the page expects {want}\n  printed: {printed[-600:]!r}")
@@ -337,3 +380,22 @@ def test_every_command_of_the_page_runs_as_shown(name, demo_agent, a2a_bindir, a
     slowest = ", ".join(f"{where} {t:.1f}s" for t, where in sorted(took, reverse=True)[:5])
     print(f"{name}: {ran} commands run, {skipped} skipped, {time.monotonic() - started:.1f}s (slowest: {slowest})")
     assert not failures, f"{len(failures)} of {ran} commands of {name} do not run as shown:\n" + "\n".join(failures)
+
+
+def test_the_comparison_takes_ids_times_ellipses_and_member_order_as_the_pages_mean_them():
+    shown = ["Task: a6517bab-f12b-41fc-b840-0deaded7c519", "Updated: 2026-12-01T03:31:37.436780Z", "  {",
+             '    "name": "X-API-Key",', '    "type": "apiKey"', "  }", "…", "State: completed"]  # fmt: skip
+    printed = ("Task: 9d03aa95-5763-4942-ab65-88b65cfc6a49\nUpdated: 2026-12-02T08:09:32.270827Z\n  {\n"
+               '    "type": "apiKey",\n    "name": "X-API-Key"\n  }\nHistory messages: 1\nState: completed\n')  # fmt: skip
+    assert missing_lines(shown, printed) == []
+    assert missing_lines(shown, printed.replace('"type": "apiKey"', '"type": "http"')) == ['    "name": "X-API-Key"', '    "type": "apiKey"']
+    assert missing_lines(["a …", "c"], "a b\nc\n") == [] and missing_lines(["c", "a …"], "a b\nc\n") == ["a …"]
+    assert missing_lines(["State: completed"], "State: failed\n") == ["State: completed"]
+
+
+def test_blocks_are_collected_with_their_marks_and_the_rules():
+    page = collect("docs/guide.md")
+    reasons = {s.skip for s in page.steps if s.skip}
+    assert any(r and "identity provider" in r for r in reasons)
+    assert any(r and "RFC 2606" in r for r in reasons)
+    assert sum(1 for s in page.steps if not s.skip) > 50
