@@ -335,10 +335,10 @@ def a2a_bindir() -> Path:
     return Path(found).parent
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_every_command_of_the_page_runs_as_shown(name, demo_agent, a2a_bindir, a2a_env, tmp_path):
+def run_page(name: str, agent: DemoAgent, bindir: Path, base: Path, a2a_env: Callable[..., dict[str, str]]) -> tuple[list[str], str]:
+    """(failures, summary line) of one page run from top to bottom in a directory of its own."""
     page = collect(name)
-    runner = Runner(demo_agent, a2a_bindir, tmp_path, a2a_env)
+    runner = Runner(agent, bindir, base, a2a_env)
     if name == "docs/reference.md":
         runner.dumps()
     failures: list[str] = []
@@ -354,32 +354,55 @@ def test_every_command_of_the_page_runs_as_shown(name, demo_agent, a2a_bindir, a
             proc = runner.run(step)
             took.append((time.monotonic() - began, f"{step.page}:{step.line}"))
             ran += 1
-            where = f"{step.page}:{step.line}: {step.command}"
-            if isinstance(proc, str):
-                failures.append(f"{where}\n  {proc}")
-            if not isinstance(proc, subprocess.CompletedProcess):
-                continue
-            printed = proc.stdout + proc.stderr
-            if step.expected and step.command.startswith("ls "):  # columns at a terminal, one a line here
-                gone = sorted(set(" ".join(step.expected).split()) - set(printed.split()))
-                if gone:
-                    failures.append(f"{where}\n  not listed: {gone}")
-            elif step.expected:
-                gone = missing_lines(step.expected, printed)
-                if gone:
-                    failures.append(f"{where}\n  not printed: {gone[:3]}\n  printed: {printed[-600:]!r}")
-            if name == "docs/reference.md":  # --help's examples: each a valid command line, not a sequence
-                if proc.returncode in (2, 126, 127) or "A2ACLI_ERR_INTERNAL" in printed:
-                    failures.append(f"{where}\n  exit {proc.returncode}: not a valid command line here\n  printed: {printed[-600:]!r}")
-                continue
-            want = expected_exit(step)
-            if want is not None and proc.returncode != want:
-                failures.append(f"{where}\n  exit {proc.returncode}, the page expects {want}\n  printed: {printed[-600:]!r}")
+            failures += _judge(name, step, proc)
     finally:
         runner.close()
-    slowest = ", ".join(f"{where} {t:.1f}s" for t, where in sorted(took, reverse=True)[:5])
-    print(f"{name}: {ran} commands run, {skipped} skipped, {time.monotonic() - started:.1f}s (slowest: {slowest})")
-    assert not failures, f"{len(failures)} of {ran} commands of {name} do not run as shown:\n" + "\n".join(failures)
+    slowest = ", ".join(f"{where} {t:.1f}s" for t, where in sorted(took, reverse=True)[:3])
+    return failures, f"{name}: {ran} commands run, {skipped} skipped, {time.monotonic() - started:.1f}s (slowest: {slowest})"
+
+
+def _judge(name: str, step: Step, proc: subprocess.CompletedProcess[str] | str | None) -> list[str]:
+    where = f"{step.page}:{step.line}: {step.command}"
+    if isinstance(proc, str):
+        return [f"{where}\n  {proc}"]
+    if proc is None:
+        return []
+    printed = proc.stdout + proc.stderr
+    out = []
+    if step.expected and step.command.startswith("ls "):  # columns at a terminal, one a line here
+        gone = sorted(set(" ".join(step.expected).split()) - set(printed.split()))
+        if gone:
+            out.append(f"{where}\n  not listed: {gone}")
+    elif step.expected:
+        gone = missing_lines(step.expected, printed)
+        if gone:
+            out.append(f"{where}\n  not printed: {gone[:3]}\n  printed: {printed[-600:]!r}")
+    if name == "docs/reference.md":  # --help's examples: each a valid command line, not a sequence
+        if proc.returncode in (2, 126, 127) or "A2ACLI_ERR_INTERNAL" in printed:
+            out.append(f"{where}\n  exit {proc.returncode}: not a valid command line here\n  printed: {printed[-600:]!r}")
+        return out
+    want = expected_exit(step)
+    if want is not None and proc.returncode != want:
+        out.append(f"{where}\n  exit {proc.returncode}, the page expects {want}\n  printed: {printed[-600:]!r}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def page_runs(demo_agent, a2a_bindir, a2a_env, tmp_path_factory) -> dict[str, tuple[list[str], str]]:
+    """Every page run at once, each in its own directory and home against the one demo agent: the
+    pages are independent, and the wall time is the longest page's, not their sum."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(PAGES)) as pool:
+        futures = {name: pool.submit(run_page, name, demo_agent, a2a_bindir, tmp_path_factory.mktemp("docs"), a2a_env) for name in PAGES}
+        return {name: f.result() for name, f in futures.items()}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_command_of_the_page_runs_as_shown(name, page_runs):
+    failures, summary = page_runs[name]
+    print(summary)
+    assert not failures, f"{len(failures)} commands of {name} do not run as shown ({summary}):\n" + "\n".join(failures)
 
 
 def test_the_comparison_takes_ids_times_ellipses_and_member_order_as_the_pages_mean_them():
