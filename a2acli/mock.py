@@ -132,7 +132,9 @@ class Mock:
 
             self.grpc = mock_grpc.GrpcFront(self, port)
         except (MissingExtraError, ImportError) as e:
-            self.no_grpc = f"{getattr(e, 'message', None) or e}; pip install 'a2acli[grpc]'"
+            from a2acli.extras import install_hint
+
+            self.no_grpc = f"{getattr(e, 'message', None) or e}; add it: {install_hint('grpc')}"
             return
         except A2acliError:
             self.server.server_close()

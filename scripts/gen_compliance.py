@@ -217,6 +217,7 @@ def markdown(report: dict[str, Any]) -> str:
     add("")
     add("To rerun every test below (the integration tests start the demo agent themselves):")
     add("")
+    add("<!-- docs-test: skip: the test suite itself, which runs this test -->")
     add("```sh")
     add("pip install -e '.[dev]'")
     add("pytest -m spec                          # every test that shows a requirement")
@@ -249,6 +250,15 @@ def markdown(report: dict[str, Any]) -> str:
     add("## 9. Attestation")
     add("")
     add(f"Reported by {_cell(att.get('reported_by'))} on {_cell(att.get('date'))}. {_cell(att.get('statement'))}")
+    add("")
+    add("## 10. Not in the registry")
+    add("")
+    add("What the specification asks for that no registry row covers, and what `a2a` chose.")
+    add("")
+    add("| Item | Spec § | What a2a does |")
+    add("| --- | --- | --- |")
+    for item in report.get("not_in_the_registry") or []:
+        add(f"| {_cell(item.get('item'))} | {_cell(item.get('spec'))} | {_cell(item.get('choice'))} |")
     add("")
     return "\n".join(out)
 

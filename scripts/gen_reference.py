@@ -71,8 +71,16 @@ def _option_row(param: Any, ctx: Any) -> str:
 
 
 def _arg_usage(arg: Any) -> str:
-    name = (arg.metavar or arg.name).upper() + ("..." if arg.multiple or arg.nargs == -1 else "")
-    return name if arg.required else f"[{name}]"
+    """An argument in the usage line, as `--help` shows it: a metavar the command gives is used as
+    written (`[FILE|-]`, `DUMP...`, `SHELL|install`), in brackets when optional and not already;
+    otherwise the name in capitals, in brackets
+    when optional, with `...` when it takes several."""
+    if arg.metavar:
+        shown = str(arg.metavar)
+        return shown if arg.required or shown.startswith("[") else f"[{shown}]"
+    name = arg.name.upper()
+    name = name if arg.required else f"[{name}]"
+    return name + ("..." if arg.multiple or arg.nargs != 1 else "")
 
 
 _COMMON_DECLS: dict[str, tuple[str, ...]] = {}
@@ -156,7 +164,14 @@ def render() -> str:
         # a command takes the common options when it has all of them (translate has its own --debug)
         takes_common = cmd is not root and sum(_is_common(p) for p in params) == len(_COMMON_DECLS)
         args = [p for p in params if p.param_type_name == "argument"]
-        opts = [p for p in params if p.param_type_name == "option" and not (_is_common(p) and (takes_common or cmd is root))]
+        # a hidden option of its own (an old or alias name: `--token`, `--blocking-call`) stays out, as in --help
+        opts = [
+            p
+            for p in params
+            if p.param_type_name == "option"
+            and not (_is_common(p) and (takes_common or cmd is root))
+            and not (getattr(p, "hidden", False) and not _is_common(p))
+        ]
         usage = " ".join([path, "[OPTIONS]", *(_arg_usage(a) for a in args)] + (["COMMAND [ARGS]..."] if hasattr(cmd, "commands") else []))
         lines += [f"## {path}", "", "```", usage, "```", ""]
         if cmd.help:

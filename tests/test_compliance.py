@@ -10,11 +10,13 @@ from __future__ import annotations
 import ast
 import copy
 import importlib.util
+import json
 import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml  # the dev extra
 
 import a2acli
@@ -356,3 +358,19 @@ def test_tck_coverage_and_the_check_rules_agree():
             assert name in coverage[tck_id]["checks"], f"rule {name} cites {tck_id}, which tck_coverage does not list it under"
     probed = sum(1 for row in coverage.values() if row["checks"])
     assert f"of the catalogue's {len(coverage)} requirements (1.0-dev), {probed} are probed" in rows()["A2ACLI_CONFORM_001"]["note"]
+
+
+@pytest.mark.parametrize("argv", [["tasks", "get", "t-1"], ["tasks", "cancel", "t-1"], ["card", "fetch"]])
+def test_the_appendix_b_single_line_stream_forms_are_refused_as_the_report_says(cli, argv):
+    """not_in_the_registry: §7.2 gives --stream to send and task subscribe only; a2a follows it."""
+    report = yaml.safe_load((ROOT / "docs" / "compliance-report.yaml").read_text(encoding="utf-8"))
+    assert any("Appendix B" in i["item"] and "Refused" in i["choice"] for i in report["not_in_the_registry"])
+    result = cli(*argv, "-u", "http://agent.test", "-o", "json", "--stream")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["code"] == "A2ACLI_ERR_USAGE" and "--stream" in result.stdout
+
+
+def test_every_item_outside_the_registry_says_what_a2a_chose():
+    report = yaml.safe_load((ROOT / "docs" / "compliance-report.yaml").read_text(encoding="utf-8"))
+    items = report["not_in_the_registry"]
+    assert len(items) >= 3 and all(i.get("item") and i.get("spec") and i.get("choice") for i in items)

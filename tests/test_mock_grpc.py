@@ -296,7 +296,7 @@ def test_without_grpc_the_mock_serves_http_alone_and_says_why(dump):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
     assert "['JSONRPC', 'JSONRPC']" in out
-    assert "the recorded gRPC exchanges are not served: gRPC needs the grpc extra" in out and "pip install 'a2acli[grpc]'" in out
+    assert "the recorded gRPC exchanges are not served: gRPC needs the grpc extra" in out and "-m pip install 'a2a-sdk[grpc]<1.4,>=1.3'" in out
 
 
 def test_a_mock_of_http_exchanges_loads_no_grpc(tmp_path):

@@ -55,7 +55,7 @@ def test_frontmatter_names_the_binary_and_how_to_install_it():
     assert 0 < len(meta["description"]) <= 1024 and "A2A" in meta["description"]
     compat = meta["compatibility"]
     assert 0 < len(compat) <= 500
-    assert "`a2a`" in compat and "Python" in compat and "pip install a2acli" in compat
+    assert "`a2a`" in compat and "Python" in compat and "pipx install ." in compat and "not on PyPI yet" in compat
 
 
 @pytest.mark.spec("A2ACLI_SKILL_001")
@@ -64,7 +64,7 @@ def test_it_is_lean_and_defers_to_runtime_help():
     _, body = frontmatter_and_body()
     assert len(text.splitlines()) <= MAX_LINES and len(text) < 4500
     assert "`a2a help`" in body and "a2a COMMAND --help" in body
-    assert "a2a --version" in body and "pip install a2acli" in body  # the preflight check and an install pointer
+    assert "a2a --version" in body and "pipx install ." in body and "not on PyPI yet" in body  # the preflight check and an install pointer that works today
     assert "references/examples.md" in body and EXAMPLES.is_file()
     assert "-o json --stream" in body and "--context-id" in body and "--task-id" in body and "A2ACLI_BEARER" in body
     # no inlined command surface: a handful of commands as examples, not the list

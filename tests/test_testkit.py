@@ -17,6 +17,7 @@ INTEGRATION = Path(__file__).resolve().parent / "integration"
 ALLOWED = {
     "test_install.py": "builds a wheel, installs it into a fresh venv and runs THAT venv's `a2a`, with its own scrub (PYTHON*, PIP_*)",
     "test_third_party.py:_installed": "npm / pip installs of the third-party servers, not `a2a`",
+    "test_docs_run.py": "runs the pages' shell lines as written (pipes, redirections, `$(…)`) with the reader's shell, in an environment from a2a_env",
 }
 FOREGROUND = {"run", "call", "check_call", "check_output"}
 

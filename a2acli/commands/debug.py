@@ -489,7 +489,7 @@ def translate(
 
       echo '{"kind":"task","id":"t-1","contextId":"c-1","status":{"state":"completed"}}' | a2a translate --to v1
 
-      echo 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{…}}}' | a2a translate --to v0
+      echo 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING"}}}}' | a2a translate --to v0
     """
     from a2acli.commands._run import known
     from a2acli.render.output import Output

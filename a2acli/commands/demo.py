@@ -7,7 +7,7 @@ import typer
 
 from a2acli.net import is_loopback
 
-EXTRA_HINT = "a2a demo-server needs the server extra: pip install 'a2acli[server]'"
+EXTRA_HINT = "a2a demo-server needs the server extra"
 
 # Top-level modules of the `server` extra; an ImportError naming anything else is a bug.
 _EXTRA_MODULES = frozenset({"a2a", "uvicorn", "starlette", "sse_starlette", "google", "jsonrpc"})
@@ -16,6 +16,7 @@ _EXTRA_MODULES = frozenset({"a2a", "uvicorn", "starlette", "sse_starlette", "goo
 def _load_serve() -> Callable[..., None]:
     """Import the demo server, or say which extra is missing (exit 1)."""
     from a2acli.errors import MissingExtraError
+    from a2acli.extras import install_hint
 
     try:
         from a2acli.demo.server import serve
@@ -23,7 +24,8 @@ def _load_serve() -> Callable[..., None]:
         if (exc.name or "").split(".")[0] not in _EXTRA_MODULES:
             raise
         raise MissingExtraError(
-            EXTRA_HINT, hint="the core install leaves the a2a-sdk server out to stay small"
+            EXTRA_HINT,
+            hint=f"add it: {install_hint('server')} (the core install leaves the a2a-sdk server out to stay small)",
         ) from None
     return serve
 

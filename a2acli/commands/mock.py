@@ -78,6 +78,8 @@ def mock_command(
 
       a2a send --skill create-user -f projectUserId=u1 --dump rec/send
 
+      a2a stream --skill slow --dump rec/stream
+
       a2a mock rec/send rec/stream --port 41299 --speed 0
 
       a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299

@@ -123,7 +123,6 @@ GRPC = "GRPC"
 EXTENDED_CARD_GRPC_METHODS = frozenset(
     {"/lf.a2a.v1.A2AService/GetExtendedAgentCard", "/a2a.v1.A2AService/GetAgentCard"}
 )
-GRPC_EXTRA_HINT = "pip install 'a2acli[grpc]'"
 GRPC_GRACE = 1.0  # seconds running gRPC calls get at shutdown
 AGENT_NAME = "a2a demo agent"
 AGENT_VERSION = "0.1.0"
@@ -1031,7 +1030,11 @@ def serve(
             try:
                 grpc_server, bound = _grpc_server(host, max(grpc_port, 0), api_key)
             except ImportError:
-                (on_note or logger.warning)(f"no gRPC: grpcio is not installed ({GRPC_EXTRA_HINT})")
+                from a2acli.extras import install_hint
+
+                (on_note or logger.warning)(
+                    f"no gRPC: grpcio is not installed (add the grpc extra: {install_hint('grpc')})"
+                )
             else:
                 grpc_at = grpc_url(shown_host, bound)
         app = build_app(host=shown_host, port=real_port, api_key=api_key, grpc_url=grpc_at)

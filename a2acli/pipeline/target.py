@@ -180,13 +180,35 @@ class Target:
         from a2acli.wire.endpoints import VersionNotOfferedError, fallback_interface, select_interface
 
         try:
-            return select_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+            chosen = select_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
+            return self._without_missing_extra(chosen, card_url)
         except VersionNotOfferedError:
             fallback = fallback_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
             if fallback is None:
                 raise
             self.out.note(fallback[1])
             return fallback[0]
+
+    def _without_missing_extra(self, chosen: Endpoint, card_url: str) -> Endpoint:
+        """A gRPC interface the card lists first, in an install without the grpc extra: the next
+        interface in card order instead, with a note (--transport grpc stays exact, and a card
+        that offers nothing else keeps it: the call then names the extra to add)."""
+        from a2acli.transport import grpc
+        from a2acli.wire.bindings import binding_info
+        from a2acli.wire.endpoints import VersionNotOfferedError, select_interface
+
+        info = binding_info(chosen.binding)
+        if info is None or not info.carrier_grpc or self.opts.transports or grpc.installed():
+            return chosen
+        try:
+            other = select_interface(self.card or {}, self.opts.wire, card_url, skip=(info.flag,))
+        except VersionNotOfferedError:
+            return chosen
+        self.out.note(
+            f"skipping the Agent Card's gRPC interface {chosen.url}: the grpc extra is not installed"
+            f" ({grpc.extra_hint()}); using {getattr(binding_info(other.binding), 'card', other.binding)} at {other.url}"
+        )
+        return other
 
     def choose_version(self) -> None:
         """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on

@@ -1,5 +1,5 @@
 """The gRPC carrier: moves the gRPC binding's requests with grpcio and the official a2a-sdk's
-generated modules (`pip install 'a2acli[grpc]'`). Imported only when a gRPC interface is used.
+generated modules (the `grpc` extra). Imported only when a gRPC interface is used.
 
 The binding's request description holds the method path and the request message as ProtoJSON;
 here it becomes protobuf (google.protobuf.json_format) and goes out with metadata in place of
@@ -31,7 +31,6 @@ from a2acli.errors import (
 from a2acli.transport.exchange import Exchange
 from a2acli.transport.sse import SseEvent
 
-INSTALL_HINT = "pip install 'a2acli[grpc]'"
 # The generated module that registers each service's messages (from the official a2a-sdk).
 SERVICE_MODULES = {"lf.a2a.v1.A2AService": "a2a.types.a2a_pb2", "a2a.v1.A2AService": "a2a.compat.v0_3.a2a_v0_3_pb2"}
 HTTP_TWIN = {
@@ -80,8 +79,25 @@ def _grpc() -> Any:
         import grpc
         from google.protobuf import json_format  # noqa: F401 - fails without protobuf
     except ImportError as e:  # the extra is missing
-        raise MissingExtraError(f"gRPC needs the grpc extra ({e.name} is not installed)", hint=INSTALL_HINT) from None
+        raise MissingExtraError(f"gRPC needs the grpc extra ({e.name} is not installed)", hint=extra_hint()) from None
     return grpc
+
+
+def installed() -> bool:
+    """Whether the grpc extra is here (grpcio, protobuf, the a2a-sdk), found without importing
+    it: a core install skips a card's gRPC interfaces for the next one it lists."""
+    from importlib.util import find_spec
+
+    try:
+        return all(find_spec(name) is not None for name in ("grpc", "google.protobuf", "a2a"))
+    except (ImportError, ValueError):  # a parent that is no package, a module whose spec is unset
+        return False
+
+
+def extra_hint() -> str:
+    from a2acli.extras import install_hint
+
+    return "add the grpc extra: " + install_hint("grpc")
 
 
 def message_classes(path: str) -> tuple[Any, Any]:
@@ -98,7 +114,7 @@ def message_classes(path: str) -> tuple[Any, Any]:
         method = descriptor_pool.Default().FindServiceByName(service).methods_by_name[rpc]
     except ImportError as e:
         raise MissingExtraError(
-            f"gRPC needs the official a2a-sdk's generated modules ({e.name} is not installed)", hint=INSTALL_HINT
+            f"gRPC needs the official a2a-sdk's generated modules ({e.name} is not installed)", hint=extra_hint()
         ) from None
     except KeyError:
         raise UsageError(f"{service} has no rpc {rpc}", hint="see the method table: `a2a call --help`") from None

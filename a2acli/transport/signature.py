@@ -27,7 +27,7 @@ def verify_card(card: Any, transport: Transport | None) -> Outcome:
     try:
         crypto = _crypto()
     except ImportError:
-        return Outcome(UNVERIFIABLE, "the `cryptography` package is not installed", hint=signing.VERIFY_EXTRA_HINT)
+        return Outcome(UNVERIFIABLE, "the `cryptography` package is not installed", hint=_verify_hint())
     try:
         payloads = signing.payloads(card)
     except (ValueError, UnicodeEncodeError) as e:
@@ -91,7 +91,7 @@ def verify_with_key_set(sig: signing.Signature, jwks: Any, source: str, signing_
     try:
         crypto = _crypto()
     except ImportError:
-        return base._replace(reason="the `cryptography` package is not installed", hint=signing.VERIFY_EXTRA_HINT)
+        return base._replace(reason="the `cryptography` package is not installed", hint=_verify_hint())
     return _check(base, sig, signing.choose_key(jwks, sig.kid, sig.alg), [signing_input], crypto, what)
 
 
@@ -131,3 +131,9 @@ def _fetch_jwks(url: str, transport: Transport | None) -> Any:
         return envelope.loads(ex.response_body, what=f"key set {url}")
     except A2acliError as e:
         return e.message
+
+
+def _verify_hint() -> str:
+    from a2acli.extras import install_hint
+
+    return "install the verifier (the `cryptography` package, the verify extra): " + install_hint("verify")

@@ -70,14 +70,19 @@ class Endpoint(NamedTuple):
 
 
 def select_interface(
-    core_card: dict[str, Any], wire: Wire, card_url: str, transports: tuple[str, ...] = ()
+    core_card: dict[str, Any],
+    wire: Wire,
+    card_url: str,
+    transports: tuple[str, ...] = (),
+    skip: tuple[str, ...] = (),
 ) -> Endpoint:
     """The interface to call for `wire`: with `transports` (--transport, in order of preference)
     the first interface of the first binding named; otherwise the first interface, in card order,
-    whose binding a2a speaks (V1 spec §8.3.2). Never falls back to the other version: that
-    would silently change what goes over the wire."""
+    whose binding a2a speaks (V1 spec §8.3.2) and is not in `skip` (a binding whose extra is not
+    installed). Never falls back to the other version: that would silently change what goes over
+    the wire."""
 
-    wanted = transports or tuple(b.flag for b in _spoken())
+    wanted = transports or tuple(b.flag for b in _spoken() if b.flag not in skip)
     for flag in wanted if transports else (None,):
         for itf, info in _interfaces(core_card):
             if info is None or (info.flag != flag if flag else info.flag not in wanted):

@@ -33,7 +33,6 @@ ALGORITHMS: dict[str, tuple[str, str, str | None]] = {
     "EdDSA": ("OKP", "", None),
 }
 _B64URL = r"[A-Za-z0-9_-]+"  # compiled on first use (re's cache): a card fetch loads this module
-VERIFY_EXTRA_HINT = "install the verifier: pip install 'a2acli[verify]' (the `cryptography` package)"
 
 
 class Outcome(NamedTuple):

@@ -4,6 +4,7 @@ to end against respx-mocked agents: what is sent, what is printed, the exit code
 from __future__ import annotations
 
 import json
+import sys
 
 import httpx
 import pytest
@@ -84,6 +85,49 @@ def test_a_card_that_offers_only_grpc_is_called_over_grpc(cli, tmp_path):
     result = cli("tasks", "get", "t-1", "-u", path.as_uri(), "--offline")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("POST grpcs://agent.test:50051/lf.a2a.v1.A2AService/GetTask\n")
+
+
+GRPC_FIRST = card(("GRPC", "1.0", "grpc://agent.test:50051"), ("JSONRPC", "1.0", RPC), ("HTTP+JSON", "1.0", REST))
+
+
+@pytest.fixture
+def no_grpc_extra(monkeypatch):
+    """A core install, as a2a finds out: `grpc` cannot be found (transport.grpc.installed)."""
+    monkeypatch.setitem(sys.modules, "grpc", None)
+
+
+def test_a_core_install_skips_a_grpc_interface_listed_first_for_the_next_in_card_order(cli, respx_mock, no_grpc_extra):
+    respx_mock.get(CARD_URL).respond(json=GRPC_FIRST)
+    rpc = respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert rpc.call_count == 1 and json.loads(result.stdout) == TASK
+    note = result.stderr.splitlines()[0]
+    assert note.startswith("skipping the Agent Card's gRPC interface grpc://agent.test:50051: the grpc extra is not installed (add the grpc extra: ")
+    assert "-m pip install 'a2a-sdk[grpc]<1.4,>=1.3'" in note and note.endswith(f"); using JSONRPC at {RPC}")
+
+
+def test_a_core_install_asked_for_grpc_or_offered_nothing_else_names_the_extra(cli, respx_mock, no_grpc_extra, tmp_path):
+    respx_mock.get(CARD_URL).respond(json=GRPC_FIRST)
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--transport", "grpc")
+    assert result.exit_code == 1 and "gRPC needs the grpc extra" in result.stderr and "skipping" not in result.stderr
+    only = tmp_path / "card.json"
+    only.write_text(json.dumps(card(("GRPC", "1.0", "grpc://127.0.0.1:9"))))
+    result = cli("tasks", "get", "t-1", "-u", str(only))
+    assert result.exit_code == 1 and "gRPC needs the grpc extra" in result.stderr and "skipping" not in result.stderr
+
+
+def test_with_the_grpc_extra_the_cards_grpc_interface_stays_first(cli, no_grpc_extra, monkeypatch, tmp_path):
+    monkeypatch.delitem(sys.modules, "grpc")
+    from a2acli.transport import grpc
+
+    if not grpc.installed():
+        pytest.skip("needs the grpc extra (a core install runs the test above instead)")
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(GRPC_FIRST))
+    result = cli("tasks", "get", "t-1", "-u", str(path), "--offline")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("POST grpc://agent.test:50051/lf.a2a.v1.A2AService/GetTask\n") and "skipping" not in result.stderr
 
 
 def test_a_card_that_offers_only_bindings_a2a_lacks_says_so(cli, respx_mock):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -40,7 +41,8 @@ def test_it_leaves_no_cyclic_garbage():
         assert gc.collect() == 0
         for _ in range(50):
             json.dumps(doc, indent=2)
-        assert gc.collect() > 0  # the cost pretty() avoids: the stdlib's indenting encoder leaves cycles
+        if sys.version_info < (3, 13):  # the cost pretty() avoids: the indenting encoder's closures leave
+            assert gc.collect() > 0  # cycles up to Python 3.12 (3.13's encoder leaves none)
     finally:
         if was:
             gc.enable()
