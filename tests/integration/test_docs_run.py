@@ -36,7 +36,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import DemoAgent, _free_port
+from tests.integration.conftest import DemoAgent, _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md"))]

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import HAS_GRPC
+from tests.integration.conftest import HAS_GRPC
 
 pytestmark = pytest.mark.integration
 TRANSPORTS = ["jsonrpc", "rest"]
