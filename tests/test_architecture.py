@@ -75,7 +75,8 @@ LAYERS: dict[str, set[str]] = {
     "errors": set(),
     "wire": {"errors"},
     "transport": {"errors", "wire", "net", "redact", "settings"},
-    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact", "settings"},
+    # and recording.record alone, the `--dump` tap, when --dump asks (see the test below the layers)
+    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact", "settings", "recording"},
     "render": {"errors", "wire", "redact"},
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
@@ -86,6 +87,8 @@ LAYERS: dict[str, set[str]] = {
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "transport", "settings"},
+    # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
+    "recording": {"errors", "wire", "transport", "pipeline", "redact", "settings"},
 }
 
 
@@ -121,6 +124,16 @@ def test_each_layer_imports_only_the_layers_below_it():
         for p in files:
             extra = _ours(p) - allowed - {layer, "__init__"}
             assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
+
+
+def test_the_pipeline_reaches_recording_only_for_the_dump_tap():
+    """`--dump` is the one feature of recording/ the pipeline carries: it loads recording.record
+    (the tap) and nothing else of the package, and record.py imports nothing above transport/."""
+    for p in (PKG / "pipeline").rglob("*.py"):
+        reached = {n for n in imports(p) if n.startswith("a2acli.recording")}
+        assert reached <= {"a2acli.recording.record"}, f"{p.relative_to(ROOT)} imports {sorted(reached)}"
+    assert _ours(PKG / "recording" / "record.py") <= {"errors", "redact", "transport"}
+    assert _ours(PKG / "recording" / "__init__.py") == set()
 
 
 def test_the_oauth_flows_stand_apart_from_the_token_cache():
@@ -313,7 +326,7 @@ CARD_FETCH_MODULES = {
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
     "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.exchange", "a2acli.transport.http11",
-    "a2acli.transport.limits", "a2acli.transport.record", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
+    "a2acli.transport.limits", "a2acli.transport.taps", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
     "a2acli.wire.dialects", "a2acli.wire.endpoints", "a2acli.wire.envelope", "a2acli.wire.translate", "a2acli.wire.translate._common",
     "a2acli.wire.translate.card",
 }  # fmt: skip

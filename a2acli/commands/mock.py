@@ -1,5 +1,5 @@
-"""`a2a mock DUMP...` (a recorded agent, a2acli/mock.py) and `a2a replay DUMP --to URL` (a
-regression run, a2acli/replay.py): this module only reads arguments and prints."""
+"""`a2a mock DUMP...` (a recorded agent, a2acli/recording/mock.py) and `a2a replay DUMP --to URL` (a
+regression run, a2acli/recording/replay.py): this module only reads arguments and prints."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def mock_command(
     """
 
     out = _output(output, quiet=quiet)
-    from a2acli import mock
+    from a2acli.recording import mock
     from a2acli.settings.values import parse_duration, parse_timeout
 
     seconds = 0.0 if parse_duration(duration) == 0 else parse_timeout(duration)  # 0: stop at once
@@ -156,7 +156,7 @@ def replay_command(
     from a2acli.commands._run import output_for
 
     out = output_for(opts)
-    from a2acli import replay
+    from a2acli.recording import replay
 
     run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)

@@ -89,7 +89,7 @@ class Call:
     def __init__(self, opts: CallOptions, out: Any) -> None:
         from a2acli.redact import active
         from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
-        from a2acli.transport.record import DebugTap, DumpTap, RequestIdTap
+        from a2acli.transport.taps import DebugTap, RequestIdTap
 
         self.opts = opts
         self.out = out
@@ -101,6 +101,8 @@ class Call:
                 DebugTap(lambda line: out.note(line, always=True), self.redactor)
             )  # asked for: said under -q too
         if opts.dump:
+            from a2acli.recording.record import DumpTap  # loaded only when --dump asks
+
             taps.append(
                 DumpTap(
                     opts.dump,

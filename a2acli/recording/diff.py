@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from a2acli.dumps import (  # noqa: F401 - read here by diff, replay, mock and playback alike
+from a2acli.recording.dumps import (  # noqa: F401 - read here by diff, replay, mock and playback alike
     MISSING,
     Dump,
     DumpedExchange,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.diffing import MISSING, Dump, DumpedExchange, index_entries, structural
+from a2acli.recording.diff import MISSING, Dump, DumpedExchange, index_entries, structural
 
 # Keys whose values are generated ids: masked for matching, paired for rewriting. Inside user
 # payload (Part.data, metadata) keys are the user's own (`projectUserId` is data, not an id).
@@ -128,7 +128,7 @@ def read_calls(dumps: list[Dump]) -> Calls:
 
 def request_params(ex: DumpedExchange, binding: str) -> Any:
     """The canonical V1 params of a recorded request (MISSING when they cannot be read)."""
-    from a2acli.diffing import canonical, canonical_rest, drop_defaults
+    from a2acli.recording.diff import canonical, canonical_rest, drop_defaults
 
     notes: list[str] = []
     body = ex.request_body
@@ -161,7 +161,7 @@ def integral(doc: Any) -> Any:
 def answer_results(ex: DumpedExchange, binding: str) -> list[Any]:
     """Each recorded answer (one, or each stream event) in canonical V1: the result, or
     `{"error": …}`; None for what could not be read."""
-    from a2acli.diffing import canonical, canonical_rest
+    from a2acli.recording.diff import canonical, canonical_rest
 
     out: list[Any] = []
     for data in ex.events if ex.stream else (ex.response_body.decode("utf-8", "replace"),):

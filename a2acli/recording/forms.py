@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from a2acli.diffing import MISSING
 from a2acli.errors import NO_RECORDED_ANSWER
+from a2acli.recording.diff import MISSING
 
 # The HTTP status and gRPC status an A2A error takes over HTTP+JSON and gRPC (the spec's mapping).
 HTTP_OF_ERROR = {

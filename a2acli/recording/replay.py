@@ -2,7 +2,7 @@
 next build of the same one), its new exchange dumped beside the old, and each answer compared
 with the recorded one as `a2a diff` compares dumps.
 
-- The requests are the recorded ones read back as canonical V1 params (a2acli.playback), encoded
+- The requests are the recorded ones read back as canonical V1 params (a2acli.recording.playback), encoded
   by the pipeline for the version and binding chosen: the dump's own, or --a2a-version /
   --transport (the translation `a2a translate` does: the same wire translators).
 - Ids carry over: the recorded answers are paired with the new ones, so the task a replayed send
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.diffing import Dump, Report, load_dump
-from a2acli.diffing import compare as compare_dumps
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError, UsageError
-from a2acli.playback import (
+from a2acli.recording.diff import Dump, Report, load_dump
+from a2acli.recording.diff import compare as compare_dumps
+from a2acli.recording.playback import (
     NON_IDEMPOTENT,
     Recorded,
     answer_results,

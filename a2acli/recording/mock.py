@@ -18,7 +18,7 @@ the stdlib http.server (no new dependency on the start-up path).
 - No match: the binding's own error (JSON-RPC -32601 for a method not recorded, -32602 for params
   no recording has; HTTP+JSON 404 with a google.rpc.Status; gRPC UNIMPLEMENTED), naming the
   closest recorded request and the field that differs.
-- gRPC (a2acli/mock_grpc.py, loaded only when the dumps hold gRPC exchanges): a second port,
+- gRPC (a2acli/recording/mock_grpc.py, loaded only when the dumps hold gRPC exchanges): a second port,
   both services (1.0 and 0.3), unary and server-streaming rpcs, the same matching and timing."""
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from a2acli import mock_forms
-from a2acli.diffing import MISSING, Dump, DumpedExchange
 from a2acli.errors import A2acliError, UsageError
-from a2acli.mock_forms import (
+from a2acli.recording import forms
+from a2acli.recording.diff import MISSING, Dump, DumpedExchange
+from a2acli.recording.forms import (
     Answer,
     _binding_and_version,
     _card_name,
@@ -47,7 +47,7 @@ from a2acli.mock_forms import (
     _status_error,
     _tasks,
 )
-from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
+from a2acli.recording.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
 _HOP = frozenset(
@@ -128,7 +128,7 @@ class Mock:
         from a2acli.errors import MissingExtraError
 
         try:
-            from a2acli import mock_grpc
+            from a2acli.recording import mock_grpc
 
             self.grpc = mock_grpc.GrpcFront(self, port)
         except (MissingExtraError, ImportError) as e:
@@ -205,7 +205,7 @@ class Mock:
 
     def answer_grpc(self, path: str, body: bytes) -> Answer:
         """The answer to a gRPC request (method path, message bytes)."""
-        from a2acli import mock_grpc
+        from a2acli.recording import mock_grpc
 
         try:
             version, method, params = mock_grpc.read(path, body)
@@ -246,10 +246,10 @@ class Mock:
                 rpc_id = json.loads(body).get("id")
             except (ValueError, AttributeError):
                 rpc_id = None
-            doc: Any = mock_forms.rpc_error_doc(rpc_id, mock_forms.VERSION_NOT_SUPPORTED, message, "1.0")
+            doc: Any = forms.rpc_error_doc(rpc_id, forms.VERSION_NOT_SUPPORTED, message, "1.0")
             status = 200
         else:
-            status, doc = mock_forms.status_doc(mock_forms.VERSION_NOT_SUPPORTED, message)
+            status, doc = forms.status_doc(forms.VERSION_NOT_SUPPORTED, message)
         raise Unmatched(
             Answer(
                 status,
@@ -263,7 +263,7 @@ class Mock:
         return {path_of(_target(c.ex)) for c in self.found.calls if c.binding == "jsonrpc"}
 
     def _read_jsonrpc(self, doc: dict[str, Any]) -> Asked:
-        from a2acli.diffing import canonical, drop_defaults
+        from a2acli.recording.diff import canonical, drop_defaults
         from a2acli.wire.methods import METHODS, V1_METHOD_NAMES
 
         rpc_id = doc.get("id")
@@ -318,7 +318,7 @@ class Mock:
                     f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}",
                     None,
                     None,
-                    a2a_code=mock_forms.METHOD_NOT_FOUND,
+                    a2a_code=forms.METHOD_NOT_FOUND,
                 )
             )
         recorded_versions = {(c.method, c.version) for c in self.found.calls if c.binding == "rest"}
@@ -329,7 +329,7 @@ class Mock:
             raise Unmatched(
                 _status_error(f"the {spec.name} request cannot be read: {e}", None, None, status=400)
             ) from None
-        from a2acli.diffing import drop_defaults
+        from a2acli.recording.diff import drop_defaults
 
         return Asked("rest", version, spec.name, drop_defaults(params))
 
@@ -352,7 +352,7 @@ class Mock:
                 if asked.binding == "jsonrpc"
                 else _grpc_error(message, None, None)
                 if asked.binding == "grpc"
-                else _status_error(message, None, None, a2a_code=mock_forms.METHOD_NOT_FOUND)
+                else _status_error(message, None, None, a2a_code=forms.METHOD_NOT_FOUND)
             )
         self._known_task(asked)  # a recorded method, about a task the mock does not know
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
@@ -375,7 +375,7 @@ class Mock:
                 if asked.binding == "jsonrpc"
                 else _grpc_error(message, closest.name, path)
                 if asked.binding == "grpc"
-                else _status_error(message, closest.name, path, status=400, a2a_code=mock_forms.INVALID_PARAMS)
+                else _status_error(message, closest.name, path, status=400, a2a_code=forms.INVALID_PARAMS)
             )
         _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
         chosen.uses += 1
@@ -392,13 +392,13 @@ class Mock:
             return
         message = f"task {task} is not in the recording (the mock knows the tasks its dumps hold and those it served)"
         if asked.binding == "jsonrpc":
-            doc = mock_forms.rpc_error_doc(asked.rpc_id, mock_forms.TASK_NOT_FOUND, message, asked.version)
+            doc = forms.rpc_error_doc(asked.rpc_id, forms.TASK_NOT_FOUND, message, asked.version)
             raise Unmatched(
                 Answer(
                     200, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"TaskNotFoundError: {task}"
                 )
             )
-        status, doc = mock_forms.status_doc(mock_forms.TASK_NOT_FOUND, message, {"taskId": task})
+        status, doc = forms.status_doc(forms.TASK_NOT_FOUND, message, {"taskId": task})
         if asked.binding == "grpc":
             raise Unmatched(Answer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
         raise Unmatched(
@@ -413,7 +413,7 @@ class Mock:
     def _recorded_tasks(self) -> set[str]:
         """The ids of every task the recorded requests name or the recorded answers hold (read once)."""
         if self._tasks_seen is None:
-            from a2acli.playback import answer_results
+            from a2acli.recording.playback import answer_results
 
             seen: set[str] = set()
             for c in self.found.calls:
@@ -427,14 +427,14 @@ class Mock:
     def _transcoded(self, call: Recorded, asked: Asked) -> Answer:
         """A call recorded in another version or binding, answered in the asked one: its answer
         brought to canonical V1 and written in the asked form."""
-        from a2acli.playback import answer_results
+        from a2acli.recording.playback import answer_results
         from a2acli.wire.methods import METHODS
 
         spec = METHODS[call.method]
-        status, docs = mock_forms.answer_docs(spec, answer_results(call.ex, call.binding), asked.binding, asked.version)
+        status, docs = forms.answer_docs(spec, answer_results(call.ex, call.binding), asked.binding, asked.version)
         docs = self._ids(docs, asked)
         headers = [
-            ("Content-Type", mock_forms.media_type(asked.binding, asked.version, call.ex.stream)),
+            ("Content-Type", forms.media_type(asked.binding, asked.version, call.ex.stream)),
             ("X-A2A-Mock", call.name),
         ]
         delays = call.delays(self.speed) + [0.0] * len(docs)
@@ -453,7 +453,7 @@ class Mock:
         if (call.binding, call.version) != (asked.binding, asked.version):
             return self._transcoded(call, asked)
         if call.binding == "grpc":
-            from a2acli import mock_grpc
+            from a2acli.recording import mock_grpc
 
             got = mock_grpc.recorded_answer(call, self.speed, lambda docs: self._ids(docs, asked))
             return Answer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
@@ -750,7 +750,7 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
 
 
 def load(paths: list[str]) -> list[Dump]:
-    from a2acli.diffing import load_dump
+    from a2acli.recording.diff import load_dump
 
     return [load_dump(p) for p in paths]
 
