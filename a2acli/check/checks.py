@@ -17,6 +17,7 @@ from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.transport.exchange import NullTap
 from a2acli.wire import Wire
+from a2acli.wire.bindings import BindingInfo, by_flag
 
 PASS, FAIL, WARN, SKIP = "pass", "fail", "warn", "skip"
 
@@ -101,6 +102,11 @@ class Interface(NamedTuple):
     @property
     def label(self) -> str:
         return f"{self.card_binding} {self.wire.version} {self.url}"
+
+    @property
+    def info(self) -> BindingInfo:
+        """The binding's row of wire.bindings.BINDINGS: what a check asks of the binding."""
+        return by_flag(self.binding)
 
     @property
     def key(self) -> str:
@@ -188,6 +194,6 @@ class ProbeSteps:
         in 1.0, enum spellings (lowercase V1 enums are the clix dialect)."""
         from a2acli.wire.shapes import answer_shape
 
-        if self.itf.binding != "jsonrpc":  # ProtoJSON under both versions: no kind to tell them by
+        if self.itf.info.proto_json:  # ProtoJSON under both versions: no kind to tell them by
             return []
         return answer_shape(result, self.itf.wire.version, lowercase_ok=False)

@@ -115,7 +115,7 @@ class _Probe(FeatureSteps):
         if self.itf.wire is Wire.V0 and not self.both:
             self._version_unsupported_v0(call, get, unknown)
         elif self.itf.wire is Wire.V1 or not self.both:
-            grpc = self.itf.binding == "grpc"  # its services are versioned by package: the metadata is a second say
+            grpc = self.itf.info.carrier_grpc  # its services are versioned by package: the metadata is a second say
             self.expect_error(
                 call,
                 "version-unsupported",
@@ -146,7 +146,7 @@ class _Probe(FeatureSteps):
             self.add(
                 "version-missing", "no A2A-Version header read as 0.3", SKIP, "checked on the 0.3 interfaces", "§3.6"
             )
-        if self.itf.binding == "jsonrpc":
+        if self.itf.info.envelope:  # the method is named in the body
             self.expect_error(
                 call,
                 "method-not-found",
@@ -163,7 +163,7 @@ class _Probe(FeatureSteps):
                 f"{self.itf.card_binding} names methods by route: no unknown method to send",
                 "§8",
             )
-        if self.itf.binding == "grpc":
+        if self.itf.info.carrier_grpc:
             self.add("invalid-params", "malformed params", SKIP, "protobuf cannot carry a malformed message", "§8")
         else:
             self.expect_error(

@@ -187,6 +187,6 @@ def _render_replay(run: Any, report: Any, out: Any, lines: int, *, verbose: bool
             + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed)
         )
     out.note(
-        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}, new dump in {run.new_dir}: {report.verdict()}",
+        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding.flag}, new dump in {run.new_dir}: {report.verdict()}",
         always=True,
     )

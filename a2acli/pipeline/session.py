@@ -333,7 +333,7 @@ class Call:
         """What moves a binding's requests: the httpx transport (JSON-RPC, HTTP+JSON), or the gRPC
         one (loaded only when a gRPC interface is used). Both share the deadline and the taps."""
         binding = binding or self.binding
-        if getattr(binding, "carrier", "http") == "http":
+        if not binding.info.carrier_grpc:
             return self.transport
         if self._grpc is None:
             from a2acli.transport.grpc import GrpcTransport
@@ -545,9 +545,7 @@ class Call:
         else:
             return
         what = (
-            f"{enc.method} ({enc.request.verb} {enc.request.path})"
-            if self.binding_of(enc).flag == "rest"
-            else enc.method
+            f"{enc.method} ({enc.request.verb} {enc.request.path})" if self.binding_of(enc).info.routes else enc.method
         )
         err.hint = f"{why}: the agent probably does not implement {what}; -o raw or --debug shows the body"
 
@@ -575,7 +573,7 @@ class Call:
         per kind of deviation per run, each recorded in the dump index."""
         from a2acli.wire.shapes import answer_shape
 
-        if self.binding_of(enc).flag != "jsonrpc" or enc.spec is None:
+        if self.binding_of(enc).info.proto_json or enc.spec is None:
             return  # HTTP+JSON and gRPC carry ProtoJSON under both versions: no kind to tell them by
         for text in answer_shape(result, enc.wire.version, lowercase_ok=self.opts.dialect.lowercase_v1_enums):
             if text.split(" (")[0] not in self.shapes:  # one warning per kind of deviation

@@ -9,6 +9,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError, HttpError, UsageError
 from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings import JSONRPC as JSONRPC_INFO
 from a2acli.wire.bindings.base import (
     Answer,
     Encoded,
@@ -58,9 +59,10 @@ def _encoded(
 
 
 class JsonRpcBinding:
-    name = "JSONRPC"
-    flag = "jsonrpc"
-    carrier = "http"
+    info = JSONRPC_INFO  # the table's row: names, carrier, streaming, error form
+    name = info.card
+    flag = info.flag
+    carrier = info.carrier
 
     def encode(
         self,

@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings import REST as REST_INFO
 from a2acli.wire.bindings.base import (
     STREAM_ERROR_HINT,
     Answer,
@@ -123,9 +124,10 @@ def _scalar(value: Any) -> str:
 
 
 class RestBinding:
-    name = "HTTP+JSON"
-    flag = "rest"
-    carrier = "http"
+    info = REST_INFO  # the table's row: names, carrier, streaming, error form
+    name = info.card
+    flag = info.flag
+    carrier = info.carrier
 
     def encode(
         self,
