@@ -460,3 +460,88 @@ def test_the_mode_test_finds_what_it_looks_for(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text('if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\nno = opts.output == "json"\n')
     assert _mode_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:5"]  # not `"after"`: no mode's name
+
+
+def _binding_tests(path: Path, root: Path = ROOT) -> list[str]:
+    """`binding == "grpc"`, `itf.binding != "jsonrpc"`, `x.get("transport") == "GRPC"`,
+    `flag in ("jsonrpc", "rest")`...: a comparison of a binding with one of its names, as
+    `file:line`. A card spelling (JSONRPC, HTTP+JSON, GRPC) counts wherever it is compared; a
+    `--transport` spelling (jsonrpc, rest, grpc) when the other side is about a binding (a name or
+    attribute naming a binding, transport, flag or carrier): "grpc" is also a URL scheme and
+    "jsonrpc" a JSON-RPC envelope's key."""
+    from a2acli.wire.bindings import BINDINGS
+
+    cards = {b.card for b in BINDINGS} | {b.card.lower() for b in BINDINGS if b.card.lower() not in {x.flag for x in BINDINGS}}
+    flags = {b.flag for b in BINDINGS}
+
+    def names(node: ast.AST) -> set[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return {node.value}
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return set().union(*(names(e) for e in node.elts)) if node.elts else set()
+        return set()
+
+    def about_a_binding(node: ast.AST) -> bool:
+        words = ("binding", "transport", "flag", "carrier")
+        for n in ast.walk(node):
+            said = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else n.value if isinstance(n, ast.Constant) else None
+            if isinstance(said, str) and any(w in said.lower() for w in words):
+                return True
+        return False
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            said = set().union(*(names(s) for s in sides))
+            if said & cards or (said & flags and any(about_a_binding(s) for s in sides if not names(s))):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_nothing_outside_wire_bindings_compares_a_binding_s_name():
+    """Issue 34 item 3: a binding is an object (wire.bindings.BINDINGS: one row each, with what
+    callers ask of it: carrier, SSE, error form, body form, routes). Outside wire/bindings/ code
+    asks an attribute (`binding.carrier_grpc`, `info.envelope`) or compares identity
+    (`info is JSONRPC`); it never compares a binding with one of its names."""
+    offenders = [hit for p in sorted(PKG.rglob("*.py")) if p.relative_to(PKG).parts[:2] != ("wire", "bindings") for hit in _binding_tests(p)]
+    assert offenders == []
+
+
+def test_the_binding_test_finds_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        'if itf.binding == "grpc":\n    pass\n'
+        'ok = flag in ("jsonrpc", "rest")\n'
+        'card = itf.get("transport") == "GRPC"\n'
+        'key = "jsonrpc" in doc\n'
+        'scheme = parts.scheme in ("http", "grpc")\n'
+        'x = str(preferred).upper() == "HTTP+JSON"\n'
+        'fine = binding.flag == "after"\n'
+    )
+    assert _binding_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:4", "probe.py:7"]
+
+
+def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
+    """The recipe of a new binding (docs/architecture.md) holds: each row of the table has every
+    attribute set, its names find it, its module and class exist and carry the row (`info`), and
+    its attributes agree with each other (tests/wire/test_methods_table.py encodes every method
+    over every row; the mock's tests serve each binding)."""
+    import importlib
+
+    from a2acli.wire.bindings import BINDINGS, BindingInfo, Carrier, ErrorForm, binding_info, by_flag, get_binding
+
+    assert len({b.flag for b in BINDINGS}) == len({b.card for b in BINDINGS}) == len(BINDINGS)
+    for b in BINDINGS:
+        assert all(getattr(b, f) not in (None, "") for f in BindingInfo._fields if f != "aliases"), b
+        assert isinstance(b.carrier, Carrier) and isinstance(b.errors, ErrorForm)
+        assert binding_info(b.card) is b and binding_info(b.flag) is b and by_flag(b.flag) is b
+        assert all(binding_info(a) is b for a in b.aliases)
+        cls = getattr(importlib.import_module(f"a2acli.wire.bindings.{b.module}"), b.cls)
+        assert cls.info is b and (cls.name, cls.flag, cls.carrier) == (b.card, b.flag, b.carrier)
+        assert get_binding(b).info is b
+        # one body form each: a JSON-RPC envelope, or ProtoJSON messages (routed or not)
+        assert b.envelope != b.proto_json
+        # the error form follows from the carrier and the body form
+        assert b.errors is (ErrorForm.GRPC_STATUS if b.carrier is Carrier.GRPC else ErrorForm.JSONRPC if b.envelope else ErrorForm.AIP193)
+        assert b.sse is (b.carrier is Carrier.HTTP)

@@ -290,7 +290,7 @@ class Call:
                     not offers_v1 and self.card_varies
                 ):  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
                     offers_v1 = None
-                e.hint = e.spec.no_v0_hint(offers_v1, self.binding.flag)
+                e.hint = e.spec.no_v0_hint(offers_v1, self.binding.info)
             raise
         return self._noted(enc, request_id)
 
@@ -301,7 +301,7 @@ class Call:
         dialect = self.opts.dialect
         if not (self.v0_extensions and spec.v0_vendor_only and self.opts.wire is Wire.V0) or dialect.v0_list_tasks:
             return dialect
-        form = spec.v0_extension(self.binding.flag)
+        form = spec.v0_extension(self.binding.info)
         if form and not self._extension_said:
             self._extension_said = True  # every page is encoded
             self.out.note(f"0.3 has no {spec.name}: sending the extension {form} anyway (--force)")

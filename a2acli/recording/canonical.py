@@ -181,7 +181,7 @@ def canonical_rest(doc: Any, data: bytes | str, ex: DumpedExchange, role: str, n
         if role == "request":
             target = ex.request_line.split(" ")[1] if " " in ex.request_line else ""
             body = data.encode() if isinstance(data, str) else data
-            if ex.binding == "grpc":
+            if ex.binding is not None and ex.binding.carrier_grpc:  # ProtoJSON messages, no route
                 from a2acli.wire.bindings.rest import RestBinding
 
                 message = json.loads(body) if body.strip() else {}

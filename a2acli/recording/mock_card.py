@@ -11,7 +11,7 @@ from a2acli.recording.dumps import MISSING
 from a2acli.recording.forms import Answer, _binding_and_version, _is_grpc
 from a2acli.recording.mock_asked import _HOP, _json, _status_code, _target, path_of
 from a2acli.recording.playback import Calls, version_of
-from a2acli.wire.bindings import BINDINGS, BindingInfo, Carrier
+from a2acli.wire.bindings import BINDINGS, JSONRPC, BindingInfo, Carrier
 
 
 class CardServing:
@@ -64,12 +64,14 @@ class CardServing:
                 if self.grpc_url or not _is_grpc(i, "transport")
             ]
         if isinstance(doc.get("url"), str):
-            if str(doc.get("preferredTransport") or "").upper() == "GRPC" and self.grpc_url:
+            if _is_grpc(doc, "preferredTransport") and self.grpc_url:
                 doc["url"] = self._grpc_url(doc["url"])
-            elif str(doc.get("preferredTransport") or "").upper() == "GRPC":
+            elif _is_grpc(doc, "preferredTransport"):
                 other = next(iter(doc.get("additionalInterfaces") or []), None)
                 doc["url"], doc["preferredTransport"] = (
-                    (other["url"], other.get("transport")) if isinstance(other, dict) else (self.url + "/", "JSONRPC")
+                    (other["url"], other.get("transport"))
+                    if isinstance(other, dict)
+                    else (self.url + "/", JSONRPC.card)
                 )
             else:
                 doc["url"] = self._url(doc["url"])

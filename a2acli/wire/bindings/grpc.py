@@ -61,7 +61,7 @@ class GrpcBinding:
     ) -> Encoded:
         stream = spec.streaming if stream is None else stream
         if wire is Wire.V0:
-            spec.refuse_v0(dialect, self.flag)
+            spec.refuse_v0(dialect, self.info)
         notes: list[str] = []
         message = (
             v1_message(core_params, dialect, tenant)

@@ -76,7 +76,7 @@ class JsonRpcBinding:
         stream: bool | None = None,
     ) -> Encoded:
         stream = spec.streaming if stream is None else stream
-        method = spec.wire_name(wire, dialect)
+        method = spec.wire_name(wire, dialect, self.info)
         notes: list[str] = []
         params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
         return _encoded(

@@ -141,7 +141,7 @@ class RestBinding:
         stream: bool | None = None,
     ) -> Encoded:
         if wire is Wire.V0:
-            spec.refuse_v0(dialect, self.flag)
+            spec.refuse_v0(dialect, self.info)
         return self._encode(
             spec, route_of(spec, wire), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=stream
         )
