@@ -14,7 +14,7 @@ from typing import Any
 
 from a2acli.errors import NO_RECORDED_ANSWER
 from a2acli.recording.diff import MISSING
-from a2acli.wire.bindings import BindingInfo
+from a2acli.wire.bindings import BindingInfo, ErrorForm
 
 # The HTTP status and gRPC status an A2A error takes over HTTP+JSON and gRPC (the spec's mapping).
 HTTP_OF_ERROR = {
@@ -143,6 +143,32 @@ def _status_error(
         [("Content-Type", "application/json")],
         [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
         line=f"unmatched: HTTP {status} {message}",
+    )
+
+
+def unmatched(
+    binding: BindingInfo,
+    rpc_id: Any,
+    message: str,
+    *,
+    closest: str | None = None,
+    field: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> Answer:
+    """The mock's own error for a call no recording answers, in the form the binding's errors
+    take: MethodNotFound when no recording has the method, InvalidParams (`closest` given) when
+    none has these params."""
+    invalid = closest is not None
+    if binding.errors is ErrorForm.JSONRPC:
+        return _rpc_error(rpc_id, -32602 if invalid else -32601, message, data or {})
+    if binding.errors is ErrorForm.GRPC_STATUS:
+        return _grpc_error(message, closest, field)
+    return _status_error(
+        message,
+        closest,
+        field,
+        status=400 if invalid else 404,
+        a2a_code=INVALID_PARAMS if invalid else METHOD_NOT_FOUND,
     )
 
 

@@ -37,7 +37,6 @@ from a2acli.recording.forms import (
     Answer,
     _grpc_error,
     _listing,
-    _rpc_error,
     _short,
     _status_error,
     _tasks,
@@ -221,13 +220,7 @@ class Mock(RequestReading, CardServing):
             near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
             others = [f"{c.method} under {c.version} over {c.binding.label} ({c.name})" for c in near]
             message = f"no recorded {where}; the dumps hold {_listing(others)}"
-            raise Unmatched(
-                _rpc_error(asked.rpc_id, -32601, message, {})
-                if asked.binding.errors is ErrorForm.JSONRPC
-                else _grpc_error(message, None, None)
-                if asked.binding.errors is ErrorForm.GRPC_STATUS
-                else _status_error(message, None, None, a2a_code=forms.METHOD_NOT_FOUND)
-            )
+            raise Unmatched(forms.unmatched(asked.binding, asked.rpc_id, message))
         self._known_task(asked)  # a recorded method, about a task the mock does not know
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
         given = rewrite(asked.params, known)
@@ -245,11 +238,7 @@ class Mock(RequestReading, CardServing):
             )
             data = {"closest": closest.name, "field": path, "recorded": was, "got": got}
             raise Unmatched(
-                _rpc_error(asked.rpc_id, -32602, message, data)
-                if asked.binding.errors is ErrorForm.JSONRPC
-                else _grpc_error(message, closest.name, path)
-                if asked.binding.errors is ErrorForm.GRPC_STATUS
-                else _status_error(message, closest.name, path, status=400, a2a_code=forms.INVALID_PARAMS)
+                forms.unmatched(asked.binding, asked.rpc_id, message, closest=closest.name, field=path, data=data)
             )
         _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
         chosen.uses += 1
