@@ -320,6 +320,8 @@ def test_the_max_body_default_is_one_value():
 # settings package's modules and commands.registry are settings.py and main.py's table split up
 # (issue 22); settings.editing (tomlkit) stays off the path. pipeline.target, .credentials and
 # .tracking are session.py's `Call` split by the question each part answers (issue 22): the same code.
+# transport.taps is transport.record's --debug and X-Request-ID taps (issue 34): the --dump tap moved
+# to recording.record, loaded only under --dump.
 CARD_FETCH_MODULES = {
     "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
