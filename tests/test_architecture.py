@@ -547,3 +547,6 @@ def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
         # the error form follows from the carrier and the body form
         assert b.errors is (ErrorForm.GRPC_STATUS if b.carrier is Carrier.GRPC else ErrorForm.JSONRPC if b.envelope else ErrorForm.AIP193)
         assert b.sse is (b.carrier is Carrier.HTTP)
+        # the mock writes recorded answers in the forms of the bindings HTTP carries (recording/forms.py);
+        # the others it serves as recorded
+        assert b.mock_transcodes is (b.carrier is Carrier.HTTP)

@@ -213,7 +213,7 @@ class Mock(RequestReading, CardServing):
             for c in self.found.calls
             if c.binding == asked.binding and c.version == asked.version and c.method == asked.method
         ]
-        if not same and not asked.binding.carrier_grpc:  # recorded in another version or binding: answered in this one
+        if not same and asked.binding.mock_transcodes:  # recorded in another version or binding: answered in this one
             same = [c for c in self.found.calls if c.method == asked.method]
         where = f"{asked.method} under {asked.version} over {asked.binding.label}"
         if not same:

@@ -11,7 +11,7 @@ from a2acli.recording.dumps import MISSING
 from a2acli.recording.forms import Answer, _binding_and_version, _is_grpc
 from a2acli.recording.mock_asked import _HOP, _json, _status_code, _target, path_of
 from a2acli.recording.playback import Calls, version_of
-from a2acli.wire.bindings import BINDINGS, JSONRPC, BindingInfo, Carrier
+from a2acli.wire.bindings import BINDINGS, JSONRPC, BindingInfo
 
 
 class CardServing:
@@ -107,9 +107,9 @@ class CardServing:
     def _answerable(self) -> set[tuple[BindingInfo, str]]:
         """(binding, version) pairs the mock answers: JSON-RPC and HTTP+JSON under both versions
         (a call recorded in another form is written in the asked one), gRPC as recorded."""
-        found = {(c.binding, c.version) for c in self.found.calls if c.binding.carrier_grpc}
+        found = {(c.binding, c.version) for c in self.found.calls if not c.binding.mock_transcodes}
         if self.found.calls:
-            found |= {(b, v) for b in BINDINGS if b.module and b.carrier is Carrier.HTTP for v in ("1.0", "0.3")}
+            found |= {(b, v) for b in BINDINGS if b.module and b.mock_transcodes for v in ("1.0", "0.3")}
         return found
 
     def _itf(self, itf: Any, key: str) -> Any:

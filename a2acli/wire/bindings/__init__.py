@@ -50,6 +50,9 @@ class BindingInfo(NamedTuple):
     proto_json: bool  # bodies are ProtoJSON of the proto messages (the same form under 1.0 and 0.3)
     routes: bool  # a method is an HTTP verb and path (wire/methods.py's REST routes)
     media_v1: str  # the Content-Type of its JSON answers under 1.0
+    # what `a2a mock` serves over it: True, any recorded call of the method, over any binding and
+    # version, written in this one's form; False, only the calls recorded over it, as recorded
+    mock_transcodes: bool
     aliases: tuple[str, ...] = ()
 
     @property
@@ -59,16 +62,17 @@ class BindingInfo(NamedTuple):
 
 JSONRPC = BindingInfo(
     "JSONRPC", "jsonrpc", "JSON-RPC", "jsonrpc", "JsonRpcBinding", Carrier.HTTP, True, ErrorForm.JSONRPC,
-    envelope=True, proto_json=False, routes=False, media_v1="application/json", aliases=("json-rpc",),
+    envelope=True, proto_json=False, routes=False, media_v1="application/json", mock_transcodes=True,
+    aliases=("json-rpc",),
 )  # fmt: skip
 REST = BindingInfo(
     "HTTP+JSON", "rest", "HTTP+JSON", "rest", "RestBinding", Carrier.HTTP, True, ErrorForm.AIP193,
-    envelope=False, proto_json=True, routes=True, media_v1="application/a2a+json",
+    envelope=False, proto_json=True, routes=True, media_v1="application/a2a+json", mock_transcodes=True,
     aliases=("http+json", "http", "http-json", "json"),
 )  # fmt: skip
 GRPC = BindingInfo(
     "GRPC", "grpc", "gRPC", "grpc", "GrpcBinding", Carrier.GRPC, False, ErrorForm.GRPC_STATUS,
-    envelope=False, proto_json=True, routes=False, media_v1="application/grpc",
+    envelope=False, proto_json=True, routes=False, media_v1="application/grpc", mock_transcodes=False,
 )  # fmt: skip
 BINDINGS: tuple[BindingInfo, ...] = (JSONRPC, REST, GRPC)
 DEFAULT = JSONRPC  # the binding when neither the card nor --transport names one
