@@ -339,7 +339,7 @@ class _Dumper:
     DIR/NNN-webhook.request.body (the body as received, known secrets redacted), DIR/index.jsonl."""
 
     def __init__(self, directory: str, secrets: set[str | None]) -> None:
-        from a2acli.transport.record import Redactor, make_private_dir
+        from a2acli.recording.record import Redactor, make_private_dir
 
         self.dir = Path(directory)
         try:
@@ -354,7 +354,7 @@ class _Dumper:
 
     def write(self, d: Delivery) -> None:
         stem = self.dir / f"{d.seq + self.offset:03d}-webhook"
-        from a2acli.transport.record import http_head, open_private, write_private
+        from a2acli.recording.record import http_head, open_private, write_private
 
         head = http_head(f"{d.method} {d.path} HTTP/1.1", self.redactor.headers(d.headers))
         with self.lock:

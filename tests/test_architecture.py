@@ -76,7 +76,8 @@ LAYERS: dict[str, set[str]] = {
     "wire": {"errors"},
     "transport": {"errors", "wire", "net", "redact", "settings", "extras"},
     "extras": set(),  # how to add an optional extra (pipx, uv or pip): stdlib only
-    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact", "settings"},
+    # and recording.record alone, the `--dump` tap, when --dump asks (see the test below the layers)
+    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact", "settings", "recording"},
     "render": {"errors", "wire", "redact"},
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
@@ -87,6 +88,8 @@ LAYERS: dict[str, set[str]] = {
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "transport", "settings"},
+    # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
+    "recording": {"errors", "wire", "transport", "pipeline", "redact", "settings", "extras"},
 }
 
 
@@ -122,6 +125,16 @@ def test_each_layer_imports_only_the_layers_below_it():
         for p in files:
             extra = _ours(p) - allowed - {layer, "__init__"}
             assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
+
+
+def test_the_pipeline_reaches_recording_only_for_the_dump_tap():
+    """`--dump` is the one feature of recording/ the pipeline carries: it loads recording.record
+    (the tap) and nothing else of the package, and record.py imports nothing above transport/."""
+    for p in (PKG / "pipeline").rglob("*.py"):
+        reached = {n for n in imports(p) if n.startswith("a2acli.recording")}
+        assert reached <= {"a2acli.recording.record"}, f"{p.relative_to(ROOT)} imports {sorted(reached)}"
+    assert _ours(PKG / "recording" / "record.py") <= {"errors", "redact", "transport"}
+    assert _ours(PKG / "recording" / "__init__.py") == set()
 
 
 def test_the_oauth_flows_stand_apart_from_the_token_cache():
@@ -310,13 +323,15 @@ def test_the_max_body_default_is_one_value():
 # settings package's modules and commands.registry are settings.py and main.py's table split up
 # (issue 22); settings.editing (tomlkit) stays off the path. pipeline.target, .credentials and
 # .tracking are session.py's `Call` split by the question each part answers (issue 22): the same code.
+# transport.taps is transport.record's --debug and X-Request-ID taps (issue 34): the --dump tap moved
+# to recording.record, loaded only under --dump.
 CARD_FETCH_MODULES = {
     "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation", "a2acli.commands.shared",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
     "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.connections", "a2acli.transport.exchange",
-    "a2acli.transport.limits", "a2acli.transport.record", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
+    "a2acli.transport.limits", "a2acli.transport.taps", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
     "a2acli.wire.dialects", "a2acli.wire.endpoints", "a2acli.wire.envelope", "a2acli.wire.translate", "a2acli.wire.translate._common",
     "a2acli.wire.translate.card",
 }  # fmt: skip
@@ -485,3 +500,91 @@ def test_every_name_the_policies_package_lists_is_there():
     exec("from a2acli.pipeline.policies import *", namespace)  # noqa: S102
     assert set(policies.__all__) <= set(namespace)
     assert callable(namespace["refused_credentials"])
+
+
+def _binding_tests(path: Path, root: Path = ROOT) -> list[str]:
+    """`binding == "grpc"`, `itf.binding != "jsonrpc"`, `x.get("transport") == "GRPC"`,
+    `flag in ("jsonrpc", "rest")`...: a comparison of a binding with one of its names, as
+    `file:line`. A card spelling (JSONRPC, HTTP+JSON, GRPC) counts wherever it is compared; a
+    `--transport` spelling (jsonrpc, rest, grpc) when the other side is about a binding (a name or
+    attribute naming a binding, transport, flag or carrier): "grpc" is also a URL scheme and
+    "jsonrpc" a JSON-RPC envelope's key."""
+    from a2acli.wire.bindings import BINDINGS
+
+    cards = {b.card for b in BINDINGS} | {b.card.lower() for b in BINDINGS if b.card.lower() not in {x.flag for x in BINDINGS}}
+    flags = {b.flag for b in BINDINGS}
+
+    def names(node: ast.AST) -> set[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return {node.value}
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return set().union(*(names(e) for e in node.elts)) if node.elts else set()
+        return set()
+
+    def about_a_binding(node: ast.AST) -> bool:
+        words = ("binding", "transport", "flag", "carrier")
+        for n in ast.walk(node):
+            said = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else n.value if isinstance(n, ast.Constant) else None
+            if isinstance(said, str) and any(w in said.lower() for w in words):
+                return True
+        return False
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            said = set().union(*(names(s) for s in sides))
+            if said & cards or (said & flags and any(about_a_binding(s) for s in sides if not names(s))):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_nothing_outside_wire_bindings_compares_a_binding_s_name():
+    """Issue 34 item 3: a binding is an object (wire.bindings.BINDINGS: one row each, with what
+    callers ask of it: carrier, SSE, error form, body form, routes). Outside wire/bindings/ code
+    asks an attribute (`binding.carrier_grpc`, `info.envelope`) or compares identity
+    (`info is JSONRPC`); it never compares a binding with one of its names."""
+    offenders = [hit for p in sorted(PKG.rglob("*.py")) if p.relative_to(PKG).parts[:2] != ("wire", "bindings") for hit in _binding_tests(p)]
+    assert offenders == []
+
+
+def test_the_binding_test_finds_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        'if itf.binding == "grpc":\n    pass\n'
+        'ok = flag in ("jsonrpc", "rest")\n'
+        'card = itf.get("transport") == "GRPC"\n'
+        'key = "jsonrpc" in doc\n'
+        'scheme = parts.scheme in ("http", "grpc")\n'
+        'x = str(preferred).upper() == "HTTP+JSON"\n'
+        'fine = binding.flag == "after"\n'
+    )
+    assert _binding_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:4", "probe.py:7"]
+
+
+def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
+    """The recipe of a new binding (docs/architecture.md) holds: each row of the table has every
+    attribute set, its names find it, its module and class exist and carry the row (`info`), and
+    its attributes agree with each other (tests/wire/test_methods_table.py encodes every method
+    over every row; the mock's tests serve each binding)."""
+    import importlib
+
+    from a2acli.wire.bindings import BINDINGS, BindingInfo, Carrier, ErrorForm, binding_info, by_flag, get_binding
+
+    assert len({b.flag for b in BINDINGS}) == len({b.card for b in BINDINGS}) == len(BINDINGS)
+    for b in BINDINGS:
+        assert all(getattr(b, f) not in (None, "") for f in BindingInfo._fields if f != "aliases"), b
+        assert isinstance(b.carrier, Carrier) and isinstance(b.errors, ErrorForm)
+        assert binding_info(b.card) is b and binding_info(b.flag) is b and by_flag(b.flag) is b
+        assert all(binding_info(a) is b for a in b.aliases)
+        cls = getattr(importlib.import_module(f"a2acli.wire.bindings.{b.module}"), b.cls)
+        assert cls.info is b and (cls.name, cls.flag, cls.carrier) == (b.card, b.flag, b.carrier)
+        assert get_binding(b).info is b
+        # one body form each: a JSON-RPC envelope, or ProtoJSON messages (routed or not)
+        assert b.envelope != b.proto_json
+        # the error form follows from the carrier and the body form
+        assert b.errors is (ErrorForm.GRPC_STATUS if b.carrier is Carrier.GRPC else ErrorForm.JSONRPC if b.envelope else ErrorForm.AIP193)
+        assert b.sse is (b.carrier is Carrier.HTTP)
+        # the mock writes recorded answers in the forms of the bindings HTTP carries (recording/forms.py);
+        # the others it serves as recorded
+        assert b.mock_transcodes is (b.carrier is Carrier.HTTP)

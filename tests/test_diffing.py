@@ -1,4 +1,4 @@
-"""a2acli.diffing on its own: normalising, canonicalising, comparing, reading dumps."""
+"""a2acli.recording.diff on its own: normalising, canonicalising, comparing, reading dumps."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from a2acli import diffing
-from a2acli.diffing import MISSING, Difference, IdNormaliser, canonical, drop_defaults, prune, structural
 from a2acli.errors import UsageError
+from a2acli.recording import diff as diffing
+from a2acli.recording.diff import MISSING, Difference, IdNormaliser, canonical, drop_defaults, prune, structural
 
 UUID_A = "0b8a9cb2-4d5d-4499-b7c3-30fb1d35032f"
 UUID_B = "ed55b29a-4193-4d2a-9000-b05792f15819"

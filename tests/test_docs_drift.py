@@ -37,7 +37,7 @@ def test_a_doc_generator_asked_for_help_or_given_a_wrong_flag_writes_nothing(scr
 
 def test_the_docs_diff_samples_say_what_diff_says_now():
     """Issue 36: the diff samples of the README and the migration guide were re-recorded; each
-    verdict and each line on what does not count has the form a2acli.diffing writes today (the
+    verdict and each line on what does not count has the form a2acli.recording.diff writes today (the
     old `N difference(s) in … (ids normalised, --keep-ids to compare them)` line is gone)."""
     import re
 

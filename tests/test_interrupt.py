@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 import respx
 
+from a2acli.recording.record import DumpTap, Redactor
 from a2acli.transport.client import Transport, TransportConfig
 from a2acli.transport.exchange import NullTap
-from a2acli.transport.record import DumpTap, Redactor
 from a2acli.wire.bindings.base import HttpRequest
-
 
 PACKAGE = Path(__import__("a2acli").__file__).parent
 SCRIPT = Path(sys.executable).with_name("a2a")  # the installed console script, as pip wrote it

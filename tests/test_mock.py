@@ -1,4 +1,4 @@
-"""`a2a mock` over HTTP (a2acli/mock.py), in process: dumps written here as `--dump` writes them,
+"""`a2a mock` over HTTP (a2acli/recording/mock.py), in process: dumps written here as `--dump` writes them,
 served by a Mock on a real port, asked with httpx. The end-to-end runs with the `a2a` commands
 against the demo agent are in tests/integration/test_mock_replay_real.py."""
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from a2acli import mock, webhook
+from a2acli import webhook
+from a2acli.recording import mock
 
 
 def test_the_mock_and_the_webhook_receiver_answer_without_nagle(tmp_path):

@@ -1,4 +1,4 @@
-"""`a2a mock` over gRPC (a2acli/mock_grpc.py), in process: a dump written here as `--dump` writes a
+"""`a2a mock` over gRPC (a2acli/recording/mock_grpc.py), in process: a dump written here as `--dump` writes a
 gRPC exchange (request line `POST /<service>/<rpc> HTTP/2`, the messages as ProtoJSON and as
 base64 protobuf, a stream's events and their times), served by a Mock on real grpcio ports, asked
 with raw bytes over a real channel. The end-to-end run with the `a2a` commands against the demo
@@ -22,8 +22,8 @@ a2a_pb2 = pytest.importorskip("a2a.types.a2a_pb2")
 from google.protobuf import json_format  # noqa: E402
 from google.rpc import error_details_pb2, status_pb2  # noqa: E402
 
-from a2acli import mock  # noqa: E402
-from a2acli.diffing import load_dump  # noqa: E402
+from a2acli.recording import mock  # noqa: E402
+from a2acli.recording.diff import load_dump  # noqa: E402
 
 V1 = "lf.a2a.v1.A2AService"
 V0 = "a2a.v1.A2AService"
@@ -287,8 +287,8 @@ def test_without_grpc_the_mock_serves_http_alone_and_says_why(dump):
         "import sys\n"
         "sys.modules['grpc'] = None  # as if grpcio were not installed\n"
         "import httpx\n"
-        "from a2acli import mock\n"
-        "from a2acli.diffing import load_dump\n"
+        "from a2acli.recording import mock\n"
+        "from a2acli.recording.diff import load_dump\n"
         f"with mock.Mock([load_dump({str(dump)!r})], speed=0) as m:\n"
         "    card = httpx.get(m.url + '/.well-known/agent-card.json').json()\n"
         "    print([i['protocolBinding'] for i in card['supportedInterfaces']])\n"
@@ -309,8 +309,8 @@ def test_a_mock_of_http_exchanges_loads_no_grpc(tmp_path):
     (d / "index.jsonl").write_text(json.dumps({"seq": 1, "method": "GetTask", "version": "1.0", "files": "001-GetTask"}) + "\n")
     code = (
         "import sys, httpx\n"
-        "from a2acli import mock\n"
-        "from a2acli.diffing import load_dump\n"
+        "from a2acli.recording import mock\n"
+        "from a2acli.recording.diff import load_dump\n"
         f"with mock.Mock([load_dump({str(d)!r})], speed=0) as m:\n"
         "    answer = httpx.post(m.url + '/', json={'jsonrpc': '2.0', 'id': 7, 'method': 'GetTask', 'params': {'id': 't-1'}}, headers={'A2A-Version': '1.0'}).json()\n"
         "print(answer['result']['id'], sorted(n for n in ('grpc', 'google.protobuf') if n in sys.modules))\n"

@@ -1,10 +1,10 @@
-"""a2acli.playback, the pure parts `a2a mock` and `a2a replay` share: what matching ignores, how
+"""a2acli.recording.playback, the pure parts `a2a mock` and `a2a replay` share: what matching ignores, how
 ids are paired and rewritten, the recorded timing, redacted credentials."""
 
 from __future__ import annotations
 
-from a2acli.diffing import DumpedExchange
-from a2acli.playback import Recorded, differences, id_pairs, mask, redacted_credentials, rewrite, same_ids
+from a2acli.recording.diff import DumpedExchange
+from a2acli.recording.playback import Recorded, differences, id_pairs, mask, redacted_credentials, rewrite, same_ids
 
 U1 = "6089e13f-b2f7-48d4-bb70-11ee6bc049d2"
 U2 = "c4c074a9-3b6c-4990-b501-3241f0035faf"

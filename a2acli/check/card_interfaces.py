@@ -90,7 +90,7 @@ def _check_v1_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
                 path_of("supportedInterfaces", i, "url"),
                 v,
                 card_url,
-                grpc=str(binding).upper() == "GRPC",
+                grpc=_over_grpc(binding),
             )
             key = (str(itf.get("url") or "").rstrip("/"), str(binding).upper(), str(pv), str(itf.get("tenant") or ""))
             if key in seen:
@@ -129,7 +129,7 @@ def _check_v0_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
     preferred = doc.get("preferredTransport", "JSONRPC")
     _enum(findings, preferred, BINDINGS, path_of("preferredTransport"), v, "transport")
     url = doc.get("url")
-    _check_url(findings, url, path_of("url"), v, card_url, grpc=preferred == "GRPC")
+    _check_url(findings, url, path_of("url"), v, card_url, grpc=_over_grpc(preferred))
     extra = doc.get("additionalInterfaces")
     if isinstance(extra, list):
         seen: dict[tuple[str, str], int] = {}
@@ -150,7 +150,7 @@ def _check_v0_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
                 path_of("additionalInterfaces", i, "url"),
                 v,
                 card_url,
-                grpc=itf.get("transport") == "GRPC",
+                grpc=_over_grpc(itf.get("transport")),
             )
             key = (str(itf.get("url") or "").rstrip("/"), str(itf.get("transport")).upper())
             if key in seen:
@@ -192,3 +192,11 @@ def _check_v0_interfaces(findings: list[Finding], doc: dict[str, Any], card_url:
                         "preferred-url",
                     )
                 )
+
+
+def _over_grpc(spelling: Any) -> bool:
+    """Whether a card's binding spelling names a binding carried by gRPC (its URL may be host:port)."""
+    from a2acli.wire.bindings import binding_info
+
+    info = binding_info(str(spelling or ""))
+    return info is not None and info.carrier_grpc

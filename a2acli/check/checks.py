@@ -18,6 +18,7 @@ from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.transport.exchange import NullTap
 from a2acli.wire import Wire
+from a2acli.wire.bindings import BindingInfo, by_flag
 
 PASS, FAIL, WARN, SKIP = "pass", "fail", "warn", "skip"
 
@@ -117,6 +118,11 @@ class Interface(NamedTuple):
         return f"{self.card_binding} {self.wire.version} {self.url}"
 
     @property
+    def info(self) -> BindingInfo:
+        """The binding's row of wire.bindings.BINDINGS: what a check asks of the binding."""
+        return by_flag(self.binding)
+
+    @property
     def key(self) -> str:
         return f"{self.binding}-{self.wire.version}"
 
@@ -186,7 +192,7 @@ class ProbeSteps:
             code = e.a2a_code
             if code is not None and -32099 <= code <= -32001:
                 self.a2a_errors.append((code, call.ids.last))
-            if code is None and self.itf.binding == "grpc" and e.wire_code == "INVALID_ARGUMENT":
+            if code is None and self.itf.info.carrier_grpc and e.wire_code == "INVALID_ARGUMENT":
                 code = INVALID_PARAMS  # gRPC's validation error (A2A 1.0 §3.3.2), no A2A error of its own
             if code in want:
                 self.add(name, title, PASS, _code_name(e), spec, ids)
@@ -211,7 +217,7 @@ class ProbeSteps:
         from a2acli.check import datamodel
 
         form = datamodel.V0 if self.itf.wire is Wire.V0 else datamodel.V1
-        if self.itf.wire is Wire.V0 and self.itf.binding != "jsonrpc":
+        if self.itf.wire is Wire.V0 and not self.itf.info.envelope:
             form = datamodel.ANY  # the 0.3 proto-JSON: servers spell its enums both ways
         self.inspected[what] = self.inspected.get(what, 0) + 1
         for p in datamodel.problems(result, self.itf.wire.version, form):
@@ -231,6 +237,6 @@ class ProbeSteps:
         in 1.0, enum spellings (lowercase V1 enums are the clix dialect)."""
         from a2acli.wire.shapes import answer_shape
 
-        if self.itf.binding != "jsonrpc":  # ProtoJSON under both versions: no kind to tell them by
+        if self.itf.info.proto_json:  # ProtoJSON under both versions: no kind to tell them by
             return []
         return answer_shape(result, self.itf.wire.version, lowercase_ok=False)

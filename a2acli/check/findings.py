@@ -8,12 +8,13 @@ import difflib
 import re
 from typing import Any, NamedTuple
 
+from a2acli.wire.bindings import BINDINGS as _TABLE
 from a2acli.wire.endpoints import json_kind
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 
-BINDINGS = ("JSONRPC", "HTTP+JSON", "GRPC")  # V1 protocolBinding / V0 TransportProtocol
+BINDINGS = tuple(b.card for b in _TABLE)  # V1 protocolBinding / V0 TransportProtocol
 V1_VERSIONS = ("1.0", "0.3")
 API_KEY_LOCATIONS = ("header", "query", "cookie")
 V0_ONLY = (

@@ -88,7 +88,7 @@ class _Probe(SemanticSteps):
 
     def _can_speak(self) -> None:
         """MissingExtraError when this install lacks what the binding needs (gRPC: the grpc extra)."""
-        if self.itf.binding == "grpc":
+        if self.itf.info.carrier_grpc:
             from a2acli.transport.grpc import message_classes
             from a2acli.wire.bindings.grpc import SERVICE
 
@@ -127,7 +127,7 @@ class _Probe(SemanticSteps):
         if self.itf.wire is Wire.V0 and not self.both:
             self._version_unsupported_v0(call, get, unknown)
         elif self.itf.wire is Wire.V1 or not self.both:
-            grpc = self.itf.binding == "grpc"  # its services are versioned by package: the metadata is a second say
+            grpc = self.itf.info.carrier_grpc  # its services are versioned by package: the metadata is a second say
             self.expect_error(
                 call,
                 "version-unsupported",
@@ -158,7 +158,7 @@ class _Probe(SemanticSteps):
             self.add(
                 "version-missing", "no A2A-Version header read as 0.3", SKIP, "checked on the 0.3 interfaces", "§3.6"
             )
-        if self.itf.binding == "jsonrpc":
+        if self.itf.info.envelope:  # the method is named in the body
             self.expect_error(
                 call,
                 "method-not-found",
@@ -175,7 +175,7 @@ class _Probe(SemanticSteps):
                 f"{self.itf.card_binding} names methods by route: no unknown method to send",
                 "§8",
             )
-        if self.itf.binding == "grpc":
+        if self.itf.info.carrier_grpc:
             self.add("invalid-params", "malformed params", SKIP, "protobuf cannot carry a malformed message", "§8")
         else:
             self.expect_error(

@@ -76,7 +76,7 @@ class FeatureSteps(ProbeSteps):
         stream ended with a final event."""
         from a2acli.wire.shapes import ends_stream, peek_event
 
-        how = "gRPC server streaming" if self.itf.binding == "grpc" else "SSE"
+        how = "gRPC server streaming" if self.itf.info.carrier_grpc else "SSE"
         title, spec = f"streaming ({how}) as the card claims", "§3.1 SendStreamingMessage; capabilities.streaming"
         if not self.caps.get("streaming"):
             self.add("streaming", title, SKIP, "the card does not claim streaming", spec)

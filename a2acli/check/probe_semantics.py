@@ -365,7 +365,7 @@ class SemanticSteps(FeatureSteps):
         self._delete_config(call, task_id, config_id)
 
     def _get_by_task(self, call: Any, task_id: str) -> None:
-        if self.itf.wire is not Wire.V0 or self.itf.binding != "jsonrpc":
+        if self.itf.wire is not Wire.V0 or not self.itf.info.envelope:
             self.rule("push-get-by-task", SKIP, "only 0.3 JSON-RPC reads a config by the task id alone")
             return
         try:
@@ -397,7 +397,7 @@ class SemanticSteps(FeatureSteps):
             for name in ("push-delete-result", "push-get-deleted"):
                 self.rule(name, SKIP, f"DeleteTaskPushNotificationConfig failed ({_code_name(e)}): see push-config")
             return
-        if self.itf.wire is Wire.V0 and self.itf.binding == "jsonrpc":
+        if self.itf.wire is Wire.V0 and self.itf.info.envelope:
             null = deleted.result is None
             status = PASS if null else broken("push-delete-result", self.itf.wire)
             self.rule(
@@ -448,7 +448,7 @@ class SemanticSteps(FeatureSteps):
         token = result.get("nextPageToken")
         if token:
             self.rule("list-tasks-last-page", SKIP, "more than 100 tasks: the last page was not read", ids)
-        elif self.itf.binding == "grpc":  # proto3: an empty string is not sent, and cannot be told from none
+        elif self.itf.info.carrier_grpc:  # proto3: an empty string is not sent, and cannot be told from none
             self.rule("list-tasks-last-page", PASS, 'no next page (gRPC carries "" as the default)', ids)
         elif token == "":
             self.rule("list-tasks-last-page", PASS, 'nextPageToken ""', ids)
@@ -513,12 +513,12 @@ class SemanticSteps(FeatureSteps):
             self._error_infos(seen)
 
     def _error_statuses(self, seen: list[tuple[int, Any]]) -> None:
-        if self.itf.binding == "jsonrpc":
+        if self.itf.info.envelope:
             self.rule("error-status", SKIP, "JSON-RPC answers HTTP 200: the error's code is the checks' own")
             return
         if self.itf.wire is Wire.V0:  # 0.3 asks for "appropriate" codes: only not-found is beyond doubt
             seen = [(code, ex) for code, ex in seen if code == TASK_NOT_FOUND]
-        rest = self.itf.binding == "rest"
+        rest = self.itf.info.routes
         good, bad = [], []
         for code, ex in seen:
             want = ERROR_STATUS[code][0 if rest else 1] if code in ERROR_STATUS else None
@@ -543,7 +543,7 @@ class SemanticSteps(FeatureSteps):
         wrong: list[str] = []
         reasons: list[str] = []
         for code, ex in seen:
-            info = next((d for d in _details(ex, self.itf.binding) if _is_error_info(d)), None)
+            info = next((d for d in _details(ex, self.itf.info.envelope) if _is_error_info(d)), None)
             want = error_reason(code)
             if info is None:
                 wrong.append(f"no google.rpc.ErrorInfo in {where} of {error_name(code)}")
@@ -552,9 +552,9 @@ class SemanticSteps(FeatureSteps):
                 wrong.append(f"reason {info.get('reason')!r} for {error_name(code)} (want {want})")
             if info.get("domain") != ERROR_DOMAIN:
                 wrong.append(f"domain {info.get('domain')!r} (want {ERROR_DOMAIN})")
-            wrong += _aip193(ex) if self.itf.binding == "rest" else []
+            wrong += _aip193(ex) if self.itf.info.routes else []
             reasons.append(want)
-        if wrong and self.itf.binding == "jsonrpc":  # JSON-RPC's error.data: ErrorInfo is a SHOULD (§9.5)
+        if wrong and self.itf.info.envelope:  # JSON-RPC's error.data: ErrorInfo is a SHOULD (§9.5)
             spec = "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
             self.add("error-info", RULES["error-info"].what, WARN, "; ".join(dict.fromkeys(wrong)), spec)
         elif wrong:
@@ -580,7 +580,7 @@ class SemanticSteps(FeatureSteps):
         self.rule("data-model", FAIL if musts else WARN, detail)
 
 
-def _details(ex: Any, binding: str) -> list[Any]:
+def _details(ex: Any, in_envelope: bool) -> list[Any]:
     """The error details of an answered exchange: JSON-RPC `error.data`, a google.rpc.Status's
     `details` (HTTP+JSON; gRPC, as the transport wrote it)."""
     from a2acli.wire import envelope
@@ -592,7 +592,7 @@ def _details(ex: Any, binding: str) -> list[Any]:
     error = doc.get("error") if isinstance(doc, dict) else None
     if not isinstance(error, dict):
         return []
-    found = error.get("data" if binding == "jsonrpc" else "details")
+    found = error.get("data" if in_envelope else "details")
     return found if isinstance(found, list) else []
 
 

@@ -343,10 +343,12 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
     for cname, location in res.catalogs:
         settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
     if v["endpoint"] not in (None, ""):
+        from a2acli.wire.bindings import by_flag
+
         settings.check_url(
             str(v["endpoint"]),
             named("--endpoint", res.sources["endpoint"]),
-            grpc=(transports or ["jsonrpc"])[0] == "grpc",
+            grpc=bool(transports) and by_flag(transports[0]).carrier_grpc,
         )
     headers = _headers(res, merged)
     basic, bearer = _one_authorization(parsed["basic"], parsed["bearer"], res)

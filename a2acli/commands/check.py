@@ -114,7 +114,7 @@ def check(
 
     held = 0
     if opts.dump:  # one run, a call per interface: only another run's dump is refused
-        from a2acli.transport.record import held_exchanges, refuse_held_dump
+        from a2acli.recording.record import held_exchanges, refuse_held_dump
 
         refuse_held_dump(opts.dump, opts.dump_append)
         held, opts = held_exchanges(opts.dump), opts._replace(dump_append=True)
@@ -122,7 +122,7 @@ def check(
         list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook
     )
     if opts.dump and (written := held_exchanges(opts.dump) - held):
-        from a2acli.transport.record import dump_summary
+        from a2acli.recording.record import dump_summary
 
         out.note(dump_summary(opts.dump, written))
     raise typer.Exit(code)

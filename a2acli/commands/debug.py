@@ -1,5 +1,5 @@
 """`a2a diff` (two dumps, or one command run under 1.0 and 0.3) and `a2a translate` (one document
-from one version to the other). The comparing lives in a2acli/diffing.py, the translating in
+from one version to the other). The comparing lives in a2acli/recording/diff.py, the translating in
 a2acli/wire/translate; this module only reads arguments and prints."""
 
 import json
@@ -134,8 +134,8 @@ def diff(
 
     conn = {name: invocation(ctx).given.get(name) for name in FORWARDED}  # before or after `diff`
     out = _output(output, ctx)
-    from a2acli import diffing
     from a2acli.errors import UsageError
+    from a2acli.recording import diff as diffing
 
     argv = ctx.meta.get("a2acli.argv") or []
     items = list(args or [])
@@ -207,8 +207,8 @@ def _run_both(
     sets (commands._run.Invocation)."""
     import tempfile
 
-    from a2acli import diffing
     from a2acli.errors import UsageError
+    from a2acli.recording import diff as diffing
 
     _check_diff_command(command, transports)
     invocation = _capture([*_with_flags(command, forwarded)])

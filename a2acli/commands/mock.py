@@ -1,5 +1,5 @@
-"""`a2a mock DUMP...` (a recorded agent, a2acli/mock.py) and `a2a replay DUMP --to URL` (a
-regression run, a2acli/replay.py): this module only reads arguments and prints."""
+"""`a2a mock DUMP...` (a recorded agent, a2acli/recording/mock.py) and `a2a replay DUMP --to URL` (a
+regression run, a2acli/recording/replay.py): this module only reads arguments and prints."""
 
 import time
 from typing import Annotated, Any
@@ -86,7 +86,7 @@ def mock_command(
     """
 
     out = _output(ctx)
-    from a2acli import mock
+    from a2acli.recording import mock
     from a2acli.settings.values import parse_duration, parse_timeout
 
     seconds = 0.0 if parse_duration(duration) == 0 else parse_timeout(duration)  # 0: stop at once
@@ -185,7 +185,7 @@ def replay_command(
     from a2acli.commands._run import output_for
 
     out = output_for(opts)
-    from a2acli import replay
+    from a2acli.recording import replay
 
     run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
@@ -216,6 +216,6 @@ def _render_replay(run: Any, report: Any, out: Any, lines: int, *, verbose: bool
             + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed)
         )
     out.note(
-        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding}, new dump in {run.new_dir}: {report.verdict()}",
+        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding.flag}, new dump in {run.new_dir}: {report.verdict()}",
         always=True,
     )

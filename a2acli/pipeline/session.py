@@ -89,7 +89,7 @@ class Call:
     def __init__(self, opts: CallOptions, out: Any) -> None:
         from a2acli.redact import active
         from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
-        from a2acli.transport.record import DebugTap, DumpTap, RequestIdTap
+        from a2acli.transport.taps import DebugTap, RequestIdTap
 
         self.opts = opts
         self.out = out
@@ -101,6 +101,8 @@ class Call:
                 DebugTap(lambda line: out.note(line, always=True), self.redactor)
             )  # asked for: said under -q too
         if opts.dump:
+            from a2acli.recording.record import DumpTap  # loaded only when --dump asks
+
             taps.append(
                 DumpTap(
                     opts.dump,
@@ -288,7 +290,7 @@ class Call:
                     not offers_v1 and self.card_varies
                 ):  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
                     offers_v1 = None
-                e.hint = e.spec.no_v0_hint(offers_v1, self.binding.flag)
+                e.hint = e.spec.no_v0_hint(offers_v1, self.binding.info)
             raise
         return self._noted(enc, request_id)
 
@@ -299,7 +301,7 @@ class Call:
         dialect = self.opts.dialect
         if not (self.v0_extensions and spec.v0_vendor_only and self.opts.wire is Wire.V0) or dialect.v0_list_tasks:
             return dialect
-        form = spec.v0_extension(self.binding.flag)
+        form = spec.v0_extension(self.binding.info)
         if form and not self._extension_said:
             self._extension_said = True  # every page is encoded
             self.out.note(f"0.3 has no {spec.name}: sending the extension {form} anyway (--force)")
@@ -331,7 +333,7 @@ class Call:
         """What moves a binding's requests: the httpx transport (JSON-RPC, HTTP+JSON), or the gRPC
         one (loaded only when a gRPC interface is used). Both share the deadline and the taps."""
         binding = binding or self.binding
-        if getattr(binding, "carrier", "http") == "http":
+        if not binding.info.carrier_grpc:
             return self.transport
         if self._grpc is None:
             from a2acli.transport.grpc import GrpcTransport
@@ -543,9 +545,7 @@ class Call:
         else:
             return
         what = (
-            f"{enc.method} ({enc.request.verb} {enc.request.path})"
-            if self.binding_of(enc).flag == "rest"
-            else enc.method
+            f"{enc.method} ({enc.request.verb} {enc.request.path})" if self.binding_of(enc).info.routes else enc.method
         )
         err.hint = f"{why}: the agent probably does not implement {what}; -o raw or --debug shows the body"
 
@@ -573,7 +573,7 @@ class Call:
         per kind of deviation per run, each recorded in the dump index."""
         from a2acli.wire.shapes import answer_shape
 
-        if self.binding_of(enc).flag != "jsonrpc" or enc.spec is None:
+        if self.binding_of(enc).info.proto_json or enc.spec is None:
             return  # HTTP+JSON and gRPC carry ProtoJSON under both versions: no kind to tell them by
         for text in answer_shape(result, enc.wire.version, lowercase_ok=self.opts.dialect.lowercase_v1_enums):
             if text.split(" (")[0] not in self.shapes:  # one warning per kind of deviation

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import CardInvalidError, UsageError
+from a2acli.wire.bindings import DEFAULT
 
 if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding
@@ -140,7 +141,7 @@ class Target:
                         )
                     self.fetch_card()
                     self.choose_version()
-                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or ("jsonrpc",))[0])
+                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or (DEFAULT.flag,))[0])
             else:
                 fetched = self.fetch_card()
                 self.choose_version()
@@ -161,7 +162,7 @@ class Target:
         from a2acli.wire.bindings import get_binding, parse_transport
 
         ep = self.known_endpoint()
-        flag = ep.binding if ep is not None else (self.opts.transports or ("jsonrpc",))[0]
+        flag = ep.binding if ep is not None else (self.opts.transports or (DEFAULT.flag,))[0]
         return get_binding(parse_transport(flag))
 
     def _note_required_extensions(self) -> None:

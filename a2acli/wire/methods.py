@@ -3,7 +3,7 @@ are all driven from METHODS; nothing else in the package spells a method name.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from a2acli.errors import UsageError
 from a2acli.wire import CARD_PATHS as CARD_PATHS  # (defined with the version header: off the card's path)
@@ -49,15 +49,16 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
     grpc_v0: str | None = None  # the rpc of 0.3's a2a.v1.A2AService (1.0's lf.a2a.v1 rpcs are the V1 names)
     v0_since_0_3: bool = False  # its V0 name came with 0.3: agents of 0.1/0.2 cards do not have it
 
-    def wire_name(self, wire: Wire, dialect: Dialect) -> str:
-        """The method name sent under `wire`; a UsageError when that version has none."""
+    def wire_name(self, wire: Wire, dialect: Dialect, binding: Any = None) -> str:
+        """The JSON-RPC method name sent under `wire`; a UsageError when that version has none
+        (`binding`, the JSON-RPC binding's row of wire.bindings.BINDINGS, names its extension form)."""
         if wire is Wire.V1:
             return self.name
-        self.refuse_v0(dialect, "jsonrpc")
+        self.refuse_v0(dialect, binding)
         assert self.v0 is not None
         return self.v0
 
-    def refuse_v0(self, dialect: Dialect, binding: str) -> None:
+    def refuse_v0(self, dialect: Dialect, binding: Any) -> None:
         """NoV0FormError when 0.3 has no such method in `dialect`: the one rule of every binding.
         A method that exists under 0.3 only as an extension (ListTasks: JSON-RPC `tasks/list`, HTTP+JSON
         `GET /v1/tasks`) goes only in a dialect that takes it (clix) or when forced (the caller
@@ -69,17 +70,19 @@ class MethodSpec(NamedTuple):  # NamedTuple: cheaper than a dataclass to define 
                 spec=self,
             )
 
-    def v0_extension(self, binding: str) -> str:
-        """The extension form `--force` sends over `binding` under 0.3 ("" when it has none)."""
-        if not self.v0_vendor_only:
+    def v0_extension(self, binding: Any) -> str:
+        """The extension form `--force` sends over `binding` under 0.3 ("" when it has none).
+        `binding` is a row of wire.bindings.BINDINGS (typed Any: the method table sits below the
+        bindings, which read it), or None when none is in use."""
+        if not self.v0_vendor_only or binding is None:
             return ""
-        if binding == "jsonrpc":
+        if binding.envelope:
             return f"{self.v0} (limit/offset)"
-        if binding == "rest" and self.rest_v0 is not None:
+        if binding.routes and self.rest_v0 is not None:
             return f"{self.rest_v0.verb} {self.rest_v0.template}"
         return ""
 
-    def no_v0_hint(self, offers_v1: bool | None, binding: str = "jsonrpc") -> str:
+    def no_v0_hint(self, offers_v1: bool | None, binding: Any) -> str:
         """What to do about a method 0.3 lacks, from what the card says (None: no card read) and
         the binding in use (its extension form, if any, is what --force sends)."""
         form = self.v0_extension(binding)

@@ -366,7 +366,7 @@ def refused_credentials(err: A2acliError, call: Call) -> A2acliError:
         return "" if said in ("", "flag", "default") else f" from {said}"
 
     where, name = api_key_placement(call.card if isinstance(call.card, dict) else None)
-    grpc = call._binding is not None and getattr(call._binding, "carrier", "http") != "http"
+    grpc = call._binding is not None and call._binding.info.carrier_grpc
     if grpc:  # gRPC metadata carries what headers carry, names in lowercase
         where, name = "metadata", name.lower()
     auth = "metadata authorization" if grpc else "header Authorization"

@@ -40,7 +40,7 @@ def parse_states(text: str | None) -> frozenset[str] | None:
 def as_stream_event(call: Call, reply: Reply) -> Reply:
     """A GetTask reply in the shape of a send answer or stream event: {"task": …}, or the bare task
     under 0.3 JSON-RPC."""
-    bare = call.opts.wire is Wire.V0 and call.binding.flag == "jsonrpc"  # 0.3 JSON-RPC events are bare objects
+    bare = call.opts.wire is Wire.V0 and call.binding.info.envelope  # 0.3 JSON-RPC events are bare objects
     result = reply.result if bare else {"task": reply.result}
     return Reply(result, {"task": reply.core}, reply.raw, reply.exchange)
 

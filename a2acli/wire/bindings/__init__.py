@@ -1,12 +1,16 @@
 """The protocol bindings, one module each (docs/architecture.md, "Bindings"): a binding encodes a method call in
 one wire version into an HTTP request description and reads answers, events and errors back.
 
-`BINDINGS` is the one table of them: card spellings, `--transport` spellings and the modules.
-Each module loads on first use."""
+`BINDINGS` is the one table of them: card spellings, `--transport` spellings, the modules, and
+what callers ask of a binding (its carrier, whether it streams over SSE, how its errors arrive,
+its bodies' form). A binding is looked up by name here only (`binding_info`, `parse_transport`,
+`by_flag`); elsewhere it is compared by identity or asked an attribute, never by its names
+(tests/test_architecture.py). Each module loads on first use."""
 
 from __future__ import annotations
 
 import importlib
+from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
 from a2acli.errors import UsageError
@@ -15,23 +19,63 @@ if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding
 
 
+class Carrier(Enum):
+    """What moves a binding's requests."""
+
+    HTTP = "http"  # transport.client: HTTP/1.1, SSE for streams
+    GRPC = "grpc"  # transport.grpc: grpcio, server-streaming rpcs (the `grpc` extra)
+
+
+class ErrorForm(Enum):
+    """How a binding's errors arrive."""
+
+    JSONRPC = "a JSON-RPC error object (code, message, data) in a 200 answer"
+    AIP193 = "an HTTP status and a google.rpc.Status body (AIP-193, ErrorInfo in details)"
+    GRPC_STATUS = "a gRPC status (code, message, google.rpc.Status details)"
+
+
 class BindingInfo(NamedTuple):
+    """One binding: how cards and `--transport` name it, and what callers ask of it. Callers test
+    these attributes (or the binding's identity: `info is JSONRPC`), never its names."""
+
     card: str  # as Agent Cards spell it (protocolBinding, V0 transport)
-    flag: str  # as --transport spells it
-    module: str  # a2acli.wire.bindings.<module>, None when a2a does not speak it yet
+    flag: str  # as --transport spells it; a dump's and `replay -o json`'s name of it
+    label: str  # as a person reads it (mock's and replay's lines)
+    module: str  # a2acli.wire.bindings.<module>, "" when a2a does not speak it yet
     cls: str
+    carrier: Carrier  # what moves its requests; the mock serves Carrier.GRPC bindings on a second port
+    sse: bool  # streams arrive as Server-Sent Events (else as the carrier's own stream)
+    errors: ErrorForm  # how its errors arrive
+    envelope: bool  # bodies are JSON-RPC envelopes (method, id, params / result, error)
+    proto_json: bool  # bodies are ProtoJSON of the proto messages (the same form under 1.0 and 0.3)
+    routes: bool  # a method is an HTTP verb and path (wire/methods.py's REST routes)
+    media_v1: str  # the Content-Type of its JSON answers under 1.0
+    # what `a2a mock` serves over it: True, any recorded call of the method, over any binding and
+    # version, written in this one's form; False, only the calls recorded over it, as recorded
+    mock_transcodes: bool
     aliases: tuple[str, ...] = ()
 
     @property
     def carrier_grpc(self) -> bool:
-        return self.flag == "grpc"
+        return self.carrier is Carrier.GRPC
 
 
-BINDINGS: tuple[BindingInfo, ...] = (
-    BindingInfo("JSONRPC", "jsonrpc", "jsonrpc", "JsonRpcBinding", ("json-rpc",)),
-    BindingInfo("HTTP+JSON", "rest", "rest", "RestBinding", ("http+json", "http", "http-json", "json")),
-    BindingInfo("GRPC", "grpc", "grpc", "GrpcBinding"),
-)
+JSONRPC = BindingInfo(
+    "JSONRPC", "jsonrpc", "JSON-RPC", "jsonrpc", "JsonRpcBinding", Carrier.HTTP, True, ErrorForm.JSONRPC,
+    envelope=True, proto_json=False, routes=False, media_v1="application/json", mock_transcodes=True,
+    aliases=("json-rpc",),
+)  # fmt: skip
+REST = BindingInfo(
+    "HTTP+JSON", "rest", "HTTP+JSON", "rest", "RestBinding", Carrier.HTTP, True, ErrorForm.AIP193,
+    envelope=False, proto_json=True, routes=True, media_v1="application/a2a+json", mock_transcodes=True,
+    aliases=("http+json", "http", "http-json", "json"),
+)  # fmt: skip
+GRPC = BindingInfo(
+    "GRPC", "grpc", "gRPC", "grpc", "GrpcBinding", Carrier.GRPC, False, ErrorForm.GRPC_STATUS,
+    envelope=False, proto_json=True, routes=False, media_v1="application/grpc", mock_transcodes=False,
+)  # fmt: skip
+BINDINGS: tuple[BindingInfo, ...] = (JSONRPC, REST, GRPC)
+DEFAULT = JSONRPC  # the binding when neither the card nor --transport names one
 TRANSPORT_CHOICES = tuple(b.flag for b in BINDINGS)
 
 
@@ -42,6 +86,14 @@ def binding_info(spelling: str) -> BindingInfo | None:
         if key in (b.card.lower(), b.flag, *b.aliases):
             return b
     return None
+
+
+def by_flag(flag: str) -> BindingInfo:
+    """The binding a recorded or resolved `--transport` spelling names (a KeyError when none)."""
+    return _BY_FLAG[flag]
+
+
+_BY_FLAG = {b.flag: b for b in BINDINGS}
 
 
 def parse_transport(spelling: str) -> BindingInfo:

@@ -59,9 +59,11 @@ Warn = Any  # Callable[[str], None] | None
 
 
 class Binding(Protocol):
-    name: str  # as cards spell it: JSONRPC, HTTP+JSON, GRPC
-    flag: str  # as --transport spells it: jsonrpc, rest, grpc
-    carrier: str  # what moves its requests: "http" (transport.client) or "grpc" (transport.grpc)
+    info: Any  # its BindingInfo, the row of wire.bindings.BINDINGS: what callers ask of it (typed
+    # Any: this module may not import the package's table, which names this Protocol for its types)
+    name: str  # as cards spell it: info.card
+    flag: str  # as --transport spells it: info.flag
+    carrier: Any  # info.carrier, what moves its requests: Carrier.HTTP (transport.client) or .GRPC (transport.grpc)
 
     def encode(
         self,

@@ -18,6 +18,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError, UsageError
 from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings import GRPC as GRPC_INFO
 from a2acli.wire.bindings.base import Answer, Encoded, HttpRequest, Warn, http_status_error, v1_message
 from a2acli.wire.bindings.rest import RestBinding, _not_jsonrpc, _status_error
 from a2acli.wire.dialects import Dialect
@@ -42,9 +43,10 @@ def method_path(spec: MethodSpec, wire: Wire) -> str:
 
 
 class GrpcBinding:
-    name = "GRPC"
-    flag = "grpc"
-    carrier = "grpc"
+    info = GRPC_INFO  # the table's row: names, carrier, streaming, error form
+    name = info.card
+    flag = info.flag
+    carrier = info.carrier
 
     def encode(
         self,
@@ -59,7 +61,7 @@ class GrpcBinding:
     ) -> Encoded:
         stream = spec.streaming if stream is None else stream
         if wire is Wire.V0:
-            spec.refuse_v0(dialect, self.flag)
+            spec.refuse_v0(dialect, self.info)
         notes: list[str] = []
         message = (
             v1_message(core_params, dialect, tenant)

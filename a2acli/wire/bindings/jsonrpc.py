@@ -9,6 +9,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError, HttpError, UsageError
 from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings import JSONRPC as JSONRPC_INFO
 from a2acli.wire.bindings.base import (
     Answer,
     Encoded,
@@ -58,9 +59,10 @@ def _encoded(
 
 
 class JsonRpcBinding:
-    name = "JSONRPC"
-    flag = "jsonrpc"
-    carrier = "http"
+    info = JSONRPC_INFO  # the table's row: names, carrier, streaming, error form
+    name = info.card
+    flag = info.flag
+    carrier = info.carrier
 
     def encode(
         self,
@@ -74,7 +76,7 @@ class JsonRpcBinding:
         stream: bool | None = None,
     ) -> Encoded:
         stream = spec.streaming if stream is None else stream
-        method = spec.wire_name(wire, dialect)
+        method = spec.wire_name(wire, dialect, self.info)
         notes: list[str] = []
         params = encode_params(spec, core_params, wire=wire, dialect=dialect, tenant=tenant, notes=notes)
         return _encoded(

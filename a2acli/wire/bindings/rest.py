@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 from a2acli.errors import A2acliError, InvalidResponseError, UsageError
 from a2acli.wire import Wire, envelope
+from a2acli.wire.bindings import REST as REST_INFO
 from a2acli.wire.bindings.base import (
     STREAM_ERROR_HINT,
     Answer,
@@ -123,9 +124,10 @@ def _scalar(value: Any) -> str:
 
 
 class RestBinding:
-    name = "HTTP+JSON"
-    flag = "rest"
-    carrier = "http"
+    info = REST_INFO  # the table's row: names, carrier, streaming, error form
+    name = info.card
+    flag = info.flag
+    carrier = info.carrier
 
     def encode(
         self,
@@ -139,7 +141,7 @@ class RestBinding:
         stream: bool | None = None,
     ) -> Encoded:
         if wire is Wire.V0:
-            spec.refuse_v0(dialect, self.flag)
+            spec.refuse_v0(dialect, self.info)
         return self._encode(
             spec, route_of(spec, wire), core_params, wire=wire, dialect=dialect, tenant=tenant, stream=stream
         )

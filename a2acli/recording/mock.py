@@ -18,7 +18,7 @@ the stdlib http.server (no new dependency on the start-up path).
 - No match: the binding's own error (JSON-RPC -32601 for a method not recorded, -32602 for params
   no recording has; HTTP+JSON 404 with a google.rpc.Status; gRPC UNIMPLEMENTED), naming the
   closest recorded request and the field that differs.
-- gRPC (a2acli/mock_grpc.py, loaded only when the dumps hold gRPC exchanges): a second port,
+- gRPC (a2acli/recording/mock_grpc.py, loaded only when the dumps hold gRPC exchanges): a second port,
   both services (1.0 and 0.3), unary and server-streaming rpcs, the same matching and timing."""
 
 from __future__ import annotations
@@ -27,33 +27,37 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
 
-from a2acli import mock_forms
-from a2acli.diffing import MISSING, Dump, DumpedExchange
 from a2acli.errors import A2acliError, UsageError
-from a2acli.mock_forms import (
+from a2acli.recording import forms
+from a2acli.recording.diff import MISSING, Dump
+from a2acli.recording.forms import (
     Answer,
-    _binding_and_version,
-    _card_name,
     _grpc_error,
-    _is_grpc,
     _listing,
-    _rpc_error,
     _short,
     _status_error,
     _tasks,
 )
-from a2acli.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
+from a2acli.recording.mock_asked import (  # noqa: F401
+    _HOP,
+    Asked,
+    RequestReading,
+    Unmatched,
+    _dumps,
+    _json,
+    _sse,
+    _status_code,
+    _target,
+    path_of,
+)
+from a2acli.recording.mock_card import CardServing
+from a2acli.recording.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
+from a2acli.wire.bindings import GRPC, ErrorForm
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
-_HOP = frozenset(
-    {"content-length", "transfer-encoding", "connection", "keep-alive", "date", "server", "content-encoding", "etag"}
-)
-BINDING_NAMES = {"jsonrpc": "JSON-RPC", "rest": "HTTP+JSON", "grpc": "gRPC"}
 MAX_BODY = 16 * 1024 * 1024
 # The methods about one task: a task the mock neither recorded nor served is TaskNotFoundError.
 TASK_METHODS = frozenset(
@@ -69,24 +73,7 @@ TASK_METHODS = frozenset(
 )
 
 
-@dataclass
-class Asked:
-    """An incoming request, read as a call."""
-
-    binding: str
-    version: str  # "1.0" | "0.3"
-    method: str  # V1 name
-    params: Any
-    rpc_id: Any = None  # JSON-RPC id
-
-
-class Unmatched(Exception):  # noqa: N818 - a request the dumps have no answer for (not a failure of ours)
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(answer.line)
-        self.answer = answer
-
-
-class Mock:
+class Mock(RequestReading, CardServing):
     def __init__(
         self,
         dumps: list[Dump],
@@ -120,7 +107,7 @@ class Mock:
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread: threading.Thread | None = None
         self._tasks_seen: set[str] | None = None
-        if any(c.binding == "grpc" for c in self.found.calls):
+        if any(c.binding.carrier_grpc for c in self.found.calls):
             self._grpc_front(grpc_port)
 
     def _grpc_front(self, port: int) -> None:
@@ -128,7 +115,7 @@ class Mock:
         from a2acli.errors import MissingExtraError
 
         try:
-            from a2acli import mock_grpc
+            from a2acli.recording import mock_grpc
 
             self.grpc = mock_grpc.GrpcFront(self, port)
         except (MissingExtraError, ImportError) as e:
@@ -170,7 +157,7 @@ class Mock:
             else "card: none recorded; one is made from the calls"
         ]
         lines += [
-            f"{c.name}: {c.method} under {c.version} over {BINDING_NAMES[c.binding]}"
+            f"{c.name}: {c.method} under {c.version} over {c.binding.label}"
             + (f", {len(c.ex.events)} event(s)" if c.ex.stream else "")
             for c in self.found.calls
         ]
@@ -207,133 +194,19 @@ class Mock:
 
     def answer_grpc(self, path: str, body: bytes) -> Answer:
         """The answer to a gRPC request (method path, message bytes)."""
-        from a2acli import mock_grpc
+        from a2acli.recording import mock_grpc
 
         try:
             version, method, params = mock_grpc.read(path, body)
         except mock_grpc.Unreadable as e:
-            recorded = sorted({f"{_target(c.ex)} ({c.name})" for c in self.found.calls if c.binding == "grpc"})
+            recorded = sorted({f"{_target(c.ex)} ({c.name})" for c in self.found.calls if c.binding.carrier_grpc})
             held = f"; the dumps hold {_listing(recorded)}" if e.code == "UNIMPLEMENTED" else ""
             return _grpc_error(e.message + held, None, None, e.code)
         try:
             with self.lock:
-                return self.replay(Asked("grpc", version, method, params))
+                return self.replay(Asked(GRPC, version, method, params))
         except Unmatched as e:
             return e.answer
-
-    def read(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Asked:
-        """The call an HTTP request makes (Unmatched: no A2A call, or none the dumps know)."""
-        doc: Any = None
-        if verb == "POST" and body.strip()[:1] == b"{":
-            try:
-                doc = json.loads(body)
-            except ValueError:
-                doc = None
-        if isinstance(doc, dict) and "jsonrpc" in doc:
-            return self._read_jsonrpc(doc)
-        if verb == "POST" and path_of(target) in self._rpc_paths() and not self._rest_route(verb, target, headers):
-            raise Unmatched(_rpc_error(None, -32700, "the body is not a JSON-RPC request", {}, miss=False))
-        return self._read_rest(verb, target, headers, body)
-
-    def _version_supported(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> None:
-        """A2A-Version naming a version the mock does not speak: VersionNotSupportedError, in the
-        binding's form (a JSON-RPC body, else HTTP+JSON's Status)."""
-        asked = (headers.get("a2a-version") or "").strip()
-        if not asked or asked.split(".")[:2] in (["1", "0"], ["0", "3"]) or asked in ("1", "0.3"):
-            return
-        message = f"A2A-Version {asked} is not served: the mock answers 1.0 and 0.3"
-        rpc = body.lstrip()[:1] == b"{" and b'"jsonrpc"' in body
-        if rpc:
-            try:
-                rpc_id = json.loads(body).get("id")
-            except (ValueError, AttributeError):
-                rpc_id = None
-            doc: Any = mock_forms.rpc_error_doc(rpc_id, mock_forms.VERSION_NOT_SUPPORTED, message, "1.0")
-            status = 200
-        else:
-            status, doc = mock_forms.status_doc(mock_forms.VERSION_NOT_SUPPORTED, message)
-        raise Unmatched(
-            Answer(
-                status,
-                [("Content-Type", "application/json")],
-                [(0.0, _dumps(doc))],
-                line=f"VersionNotSupportedError: {asked}",
-            )
-        )
-
-    def _rpc_paths(self) -> set[str]:
-        return {path_of(_target(c.ex)) for c in self.found.calls if c.binding == "jsonrpc"}
-
-    def _read_jsonrpc(self, doc: dict[str, Any]) -> Asked:
-        from a2acli.diffing import canonical, drop_defaults
-        from a2acli.wire.methods import METHODS, V1_METHOD_NAMES
-
-        rpc_id = doc.get("id")
-        method = doc.get("method")
-        if not isinstance(method, str):
-            raise Unmatched(_rpc_error(rpc_id, -32600, "no method: not a JSON-RPC request", {}, miss=False))
-        name = V1_METHOD_NAMES.get(method, method)
-        if name not in METHODS:
-            recorded = sorted({c.ex.label for c in self.found.calls if c.binding == "jsonrpc"})
-            raise Unmatched(
-                _rpc_error(
-                    rpc_id,
-                    -32601,
-                    f"method {method!r} is not an A2A method; the dumps hold {_listing(recorded)}",
-                    {"method": method},
-                )
-            )
-        version = "0.3" if method in V1_METHOD_NAMES else "1.0"
-        core = canonical(doc, name, "request", [])
-        params = core.get("params") if isinstance(core, dict) else None
-        return Asked("jsonrpc", version, name, drop_defaults(params if params is not None else {}), rpc_id)
-
-    def _rest_route(self, verb: str, target: str, headers: dict[str, str]) -> list[tuple[Any, str]]:
-        """The (method spec, version) whose HTTP+JSON route this request takes, best first."""
-        import re
-
-        from a2acli.wire.bindings.rest import _template_regex
-        from a2acli.wire.methods import METHODS
-
-        path = path_of(target)
-        found: list[tuple[Any, str]] = []
-        for spec in METHODS.values():
-            for route, version in ((spec.rest_v0, "0.3"), (spec.rest, "1.0")):
-                if route is not None and route.verb == verb and re.search(_template_regex(route.template) + "$", path):
-                    found.append((spec, version))
-        asked = (headers.get("a2a-version") or "").strip()
-        if asked:  # the version the request names first; without one, 0.3 first (as a2a-sdk reads it)
-            found.sort(key=lambda sv: not sv[1].startswith(asked[:1]))
-        return found
-
-    def _read_rest(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Asked:
-        from a2acli.wire import Wire
-        from a2acli.wire.bindings.rest import decode_request
-
-        routes = self._rest_route(verb, target, headers)
-        if not routes:
-            recorded = [
-                f"{c.ex.request_line.rsplit(' ', 1)[0]} ({c.name})" for c in self.found.calls if c.binding == "rest"
-            ]
-            raise Unmatched(
-                _status_error(
-                    f"no A2A route is {verb} {path_of(target)}; the dumps hold {_listing(recorded)}",
-                    None,
-                    None,
-                    a2a_code=mock_forms.METHOD_NOT_FOUND,
-                )
-            )
-        recorded_versions = {(c.method, c.version) for c in self.found.calls if c.binding == "rest"}
-        spec, version = next(((s, v) for s, v in routes if (s.name, v) in recorded_versions), routes[0])
-        try:
-            params = decode_request(spec, Wire.V0 if version == "0.3" else Wire.V1, target, body, [])
-        except (ValueError, A2acliError) as e:
-            raise Unmatched(
-                _status_error(f"the {spec.name} request cannot be read: {e}", None, None, status=400)
-            ) from None
-        from a2acli.diffing import drop_defaults
-
-        return Asked("rest", version, spec.name, drop_defaults(params))
 
     def replay(self, asked: Asked) -> Answer:
         """The recorded answer of the closest matching recorded call, its ids rewritten."""
@@ -342,20 +215,14 @@ class Mock:
             for c in self.found.calls
             if c.binding == asked.binding and c.version == asked.version and c.method == asked.method
         ]
-        if not same and asked.binding != "grpc":  # recorded in another version or binding: answered in this one
+        if not same and asked.binding.mock_transcodes:  # recorded in another version or binding: answered in this one
             same = [c for c in self.found.calls if c.method == asked.method]
-        where = f"{asked.method} under {asked.version} over {BINDING_NAMES[asked.binding]}"
+        where = f"{asked.method} under {asked.version} over {asked.binding.label}"
         if not same:
             near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
-            others = [f"{c.method} under {c.version} over {BINDING_NAMES[c.binding]} ({c.name})" for c in near]
+            others = [f"{c.method} under {c.version} over {c.binding.label} ({c.name})" for c in near]
             message = f"no recorded {where}; the dumps hold {_listing(others)}"
-            raise Unmatched(
-                _rpc_error(asked.rpc_id, -32601, message, {})
-                if asked.binding == "jsonrpc"
-                else _grpc_error(message, None, None)
-                if asked.binding == "grpc"
-                else _status_error(message, None, None, a2a_code=mock_forms.METHOD_NOT_FOUND)
-            )
+            raise Unmatched(forms.unmatched(asked.binding, asked.rpc_id, message))
         self._known_task(asked)  # a recorded method, about a task the mock does not know
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
         given = rewrite(asked.params, known)
@@ -373,11 +240,7 @@ class Mock:
             )
             data = {"closest": closest.name, "field": path, "recorded": was, "got": got}
             raise Unmatched(
-                _rpc_error(asked.rpc_id, -32602, message, data)
-                if asked.binding == "jsonrpc"
-                else _grpc_error(message, closest.name, path)
-                if asked.binding == "grpc"
-                else _status_error(message, closest.name, path, status=400, a2a_code=mock_forms.INVALID_PARAMS)
+                forms.unmatched(asked.binding, asked.rpc_id, message, closest=closest.name, field=path, data=data)
             )
         _, chosen = max(matches, key=lambda m: (same_ids(m[1].params, given), -m[1].uses, -m[0]))
         chosen.uses += 1
@@ -393,15 +256,15 @@ class Mock:
         if not isinstance(task, str) or not task or task in self.alias.values() or task in self._recorded_tasks():
             return
         message = f"task {task} is not in the recording (the mock knows the tasks its dumps hold and those it served)"
-        if asked.binding == "jsonrpc":
-            doc = mock_forms.rpc_error_doc(asked.rpc_id, mock_forms.TASK_NOT_FOUND, message, asked.version)
+        if asked.binding.errors is ErrorForm.JSONRPC:
+            doc = forms.rpc_error_doc(asked.rpc_id, forms.TASK_NOT_FOUND, message, asked.version)
             raise Unmatched(
                 Answer(
                     200, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"TaskNotFoundError: {task}"
                 )
             )
-        status, doc = mock_forms.status_doc(mock_forms.TASK_NOT_FOUND, message, {"taskId": task})
-        if asked.binding == "grpc":
+        status, doc = forms.status_doc(forms.TASK_NOT_FOUND, message, {"taskId": task})
+        if asked.binding.errors is ErrorForm.GRPC_STATUS:
             raise Unmatched(Answer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
         raise Unmatched(
             Answer(
@@ -415,7 +278,7 @@ class Mock:
     def _recorded_tasks(self) -> set[str]:
         """The ids of every task the recorded requests name or the recorded answers hold (read once)."""
         if self._tasks_seen is None:
-            from a2acli.playback import answer_results
+            from a2acli.recording.playback import answer_results
 
             seen: set[str] = set()
             for c in self.found.calls:
@@ -429,18 +292,18 @@ class Mock:
     def _transcoded(self, call: Recorded, asked: Asked) -> Answer:
         """A call recorded in another version or binding, answered in the asked one: its answer
         brought to canonical V1 and written in the asked form."""
-        from a2acli.playback import answer_results
+        from a2acli.recording.playback import answer_results
         from a2acli.wire.methods import METHODS
 
         spec = METHODS[call.method]
-        status, docs = mock_forms.answer_docs(spec, answer_results(call.ex, call.binding), asked.binding, asked.version)
+        status, docs = forms.answer_docs(spec, answer_results(call.ex, call.binding), asked.binding, asked.version)
         docs = self._ids(docs, asked)
         headers = [
-            ("Content-Type", mock_forms.media_type(asked.binding, asked.version, call.ex.stream)),
+            ("Content-Type", forms.media_type(asked.binding, asked.version, call.ex.stream)),
             ("X-A2A-Mock", call.name),
         ]
         delays = call.delays(self.speed) + [0.0] * len(docs)
-        line = f"{call.name} (recorded under {call.version} over {BINDING_NAMES[call.binding]})"
+        line = f"{call.name} (recorded under {call.version} over {call.binding.label})"
         if call.ex.stream:
             pieces = [
                 (wait, f"data: {json.dumps(doc, ensure_ascii=False)}\n\n".encode())
@@ -454,8 +317,8 @@ class Mock:
     def _recorded_answer(self, call: Recorded, asked: Asked) -> Answer:
         if (call.binding, call.version) != (asked.binding, asked.version):
             return self._transcoded(call, asked)
-        if call.binding == "grpc":
-            from a2acli import mock_grpc
+        if call.binding.carrier_grpc:
+            from a2acli.recording import mock_grpc
 
             got = mock_grpc.recorded_answer(call, self.speed, lambda docs: self._ids(docs, asked))
             return Answer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
@@ -502,187 +365,12 @@ class Mock:
                 out.append(doc)
                 continue
             doc = rewrite(doc, self.alias)
-            if asked.binding == "jsonrpc" and isinstance(doc, dict) and "id" in doc:
+            if asked.binding.envelope and isinstance(doc, dict) and "id" in doc:
                 doc["id"] = asked.rpc_id
             for task, context in _tasks(doc):
                 self.contexts.setdefault(task, context)
             out.append(doc)
         return out
-
-    # -- the card ------------------------------------------------------------------------------------
-
-    def card(self, asked_version: str) -> Answer:
-        wanted = "0.3" if asked_version.strip().startswith("0.") else "1.0" if asked_version.strip() else None
-        cards = self.found.cards
-        chosen = next((ex for v, ex in cards if v == wanted), None) or (cards[0][1] if cards else None)
-        if chosen is None:
-            doc: Any = self._made_card()
-            headers = [("Content-Type", "application/json")]
-            name = "a card made from the calls"
-        else:
-            doc = _json(chosen.response_body.decode("utf-8", "replace"))
-            headers = [(k, v) for k, v in chosen.response_headers if k.lower() not in _HOP]
-            name = chosen.stem
-            if doc is MISSING:
-                return Answer(_status_code(chosen.status_line), headers, [(0.0, chosen.response_body)], line=name)
-            doc = self._in_version(self._moved(doc), wanted or version_of(chosen))
-        return Answer(
-            200,
-            [*headers, ("X-A2A-Mock", name)],
-            [(0.0, json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())],
-            line=f"card ({name})",
-        )
-
-    def _moved(self, doc: Any) -> Any:
-        """The card with its interface URLs moved to the mock (gRPC ones to its gRPC port, or left
-        out when it serves no gRPC), and without the signatures that no longer match it."""
-        if not isinstance(doc, dict):
-            return doc
-        doc = {k: v for k, v in doc.items() if k != "signatures"}
-        if isinstance(doc.get("supportedInterfaces"), list):
-            served = [i for i in doc["supportedInterfaces"] if self.grpc_url or not _is_grpc(i, "protocolBinding")]
-            # the interfaces the recordings can answer (a client picks the first): all when none can
-            answered = [i for i in served if _binding_and_version(i) in self._answerable()]
-            doc["supportedInterfaces"] = [self._itf(i, "protocolBinding") for i in answered or served]
-        if isinstance(doc.get("additionalInterfaces"), list):
-            doc["additionalInterfaces"] = [
-                self._itf(i, "transport")
-                for i in doc["additionalInterfaces"]
-                if self.grpc_url or not _is_grpc(i, "transport")
-            ]
-        if isinstance(doc.get("url"), str):
-            if str(doc.get("preferredTransport") or "").upper() == "GRPC" and self.grpc_url:
-                doc["url"] = self._grpc_url(doc["url"])
-            elif str(doc.get("preferredTransport") or "").upper() == "GRPC":
-                other = next(iter(doc.get("additionalInterfaces") or []), None)
-                doc["url"], doc["preferredTransport"] = (
-                    (other["url"], other.get("transport")) if isinstance(other, dict) else (self.url + "/", "JSONRPC")
-                )
-            else:
-                doc["url"] = self._url(doc["url"])
-        return doc
-
-    def _in_version(self, doc: Any, wanted: str) -> Any:
-        """The card as a client of `wanted` reads it, listing every interface the mock answers:
-        each binding of the recorded card under both versions (a call recorded in one is answered
-        in the other), built from the card's canonical V1 form."""
-        from a2acli.wire.translate import to_compat_card, to_core_card
-        from a2acli.wire.translate.card import card_version
-
-        if not isinstance(doc, dict):
-            return doc
-        core = to_core_card(doc, []) if card_version(doc) == "v0" else doc
-        interfaces = [i for i in core.get("supportedInterfaces") or [] if isinstance(i, dict)]
-        answerable = self._answerable()
-        done = {_binding_and_version(i) for i in interfaces}
-        wide = []
-        for version in ("1.0", "0.3") if wanted == "1.0" else ("0.3", "1.0"):
-            for itf in interfaces:
-                found = _binding_and_version(itf)
-                if found is None or (found[0], version) not in answerable:
-                    continue
-                same = (found[0], version) in done and found[1] == version
-                if same or (found[0], version) not in done:
-                    entry = itf if same else {**itf, "protocolVersion": version}
-                    if entry not in wide:
-                        wide.append(entry)
-        core = {**core, "supportedInterfaces": wide or interfaces}
-        return to_compat_card(core, []) if wanted == "0.3" else core
-
-    def _answerable(self) -> set[tuple[str, str]]:
-        """(binding, version) pairs the mock answers: JSON-RPC and HTTP+JSON under both versions
-        (a call recorded in another form is written in the asked one), gRPC as recorded."""
-        found = {(c.binding, c.version) for c in self.found.calls if c.binding == "grpc"}
-        if self.found.calls:
-            found |= {(b, v) for b in ("jsonrpc", "rest") for v in ("1.0", "0.3")}
-        return found
-
-    def _itf(self, itf: Any, key: str) -> Any:
-        if not (isinstance(itf, dict) and isinstance(itf.get("url"), str)):
-            return itf
-        return {**itf, "url": self._grpc_url(itf["url"]) if _is_grpc(itf, key) else self._url(itf["url"])}
-
-    def _grpc_url(self, url: str) -> str:
-        """A recorded gRPC interface URL at the mock's gRPC port, in the recorded form
-        (`grpc://host:port`, `http://host:port`, or a bare `host:port`)."""
-        assert self.grpc is not None
-        scheme, sep, _ = url.partition("://")
-        return f"{scheme}://127.0.0.1:{self.grpc.port}" if sep else f"127.0.0.1:{self.grpc.port}"
-
-    def _url(self, url: str) -> str:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https"):
-            return url
-        return self.url + (parts.path or "") + (f"?{parts.query}" if parts.query else "")
-
-    def _made_card(self) -> dict[str, Any]:
-        """A card for dumps that recorded none (--endpoint): one interface per binding and version called."""
-        interfaces = []
-        for c in self.found.calls:
-            if c.binding == "grpc" and not self.grpc_url:
-                continue
-            target = path_of(_target(c.ex)) if c.binding == "jsonrpc" else ""
-            itf = {
-                "url": self.grpc_url
-                if c.binding == "grpc"
-                else self.url + (target or "/" if c.binding == "jsonrpc" else ""),
-                "protocolBinding": _card_name(c.binding),
-                "protocolVersion": c.version,
-            }
-            if itf not in interfaces:
-                interfaces.append(itf)
-        streaming = any(c.ex.stream for c in self.found.calls)
-        return {
-            "name": "a2a mock",
-            "description": "Recorded exchanges served by `a2a mock` (no card was recorded).",
-            "version": "0",
-            "supportedInterfaces": interfaces,
-            "capabilities": {"streaming": streaming},
-            "defaultInputModes": ["text/plain"],
-            "defaultOutputModes": ["text/plain"],
-            "skills": [],
-        }
-
-
-# -- helpers ---------------------------------------------------------------------------------------
-
-
-def _dumps(doc: Any) -> bytes:
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def path_of(target: str) -> str:
-    return target.split("?", 1)[0]
-
-
-def _target(ex: DumpedExchange) -> str:
-    parts = ex.request_line.split(" ")
-    return parts[1] if len(parts) > 1 else "/"
-
-
-def _status_code(line: str | None) -> int:
-    try:
-        return int((line or "").split(" ")[1])
-    except (IndexError, ValueError):
-        return 200
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text) if text.strip() else MISSING
-    except ValueError:
-        return MISSING
-
-
-def _sse(ex: DumpedExchange) -> list[tuple[str, str]]:
-    """Each recorded event (name, data): the names from the stream's bytes when they agree with
-    the event files, else every event a `message`."""
-    from a2acli.wire.envelope import sse_events
-
-    parsed = sse_events(ex.response_body.decode("utf-8", "replace")) or []
-    if len(parsed) == len(ex.events):
-        return [(name, data) for (name, _), data in zip(parsed, ex.events, strict=True)]
-    return [("message", data) for data in ex.events]
 
 
 class _Server(ThreadingHTTPServer):
@@ -752,7 +440,7 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
 
 
 def load(paths: list[str]) -> list[Dump]:
-    from a2acli.diffing import load_dump
+    from a2acli.recording.diff import load_dump
 
     return [load_dump(p) for p in paths]
 

@@ -1,4 +1,5 @@
-"""Taps: `--dump DIR` (every exchange byte for byte), `--debug` (stderr), X-Request-ID.
+"""The `--dump DIR` tap (every exchange byte for byte) and the dump directory's private files.
+(`--debug` and X-Request-ID, on every call, are transport.taps.)
 
 Credentials are redacted everywhere: credential headers by name, and every known secret value
 (API key, bearer token, push-config token and credentials) wherever it appears, bodies included.
@@ -9,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -290,56 +290,3 @@ def dump_summary(directory: str | Path, written: int) -> str:
 
     where = shlex.quote(str(directory))
     return f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP"
-
-
-class DebugTap(NullTap):
-    """Each request and response on stderr as it happens; SSE events as they arrive."""
-
-    def __init__(self, write: Callable[[str], None], redactor: Redactor) -> None:
-        self.write = write
-        self.redactor = redactor
-
-    def on_request(self, ex: Exchange) -> None:
-        self.redactor.learn_bytes(ex.request_body)
-        lines = [self.redactor.text(f"> {ex.http_method} {ex.url}")] + [
-            f"> {k}: {v}" for k, v in self.redactor.headers(ex.request_headers)
-        ]
-        if ex.request_body:
-            lines.append(">")
-            lines.append(self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
-        self.write("\n".join(lines))
-
-    def on_response(self, ex: Exchange) -> None:
-        lines = [f"< HTTP {ex.status} {ex.reason}"] + [
-            f"< {k}: {v}" for k, v in self.redactor.headers(ex.response_headers)
-        ]
-        self.write("\n".join(lines))
-
-    def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
-        if ex.streaming:
-            self.redactor.learn_bytes(data)
-            self.write(
-                f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {self.redactor.text(data)}"
-            )
-
-    def on_complete(self, ex: Exchange) -> None:
-        if not ex.streaming and ex.response_body:
-            self.redactor.learn_bytes(ex.response_body)
-            self.write("<\n" + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
-        took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
-        self.write(
-            f"* {ex.label}: {ex.status or '-'} in {took}"
-            + (f", {ex.events} event(s)" if ex.streaming else "")
-            + (f", {self.redactor.text(ex.error)}" if ex.error else "")
-        )
-
-
-class RequestIdTap(NullTap):
-    """Shows the X-Request-ID of every answer on stderr: what the operator needs to find the call."""
-
-    def __init__(self, write: Callable[[str], None]) -> None:
-        self.write = write
-
-    def on_response(self, ex: Exchange) -> None:
-        if ex.request_id:
-            self.write(f"X-Request-ID: {ex.request_id} ({ex.label})")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from a2acli.errors import UsageError
+from a2acli.wire.bindings import BindingInfo
 
 
 class _Missing:
@@ -47,20 +48,22 @@ class DumpedExchange:
         return V1_METHOD_NAMES.get(self.label, self.label)
 
     @property
-    def binding(self) -> str | None:
-        """`jsonrpc` (the request is a JSON-RPC envelope), `rest` (a method of the table sent
-        otherwise), or None (the card, a download, an unknown call)."""
+    def binding(self) -> BindingInfo | None:
+        """The binding the request was sent over: gRPC (a path of an A2AService), JSON-RPC (a
+        JSON-RPC envelope), HTTP+JSON (a method of the table sent otherwise), or None (the card,
+        a download, an unknown call)."""
+        from a2acli.wire.bindings import GRPC, JSONRPC, REST
         from a2acli.wire.methods import METHODS
 
         if self.method not in METHODS:
             return None
         if re.match(r"\S+ /[\w.]+\.A2AService/", self.request_line):
-            return "grpc"
+            return GRPC
         try:
             doc = json.loads(self.request_body) if self.request_body.strip() else None
         except ValueError:
             doc = None
-        return "jsonrpc" if isinstance(doc, dict) and "jsonrpc" in doc else "rest"
+        return JSONRPC if isinstance(doc, dict) and "jsonrpc" in doc else REST
 
 
 @dataclass(frozen=True)

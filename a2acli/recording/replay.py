@@ -2,7 +2,7 @@
 next build of the same one), its new exchange dumped beside the old, and each answer compared
 with the recorded one as `a2a diff` compares dumps.
 
-- The requests are the recorded ones read back as canonical V1 params (a2acli.playback), encoded
+- The requests are the recorded ones read back as canonical V1 params (a2acli.recording.playback), encoded
   by the pipeline for the version and binding chosen: the dump's own, or --a2a-version /
   --transport (the translation `a2a translate` does: the same wire translators).
 - Ids carry over: the recorded answers are paired with the new ones, so the task a replayed send
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.diffing import Dump, Report, load_dump
-from a2acli.diffing import compare as compare_dumps
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError, UsageError
-from a2acli.playback import (
+from a2acli.recording.diff import Dump, Report, load_dump
+from a2acli.recording.diff import compare as compare_dumps
+from a2acli.recording.playback import (
     NON_IDEMPOTENT,
     Recorded,
     answer_results,
@@ -31,6 +31,7 @@ from a2acli.playback import (
     redacted_credentials,
     rewrite,
 )
+from a2acli.wire.bindings import BindingInfo, by_flag
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Run:
     new_dir: str
     url: str
     version: str
-    binding: str
+    binding: BindingInfo
     sent: list[Sent] = field(default_factory=list)
     credentials: list[str] = field(default_factory=list)  # "002-SendMessage (X-API-Key)"
     notes: list[str] = field(default_factory=list)
@@ -62,7 +63,7 @@ class Run:
             "saved": self.new_dir,
             "to": self.url,
             "version": self.version,
-            "transport": self.binding,
+            "transport": self.binding.flag,
             "requests": [
                 {"recorded": s.call.ex.stem, "method": s.call.method, "outcome": s.outcome} for s in self.sent
             ],
@@ -104,19 +105,19 @@ def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
         )
     first = found.calls[0]
     version = opts.wire.version if _explicit(opts, "a2a-version") else first.version
-    binding = opts.transports[0] if opts.transports else first.binding
+    binding = by_flag(opts.transports[0]) if opts.transports else first.binding
     target = new_directory(path, save)
     run = Run(old, str(target), opts.url, version, binding, notes=list(found.notes))
     mixed = {(c.version, c.binding) for c in found.calls}
     if len(mixed) > 1 and not (_explicit(opts, "a2a-version") and opts.transports):
         run.notes.append(
-            f"the dump mixes versions or bindings ({', '.join(sorted(f'{v} {b}' for v, b in mixed))}); every request is replayed under {version} over {binding}"
+            f"the dump mixes versions or bindings ({', '.join(sorted(f'{v} {b.flag}' for v, b in mixed))}); every request is replayed under {version} over {binding.flag}"
         )
     _credentials(old, run, opts, out)
     run_opts = opts._replace(
         wire=parse_wire(version),
         version_auto=False,
-        transports=(binding,),
+        transports=(binding.flag,),
         dump=str(target),
         dump_append=False,
         offline=False,

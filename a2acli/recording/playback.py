@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.diffing import MISSING, Dump, DumpedExchange, index_entries, structural
+from a2acli.recording.diff import MISSING, Dump, DumpedExchange, index_entries, structural
+from a2acli.wire.bindings import BindingInfo
 
 # Keys whose values are generated ids: masked for matching, paired for rewriting. Inside user
 # payload (Part.data, metadata) keys are the user's own (`projectUserId` is data, not an id).
@@ -34,7 +35,7 @@ class Recorded:
 
     ex: DumpedExchange
     dump: str  # the dump directory it came from
-    binding: str  # jsonrpc | rest | grpc
+    binding: BindingInfo  # a row of wire.bindings.BINDINGS
     version: str  # "1.0" | "0.3"
     method: str  # V1 name
     params: Any  # canonical V1 params, ids kept (MISSING when they could not be read)
@@ -126,9 +127,9 @@ def read_calls(dumps: list[Dump]) -> Calls:
 # -- canonical V1 forms ---------------------------------------------------------------------------
 
 
-def request_params(ex: DumpedExchange, binding: str) -> Any:
+def request_params(ex: DumpedExchange, binding: BindingInfo) -> Any:
     """The canonical V1 params of a recorded request (MISSING when they cannot be read)."""
-    from a2acli.diffing import canonical, canonical_rest, drop_defaults
+    from a2acli.recording.diff import canonical, canonical_rest, drop_defaults
 
     notes: list[str] = []
     body = ex.request_body
@@ -136,14 +137,14 @@ def request_params(ex: DumpedExchange, binding: str) -> Any:
         doc = json.loads(body) if body.strip() else None
     except ValueError:
         return MISSING
-    if binding == "jsonrpc":
+    if binding.envelope:
         doc = canonical(doc, ex.method, "request", notes)
         params = doc.get("params") if isinstance(doc, dict) else None
     else:
         found = canonical_rest(doc, body, ex, "request", notes)
         params = found.get("params") if isinstance(found, dict) else None
     params = drop_defaults(params if params is not None else {})
-    return integral(params) if binding == "grpc" else params
+    return integral(params) if binding.carrier_grpc else params
 
 
 def integral(doc: Any) -> Any:
@@ -158,10 +159,10 @@ def integral(doc: Any) -> Any:
     return doc
 
 
-def answer_results(ex: DumpedExchange, binding: str) -> list[Any]:
+def answer_results(ex: DumpedExchange, binding: BindingInfo) -> list[Any]:
     """Each recorded answer (one, or each stream event) in canonical V1: the result, or
     `{"error": …}`; None for what could not be read."""
-    from a2acli.diffing import canonical, canonical_rest
+    from a2acli.recording.diff import canonical, canonical_rest
 
     out: list[Any] = []
     for data in ex.events if ex.stream else (ex.response_body.decode("utf-8", "replace"),):
@@ -173,7 +174,7 @@ def answer_results(ex: DumpedExchange, binding: str) -> list[Any]:
         notes: list[str] = []
         found = (
             canonical(doc, ex.method, "response", notes)
-            if binding == "jsonrpc"
+            if binding.envelope
             else canonical_rest(doc, data, ex, "event" if ex.stream else "response", notes)
         )
         if isinstance(found, dict) and "error" in found:

@@ -1,5 +1,5 @@
 """`a2a mock` over gRPC: the recorded gRPC exchanges of the dumps served on a gRPC port of the mock
-(127.0.0.1), with the matching, id rewriting and timing of the HTTP bindings (a2acli/mock.py).
+(127.0.0.1), with the matching, id rewriting and timing of the HTTP bindings (a2acli/recording/mock.py).
 
 Imported only when the dumps hold gRPC exchanges (grpcio and the official a2a-sdk's generated
 modules: the `grpc` extra); the mock's JSON-RPC and HTTP+JSON path never loads it.
@@ -27,9 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from a2acli.diffing import MISSING
 from a2acli.errors import A2acliError
-from a2acli.playback import Recorded
+from a2acli.recording.diff import MISSING
+from a2acli.recording.playback import Recorded
 from a2acli.transport.grpc import SERVICE_MODULES, _grpc, message_classes
 
 VERSIONS = {"lf.a2a.v1.A2AService": "1.0", "a2a.v1.A2AService": "0.3"}
@@ -71,8 +71,8 @@ def read(path: str, body: bytes) -> tuple[str, str, Any]:
     from google.protobuf import json_format
     from google.protobuf.message import DecodeError
 
-    from a2acli.diffing import drop_defaults
-    from a2acli.playback import integral
+    from a2acli.recording.diff import drop_defaults
+    from a2acli.recording.playback import integral
     from a2acli.wire.bindings.rest import RestBinding
 
     found = route(path)
@@ -212,7 +212,7 @@ class _Handler:
     """grpc.GenericRpcHandler (duck-typed: grpcio calls `service`): bytes in, bytes out."""
 
     def __init__(self, mock: Any) -> None:
-        self.mock = mock  # a2acli.mock.Mock: answer_grpc(path, bytes) -> its Answer; log(line)
+        self.mock = mock  # a2acli.recording.mock.Mock: answer_grpc(path, bytes) -> its Answer; log(line)
 
     def service(self, details: Any) -> Any:
         grpc = _grpc()

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from a2acli.diffing import MISSING
 from a2acli.errors import NO_RECORDED_ANSWER
+from a2acli.recording.diff import MISSING
+from a2acli.wire.bindings import BindingInfo, ErrorForm
 
 # The HTTP status and gRPC status an A2A error takes over HTTP+JSON and gRPC (the spec's mapping).
 HTTP_OF_ERROR = {
@@ -28,17 +29,17 @@ INVALID_PARAMS = -32602
 VERSION_NOT_SUPPORTED = -32009
 
 
-def media_type(binding: str, version: str, stream: bool) -> str:
+def media_type(binding: BindingInfo, version: str, stream: bool) -> str:
     if stream:
         return "text/event-stream"
-    return "application/a2a+json" if binding == "rest" and version == "1.0" else "application/json"
+    return binding.media_v1 if version == "1.0" else "application/json"
 
 
-def result_in(spec: Any, binding: str, version: str, core: Any) -> Any:
-    """A canonical V1 result in the form of `binding` (jsonrpc, rest) under `version`."""
+def result_in(spec: Any, binding: BindingInfo, version: str, core: Any) -> Any:
+    """A canonical V1 result in the form of `binding` (JSON-RPC, HTTP+JSON) under `version`."""
     if version == "1.0":
         return core
-    if binding == "rest":
+    if binding.proto_json:
         from a2acli.wire.translate.proto03 import PROTO03_TRANSLATORS
 
         return PROTO03_TRANSLATORS[spec.name].result_to_compat(core, [])
@@ -72,7 +73,7 @@ def rpc_error_doc(rpc_id: Any, code: int, message: str, version: str, data: dict
     return {"jsonrpc": "2.0", "id": rpc_id, "error": error}
 
 
-def answer_docs(spec: Any, results: list[Any], binding: str, version: str) -> tuple[int, list[Any]]:
+def answer_docs(spec: Any, results: list[Any], binding: BindingInfo, version: str) -> tuple[int, list[Any]]:
     """(HTTP status, documents) of recorded canonical answers (each a result, or `{"error": …}`;
     None: unreadable) written for `binding` under `version`; an error ends the list."""
     status = 200
@@ -85,14 +86,14 @@ def answer_docs(spec: Any, results: list[Any], binding: str, version: str) -> tu
             err = found["error"]
             code = err["code"] if isinstance(err.get("code"), int) else -32603
             message = str(err.get("message") or "")
-            if binding == "jsonrpc":
+            if binding.envelope:
                 docs.append(rpc_error_doc(None, code, message, version))
             else:
                 status, doc = status_doc(code, message)
                 docs.append(doc)
             break
         doc = result_in(spec, binding, version, found)
-        docs.append({"jsonrpc": "2.0", "id": None, "result": doc} if binding == "jsonrpc" else doc)
+        docs.append({"jsonrpc": "2.0", "id": None, "result": doc} if binding.envelope else doc)
     return status, docs
 
 
@@ -145,6 +146,32 @@ def _status_error(
     )
 
 
+def unmatched(
+    binding: BindingInfo,
+    rpc_id: Any,
+    message: str,
+    *,
+    closest: str | None = None,
+    field: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> Answer:
+    """The mock's own error for a call no recording answers, in the form the binding's errors
+    take: MethodNotFound when no recording has the method, InvalidParams (`closest` given) when
+    none has these params."""
+    invalid = closest is not None
+    if binding.errors is ErrorForm.JSONRPC:
+        return _rpc_error(rpc_id, -32602 if invalid else -32601, message, data or {})
+    if binding.errors is ErrorForm.GRPC_STATUS:
+        return _grpc_error(message, closest, field)
+    return _status_error(
+        message,
+        closest,
+        field,
+        status=400 if invalid else 404,
+        a2a_code=INVALID_PARAMS if invalid else METHOD_NOT_FOUND,
+    )
+
+
 def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, miss: bool = True) -> Answer:
     """A JSON-RPC error of the mock's own; `miss`: no recording answers the call (its data says so
     as the other bindings' ErrorInfo does: reason NO_RECORDED_ANSWER, domain a2acli.mock)."""
@@ -185,26 +212,23 @@ def _tasks(doc: Any) -> Iterator[tuple[str, str]]:
             yield from _tasks(v)
 
 
-def _card_name(flag: str) -> str:
-    """The card's name of the binding `--transport` spells `flag` (JSONRPC, HTTP+JSON, GRPC)."""
-    from a2acli.wire.bindings import parse_transport
-
-    return parse_transport(flag).card
-
-
-def _binding_and_version(itf: Any) -> tuple[str, str] | None:
-    """(binding flag, version) of a 1.0 card's interface, as recordings name them."""
+def _binding_and_version(itf: Any) -> tuple[BindingInfo, str] | None:
+    """(binding, version) of a 1.0 card's interface, as recordings name them."""
     if not isinstance(itf, dict):
         return None
     from a2acli.wire.bindings import binding_info
 
     info = binding_info(str(itf.get("protocolBinding") or ""))
     version = str(itf.get("protocolVersion") or "")
-    return (info.flag, "0.3" if version.startswith("0.") else "1.0") if info else None
+    return (info, "0.3" if version.startswith("0.") else "1.0") if info else None
 
 
 def _is_grpc(itf: Any, key: str) -> bool:
-    return isinstance(itf, dict) and str(itf.get(key) or "").upper() == "GRPC"
+    """Whether a card's interface names a binding gRPC carries (the mock serves it on its gRPC port)."""
+    from a2acli.wire.bindings import binding_info
+
+    info = binding_info(str(itf.get(key) or "")) if isinstance(itf, dict) else None
+    return info is not None and info.carrier_grpc
 
 
 def _listing(names: list[str]) -> str:
