@@ -30,7 +30,6 @@ _STATE_OF: dict[str, str] = {
     for s in (f"TASK_STATE_{key}", key, key.lower().replace("_", "-"))
 }
 _ROLE_OF: dict[str, str] = {s: to_core_role(s) for key in _ROLES for s in (f"ROLE_{key}", key, key.lower())}
-_CANONICAL_STATES = frozenset(_STATE_OF.values())
 _CANONICAL_ROLES = frozenset(_ROLE_OF.values())
 
 # the StreamResponse member of each V1 wrapper key and V0 kind, and the event kind of the facts
@@ -85,16 +84,6 @@ def _message(msg: Any) -> bool:
     return _parts(msg) and "kind" not in msg and (role is None or role in _CANONICAL_ROLES)
 
 
-def _status(status: Any) -> bool:
-    if type(status) is not dict or _snake(status):
-        raise _Unsure
-    state = status.get("state")
-    msg = status.get("message")
-    return (
-        (msg is None or _message(msg)) and "kind" not in status and (state is None or state in _CANONICAL_STATES)
-    )  # (a state that is no string was refused with the facts)
-
-
 def _artifact(artifact: Any) -> bool:
     if type(artifact) is not dict or _snake(artifact):
         raise _Unsure
@@ -115,15 +104,22 @@ def _each(holder: dict[str, Any], key: str, check: Callable[[Any], bool]) -> boo
 
 
 def _task(task: dict[str, Any]) -> bool:
+    """A task's id, status (checked with the facts), artifacts and history."""
     tid = task.get("id")
-    if type(tid) is not str or not tid or "status" not in task:
+    if type(tid) is not str or not tid or task.get("status") is None:
         raise _Unsure
-    return _status(task["status"]) & _each(task, "artifacts", _artifact) & _each(task, "history", _message)
+    return _each(task, "artifacts", _artifact) & _each(task, "history", _message)
+
+
+def _status_update(event: dict[str, Any]) -> bool:
+    if event.get("status") is None:  # (checked with the facts when present)
+        raise _Unsure
+    return "final" not in event  # V1 has no `final`: the translator drops it
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {
-    "statusUpdate": lambda ev: _status(ev.get("status")) and "final" not in ev,  # V1 has no `final`: dropped
-    "artifactUpdate": lambda ev: _artifact(ev.get("artifact")),
+    "statusUpdate": _status_update,
+    "artifactUpdate": lambda event: _artifact(event.get("artifact")),
     "task": _task,
     "message": _message,
 }
@@ -136,29 +132,37 @@ def vouch(result: Any) -> EventFacts | None:
     if type(result) is not dict:
         return None
     kind = result.get("kind")
-    try:
-        if kind is None:  # a V1 wrapper, {"statusUpdate": {…}}
-            if len(result) != 1:
-                return None
-            ((key, inner),) = result.items()
-            if key not in _KIND or type(inner) is not dict:
-                return None
-        elif type(kind) is str and kind in _MEMBER:  # a bare V0 event
-            key, inner = _MEMBER[kind], result
-        else:
+    if kind is None:  # a V1 wrapper, {"statusUpdate": {…}}
+        if len(result) != 1:
             return None
-        if _snake(inner):
+        ((key, inner),) = result.items()
+        if key not in _KIND or type(inner) is not dict:
+            return None
+        same = "kind" not in inner
+    else:  # a bare V0 event
+        key = _MEMBER.get(kind) if type(kind) is str else None
+        if key is None:
+            return None
+        inner, same = result, False
+    try:
+        if "_" in "".join(inner):  # a snake_case key (TypeError: a key that is no string, not from JSON)
             return None
         status = inner.get("status")
-        if status is not None and type(status) is not dict:
-            return None  # (peek_event's refusal, for any kind)
-        state = status.get("state") if status else None
-        if state is not None:
-            if type(state) is not str:
+        state = None
+        if status is not None:  # any kind's status, as peek_event reads it
+            if type(status) is not dict or "_" in "".join(status):
                 return None
-            state = _STATE_OF.get(state) or to_core_task_state(state)
-        same = _CHECKS[key](inner) and kind is None and "kind" not in inner
-    except (_Unsure, TypeError):  # TypeError: a key that is no string (not from JSON)
+            state = status.get("state")
+            if state is not None:
+                if type(state) is not str:
+                    return None  # (peek_event's refusal: the long way)
+                canonical = _STATE_OF.get(state) or to_core_task_state(state)
+                same = same and canonical == state
+                state = canonical
+            msg = status.get("message")
+            same = (msg is None or _message(msg)) and same and "kind" not in status
+        same = _CHECKS[key](inner) and same
+    except (_Unsure, TypeError):
         return None
     return EventFacts(
         _KIND[key],
