@@ -34,8 +34,8 @@ Figures, per shape and consumer:
 - latency: the server sends --latency-events events 10 ms apart, each stamped with its send time;
   the median ms from stamp to the line on the consumer's stdout (a pipe read here).
 - peak RSS: the child's peak resident memory (getrusage ru_maxrss) in the N-event rounds (median)
-  and in one run of --rss-events events (1,000,000 by default); flat when the second is within 10%
-  of the first. (benchmarks/stream_memory.py looks inside: the Python heap of each renderer, the
+  and, for a2a's modes, in one run of --rss-events events (1,000,000 by default); flat when the
+  second is within 10% of the first. (benchmarks/stream_memory.py looks inside: the Python heap of each renderer, the
   live view's included, and the state each view holds.)
 
 Targets (issue 33), printed pass/fail per figure: -o json >= 0.85x the floor, -o raw >= 0.9x, plain
@@ -417,10 +417,12 @@ def measure(args: argparse.Namespace, server: Server, shapes: list[str], modes: 
             for name, f in row.items():
                 if name != "floor":  # block-buffered: its lines wait for 8 KB, by design
                     f.latency = latency([a.replace(f"{server.url}/", f"{server.url}/latency/") for a in f.argv], f.env)
-    if args.rss_events:
+    if args.rss_events:  # a2a's runs only: the targets are a2a's (a long run each, on a busy machine)
         server.events = args.rss_events
-        for f in everyone:
-            f.rss_large = run_timed(f.argv, f.env)[2]
+        for row in table.values():
+            for name, f in row.items():
+                if name in MODES:
+                    f.rss_large = run_timed(f.argv, f.env)[2]
     server.events = args.events
     return table
 

@@ -67,8 +67,8 @@ def _parts(holder: dict[str, Any]) -> bool:
     for part in parts:
         if type(part) is not dict:
             raise _Unsure
-        if same and ("kind" in part or type(part.get("file")) is dict or _snake(part) or _compat(part)):
-            same = False
+        if _snake(part) or "kind" in part or type(part.get("file")) is dict or _compat(part):
+            same = False  # (_snake first: a key that is no string is refused here, not in core_of)
     return same
 
 
@@ -199,7 +199,7 @@ def _core_message(msg: dict[str, Any]) -> dict[str, Any]:
     out = _core_parts(msg)
     role = out.get("role")
     if role is not None:
-        out["role"] = _ROLE_OF.get(role) or to_core_role(role) if type(role) is str else role
+        out["role"] = (_ROLE_OF.get(role) or to_core_role(role)) if type(role) is str else role
     return out
 
 
