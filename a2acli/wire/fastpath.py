@@ -118,12 +118,9 @@ _CHECKS: dict[str, Callable[[dict[str, Any]], bool]] = {  # (a status update: in
 }
 
 
-def vouch(result: Any) -> EventFacts | None:
-    """The facts of a stream event of any usual shape, checked in the same pass; None for one the
-    long way must decode (a malformed one, or a rare spelling). `same` on the facts: the event is
-    its own canonical V1 form (else core_of builds that)."""
-    if type(result) is not dict:
-        return None
+def _unwrap(result: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
+    """(StreamResponse member, the event's object, whether it has no `kind` to drop) of a V1
+    wrapper or a bare V0 event; None for any other object."""
     kind = result.get("kind")
     if kind is None:  # a V1 wrapper, {"statusUpdate": {…}}
         if len(result) != 1:
@@ -131,29 +128,44 @@ def vouch(result: Any) -> EventFacts | None:
         ((key, inner),) = result.items()
         if key not in _KIND or type(inner) is not dict:
             return None
-        same = "kind" not in inner
-    else:  # a bare V0 event
-        key = _MEMBER.get(kind) if type(kind) is str else None
-        if key is None:
-            return None
-        inner, same = result, False
+        return key, inner, "kind" not in inner
+    member = _MEMBER.get(kind) if type(kind) is str else None  # a bare V0 event
+    return None if member is None else (member, result, False)
+
+
+def _status(status: Any) -> tuple[Any, bool]:
+    """(the state in canonical V1, whether the status is canonical as it stands) of an event's
+    status, read as peek_event reads it; _Unsure for one the long way must read."""
+    if type(status) is not dict or _snake(status):
+        raise _Unsure
+    same = "kind" not in status
+    state = status.get("state")
+    if state is not None:
+        if type(state) is not str:
+            raise _Unsure  # (peek_event's refusal)
+        canonical = _STATE_OF.get(state) or to_core_task_state(state)
+        same = same and canonical == state
+        state = canonical
+    msg = status.get("message")
+    return state, (msg is None or _message(msg)) and same
+
+
+def vouch(result: Any) -> EventFacts | None:
+    """The facts of a stream event of any usual shape, checked in the same pass; None for one the
+    long way must decode (a malformed one, or a rare spelling). `same` on the facts: the event is
+    its own canonical V1 form (else core_of builds that)."""
+    found = _unwrap(result) if type(result) is dict else None
+    if found is None:
+        return None
+    key, inner, same = found
     try:
-        if "_" in "".join(inner):  # a snake_case key (TypeError: a key that is no string, not from JSON)
+        if _snake(inner):  # a snake_case key (TypeError: a key that is no string, not from JSON)
             return None
         status = inner.get("status")
         state = None
         if status is not None:  # any kind's status, as peek_event reads it
-            if type(status) is not dict or "_" in "".join(status):
-                return None
-            state = status.get("state")
-            if state is not None:
-                if type(state) is not str:
-                    return None  # (peek_event's refusal: the long way)
-                canonical = _STATE_OF.get(state) or to_core_task_state(state)
-                same = same and canonical == state
-                state = canonical
-            msg = status.get("message")
-            same = (msg is None or _message(msg)) and same and "kind" not in status
+            state, canonical = _status(status)
+            same = canonical and same
         if key == "statusUpdate":  # the bulk of a stream, checked here: a status (an object), no `final`
             if status is None:
                 return None
@@ -177,7 +189,11 @@ def vouch(result: Any) -> EventFacts | None:
 
 def _plain(obj: dict[str, Any], *drop: str) -> dict[str, Any]:
     """A copy without `kind` (and `drop`), keys in their order: the translators' copy."""
-    return {k: v for k, v in obj.items() if k != "kind" and k not in drop}
+    out = dict(obj)
+    out.pop("kind", None)
+    for key in drop:
+        out.pop(key, None)
+    return out
 
 
 def _core_part(part: dict[str, Any]) -> dict[str, Any]:
