@@ -1,55 +1,59 @@
-"""Stream throughput and latency of `a2a stream`, next to the simplest Python consumer that does
-the same job, measured in the same run against the same loopback server.
+"""Stream throughput, latency, stdout writes and peak memory of `a2a stream`, for each shape of
+event a server streams, next to the plainest Python consumer of the same bytes, measured in the
+same run against the same loopback server.
 
-The server (a thread of this script, 127.0.0.1, a free port) answers any POST with an SSE stream
-of N small JSON-RPC events: status updates of one task, the last one completed, each carrying the
-request's JSON-RPC id as a conforming server does (a wrong id would have `a2a` warn about it).
+The shapes (issue 33), each a stream of N status updates of one task, the last one completed,
+each event carrying the request's JSON-RPC id as a conforming server does:
 
-Two baselines, the same httpx + httpx-sse loop (`json.loads` of each event's data, its result
-written as one JSON line), measured round-robin with every `a2a` mode:
+    v1          canonical V1             {"statusUpdate": {… "state": "TASK_STATE_WORKING" …}}
+    clix        the vendor's V1          {"statusUpdate": {… "state": "working" …}}, a2a --dialect clix
+    v0          V0 (0.3)                 {"kind": "status-update", … "state": "working" …, "final": false},
+                                         a2a --a2a-version 0.3
 
-    floor       stdout block-buffered (one `write` per 8 KB): the floor for a Python consumer;
-                the ratios and targets are against it
-    flush/event the same loop flushing stdout after every event (one `write` per event), beside it
-                for reference
+The floor of each shape: httpx + httpx-sse (`connect_sse`, `iter_sse`), `json.loads` of each
+event's data, its result written as one JSON line, stdout block-buffered (one `write` per 8 KB):
+the fastest plain consumer of those bytes with the libraries a2a stands on. Every ratio is against
+the floor of the same shape. Beside the floor of the first shape, the same loop flushing after
+every event (flush/event, one `write` per event) for reference.
 
 Each `a2a` mode runs the installed CLI as a subprocess with stdout on /dev/null:
 
-    json        a2a stream -o json                 (events as the wire spelt them)
-    raw         a2a stream -o raw                  (each event's data as received)
-    json-v1     a2a stream -o json --as v1         (canonical V1)
-    v0          a2a stream -o json --a2a-version 0.3 (a V0 stream: bare events with `kind`)
-    text        a2a stream                         (plain text, off a terminal)
-    live        a2a stream with FORCE_COLOR=1      (the rich live view, drawn to /dev/null)
+    json        a2a stream -o json          (events as the wire spelt them, JSON Lines)
+    raw         a2a stream -o raw           (each event's data as received)
+    text        a2a stream                  (plain text, off a terminal)
+    as-v1       a2a stream -o json --as v1  (canonical V1; not in the default modes)
 
-Each mode runs ROUNDS times round-robin with the baselines; the table gives the median events per
-second, the median over rounds of each round's ratio to the floor (paired: a slow spell of a
-shared machine weighs on both sides of a ratio alike), the same ratio of CPU time (the child's
-user + system time: on a machine other work keeps busy, wall time mostly measures the wait for a
-core, CPU time what the consumer itself costs), the ratio to the flush/event loop, and the
-`write` system calls to stdout per 1,000 events (counted on one run of --write-events events under
-`strace -f -e trace=write`, or, without strace, by a counting wrapper around stdout's file). The
-targets (issue 26) are printed against the floor: -o json >= 0.8x, -o raw >= 0.9x, --as v1 >= 0.6x,
-plain text >= 0.5x.
+Figures, per shape and consumer:
 
-Latency: the server sends LAT_N events LAT_GAP apart, each stamped with its send time; the median
-time from stamp to the line arriving on the consumer's stdout (a pipe read here) is printed for the
-flush/event consumer and for `a2a` in each output mode measured (target: < 5 ms at the median).
+- events/s and x floor: ROUNDS runs of N events round-robin; the median over rounds of each
+  round's ratio to the floor (paired: a slow spell of a shared machine weighs on both sides alike),
+  of wall time and of CPU time (the child's user + system time: on a busy machine wall time mostly
+  measures the wait for a core, CPU time what the consumer costs).
+- writes/1k: write() calls to stdout per 1,000 events, counted on one run of --write-events events
+  under `strace -f -e trace=write` (or, without strace, by a counting wrapper around stdout's file).
+- latency: the server sends --latency-events events 10 ms apart, each stamped with its send time;
+  the median ms from stamp to the line on the consumer's stdout (a pipe read here).
+- peak RSS: the child's peak resident memory (getrusage ru_maxrss) in the N-event rounds (median)
+  and, for a2a's modes, in one run of --rss-events events (1,000,000 by default); flat when the
+  second is within 10% of the first. (benchmarks/stream_memory.py looks inside: the Python heap of each renderer, the
+  live view's included, and the state each view holds.)
+
+Targets (issue 33), printed pass/fail per figure: -o json >= 0.85x the floor, -o raw >= 0.9x, plain
+text >= 0.6x (wall time), median latency < 5 ms, peak RSS flat from N to --rss-events events.
 
 Live view at a set rate (--live-rate, default 5000 events/s, 0 to skip): the server paces
---live-seconds of events at that rate (a batch every 10 ms); `a2a stream` draws its rich live view
-(FORCE_COLOR=1) into a file. Printed: how long after the server's last event `a2a` ended (the view
-keeps up when that stays near zero), the frames drawn per second (bounded by the view's refresh
-rate, whatever the event rate), and what the final screen says: its event count against the
-events sent, and the final state.
+--live-seconds of canonical V1 events at that rate; `a2a stream` draws its rich live view
+(FORCE_COLOR=1) into a file. Printed: how long after the server's last event `a2a` ended, frames
+drawn per second, and what the final screen says.
 
 Every run has PYTHONUNBUFFERED removed from its environment (a stdout block-buffered is the floor).
-a2acli's bytecode is compiled up front (python -m compileall), as an installed a2acli has it: under
-PYTHONDONTWRITEBYTECODE each run would otherwise compile a2acli's modules anew.
+a2acli's bytecode is compiled up front (python -m compileall), as an installed a2acli has it.
 
-    pip install -e '.[dev]' && python benchmarks/stream_throughput.py [--events 100000] [--rounds 3]
+    pip install -e '.[dev]' && python benchmarks/stream_throughput.py   # 100k events x 3 rounds, RSS at 1M
+    python benchmarks/stream_throughput.py --quick                      # a smoke run: small numbers, no verdict worth reading
+    python benchmarks/stream_throughput.py --shapes clix --modes json --rss-events 0
 
-Figures, not assertions: this is a script, not a test (a smoke test runs it on a tiny stream).
+Figures, not assertions: this is a script, not a test (a smoke test runs it with --quick).
 """
 
 from __future__ import annotations
@@ -109,9 +113,9 @@ else:
         sys.stdout.flush()
 """
 
-BASELINES = ("floor", "flush/event")
-TARGETS = {"json": 0.8, "raw": 0.9, "json-v1": 0.6, "text": 0.5}  # x the floor (issue 26)
+TARGETS = {"json": 0.85, "raw": 0.9, "text": 0.6}  # x the floor of the same shape (issue 33)
 LATENCY_TARGET_MS = 5.0
+RSS_FLAT = 1.10  # peak RSS at --rss-events over peak RSS at --events: flat below this
 
 
 def consumer_argv(url: str, flush: bool) -> list[str]:
@@ -121,31 +125,40 @@ def consumer_argv(url: str, flush: bool) -> list[str]:
 _ID = "@request-id@"  # stands for the request's JSON-RPC id in a prepared body
 
 
-def v1_event(i: int, last: bool, stamp: float | None = None, rid: object = _ID) -> dict:
-    state = "TASK_STATE_COMPLETED" if last else "TASK_STATE_WORKING"
-    status: dict = {"state": state, "timestamp": "2026-01-01T00:00:00Z"}
+def result_of(shape: str, last: bool, stamp: float | None = None) -> dict:
+    """One status update in the shape's spelling; `stamp`: a status message carrying the time."""
+    v1 = shape == "v1"
+    status: dict = {"state": ("TASK_STATE_" if v1 else "") + ("COMPLETED" if last else "WORKING")}
+    if not v1:
+        status["state"] = status["state"].lower()
+    status["timestamp"] = "2026-01-01T00:00:00Z"
     if stamp is not None:
-        status["message"] = {"messageId": f"m{i}", "role": "ROLE_AGENT", "parts": [{"text": f"{stamp!r}"}]}
-    return {"jsonrpc": "2.0", "id": rid, "result": {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": status}}}
+        part: dict = {"text": f"{stamp!r}"}
+        msg = {"messageId": "m", "role": "ROLE_AGENT" if v1 else "agent", "parts": [part]}
+        if shape == "v0":
+            msg, part["kind"] = {"kind": "message", **msg}, "text"
+        status["message"] = msg
+    ids = {"taskId": "t-1", "contextId": "c-1"}
+    if shape == "v0":
+        return {"kind": "status-update", **ids, "status": status, "final": last}
+    return {"statusUpdate": {**ids, "status": status}}
 
 
-def v0_event(i: int, last: bool) -> dict:
-    state = "completed" if last else "working"
-    event = {"kind": "status-update", "taskId": "t-1", "contextId": "c-1", "status": {"state": state, "timestamp": "2026-01-01T00:00:00Z"}, "final": last}
-    return {"jsonrpc": "2.0", "id": _ID, "result": event}
+def frame(shape: str, last: bool, rid: object = _ID, stamp: float | None = None) -> bytes:
+    return f"data: {json.dumps({'jsonrpc': '2.0', 'id': rid, 'result': result_of(shape, last, stamp)})}\n\n".encode()
 
 
-def sse_body(n: int, v0: bool) -> bytes:
-    make = v0_event if v0 else v1_event
-    return "".join(f"data: {json.dumps(make(i, i == n - 1))}\n\n" for i in range(n)).encode()
+BLOCK = 1000  # events per prepared block: a body of any length is written block by block
 
 
 class Server:
-    """Answers every POST with the prepared SSE body (or, for latency, stamped events)."""
+    """Answers POST /<shape>/ with an SSE stream of `events` status updates of that shape (written
+    in 64 KB pieces of a prepared block, so a stream of a million events is never held whole);
+    /latency/<shape>/ with stamped events 10 ms apart; /paced/ with the live view's paced stream."""
 
-    def __init__(self, n: int) -> None:
-        self.bodies = {"v1": sse_body(n, False), "v0": sse_body(n, True)}
-        self.latency: tuple[int, float] = (0, 0.0)
+    def __init__(self, events: int) -> None:
+        self.events = events
+        self.latency_events = 0
         self.paced: tuple[float, float] = (0.0, 0.0)
         self.paced_end = 0.0
         outer = self
@@ -166,34 +179,46 @@ class Server:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                if self.path.startswith("/paced"):
-                    rate, seconds = outer.paced
-                    total, batch = int(rate * seconds), max(int(rate / 100), 1)
-                    t0 = time.perf_counter()
-                    for start in range(0, total, batch):
-                        pause = t0 + start / rate - time.perf_counter()
-                        if pause > 0:
-                            time.sleep(pause)
-                        chunk = "".join(f"data: {json.dumps(v1_event(i, i == total - 1, rid=rid))}\n\n" for i in range(start, min(start + batch, total)))
-                        self.wfile.write(chunk.encode())
+                parts = [p for p in self.path.split("/") if p]
+                if parts and parts[0] == "paced":
+                    outer.serve_paced(self.wfile, rid)
+                elif parts and parts[0] == "latency":
+                    for i in range(outer.latency_events):
+                        time.sleep(0.01)
+                        self.wfile.write(frame(parts[1], i == outer.latency_events - 1, rid, time.time()))
                         self.wfile.flush()
-                    outer.paced_end = time.perf_counter()
-                    return
-                if self.path.startswith("/latency"):
-                    n, gap = outer.latency
-                    for i in range(n):
-                        time.sleep(gap)
-                        self.wfile.write(f"data: {json.dumps(v1_event(i, i == n - 1, time.time(), rid))}\n\n".encode())
-                        self.wfile.flush()
-                    return
-                body = outer.bodies["v0" if b'"message/stream"' in request else "v1"]
-                body = body.replace(json.dumps(_ID).encode(), json.dumps(rid).encode())  # every consumer pays this
-                for start in range(0, len(body), 1 << 16):
-                    self.wfile.write(body[start : start + (1 << 16)])
+                else:
+                    outer.serve_body(self.wfile, parts[0] if parts else "v1", rid)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def serve_body(self, wfile: object, shape: str, rid: object) -> None:
+        """`events` events: the working ones block by block, then the completed one. The request's
+        id is put in each prepared frame once per request (every consumer pays this alike)."""
+        working = frame(shape, False, rid)
+        block = working * BLOCK
+        whole, rest = divmod(self.events - 1, BLOCK)
+        pending = b""
+        for piece in [*([block] * whole), working * rest, frame(shape, True, rid)]:
+            pending += piece
+            while len(pending) >= 1 << 16:
+                wfile.write(pending[: 1 << 16])  # type: ignore[attr-defined]
+                pending = pending[1 << 16 :]
+        wfile.write(pending)  # type: ignore[attr-defined]
+
+    def serve_paced(self, wfile: object, rid: object) -> None:
+        rate, seconds = self.paced
+        total, batch = int(rate * seconds), max(int(rate / 100), 1)
+        t0 = time.perf_counter()
+        for start in range(0, total, batch):
+            pause = t0 + start / rate - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            wfile.write(b"".join(frame("v1", i == total - 1, rid) for i in range(start, min(start + batch, total))))  # type: ignore[attr-defined]
+            wfile.flush()  # type: ignore[attr-defined]
+        self.paced_end = time.perf_counter()
 
     def close(self) -> None:
         self.httpd.shutdown()
@@ -205,14 +230,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+SHAPES: dict[str, tuple[str, list[str]]] = {  # name -> (what it is, a2a's flags for it)
+    "v1": ("canonical V1 (TASK_STATE_WORKING)", []),
+    "clix": ("the vendor's V1, lowercase states (working), --dialect clix", ["--dialect", "clix"]),
+    "v0": ("V0 (kind: status-update, final)", ["--a2a-version", "0.3"]),
+}
 MODES: dict[str, tuple[list[str], dict[str, str]]] = {
     "json": (["-o", "json"], {}),
     "raw": (["-o", "raw"], {}),
-    "json-v1": (["-o", "json", "--as", "v1"], {}),
-    "v0": (["-o", "json", "--a2a-version", "0.3"], {}),
     "text": ([], {}),
+    "as-v1": (["-o", "json", "--as", "v1"], {}),
     "live": ([], {"FORCE_COLOR": "1", "COLUMNS": "100"}),
 }
+DEFAULT_MODES = "json,raw,text"
 
 
 def child_env(env: dict[str, str]) -> dict[str, str]:
@@ -221,8 +251,9 @@ def child_env(env: dict[str, str]) -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, **env}
 
 
-def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds: the child's user + system time) of one run, stdout /dev/null."""
+def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds: the child's user + system time, peak RSS in KiB) of one run,
+    stdout /dev/null."""
     import tempfile
 
     with open(os.devnull, "w") as null, tempfile.TemporaryFile() as err:
@@ -234,11 +265,11 @@ def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
             err.seek(0)
             raise SystemExit(f"{' '.join(argv)} failed ({os.waitstatus_to_exitcode(status)}): {err.read().decode()[-400:]}")
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return took, usage.ru_utime + usage.ru_stime
+    return took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def a2a_argv(url: str, extra: list[str]) -> list[str]:
-    return [*A2A, "stream", "go", "--endpoint", url + "/", *extra]
+    return [*A2A, "stream", "go", "--endpoint", url, *extra]
 
 
 _STAMP = re.compile(r"\b(1\d{9}\.\d+)\b")  # the server's time.time() stamp, in any output mode
@@ -290,7 +321,7 @@ def live_check(server: Server, rate: float, seconds: float) -> str:
     total = int(rate * seconds)
     with tempfile.TemporaryFile() as screen:
         t0 = time.perf_counter()
-        proc = subprocess.run(a2a_argv(server.url + "/paced", []), stdout=screen, stderr=subprocess.PIPE, env=child_env(MODES["live"][1]), timeout=120 + seconds * 4)
+        proc = subprocess.run(a2a_argv(server.url + "/paced/", []), stdout=screen, stderr=subprocess.PIPE, env=child_env(MODES["live"][1]), timeout=120 + seconds * 4)
         ended = time.perf_counter()
         if proc.returncode != 0:
             raise SystemExit(f"live view at {rate:,.0f}/s failed ({proc.returncode}): {proc.stderr.decode()[-400:]}")
@@ -314,85 +345,142 @@ def paired(a: list[float], b: list[float]) -> float:
     return statistics.median(x / y for x, y in zip(a, b, strict=True))
 
 
-def main() -> None:
+def mib(kib: float) -> str:
+    return f"{kib / 1024:.1f}"
+
+
+QUICK = {"events": 300, "rounds": 1, "latency_events": 5, "write_events": 200, "rss_events": 3000, "live_rate": 1000.0, "live_seconds": 0.2}
+FULL = {"events": 100_000, "rounds": 3, "latency_events": 100, "write_events": 20_000, "rss_events": 1_000_000, "live_rate": 5000.0, "live_seconds": 3.0}
+
+
+def arguments() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--events", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--modes", default=",".join(MODES))
-    ap.add_argument("--latency-events", type=int, default=200)
-    ap.add_argument("--write-events", type=int, default=20_000, help="events of the run whose write() calls are counted (0: skip)")
-    ap.add_argument("--live-rate", type=float, default=5000, help="events/s for the paced live-view check (0: skip it)")
-    ap.add_argument("--live-seconds", type=float, default=3.0)
+    ap.add_argument("--quick", action="store_true", help="a smoke run: " + ", ".join(f"{k.replace('_', '-')} {v:g}" for k, v in QUICK.items()))
+    ap.add_argument("--events", type=int, help=f"events per measured run (default {FULL['events']:,})")
+    ap.add_argument("--rounds", type=int, help=f"rounds of runs, round-robin (default {FULL['rounds']})")
+    ap.add_argument("--shapes", default=",".join(SHAPES), help=f"among {', '.join(SHAPES)}")
+    ap.add_argument("--modes", default=DEFAULT_MODES, help=f"a2a's output modes, among {', '.join(m for m in MODES if m != 'live')}")
+    ap.add_argument("--latency-events", type=int, help=f"stamped events 10 ms apart per latency run (default {FULL['latency_events']}; 0: skip)")
+    ap.add_argument("--write-events", type=int, help=f"events of the run whose write() calls are counted (default {FULL['write_events']:,}; 0: skip)")
+    ap.add_argument("--rss-events", type=int, help=f"events of the run whose peak RSS is set against the rounds' (default {FULL['rss_events']:,}; 0: skip)")
+    ap.add_argument("--live-rate", type=float, help=f"events/s for the paced live-view check (default {FULL['live_rate']:g}; 0: skip)")
+    ap.add_argument("--live-seconds", type=float)
     args = ap.parse_args()
+    for key, value in (QUICK if args.quick else FULL).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    return args
+
+
+class Figures:
+    """What was measured of one consumer of one shape."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.argv, self.env = argv, env
+        self.times: list[float] = []
+        self.cpu: list[float] = []
+        self.rss: list[int] = []
+        self.writes: float | None = None
+        self.latency: float | None = None
+        self.rss_large: int | None = None
+
+
+def measure(args: argparse.Namespace, server: Server, shapes: list[str], modes: list[str]) -> dict[str, dict[str, Figures]]:
+    """Every figure of every consumer of every shape, each kind of run round-robin over them."""
+    table: dict[str, dict[str, Figures]] = {}
+    for shape in shapes:
+        url = f"{server.url}/{shape}/"
+        row = table[shape] = {"floor": Figures(consumer_argv(url, False), {})}
+        if shape == shapes[0]:
+            row["flush/event"] = Figures(consumer_argv(url, True), {})
+        for m in modes:
+            row[m] = Figures(a2a_argv(url, [*SHAPES[shape][1], *MODES[m][0]]), MODES[m][1])
+    everyone = [f for row in table.values() for f in row.values()]
+    for _ in range(args.rounds):
+        for f in everyone:
+            took, cpu, rss = run_timed(f.argv, f.env)
+            f.times.append(took)
+            f.cpu.append(cpu)
+            f.rss.append(rss)
+    if args.write_events:
+        server.events = args.write_events
+        for f in everyone:
+            if f.argv[:2] == [sys.executable, "-c"]:  # a baseline: the consumer's code under the counter
+                counter = [sys.executable, "-c", WRITE_COUNTER, "-c", CONSUMER, *f.argv[3:]]
+            else:
+                counter = [sys.executable, "-c", WRITE_COUNTER, *f.argv[len(A2A) :]]
+            n, measure.how = write_count(f.argv, f.env, counter)  # type: ignore[attr-defined]
+            f.writes = n * 1000 / args.write_events
+    if args.latency_events:
+        server.latency_events = args.latency_events
+        for row in table.values():
+            for name, f in row.items():
+                if name != "floor":  # block-buffered: its lines wait for 8 KB, by design
+                    f.latency = latency([a.replace(f"{server.url}/", f"{server.url}/latency/") for a in f.argv], f.env)
+    if args.rss_events:  # a2a's runs only: the targets are a2a's (a long run each, on a busy machine)
+        server.events = args.rss_events
+        for row in table.values():
+            for name, f in row.items():
+                if name in MODES:
+                    f.rss_large = run_timed(f.argv, f.env)[2]
+    server.events = args.events
+    return table
+
+
+def report(args: argparse.Namespace, table: dict[str, dict[str, Figures]]) -> list[tuple[str, bool]]:
+    """Print the tables; return each target's (line, met)."""
+    large = f"@{args.rss_events:,}" if args.rss_events else ""
+    verdicts: list[tuple[str, bool]] = []
+    for shape, row in table.items():
+        floor = row["floor"]
+        print(f"\n{shape}: {SHAPES[shape][0]}")
+        print(f"{'consumer':<13}{'events/s':>10}{'seconds':>9}{'x floor':>9}{'cpu s':>7}{'cpu x floor':>13}{'writes/1k':>11}{'latency ms':>12}{'RSS MiB':>9}{large:>12}")
+        for name, f in row.items():
+            t = statistics.median(f.times)
+            ratio, cpu_ratio = paired(floor.times, f.times), paired(floor.cpu, f.cpu)
+            rss = statistics.median(f.rss)
+            print(
+                f"{name:<13}{args.events / t:>10,.0f}{t:>9.2f}{ratio:>9.2f}{statistics.median(f.cpu):>7.2f}{cpu_ratio:>13.2f}"
+                f"{'-' if f.writes is None else format(f.writes, '.1f'):>11}{'-' if f.latency is None else format(f.latency, '.2f'):>12}"
+                f"{mib(rss):>9}{'-' if f.rss_large is None else mib(f.rss_large):>12}"
+            )
+            if name in TARGETS:
+                target = TARGETS[name]
+                verdicts.append((f"{shape} -o {name}: {ratio:.2f}x the floor, wall (cpu {cpu_ratio:.2f}x); target >= {target}x", ratio >= target))
+            if name in MODES and f.latency is not None:
+                verdicts.append((f"{shape} -o {name}: median latency {f.latency:.2f} ms; target < {LATENCY_TARGET_MS:g} ms", f.latency < LATENCY_TARGET_MS))
+            if name in MODES and f.rss_large is not None:
+                grow = f.rss_large / rss
+                verdicts.append((f"{shape} -o {name}: peak RSS {mib(rss)} MiB at {args.events:,} events, {mib(f.rss_large)} MiB at {args.rss_events:,} (x{grow:.2f}); target flat (< x{RSS_FLAT:.2f})", grow < RSS_FLAT))
+    return verdicts
+
+
+def main() -> None:
+    args = arguments()
+    shapes = [s for s in args.shapes.split(",") if s]
     modes = [m for m in args.modes.split(",") if m]
+    for name, known in (("shape", SHAPES), ("mode", MODES)):
+        unknown = [x for x in (shapes if name == "shape" else modes) if x not in known]
+        if unknown:
+            raise SystemExit(f"unknown {name} {', '.join(unknown)}: use {', '.join(known)}")
     # an installed a2acli has its bytecode compiled (pip does it); under PYTHONDONTWRITEBYTECODE
-    # every run would compile a2acli's modules anew (~70 ms a run): compiled once here, as
-    # benchmarks/startup.py does (the baselines' httpx and httpx-sse come compiled from pip)
+    # every run would otherwise compile a2acli's modules anew: compiled once here, as startup.py does
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parent.parent / "a2acli")], check=False, stdout=subprocess.DEVNULL)
     server = Server(args.events)
-    server.latency = (args.latency_events, 0.01)
     try:
-        argvs: dict[str, tuple[list[str], dict[str, str]]] = {
-            "floor": (consumer_argv(server.url + "/", False), {}),
-            "flush/event": (consumer_argv(server.url + "/", True), {}),
-        }
-        for m in modes:
-            extra, env = MODES[m]
-            argvs[m] = (a2a_argv(server.url, extra), env)
-        times: dict[str, list[float]] = {name: [] for name in argvs}
-        cpu: dict[str, list[float]] = {name: [] for name in argvs}
-        for _ in range(args.rounds):
-            for name, (argv, env) in argvs.items():
-                took, used = run_timed(argv, env)
-                times[name].append(took)
-                cpu[name].append(used)
-        writes: dict[str, str] = {}
-        how = ""
-        if args.write_events:
-            counted = Server(args.write_events)
-            try:
-                for name in argvs:
-                    if name in BASELINES:
-                        argv = consumer_argv(counted.url + "/", name == "flush/event")
-                        counter = [sys.executable, "-c", WRITE_COUNTER, "-c", CONSUMER, counted.url + "/", argv[-1]]
-                    else:
-                        argv = a2a_argv(counted.url, MODES[name][0])
-                        counter = [sys.executable, "-c", WRITE_COUNTER, *argv[len(A2A) :]]
-                    n, how = write_count(argv, MODES[name][1] if name in MODES else {}, counter)
-                    writes[name] = f"{n * 1000 / args.write_events:.1f}"
-            finally:
-                counted.close()
-        print(f"{args.events:,} events, {args.rounds} round(s), stdout /dev/null; median of each, ratios paired by round")
-        print(f"{'consumer':<14}{'events/s':>12}{'seconds':>9}{'x floor':>9}{'cpu s':>7}{'cpu x floor':>13}{'x flush/event':>15}{'writes/1k':>11}  target")
-        floor, flushed = times["floor"], times["flush/event"]
-        verdicts = []
-        for name, ts in times.items():
-            t = statistics.median(ts)
-            ratio, cpu_ratio = paired(floor, ts), paired(cpu["floor"], cpu[name])
-            target = TARGETS.get(name)
-            said = ""
-            if target is not None:
-                said = f">= {target}x: wall {'met' if ratio >= target else 'NOT met'}, cpu {'met' if cpu_ratio >= target else 'NOT met'}"
-                verdicts.append(f"{name} {ratio:.2f}x wall, {cpu_ratio:.2f}x cpu (target >= {target}x)")
-            print(
-                f"{name:<14}{args.events / t:>12,.0f}{t:>9.2f}{ratio:>9.2f}{statistics.median(cpu[name]):>7.2f}{cpu_ratio:>13.2f}{paired(flushed, ts):>15.2f}{writes.get(name, '-'):>11}  {said}".rstrip()
-            )
-        if writes:
-            print(f"writes/1k: write() calls to stdout per 1,000 events, counted by {how} on a run of {args.write_events:,} events")
-        if verdicts:
-            print("against the block-buffered floor: " + "; ".join(verdicts))
-            print("x floor: the floor's time over the consumer's (wall clock; cpu: the child's user + system time, which a busy machine disturbs less)")
-        if args.latency_events:
-            lat = {"flush/event": latency(consumer_argv(server.url + "/latency", True), {})}
-            for m in modes:
-                if m in TARGETS:  # the modes a line of JSON or text comes out of, stamped as the server sent it
-                    extra, env = MODES[m]
-                    lat[m] = latency(a2a_argv(server.url + "/latency", extra), env)
-            print(
-                f"latency, median ms from the server's stamp to a line on stdout ({args.latency_events} events 10 ms apart; target < {LATENCY_TARGET_MS:g} ms): "
-                + ", ".join(f"{name} {ms:.2f}" for name, ms in lat.items())
-                + f" ({'met' if all(ms < LATENCY_TARGET_MS for name, ms in lat.items() if name != 'flush/event') else 'NOT met'})"
-            )
+        started = time.perf_counter()
+        table = measure(args, server, shapes, modes)
+        print(
+            f"{args.events:,} events a run, {args.rounds} round(s), stdout /dev/null; medians, ratios to the floor of the same shape paired by round"
+            + (f"; writes/1k counted by {measure.how} on {args.write_events:,} events" if args.write_events else "")  # type: ignore[attr-defined]
+            + (f"; latency over {args.latency_events} events 10 ms apart, stdout a pipe" if args.latency_events else "")
+        )
+        verdicts = report(args, table)
+        print(f"\ntargets, issue 33 (wall-clock ratios; {time.perf_counter() - started:.0f} s of runs):")
+        for line, met in verdicts:
+            print(f"  {'pass' if met else 'FAIL'}  {line}")
+        failed = sum(not met for _, met in verdicts)
+        print(f"{len(verdicts) - failed} of {len(verdicts)} figures meet their target" + (" (--quick: too small to judge)" if args.quick else ""))
         if args.live_rate:
             print(live_check(server, args.live_rate, args.live_seconds))
     finally:

@@ -32,12 +32,18 @@ def test_startup_runs():
 
 
 def test_stream_throughput_runs():
-    out = run("stream_throughput.py", "--events", "300", "--rounds", "1", "--latency-events", "5", "--write-events", "200", "--modes", "json,raw,text", "--live-rate", "1000", "--live-seconds", "0.2")
-    rows = {line[:14].strip(): line.split() for line in out.splitlines() if line[:14].strip() in ("floor", "flush/event", "raw", "json", "text")}
-    assert list(rows) == ["floor", "flush/event", "json", "raw", "text"], out
-    assert float(rows["flush/event"][7]) >= 1000.0, out  # writes/1k: the per-event-flush loop's one write per event, counted
-    assert "json" in out.split("against the block-buffered floor:")[1], out
-    assert "latency, median ms" in out, out
+    out = run("stream_throughput.py", "--quick", "--modes", "json,text")
+    tables = {}
+    for block in out.split("\n\n")[1:4]:
+        head, _, *rows = block.splitlines()
+        tables[head.split(":")[0]] = {line[:13].strip(): line.split() for line in rows}
+    assert list(tables) == ["v1", "clix", "v0"], out  # the three shapes, each with its own floor
+    assert list(tables["v1"]) == ["floor", "flush/event", "json", "text"], out
+    assert list(tables["clix"]) == list(tables["v0"]) == ["floor", "json", "text"], out
+    assert float(tables["v1"]["flush/event"][6]) >= 1000.0, out  # writes/1k: the per-event-flush loop's one write per event, counted
+    for shape in tables:
+        assert f"  {shape} -o json: " in out and f"  {shape} -o text: " in out, out  # a verdict per figure
+    assert "median latency" in out and "peak RSS" in out and "figures meet their target" in out, out
     assert "live view at 1,000 events/s for 0.2 s: 200 events;" in out, out
 
 

@@ -588,7 +588,7 @@ class Call:
         promises in every output mode: an event that is not a StreamResponse ends the stream with
         InvalidResponseError (exit 1) under -o json and raw as in text, as `send` does with an
         answer. Its few facts (wire.shapes.peek_event) serve tracking and the end of the stream."""
-        from a2acli.wire.fastpath import fast_events
+        from a2acli.wire.fastpath import core_of, fast_events
         from a2acli.wire.shapes import check_result, ends_stream, peek_event
 
         binding = self.binding_of(enc)
@@ -600,7 +600,7 @@ class Call:
                 check_result(promised, core, enc.method)
             return core
 
-        canonical = fast_events(decode) if promised == "event" else None  # a canonical V1 event: checked in one pass
+        vouch = fast_events(decode) if promised == "event" else None  # an event of any usual shape: checked in one pass
 
         shaped: set[str] = set()  # kinds of event whose shape was checked (once each: warnings are once per run)
 
@@ -633,16 +633,20 @@ class Call:
                     except RpcError:
                         present.passthrough(self.out, ev.data)  # raw: the error event's data as it came
                         raise
-                    facts = canonical(result) if canonical is not None else None
-                    fast = facts is not None
-                    if not fast:
-                        facts = peek_event(result)
+                    vouched = vouch(result) if vouch is not None else None
+                    facts = vouched if vouched is not None else peek_event(result)
                     if facts is None or facts.kind not in shaped:
                         shaped.add(facts.kind if facts is not None else "")
                         self._check_shape(enc, result)
-                    # decoded and checked in every output mode (-o json and raw print the wire form, but an
-                    # event that is not what the method promises ends the stream, exit 1, in each mode alike)
-                    reply = Reply(result, result if fast else decode(result), ev.data.encode(), ex, facts=facts)
+                    # checked in every output mode (-o json and raw print the wire form, but an event that
+                    # is not what the method promises ends the stream, exit 1, in each mode alike); a vouched
+                    # event's canonical form is itself, or built when a view asks for it (text, --as v1)
+                    if vouched is None:
+                        reply = Reply(result, decode(result), ev.data.encode(), ex, facts=facts)
+                    elif vouched.same:
+                        reply = Reply(result, result, ev.data.encode(), ex, facts=facts)
+                    else:
+                        reply = Reply(result, raw=ev.data.encode(), exchange=ex, decode=core_of, facts=facts)
                     ends = facts.ends if facts is not None else ends_stream(result, reply.core)
                     events += 1
                     if events == 1:

@@ -171,10 +171,11 @@ _CANONICAL_STATES = frozenset(
 class EventFacts:
     """The few fields of a stream event that tracking and the end of a stream read."""
 
-    __slots__ = ("kind", "task_id", "context_id", "state", "final", "ends")
+    __slots__ = ("kind", "task_id", "context_id", "state", "final", "ends", "same")
 
-    def __init__(self, kind: str, task_id: Any, context_id: Any, state: Any, final: bool) -> None:
+    def __init__(self, kind: str, task_id: Any, context_id: Any, state: Any, final: bool, same: bool = False) -> None:
         self.kind, self.task_id, self.context_id, self.state, self.final = kind, task_id, context_id, state, final
+        self.same = same  # wire.fastpath: the event is its own canonical V1 form
         # as ends_stream: a final flag, a Message, or a terminal state
         self.ends = final or kind == "message" or state in TERMINAL_STATES
 
