@@ -375,6 +375,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         basic=basic,
         bearer=bearer,
         oauth=tuple(sorted(res.auth.items())),
+        oauth_home=_oauth_home(res),
         no_timeout=parsed["timeout"] is None
         and res.sources["timeout"] != "default"
         and v.get("timeout") not in (None, ""),
@@ -406,6 +407,15 @@ def _headers(res: Any, merged: dict[str, Any]) -> list[tuple[str, str]]:
     headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
     headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
     return headers + [parse_header(h) for h in (merged.get("header") or [])]
+
+
+def _oauth_home(res: Any) -> str | None:
+    """The agent the [auth] table's token is for, read as --url reads it (a bare host: https://)."""
+    if not res.auth_home:
+        return None
+    from a2acli.net import agent_reference
+
+    return agent_reference(res.auth_home)
 
 
 def _as_v1(value: str | None) -> bool:

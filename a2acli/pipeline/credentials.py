@@ -45,6 +45,7 @@ class SessionCredentials:
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
         self._origin_said = False
         self._insecure_said = False
+        self._scope: bool | None = None  # whether the profile's OAuth2 token may go to this agent (oauth_in_scope)
 
     @property
     def opts(self) -> Any:
@@ -91,7 +92,7 @@ class SessionCredentials:
             creds.headers["Authorization"] = f"Basic {encoded}"
             self.host.redactor.add(encoded)
             sent.add("basic")
-        elif opts.oauth and not opts.bearer and self.accepts("oauth"):
+        elif opts.oauth and not opts.bearer and self.accepts("oauth") and self.oauth_in_scope():
             token = self.oauth_token()
             if token:
                 creds.headers["Authorization"] = f"Bearer {token}"
@@ -133,6 +134,63 @@ class SessionCredentials:
             self.host.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
         return False
 
+    def oauth_in_scope(self) -> bool:
+        """Whether the profile's OAuth2 token may go to this call's agent (issue 35): a token goes
+        only to the agent it was got for (the origin of the url beside the profile's [auth] table,
+        or the audience its cache entry records), or to an agent whose card names the same token
+        endpoint or issuer. Elsewhere it is withheld, said once with how to send a token there."""
+        if self._scope is None:
+            self._scope = self._token_home_here()
+            if not self._scope:
+                self.host.out.warn(self._out_of_scope())
+        return self._scope
+
+    def _token_home_here(self) -> bool:
+        from a2acli import auth
+        from a2acli.wire.security import names_token_server
+
+        opts = self.opts
+        cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
+        if cc is None:
+            return True  # no token to send
+        entry = self._cache_entry(cc)
+        target = self.host.target
+        given = target.located.reference if target.located is not None else opts.url
+        if opts.oauth_home and not opts.endpoint and opts.oauth_home == given:
+            return True  # the profile's own agent (a catalog entry or a card file as well as a URL)
+        here = auth.audience(opts.endpoint or opts.url)
+        if here is not None and here in {auth.audience(opts.oauth_home), entry.get("audience")}:
+            return True
+        identity = entry.get("identity") if isinstance(entry.get("identity"), dict) else {}
+        issuers = tuple(str(i) for i in (entry.get("issuer"), identity.get("iss")) if i)
+        return target.card is not None and names_token_server(target.card, cc.token_url, issuers)
+
+    def _cache_entry(self, cc: Any) -> dict[str, Any]:
+        from a2acli import auth
+
+        entry = auth.load_cache().get(auth.cache_key(self.opts.profile, cc.token_url))
+        return entry if isinstance(entry, dict) else {}
+
+    def _out_of_scope(self) -> str:
+        """The warning of a withheld profile token: whose it is, for which agent, and how to send
+        a token to this one deliberately."""
+        import shlex
+
+        from a2acli import auth
+
+        opts = self.opts
+        cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
+        token_url = cc.token_url if cc else "?"
+        home = auth.audience(opts.oauth_home) or (self._cache_entry(cc).get("audience") if cc else None)
+        agent = opts.endpoint or opts.url or "?"
+        here = auth.audience(agent) or agent
+        profile = opts.profile or "default"
+        whose = f"it is for {home}" if home else "the profile names no agent"
+        return (
+            f"the OAuth2 token of profile {profile} is not sent to {here}: {whose}, and this agent's card names neither its token endpoint ({token_url}) nor its issuer; "
+            f"to send a token there deliberately, pass --bearer TOKEN, or make it the profile's agent: a2a config set --profile {shlex.quote(profile)} url {shlex.quote(agent)}"
+        )
+
     def oauth_token(self) -> str | None:
         """The profile's OAuth2 token (client credentials): cached, or requested when expired.
         --offline never requests one: it shows a placeholder unless a cached token is still good."""
@@ -155,6 +213,7 @@ class SessionCredentials:
                     verify=tls_verify(self.host.transport.cfg),
                     timeout=opts.timeout,
                     note=self.host.out.note if opts.debug else None,
+                    for_agent=opts.oauth_home if auth.audience(opts.oauth_home) else opts.endpoint or opts.url,
                 )
             self.host.redactor.add(self._oauth_token)
         return self._oauth_token

@@ -292,11 +292,17 @@ def test_explicit_bearer_wins_over_the_profile_token(cli, cfg, respx_mock):
 
 
 def test_offline_never_asks_for_a_token(cli, cfg, respx_mock):
-    for key, value in (("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
+    for key, value in (("url", AGENT), ("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
         cli("config", "set", "--profile", "prod", key, value)
     result = cli("tasks", "get", "t-1", "--rpc-url", RPC, "--profile", "prod", "--offline")
     assert result.exit_code == 0, result.stderr
     assert "Authorization: <redacted>" in result.stdout
+    assert not respx_mock.calls
+    # issue 35: an endpoint on another origin is not the profile's agent: no token, and said so
+    other = cli("tasks", "get", "t-1", "--rpc-url", "http://other.test/rpc", "--profile", "prod", "--offline")
+    assert other.exit_code == 0, other.stderr
+    assert "Authorization" not in other.stdout
+    assert "the OAuth2 token of profile prod is not sent to http://other.test: it is for http://agent.test" in other.stderr
     assert not respx_mock.calls
 
 
