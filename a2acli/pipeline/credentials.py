@@ -161,8 +161,9 @@ class SessionCredentials:
         here = auth.audience(opts.endpoint or opts.url)
         if here is not None and here in {auth.audience(opts.oauth_home), entry.get("audience")}:
             return True
-        identity = entry.get("identity") if isinstance(entry.get("identity"), dict) else {}
-        issuers = tuple(str(i) for i in (entry.get("issuer"), identity.get("iss")) if i)
+        identity = entry.get("identity")
+        iss = identity.get("iss") if isinstance(identity, dict) else None
+        issuers = tuple(str(i) for i in (entry.get("issuer"), iss) if i)
         return target.card is not None and names_token_server(target.card, cc.token_url, issuers)
 
     def _cache_entry(self, cc: Any) -> dict[str, Any]:
