@@ -227,22 +227,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-_TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token: a header name
-
-
 def check_header(name: str, value: str, what: str) -> tuple[str, str]:
-    """A header name and value that can be sent: a token name, a one-line printable ASCII value."""
-    import re
-
+    """A header name and value that can be sent (wire.headers: as h11 checks them), and a value
+    in ASCII; else a usage error that never quotes the value."""
     from a2acli.errors import UsageError
+    from a2acli.wire.headers import name_problem, shown, value_problem
 
-    if not re.fullmatch(_TOKEN, name):
-        shown = name if len(name) <= 64 and name.isprintable() else name[:64].encode("unicode_escape").decode() + "…"
+    if name_problem(name):
         raise UsageError(
-            f"{what}: {shown!r} is not a header name",
+            f"{what}: {shown(name)!r} is not a header name",
             hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
         )
-    if "\r" in value or "\n" in value:
+    if value_problem(value) == "it has a line break":
         raise UsageError(
             f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line"
         )
@@ -251,7 +247,7 @@ def check_header(name: str, value: str, what: str) -> tuple[str, str]:
             f"{what}: the value of {name} is not ASCII (the value is not shown)",
             hint="header names and values travel as ASCII: percent-encode or base64 the value",
         )
-    if any(ord(c) < 0x20 and c != "\t" or ord(c) == 0x7F for c in value):
+    if value_problem(value):
         raise UsageError(
             f"{what}: the value of {name} holds a control character (the value is not shown)",
             hint="header values are printable text",

@@ -33,6 +33,22 @@ def learn_secrets(redactor: Any, opts: Any) -> None:
     redactor.add(dict(opts.oauth).get("client-secret"))
 
 
+def _check_card_header(name: str, where: str) -> None:
+    """The header (or cookie) name the card's apiKey scheme gives, checked as h11 checks a name
+    before anything is sent: a name that cannot be one is the card's fault (exit 1), and the
+    call is not made."""
+    from a2acli.wire.headers import name_problem, shown
+
+    problem = name_problem(name)
+    if problem:
+        from a2acli.errors import CardInvalidError
+
+        raise CardInvalidError(
+            f"the Agent Card's apiKey scheme puts the key in the {where} {shown(name)!r}, which is no {where} name: {problem}; nothing was sent",
+            hint="the card is at fault; to call the agent anyway, pass --endpoint URL with -H 'NAME: KEY' under a valid name",
+        )
+
+
 class SessionCredentials:
     """The credentials of one session. `host` is the session (its `opts`, `out`, `transport`,
     `redactor`, and `target` for the card)."""
@@ -79,6 +95,8 @@ class SessionCredentials:
         sent: set[str] = set()
         if opts.api_key and self.accepts("api-key"):
             where, name = api_key_placement(self.host.target.card)
+            if where != "query":
+                _check_card_header(name, where)
             {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = opts.api_key
             self.host.redactor.add(**({"query": name} if where == "query" else {"header": name}))
             sent.add("api-key")

@@ -215,3 +215,18 @@ def test_a_bare_remote_host_is_fetched_over_https(cli, respx_mock):
     result = cli("card", "fetch", "-u", "agent.example.com", "-o", "json", "--debug")
     assert result.exit_code == 0, result.stderr
     assert route.called and "> GET https://agent.example.com/.well-known/agent-card.json" in result.stderr
+
+
+def test_check_says_where_the_credentials_go(cli, cfg):
+    """`a2a check` sends the credentials to the interfaces it probes: one on another host is said,
+    as every other command says it; none is said without credentials."""
+    with hostile() as a, hostile() as b:
+        card = v1_card(url=f"{b.url}/rpc", securitySchemes=ANY_CREDENTIAL)
+        card["supportedInterfaces"] = [{"url": f"{b.url}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]
+        a.card(card)
+        b.rpc(rpc_answer(TASK))
+        result = cli("check", "-u", a.url, "--bearer", "tok-1234", "--read-only")
+        port = b.url.rsplit(":", 1)[1]
+        assert result.stderr.count(f"warning: credentials go to 127.0.0.1:{port}, named by the Agent Card at {a.url}") == 1
+        assert result.exit_code in (0, 1) and "internal error" not in result.stderr
+        assert "credentials go" not in cli("check", "-u", a.url, "--read-only").stderr
