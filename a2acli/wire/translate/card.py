@@ -191,7 +191,8 @@ def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
         interfaces = {
             (repr(primary["protocolBinding"]), repr(primary["url"])): primary
         }  # repr: a list or object is no key
-        for i in card.get("additionalInterfaces") or []:
+        extra = card.get("additionalInterfaces")
+        for i in extra if isinstance(extra, list) else []:  # `additionalInterfaces: 5`: none (issue 35)
             if isinstance(i, dict):
                 itf = _core_interface(i) | {"protocolVersion": version}
                 interfaces.setdefault((repr(itf.get("protocolBinding")), repr(itf.get("url"))), itf)
