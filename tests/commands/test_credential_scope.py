@@ -64,6 +64,7 @@ def test_the_profile_token_goes_to_its_agent_and_not_to_another_origin(cli, cfg,
     assert json.loads(cli("auth", "status", "-o", "json").stdout)["audience"] == server.base
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
 def test_an_agent_whose_card_names_the_same_token_endpoint_gets_the_token(cli, cfg, server):
     _agent_a(server)
     _profile(cli, server)
@@ -77,6 +78,7 @@ def test_an_agent_whose_card_names_the_same_token_endpoint_gets_the_token(cli, c
         assert "not sent" not in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
 def test_an_agent_whose_card_names_the_same_issuer_gets_the_token(cli, cfg, server):
     _agent_a(server)
     _profile(cli, server)
@@ -97,6 +99,7 @@ def test_an_agent_whose_card_names_the_same_issuer_gets_the_token(cli, cfg, serv
         assert "not sent" in result.stderr
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
 def test_a_profile_without_an_agent_sends_its_token_only_where_a_card_names_its_endpoint(cli, cfg, server):
     _agent_a(server)
     _profile(cli, server, url=False)
@@ -170,6 +173,7 @@ def test_the_profile_token_never_reaches_the_public_card(cli, cfg, server):
     assert _calls(server, "/rpc")[0][3]["authorization"] == "Bearer tok-for-a-0123"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
 def test_check_keeps_credentials_off_the_public_card(cli, cfg):
     with hostile() as a:
         a.card(v1_card(url=f"{a.url}/rpc", securitySchemes=ANY_CREDENTIAL))
