@@ -67,11 +67,13 @@ def required_names(card: Any) -> list[str]:
     """The scheme names the card's requirements (card-wide, then per skill) name, in order."""
     if not isinstance(card, dict):
         return []
-    holders = [card] + [s for s in (card.get("skills") or []) if isinstance(s, dict)]
+    skills = card.get("skills")
+    holders = [card] + [s for s in (skills if isinstance(skills, list) else []) if isinstance(s, dict)]
     names: list[str] = []
     for holder in holders:
         for key in ("securityRequirements", "security"):
-            for req in holder.get(key) or []:
+            reqs = holder.get(key)
+            for req in reqs if isinstance(reqs, list) else []:  # a requirement list of another kind: none
                 if not isinstance(req, dict):
                     continue
                 schemes = req.get("schemes")

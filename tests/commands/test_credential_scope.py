@@ -234,3 +234,14 @@ def test_check_says_where_the_credentials_go(cli, cfg):
         assert result.stderr.count(f"warning: credentials go to 127.0.0.1:{port}, named by the Agent Card at {a.url}") == 1
         assert result.exit_code in (0, 1) and "internal error" not in result.stderr
         assert "credentials go" not in cli("check", "-u", a.url, "--read-only").stderr
+
+
+def test_a_token_that_cannot_travel_in_a_header_is_refused_before_the_call(cli, cfg, server):
+    _agent_a(server)
+    server.token_script = [{**TOKEN, "access_token": "tok\r\nX-Evil: 1"}]
+    _profile(cli, server)
+    result = cli("tasks", "get", "t-1")
+    assert result.exit_code == 1, result.stderr
+    assert "issued an access token that cannot travel in a header" in result.stderr and "internal error" not in result.stderr
+    assert not _calls(server, "/rpc")
+    assert not cfg.with_name("tokens.json").exists() or "X-Evil" not in cfg.with_name("tokens.json").read_text()

@@ -102,7 +102,8 @@ def unwrap_case(scheme: Any) -> Any:
 def _core_scheme(scheme: dict[str, Any], notes: Notes) -> dict[str, Any]:
     scheme = unwrap_case(scheme)
     if "type" in scheme:
-        if (key := _SCHEME_KEYS.get(scheme["type"])) is None:
+        kind = scheme["type"]
+        if (key := _SCHEME_KEYS.get(kind) if isinstance(kind, str) else None) is None:  # `type: []`: no kind
             note(notes, f"security scheme: type {scheme['type']!r} not recognised; left unchanged")
             return scheme
         scheme = {key: {k: v for k, v in scheme.items() if k != "type"}}
