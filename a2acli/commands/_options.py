@@ -333,7 +333,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag"))
         for s in _PARSED
     }
-    v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
+    v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> https://host:port, loopback http://)
     wire, version_auto = _version(v, res)
     transports = _transports(v, res)
     if res.warnings:
