@@ -328,6 +328,9 @@ def test_token_url_from_the_card(cli, cfg, respx_mock):
     assert_no_credentials(card_route.calls.last.request)
     prof = tomllib.loads(cfg.read_text())["profiles"]["prod"]
     assert prof["url"] == AGENT and prof["auth"]["token-url"] == TOKEN_URL
+    # issue 35: the token is recorded with the agent it was got for, and status shows it
+    assert json.loads(cfg.with_name("tokens.json").read_text())[f"prod {TOKEN_URL}"]["audience"] == AGENT
+    assert f"Audience: {AGENT}" in cli("auth", "status", "--profile", "prod").stdout
 
 
 def test_card_without_oauth_is_exit_2(cli, cfg, respx_mock):
