@@ -205,8 +205,13 @@ class SessionCredentials:
         here = auth.audience(agent) or agent
         profile = opts.profile or "default"
         whose = f"it is for {home}" if home else "the profile names no agent"
+        card = (
+            f"this agent's card names neither its token endpoint ({token_url}) nor its issuer"
+            if self.host.target.card is not None
+            else f"no card is read to name its token endpoint ({token_url})"
+        )
         return (
-            f"the OAuth2 token of profile {profile} is not sent to {here}: {whose}, and this agent's card names neither its token endpoint ({token_url}) nor its issuer; "
+            f"the OAuth2 token of profile {profile} is not sent to {here}: {whose}, and {card}; "
             f"to send a token there deliberately, pass --bearer TOKEN, or make it the profile's agent: a2a config set --profile {shlex.quote(profile)} url {shlex.quote(agent)}"
         )
 
