@@ -138,7 +138,8 @@ def agent_reference(value: str) -> str:
     file:// URL as given; a path to a card file that exists, or anything spelt as a path (`/`,
     `./`, `../`, `~`), as its file:// URL; a `.json` path that does not exist as given (reading
     either says there is no card: exit 3); a bare host or `host:port` (with a path or
-    not) as http://; anything else as given (the URL check says what is wrong with it)."""
+    not) as https://, or http:// when the host is this machine's (is_loopback: `localhost`,
+    127.0.0.0/8, `::1`); anything else as given (the URL check says what is wrong with it)."""
     if "://" in value or catalog_entry(value) is not None:
         return value
     from pathlib import Path
@@ -156,4 +157,15 @@ def agent_reference(value: str) -> str:
             return value
     if value.lower().endswith(".json") or not re.fullmatch(_BARE_HOST, value):
         return value
-    return "http://" + value
+    return bare_scheme(value) + "://" + value
+
+
+def bare_scheme(value: str) -> str:
+    """The scheme a bare `host[:port][/path]` is read with: http for loopback, else https."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit("//" + value).hostname or ""
+    except ValueError:
+        return "https"
+    return "http" if is_loopback(host) else "https"

@@ -73,6 +73,16 @@ HARMLESS_HEADERS = frozenset(
         "x-tenant-id",
     }
 )
+
+
+def given_secret(name: str) -> bool:
+    """Whether a header the user gave (`-H`, `--svc-param`, a profile's headers) carries a secret:
+    unless its name is a known harmless one (HARMLESS_HEADERS), it does. The one rule for both
+    what `--debug` and `--dump` redact and what the public Agent Card fetch leaves out (A2ACLI_AUTH_008)."""
+    low = name.strip().lower()
+    return low not in HARMLESS_HEADERS or low in SECRET_HEADERS or bool(re.search(_SECRET_HEADER, low))
+
+
 # JSON keys whose string values are secrets wherever they appear in a body: the webhook `token`
 # and `authentication.credentials` of push configs (requests, answers, send configurations).
 SECRET_KEYS = frozenset({"token", "credentials"})
@@ -140,9 +150,10 @@ class Redactor:
 
     def header_value(self, name: str, value: str, *, given: bool = False) -> None:
         """A header the user gave (`-H`, a profile's headers): its value is a secret unless the
-        name is a known harmless one (`given`: from the user, so unknown names count as secret)."""
+        name is a known harmless one (`given`: from the user, so unknown names count as secret:
+        given_secret, the rule the public card fetch leaves such headers out by)."""
         low = name.strip().lower()
-        if self.is_secret_header(low) or (given and low not in HARMLESS_HEADERS):
+        if self.is_secret_header(low) or (given and given_secret(low)):
             self.add(header=low)
             self.add(value.strip(), *value.split(None, 1)[1:])
 

@@ -29,7 +29,7 @@ from a2acli.auth.browser import (
     exchange_code,
     open_browser,
 )
-from a2acli.auth.cache import LEEWAY, access_token, cache_key, cached, forget, load_cache, save_cache, store
+from a2acli.auth.cache import LEEWAY, access_token, audience, cache_key, cached, forget, load_cache, save_cache, store
 from a2acli.auth.client import CARD_FLOWS, FLOW_WORDS, SIGN_IN, ClientCredentials, profile_flow, profile_port
 from a2acli.auth.discovery import (
     Endpoints,
@@ -72,6 +72,7 @@ __all__ = [
     "Endpoints",
     "RedirectListener",
     "access_token",
+    "audience",
     "authorization_request",
     "browser_at_hand",
     "cache_key",

@@ -61,6 +61,24 @@ def forget(profile: str | None, token_url: str | None = None) -> int:
     return len(gone)
 
 
+def audience(url: str | None) -> str | None:
+    """The origin a token is for, as the cache records it (`https://agent.example`,
+    `http://127.0.0.1:8000`: scheme, host and a port other than the scheme's), from the agent's
+    URL; None for no URL or one that is not http(s) (a card file: no agent on the network)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url or "")
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host.lower()}" + (f":{port}" if port and port != default else "")
+
+
 def store(profile: str | None, entry: dict[str, Any]) -> None:
     cache = load_cache()
     cache[cache_key(profile, entry["token_url"])] = entry
@@ -74,12 +92,15 @@ def access_token(
     verify: Any = True,
     timeout: float | None = None,
     note: Callable[[str], None] | None = None,
+    for_agent: str | None = None,
 ) -> str:
     """A valid token for the profile: from the cache, refreshed with its refresh token, or
-    requested (client credentials) when missing or expired; cached each time."""
+    requested (client credentials) when missing or expired; cached each time, with the audience
+    it was got for (a renewed token keeps the one recorded; else `for_agent`'s origin)."""
     entry = cached(profile, cc.token_url)
     if entry is None:
         stale = load_cache().get(cache_key(profile, cc.token_url))
+        recorded = stale.get("audience") if isinstance(stale, dict) else None
         if isinstance(stale, dict) and stale.get("refresh_token"):
             entry = refresh(cc, str(stale["refresh_token"]), verify=verify, timeout=timeout, note=note)
             if stale.get("identity"):  # who signed in stays who it was (a new ID token is not read)
@@ -96,5 +117,7 @@ def access_token(
             )
         else:
             entry = request_token(cc, verify=verify, timeout=timeout, note=note)
+        if recorded or audience(for_agent):
+            entry["audience"] = recorded or audience(for_agent)
         store(profile, entry)
     return str(entry["access_token"])

@@ -109,6 +109,14 @@ def _entry(
             f"the token endpoint issued a {token_type!r} token; only Bearer tokens are supported",
             hint="ask for a Bearer token",
         )
+    from a2acli.wire.headers import value_problem
+
+    token = body["access_token"]
+    if not isinstance(token, str) or not token.isascii() or value_problem(token):
+        raise A2acliError(  # it goes in a header: checked before it is stored or sent (issue 35)
+            f"the token endpoint {token_url} issued an access token that cannot travel in a header (not ASCII text on one line)",
+            hint="the token endpoint is at fault; ask its operator",
+        )
     try:
         expires_in = body.get("expires_in")
         lifetime = float(expires_in if expires_in is not None else DEFAULT_LIFETIME)

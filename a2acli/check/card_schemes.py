@@ -224,7 +224,7 @@ def _check_v0_schemes(findings: list[Finding], doc: dict[str, Any], v: str) -> s
             if not isinstance(scheme, dict):
                 continue
             kind = scheme.get("type")
-            if kind not in V0_SCHEMES:
+            if not isinstance(kind, str) or kind not in V0_SCHEMES:  # `type: []`: no kind (and unhashable)
                 if kind is None:
                     near_key = next((k for k in scheme if k.endswith("SecurityScheme")), None)
                     text = (
@@ -233,6 +233,11 @@ def _check_v0_schemes(findings: list[Finding], doc: dict[str, Any], v: str) -> s
                         else "missing required field 'type': add apiKey, http, oauth2, openIdConnect or mutualTLS"
                     )
                     findings.append(Finding(ERROR, path_of("securitySchemes", name, "type"), text, v, "missing-field"))
+                elif not isinstance(kind, str):
+                    from a2acli.wire.endpoints import json_kind
+
+                    text = f"is {json_kind(kind)}, not a string: apiKey, http, oauth2, openIdConnect or mutualTLS"
+                    findings.append(Finding(ERROR, path_of("securitySchemes", name, "type"), text, v, "wrong-type"))
                 else:
                     _enum(
                         findings,

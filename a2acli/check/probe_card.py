@@ -147,12 +147,13 @@ def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None)
 
 
 def _well_known(call: Any, base: str) -> list[Check]:
+    from a2acli.transport.card import get_card
     from a2acli.wire import CARD_PATHS
 
     out = []
     for path in CARD_PATHS:
         try:
-            ex = call.transport.get(base + path, label="card")
+            ex = get_card(call.transport, base + path)
         except A2acliError as e:
             out.append(
                 Check(

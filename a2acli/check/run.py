@@ -76,6 +76,7 @@ def run_check(
         checks, core, reports, failed = card_checks(opts)
         cards = reports
         if core is not None:  # else the failed discovery is the report's one finding
+            say_credential_destinations(opts, core, out)
             checks += probe(opts, core, read_only=read_only, webhook=webhook)
     if junit_path:
         from pathlib import Path
@@ -91,6 +92,28 @@ def run_check(
         lambda: report.render_text(out, target, checks, cards, strict=strict, show_info=card_only),
     )
     return failed or report.exit_code(checks, strict=strict)
+
+
+def say_credential_destinations(opts: CallOptions, core_card: dict[str, Any], out: Any) -> None:
+    """The probe sends the credentials to every interface it checks: one on another host than the
+    agent's is said on stderr once, as every other command says it (`credentials go to HOST`).
+    Where they must not go (--strict-origin, https to plain http) the probe's calls are refused
+    and the checks say so."""
+    from a2acli.check.probe import interfaces
+    from a2acli.errors import CredentialsWithheldError
+    from a2acli.pipeline.origin import check_origin, credential_headers
+
+    if not (opts.api_key or opts.bearer or opts.basic or opts.oauth or credential_headers(opts.headers, core_card)):
+        return
+    said: set[str] = set()
+    for itf in interfaces(core_card)[0]:
+        try:
+            note = check_origin(str(opts.url), itf.url, strict=False, insecure=opts.insecure)
+        except CredentialsWithheldError:
+            continue
+        if note and note not in said:
+            said.add(note)
+            out.warn(note)
 
 
 def invalid_card_error(doc: Any, url: str | None) -> Any:

@@ -221,22 +221,18 @@ def option(name: str) -> Any:
     )
 
 
-_TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"  # RFC 9110 token: a header name
-
-
 def check_header(name: str, value: str, what: str) -> tuple[str, str]:
-    """A header name and value that can be sent: a token name, a one-line printable ASCII value."""
-    import re
-
+    """A header name and value that can be sent (wire.headers: as h11 checks them), and a value
+    in ASCII; else a usage error that never quotes the value."""
     from a2acli.errors import UsageError
+    from a2acli.wire.headers import name_problem, shown, value_problem
 
-    if not re.fullmatch(_TOKEN, name):
-        shown = name if len(name) <= 64 and name.isprintable() else name[:64].encode("unicode_escape").decode() + "…"
+    if name_problem(name):
         raise UsageError(
-            f"{what}: {shown!r} is not a header name",
+            f"{what}: {shown(name)!r} is not a header name",
             hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
         )
-    if "\r" in value or "\n" in value:
+    if value_problem(value) == "it has a line break":
         raise UsageError(
             f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line"
         )
@@ -245,7 +241,7 @@ def check_header(name: str, value: str, what: str) -> tuple[str, str]:
             f"{what}: the value of {name} is not ASCII (the value is not shown)",
             hint="header names and values travel as ASCII: percent-encode or base64 the value",
         )
-    if any(ord(c) < 0x20 and c != "\t" or ord(c) == 0x7F for c in value):
+    if value_problem(value):
         raise UsageError(
             f"{what}: the value of {name} holds a control character (the value is not shown)",
             hint="header values are printable text",
@@ -331,7 +327,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag"))
         for s in _PARSED
     }
-    v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> http://host:port)
+    v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> https://host:port, loopback http://)
     wire, version_auto = _version(v, res)
     transports = list(parsed["transport"])  # settings.values.parse_transports, the one reading
     if res.warnings:
@@ -371,6 +367,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         basic=basic,
         bearer=bearer,
         oauth=tuple(sorted(res.auth.items())),
+        oauth_home=_oauth_home(res),
         no_timeout=parsed["timeout"] is None
         and res.sources["timeout"] != "default"
         and v.get("timeout") not in (None, ""),
@@ -402,6 +399,15 @@ def _headers(res: Any, merged: dict[str, Any]) -> list[tuple[str, str]]:
     headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
     headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
     return headers + [parse_header(h) for h in (merged.get("header") or [])]
+
+
+def _oauth_home(res: Any) -> str | None:
+    """The agent the [auth] table's token is for, read as --url reads it (a bare host: https://)."""
+    if not res.auth_home:
+        return None
+    from a2acli.net import agent_reference
+
+    return agent_reference(res.auth_home)
 
 
 def _as_v1(value: str | None) -> bool:

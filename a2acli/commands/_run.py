@@ -119,12 +119,14 @@ def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
 
 def print_traceback(e: BaseException) -> None:
     """--debug: the traceback on stderr, each chained exception included, secrets redacted (an
-    httpx error quotes the header value it refused)."""
+    httpx error quotes the header value it refused), and control characters escaped as in every
+    other view (an agent's error text may carry ESC or BEL: render.safe)."""
     import traceback
 
     from a2acli.redact import text
+    from a2acli.render.safe import visible
 
-    sys.stderr.write(text("".join(traceback.format_exception(type(e), e, e.__traceback__))))
+    sys.stderr.write(visible(text("".join(traceback.format_exception(type(e), e, e.__traceback__)))))
     sys.stderr.flush()
 
 

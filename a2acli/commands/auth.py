@@ -78,6 +78,7 @@ def _status_json(
         "expiresAt": expires,
         "expiresIn": round(expires - now) if expires is not None else None,
         "refreshable": refreshable,
+        "audience": entry.get("audience"),
         "idToken": _id_token_json(identity) if isinstance(identity, dict) else None,
     }
 
@@ -110,6 +111,8 @@ def _status_lines(pname: str, cc: Any, entry: dict[str, Any], expires: float | N
         lines.append(f"Token: {redact.mask(entry['access_token'])} ({when})")
     else:
         lines.append("Token: none cached")
+    if entry.get("audience"):  # the agent it was got for: it is sent there, or where a card names its token endpoint
+        lines.append(f"Audience: {entry['audience']}")
     identity = entry.get("identity")
     if isinstance(identity, dict):
         lines += [f"Signed in as: {_who(identity)}", f"ID token signature: {identity.get('signature')}"]

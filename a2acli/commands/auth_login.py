@@ -333,6 +333,10 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
         if given and not edit.get(("profiles", pname, name)):  # the catalog is what -u catalog:NAME reads
             edit.set(("profiles", pname, name), settings.check_value(name, given))
     edit.save()
+    if home := auth.audience(conn.agent_ref):  # the agent the token is for (issue 35): it goes nowhere else
+        entry["audience"] = home
+    if plan.cc.issuer:
+        entry["issuer"] = plan.cc.issuer
     auth.store(pname, entry)
 
 

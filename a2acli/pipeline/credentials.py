@@ -33,6 +33,22 @@ def learn_secrets(redactor: Any, opts: Any) -> None:
     redactor.add(dict(opts.oauth).get("client-secret"))
 
 
+def _check_card_header(name: str, where: str) -> None:
+    """The header (or cookie) name the card's apiKey scheme gives, checked as h11 checks a name
+    before anything is sent: a name that cannot be one is the card's fault (exit 1), and the
+    call is not made."""
+    from a2acli.wire.headers import name_problem, shown
+
+    problem = name_problem(name)
+    if problem:
+        from a2acli.errors import CardInvalidError
+
+        raise CardInvalidError(
+            f"the Agent Card's apiKey scheme puts the key in the {where} {shown(name)!r}, which is no {where} name: {problem}; nothing was sent",
+            hint="the card is at fault; to call the agent anyway, pass --endpoint URL with -H 'NAME: KEY' under a valid name",
+        )
+
+
 class SessionCredentials:
     """The credentials of one session. `host` is the session (its `opts`, `out`, `transport`,
     `redactor`, and `target` for the card)."""
@@ -45,6 +61,7 @@ class SessionCredentials:
         self._oauth_cached = False  # the token came from the cache (a 401 may mean it was revoked)
         self._origin_said = False
         self._insecure_said = False
+        self._scope: bool | None = None  # whether the profile's OAuth2 token may go to this agent (oauth_in_scope)
 
     @property
     def opts(self) -> Any:
@@ -78,6 +95,8 @@ class SessionCredentials:
         sent: set[str] = set()
         if opts.api_key and self.accepts("api-key"):
             where, name = api_key_placement(self.host.target.card)
+            if where != "query":
+                _check_card_header(name, where)
             {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = opts.api_key
             self.host.redactor.add(**({"query": name} if where == "query" else {"header": name}))
             sent.add("api-key")
@@ -91,7 +110,7 @@ class SessionCredentials:
             creds.headers["Authorization"] = f"Basic {encoded}"
             self.host.redactor.add(encoded)
             sent.add("basic")
-        elif opts.oauth and not opts.bearer and self.accepts("oauth"):
+        elif opts.oauth and not opts.bearer and self.accepts("oauth") and self.oauth_in_scope():
             token = self.oauth_token()
             if token:
                 creds.headers["Authorization"] = f"Bearer {token}"
@@ -133,6 +152,69 @@ class SessionCredentials:
             self.host.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
         return False
 
+    def oauth_in_scope(self) -> bool:
+        """Whether the profile's OAuth2 token may go to this call's agent (issue 35): a token goes
+        only to the agent it was got for (the origin of the url beside the profile's [auth] table,
+        or the audience its cache entry records), or to an agent whose card names the same token
+        endpoint or issuer. Elsewhere it is withheld, said once with how to send a token there."""
+        if self._scope is None:
+            self._scope = self._token_home_here()
+            if not self._scope:
+                self.host.out.warn(self._out_of_scope())
+        return self._scope
+
+    def _token_home_here(self) -> bool:
+        from a2acli import auth
+        from a2acli.wire.security import names_token_server
+
+        opts = self.opts
+        cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
+        if cc is None:
+            return True  # no token to send
+        entry = self._cache_entry(cc)
+        target = self.host.target
+        given = target.located.reference if target.located is not None else opts.url
+        if opts.oauth_home and not opts.endpoint and opts.oauth_home == given:
+            return True  # the profile's own agent (a catalog entry or a card file as well as a URL)
+        here = auth.audience(opts.endpoint or opts.url)
+        if here is not None and here in {auth.audience(opts.oauth_home), entry.get("audience")}:
+            return True
+        identity = entry.get("identity")
+        iss = identity.get("iss") if isinstance(identity, dict) else None
+        issuers = tuple(str(i) for i in (entry.get("issuer"), iss) if i)
+        return target.card is not None and names_token_server(target.card, cc.token_url, issuers)
+
+    def _cache_entry(self, cc: Any) -> dict[str, Any]:
+        from a2acli import auth
+
+        entry = auth.load_cache().get(auth.cache_key(self.opts.profile, cc.token_url))
+        return entry if isinstance(entry, dict) else {}
+
+    def _out_of_scope(self) -> str:
+        """The warning of a withheld profile token: whose it is, for which agent, and how to send
+        a token to this one deliberately."""
+        import shlex
+
+        from a2acli import auth
+
+        opts = self.opts
+        cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
+        token_url = cc.token_url if cc else "?"
+        home = auth.audience(opts.oauth_home) or (self._cache_entry(cc).get("audience") if cc else None)
+        agent = opts.endpoint or opts.url or "?"
+        here = auth.audience(agent) or agent
+        profile = opts.profile or "default"
+        whose = f"it is for {home}" if home else "the profile names no agent"
+        card = (
+            f"this agent's card names neither its token endpoint ({token_url}) nor its issuer"
+            if self.host.target.card is not None
+            else f"no card is read to name its token endpoint ({token_url})"
+        )
+        return (
+            f"the OAuth2 token of profile {profile} is not sent to {here}: {whose}, and {card}; "
+            f"to send a token there deliberately, pass --bearer TOKEN, or make it the profile's agent: a2a config set --profile {shlex.quote(profile)} url {shlex.quote(agent)}"
+        )
+
     def oauth_token(self) -> str | None:
         """The profile's OAuth2 token (client credentials): cached, or requested when expired.
         --offline never requests one: it shows a placeholder unless a cached token is still good."""
@@ -155,6 +237,7 @@ class SessionCredentials:
                     verify=tls_verify(self.host.transport.cfg),
                     timeout=opts.timeout,
                     note=self.host.out.note if opts.debug else None,
+                    for_agent=opts.oauth_home if auth.audience(opts.oauth_home) else opts.endpoint or opts.url,
                 )
             self.host.redactor.add(self._oauth_token)
         return self._oauth_token

@@ -32,6 +32,9 @@ class CallOptions(NamedTuple):
     cert: str | None = None
     key: str | None = None
     oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
+    oauth_home: str | None = (
+        None  # the agent that [auth] table is for (its section's url, as read): where its token goes
+    )
     timeout: float | None = None
     no_timeout: bool = False  # --timeout 0 (any source): no bound at all, not even a unary call's default
     max_body: int = MAX_BODY_BYTES  # --max-body: bytes of one answer, one stream event, one input file

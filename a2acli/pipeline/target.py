@@ -93,15 +93,17 @@ class Target:
             raise CardInvalidError(
                 f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url"
             )
-        self.card = to_core_card(fetched.doc)
+        from a2acli.wire.endpoints import card_problems, usable_card
+
+        core = to_core_card(fetched.doc)
+        problems = card_problems(core)
+        self.card = usable_card(core)  # what a call reads, of the kinds it reads (the rest: said below)
         self.card_doc = fetched.doc
         vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
         self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
             (self.out.warn if level == "warn" else self.out.note)(text)
-        from a2acli.wire.endpoints import card_problems
-
-        if problems := card_problems(self.card):
+        if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             self.out.warn(
                 f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding"

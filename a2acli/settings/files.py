@@ -278,9 +278,9 @@ def _secrets_in(data: dict[str, Any]) -> tuple[str, ...]:
             held.extend(f"{prefix}auth.{k}" for k, secret in AUTH_KEYS.items() if secret and auth.get(k))
         headers = sec.get("headers")
         if isinstance(headers, dict) and headers:
-            from a2acli.redact import HARMLESS_HEADERS
+            from a2acli.redact import given_secret
 
-            held.extend(f"{prefix}headers.{k}" for k in headers if str(k).lower() not in HARMLESS_HEADERS)
+            held.extend(f"{prefix}headers.{k}" for k in headers if given_secret(str(k)))
 
     scan("", data)
     for table in ("profiles", "agents"):

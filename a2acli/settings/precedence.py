@@ -71,8 +71,11 @@ def agent_match(key: str, ref: str) -> int | None:
         return len(key) if key.strip() == ref.strip() else None
     ks, kh, kp, kpath = k
     rs, rh, rp, rpath = r
-    if not rs:  # a bare host:port given to --url is read as http://
-        rs, rp = "http", rp or 80
+    if not rs:  # a bare host:port given to --url is read as https:// (http:// on loopback: net.bare_scheme)
+        from a2acli.net import bare_scheme
+
+        rs = bare_scheme(rh)
+        rp = rp or {"http": 80, "https": 443}[rs]
     if kh != rh or (ks and ks != rs) or (kp is not None and kp != rp):
         return None
     if kpath and rpath != kpath and not rpath.startswith(kpath + "/"):
@@ -182,6 +185,9 @@ class Resolved(NamedTuple):
     agents: tuple[str, ...] = ()  # the agent scopes applied (their labels)
     where: dict[str, tuple[str, str | None]] = {}  # noqa: RUF012  (read-only) a file source's label -> (path, section)
     catalogs: tuple[tuple[str, str], ...] = ()  # named agent catalogs ([catalogs] tables): (name, URL or file)
+    auth_home: str | None = (
+        None  # the agent of the section whose [auth] table applies: its url (an agent scope's: the agent it matched)
+    )
 
 
 def resolve(flags: dict[str, Any], profile: str | None = None, config: str | None = None) -> Resolved:
@@ -196,7 +202,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
     for layer in layers:
         check_types(layer)
     values, sources, rank = _pick_values(flags, layers)
-    headers, catalogs, auth = _tables(layers, values, sources)
+    headers, catalogs, auth, auth_home = _tables(layers, values, sources)
     warnings += filter(None, (_exposed(f) for f in files))
     wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
     return Resolved(
@@ -212,6 +218,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
         tuple(agents),
         wheres,
         tuple(catalogs.items()),
+        auth_home,
     )
 
 
@@ -246,10 +253,11 @@ def _layers(
 
 def _tables(
     layers: list[Layer], values: dict[str, Any], sources: dict[str, str]
-) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, str], str | None]:
     """The [headers], [catalogs] and [auth] tables of the layers, each entry (into `values` and
     `sources` too, as header.NAME, catalog.NAME, auth.KEY): a header or catalog from the highest
-    layer that names it, the [auth] table whole from the highest layer that has one."""
+    layer that names it, the [auth] table whole from the highest layer that has one; and the
+    agent that layer is for (its url; an agent scope's, the agent it matched), None when it names none."""
     headers: dict[str, tuple[str, str]] = {}  # lower-case name -> (name, value)
     for layer in layers:
         for k, v in (layer.values.get("headers") or {}).items():
@@ -263,13 +271,16 @@ def _tables(
                 catalogs[str(k)] = str(v)
                 values[f"catalog.{k}"], sources[f"catalog.{k}"] = str(v), layer.label
     auth: dict[str, str] = {}
+    home: Any = None
     for layer in layers:
         if layer.values.get("auth"):
             auth = {str(k): str(v) for k, v in layer.values["auth"].items()}
             for k, v in auth.items():
                 values[f"auth.{k}"], sources[f"auth.{k}"] = v, layer.label
+            scope = (layer.section or "").startswith("agents.")
+            home = (values.get("url") or values.get("endpoint")) if scope else layer.values.get("url")
             break
-    return headers, catalogs, auth
+    return headers, catalogs, auth, str(home) if isinstance(home, str) and home else None
 
 
 def _exposed(f: ConfigFile) -> str | None:

@@ -47,6 +47,18 @@ def card_candidates(url: str) -> list[str]:
     return out
 
 
+def get_card(transport: Transport, url: str) -> Exchange:
+    """The GET of a public Agent Card (A2ACLI_AUTH_008): no credential of any kind. The
+    credential flags and a profile's token never reach it (transport.get adds none); of the
+    headers the user gave (`-H`, `--svc-param`, a profile's headers), those that carry a secret by
+    the rule `--debug` redacts by (redact.given_secret) are left out, the harmless ones (tracing,
+    tenant, A2A-Extensions) go."""
+    from a2acli.redact import given_secret
+
+    secret = frozenset(name.lower() for name, _ in transport.cfg.headers if given_secret(name))
+    return transport.get(url, label="card", drop=secret)
+
+
 def fetch_card(transport: Transport, url: str) -> FetchedCard:
     if url.startswith("file://") or (not urlsplit(url).scheme and Path(url).suffix == ".json"):
         path = Path(unquote(urlsplit(url).path) if url.startswith("file://") else url)
@@ -65,7 +77,7 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
         return FetchedCard(path.resolve().as_uri(), doc, None)
     tried: list[str] = []
     for cand in card_candidates(url):
-        ex = transport.get(cand, label="card")
+        ex = get_card(transport, cand)
         if cand == url and not urlsplit(url).path.endswith(
             ".json"
         ):  # the URL as given: a card, or where an agent is mounted

@@ -111,21 +111,31 @@ class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to de
 
 
 def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
-    """httpx's `verify`: a bool for the defaults, an SSL context for --cacert / --cert.
-    Unreadable or non-PEM files are usage errors (exit 2)."""
-    if not (cfg.cacert or cfg.cert):
+    """httpx's `verify`: a bool for the defaults, an SSL context for --cacert / --cert or the
+    environment's SSL_CERT_FILE / SSL_CERT_DIR (read as httpx reads them; --cacert wins, and
+    --cert keeps them). Unreadable or non-PEM files are usage errors (exit 2), whichever named them."""
+    import os
+
+    env_file, env_dir = os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
+    if not (cfg.cacert or cfg.cert or (not cfg.insecure and (env_file or env_dir))):
         return not cfg.insecure
     from a2acli.errors import UsageError
 
+    named = cfg.cacert if cfg.cacert else f"SSL_CERT_FILE={env_file}" if env_file else f"SSL_CERT_DIR={env_dir}"
     try:
-        # without --cacert, httpx's defaults: certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR
-        ctx = ssl.create_default_context(cafile=cfg.cacert) if cfg.cacert else httpx.create_ssl_context(verify=True)
+        if cfg.cacert:
+            ctx = ssl.create_default_context(cafile=cfg.cacert)
+        elif env_file or env_dir:
+            if env_dir and not env_file and not os.path.isdir(env_dir):
+                raise FileNotFoundError(2, "No such directory")
+            ctx = ssl.create_default_context(cafile=env_file or None, capath=None if env_file else env_dir)
+        else:  # --cert alone: httpx's default CAs (certifi's bundle)
+            ctx = httpx.create_ssl_context(verify=True)
     except (OSError, ssl.SSLError) as e:
         raise UsageError(
-            f"cannot load the CA bundle {cfg.cacert or 'named by SSL_CERT_FILE / SSL_CERT_DIR'}: {getattr(e, 'strerror', None) or e}",
+            f"cannot load the CA bundle {named}: {getattr(e, 'strerror', None) or e}",
             hint="--cacert takes a PEM file of CA certificates"
-            if cfg.cacert
-            else "point SSL_CERT_FILE at a PEM bundle of CA certificates (or unset it); --cacert PATH does the same",
+            + ("" if cfg.cacert else "; fix or unset the environment variable (it names the CAs to trust)"),
         ) from None
     if cfg.insecure:
         ctx.check_hostname = False

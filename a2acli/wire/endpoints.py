@@ -55,6 +55,53 @@ def card_problems(card: Any) -> list[str]:
     return out
 
 
+# The card's members a call reads, by the JSON kind it reads them as (A2A §4.4.1): what `usable_card`
+# keeps. A list's items of another kind are dropped, a member of another kind goes.
+_CARD_KINDS: dict[str, Any] = {
+    "supportedInterfaces": [dict],
+    "capabilities": {"extensions": [dict]},
+    "skills": [
+        {"tags": [str], "examples": [str], "inputModes": [str], "outputModes": [str], "securityRequirements": [dict]}
+    ],
+    "securitySchemes": {"*": dict},
+    "securityRequirements": [dict],
+    "provider": {},
+    "signatures": [dict],
+    "defaultInputModes": [str],
+    "defaultOutputModes": [str],
+}
+
+
+def usable_card(card: Any) -> Any:
+    """A copy of a card (canonical V1) with only members of the kind a call reads them as: a
+    member of another kind dropped (`supportedInterfaces: true`, `capabilities: 5`), a list's items
+    of another kind dropped, nested likewise (issue 35). card_problems says what was wrong; the
+    card as fetched stays what `-o json` prints. Every reader of the session's card can then
+    trust the kinds, and a wrong one is a clean error (no interface, no scheme), not a TypeError."""
+    return _keep(card, _CARD_KINDS) if isinstance(card, dict) else card
+
+
+def _keep(value: Any, shape: Any) -> Any:
+    if isinstance(shape, list):  # a list of items of shape[0]
+        want = shape[0]
+        if isinstance(want, type):
+            return [v for v in value if isinstance(v, want)]
+        return [_keep(v, want) for v in value if isinstance(v, dict)]
+    out = dict(value)
+    for key, want in shape.items():
+        if key == "*":  # every member: of this kind
+            out = {k: v for k, v in out.items() if isinstance(v, want)}
+            continue
+        if key not in out:
+            continue
+        kind = list if isinstance(want, list) else dict
+        if not isinstance(out[key], kind):
+            del out[key]
+        else:
+            out[key] = _keep(out[key], want)
+    return out
+
+
 class VersionNotOfferedError(A2acliError):
     """The Agent Card offers no interface for the version asked for: the condition A2A names
     VersionNotSupportedError. When the version is offered, only not over the --transport asked

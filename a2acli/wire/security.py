@@ -67,11 +67,13 @@ def required_names(card: Any) -> list[str]:
     """The scheme names the card's requirements (card-wide, then per skill) name, in order."""
     if not isinstance(card, dict):
         return []
-    holders = [card] + [s for s in (card.get("skills") or []) if isinstance(s, dict)]
+    skills = card.get("skills")
+    holders = [card] + [s for s in (skills if isinstance(skills, list) else []) if isinstance(s, dict)]
     names: list[str] = []
     for holder in holders:
         for key in ("securityRequirements", "security"):
-            for req in holder.get(key) or []:
+            reqs = holder.get(key)
+            for req in reqs if isinstance(reqs, list) else []:  # a requirement list of another kind: none
                 if not isinstance(req, dict):
                     continue
                 schemes = req.get("schemes")
@@ -180,6 +182,27 @@ def oauth_flows(card: Any) -> list[OAuthFlow]:
         if body.get("oauth2MetadataUrl"):
             out.append(OAuthFlow(name, "discovery", discovery_url=str(body["oauth2MetadataUrl"])))
     return out
+
+
+_DISCOVERY_SUFFIXES = ("/.well-known/openid-configuration", "/.well-known/oauth-authorization-server")
+
+
+def _same_url(a: str, b: str) -> bool:
+    return a.strip().rstrip("/").lower() == b.strip().rstrip("/").lower()
+
+
+def names_token_server(card: Any, token_url: str, issuers: tuple[str, ...] = ()) -> bool:
+    """Whether the card's OAuth2 flows name this token endpoint, or its discovery URLs one of
+    these issuers (`ISSUER/.well-known/openid-configuration`, RFC 8414's path): an agent that
+    trusts the same authorization server, to which a token got from it may go (issue 35)."""
+    for flow in oauth_flows(card):
+        if flow.token_url and _same_url(flow.token_url, token_url):
+            return True
+        url = flow.discovery_url.strip()
+        for suffix in _DISCOVERY_SUFFIXES:
+            if url.endswith(suffix) and any(_same_url(url[: -len(suffix)], i) for i in issuers if i):
+                return True
+    return False
 
 
 # -- in-task authorization (A2A §7.6) --------------------------------------------------------------

@@ -308,11 +308,17 @@ def test_explicit_bearer_wins_over_the_profile_token(cli, cfg, respx_mock):
 
 
 def test_offline_never_asks_for_a_token(cli, cfg, respx_mock):
-    for key, value in (("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
+    for key, value in (("url", AGENT), ("auth.token-url", TOKEN_URL), ("auth.client-id", "cli"), ("auth.client-secret", "s3cret")):
         cli("config", "set", "--profile", "prod", key, value)
     result = cli("tasks", "get", "t-1", "--rpc-url", RPC, "--profile", "prod", "--offline")
     assert result.exit_code == 0, result.stderr
     assert "Authorization: <redacted>" in result.stdout
+    assert not respx_mock.calls
+    # issue 35: an endpoint on another origin is not the profile's agent: no token, and said so
+    other = cli("tasks", "get", "t-1", "--rpc-url", "http://other.test/rpc", "--profile", "prod", "--offline")
+    assert other.exit_code == 0, other.stderr
+    assert "Authorization" not in other.stdout
+    assert "the OAuth2 token of profile prod is not sent to http://other.test: it is for http://agent.test" in other.stderr
     assert not respx_mock.calls
 
 
@@ -338,6 +344,9 @@ def test_token_url_from_the_card(cli, cfg, respx_mock):
     assert_no_credentials(card_route.calls.last.request)
     prof = tomllib.loads(cfg.read_text())["profiles"]["prod"]
     assert prof["url"] == AGENT and prof["auth"]["token-url"] == TOKEN_URL
+    # issue 35: the token is recorded with the agent it was got for, and status shows it
+    assert json.loads(cfg.with_name("tokens.json").read_text())[f"prod {TOKEN_URL}"]["audience"] == AGENT
+    assert f"Audience: {AGENT}" in cli("auth", "status", "--profile", "prod").stdout
 
 
 def test_card_without_oauth_is_exit_2(cli, cfg, respx_mock):

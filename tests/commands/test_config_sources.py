@@ -349,9 +349,11 @@ def test_how_an_agent_scope_matches(cli, where, url, bearer, timeout):
 @pytest.mark.parametrize(
     ("key", "ref", "match"),
     [
-        ("other.test", "other.test:9000", 0),  # a bare host:port agent (read as http://)
-        ("http://other.test:9000", "other.test:9000", 0),
-        ("https://other.test:9000", "other.test:9000", None),
+        ("other.test", "other.test:9000", 0),  # a bare host:port agent (read as https://, issue 35)
+        ("http://other.test:9000", "other.test:9000", None),
+        ("https://other.test:9000", "other.test:9000", 0),
+        ("http://127.0.0.1:9000", "127.0.0.1:9000", 0),  # loopback: http://
+        ("https://localhost:9000", "localhost:9000", None),
         ("other.test:9000", "https://other.test:9000/a", 0),
         ("other.test:9000", "https://other.test:9001", None),
         ("https://a.test/team", "https://a.test/teams", None),  # a path matches whole segments

@@ -94,6 +94,23 @@ def test_traceback_only_with_debug(cli, agent):
     assert traced.exit_code == 1 and "Traceback (most recent call last)" in traced.stderr and "RpcError" in traced.stderr
 
 
+@pytest.mark.parametrize("command", [["tasks", "get", "t-1"], ["send", "hi"]])
+@pytest.mark.parametrize("where", ["message", "data", "http"])
+def test_debug_escapes_the_agents_error_text(cli, agent, command, where):
+    """Issue 35: --debug printed an agent's error text raw (ESC, BEL: a terminal's title or
+    clipboard rewritten); it is escaped as every other view escapes it."""
+    hostile = "boom \x1b]0;pwned\x07 \x1b[2J \x9b done"
+    if where == "http":
+        agent.post(RPC).respond(500, text=hostile)
+    else:
+        agent.post(RPC).respond(json=rpc_error(-32603, hostile if where == "message" else "m", data=hostile if where == "data" else None))
+    result = cli(*command, "-u", AGENT, "--debug")
+    assert result.exit_code == 1, result.stderr
+    for raw in ("\x1b", "\x07", "\x9b"):
+        assert raw not in result.stderr + result.stdout
+    assert "pwned" in result.stderr  # shown, escaped (or JSON-escaped in a body)
+
+
 # -- retries ----------------------------------------------------------------------------------------
 
 

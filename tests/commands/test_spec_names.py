@@ -73,15 +73,15 @@ def test_config_show_names_the_agent_card_env_var(cli):
 @pytest.mark.parametrize(
     "given,fetched",
     [
-        ("agent.test", "http://agent.test/.well-known/agent-card.json"),
-        ("agent.test:8080", "http://agent.test:8080/.well-known/agent-card.json"),
+        ("agent.test", "https://agent.test/.well-known/agent-card.json"),  # a bare host: https (issue 35)
+        ("agent.test:8080", "https://agent.test:8080/.well-known/agent-card.json"),
         ("127.0.0.1:41241", "http://127.0.0.1:41241/.well-known/agent-card.json"),
         ("localhost:41241/a2a", "http://localhost:41241/a2a/.well-known/agent-card.json"),
         ("https://agent.test", "https://agent.test/.well-known/agent-card.json"),
         ("https://agent.test/cards/me.json", "https://agent.test/cards/me.json"),
     ],
 )
-def test_a_bare_host_is_http_and_an_origin_gets_the_well_known_path(cli, respx_mock, given, fetched):
+def test_a_bare_host_is_https_loopback_http_and_an_origin_gets_the_well_known_path(cli, respx_mock, given, fetched):
     respx_mock.get("http://localhost:41241/a2a").respond(404)  # a URL with a path is tried as-is first
     route = respx_mock.get(fetched).respond(json=v1_card())
     result = cli("card", "get", "-a", given, "-o", "json")
@@ -125,7 +125,8 @@ def test_agent_reference_forms(tmp_path, monkeypatch):
     (tmp_path / "agent.test").write_text("{}")  # a file wins over a host of the same name
     assert agent_reference("agent.test") == (tmp_path / "agent.test").resolve().as_uri()
     assert agent_reference("[::1]:8080") == "http://[::1]:8080"
-    assert agent_reference("host.example.") == "http://host.example."
+    assert agent_reference("host.example.") == "https://host.example."
+    assert agent_reference("127.1.2.3") == "http://127.1.2.3" and agent_reference("LOCALHOST:1") == "http://LOCALHOST:1"
     assert agent_reference("missing.json") == "missing.json"  # a card file to read (and say it is missing)
     assert agent_reference("./missing") == (tmp_path / "missing").as_uri()  # spelt as a path: a card file (missing: exit 3)
     assert agent_reference("http://x/a.json") == "http://x/a.json"

@@ -152,3 +152,32 @@ def test_ssl_cert_file_naming_no_bundle_is_a_usage_error(cli, monkeypatch, pki, 
     result = cli("card", "fetch", "-u", "https://127.0.0.1:1", *args)
     assert result.exit_code == 2, result.stderr
     assert "SSL_CERT_FILE" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- issue 35: the CA settings of the environment are read as the flags are -------------------------
+
+
+@pytest.mark.parametrize(("name", "bad"), [("SSL_CERT_FILE", "/no/such/ca.pem"), ("SSL_CERT_FILE", "NOTPEM"), ("SSL_CERT_DIR", "/no/such/dir")])
+def test_a_bad_ca_from_the_environment_is_a_usage_error(cli, https, pki, monkeypatch, name, bad):
+    """SSL_CERT_FILE=/nonexistent was an internal error where A2ACLI_CACERT with the same path is a
+    usage error (a directory of no certificates loads: OpenSSL looks in it per certificate)."""
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    monkeypatch.setenv(name, str(pki / "not-pem.txt") if bad == "NOTPEM" else bad)
+    result = cli("card", "fetch", "-u", https)
+    assert result.exit_code == 2, result.stderr
+    assert f"cannot load the CA bundle {name}=" in result.stderr and "internal error" not in result.stderr
+    assert "unset the environment variable" in result.stderr
+
+
+def test_the_environment_ca_is_trusted_and_kept_with_cert(cli, mtls, pki, monkeypatch):
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    monkeypatch.setenv("SSL_CERT_FILE", str(pki / "ca.pem"))
+    result = cli("card", "fetch", "-u", mtls, "--cert", str(pki / "client.pem"), "--key", str(pki / "client.key"))
+    assert result.exit_code == 0, result.stderr  # --cert no longer drops SSL_CERT_FILE
+    monkeypatch.setenv("SSL_CERT_FILE", "/no/such/ca.pem")
+    result = cli("card", "fetch", "-u", mtls, "--cert", str(pki / "client.pem"), "--key", str(pki / "client.key"))
+    assert result.exit_code == 2 and "SSL_CERT_FILE=/no/such/ca.pem" in result.stderr
+    # --cacert wins over the environment
+    result = cli("card", "fetch", "-u", mtls, "--cacert", str(pki / "ca.pem"), "--cert", str(pki / "client.pem"), "--key", str(pki / "client.key"))
+    assert result.exit_code == 0, result.stderr

@@ -130,7 +130,7 @@ def test_a_catalog_reference_cannot_be_mistaken_for_a_host_a_url_or_a_path(tmp_p
     monkeypatch.chdir(tmp_path)
     assert catalog_entry("catalog:weather") == "weather"
     assert catalog_entry("catalog:team/weather") == "team/weather"
-    assert catalog_entry("catalog:8080") is None and agent_reference("catalog:8080") == "http://catalog:8080"  # a host named catalog
+    assert catalog_entry("catalog:8080") is None and agent_reference("catalog:8080") == "https://catalog:8080"  # a host named catalog (bare: https)
     assert catalog_entry("catalog:8080/agent") is None
     assert catalog_entry("http://catalog:80/") is None and catalog_entry("./catalog:x") is None
     (tmp_path / "catalog:weather").write_text("{}")

@@ -102,7 +102,8 @@ def unwrap_case(scheme: Any) -> Any:
 def _core_scheme(scheme: dict[str, Any], notes: Notes) -> dict[str, Any]:
     scheme = unwrap_case(scheme)
     if "type" in scheme:
-        if (key := _SCHEME_KEYS.get(scheme["type"])) is None:
+        kind = scheme["type"]
+        if (key := _SCHEME_KEYS.get(kind) if isinstance(kind, str) else None) is None:  # `type: []`: no kind
             note(notes, f"security scheme: type {scheme['type']!r} not recognised; left unchanged")
             return scheme
         scheme = {key: {k: v for k, v in scheme.items() if k != "type"}}
@@ -191,7 +192,8 @@ def to_core_card(card: dict[str, Any], notes: Notes) -> dict[str, Any]:
         interfaces = {
             (repr(primary["protocolBinding"]), repr(primary["url"])): primary
         }  # repr: a list or object is no key
-        for i in card.get("additionalInterfaces") or []:
+        extra = card.get("additionalInterfaces")
+        for i in extra if isinstance(extra, list) else []:  # `additionalInterfaces: 5`: none (issue 35)
             if isinstance(i, dict):
                 itf = _core_interface(i) | {"protocolVersion": version}
                 interfaces.setdefault((repr(itf.get("protocolBinding")), repr(itf.get("url"))), itf)
