@@ -67,9 +67,36 @@ def _pretty(value: Any, pad: str, out: list[str]) -> None:
 _SCALAR = json.JSONEncoder(ensure_ascii=False).encode  # no indent: the C encoder, no garbage
 
 
+# What json.loads refused with RecursionError before Python 3.13 (its C scanner then followed the
+# recursion limit, 1,000): from 3.13 it reads any depth, so the depth is checked here, one rule on
+# every Python.
+MAX_DEPTH = 900
+
+
+def too_deep(body: bytes | str, doc: Any) -> bool:
+    """Whether `doc` (read from `body`) nests more than MAX_DEPTH arrays and objects. The brackets
+    are counted first (in C): a usual answer has far fewer, and is not walked."""
+    opens = body.count(b"[") + body.count(b"{") if isinstance(body, bytes) else body.count("[") + body.count("{")
+    if opens <= MAX_DEPTH:
+        return False
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+    return False
+
+
 def loads(body: bytes, *, what: str = "response") -> Any:
     try:
-        return json.loads(body)
+        doc = json.loads(body)
+        if too_deep(body, doc):
+            raise RecursionError
+        return doc
     except RecursionError:
         raise InvalidResponseError(
             f"the {what} is JSON nested too deeply to read", hint="the agent sent JSON nested hundreds of levels deep"

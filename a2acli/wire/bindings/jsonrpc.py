@@ -137,6 +137,8 @@ class JsonRpcBinding:
             raise stream_error(_rpc_error(err or {"code": None, "message": data}, answer))
         try:
             doc = json.loads(data)
+            if envelope.too_deep(data, doc):
+                raise RecursionError
         except (ValueError, RecursionError):  # RecursionError: nested too deeply (as a unary answer)
             doc = envelope.loads(data.encode(), what="stream event")  # raises, naming what came
         if type(doc) is dict and "result" in doc and "error" not in doc:  # the usual event: no more calls than needed
