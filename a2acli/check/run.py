@@ -44,6 +44,10 @@ def run_check(
             f"one agent at a time, got {len(rest)}: {' '.join(rest)}",
             hint="a2a check URL, or a2a check card URL|FILE|-",
         )
+    if rest and not card_only:  # a bare host:port as -u reads it (https, http on loopback)
+        from a2acli.net import agent_reference
+
+        rest = [agent_reference(rest[0])]
     target = rest[0] if rest else opts.url
     if not target:
         raise UsageError(

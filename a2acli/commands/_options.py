@@ -262,7 +262,8 @@ def parse_header(text: str) -> tuple[str, str]:
         shown = f"-H '{first.group()} …'" if first else "an -H value"
         raise UsageError(
             f"{shown} is not 'Name: value' (the value is not shown)",
-            hint="e.g. -H 'X-Team: qa'; a colon follows the name",
+            hint="e.g. -H 'X-Team: qa'; a colon follows the name"
+            + ("; a header name has no space" if sep and name.strip() else ""),
         )
     return check_header(name.strip(), value.strip(), "-H")
 

@@ -231,6 +231,8 @@ def _run_both(
                 dumps.append(diffing.load_dump(directory))
             except UsageError:
                 dumps.append(diffing.Dump(str(directory), ()))
+        if transports:
+            _ran_over_asked(transports, dumps)
         first, second = runs
         if first["exit"] == 2:
             where = f"over {first['transport']}" if transports else "under 1.0"
@@ -242,6 +244,24 @@ def _run_both(
         if not answered and first["exit"] and second["exit"]:
             raise _failure(first["exit"], f"both runs failed: {first['error']}")
         return (dumps[0], dumps[1]), runs  # loaded into memory: the temporary files may go
+
+
+def _ran_over_asked(transports: list[str], dumps: list[Any]) -> None:
+    """Each side's calls went over the binding it names: a card without that interface makes the
+    run fall back to another (with a note), and a comparison labelled with a binding that was never
+    used would say nothing."""
+    from a2acli.errors import NotClaimedError
+    from a2acli.wire.bindings import by_flag
+
+    for asked, dump in zip(transports, dumps, strict=True):
+        want = by_flag(asked)
+        used = {e.binding for e in dump.exchanges if e.binding is not None}
+        if used and want not in used:
+            got = ", ".join(sorted(b.label for b in used))
+            raise NotClaimedError(
+                f"the {want.label} side ran over {got}: the agent's card offers no {want.label} interface",
+                hint="compare bindings the card lists (`a2a card fetch` shows them), or give --endpoint",
+            )
 
 
 def _check_diff_command(command: list[str], transports: list[str] | None) -> None:

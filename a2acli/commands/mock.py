@@ -185,9 +185,10 @@ def replay_command(
     from a2acli.commands._run import output_for
 
     out = output_for(opts)
+    from a2acli.net import agent_reference
     from a2acli.recording import replay
 
-    run = replay.replay(recorded, opts._replace(url=to, endpoint=None), out, save=save)
+    run = replay.replay(recorded, opts._replace(url=agent_reference(to), endpoint=None), out, save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
     _render_replay(run, report, out, lines, verbose=opts.verbose)
     raise typer.Exit(0 if report.equal and not run.failed else 1)

@@ -173,7 +173,16 @@ IMPLIED: dict[str, tuple[str, ...]] = {
         "response.headers.*",
         "response.shape*",  # JSON-RPC framing
     ),
-    "agent": ("request.headers.host",),
+    # the agent's address and name; the mock's own header naming the recording it answered from;
+    # how its HTTP server frames an answer (hop-by-hop: the connection, not the answer)
+    "agent": (
+        "request.headers.host",
+        "response.headers.server",
+        "response.headers.x-a2a-mock",
+        "response.headers.connection",
+        "response.headers.keep-alive",
+        "response.headers.transfer-encoding",
+    ),
     "client": ("request.headers.user-agent",),
 }
 _IMPLIED_GLOBS = {name: [_glob(p) for p in patterns] for name, patterns in IMPLIED.items()}

@@ -463,3 +463,17 @@ def test_the_same_card_keeps_its_verdict_and_counts_are_plural(cli, respx_mock):
     text = run_check(cli, "-o", "text").stdout
     assert "FAIL  card valid (A2A-Version 0.3): the same card as under 1.0: " in text
     assert ", 1 warning, " in text.splitlines()[-1]
+
+
+def test_a_bare_host_port_given_to_check_is_read_as_url_reads_it(cli):
+    """`a2a check localhost:PORT` reads the agent as `-u localhost:PORT` does (http on loopback),
+    not as a malformed --url (exit 2): nothing listens there, so discovery fails (exit 3)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = cli("check", f"localhost:{port}")
+    assert result.exit_code == 3, result.stdout + result.stderr
+    assert f"http://localhost:{port}/.well-known/agent-card.json" in result.stdout + result.stderr
+    assert "must be http(s)://" not in result.stdout + result.stderr

@@ -359,3 +359,25 @@ def test_check_against_the_mock_of_the_demo_agent_passes(a2a, mock_of, tmp_path)
     done = a2a("check", "-u", mock_of(str(tmp_path / "check")))
     assert done.returncode == 0, done.stdout + done.stderr
     assert " 0 failed" in done.stdout + done.stderr
+
+
+def test_replay_against_the_mock_of_its_own_recording_agrees(a2a, recording, mock_of):
+    """The mock's own headers (`Server`, `X-A2A-Mock`) are the agent's name, not its answer: a
+    recording replayed against its mock agrees (exit 0), with `--to` given as a bare host:port
+    (read as -u reads it: http on loopback)."""
+    url = mock_of(recording.dump("jsonrpc"))
+    done = a2a("replay", recording.dump("jsonrpc"), "--to", url.removeprefix("http://"), "-q")
+    assert done.returncode == 0, done.stderr
+    assert ": same: the answers agree" in done.stderr.rstrip().splitlines()[-1], done.stderr
+
+
+def test_diff_over_a_binding_the_card_does_not_offer_is_refused_not_compared(a2a, recording, mock_of):
+    """`--transport grpc` against an agent whose card lists no gRPC interface falls back to another
+    binding: `diff` says so (exit 1) instead of labelling a JSON-RPC run "gRPC" and agreeing."""
+    url = mock_of(recording.dump("jsonrpc"))
+    done = a2a("diff", "-u", url, "--transport", "grpc", "--transport", "rest", "--", *SEND)
+    if HAS_GRPC and "gRPC" in a2a("card", "fetch", "-u", url, "-o", "json").stdout:
+        pytest.skip("the mock's card lists gRPC here")
+    assert done.returncode == 1, done.stderr
+    assert "the gRPC side ran over JSON-RPC: the agent's card offers no gRPC interface" in done.stderr
+    assert "UnsupportedOperationError" in done.stderr and "same:" not in done.stderr
