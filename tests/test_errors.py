@@ -172,7 +172,7 @@ CONDITIONS = [
     ("invalid-answer", _answer(return_value=httpx.Response(200, text="not json")), [], "InvalidAgentResponseError", None, 1),
     ("invalid-result", _answer(return_value=httpx.Response(200, json=rpc_result("a string, not a task"))), [], "InvalidAgentResponseError", None, 1),
     ("body-too-large", _answer(return_value=httpx.Response(200, json=rpc_result({**TASK, "pad": "x" * 4096}))), ["--max-body", "1K"], "X_A2A_BODY_TOO_LARGE", None, 1),
-    ("broken-connection", _answer(side_effect=httpx.RemoteProtocolError("incomplete chunked read")), [], "X_A2A_CONNECTION_BROKEN", None, 1),
+    ("broken-connection", _answer(side_effect=httpx.RemoteProtocolError("peer closed connection without sending complete message body: incomplete chunked read")), [], "X_A2A_CONNECTION_BROKEN", None, 1),
     ("version-not-offered", _only_v0, [], "VersionNotSupportedError", None, 1),
     ("transport-not-offered", _only_unspoken, ["--transport", "rest"], "X_A2A_TRANSPORT_NOT_OFFERED", None, 1),
     ("ctrl-c", _answer(side_effect=_ctrl_c), [], "X_A2A_INTERRUPTED", None, 130),

@@ -279,15 +279,20 @@ def test_async_prints_the_ids_and_the_command_to_poll(cli, agent, version, wire)
         ("TASK_STATE_AUTH_REQUIRED", "needs authentication", "--api-key KEY 'continue'"),  # the credential this card's apiKey scheme takes
     ],
 )
-def test_interrupted_task_exits_0_with_a_note_and_the_resume_command_even_under_quiet(cli, agent, state, says, then):
+def test_interrupted_task_exits_0_with_a_note_and_the_resume_command_quiet_keeps_the_record(cli, agent, state, says, then):
     agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": state})}))
-    for quiet in ([], ["-q"]):  # -q: the user must act on it, so it stays
-        result = cli("send", "hi", "-u", AGENT, *quiet)
-        assert result.exit_code == 0
-        assert "Task: t-1\nContext: c-1\n" in result.stdout
-        assert f"\ntask t-1 is {state[11:].lower().replace('_', '-')}: it {says}" in "\n" + result.stderr  # a normal pause: a note...
-        assert "warning: task" not in result.stderr  # ...not a warning
-        assert f"\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} {then}\n" in result.stderr
+    result = cli("send", "hi", "-u", AGENT)
+    assert result.exit_code == 0
+    assert "Task: t-1\nContext: c-1\n" in result.stdout
+    assert f"\ntask t-1 is {state[11:].lower().replace('_', '-')}: it {says}" in "\n" + result.stderr  # a normal pause: a note...
+    assert "warning: task" not in result.stderr  # ...not a warning
+    assert f"\n  a2a send --task-id t-1 --context-id c-1 -u {AGENT} {then}\n" in result.stderr
+    # -q (CLI.md: warnings, errors and verdicts only; no hints, no notes): the record on stdout
+    # still names the task, its context and its state; the note and the command are dropped
+    quiet = cli("send", "hi", "-u", AGENT, "-q")
+    assert quiet.exit_code == 0
+    assert "Task: t-1\nContext: c-1\n" in quiet.stdout and state[11:].lower().replace("_", "-") in quiet.stdout
+    assert "a2a send --task-id" not in quiet.stderr and "task t-1 is" not in quiet.stderr
 
 
 @pytest.mark.spec("A2ACLI_INTERACT_004")

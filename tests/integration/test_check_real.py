@@ -141,7 +141,7 @@ def test_check_card_validates_the_served_card(a2a, demo_agent):
     assert all(f["severity"] == "info" for f in doc["cards"][0]["findings"])
 
 
-def test_a_server_that_is_not_an_agent_gets_the_report_in_every_form(a2a, tmp_path):
+def test_a_server_that_is_not_an_agent_gets_the_report_in_every_form(a2a, a2a_env, tmp_path):
     """Issue 36 item 5: `python3 -m http.server` has no card: the failed discovery is the report's
     finding as text, -o json and --junit, and the exit code stays 3 (no card there)."""
     import socket
@@ -151,7 +151,7 @@ def test_a_server_that_is_not_an_agent_gets_the_report_in_every_form(a2a, tmp_pa
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=a2a_env())
     try:
         url = f"http://127.0.0.1:{port}"
         for _ in range(100):  # until it listens
