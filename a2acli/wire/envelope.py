@@ -76,6 +76,8 @@ MAX_DEPTH = 900
 def too_deep(body: bytes | str, doc: Any) -> bool:
     """Whether `doc` (read from `body`) nests more than MAX_DEPTH arrays and objects. The brackets
     are counted first (in C): a usual answer has far fewer, and is not walked."""
+    if len(body) <= 2 * MAX_DEPTH:  # too short to open that many: the usual event, at no cost
+        return False
     opens = body.count(b"[") + body.count(b"{") if isinstance(body, bytes) else body.count("[") + body.count("{")
     if opens <= MAX_DEPTH:
         return False
