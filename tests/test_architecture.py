@@ -82,7 +82,7 @@ LAYERS: dict[str, set[str]] = {
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
     # with the receiver of `a2a webhook listen`; never commands (its typer wrapper imports it).
-    "check": {"errors", "wire", "transport", "pipeline", "render", "webhook"},
+    "check": {"errors", "wire", "net", "transport", "pipeline", "render", "webhook"},
     # the settings table, files, precedence, values and editing: below the pipeline and commands
     "settings": {"errors", "wire", "net", "redact"},
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
