@@ -156,18 +156,8 @@ def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:
 def tls_context(cfg: TransportConfig) -> ssl.SSLContext:
     """The TLS context of https:// calls: httpx's defaults (certifi's CA bundle, or SSL_CERT_FILE /
     SSL_CERT_DIR), or --cacert / --cert / --insecure."""
-    verify = tls_verify(cfg)
-    if not isinstance(verify, bool):
-        return verify
-    try:
-        return httpx.create_ssl_context(verify=verify)
-    except (OSError, ssl.SSLError) as e:  # SSL_CERT_FILE / SSL_CERT_DIR naming what is no CA bundle
-        from a2acli.errors import UsageError
-
-        raise UsageError(
-            f"cannot load the CA certificates named by SSL_CERT_FILE / SSL_CERT_DIR: {getattr(e, 'strerror', None) or e}",
-            hint="point SSL_CERT_FILE at a PEM bundle of CA certificates (or unset it); --cacert PATH does the same for one call",
-        ) from None
+    verify = tls_verify(cfg)  # SSL_CERT_FILE / SSL_CERT_DIR are read (and refused) there
+    return verify if not isinstance(verify, bool) else httpx.create_ssl_context(verify=verify)
 
 
 class Transport:
