@@ -148,6 +148,7 @@ class Runner:
             HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_STATE_HOME=str(home / ".local/state"),
             XDG_CACHE_HOME=str(home / ".cache"), PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
             NO_COLOR="1", COLUMNS="120", TERM="dumb", A2ACLI_DEMO_PORT=port, VIRTUAL_ENV=None,
+            SHELL=SHELL,  # the reader's login shell: CI runs with no $SHELL (`a2a completion install` reads it)
             A2ACLI_URL=agent.url,  # as README's tour sets it (`export A2ACLI_URL=…`) for the pages after it
         )  # fmt: skip
         self.ids: dict[str, str] = {}
