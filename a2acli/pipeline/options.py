@@ -1,8 +1,6 @@
 """The options of one call, resolved (flag > env > local file > global file > default): what the
 pipeline needs of the command line, and nothing of Typer."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple

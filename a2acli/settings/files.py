@@ -1,7 +1,5 @@
 """The files settings come from: the global config (ours, else the official CLI spec's .env), the local .env / .a2acli.toml found from the working directory up or given by --config, and how each is read."""
 
-from __future__ import annotations
-
 import os
 import re
 import stat
@@ -45,7 +43,7 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
     return {} if f is None else f.data
 
 
-def global_files(warnings: list[str]) -> list[ConfigFile]:
+def global_files(warnings: list[str]) -> "list[ConfigFile]":
     """The global files that exist, in the order they are read: ours, then the spec's `.env`
     (§8.3). A setting both give with different values is named in a warning (its values are not
     shown: a secret may be one of them); ours wins it."""

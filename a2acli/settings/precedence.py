@@ -1,7 +1,5 @@
 """Precedence: flag > environment > local file > global file > built-in default, with where each value came from (official CLI spec §6.4); profiles and agent scopes choose the file sections."""
 
-from __future__ import annotations
-
 import os
 import re
 import stat

@@ -1,7 +1,5 @@
 """The settings table: one row per setting (flags, help, environment variable, config key, default)."""
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from a2acli.wire import VERSION_CHOICES

@@ -1,7 +1,5 @@
 """Agent Card resolution: a base URL (well-known paths), a card URL, or a file:// card."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit

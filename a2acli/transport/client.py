@@ -6,8 +6,6 @@ no CA bundle. A call has one deadline (`--timeout`, a whole-call bound): each re
 what is left of it, and when it runs out every connection of the call is shut, so a read blocked
 on an answer's head or body ends at once (the sockets are known from httpx's `trace` extension)."""
 
-from __future__ import annotations
-
 import _thread
 import socket
 import ssl
@@ -493,7 +491,7 @@ class Transport:
     @contextmanager
     def stream(
         self, req: httpx.Request, *, label: str, idle: Callable[[], None] | None = None
-    ) -> Iterator[tuple[Exchange, Iterator[SseEvent]]]:
+    ) -> "Iterator[tuple[Exchange, Iterator[SseEvent]]]":
         """Send a prepared request and yield its exchange and its events as they arrive. A non-2xx
         answer is read whole into the exchange and has no events. `idle` is called before each
         read of the stream, once every event of what was read has been taken (sse.iter_events)."""

@@ -1,8 +1,6 @@
 """Vendor deviations, in one table. `spec` follows the official A2A specification; every other
 entry names exactly what its vendor does differently, so a user opts into it with `--dialect`."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -1,8 +1,6 @@
 """Pure choices made from an Agent Card: which interface (binding and URL) to call for a version, and
 where an API key goes. Cards are first brought to canonical V1 (translate.to_core_card)."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit

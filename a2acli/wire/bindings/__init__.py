@@ -7,8 +7,6 @@ its bodies' form). A binding is looked up by name here only (`binding_info`, `pa
 `by_flag`); elsewhere it is compared by identity or asked an attribute, never by its names
 (tests/test_architecture.py). Each module loads on first use."""
 
-from __future__ import annotations
-
 import importlib
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
@@ -106,10 +104,10 @@ def parse_transport(spelling: str) -> BindingInfo:
     return info
 
 
-_LOADED: dict[str, Binding] = {}
+_LOADED: "dict[str, Binding]" = {}
 
 
-def get_binding(info: BindingInfo) -> Binding:
+def get_binding(info: BindingInfo) -> "Binding":
     if not info.module:
         raise UsageError(f"a2a does not speak {info.card} yet", hint="use --transport jsonrpc or rest")
     if info.flag not in _LOADED:

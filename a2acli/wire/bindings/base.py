@@ -6,8 +6,6 @@ the interface URL, query, headers, body) and turns the answer, or each stream ev
 result (as the wire spelt it), its canonical V1 form, or an A2A error with the same name, code,
 hint and exit code whichever binding carried it."""
 
-from __future__ import annotations
-
 import json
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -30,7 +28,7 @@ class HttpRequest(NamedTuple):
 class Encoded(NamedTuple):
     """One call, encoded: the request to send and what reading its answer needs."""
 
-    spec: MethodSpec | None  # None: a method `a2a call` does not know
+    spec: "MethodSpec | None"  # None: a method `a2a call` does not know
     method: str  # the method as the binding names it on the wire (label of dumps and --debug)
     request: HttpRequest
     document: Any  # the JSON the body carries (shown by --offline -o json); None without a body
@@ -67,7 +65,7 @@ class Binding(Protocol):
 
     def encode(
         self,
-        spec: MethodSpec,
+        spec: "MethodSpec",
         core_params: Any,
         *,
         wire: Wire,
@@ -88,7 +86,7 @@ class Binding(Protocol):
         stream: bool | None,
     ) -> Encoded: ...
     def encode_other(
-        self, spec: MethodSpec, core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str
+        self, spec: "MethodSpec", core_params: Any, *, wire: Wire, dialect: Dialect, tenant: str
     ) -> Encoded | None: ...
     def read_unary(self, enc: Encoded, answer: Answer, warn: Warn = None) -> Any: ...
     def read_event(self, enc: Encoded, answer: Answer, event: str, data: str, warn: Warn = None) -> Any: ...
