@@ -39,7 +39,8 @@ _UNSET: Any = object()
 
 class Reply:
     """One answer: `result` as the wire spelt it, `core` its canonical V1 form (worked out on first
-    use when `decode` is given instead), `raw` the bytes (the body, or the event's data), the
+    use when `decode` is given instead), `raw` what crossed the wire (the body's bytes, or a stream
+    event's data as the SSE reader decoded it: text, which -o raw writes as it stands), the
     exchange, and for a stream event its `facts` (wire.shapes)."""
 
     __slots__ = ("result", "_core", "raw", "exchange", "_decode", "facts")
@@ -48,7 +49,7 @@ class Reply:
         self,
         result: Any,
         core: Any = _UNSET,
-        raw: bytes = b"",
+        raw: bytes | str = b"",
         exchange: Any = None,
         *,
         decode: Any = None,
@@ -623,7 +624,7 @@ class Call:
                     self._answered(enc, failed)
                     raise failed
                 events = 0
-                ids = self.event_ids
+                ids, check_deadline = self.event_ids, self.transport.check_deadline
                 for ev in stream:
                     if ev.id and not ids.fresh(ev.id):
                         events += 1
@@ -642,17 +643,17 @@ class Call:
                     # is not what the method promises ends the stream, exit 1, in each mode alike); a vouched
                     # event's canonical form is itself, or built when a view asks for it (text, --as v1)
                     if vouched is None:
-                        reply = Reply(result, decode(result), ev.data.encode(), ex, facts=facts)
+                        reply = Reply(result, decode(result), ev.data, ex, facts=facts)
                     elif vouched.same:
-                        reply = Reply(result, result, ev.data.encode(), ex, facts=facts)
+                        reply = Reply(result, result, ev.data, ex, facts=facts)
                     else:
-                        reply = Reply(result, raw=ev.data.encode(), exchange=ex, decode=core_of, facts=facts)
+                        reply = Reply(result, raw=ev.data, exchange=ex, decode=core_of, facts=facts)
                     ends = facts.ends if facts is not None else ends_stream(result, reply.core)
                     events += 1
                     if events == 1:
                         self._answered(enc)
                     yield reply
-                    self.transport.check_deadline()
+                    check_deadline()
                     if ends:
                         return
                 if not events:

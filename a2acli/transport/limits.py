@@ -204,7 +204,8 @@ class EventBound:
 
     def feed(self, chunk: bytes) -> None:
         seen = self._tail + chunk
-        end = max(seen.rfind(b"\n\n"), seen.rfind(b"\r\r"), seen.rfind(b"\r\n\r\n"))
+        end = seen.rfind(b"\n\n")  # the other two ends are looked for after it only (no second scan of the chunk)
+        end = max(end, seen.rfind(b"\r\r", end + 1), seen.rfind(b"\r\n\r\n", end + 1))
         if end >= 0:
             cut = end + (4 if seen.startswith(b"\r\n\r\n", end) else 2)
             self._since = len(seen) - cut

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from a2acli.wire.shapes import EventFacts
+from a2acli.wire.translate._common import FIELDS
 from a2acli.wire.translate.enums import _ROLES, _STATE_ALIASES, _STATES, to_core_role, to_core_task_state
 from a2acli.wire.translate.parts import _COMPAT_FLAG, to_core_part
 
@@ -48,8 +49,13 @@ class _Unsure(Exception):  # noqa: N818  (a signal: the long way decides)
     pass
 
 
+_PLAIN_KEYS = FIELDS | {"kind"}  # no underscore in any: the usual event's keys, checked in one set operation
+
+
 def _snake(obj: dict[str, Any]) -> bool:
     """A key the translators would rename (a snake_case spelling), or one that is no string."""
+    if obj.keys() <= _PLAIN_KEYS:  # every key a protocol field (the usual event): no string to build
+        return False
     return "_" in "".join(obj)  # TypeError for a key that is no string: _Unsure, by the caller
 
 
@@ -150,11 +156,42 @@ def _status(status: Any) -> tuple[Any, bool]:
     return state, (msg is None or _message(msg)) and same
 
 
+_STATUS_KEYS = frozenset(("state", "timestamp"))  # a status without a message or `kind`: the bulk of a stream
+
+
 def vouch(result: Any) -> EventFacts | None:
     """The facts of a stream event of any usual shape, checked in the same pass; None for one the
     long way must decode (a malformed one, or a rare spelling). `same` on the facts: the event is
     its own canonical V1 form (else core_of builds that)."""
-    found = _unwrap(result) if type(result) is dict else None
+    if type(result) is not dict:
+        return None
+    # the bulk of a stream first, in one flat pass: a status update (V1 wrapper or V0 `kind`) whose
+    # status is a state and a timestamp; exactly the verdict of the general pass below, which the
+    # test of this module checks on every shape it is given
+    inner = (
+        result.get("statusUpdate") if len(result) == 1 else result if result.get("kind") == "status-update" else None
+    )
+    if type(inner) is dict and inner.keys() <= _PLAIN_KEYS:
+        status = inner.get("status")
+        if type(status) is dict and status.keys() <= _STATUS_KEYS:
+            state = status.get("state")
+            canonical = _STATE_OF.get(state) if type(state) is str else None
+            if canonical is not None:
+                same = inner is not result and canonical == state and "final" not in inner and "kind" not in inner
+                return EventFacts(
+                    "status-update",
+                    inner.get("taskId"),
+                    inner.get("contextId"),
+                    canonical,
+                    inner.get("final") is True,
+                    same,
+                )
+    return _vouch(result)
+
+
+def _vouch(result: dict[str, Any]) -> EventFacts | None:
+    """vouch's general pass: any kind of event, any status."""
+    found = _unwrap(result)
     if found is None:
         return None
     key, inner, same = found
