@@ -227,7 +227,6 @@ def session(opts: CallOptions) -> Iterator[Any]:
 # -- the entry points the commands call -----------------------------------------------------------
 
 F = TypeVar("F", bound=Callable[..., None])
-_CAPTURE: list[Invocation] | None = None  # set by capture(): entry points record, and do not run
 
 
 class Invocation:
@@ -244,6 +243,7 @@ class Invocation:
 
     def run(self, opts: CallOptions) -> int:
         """Run it with `opts` in place of the parsed ones; its exit code."""
+        opts = opts._replace(capture=None)  # this time it runs
         args = tuple(opts if isinstance(a, CallOptions) else a for a in self.args)
         kwargs = {k: opts if isinstance(v, CallOptions) else v for k, v in self.kwargs.items()}
         LAST.pop("error", None)
@@ -261,27 +261,19 @@ class Invocation:
 
 
 def entry_point(fn: F) -> F:
-    """An entry point a command calls with its options: under capture() it is recorded instead."""
+    """An entry point a command calls with its options: when they carry a capture list (`a2a diff
+    -- CMD` parses the command with one: commands.invocation.Invocation.capture), it is recorded
+    there instead of run."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        if _CAPTURE is not None:
-            _CAPTURE.append(Invocation(fn, args, kwargs))
+        opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, CallOptions)), None)
+        if opts is not None and opts.capture is not None:
+            opts.capture.append(Invocation(fn, args, kwargs))
             return
         fn(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-@contextmanager
-def capture() -> Iterator[list[Invocation]]:
-    """While open, entry points record what they were asked to do instead of doing it."""
-    global _CAPTURE
-    saved, _CAPTURE = _CAPTURE, []
-    try:
-        yield _CAPTURE
-    finally:
-        _CAPTURE = saved
 
 
 @entry_point

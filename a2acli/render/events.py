@@ -5,6 +5,7 @@ none of this."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -17,16 +18,14 @@ class Presenter:
     (out.note, out.warn, present.request, …), so what the terminal shows is unchanged. `out` is
     the Output, for the commands that hold the Call and write replies themselves."""
 
-    __slots__ = ("out",)
+    __slots__ = ("out", "flush")
 
     def __init__(self, out: Any) -> None:
         self.out = out
+        self.flush: Callable[[], None] = out.flush  # before each network read of a stream: no hop in between
 
     def emit(self, event: ev.Event) -> None:
         _SHOW[type(event)](self.out, event)
-
-    def flush(self) -> None:
-        self.out.flush()
 
     def holding(self) -> AbstractContextManager[None]:
         return self.out.holding()
