@@ -12,72 +12,118 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class _Event:
+    """An event's fields are its __slots__, set once (no dataclass: eight of them would cost the
+    start-up of every command some milliseconds). Equal when of one type with equal fields."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _set(self, *values: Any) -> None:
+        for name, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._fields()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
+
+
+class Note(_Event):
     """A line for the person running the command (not under -q, unless `always`: what they asked
     for, as --debug's lines); `aside` ends it only at a terminal (`(Ctrl-C stops the wait…)`)."""
 
+    __slots__ = ("text", "aside", "always")
     text: str
-    aside: str = ""
-    always: bool = False
+    aside: str
+    always: bool
+
+    def __init__(self, text: str, aside: str = "", always: bool = False) -> None:
+        self._set(text, aside, always)
 
 
-@dataclass(frozen=True, slots=True)
-class Warn:
+class Warn(_Event):
     """A warning: said whatever -q says."""
 
+    __slots__ = ("text",)
     text: str
 
+    def __init__(self, text: str) -> None:
+        self._set(text)
 
-@dataclass(frozen=True, slots=True)
-class Command:
+
+class Command(_Event):
     """A command to copy, on a line of its own (not under -q unless `always`)."""
 
+    __slots__ = ("text", "always")
     text: str
-    always: bool = False
+    always: bool
+
+    def __init__(self, text: str, always: bool = False) -> None:
+        self._set(text, always)
 
 
-@dataclass(frozen=True, slots=True)
-class NextStep:
+class NextStep(_Event):
     """What to do next and the command that does it (a human's view only)."""
 
+    __slots__ = ("text", "command")
     text: str
     command: str
 
+    def __init__(self, text: str, command: str) -> None:
+        self._set(text, command)
 
-@dataclass(frozen=True, slots=True)
-class RequestPrepared:
+
+class RequestPrepared(_Event):
     """A request as --offline shows it: request line and headers (`head`), the body as bytes, its
     JSON document, and `whole` (method, URL, headers and body) where no envelope names the call."""
 
+    __slots__ = ("head", "body", "document", "whole")
     head: list[str]
     body: bytes | None
     document: Any
-    whole: Any = None
+    whole: Any
+
+    def __init__(self, head: list[str], body: bytes | None, document: Any, whole: Any = None) -> None:
+        self._set(head, body, document, whole)
 
 
-@dataclass(frozen=True, slots=True)
-class Passthrough:
+class Passthrough(_Event):
     """Bytes as they crossed the wire that no reply carries (an error body, an error event's data):
     shown as they came under -o raw."""
 
+    __slots__ = ("data",)
     data: bytes | str
 
+    def __init__(self, data: bytes | str) -> None:
+        self._set(data)
 
-@dataclass(frozen=True, slots=True)
-class Retry:
+
+class Retry(_Event):
     """A unary call about to be sent again: attempt `attempt` of `of`, after `delay` seconds,
     because of `reason`; `same` names the idempotency key that makes it safe (`Idempotency-Key: K`)."""
 
+    __slots__ = ("attempt", "of", "delay", "reason", "same")
     attempt: int
     of: int
     delay: float
     reason: str
-    same: str = ""
+    same: str
+
+    def __init__(self, attempt: int, of: int, delay: float, reason: str, same: str = "") -> None:
+        self._set(attempt, of, delay, reason, same)
 
     @property
     def text(self) -> str:
@@ -88,14 +134,17 @@ class Retry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TaskShown:
+class TaskShown(_Event):
     """A task read to explain an error (a refused cancel): under -o json it is the error's context
     on stdout, in text its record."""
 
+    __slots__ = ("kind", "reply", "as_v1")
     kind: str
     reply: Any
-    as_v1: bool = False
+    as_v1: bool
+
+    def __init__(self, kind: str, reply: Any, as_v1: bool = False) -> None:
+        self._set(kind, reply, as_v1)
 
 
 Event = Note | Warn | Command | NextStep | RequestPrepared | Passthrough | Retry | TaskShown
