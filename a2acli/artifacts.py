@@ -266,11 +266,11 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return (u.scheme.lower(), (u.hostname or "").lower(), u.port or {"http": 80, "https": 443}.get(u.scheme.lower()))
 
 
-def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwrite: bool = False) -> None:
+def download(task: dict[str, Any], directory: Path | None, call: Any, out: Any, *, overwrite: bool = False) -> None:
     """Save a task's artifacts (fetched with the session's transport) and report them. Without a
     directory, into one named after the task."""
-    from a2acli.render.views import state_label
     from a2acli.transport.client import http_status_error
+    from a2acli.wire.words import state_label
 
     task_id = str(task.get("id") or "")
     state = state_label((task.get("status") or {}).get("state"))
@@ -285,7 +285,7 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
     agent = _origin(call.endpoint().url)
     if directory is None:
         directory = default_directory(task_id)
-        call.out.note(
+        out.note(
             f"saving into {directory}{'/' if not str(directory).endswith('/') else ''} (--dir chooses another directory)"
         )
 
@@ -305,7 +305,7 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
             host = (
                 f"{there[1]}:{there[2]}" if there[2] not in (None, {"http": 80, "https": 443}[there[0]]) else there[1]
             )
-            call.out.warn(
+            out.warn(
                 f"fetching {url} from another host, {host}: no credentials sent"
                 + (f" (not {', '.join(dropped)})" if dropped else "")
             )
@@ -318,8 +318,8 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, *, overwri
 
     saved, failed = save(task, directory, fetch, overwrite=overwrite)
     for p, err in failed:
-        call.out.warn(f"artifact {p.artifact_name or p.artifact_id} part {p.part} ({p.name}) not saved: {err.message}")
-    _report(call.out, task, saved, failed)
+        out.warn(f"artifact {p.artifact_name or p.artifact_id} part {p.part} ({p.name}) not saved: {err.message}")
+    _report(out, task, saved, failed)
     if failed:
         first = failed[0][0]
         raise A2acliError(
@@ -376,7 +376,8 @@ def _saved_document(
 
 def _saved_rows(out: Any, task: dict[str, Any], saved: list[SavedFile]) -> None:
     """The files saved, as a record: the task, then each file's path and what it holds."""
-    from a2acli.render.views import L, state_label
+    from a2acli.render.views import L
+    from a2acli.wire.words import state_label
 
     rows = [
         (L.TASK, str(task.get("id", ""))),

@@ -77,19 +77,22 @@ LAYERS: dict[str, set[str]] = {
     "transport": {"errors", "wire", "net", "redact", "settings", "extras"},
     "extras": set(),  # how to add an optional extra (pipx, uv or pip): stdlib only
     # and recording.record alone, the `--dump` tap, when --dump asks (see the test below the layers)
-    "pipeline": {"errors", "wire", "transport", "render", "auth", "redact", "settings", "recording"},
-    "render": {"errors", "wire", "redact"},
+    # what the pipeline tells the user (notes, warnings, retries…): typed events, below the pipeline and render
+    "events": set(),
+    # headless (issue 34): the pipeline says things as events to a sink; render presents them
+    "pipeline": {"errors", "events", "wire", "transport", "auth", "redact", "settings", "recording"},
+    "render": {"errors", "events", "wire", "redact"},
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
     # with the receiver of `a2a webhook listen`; never commands (its typer wrapper imports it).
-    "check": {"errors", "wire", "net", "transport", "pipeline", "render", "webhook"},
+    "check": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "webhook"},
     # the settings table, files, precedence, values and editing: below the pipeline and commands
     "settings": {"errors", "wire", "net", "redact"},
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "transport", "settings"},
     # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
-    "recording": {"errors", "wire", "transport", "pipeline", "redact", "settings", "extras"},
+    "recording": {"errors", "events", "wire", "transport", "pipeline", "redact", "settings", "extras"},
 }
 
 
@@ -125,6 +128,16 @@ def test_each_layer_imports_only_the_layers_below_it():
         for p in files:
             extra = _ours(p) - allowed - {layer, "__init__"}
             assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
+
+
+def test_the_pipeline_is_headless():
+    """Issue 34: nothing in pipeline/ imports render/, at the top of a module or inside a function;
+    what the pipeline tells the user goes out as a2acli.events to the sink its Call was given."""
+    offenders = {
+        str(p.relative_to(ROOT)): sorted(n for n in imports(p) if n == "a2acli.render" or n.startswith("a2acli.render."))
+        for p in (PKG / "pipeline").rglob("*.py")
+    }
+    assert {p: names for p, names in offenders.items() if names} == {}
 
 
 def test_the_pipeline_reaches_recording_only_for_the_dump_tap():
@@ -329,6 +342,7 @@ CARD_FETCH_MODULES = {
     "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation", "a2acli.commands.shared",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
+    "a2acli.events", "a2acli.render.events",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
     "a2acli.commands.registry", "a2acli.transport", "a2acli.transport.card", "a2acli.transport.client", "a2acli.transport.connections", "a2acli.transport.exchange",
     "a2acli.transport.limits", "a2acli.transport.taps", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",

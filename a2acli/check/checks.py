@@ -8,7 +8,6 @@ A2acliError it provokes and turns it into a check result. That is this package's
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -81,18 +80,13 @@ class _Ids(NullTap):
         return out
 
 
-def quiet_output() -> Any:
-    """The probe's calls write nothing: notes, warnings and X-Request-IDs are in the report."""
-    from a2acli.render.output import Output
-
-    return Output("json", stdout=io.StringIO(), stderr=io.StringIO())
-
-
 @contextmanager
 def _call(opts: CallOptions) -> Iterator[Any]:
+    from a2acli.events import Silent
     from a2acli.pipeline.session import Call
 
-    with Call(opts, quiet_output()) as call:
+    # the probe's calls say nothing as they go: what it found (and the X-Request-IDs) is in the report
+    with Call(opts, Silent()) as call:
         ids = _Ids()
         call.transport.taps.append(ids)
         call.ids = ids  # type: ignore[attr-defined]  # the probe's own tap, kept on its Call

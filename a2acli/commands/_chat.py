@@ -63,12 +63,14 @@ def run_chat(
             reply = chat.turn(params, poll_interval, interactive=interactive)
             if reply is None:
                 continue
-            if interactive and call.out.human and not opts.verbose:
+            if interactive and call.sink.out.human and not opts.verbose:
                 from a2acli.render.chat import reply as said
 
-                said(call.out, reply.core)
+                said(call.sink.out, reply.core)
             else:
-                present("send", reply, call.out, as_v1=opts.as_v1, lines=True)  # -o json: JSON Lines, one answer a turn
+                present(
+                    "send", reply, call.sink.out, as_v1=opts.as_v1, lines=True
+                )  # -o json: JSON Lines, one answer a turn
             if not chat.carry(reply, secret):
                 break
 
@@ -105,7 +107,7 @@ def _banner(call: Any) -> None:
     from a2acli.render.chat import banner
 
     ep = call.endpoint()
-    banner(call.out, call.card, url=ep.url, binding=ep.binding, version=call.opts.wire.version)
+    banner(call.sink.out, call.card, url=ep.url, binding=ep.binding, version=call.opts.wire.version)
 
 
 class _Chat:
@@ -123,7 +125,7 @@ class _Chat:
         on) and ends a piped session (exit 2), as any error does."""
         from a2acli.render.chat import slash_help
 
-        out = self.call.out
+        out = self.call.sink.out
         word, _, rest = text.partition(" ")
         if word in ("/data", "/skill"):
             try:
@@ -173,7 +175,7 @@ class _Chat:
                 self.given = {}
                 call.resolve()
                 call.sending = params["message"]  # Ctrl-C before the answer names it
-                with waiting(call.out, what="waiting for the agent's answer") if call.sends else nullcontext():
+                with waiting(call.sink.out, what="waiting for the agent's answer") if call.sends else nullcontext():
                     reply = call.unary(METHODS["SendMessage"], params)
                 call.sending = None
                 call.track(reply.core)
@@ -186,15 +188,15 @@ class _Chat:
             if not interactive:
                 raise
             call.sending = None
-            say_error(e, call.out, debug=call.opts.debug)
+            say_error(e, call.sink.out, debug=call.opts.debug)
         except KeyboardInterrupt:
             if not interactive:
                 raise
-            resume_notes(call.out, call, "turn stopped")
+            resume_notes(call.sink, call, "turn stopped")
             goes_on = (
                 f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
             )
-            call.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
+            call.sink.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
             call.sending = None
             self._carry_ids()
             self.tid = None  # the stopped task is not waiting for an answer
@@ -219,11 +221,11 @@ class _Chat:
             if to_core_task_state(call.task.get("state")) == "TASK_STATE_AUTH_REQUIRED":
                 if secret is None:  # piped: nothing here can answer it
                     auth_required_notes(call)
-                    call.out.note("chat ends here: it reads no credential from a pipe")
+                    call.sink.out.note("chat ends here: it reads no credential from a pipe")
                     return False
                 self.given = read_credential(call, secret)
             elif waiting_on:
-                call.out.note(f"task {call.task['id']} waits for you: your next line answers it")
+                call.sink.out.note(f"task {call.task['id']} waits for you: your next line answers it")
         elif isinstance(core.get("message"), dict):
             self.ctx = core["message"].get("contextId") or self.ctx
             self.tid = None

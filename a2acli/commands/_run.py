@@ -197,8 +197,9 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
     if call is None:
         return False
     from a2acli.pipeline.policies import resume_notes
+    from a2acli.render.events import Presenter
 
-    return resume_notes(o, call, why, unsettled_only=unsettled_only)
+    return resume_notes(Presenter(o), call, why, unsettled_only=unsettled_only)
 
 
 def output_for(opts: CallOptions) -> Output:
@@ -214,8 +215,9 @@ def session(opts: CallOptions) -> Iterator[Any]:
     ends it). Under --offline the flow ends where the session's invoke printed the request
     (OfflineShown): nothing was sent, exit 0."""
     from a2acli.pipeline.session import Call, OfflineShown
+    from a2acli.render.events import Presenter
 
-    with Call(opts, output_for(opts)) as call:
+    with Call(opts, Presenter(output_for(opts))) as call:
         try:
             yield call
         except OfflineShown:
@@ -225,7 +227,6 @@ def session(opts: CallOptions) -> Iterator[Any]:
 # -- the entry points the commands call -----------------------------------------------------------
 
 F = TypeVar("F", bound=Callable[..., None])
-_CAPTURE: list[Invocation] | None = None  # set by capture(): entry points record, and do not run
 
 
 class Invocation:
@@ -242,6 +243,7 @@ class Invocation:
 
     def run(self, opts: CallOptions) -> int:
         """Run it with `opts` in place of the parsed ones; its exit code."""
+        opts = opts._replace(capture=None)  # this time it runs
         args = tuple(opts if isinstance(a, CallOptions) else a for a in self.args)
         kwargs = {k: opts if isinstance(v, CallOptions) else v for k, v in self.kwargs.items()}
         LAST.pop("error", None)
@@ -259,27 +261,19 @@ class Invocation:
 
 
 def entry_point(fn: F) -> F:
-    """An entry point a command calls with its options: under capture() it is recorded instead."""
+    """An entry point a command calls with its options: when they carry a capture list (`a2a diff
+    -- CMD` parses the command with one: commands.invocation.Invocation.capture), it is recorded
+    there instead of run."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> None:
-        if _CAPTURE is not None:
-            _CAPTURE.append(Invocation(fn, args, kwargs))
+        opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, CallOptions)), None)
+        if opts is not None and opts.capture is not None:
+            opts.capture.append(Invocation(fn, args, kwargs))
             return
         fn(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-@contextmanager
-def capture() -> Iterator[list[Invocation]]:
-    """While open, entry points record what they were asked to do instead of doing it."""
-    global _CAPTURE
-    saved, _CAPTURE = _CAPTURE, []
-    try:
-        yield _CAPTURE
-    finally:
-        _CAPTURE = saved
 
 
 @entry_point
@@ -326,7 +320,7 @@ def run_unary(
         if spec.result == "send":
             note_push_url(call, params)
             call.sending = params.get("message")  # Ctrl-C before the answer names it
-        with waiting(call.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
+        with waiting(call.sink.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
             try:
                 reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
             except A2acliError as e:
@@ -343,7 +337,7 @@ def run_unary(
         if spec.result == "send":
             note_held_answer(call, params, reply)
         if wait and call.task.get("id") and not settled(call.task.get("state")):
-            passthrough(call.out, reply.raw)  # raw: the first answer too, as it came
+            passthrough(call.sink.out, reply.raw)  # raw: the first answer too, as it came
             since = shown.started if shown else None
             history = (
                 (params.get("configuration") or {}).get("historyLength")
@@ -356,7 +350,7 @@ def run_unary(
                 if spec.result == "send"
                 else wait_for_task(call, poll_interval, since=since, query=query)
             )
-        present(spec.result, reply, call.out, as_v1=opts.as_v1)
+        present(spec.result, reply, call.sink.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
             report_task_outcome(call, expected, waited=wait or spec.result != "send")
 
@@ -404,7 +398,7 @@ def run_stream(
         call.resolve()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
         note_push_url(call, params)
-        with (StreamView if live or not call.sends else FinalView)(call.out, as_v1=opts.as_v1) as view:
+        with (StreamView if live or not call.sends else FinalView)(call.sink.out, as_v1=opts.as_v1) as view:
             if claim is None:
                 follow_stream(
                     call,
@@ -415,12 +409,12 @@ def run_stream(
                     interval=poll_interval,
                 )
             elif subscribing:
-                call.out.note(
+                call.sink.out.note(
                     f"{claim.says}: polling task {params['id']} instead of subscribing (--force subscribes anyway)"
                 )
                 poll_instead(call, view, interval=poll_interval)
             else:
-                call.out.note(
+                call.sink.out.note(
                     f"{claim.says}: sending the message with SendMessage and polling its task instead of streaming (--force streams anyway)"
                 )
                 send_and_wait(call, params, view, interval=poll_interval, request_id=request_id, headers=headers)
@@ -456,22 +450,22 @@ def run_list_tasks(
             )
             last = None
             for page in arriving:
-                task_lines(page, call.out, as_v1=opts.as_v1)
+                task_lines(page, call.sink.out, as_v1=opts.as_v1)
                 last = page
             if not all_pages and last is not None:
-                next_page_note(call.out, last.core, _list_command(params, opts))
+                next_page_note(call.sink.out, last.core, _list_command(params, opts))
             return
         if not all_pages:
             reply = call.unary(spec, params, request_id=request_id)
-            present(spec.result, reply, call.out, as_v1=opts.as_v1)
-            next_page_note(call.out, reply.core, _list_command(params, opts))
+            present(spec.result, reply, call.sink.out, as_v1=opts.as_v1)
+            next_page_note(call.sink.out, reply.core, _list_command(params, opts))
             return
         pages = []
         for page in list_pages(call, params, request_id):
-            passthrough(call.out, page.raw)  # raw: each page as it came
+            passthrough(call.sink.out, page.raw)  # raw: each page as it came
             pages.append(page)
         merged = merge_pages(call, pages)
-        present(spec.result, merged._replace(raw=b""), call.out, as_v1=opts.as_v1)
+        present(spec.result, merged._replace(raw=b""), call.sink.out, as_v1=opts.as_v1)
 
 
 def _list_command(params: dict[str, Any], opts: CallOptions) -> str:
@@ -479,7 +473,7 @@ def _list_command(params: dict[str, Any], opts: CallOptions) -> str:
     import shlex
 
     from a2acli.pipeline.options import conn_flags
-    from a2acli.render.views import state_label
+    from a2acli.wire.words import state_label
 
     flags = {
         "pageSize": "--page-size",
@@ -503,7 +497,7 @@ def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
     raised before the card is shown. None: an unsigned card, not required to be signed, under
     -o json or raw (nothing to say, and no view that shows an outcome: wire.signing is not loaded)."""
     signed = isinstance(doc, dict) and doc.get("signatures")
-    if not signed and not require and not call.out.human:
+    if not signed and not require and not call.sink.out.human:
         return None
     from a2acli.errors import SignatureError
     from a2acli.wire import signing
@@ -521,7 +515,7 @@ def card_signature(call: Any, doc: Any, *, require: bool = False) -> Any:
             else "do not trust this card; drop --verify-signature to read it anyway"
         )
         raise SignatureError(signing.outcome_line(outcome), hint=hint)
-    out = call.out
+    out = call.sink.out
     if outcome.status == signing.INVALID:
         out.warn(
             f"the Agent Card's signature does NOT verify{signing.outcome_detail(outcome)}: the card may have been altered after signing; do not trust it"
@@ -541,7 +535,7 @@ def _card_request(call: Any) -> None:
     from a2acli.transport.card import card_candidates
 
     if call.card_in_hand():
-        call.out.note(
+        call.sink.out.note(
             f"the Agent Card is read from {call.inline_card.url if call.inline_card else call.opts.url}: nothing is sent"
         )
         return
@@ -555,7 +549,10 @@ def _card_request(call: Any) -> None:
     else:
         first, headers = card_candidates(url)[0], call.transport.headers({"Accept": "application/json"})
     request(
-        call.out, [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(headers.items()))], None, None
+        call.sink.out,
+        [f"GET {first}"] + [f"{k}: {v}" for k, v in call.redactor.headers(list(headers.items()))],
+        None,
+        None,
     )
 
 
@@ -567,7 +564,7 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
     from a2acli.wire import envelope
 
     with session(opts) as call:
-        out = call.out
+        out = call.sink.out
         if opts.offline:
             _card_request(call)
             return
@@ -619,19 +616,22 @@ def run_catalog(name: str | None, opts: CallOptions) -> None:
         if opts.offline and not is_file(location):
             headers = call.transport.public_headers(ACCEPT)
             request(
-                call.out, [f"GET {candidates(location)[0]}"] + [f"{k}: {v}" for k, v in headers.items()], None, None
+                call.sink.out,
+                [f"GET {candidates(location)[0]}"] + [f"{k}: {v}" for k, v in headers.items()],
+                None,
+                None,
             )
             return
         read = read_catalog(call.transport, location)
         for why in read.catalog.skipped:
-            call.out.note(f"skipped {why}")
+            call.sink.out.note(f"skipped {why}")
         document = {
             "catalog": read.location,
             "format": read.catalog.shape,
             "agents": listing(read, f"{name}/" if name else ""),
             "skipped": list(read.catalog.skipped),
         }
-        catalog(call.out, document, read.raw)
+        catalog(call.sink.out, document, read.raw)
 
 
 @entry_point
@@ -649,12 +649,12 @@ def run_call(
         call.resolve()  # before encoding: the interface's binding and tenant shape the request
         enc = call.encode_call(method, params, request_id, stream=streaming)
         if streaming:
-            with StreamView(call.out, as_v1=opts.as_v1) as view, call.out.holding():
+            with StreamView(call.sink.out, as_v1=opts.as_v1) as view, call.sink.out.holding():
                 for reply in call.invoke(enc):
                     view.event(reply)
             return
         (reply,) = call.invoke(enc)
-        present(enc.spec.result if enc.spec else "json", reply, call.out, as_v1=opts.as_v1)
+        present(enc.spec.result if enc.spec else "json", reply, call.sink.out, as_v1=opts.as_v1)
 
 
 METHOD_NOT_FOUND = -32601
@@ -697,4 +697,4 @@ def run_download(
         reply = call.unary(spec, {"id": task_id}, request_id=request_id)
         task = reply.core if isinstance(reply.core, dict) else {}
         call.track(task)
-        artifacts.download(task, Path(directory) if directory else None, call, overwrite=overwrite)
+        artifacts.download(task, Path(directory) if directory else None, call, call.sink.out, overwrite=overwrite)

@@ -109,7 +109,7 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     with session(opts) as call:
         fetched = call.fetch_card()
         outcome = card_signature(call, fetched.doc, require=verify_signature)
-        if call.out.one_document:  # the card when it is valid, else the error that names its findings
+        if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings
             from a2acli.check.run import invalid_card_error
 
             invalid = invalid_card_error(fetched.doc, fetched.url)
@@ -117,9 +117,13 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
                 raise invalid
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
         present(
-            "card", Reply(fetched.doc, call.card, raw, fetched.exchange), call.out, as_v1=opts.as_v1, signature=outcome
+            "card",
+            Reply(fetched.doc, call.card, raw, fetched.exchange),
+            call.sink.out,
+            as_v1=opts.as_v1,
+            signature=outcome,
         )
-        code = validate_fetched(fetched.doc, fetched.url, call.out)
+        code = validate_fetched(fetched.doc, fetched.url, call.sink.out)
     raise typer.Exit(code)
 
 

@@ -320,7 +320,8 @@ def _capture(argv: list[str]) -> Any:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from a2acli.commands._run import LAST, capture
+    from a2acli.commands._run import LAST
+    from a2acli.commands.invocation import Invocation
     from a2acli.commands.registry import full_app
     from a2acli.errors import UsageError
 
@@ -328,9 +329,12 @@ def _capture(argv: list[str]) -> Any:
 
     err = io.StringIO()
     LAST.pop("error", None)
-    with capture() as seen, redirect_stdout(io.StringIO()), redirect_stderr(err):
+    inv = Invocation()
+    seen: list[Any] = []
+    inv.capture = seen  # the command's entry point records itself here (commands._run.entry_point)
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
-            app(argv, prog_name="a2a", standalone_mode=False)
+            app(argv, prog_name="a2a", standalone_mode=False, obj=inv)
         except typer.TyperException as e:  # a usage error Typer found: its plain message
             message = e.format_message() if hasattr(e, "format_message") else str(e)
             raise UsageError(

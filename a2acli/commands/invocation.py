@@ -32,6 +32,7 @@ class Invocation:
         self.out: Output | None = None  # the command's Output (output())
         self._mode: str | None = None
         self.refused: Exception | None = None  # a command line refused before parsing (bytes not UTF-8)
+        self.capture: list[Any] | None = None  # `a2a diff -- CMD`: the entry point the command calls goes here, not run
         self.add(given or {})
 
     def add(self, params: dict[str, Any]) -> Invocation:
@@ -63,6 +64,8 @@ class Invocation:
             from a2acli.commands._options import build_options
 
             self.opts = build_options(self.given)
+            if self.capture is not None:  # carried by the options to the command's entry point
+                self.opts = self.opts._replace(capture=self.capture)
         return self.opts
 
     def output(self, among: tuple[type, ...] | None = None, otherwise: type | None = None) -> Output:

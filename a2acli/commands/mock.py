@@ -187,8 +187,9 @@ def replay_command(
     out = output_for(opts)
     from a2acli.net import agent_reference
     from a2acli.recording import replay
+    from a2acli.render.events import Presenter
 
-    run = replay.replay(recorded, opts._replace(url=agent_reference(to), endpoint=None), out, save=save)
+    run = replay.replay(recorded, opts._replace(url=agent_reference(to), endpoint=None), Presenter(out), save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
     _render_replay(run, report, out, lines, verbose=opts.verbose)
     raise typer.Exit(0 if report.equal and not run.failed else 1)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
+
+from a2acli.events import Note, Sink, Warn
 
 FLAG_NAMES = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic", "oauth": "the profile's OAuth2 token"}
 
@@ -49,11 +51,21 @@ def _check_card_header(name: str, where: str) -> None:
         )
 
 
+class Host(Protocol):
+    """What SessionCredentials reads of its session (pipeline.session.Call); it writes nothing there."""
+
+    opts: Any  # pipeline.options.CallOptions
+    transport: Any  # transport.client.Transport
+    redactor: Any  # redact.Redactor
+    sink: Sink
+    target: Any  # pipeline.target.Target: the card
+
+
 class SessionCredentials:
-    """The credentials of one session. `host` is the session (its `opts`, `out`, `transport`,
+    """The credentials of one session. `host` is the session (its `opts`, `sink`, `transport`,
     `redactor`, and `target` for the card)."""
 
-    def __init__(self, host: Any) -> None:
+    def __init__(self, host: Host) -> None:
         self.host = host
         self.sent: set[str] = set()  # the credentials the last request carried (api-key, bearer, basic, oauth)
         self.withheld: list[str] = []  # the credentials the card declares no scheme for (not sent)
@@ -78,8 +90,10 @@ class SessionCredentials:
             carried = sorted({*creds.headers, *creds.params, *creds.cookies, *given}, key=str.lower)
             if carried:  # A2ACLI_AUTH_003: a credential on a connection whose certificate is not checked
                 self._insecure_said = True
-                self.host.out.warn(
-                    f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them"
+                self.host.sink.emit(
+                    Warn(
+                        f"--insecure: credentials ({', '.join(carried)}) are sent over a connection whose TLS certificate is NOT verified: anyone on the path can read them"
+                    )
                 )
         return creds
 
@@ -149,7 +163,7 @@ class SessionCredentials:
             header = {"api-key": "X-API-Key: KEY", "basic": "Authorization: Basic …"}.get(
                 credential, "Authorization: Bearer …"
             )
-            self.host.out.warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway")
+            self.host.sink.emit(Warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway"))
         return False
 
     def oauth_in_scope(self) -> bool:
@@ -160,7 +174,7 @@ class SessionCredentials:
         if self._scope is None:
             self._scope = self._token_home_here()
             if not self._scope:
-                self.host.out.warn(self._out_of_scope())
+                self.host.sink.emit(Warn(self._out_of_scope()))
         return self._scope
 
     def _token_home_here(self) -> bool:
@@ -236,11 +250,14 @@ class SessionCredentials:
                     cc,
                     verify=tls_verify(self.host.transport.cfg),
                     timeout=opts.timeout,
-                    note=self.host.out.note if opts.debug else None,
+                    note=self._note if opts.debug else None,
                     for_agent=opts.oauth_home if auth.audience(opts.oauth_home) else opts.endpoint or opts.url,
                 )
             self.host.redactor.add(self._oauth_token)
         return self._oauth_token
+
+    def _note(self, text: str) -> None:
+        self.host.sink.emit(Note(text))
 
     def renew_oauth_token(self, ex: Any) -> bool:
         """After a 401 to a call that carried the profile's cached OAuth2 token: drop that token
@@ -265,7 +282,7 @@ class SessionCredentials:
         else:
             return False  # nothing to request a new one with: the 401 stands
         self._oauth_token, self._oauth_cached = None, False
-        self.host.out.note("HTTP 401 with the cached OAuth2 token: requesting a new one")
+        self.host.sink.emit(Note("HTTP 401 with the cached OAuth2 token: requesting a new one"))
         return True
 
     def given_credentials(self) -> list[str]:
@@ -287,4 +304,4 @@ class SessionCredentials:
         self._origin_said = True
         note = check_origin(opts.url, target, strict=opts.strict_origin, insecure=opts.insecure)
         if note:
-            self.host.out.warn(note)
+            self.host.sink.emit(Warn(note))

@@ -19,10 +19,10 @@ from a2acli.errors import (
     TimeoutExpired,
     UnreachableError,
 )
+from a2acli.events import Note, Passthrough, RequestPrepared, Retry, Sink, Warn
 from a2acli.pipeline.credentials import SessionCredentials, learn_secrets
 from a2acli.pipeline.options import CallOptions
 from a2acli.pipeline.target import Target
-from a2acli.render import present
 from a2acli.wire import Wire, envelope
 
 if TYPE_CHECKING:
@@ -87,19 +87,19 @@ class Call:
     encodes, prepares and invokes. The attributes and methods below the constructor that only
     hand over to a part keep the callers short."""
 
-    def __init__(self, opts: CallOptions, out: Any) -> None:
+    def __init__(self, opts: CallOptions, sink: Sink) -> None:
         from a2acli.redact import active
         from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
         from a2acli.transport.taps import DebugTap, RequestIdTap
 
         self.opts = opts
-        self.out = out
+        self.sink = sink  # what the call tells the user goes here, as events (a2acli.events)
         self.redactor = active()  # the invocation's: stderr, the error envelope and tracebacks use it too
         learn_secrets(self.redactor, opts)
-        taps: list[Any] = [RequestIdTap(out.note)]
+        taps: list[Any] = [RequestIdTap(lambda line: sink.emit(Note(line)))]
         if opts.debug:
             taps.append(
-                DebugTap(lambda line: out.note(line, always=True), self.redactor)
+                DebugTap(lambda line: sink.emit(Note(line, always=True)), self.redactor)
             )  # asked for: said under -q too
         if opts.dump:
             from a2acli.recording.record import DumpTap  # loaded only when --dump asks
@@ -113,8 +113,10 @@ class Call:
                 )
             )
         if opts.insecure:
-            out.warn(
-                "--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic"
+            sink.emit(
+                Warn(
+                    "--insecure: TLS certificates are NOT verified; anyone on the path can read and change this traffic"
+                )
             )
         self.transport = Transport(
             TransportConfig(
@@ -149,7 +151,7 @@ class Call:
         for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open, then says where they went
             getattr(tap, "close", lambda: None)()
             if line := getattr(tap, "summary", lambda: None)():
-                self.out.note(line)
+                self.sink.emit(Note(line))
         if self._grpc is not None:
             self._grpc.close()
         self.transport.close()
@@ -305,7 +307,7 @@ class Call:
         form = spec.v0_extension(self.binding.info)
         if form and not self._extension_said:
             self._extension_said = True  # every page is encoded
-            self.out.note(f"0.3 has no {spec.name}: sending the extension {form} anyway (--force)")
+            self.sink.emit(Note(f"0.3 has no {spec.name}: sending the extension {form} anyway (--force)"))
         return dialect._replace(v0_list_tasks=True)
 
     def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
@@ -325,9 +327,9 @@ class Call:
 
     def _noted(self, enc: Encoded, request_id: str | None = None) -> Encoded:
         for n in enc.notes:
-            self.out.warn(f"not carried to V0: {n}")
+            self.sink.emit(Warn(f"not carried to V0: {n}"))
         if request_id is not None and enc.request_id is None:
-            self.out.warn(f"--request-id is the JSON-RPC id: {self.binding.name} has none, so it is not sent")
+            self.sink.emit(Warn(f"--request-id is the JSON-RPC id: {self.binding.name} has none, so it is not sent"))
         return enc
 
     def carrier(self, binding: Binding | None = None) -> Any:
@@ -368,16 +370,22 @@ class Call:
             line = re.sub(r"[a-z]+://agent-card\.invalid(:\d+)?", lambda _: placeholder, line)
             raw_headers = [(k, placeholder if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
-            self.out.note(
-                f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one"
+            self.sink.emit(
+                Note(
+                    f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one"
+                )
             )
         if ep is None and (self.opts.api_key or self.opts.bearer or self.opts.basic or self.opts.oauth):
-            self.out.note(
-                "credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent (only those its schemes take)"
+            self.sink.emit(
+                Note(
+                    "credentials are shown as given: the Agent Card, which --offline does not read, decides which are sent (only those its schemes take)"
+                )
             )
         if ep is None and self.opts.version_auto:
-            self.out.note(
-                f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}"
+            self.sink.emit(
+                Note(
+                    f"--a2a-version auto: the version comes from the Agent Card, which --offline does not read: showing {self.opts.wire.version}"
+                )
             )
         head = [self.redactor.text(line)] + [f"{k}: {v}" for k, v in self.redactor.headers(raw_headers)]
         document = enc.document
@@ -389,7 +397,7 @@ class Call:
                 "headers": dict(self.redactor.headers(raw_headers)),
                 "body": enc.document,
             }
-        present.request(self.out, head, body, enc.document, whole=document)
+        self.sink.emit(RequestPrepared(head, body, enc.document, whole=document))
 
     # -- invoke -----------------------------------------------------------------------------------------
     def invoke(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Iterator[Reply]:
@@ -445,8 +453,10 @@ class Call:
         )
         if other is None:
             return None
-        self.out.note(
-            f"{spec.name}: the agent refused the body the 0.3 proto's route defines ({err.message}); sending it once more with the whole request as the body, as a2a-sdk and a2a-js 0.3 read it"
+        self.sink.emit(
+            Note(
+                f"{spec.name}: the agent refused the body the 0.3 proto's route defines ({err.message}); sending it once more with the whole request as the body, as a2a-sdk and a2a-js 0.3 read it"
+            )
         )
         return self._noted(other)
 
@@ -481,17 +491,13 @@ class Call:
                     ) from e
                 attempt += 1
                 same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
-                self.out.note(
-                    f"retry {attempt}/{retries} in {delay:g}s"
-                    + (f" (same {same[0]})" if same else "")
-                    + f": {e.message}"
-                )
+                self.sink.emit(Retry(attempt, retries, delay, e.message, same[0] if same else ""))
                 time.sleep(delay)
         try:
-            result = self.binding_of(enc).read_unary(enc, ex, warn=self.out.warn)
+            result = self.binding_of(enc).read_unary(enc, ex, warn=self._warn)
         except A2acliError as e:  # an A2A error, an HTTP error, an answer that is no JSON
             if ex.response_body:
-                present.passthrough(self.out, ex.response_body)  # raw: the error body as it came
+                self.sink.emit(Passthrough(ex.response_body))  # raw: the error body as it came
             self._answered(enc, e)
             self._predates(enc, e)
             raise
@@ -499,7 +505,7 @@ class Call:
         try:
             core = self._decode(enc, result)
         except InvalidResponseError:  # an answer that breaks the schema: raw shows it as it came
-            present.passthrough(self.out, ex.response_body)
+            self.sink.emit(Passthrough(ex.response_body))
             raise
         return Reply(result, core, ex.response_body, ex)
 
@@ -550,6 +556,9 @@ class Call:
         )
         err.hint = f"{why}: the agent probably does not implement {what}; -o raw or --debug shows the body"
 
+    def _warn(self, text: str) -> None:
+        self.sink.emit(Warn(text))
+
     def binding_of(self, enc: Encoded) -> Binding:
         """The binding that encoded `enc` (the endpoint's, looked up once per call)."""
         if self._binding is None:
@@ -579,7 +588,7 @@ class Call:
         for text in answer_shape(result, enc.wire.version, lowercase_ok=self.opts.dialect.lowercase_v1_enums):
             if text.split(" (")[0] not in self.shapes:  # one warning per kind of deviation
                 self.shapes.append(text.split(" (")[0])
-                self.out.warn(f"{text}; rendered as read")
+                self.sink.emit(Warn(f"{text}; rendered as read"))
                 last = self.transport.last
                 for tap in self.transport.taps:
                     getattr(tap, "shape", lambda *a: None)(getattr(last, "seq", None), enc.method, text)
@@ -610,10 +619,10 @@ class Call:
         def warn_once(text: str) -> None:  # one line per stream, not one per event
             if text not in warned:
                 warned.add(text)
-                self.out.warn(text)
+                self.sink.emit(Warn(text))
 
         while True:
-            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method, idle=self.out.flush) as (
+            with self.carrier().stream(self.prepare(enc, headers=headers), label=enc.method, idle=self.sink.flush) as (
                 ex,
                 stream,
             ):
@@ -632,7 +641,7 @@ class Call:
                     try:
                         result = binding.read_event(enc, ex, ev.event, ev.data, warn=warn_once)
                     except RpcError:
-                        present.passthrough(self.out, ev.data)  # raw: the error event's data as it came
+                        self.sink.emit(Passthrough(ev.data))  # raw: the error event's data as it came
                         raise
                     vouched = vouch(result) if vouch is not None else None
                     facts = vouched if vouched is not None else peek_event(result)

@@ -5,9 +5,10 @@ the network (`--endpoint`, a card file, a card a catalog file holds)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from a2acli.errors import CardInvalidError, UsageError
+from a2acli.events import Note, Sink, Warn
 from a2acli.wire.bindings import DEFAULT
 
 if TYPE_CHECKING:
@@ -15,12 +16,21 @@ if TYPE_CHECKING:
     from a2acli.wire.endpoints import Endpoint
 
 
+class Host(Protocol):
+    """What Target reads of its session (pipeline.session.Call), and `opts`, which it replaces."""
+
+    opts: Any  # pipeline.options.CallOptions
+    transport: Any  # transport.client.Transport
+    redactor: Any  # redact.Redactor
+    sink: Sink
+
+
 class Target:
     """The agent, card, endpoint and version of one session. `host` is the session (its `opts`,
-    `out`, `transport` and `redactor`): choosing the agent and the version replaces its options,
+    `sink`, `transport` and `redactor`): choosing the agent and the version replaces its options,
     so that every later request carries them."""
 
-    def __init__(self, host: Any) -> None:
+    def __init__(self, host: Host) -> None:
         self.host = host
         self.card: dict[str, Any] | None = None  # canonical V1
         self.card_doc: Any = None  # the card as fetched (its own version's field names)
@@ -36,8 +46,8 @@ class Target:
         return self.host.opts
 
     @property
-    def out(self) -> Any:
-        return self.host.out
+    def sink(self) -> Sink:
+        return self.host.sink
 
     # -- the agent --------------------------------------------------------------------------------------
     def resolve_agent(self) -> None:
@@ -58,15 +68,17 @@ class Target:
             return
         self.located = located
         if self.opts.offline and not is_file(located.location):
-            self.out.note(
-                f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known"
+            self.sink.emit(
+                Note(
+                    f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known"
+                )
             )
             return
         found = resolve(self.host.transport, located)
         self.catalog_read, self.inline_card = found.read, found.card
         self.host.redactor.url(found.agent)
         self.host.opts = self.opts._replace(url=found.agent)
-        self.out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
+        self.sink.emit(Note(f"{located.reference}: {found.note}, from the catalog {located.catalog}"))
 
     def catalog_pending(self) -> bool:
         """A catalog reference not resolved: --offline does not read a catalog on the network."""
@@ -102,11 +114,13 @@ class Target:
         vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
         self.card_varies = "a2a-version" in vary.lower()  # the agent answers each version with its own card
         for level, text in card_notes(self.card, fetched.doc, fetched.url, self.opts.url, fetched.tried):
-            (self.out.warn if level == "warn" else self.out.note)(text)
+            self.sink.emit(Warn(text) if level == "warn" else Note(text))
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            self.out.warn(
-                f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding"
+            self.sink.emit(
+                Warn(
+                    f"the Agent Card at {fetched.url} is not valid: {problems[0]}{more}; `a2a card fetch --validate` lists every finding"
+                )
             )
         return fetched
 
@@ -173,8 +187,10 @@ class Target:
         from a2acli.wire.endpoints import missing_required_extensions
 
         for uri in missing_required_extensions(self.card or {}, self.opts.extensions):
-            self.out.warn(
-                f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it"
+            self.sink.emit(
+                Warn(
+                    f"the Agent Card requires the extension {uri}, which this call does not declare: the agent may refuse it; pass --extension {uri} if a2a's request meets it"
+                )
             )
 
     def _select(self, card_url: str) -> Endpoint:
@@ -189,7 +205,7 @@ class Target:
             fallback = fallback_interface(self.card or {}, self.opts.wire, card_url, self.opts.transports)
             if fallback is None:
                 raise
-            self.out.note(fallback[1])
+            self.sink.emit(Note(fallback[1]))
             return fallback[0]
 
     def _without_missing_extra(self, chosen: Endpoint, card_url: str) -> Endpoint:
@@ -207,9 +223,11 @@ class Target:
             other = select_interface(self.card or {}, self.opts.wire, card_url, skip=(info.flag,))
         except VersionNotOfferedError:
             return chosen
-        self.out.note(
-            f"skipping the Agent Card's gRPC interface {chosen.url}: the grpc extra is not installed"
-            f" ({grpc.extra_hint()}); using {getattr(binding_info(other.binding), 'card', other.binding)} at {other.url}"
+        self.sink.emit(
+            Note(
+                f"skipping the Agent Card's gRPC interface {chosen.url}: the grpc extra is not installed"
+                f" ({grpc.extra_hint()}); using {getattr(binding_info(other.binding), 'card', other.binding)} at {other.url}"
+            )
         )
         return other
 
@@ -224,7 +242,7 @@ class Target:
         self.host.opts = self.opts._replace(wire=wire, version_auto=False)
         transport = self.host.transport
         transport.cfg = transport.cfg._replace(version=wire.version)
-        self.out.note(line)
+        self.sink.emit(Note(line))
         for tap in transport.taps:
             if hasattr(tap, "version_chosen"):
                 tap.version_chosen(wire.version, line)

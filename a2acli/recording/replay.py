@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError, UsageError
+from a2acli.events import Note, Sink, Warn
 from a2acli.recording.diff import Dump, Report, load_dump
 from a2acli.recording.diff import compare as compare_dumps
 from a2acli.recording.playback import (
@@ -91,8 +92,9 @@ def _explicit(opts: Any, name: str) -> bool:
     return (opts.sources or {}).get(name, "default") != "default"
 
 
-def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
-    """Send the recorded requests of the dump at `path` to `opts.url`, each once, in order."""
+def replay(path: str, opts: Any, sink: Sink, *, save: str | None = None) -> Run:
+    """Send the recorded requests of the dump at `path` to `opts.url`, each once, in order; what
+    the run says on the way goes to `sink` as events (a2acli.events)."""
     from a2acli.pipeline.session import Call
     from a2acli.wire import parse_wire
 
@@ -113,7 +115,7 @@ def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
         run.notes.append(
             f"the dump mixes versions or bindings ({', '.join(sorted(f'{v} {b.flag}' for v, b in mixed))}); every request is replayed under {version} over {binding.flag}"
         )
-    _credentials(old, run, opts, out)
+    _credentials(old, run, opts, sink)
     run_opts = opts._replace(
         wire=parse_wire(version),
         version_auto=False,
@@ -122,7 +124,7 @@ def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
         dump_append=False,
         offline=False,
     )
-    with Call(run_opts, out) as call:
+    with Call(run_opts, sink) as call:
         call.endpoint()  # the card of --to, once: unreachable here ends the run (exit 3)
         ids: dict[str, str] = {}
         messages: set[str] = set()
@@ -132,7 +134,7 @@ def replay(path: str, opts: Any, out: Any, *, save: str | None = None) -> Run:
     return run
 
 
-def _credentials(old: Dump, run: Run, opts: Any, out: Any) -> None:
+def _credentials(old: Dump, run: Run, opts: Any, sink: Sink) -> None:
     for ex in old.exchanges:
         where = redacted_credentials(ex)
         if where:
@@ -141,10 +143,12 @@ def _credentials(old: Dump, run: Run, opts: Any, out: Any) -> None:
         given = any((opts.api_key, opts.bearer, opts.basic)) or any(
             k.lower() in ("authorization", "x-api-key") for k, _ in opts.headers
         )
-        out.note(f"recorded with a credential (redacted in the dump): {', '.join(run.credentials)}")
+        sink.emit(Note(f"recorded with a credential (redacted in the dump): {', '.join(run.credentials)}"))
         if not given:
-            out.warn(
-                "the dump's credentials are not in it: these requests go without one; pass --api-key, --bearer or -H as to any command"
+            sink.emit(
+                Warn(
+                    "the dump's credentials are not in it: these requests go without one; pass --api-key, --bearer or -H as to any command"
+                )
             )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 
 def state_text(state: Any) -> str:
-    from a2acli.render.views import state_label
+    from a2acli.wire.words import state_label
 
     return state_label(state)
 

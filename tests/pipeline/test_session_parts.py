@@ -13,6 +13,7 @@ import respx
 from a2acli.pipeline.options import CallOptions
 from a2acli.pipeline.session import Call, OfflineShown
 from a2acli.pipeline.tracking import Tracking
+from a2acli.render.events import Presenter
 from a2acli.render.output import Output
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
@@ -34,7 +35,7 @@ TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING
 
 
 def call(**opts) -> Call:
-    return Call(CallOptions(**opts), Output("json"))
+    return Call(CallOptions(**opts), Presenter(Output("json")))
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from a2acli.errors import NotClaimedError
+from a2acli.events import Note, Warn
 from a2acli.pipeline.session import Call
 
 # -- what the card claims (SPEC §11.3, A2ACLI_VER_003) ---------------------------------------------
@@ -89,7 +90,7 @@ def gate(call: Call, method: str, *, force: bool) -> Claim | None:
     """The claim a gated call lacks, unless --force (then said on stderr, and None)."""
     claim = unclaimed(call, method)
     if claim is not None and force:
-        call.out.note(f"{claim.says}; --force: calling {method} anyway")
+        call.sink.emit(Note(f"{claim.says}; --force: calling {method} anyway"))
         return None
     return claim
 
@@ -115,7 +116,9 @@ def note_push_url(call: Call, params: Any) -> None:
     if isinstance(config, dict) and config.get("taskPushNotificationConfig"):
         claim = unclaimed(call, "CreateTaskPushNotificationConfig")
         if claim is not None:
-            call.out.warn(f"--push-url: {claim.says}; the agent may refuse the message or never call the webhook")
+            call.sink.emit(
+                Warn(f"--push-url: {claim.says}; the agent may refuse the message or never call the webhook")
+            )
 
 
 def check_push_config_answer(call: Call, method: str, params: dict[str, Any], core: Any) -> None:
@@ -129,10 +132,14 @@ def check_push_config_answer(call: Call, method: str, params: dict[str, Any], co
         and asked
         and core.get("id") not in (None, asked)
     ):
-        call.out.warn(
-            f"asked for push config {asked!r}, the agent answered config {core.get('id')!r}: it ignores the config id (or has no such config); `a2a push-config list {params.get('taskId')}` shows them all"
+        call.sink.emit(
+            Warn(
+                f"asked for push config {asked!r}, the agent answered config {core.get('id')!r}: it ignores the config id (or has no such config); `a2a push-config list {params.get('taskId')}` shows them all"
+            )
         )
     elif method == "DeleteTaskPushNotificationConfig":
-        call.out.note(
-            f"the agent reports push config {asked!r} of task {params.get('taskId')} deleted; agents report this for an id they do not know as well: `a2a push-config list {params.get('taskId')}` shows what is left"
+        call.sink.emit(
+            Note(
+                f"the agent reports push config {asked!r} of task {params.get('taskId')} deleted; agents report this for an id they do not know as well: `a2a push-config list {params.get('taskId')}` shows what is left"
+            )
         )

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from a2acli.errors import NO_RECORDED_ANSWER, A2acliError, HttpError, RpcError, UnexpectedStateError
+from a2acli.events import Command, NextStep, Note, Sink, TaskShown, Warn
 from a2acli.pipeline.options import conn_flags
 from a2acli.pipeline.policies.waiting import settled
 from a2acli.pipeline.session import Call
-from a2acli.render.present import state_text
 from a2acli.wire.methods import METHODS
+from a2acli.wire.words import state_label as state_text
 
 
 def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
@@ -27,7 +28,7 @@ def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
     state = call.task.get("state")
     if not state:
         return err
-    call.out.error_context("task", reply, as_v1=call.opts.as_v1)  # -o json: stdout is the one error document
+    call.sink.emit(TaskShown("task", reply, as_v1=call.opts.as_v1))  # -o json: stdout is the one error document
     err.message = f"{err.message}: task {task_id} is {state_text(state)}"
     if not err.hint:
         err.hint = f"a task that is {state_text(state)} cannot be canceled" if settled(state) else None
@@ -73,19 +74,21 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     state = to_core_task_state(t.get("state") or "TASK_STATE_UNSPECIFIED")
     label = state_text(state)
     if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
-        call.out.warn(f"task {t['id']} ended {label}")
+        call.sink.emit(Warn(f"task {t['id']} ended {label}"))
     elif state == "TASK_STATE_AUTH_REQUIRED":
         auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
     elif is_interrupted(state):  # a normal pause, not a fault: a hint, which -q drops (stdout names the state)
-        call.out.note(f"task {t['id']} is {label}: it needs input; continue with:")
-        call.out.command(f"{continue_command(call)} 'your reply'")
+        call.sink.emit(Note(f"task {t['id']} is {label}: it needs input; continue with:"))
+        call.sink.emit(Command(f"{continue_command(call)} 'your reply'"))
     elif not waited and not settled(state):
-        call.out.note(f"task {t['id']} is {label}; follow it with:")
-        call.out.command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}")
+        call.sink.emit(Note(f"task {t['id']} is {label}; follow it with:"))
+        call.sink.emit(Command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}"))
     elif state == "TASK_STATE_COMPLETED" and t.get("contextId"):  # a human's view only
-        call.out.next_step(
-            f"task {t['id']} completed; a next message in its context:",
-            f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'",
+        call.sink.emit(
+            NextStep(
+                f"task {t['id']} completed; a next message in its context:",
+                f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'",
+            )
         )
     if expect and state not in expect:
         want = ", ".join(sorted(state_text(s) for s in expect))
@@ -114,7 +117,7 @@ AUTH_CONTINUE = "'continue'"  # the message that goes with the credential (the a
 
 class AuthWay(NamedTuple):
     """One way to give the credential an AUTH_REQUIRED task asks for: the card's scheme (its
-    name and render.views.Way), and the commands that continue the task with it."""
+    name and wire.words.Way), and the commands that continue the task with it."""
 
     name: str
     way: Any
@@ -128,8 +131,8 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
     `a2a auth login` first for an OAuth2 / OpenID Connect flow. Placeholders only, never a secret."""
     import shlex
 
-    from a2acli.render.views import scheme_way
     from a2acli.wire.security import auth_ask
+    from a2acli.wire.words import scheme_way
 
     card = call.card if isinstance(call.card, dict) else None
     ask = auth_ask(card, call.ask)
@@ -164,19 +167,19 @@ def auth_required_notes(call: Call) -> None:
     signin = f"; it names {ask.url} to sign in" if ask.url else ""
 
     def say(msg: str) -> None:  # a normal pause, not a fault: a hint, which -q drops (stdout names the state)
-        call.out.note(msg)
+        call.sink.emit(Note(msg))
 
     if not ways:
         if call.card is None or call.opts.endpoint:  # no card: credentials go as given
             say(
                 f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:"
             )
-            call.out.command(f"{continue_command(call)} {AUTH_CONTINUE}")
+            call.sink.emit(Command(f"{continue_command(call)} {AUTH_CONTINUE}"))
         else:
             say(
                 f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
             )
-            call.out.command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}")
+            call.sink.emit(Command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}"))
         return
     said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
     asked = (
@@ -188,10 +191,10 @@ def auth_required_notes(call: Call) -> None:
     say(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
     for w in ways:
         for command in w.commands:
-            call.out.command(command)
+            call.sink.emit(Command(command))
 
 
-# what a typed secret is, by the option it fills (render.views.Way.option)
+# what a typed secret is, by the option it fills (wire.words.Way.option)
 SECRET_WHAT = {"api_key": "API key", "bearer": "bearer token", "basic": "USER:PASSWORD"}
 
 
@@ -208,32 +211,36 @@ def read_credential(call: Call, secret: Any) -> dict[str, Any]:
         auth_required_notes(call)
         return {}
     w = typed[0]
-    call.out.note(
-        f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where})"
+    call.sink.emit(
+        Note(
+            f"task {tid} needs authentication: the agent asks for the Agent Card's scheme {w.name!r} ({w.way.kind}, {w.way.where})"
+        )
     )
     try:
         value = str(secret(f"{SECRET_WHAT[w.way.option]} for {w.way.where} (not shown; Enter to skip): ") or "")
     except EOFError:
         value = ""
     if w.way.option == "basic" and value.strip() and ":" not in value:
-        call.out.warn("HTTP basic takes USER:PASSWORD (a colon between them): not sent")
+        call.sink.emit(Warn("HTTP basic takes USER:PASSWORD (a colon between them): not sent"))
         value = ""
     if not value.strip():
-        call.out.note(f"no credential: your next line answers task {tid} without one (/new leaves it)")
+        call.sink.emit(Note(f"no credential: your next line answers task {tid} without one (/new leaves it)"))
         return {}
     given: dict[str, Any] = {w.way.option: value.strip()}
     call.redactor.add(value.strip())  # never shown, from now on (turn_credentials adds its encodings)
-    call.out.note(f"the credential goes with your next line only, to task {tid} as {w.way.where}; it is not stored")
+    call.sink.emit(
+        Note(f"the credential goes with your next line only, to task {tid} as {w.way.where}; it is not stored")
+    )
     return given
 
 
-def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:
+def resume_notes(sink: Sink, call: Call | None, why: str, *, unsettled_only: bool = False) -> bool:
     """`interrupted: task T (context C) was working` and the commands to pick it up again (the
     subscription with --stream when the events were being shown as they came); before the agent
     answered a send, what was sent and the command that finds its task."""
     task = call.task if call is not None else {}
     if not task.get("id") and call is not None and call.sending:
-        return unanswered_notes(out, call, why)
+        return unanswered_notes(sink, call, why)
     if not task.get("id") or unsettled_only and settled(task.get("state")):
         return False
     flags = conn_flags(call.opts) if call is not None else ""
@@ -242,17 +249,19 @@ def resume_notes(out: Any, call: Call | None, why: str, *, unsettled_only: bool 
     subscribe = card is None or (
         isinstance(caps, dict) and caps.get("streaming") is True
     )  # no card read: the agent may stream
-    out.note(
-        f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with {'one of' if subscribe else 'this (the Agent Card claims no streaming)'}:"
+    sink.emit(
+        Note(
+            f"{why}: task {task['id']} (context {task.get('contextId') or '?'}) was {state_text(task.get('state'))}; resume with {'one of' if subscribe else 'this (the Agent Card claims no streaming)'}:"
+        )
     )
     if subscribe:
         live = " --stream" if call is not None and call.live_view else ""  # back into the view that was interrupted
-        out.command(f"a2a tasks subscribe {_q(task['id'])}{live}{flags}")
-    out.command(f"a2a tasks get {_q(task['id'])} --wait{flags}")
+        sink.emit(Command(f"a2a tasks subscribe {_q(task['id'])}{live}{flags}"))
+    sink.emit(Command(f"a2a tasks get {_q(task['id'])} --wait{flags}"))
     return True
 
 
-def unanswered_notes(out: Any, call: Call, why: str) -> bool:
+def unanswered_notes(sink: Sink, call: Call, why: str) -> bool:
     """Ctrl-C (or --timeout) before the agent answered a send (A2ACLI_TASK_POLL_002): the message
     id, the context and task ids given, and how to find the task it may have started: ListTasks
     (by context when one was given) where the version has it; under 0.3, which has no way to list
@@ -269,19 +278,23 @@ def unanswered_notes(out: Any, call: Call, why: str) -> bool:
         + " was sent"
     )
     if tid:
-        out.note(f"{sent}; if the agent started a task, find it with:")
-        out.command(f"a2a tasks get {shlex.quote(str(tid))}{flags}")
+        sink.emit(Note(f"{sent}; if the agent started a task, find it with:"))
+        sink.emit(Command(f"a2a tasks get {shlex.quote(str(tid))}{flags}"))
     elif can_list_tasks(call) and ctx:
-        out.note(f"{sent}; if the agent started a task, find it with:")
-        out.command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}")
+        sink.emit(Note(f"{sent}; if the agent started a task, find it with:"))
+        sink.emit(Command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}"))
     elif can_list_tasks(call):  # the agent chose the context: no filter of ListTasks names this message
-        out.note(
-            f"{sent}; it named no context or task, so no filter finds the task it may have started; the agent's newest tasks:"
+        sink.emit(
+            Note(
+                f"{sent}; it named no context or task, so no filter finds the task it may have started; the agent's newest tasks:"
+            )
         )
-        out.command(f"a2a tasks list --page-size 5{flags}")
+        sink.emit(Command(f"a2a tasks list --page-size 5{flags}"))
     else:
-        out.note(
-            f"{sent}; A2A 0.3 has no way to list tasks, so the task it may have started is known only to the agent (--follow says a task's id as soon as the agent takes the message)"
+        sink.emit(
+            Note(
+                f"{sent}; A2A 0.3 has no way to list tasks, so the task it may have started is known only to the agent (--follow says a task's id as soon as the agent takes the message)"
+            )
         )
     return True
 
@@ -405,7 +418,7 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
         or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers)
     ):
         return refused_credentials(err, call)  # a credential went: it was refused
-    from a2acli.render.views import scheme_how
+    from a2acli.wire.words import scheme_how
 
     schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}
     named = [(str(name), *scheme_how(scheme)) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from a2acli.errors import A2acliError, ConnectionBrokenError, HttpError, RpcError, TimeoutExpired, UnreachableError
+from a2acli.events import Note, Warn
 from a2acli.pipeline.policies.capabilities import unclaimed
 from a2acli.pipeline.policies.waiting import as_stream_event, settled, wait_for_task
 from a2acli.pipeline.session import Call, Reply
-from a2acli.render.present import state_text, waiting
 from a2acli.wire.methods import METHODS
+from a2acli.wire.words import state_label as state_text
 
 
 def follow_task(
@@ -31,16 +32,20 @@ def follow_task(
 
     tid = call.task["id"]
     state = state_text(call.task.get("state"))
-    call.out.note(
-        f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it",
-        aside=" (Ctrl-C stops the wait, not the task)",
+    call.sink.emit(
+        Note(
+            f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it",
+            aside=" (Ctrl-C stops the wait, not the task)",
+        )
     )
     if not is_known_state(call.task.get("state")):
-        call.out.warn(
-            f"task {tid}: state {call.task.get('state')!r} is none A2A defines; waited for as a working task"
-            + ("" if call.opts.timeout else " (--timeout S bounds the wait)")
+        call.sink.emit(
+            Warn(
+                f"task {tid}: state {call.task.get('state')!r} is none A2A defines; waited for as a working task"
+                + ("" if call.opts.timeout else " (--timeout S bounds the wait)")
+            )
         )
-    with waiting(call.out, call.task, since=since, announced=True) as shown:
+    with call.sink.waiting(call.task, since=since, announced=True) as shown:
         if unclaimed(call, "SubscribeToTask") is None:
             subscribe_quietly(call, shown)
             reply = call.unary(METHODS["GetTask"], {"id": tid, **(query or {})})  # the task as it stands
@@ -82,7 +87,7 @@ def subscribe_quietly(call: Call, shown: Any) -> None:
             return
         o.broken = e
     if o.broken is not None and not settled(call.task.get("state")):
-        call.out.note(f"subscribing to task {tid} failed ({o.broken.message}); polling it instead")
+        call.sink.emit(Note(f"subscribing to task {tid} failed ({o.broken.message}); polling it instead"))
 
 
 def send_and_wait(
@@ -97,7 +102,7 @@ def send_and_wait(
     """`stream` / `send --stream` to an agent whose card does not claim streaming: a blocking
     SendMessage, then polling until the task settles; each answer goes to the stream's view (its
     shape is a StreamResponse's: {task} or {message}, a bare object under 0.3 JSON-RPC)."""
-    with waiting(call.out, what="waiting for the agent's answer") as shown:
+    with call.sink.waiting(what="waiting for the agent's answer") as shown:
         reply = call.unary(METHODS["SendMessage"], params, request_id=request_id, headers=headers)
     call.sending = None
     call.track(reply.core)
@@ -137,7 +142,7 @@ def consume(call: Call, replies: Iterator[Reply], view: Any, o: StreamOutcome, *
     """Show a stream's events as they arrive; how it ended goes into `o`. The events of one
     network read are written together, flushed before the stream is read again (Output.holding)."""
     try:
-        with call.out.holding():
+        with call.sink.holding():
             for reply in replies:
                 o.events += 1
                 if o.events == 1:  # one content type per exchange
@@ -185,18 +190,20 @@ def follow_stream(
     tid = call.task.get("id")
     broke = bool(o.broken and tid and not done and follow)
     if subscribing and not o.refused and not broke:
-        call.out.note(subscribe_kind(call, o, done))
+        call.sink.emit(Note(subscribe_kind(call, o, done)))
     if broke and not o.server_error:
         assert o.broken is not None
         if resubscribe(call, view, o.broken):
             return
     elif broke:
-        call.out.note(
-            f"the stream ended with an error from the agent ({o.broken.message if o.broken else ''}); polling task {tid}"
+        call.sink.emit(
+            Note(
+                f"the stream ended with an error from the agent ({o.broken.message if o.broken else ''}); polling task {tid}"
+            )
         )
     if tid and not settled(call.task.get("state")) and follow:
         if not subscribing and not broke:
-            call.out.note(f"the agent closed the stream before the task finished; polling task {tid}")
+            call.sink.emit(Note(f"the agent closed the stream before the task finished; polling task {tid}"))
         view.final(
             wait_for_task(call, interval, wrap=True, shown=view.waiting)
         )  # a StreamResponse {task} like the events; the view's progress display, if any, shows the polls
@@ -215,7 +222,9 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
     for attempt in range(1, attempts + 1):
         last = call.event_ids.last
         since = f", Last-Event-ID {last}" if last else ""
-        call.out.note(f"the stream broke ({err.message}); re-subscribing to task {tid} ({attempt}/{attempts}{since})")
+        call.sink.emit(
+            Note(f"the stream broke ({err.message}); re-subscribing to task {tid} ({attempt}/{attempts}{since})")
+        )
         delay = retry_delay(attempt - 1)
         left = call.transport.time_left()
         time.sleep(delay if left is None else max(min(delay, left), 0))
@@ -239,15 +248,19 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
         replayed = call.event_ids.skipped - skipped
         said = f"{o.events} new event(s)" + (f", {replayed} replayed event(s) not shown again" if replayed else "")
         if settled(call.task.get("state")):
-            call.out.note(f"re-subscribed to task {tid}: {said}, until it was {state_text(call.task.get('state'))}")
+            call.sink.emit(
+                Note(f"re-subscribed to task {tid}: {said}, until it was {state_text(call.task.get('state'))}")
+            )
             return True
         if o.broken is None:
-            call.out.note(
-                f"re-subscribed to task {tid}: {said}, then the agent closed the stream before the task finished; polling task {tid}"
+            call.sink.emit(
+                Note(
+                    f"re-subscribed to task {tid}: {said}, then the agent closed the stream before the task finished; polling task {tid}"
+                )
             )
             return False
         err = o.broken
-    call.out.note(f"re-subscribing to task {tid} failed ({err.message}); polling task {tid}")
+    call.sink.emit(Note(f"re-subscribing to task {tid} failed ({err.message}); polling task {tid}"))
     return False
 
 
@@ -293,7 +306,7 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     if refusal:
         how = "it closed the stream without an event"
     elif not refuses_finished(err):
-        call.out.note(f"subscribe: the agent refused, {how}")
+        call.sink.emit(Note(f"subscribe: the agent refused, {how}"))
         raise err
     tid = call.task["id"]
     why = how if refusal else f"{err.message}, {how}"
@@ -304,10 +317,12 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     call.track(reply.core)
     label = state_text(call.task.get("state"))
     if not settled(call.task.get("state")):
-        call.out.note(f"subscribe: the agent refused ({why}) though task {tid} is {label}; polling it instead")
+        call.sink.emit(Note(f"subscribe: the agent refused ({why}) though task {tid} is {label}; polling it instead"))
         return False
-    call.out.note(
-        f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({why}); showing it from GetTask"
+    call.sink.emit(
+        Note(
+            f"subscribe: task {tid} is already finished ({label}); the agent does not stream a finished task ({why}); showing it from GetTask"
+        )
     )
     view.final(as_stream_event(call, reply))
     return True

@@ -7,10 +7,11 @@ from contextlib import nullcontext
 from typing import Any
 
 from a2acli.errors import UsageError
+from a2acli.events import Note
 from a2acli.pipeline.session import Call, Reply
-from a2acli.render.present import state_text, waiting
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
+from a2acli.wire.words import state_label as state_text
 
 
 def settled(state: Any) -> bool:
@@ -92,7 +93,7 @@ def wait_for_task(
 ) -> Reply:
     """Poll GetTask until the task is terminal or interrupted (Backoff between polls; a state
     that is neither, TASK_STATE_UNSPECIFIED / V0 `unknown` included, keeps the wait going under
-    --timeout); the wait shows on stderr (render.present.waiting: a spinner at a terminal), or in
+    --timeout); the wait shows on stderr (the sink's waiting display: a spinner at a terminal), or in
     `shown`, a waiting display already open. `since`: when the wait began (a blocking send that
     came back unfinished); `quick`: the first poll after QUICK_START of the interval; `query`:
     more GetTask params (historyLength). Ctrl-C stops the sleep at once; the boundary then names
@@ -100,7 +101,7 @@ def wait_for_task(
     spec = METHODS["GetTask"]
     backoff = Backoff(interval, first=interval * QUICK_START if quick else None)
     status: Any = None
-    with nullcontext(shown) if shown is not None else waiting(call.out, call.task, since=since) as shown:
+    with nullcontext(shown) if shown is not None else call.sink.waiting(call.task, since=since) as shown:
         while True:
             delay = backoff.next()
             left = call.transport.time_left()  # the whole-call --timeout
@@ -137,6 +138,8 @@ def note_held_answer(call: Call, params: dict[str, Any], reply: Reply) -> None:
     if elapsed is None or elapsed < HELD_AFTER:
         return
     asked = "blocking: false" if call.opts.wire is Wire.V0 else "returnImmediately"
-    call.out.note(
-        f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}"
+    call.sink.emit(
+        Note(
+            f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}"
+        )
     )
