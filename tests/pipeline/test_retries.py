@@ -4,6 +4,7 @@ HTTP 5xx, 409 and 429, the same request each time; never a second send otherwise
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import httpx
@@ -186,3 +187,46 @@ def test_get_task_retried_needs_no_key(mock, make_call, no_sleep):
     rpc = mock.post(RPC).mock(side_effect=[unavailable(502), rpc_answer(TASK)])
     make_call(endpoint=RPC).unary(METHODS["GetTask"], {"id": "t-1"}, retries=1)
     assert all("idempotency-key" not in c.request.headers for c in rpc.calls) and rpc.call_count == 2
+
+
+# -- a request the agent could not read, sent once in its other body form -------------------------
+
+PUSH = {"taskId": "t-1", "id": "c-1", "url": "https://hook.test/h"}
+PUSH_ROUTE = f"{RPC}/v1/tasks/t-1/pushNotificationConfigs"
+CREATED = {
+    "name": "tasks/t-1/pushNotificationConfigs/c-1",
+    "pushNotificationConfig": {"id": "c-1", "url": "https://hook.test/h"},
+}
+
+
+def push_call(make_call):
+    from a2acli.wire import Wire
+
+    return make_call(endpoint=RPC, wire=Wire.V0, transports=("rest",))
+
+
+@pytest.mark.parametrize("refusal", [400, 422, 500])
+def test_a_0_3_push_config_refused_as_unreadable_is_sent_once_more_whole(mock, make_call, recorder, refusal):
+    route = mock.post(PUSH_ROUTE).mock(
+        side_effect=[httpx.Response(refusal, json={"error": "bad"}), httpx.Response(200, json=CREATED)]
+    )
+    reply = push_call(make_call).unary(METHODS["CreateTaskPushNotificationConfig"], PUSH)
+    assert reply.core == PUSH and route.call_count == 2
+    first, second = (json.loads(c.request.content) for c in route.calls)
+    assert "parent" not in first and second["parent"] == "tasks/t-1" and second["config"] == first
+    assert recorder.saying("sending it once more with the whole request as the body")
+
+
+def test_the_other_form_refused_too_is_the_error_after_two_requests(mock, make_call):
+    route = mock.post(PUSH_ROUTE).mock(return_value=httpx.Response(400, json={"error": "bad"}))
+    with pytest.raises(HttpError):
+        push_call(make_call).unary(METHODS["CreateTaskPushNotificationConfig"], PUSH)
+    assert route.call_count == 2
+
+
+@pytest.mark.parametrize("refusal", [401, 404, 409])
+def test_a_refusal_that_is_not_about_the_body_is_not_sent_again(mock, make_call, refusal):
+    route = mock.post(PUSH_ROUTE).mock(return_value=httpx.Response(refusal, json={"error": "no"}))
+    with pytest.raises(A2acliError):
+        push_call(make_call).unary(METHODS["CreateTaskPushNotificationConfig"], PUSH)
+    assert route.call_count == 1
