@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 AGENT = "http://agent.test"
@@ -104,6 +105,21 @@ def jwt(claims: dict[str, Any], key: Any, alg: str = "ES256", **header: Any) -> 
     head = b64u(json.dumps({"alg": alg, "typ": "JWT", **header}).encode())
     body = b64u(json.dumps(claims).encode())
     return f"{head}.{body}.{b64u(raw_sign(key, alg, f'{head}.{body}'.encode()))}"
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the state", interval: float = 0.02) -> Any:
+    """Poll `predicate` until it returns something true; that value. A test that waits for a state
+    waits on the state with this, not with a fixed sleep. Fails naming `what` after `timeout`
+    seconds (a bound for a slow machine, not a measurement)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what}: not seen within {timeout:g}s"
+        time.sleep(interval)
 
 
 def clean_env(**extra: str) -> dict[str, str]:

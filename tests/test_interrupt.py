@@ -57,7 +57,7 @@ def test_ctrl_c_during_start_up_is_quiet_130(tmp_path, delay, entry):
     card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://x/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}')
     env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": str(tmp_path / "none.toml")}
     proc = _start(entry, ["card", "fetch", "-u", card.as_uri(), "-o", "json"], env)
-    time.sleep(delay)
+    time.sleep(delay)  # not a wait for a state: the moment of the Ctrl-C is what is sampled (no state marks "mid start-up")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     # A bare `KeyboardInterrupt` line, no traceback: raised where no Python frame runs yet (the
@@ -137,7 +137,7 @@ def test_ctrl_c_in_a_command_still_reaches_its_boundary(tmp_path):
         pytest.skip("no console script next to the interpreter")
 
     def slow(handler, seen):
-        time.sleep(5)
+        time.sleep(5)  # the agent is slow to answer (the Ctrl-C comes once the request is in)
 
     with hostile() as agent:
         agent.card({"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": f"{agent.url}/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]})

@@ -178,14 +178,20 @@ def test_timeout_without_count_is_fine_once_something_arrived(cli):
     assert "--timeout 1s: 1 notification(s) received" in result.stderr
 
 
-def test_ctrl_c_exits_130_saying_how_many_arrived(cli):
+def test_ctrl_c_exits_130_saying_how_many_arrived(cli, monkeypatch):
+    import a2acli.webhook
+
+    shown = threading.Event()  # the receiving loop took the delivery and showed it
+    show = a2acli.webhook._show
+    monkeypatch.setattr(a2acli.webhook, "_show", lambda *args: (show(*args), shown.set()))
+
     def send(url):
-        answers = [post(url, V1_STATUS)]
-        time.sleep(0.5)
-        _thread.interrupt_main()
+        answers = [post(url, V1_STATUS), shown.wait(10)]
+        _thread.interrupt_main()  # in any case: nothing else ends this listener
         return answers
 
-    result, _ = run(cli, send=send)
+    result, (answer, was_shown) = run(cli, send=send)
+    assert answer.status_code == 200 and was_shown
     assert result.exit_code == 130
     assert "interrupted: 1 notification(s) received" in result.stderr
     assert "State: working" in result.stdout

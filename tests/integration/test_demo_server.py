@@ -86,6 +86,7 @@ from typing import Any
 
 import httpx
 import pytest
+from a2a_testkit import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -545,24 +546,31 @@ def test_subscribe_to_finished_task(http, demo_agent):
 # --------------------------------------------------------------------------- cancel
 
 
+def _steps(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """The slow skill's `step i/N` messages in the task's history."""
+    return [m for m in task.get("history", []) if m["parts"][0].get("text", "").startswith("step")]
+
+
 @pytest.mark.parametrize("wire", WIRES)
 def test_cancel_slow_task(http, demo_agent, wire):
     config = {"returnImmediately": True} if wire == "v1" else {"blocking": False}
     task = send(http, demo_agent, wire, data(wire, {"skill": "slow", "steps": 4, "delay": 0.25}),
                 config=config)
     assert task["status"]["state"] in (state(wire, "submitted"), state(wire, "working"))
-    time.sleep(0.3)
+    wait_until(lambda: _steps(ok(rpc(http, demo_agent, method(wire, "GetTask"), {"id": task["id"]},
+                                     hdrs=headers(wire)))), what="the slow task's first step")
     canceled = ok(rpc(http, demo_agent, method(wire, "CancelTask"), {"id": task["id"]},
                       hdrs=headers(wire)))
     assert canceled["status"]["state"] == state(wire, "canceled")
 
-    time.sleep(1.2)  # past the time the four steps would have taken: the executor stopped
+    # A negative, so a wait of a set time: past the 1 s the four steps would have taken, no further
+    # step came and no artifact (the executor stopped rather than went on unseen).
+    time.sleep(1.2)
     later = ok(rpc(http, demo_agent, method(wire, "GetTask"), {"id": task["id"]},
                    hdrs=headers(wire)))
     assert later["status"]["state"] == state(wire, "canceled")
     assert "artifacts" not in later
-    steps = [m for m in later.get("history", []) if m["parts"][0].get("text", "").startswith("step")]
-    assert 1 <= len(steps) < 4
+    assert 1 <= len(_steps(later)) < 4
 
     again = rpc(http, demo_agent, method(wire, "CancelTask"), {"id": task["id"]}, hdrs=headers(wire))
     assert again["error"]["code"] == -32002
@@ -893,7 +901,8 @@ def test_rest_subscribe_and_cancel(http, demo_agent, wire, verb):
 
     slow = rest_send(http, demo_agent, wire, rest_data(wire, {"skill": "slow", "steps": 4,
                                                               "delay": 0.25}), config=config)
-    time.sleep(0.3)
+    wait_until(lambda: rest(http, demo_agent, wire, "GET", f"/tasks/{slow['id']}")["status"]["state"]
+               == "TASK_STATE_WORKING", what="the slow task working")
     canceled = rest(http, demo_agent, wire, "POST", f"/tasks/{slow['id']}:cancel")
     # the 0.3 proto spells it CANCELLED
     assert canceled["status"]["state"] == ("TASK_STATE_CANCELED" if wire == "v1" else "TASK_STATE_CANCELLED")

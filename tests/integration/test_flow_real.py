@@ -13,11 +13,15 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from a2a_testkit import wait_until
+
 from tests.integration.conftest import HAS_GRPC
 
 pytestmark = pytest.mark.integration
@@ -121,6 +125,18 @@ def test_extended_card_is_refused_unless_claimed(run_a2a, demo_agent, card_file)
     assert json.loads(forced.stdout)["name"]
 
 
+def task_started(agent: Any, ctx: str) -> str:
+    """Once the demo agent lists a task in context `ctx` (it took the message; asked over 1.0,
+    whatever the command under test speaks): ""."""
+
+    def listed() -> bool:
+        answer = httpx.post(agent.rpc_url, json={"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": {"contextId": ctx}}, headers={"A2A-Version": "1.0"}, timeout=5)
+        return bool(answer.json()["result"].get("tasks"))
+
+    wait_until(listed, timeout=20, what=f"a task in context {ctx}")
+    return ""
+
+
 def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subprocess.Popen[str]], str]) -> tuple[int, str, str]:
     """Run `argv` and press Ctrl-C once `ready(proc)` returns (what it read of stderr); the exit
     code, stdout and stderr."""
@@ -141,13 +157,15 @@ def interrupted(argv: list[str], env: dict[str, str], ready: Callable[[subproces
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_task(a2a_bin, a2a_env, run_a2a, demo_agent, transport):
     env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
-    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", "c-ctrl-c", "-u", demo_agent.url, "--transport", transport]
-    code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")  # started up and sent; the blocking answer comes only when the task ends (10 s)
+    ctx = f"c-ctrl-c-{uuid.uuid4().hex[:8]}"  # this run's own: the demo agent lives for the session
+    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c", "--context-id", ctx, "-u", demo_agent.url, "--transport", transport]
+    # Ctrl-C once the agent has the message (its task listed): the blocking answer comes only when the task ends (10 s)
+    code, _, err = interrupted(argv, env, lambda proc: task_started(demo_agent, ctx))
     assert code == 130, err
-    assert "interrupted before the agent answered: message m-ctrl-c (context c-ctrl-c) was sent" in err
-    assert f"a2a tasks list --context-id c-ctrl-c -u {demo_agent.url} --transport {transport}" in err
+    assert f"interrupted before the agent answered: message m-ctrl-c (context {ctx}) was sent" in err
+    assert f"a2a tasks list --context-id {ctx} -u {demo_agent.url} --transport {transport}" in err
     assert "Traceback" not in err
-    found = run_a2a.at(demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", "c-ctrl-c", "-o", "json")
+    found = run_a2a.at(demo_agent.url, "--transport", transport)("tasks", "list", "--context-id", ctx, "-o", "json")
     assert json.loads(found.stdout)["tasks"]  # the command printed does find it
 
 
@@ -155,10 +173,11 @@ def test_ctrl_c_during_a_blocking_call_names_the_message_and_how_to_find_the_tas
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_during_a_blocking_call_under_0_3_says_tasks_cannot_be_listed(a2a_bin, a2a_env, demo_agent):
     env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
-    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c-03", "-u", demo_agent.url, "--a2a-version", "0.3"]
-    code, _, err = interrupted(argv, env, lambda proc: time.sleep(3) or "")
+    ctx = f"c-ctrl-c-03-{uuid.uuid4().hex[:8]}"  # named so the test can see the agent took the message (over 1.0)
+    argv = [*a2a_bin, "send", "--skill", "slow", "-f", "steps:=20", "-f", "delay:=0.5", "--message-id", "m-ctrl-c-03", "--context-id", ctx, "-u", demo_agent.url, "--a2a-version", "0.3"]
+    code, _, err = interrupted(argv, env, lambda proc: task_started(demo_agent, ctx))
     assert code == 130, err
-    assert "interrupted before the agent answered: message m-ctrl-c-03 was sent; A2A 0.3 has no way to list tasks" in err
+    assert f"interrupted before the agent answered: message m-ctrl-c-03 (context {ctx}) was sent; A2A 0.3 has no way to list tasks" in err
     assert "a2a tasks list" not in err and "Traceback" not in err
 
 
@@ -176,7 +195,9 @@ def test_a_default_send_that_settles_is_one_call_and_the_agent_warns_of_nothing(
     calls = [json.loads(line) for line in (dump / "index.jsonl").read_text().splitlines()]
     sent = [c["method"] for c in calls if c.get("method") not in (None, "card")]
     assert sent == [{"1.0": "SendMessage", "0.3": "message/send" if transport == "jsonrpc" else "SendMessage"}[version]], calls
-    time.sleep(0.2)  # the server's log lines for this call are written by now
+    # A negative, so a wait of a set time: the SDK would log its warning after the answer is sent
+    # (the agent logs nothing else at its level, so there is no line to wait for)
+    time.sleep(0.2)
     with demo_agent.log.open("rb") as log:
         log.seek(logged)
         new = log.read().decode(errors="replace")
@@ -187,24 +208,31 @@ def test_a_default_send_that_settles_is_one_call_and_the_agent_warns_of_nothing(
 # -- --follow: returnImmediately, then the task followed (SubscribeToTask, or polls) -----------------
 
 
-def waiting_said(proc: subprocess.Popen[str]) -> str:
-    """The first line on stderr: the note that names the task, said as soon as the agent answers."""
-    assert proc.stderr is not None
-    first = proc.stderr.readline()
-    assert "waiting for it" in first, first
-    time.sleep(0.5)
-    return first
+def waiting_said(dump: Path) -> Callable[[subprocess.Popen[str]], str]:
+    """The first line on stderr (the note that names the task, said as soon as the agent answers),
+    read once `a2a` is in the wait: its --dump DIR holds the request that follows the task
+    (SubscribeToTask, or a GetTask poll)."""
+
+    def ready(proc: subprocess.Popen[str]) -> str:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        assert "waiting for it" in first, first
+        wait_until(lambda: [*dump.glob("*-SubscribeToTask.request.http"), *dump.glob("*-GetTask.request.http")], what="the follow-up request in the dump")
+        return first
+
+    return ready
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("streaming", [True, False])
-def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, a2a_env, run_a2a, demo_agent, card_file, transport, streaming):
+def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it(a2a_bin, a2a_env, run_a2a, demo_agent, card_file, transport, streaming, tmp_path):
     env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
-    argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport]
-    code, out, err = interrupted(argv, env, waiting_said)
+    dump = tmp_path / "dump"
+    argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport, "--dump", str(dump)]
+    code, out, err = interrupted(argv, env, waiting_said(dump))
     assert code == 130, err
     named = re.match(r"task (\S+) \(context (\S+)\) is (submitted|working); waiting for it", err)
     assert named, err

@@ -379,6 +379,25 @@ def test_js13_security_scheme_in_the_sdk_internal_form_is_read(a2a, js13):
 # -- issue 24: a subscription that falls back to polling says the end state once ------------------
 
 
+def read_until(proc: subprocess.Popen[str], marker: str, timeout: float = 30) -> str:
+    """What `proc` wrote to stderr up to and including `marker` (read from the pipe as it comes,
+    bounded by `timeout`); the rest is left for communicate()."""
+    import os
+    import select
+
+    assert proc.stderr is not None
+    fd, got = proc.stderr.fileno(), b""
+    deadline = time.monotonic() + timeout
+    while marker.encode() not in got:
+        left = deadline - time.monotonic()
+        assert left > 0, f"{marker!r} not said within {timeout:g}s: {got.decode(errors='replace')}"
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 65536)
+            assert chunk, f"ended before saying {marker!r}: {got.decode(errors='replace')}"
+            got += chunk
+    return got.decode(errors="replace")
+
+
 def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a, a2a_bin, a2a_env, js03):
     """a2a-js 0.3 answers a subscription to a task no longer running with its snapshot, then
     closes: the task is polled; cancelled meanwhile, its `task …: canceled` line comes once."""
@@ -388,11 +407,12 @@ def test_js03_subscribe_polled_after_the_snapshot_says_canceled_once(a2a, a2a_bi
     argv = [*a2a_bin, "tasks", "subscribe", task_id, "-u", js03, "--a2a-version", "0.3", "--poll-interval", "0.2"]
     sub = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=a2a_env(**SETTINGS))
     try:
-        time.sleep(1.5)  # subscribed, the snapshot shown, polling
+        said = read_until(sub, "snapshot then close")  # subscribed, the snapshot shown, polling from now on
         assert sub.poll() is None, sub.communicate()
         canceled = a2a("tasks", "cancel", task_id, "-u", js03, "--a2a-version", "0.3")
         assert canceled.returncode == 0, canceled.stderr
         out, err = sub.communicate(timeout=30)
+        err = said + err
     finally:
         if sub.poll() is None:
             sub.kill()
