@@ -467,8 +467,12 @@ class Call:
         yield from self.invoke(self.encode(spec, params, request_id, stream=True), headers=headers)
 
     def _unary(self, enc: Encoded, *, headers: dict[str, str] | None = None, retries: int = 0) -> Reply:
-        """Send (retrying as asked) and read the result."""
+        """Send (retrying as asked) and read the result. A message is sent again only under an
+        idempotency key (the agent then runs it once): without one, `retries` is not used for it."""
         attempt = 0
+        same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
+        if not same and enc.spec is not None and enc.spec.result == "send":
+            retries = 0  # never a message twice without its key
         while True:
             try:
                 ex = self.carrier().exchange(self.prepare(enc, headers=headers), label=enc.method)
@@ -490,7 +494,6 @@ class Call:
                         hint="raise --timeout, or retry later",
                     ) from e
                 attempt += 1
-                same = [f"{k}: {v}" for k, v in (headers or {}).items() if "idempotency" in k.lower()]
                 self.sink.emit(Retry(attempt, retries, delay, e.message, same[0] if same else ""))
                 time.sleep(delay)
         try:

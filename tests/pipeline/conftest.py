@@ -2,8 +2,8 @@
 what it said to the user recorded instead of written.
 
 Every test that reads what a Call says goes through `Recorder` and `make_call` below: when the
-session's user messages change their carrier (an `out` with note/warn today, a sink of typed events
-later), this file is the one place to adapt."""
+session's user messages change their carrier (typed events to a sink, a2acli.events, which
+render.events.Presenter hands to an Output's note/warn/command), this file is the one place to adapt."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import respx
 
 from a2acli.pipeline.options import CallOptions
 from a2acli.pipeline.session import Call
+from a2acli.render.events import Presenter
 from a2acli.render.output import JsonOutput
 
 
@@ -69,7 +70,7 @@ def make_call(recorder: Recorder) -> Iterator[Callable[..., Call]]:
     made: list[Call] = []
 
     def make(**opts: Any) -> Call:
-        c = Call(CallOptions(**opts), recorder)
+        c = Call(CallOptions(**opts), Presenter(recorder))  # the sink that writes to an Output, as commands do
         made.append(c)
         return c
 

@@ -9,7 +9,14 @@ import pytest
 
 from a2acli.errors import HttpError, RpcError, UsageError
 from a2acli.pipeline.options import CallOptions
-from a2acli.pipeline.policies import Backoff, can_list_tasks, explain_send_refusal, parse_states, refuses_return_immediately, settled
+from a2acli.pipeline.policies import (
+    Backoff,
+    can_list_tasks,
+    explain_send_refusal,
+    parse_states,
+    refuses_return_immediately,
+    settled,
+)
 from a2acli.wire import Wire
 
 

@@ -169,18 +169,12 @@ def test_a_send_over_http_json_refused_as_unreadable_is_not_sent_in_another_form
     assert route.call_count == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Call._unary retries any method it is asked to, a SendMessage without an idempotency key included: "
-    "only `a2a send` guards it, by always adding a key with --retry (commands/message.py); the session itself does not",
-)
 def test_the_session_never_sends_a_message_twice_without_an_idempotency_key(mock, make_call, no_sleep):
+    """The session guards it itself, not only `a2a send` (which adds a key with --retry)."""
     rpc = mock.post(RPC).mock(side_effect=[unavailable(503), rpc_answer({"task": TASK})])
-    try:
+    with pytest.raises(A2acliError):
         make_call(endpoint=RPC).unary(METHODS["SendMessage"], MESSAGE, retries=2)
-    except A2acliError:
-        pass  # refusing to retry is as good as not retrying
-    assert rpc.call_count == 1
+    assert rpc.call_count == 1 and no_sleep == []
 
 
 def test_get_task_retried_needs_no_key(mock, make_call, no_sleep):
