@@ -358,6 +358,7 @@ CARD_FETCH_MODULES = {
 # gone); what stays off a plain http:// call is the CA bundle (certifi's files: importlib.resources).
 NOT_ON_THE_CARD_PATH = (
     "a2acli.settings.editing", "a2acli.transport.catalog", "a2acli.wire.catalog", "a2acli.render.views", "a2acli.render.stream",
+    "a2acli.render.live", "a2acli.render.live_state", "a2acli.render.stream_final",
     "rich", "pygments", "click", "pydantic", "grpc",
     "a2acli.commands._inputs", "a2acli.wire.methods", "a2acli.wire.bindings.jsonrpc", "a2acli.wire.shapes",
     "a2acli.wire.translate.enums", "a2acli.pipeline.tracking", "a2acli.wire.signing", "shlex",
