@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from a2acli.check.findings import BINDINGS, ERROR, INFO, V1_VERSIONS, WARNING, Finding, _enum, path_of
+from a2acli.net import is_loopback
 
 
 def _host(url: str) -> str:
@@ -37,7 +38,9 @@ def _check_url(
     else:
         host = (parts.hostname or "").lower()
     card_host = _host(card_url) if card_url and card_url.startswith(("http://", "https://")) else ""
-    if card_host and host and host != card_host:
+    if (
+        card_host and host and host != card_host and not (is_loopback(host) and is_loopback(card_host))
+    ):  # this machine's names
         findings.append(
             Finding(
                 WARNING,

@@ -214,7 +214,7 @@ OPTIONS: dict[str, Setting] = {
         ),
         Setting(
             "config",
-            "Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win. (env: A2ACLI_CONFIG)",
+            "Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win; the global file stays under it ($A2ACLI_GLOBAL_CONFIG, else the platform's config dir: `a2a config path`). (env: A2ACLI_CONFIG)",
             metavar="FILE",
             setting=False,
         ),

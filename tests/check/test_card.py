@@ -157,6 +157,17 @@ def test_interface_on_another_host_is_a_warning():
     assert [r for r in findings(doc, None) if r[2] == "other-host"] == []  # a card from stdin: no host to compare
 
 
+@pytest.mark.parametrize("card_host,interface_host", [("localhost", "127.0.0.1"), ("127.0.0.1", "localhost"), ("localhost", "[::1]")])
+def test_this_machines_names_are_one_host(card_host, interface_host):
+    """A card fetched from localhost whose interfaces say 127.0.0.1 (the demo, most SDK samples)."""
+    doc = card(V1)
+    for iface in doc["supportedInterfaces"]:
+        iface["url"] = f"http://{interface_host}:9/rpc"
+    assert [r for r in findings(doc, f"http://{card_host}:9/.well-known/agent-card.json") if r[2] == "other-host"] == []
+    doc["supportedInterfaces"][0]["url"] = "http://elsewhere.example:9/rpc"  # this machine and another: still said
+    assert one(doc, "other-host", f"http://{card_host}:9/.well-known/agent-card.json").path == "$.supportedInterfaces[0].url"
+
+
 def test_grpc_host_port_is_no_relative_url():
     doc = card(V1)
     doc["supportedInterfaces"].append({"url": "agent.example:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"})

@@ -134,7 +134,9 @@ def test_offline_before_the_card_is_read_notes_what_it_cannot_know():
     notes = [e.text for e in rec.of(Note)]
     assert any(n.startswith("the binding comes from the Agent Card, which --offline does not read") for n in notes)
     assert any(n.startswith("--a2a-version auto: the version comes from the Agent Card") for n in notes)
-    assert rec.of(RequestPrepared)[0].head[0] == f"POST <JSONRPC URL from the Agent Card of {AGENT}>"
+    head = rec.of(RequestPrepared)[0].head
+    assert head[0] == f"POST <JSONRPC URL from the Agent Card of {AGENT}>"
+    assert f"Host: <host of the JSONRPC URL from the Agent Card of {AGENT}>" in head  # a host goes there, not a URL
 
 
 @respx.mock
