@@ -247,14 +247,17 @@ def _read_body(handler: BaseHTTPRequestHandler, cap: int = MAX_BODY) -> bytes | 
     return handler.rfile.read(length) if length > 0 else b""
 
 
-def send_example(url: str, token: str | None, auth: str | None) -> str:
+def send_example(url: str, token: str | None, auth: str | None, *, agent_set: bool = True) -> str:
     """A `send` that makes the agent post to this receiver and passes its checks: the token it
-    wants (`--push-token`); an --auth value has no `send` option, so it is named to set."""
+    wants (`--push-token`); an --auth value has no `send` option, so it is named to set. Without
+    an agent in the environment or the config files (`agent_set`), it names where `-u` goes."""
     import shlex
 
     example = f"a2a send --skill create-user --push-url {url}/hook"
     if token:
         example += f" --push-token {shlex.quote(token)}"
+    if not agent_set:
+        example += " -u AGENT_URL"
     if auth:
         example += "   # and have the agent send Authorization as --auth says (push-config create --auth-scheme/--auth-credentials)"
     return example
@@ -413,6 +416,7 @@ def listen(
     count: int | None = None,
     timeout: float | None = None,
     as_v1: bool = False,
+    agent_set: bool = True,
 ) -> ListenResult:
     """Serve until `count` notifications were accepted, `timeout` seconds passed (TimeoutExpired
     unless something arrived without --count), or Ctrl-C (`interrupted`)."""
@@ -427,7 +431,7 @@ def listen(
             out.note(f"listening for A2A push notifications on {rx.url} (any path; Ctrl-C to stop)")
             checks = " and ".join(x for x, on in (("--token", token), ("--auth", auth)) if on)
             out.note(f"push URL: {rx.url}/hook" + (f"   (checking {checks})" if checks else ""))
-            out.command(send_example(rx.url, token, auth))
+            out.command(send_example(rx.url, token, auth, agent_set=agent_set))
             deadline = None if timeout is None else time.monotonic() + timeout
             with out.holding():  # deliveries already queued are written together; flushed before waiting
                 while count is None or received < count:

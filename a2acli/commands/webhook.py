@@ -129,6 +129,18 @@ def webhook_listen(
         count=count,
         timeout=0.0 if parse_duration(listen_timeout) == 0 else parse_timeout(listen_timeout),  # 0: at once
         as_v1=bool(as_v),
+        agent_set=_agent_set(),
     )
     if result.interrupted:
         raise typer.Exit(130)
+
+
+def _agent_set() -> bool:
+    """Whether a `send` finds its agent without -u: A2ACLI_URL or a config file's url."""
+    from a2acli import settings
+    from a2acli.errors import A2acliError
+
+    try:
+        return bool(settings.resolve({}).values.get("url"))
+    except A2acliError:  # a broken config file: the send would say so; the example names -u
+        return False

@@ -270,7 +270,15 @@ def test_the_printed_send_carries_the_token_the_receiver_checks(cli):
     result, answers = run(cli, "--count", "1", "--timeout", "5s", "--token", "t0k", send=lambda url: [post(url, V1_STATUS, {"X-A2A-Notification-Token": "t0k"})])
     assert result.exit_code == 0, result.stderr
     (example,) = [line.strip() for line in result.stderr.splitlines() if line.strip().startswith("a2a send ")]
-    assert example.endswith("/hook --push-token t0k") and answers[0].status_code == 200
+    assert "/hook --push-token t0k" in example and answers[0].status_code == 200
+
+
+@pytest.mark.parametrize("url,tail", [(None, "/hook -u AGENT_URL"), ("http://127.0.0.1:9/", "/hook")])
+def test_the_printed_send_names_the_agent_only_when_nothing_else_does(cli, url, tail):
+    """No agent in the environment or a config file: the example says where -u goes."""
+    result = cli("webhook", "listen", "--port", "0", "--timeout", "0", env={"A2ACLI_URL": url})
+    (example,) = [line.strip() for line in result.stderr.splitlines() if line.strip().startswith("a2a send ")]
+    assert example.endswith(tail), example
 
 
 def test_a_port_in_use_has_its_own_code_under_json(cli):
