@@ -378,6 +378,17 @@ def _failure(code: int, message: str) -> Any:
 # -- rendering ------------------------------------------------------------------------------------
 
 
+def _document(report: Any, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """-o json's report, with the runs of `diff -- CMD`: a side's `path` is its dump when kept
+    (--save), else null (the runs' temporary dumps are gone when the report is read)."""
+    doc = report.to_json()
+    if not runs:
+        return doc
+    for side, run in zip(("left", "right"), runs, strict=True):
+        doc[side]["path"] = run["dump"]
+    return {**doc, "runs": runs}
+
+
 def _render(
     report: Any, out: Any, *, context: int, runs: list[dict[str, Any]], verbose: bool = False, document: Any = None
 ) -> None:
@@ -388,7 +399,7 @@ def _render(
         where = f"over {run['transport']} under {run['version']}" if "transport" in run else f"under {run['version']}"
         out.note(f"ran {where}: {state}" + (f"; dump in {run['dump']}" if run["dump"] else ""))
     out.document(
-        document or (lambda: {**report.to_json(), **({"runs": runs} if runs else {})}),
+        document or (lambda: _document(report, runs)),
         lambda: _diff_text(report, out, context, verbose=verbose),
     )
     aside = report.aside_summary()

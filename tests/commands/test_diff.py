@@ -271,6 +271,7 @@ def test_diff_runs_the_command_under_both_versions(cli, agent):
     assert doc["differences"] == []
     assert [(d["exchange"], d["path"]) for d in doc["aside"]] == [("card", "request.headers.a2a-version"), ("GetTask", "request.headers.a2a-version")]
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": None}, {"version": "0.3", "exit": 0, "error": None, "dump": None}]
+    assert doc["left"]["path"] is None and doc["right"]["path"] is None  # the temporary dumps are gone: no path to them
     assert "ran under 1.0: exit 0" in result.stderr and "ran under 0.3: exit 0" in result.stderr
 
 

@@ -134,6 +134,7 @@ def test_diff_of_a_followed_send_compares_the_send_and_the_task_it_followed(run,
     assert done.returncode in (0, 1), done.stderr  # how often the task was polled depends on timing
     doc = json.loads(done.stdout)
     assert doc["runs"] == [{"version": "1.0", "exit": 0, "error": None, "dump": str(tmp_path / "v1")}, {"version": "0.3", "exit": 0, "error": None, "dump": str(tmp_path / "v0")}]
+    assert (doc["left"]["path"], doc["right"]["path"]) == (str(tmp_path / "v1"), str(tmp_path / "v0"))  # kept: named
     methods = [e["method"] for e in doc["exchanges"]]
     assert methods[:2] == ["card", "SendMessage"] and methods[-1] == "GetTask"  # the send, then its task followed and fetched
     assert [d for d in doc["differences"] if d["exchange"] == "SendMessage"] == []
