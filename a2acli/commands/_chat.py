@@ -98,7 +98,11 @@ def slash_part(word: str, rest: str) -> dict[str, Any]:
         raise UsageError(
             "/skill needs the skill's id", hint="e.g. /skill create-user projectUserId=u1 (see the card's skills)"
         )
-    return {"data": {"skill": words[0]} | parse_fields(words[1:])}
+    try:
+        fields = parse_fields(words[1:], flag="")  # (its words as /skill takes them, not -f's)
+    except UsageError as e:
+        raise UsageError(f"/skill {words[0]}: {e.message}", hint=e.hint) from None
+    return {"data": {"skill": words[0]} | fields}
 
 
 def _banner(call: Any) -> None:

@@ -152,34 +152,37 @@ def read_object(value: str | None, flag: str) -> dict[str, Any] | None:
     return obj
 
 
-def parse_fields(fields: list[str]) -> dict[str, Any]:
-    """-f key=value (a string) and -f key:=JSON (typed), httpie style."""
+def parse_fields(fields: list[str], *, flag: str = "-f ") -> dict[str, Any]:
+    """-f key=value (a string) and -f key:=JSON (typed), httpie style. `flag`: how each item is
+    written where it came from, for the errors (`-f ` on the command line; chat's `/skill` words:
+    bare `key=value`)."""
     out: dict[str, Any] = {}
     for item in fields:
         typed = ":=" in item and (item.index(":=") < item.index("=") + 1 if "=" in item else True)
         key, sep, value = item.partition(":=") if typed else item.partition("=")
         if not sep or not key:
             raise UsageError(
-                f"-f {item!r} is not key=value or key:=JSON", hint="e.g. -f projectUserId=user_123 -f age:=42"
+                f"{flag}{item!r} is not key=value or key:=JSON",
+                hint=f"e.g. {flag}projectUserId=user_123 {flag}age:=42",
             )
         if typed:
             try:
                 out[key] = checked_depth(
-                    json.loads(value, parse_constant=_no_constant, parse_float=_finite), f"-f {key}"
+                    json.loads(value, parse_constant=_no_constant, parse_float=_finite), f"{flag}{key}"
                 )
             except RecursionError:
                 raise UsageError(
-                    f"-f {key}: the JSON is nested too deeply", hint=f"at most {MAX_DEPTH} levels"
+                    f"{flag}{key}: the JSON is nested too deeply", hint=f"at most {MAX_DEPTH} levels"
                 ) from None
             except UsageError:
                 raise
             except ValueError as e:
                 import shlex
 
-                hint = "`:=` takes JSON, e.g. -f age:=42 -f tags:='[\"a\"]'"
+                hint = f"`:=` takes JSON, e.g. {flag}age:=42 {flag}tags:='[\"a\"]'"
                 if value.strip() and value.strip()[0] not in '[{"':  # a bare word: a string was probably meant
-                    hint = f"for the string {value!r} use `=`: -f {shlex.quote(f'{key}={value}')}; `:=` takes JSON (-f age:=42)"
-                raise UsageError(f"-f {item}: {value!r} is not valid JSON ({e})", hint=hint) from None
+                    hint = f"for the string {value!r} use `=`: {flag}{shlex.quote(f'{key}={value}')}; `:=` takes JSON ({flag}age:=42)"
+                raise UsageError(f"{flag}{item}: {value!r} is not valid JSON ({e})", hint=hint) from None
         else:
             out[key] = value
     return out

@@ -505,3 +505,17 @@ def test_a_bad_data_or_skill_line_piped_ends_the_session_exit_2(cli, agent, line
     result = cli("chat", "-u", AGENT, input=f"{line}\nnever\n")
     assert result.exit_code == 2 and says in result.stderr, result.stderr
     assert not route.calls
+
+
+@pytest.mark.parametrize("rest,said,hint", [
+    ("create-user age:=x", "/skill create-user: age:=x: 'x' is not valid JSON", "use `=`: age=x;"),
+    ("create-user nokey", "/skill create-user: 'nokey' is not key=value or key:=JSON", "e.g. projectUserId=user_123 age:=42"),
+])  # fmt: skip
+def test_a_bad_skill_word_is_said_in_slash_syntax_not_the_command_lines(rest, said, hint):
+    """In a chat the fields are bare words after /skill NAME: no `-f` in what is said."""
+    from a2acli.commands._chat import slash_part
+    from a2acli.errors import UsageError
+
+    with pytest.raises(UsageError) as e:
+        slash_part("/skill", rest)
+    assert e.value.message.startswith(said) and hint in (e.value.hint or "") and "-f" not in e.value.message + (e.value.hint or "")
