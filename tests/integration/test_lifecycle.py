@@ -75,7 +75,7 @@ def test_stream_json_lines_and_text(a2a, version):
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_001")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_subscribe_live_then_finished(a2a, version):
-    task_id = start_slow(a2a, version, steps=6, delay=0.25)  # still running when the subscribe lands
+    task_id = start_slow(a2a, version, steps=16, delay=0.25)  # still running when the subscribe lands, a busy machine included (4 s)
     live = a2a("tasks", "subscribe", task_id, "--stream", "-o", "json", "--as", "v1", "--a2a-version", version, "--expect-state", "completed")
     events = lines(live.stdout)
     assert events[0]["task"]["id"] == task_id and state(events[-1]) == "TASK_STATE_COMPLETED"
