@@ -32,16 +32,7 @@ def test_backoff_with_a_quick_first_wait_never_goes_below_the_floor():
     assert Backoff(0.01).next() == 0.05  # never a busy loop
 
 
-@pytest.mark.parametrize(
-    "state,done",
-    [
-        ("TASK_STATE_COMPLETED", True),
-        ("input-required", True),
-        ("TASK_STATE_WORKING", False),
-        ("TASK_STATE_UNSPECIFIED", False),
-        (None, False),
-    ],
-)
+@pytest.mark.parametrize("state,done", [("TASK_STATE_COMPLETED", True), ("input-required", True), ("TASK_STATE_WORKING", False), ("TASK_STATE_UNSPECIFIED", False), (None, False)])
 def test_settled_means_terminal_or_interrupted(state, done):
     assert settled(state) is done
 
@@ -56,16 +47,13 @@ def rpc(code: int) -> RpcError:
     return RpcError("refused", a2a_code=code)
 
 
-@pytest.mark.parametrize(
-    "err,may_be_the_field",
-    [
-        (HttpError("the agent answered HTTP 500", wire_code=500), True),
-        (HttpError("the agent answered HTTP 422", wire_code=422), True),
-        (HttpError("the agent answered HTTP 404", wire_code=404), False),
-        (rpc(-32602), True),
-        (rpc(-32001), False),
-    ],
-)
+@pytest.mark.parametrize("err,may_be_the_field", [
+    (HttpError("the agent answered HTTP 500", wire_code=500), True),
+    (HttpError("the agent answered HTTP 422", wire_code=422), True),
+    (HttpError("the agent answered HTTP 404", wire_code=404), False),
+    (rpc(-32602), True),
+    (rpc(-32001), False),
+])
 def test_a_refusal_that_may_be_of_return_immediately_gets_the_hint_and_nothing_else(err, may_be_the_field):
     assert refuses_return_immediately(err) is may_be_the_field
     followed = {"message": {}, "configuration": {"returnImmediately": True}}
@@ -77,8 +65,6 @@ def test_a_blocking_send_refused_gets_no_return_immediately_hint():
     assert "returnImmediately" not in (explain_send_refusal(err, {"message": {}}).hint or "")
 
 
-@pytest.mark.parametrize(
-    "wire,dialect,can", [(Wire.V1, "spec", True), (Wire.V0, "spec", False), (Wire.V0, "clix", True)]
-)
+@pytest.mark.parametrize("wire,dialect,can", [(Wire.V1, "spec", True), (Wire.V0, "spec", False), (Wire.V0, "clix", True)])
 def test_tasks_can_be_listed_under_1_0_and_under_0_3_only_with_the_vendor_dialect(wire, dialect, can):
     assert can_list_tasks(SimpleNamespace(opts=CallOptions(wire=wire, dialect_name=dialect))) is can
