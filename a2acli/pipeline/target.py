@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from a2acli.errors import CardInvalidError, UsageError
 from a2acli.events import Note, Sink, Warn
-from a2acli.wire.bindings import DEFAULT
 
 if TYPE_CHECKING:
     from a2acli.wire import Wire
@@ -170,7 +169,7 @@ class Target:
                         )
                     self.fetch_card()
                     self.settle_version()
-                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or (DEFAULT.flag,))[0])
+                self._endpoint = Endpoint(self.opts.endpoint, "", self.opts.preferred_binding)
             else:
                 fetched = self.fetch_card()
                 self.settle_version()
@@ -191,7 +190,7 @@ class Target:
         from a2acli.wire.bindings import get_binding, parse_transport
 
         ep = self.known_endpoint()
-        flag = ep.binding if ep is not None else (self.opts.transports or (DEFAULT.flag,))[0]
+        flag = ep.binding if ep is not None else self.opts.preferred_binding
         return get_binding(parse_transport(flag))
 
     def _note_required_extensions(self) -> None:

@@ -188,6 +188,27 @@ def test_version_auto_is_recorded_in_the_dump_on_the_first_call(mock, make_call,
     ]
 
 
+def test_the_version_chosen_is_returned_and_the_session_adopts_it(mock, make_call, recorder):
+    serve(mock, card(itf(f"{AGENT}/v03", version="0.3")))
+    c = make_call(url=AGENT, version_auto=True)
+    c.target.fetch_card()
+    chosen = c.target.choose_version()
+    assert chosen == (Wire.V0, "--a2a-version auto: using 0.3 (the card offers 0.3, not 1.0)")
+    assert c.opts.wire is Wire.V1 and c.opts.version_auto  # returned: nothing written into the session
+    assert c.transport.cfg.version == Wire.V1.version and not any("auto" in n for n in recorder.notes)
+    c.target.settle_version()  # adopted by the session (Call.adopt), said once
+    assert c.opts.wire is Wire.V0 and not c.opts.version_auto and c.transport.cfg.version == "0.3"
+    assert recorder.notes.count(chosen[1]) == 1
+    assert c.target.choose_version() is None  # chosen: nothing more to choose
+
+
+def test_a_given_version_is_not_chosen(mock, make_call):
+    serve(mock, MIXED)
+    c = make_call(url=AGENT, wire=Wire.V0)
+    c.target.fetch_card()
+    assert c.target.choose_version() is None
+
+
 def test_a_fixed_version_reads_the_card_without_choosing(mock, make_call, recorder):
     serve(mock, MIXED)
     c = make_call(url=AGENT, wire=Wire.V0)
@@ -347,6 +368,23 @@ def test_a_catalog_entry_becomes_the_agent_said_once(tmp_path, mock, make_call, 
     assert [n for n in recorder.notes if n.startswith("catalog:test: ")] == [
         f"catalog:test: 'test', {AGENT}, from the catalog {c.target.located.catalog}"
     ]
+
+
+def test_the_agent_a_catalog_names_is_returned_and_adopted_by_the_session_once(tmp_path, mock, make_call, recorder):
+    serve(mock, MIXED)
+    entries = [{"name": "test", "url": AGENT}]
+    c = make_call(url="catalog:test", catalog=catalog_file(tmp_path, entries))
+    assert c.target.resolve_agent() == AGENT
+    assert c.opts.url == "catalog:test"  # returned: the session's options are the session's to change
+    other = make_call(url="catalog:test", catalog=catalog_file(tmp_path, entries))
+    other.target.fetch_card()  # reading the agent resolves it first, and the session adopts it
+    assert other.opts.url == AGENT
+    other.target.fetch_card()
+    assert len([n for n in recorder.notes if n.startswith("catalog:test: ")]) == 2  # once per session
+
+
+def test_no_catalog_reference_resolves_to_no_other_agent(make_call):
+    assert make_call(url=AGENT).target.resolve_agent() is None
 
 
 def test_a_card_the_catalog_holds_is_used_without_the_network(tmp_path, mock, make_call):
