@@ -303,7 +303,7 @@ class Call:
         return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
 
     # -- offline --------------------------------------------------------------------------------------
-    def print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
+    def _print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
         """Print the request exactly as it would be sent: the prepared httpx.Request. When the
         endpoint is on a card not fetched, its URL is a placeholder that says so."""
         ep = self.target.known_endpoint()
@@ -357,7 +357,7 @@ class Call:
         The one place a prepared request is sent: under --offline it is printed instead, nothing
         is sent, and OfflineShown ends the flow (as httpie's collect_messages stops there)."""
         if self.opts.offline:
-            self.print_offline(enc, headers=headers)
+            self._print_offline(enc, headers=headers)
             raise OfflineShown(enc.method)
         if enc.stream:
             yield from self._stream(enc, headers=headers)
