@@ -70,6 +70,7 @@ EXPECT_STATE = "X_A2A_EXPECT_STATE"  # --expect-state: the task ended in another
 INTERRUPTED = "X_A2A_INTERRUPTED"  # Ctrl-C
 SIGNATURE = "X_A2A_SIGNATURE"  # --verify-signature: the Agent Card's signature is not verified
 FILE_EXISTS = "X_A2A_FILE_EXISTS"  # `tasks download`: a file of that name is there; not replaced without --overwrite
+CANNOT_LISTEN = "X_A2A_CANNOT_LISTEN"  # a server of ours (mock, demo, webhook listen, a sign-in's redirect) has no port
 
 VENDOR: dict[str, ExitCode] = {
     HTTP_ERROR: ExitCode.FAILED,
@@ -83,6 +84,7 @@ VENDOR: dict[str, ExitCode] = {
     INTERRUPTED: ExitCode.INTERRUPTED,
     SIGNATURE: ExitCode.FAILED,
     FILE_EXISTS: ExitCode.FAILED,
+    CANNOT_LISTEN: ExitCode.FAILED,
 }
 
 # A protocol failure the CLI detects itself, named as A2A names it (A2A 1.0 §3.3.2): an answer

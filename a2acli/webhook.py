@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from a2acli.errors import A2acliError, TimeoutExpired, UsageError
+from a2acli.errors import CANNOT_LISTEN, A2acliError, TimeoutExpired, UsageError
 from a2acli.net import is_loopback
 from a2acli.render import views
 from a2acli.render.output import Output
@@ -179,7 +179,9 @@ class Receiver:
                     hint="--host takes an address of this machine (127.0.0.1, ::1, 0.0.0.0)",
                 ) from None
             raise A2acliError(
-                f"cannot listen on {host}:{port}: {why}", hint="choose another --port (--port 0 picks a free one)"
+                f"cannot listen on {host}:{port}: {why}",
+                hint="choose another --port (--port 0 picks a free one)",
+                code=CANNOT_LISTEN,
             ) from None
         self.host = host
         self.port = self.server.server_address[1]

@@ -11,7 +11,7 @@ from a2acli.auth.client import ClientCredentials
 from a2acli.auth.discovery import browser_at_hand
 from a2acli.auth.id_token import signed_in
 from a2acli.auth.oauth import _client_form, _grant, require_tls
-from a2acli.errors import A2acliError, AuthError, TimeoutExpired
+from a2acli.errors import CANNOT_LISTEN, A2acliError, AuthError, TimeoutExpired
 from a2acli.settings.table import AUTHORIZATION_CODE
 
 BROWSER_WAIT = 300.0  # seconds the authorization-code flow waits for the browser without --timeout
@@ -124,6 +124,7 @@ class RedirectListener:
             raise A2acliError(
                 f"cannot listen on 127.0.0.1:{port} for the sign-in's redirect: {e.strerror or e}",
                 hint="choose another --redirect-port (0 picks a free one)",
+                code=CANNOT_LISTEN,
             ) from None
         self.server.daemon_threads = True
         self.redirect_uri = f"http://127.0.0.1:{self.server.server_address[1]}{CALLBACK_PATH}"

@@ -383,7 +383,8 @@ def run_stream(
         report_task_outcome,
         send_and_wait,
     )
-    from a2acli.render.stream import FinalView, StreamView
+    from a2acli.render.stream import StreamView
+    from a2acli.render.stream_final import FinalView
     from a2acli.wire.methods import METHODS
 
     spec = METHODS[method]

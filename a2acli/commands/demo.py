@@ -120,7 +120,7 @@ def demo_server(
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
-    from a2acli.errors import A2acliError
+    from a2acli.errors import CANNOT_LISTEN, A2acliError
 
     if log_file:
         try:
@@ -164,10 +164,12 @@ def demo_server(
             raise A2acliError(
                 f"cannot listen on {exc.filename}: {exc.strerror or exc}",
                 hint="choose another --grpc-port (0 turns gRPC off)",
+                code=CANNOT_LISTEN,
             ) from None
         raise A2acliError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}",
             hint="choose another --port (0 picks a free one)",
+            code=CANNOT_LISTEN,
         ) from None
     except KeyboardInterrupt:
         pass

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from a2acli.errors import A2acliError, UsageError
+from a2acli.errors import CANNOT_LISTEN, A2acliError, UsageError
 from a2acli.recording import forms
 from a2acli.recording.diff import MISSING, Dump
 from a2acli.recording.forms import (
@@ -102,6 +102,7 @@ class Mock(RequestReading, CardServing):
             raise A2acliError(  # as webhook listen's: the machine's state, not the command line (exit 1)
                 f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}",
                 hint="choose another --port (--port 0 picks a free one)",
+                code=CANNOT_LISTEN,
             ) from None
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"

@@ -223,16 +223,16 @@ class Output:
         a blank line closing it; the record ends with a blank line."""
         if not self.rich:
             lines: list[str] = []
-            for row in rows:
-                label, value = visible(row[0], one_line=True), str(row[1] or "")
+            for row in rows:  # (visible escapes character by character: a field's line is escaped whole, once)
+                label, value = row[0], str(row[1] or "")
                 if (len(row) > 2 and row[2]) or "\n" in value:
-                    lines.append(f"{label}:")
+                    lines.append(visible(f"{label}:", one_line=True))
                     lines += [
                         "  " + line for line in visible(value).split("\n")
                     ]  # agent text: control characters shown, not run
                     lines.append("")
                 else:
-                    lines.append(f"{label}: {visible(value, one_line=True)}")
+                    lines.append(visible(f"{label}: {value}", one_line=True))
             if lines and lines[-1]:
                 lines.append("")
             self._put("\n".join(lines) + "\n")

@@ -226,7 +226,7 @@ def status_rows(status: Any, *, verbose: bool = False) -> Rows:
     status = status if isinstance(status, dict) else {}
     rows: Rows = []
     if status.get("timestamp"):
-        rows.append(Row(L.UPDATED, str(status["timestamp"])))
+        rows.append((L.UPDATED, str(status["timestamp"])))
     msg = status.get("message")
     if isinstance(
         msg, dict
@@ -286,7 +286,7 @@ def task_list_rows(task: dict[str, Any], *, verbose: bool = False) -> Rows:
         Row(L.STATE, state_label(status.get("state"))),
     ]
     if status.get("timestamp"):
-        rows.append(Row(L.UPDATED, str(status["timestamp"])))
+        rows.append((L.UPDATED, str(status["timestamp"])))
     return rows
 
 
@@ -444,7 +444,7 @@ def event_kind(core: Any) -> str:
 def event_rows(core_event: dict[str, Any], *, verbose: bool = False) -> Rows:
     """One V1 StreamResponse: `Event: <kind>`, then the object in the same field-and-block form."""
     kind = event_kind(core_event)
-    head: Rows = [Row(L.EVENT, kind)]
+    head: Rows = [(L.EVENT, kind)]  # (plain pairs on this path, one per stream event: no Row to build)
     if kind == "task":
         return head + task_rows(core_event["task"], verbose=verbose)
     if kind == "message":
@@ -453,9 +453,9 @@ def event_rows(core_event: dict[str, Any], *, verbose: bool = False) -> Rows:
         ev = core_event["statusUpdate"]
         status = ev.get("status") or {}
         rows = head + [
-            Row(L.TASK, str(ev.get("taskId", ""))),
-            Row(L.CONTEXT, str(ev.get("contextId", ""))),
-            Row(L.STATE, state_label(status.get("state"))),
+            (L.TASK, str(ev.get("taskId", ""))),
+            (L.CONTEXT, str(ev.get("contextId", ""))),
+            (L.STATE, state_label(status.get("state"))),
         ]
         rows += status_rows(status, verbose=verbose)
         if verbose and ev.get("final"):

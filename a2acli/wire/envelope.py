@@ -93,6 +93,23 @@ def too_deep(body: bytes | str, doc: Any) -> bool:
     return False
 
 
+# json.loads without its two whitespace look-ups (regex calls: a third of its time on a short event)
+_DECODE = json.JSONDecoder().raw_decode
+
+
+def loads_event(data: str, *, what: str = "stream event") -> Any:
+    """`loads` of a stream event's data (text, as the SSE reader gives it): the usual event, JSON
+    with nothing around it, in one call; anything else (whitespace around it, text after it, too
+    deep, not JSON) the long way, which reads it or names what is wrong."""
+    try:
+        doc, end = _DECODE(data)
+        if end == len(data) and not too_deep(data, doc):
+            return doc
+    except (ValueError, RecursionError):  # RecursionError: before 3.13, the C scanner's own depth limit
+        pass
+    return loads(data.encode(), what=what)
+
+
 def loads(body: bytes, *, what: str = "response") -> Any:
     try:
         doc = json.loads(body)

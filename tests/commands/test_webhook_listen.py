@@ -271,3 +271,14 @@ def test_the_printed_send_carries_the_token_the_receiver_checks(cli):
     assert result.exit_code == 0, result.stderr
     (example,) = [line.strip() for line in result.stderr.splitlines() if line.strip().startswith("a2a send ")]
     assert example.endswith("/hook --push-token t0k") and answers[0].status_code == 200
+
+
+def test_a_port_in_use_has_its_own_code_under_json(cli):
+    """Not A2ACLI_ERR_INTERNAL (a bug of a2a's): the machine's state, named as such (exit 1)."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = cli("webhook", "listen", "--port", str(port), "--timeout", "1", "-o", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["code"] == "X_A2A_CANNOT_LISTEN"

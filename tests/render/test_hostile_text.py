@@ -9,9 +9,10 @@ import json
 
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
+from a2acli.render.live import render_live
+from a2acli.render.live_state import LiveState
 from a2acli.render.output import Output
 from a2acli.render.safe import visible
-from a2acli.render.stream import LiveState, render_live
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 EVIL = "\x1b[2J\x1b]0;pwned\x07\x1b]52;c;Y3VybCB8IHNo\x07\x9b31m\u202e"

@@ -19,9 +19,10 @@ from a2a_testkit import v1_card
 from pty_terminal import Screen, Terminal
 from rich.console import Console
 
+from a2acli.render.live import render_live
+from a2acli.render.live_state import LiveState
 from a2acli.render.output import Output
 from a2acli.render.progress import Waiting, ctrl_c_held, hide_control_echo
-from a2acli.render.stream import LiveState, render_live
 
 TID, CTX = "5f0c1f7e-8a3b-4c1d-9e2f-0123456789ab", "c0ffee00-1234-4abc-8def-fedcba987654"
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX terminal")

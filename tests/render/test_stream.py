@@ -12,9 +12,11 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
+from a2acli.render import live_state
 from a2acli.render import stream as stream_mod
+from a2acli.render.live_state import LiveState, TextBuffer, file_size
 from a2acli.render.output import Output
-from a2acli.render.stream import LiveState, StreamView, TextBuffer, file_size
+from a2acli.render.stream import StreamView
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -140,10 +142,10 @@ def test_text_buffer_keeps_head_tail_and_length():
     for i in range(100_000):
         buf.append(f"{i:05d} ")
     assert buf.total == 600_000
-    assert len(buf.head) == stream_mod.TEXT_HEAD and len(buf.tail) == stream_mod.TEXT_TAIL
+    assert len(buf.head) == live_state.TEXT_HEAD and len(buf.tail) == live_state.TEXT_TAIL
     shown = buf.render()
     assert shown.startswith("00000 00001") and shown.rstrip().endswith("99999")
-    assert f"[{600_000 - stream_mod.TEXT_HEAD - stream_mod.TEXT_TAIL} characters not shown]" in shown
+    assert f"[{600_000 - live_state.TEXT_HEAD - live_state.TEXT_TAIL} characters not shown]" in shown
 
 
 def test_live_state_is_bounded_over_a_long_stream():
@@ -155,13 +157,13 @@ def test_live_state_is_bounded_over_a_long_stream():
         s.feed({"artifactUpdate": {"taskId": "t-1", "artifact": {"artifactId": f"a-{i}", "parts": [{"data": {"i": i}}]}}})
         s.feed({"artifactUpdate": {"taskId": "t-1", "append": True, "artifact": {"artifactId": "parts", "parts": [{"data": {"i": i}}]}}})
     assert s.events == 20_001
-    assert len(s.timeline) == stream_mod.TIMELINE_ROWS and s.timeline_total == 5001
+    assert len(s.timeline) == live_state.TIMELINE_ROWS and s.timeline_total == 5001
     assert s.timeline[-1].note == "step 4999"
-    assert len(s.artifacts) == stream_mod.MAX_ARTIFACTS and s.artifacts_dropped > 4000
+    assert len(s.artifacts) == live_state.MAX_ARTIFACTS and s.artifacts_dropped > 4000
     log = s.artifacts["log"]
     assert len(log.parts) == 1 and log.parts[0].text.total == sum(len(f"line {i}\n") for i in range(5000))
     many = s.artifacts["parts"]
-    assert len(many.parts) == stream_mod.MAX_PARTS and many.more_parts == 5000 - stream_mod.MAX_PARTS
+    assert len(many.parts) == live_state.MAX_PARTS and many.more_parts == 5000 - live_state.MAX_PARTS
 
 
 def test_a_non_append_chunk_replaces_the_artifact_and_file_sizes_skip_padding():
@@ -173,7 +175,7 @@ def test_a_non_append_chunk_replaces_the_artifact_and_file_sizes_skip_padding():
 
 
 def test_the_timeline_clock_is_ours_to_a_tenth_of_a_second():
-    from a2acli.render.stream import _clock
+    from a2acli.render.live_state import _clock
 
     assert re.fullmatch(r"\d\d:\d\d:\d\d\.\d", _clock())
 

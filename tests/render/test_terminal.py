@@ -10,10 +10,11 @@ import re
 import pytest
 
 from a2acli.render import views
+from a2acli.render.live import render_live
+from a2acli.render.live_state import LiveState
 from a2acli.render.output import Output
 from a2acli.render.present import next_page_note, present
 from a2acli.render.progress import Waiting
-from a2acli.render.stream import LiveState, render_live
 
 IDS = [("5f0c1f7e-8a3b-4c1d-9e2f-0123456789ab", "c0ffee00-1234-4abc-8def-fedcba987654"), ("8d2e3a4b-5c6d-4e7f-8a9b-abcdefabcdef", "d00dfeed-0000-4111-8222-333344445555")]
 TOKEN = "eyJ0cyI6MTc5NjA4MjkxODkxODAxOTAwMCwiaWQiOiJkZGUwNjhhZS03MTRlLTQwMzctYjIwYi05ZTUwNGY5ZjA2YWMifQ"

@@ -255,7 +255,7 @@ class RestBinding:
         """One event's data: a bare StreamResponse. An `event: error`, or a google.rpc.Status in
         the data, is the A2A error it names."""
         try:
-            doc = envelope.loads(data.encode(), what="stream event")
+            doc = envelope.loads_event(data)
         except A2acliError:
             if event == "error":
                 raise stream_error(a2a_error(None, data, answer)) from None

@@ -1,0 +1,75 @@
+"""The rule steps of an interface's probe about streams (check.rules): the order of the streaming
+round trip's events, and subscribing to an unknown or a finished task."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from a2acli.check.checks import INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, broken
+from a2acli.check.probe_rules import UNSUPPORTED_OPERATION, RuleSteps
+from a2acli.wire import Wire
+
+
+class StreamRules(RuleSteps):
+    """The stream's order and the subscriptions that should be refused."""
+
+    # -- streaming ---------------------------------------------------------------------------------------
+
+    def _streams(self, call: Any) -> None:
+        kinds: list[str] = []
+        ended = self._streaming(call, kinds)
+        self._stream_order(kinds, ended)
+
+    def _stream_order(self, kinds: list[str], ended: bool) -> None:
+        """The events of the streaming round trip (their kinds, in order): a Task first then updates,
+        or exactly one Message (A2A 1.0 §3.1.2)."""
+        if not kinds:
+            self.rule("stream-order", SKIP, "no stream to read (not claimed, --read-only, or it failed)")
+            return
+        if kinds[0] == "message":
+            status = PASS if len(kinds) == 1 else broken("stream-order", self.itf.wire)
+            self.rule(
+                "stream-order",
+                status,
+                "one Message" if len(kinds) == 1 else f"a Message, then {len(kinds) - 1} more event(s)",
+            )
+            return
+        if kinds[0] != "task" and self.itf.wire is Wire.V1:
+            self.rule(
+                "stream-order", broken("stream-order", self.itf.wire), f"the first event is a {kinds[0]}, not the Task"
+            )
+            return
+        if "message" in kinds[1:] or "task" in kinds[1:] and self.itf.wire is Wire.V1:
+            self.rule(
+                "stream-order", broken("stream-order", self.itf.wire), f"events after the Task: {', '.join(kinds[1:])}"
+            )
+            return
+        self.rule(
+            "stream-order",
+            PASS if ended else broken("stream-order", self.itf.wire),
+            f"{kinds[0]} first, {len(kinds)} event(s)" + ("" if ended else ", closed before a terminal state"),
+        )
+
+    def _subscribe(self, call: Any) -> None:
+        if not self.caps.get("streaming"):
+            for name in ("subscribe-unknown", "subscribe-terminal"):
+                self.rule(name, SKIP, "the card does not claim streaming")
+            return
+        unknown = f"a2acli-check-{uuid.uuid4()}"
+        err = self.expect_rule(call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,))
+        ex = call.ids.last
+        if err is not None and err.a2a_code is not None and ex is not None and ex.content_type == "text/event-stream":
+            last = self.checks[-1]  # the SSE error envelope: an A2A error as the stream's event
+            self.checks[-1] = last._replace(detail=f"{last.detail} (as an error event in the SSE stream)")
+        terminal = self._terminal()
+        if terminal is None:
+            self._not_terminal("subscribe-terminal")
+            return
+        self.expect_rule(
+            call,
+            "subscribe-terminal",
+            lambda: self._drain(call, terminal),
+            (UNSUPPORTED_OPERATION,),
+            also=(INVALID_PARAMS, INVALID_REQUEST, TASK_NOT_FOUND),
+        )
