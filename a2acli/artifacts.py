@@ -282,7 +282,7 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, out: Any, 
             else "see it with `a2a tasks get ID`"
         )
         raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", shlex.quote(task_id)))
-    agent = _origin(call.endpoint().url)
+    agent = _origin(call.target.endpoint().url)
     if directory is None:
         directory = default_directory(task_id)
         out.note(
@@ -297,11 +297,13 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, out: Any, 
         if there[0] not in ("http", "https") or not there[1]:
             raise InvalidResponseError(f"cannot fetch {url!r}: only http(s) URLs", hint="download it yourself")
         if there == agent:
-            ex = call.transport.get(url, label="download", headers={"Accept": "*/*", **call.credentials().headers})
+            ex = call.transport.get(
+                url, label="download", headers={"Accept": "*/*", **call.creds.credentials().headers}
+            )
         else:  # another host: no credential (neither the card's nor a -H one), and said so
             from a2acli.pipeline.origin import credential_headers
 
-            dropped = credential_headers(call.opts.headers, call.card)
+            dropped = credential_headers(call.opts.headers, call.target.card)
             host = (
                 f"{there[1]}:{there[2]}" if there[2] not in (None, {"http": 80, "https": 443}[there[0]]) else there[1]
             )

@@ -97,7 +97,8 @@ LAYERS: dict[str, set[str]] = {
 
 
 # Inside pipeline/ (issue 22): the session's parts answer one question each and know nothing of
-# the session that holds them (it hands itself over as their host); the session imports them, the
+# the session that holds them (it hands itself over as their host, which they read; what they
+# resolve they return, and the session adopts it: Call.adopt); the session imports them, the
 # policies import the session. A part that imports the session or another part is a circle waiting.
 PIPELINE_PARTS: dict[str, set[str]] = {
     "target": set(),  # which agent, card, endpoint and version

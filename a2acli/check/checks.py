@@ -223,7 +223,7 @@ class ProbeSteps:
 
     def _invoke(self, call: Any, method: str, params: Any) -> Any:
         """A call sent as given (`a2a call`): malformed params reach the agent as written."""
-        call.endpoint()
+        call.target.endpoint()
         return list(call.invoke(call.encode_call(method, params)))
 
     def _shape(self, result: Any) -> list[str]:

@@ -240,7 +240,7 @@ class _Probe(SemanticSteps):
 
     def _without_version(self, call: Any, spec: Any, params: Any) -> Any:
         """The request as prepared, with the A2A-Version header taken out."""
-        call.endpoint()
+        call.target.endpoint()
         enc = call.encode(spec, params, stream=False)
         req = call.prepare(enc)
         if hasattr(req, "headers"):

@@ -26,7 +26,7 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
     for wire in (Wire.V1, Wire.V0):
         with _call(opts._replace(wire=wire, version_auto=False)) as call:
             try:
-                fetched = call.fetch_card()
+                fetched = call.target.fetch_card()
             except A2acliError as e:
                 if wire is Wire.V1:  # no card at all: the report says so (the exit code is the error's)
                     detail = e.message + (f" (hint: {e.hint})" if e.hint else "")
@@ -48,7 +48,7 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
                 continue
             ids = call.ids.take()
             if wire is Wire.V1:
-                core = call.card
+                core = call.target.card
                 checks.append(Check("card.fetch", "card", "Agent Card found", PASS, fetched.url, "§7 discovery", ids))
                 checks.append(signature_check(fetched.doc, call))
                 ex = fetched.exchange

@@ -20,7 +20,7 @@ def read_card(source: str | None, opts: CallOptions) -> tuple[Any, str | None]:
     from a2acli.check.checks import _call
 
     with _call(opts._replace(url=source or opts.url, version_auto=False)) as call:
-        fetched = call.fetch_card()
+        fetched = call.target.fetch_card()
     return fetched.doc, fetched.url
 
 

@@ -110,8 +110,8 @@ def _banner(call: Any) -> None:
     An agent that cannot be reached ends the session here, with its exit code."""
     from a2acli.render.chat import banner
 
-    ep = call.endpoint()
-    banner(call.sink.out, call.card, url=ep.url, binding=ep.binding, version=call.opts.wire.version)
+    ep = call.target.endpoint()
+    banner(call.sink.out, call.target.card, url=ep.url, binding=ep.binding, version=call.opts.wire.version)
 
 
 class _Chat:
@@ -173,7 +173,7 @@ class _Chat:
         from a2acli.render.present import waiting
 
         call = self.call
-        call.task.clear()
+        call.tracking.task.clear()
         try:
             with call.turn_credentials(self.given):
                 self.given = {}
@@ -182,8 +182,8 @@ class _Chat:
                 with waiting(call.sink.out, what="waiting for the agent's answer") if call.sends else nullcontext():
                     reply = call.unary(METHODS["SendMessage"], params)
                 call.sending = None
-                call.track(reply.core)
-                if call.task.get("id") and not settled(call.task.get("state")):
+                call.tracking.track(reply.core)
+                if call.tracking.task.get("id") and not settled(call.tracking.task.get("state")):
                     reply = wait_for_task(call, poll_interval, wrap=True)
             return reply
         except OfflineShown:  # --offline: the turn's request is printed; the next line is the next turn
@@ -198,7 +198,9 @@ class _Chat:
                 raise
             resume_notes(call.sink, call, "turn stopped")
             goes_on = (
-                f"task {call.task['id']} goes on at the agent" if call.task.get("id") else "the agent may go on with it"
+                f"task {call.tracking.task['id']} goes on at the agent"
+                if call.tracking.task.get("id")
+                else "the agent may go on with it"
             )
             call.sink.out.note(f"{goes_on}; this session goes on (Ctrl-D leaves)")
             call.sending = None
@@ -207,9 +209,9 @@ class _Chat:
         return None
 
     def _carry_ids(self) -> None:
-        if self.call.task.get("id"):
-            self.ctx = self.call.task.get("contextId") or self.ctx
-            self.last = self.call.task["id"]
+        if self.call.tracking.task.get("id"):
+            self.ctx = self.call.tracking.task.get("contextId") or self.ctx
+            self.last = self.call.tracking.task["id"]
 
     def carry(self, reply: Any, secret: Callable[[str], str] | None) -> bool:
         """Carry the ids of this turn's answer to the next; False: the session ends here."""
@@ -218,18 +220,18 @@ class _Chat:
 
         call = self.call
         core = reply.core if isinstance(reply.core, dict) else {}
-        if call.task.get("id"):
+        if call.tracking.task.get("id"):
             self._carry_ids()
-            waiting_on = is_interrupted(call.task.get("state"))
-            self.tid = call.task["id"] if waiting_on else None
-            if to_core_task_state(call.task.get("state")) == "TASK_STATE_AUTH_REQUIRED":
+            waiting_on = is_interrupted(call.tracking.task.get("state"))
+            self.tid = call.tracking.task["id"] if waiting_on else None
+            if to_core_task_state(call.tracking.task.get("state")) == "TASK_STATE_AUTH_REQUIRED":
                 if secret is None:  # piped: nothing here can answer it
                     auth_required_notes(call)
                     call.sink.out.note("chat ends here: it reads no credential from a pipe")
                     return False
                 self.given = read_credential(call, secret)
             elif waiting_on:
-                call.sink.out.note(f"task {call.task['id']} waits for you: your next line answers it")
+                call.sink.out.note(f"task {call.tracking.task['id']} waits for you: your next line answers it")
         elif isinstance(core.get("message"), dict):
             self.ctx = core["message"].get("contextId") or self.ctx
             self.tid = None

@@ -332,11 +332,11 @@ def run_unary(
                     refused_cancel(call, str(params["id"]), e)  # the task's state, read after the refusal
                 raise
         call.sending = None
-        call.track(reply.core)
+        call.tracking.track(reply.core)
         check_push_config_answer(call, spec.name, params, reply.core)
         if spec.result == "send":
             note_held_answer(call, params, reply)
-        if wait and call.task.get("id") and not settled(call.task.get("state")):
+        if wait and call.tracking.task.get("id") and not settled(call.tracking.task.get("state")):
             passthrough(call.sink.out, reply.raw)  # raw: the first answer too, as it came
             since = shown.started if shown else None
             history = (
@@ -392,7 +392,7 @@ def run_stream(
     with session(opts) as call:
         expected = parse_states(expect)
         if subscribing:
-            call.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
+            call.tracking.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
         else:
             call.sending = params.get("message")  # Ctrl-C before the first event names it
         call.live_view = live  # Ctrl-C or --timeout: the resume command streams too
@@ -419,7 +419,7 @@ def run_stream(
                     f"{claim.says}: sending the message with SendMessage and polling its task instead of streaming (--force streams anyway)"
                 )
                 send_and_wait(call, params, view, interval=poll_interval, request_id=request_id, headers=headers)
-            view.summary(call.task)
+            view.summary(call.tracking.task)
         report_task_outcome(call, expected)
 
 
@@ -535,18 +535,18 @@ def _card_request(call: Any) -> None:
     from a2acli.render.present import request
     from a2acli.transport.card import card_candidates
 
-    if call.card_in_hand():
+    if call.target.card_in_hand():
         call.sink.out.note(
-            f"the Agent Card is read from {call.inline_card.url if call.inline_card else call.opts.url}: nothing is sent"
+            f"the Agent Card is read from {call.target.inline_card.url if call.target.inline_card else call.opts.url}: nothing is sent"
         )
         return
     url = call.opts.url
     if not url:
         raise UsageError("no agent given", hint="pass --url URL (or set A2ACLI_URL)")
-    if call.catalog_pending():
+    if call.target.catalog_pending():
         from a2acli.transport.catalog import ACCEPT, candidates
 
-        first, headers = candidates(call.located.location)[0], call.transport.public_headers(ACCEPT)
+        first, headers = candidates(call.target.located.location)[0], call.transport.public_headers(ACCEPT)
     else:
         first, headers = card_candidates(url)[0], call.transport.headers({"Accept": "application/json"})
     request(
@@ -569,13 +569,13 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
         if opts.offline:
             _card_request(call)
             return
-        fetched = call.fetch_card()
+        fetched = call.target.fetch_card()
         if opts.version_auto:
-            call.choose_version()  # what auto would use, said on stderr
+            call.target.settle_version()  # what auto would use, said on stderr
         else:
             from a2acli.wire.endpoints import version_note
 
-            if note := version_note(call.card or {}, opts.wire, opts.transports, opts.url or fetched.url):
+            if note := version_note(call.target.card or {}, opts.wire, opts.transports, opts.url or fetched.url):
                 out.note(note)
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         raw = (
@@ -585,7 +585,7 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
 
         present(
             "card",
-            Reply(fetched.doc, call.card, raw, fetched.exchange),
+            Reply(fetched.doc, call.target.card, raw, fetched.exchange),
             out,
             as_v1=opts.as_v1,
             signature=outcome,
@@ -697,5 +697,5 @@ def run_download(
     with session(opts) as call:
         reply = call.unary(spec, {"id": task_id}, request_id=request_id)
         task = reply.core if isinstance(reply.core, dict) else {}
-        call.track(task)
+        call.tracking.track(task)
         artifacts.download(task, Path(directory) if directory else None, call, call.sink.out, overwrite=overwrite)

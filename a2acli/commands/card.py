@@ -107,7 +107,7 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     from a2acli.wire import envelope
 
     with session(opts) as call:
-        fetched = call.fetch_card()
+        fetched = call.target.fetch_card()
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings
             from a2acli.check.run import invalid_card_error
@@ -118,7 +118,7 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
         raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
         present(
             "card",
-            Reply(fetched.doc, call.card, raw, fetched.exchange),
+            Reply(fetched.doc, call.target.card, raw, fetched.exchange),
             call.sink.out,
             as_v1=opts.as_v1,
             signature=outcome,

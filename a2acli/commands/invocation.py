@@ -5,14 +5,20 @@ The root callback puts it in `ctx.obj` with the options given before the command
 class (`registry.Command.invoke`) adds those given after it, then opens the error boundary with
 it. A command takes it with `invocation(ctx)`: `options()` resolves every setting once (flag >
 env > local file > global file > default) into a `CallOptions`, `output()` builds the command's
-`Output` once, and `output_mode()` is the one place `-o` is decided (the boundary and the
-usage-error path ask it too, so `output = "json"` in a config file reaches them)."""
+`Output` once, and `output_mode()` is where `-o` is asked (the boundary and the usage-error path
+ask it too, so `output = "json"` in a config file reaches them): the resolved options' value, read
+by `build_options` with every other setting; before they are resolved, the same setting read the
+same way, without failing.
+
+The binding is not resolved here: it is chosen from the Agent Card's interfaces, which only the
+session reads. The invocation holds the preference (`CallOptions.transports`, `--transport` in
+order; `CallOptions.preferred_binding`), the session the binding chosen (`Call.target.binding`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from a2acli.settings.table import OPTIONS, OUTPUT_MODES
+from a2acli.settings.table import OPTIONS
 
 if TYPE_CHECKING:
     import typer
@@ -49,9 +55,10 @@ class Invocation:
         return bool(self.opts.debug if self.opts is not None else self.given.get("debug"))
 
     def output_mode(self) -> str:
-        """-o: as given, else A2ACLI_OUTPUT, else the config files (the profile's), else auto. An
-        unknown mode or a broken config file is reported where the options are resolved: here it
-        falls back to the environment, then auto."""
+        """-o: the resolved options' (build_options reads it with every other setting, the one
+        source); before they are resolved, the same setting read the same way without failing
+        (`_decide_output`): an unknown mode or a broken config file is reported where the options
+        are resolved, and here falls back to the environment, then auto."""
         if self.opts is not None:
             return str(self.opts.output)
         if self._mode is None:
@@ -111,20 +118,29 @@ class Invocation:
 
 
 def _decide_output(given: dict[str, Any]) -> str:
+    """-o before the options are resolved (an error said before, or while, resolving them): the
+    setting as build_options reads it (settings.resolve's precedence, then the row's parser), but
+    never an error: a broken config file or a missing profile falls back to the files' top level,
+    then the flag or A2ACLI_OUTPUT; an unknown mode to auto."""
     import os
 
     from a2acli import settings
+    from a2acli.errors import UsageError
+    from a2acli.settings.values import parse_setting
 
     flag = given.get("output")
-    mode = str(flag or os.environ.get("A2ACLI_OUTPUT") or "auto").lower()
+    value = flag or os.environ.get("A2ACLI_OUTPUT")
     for profile in dict.fromkeys((given.get("profile"), None)):  # a profile that is not there: the files' top level
         try:
             res = settings.resolve({"output": flag}, profile, given.get("config"))
         except Exception:  # noqa: S112  # a broken file, a missing profile: said when the options are resolved
             continue
-        mode = str(res.values.get("output") or "auto").lower()
+        value = res.values.get("output")
         break
-    return mode if mode in OUTPUT_MODES else "auto"
+    try:
+        return str(parse_setting("output", value or "auto"))
+    except UsageError:
+        return "auto"
 
 
 def invocation(ctx: typer.Context) -> Invocation:

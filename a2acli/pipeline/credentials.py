@@ -1,12 +1,11 @@
 """Which credentials a session's requests carry, and to which origins: each only where the Agent
 Card declares a scheme that takes it (A2ACLI_AUTH_008), the profile's OAuth2 token (cached,
-requested, renewed after a 401), a chat turn's one-off credential, the origin rule, and the
-warning for credentials over a connection whose certificate is not checked."""
+requested, renewed after a 401), the origin rule, and the warning for credentials over a
+connection whose certificate is not checked. They are worked out from the session's options as
+they stand (a chat turn's one-off credential is the session's: `Call.turn_credentials`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, Protocol
 
 from a2acli.events import Note, Sink, Warn
@@ -131,21 +130,6 @@ class SessionCredentials:
                 sent.add("oauth")
         self.sent = sent
         return creds
-
-    @contextmanager
-    def turn_credentials(self, given: dict[str, Any]) -> Iterator[None]:
-        """Credentials for the calls made inside only (a chat turn that answers an AUTH_REQUIRED
-        task): `given` fills options (api_key, bearer, basic), which go where the card's schemes
-        take them, as a flag's would; then the options are as they were. Never stored; redacted
-        in everything written from the moment they are known."""
-        host = self.host
-        saved = host.opts
-        host.opts = saved._replace(**given)
-        learn_secrets(host.redactor, host.opts)
-        try:
-            yield
-        finally:
-            host.opts = saved
 
     def accepts(self, credential: str) -> bool:
         """Whether `credential` (api-key, bearer, basic, oauth) may go to this agent: always with

@@ -56,6 +56,16 @@ class CallOptions(NamedTuple):
     capture: list[Any] | None = None
 
     @property
+    def preferred_binding(self) -> str:
+        """The binding asked for: the first --transport (its flag), JSON-RPC when none is given.
+        The one a call uses is chosen with the Agent Card (pipeline.target: `Call.target.binding`)."""
+        if self.transports:
+            return self.transports[0]
+        from a2acli.wire.bindings import DEFAULT
+
+        return DEFAULT.flag
+
+    @property
     def dialect(self):  # noqa: ANN201
         from a2acli.wire.dialects import get_dialect
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import (
@@ -26,7 +27,7 @@ from a2acli.pipeline.target import Target
 from a2acli.wire import Wire, envelope
 
 if TYPE_CHECKING:
-    from a2acli.pipeline.tracking import EventIds, Tracking
+    from a2acli.pipeline.tracking import Tracking
     from a2acli.wire.bindings.base import Binding, Encoded
     from a2acli.wire.endpoints import Endpoint
     from a2acli.wire.methods import MethodSpec  # (a type only: the method table stays off `card fetch`)
@@ -82,10 +83,11 @@ class OfflineShown(Exception):  # noqa: N818 (a signal, not an error)
 
 class Call:
     """One invocation's session: its transport and taps, and the parts that answer each question
-    of a call: `target` (which agent, card, endpoint and version), `creds` (which credentials, to
-    which origins), `tracking` (what the replies say of the task in hand); the session itself
-    encodes, prepares and invokes. The attributes and methods below the constructor that only
-    hand over to a part keep the callers short."""
+    of a call, reached as attributes: `target` (which agent, card, endpoint, binding and version),
+    `creds` (which credentials, to which origins), `tracking` (what the replies say of the task in
+    hand). The session itself resolves (`resolve`, once, at the start of a flow), encodes,
+    prepares, invokes (`invoke`, `unary`, `stream`) and closes; its options change in one place,
+    `adopt`, which takes what the parts resolve (they return it and write nothing here)."""
 
     def __init__(self, opts: CallOptions, sink: Sink) -> None:
         from a2acli.redact import active
@@ -173,68 +175,33 @@ class Call:
         for an answer there (no spinner, no live view)."""
         return not self.opts.offline
 
-    # -- handed to the parts ----------------------------------------------------------------------------
     def resolve(self) -> Endpoint | None:
+        """The start of a flow: the agent, its card, the version and the endpoint, resolved once
+        (pipeline.target: what it resolves, the session adopts)."""
         return self.target.resolve()
 
-    def endpoint(self) -> Endpoint:
-        return self.target.endpoint()
+    def adopt(self, **changes: Any) -> None:
+        """The one place the session's options change, for every later request to carry: the agent
+        a catalog entry names and the version chosen from the card (pipeline.target resolves them),
+        a chat turn's one-off credentials (`turn_credentials`). The transport sends the version;
+        the redactor learns every secret they carry."""
+        self.opts = self.opts._replace(**changes)
+        if "wire" in changes:
+            self.transport.cfg = self.transport.cfg._replace(version=self.opts.wire.version)
+        learn_secrets(self.redactor, self.opts)
 
-    def known_endpoint(self) -> Endpoint | None:
-        return self.target.known_endpoint()
-
-    def fetch_card(self) -> Any:
-        return self.target.fetch_card()
-
-    def choose_version(self) -> None:
-        self.target.choose_version()
-
-    def catalog_pending(self) -> bool:
-        return self.target.catalog_pending()
-
-    def card_in_hand(self) -> bool:
-        return self.target.card_in_hand()
-
-    @property
-    def binding(self) -> Binding:
-        return self.target.binding
-
-    @property
-    def card(self) -> dict[str, Any] | None:
-        return self.target.card
-
-    @property
-    def card_doc(self) -> Any:
-        return self.target.card_doc
-
-    @property
-    def card_varies(self) -> bool:
-        return self.target.card_varies
-
-    @property
-    def located(self) -> Any:
-        return self.target.located
-
-    @property
-    def inline_card(self) -> Any:
-        return self.target.inline_card
-
-    def credentials(self) -> Any:
-        return self.creds.credentials()
-
-    def turn_credentials(self, given: dict[str, Any]) -> Any:
-        return self.creds.turn_credentials(given)
-
-    def renew_oauth_token(self, ex: Any) -> bool:
-        return self.creds.renew_oauth_token(ex)
-
-    @property
-    def creds_sent(self) -> set[str]:
-        return self.creds.sent
-
-    @property
-    def withheld(self) -> list[str]:
-        return self.creds.withheld
+    @contextmanager
+    def turn_credentials(self, given: dict[str, Any]) -> Iterator[None]:
+        """Credentials for the calls made inside only (a chat turn that answers an AUTH_REQUIRED
+        task): `given` fills options (api_key, bearer, basic), which go where the card's schemes
+        take them, as a flag's would; then those options are as they were. Never stored; redacted
+        in everything written from the moment they are known."""
+        saved = {name: getattr(self.opts, name) for name in given}
+        self.adopt(**given)
+        try:
+            yield
+        finally:
+            self.adopt(**saved)
 
     @property
     def tracking(self) -> Tracking:
@@ -246,24 +213,6 @@ class Call:
             self._tracking = Tracking()
         return self._tracking
 
-    @property
-    def task(self) -> dict[str, Any]:
-        return self.tracking.task
-
-    @property
-    def ask(self) -> Any:
-        return self.tracking.ask
-
-    @property
-    def event_ids(self) -> EventIds:
-        return self.tracking.event_ids
-
-    def track(self, core: Any) -> None:
-        self.tracking.track(core)
-
-    def track_reply(self, reply: Reply) -> None:
-        self.tracking.track_reply(reply)
-
     # -- encoding and preparing -----------------------------------------------------------------------
     def encode(
         self, spec: MethodSpec, params: Any, request_id: str | None = None, *, stream: bool | None = None
@@ -271,11 +220,11 @@ class Call:
         """A method of the table, encoded by the endpoint's binding for the chosen version."""
         from a2acli.wire.methods import NoV0FormError
 
-        ep = self.known_endpoint()
+        ep = self.target.known_endpoint()
         self.redactor.learn(params)  # push-config token / credentials: redacted in dumps and --debug
         self.sent = (spec.name, params)
         try:
-            enc = self.binding.encode(
+            enc = self.target.binding.encode(
                 spec,
                 params,
                 wire=self.opts.wire,
@@ -285,15 +234,15 @@ class Call:
                 stream=spec.streaming if stream is None else stream,
             )
         except NoV0FormError as e:  # what to do depends on what the card offers
-            if self.card is not None:
+            if self.target.card is not None:
                 from a2acli.wire.endpoints import offered_versions
 
-                offers_v1: bool | None = Wire.V1 in offered_versions(self.card, self.opts.transports)
+                offers_v1: bool | None = Wire.V1 in offered_versions(self.target.card, self.opts.transports)
                 if (
-                    not offers_v1 and self.card_varies
+                    not offers_v1 and self.target.card_varies
                 ):  # asked for with A2A-Version 0.3, this card came back in its 0.3 form
                     offers_v1 = None
-                e.hint = e.spec.no_v0_hint(offers_v1, self.binding.info)
+                e.hint = e.spec.no_v0_hint(offers_v1, self.target.binding.info)
             raise
         return self._noted(enc, request_id)
 
@@ -304,7 +253,7 @@ class Call:
         dialect = self.opts.dialect
         if not (self.v0_extensions and spec.v0_vendor_only and self.opts.wire is Wire.V0) or dialect.v0_list_tasks:
             return dialect
-        form = spec.v0_extension(self.binding.info)
+        form = spec.v0_extension(self.target.binding.info)
         if form and not self._extension_said:
             self._extension_said = True  # every page is encoded
             self.sink.emit(Note(f"0.3 has no {spec.name}: sending the extension {form} anyway (--force)"))
@@ -312,9 +261,9 @@ class Call:
 
     def encode_call(self, method: str, params: Any, request_id: str | None = None, *, stream: bool = False) -> Encoded:
         """`a2a call`: a method by any name (see the bindings' encode_call)."""
-        ep = self.known_endpoint()
+        ep = self.target.known_endpoint()
         self.redactor.learn(params)
-        enc = self.binding.encode_call(
+        enc = self.target.binding.encode_call(
             method,
             params,
             wire=self.opts.wire,
@@ -329,13 +278,15 @@ class Call:
         for n in enc.notes:
             self.sink.emit(Warn(f"not carried to V0: {n}"))
         if request_id is not None and enc.request_id is None:
-            self.sink.emit(Warn(f"--request-id is the JSON-RPC id: {self.binding.name} has none, so it is not sent"))
+            self.sink.emit(
+                Warn(f"--request-id is the JSON-RPC id: {self.target.binding.name} has none, so it is not sent")
+            )
         return enc
 
     def carrier(self, binding: Binding | None = None) -> Any:
         """What moves a binding's requests: the httpx transport (JSON-RPC, HTTP+JSON), or the gRPC
         one (loaded only when a gRPC interface is used). Both share the deadline and the taps."""
-        binding = binding or self.binding
+        binding = binding or self.target.binding
         if not binding.info.carrier_grpc:
             return self.transport
         if self._grpc is None:
@@ -347,18 +298,18 @@ class Call:
     def prepare(self, enc: Encoded, *, headers: dict[str, str] | None = None, url: str | None = None) -> Any:
         """The one request of a call (the carrier's prepare), on the endpoint's URL: what
         --offline, --debug, --dump and the send all use."""
-        base = url if url is not None else self.endpoint().url
+        base = url if url is not None else self.target.endpoint().url
         creds = self.creds.for_request(base)  # which credentials, to which origin
         return self.carrier().prepare(base, enc.request, creds=creds, headers=headers)
 
     # -- offline --------------------------------------------------------------------------------------
-    def print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
+    def _print_offline(self, enc: Encoded, *, headers: dict[str, str] | None = None) -> None:
         """Print the request exactly as it would be sent: the prepared httpx.Request. When the
         endpoint is on a card not fetched, its URL is a placeholder that says so."""
-        ep = self.known_endpoint()
+        ep = self.target.known_endpoint()
         placeholder = None
         if ep is None:
-            placeholder = f"<{self.binding.name} URL from the Agent Card of {self.opts.url or '--url'}>"
+            placeholder = f"<{self.target.binding.name} URL from the Agent Card of {self.opts.url or '--url'}>"
             req = self.prepare(enc, headers=headers, url="http://agent-card.invalid")
         else:
             req = self.prepare(enc, headers=headers)
@@ -373,7 +324,7 @@ class Call:
         if ep is None and not self.opts.transports:
             self.sink.emit(
                 Note(
-                    f"the binding comes from the Agent Card, which --offline does not read: showing {self.binding.name}; --transport picks one"
+                    f"the binding comes from the Agent Card, which --offline does not read: showing {self.target.binding.name}; --transport picks one"
                 )
             )
         if ep is None and (self.opts.api_key or self.opts.bearer or self.opts.basic or self.opts.oauth):
@@ -407,7 +358,7 @@ class Call:
         The one place a prepared request is sent: under --offline it is printed instead, nothing
         is sent, and OfflineShown ends the flow (as httpie's collect_messages stops there)."""
         if self.opts.offline:
-            self.print_offline(enc, headers=headers)
+            self._print_offline(enc, headers=headers)
             raise OfflineShown(enc.method)
         if enc.stream:
             yield from self._stream(enc, headers=headers)
@@ -448,8 +399,8 @@ class Call:
         refused = err.a2a_code in (-32602, -32600) or type(err) is HttpError and err.wire_code in (400, 422, 500)
         if not refused:
             return None
-        ep = self.known_endpoint()
-        other = self.binding.encode_other(
+        ep = self.target.known_endpoint()
+        other = self.target.binding.encode_other(
             spec, params, wire=self.opts.wire, dialect=self._dialect_for(spec), tenant=ep.tenant if ep else ""
         )
         if other is None:
@@ -477,7 +428,7 @@ class Call:
         while True:
             try:
                 ex = self.carrier().exchange(self.prepare(enc, headers=headers), label=enc.method)
-                if self.renew_oauth_token(ex):
+                if self.creds.renew_oauth_token(ex):
                     continue
                 # 409: the first attempt with this idempotency key is still running; 429/5xx: try later
                 if retries > attempt and ex.status is not None and (ex.status >= 500 or ex.status in (409, 429)):
@@ -519,7 +470,7 @@ class Call:
         before 0.3: the card predates the method, and the hint says so."""
         from a2acli.wire import is_pre_v03
 
-        pv = self.card_doc.get("protocolVersion") if isinstance(self.card_doc, dict) else None
+        pv = self.target.card_doc.get("protocolVersion") if isinstance(self.target.card_doc, dict) else None
         if not (
             enc.spec is not None
             and enc.spec.v0_since_0_3
@@ -540,7 +491,7 @@ class Call:
         error whose hint doubts the endpoint (a 404, a 5xx that is no JSON-RPC answer) from an
         endpoint that answered other methods in this run, or that the Agent Card names, is the
         agent lacking the method: its hint says so."""
-        url = self.endpoint().url
+        url = self.target.endpoint().url
         if err is None or isinstance(err, RpcError):
             methods = self.answered.setdefault(url, [])
             if enc.method not in methods:
@@ -551,7 +502,7 @@ class Call:
         others = [m for m in self.answered.get(url, []) if m != enc.method]
         if others:
             why = f"{url} answered {', '.join(others)} in this run"
-        elif self.card is not None and not self.opts.endpoint:
+        elif self.target.card is not None and not self.opts.endpoint:
             why = f"{url} is the endpoint the Agent Card names"
         else:
             return
@@ -566,7 +517,7 @@ class Call:
     def binding_of(self, enc: Encoded) -> Binding:
         """The binding that encoded `enc` (the endpoint's, looked up once per call)."""
         if self._binding is None:
-            self._binding = self.binding
+            self._binding = self.target.binding
         return self._binding
 
     def _decode(self, enc: Encoded, result: Any, *, shape: bool = True) -> Any:
@@ -631,13 +582,13 @@ class Call:
                 stream,
             ):
                 if not 200 <= (ex.status or 0) < 300:
-                    if self.renew_oauth_token(ex):
+                    if self.creds.renew_oauth_token(ex):
                         continue
                     failed = binding.error(ex)
                     self._answered(enc, failed)
                     raise failed
                 events = 0
-                ids, check_deadline = self.event_ids, self.transport.check_deadline
+                ids, check_deadline = self.tracking.event_ids, self.transport.check_deadline
                 for ev in stream:
                     if ev.id and not ids.fresh(ev.id):
                         events += 1

@@ -9,26 +9,31 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from a2acli.errors import CardInvalidError, UsageError
 from a2acli.events import Note, Sink, Warn
-from a2acli.wire.bindings import DEFAULT
 
 if TYPE_CHECKING:
+    from a2acli.wire import Wire
     from a2acli.wire.bindings.base import Binding
     from a2acli.wire.endpoints import Endpoint
 
 
 class Host(Protocol):
-    """What Target reads of its session (pipeline.session.Call), and `opts`, which it replaces."""
+    """What Target reads of its session (pipeline.session.Call), and the one thing it asks of it:
+    `adopt`, through which the session takes what Target resolved (the agent a catalog entry
+    names, the version chosen from the card) into its options, in one place. Target writes
+    nothing into its session itself."""
 
     opts: Any  # pipeline.options.CallOptions
     transport: Any  # transport.client.Transport
     redactor: Any  # redact.Redactor
     sink: Sink
 
+    def adopt(self, **changes: Any) -> None: ...
+
 
 class Target:
     """The agent, card, endpoint and version of one session. `host` is the session (its `opts`,
-    `sink`, `transport` and `redactor`): choosing the agent and the version replaces its options,
-    so that every later request carries them."""
+    `sink`, `transport` and `redactor`, read); what Target resolves is returned (`resolve_agent`,
+    `choose_version`) and handed to the session's `adopt`, so that every later request carries it."""
 
     def __init__(self, host: Host) -> None:
         self.host = host
@@ -39,7 +44,7 @@ class Target:
         self.catalog_read: Any = None  # transport.catalog.ReadCatalog, once read
         self.inline_card: Any = None  # the FetchedCard of a card the catalog holds inline
         self._endpoint: Endpoint | None = None
-        self._resolved = False
+        self._agent_known = False  # the catalog reference, if any, resolved (`_agent`)
 
     @property
     def opts(self) -> Any:
@@ -50,22 +55,20 @@ class Target:
         return self.host.sink
 
     # -- the agent --------------------------------------------------------------------------------------
-    def resolve_agent(self) -> None:
+    def resolve_agent(self) -> str | None:
         """A catalog reference (`-u catalog:NAME`, A2ACLI_CARD_GET_005), resolved before anything
         reads the agent: the catalog read (a public GET, no -H, no credentials; the taps see it as
-        they see the card's), its entry found, and the session's agent becomes where the entry
-        says the card is, or, for a card the catalog holds itself, the catalog. Under --offline a
-        catalog on the network is not read (a catalog file is, as a card file is)."""
-        if self._resolved:
-            return
-        self._resolved = True
+        they see the card's), its entry found, and the agent it names returned: where the entry
+        says the card is, or, for a card the catalog holds itself, the catalog. None when there is
+        no catalog reference, or it is not read: under --offline a catalog on the network is not
+        read (a catalog file is, as a card file is)."""
         if not (self.opts.url or "").startswith("catalog:"):  # (net.CATALOG_PREFIX; `catalog:PORT` is told apart below)
-            return  # no catalog reference: the catalog modules stay off the start-up path
+            return None  # no catalog reference: the catalog modules stay off the start-up path
         from a2acli.transport.catalog import is_file, locate, resolve
 
         located = locate(self.opts.url, self.opts.catalog, self.opts.catalogs)
         if located is None:
-            return
+            return None
         self.located = located
         if self.opts.offline and not is_file(located.location):
             self.sink.emit(
@@ -73,12 +76,21 @@ class Target:
                     f"--offline: the catalog {located.catalog} is not read, so the agent {located.reference} is not known"
                 )
             )
-            return
+            return None
         found = resolve(self.host.transport, located)
         self.catalog_read, self.inline_card = found.read, found.card
-        self.host.redactor.url(found.agent)
-        self.host.opts = self.opts._replace(url=found.agent)
         self.sink.emit(Note(f"{located.reference}: {found.note}, from the catalog {located.catalog}"))
+        return str(found.agent)
+
+    def _agent(self) -> None:
+        """The agent resolved, once, before anything reads it: the session adopts the URL a
+        catalog entry names."""
+        if self._agent_known:
+            return
+        self._agent_known = True
+        agent = self.resolve_agent()
+        if agent is not None:
+            self.host.adopt(url=agent)
 
     def catalog_pending(self) -> bool:
         """A catalog reference not resolved: --offline does not read a catalog on the network."""
@@ -90,7 +102,7 @@ class Target:
         from a2acli.wire.endpoints import card_notes
         from a2acli.wire.translate import to_core_card
 
-        self.resolve_agent()
+        self._agent()
         if not self.opts.url:
             raise UsageError(
                 "no agent given", hint="pass --url URL (or set A2ACLI_URL, or a profile); `a2a demo-server` starts one"
@@ -132,7 +144,7 @@ class Target:
 
     def card_in_hand(self) -> bool:
         """The card can be read without the network: a card file, or a card a catalog held."""
-        self.resolve_agent()
+        self._agent()
         return self.inline_card is not None or self.card_is_local()
 
     # -- the endpoint and the version -----------------------------------------------------------------
@@ -156,11 +168,11 @@ class Target:
                             hint="pass --a2a-version 1.0 or 0.3, or -u URL of the agent too",
                         )
                     self.fetch_card()
-                    self.choose_version()
-                self._endpoint = Endpoint(self.opts.endpoint, "", (self.opts.transports or (DEFAULT.flag,))[0])
+                    self.settle_version()
+                self._endpoint = Endpoint(self.opts.endpoint, "", self.opts.preferred_binding)
             else:
                 fetched = self.fetch_card()
-                self.choose_version()
+                self.settle_version()
                 self._endpoint = self._select(fetched.url)
                 self._note_required_extensions()
         return self._endpoint
@@ -178,7 +190,7 @@ class Target:
         from a2acli.wire.bindings import get_binding, parse_transport
 
         ep = self.known_endpoint()
-        flag = ep.binding if ep is not None else (self.opts.transports or (DEFAULT.flag,))[0]
+        flag = ep.binding if ep is not None else self.opts.preferred_binding
         return get_binding(parse_transport(flag))
 
     def _note_required_extensions(self) -> None:
@@ -231,18 +243,24 @@ class Target:
         )
         return other
 
-    def choose_version(self) -> None:
-        """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3; said on
-        stderr, and recorded in --dump. Every later request carries the version chosen."""
+    def choose_version(self) -> tuple[Wire, str] | None:
+        """--a2a-version auto, once the card is read: 1.0 when it offers it, else 0.3, and the line
+        that says why; None when the version is not to be chosen (given, or no card read)."""
         from a2acli.wire.endpoints import choose_version
 
         if not self.opts.version_auto or self.card is None:
+            return None
+        return choose_version(self.card, self.opts.transports)
+
+    def settle_version(self) -> None:
+        """The version chosen (`choose_version`), adopted by the session (every later request
+        carries it), said on stderr and recorded in --dump."""
+        chosen = self.choose_version()
+        if chosen is None:
             return
-        wire, line = choose_version(self.card, self.opts.transports)
-        self.host.opts = self.opts._replace(wire=wire, version_auto=False)
-        transport = self.host.transport
-        transport.cfg = transport.cfg._replace(version=wire.version)
+        wire, line = chosen
+        self.host.adopt(wire=wire, version_auto=False)
         self.sink.emit(Note(line))
-        for tap in transport.taps:
+        for tap in self.host.transport.taps:
             if hasattr(tap, "version_chosen"):
                 tap.version_chosen(wire.version, line)

@@ -125,7 +125,7 @@ def replay(path: str, opts: Any, sink: Sink, *, save: str | None = None) -> Run:
         offline=False,
     )
     with Call(run_opts, sink) as call:
-        call.endpoint()  # the card of --to, once: unreachable here ends the run (exit 3)
+        call.target.endpoint()  # the card of --to, once: unreachable here ends the run (exit 3)
         ids: dict[str, str] = {}
         messages: set[str] = set()
         for rec in found.calls:

@@ -55,6 +55,47 @@ def test_a_flag_still_beats_the_config_file(cli, cfg):
     assert result.stderr.startswith("error: missing argument 'TASK_ID'")
 
 
+@pytest.mark.parametrize(
+    ("given", "file", "env", "mode"),
+    [
+        ({"output": "JSON"}, "", "", "json"),  # a flag, in any case
+        ({}, 'output = "raw"\n', "text", "text"),  # the environment beats the file
+        ({}, 'output = "Raw"\n', "", "raw"),
+        ({"profile": "p"}, 'output = "text"\n[profiles.p]\noutput = "json"\n', "", "json"),  # the profile's
+        ({}, "", "", "auto"),
+    ],
+)
+def test_o_before_the_options_are_resolved_is_what_they_resolve_to(cfg, monkeypatch, tmp_path, given, file, env, mode):
+    """-o is read once, by build_options; an error said before the options are resolved reads
+    the same setting the same way (Invocation.output_mode), so the two cannot disagree."""
+    from a2acli.commands.invocation import Invocation
+
+    monkeypatch.chdir(tmp_path)  # no local config file but the test's
+    monkeypatch.delenv("A2ACLI_OUTPUT", raising=False)
+    if env:
+        monkeypatch.setenv("A2ACLI_OUTPUT", env)
+    if file:
+        cfg.parent.mkdir(parents=True, exist_ok=True)
+        cfg.write_text(file)
+    early = Invocation(given).output_mode()
+    resolved = Invocation(given)
+    assert early == resolved.options().output == resolved.output_mode() == mode
+
+
+def test_an_unknown_o_is_refused_where_the_options_are_resolved_and_auto_before(cfg, monkeypatch, tmp_path):
+    from a2acli.commands.invocation import Invocation
+    from a2acli.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("A2ACLI_OUTPUT", raising=False)
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('output = "yaml"\n')
+    inv = Invocation({})
+    assert inv.output_mode() == "auto"  # the usage error about it is said in the default mode
+    with pytest.raises(UsageError, match="unknown output mode 'yaml'"):
+        inv.options()
+
+
 # -- the recipe "a new shared option is its row plus its use", run with a throwaway row ------------
 
 _THROWAWAY = r'''
@@ -89,7 +130,9 @@ run()
 def _probe(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "_A2A_"))}
     base.update({"A2ACLI_GLOBAL_CONFIG": os.devnull, "COLUMNS": "200", **(env or {})})
-    return subprocess.run([sys.executable, "-c", _THROWAWAY, *argv], env=base, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", _THROWAWAY, *argv], env=base, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
@@ -101,12 +144,18 @@ def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
     cfg = tmp_path / "config.toml"
     cfg.write_text('colour-scheme = "light"\n')
     from_file = _probe("probe", env={"A2ACLI_GLOBAL_CONFIG": str(cfg)})
-    assert from_file.stdout.startswith("light from ") and str(cfg) in from_file.stdout, from_file.stdout + from_file.stderr
+    assert from_file.stdout.startswith("light from ") and str(cfg) in from_file.stdout, (
+        from_file.stdout + from_file.stderr
+    )
     shown = " ".join(_probe("help", "options").stdout.split())
     assert "--colour-scheme NAME The colours of a throwaway test option. (env: A2ACLI_COLOUR_SCHEME)" in shown
-    words = _probe(env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour", "COMP_CWORD": "2"}).stdout.split()
+    words = _probe(
+        env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour", "COMP_CWORD": "2"}
+    ).stdout.split()
     assert "--colour-scheme" in words
-    values = _probe(env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour-scheme ", "COMP_CWORD": "3"}).stdout.split()
+    values = _probe(
+        env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour-scheme ", "COMP_CWORD": "3"}
+    ).stdout.split()
     assert values == ["dark", "light"]
 
 
@@ -143,10 +192,19 @@ def test_the_root_and_every_command_that_calls_an_agent_list_every_shared_option
     root = typer.main.get_command(build_app())
     assert {p.name for p in root.params} >= ARGS
     callers = {path: cmd for path, cmd in _leaves(root) if "url" in {p.name for p in cmd.params}}
-    assert {"a2a send", "a2a stream", "a2a tasks get", "a2a card fetch", "a2a push-config list", "a2a config show"} <= set(callers)
+    assert {
+        "a2a send",
+        "a2a stream",
+        "a2a tasks get",
+        "a2a card fetch",
+        "a2a push-config list",
+        "a2a config show",
+    } <= set(callers)
     partial = {path for path, cmd in callers.items() if getattr(cmd.callback, "shared_options", None)}
     assert partial == {"a2a auth login", "a2a diff"}  # these name the few they take, at the end of their help
-    missing = {path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial}
+    missing = {
+        path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial
+    }
     assert {path: names for path, names in missing.items() if names} == {}
 
 

@@ -96,7 +96,7 @@ def test_under_offline_the_request_is_shown_whatever_the_card_claims(tmp_path, m
     path.write_text(json.dumps(v1_card(streaming=False)))
     c = make_call(url=str(path), offline=True)
     c.resolve()
-    assert c.card is not None and unclaimed(c, "SubscribeToTask") is None
+    assert c.target.card is not None and unclaimed(c, "SubscribeToTask") is None
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,7 @@ def test_each_credential_goes_only_where_a_declared_scheme_takes_it(
     c.resolve()
     creds = c.creds.for_request(RPC)
     assert creds.headers == headers and not creds.params and not creds.cookies
-    assert c.creds_sent == sent and c.withheld == withheld
+    assert c.creds.sent == sent and c.creds.withheld == withheld
     assert len(recorder.warnings) == len(withheld)
     for name, warning in zip(withheld, recorder.warnings, strict=True):
         flag = {"api-key": "--api-key", "bearer": "--bearer", "basic": "--basic"}[name]
@@ -150,14 +150,14 @@ def test_without_a_card_the_credentials_go_as_given(make_call, recorder):
     c = make_call(endpoint=RPC, api_key="k", bearer="t")
     creds = c.creds.for_request(RPC)
     assert creds.headers == {"X-API-Key": "k", "Authorization": "Bearer t"}
-    assert c.creds_sent == {"api-key", "bearer"} and not recorder.said
+    assert c.creds.sent == {"api-key", "bearer"} and not recorder.said
 
 
 def test_with_an_endpoint_the_card_read_for_the_version_filters_nothing(mock, make_call, recorder):
     serve(mock, card(BEARER))
     c = make_call(url=AGENT, endpoint=RPC, version_auto=True, api_key="k")
     c.resolve()
-    assert c.card is not None  # read, for the version only
+    assert c.target.card is not None  # read, for the version only
     assert c.creds.for_request(RPC).headers == {"X-API-Key": "k"} and not recorder.warnings
 
 
@@ -329,7 +329,7 @@ def test_the_profiles_cached_token_goes_to_its_own_agent(mock, make_call, token_
     c = make_call(url=AGENT, oauth=OAUTH_PROFILE, oauth_home=AGENT)
     c.resolve()
     assert c.creds.for_request(RPC).headers == {"Authorization": "Bearer cached-token"}
-    assert c.creds_sent == {"oauth"} and not idp.called
+    assert c.creds.sent == {"oauth"} and not idp.called
 
 
 def test_the_profiles_token_is_requested_when_none_is_cached(mock, make_call, token_cache):
@@ -373,7 +373,7 @@ def test_a_bearer_flag_wins_over_the_profiles_token(mock, make_call, token_cache
     serve(mock, card(OAUTH2))
     c = make_call(url=AGENT, oauth=OAUTH_PROFILE, oauth_home=AGENT, bearer="flag-token")
     c.resolve()
-    assert c.creds.for_request(RPC).headers == {"Authorization": "Bearer flag-token"} and c.creds_sent == {"bearer"}
+    assert c.creds.for_request(RPC).headers == {"Authorization": "Bearer flag-token"} and c.creds.sent == {"bearer"}
 
 
 def test_offline_never_requests_a_token_it_shows_a_placeholder(mock, make_call, token_cache):

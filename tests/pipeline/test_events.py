@@ -230,11 +230,11 @@ def test_a_stream_yields_its_replies_and_passes_an_error_event_through():
 def test_a_failed_task_is_a_warning_and_an_input_required_one_a_note_and_a_command():
     c, rec = session(offline=True)
     with c:
-        c.track({**TASK, "status": {"state": "TASK_STATE_FAILED"}})
+        c.tracking.track({**TASK, "status": {"state": "TASK_STATE_FAILED"}})
         policies.report_task_outcome(c, None)
         assert rec.events == [Warn("task t-1 ended failed")]
         rec.events.clear()
-        c.track({**TASK, "status": {"state": "TASK_STATE_INPUT_REQUIRED"}})
+        c.tracking.track({**TASK, "status": {"state": "TASK_STATE_INPUT_REQUIRED"}})
         policies.report_task_outcome(c, None)
     assert [type(e) for e in rec.events] == [Note, Command]
     assert rec.events[0].text == "task t-1 is input-required: it needs input; continue with:"
@@ -246,7 +246,7 @@ def test_a_failed_task_is_a_warning_and_an_input_required_one_a_note_and_a_comma
 def test_a_completed_task_suggests_the_next_message_as_a_next_step():
     c, rec = session(offline=True)
     with c:
-        c.track(DONE)
+        c.tracking.track(DONE)
         policies.report_task_outcome(c, None)
     (step,) = rec.events
     assert isinstance(step, NextStep) and step.command.startswith("a2a send --context-id c-1")
@@ -256,7 +256,7 @@ def test_resume_notes_go_to_the_sink_given():
     c, _ = session(offline=True)
     rec = Recording()
     with c:
-        c.track(TASK)
+        c.tracking.track(TASK)
         assert policies.resume_notes(rec, c, "interrupted") is True
     assert rec.events[0] == Note(
         "interrupted: task t-1 (context c-1) was working; resume with one of:"
@@ -282,7 +282,7 @@ def test_a_wait_polls_until_the_task_settles_with_no_one_watching(no_sleep):
     route = respx.post(RPC).mock(side_effect=[answer(TASK), answer(TASK), answer(DONE)])
     c, rec = session()
     with c:
-        c.track(TASK)
+        c.tracking.track(TASK)
         reply = policies.wait_for_task(c, 1.0)
     assert reply.core["status"]["state"] == "TASK_STATE_COMPLETED"
     assert route.call_count == 3 and len(no_sleep) == 3

@@ -60,7 +60,7 @@ def test_the_target_is_resolved_once_however_often_it_is_asked(agent):
     with call(url=AGENT, version_auto=True) as c:
         first = c.resolve()
         assert first is not None and first.url == f"{AGENT}/rpc"
-        assert c.resolve() is first and c.endpoint() is first and c.target.known_endpoint() is first
+        assert c.resolve() is first and c.target.endpoint() is first and c.target.known_endpoint() is first
         c.unary(METHODS["GetTask"], {"id": "t-1"})
         assert card.call_count == 1  # one card read for the whole session
         assert c.opts.wire is Wire.V1 and not c.opts.version_auto  # auto chose 1.0, and the session carries it
@@ -71,7 +71,7 @@ def test_the_target_under_offline_reads_no_card_on_the_network(agent):
     mock, card, rpc = agent
     with call(url=AGENT, offline=True) as c:
         assert c.resolve() is None  # not known without the network: the request shows a placeholder
-        assert c.card is None
+        assert c.target.card is None
     assert not card.called and not rpc.called
 
 
@@ -81,7 +81,7 @@ def test_the_target_under_offline_reads_a_card_file(tmp_path, agent):
     with call(url=path.as_uri(), offline=True, wire=Wire.V0) as c:
         ep = c.resolve()
         assert ep is not None and ep.url == f"{AGENT}/v03"  # the 0.3 interface of the card
-        assert c.card is not None and c.card_in_hand()
+        assert c.target.card is not None and c.target.card_in_hand()
 
 
 # -- invoke: the one place a prepared request is sent ---------------------------------------------
@@ -160,7 +160,7 @@ def test_credentials_go_only_where_the_card_takes_them(agent, capsys):
         c.resolve()
         creds = c.creds.for_request(f"{AGENT}/rpc")
         assert creds.headers == {"Authorization": "Bearer tok-1"}  # the card declares bearer, no API key
-        assert c.creds_sent == {"bearer"} and c.withheld == ["api-key"]
+        assert c.creds.sent == {"bearer"} and c.creds.withheld == ["api-key"]
         c.creds.for_request(f"{AGENT}/rpc")
     assert capsys.readouterr().err.count("--api-key not sent") == 1  # said once
 
@@ -238,8 +238,10 @@ def test_offline_shows_the_first_page_of_a_list_as_it_is_sent(cli):
     seen: list[httpx.Request] = []
     with respx.mock() as mock:
         mock.post(f"{AGENT}/rpc").mock(
-            side_effect=lambda r: seen.append(r)
-            or httpx.Response(200, json={"jsonrpc": "2.0", "id": json.loads(r.content)["id"], "result": []})
+            side_effect=lambda r: (
+                seen.append(r)
+                or httpx.Response(200, json={"jsonrpc": "2.0", "id": json.loads(r.content)["id"], "result": []})
+            )
         )
         assert cli(*argv).exit_code == 0
     offline = cli(*argv, "--offline")

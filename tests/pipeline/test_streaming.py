@@ -113,7 +113,7 @@ def working_call(make_call, mock, *, streaming: bool | None = True, state: str =
         mock.get(CARD_URL).mock(return_value=httpx.Response(200, json=card(streaming)))
         c = make_call(url=AGENT)
         c.resolve()
-    c.track({"task": task(state)})
+    c.tracking.track({"task": task(state)})
     return c
 
 
@@ -162,7 +162,7 @@ def test_a_stream_that_stops_at_a_question_ends_the_wait(make_call, mock, agent,
     agent.on("GetTask", rpc_answer(task("TASK_STATE_INPUT_REQUIRED")))
     c = working_call(make_call, mock)
     follow_task(c, 2.0)
-    assert c.task["state"] == "TASK_STATE_INPUT_REQUIRED"  # the event after the question was not read
+    assert c.tracking.task["state"] == "TASK_STATE_INPUT_REQUIRED"  # the event after the question was not read
 
 
 def test_a_state_a2a_does_not_define_is_waited_for_as_working(make_call, mock, agent, recorder, no_sleep):
@@ -183,7 +183,7 @@ def test_until_settled_stops_after_the_settling_reply_and_closes_the_stream(make
     def replies() -> Any:
         try:
             for state in ("TASK_STATE_WORKING", "TASK_STATE_COMPLETED", "TASK_STATE_WORKING"):
-                c.track(status(state))
+                c.tracking.track(status(state))
                 yield state
         finally:
             closed.append(True)
@@ -429,7 +429,9 @@ def outcome(events: int, *, sse: bool = True, broken: A2acliError | None = None)
     ],
 )
 def test_subscribe_kind_names_each_server_behaviour(o, done, line):
-    call = SimpleNamespace(task={"id": "t-1", "state": "TASK_STATE_COMPLETED" if done else "TASK_STATE_WORKING"})
+    call = SimpleNamespace(
+        tracking=SimpleNamespace(task={"id": "t-1", "state": "TASK_STATE_COMPLETED" if done else "TASK_STATE_WORKING"})
+    )
     assert subscribe_kind(call, o, done) == line
 
 

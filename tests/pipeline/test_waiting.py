@@ -133,7 +133,7 @@ def test_a_reset_during_the_quick_start_does_not_slow_it_down():
 
 def tracked(make_call, **opts: Any):
     c = make_call(endpoint=RPC, **opts)
-    c.track({"task": task("TASK_STATE_WORKING")})
+    c.tracking.track({"task": task("TASK_STATE_WORKING")})
     return c
 
 
@@ -146,14 +146,16 @@ def test_the_task_is_polled_until_it_is_done(mock, make_call, no_sleep):
     assert rpc.call_count == 3 and [b["method"] for b in sent(rpc)] == ["GetTask"] * 3
     assert [b["params"] for b in sent(rpc)] == [{"id": "t-1"}] * 3
     assert no_sleep == [1.0, 1.5, 2.25]  # a wait before each look, growing while nothing changes
-    assert reply.core["status"]["state"] == "TASK_STATE_COMPLETED" and c.task["state"] == "TASK_STATE_COMPLETED"
+    assert (
+        reply.core["status"]["state"] == "TASK_STATE_COMPLETED" and c.tracking.task["state"] == "TASK_STATE_COMPLETED"
+    )
 
 
 def test_an_interrupted_task_ends_the_wait(mock, make_call, no_sleep):
     rpc = mock.post(RPC).mock(side_effect=rpc_answers(task("TASK_STATE_INPUT_REQUIRED", "which city?")))
     c = tracked(make_call)
     wait_for_task(c, 1.0)
-    assert rpc.call_count == 1 and c.ask["parts"] == [{"text": "which city?"}]
+    assert rpc.call_count == 1 and c.tracking.ask["parts"] == [{"text": "which city?"}]
 
 
 @pytest.mark.parametrize("odd", ["TASK_STATE_UNSPECIFIED", "TASK_STATE_SOMETHING_NEW"])
@@ -241,7 +243,7 @@ def test_as_stream_event_keeps_the_exchange_and_the_bytes(make_call):
 )
 def test_a_held_answer_is_said(make_call, recorder, config, elapsed, state, said):
     c = make_call(endpoint=RPC)
-    c.track(task(state))
+    c.tracking.track(task(state))
     params = {"message": {}} if config is None else {"message": {}, "configuration": config}
     note_held_answer(c, params, Reply(None, None, b"", SimpleNamespace(elapsed=elapsed)))
     held = recorder.saying("the agent held the answer")
@@ -254,7 +256,7 @@ def test_a_held_answer_is_said(make_call, recorder, config, elapsed, state, said
 
 def test_under_0_3_the_held_answer_names_blocking_false(make_call, recorder):
     c = make_call(endpoint=RPC, wire=Wire.V0)
-    c.track(task("TASK_STATE_COMPLETED"))
+    c.tracking.track(task("TASK_STATE_COMPLETED"))
     note_held_answer(
         c, {"configuration": {"returnImmediately": True}}, Reply(None, None, b"", SimpleNamespace(elapsed=3.0))
     )

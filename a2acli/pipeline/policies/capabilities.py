@@ -62,14 +62,14 @@ def unclaimed(call: Call, method: str) -> Claim | None:
     field that is absent is not a claim, on 1.0 and 0.3 cards alike (both define it as optional
     and false by default, and a2a-sdk's clients read it so)."""
     cap = CAPABILITY.get(method)
-    if cap is None or not isinstance(call.card, dict) or not call.sends:
+    if cap is None or not isinstance(call.target.card, dict) or not call.sends:
         return None  # (--offline shows the request whatever the card claims)
-    caps = call.card.get("capabilities")
+    caps = call.target.card.get("capabilities")
     value = caps.get(cap, ABSENT) if isinstance(caps, dict) else ABSENT
     if value is True:
         return None
     field = f"capabilities.{cap}"
-    doc = call.card_doc if isinstance(call.card_doc, dict) else {}
+    doc = call.target.card_doc if isinstance(call.target.card_doc, dict) else {}
     v1_field = isinstance(doc.get("capabilities"), dict) and cap in doc["capabilities"]
     if (
         cap == "extendedAgentCard"

@@ -24,8 +24,8 @@ def refused_cancel(call: Call, task_id: str, err: A2acliError) -> A2acliError:
         reply = call.unary(METHODS["GetTask"], {"id": task_id})
     except A2acliError:
         return err
-    call.track(reply.core)
-    state = call.task.get("state")
+    call.tracking.track(reply.core)
+    state = call.tracking.task.get("state")
     if not state:
         return err
     call.sink.emit(TaskShown("task", reply, as_v1=call.opts.as_v1))  # -o json: stdout is the one error document
@@ -64,7 +64,7 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     code never encodes the task's outcome otherwise."""
     from a2acli.wire.translate import is_interrupted, to_core_task_state
 
-    t = call.task
+    t = call.tracking.task
     if not t.get("id"):
         if expect:
             raise UnexpectedStateError(
@@ -108,7 +108,7 @@ def _q(value: Any) -> str:
 def continue_command(call: Call, *, secrets: bool = True) -> str:
     """`a2a send --task-id T --context-id C` and this call's connection flags: the start of the
     command that continues the task in hand (the message follows)."""
-    t = call.task
+    t = call.tracking.task
     return f"a2a send --task-id {_q(t['id'])} --context-id {_q(t.get('contextId', ''))}{conn_flags(call.opts, secrets=secrets)}"
 
 
@@ -134,8 +134,8 @@ def auth_ways(call: Call) -> tuple[Any, list[AuthWay]]:
     from a2acli.wire.security import auth_ask
     from a2acli.wire.words import scheme_way
 
-    card = call.card if isinstance(call.card, dict) else None
-    ask = auth_ask(card, call.ask)
+    card = call.target.card if isinstance(call.target.card, dict) else None
+    ask = auth_ask(card, call.tracking.ask)
     schemes = (card or {}).get("securitySchemes") or {}
     opts, src = call.opts, call.opts.sources or {}
     profile = f" --profile {shlex.quote(opts.profile)}" if opts.profile else ""  # the token is kept in it
@@ -161,7 +161,7 @@ def auth_required_notes(call: Call) -> None:
     """A task in AUTH_REQUIRED (A2A §7.6.2; official CLI spec §8.2, §10.3, A2ACLI_AUTH_011): on
     stderr, what it asks for (its status message read against the card's schemes, and a sign-in
     URL the message names) and the command(s) that continue it with that credential."""
-    t = call.task
+    t = call.tracking.task
     ask, ways = auth_ways(call)
     head = f"task {t['id']} is {state_text('TASK_STATE_AUTH_REQUIRED')}: it needs authentication"
     signin = f"; it names {ask.url} to sign in" if ask.url else ""
@@ -170,7 +170,7 @@ def auth_required_notes(call: Call) -> None:
         call.sink.emit(Note(msg))
 
     if not ways:
-        if call.card is None or call.opts.endpoint:  # no card: credentials go as given
+        if call.target.card is None or call.opts.endpoint:  # no card: credentials go as given
             say(
                 f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:"
             )
@@ -206,7 +206,7 @@ def read_credential(call: Call, secret: Any) -> dict[str, Any]:
     continue the task are said instead."""
     _ask, ways = auth_ways(call)
     typed = [w for w in ways if w.way.option]
-    tid = call.task["id"]
+    tid = call.tracking.task["id"]
     if not typed:
         auth_required_notes(call)
         return {}
@@ -238,13 +238,13 @@ def resume_notes(sink: Sink, call: Call | None, why: str, *, unsettled_only: boo
     """`interrupted: task T (context C) was working` and the commands to pick it up again (the
     subscription with --stream when the events were being shown as they came); before the agent
     answered a send, what was sent and the command that finds its task."""
-    task = call.task if call is not None else {}
+    task = call.tracking.task if call is not None else {}
     if not task.get("id") and call is not None and call.sending:
         return unanswered_notes(sink, call, why)
     if not task.get("id") or unsettled_only and settled(task.get("state")):
         return False
     flags = conn_flags(call.opts) if call is not None else ""
-    card = call.card if call is not None and isinstance(call.card, dict) else None
+    card = call.target.card if call is not None and isinstance(call.target.card, dict) else None
     caps = card.get("capabilities") if card is not None else None
     subscribe = card is None or (
         isinstance(caps, dict) and caps.get("streaming") is True
@@ -378,7 +378,7 @@ def refused_credentials(err: A2acliError, call: Call) -> A2acliError:
         said = src.get(option, "")
         return "" if said in ("", "flag", "default") else f" from {said}"
 
-    where, name = api_key_placement(call.card if isinstance(call.card, dict) else None)
+    where, name = api_key_placement(call.target.card if isinstance(call.target.card, dict) else None)
     grpc = call._binding is not None and call._binding.info.carrier_grpc
     if grpc:  # gRPC metadata carries what headers carry, names in lowercase
         where, name = "metadata", name.lower()
@@ -389,13 +389,13 @@ def refused_credentials(err: A2acliError, call: Call) -> A2acliError:
         "basic": f"USER:PASSWORD{origin('basic')} (--basic), sent in {auth}",
         "oauth": f"the OAuth2 token of `a2a auth login`, sent in {auth}",
     }
-    went = [what[c] for c in ("api-key", "bearer", "basic", "oauth") if c in call.creds_sent]
+    went = [what[c] for c in ("api-key", "bearer", "basic", "oauth") if c in call.creds.sent]
     went += [f"the -H {header} header" for header, _ in o.headers if header.lower() in ("authorization", "x-api-key")]
     if o.cert:
         went.append("the client certificate (--cert)")
     if not went:
         return err
-    again = "`a2a auth login` again for a new token" if call.creds_sent == {"oauth"} else "check it, or give another"
+    again = "`a2a auth login` again for a new token" if call.creds.sent == {"oauth"} else "check it, or give another"
     err.hint = f"the agent refused {' and '.join(went)}: {again}; `a2a card fetch` shows the schemes it accepts"
     return err
 
@@ -412,15 +412,15 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
     given = o.api_key or o.bearer or o.basic or o.oauth
     if (
         given
-        and not call.withheld
-        or call.creds_sent
+        and not call.creds.withheld
+        or call.creds.sent
         or o.cert
         or any(name.lower() in ("authorization", "x-api-key") for name, _ in o.headers)
     ):
         return refused_credentials(err, call)  # a credential went: it was refused
     from a2acli.wire.words import scheme_how
 
-    schemes = ((call.card or {}).get("securitySchemes") or {}) if isinstance(call.card, dict) else {}
+    schemes = ((call.target.card or {}).get("securitySchemes") or {}) if isinstance(call.target.card, dict) else {}
     named = [(str(name), *scheme_how(scheme)) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
     status = err.message.split(": ", 1)[1] if ": " in err.message else f"HTTP {err.http_status}"
     if named:
@@ -429,8 +429,8 @@ def explain_auth(err: A2acliError, call: Call | None) -> A2acliError:
             for name, kind, where, flag in named
         )
         hint = f"the card names {ways}"
-        if call.withheld:
-            hint += f" (not sent, the card declares no scheme for it: {', '.join(call.withheld)})"
+        if call.creds.withheld:
+            hint += f" (not sent, the card declares no scheme for it: {', '.join(call.creds.withheld)})"
     else:
         hint = "pass --api-key, --bearer or --basic, or `a2a auth login` for OAuth2 (the card names no scheme)"
     return CredentialsMissingError(

@@ -14,7 +14,7 @@ def list_pages(call: Call, params: dict[str, Any], request_id: str | None = None
     """Every page of ListTasks: V1 follows nextPageToken; V0 (clix) steps limit/offset."""
     spec = METHODS["ListTasks"]
     v0 = call.opts.wire is Wire.V0
-    if v0 and call.binding.info.envelope:  # 0.3 JSON-RPC pages by limit/offset
+    if v0 and call.target.binding.info.envelope:  # 0.3 JSON-RPC pages by limit/offset
         params = {"pageSize": 50, **params}
     page = call.unary(spec, params, request_id=request_id)
     yield page

@@ -30,28 +30,28 @@ def follow_task(
     (history and artifacts, which the stream's events alone do not carry)."""
     from a2acli.wire.translate.enums import is_known_state
 
-    tid = call.task["id"]
-    state = state_text(call.task.get("state"))
+    tid = call.tracking.task["id"]
+    state = state_text(call.tracking.task.get("state"))
     call.sink.emit(
         Note(
-            f"task {tid} (context {call.task.get('contextId') or '?'}) is {state}; waiting for it",
+            f"task {tid} (context {call.tracking.task.get('contextId') or '?'}) is {state}; waiting for it",
             aside=" (Ctrl-C stops the wait, not the task)",
         )
     )
-    if not is_known_state(call.task.get("state")):
+    if not is_known_state(call.tracking.task.get("state")):
         call.sink.emit(
             Warn(
-                f"task {tid}: state {call.task.get('state')!r} is none A2A defines; waited for as a working task"
+                f"task {tid}: state {call.tracking.task.get('state')!r} is none A2A defines; waited for as a working task"
                 + ("" if call.opts.timeout else " (--timeout S bounds the wait)")
             )
         )
-    with call.sink.waiting(call.task, since=since, announced=True) as shown:
+    with call.sink.waiting(call.tracking.task, since=since, announced=True) as shown:
         if unclaimed(call, "SubscribeToTask") is None:
             subscribe_quietly(call, shown)
             reply = call.unary(METHODS["GetTask"], {"id": tid, **(query or {})})  # the task as it stands
-            call.track(reply.core)
+            call.tracking.track(reply.core)
             shown.update(reply.core)
-            if settled(call.task.get("state")):
+            if settled(call.tracking.task.get("state")):
                 return as_stream_event(call, reply)
         return wait_for_task(call, interval, wrap=True, shown=shown, quick=True, query=query)
 
@@ -63,7 +63,7 @@ def until_settled(call: Call, replies: Iterator[Reply]) -> Iterator[Reply]:
     try:
         for reply in replies:
             yield reply
-            if settled(call.task.get("state")):
+            if settled(call.tracking.task.get("state")):
                 return
     finally:
         getattr(replies, "close", lambda: None)()  # a generator: its HTTP stream is closed now
@@ -74,7 +74,7 @@ def subscribe_quietly(call: Call, shown: Any) -> None:
     waiting display) and nothing else. A subscription that fails (refused, unreachable, broken
     mid-way) is said on stderr, unless the refusal is for a task already finished; the caller
     then looks at the task and polls. Only --timeout and Ctrl-C end the wait here."""
-    tid = call.task["id"]
+    tid = call.tracking.task["id"]
     o = StreamOutcome()
     try:
         consume(
@@ -86,7 +86,7 @@ def subscribe_quietly(call: Call, shown: Any) -> None:
         if refuses_finished(e):
             return
         o.broken = e
-    if o.broken is not None and not settled(call.task.get("state")):
+    if o.broken is not None and not settled(call.tracking.task.get("state")):
         call.sink.emit(Note(f"subscribing to task {tid} failed ({o.broken.message}); polling it instead"))
 
 
@@ -105,20 +105,20 @@ def send_and_wait(
     with call.sink.waiting(what="waiting for the agent's answer") as shown:
         reply = call.unary(METHODS["SendMessage"], params, request_id=request_id, headers=headers)
     call.sending = None
-    call.track(reply.core)
+    call.tracking.track(reply.core)
     view.event(reply)
-    if call.task.get("id") and not settled(call.task.get("state")):
+    if call.tracking.task.get("id") and not settled(call.tracking.task.get("state")):
         view.final(wait_for_task(call, interval, wrap=True, since=shown.started, shown=view.waiting))
 
 
 def poll_instead(call: Call, view: Any, *, interval: float) -> None:
     """`tasks subscribe` to an agent whose card does not claim streaming: the task polled until
     it settles (what `tasks get --wait` does), shown as the stream's last event."""
-    reply = call.unary(METHODS["GetTask"], {"id": call.task["id"]})
-    call.track(reply.core)
+    reply = call.unary(METHODS["GetTask"], {"id": call.tracking.task["id"]})
+    call.tracking.track(reply.core)
     view.final(
         as_stream_event(call, reply)
-        if settled(call.task.get("state"))
+        if settled(call.tracking.task.get("state"))
         else wait_for_task(call, interval, wrap=True, shown=view.waiting)
     )
 
@@ -148,20 +148,22 @@ def consume(call: Call, replies: Iterator[Reply], view: Any, o: StreamOutcome, *
                 if o.events == 1:  # one content type per exchange
                     o.sse = reply.exchange.content_type == "text/event-stream"
                     call.sending = None  # answered: Ctrl-C now names the task, if any
-                call.track_reply(reply)
+                call.tracking.track_reply(reply)
                 view.event(reply)
     except RpcError as e:
         if subscribing and o.events == 0:
             o.refused = True
             subscribe_refused(call, view, e)  # the finished task shown, or polled below
-        elif o.events and call.task.get("id"):  # an error event mid-stream: the task is polled (A2ACLI_TASK_POLL_004)
+        elif o.events and call.tracking.task.get(
+            "id"
+        ):  # an error event mid-stream: the task is polled (A2ACLI_TASK_POLL_004)
             o.broken, o.server_error = e, True
         else:
             raise
     except (UnreachableError, HttpError) as e:
         o.broken = e
     except ConnectionBrokenError as e:  # (a malformed answer is not: it ends the run)
-        if not call.task.get("id"):
+        if not call.tracking.task.get("id"):
             raise
         o.broken = e
 
@@ -186,8 +188,8 @@ def follow_stream(
         # a2a-sdk's 0.3 REST server answers a subscribe it refuses with SSE headers, then hangs up
         o.refused, broken, o.broken = True, o.broken, None
         subscribe_refused(call, view, broken, refusal=True)
-    done = settled(call.task.get("state"))
-    tid = call.task.get("id")
+    done = settled(call.tracking.task.get("state"))
+    tid = call.tracking.task.get("id")
     broke = bool(o.broken and tid and not done and follow)
     if subscribing and not o.refused and not broke:
         call.sink.emit(Note(subscribe_kind(call, o, done)))
@@ -201,7 +203,7 @@ def follow_stream(
                 f"the stream ended with an error from the agent ({o.broken.message if o.broken else ''}); polling task {tid}"
             )
         )
-    if tid and not settled(call.task.get("state")) and follow:
+    if tid and not settled(call.tracking.task.get("state")) and follow:
         if not subscribing and not broke:
             call.sink.emit(Note(f"the agent closed the stream before the task finished; polling task {tid}"))
         view.final(
@@ -217,10 +219,10 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
     when a re-subscription followed the task until it settled; False to poll (said on stderr)."""
     from a2acli.pipeline.session import retry_delay
 
-    tid = call.task["id"]
+    tid = call.tracking.task["id"]
     spec = METHODS["SubscribeToTask"]
     for attempt in range(1, attempts + 1):
-        last = call.event_ids.last
+        last = call.tracking.event_ids.last
         since = f", Last-Event-ID {last}" if last else ""
         call.sink.emit(
             Note(f"the stream broke ({err.message}); re-subscribing to task {tid} ({attempt}/{attempts}{since})")
@@ -229,8 +231,8 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
         left = call.transport.time_left()
         time.sleep(delay if left is None else max(min(delay, left), 0))
         call.transport.check_deadline()
-        call.event_ids.resume()
-        skipped = call.event_ids.skipped
+        call.tracking.event_ids.resume()
+        skipped = call.tracking.event_ids.skipped
         o = StreamOutcome()
         try:
             consume(
@@ -245,11 +247,11 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
         except A2acliError as e:  # refused, or nothing came: try again, then poll
             err = e
             continue
-        replayed = call.event_ids.skipped - skipped
+        replayed = call.tracking.event_ids.skipped - skipped
         said = f"{o.events} new event(s)" + (f", {replayed} replayed event(s) not shown again" if replayed else "")
-        if settled(call.task.get("state")):
+        if settled(call.tracking.task.get("state")):
             call.sink.emit(
-                Note(f"re-subscribed to task {tid}: {said}, until it was {state_text(call.task.get('state'))}")
+                Note(f"re-subscribed to task {tid}: {said}, until it was {state_text(call.tracking.task.get('state'))}")
             )
             return True
         if o.broken is None:
@@ -266,7 +268,7 @@ def resubscribe(call: Call, view: Any, err: A2acliError, *, attempts: int = RESU
 
 def subscribe_kind(call: Call, o: StreamOutcome, done: bool) -> str:
     """Which of the servers' SubscribeToTask behaviours this was, in one line."""
-    tid, state = call.task["id"], state_text(call.task.get("state"))
+    tid, state = call.tracking.task["id"], state_text(call.tracking.task.get("state"))
     poll = f"; polling task {tid} until it settles"
     if o.events == 0:
         return "subscribe: the agent closed the stream without sending an event" + poll
@@ -308,15 +310,15 @@ def subscribe_refused(call: Call, view: Any, err: A2acliError, *, refusal: bool 
     elif not refuses_finished(err):
         call.sink.emit(Note(f"subscribe: the agent refused, {how}"))
         raise err
-    tid = call.task["id"]
+    tid = call.tracking.task["id"]
     why = how if refusal else f"{err.message}, {how}"
     try:
         reply = call.unary(METHODS["GetTask"], {"id": tid})
     except A2acliError:
         raise err from None
-    call.track(reply.core)
-    label = state_text(call.task.get("state"))
-    if not settled(call.task.get("state")):
+    call.tracking.track(reply.core)
+    label = state_text(call.tracking.task.get("state"))
+    if not settled(call.tracking.task.get("state")):
         call.sink.emit(Note(f"subscribe: the agent refused ({why}) though task {tid} is {label}; polling it instead"))
         return False
     call.sink.emit(

@@ -41,7 +41,7 @@ def parse_states(text: str | None) -> frozenset[str] | None:
 def as_stream_event(call: Call, reply: Reply) -> Reply:
     """A GetTask reply in the shape of a send answer or stream event: {"task": …}, or the bare task
     under 0.3 JSON-RPC."""
-    bare = call.opts.wire is Wire.V0 and call.binding.info.envelope  # 0.3 JSON-RPC events are bare objects
+    bare = call.opts.wire is Wire.V0 and call.target.binding.info.envelope  # 0.3 JSON-RPC events are bare objects
     result = reply.result if bare else {"task": reply.result}
     return Reply(result, {"task": reply.core}, reply.raw, reply.exchange)
 
@@ -101,16 +101,16 @@ def wait_for_task(
     spec = METHODS["GetTask"]
     backoff = Backoff(interval, first=interval * QUICK_START if quick else None)
     status: Any = None
-    with nullcontext(shown) if shown is not None else call.sink.waiting(call.task, since=since) as shown:
+    with nullcontext(shown) if shown is not None else call.sink.waiting(call.tracking.task, since=since) as shown:
         while True:
             delay = backoff.next()
             left = call.transport.time_left()  # the whole-call --timeout
             time.sleep(delay if left is None else max(min(delay, left), 0))
             call.transport.check_deadline()  # TimeoutExpired (exit 5); the boundary prints how to resume
-            reply = call.unary(spec, {"id": call.task["id"], **(query or {})})
-            call.track(reply.core)
+            reply = call.unary(spec, {"id": call.tracking.task["id"], **(query or {})})
+            call.tracking.track(reply.core)
             shown.update(reply.core)
-            if settled(call.task.get("state")):
+            if settled(call.tracking.task.get("state")):
                 break
             now = reply.core.get("status") if isinstance(reply.core, dict) else None
             if status is not None and now != status:
@@ -131,8 +131,8 @@ def note_held_answer(call: Call, params: dict[str, Any], reply: Reply) -> None:
     if not (
         isinstance(config, dict)
         and config.get("returnImmediately") is True
-        and call.task.get("id")
-        and settled(call.task.get("state"))
+        and call.tracking.task.get("id")
+        and settled(call.tracking.task.get("state"))
     ):
         return
     if elapsed is None or elapsed < HELD_AFTER:
@@ -140,6 +140,6 @@ def note_held_answer(call: Call, params: dict[str, Any], reply: Reply) -> None:
     asked = "blocking: false" if call.opts.wire is Wire.V0 else "returnImmediately"
     call.sink.emit(
         Note(
-            f"the agent held the answer {elapsed:.1f}s, until task {call.task['id']} was {state_text(call.task.get('state'))}: it does not honour {asked}"
+            f"the agent held the answer {elapsed:.1f}s, until task {call.tracking.task['id']} was {state_text(call.tracking.task.get('state'))}: it does not honour {asked}"
         )
     )
