@@ -319,7 +319,7 @@ class Call:
 
             # the stand-in URL as each carrier shows it (http://agent-card.invalid, grpc://agent-card.invalid:80)
             line = re.sub(r"[a-z]+://agent-card\.invalid(:\d+)?", lambda _: placeholder, line)
-            host = f"<host of the {self.binding.name} URL from the Agent Card of {self.opts.url or '--url'}>"
+            host = f"<host of the {self.target.binding.name} URL from the Agent Card of {self.opts.url or '--url'}>"
             raw_headers = [(k, host if k.lower() in ("host", ":authority") else v) for k, v in raw_headers]
         if ep is None and not self.opts.transports:
             self.sink.emit(
