@@ -31,7 +31,7 @@ def _output(ctx: typer.Context) -> Any:
     from a2acli.commands.invocation import invocation
     from a2acli.render.output import JsonOutput, TextOutput
 
-    return invocation(ctx).output(among=(JsonOutput, TextOutput))
+    return invocation(ctx).checked_output(among=(JsonOutput, TextOutput))
 
 
 def _pick(ctx: typer.Context, name: str, value: Any) -> Any:

@@ -73,7 +73,7 @@ def _output(value: str | None, ctx: typer.Context) -> Any:
     from a2acli.commands.invocation import invocation
     from a2acli.render.output import JsonOutput, TextOutput
 
-    return invocation(ctx).output(among=(JsonOutput, TextOutput))  # the boundary says errors through it
+    return invocation(ctx).checked_output(among=(JsonOutput, TextOutput))  # the boundary says errors through it
 
 
 def diff(

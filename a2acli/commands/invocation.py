@@ -91,6 +91,19 @@ class Invocation:
                 self.out = chosen(quiet=quiet)
         return self.out
 
+    def checked_output(self, among: tuple[type, ...]) -> Output:
+        """output(among) for a command that resolves no options (`diff` of two dumps, `auth`):
+        an unknown -o or A2ACLI_OUTPUT is refused as build_options refuses it, not read as auto."""
+        if self.opts is None:
+            import os
+
+            from a2acli.settings.values import parse_setting
+
+            given = self.given.get("output") or os.environ.get("A2ACLI_OUTPUT")
+            if given:
+                parse_setting("output", given)  # UsageError: unknown output mode
+        return self.output(among=among)
+
     def _quiet(self) -> bool:
         """-q before the options are resolved: as given, else A2ACLI_QUIET (the settings' boolean)."""
         if self.given.get("quiet"):

@@ -708,3 +708,15 @@ def test_call_redacts_push_secrets_in_dumps_like_the_commands(cli, agent, tmp_pa
     files = [p for p in tmp_path.iterdir() if p.is_file()]
     assert any(p.name.endswith("request.body") for p in files)
     assert not [p.name for p in files if b"tok-SECRET-9" in p.read_bytes()]
+
+
+@pytest.mark.parametrize("argv,env", [
+    (["diff", "-o", "yaml", "a", "b"], {}),
+    (["auth", "status", "-o", "yaml"], {}),
+    (["diff", "a", "b"], {"A2ACLI_OUTPUT": "yaml"}),
+])  # fmt: skip
+def test_an_unknown_output_mode_is_refused_by_commands_that_resolve_no_options(cli, argv, env):
+    """`diff` of two dumps and `auth` build their output without the call options: an unknown mode
+    is a usage error there too, not read as auto."""
+    result = cli(*argv, env=env)
+    assert result.exit_code == 2 and "unknown output mode 'yaml'" in result.stderr, result.stderr
