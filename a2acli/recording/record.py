@@ -199,28 +199,7 @@ class DumpTap(NullTap):
         if ex.status is not None and ex.seq not in self._heads:  # interrupted before on_response reached us
             self.on_response(ex)
         self._heads.discard(ex.seq)
-        f = self._bodies.pop(ex.seq, None)
-        pending = self._streams.pop(ex.seq, None)
-        recoded = False
-        if f is not None:
-            if pending is not None:
-                f.write(pending.flush())
-            if not ex.streaming or (not ex.events and ex.response_body and not f.tell()):
-                # a whole answer; or a stream that failed before its first event (a gRPC status, an
-                # error body read whole): what it said is its body, as it crossed the wire
-                self.redactor.learn_bytes(ex.response_body)
-                if ex.response_wire is None:
-                    f.write(self.redactor.bytes(ex.response_body))
-                else:
-                    f.write(ex.response_wire)
-            f.close()
-            path = Path(f"{self._stem(ex)}.response.body")
-            if pending is None:
-                recoded = self._recode(path, ex)
-            elif ex.streaming and len(self.redactor.secrets) > self._known.get(ex.seq, 0):
-                # a secret first seen in a later event: redact the chunks already written
-                write_private(path, self.redactor.bytes(path.read_bytes()))
-            self._known.pop(ex.seq, None)
+        recoded = self._finish_body(ex)
         error = ex.error
         if error is None:
             exc = sys.exc_info()[1]  # on_complete runs in the transport's `finally`
@@ -264,6 +243,33 @@ class DumpTap(NullTap):
         with open_private(self.dir / "index.jsonl", "a") as idx:
             idx.write(json.dumps(entry) + "\n")
         self.written += 1
+
+    def _finish_body(self, ex: Exchange) -> bool:
+        """The answer's body file completed and closed: a whole answer as it crossed the wire (an
+        identity one redacted), a stream's tail; True when an encoded body was re-encoded (_recode)."""
+        f = self._bodies.pop(ex.seq, None)
+        pending = self._streams.pop(ex.seq, None)
+        recoded = False
+        if f is not None:
+            if pending is not None:
+                f.write(pending.flush())
+            if not ex.streaming or (not ex.events and ex.response_body and not f.tell()):
+                # a whole answer; or a stream that failed before its first event (a gRPC status, an
+                # error body read whole): what it said is its body, as it crossed the wire
+                self.redactor.learn_bytes(ex.response_body)
+                if ex.response_wire is None:
+                    f.write(self.redactor.bytes(ex.response_body))
+                else:
+                    f.write(ex.response_wire)
+            f.close()
+            path = Path(f"{self._stem(ex)}.response.body")
+            if pending is None:
+                recoded = self._recode(path, ex)
+            elif ex.streaming and len(self.redactor.secrets) > self._known.get(ex.seq, 0):
+                # a secret first seen in a later event: redact the chunks already written
+                write_private(path, self.redactor.bytes(path.read_bytes()))
+            self._known.pop(ex.seq, None)
+        return recoded
 
     def _recode(self, path: Path, ex: Exchange) -> bool:
         """An encoded body (gzip, deflate) is written as it crossed the wire; when its text holds a

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
+
 from a2acli.errors import UsageError
 from a2acli.recording import mock
 from a2acli.recording.dumps import load_dump
@@ -54,7 +54,9 @@ def dump_get(cli, agent, d: Path, coding: str | None, *extra: str):
 
 
 @pytest.mark.parametrize("coding", ["gzip", "deflate"])
-def test_an_encoded_answer_is_dumped_as_it_crossed_the_wire_and_debug_says_it_shows_it_inflated(cli, agent, tmp_path, coding):
+def test_an_encoded_answer_is_dumped_as_it_crossed_the_wire_and_debug_says_it_shows_it_inflated(
+    cli, agent, tmp_path, coding
+):
     result = dump_get(cli, agent, tmp_path, coding, "--debug")
     wire = (tmp_path / "002-GetTask.response.body").read_bytes()
     assert wire == PACK[coding](ANSWER)  # the bytes as received: gzip starts 1f 8b
@@ -74,7 +76,10 @@ def test_an_encoded_answer_is_dumped_as_it_crossed_the_wire_and_debug_says_it_sh
 def test_a_gzip_stream_is_dumped_as_its_raw_reads_and_read_back_as_its_text(cli, agent, tmp_path):
     text = sse(*V1_EVENTS)
     packed = gzip.compress(text)
-    agent.post(RPC).respond(content=iter([packed[:9], packed[9:]]), headers={"Content-Type": "text/event-stream", "Content-Encoding": "gzip"})
+    agent.post(RPC).respond(
+        content=iter([packed[:9], packed[9:]]),
+        headers={"Content-Type": "text/event-stream", "Content-Encoding": "gzip"},
+    )
     result = cli("stream", "hi", "-u", AGENT, "--dump", str(tmp_path), "--debug")
     assert result.exit_code == 0, result.stderr
     stem = "002-SendStreamingMessage"
@@ -88,7 +93,9 @@ def test_a_gzip_stream_is_dumped_as_its_raw_reads_and_read_back_as_its_text(cli,
 def test_a_secret_in_an_encoded_answer_is_redacted_and_the_body_encoded_again(cli, respx_mock, tmp_path):
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
     said = json.dumps(rpc_result({**V1_TASK, "metadata": {"echo": BEARER}})).encode()
-    respx_mock.post(RPC).respond(content=gzip.compress(said), headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    respx_mock.post(RPC).respond(
+        content=gzip.compress(said), headers={"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    )
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--bearer", BEARER, "--dump", str(tmp_path))
     assert result.exit_code == 0, result.stderr
     wire = (tmp_path / "002-GetTask.response.body").read_bytes()
@@ -129,14 +136,18 @@ def _write_gzip_dump(d: Path, answer: bytes, *, stream: bool = False) -> Path:
     """A card and a GetTask (or a SendStreamingMessage) whose answer came gzip-encoded, as --dump writes them."""
     d.mkdir()
     method = "SendStreamingMessage" if stream else "GetTask"
-    params = {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}} if stream else {"id": "t-1"}
+    params = (
+        {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}} if stream else {"id": "t-1"}
+    )
     files = {
         "001-card.request.http": b"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: agent.test\r\n\r\n",
         "001-card.request.body": b"",
         "001-card.response.http": b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n",
         "001-card.response.body": json.dumps(v1_card()).encode(),
         f"002-{method}.request.http": b"POST /rpc HTTP/1.1\r\nHost: agent.test\r\nA2A-Version: 1.0\r\nContent-Type: application/json\r\n\r\n",
-        f"002-{method}.request.body": json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode(),
+        f"002-{method}.request.body": json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+        ).encode(),
         f"002-{method}.response.http": (
             f"HTTP/1.1 200 OK\r\nContent-Type: {'text/event-stream' if stream else 'application/json'}\r\nContent-Encoding: gzip\r\n\r\n"
         ).encode(),
@@ -144,8 +155,10 @@ def _write_gzip_dump(d: Path, answer: bytes, *, stream: bool = False) -> Path:
     }
     for name, data in files.items():
         (d / name).write_bytes(data)
-    entries = [{"seq": 1, "method": "card", "version": None, "status": 200, "files": "001-card"},
-               {"seq": 2, "method": method, "version": "1.0", "status": 200, "stream": stream, "files": f"002-{method}"}]
+    entries = [
+        {"seq": 1, "method": "card", "version": None, "status": 200, "files": "001-card"},
+        {"seq": 2, "method": method, "version": "1.0", "status": 200, "stream": stream, "files": f"002-{method}"},
+    ]
     if stream:
         for i, event in enumerate(V1_EVENTS, 1):
             (d / f"002-{method}.event-{i:04d}.json").write_text(json.dumps(rpc_result(event)) + "\n")
@@ -158,12 +171,16 @@ def test_mock_serves_a_recorded_gzip_answer_gzip_encoded_and_inflated_to_who_doe
     get = {"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": {"id": "t-1"}}
     with mock.Mock(mock.load([str(recorded)]), speed=0) as served:
         with httpx.Client() as client:
-            with client.stream("POST", served.url + "/rpc", json=get, headers={"A2A-Version": "1.0", "Accept-Encoding": "gzip"}) as answer:
+            with client.stream(
+                "POST", served.url + "/rpc", json=get, headers={"A2A-Version": "1.0", "Accept-Encoding": "gzip"}
+            ) as answer:
                 raw = b"".join(answer.iter_raw())
             assert answer.headers["content-encoding"] == "gzip" and raw[:2] == b"\x1f\x8b"
             doc = json.loads(gzip.decompress(raw))
             assert doc["id"] == 7 and doc["result"] == V1_TASK  # the request's JSON-RPC id, the recorded task
-            plain = client.post(served.url + "/rpc", json=get, headers={"A2A-Version": "1.0", "Accept-Encoding": "identity"})
+            plain = client.post(
+                served.url + "/rpc", json=get, headers={"A2A-Version": "1.0", "Accept-Encoding": "identity"}
+            )
             assert "content-encoding" not in plain.headers and plain.json()["result"] == V1_TASK
         # a2a itself, through the mock: the answer crosses the wire gzip-encoded again, and is dumped so
         result = cli("tasks", "get", "t-1", "-u", served.url, "-o", "json", "--dump", str(tmp_path / "again"))
@@ -188,7 +205,12 @@ def test_mock_serves_a_recorded_gzip_stream_as_one_gzip_stream(cli, tmp_path):
 
 def test_a_dumped_body_is_inflated_when_it_is_in_its_coding_and_read_as_it_stands_when_not():
     text = b'{"jsonrpc":"2.0","id":1,"result":{}}'
-    for coding, packed in (("gzip", gzip.compress(text)), ("deflate", zlib.compress(text)), ("deflate", zlib.compress(text)[2:-4]), ("gzip, deflate", zlib.compress(gzip.compress(text)))):
+    for coding, packed in (
+        ("gzip", gzip.compress(text)),
+        ("deflate", zlib.compress(text)),
+        ("deflate", zlib.compress(text)[2:-4]),
+        ("gzip, deflate", zlib.compress(gzip.compress(text))),
+    ):
         assert is_encoded(packed, coding) and decoded(packed, coding) == text, coding
     for body in (text, b"{}", b"data: {}\n\n", b""):  # inflated already (older dumps), under either head
         for coding in ("gzip", "deflate", None, "identity"):
