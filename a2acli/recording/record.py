@@ -283,6 +283,8 @@ class DumpTap(NullTap):
                 if (redacted := self.redactor.bytes(data)) != data:
                     write_private(path, redacted)
             return False
+        if not self.redactor.secrets:  # (nothing to find: a long stream is not inflated again)
+            return False
         try:
             text = decoded(data, coding)
         except A2acliError:
