@@ -174,7 +174,8 @@ IMPLIED: dict[str, tuple[str, ...]] = {
         "response.shape*",  # JSON-RPC framing
     ),
     # the agent's address and name; the mock's own header naming the recording it answered from;
-    # how its HTTP server frames an answer (hop-by-hop: the connection, not the answer)
+    # how its HTTP server frames an answer (hop-by-hop: the connection, not the answer) and whether
+    # it compressed it (each body is compared inflated)
     "agent": (
         "request.headers.host",
         "response.headers.server",
@@ -182,6 +183,7 @@ IMPLIED: dict[str, tuple[str, ...]] = {
         "response.headers.connection",
         "response.headers.keep-alive",
         "response.headers.transfer-encoding",
+        "response.headers.content-encoding",
     ),
     "client": ("request.headers.user-agent",),
 }

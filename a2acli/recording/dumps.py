@@ -39,6 +39,14 @@ class DumpedExchange:
     stream: bool
     error: str | None = None
     request_id: str | None = None
+    # the `.response.body` file as it stands when it differs from response_body: the answer's bytes
+    # as they crossed the wire, gzip or deflate as its head says (response_body: inflated)
+    response_wire: bytes | None = None
+
+    @property
+    def wire_body(self) -> bytes:
+        """The answer's body as it crossed the wire (encoded when its head says so)."""
+        return self.response_body if self.response_wire is None else self.response_wire
 
     @property
     def method(self) -> str:
@@ -95,6 +103,29 @@ def _read(path: Path) -> bytes:
     return path.read_bytes() if path.is_file() else b""
 
 
+def response_body(path: Path, headers: tuple[tuple[str, str], ...]) -> tuple[bytes, bytes | None]:
+    """(the answer's body inflated, the file's bytes when they differ) of a `.response.body` whose
+    head is `headers`: the one reading of a dumped answer, for diff, replay, mock and playback. An
+    encoded body is inflated as an answer is (limits.decoded: bounded pieces, the bomb guard); one
+    inflated already though its head names a coding (dumps written before the wire's bytes were
+    kept) is read as it stands."""
+    from a2acli.errors import A2acliError
+    from a2acli.transport.limits import decoded
+
+    data = _read(path)
+    coding = next((v for k, v in reversed(headers) if k.lower() == "content-encoding"), None)
+    if coding is None:
+        return data, None
+    try:
+        text = decoded(data, coding)
+    except A2acliError as e:
+        raise UsageError(
+            f"cannot read {path}: {e.message}",
+            hint=f"its head says Content-Encoding: {coding}; the dump's body does not inflate within bounds",
+        ) from None
+    return text, (data if text is not data else None)
+
+
 def index_entries(directory: Path) -> list[dict[str, Any]]:
     """The entries of a dump's index.jsonl that name an exchange's files (a line that is not JSON,
     or names none, is skipped); [] when the dump has no index."""
@@ -142,6 +173,7 @@ def load_dump(directory: str | Path) -> Dump:
         events = tuple(
             p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json"))
         )
+        body, wire = response_body(d / f"{stem}.response.body", response_headers)
         exchanges.append(
             DumpedExchange(
                 seq=int(e.get("seq") or 0),
@@ -153,11 +185,12 @@ def load_dump(directory: str | Path) -> Dump:
                 request_body=_read(d / f"{stem}.request.body"),
                 status_line=status_line,
                 response_headers=response_headers,
-                response_body=_read(d / f"{stem}.response.body"),
+                response_body=body,
                 events=events,
                 stream=bool(e.get("stream")) or bool(events),
                 error=e.get("error"),
                 request_id=e.get("requestId"),
+                response_wire=wire,
             )
         )
     return Dump(str(d), tuple(exchanges))

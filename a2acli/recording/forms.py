@@ -107,6 +107,50 @@ class Answer:
     stream: bool = False
     line: str = ""  # what the log says of it
     failure: tuple[float, Any] | None = None  # gRPC: the status it ends in (wait, google.rpc.Status doc)
+    # an answer recorded encoded: its Content-Encoding, and its recorded bytes (served as they are
+    # when the body served is the recorded one)
+    coding: str | None = None
+    wire: tuple[bytes, bytes] | None = None  # (the recorded body inflated, as it crossed the wire)
+
+
+def accepts(accept_encoding: str, coding: str) -> bool:
+    """Whether a request's Accept-Encoding takes `coding` (by name or `*`, q not 0)."""
+    for item in accept_encoding.split(","):
+        name, *params = (p.strip().lower() for p in item.split(";"))
+        q = next((p[2:] for p in params if p.startswith("q=")), "1")
+        try:
+            weight = float(q)
+        except ValueError:
+            weight = 1.0
+        if name in (coding, "*") and weight > 0:
+            return True
+    return False
+
+
+def in_recorded_coding(answer: Answer, accept_encoding: str) -> Answer:
+    """An answer recorded gzip- or deflate-encoded, served so, as the agent sent it, when the
+    client accepts that coding (a2a always does): with its Content-Encoding, the recorded bytes
+    when the body served is the recorded one, else the body served encoded (a stream: one
+    compressed stream, flushed after each event so each comes when it came). Otherwise, or when
+    the recording named several codings, it is served inflated, without the header."""
+    from a2acli.transport.limits import content_codings, encoded
+
+    named = content_codings(answer.coding)
+    if len(named) != 1 or not accepts(accept_encoding, named[0]):
+        return answer
+    coding = named[0]
+    if answer.stream:
+        import zlib
+
+        z = zlib.compressobj(wbits=zlib.MAX_WBITS | 16 if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS)
+        pieces = [(wait, z.compress(piece) + z.flush(zlib.Z_SYNC_FLUSH)) for wait, piece in answer.pieces]
+        pieces.append((0.0, z.flush()))
+    else:
+        body = b"".join(piece for _, piece in answer.pieces)
+        wait = answer.pieces[0][0] if answer.pieces else 0.0
+        pieces = [(wait, answer.wire[1] if answer.wire and answer.wire[0] == body else encoded(body, coding))]
+    headers = [*answer.headers, ("Content-Encoding", coding)]
+    return Answer(answer.status, headers, pieces, answer.stream, answer.line + f" ({coding})", answer.failure)
 
 
 def _no_recording(code: int, status: str, message: str, closest: str | None, field: str | None) -> dict[str, Any]:

@@ -15,6 +15,9 @@ the stdlib http.server (no new dependency on the start-up path).
   answer and every later one, and a task keeps the context the mock first gave it: a recorded
   send followed by `tasks get` of its task works even when the two were recorded in other runs.
 - Streams: event by event, each after its recorded delay (`speed`: 2 is twice as fast, 0 no wait).
+- Content coding: an answer recorded gzip- (or deflate-) encoded is served encoded, with its
+  Content-Encoding, as the agent sent it (the recorded bytes when the body is unchanged; a stream
+  flushed per event), when the request accepts the coding; inflated without the header otherwise.
 - No match: the binding's own error (JSON-RPC -32601 for a method not recorded, -32602 for params
   no recording has; HTTP+JSON 404 with a google.rpc.Status; gRPC UNIMPLEMENTED), naming the
   closest recorded request and the field that differs.
@@ -188,8 +191,8 @@ class Mock(RequestReading, CardServing):
         try:
             self._version_supported(verb, target, headers, body)
             asked = self.read(verb, target, headers, body)
-            with self.lock:
-                return self.replay(asked)
+            with self.lock:  # an answer recorded gzip-encoded is served so (forms.in_recorded_coding)
+                return forms.in_recorded_coding(self.replay(asked), headers.get("accept-encoding", ""))
         except Unmatched as e:
             return e.answer
 
@@ -327,6 +330,7 @@ class Mock(RequestReading, CardServing):
         status = _status_code(ex.status_line)
         headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _HOP]
         headers.append(("X-A2A-Mock", call.name))
+        coding = next((v for k, v in ex.response_headers if k.lower() == "content-encoding"), None)
         delays = call.delays(self.speed)
         if ex.stream:
             events = _sse(ex)
@@ -344,13 +348,15 @@ class Mock(RequestReading, CardServing):
                         ).encode(),
                     )
                 )
-            return Answer(status, headers, pieces, stream=True, line=f"{call.name}, {len(pieces)} event(s)")
+            line = f"{call.name}, {len(pieces)} event(s)"
+            return Answer(status, headers, pieces, stream=True, line=line, coding=coding)
         doc = _json(ex.response_body.decode("utf-8", "replace"))
         (doc,) = self._ids([doc], asked)
         body = (
             ex.response_body if doc is MISSING else json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
         )
-        return Answer(status, headers, [(delays[0] if delays else 0.0, body)], line=call.name)
+        wire = (ex.response_body, ex.response_wire) if ex.response_wire is not None else None
+        return Answer(status, headers, [(delays[0] if delays else 0.0, body)], line=call.name, coding=coding, wire=wire)
 
     def _ids(self, docs: list[Any], asked: Asked) -> list[Any]:
         """Recorded answer documents with the ids the client knows: the alias table (a task

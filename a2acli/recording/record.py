@@ -3,7 +3,9 @@
 
 Credentials are redacted everywhere: credential headers by name, and every known secret value
 (API key, bearer token, push-config token and credentials) wherever it appears, bodies included.
-Bodies are otherwise untouched: a dump is the bytes that crossed the wire, not a re-serialization."""
+Bodies are otherwise untouched: a dump is the bytes that crossed the wire, not a re-serialization,
+still gzip (or deflate) when the answer came so (its head says Content-Encoding: gzip); an encoded
+body whose text holds a secret is inflated, redacted and encoded again (`recoded` in the index)."""
 
 from __future__ import annotations
 
@@ -13,9 +15,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from a2acli.errors import A2acliError
+
 # The redaction itself lives in a2acli.redact (every output path uses it); re-exported here.
 from a2acli.redact import REDACTED, SECRET_HEADERS, SECRET_KEYS, Redactor, StreamRedactor  # noqa: F401
 from a2acli.transport.exchange import Exchange, NullTap
+from a2acli.transport.limits import content_codings, decoded, encoded, is_encoded
 
 PRIVATE_FILE = 0o600  # dump files and directories: the owner's only (they hold what crossed the wire)
 PRIVATE_DIR = 0o700
@@ -168,12 +173,15 @@ class DumpTap(NullTap):
         self._heads.add(ex.seq)
         self._bodies[ex.seq] = open_private(f"{stem}.response.body", "wb")
         self._known[ex.seq] = len(self.redactor.secrets)
-        self._streams[ex.seq] = StreamRedactor(self.redactor)
+        if not content_codings(ex.header("content-encoding")):
+            # (an encoded body is written as it came and redacted whole at the end: _recode)
+            self._streams[ex.seq] = StreamRedactor(self.redactor)
 
     def on_chunk(self, ex: Exchange, chunk: bytes) -> None:
         f = self._bodies.get(ex.seq)
         if f is not None:
-            f.write(self._streams[ex.seq].feed(chunk))
+            redacting = self._streams.get(ex.seq)
+            f.write(chunk if redacting is None else redacting.feed(chunk))
             f.flush()
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
@@ -191,21 +199,7 @@ class DumpTap(NullTap):
         if ex.status is not None and ex.seq not in self._heads:  # interrupted before on_response reached us
             self.on_response(ex)
         self._heads.discard(ex.seq)
-        f = self._bodies.pop(ex.seq, None)
-        pending = self._streams.pop(ex.seq, None)
-        if f is not None:
-            if pending is not None:
-                f.write(pending.flush())
-            if not ex.streaming or (not ex.events and ex.response_body and not f.tell()):
-                # a whole answer; or a stream that failed before its first event (a gRPC status, an
-                # error body read whole): what it said is its body
-                self.redactor.learn_bytes(ex.response_body)
-                f.write(self.redactor.bytes(ex.response_body))
-            f.close()
-            if ex.streaming and len(self.redactor.secrets) > self._known.pop(ex.seq, 0):
-                # a secret first seen in a later event: redact the chunks already written
-                path = Path(f"{self._stem(ex)}.response.body")
-                write_private(path, self.redactor.bytes(path.read_bytes()))
+        recoded = self._finish_body(ex)
         error = ex.error
         if error is None:
             exc = sys.exc_info()[1]  # on_complete runs in the transport's `finally`
@@ -229,7 +223,8 @@ class DumpTap(NullTap):
             "url": self.redactor.text(ex.url),
             "status": ex.status,
             "contentType": ex.content_type or None,
-            # a compressed answer is written decompressed (the bytes the JSON came from)
+            # an encoded answer is written as it came (readers inflate it: limits.decoded); `recoded`:
+            # its text held a secret, so it was inflated, redacted and encoded again
             "contentEncoding": ex.header("content-encoding"),
             "ms": round((ex.elapsed or 0) * 1000, 1),
             "startedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ex.started)),
@@ -240,12 +235,66 @@ class DumpTap(NullTap):
             "error": self.redactor.text(error) if error else None,
             "files": self._stem(ex).name,
         }
+        if recoded:
+            entry["recoded"] = True
         if self.choice and ex.label not in LOOK_UPS:
             entry["versionChoice"] = self.choice
         # last: the index names only files already written (a Ctrl-C before here leaves them unlisted)
         with open_private(self.dir / "index.jsonl", "a") as idx:
             idx.write(json.dumps(entry) + "\n")
         self.written += 1
+
+    def _finish_body(self, ex: Exchange) -> bool:
+        """The answer's body file completed and closed: a whole answer as it crossed the wire (an
+        identity one redacted), a stream's tail; True when an encoded body was re-encoded (_recode)."""
+        f = self._bodies.pop(ex.seq, None)
+        pending = self._streams.pop(ex.seq, None)
+        recoded = False
+        if f is not None:
+            if pending is not None:
+                f.write(pending.flush())
+            if not ex.streaming or (not ex.events and ex.response_body and not f.tell()):
+                # a whole answer; or a stream that failed before its first event (a gRPC status, an
+                # error body read whole): what it said is its body, as it crossed the wire
+                self.redactor.learn_bytes(ex.response_body)
+                if ex.response_wire is None:
+                    f.write(self.redactor.bytes(ex.response_body))
+                else:
+                    f.write(ex.response_wire)
+            f.close()
+            path = Path(f"{self._stem(ex)}.response.body")
+            if pending is None:
+                recoded = self._recode(path, ex)
+            elif ex.streaming and len(self.redactor.secrets) > self._known.get(ex.seq, 0):
+                # a secret first seen in a later event: redact the chunks already written
+                write_private(path, self.redactor.bytes(path.read_bytes()))
+            self._known.pop(ex.seq, None)
+        return recoded
+
+    def _recode(self, path: Path, ex: Exchange) -> bool:
+        """An encoded body (gzip, deflate) is written as it crossed the wire; when its text holds a
+        secret, it is inflated, redacted and encoded again (True). A body that does not inflate (a
+        bomb stopped at its cap, a broken coding) stays as it came."""
+        coding = ex.header("content-encoding")
+        data = path.read_bytes()
+        if not is_encoded(data, coding):
+            if data:  # (decoded already, though its head names a coding: a mock's answer read whole)
+                self.redactor.learn_bytes(data)
+                if (redacted := self.redactor.bytes(data)) != data:
+                    write_private(path, redacted)
+            return False
+        if not self.redactor.secrets:  # (nothing to find: a long stream is not inflated again)
+            return False
+        try:
+            text = decoded(data, coding)
+        except A2acliError:
+            return False
+        self.redactor.learn_bytes(text)
+        redacted = self.redactor.bytes(text)
+        if redacted == text:
+            return False
+        write_private(path, encoded(redacted, coding))
+        return True
 
     def summary(self) -> str | None:
         """Where this run's exchanges went and what to do with them, for stderr; None when none was."""

@@ -513,7 +513,8 @@ class Transport:
     def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[Iterator[bytes]]:
         """The answer's body decoded, piece by piece, stopped at its cap (BodyTooLargeError): a
         public document's is its own (limits.DOCUMENT_CAPS: a card, a key set, a catalog), or
-        --max-body when lower; any other answer's --max-body. Its reader ends with the block."""
+        --max-body when lower; any other answer's --max-body. Its reader ends with the block, and
+        the exchange keeps the bytes as they crossed the wire when they were encoded (response_wire)."""
         raw = RawBody(resp)
         pieces = inflate(raw, raw.coding)
         own = DOCUMENT_CAPS.get(ex.label)
@@ -529,6 +530,7 @@ class Transport:
                     hint=None if self.cfg.max_body < cap else hint,
                 )
         finally:
+            ex.response_wire = raw.wire()
             raw.close()
 
     @staticmethod

@@ -25,6 +25,7 @@ class Exchange:
         "reason",
         "response_headers",
         "response_body",
+        "response_wire",
         "streaming",
         "events",
         "started",
@@ -58,6 +59,8 @@ class Exchange:
         self.response_headers: list[tuple[str, str]] = []
         # Unary answers only; a stream's bytes go to the taps chunk by chunk and are not kept.
         self.response_body = b""
+        # ...and as it crossed the wire when a content coding (gzip, deflate) was undone; None: the same
+        self.response_wire: bytes | None = None
         self.streaming = streaming
         self.events = 0
         self.started = time.time()
@@ -89,7 +92,7 @@ class Tap(Protocol):
 
     def on_request(self, ex: Exchange) -> None: ...
     def on_response(self, ex: Exchange) -> None: ...  # status and headers known
-    def on_chunk(self, ex: Exchange, chunk: bytes) -> None: ...  # raw stream bytes
+    def on_chunk(self, ex: Exchange, chunk: bytes) -> None: ...  # a stream's bytes as read, encoded if it is
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None: ...
     def on_complete(self, ex: Exchange) -> None: ...  # body complete, failed or interrupted
 

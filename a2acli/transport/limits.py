@@ -103,16 +103,32 @@ class RawBody:
     def __init__(self, resp: httpx.Response) -> None:
         self._reads: Iterator[bytes] | None = None
         self._content = b""
-        # the content codings still to undo (limits.inflate): none once httpx has read the body
-        self.coding: str | None = None
+        # the content codings still to undo (limits.inflate): none once httpx has decoded the body
+        self.coding: str | None = resp.headers.get("content-encoding")
+        self._kept: list[bytes] | None = [] if content_codings(self.coding) else None
         if resp.is_stream_consumed and hasattr(resp, "_content"):
-            self._content = resp.content
+            try:  # a body given as bytes (a mock's) is still there as it was given, encoded
+                self._content = b"".join(resp.stream) if self._kept is not None else resp.content  # type: ignore[arg-type]
+            except (RuntimeError, TypeError):  # not to be read twice (httpx's StreamConsumed): decoded only
+                self._content, self.coding, self._kept = resp.content, None, None
         else:
             self._reads = resp.iter_raw()
-            self.coding = resp.headers.get("content-encoding")
 
     def __iter__(self) -> Iterator[bytes]:
-        return iter([self._content]) if self._reads is None else self._reads
+        reads = iter([self._content]) if self._reads is None else self._reads
+        return reads if self._kept is None else self._keep(reads)
+
+    def _keep(self, reads: Iterator[bytes]) -> Iterator[bytes]:
+        kept = self._kept
+        assert kept is not None
+        for chunk in reads:
+            kept.append(chunk)
+            yield chunk
+
+    def wire(self) -> bytes | None:
+        """The body's bytes as they crossed the wire, so far, when a content coding is undone
+        (None: no coding, the body as read is the wire's)."""
+        return None if self._kept is None else b"".join(self._kept)
 
     def close(self) -> None:
         close = getattr(self._reads, "close", None)
@@ -120,14 +136,19 @@ class RawBody:
             close()
 
 
+def content_codings(content_encoding: str | None) -> list[str]:
+    """The codings a Content-Encoding names, in the order they were applied (identity left out)."""
+    return [
+        c.strip().lower() for c in (content_encoding or "").split(",") if c.strip() and c.strip().lower() != "identity"
+    ]
+
+
 def inflate(raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: bool = False) -> Iterator[bytes]:
     """The decoded body, piece by piece: each content coding (last applied first undone) inflates
     a bounded piece at a time. An unknown coding is refused (only gzip and deflate are asked for).
     `bomb_guard`: a body with no cap on the whole (a stream) is stopped when it expands more than
     BOMB_RATIO:1 (a capped answer ends at its cap anyway)."""
-    codings = [
-        c.strip().lower() for c in (content_encoding or "").split(",") if c.strip() and c.strip().lower() != "identity"
-    ]
+    codings = content_codings(content_encoding)
     for c in codings:
         if c not in ("gzip", "x-gzip", "deflate"):
             from a2acli.errors import InvalidResponseError
@@ -214,3 +235,53 @@ class EventBound:
         self._tail = seen[-3:]
         if self._since > self.cap:
             raise too_large("an event of the stream", self.cap)
+
+
+# -- a body kept whole (a dump's `.response.body`) ----------------------------------------------
+
+
+def is_encoded(body: bytes, content_encoding: str | None) -> bool:
+    """Whether `body` is in the content coding its head names (the last applied: gzip by its magic
+    bytes 1f 8b; deflate by a zlib header, or a raw deflate stream that ends where the body does).
+    False for a body inflated already (as dumps written before the fix kept them) and for no coding."""
+    named = content_codings(content_encoding)
+    if not named or not body:
+        return False
+    last = named[-1]
+    if last in ("gzip", "x-gzip"):
+        return body[:2] == b"\x1f\x8b"
+    if last != "deflate":
+        return False
+    if len(body) >= 2 and body[0] & 0x0F == 8 and (body[0] << 8 | body[1]) % 31 == 0:
+        return True  # a zlib header (RFC 1950)
+    z, data, out = zlib.decompressobj(-zlib.MAX_WBITS), body, 0
+    try:  # text is seldom a raw deflate stream that ends exactly where it does
+        while data and not z.eof:
+            out += len(z.decompress(data, _PIECE))
+            data = z.unconsumed_tail
+            if out > BOMB_FLOOR and out > BOMB_RATIO * len(body):
+                return True  # (inflate stops it as the bomb it is)
+        return z.eof and not z.unused_data
+    except zlib.error:
+        return False
+
+
+def decoded(body: bytes, content_encoding: str | None) -> bytes:
+    """A body kept whole (a dump's), decoded as an answer is (inflate: a bounded piece at a time,
+    the decompression-bomb guard: BodyTooLargeError); a body not in the coding its head names (an
+    older dump's, inflated already) as it stands. What every reader of a dump reads."""
+    if not is_encoded(body, content_encoding):
+        return body
+    return b"".join(inflate(iter([body]), content_encoding, bomb_guard=True))
+
+
+def encoded(data: bytes, content_encoding: str | None) -> bytes:
+    """`data` in the content codings `content_encoding` names, applied in order (gzip, deflate as
+    zlib): a redacted body given back its coding, a mock's answer in the recorded one."""
+    import gzip
+
+    for c in content_codings(content_encoding):
+        data = (
+            gzip.compress(data, mtime=0) if c in ("gzip", "x-gzip") else zlib.compress(data) if c == "deflate" else data
+        )
+    return data

@@ -5,7 +5,7 @@ chunks, comment keep-alives, `event: error`); a plain JSON answer to a streaming
 whole and yielded as one event. Under EventSource, the body is a2a's own byte stream (_Wire):
 it reads the answer one network read at a time, inflates it a bounded piece at a time
 (limits.inflate, with the decompression-bomb guard), bounds each event (limits.EventBound),
-hands each piece to the taps (--debug, --dump), and calls `idle` before each network read: by
+hands each network read to the taps as it came (--dump keeps the wire's bytes), and calls `idle` before each network read: by
 then EventSource has handed out every complete event of what was read (it asks for more bytes
 only then), so the output flushes there and each event reaches stdout before a2a waits on the
 network again."""
@@ -35,7 +35,7 @@ class SseEvent(NamedTuple):
 
 class _Wire(httpx.SyncByteStream):
     """The body EventSource reads: `raw` (the answer's network reads) inflated and bounded, each
-    piece handed to the taps, `idle` called before each network read."""
+    read handed to the taps as it came, `idle` called before each network read."""
 
     def __init__(
         self,
@@ -62,12 +62,18 @@ class _Wire(httpx.SyncByteStream):
                 return
             yield chunk
 
+    def _teed(self) -> Iterator[bytes]:
+        """The network reads, each handed to the taps as it crossed the wire (encoded, if it is)."""
+        taps, ex = self._taps, self._ex
+        for chunk in self._reads():
+            for tap in taps:
+                tap.on_chunk(ex, chunk)
+            yield chunk
+
     def __iter__(self) -> Iterator[bytes]:
         # a stream has no cap on the whole: a bomb is judged by its ratio
-        for piece in inflate(self._reads(), self._coding, bomb_guard=True):
+        for piece in inflate(self._teed(), self._coding, bomb_guard=True):
             self._bound.feed(piece)  # one event past the cap stops the stream (BodyTooLargeError)
-            for tap in self._taps:
-                tap.on_chunk(self._ex, piece)
             yield piece
 
     def close(self) -> None:
@@ -90,7 +96,10 @@ def iter_events(
     raw = RawBody(resp)
     try:
         if ex.content_type != "text/event-stream":
-            ex.response_body = b"".join(capped(inflate(raw, raw.coding), max_body, f"the answer of {ex.url}"))
+            try:
+                ex.response_body = b"".join(capped(inflate(raw, raw.coding), max_body, f"the answer of {ex.url}"))
+            finally:
+                ex.response_wire = raw.wire()
             ex.streaming = False
             ex.events = 1
             data = ex.response_body.decode("utf-8", "replace")

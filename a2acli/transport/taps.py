@@ -7,10 +7,12 @@ from collections.abc import Callable
 
 from a2acli.redact import Redactor
 from a2acli.transport.exchange import Exchange, NullTap
+from a2acli.transport.limits import content_codings
 
 
 class DebugTap(NullTap):
-    """Each request and response on stderr as it happens; SSE events as they arrive."""
+    """Each request and response on stderr as it happens; SSE events as they arrive. An encoded
+    body (gzip, deflate) is shown inflated, after a note line that says so."""
 
     def __init__(self, write: Callable[[str], None], redactor: Redactor) -> None:
         self.write = write
@@ -34,6 +36,8 @@ class DebugTap(NullTap):
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
+            if index == 0 and (coding := _coding(ex)):
+                self.write(f"< (the stream is {coding}-encoded: its events are shown inflated)")
             self.redactor.learn_bytes(data)
             self.write(
                 f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {self.redactor.text(data)}"
@@ -42,13 +46,21 @@ class DebugTap(NullTap):
     def on_complete(self, ex: Exchange) -> None:
         if not ex.streaming and ex.response_body:
             self.redactor.learn_bytes(ex.response_body)
-            self.write("<\n" + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
+            note = ""
+            if ex.response_wire is not None and (coding := _coding(ex)):
+                note = f"< ({coding}-encoded: {len(ex.response_wire)} bytes on the wire, shown inflated: {len(ex.response_body)} bytes)\n"
+            self.write("<\n" + note + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
         took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
         self.write(
             f"* {ex.label}: {ex.status or '-'} in {took}"
             + (f", {ex.events} event(s)" if ex.streaming else "")
             + (f", {self.redactor.text(ex.error)}" if ex.error else "")
         )
+
+
+def _coding(ex: Exchange) -> str | None:
+    """The answer's content coding, when it has one (gzip, deflate)."""
+    return ", ".join(content_codings(ex.header("content-encoding"))) or None
 
 
 class RequestIdTap(NullTap):
