@@ -222,6 +222,16 @@ class Output:
         (or a value that spans lines) is its `Label:` line, its content indented two spaces, and
         a blank line closing it; the record ends with a blank line."""
         if not self.rich:
+            fields: list[str] = []
+            for row in rows:  # the usual record (a stream event's): fields of printable ASCII, nothing to escape
+                line = f"{row[0]}: {row[1] or ''}"
+                if (len(row) > 2 and row[2]) or not (line.isascii() and line.isprintable()):
+                    break  # a block, a line break or a character to escape: the general way below
+                fields.append(line)
+            else:
+                if fields:
+                    self._put("\n".join(fields) + "\n\n")
+                    return
             lines: list[str] = []
             for row in rows:  # (visible escapes character by character: a field's line is escaped whole, once)
                 label, value = row[0], str(row[1] or "")
