@@ -7,12 +7,20 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 
+_LABELS: dict[str, str] = {}  # the labels worked out, by state: a stream says the same few states
+
+
 def state_label(state: Any) -> str:
     """`TASK_STATE_INPUT_REQUIRED` -> `input-required` (already-lowercase spellings pass through)."""
-    s = str(state or "unknown")
-    if s.startswith("TASK_STATE_"):
-        s = s[len("TASK_STATE_") :]
-    return s.lower().replace("_", "-")
+    label = _LABELS.get(state) if type(state) is str else None
+    if label is None:
+        s = str(state or "unknown")
+        if s.startswith("TASK_STATE_"):
+            s = s[len("TASK_STATE_") :]
+        label = s.lower().replace("_", "-")
+        if type(state) is str and len(_LABELS) < 64:  # (an agent's made-up states do not grow it)
+            _LABELS[state] = label
+    return label
 
 
 class Way(NamedTuple):
