@@ -278,9 +278,36 @@ def rewrite(doc: Any, mapping: dict[str, str]) -> Any:
 
 
 def differences(recorded: Any, given: Any) -> list[tuple[str, Any, Any]]:
-    """(path, recorded, given) of each difference between two params, generated values masked."""
-    found = structural(mask(recorded), mask(given), "params", "")
+    """(path, recorded, given) of each difference between two params, generated values masked;
+    a value the dump redacted (a credential it does not hold) matches whatever is given there."""
+    found = structural(mask(recorded), mask(_secret_as_recorded(recorded, given)), "params", "")
     return [(d.path, None if d.left is MISSING else d.left, None if d.right is MISSING else d.right) for d in found]
+
+
+def _secret_as_recorded(recorded: Any, given: Any) -> Any:
+    """`given`, where the recorded value is redacted (`<redacted>`, or a URL's `user:<redacted>@`)
+    and the given one fits around it, taken as the recorded value."""
+    from a2acli.redact import REDACTED
+
+    if isinstance(recorded, dict) and isinstance(given, dict):
+        return {k: _secret_as_recorded(recorded[k], v) if k in recorded else v for k, v in given.items()}
+    if isinstance(recorded, list) and isinstance(given, list):
+        return [_secret_as_recorded(r, g) for r, g in zip(recorded, given, strict=False)] + given[len(recorded) :]
+    if isinstance(recorded, str) and isinstance(given, str) and REDACTED in recorded:
+        pattern = ".*".join(re.escape(part) for part in recorded.split(REDACTED))
+        return recorded if re.fullmatch(pattern, given, re.S) else given
+    return given
+
+
+def redacted_paths(doc: Any, path: str = "params") -> list[str]:
+    """The places of `doc` (a recorded request's params) whose value the dump redacted."""
+    from a2acli.redact import REDACTED
+
+    if isinstance(doc, dict):
+        return [p for k, v in doc.items() for p in redacted_paths(v, f"{path}.{k}")]
+    if isinstance(doc, list):
+        return [p for i, v in enumerate(doc) for p in redacted_paths(v, f"{path}[{i}]")]
+    return [path] if isinstance(doc, str) and REDACTED in doc else []
 
 
 def redacted_credentials(ex: DumpedExchange) -> list[str]:

@@ -30,6 +30,7 @@ from a2acli.recording.playback import (
     id_pairs,
     read_calls,
     redacted_credentials,
+    redacted_paths,
     rewrite,
 )
 from a2acli.wire.bindings import BindingInfo, by_flag
@@ -148,6 +149,7 @@ def _credentials(old: Dump, run: Run, opts: Any, sink: Sink) -> None:
             sink.emit(
                 Warn(
                     "the dump's credentials are not in it: these requests go without one; pass --api-key, --bearer or -H as to any command"
+                    " (a request whose body held one is not sent)"
                 )
             )
 
@@ -157,6 +159,13 @@ def _one(call: Any, rec: Recorded, ids: dict[str, str], messages: set[str]) -> S
     from a2acli.wire.methods import METHODS
 
     spec = METHODS[rec.method]
+    hidden = redacted_paths(rec.params)
+    if hidden:  # a credential in the body the dump does not hold: sent as recorded or not at all
+        return Sent(
+            rec,
+            f"not sent: {', '.join(hidden)} redacted in the dump (a credential it does not hold, which no option"
+            " gives back); send this one by hand",
+        )
     params = rewrite(rec.params, ids) if isinstance(rec.params, dict) else {}
     message = params.get("message") if isinstance(params.get("message"), dict) else None
     if message is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-
 _LABELS: dict[str, str] = {}  # the labels worked out, by state: a stream says the same few states
 
 
