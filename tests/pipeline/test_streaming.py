@@ -448,3 +448,24 @@ def test_subscribe_kind_names_each_server_behaviour(o, done, line):
 )
 def test_refuses_finished_reads_the_code_and_the_words(code, message, finished):
     assert refuses_finished(RpcError(message, a2a_code=code)) is finished
+
+
+@pytest.mark.parametrize(("content_type", "streaming", "sse"), [
+    ("text/event-stream", True, True),
+    ("application/grpc", True, True),  # a gRPC server stream is a stream (it said "one plain JSON document")
+    ("application/json", False, False),  # a server that answered a subscription with one document
+])  # fmt: skip
+def test_a_stream_is_told_by_its_exchange_not_by_its_content_type(content_type, streaming, sse):
+    from contextlib import nullcontext
+
+    from a2acli.pipeline.policies.streaming import consume
+
+    tracked: list[Any] = []
+    call = SimpleNamespace(
+        sink=SimpleNamespace(holding=nullcontext), sending="m-1", tracking=SimpleNamespace(track_reply=tracked.append)
+    )
+    reply = SimpleNamespace(exchange=SimpleNamespace(content_type=content_type, streaming=streaming))
+    shown: list[Any] = []
+    o = StreamOutcome()
+    consume(call, iter([reply, reply]), SimpleNamespace(event=shown.append), o, subscribing=True)
+    assert (o.events, o.sse, len(shown), len(tracked), call.sending) == (2, sse, 2, 2, None)
