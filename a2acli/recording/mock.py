@@ -103,7 +103,7 @@ class Mock(RequestReading, CardServing):
             self.server = _Server(("127.0.0.1", port), _handler(self))
         except OSError as e:
             raise A2acliError(  # as webhook listen's: the machine's state, not the command line (exit 1)
-                f"cannot listen on 127.0.0.1:{port}: {e.strerror or e}",
+                f"cannot listen on 127.0.0.1:{port}: {'address already in use' if e.errno in (98, 48, 10048) else e.strerror or e}",
                 hint="choose another --port (--port 0 picks a free one)",
                 code=CANNOT_LISTEN,
             ) from None

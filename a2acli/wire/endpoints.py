@@ -138,7 +138,7 @@ def select_interface(
                     str(itf.get("tenant") or ""),
                     info.flag,
                 )
-    raise _not_offered(core_card, wire, transports)
+    raise _not_offered(core_card, wire, transports, skip)
 
 
 def _interfaces(core_card: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Any]]:
@@ -151,7 +151,9 @@ def _interfaces(core_card: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Any
             yield itf, binding_info(str(itf.get("protocolBinding") or "JSONRPC"))
 
 
-def _not_offered(core_card: dict[str, Any], wire: Wire, transports: tuple[str, ...]) -> VersionNotOfferedError:
+def _not_offered(
+    core_card: dict[str, Any], wire: Wire, transports: tuple[str, ...], skip: tuple[str, ...] = ()
+) -> VersionNotOfferedError:
     """No interface fits: what the card offers, and what to pass instead (another --transport or
     --a2a-version, or --endpoint)."""
     from a2acli.wire.bindings import binding_info
@@ -165,13 +167,16 @@ def _not_offered(core_card: dict[str, Any], wire: Wire, transports: tuple[str, .
     names = (
         (" or ".join(b.card for b in known if b) + " interface")
         if transports
-        else "interface a2a speaks (JSONRPC, HTTP+JSON)"
+        else f"interface a2a speaks ({', '.join(b.card for b in _spoken() if b.flag not in skip)})"
     )
     other = "0.3" if wire is Wire.V1 else "1.0"
     code = VERSION_NOT_SUPPORTED
-    if any(version_of(v) is wire for _, v in offered) or not offered:
+    if not offered:
+        hint = "the card lists no interface to pick: --endpoint URL (with --transport) calls the agent without it"
+        code = CARD_INVALID
+    elif any(version_of(v) is wire for _, v in offered):
         hint = "pick one the card offers with --transport, or --endpoint URL to call an endpoint the card does not list"
-        code = TRANSPORT_NOT_OFFERED if offered else CARD_INVALID
+        code = TRANSPORT_NOT_OFFERED
     else:
         hint = f"pass --a2a-version {other}, or --endpoint URL to call an endpoint the card does not list"
     return VersionNotOfferedError(

@@ -113,6 +113,16 @@ def test_a_card_with_no_interface_is_an_invalid_card(mock, make_call):
     with pytest.raises(VersionNotOfferedError) as refused:
         make_call(url=AGENT).target.endpoint()
     assert refused.value.code == "A2ACLI_ERR_CARD_INVALID" and "it offers: none" in refused.value.message
+    assert "lists no interface to pick" in refused.value.hint and "--transport" in refused.value.hint  # not "pick one"
+
+
+def test_the_bindings_a2a_speaks_are_named_from_the_table_but_those_without_their_extra():
+    from a2acli.wire import Wire
+    from a2acli.wire.endpoints import _not_offered
+
+    said = _not_offered({"supportedInterfaces": []}, Wire.V1, ()).args[0]
+    assert "(JSONRPC, HTTP+JSON, GRPC)" in said
+    assert "(JSONRPC, HTTP+JSON)" in _not_offered({"supportedInterfaces": []}, Wire.V1, (), ("grpc",)).args[0]
 
 
 def test_an_interface_url_that_is_no_url_is_the_cards_fault(mock, make_call):

@@ -146,7 +146,9 @@ def consume(call: Call, replies: Iterator[Reply], view: Any, o: StreamOutcome, *
             for reply in replies:
                 o.events += 1
                 if o.events == 1:  # one content type per exchange
-                    o.sse = bool(reply.exchange.streaming)  # an event stream (SSE, a gRPC server stream), not one document
+                    o.sse = bool(
+                        reply.exchange.streaming
+                    )  # an event stream (SSE, a gRPC server stream), not one document
                     call.sending = None  # answered: Ctrl-C now names the task, if any
                 call.tracking.track_reply(reply)
                 view.event(reply)
