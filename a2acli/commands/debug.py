@@ -335,11 +335,12 @@ def _capture(argv: list[str]) -> Any:
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
             app(argv, prog_name="a2a", standalone_mode=False, obj=inv)
-        except typer.TyperException as e:  # a usage error Typer found: its plain message
-            message = e.format_message() if hasattr(e, "format_message") else str(e)
-            raise UsageError(
-                f"the command after -- is not valid: {message}", hint="check it alone: `a2a <command> --help`"
-            ) from None
+        except typer.TyperException as e:  # a usage error Typer found: said as the command alone says it
+            from a2acli.commands._run import _usage_text
+
+            ctx = getattr(e, "ctx", None)
+            message, hint = _usage_text(e, ctx, getattr(ctx, "command_path", None) or "a2a <command>")
+            raise UsageError(f"the command after -- is not valid: {message}", hint=hint) from None
         except (typer.Exit, SystemExit, typer.Abort):
             pass
     if not seen:

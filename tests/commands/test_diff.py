@@ -340,14 +340,16 @@ def test_dumps_and_a_command_together_is_a_usage_error(cli, agent, tmp_path):
     assert result.exit_code == 2 and "not both" in result.stderr
 
 
-@pytest.mark.parametrize("command,says", [
-    (["send", "--bogus"], "No such option: --bogus"),
-    (["tasks", "get"], "Missing argument"),
+@pytest.mark.parametrize("command,says,hint", [
+    (["send", "--bogus"], "no such option: --bogus", "see `a2a send --help`"),
+    (["send", "--folow", "hi"], "no such option: --folow", "did you mean --follow?"),
+    (["tasks", "get"], "missing argument 'TASK_ID'", "TASK_ID: the task id"),
 ])
-def test_a_usage_error_in_the_command_after_the_dashes_is_named(cli, command, says):
+def test_a_usage_error_in_the_command_after_the_dashes_is_named_as_the_command_alone_names_it(cli, command, says, hint):
     result = cli("diff", "-u", AGENT, "--", *command)
     assert result.exit_code == 2
     assert f"the command after -- is not valid: {says}" in result.stderr and "─" not in result.stderr
+    assert hint in result.stderr and "Possible options" not in result.stderr
 
 
 def test_the_command_is_parsed_once_so_standard_input_serves_both_runs(cli, agent):
