@@ -19,6 +19,19 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def port_taken(e: OSError) -> bool:
+    """Whether a local server could not listen because its port is taken (each platform's errno)."""
+    import errno
+
+    return e.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
+
+
+def listen_failure(e: OSError) -> str:
+    """Why a local server (demo agent, mock, webhook receiver, sign-in redirect) could not listen,
+    in the same words wherever it is said."""
+    return "address already in use" if port_taken(e) else (e.strerror or str(e))
+
+
 MAX_URL = 8192  # longer is no URL a person meant (and no server takes it)
 
 

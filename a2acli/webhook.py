@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from a2acli.errors import CANNOT_LISTEN, A2acliError, TimeoutExpired, UsageError
-from a2acli.net import is_loopback
+from a2acli.net import is_loopback, listen_failure, port_taken
 from a2acli.render import views
 from a2acli.render.output import Output
 
@@ -171,9 +171,8 @@ class Receiver:
         try:
             self.server = cls((host.strip("[]"), port), _handler(self))
         except OSError as e:
-            in_use = e.errno in (98, 48, 10048)
-            why = "address already in use" if in_use else (e.strerror or str(e))
-            if not in_use:  # an address this machine does not have, or not an address at all
+            why = listen_failure(e)
+            if not port_taken(e):  # an address this machine does not have, or not an address at all
                 raise UsageError(
                     f"cannot listen on {host}:{port}: {why}",
                     hint="--host takes an address of this machine (127.0.0.1, ::1, 0.0.0.0)",

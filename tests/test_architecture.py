@@ -90,9 +90,9 @@ LAYERS: dict[str, set[str]] = {
     "settings": {"errors", "wire", "net", "redact"},
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
-    "auth": {"errors", "wire", "transport", "settings"},
+    "auth": {"errors", "wire", "net", "transport", "settings"},  # net: the sign-in redirect's listener
     # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
-    "recording": {"errors", "events", "wire", "transport", "pipeline", "redact", "settings", "extras"},
+    "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras"},
 }
 
 

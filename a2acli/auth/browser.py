@@ -12,6 +12,7 @@ from a2acli.auth.discovery import browser_at_hand
 from a2acli.auth.id_token import signed_in
 from a2acli.auth.oauth import _client_form, _grant, require_tls
 from a2acli.errors import CANNOT_LISTEN, A2acliError, AuthError, TimeoutExpired
+from a2acli.net import listen_failure
 from a2acli.settings.table import AUTHORIZATION_CODE
 
 BROWSER_WAIT = 300.0  # seconds the authorization-code flow waits for the browser without --timeout
@@ -122,7 +123,7 @@ class RedirectListener:
             self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         except OSError as e:
             raise A2acliError(
-                f"cannot listen on 127.0.0.1:{port} for the sign-in's redirect: {e.strerror or e}",
+                f"cannot listen on 127.0.0.1:{port} for the sign-in's redirect: {listen_failure(e)}",
                 hint="choose another --redirect-port (0 picks a free one)",
                 code=CANNOT_LISTEN,
             ) from None

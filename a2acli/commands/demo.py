@@ -121,6 +121,7 @@ def demo_server(
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
     from a2acli.errors import CANNOT_LISTEN, A2acliError
+    from a2acli.net import listen_failure
 
     if log_file:
         try:
@@ -162,12 +163,12 @@ def demo_server(
     except OSError as exc:
         if exc.filename:  # the gRPC port
             raise A2acliError(
-                f"cannot listen on {exc.filename}: {exc.strerror or exc}",
+                f"cannot listen on {exc.filename}: {listen_failure(exc)}",
                 hint="choose another --grpc-port (0 turns gRPC off)",
                 code=CANNOT_LISTEN,
             ) from None
         raise A2acliError(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+            f"cannot listen on {host}:{port}: {listen_failure(exc)}",
             hint="choose another --port (0 picks a free one)",
             code=CANNOT_LISTEN,
         ) from None

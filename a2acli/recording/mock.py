@@ -34,6 +34,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from a2acli.errors import CANNOT_LISTEN, A2acliError, UsageError
+from a2acli.net import listen_failure
 from a2acli.recording import forms
 from a2acli.recording.diff import MISSING, Dump
 from a2acli.recording.forms import (
@@ -103,7 +104,7 @@ class Mock(RequestReading, CardServing):
             self.server = _Server(("127.0.0.1", port), _handler(self))
         except OSError as e:
             raise A2acliError(  # as webhook listen's: the machine's state, not the command line (exit 1)
-                f"cannot listen on 127.0.0.1:{port}: {'address already in use' if e.errno in (98, 48, 10048) else e.strerror or e}",
+                f"cannot listen on 127.0.0.1:{port}: {listen_failure(e)}",
                 hint="choose another --port (--port 0 picks a free one)",
                 code=CANNOT_LISTEN,
             ) from None

@@ -124,8 +124,9 @@ def poll_instead(call: Call, view: Any, *, interval: float) -> None:
 
 
 class StreamOutcome:
-    """What happened to a stream: events seen, whether it was SSE, refused or broken (and whether
-    by an error the agent sent mid-stream)."""
+    """What happened to a stream: events seen, whether it came as a stream (`sse`: SSE or a gRPC
+    server stream, not one plain document), refused or broken (and whether by an error the agent
+    sent mid-stream)."""
 
     def __init__(self) -> None:
         self.events = 0
