@@ -28,7 +28,8 @@ def _started_as_a2a() -> bool:
 # imports this package before `a2acli.__main__.main` can catch anything, so the handler is set
 # here, first thing, and `main` puts Python's own back once its `try` is entered. A program that
 # merely imports the package keeps its own SIGINT handling.
-_EARLY_INTERRUPT = _started_as_a2a()
+_STARTED_AS_A2A = _started_as_a2a()  # (also: a2acli.__main__ ends such a process without teardown)
+_EARLY_INTERRUPT = _STARTED_AS_A2A
 if _EARLY_INTERRUPT:
     import _signal  # type: ignore[import-not-found]  # the builtin under `signal` (which imports enum first: 1-2 ms more unguarded)
 

@@ -11,16 +11,73 @@ A Ctrl-C at any moment exits 130 without a traceback: in a command, its boundary
 (commands/_run.py); before (the imports, ~80 ms, and argument parsing) it is caught here; and
 before this function runs (the console script importing the package), the handler that the
 package sets when it is imported as `a2a` exits 130 (a2acli/__init__.py). Once inside the `try`,
-Python's own handler is back, so a command sees KeyboardInterrupt as usual."""
+Python's own handler is back, so a command sees KeyboardInterrupt as usual.
+
+The end: when this process is the `a2a` command (its console script or `python -m a2acli`), it
+ends without the interpreter's teardown, which frees each of the run's objects one by one and
+takes about 8 ms of an `a2a card fetch` (benchmarks/startup.py). An exit handler registered
+first, so that it runs last (Python runs them in reverse order), flushes stdout and stderr and
+ends the process with the run's exit status (`os._exit`): by then Python has joined the run's
+threads and run every other exit handler (logging's among them: it closes the demo server's
+log file). a2a closes every file it writes before its command returns (the dump's, the
+recording's, a config file's). Not taken: when a2a is imported by another program (tests,
+`a2a diff -- CMD` in-process), or under `python -X dev`, which keeps the teardown and the
+warnings it gives about files left open."""
 
 from __future__ import annotations
 
 import gc
 import sys
 
+_STATUS = 1  # the exit status of this run, known once `main` has finished
+
 
 def main() -> None:
+    global _STATUS
     gc.disable()
+    import a2acli
+
+    if a2acli._STARTED_AS_A2A and not sys.flags.dev_mode:
+        import atexit
+
+        atexit.register(_end_now)
+    try:
+        _main()
+    except SystemExit as e:
+        _STATUS = exit_status(e.code)
+        raise
+    except BaseException:  # Python prints the traceback and exits 1
+        _STATUS = 1
+        raise
+    else:
+        _STATUS = 0
+
+
+def exit_status(code: object) -> int:
+    """The status Python gives `SystemExit(code)`: 0 for None, an int as it is, 1 for anything
+    else (which it prints)."""
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def _end_now() -> None:
+    """The last exit handler: what is left on stdout and stderr written, then the process ends
+    with this run's status, skipping the interpreter's teardown. A reader that has gone (a
+    closed pipe) changes nothing: a2a says nothing more and keeps the status, as a command's
+    boundary does (commands/_run.py)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # the reader left (EPIPE), or the stream was closed
+            pass
+    os._exit(_STATUS)
+
+
+def _main() -> None:
     try:
         _own_interrupts()
         from a2acli.main import run

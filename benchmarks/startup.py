@@ -100,9 +100,10 @@ def main() -> None:
             # of `a2a card fetch` above this row is a2a's own share
             (LIBS, [sys.executable, "-c", "import typer, httpx"]),
             # the same as a2a loads them: httpx without its own command-line tool (rich, pygments,
-            # click), which a2a keeps from loading (a2acli/transport/__init__.py), and no garbage
-            # collection while importing (a2acli/__main__.py)
-            (LIBS_AS_USED, [sys.executable, "-c", "import gc, sys; gc.disable(); sys.modules['httpx._main'] = None; import typer, httpx"]),
+            # click), which a2a keeps from loading (a2acli/transport/__init__.py), no garbage
+            # collection while importing, and the end without the interpreter's teardown
+            # (a2acli/__main__.py)
+            (LIBS_AS_USED, [sys.executable, "-c", "import gc, os, sys; gc.disable(); sys.modules['httpx._main'] = None; import typer, httpx; os._exit(0)"]),
         ]
         if shutil.which("curl"):
             cases.append(("curl card", ["curl", "-sf", card]))

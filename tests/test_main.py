@@ -149,3 +149,80 @@ def test_piped_help_keeps_whole_flag_names(argv):
     out = subprocess.run([sys.executable, "-m", "a2acli", *argv], capture_output=True, text=True, env=env, timeout=60).stdout
     assert "--history-length" in out and "--status-timestamp-after" in out
     assert not [line for line in out.splitlines() if "--" in line and "…" in line]
+
+
+# -- the end of an `a2a` process: no interpreter teardown (a2acli/__main__.py) ----------------------
+
+_ENDING = """
+import atexit, os, sys, threading, time
+sys.argv = [{argv0!r}, *sys.argv[1:]]  # what the console script's process has when a2acli is imported
+
+
+# Registered before a2a's own exit handler, so run after it: only when the process is not ended there
+atexit.register(lambda: os.write(2, b"teardown\\n"))
+import a2acli.main as entry
+
+
+def run():  # a command: output left in stdout's buffer, an exit handler and a thread of its own
+    atexit.register(lambda: sys.stdout.write("handler;"))
+    threading.Thread(target=lambda: (time.sleep(0.2), sys.stdout.write("thread;"))).start()
+    sys.stdout.write("buffered;")
+    {end}
+
+
+entry.run = run
+from a2acli.__main__ import main
+main()
+"""
+
+
+def _ending(argv0: str = "a2a", end: str = "raise SystemExit(3)", *flags: str, **kw):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # stdout block-buffered, as usual
+    code = _ENDING.format(argv0=argv0, end=end)
+    return subprocess.run([sys.executable, *flags, "-c", code], env=env, timeout=60, **kw)
+
+
+@pytest.mark.parametrize("end,status", [
+    ("raise SystemExit(3)", 3), ("return", 0), ("raise SystemExit(None)", 0), ("raise SystemExit('bad')", 1),
+    ("raise KeyboardInterrupt", 130), ("raise RuntimeError('bug')", 1),
+])
+def test_an_a2a_process_ends_without_teardown_and_loses_nothing(end, status):
+    out = _ending("/usr/local/bin/a2a", end, capture_output=True, text=True)
+    assert out.returncode == status, out.stderr
+    # the thread was waited for, the later exit handler ran, and everything buffered was written
+    assert out.stdout == "buffered;thread;handler;"
+    assert "teardown" not in out.stderr  # the interpreter's teardown was skipped
+    if status == 1:
+        assert ("bad" if "bad" in end else "RuntimeError: bug") in out.stderr  # as Python says it
+
+
+@pytest.mark.parametrize("argv0,flags", [("pytest", ()), ("a2a", ("-X", "dev"))])
+def test_a_host_program_or_dev_mode_keeps_the_teardown(argv0, flags):
+    out = _ending(argv0, "raise SystemExit(3)", *flags, capture_output=True, text=True)
+    assert out.returncode == 3
+    assert out.stdout == "buffered;thread;handler;"
+    assert "teardown" in out.stderr
+
+
+def test_a_reader_gone_at_the_end_changes_nothing():
+    import os
+
+    r, w = os.pipe()
+    os.close(r)  # nobody reads: the last flush meets EPIPE
+    try:
+        out = _ending("a2a", "raise SystemExit(0)", stdout=w, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(w)
+    # Python's own end would say "Exception ignored ... BrokenPipeError" and exit 120
+    assert out.returncode == 0 and out.stderr == ""
+
+
+def test_the_entry_point_as_a_command_ends_without_teardown():
+    for argv in (["-m", "a2acli", "--version"], ["-m", "a2acli", "send", "--qqqqq"]):
+        out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=60)
+        assert out.returncode == (0 if "--version" in argv else 2)
+    import a2acli.__main__ as entry
+
+    assert [entry.exit_status(c) for c in (None, 0, 5, 130, "x", True)] == [0, 0, 5, 130, 1, 1]
