@@ -216,25 +216,53 @@ def capped(pieces: Iterable[bytes], cap: int, what: str, *, hint: str | None = N
 
 class EventBound:
     """Counts the bytes of the SSE event being received (since the last blank line) and stops at
-    the cap: one endless `data:` line, or an event of a million lines, cannot fill memory."""
+    the cap: one endless `data:` line, or an event of a million lines, cannot fill memory. It also
+    keeps the first bytes of that event (`OPENING`) and the last piece read, so that a stream
+    ending in the middle of an event is told from one ending between events (`cut`)."""
+
+    OPENING = 256  # bytes of the pending event kept: enough for its `event:`/`id:` lines and `data`
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self._since = 0
         self._tail = b""
+        self._opening = b""
+        self._last = b""
 
     def feed(self, chunk: bytes) -> None:
-        seen = self._tail + chunk
+        seen = self._last = self._tail + chunk
         end = seen.rfind(b"\n\n")  # the other two ends are looked for after it only (no second scan of the chunk)
         end = max(end, seen.rfind(b"\r\r", end + 1), seen.rfind(b"\r\n\r\n", end + 1))
         if end >= 0:
             cut = end + (4 if seen.startswith(b"\r\n\r\n", end) else 2)
             self._since = len(seen) - cut
+            self._opening = seen[cut : cut + self.OPENING]
         else:
             self._since += len(chunk)
+            if len(self._opening) < self.OPENING:
+                self._opening += chunk[: self.OPENING - len(self._opening)]
         self._tail = seen[-3:]
         if self._since > self.cap:
             raise too_large("an event of the stream", self.cap)
+
+    def cut(self) -> int:
+        """At the end of the stream: the bytes of an event begun and not ended (a `data` line
+        after the last blank line: the SSE standard drops such an event), or 0. The data line is
+        looked for in the event's first bytes and in the last piece read."""
+        since = self._since
+        if not since:
+            return 0
+        last = self._last[-since:]
+        if len(last) == since:  # the whole event is in the last piece read
+            pieces = [last]
+        else:  # its opening, and the lines of the last piece (from the first line end: a line's start)
+            ends = [i for i in (last.find(b"\n"), last.find(b"\r")) if i >= 0]
+            pieces = [self._opening, last[min(ends) + 1 :] if ends else b""]
+        for piece in pieces:
+            lines = piece.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+            if any(line == b"data" or line.startswith(b"data:") for line in lines):
+                return since
+        return 0
 
 
 # -- a body kept whole (a dump's `.response.body`) ----------------------------------------------

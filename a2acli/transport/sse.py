@@ -72,9 +72,18 @@ class _Wire(httpx.SyncByteStream):
 
     def __iter__(self) -> Iterator[bytes]:
         # a stream has no cap on the whole: a bomb is judged by its ratio
+        bound = self._bound
         for piece in inflate(self._teed(), self._coding, bomb_guard=True):
-            self._bound.feed(piece)  # one event past the cap stops the stream (BodyTooLargeError)
+            bound.feed(piece)  # one event past the cap stops the stream (BodyTooLargeError)
             yield piece
+        cut = bound.cut()
+        if cut:  # EventSource would drop it without a word: the stream broke, as a cut connection does
+            from a2acli.errors import ConnectionBrokenError
+
+            raise ConnectionBrokenError(
+                f"the stream from {self._ex.url} ended in the middle of an event ({cut} bytes after the last whole one)",
+                hint="the agent (or a proxy) closed the stream early; --dump keeps the bytes that came",
+            )
 
     def close(self) -> None:
         self._raw.close()

@@ -390,6 +390,33 @@ def test_a_broken_stream_is_resumed_with_last_event_id_and_replays_are_not_shown
 
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
+def test_a_stream_that_ends_in_the_middle_of_an_event_is_resumed_not_cut_short_silently(cli, respx_mock, no_sleep, tmp_path):
+    """The agent closes the stream halfway through its last event: the SSE standard drops that
+    event, so a2a would say nothing and poll; it says what was cut and re-subscribes."""
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    first = with_ids(("1", {"task": task("TASK_STATE_SUBMITTED")})) + b'id: 2\ndata: {"jsonrpc": "2.0", "id": 1, "res'
+    respx_mock.post(RPC, json__method="SendStreamingMessage").respond(headers=SSE, content=first)
+    sub = respx_mock.post(RPC, json__method="SubscribeToTask").respond(content=sse(status("TASK_STATE_COMPLETED")), headers=SSE)
+    result = cli("stream", "hi", "-u", AGENT, "-o", "json", "--dump", str(tmp_path / "d"))
+    assert result.exit_code == 0, result.stderr
+    assert sub.call_count == 1 and sub.calls[0].request.headers["Last-Event-ID"] == "1"
+    assert "the stream broke (the stream from http://agent.test/rpc ended in the middle of an event (44 bytes after the last whole one)); re-subscribing to task t-1 (1/2, Last-Event-ID 1)" in result.stderr
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [{"task": task("TASK_STATE_SUBMITTED")}, status("TASK_STATE_COMPLETED")]
+    index = [json.loads(line) for line in (tmp_path / "d" / "index.jsonl").read_text().splitlines()]
+    streamed = next(e for e in index if e["method"] == "SendStreamingMessage")
+    assert streamed["events"] == 1 and "ended in the middle of an event (44 bytes" in streamed["error"]  # the dump says so too
+    assert (tmp_path / "d" / f"{streamed['files']}.response.body").read_bytes() == first  # and keeps every byte that came
+
+
+def test_a_stream_cut_in_its_first_event_is_an_error(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(headers=SSE, content=b'data: {"jsonrpc"')
+    result = cli("stream", "hi", "-u", AGENT)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "error: the stream from http://agent.test/rpc ended in the middle of an event (16 bytes after the last whole one)" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
 def test_without_event_ids_the_resubscription_starts_with_the_task(cli, respx_mock, no_sleep):
     respx_mock.get(CARD_URL).respond(json=v1_card())
     respx_mock.post(RPC, json__method="SendStreamingMessage").mock(return_value=httpx.Response(200, headers=SSE, content=breaking(sse({"task": task("TASK_STATE_SUBMITTED")}))))

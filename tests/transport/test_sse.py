@@ -12,7 +12,7 @@ import json
 import httpx
 import pytest
 
-from a2acli.errors import BodyTooLargeError
+from a2acli.errors import BodyTooLargeError, ConnectionBrokenError
 from a2acli.transport.exchange import Exchange, NullTap
 from a2acli.transport.sse import iter_events
 
@@ -45,11 +45,37 @@ def events(chunks: list[bytes], content_type: str = "text/event-stream", **kw) -
         ([b"event: x\n\nid: 2\n\ndata: \n\ndata: a\n\n"], [("message", "a", "2")]),  # no data: nothing to show
         ([b"\xef\xbb\xbfdata: a\n\n"], [("message", "a", "")]),  # a leading byte order mark is dropped
         ([b"data: \xc3", b"\xa9\n\n"], [("message", "é", "")]),  # a character split across chunks
-        ([b"data: a\n\ndata: unfinished"], [("message", "a", "")]),  # an event cut off is not one
+        ([b"data: a\n\n: keep-alive\n"], [("message", "a", "")]),  # a comment left open carries nothing
+        ([b"data: a\n\nid: 7\nevent: x"], [("message", "a", "")]),  # nor do an id and a name without data
+        ([b"data: a\n\n\n"], [("message", "a", "")]),  # a spare line end
     ],
 )
 def test_events_as_servers_send_them(chunks, expected):
     assert events(chunks) == expected
+
+
+@pytest.mark.parametrize(
+    ("chunks", "left"),
+    [
+        ([b"data: a\n\ndata: unfini", b"shed"], 16),
+        ([b"data: a\r\n\r\nid: 2\r\ndata"], 11),  # `data` alone is a data line too
+        ([b"data: a\r\rdata: {\r"], 8),
+        ([b"data: a\n\n", b"event: x\n" + b": " + b"c" * 300 + b"\n", b"data: late"], 322),  # past OPENING
+        ([b"data: a\n\ndata: " + b"x" * 500], 506),  # one long data line, cut
+        ([b"data: a\n\n: " + b"c" * 300 + b"\ndata: x"], 310),  # past OPENING, in one piece
+        ([b"data: a\n\n", b": " + b"c" * 300 + b"\r", b"c\rdata: x"], 312),  # CR line ends, past OPENING
+    ],
+)
+def test_a_stream_that_ends_in_the_middle_of_an_event_is_a_broken_stream(chunks, left):
+    """The SSE standard drops an event the stream never ended; a debugger says so: the events
+    before it are handed out, then the stream is broken (re-subscribed or polled, like a cut
+    connection), with the bytes left over counted."""
+    resp = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=iter(chunks))
+    got = []
+    with pytest.raises(ConnectionBrokenError, match=rf"ended in the middle of an event \({left} bytes after the last whole one\)"):
+        for e in iter_events(_exchange(), resp, []):
+            got.append(e.data)
+    assert got == ["a"]
 
 
 def test_a_plain_json_answer_to_a_streaming_call_is_one_event():
