@@ -37,20 +37,22 @@ def main() -> None:
     gc.disable()
     import a2acli
 
-    if a2acli._STARTED_AS_A2A and not sys.flags.dev_mode:
-        import atexit
+    try:  # (the registering too: a Ctrl-C that comes just after it is this run's 130, not a 1)
+        if a2acli._STARTED_AS_A2A and not sys.flags.dev_mode:
+            import atexit
 
-        atexit.register(_end_now)
-    try:
+            atexit.register(_end_now)
         _main()
+        _STATUS = 0
     except SystemExit as e:
         _STATUS = exit_status(e.code)
+        raise
+    except KeyboardInterrupt:  # a Ctrl-C as the run ends, after every boundary: 130, as ever
+        _STATUS = 130
         raise
     except BaseException:  # Python prints the traceback and exits 1
         _STATUS = 1
         raise
-    else:
-        _STATUS = 0
 
 
 def exit_status(code: object) -> int:

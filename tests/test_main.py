@@ -226,3 +226,41 @@ def test_the_entry_point_as_a_command_ends_without_teardown():
     import a2acli.__main__ as entry
 
     assert [entry.exit_status(c) for c in (None, 0, 5, 130, "x", True)] == [0, 0, 5, 130, 1, 1]
+
+
+# A Ctrl-C at the edges of `main`: 130, as a Ctrl-C anywhere, not the 1 of a run whose status was never recorded
+
+_EDGE = """
+import atexit, gc, signal, sys
+sys.argv = ["/usr/local/bin/a2a", "--version"]  # the console script's process
+import a2acli  # (sets the start-up Ctrl-C handler: quiet, 130)
+{patch}
+from a2acli.__main__ import main
+main()
+"""
+
+_CTRL_C_REGISTERING = """
+real = atexit.register
+def register(f, *a, **k):  # the Ctrl-C comes while a2a registers its exit handler
+    real(f, *a, **k)
+    signal.raise_signal(signal.SIGINT)
+    return f
+atexit.register = register
+"""
+
+_CTRL_C_ENDING = """
+real, calls = gc.freeze, []
+def freeze():  # the Ctrl-C comes as the run ends (its last gc.freeze, after the command's boundary)
+    real()
+    calls.append(1)
+    if len(calls) == 2:
+        signal.raise_signal(signal.SIGINT)
+gc.freeze = freeze
+"""
+
+
+@pytest.mark.parametrize("patch", [_CTRL_C_REGISTERING, _CTRL_C_ENDING], ids=["registering", "ending"])
+def test_a_ctrl_c_at_the_edges_of_main_still_exits_130(patch):
+    code = _EDGE.format(patch=patch)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 130, out.stderr
