@@ -71,6 +71,7 @@ INTERRUPTED = "X_A2A_INTERRUPTED"  # Ctrl-C
 SIGNATURE = "X_A2A_SIGNATURE"  # --verify-signature: the Agent Card's signature is not verified
 FILE_EXISTS = "X_A2A_FILE_EXISTS"  # `tasks download`: a file of that name is there; not replaced without --overwrite
 CANNOT_LISTEN = "X_A2A_CANNOT_LISTEN"  # a server of ours (mock, demo, webhook listen, a sign-in's redirect) has no port
+CANNOT_WRITE = "X_A2A_CANNOT_WRITE"  # the output cannot be written: a full disk, a read-only or failing device
 
 VENDOR: dict[str, ExitCode] = {
     HTTP_ERROR: ExitCode.FAILED,
@@ -85,6 +86,7 @@ VENDOR: dict[str, ExitCode] = {
     SIGNATURE: ExitCode.FAILED,
     FILE_EXISTS: ExitCode.FAILED,
     CANNOT_LISTEN: ExitCode.FAILED,
+    CANNOT_WRITE: ExitCode.FAILED,
 }
 
 # A protocol failure the CLI detects itself, named as A2A names it (A2A 1.0 §3.3.2): an answer
@@ -252,3 +254,23 @@ def caused_by_interrupt(e: BaseException) -> bool:
         seen.add(id(cause))
         cause = cause.__cause__
     return False
+
+
+# What the system says when written output cannot be kept: no space (ENOSPC), over a quota
+# (EDQUOT), a file too large (EFBIG), a read-only file system (EROFS), a failing device (EIO).
+_WRITE_FAILURES = ("ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO")
+
+
+def cannot_write(exc: BaseException) -> A2acliError | None:
+    """The error for output that could not be written (`a2a … > /dev/full`), or None when `exc`
+    is not such a failure."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.errno not in {getattr(errno, n, None) for n in _WRITE_FAILURES}:
+        return None
+    where = f" {exc.filename}" if exc.filename else " the output"
+    return A2acliError(
+        f"cannot write{where}: {exc.strerror or exc}",
+        hint="free some space (or pick another place for the output: a file elsewhere, a pipe)",
+        code=CANNOT_WRITE,
+    )

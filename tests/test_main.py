@@ -264,3 +264,35 @@ def test_a_ctrl_c_at_the_edges_of_main_still_exits_130(patch):
     code = _EDGE.format(patch=patch)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 130, out.stderr
+
+
+# -- output that cannot be written: a full disk is said as such, not as a bug -----------------------
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [
+    ["--version"], ["send", "--help"], ["send", "hi", "--offline", "--rpc-url", "http://x/", "-o", "raw"],
+    ["send", "hi", "--offline", "--rpc-url", "http://x/", "-o", "json"],
+])
+def test_output_to_a_full_disk_is_a_clear_error(argv):
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, "-m", "a2acli", *argv], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.splitlines()[-2:] == [
+        "error: cannot write the output: No space left on device [X_A2A_CANNOT_WRITE]",
+        "hint: free some space (or pick another place for the output: a file elsewhere, a pipe)",
+    ]
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
+
+
+def test_which_failures_are_failures_to_write():
+    import errno
+
+    from a2acli.errors import CANNOT_WRITE, cannot_write
+
+    said = cannot_write(OSError(errno.ENOSPC, "No space left on device", "/data/dump/001-card.request.http"))
+    assert said is not None and said.code == CANNOT_WRITE and int(said.exit_code) == 1
+    assert said.message == "cannot write /data/dump/001-card.request.http: No space left on device"
+    assert all(cannot_write(OSError(getattr(errno, n), "x")) is not None for n in ("EDQUOT", "EFBIG", "EROFS", "EIO"))
+    assert cannot_write(OSError(errno.ENOENT, "No such file or directory")) is None  # not a write failure: a bug
+    assert cannot_write(ValueError("x")) is None

@@ -24,6 +24,7 @@ from a2acli.errors import (
     ExitCode,
     TimeoutExpired,
     UsageError,
+    cannot_write,
     caused_by_interrupt,
 )
 from a2acli.pipeline.options import CallOptions
@@ -70,6 +71,9 @@ def boundary(inv: Any = None) -> Iterator[None]:
     except BrokenPipeError:
         raise typer.Exit(0) from None
     except Exception as e:  # a bug: say so plainly, trace only with --debug
+        said = cannot_write(e)  # (not a bug: the disk is full, the device failed)
+        if said is not None:
+            raise typer.Exit(int(say_error(said, scope.error_output(), debug=scope.debug).exit_code)) from None
         if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
             raise _interrupted(scope.error_output()) from None
         if scope.debug:

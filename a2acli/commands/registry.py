@@ -360,6 +360,15 @@ class RootGroup(Group):
         except typer.Abort:
             sys.stderr.write("Aborted!\n")
             code = 1
+        except OSError as e:  # help or --version written to a full disk (a command's own: its boundary)
+            from a2acli.errors import cannot_write
+
+            said = cannot_write(e)
+            if said is None:
+                raise
+            from a2acli.commands._run import say_error
+
+            code = int(say_error(said, inv.error_output(), debug=False).exit_code)
         sys.exit(code if isinstance(code, int) else 0)
 
 
