@@ -7,7 +7,6 @@ import importlib.util
 import os
 from pathlib import Path
 
-import typer
 from typer.main import get_command
 
 from a2acli.main import app

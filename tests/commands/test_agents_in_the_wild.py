@@ -9,7 +9,6 @@ import json
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD = f"{AGENT}/.well-known/agent-card.json"

@@ -10,6 +10,7 @@ import stat
 import sys
 import tempfile
 import time
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the backport the package depends on there
@@ -19,7 +20,6 @@ from urllib.parse import parse_qs
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"

@@ -7,7 +7,6 @@ import json
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -264,7 +263,7 @@ def test_at_a_terminal_each_answer_is_the_agents_text_and_the_state_only_when_no
     agent.post(RPC, json__method="SendMessage").mock(side_effect=answers(echo_task("t-0", "echo: hello"), asks, echo_task("t-1", "blue it is"), message))
     result = cli("chat", "-u", AGENT, input="hello\npaint it\nblue\nhi\n")
     assert result.exit_code == 0, result.stderr
-    answers_seen = [a for a in result.stdout.split("you> ")[1:]]
+    answers_seen = result.stdout.split("you> ")[1:]
     assert answers_seen == ["echo: hello\n", "Which colour?\n[input-required]\n", "blue it is\n", 'hi there\n{"n": 1}\n', "\n"]  # the last: Ctrl-D's new line
     assert "Task:" not in result.stdout and "State:" not in result.stdout  # no task panel
 

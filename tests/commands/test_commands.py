@@ -8,7 +8,6 @@ import time
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"

@@ -6,13 +6,13 @@ import json
 import os
 import re
 import stat
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the backport the package depends on there
     import tomli as tomllib
 
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"

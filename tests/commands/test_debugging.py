@@ -7,9 +7,9 @@ import json
 
 import httpx
 import pytest
+from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 from a2acli.wire.translate import A2A_ERRORS
-from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 V1_TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"

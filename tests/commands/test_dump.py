@@ -8,7 +8,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -199,7 +198,10 @@ SECRETS = {
 }
 
 
-def assert_nowhere(where: dict[str, str], secrets=tuple(SECRETS.values())) -> None:
+ALL_SECRETS = tuple(SECRETS.values())
+
+
+def assert_nowhere(where: dict[str, str], secrets: tuple[str, ...] = ALL_SECRETS) -> None:
     escaped = [json.dumps(s)[1:-1] for s in secrets]
     for name, text in where.items():
         for s in {*secrets, *escaped}:

@@ -9,7 +9,6 @@ import time
 
 import httpx
 import pytest
-
 from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
@@ -165,7 +164,7 @@ def test_tasks_get_wait_backs_off_and_is_bounded(cli, agent, monkeypatch):
     result = cli("tasks", "get", "t-1", "--wait", "--poll-interval", "0.05", "-u", AGENT, "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout) == COMPLETED
-    assert len(slept) == 5 and all(later > earlier for earlier, later in zip(slept, slept[1:]))  # 0.05 * 1.5^n
+    assert len(slept) == 5 and all(later > earlier for earlier, later in zip(slept, slept[1:], strict=False))  # 0.05 * 1.5^n
     assert slept[0] == pytest.approx(0.05)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from tests.integration.conftest import _free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell")]

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from tests.integration.conftest import DemoAgent, _free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 from tests.integration.conftest import HAS_GRPC
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(not HAS_GRPC, reason="the grpc extra")]

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from a2acli.errors import InvalidResponseError
 from a2acli.wire import fastpath
-from a2acli.wire import fastpath
 from a2acli.wire.fastpath import core_of, fast_events, vouch
 from a2acli.wire.shapes import check_result, peek_event
 from a2acli.wire.translate import to_core_stream_response

@@ -11,8 +11,7 @@ import pytest
 
 from a2acli.wire import shapes
 from a2acli.wire.bindings import BINDINGS
-from a2acli.wire.methods import METHODS
-from a2acli.wire.methods import V0_METHOD_NAMES, V1_METHOD_NAMES
+from a2acli.wire.methods import METHODS, V0_METHOD_NAMES, V1_METHOD_NAMES
 from a2acli.wire.translate import TRANSLATORS
 from a2acli.wire.translate.proto03 import PROTO03_TRANSLATORS
 

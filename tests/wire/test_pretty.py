@@ -26,7 +26,7 @@ def test_the_same_bytes_as_json_dumps_with_indent(value):
 
 
 def test_keys_that_are_not_strings_are_spelled_as_json_spells_them():
-    value = {1: "a", 2.5: [], None: {}, True: [1, {"x": None}]}
+    value = {3: "a", 2.5: [], None: {}, True: [1, {"x": None}]}  # (not 1: True would be the same key)
     assert pretty(value) == json.dumps(value, ensure_ascii=False, indent=2)
 
 

@@ -3,8 +3,15 @@ from __future__ import annotations
 import pytest
 
 from a2acli.wire.translate import (
-    INTERRUPTED_STATES, TERMINAL_STATES, is_interrupted, is_terminal, lowercase_v1_enums,
-    to_compat_role, to_compat_task_state, to_core_role, to_core_task_state,
+    INTERRUPTED_STATES,
+    TERMINAL_STATES,
+    is_interrupted,
+    is_terminal,
+    lowercase_v1_enums,
+    to_compat_role,
+    to_compat_task_state,
+    to_core_role,
+    to_core_task_state,
 )
 
 # (any spelling, canonical V1, canonical V0)
@@ -77,10 +84,10 @@ def test_unspecified_role_has_no_v0_value():
 
 
 def test_state_sets():
-    assert TERMINAL_STATES == {
+    assert {
         "TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED",
-    }
-    assert INTERRUPTED_STATES == {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"}
+    } == TERMINAL_STATES
+    assert {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"} == INTERRUPTED_STATES
 
 
 @pytest.mark.parametrize(

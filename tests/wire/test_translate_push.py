@@ -3,8 +3,12 @@ from __future__ import annotations
 import pytest
 
 from a2acli.wire.translate import (
-    to_compat_inner_push_config, to_compat_push_config, to_compat_push_config_list,
-    to_core_inner_push_config, to_core_push_config, to_core_push_config_list,
+    to_compat_inner_push_config,
+    to_compat_push_config,
+    to_compat_push_config_list,
+    to_core_inner_push_config,
+    to_core_push_config,
+    to_core_push_config_list,
 )
 
 # REFERENCE §4.1 #7 result and #8/#9 results

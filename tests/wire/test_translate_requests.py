@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from a2acli.wire.methods import V0_METHOD_NAMES, V1_METHOD_NAMES
@@ -91,7 +90,7 @@ def test_method_names_are_the_reference_table():
         "DeleteTaskPushNotificationConfig": "tasks/pushNotificationConfig/delete",
         "GetExtendedAgentCard": "agent/getAuthenticatedExtendedCard",
     }
-    assert V1_METHOD_NAMES == {v0: v1 for v1, v0 in V0_METHOD_NAMES.items()}
+    assert {v0: v1 for v1, v0 in V0_METHOD_NAMES.items()} == V1_METHOD_NAMES
     assert set(TRANSLATORS) == set(V0_METHOD_NAMES)
 
 

@@ -3,10 +3,22 @@ from __future__ import annotations
 import pytest
 
 from a2acli.wire.translate import (
-    stream_kind, to_compat_artifact, to_compat_artifact_update, to_compat_send_result,
-    to_compat_status_update, to_compat_stream_response, to_compat_task, to_compat_task_list,
-    to_compat_task_status, to_core_artifact, to_core_artifact_update, to_core_send_result,
-    to_core_status_update, to_core_stream_response, to_core_task, to_core_task_list,
+    stream_kind,
+    to_compat_artifact,
+    to_compat_artifact_update,
+    to_compat_send_result,
+    to_compat_status_update,
+    to_compat_stream_response,
+    to_compat_task,
+    to_compat_task_list,
+    to_compat_task_status,
+    to_core_artifact,
+    to_core_artifact_update,
+    to_core_send_result,
+    to_core_status_update,
+    to_core_stream_response,
+    to_core_task,
+    to_core_task_list,
     to_core_task_status,
 )
 
