@@ -67,16 +67,27 @@ def _end_now() -> None:
     """The last exit handler: what is left on stdout and stderr written, then the process ends
     with this run's status, skipping the interpreter's teardown. A reader that has gone (a
     closed pipe) changes nothing: a2a says nothing more and keeps the status, as a command's
-    boundary does (commands/_run.py)."""
+    boundary does (commands/_run.py). Output that cannot be written (a full disk) is said on
+    stderr, as the boundary says it, and a run that had succeeded exits 1: nothing is lost unsaid."""
     import os
 
+    status = _STATUS
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
                 stream.flush()
-        except (OSError, ValueError):  # the reader left (EPIPE), or the stream was closed
+        except BrokenPipeError:  # the reader left
             pass
-    os._exit(_STATUS)
+        except OSError as e:
+            from a2acli.errors import cannot_write
+
+            said = cannot_write(e) if stream is sys.stdout else None
+            if said is not None:
+                os.write(2, f"error: {said.message} [{said.code}]\nhint: {said.hint}\n".encode())
+                status = status or int(said.exit_code)
+        except ValueError:  # the stream was closed
+            pass
+    os._exit(status)
 
 
 def _main() -> None:

@@ -219,6 +219,17 @@ def test_a_reader_gone_at_the_end_changes_nothing():
     assert out.returncode == 0 and out.stderr == ""
 
 
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_output_left_in_the_buffer_at_the_end_that_cannot_be_written_is_said():
+    with open("/dev/full", "w") as full:
+        out = _ending("a2a", "raise SystemExit(0)", stdout=full, stderr=subprocess.PIPE, text=True)
+    assert out.returncode == 1  # the run had succeeded; what it wrote did not
+    assert out.stderr.splitlines() == [
+        "error: cannot write the output: No space left on device [X_A2A_CANNOT_WRITE]",
+        "hint: free some space (or pick another place for the output: a file elsewhere, a pipe)",
+    ]
+
+
 def test_the_entry_point_as_a_command_ends_without_teardown():
     for argv in (["-m", "a2acli", "--version"], ["-m", "a2acli", "send", "--qqqqq"]):
         out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=60)
