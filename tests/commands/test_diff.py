@@ -334,6 +334,14 @@ def test_command_usage_errors_exit_2(cli, agent, command, says):
     assert says in result.stderr
 
 
+def test_a_usage_error_of_the_run_keeps_the_commands_own_hint(cli):
+    """No agent given: the run's own hint (how to give one), not one about the command after --."""
+    result = cli("diff", "--", "send", "hi")
+    assert result.exit_code == 2
+    assert "the command failed under 1.0: no agent given" in result.stderr
+    assert "hint: pass --url URL" in result.stderr, result.stderr
+
+
 def test_dumps_and_a_command_together_is_a_usage_error(cli, agent, tmp_path):
     result = cli("diff", str(tmp_path), "--", "tasks", "get", "t-1")
     assert result.exit_code == 2 and "not both" in result.stderr
