@@ -142,6 +142,22 @@ def index_entries(directory: Path) -> list[dict[str, Any]]:
     return entries
 
 
+def _label(label: str) -> str:
+    """The method an exchange's file name stands for: `message_send` is message/send (the file
+    name spells the method as sent, `/` as `_`), a V1 name or `card` as it is."""
+    from a2acli.wire.methods import V1_METHOD_NAMES
+
+    v0 = label.replace("_", "/")
+    return v0 if v0 in V1_METHOD_NAMES else label
+
+
+def _version(http: Path) -> str | None:
+    """The A2A version a request's head names (`A2A-Version`), for an exchange the index does not."""
+    _, headers = _read_head(http)
+    named = next((v for k, v in headers if k.lower() == "a2a-version"), None)
+    return named if named in ("1.0", "0.3") else None
+
+
 # said by diff, replay and mock alike: each reads dumps through load_dump
 _DUMP_HINT = "a dump is a directory that --dump DIR wrote (`a2a diff` also takes a command after --)"
 
@@ -159,7 +175,14 @@ def load_dump(directory: str | Path) -> Dump:
         stem = http.name[: -len(".request.http")]
         if stem not in seen:
             num, _, label = stem.partition("-")
-            entries.append({"files": stem, "seq": int(num) if num.isdigit() else 0, "method": label})
+            entries.append(
+                {
+                    "files": stem,
+                    "seq": int(num) if num.isdigit() else 0,
+                    "method": _label(label),
+                    "version": _version(http),
+                }
+            )
     if not entries:
         raise UsageError(
             f"{d} is not a dump (no index.jsonl, no *.request.http)",

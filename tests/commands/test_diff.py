@@ -249,6 +249,23 @@ def test_a_directory_that_is_not_a_dump_exits_2(cli, tmp_path):
     assert as_json(result)["error"]["code"] == "A2ACLI_ERR_USAGE" and "is not a dump" in as_json(result)["error"]["message"]
 
 
+def test_a_dump_without_its_index_reads_the_method_and_version_from_its_files(cli, dumps):
+    """A dump whose index.jsonl is gone is read from its files (`002-message_send` is message/send,
+    the version its A2A-Version header): the same call under both versions, not two calls on one
+    side each; the mock serves it too."""
+    for d in dumps:
+        (d / "index.jsonl").unlink()
+    result = cli("diff", *map(str, dumps), "-o", "json")
+    assert result.exit_code == 0, result.stdout
+    doc = as_json(result)
+    assert [(e["method"], e["left"], e["right"]) for e in doc["exchanges"]] == [
+        ("card", "001-card", "001-card"), ("SendMessage", "002-SendMessage", "002-message_send")]
+    assert doc["right"]["version"] == "0.3"
+    mock = cli("mock", str(dumps[1]), "--timeout", "0.1")
+    assert mock.exit_code == 0 and "not an A2A method call" not in mock.stderr, mock.stderr
+    assert "SendMessage under 0.3 over JSON-RPC" in mock.stderr
+
+
 # -- one command, both versions ----------------------------------------------------------------------
 
 
