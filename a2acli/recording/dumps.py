@@ -42,6 +42,8 @@ class DumpedExchange:
     # the `.response.body` file as it stands when it differs from response_body: the answer's bytes
     # as they crossed the wire, gzip or deflate as its head says (response_body: inflated)
     response_wire: bytes | None = None
+    # files the dump wrote for this exchange that are not there (`002-message_send.response.body`)
+    missing: tuple[str, ...] = ()
 
     @property
     def wire_body(self) -> bytes:
@@ -197,6 +199,9 @@ def load_dump(directory: str | Path) -> Dump:
             p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json"))
         )
         body, wire = response_body(d / f"{stem}.response.body", response_headers)
+        answered = status_line is not None or e.get("status") is not None  # the index saw an answer
+        expected = ["request.http", "request.body", *(["response.http", "response.body"] if answered else [])]
+        missing = tuple(f"{stem}.{name}" for name in expected if not (d / f"{stem}.{name}").is_file())
         exchanges.append(
             DumpedExchange(
                 seq=int(e.get("seq") or 0),
@@ -214,6 +219,7 @@ def load_dump(directory: str | Path) -> Dump:
                 error=e.get("error"),
                 request_id=e.get("requestId"),
                 response_wire=wire,
+                missing=missing,
             )
         )
     return Dump(str(d), tuple(exchanges))

@@ -266,6 +266,17 @@ def test_a_dump_without_its_index_reads_the_method_and_version_from_its_files(cl
     assert "SendMessage under 0.3 over JSON-RPC" in mock.stderr
 
 
+@pytest.mark.parametrize("gone", ["response.body", "response.http", "request.body"])
+def test_a_file_missing_from_a_dump_is_said(cli, dumps, gone):
+    """A file the dump wrote and that is gone is no empty answer: a note names it (text and -o json)."""
+    (dumps[1] / f"002-message_send.{gone}").unlink()
+    result = cli("diff", *map(str, dumps))
+    assert result.exit_code == 1
+    assert f"note: right 002-message_send: 002-message_send.{gone} is missing from the dump" in result.stderr
+    doc = as_json(cli("diff", *map(str, dumps), "-o", "json"))
+    assert f"right 002-message_send: 002-message_send.{gone} is missing from the dump" in doc["notes"]
+
+
 # -- one command, both versions ----------------------------------------------------------------------
 
 
