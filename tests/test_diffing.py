@@ -123,7 +123,7 @@ def test_load_dump_reads_index_files_and_heads(tmp_path):
 def test_load_dump_without_index_still_reads_the_files(tmp_path):
     write_dump(tmp_path, "003-tasks_get", index=False)
     (ex,) = diffing.load_dump(tmp_path).exchanges
-    assert ex.seq == 3 and ex.label == "tasks_get"
+    assert ex.seq == 3 and ex.label == "tasks/get" and ex.method == "GetTask"  # the file name spells `/` as `_`
 
 
 def test_load_dump_rejects_what_is_not_a_dump(tmp_path):

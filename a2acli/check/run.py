@@ -16,7 +16,12 @@ def read_card(source: str | None, opts: CallOptions) -> tuple[Any, str | None]:
     from a2acli.wire import envelope
 
     if source == "-":
-        return envelope.loads(sys.stdin.buffer.read(), what="the card on stdin"), None
+        from a2acli.errors import A2acliError, CardInvalidError
+
+        try:
+            return envelope.loads(sys.stdin.buffer.read(), what="card on stdin"), None
+        except A2acliError as e:  # as a card file that is no JSON (transport.card.fetch_card)
+            raise CardInvalidError(e.message, hint="pipe an Agent Card's JSON to stdin") from None
     from a2acli.check.checks import _call
 
     with _call(opts._replace(url=source or opts.url, version_auto=False)) as call:

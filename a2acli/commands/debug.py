@@ -217,11 +217,15 @@ def _run_both(
         base = Path(save) if save else Path(tmp)
         dumps: list[Any] = []
         runs: list[dict[str, Any]] = []
+        hints: list[str | None] = []  # each run's own hint, for a usage error (no agent given…)
         for (label, side_opts), name in zip(sides, transports or ("v1", "v0"), strict=True):
             directory = base / name
             if save and directory.exists() and any(directory.iterdir()):
                 raise UsageError(f"{directory} already holds files", hint="--save wants a new or empty directory")
-            code, error = _run_side(invocation, side_opts._replace(dump=str(directory), output="json", offline=False))
+            code, error, hint = _run_side(
+                invocation, side_opts._replace(dump=str(directory), output="json", offline=False)
+            )
+            hints.append(hint)
             runs.append({**label, "exit": code, "error": error, "dump": str(directory) if save else None})
             if code == 130:
                 from a2acli.errors import Interrupted
@@ -238,7 +242,7 @@ def _run_both(
             where = f"over {first['transport']}" if transports else "under 1.0"
             raise UsageError(
                 f"the command failed {where}: {first['error']}",
-                hint="check the command after --; `a2a <command> --help`",
+                hint=hints[0] or "check the command after --; `a2a <command> --help`",
             )
         answered = any(e.status_line for d in dumps for e in d.exchanges)
         if not answered and first["exit"] and second["exit"]:
@@ -354,8 +358,9 @@ def _capture(argv: list[str]) -> Any:
     return seen[0]
 
 
-def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None]:
-    """One run of the invocation, its output discarded (the dump is what is compared)."""
+def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None, str | None]:
+    """One run of the invocation, its output discarded (the dump is what is compared): its exit
+    code, and the message and hint of its error."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
@@ -364,7 +369,9 @@ def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None]:
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
         code = invocation.run(opts)
     found = LAST.get("error")
-    return code, (found.message if found is not None and code else None)
+    if found is None or not code:
+        return code, None, None
+    return code, found.message, found.hint
 
 
 def _failure(code: int, message: str) -> Any:

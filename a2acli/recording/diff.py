@@ -228,6 +228,8 @@ def compare(
     patterns = [_glob(p) for p in ignore]
     pairs = _pairs(left, right)
     report = Report(left, right, [], raw, keep_ids, notes, card)
+    for name, dump in (("left", left), ("right", right)):  # a file gone is no empty answer: said
+        notes += [f"{name} {ex.stem}: {f} is missing from the dump" for ex in dump.exchanges for f in ex.missing]
     for ea, eb in pairs:
         method = (ea or eb).method  # type: ignore[union-attr]
         xd = ExchangeDiff(method, ea, eb, aside=CARD_ASIDE if method == "card" and not card else "")

@@ -42,6 +42,8 @@ class DumpedExchange:
     # the `.response.body` file as it stands when it differs from response_body: the answer's bytes
     # as they crossed the wire, gzip or deflate as its head says (response_body: inflated)
     response_wire: bytes | None = None
+    # files the dump wrote for this exchange that are not there (`002-message_send.response.body`)
+    missing: tuple[str, ...] = ()
 
     @property
     def wire_body(self) -> bytes:
@@ -142,6 +144,22 @@ def index_entries(directory: Path) -> list[dict[str, Any]]:
     return entries
 
 
+def _label(label: str) -> str:
+    """The method an exchange's file name stands for: `message_send` is message/send (the file
+    name spells the method as sent, `/` as `_`), a V1 name or `card` as it is."""
+    from a2acli.wire.methods import V1_METHOD_NAMES
+
+    v0 = label.replace("_", "/")
+    return v0 if v0 in V1_METHOD_NAMES else label
+
+
+def _version(http: Path) -> str | None:
+    """The A2A version a request's head names (`A2A-Version`), for an exchange the index does not."""
+    _, headers = _read_head(http)
+    named = next((v for k, v in headers if k.lower() == "a2a-version"), None)
+    return named if named in ("1.0", "0.3") else None
+
+
 # said by diff, replay and mock alike: each reads dumps through load_dump
 _DUMP_HINT = "a dump is a directory that --dump DIR wrote (`a2a diff` also takes a command after --)"
 
@@ -159,7 +177,14 @@ def load_dump(directory: str | Path) -> Dump:
         stem = http.name[: -len(".request.http")]
         if stem not in seen:
             num, _, label = stem.partition("-")
-            entries.append({"files": stem, "seq": int(num) if num.isdigit() else 0, "method": label})
+            entries.append(
+                {
+                    "files": stem,
+                    "seq": int(num) if num.isdigit() else 0,
+                    "method": _label(label),
+                    "version": _version(http),
+                }
+            )
     if not entries:
         raise UsageError(
             f"{d} is not a dump (no index.jsonl, no *.request.http)",
@@ -174,6 +199,9 @@ def load_dump(directory: str | Path) -> Dump:
             p.read_text(encoding="utf-8", errors="replace").rstrip("\n") for p in sorted(d.glob(f"{stem}.event-*.json"))
         )
         body, wire = response_body(d / f"{stem}.response.body", response_headers)
+        answered = status_line is not None or e.get("status") is not None  # the index saw an answer
+        expected = ["request.http", "request.body", *(["response.http", "response.body"] if answered else [])]
+        missing = tuple(f"{stem}.{name}" for name in expected if not (d / f"{stem}.{name}").is_file())
         exchanges.append(
             DumpedExchange(
                 seq=int(e.get("seq") or 0),
@@ -191,6 +219,7 @@ def load_dump(directory: str | Path) -> Dump:
                 error=e.get("error"),
                 request_id=e.get("requestId"),
                 response_wire=wire,
+                missing=missing,
             )
         )
     return Dump(str(d), tuple(exchanges))

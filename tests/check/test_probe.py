@@ -251,6 +251,18 @@ def test_a_card_file_is_validated_offline(cli, tmp_path, respx_mock):
     assert "missing required field 'description'" in broken.stdout
 
 
+
+@pytest.mark.parametrize(("stdin", "says"), [("", "the card on stdin is empty"), ("{bad", "the card on stdin is not JSON")])
+def test_a_card_on_stdin_that_is_no_json_is_an_invalid_card(cli, stdin, says):
+    """Like a card file that is no JSON: A2ACLI_ERR_CARD_INVALID, said once, with a hint about the
+    input (not about --url: no agent was called)."""
+    result = cli("check", "card", "-", "-o", "json", input=stdin)
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "A2ACLI_ERR_CARD_INVALID"
+    assert error["message"].startswith(says) and "the the" not in error["message"]
+    assert "--url" not in error["hint"] and "stdin" in error["hint"]
+
 @pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_conformance_is_an_alias(cli, tmp_path):
     path = tmp_path / "card.json"

@@ -249,6 +249,34 @@ def test_a_directory_that_is_not_a_dump_exits_2(cli, tmp_path):
     assert as_json(result)["error"]["code"] == "A2ACLI_ERR_USAGE" and "is not a dump" in as_json(result)["error"]["message"]
 
 
+def test_a_dump_without_its_index_reads_the_method_and_version_from_its_files(cli, dumps):
+    """A dump whose index.jsonl is gone is read from its files (`002-message_send` is message/send,
+    the version its A2A-Version header): the same call under both versions, not two calls on one
+    side each; the mock serves it too."""
+    for d in dumps:
+        (d / "index.jsonl").unlink()
+    result = cli("diff", *map(str, dumps), "-o", "json")
+    assert result.exit_code == 0, result.stdout
+    doc = as_json(result)
+    assert [(e["method"], e["left"], e["right"]) for e in doc["exchanges"]] == [
+        ("card", "001-card", "001-card"), ("SendMessage", "002-SendMessage", "002-message_send")]
+    assert doc["right"]["version"] == "0.3"
+    mock = cli("mock", str(dumps[1]), "--timeout", "0.1")
+    assert mock.exit_code == 0 and "not an A2A method call" not in mock.stderr, mock.stderr
+    assert "SendMessage under 0.3 over JSON-RPC" in mock.stderr
+
+
+@pytest.mark.parametrize("gone", ["response.body", "response.http", "request.body"])
+def test_a_file_missing_from_a_dump_is_said(cli, dumps, gone):
+    """A file the dump wrote and that is gone is no empty answer: a note names it (text and -o json)."""
+    (dumps[1] / f"002-message_send.{gone}").unlink()
+    result = cli("diff", *map(str, dumps))
+    assert result.exit_code == 1
+    assert f"note: right 002-message_send: 002-message_send.{gone} is missing from the dump" in result.stderr
+    doc = as_json(cli("diff", *map(str, dumps), "-o", "json"))
+    assert f"right 002-message_send: 002-message_send.{gone} is missing from the dump" in doc["notes"]
+
+
 # -- one command, both versions ----------------------------------------------------------------------
 
 
@@ -332,6 +360,14 @@ def test_command_usage_errors_exit_2(cli, agent, command, says):
     result = cli("diff", "-u", AGENT, "--", *command)
     assert result.exit_code == 2, result.stderr
     assert says in result.stderr
+
+
+def test_a_usage_error_of_the_run_keeps_the_commands_own_hint(cli):
+    """No agent given: the run's own hint (how to give one), not one about the command after --."""
+    result = cli("diff", "--", "send", "hi")
+    assert result.exit_code == 2
+    assert "the command failed under 1.0: no agent given" in result.stderr
+    assert "hint: pass --url URL" in result.stderr, result.stderr
 
 
 def test_dumps_and_a_command_together_is_a_usage_error(cli, agent, tmp_path):
