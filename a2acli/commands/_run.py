@@ -68,8 +68,8 @@ def boundary(inv: Any = None) -> Iterator[None]:
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
         raise _interrupted(scope.error_output()) from None
-    except BrokenPipeError:
-        raise typer.Exit(0) from None
+    except BrokenPipeError:  # the reader left: nothing more to say; a verdict stands (diff, replay, check)
+        raise typer.Exit(scope.verdict or 0) from None
     except Exception as e:  # a bug: say so plainly, trace only with --debug
         said = cannot_write(e)  # (not a bug: the disk is full, the device failed)
         if said is not None:

@@ -118,7 +118,11 @@ def check(
 
         refuse_held_dump(opts.dump, opts.dump_append)
         held, opts = held_exchanges(opts.dump), opts._replace(dump_append=True)
-    code = run_check(
+    from a2acli.commands.invocation import invocation
+
+    inv = invocation(ctx)
+    inv.verdict = 1  # rows are written as the checks run: a check cut short by a reader that left is no pass
+    code = inv.verdict = run_check(
         list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook
     )
     if opts.dump and (written := held_exchanges(opts.dump) - held):

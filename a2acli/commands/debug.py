@@ -172,9 +172,10 @@ def diff(
         left, right = (diffing.load_dump(p) for p in items)
         runs = []
     report = diffing.compare(left, right, raw=raw, keep_ids=keep_ids, ignore=ignore or (), card=card)
+    verdict = invocation(ctx).verdict = 0 if report.equal else 1
     _render(report, out, context=context, runs=runs, verbose=verbose)
     out.note(report.verdict(), always=True)
-    raise typer.Exit(0 if report.equal else 1)
+    raise typer.Exit(verdict)
 
 
 diff.shared_options = (FORWARDED, "With a command, passes on to both runs the shared options")  # type: ignore[attr-defined]  # named at the end of its help

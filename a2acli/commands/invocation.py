@@ -39,6 +39,9 @@ class Invocation:
         self._mode: str | None = None
         self.refused: Exception | None = None  # a command line refused before parsing (bytes not UTF-8)
         self.capture: list[Any] | None = None  # `a2a diff -- CMD`: the entry point the command calls goes here, not run
+        # a command whose exit code is a verdict (diff, replay, check): that code, set before its
+        # report is written, so a reader that leaves early (`| head`) does not turn it into a pass
+        self.verdict: int | None = None
         self.add(given or {})
 
     def add(self, params: dict[str, Any]) -> Invocation:

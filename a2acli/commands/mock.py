@@ -191,8 +191,11 @@ def replay_command(
 
     run = replay.replay(recorded, opts._replace(url=agent_reference(to), endpoint=None), Presenter(out), save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
+    from a2acli.commands.invocation import invocation
+
+    verdict = invocation(ctx).verdict = 0 if report.equal and not run.failed else 1
     _render_replay(run, report, out, lines, verbose=opts.verbose)
-    raise typer.Exit(0 if report.equal and not run.failed else 1)
+    raise typer.Exit(verdict)
 
 
 def _render_replay(run: Any, report: Any, out: Any, lines: int, *, verbose: bool = False) -> None:

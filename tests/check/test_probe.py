@@ -252,6 +252,26 @@ def test_a_card_file_is_validated_offline(cli, tmp_path, respx_mock):
 
 
 
+@pytest.mark.parametrize("card_of", [lambda: {"name": "x"}, lambda: v1_card()])
+def test_a_check_whose_reader_leaves_early_is_no_pass(tmp_path, card_of):
+    """`a2a check … | head -3` under `set -o pipefail`: the rows are written as the checks run, so
+    a reader that has left cuts the check short, and a check cut short is not a pass (exit 1)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card_of()))
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        out = subprocess.run([sys.executable, "-m", "a2acli", "check", "card", str(path)], stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(w)
+    assert out.returncode == 1, out.stderr
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
+
+
 @pytest.mark.parametrize(("stdin", "says"), [("", "the card on stdin is empty"), ("{bad", "the card on stdin is not JSON")])
 def test_a_card_on_stdin_that_is_no_json_is_an_invalid_card(cli, stdin, says):
     """Like a card file that is no JSON: A2ACLI_ERR_CARD_INVALID, said once, with a hint about the

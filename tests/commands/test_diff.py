@@ -163,6 +163,26 @@ def test_a_real_difference_and_ignore(cli, agent, tmp_path):
     assert ignored["differences"] == [] and ignored["equal"] is True
 
 
+@pytest.mark.parametrize("users,verdict", [(("user-1", "user-2"), 1), (("user-1", "user-1"), 0)])
+def test_a_reader_that_leaves_early_does_not_turn_a_difference_into_a_pass(cli, agent, tmp_path, users, verdict):
+    """`a2a diff A B | head -1` under `set -o pipefail`: the pipe closes before the report is
+    written; the exit code is still the verdict."""
+    import os
+    import subprocess
+    import sys
+
+    a = make_dump(cli, agent, tmp_path / "a", "1.0", user=users[0])
+    b = make_dump(cli, agent, tmp_path / "b", "0.3", user=users[1])
+    r, w = os.pipe()
+    os.close(r)  # the reader has left before a2a writes
+    try:
+        out = subprocess.run([sys.executable, "-m", "a2acli", "diff", str(a), str(b), "-v"], stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(w)
+    assert out.returncode == verdict, out.stderr
+    assert "Traceback" not in out.stderr and "internal error" not in out.stderr
+
+
 def test_raw_compares_the_bodies_as_sent(cli, dumps):
     result = cli("diff", *map(str, dumps), "--raw", "-o", "json")
     assert result.exit_code == 1
