@@ -28,15 +28,20 @@ def clean_environment() -> None:
     os.environ["A2ACLI_GLOBAL_CONFIG"] = str(ROOT / "docs" / ".no-such-config.toml")
 
 
+def _unescape(text: str) -> str:
+    """Help as --help shows it: rich reads `\\[` as a literal `[` (a lowercase `[...]` would be a tag)."""
+    return str(text).replace("\\[", "[")
+
+
 def _cell(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+    return " ".join(_unescape(text).split()).replace("|", "\\|")
 
 
 def _help_markdown(text: str) -> str:
     """Docstring to Markdown: indented paragraphs (examples) become one ```sh block each run."""
     out: list[str] = []
     code: list[str] = []
-    for para in re.split(r"\n\s*\n", text.strip()):
+    for para in re.split(r"\n\s*\n", _unescape(text).strip()):
         lines = para.split("\n")
         if all(line.startswith("  ") for line in lines):
             code += [line.strip() for line in lines]

@@ -315,6 +315,22 @@ def test_a_status_with_no_a2a_error_is_an_http_error_over_rest_and_grpc(cli, res
     assert (over_grpc.code, over_grpc.wire_code) == ("X_A2A_HTTP_ERROR", "UNIMPLEMENTED")
 
 
+def test_an_http_json_5xx_hint_can_be_followed(cli, respx_mock):
+    """A server that is no agent (python -m http.server answers a POST 501 with an HTML page) is
+    asked about, as a 404 or 405 is; a 5xx without an X-Request-ID is not told to quote one."""
+    _rest_card(respx_mock)
+    respx_mock.post(f"{REST}/message:send").respond(501, html="<html>Unsupported method</html>")
+    err = envelope(cli("send", "hi", "-u", AGENT, "-o", "json"))
+    assert (err["code"], err["a2aCode"]) == ("X_A2A_HTTP_ERROR", 501)
+    assert "the agent probably does not implement SendMessage (POST /message:send)" in err["hint"]  # the card's endpoint
+    respx_mock.get(f"{REST}/tasks/t-1").respond(503, text="down")
+    err = envelope(cli("tasks", "get", "t-1", "-u", AGENT, "-o", "json"))
+    assert err["a2aCode"] == 503 and "X-Request-ID" not in err["hint"] and "retry later" in err["hint"]
+    respx_mock.get(f"{REST}/tasks/t-2").respond(503, text="down", headers={"X-Request-ID": "r-9"})
+    err = envelope(cli("tasks", "get", "t-2", "-u", AGENT, "-o", "json"))
+    assert "quote the X-Request-ID r-9" in err["hint"]
+
+
 # -- OUT_003: an error that ends a stream is one compact line after the events -------------------------
 
 

@@ -190,7 +190,7 @@ def card_catalog(
     name: Annotated[
         str | None,
         typer.Argument(
-            help="A named catalog ([catalogs] in the config, `a2a config set catalog.NAME URL`); default: --catalog.",
+            help="A named catalog (\\[catalogs] in the config, `a2a config set catalog.NAME URL`); default: --catalog.",
             show_default=False,
             metavar="[CATALOG]",
             autocompletion=complete_catalogs,

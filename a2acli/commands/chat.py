@@ -137,21 +137,20 @@ def chat(
     Each line is one SendMessage; the context, and the task while it waits for input or
     authentication, carry over to the next turn.
 
-    At a terminal: a banner names the agent; type after `you> ` with line editing and history
-    (kept in $XDG_STATE_HOME/a2acli/chat_history, or A2ACLI_CHAT_HISTORY; empty: none). Each answer
-    is the agent's text, with the task's state when it is not completed. Slash commands stay
-    here: /help, /task (the context and task ids), /new (a new context), /data JSON (a data
-    part), /skill NAME [key=value|key:=JSON …] (a skill's data part, as `send --skill -f`),
-    /quit (or Ctrl-D); //text sends a line starting with /. Ctrl-C stops the current turn (the task goes on at the
-    agent, and how to pick it up is said) or clears the line; an error is said and the session
-    goes on. A task that asks for authentication (auth-required): the credential its Agent Card's
-    scheme takes (an API key, a bearer token) is read without echo and sent with your next line
-    only, never stored.
+    At a terminal: a banner names the agent; type after `you> ` with line editing and history (kept
+    in $XDG_STATE_HOME/a2acli/chat_history, or A2ACLI_CHAT_HISTORY; empty: none). Each answer is the
+    agent's text, with the task's state when it is not completed. Slash commands stay here: /help,
+    /task (the context and task ids), /new (a new context), /data JSON (a data part), /skill NAME
+    \\[key=value|key:=JSON …] (a skill's data part, as `send --skill -f`), /quit (or Ctrl-D); //text
+    sends a line starting with /. Ctrl-C stops the current turn (the task goes on at the agent, and
+    how to pick it up is said) or clears the line; an error is said and the session goes on. A task
+    that asks for authentication (auth-required): the credential its Agent Card's scheme takes (an
+    API key, a bearer token) is read without echo and sent with your next line only, never stored.
 
-    Not at a terminal (stdin or stdout is a pipe): no prompt, each line of stdin is one turn
-    (slash commands work as at a terminal), the output is what `send` prints (or one JSON document per turn, a line
-    each, under -o json), the first error ends the session with its exit code, and a task that
-    asks for authentication ends it (exit 0) with the command that continues it.
+    Not at a terminal (stdin or stdout is a pipe): no prompt, each line of stdin is one turn (slash
+    commands work as at a terminal), the output is what `send` prints (or one JSON document per
+    turn, a line each, under -o json), the first error ends the session with its exit code, and a
+    task that asks for authentication ends it (exit 0) with the command that continues it.
 
     Examples:
 

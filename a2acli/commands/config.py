@@ -100,7 +100,7 @@ def config_show(
     The sources, highest first: a flag, an environment variable, the local file (--config FILE,
     else the nearest .env or .a2acli.toml from the working directory up, $HOME excluded), the global
     config file, the built-in default. Within a file: a profile named by --profile/A2ACLI_PROFILE,
-    the agent scope matching the agent ([agents."https://…"]), the default profile, the top level.
+    the agent scope matching the agent (\\[agents."https://…"]), the default profile, the top level.
     A value from a file is shown with the file and its section. Secrets are masked (****cret).
     Flags given here or before the subcommand count, as on any other command, so this shows exactly
     what a call with the same flags would use.

@@ -183,6 +183,22 @@ def test_expect_state_gates_ci(cli, agent):
     assert bad.exit_code == 2 and "unknown task state" in bad.stderr
 
 
+def test_expect_state_on_a_task_still_running_says_it_has_not_ended(cli, agent):
+    """--async (or tasks get without --wait) answers before the task ends: exit 6 all the same, but
+    not "ended submitted", and the hint says how to wait for the end rather than to drop the gate."""
+    agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": "TASK_STATE_SUBMITTED"})}))
+    result = cli("send", "hi", "-u", AGENT, "--async", "--expect-state", "completed")
+    assert result.exit_code == 6
+    assert "ended submitted" not in result.stderr and "task t-1 is submitted, not ended: expected completed" in result.stderr
+    assert "--async returns before the task ends" in result.stderr
+    assert f"a2a tasks get t-1 --wait --expect-state completed -u {AGENT}" in result.stderr
+    agent.post(RPC).respond(json=rpc_result(dict(V1_TASK, status={"state": "TASK_STATE_WORKING"})))
+    result = cli("tasks", "get", "t-1", "-u", AGENT, "--expect-state", "completed,failed")
+    assert result.exit_code == 6
+    assert "task t-1 is working, not ended: expected completed, failed" in result.stderr
+    assert f"a2a tasks get t-1 --wait --expect-state completed,failed -u {AGENT}" in result.stderr
+
+
 def test_idempotency_header_follows_the_dialect(cli, agent):
     route = agent.post(RPC).respond(json=rpc_result({"task": V1_TASK}))
     cli("send", "hi", "-u", AGENT, "--idempotency-key", "k-1")

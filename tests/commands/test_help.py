@@ -256,6 +256,24 @@ def test_at_80_columns_no_help_is_wider_cut_or_split(help_at_80):
     assert not problems, "\n".join(problems)
 
 
+def test_no_help_text_is_lost_as_rich_markup(help_at_80):
+    """Help is rendered by rich: a lowercase `[...]` in it (a TOML table, `[key=value|…]`) is read
+    as a style tag and vanishes from --help, unless escaped (`\\[`)."""
+    from rich.markup import RE_TAGS
+
+    lost = [
+        f"{path or 'a2a'}: {m.group(0)}"
+        for path, page in help_at_80.items()
+        for source in page["sources"]
+        for m in RE_TAGS.finditer(source)
+        if not m.group(2)  # not escaped
+    ]
+    assert not lost, "\n".join(lost)
+    assert "/skill NAME [key=value|key:=JSON …]" in flat(help_at_80["chat"]["text"])
+    assert '([agents."https://…"])' in flat(help_at_80["config show"]["text"])
+    assert "([catalogs] in the config" in flat(help_at_80["card catalog"]["text"])
+
+
 def test_help_options_explains_every_shared_option_at_80_columns():
     from a2acli.commands.invocation import ARGS as COMMON
 

@@ -91,9 +91,17 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
             )
         )
     if expect and state not in expect:
-        want = ", ".join(sorted(state_text(s) for s in expect))
-        raise UnexpectedStateError(
-            f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state"
+        labels = sorted(state_text(s) for s in expect)
+        want = ", ".join(labels)
+        if settled(state):
+            raise UnexpectedStateError(
+                f"task {t['id']} ended {label}, expected {want}", hint="drop --expect-state to accept any end state"
+            )
+        wait = f"a2a tasks get {_q(t['id'])} --wait --expect-state {_q(','.join(labels))}{conn_flags(call.opts)}"
+        raise UnexpectedStateError(  # an answer given before the task ended (--async, tasks get without --wait)
+            f"task {t['id']} is {label}, not ended: expected {want}",
+            hint=("--async returns before the task ends (--follow waits for it); " if not waited else "")
+            + f"wait for its end and check it with: {wait}",
         )
 
 

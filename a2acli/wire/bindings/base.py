@@ -199,6 +199,13 @@ def a2a_error(
     )
 
 
+def fault_hint(request_id: str | None) -> str:
+    """The hint of a server fault: the X-Request-ID to quote, when the answer gave one."""
+    return "the agent failed; retry later" + (
+        f", or quote the X-Request-ID {request_id} to its operator" if request_id else ""
+    )
+
+
 def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: str = "--endpoint") -> A2acliError:
     """A non-2xx answer that carries no A2A error. Bindings first try to read one out of it."""
     status = answer.status or 0
@@ -223,7 +230,7 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
             request_id=rid,
             wire_code=code,
         )
-    if status in (404, 405):
+    if status in (404, 405, 501):  # 501 Not Implemented: the server does not do this verb here (http.server)
         missing = HttpError(
             f"{what} answered {detail} for {answer.url}",
             hint=f"check --url / {endpoint_flag}: is this the agent's endpoint for this binding (--transport)?",
@@ -232,11 +239,7 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
         )
         missing.doubts_endpoint = True
         return missing
-    hint = (
-        "the agent failed; retry later or quote the X-Request-ID to its operator"
-        if status >= 500
-        else "see --debug for the full exchange"
-    )
+    hint = fault_hint(rid) if status >= 500 else "see --debug for the full exchange"
     msg = f"{what} answered {detail}"
     if snippet and not snippet.startswith("<"):
         msg += f": {snippet}"

@@ -28,6 +28,7 @@ from a2acli.wire.bindings.base import (
     Warn,
     a2a_error,
     error_text,
+    fault_hint,
     http_status_error,
     json_body,
     stream_error,
@@ -356,7 +357,6 @@ def _error_info_reason(details: list[Any]) -> str | None:
     )
 
 
-_FAULT = "the agent failed; retry later or quote the X-Request-ID to its operator"
 _GRPC_UNSERVED = (
     "the agent does not serve this call over gRPC under this version: try --a2a-version or another --transport"
 )
@@ -382,10 +382,16 @@ def _unnamed_status_error(
     elif answer.content_type == "application/grpc":
         name = wire_code if isinstance(wire_code, str) and wire_code else "UNKNOWN"
         said = f"the agent answered gRPC {name}"
-        hint = _GRPC_UNSERVED if name == "UNIMPLEMENTED" else _FAULT if http >= 500 else "see the exchange with --debug"
+        hint = (
+            _GRPC_UNSERVED
+            if name == "UNIMPLEMENTED"
+            else fault_hint(answer.request_id)
+            if http >= 500
+            else "see the exchange with --debug"
+        )
     else:
         said = f"the agent answered HTTP {http}{word}"
-        hint = _FAULT if http >= 500 else "see the exchange with --debug"
+        hint = fault_hint(answer.request_id) if http >= 500 else "see the exchange with --debug"
     return HttpError(
         f"{said}: {status['message']}" + (f" [{reason}]" if reason else ""),
         hint=hint,
