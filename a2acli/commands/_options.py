@@ -369,6 +369,7 @@ def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> Ca
         bearer=bearer,
         oauth=tuple(sorted(res.auth.items())),
         oauth_home=_oauth_home(res),
+        credential_homes=_credential_homes(res),
         no_timeout=parsed["timeout"] is None
         and res.sources["timeout"] != "default"
         and v.get("timeout") not in (None, ""),
@@ -409,6 +410,17 @@ def _oauth_home(res: Any) -> str | None:
     from a2acli.net import agent_reference
 
     return agent_reference(res.auth_home)
+
+
+def _credential_homes(res: Any) -> tuple[tuple[str, str | None, str], ...]:
+    """The credentials a config section keeps, each with its section's agent read as --url reads
+    it (a bare host: https://), and its source."""
+    from a2acli.net import agent_reference
+
+    return tuple(
+        (name, agent_reference(home) if home else None, res.sources[name])
+        for name, home in res.credential_homes.items()
+    )
 
 
 def _as_v1(value: str | None) -> bool:

@@ -73,6 +73,7 @@ class SessionCredentials:
         self._origin_said = False
         self._insecure_said = False
         self._scope: bool | None = None  # whether the profile's OAuth2 token may go to this agent (oauth_in_scope)
+        self._kept: dict[str, bool] = {}  # whether a credential a config section keeps may go here (kept_for_here)
 
     @property
     def opts(self) -> Any:
@@ -106,17 +107,17 @@ class SessionCredentials:
         opts = self.opts
         creds = Credentials()
         sent: set[str] = set()
-        if opts.api_key and self.accepts("api-key"):
+        if opts.api_key and self.accepts("api-key") and self.kept_for_here("api-key"):
             where, name = api_key_placement(self.host.target.card)
             if where != "query":
                 _check_card_header(name, where)
             {"header": creds.headers, "query": creds.params, "cookie": creds.cookies}[where][name] = opts.api_key
             self.host.redactor.add(**({"query": name} if where == "query" else {"header": name}))
             sent.add("api-key")
-        if opts.bearer and self.accepts("bearer"):
+        if opts.bearer and self.accepts("bearer") and self.kept_for_here("bearer"):
             creds.headers["Authorization"] = f"Bearer {opts.bearer}"
             sent.add("bearer")
-        elif opts.basic and self.accepts("basic"):
+        elif opts.basic and self.accepts("basic") and self.kept_for_here("basic"):
             import base64
 
             encoded = base64.b64encode(str(opts.basic).encode()).decode()
@@ -149,6 +150,52 @@ class SessionCredentials:
             )
             self.host.sink.emit(Warn(f"{FLAG_NAMES[credential]} not sent: {why}; -H '{header}' sends it anyway"))
         return False
+
+    def kept_for_here(self, credential: str) -> bool:
+        """Whether `credential` (api-key, bearer, basic) may go to this call's agent. A flag's or
+        the environment's goes to the agent the command names, an agent scope's to its agent; one
+        that a config section keeps (a profile's, a file's) goes only to that section's agent (its
+        url: the same reference, or the same origin). Elsewhere it is withheld, said once with how
+        to send it deliberately (CLI.md: a profile's credential to that profile's agent)."""
+        if credential not in self._kept:
+            kept = next((row for row in self.opts.credential_homes if row[0] == credential), None)
+            self._kept[credential] = kept is None or self._home_here(kept[1])
+            if not self._kept[credential]:
+                assert kept is not None
+                self.host.sink.emit(Warn(self._kept_elsewhere(credential, kept[1], kept[2])))
+        return self._kept[credential]
+
+    def _home_here(self, home: str | None) -> bool:
+        from a2acli import auth
+
+        if home is None:
+            return False
+        opts, target = self.opts, self.host.target
+        given = target.located.reference if target.located is not None else opts.url
+        if not opts.endpoint and home == given:
+            return True  # the section's own agent (a catalog entry or a card file as well as a URL)
+        here = auth.audience(opts.endpoint or opts.url)
+        return here is not None and here == auth.audience(home)
+
+    def _kept_elsewhere(self, credential: str, home: str | None, source: str) -> str:
+        import shlex
+
+        from a2acli import auth
+
+        opts = self.opts
+        agent = opts.endpoint or opts.url or "?"
+        here = auth.audience(agent) or agent
+        whose = f"it is for {auth.audience(home) or home}" if home else "that section names no agent (no url)"
+        what = {"api-key": "API key", "bearer": "bearer token", "basic": "basic credentials"}[credential]
+        keep = (
+            f"a2a config set --profile {shlex.quote(source.split()[1])} url {shlex.quote(agent)}"
+            if source.startswith("profile ")
+            else "name that agent (url) beside it in that file"
+        )
+        return (
+            f"the {what} from {source} is not sent to {here}: {whose}; "
+            f"to send it there deliberately, pass {FLAG_NAMES[credential]}, or make it that section's agent: {keep}"
+        )
 
     def oauth_in_scope(self) -> bool:
         """Whether the profile's OAuth2 token may go to this call's agent (issue 35): a token goes

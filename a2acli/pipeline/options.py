@@ -33,6 +33,9 @@ class CallOptions(NamedTuple):
     oauth_home: str | None = (
         None  # the agent that [auth] table is for (its section's url, as read): where its token goes
     )
+    # api-key, bearer, basic that a config section keeps: (name, that section's agent as read or
+    # None, the source as `config show` names it); each goes to that agent only (SessionCredentials)
+    credential_homes: tuple[tuple[str, str | None, str], ...] = ()
     timeout: float | None = None
     no_timeout: bool = False  # --timeout 0 (any source): no bound at all, not even a unary call's default
     max_body: int = MAX_BODY_BYTES  # --max-body: bytes of one answer, one stream event, one input file

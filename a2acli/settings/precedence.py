@@ -186,6 +186,9 @@ class Resolved(NamedTuple):
     auth_home: str | None = (
         None  # the agent of the section whose [auth] table applies: its url (an agent scope's: the agent it matched)
     )
+    # api-key, bearer, basic kept in a file section that is no agent scope: the agent of that
+    # section (its url, else its endpoint; None when it names none), where the credential may go
+    credential_homes: dict[str, str | None] = {}  # noqa: RUF012  (read-only)
 
 
 def resolve(flags: dict[str, Any], profile: str | None = None, config: str | None = None) -> Resolved:
@@ -201,6 +204,7 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
         check_types(layer)
     values, sources, rank = _pick_values(flags, layers)
     headers, catalogs, auth, auth_home = _tables(layers, values, sources)
+    homes = _credential_homes(layers, rank)
     warnings += filter(None, (_exposed(f) for f in files))
     wheres = {layer.label: (str(layer.file.path), layer.section) for layer in layers if layer.file}
     return Resolved(
@@ -217,7 +221,28 @@ def resolve(flags: dict[str, Any], profile: str | None = None, config: str | Non
         wheres,
         tuple(catalogs.items()),
         auth_home,
+        homes,
     )
+
+
+KEPT_CREDENTIALS = ("api-key", "bearer", "basic")  # (OAuth2's [auth] table has its own home: _tables)
+
+
+def _credential_homes(layers: list[Layer], rank: dict[str, int]) -> dict[str, str | None]:
+    """For each credential that a file section keeps (not a flag's, not the environment's, not an
+    agent scope's, which applies only to its agent): the agent that section names, its url (else
+    its endpoint), None when it names none. The credential goes there only (CLI.md, credentials)."""
+    homes: dict[str, str | None] = {}
+    for name in KEPT_CREDENTIALS:
+        at = rank.get(name, 999)
+        if not 2 <= at < 999:
+            continue
+        layer = layers[at - 2]
+        if (layer.section or "").startswith("agents."):
+            continue
+        home = layer.values.get("url") or layer.values.get("endpoint")
+        homes[name] = str(home) if isinstance(home, str) and home else None
+    return homes
 
 
 def _check_profile(pname: str | None, files: list[ConfigFile]) -> None:

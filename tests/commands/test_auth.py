@@ -145,6 +145,7 @@ def test_basic(cli, cfg, respx_mock, how):
         env["A2ACLI_BASIC"] = "alice:pw-secret"
     else:
         assert cli("config", "set", "--profile", "p", "basic", "alice:pw-secret").exit_code == 0
+        assert cli("config", "set", "--profile", "p", "url", AGENT).exit_code == 0  # the agent it is kept for
         args += ["--profile", "p"]
     result = cli(*args, "--debug", env=env)
     assert result.exit_code == 0, result.stderr

@@ -124,6 +124,72 @@ def test_an_explicit_bearer_is_the_deliberate_way(cli, cfg, server):
         assert "not sent" not in result.stderr
 
 
+# -- a key, a bearer token, basic credentials kept in a profile: the profile's agent only ----------
+
+KEY_ONLY = {"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}}}
+KEPT = {
+    "api-key": ("kept-key-0123", "x-api-key", KEY_ONLY, "API key"),
+    "bearer": ("kept-bearer-0123", "authorization", BEARER_ONLY, "bearer token"),
+    "basic": ("alice:kept-pass-0123", "authorization", {"b": {"httpAuthSecurityScheme": {"scheme": "Basic"}}}, "basic credentials"),
+}
+
+
+@pytest.mark.spec("A2ACLI_AUTH_008")
+@pytest.mark.parametrize("kind", list(KEPT))
+def test_a_credential_kept_in_a_profile_goes_to_its_agent_and_not_to_another_origin(cli, cfg, kind):
+    value, header, schemes, what = KEPT[kind]
+    with hostile() as a, hostile() as b:
+        for agent in (a, b):
+            agent.card(v1_card(url=f"{agent.url}/rpc", securitySchemes=schemes))
+            agent.rpc(rpc_answer(TASK))
+        for key, v in (("url", a.url), (kind, value)):
+            assert cli("config", "set", "--profile", "p", key, v).exit_code == 0
+        assert cli("config", "use", "p").exit_code == 0
+        for how in (["-u", b.url], ["--endpoint", f"{b.url}/rpc"], ["--profile", "p", "-u", b.url]):
+            other = cli("tasks", "get", "t-1", *how, "-o", "json")
+            assert other.exit_code == 0, other.stderr
+            assert header not in b.to("/rpc")[-1].headers  # B never saw A's credential
+            assert other.stderr.count(f"the {what} from profile p (") == 1
+            assert f"is not sent to {b.url}: it is for {a.url}" in other.stderr
+            assert f"pass --{kind}" in other.stderr and f"a2a config set --profile p url {b.url}" in other.stderr
+        home = cli("tasks", "get", "t-1", "-o", "json")  # the profile's agent: A
+        assert home.exit_code == 0, home.stderr
+        assert header in a.to("/rpc")[-1].headers and "not sent" not in home.stderr
+        again = cli("tasks", "get", "t-1", "-u", f"{a.url}/", "-o", "json")  # the same origin, written another way
+        assert again.exit_code == 0 and "not sent" not in again.stderr and header in a.to("/rpc")[-1].headers
+        deliberate = cli("tasks", "get", "t-1", "-u", b.url, f"--{kind}", value)  # the flag is the deliberate way
+        assert deliberate.exit_code == 0 and header in b.to("/rpc")[-1].headers and "not sent" not in deliberate.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_008")
+def test_a_key_kept_in_a_profile_without_an_agent_is_sent_nowhere(cli, cfg):
+    with hostile() as b:
+        b.card(v1_card(url=f"{b.url}/rpc", securitySchemes=KEY_ONLY))
+        b.rpc(rpc_answer(TASK))
+        assert cli("config", "set", "--profile", "p", "api-key", "kept-key-0123").exit_code == 0
+        result = cli("--profile", "p", "tasks", "get", "t-1", "-u", b.url)
+        assert result.exit_code == 0, result.stderr
+        assert "x-api-key" not in b.to("/rpc")[0].headers
+        assert "that section names no agent (no url)" in result.stderr and f"a2a config set --profile p url {b.url}" in result.stderr
+
+
+@pytest.mark.spec("A2ACLI_AUTH_008")
+def test_a_key_from_the_environment_or_an_agent_scope_goes_where_the_command_says(cli, cfg, monkeypatch):
+    with hostile() as b:
+        b.card(v1_card(url=f"{b.url}/rpc", securitySchemes=KEY_ONLY))
+        b.rpc(rpc_answer(TASK))
+        monkeypatch.setenv("A2ACLI_API_KEY", "env-key-0123")  # the environment is the user's own, like a flag
+        assert cli("tasks", "get", "t-1", "-u", b.url).exit_code == 0
+        assert b.to("/rpc")[-1].headers["x-api-key"] == "env-key-0123"
+        monkeypatch.delenv("A2ACLI_API_KEY")
+        cfg.parent.mkdir(parents=True, exist_ok=True)
+        cfg.write_text(f'[agents."{b.url}"]\napi-key = "scoped-key-0123"\n')  # kept for B by name
+        cfg.chmod(0o600)
+        result = cli("tasks", "get", "t-1", "-u", b.url)
+        assert result.exit_code == 0 and "not sent" not in result.stderr, result.stderr
+        assert b.to("/rpc")[-1].headers["x-api-key"] == "scoped-key-0123"
+
+
 # -- the public card fetch carries no credential, whatever flag it came from ------------------------
 
 SECRET = "s3cret-value-42"
