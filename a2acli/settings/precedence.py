@@ -240,9 +240,20 @@ def _credential_homes(layers: list[Layer], rank: dict[str, int]) -> dict[str, st
         layer = layers[at - 2]
         if (layer.section or "").startswith("agents."):
             continue
-        home = layer.values.get("url") or layer.values.get("endpoint")
+        home = _agent_of(layer, ("url", "endpoint"))
         homes[name] = str(home) if isinstance(home, str) and home else None
     return homes
+
+
+def _agent_of(layer: Layer, names: tuple[str, ...]) -> Any:
+    """The agent a section names: the first of `names` it sets, under its name or its other one
+    (a `.env`'s A2ACLI_AGENT_CARD is `url`, A2ACLI_RPC_URL `endpoint`)."""
+    for name in names:
+        old = SETTINGS[name].old
+        value = layer.values.get(name) or (layer.values.get(old) if old else None)
+        if value:
+            return value
+    return None
 
 
 def _check_profile(pname: str | None, files: list[ConfigFile]) -> None:
@@ -301,7 +312,7 @@ def _tables(
             for k, v in auth.items():
                 values[f"auth.{k}"], sources[f"auth.{k}"] = v, layer.label
             scope = (layer.section or "").startswith("agents.")
-            home = (values.get("url") or values.get("endpoint")) if scope else layer.values.get("url")
+            home = (values.get("url") or values.get("endpoint")) if scope else _agent_of(layer, ("url",))
             break
     return headers, catalogs, auth, str(home) if isinstance(home, str) and home else None
 

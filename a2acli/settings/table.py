@@ -53,7 +53,7 @@ OPTIONS: dict[str, Setting] = {
     for s in (
         Setting(
             "url",
-            "The agent, by its Agent Card: an origin or host[:port] (http:// when no scheme is given; the card is looked up at /.well-known/agent-card.json), the card's URL, a card file (file:// or a path), or an entry of an agent catalog, catalog:NAME (catalog:CATALOG/NAME for a named one). A2ACLI_AGENT_CARD works too.",
+            "The agent, by its Agent Card: an origin or host[:port] (https:// when no scheme is given, http:// for localhost and 127.x/::1; the card is looked up at /.well-known/agent-card.json), the card's URL, a card file (file:// or a path), or an entry of an agent catalog, catalog:NAME (catalog:CATALOG/NAME for a named one). A2ACLI_AGENT_CARD works too.",
             ("-u", "--agent-card", "-a"),
             metavar="URL|FILE|catalog:NAME",
             old="agent-card",

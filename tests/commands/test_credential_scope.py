@@ -190,6 +190,26 @@ def test_a_key_from_the_environment_or_an_agent_scope_goes_where_the_command_say
         assert b.to("/rpc")[-1].headers["x-api-key"] == "scoped-key-0123"
 
 
+@pytest.mark.spec("A2ACLI_AUTH_008")
+def test_a_key_in_a_projects_env_goes_to_the_agent_that_file_names(cli, cfg, tmp_path, monkeypatch):
+    """The official spec's `.env` names the agent as A2ACLI_AGENT_CARD: that is the file's agent."""
+    with hostile() as a, hostile() as b:
+        for agent in (a, b):
+            agent.card(v1_card(url=f"{agent.url}/rpc", securitySchemes=KEY_ONLY))
+            agent.rpc(rpc_answer(TASK))
+        project = tmp_path / "proj"
+        project.mkdir()
+        (project / ".env").write_text(f"A2ACLI_AGENT_CARD={a.url}\nA2ACLI_API_KEY=project-key-0123\n")
+        (project / ".env").chmod(0o600)
+        monkeypatch.chdir(project)
+        monkeypatch.delenv("A2ACLI_LOCAL_CONFIG")  # (the tests keep local files out; this one is the point)
+        assert cli("tasks", "get", "t-1").exit_code == 0
+        assert a.to("/rpc")[-1].headers["x-api-key"] == "project-key-0123"
+        other = cli("tasks", "get", "t-1", "-u", b.url)
+        assert other.exit_code == 0 and "x-api-key" not in b.to("/rpc")[-1].headers
+        assert f"the API key from local {project / '.env'} is not sent to {b.url}: it is for {a.url}" in other.stderr
+
+
 # -- the public card fetch carries no credential, whatever flag it came from ------------------------
 
 SECRET = "s3cret-value-42"
