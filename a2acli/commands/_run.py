@@ -95,9 +95,12 @@ def _interrupted(o: Output) -> typer.Exit:
     """Ctrl-C: the task and how to resume it (or `interrupted`), exit 130."""
     from a2acli.pipeline.session import CURRENT
 
-    if not _resume(o, CURRENT.get("call"), "interrupted"):
+    commands = _resume(o, CURRENT.get("call"), "interrupted")
+    if commands is None:
         o.note("interrupted")
-    o.error_document(message="interrupted (Ctrl-C)", hint=None, code=INTERRUPTED)  # -o json (text: the note says it)
+    # -o json (text: the notes say it): the commands that pick the task up again, for a script
+    hint = "resume with: " + " or: ".join(commands) if commands else None
+    o.error_document(message="interrupted (Ctrl-C)", hint=hint, code=INTERRUPTED)
     return typer.Exit(int(ExitCode.INTERRUPTED))
 
 
@@ -197,13 +200,26 @@ def _what_is_missing(e: Exception, see: str) -> str | None:
     return f"{name}: {first[:1].lower() + first[1:]}; {see}"
 
 
-def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> bool:
+def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> list[str] | None:
+    """What the call left unfinished and how to pick it up again, said on stderr: the commands
+    said (none when there was nothing to say)."""
     if call is None:
-        return False
+        return None
+    from a2acli.events import Command
     from a2acli.pipeline.policies import resume_notes
     from a2acli.render.events import Presenter
 
-    return resume_notes(Presenter(o), call, why, unsettled_only=unsettled_only)
+    commands: list[str] = []
+
+    class Said(Presenter):
+        __slots__ = ()
+
+        def emit(self, event: Any) -> None:
+            if isinstance(event, Command):
+                commands.append(event.text)
+            super().emit(event)
+
+    return commands if resume_notes(Said(o), call, why, unsettled_only=unsettled_only) else None
 
 
 def output_for(opts: CallOptions) -> Output:

@@ -259,7 +259,11 @@ def test_ctrl_c_after_the_task_is_known_names_it_and_how_to_resume(cli, respx_mo
     resume = "one of:\n  a2a tasks subscribe t-1 -u {a}\n" if streaming else "this (the Agent Card claims no streaming):\n"  # no subscribe to an agent that cannot stream
     assert f"interrupted: task t-1 (context c-1) was {state}; resume with {resume.format(a=AGENT)}  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
     assert "before the agent answered" not in result.stderr
-    assert json.loads(result.stdout)["error"]["code"] == "X_A2A_INTERRUPTED"
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "X_A2A_INTERRUPTED"
+    # a script reading stdout gets the same commands in the hint
+    subscribe = f"a2a tasks subscribe t-1 -u {AGENT} or: " if streaming else ""
+    assert error["hint"] == f"resume with: {subscribe}a2a tasks get t-1 --wait -u {AGENT}"
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002", "A2ACLI_INTERACT_004", "A2ACLI_EXIT_001")
