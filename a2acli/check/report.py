@@ -15,7 +15,7 @@ SEVERITY = {FAIL: "failure", WARN: "warning", SKIP: "skipped", PASS: "passed"}  
 def card_findings_checks(report: Any, url: str | None, version: str = "") -> list[Check]:
     """A card report as checks (`a2a check card`): one per version checked."""
     checks = []
-    for v in report.versions or ("?",):
+    for v in report.versions or ("",):  # (none: the card is no JSON object, no version to read)
         mine = [f for f in report.findings if f.version in (v, "")]
         errors = sum(1 for f in mine if f.severity == "error")
         warnings = sum(1 for f in mine if f.severity == "warning")
@@ -23,9 +23,9 @@ def card_findings_checks(report: Any, url: str | None, version: str = "") -> lis
         hybrid = " (hybrid card)" if report.hybrid else ""
         checks.append(
             Check(
-                f"card.schema.{v}",
+                f"card.schema.{v or 'unknown'}",
                 "card",
-                f"card valid as A2A {v}{hybrid}",
+                f"card valid as A2A {v}{hybrid}" if v else "card valid as an A2A Agent Card",
                 status,
                 f"{counted(errors, 'error')}, {counted(warnings, 'warning')}",
                 "§7 CARD_GET_002",

@@ -114,8 +114,10 @@ class Target:
             )
         fetched = self.inline_card or fetch_card(self.host.transport, self.opts.url)
         if not isinstance(fetched.doc, dict):
+            local = fetched.url.startswith("file:") or self.inline_card is not None
             raise CardInvalidError(
-                f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})", hint="check --url"
+                f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})",
+                hint="an Agent Card is one JSON object: check the file" if local else "check --url",
             )
         from a2acli.wire.endpoints import card_problems, usable_card
 

@@ -272,6 +272,19 @@ def test_a_check_whose_reader_leaves_early_is_no_pass(tmp_path, card_of):
     assert "Traceback" not in out.stderr and "internal error" not in out.stderr
 
 
+def test_a_card_that_is_no_json_object_is_said_as_such_from_a_file_and_from_stdin(cli, tmp_path):
+    path = tmp_path / "card.json"
+    path.write_text("[1]")
+    from_file = cli("check", "card", str(path))
+    assert from_file.exit_code == 1
+    assert "is not an Agent Card (a JSON list)" in from_file.stderr
+    assert "hint: an Agent Card is one JSON object: check the file" in from_file.stderr  # not --url: none was given
+    from_stdin = cli("check", "card", "-", "-o", "json", input="[1]")
+    assert from_stdin.exit_code == 1
+    (row,) = [c for c in json.loads(from_stdin.stdout)["checks"] if c["id"].startswith("card.schema.")]
+    assert row["id"] == "card.schema.unknown" and row["title"] == "card valid as an A2A Agent Card" and row["status"] == "fail"
+
+
 @pytest.mark.parametrize(("stdin", "says"), [("", "the card on stdin is empty"), ("{bad", "the card on stdin is not JSON")])
 def test_a_card_on_stdin_that_is_no_json_is_an_invalid_card(cli, stdin, says):
     """Like a card file that is no JSON: A2ACLI_ERR_CARD_INVALID, said once, with a hint about the
