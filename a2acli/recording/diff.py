@@ -74,21 +74,25 @@ def _glob(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern) + r"\Z")
 
 
-def prune(doc: Any, path: str, ignore: list[re.Pattern[str]]) -> Any:
-    """doc without the members whose path matches one of the --ignore patterns."""
+def prune(doc: Any, path: str, ignore: list[re.Pattern[str]], matched: set[str] | None = None) -> Any:
+    """doc without the members whose path matches one of the --ignore patterns (those that
+    matched go into `matched`, by their text)."""
     if not ignore or doc is MISSING:
         return doc
-    if any(p.match(path) for p in ignore):
+    hit = next((p for p in ignore if p.match(path)), None)
+    if hit is not None:
+        if matched is not None:
+            matched.add(hit.pattern)
         return MISSING
     if isinstance(doc, dict):
         out = {}
         for k, v in doc.items():
-            v = prune(v, path + _key(k), ignore)
+            v = prune(v, path + _key(k), ignore, matched)
             if v is not MISSING:
                 out[k] = v
         return out
     if isinstance(doc, list):
-        kept = (prune(v, f"{path}[{i}]", ignore) for i, v in enumerate(doc))
+        kept = (prune(v, f"{path}[{i}]", ignore, matched) for i, v in enumerate(doc))
         return [v for v in kept if v is not MISSING]
     return doc
 
@@ -226,6 +230,7 @@ def compare(
     a = _Side(left, raw=raw, keep_ids=keep_ids, notes=notes, name="left")
     b = _Side(right, raw=raw, keep_ids=keep_ids, notes=notes, name="right")
     patterns = [_glob(p) for p in ignore]
+    matched: set[str] = set()
     pairs = _pairs(left, right)
     report = Report(left, right, [], raw, keep_ids, notes, card)
     for name, dump in (("left", left), ("right", right)):  # a file gone is no empty answer: said
@@ -243,12 +248,17 @@ def compare(
         sections = _sections(a, b, ea, eb, Path(left.path).name, Path(right.path).name, raw=raw)
         implied = variables(ea, eb)
         for s in sections:
-            s.left, s.right = prune(s.left, s.name, patterns), prune(s.right, s.name, patterns)
+            s.left, s.right = prune(s.left, s.name, patterns, matched), prune(s.right, s.name, patterns, matched)
             s.differences = judged(structural(s.left, s.right, s.name, method), implied)
             if xd.aside:
                 s.differences = [replace(d, aside=xd.aside) for d in s.differences]
             if s.left is not MISSING or s.right is not MISSING:
                 xd.sections.append(s)
+    notes += [  # a typo in a pattern would otherwise hide nothing, unsaid
+        f"--ignore {given!r} matched no path of either dump: check it against the paths `-o json` names"
+        for given, p in zip(ignore, patterns, strict=True)
+        if p.pattern not in matched
+    ]
     return report
 
 

@@ -183,6 +183,16 @@ def test_a_reader_that_leaves_early_does_not_turn_a_difference_into_a_pass(cli, 
     assert "Traceback" not in out.stderr and "internal error" not in out.stderr
 
 
+def test_an_ignore_pattern_that_matches_nothing_is_said(cli, agent, tmp_path):
+    a = make_dump(cli, agent, tmp_path / "a", "1.0", user="user-1")
+    b = make_dump(cli, agent, tmp_path / "b", "0.3", user="user-2")
+    doc = as_json(cli("diff", str(a), str(b), "-o", "json", "--ignore", "*.data.id", "--ignore", "*.dta.id", "--ignore", "request.headers.a2a-version"))
+    assert doc["equal"] is True  # the typo hides nothing and changes no verdict...
+    assert doc["notes"] == ["--ignore '*.dta.id' matched no path of either dump: check it against the paths `-o json` names"]  # ...and is said
+    text = cli("diff", str(a), str(b), "--ignore", "[")
+    assert text.exit_code == 1 and "--ignore '[' matched no path of either dump" in text.stderr
+
+
 def test_raw_compares_the_bodies_as_sent(cli, dumps):
     result = cli("diff", *map(str, dumps), "--raw", "-o", "json")
     assert result.exit_code == 1
