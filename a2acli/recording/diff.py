@@ -79,10 +79,13 @@ def prune(doc: Any, path: str, ignore: list[re.Pattern[str]], matched: set[str] 
     matched go into `matched`, by their text)."""
     if not ignore or doc is MISSING:
         return doc
-    hit = next((p for p in ignore if p.match(path)), None)
-    if hit is not None:
-        if matched is not None:
-            matched.add(hit.pattern)
+    hits = [p for p in ignore if p.match(path)]
+    if hits:
+        if matched is not None:  # every pattern that matches here or inside counts as matching
+            matched.update(p.pattern for p in hits)
+            rest = [p for p in ignore if p.pattern not in matched]
+            if rest:
+                prune(doc, path, rest, matched)  # (only to see where the others match)
         return MISSING
     if isinstance(doc, dict):
         out = {}

@@ -189,6 +189,9 @@ def test_an_ignore_pattern_that_matches_nothing_is_said(cli, agent, tmp_path):
     doc = as_json(cli("diff", str(a), str(b), "-o", "json", "--ignore", "*.data.id", "--ignore", "*.dta.id", "--ignore", "request.headers.a2a-version"))
     assert doc["equal"] is True  # the typo hides nothing and changes no verdict...
     assert doc["notes"] == ["--ignore '*.dta.id' matched no path of either dump: check it against the paths `-o json` names"]  # ...and is said
+    # a pattern whose paths another pattern already left out matched them too: nothing said
+    nested = as_json(cli("diff", str(a), str(b), "-o", "json", "--ignore", "response.body", "--ignore", "*.data.id", "--ignore", "request.headers.a2a-version"))
+    assert nested["notes"] == []
     text = cli("diff", str(a), str(b), "--ignore", "[")
     assert text.exit_code == 1 and "--ignore '[' matched no path of either dump" in text.stderr
 
