@@ -141,26 +141,30 @@ def _read_head(path: Path) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     return first, tuple(headers)
 
 
-# How deep a dumped body may nest: diff, replay and mock walk each document recursively
-# (canonicalising, comparing, rewriting ids), and Python's stack takes some 450 levels of that.
+# How deep a body may nest, in a dump or in a request to the mock: diff, replay and mock walk each
+# document recursively (canonicalising, comparing, rewriting ids), and Python's stack takes some
+# 450 levels of that.
 DUMP_MAX_DEPTH = 256
 
 
-def _json_body(path: Path, data: AnyStr) -> AnyStr:
-    """`data` (a body or an event of the dump) as it is, when it is JSON that can be read, or no
-    JSON at all; UsageError when it nests more than DUMP_MAX_DEPTH levels: every reader of the
-    dump parses and walks it."""
+def nests_too_deep(data: bytes | str) -> bool:
+    """Whether `data`, read as JSON, nests more than DUMP_MAX_DEPTH levels (False for no JSON)."""
     from a2acli.wire.envelope import too_deep
 
     if data.strip()[:1] not in (b"[", b"{", "[", "{"):
-        return data
+        return False
     try:
-        deep = too_deep(data, json.loads(data), DUMP_MAX_DEPTH)
+        return too_deep(data, json.loads(data), DUMP_MAX_DEPTH)
     except RecursionError:
-        deep = True
+        return True
     except ValueError:
-        return data
-    if deep:
+        return False
+
+
+def _json_body(path: Path, data: AnyStr) -> AnyStr:
+    """`data` (a body or an event of the dump) as it is; UsageError when it nests too deep to
+    read (nests_too_deep): every reader of the dump parses and walks it."""
+    if nests_too_deep(data):
         raise UsageError(
             f"cannot read {path}: its JSON nests more than {DUMP_MAX_DEPTH} levels deep", hint=_BROKEN_HINT
         )
