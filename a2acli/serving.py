@@ -10,7 +10,8 @@ listen`): each faces clients that send garbage, stop sending, flood it or vanish
   for that long, before a request, in its head or in its body, is dropped.
 - Threads: at most `Limits.workers` connections are served at once, by threads started as needed
   and kept; up to `Limits.waiting` more wait their turn (then the listen backlog, `Limits.backlog`);
-  past that a connection gets a quick 503 and is closed.
+  past that a connection gets a quick 503 and is closed. While some wait, a kept-alive connection
+  is closed after its answer (`Connection: close`), so that its worker goes to them.
 - A client that resets or leaves before its answer costs nothing but its connection: no
   traceback; a fault of the server's own code is one line to `on_error`.
 
@@ -134,6 +135,10 @@ class GuardedServer(HTTPServer):
             pass
         self.shutdown_request(request)
 
+    def crowded(self) -> bool:
+        """Connections are waiting for a worker: a kept-alive one is closed after its answer."""
+        return not self._waiting.empty()
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client gone (reset, broken pipe, timeout) is no error; anything else is one line."""
         error = sys.exc_info()[1]
@@ -167,6 +172,11 @@ class GuardedHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.connection.settimeout(self.server.limits.read_timeout)  # every read and write of the connection
+
+    def end_headers(self) -> None:
+        if not self.close_connection and self.server.crowded():  # its worker is owed to a connection waiting
+            self.send_header("Connection", "close")
+        super().end_headers()
 
     def read_body(self, cap: int) -> bytes:
         """The request's body, framed by Content-Length or chunked, at most `cap` bytes (Refused

@@ -258,3 +258,21 @@ def test_a_request_nested_too_deep_is_refused_not_a_failure(tmp_path):
         assert statuses(rpc) == [200] and b"-32700" in rpc and b"levels deep" in rpc
         rest = raw(port, head(f"Content-Length: {len(deep)}\r\nConnection: close\r\n", "/message:send") + deep)
         assert statuses(rest) == [400] and b"levels deep" in rest
+
+
+def test_a_kept_alive_connection_gives_its_worker_up_to_one_waiting(tmp_path):
+    """The mock keeps connections alive (HTTP/1.1); while another waits for a worker, an answer closes its connection."""
+    with server("mock", tmp_path, Limits(read_timeout=5, workers=1, waiting=4)) as (port, _, good):
+        request = head(f"Content-Length: {len(good)}\r\n") + good
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as kept:
+            kept.sendall(request)
+            first = kept.recv(65536)
+            assert statuses(first) == [200] and b"Connection: close" not in first  # nobody waits: kept alive
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as waiting:
+                waiting.sendall(head(f"Content-Length: {len(good)}\r\nConnection: close\r\n") + good)
+                time.sleep(0.3)  # accepted, waiting for the one worker
+                kept.sendall(request)
+                second = read_all(kept)
+                assert statuses(second) == [200] and b"Connection: close" in second
+                t0 = time.monotonic()
+                assert statuses(read_all(waiting)) == [200] and time.monotonic() - t0 < 2  # not after the 5 s timeout
