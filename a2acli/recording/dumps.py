@@ -229,7 +229,7 @@ _FIELDS: tuple[tuple[str, str, Any], ...] = (
     ("eventMs", "a list of milliseconds", lambda v: isinstance(v, list) and all(_number(t) for t in v)),
     ("stream", "true or false", lambda v: isinstance(v, bool)),
     ("error", "a message", lambda v: isinstance(v, str)),
-    ("requestId", "a JSON-RPC id", lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)),
+    ("requestId", "a JSON-RPC id", lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool)),
 )
 
 
