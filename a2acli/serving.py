@@ -59,11 +59,11 @@ def _stderr_line(line: str) -> None:
 
 
 class GuardedServer(HTTPServer):
-    """An HTTPServer whose connections are served by a bounded pool of daemon threads."""
+    """An HTTPServer whose connections are served by a bounded pool of daemon threads. Its
+    handlers read `limits` (GuardedHandler: the read timeout); `label` names it in on_error's line."""
 
     allow_reuse_address = True
 
-    # `limits` goes to every handler (GuardedHandler reads its read timeout); `label` names the server in on_error's line
     def __init__(
         self,
         address: tuple[str, int],
@@ -137,7 +137,7 @@ class GuardedServer(HTTPServer):
 
     def crowded(self) -> bool:
         """Connections are waiting for a worker: a kept-alive one is closed after its answer."""
-        return not self._waiting.empty()
+        return self._pending > len(self._workers)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client gone (reset, broken pipe, timeout) is no error; anything else is one line."""
