@@ -9,18 +9,18 @@ Every body shape met in practice is accepted and named:
   (a vendor shape, seed 001, in no spec).
 
 Request threads only read, check and answer (2xx at once, 401 for a credential mismatch, 400 for a
-body that is not JSON); the caller's thread prints, in arrival order, from a queue."""
+body that is not JSON, the framing guards of a2acli.serving for the rest); the caller's thread
+prints, in arrival order, from a queue."""
 
 from __future__ import annotations
 
 import hmac
 import json
 import queue
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,14 @@ from a2acli.errors import CANNOT_LISTEN, A2acliError, TimeoutExpired, UsageError
 from a2acli.net import is_loopback, listen_failure, port_taken
 from a2acli.render import views
 from a2acli.render.output import Output
+from a2acli.serving import GuardedHandler, GuardedServer, GuardedServer6, Limits, Refused
 
 TOKEN_HEADERS = ("X-A2A-Notification-Token", "X-A2A-Token")
 # What the receiver takes (docs/guide.md, "Load"): a notification is one event, so a body is capped
 # at 4 MiB (413 past it, read no further); credentials are checked from the headers before any body
 # is read (401, the body never read); a connection silent for SOCKET_TIMEOUT seconds is closed; up
-# to BACKLOG connections wait to be accepted; each is served on its own thread.
+# to BACKLOG connections wait to be accepted; the framing guards, the worker threads and their
+# bound are a2acli.serving's (Limits).
 MAX_BODY = 4 * 1024 * 1024
 SOCKET_TIMEOUT = 10.0
 BACKLOG = 512
@@ -137,16 +139,6 @@ class Delivery:
         return next((v for k, v in self.headers if k.lower() == name), None)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = BACKLOG  # the listen backlog (socketserver's default, 5, resets bursts)
-
-
-class _Server6(_Server):
-    address_family = socket.AF_INET6
-
-
 class Receiver:
     """The HTTP server in a background thread; deliveries come out of `next()` in order."""
 
@@ -159,6 +151,7 @@ class Receiver:
         auth: str | None = None,
         dump: str | None = None,
         max_body: int = MAX_BODY,
+        limits: Limits | None = None,
     ) -> None:
         self.token = token
         self.auth = auth
@@ -167,9 +160,10 @@ class Receiver:
         self._seq = 0
         self._seq_lock = threading.Lock()
         self.dumper = _Dumper(dump, {token, auth.partition(" ")[2] if auth else None, auth}) if dump else None
-        cls = _Server6 if ":" in host else _Server
+        cls = GuardedServer6 if ":" in host else GuardedServer
+        limits = limits or Limits(read_timeout=SOCKET_TIMEOUT, backlog=BACKLOG)
         try:
-            self.server = cls((host.strip("[]"), port), _handler(self))
+            self.server = cls((host.strip("[]"), port), _handler(self), limits=limits, label="a2a webhook listen")
         except OSError as e:
             why = listen_failure(e)
             if not port_taken(e):  # an address this machine does not have, or not an address at all
@@ -226,26 +220,6 @@ class Receiver:
                 continue
 
 
-def _read_body(handler: BaseHTTPRequestHandler, cap: int = MAX_BODY) -> bytes | None:
-    """The request body: Content-Length or chunked; None when larger than `cap` (MAX_BODY)."""
-    if "chunked" in (handler.headers.get("Transfer-Encoding") or "").lower():
-        out = bytearray()
-        while True:
-            size = int(handler.rfile.readline().split(b";")[0].strip() or b"0", 16)
-            if size == 0:
-                while handler.rfile.readline() not in (b"\r\n", b"\n", b""):
-                    pass  # trailers
-                return bytes(out)
-            if size < 0 or len(out) + size > cap:
-                return None
-            out += handler.rfile.read(size)
-            handler.rfile.readline()
-    length = int(handler.headers.get("Content-Length") or 0)
-    if length > cap:
-        return None
-    return handler.rfile.read(length) if length > 0 else b""
-
-
 def send_example(url: str, token: str | None, auth: str | None, *, agent_set: bool = True) -> str:
     """A `send` that makes the agent post to this receiver and passes its checks: the token it
     wants (`--push-token`); an --auth value has no `send` option, so it is named to set. Without
@@ -263,7 +237,7 @@ def send_example(url: str, token: str | None, auth: str | None, *, agent_set: bo
 
 
 def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(GuardedHandler):
         server_version = "a2a-webhook"
         sys_version = ""
         disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
@@ -276,48 +250,26 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        timeout = SOCKET_TIMEOUT  # a client that stops sending (slowloris) loses its thread after this
-
         def do_POST(self) -> None:  # noqa: N802 - http.server API
-            headers = list(self.headers.items())
+            d = Delivery(
+                rx.next_seq(), self.client_address[0], self.command, self.path, list(self.headers.items()), b""
+            )
             problem = check_credentials(self.headers, token=rx.token, auth=rx.auth)  # before reading any body
-            body: bytes | None = b""
-            if problem is None:
-                try:
-                    body = _read_body(self, rx.max_body)
-                except (ValueError, OSError):  # a malformed chunk size, a client gone quiet (socket timeout)
-                    body, problem = (
-                        b"",
-                        "the body could not be read (malformed chunked encoding, or the client stopped sending)",
-                    )
-            if problem is not None or body is None:
-                self.close_connection = True  # what is left of the body is never read
-            d = Delivery(rx.next_seq(), self.client_address[0], self.command, self.path, headers, body or b"")
-            if problem is not None and problem.startswith("the body"):
-                d.status, d.problem = 400, problem
-            elif problem is not None:
+            if problem is not None:
+                self.close_connection = True  # the body is never read
                 d.status, d.problem = 401, problem
-            elif body is None:
-                d.status, d.problem = 413, f"body larger than {rx.max_body} bytes"
-            else:
-                try:
-                    d.doc = json.loads(body.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError, RecursionError):
-                    d.status, d.problem = 400, "the body is not JSON"
-                else:
-                    try:
-                        d.shape = classify(d.doc)
-                    except Exception as e:  # noqa: BLE001 - whatever a body holds, the sender gets a 400, not a dropped connection
-                        d.doc, d.status, d.problem = None, 400, f"the body is not an A2A event ({type(e).__name__})"
-            if d.status == 200:
-                self._answer(200, {"received": d.seq})
-            elif d.status == 401:
                 self.send_response(401)
                 self.send_header("WWW-Authenticate", "Bearer" if rx.auth else 'Token header="X-A2A-Notification-Token"')
                 self.send_header("Content-Length", "0")
                 self.end_headers()
             else:
-                self._answer(d.status, {"error": d.problem})
+                try:
+                    d.body = self.read_body(rx.max_body)  # framing checked, capped (a2acli.serving)
+                except Refused as e:
+                    d.status, d.problem = e.status, e.reason
+                else:
+                    _read_event(d)
+                self._answer(d.status, {"received": d.seq} if d.accepted else {"error": d.problem})
             if rx.dumper is not None:
                 rx.dumper.write(d)
             rx.queue.put(d)
@@ -332,10 +284,20 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: we report deliveries
-            return None
-
     return Handler
+
+
+def _read_event(d: Delivery) -> None:
+    """The delivery's body read as JSON and its shape named; a 400 with why when it is no event."""
+    try:
+        d.doc = json.loads(d.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        d.status, d.problem = 400, "the body is not JSON"
+        return
+    try:
+        d.shape = classify(d.doc)
+    except Exception as e:  # noqa: BLE001 - whatever a body holds, the sender gets a 400, not a dropped connection
+        d.doc, d.status, d.problem = None, 400, f"the body is not an A2A event ({type(e).__name__})"
 
 
 class _Dumper:

@@ -92,7 +92,9 @@ LAYERS: dict[str, set[str]] = {
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "net", "transport", "settings"},  # net: the sign-in redirect's listener
     # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
-    "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras"},
+    "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras", "serving"},
+    # the guards of a2a's own HTTP servers (mock, webhook listen): framing, caps, idle, threads; stdlib only
+    "serving": set(),
 }
 
 

@@ -30,7 +30,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from a2acli.errors import CANNOT_LISTEN, A2acliError, UsageError
@@ -59,6 +59,7 @@ from a2acli.recording.mock_asked import (  # noqa: F401
 )
 from a2acli.recording.mock_card import CardServing
 from a2acli.recording.playback import Calls, Recorded, differences, id_pairs, read_calls, rewrite, same_ids, version_of
+from a2acli.serving import GuardedHandler, GuardedServer, Limits, Refused
 from a2acli.wire.bindings import GRPC, ErrorForm
 
 CARD_SUFFIXES = ("/.well-known/agent-card.json", "/.well-known/agent.json")
@@ -86,6 +87,7 @@ class Mock(RequestReading, CardServing):
         speed: float = 1.0,
         log: Callable[[str], None] | None = None,
         grpc_port: int = 0,
+        limits: Limits | None = None,
     ) -> None:
         self.found: Calls = read_calls(dumps)
         self.speed = speed
@@ -101,7 +103,9 @@ class Mock(RequestReading, CardServing):
                 "the dumps hold no call to answer", hint="record one with --dump DIR on any method command"
             )
         try:
-            self.server = _Server(("127.0.0.1", port), _handler(self))
+            self.server = GuardedServer(
+                ("127.0.0.1", port), _handler(self), limits=limits, label="a2a mock", on_error=self.log
+            )
         except OSError as e:
             raise A2acliError(  # as webhook listen's: the machine's state, not the command line (exit 1)
                 f"cannot listen on 127.0.0.1:{port}: {listen_failure(e)}",
@@ -381,24 +385,19 @@ class Mock(RequestReading, CardServing):
         return out
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 128
-
-
 def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(GuardedHandler):
         protocol_version = "HTTP/1.1"
         server_version = "a2a-mock"
         disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
 
         def _serve(self, verb: str) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                self.send_error(413)
+            try:
+                body = self.read_body(MAX_BODY)  # framing checked, capped (a2acli.serving)
+            except Refused as e:
+                mock.log(f"{verb} {self.path} -> refused: HTTP {e.status} {e.reason}")
+                self._send(_refused(e))
                 return
-            body = self.rfile.read(length) if length else b""
             headers = {k.lower(): v for k, v in self.headers.items()}
             try:
                 answer = mock.answer(verb, self.path, headers, body)
@@ -411,10 +410,10 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
             self.send_response(answer.status)
             for k, v in answer.headers:
                 self.send_header(k, v)
-            if answer.stream:
+            if answer.stream or self.close_connection:  # a stream, or a request refused (serving.Refused)
                 self.send_header("Connection", "close")
                 self.close_connection = True
-            else:
+            if not answer.stream:
                 self.send_header("Content-Length", str(sum(len(b) for _, b in answer.pieces)))
             self.end_headers()
             try:
@@ -441,10 +440,13 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
         def do_PATCH(self) -> None:  # noqa: N802
             self._serve("PATCH")
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: the mock logs each answer itself
-            pass
-
     return Handler
+
+
+def _refused(e: Refused) -> Answer:
+    """The answer to a request whose framing the mock refuses (a google.rpc.Status-like error)."""
+    doc = {"error": {"code": e.status, "message": e.reason}}
+    return Answer(e.status, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"HTTP {e.status}")
 
 
 def load(paths: list[str]) -> list[Dump]:

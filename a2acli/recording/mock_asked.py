@@ -9,7 +9,7 @@ from typing import Any
 
 from a2acli.errors import A2acliError
 from a2acli.recording import forms
-from a2acli.recording.dumps import MISSING, DumpedExchange
+from a2acli.recording.dumps import DUMP_MAX_DEPTH, MISSING, DumpedExchange, nests_too_deep
 from a2acli.recording.forms import Answer, _listing, _rpc_error, _status_error
 from a2acli.recording.playback import Calls
 from a2acli.wire.bindings import JSONRPC, REST, BindingInfo
@@ -43,6 +43,13 @@ class RequestReading:
 
     def read(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Asked:
         """The call an HTTP request makes (Unmatched: no A2A call, or none the dumps know)."""
+        if nests_too_deep(body):  # every reading below walks it, recursively
+            message = f"the body nests more than {DUMP_MAX_DEPTH} levels deep"
+            raise Unmatched(
+                _rpc_error(None, -32700, message, {}, miss=False)
+                if self._jsonrpc_path(verb, target, headers)
+                else _status_error(message, None, None, status=400)
+            )
         doc: Any = None
         if verb == "POST" and body.strip()[:1] == b"{":
             try:
@@ -51,7 +58,7 @@ class RequestReading:
                 doc = None
         if isinstance(doc, dict) and "jsonrpc" in doc:
             return self._read_jsonrpc(doc)
-        if verb == "POST" and path_of(target) in self._rpc_paths() and not self._rest_route(verb, target, headers):
+        if self._jsonrpc_path(verb, target, headers):
             raise Unmatched(_rpc_error(None, -32700, "the body is not a JSON-RPC request", {}, miss=False))
         return self._read_rest(verb, target, headers, body)
 
@@ -80,6 +87,10 @@ class RequestReading:
                 line=f"VersionNotSupportedError: {asked}",
             )
         )
+
+    def _jsonrpc_path(self, verb: str, target: str, headers: dict[str, str]) -> bool:
+        """A POST to a recorded JSON-RPC endpoint that is no HTTP+JSON route."""
+        return verb == "POST" and path_of(target) in self._rpc_paths() and not self._rest_route(verb, target, headers)
 
     def _rpc_paths(self) -> set[str]:
         return {path_of(_target(c.ex)) for c in self.found.calls if c.binding.envelope}

@@ -24,7 +24,6 @@ import binascii
 import json
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from a2acli.errors import A2acliError
@@ -118,7 +117,7 @@ def recorded_answer(call: Recorded, speed: float, ids: Callable[[list[Any]], lis
                 said = next((v for k, v in ex.response_headers if k.lower() == "grpc-message"), "")
                 new = {"error": {"status": _reason(ex.status_line), "message": said}}
             return Parts(status, metadata, [], False, f"{call.name} ({_reason(ex.status_line)})", (wait, new))
-        recorded = _recorded_bytes(Path(call.dump) / f"{ex.stem}.response.pb.b64")
+        recorded = _recorded_bytes(ex.response_pb)
         body = recorded[0] if recorded and new == doc else _encode(path, new)
         return Parts(status, metadata, [(wait, body)], False, call.name, None)
     # a stream: the recorded body holds one base64 line per message; an event past them is the
@@ -148,13 +147,8 @@ def _reason(status_line: str | None) -> str:
     return parts[2] if len(parts) > 2 else "UNKNOWN"
 
 
-def _recorded_bytes(source: Path | bytes) -> list[bytes]:
+def _recorded_bytes(source: bytes) -> list[bytes]:
     """The messages of a `.pb.b64` file or a recorded stream body: one base64 line each."""
-    if isinstance(source, Path):
-        try:
-            source = source.read_bytes()
-        except OSError:
-            return []
     out = []
     for line in source.splitlines():
         if line.strip():

@@ -2,7 +2,7 @@
 V1 method, canonical V1 params, the answer or each event in canonical V1, their timing), generated
 values masked for matching, and the ids one side uses paired with the other side's.
 
-Pure but for reading the dump (diffing.load_dump and index.jsonl): no network, no Typer, no rich."""
+Pure but for reading the dump (dumps.load_dump): no network, no Typer, no rich."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from a2acli.recording.diff import MISSING, Dump, DumpedExchange, index_entries, structural
+from a2acli.recording.diff import MISSING, Dump, DumpedExchange, structural
 from a2acli.wire.bindings import BindingInfo
 
 # Keys whose values are generated ids: masked for matching, paired for rewriting. Inside user
@@ -86,23 +86,9 @@ def version_of(ex: DumpedExchange) -> str:
     return "0.3" if sent.startswith("0.") else "1.0"
 
 
-def _timing(directory: Path) -> dict[str, tuple[float, tuple[float, ...]]]:
-    """stem -> (ms, event ms) from index.jsonl."""
-    out: dict[str, tuple[float, tuple[float, ...]]] = {}
-    for entry in index_entries(directory):
-        found = entry.get("eventMs")
-        events: list[Any] = found if isinstance(found, list) else []
-        out[entry["files"]] = (
-            float(entry.get("ms") or 0),
-            tuple(float(t) for t in events if isinstance(t, (int, float))),
-        )
-    return out
-
-
 def read_calls(dumps: list[Dump]) -> Calls:
     found = Calls()
     for dump in dumps:
-        timing = _timing(Path(dump.path))
         for ex in dump.exchanges:
             if ex.method == "card":
                 if ex.status_line and " 200 " in f"{ex.status_line} ":
@@ -117,9 +103,10 @@ def read_calls(dumps: list[Dump]) -> Calls:
                     f"{Path(dump.path).name}/{ex.stem}: no answer was recorded ({ex.error or 'no response'}); left out"
                 )
                 continue
-            ms, events = timing.get(ex.stem, (0.0, ()))
             found.calls.append(
-                Recorded(ex, dump.path, binding, version_of(ex), ex.method, request_params(ex, binding), ms, events)
+                Recorded(
+                    ex, dump.path, binding, version_of(ex), ex.method, request_params(ex, binding), ex.ms, ex.event_ms
+                )
             )
     return found
 

@@ -73,18 +73,18 @@ _SCALAR = json.JSONEncoder(ensure_ascii=False).encode  # no indent: the C encode
 MAX_DEPTH = 900
 
 
-def too_deep(body: bytes | str, doc: Any) -> bool:
-    """Whether `doc` (read from `body`) nests more than MAX_DEPTH arrays and objects. The brackets
-    are counted first (in C): a usual answer has far fewer, and is not walked."""
-    if len(body) <= 2 * MAX_DEPTH:  # too short to open that many: the usual event, at no cost
+def too_deep(body: bytes | str, doc: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether `doc` (read from `body`) nests more than `limit` (MAX_DEPTH) arrays and objects.
+    The brackets are counted first (in C): a usual answer has far fewer, and is not walked."""
+    if len(body) <= 2 * limit:  # too short to open that many: the usual event, at no cost
         return False
     opens = body.count(b"[") + body.count(b"{") if isinstance(body, bytes) else body.count("[") + body.count("{")
-    if opens <= MAX_DEPTH:
+    if opens <= limit:
         return False
     stack: list[tuple[Any, int]] = [(doc, 1)]
     while stack:
         value, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        if depth > limit:
             return True
         if isinstance(value, dict):
             stack.extend((v, depth + 1) for v in value.values() if isinstance(v, (dict, list)))
