@@ -195,8 +195,14 @@ class Transport:
         if left is None:
             return None
         if left <= 0:
-            raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+            raise self._expired()
         return left
+
+    def _expired(self) -> TimeoutExpired:
+        return TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+
+    def _past_deadline(self) -> bool:
+        return self._deadline is not None and time.monotonic() >= self._deadline
 
     def _timeout(self) -> httpx.Timeout:
         left = self._remaining()
@@ -442,8 +448,8 @@ class Transport:
         """What a read or write that failed means: the deadline or the unary bound (which shut the
         connection), TLS, a gRPC port, a malformed answer (h11 names what is wrong), or a
         connection that broke."""
-        if self._deadline is not None and time.monotonic() >= self._deadline:
-            return TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+        if self._past_deadline():
+            return self._expired()
         if self._cut is ex:  # the unary bound's timer shut it
             return TimeoutExpired(
                 f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
@@ -505,9 +511,22 @@ class Transport:
                 return
             events = iter_events(ex, resp, self.taps, self.cfg.max_body, idle)
             try:
-                yield ex, events
+                yield ex, self._timed(events)
             finally:
                 events.close()  # the answer's reader ends here on every path, not at exit
+
+    def _timed(self, events: "Iterator[SseEvent]") -> "Iterator[SseEvent]":
+        """The events, and how the stream ended: when the deadline's timer shut the connection, a
+        stream whose body runs to the connection's close reads a clean end (or an event cut in
+        the middle); that is --timeout's doing, not the agent's (exit 5)."""
+        try:
+            yield from events
+        except ConnectionBrokenError as e:
+            if self._past_deadline():
+                raise self._expired() from e
+            raise
+        if self._past_deadline():
+            raise self._expired()
 
     @contextmanager
     def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[Iterator[bytes]]:
