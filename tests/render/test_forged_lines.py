@@ -195,3 +195,27 @@ def test_webhook_listen_forges_no_line(cli):
     assert result.exit_code == 0, result.stderr
     assert "FORGED" in result.stdout
     assert_no_forged_line(result.stdout, result.stderr)
+
+
+def test_the_live_view_and_the_spinner_forge_no_line():
+    """At a terminal: the live view of a stream and the waiting spinner keep each id to its line."""
+    import io
+
+    from rich.console import Console
+
+    from a2acli.render.live import render_live
+    from a2acli.render.live_state import LiveState
+    from a2acli.render.output import Output
+    from a2acli.render.progress import Waiting
+
+    s = LiveState()
+    s.feed({"task": {**TASK, "status": {"state": "TASK_STATE_WORKING", "message": TASK["status"]["message"]}}})
+    s.feed({"statusUpdate": {"taskId": TASK["id"], "contextId": TASK["contextId"], "status": {"state": "TASK_STATE_COMPLETED"}}})
+    s.done = True
+    w = Waiting(Output("text", stdout=io.StringIO(), stderr=io.StringIO()), {"id": TASK["id"], "state": "TASK_STATE_WORKING"})
+    w.update({"id": TASK["id"], "status": {"state": "TASK_STATE_WORKING", "message": {"parts": [{"text": forged("msg")}]}}})
+    for shown in (render_live(s), w.line()):
+        buf = io.StringIO()
+        Console(file=buf, force_terminal=True, width=400).print(shown)
+        assert "FORGED" in buf.getvalue()
+        assert_no_forged_line(buf.getvalue())
