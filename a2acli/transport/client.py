@@ -376,6 +376,8 @@ class Transport:
                                 chunks.append(chunk)
                         finally:  # a body cut off (timeout, broken connection) still reaches the dump
                             ex.response_body = b"".join(chunks)
+                    if self._shut:  # a body read to the connection's close, which the timer shut: cut short
+                        raise self._timed_out(ex) or self._expired()
                 finally:
                     resp.close()
         finally:
@@ -444,10 +446,8 @@ class Transport:
                 return None
         return shown_proxy(proxy)
 
-    def _broken(self, ex: Exchange, e: httpx.HTTPError | httpx.StreamError) -> A2acliError:
-        """What a read or write that failed means: the deadline or the unary bound (which shut the
-        connection), TLS, a gRPC port, a malformed answer (h11 names what is wrong), or a
-        connection that broke."""
+    def _timed_out(self, ex: Exchange) -> TimeoutExpired | None:
+        """The bound whose timer shut the connection of `ex` (the deadline, or the unary bound), if one did."""
         if self._past_deadline():
             return self._expired()
         if self._cut is ex:  # the unary bound's timer shut it
@@ -455,6 +455,15 @@ class Transport:
                 f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
                 hint="--timeout N waits up to N seconds in all (--timeout 0: no bound)",
             )
+        return None
+
+    def _broken(self, ex: Exchange, e: httpx.HTTPError | httpx.StreamError) -> A2acliError:
+        """What a read or write that failed means: the deadline or the unary bound (which shut the
+        connection), TLS, a gRPC port, a malformed answer (h11 names what is wrong), or a
+        connection that broke."""
+        timed_out = self._timed_out(ex)
+        if timed_out is not None:
+            return timed_out
         if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
             return UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT)
         text = _one_line(str(e) or type(e).__name__)

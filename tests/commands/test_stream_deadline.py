@@ -56,3 +56,22 @@ def test_a_stream_cut_by_timeout_exits_5(cli, answer, mode):
     assert "--timeout 1s expired" in said
     assert "InvalidAgentResponseError" not in said and "closed without a single event" not in said
     assert "middle of an event" not in said
+
+
+def _slow_json(handler: Any, _seen: Seen) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Connection", "close")  # no length: the body ends when the connection does
+    handler.end_headers()
+    _drip(handler, [bytes([b]) for b in b'{"jsonrpc": "2.0", "id": 1, "result": {"id": "t1", "contextId": "c", "status": {}}}'])
+
+
+@pytest.mark.parametrize("mode", ["text", "json"])
+def test_a_unary_answer_cut_by_timeout_exits_5(cli, mode):
+    """The same for an answer read to the connection's close: what the timer cut is no malformed answer."""
+    with hostile() as h:
+        h.card(v1_card(url=f"{h.url}/rpc"))
+        h.rpc(_slow_json)
+        result = cli("tasks", "get", "t1", "-u", h.url, "--timeout", "1", "-o", mode)
+    assert result.exit_code == 5, result.stdout + result.stderr
+    assert "--timeout 1s expired" in result.stderr + result.stdout
