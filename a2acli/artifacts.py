@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from a2acli.errors import FILE_EXISTS, A2acliError, InvalidResponseError, UsageError
+from a2acli.errors import CANNOT_WRITE, FILE_EXISTS, A2acliError, InvalidResponseError, UsageError
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
 MAX_NAME = 180
@@ -248,7 +248,9 @@ def _write(path: Path, data: bytes, *, overwrite: bool, directory: Path, name: s
         raise refuse_existing([directory / name], directory) from None
     except OSError as e:
         raise A2acliError(
-            f"cannot write {path}: {e.strerror}", hint="check the directory's permissions and free space"
+            f"cannot write {path}: {e.strerror}",
+            hint="check the directory's permissions and free space",
+            code=CANNOT_WRITE,
         ) from None
     finally:
         if tmp is not None:
@@ -323,11 +325,14 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, out: Any, 
         out.warn(f"artifact {p.artifact_name or p.artifact_id} part {p.part} ({p.name}) not saved: {err.message}")
     _report(out, task, saved, failed)
     if failed:
-        first = failed[0][0]
-        raise A2acliError(
+        first, why = failed[0]
+        failure = A2acliError(
             f"{len(failed)} of {len(failed) + len(saved)} part(s) could not be saved (the first: {first.source})",
             hint="the others were saved; fetch a part's URL yourself, or ask the agent again for the task",
+            code=why.code,  # what went wrong with the first, as its own error says it (not an internal error)
         )
+        failure.exit_code = why.exit_code
+        raise failure
 
 
 def _report(

@@ -51,3 +51,18 @@ def test_the_docs_diff_samples_say_what_diff_says_now():
         said = [line for line in text.splitlines() if line.startswith(("same: ", "different: "))]
         assert said and all(verdict.match(line) for line in said), (doc, said)
         assert all(aside.match(line) for line in text.splitlines() if "do not count:" in line and line[0].isdigit()), doc
+
+
+def test_the_guide_says_which_h_headers_the_card_fetch_gets(cli, respx_mock):
+    """Issue 42: the guide said in one place that -H goes to the card fetch, in another that it does
+    not. The code: only the known harmless names (redact.HARMLESS_HEADERS) go to the card GET."""
+    from a2a_testkit import AGENT, v1_card
+
+    card = respx_mock.get(f"{AGENT}/.well-known/agent-card.json").respond(json=v1_card())
+    result = cli("card", "fetch", "-u", AGENT, "-H", "X-Team-Secret: s3", "-H", "traceparent: 00-ab-cd-01")
+    assert result.exit_code == 0, result.stderr
+    sent = card.calls.last.request.headers
+    assert sent.get("traceparent") == "00-ab-cd-01" and "x-team-secret" not in sent
+    guide = " ".join((ROOT / "docs" / "guide.md").read_text().split())
+    assert "the card fetch included" not in guide
+    assert "the card fetch gets only the known harmless ones" in guide

@@ -36,6 +36,25 @@ def _check_requirements(
                 )
 
 
+def _check_key_name(findings: list[Finding], location: Any, name: Any, path: list[Any], version: str) -> None:
+    """An API key's header (or cookie) name that HTTP cannot carry (wire.headers, as h11 checks it):
+    `a2a` refuses to send the key under it, so the card is broken for every client."""
+    from a2acli.wire.headers import name_problem, shown
+
+    where = {"header": "header", "cookie": "cookie"}.get(location) if isinstance(location, str) else None
+    problem = name_problem(name) if where and isinstance(name, str) else None
+    if problem:
+        findings.append(
+            Finding(
+                ERROR,
+                path_of(*path, "name"),
+                f"the API key's {where} name {shown(name)} is no {where} name: {problem}",
+                version,
+                "api-key-name",
+            )
+        )
+
+
 def _check_flows(findings: list[Finding], flows: Any, path: list[Any], version: str) -> None:
     if not isinstance(flows, dict):
         return
@@ -204,6 +223,9 @@ def _check_v1_schemes(findings: list[Finding], doc: dict[str, Any], v: str, hybr
                     "API key location",
                     ERROR,
                 )
+                _check_key_name(
+                    findings, api.get("location"), api.get("name"), ["securitySchemes", name, "apiKeySecurityScheme"], v
+                )
             oauth = scheme.get("oauth2SecurityScheme")
             if isinstance(oauth, dict):
                 _check_flows(
@@ -261,6 +283,7 @@ def _check_v0_schemes(findings: list[Finding], doc: dict[str, Any], v: str) -> s
                     "API key location",
                     ERROR,
                 )
+                _check_key_name(findings, scheme.get("in"), scheme.get("name"), ["securitySchemes", name], v)
             if kind == "oauth2":
                 _check_flows(findings, scheme.get("flows"), ["securitySchemes", name, "flows"], v)
     return defined

@@ -229,7 +229,7 @@ def check_header(name: str, value: str, what: str) -> tuple[str, str]:
 
     if name_problem(name):
         raise UsageError(
-            f"{what}: {shown(name)!r} is not a header name",
+            f"{what}: {shown(name)} is not a header name",
             hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
         )
     if value_problem(value) == "it has a line break":

@@ -127,13 +127,30 @@ def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
 def print_traceback(e: BaseException) -> None:
     """--debug: the traceback on stderr, each chained exception included, secrets redacted (an
     httpx error quotes the header value it refused), and control characters escaped as in every
-    other view (an agent's error text may carry ESC or BEL: render.safe)."""
+    other view (an agent's error text may carry ESC or BEL: render.safe). Each exception's own line
+    (`Type: message`) is kept to one line: an agent's line feed in a message is shown `\\n`, never
+    a line of its own; the traceback's frames keep theirs."""
     import traceback
 
     from a2acli.redact import text
     from a2acli.render.safe import visible
 
-    sys.stderr.write(visible(text("".join(traceback.format_exception(type(e), e, e.__traceback__)))))
+    tb = traceback.TracebackException.from_exception(e)
+    said: set[str] = set()  # what format_exception_only writes for each exception of the chain
+    chain: list[traceback.TracebackException | None] = [tb]
+    seen: set[int] = set()
+    while chain:
+        one = chain.pop()
+        if one is not None and id(one) not in seen:
+            seen.add(id(one))
+            said.update(one.format_exception_only())
+            chain += [one.__cause__, one.__context__]
+    sys.stderr.write(
+        "".join(
+            visible(text(chunk.rstrip("\n")), one_line=True) + "\n" if chunk in said else visible(text(chunk))
+            for chunk in tb.format()
+        )
+    )
     sys.stderr.flush()
 
 

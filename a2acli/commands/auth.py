@@ -51,7 +51,7 @@ def auth_status(
     refreshable = bool(entry.get("refresh_token"))
     out.document(
         lambda: _status_json(pname, cc, entry, expires, now, valid=valid, refreshable=refreshable),
-        lambda: out.text("\n".join(_status_lines(pname, cc, entry, expires, now))),
+        lambda: out.text(*_status_lines(pname, cc, entry, expires, now)),
     )
     if not valid and not refreshable and (not cc.client_secret or cc.flow in auth.SIGN_IN):
         raise CredentialsMissingError(f"no valid token for profile {pname}", hint=cc.login_hint(pname))

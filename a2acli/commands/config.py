@@ -209,7 +209,7 @@ def _show_rows(out: Any, rows: list[tuple[str, str | None, str]]) -> None:
         return
     width = max(len(r[0]) for r in rows)
     vwidth = min(max(len(r[1] or "-") for r in rows), 40)
-    out.text("\n".join(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
+    out.text(*(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
 
 
 def _where(res: Any, source: str) -> dict[str, Any]:

@@ -553,9 +553,11 @@ def translate(
         doc = _loads(text, where)
         result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
         out.text(
-            json.dumps(result, ensure_ascii=False, separators=(",", ":"))
-            if compact
-            else json.dumps(result, ensure_ascii=False, indent=2)
+            *(
+                json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+                if compact
+                else json.dumps(result, ensure_ascii=False, indent=2)
+            ).split("\n")
         )
         return
     if not events:
@@ -572,10 +574,9 @@ def translate(
         )
     for name, result in translated:
         out.text(
-            (f"event: {name}\n" if name != "message" else "")
-            + "data: "
-            + json.dumps(result, ensure_ascii=False, separators=(",", ":"))
-            + "\n"
+            *([f"event: {name}"] if name != "message" else []),
+            "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")),
+            "",
         )
 
 

@@ -45,7 +45,7 @@ def _check_card_header(name: str, where: str) -> None:
         from a2acli.errors import CardInvalidError
 
         raise CardInvalidError(
-            f"the Agent Card's apiKey scheme puts the key in the {where} {shown(name)!r}, which is no {where} name: {problem}; nothing was sent",
+            f"the Agent Card's apiKey scheme puts the key in the {where} {shown(name)}, which is no {where} name: {problem}; nothing was sent",
             hint="the card is at fault; to call the agent anyway, pass --endpoint URL with -H 'NAME: KEY' under a valid name",
         )
 

@@ -109,7 +109,7 @@ def card_rows(card: dict[str, Any], *, signature: Any = None) -> Rows:
     rows = _who_rows(card, signature)
     interfaces = interface_lines(card)
     if interfaces:
-        rows.append(Row("Interfaces", "\n".join(interfaces)))
+        rows.append(Row("Interfaces", _lines(interfaces), True))
     caps: dict[str, Any] = card["capabilities"] if isinstance(card.get("capabilities"), dict) else {}
     rows.append(
         Row(
@@ -120,11 +120,19 @@ def card_rows(card: dict[str, Any], *, signature: Any = None) -> Rows:
     return rows + _mode_rows(card) + _security_rows(card)
 
 
+def _lines(lines: list[str]) -> str:
+    """A block of a2a's own lines, one per interface or scheme: each kept to its line (an agent's
+    line feed in a URL or a description is shown `\\n`, never a line of its own)."""
+    from a2acli.render.safe import visible
+
+    return "\n".join(visible(line, one_line=True) for line in lines)
+
+
 def _who_rows(card: dict[str, Any], signature: Any) -> Rows:
     """Name, then description, version, provider and signature where the card has them."""
     rows: Rows = [Row(views.L.AGENT, str(card.get("name", "")))]
     if card.get("description"):
-        rows.append(Row(views.L.DESCRIPTION, str(card["description"])))
+        rows.append(views.prose(views.L.DESCRIPTION, card["description"]))
     if card.get("version"):
         rows.append(Row(views.L.VERSION, str(card["version"])))
     if isinstance(card.get("provider"), dict) and card["provider"].get("organization"):
@@ -154,7 +162,7 @@ def _security_rows(card: dict[str, Any]) -> Rows:
     schemes = card.get("securitySchemes")
     lines = [scheme_line(str(name), scheme) for name, scheme in schemes.items()] if isinstance(schemes, dict) else []
     if lines:
-        rows.append(Row(views.L.SECURITY, "\n".join(lines)))
+        rows.append(Row(views.L.SECURITY, _lines(lines), True))
     required = [
         sorted((r.get("schemes") or {}).keys())
         for r in _listed(card.get("securityRequirements"))

@@ -62,7 +62,7 @@ def reply(out: Output, core: Any) -> None:
                 lines += _parts(art.get("parts"))
         state = views.state_label(status.get("state"))
         state = "" if state == "completed" and lines else state
-    for line in lines:
-        out.text(line)
+    for line in lines:  # the agent's words: its line feeds are the content's (each line escaped as any other)
+        out.text(*line.split("\n"))
     if state:
         out.text(f"[{state}]")

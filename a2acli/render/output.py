@@ -46,6 +46,18 @@ def _line_encoder() -> Any:
     return _LINE_ENCODER[0]
 
 
+_JSON_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def _one_line_json(text: str) -> str:
+    """JSON text (ensure_ascii=False) with the line breaks JSON leaves raw in a string (NEL, U+2028,
+    U+2029) escaped as `\\u2028`: the same document, and a reader that splits lines on them (Python's
+    str.splitlines, a terminal) sees no line of the agent's start among a2a's JSON Lines."""
+    if text.isascii() or not ("\x85" in text or "\u2028" in text or "\u2029" in text):
+        return text
+    return text.translate(_JSON_BREAKS)
+
+
 def _isatty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -209,9 +221,9 @@ class Output:
         self._lines = self._lines or lines
         if lines:  # a line per event
             encode = _LINE_ENCODER[0] if _LINE_ENCODER else _line_encoder()
-            self._put("".join(encode(obj, 0)) + "\n")
+            self._put(_one_line_json("".join(encode(obj, 0))) + "\n")
             return
-        self._put(pretty(obj) + "\n")
+        self._put(_one_line_json(pretty(obj)) + "\n")
 
     def raw(self, data: bytes | str) -> None:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
@@ -235,13 +247,13 @@ class Output:
             lines: list[str] = []
             for row in rows:  # (visible escapes character by character: a field's line is escaped whole, once)
                 label, value = row[0], str(row[1] or "")
-                if (len(row) > 2 and row[2]) or "\n" in value:
+                if len(row) > 2 and row[2]:  # a block: its content's lines, each indented under the label
                     lines.append(visible(f"{label}:", one_line=True))
                     lines += [
                         "  " + line for line in visible(value).split("\n")
                     ]  # agent text: control characters shown, not run
                     lines.append("")
-                else:
+                else:  # a field is one line: an agent's line feed in an id is shown, never a line of its own
                     lines.append(visible(f"{label}: {value}", one_line=True))
             if lines and lines[-1]:
                 lines.append("")
@@ -254,7 +266,8 @@ class Output:
         grid.add_column(style=f"bold {style}", no_wrap=True)
         grid.add_column(overflow="fold")
         for row in rows:  # agent text: through safe_text (control characters shown, not run; no markup read)
-            grid.add_row(safe_text(row[0]), safe_text(str(row[1] or ""), one_line=False))
+            block = len(row) > 2 and bool(row[2])  # a field is one line; a block's content keeps its lines
+            grid.add_row(safe_text(row[0]), safe_text(str(row[1] or ""), one_line=not block))
         self.console.print(
             Panel(grid, title=safe_text(title) if title else None, title_align="left", border_style=style, expand=False)
         )
@@ -317,8 +330,10 @@ class Output:
             t.add_row(*(safe_text(v) for v in row))
         self.console.print(t)
 
-    def text(self, line: str) -> None:
-        self._put(visible(line) + "\n")
+    def text(self, *lines: str) -> None:
+        """Lines of text on stdout, each one line (a line feed in one is shown `\\n`): text that
+        spans lines is given line by line, so an agent's line feed never starts a line of a2a's."""
+        self._put("".join(visible(line, one_line=True) + "\n" for line in lines))
 
     # -- side channel (stderr) ------------------------------------------------------------------
     def command(self, cmd: str, *, always: bool = False) -> None:
@@ -355,13 +370,13 @@ class Output:
         self._err(f"error: {msg}", "bold red")
 
     def _err(self, msg: str, style: str) -> None:
-        msg = visible(redacted(msg))  # secrets hidden; whatever the output mode, stderr is a terminal
+        # secrets hidden; whatever the output mode, stderr is a terminal: one message, one line (an
+        # agent's line break in an id, an error or a body is shown escaped, never a line of its own)
+        msg = visible(redacted(msg), one_line=True)
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
-            self.err_console.print(
-                safe_text(msg, one_line=False, style=style), soft_wrap=True
-            )  # the terminal wraps: copies stay whole
+            self.err_console.print(safe_text(msg, style=style), soft_wrap=True)  # the terminal wraps: copies stay whole
         else:
             self.err.write(msg + "\n")
             self.err.flush()
@@ -532,10 +547,10 @@ class TextOutput(Output):
     def request(self, head: list[str], body: bytes | None, document: Any, *, whole: Any = None) -> None:
         from a2acli.render import views
 
-        text = "\n".join(head)
+        lines = list(head)
         if document is not None:
-            text += "\n\n" + views.pretty(document)
-        self.text(text)
+            lines += ["", *views.pretty(document).split("\n")]  # JSON: a string's line feed is `\n` in it
+        self.text(*lines)
 
 
 class AutoOutput(TextOutput):

@@ -1,10 +1,16 @@
 """Agent text made safe to show on a terminal: control characters escaped, visible as `\\x1b`.
 
-An agent's answer may carry `\\x1b[2J`, an OSC title or an OSC 52 clipboard write, or newlines
-that forge a `hint:` line. Everything from the agent reaches the terminal through `visible`
-(render.output does it for every text-mode line and stderr note), and into a rich renderable
-through `safe_text` (the spinner, panels): rich markup is never read in it (rich `Text`, not markup
-strings). `-o json` and `-o raw` keep the bytes."""
+An agent's answer may carry `\\x1b[2J`, an OSC title or an OSC 52 clipboard write, or line breaks
+(LF, CR, VT, FF, NEL U+0085, U+2028, U+2029) that forge a `hint:` line. Everything from the agent
+reaches the terminal through `visible` and into a rich renderable through `safe_text` (the
+spinner, panels): rich markup is never read in it (rich `Text`, not markup strings).
+
+The rule render.output keeps, in every mode: each line a2a writes is one line. A stderr message
+(a note, warning, hint, error, each `--debug` line), a text line, a field of a record and a table
+cell are escaped with `one_line` (an agent's line feed shows as `\\n`, never starts a line of
+a2a's); only a block's content (a message's or an artifact's text, a data part's JSON) keeps its
+line feeds, each of its lines indented under its label. `-o json` escapes every line break too
+(render.output.Output.json); `-o raw` keeps the bytes as they crossed the wire."""
 
 from __future__ import annotations
 
@@ -14,11 +20,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.text import Text
 
-# C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates
-# (which reorder what is shown: "Trojan source"). Compiled on first use (re's cache), not at import:
-# the two cost ~0.7 ms to compile, every run paid it, and most text (ASCII, printable) never needs them.
-_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-_CONTROL_LINE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+# C0 controls but tab and newline, DEL, C1 controls (NEL among them), the unicode line and paragraph
+# separators, and the bidirectional overrides and isolates (which reorder what is shown: "Trojan
+# source"). Compiled on first use (re's cache), not at import: the two cost ~0.7 ms to compile, every
+# run paid it, and most text (ASCII, printable) never needs them.
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+_CONTROL_LINE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 _NAMED = {"\n": "\\n", "\r": "\\r"}
 
 

@@ -18,10 +18,18 @@ from a2acli.wire.words import Way, scheme_how, scheme_way, state_label  # noqa: 
 class Row(NamedTuple):
     label: str
     value: str
-    block: bool = False  # a block: the label on its own line, then the value's lines
+    block: bool = False  # a block: the label on its own line, then the value's lines (else one line)
 
 
-Rows = list[Any]  # Row, or a plain (label, value) pair (a field; a block when it spans lines)
+Rows = list[Any]  # Row, or a plain (label, value) pair (a field: one line, whatever the value holds)
+
+
+def prose(label: str, value: Any) -> Row:
+    """A description or an example, written to be read: a field, or a block when it spans lines
+    (its lines indented under the label, each escaped). An id, a name, a URL is a field (Row), one
+    line whatever it holds: an agent's line feed there is shown `\\n`, never a line of its own."""
+    text = str(value)
+    return Row(label, text, "\n" in text)
 
 
 class L:
@@ -217,7 +225,7 @@ def artifact_rows(art: dict[str, Any], *, verbose: bool = False) -> Rows:
     if verbose:
         rows.append(Row(L.ARTIFACT_ID, str(art.get("artifactId") or "")))
     if verbose and art.get("description"):
-        rows.append(Row(L.ARTIFACT_DESCRIPTION, str(art["description"])))
+        rows.append(prose(L.ARTIFACT_DESCRIPTION, art["description"]))
     return rows + parts_rows(art.get("parts"), verbose=verbose) + _metadata(art, verbose)
 
 
@@ -317,7 +325,7 @@ def _scheme_rows(name: str, scheme: Any) -> Rows:
     if flag:
         rows.append(Row(L.SECURITY_FLAG, flag))
     if isinstance(body, dict) and body.get("description"):
-        rows.append(Row(L.SECURITY_DESCRIPTION, str(body["description"])))
+        rows.append(prose(L.SECURITY_DESCRIPTION, body["description"]))
     return rows
 
 
@@ -326,12 +334,12 @@ def _skill_rows(skill: dict[str, Any], verbose: bool) -> Rows:
     if skill.get("name"):
         rows.append(Row(L.SKILL_NAME, str(skill["name"])))
     if skill.get("description"):
-        rows.append(Row(L.SKILL_DESCRIPTION, str(skill["description"])))
+        rows.append(prose(L.SKILL_DESCRIPTION, skill["description"]))
     if skill.get("tags"):
         rows.append(Row(L.SKILL_TAGS, ", ".join(str(t) for t in _listed(skill["tags"]))))
     examples = _listed(skill.get("examples"))
     shown = examples if verbose else examples[:3]
-    rows += [Row(L.SKILL_EXAMPLE, example if isinstance(example, str) else compact(example)) for example in shown]
+    rows += [prose(L.SKILL_EXAMPLE, example if isinstance(example, str) else compact(example)) for example in shown]
     if len(examples) > len(shown):
         rows.append(Row(L.SKILL_EXAMPLES_NOT_SHOWN, str(len(examples) - len(shown))))
     for key, label in (("inputModes", L.SKILL_INPUT_MODES), ("outputModes", L.SKILL_OUTPUT_MODES)):
@@ -362,7 +370,7 @@ def card_rows(card: dict[str, Any], *, verbose: bool = False, signature: Any = N
     allows: an entry that is not an object is shown as JSON rather than dropped."""
     rows: Rows = [
         Row(L.AGENT, str(card.get("name", ""))),
-        Row(L.DESCRIPTION, str(card.get("description", ""))),
+        prose(L.DESCRIPTION, card.get("description", "")),
         Row(L.VERSION, str(card.get("version", ""))),
     ]
     if isinstance(card.get("provider"), dict):

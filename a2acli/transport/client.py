@@ -195,8 +195,14 @@ class Transport:
         if left is None:
             return None
         if left <= 0:
-            raise TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+            raise self._expired()
         return left
+
+    def _expired(self) -> TimeoutExpired:
+        return TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+
+    def _past_deadline(self) -> bool:
+        return self._deadline is not None and time.monotonic() >= self._deadline
 
     def _timeout(self) -> httpx.Timeout:
         left = self._remaining()
@@ -370,6 +376,8 @@ class Transport:
                                 chunks.append(chunk)
                         finally:  # a body cut off (timeout, broken connection) still reaches the dump
                             ex.response_body = b"".join(chunks)
+                    if self._shut:  # a body read to the connection's close, which the timer shut: cut short
+                        raise self._timed_out(ex) or self._expired()
                 finally:
                     resp.close()
         finally:
@@ -438,17 +446,24 @@ class Transport:
                 return None
         return shown_proxy(proxy)
 
-    def _broken(self, ex: Exchange, e: httpx.HTTPError | httpx.StreamError) -> A2acliError:
-        """What a read or write that failed means: the deadline or the unary bound (which shut the
-        connection), TLS, a gRPC port, a malformed answer (h11 names what is wrong), or a
-        connection that broke."""
-        if self._deadline is not None and time.monotonic() >= self._deadline:
-            return TimeoutExpired(f"--timeout {self.cfg.timeout:g}s expired", hint="raise --timeout")
+    def _timed_out(self, ex: Exchange) -> TimeoutExpired | None:
+        """The bound whose timer shut the connection of `ex` (the deadline, or the unary bound), if one did."""
+        if self._past_deadline():
+            return self._expired()
         if self._cut is ex:  # the unary bound's timer shut it
             return TimeoutExpired(
                 f"{ex.url} did not finish its answer within {self.cfg.unary_bound:g}s (the bound of one request without --timeout)",
                 hint="--timeout N waits up to N seconds in all (--timeout 0: no bound)",
             )
+        return None
+
+    def _broken(self, ex: Exchange, e: httpx.HTTPError | httpx.StreamError) -> A2acliError:
+        """What a read or write that failed means: the deadline or the unary bound (which shut the
+        connection), TLS, a gRPC port, a malformed answer (h11 names what is wrong), or a
+        connection that broke."""
+        timed_out = self._timed_out(ex)
+        if timed_out is not None:
+            return timed_out
         if _is_tls(e):  # TLS 1.3: a refused client certificate shows up on the first read
             return UnreachableError(f"TLS with {ex.url} failed: {e}", hint=TLS_HINT)
         text = _one_line(str(e) or type(e).__name__)
@@ -505,9 +520,22 @@ class Transport:
                 return
             events = iter_events(ex, resp, self.taps, self.cfg.max_body, idle)
             try:
-                yield ex, events
+                yield ex, self._timed(events)
             finally:
                 events.close()  # the answer's reader ends here on every path, not at exit
+
+    def _timed(self, events: "Iterator[SseEvent]") -> "Iterator[SseEvent]":
+        """The events, and how the stream ended: when the deadline's timer shut the connection, a
+        stream whose body runs to the connection's close reads a clean end (or an event cut in
+        the middle); that is --timeout's doing, not the agent's (exit 5)."""
+        try:
+            yield from events
+        except ConnectionBrokenError as e:
+            if self._past_deadline():
+                raise self._expired() from e
+            raise
+        if self._past_deadline():
+            raise self._expired()
 
     @contextmanager
     def body(self, resp: httpx.Response, ex: Exchange) -> Iterator[Iterator[bytes]]:

@@ -59,10 +59,12 @@ def too_large(what: str, cap: int, *, hint: str | None = None) -> BodyTooLargeEr
 class _Inflater:
     """One content coding, inflated at most _PIECE bytes per step."""
 
-    def __init__(self, coding: str) -> None:
+    def __init__(self, coding: str, *, whole: bool = True) -> None:
         self.coding = coding
+        self._whole = whole  # the body must hold the whole compressed stream (False: a dump's, kept as far as it came)
         self._z = zlib.decompressobj(zlib.MAX_WBITS | 16 if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS)
         self._first = True
+        self._fed = False  # whether any byte came: an empty body is no compressed stream to end
 
     def feed(self, data: bytes) -> Iterator[bytes]:
         if self._first and self.coding == "deflate" and data:
@@ -71,6 +73,7 @@ class _Inflater:
                 zlib.decompressobj().decompress(data[:2])
             except zlib.error:
                 self._z = zlib.decompressobj(-zlib.MAX_WBITS)
+        self._fed = self._fed or bool(data)
         while data:
             try:
                 out = self._z.decompress(data, _PIECE)
@@ -88,9 +91,19 @@ class _Inflater:
                 return
 
     def flush(self) -> Iterator[bytes]:
+        """What is left, once the body has ended; a compressed stream that did not reach its own
+        end (a gzip member's trailer, deflate's final block) was cut short: an error, never a
+        shorter body taken for the whole (the body's length on the wire may well be consistent)."""
         out = self._z.flush(_PIECE)
         if out:
             yield out
+        if self._whole and self._fed and not self._z.eof:
+            from a2acli.errors import ConnectionBrokenError
+
+            raise ConnectionBrokenError(
+                f"the answer's {self.coding} stream ends before its end: the body was cut short",
+                hint="the agent (or a proxy on the way) sent a truncated compressed body",
+            )
 
 
 class RawBody:
@@ -143,11 +156,15 @@ def content_codings(content_encoding: str | None) -> list[str]:
     ]
 
 
-def inflate(raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: bool = False) -> Iterator[bytes]:
+def inflate(
+    raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: bool = False, whole: bool = True
+) -> Iterator[bytes]:
     """The decoded body, piece by piece: each content coding (last applied first undone) inflates
     a bounded piece at a time. An unknown coding is refused (only gzip and deflate are asked for).
     `bomb_guard`: a body with no cap on the whole (a stream) is stopped when it expands more than
-    BOMB_RATIO:1 (a capped answer ends at its cap anyway)."""
+    BOMB_RATIO:1 (a capped answer ends at its cap anyway). A compressed stream that stops before
+    its end is a body cut short (ConnectionBrokenError), unless `whole` is False (a dump's body,
+    kept as far as it came)."""
     codings = content_codings(content_encoding)
     for c in codings:
         if c not in ("gzip", "x-gzip", "deflate"):
@@ -162,12 +179,12 @@ def inflate(raw: Iterable[bytes], content_encoding: str | None, *, bomb_guard: b
     if not bomb_guard:
         plain: Iterable[bytes] = raw
         for c in reversed(codings):
-            plain = _through(_Inflater(c), plain)
+            plain = _through(_Inflater(c, whole=whole), plain)
         return iter(plain)
     counted = _Counted(raw)
     stream: Iterable[bytes] = counted
     for c in reversed(codings):
-        stream = _through(_Inflater(c), stream)
+        stream = _through(_Inflater(c, whole=whole), stream)
     return _ratio_bounded(stream, counted, codings)
 
 
@@ -300,7 +317,7 @@ def decoded(body: bytes, content_encoding: str | None) -> bytes:
     older dump's, inflated already) as it stands. What every reader of a dump reads."""
     if not is_encoded(body, content_encoding):
         return body
-    return b"".join(inflate(iter([body]), content_encoding, bomb_guard=True))
+    return b"".join(inflate(iter([body]), content_encoding, bomb_guard=True, whole=False))
 
 
 def encoded(data: bytes, content_encoding: str | None) -> bytes:

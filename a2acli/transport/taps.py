@@ -12,44 +12,58 @@ from a2acli.transport.limits import content_codings
 
 class DebugTap(NullTap):
     """Each request and response on stderr as it happens; SSE events as they arrive. An encoded
-    body (gzip, deflate) is shown inflated, after a note line that says so."""
+    body (gzip, deflate) is shown inflated, after a note line that says so. Every line is written
+    on its own and starts with a2a's mark (`>` sent, `<` received, `*` a summary): a body's or an
+    event's lines each carry it, so no line of the agent's starts a line of stderr (and the output
+    escapes any other line break in one: render.safe)."""
 
     def __init__(self, write: Callable[[str], None], redactor: Redactor) -> None:
         self.write = write
         self.redactor = redactor
 
+    def _lines(self, mark: str, lines: list[str]) -> None:
+        for line in lines:
+            self.write(f"{mark} {line}" if mark and line else mark or line)
+
+    def _body(self, mark: str, text: str) -> None:
+        """A body's lines, each behind `mark` (a CRLF line end read as the line's end)."""
+        self._lines(mark, [line[:-1] if line.endswith("\r") else line for line in text.split("\n")])
+
     def on_request(self, ex: Exchange) -> None:
         self.redactor.learn_bytes(ex.request_body)
-        lines = [self.redactor.text(f"> {ex.http_method} {ex.url}")] + [
-            f"> {k}: {v}" for k, v in self.redactor.headers(ex.request_headers)
-        ]
+        self._lines(
+            ">",
+            [self.redactor.text(f"{ex.http_method} {ex.url}")]
+            + [f"{k}: {v}" for k, v in self.redactor.headers(ex.request_headers)],
+        )
         if ex.request_body:
-            lines.append(">")
-            lines.append(self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
-        self.write("\n".join(lines))
+            self.write(">")
+            self._body(">", self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
 
     def on_response(self, ex: Exchange) -> None:
-        lines = [f"< HTTP {ex.status} {ex.reason}"] + [
-            f"< {k}: {v}" for k, v in self.redactor.headers(ex.response_headers)
-        ]
-        self.write("\n".join(lines))
+        self._lines(
+            "<",
+            [f"HTTP {ex.status} {ex.reason}"] + [f"{k}: {v}" for k, v in self.redactor.headers(ex.response_headers)],
+        )
 
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None:
         if ex.streaming:
             if index == 0 and (coding := _coding(ex)):
                 self.write(f"< (the stream is {coding}-encoded: its events are shown inflated)")
             self.redactor.learn_bytes(data)
-            self.write(
-                f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {self.redactor.text(data)}"
-            )
+            first, *more = self.redactor.text(data).split("\n")  # an event of several `data:` lines
+            self.write(f"< event {index + 1}" + (f" ({event})" if event != "message" else "") + f": {first}")
+            self._lines("<", more)
 
     def on_complete(self, ex: Exchange) -> None:
         if not ex.streaming and ex.response_body:
             self.redactor.learn_bytes(ex.response_body)
-            note = ""
+            self.write("<")
             if ex.response_wire is not None and (coding := _coding(ex)):
-                note = f"< ({coding}-encoded: {len(ex.response_wire)} bytes on the wire, shown inflated: {len(ex.response_body)} bytes)\n"
-            self.write("<\n" + note + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
+                self.write(
+                    f"< ({coding}-encoded: {len(ex.response_wire)} bytes on the wire, shown inflated: {len(ex.response_body)} bytes)"
+                )
+            self._body("<", self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
         took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
         self.write(
             f"* {ex.label}: {ex.status or '-'} in {took}"

@@ -21,7 +21,7 @@ def name_problem(name: str) -> str | None:
     bad = next(c for c in name if not re.fullmatch(TOKEN, c))
     what = {" ": "a space", "\t": "a TAB", ":": "a colon", "\r": "a CR", "\n": "a line feed", "\x00": "a NUL"}.get(bad)
     if what is None:
-        what = f"the control character 0x{ord(bad):02x}" if ord(bad) < 0x20 or ord(bad) == 0x7F else f"{bad!r}"
+        what = f"the control character 0x{ord(bad):02x}" if ord(bad) < 0x20 or ord(bad) == 0x7F else shown(bad)
     return f"it holds {what} (a name is letters, digits and !#$%&'*+.^_`|~-)"
 
 
@@ -35,6 +35,14 @@ def value_problem(value: str) -> str | None:
 
 
 def shown(name: str) -> str:
-    """A header name as an error message may quote it: escaped, at most 64 characters."""
-    text = name[:64].encode("unicode_escape").decode("ascii")
-    return text + ("…" if len(name) > 64 else "")
+    """A header name as an error message quotes it: in single quotes, at most 64 characters, a
+    character that cannot be shown (a control, a line break) escaped (`\\x00`), each other one
+    as it is (a backslash once, not doubled)."""
+    text = "".join(c if c.isprintable() else _escaped(c) for c in name[:64])
+    return f"'{text}'" + ("…" if len(name) > 64 else "")
+
+
+def _escaped(c: str) -> str:
+    return {"\t": "\\t", "\r": "\\r", "\n": "\\n"}.get(c) or (
+        f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+    )

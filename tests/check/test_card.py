@@ -284,3 +284,31 @@ def test_findings_are_ordered_by_severity():
     del doc["skills"][0]["examples"]
     severities = [f.severity for f in validate_card(doc, CARD_URL).findings]
     assert severities == sorted(severities, key=["error", "warning", "info"].index)
+
+
+@pytest.mark.parametrize("where", ["header", "cookie"])
+@pytest.mark.parametrize("bad", ["X API Key", "X-Key:", "X\nKey", ""])
+def test_an_api_key_name_http_cannot_carry_is_an_error(where, bad):
+    """Issue 42: `a2a` refuses to send the key under such a name (wire.headers), so the card is broken."""
+    v1 = card(V1, securitySchemes={"k": {"apiKeySecurityScheme": {"location": where, "name": bad}}}, securityRequirements=None)
+    f = one(v1, "api-key-name")
+    assert (f.severity, f.path) == ("error", "$.securitySchemes.k.apiKeySecurityScheme.name")
+    assert f"is no {where} name" in f.message and "\n" not in f.message
+    v0 = card(V0, securitySchemes={"k": {"type": "apiKey", "in": where, "name": bad}}, security=None)
+    assert one(v0, "api-key-name").path == "$.securitySchemes.k.name"
+
+
+def test_an_api_key_in_the_query_may_have_any_name():
+    v1 = card(V1, securitySchemes={"k": {"apiKeySecurityScheme": {"location": "query", "name": "api key"}}}, securityRequirements=None)
+    assert "api-key-name" not in [f.rule for f in validate_card(v1, CARD_URL).findings]
+
+
+def test_check_card_says_the_bad_header_name(cli, tmp_path):
+    import json
+
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card(V1, securitySchemes={"k": {"apiKeySecurityScheme": {"location": "header", "name": "X API Key"}}}, securityRequirements=None)))
+    result = cli("check", "card", str(path))
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "card valid: 0 errors" not in result.stdout + result.stderr
+    assert "$.securitySchemes.k.apiKeySecurityScheme.name" in result.stdout + result.stderr

@@ -97,6 +97,13 @@ def test_bad_headers_are_usage_errors_not_exit_3(cli, header, needle):
     assert_usage(cli("tasks", "get", "t-1", "--endpoint", f"{AGENT}/rpc", "-H", header, "--offline"), needle)
 
 
+@pytest.mark.parametrize(("name", "shown"), [("X\\Y", "'X\\Y'"), ("X\x01Y", "'X\\x01Y'"), ("Xé", "'Xé'")])
+def test_a_bad_header_name_is_quoted_once(cli, name, shown):
+    """Issue 42: `X\\Y` was shown with its backslash doubled (escaped, then repr'd)."""
+    result = cli("tasks", "get", "t-1", "--endpoint", f"{AGENT}/rpc", "-H", f"{name}: v", "--offline")
+    assert_usage(result, f"-H: {shown} is not a header name")
+
+
 def test_a_bad_profile_header_is_a_usage_error(cli, cfg):
     cfg.write_text('[profiles.p.headers]\n"X-A" = "b\\r\\nInjected: yes"\n')
     assert_usage(cli("tasks", "get", "t-1", "--endpoint", f"{AGENT}/rpc", "--profile", "p", "--offline"), "header.X-A", "line break")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import json
+import random
 from pathlib import Path
 
+import httpx
 import pytest
 from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
 from hostile_server import hostile, rpc_answer
@@ -212,14 +215,24 @@ def test_a_part_that_cannot_be_fetched_does_not_stop_the_others(cli, agent, tmp_
         assert len(doc["files"]) == 4 and [f["source"] for f in doc["failed"]] == [f"{AGENT}/files/r.pdf"]
 
 
+_GZ = gzip.compress(random.Random(42).randbytes(10_000), mtime=0)
+
+
+def _gzipped(body: bytes) -> bytes:
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Encoding: gzip\r\nContent-Length: {len(body)}\r\n\r\n"
+    return head.encode() + body
+
+
 @pytest.mark.parametrize(
     "sent",
     [
         b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Le",  # closed inside the header block
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: identity, chunked\r\n\r\n4\r\n%PDF\r\n0\r\n\r\n",  # broken framing
         b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n%PDF-1.7",  # short of its Content-Length
+        _gzipped(_GZ[:-200]),  # issue 42: the gzip stream cut (9,815 of 10,000 bytes inflate), its length consistent
+        _gzipped(_GZ[:-8]),  # every byte but the gzip trailer (CRC and size)
     ],
-    ids=["closed-in-head", "identity-chunked", "short-body"],
+    ids=["closed-in-head", "identity-chunked", "short-body", "gzip-cut", "gzip-no-trailer"],
 )
 def test_a_truncated_or_misframed_file_is_an_error_and_no_file_is_left(cli, tmp_path, sent):
     """Issue 35: exit 1 naming the part, and nothing under the final name (nor a temporary file)."""
@@ -254,3 +267,19 @@ def test_a_truncated_or_misframed_file_is_an_error_and_no_file_is_left(cli, tmp_
     assert result.exit_code == 1, result.stderr
     assert "r.pdf" in result.stderr and "could not be saved" in result.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["ok.txt"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "code"),
+    [(httpx.Response(404), "X_A2A_HTTP_ERROR"), (httpx.Response(200, content=_GZ[:-200], headers={"Content-Encoding": "gzip"}), "X_A2A_CONNECTION_BROKEN")],
+    ids=["http-404", "gzip-cut"],
+)
+def test_a_download_failure_has_the_code_of_what_failed(cli, agent, tmp_path, answer, code):
+    """Issue 42: the error that ends a download names what went wrong (the first failure's code), not A2ACLI_ERR_INTERNAL."""
+    agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][2:3]}))
+    agent.get(f"{AGENT}/files/r.pdf").mock(return_value=answer)
+    agent.get("https://cdn.example/x.bin").respond(200, content=b"x")
+    result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path))
+    assert result.exit_code == 1, result.stderr
+    assert f"1 of 2 part(s) could not be saved (the first: {AGENT}/files/r.pdf) [{code}]" in result.stderr
+    assert "A2ACLI_ERR_INTERNAL" not in result.stderr

@@ -34,7 +34,10 @@ DOCS = [
 def test_json_lines_are_json_dumps(doc):
     buf = io.StringIO()
     output.Output("json", stdout=buf, stderr=io.StringIO()).json(doc, lines=True)
-    assert buf.getvalue() == json.dumps(doc, ensure_ascii=False) + "\n"
+    # issue 42: the line breaks JSON leaves raw (NEL, U+2028, U+2029) are escaped: the same document
+    breaks = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+    assert buf.getvalue() == json.dumps(doc, ensure_ascii=False).translate(str.maketrans(breaks)) + "\n"
+    assert json.loads(buf.getvalue()) == doc and len(buf.getvalue().splitlines()) == 1
 
 
 def test_json_lines_refuse_what_json_refuses():

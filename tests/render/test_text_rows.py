@@ -17,12 +17,13 @@ ALPHABET = ["a", "b", " ", "\x1b", "\t", "é", "\u202e", "\r", "\x00", "\x7f", "
 
 
 def plainly(rows: list[tuple]) -> str:
-    """The rule: a field is `Label: value` escaped to one line; a block (or a value with a line
-    break) is `Label:` then its lines indented, then a blank line; the record ends with a blank line."""
+    """The rule: a field is `Label: value` escaped to one line, whatever its value holds (issue 42:
+    an agent's line feed in an id is no line of its own); a block is `Label:` then its lines
+    indented, then a blank line; the record ends with a blank line."""
     lines: list[str] = []
     for row in rows:
         label, value = visible(row[0], one_line=True), str(row[1] or "")
-        if (len(row) > 2 and row[2]) or "\n" in value:
+        if len(row) > 2 and row[2]:
             lines += [f"{label}:", *("  " + line for line in visible(value).split("\n")), ""]
         else:
             lines.append(f"{label}: {visible(value, one_line=True)}")

@@ -176,3 +176,27 @@ def test_a_gzip_sse_flood_ends_within_seconds_with_body_too_large(cli):
             assert len(result.stdout) < 64 * 1024 * 1024
             if mode == "json":
                 assert json.loads(result.stdout.splitlines()[-1])["error"]["code"] == "X_A2A_BODY_TOO_LARGE"
+
+
+# -- issue 42: a compressed stream that stops before its end is a body cut short ----------------
+
+_WHOLE = bytes(range(256)) * 40
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate"])
+@pytest.mark.parametrize("cut", [1, 8, 100])
+def test_a_compressed_body_cut_short_is_an_error(coding, cut):
+    from a2acli.errors import ConnectionBrokenError
+
+    body = gzip.compress(_WHOLE, mtime=0) if coding == "gzip" else zlib.compress(_WHOLE)
+    assert b"".join(inflate(iter([body]), coding)) == _WHOLE
+    with pytest.raises(ConnectionBrokenError, match=f"the answer's {coding} stream ends before its end"):
+        b"".join(inflate(iter([body[:-cut]]), coding))
+    assert b"".join(inflate(iter([b""]), coding)) == b""  # no body at all: nothing to end
+
+
+def test_a_dump_body_cut_short_is_read_as_far_as_it_came():
+    from a2acli.transport.limits import decoded
+
+    body = gzip.compress(_WHOLE, mtime=0)[:-100]
+    assert _WHOLE.startswith(decoded(body, "gzip")) and decoded(body, "gzip")

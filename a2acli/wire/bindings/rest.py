@@ -75,13 +75,11 @@ def transcode(
                 hint="give the bare id",
             )
         # a single-segment variable keeps any `/` of the value escaped; a resource name keeps its own
-        return (
-            quote(value, safe="") if "/" not in pattern else "/".join(quote(seg, safe="") for seg in value.split("/"))
-        )
+        return segment(value) if "/" not in pattern else "/".join(segment(seg) for seg in value.split("/"))
 
     path = _VAR.sub(variable, route.template)
     if tenant:
-        path = "/" + quote(tenant, safe="") + path
+        path = "/" + segment(tenant) + path
     body: Any = None
     if route.body == "=":
         body, fields = whole, {}
@@ -92,6 +90,14 @@ def transcode(
         if body is None:
             body = {}
     return path, query_of(fields), body
+
+
+def segment(value: str) -> str:
+    """`value` as one path segment that names nothing else: percent-encoded (its `/` too), and a
+    dot segment (`.`, `..`) spelt `%2E`: a URL parser (httpx's, a server's) removes a literal one,
+    so `tasks/..` would name the base and `tasks/.` the task list (RFC 3986 §5.2.4)."""
+    quoted = quote(value, safe="")
+    return quoted.replace(".", "%2E") if quoted in (".", "..") else quoted
 
 
 def _matches(pattern: str, value: str) -> bool:
