@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _profile, _who
+from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _settings, _who
 from a2acli.commands.auth_login import auth_login
 
 app = typer.Typer(
@@ -28,14 +28,12 @@ def auth_status(
 
       a2a auth status -o json | jq .expiresIn
     """
-    from a2acli import auth, settings
+    from a2acli import auth
     from a2acli.errors import CredentialsMissingError
 
     out = _output(ctx)
-    config = settings.load_config()
-    pname, _ = _profile(ctx, config)
-    saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
-    cc = auth.ClientCredentials.from_profile(saved)
+    res, pname, _ = _settings(ctx, new_profile=True)  # a profile not defined has no OAuth2 settings (exit 4)
+    cc = auth.ClientCredentials.from_profile(dict(res.auth))
     if cc is None:
         import shlex
 
@@ -135,14 +133,11 @@ def auth_logout(
 
     out = Output("auto")
     known(out=out)  # its errors in text, like its report
-    config = settings.load_config()
-    pname, _ = _profile(ctx, config)
+    res, pname, _ = _settings(ctx, new_profile=True)
     dropped = auth.forget(pname)
-    prof = (config.get("profiles") or {}).get(pname) or {}
-    had_secret = bool((prof.get("auth") or {}).get("client-secret"))
+    edit = settings.ConfigEdit(settings.profile_file(res, pname))  # where the profile is kept (A2ACLI_CONFIG too)
+    had_secret = edit.delete(("profiles", pname, "auth", "client-secret"))
     if had_secret:
-        edit = settings.ConfigEdit()
-        edit.delete(("profiles", pname, "auth", "client-secret"))
         edit.save()
     if dropped or had_secret:
         out.note(

@@ -8,7 +8,7 @@ import typer
 
 from a2acli.commands import shared
 from a2acli.commands._options import PS
-from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _profile, _who
+from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _settings, _who
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
@@ -236,14 +236,12 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
     from a2acli.transport.client import TransportConfig, tls_verify
     from a2acli.wire import Wire, parse_version_choice
 
-    config = settings.load_config()
-    pname, becomes_default = _profile(ctx, config)
-    pvals = dict((config.get("profiles") or {}).get(pname) or {})
     flags = {
         name.replace("_", "-"): _pick(ctx, name, given[name])
         for name in ("url", "catalog", "a2a_version", "cacert", "cert", "key", "timeout")
     }
-    values, sources = settings.resolve_values(flags, pname, pvals)
+    res, pname, becomes_default = _settings(ctx, flags, new_profile=True)  # the files `send` reads
+    values, sources = res.values, res.sources
     agent_ref = None
     if values["url"]:  # host:port, a card file's path: what to read (as every command does)
         from a2acli.net import agent_reference
@@ -266,13 +264,12 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
         version=version, timeout=tout, insecure=insecure, cacert=paths["cacert"], cert=paths["cert"], key=paths["key"]
     )
     strict = bool(_pick(ctx, "strict_origin", given["strict_origin"]) or values.get("strict-origin"))
-    named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}
     return LoginConnection(
         pname,
         becomes_default,
-        config,
-        dict(pvals.get("auth") or {}),
-        named,
+        settings.profile_file(res, pname),
+        dict(res.auth),
+        dict(res.catalogs),
         flags["url"],
         agent_ref,
         flags["catalog"],
@@ -282,10 +279,6 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
         tout,
         strict,
     )
-
-
-def _table(value: Any) -> dict[str, str]:
-    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
 def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, no_browser: bool) -> dict[str, Any]:
@@ -317,7 +310,7 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
     from a2acli import auth, settings
 
     pname, saved = conn.pname, conn.saved
-    edit = settings.ConfigEdit()
+    edit = settings.ConfigEdit(conn.home)  # the file the profile is kept in (a --config / A2ACLI_CONFIG one too)
     if conn.becomes_default and not edit.get(("default-profile",)):
         edit.set(("default-profile",), pname)
     for akey, avalue in plan.new_auth.items():

@@ -19,8 +19,8 @@ class LoginConnection(NamedTuple):
 
     pname: str
     becomes_default: bool  # no default profile was set: this one becomes it
-    config: dict[str, Any]
-    saved: dict[str, Any]  # the profile's [auth] table as it is
+    home: Any  # the config file the profile is kept in, which the login writes (settings.profile_file)
+    saved: dict[str, Any]  # the [auth] table as a call with the profile reads it
     named_catalogs: dict[str, str]  # the config's and the profile's [catalogs] (the profile's win a name)
     url: str | None  # -u as given on the command line (the profile keeps it)
     agent_ref: str | None  # the agent as read (agent_reference of -u, the env's or the profile's)
