@@ -37,7 +37,11 @@ ANY_CREDENTIAL: dict[str, Any] = {
     "key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}},
     "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}},
     "basic": {"httpAuthSecurityScheme": {"scheme": "Basic"}},
-    "oauth": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": "https://idp.test/oauth/token", "scopes": {}}}}},
+    "oauth": {
+        "oauth2SecurityScheme": {
+            "flows": {"clientCredentials": {"tokenUrl": "https://idp.test/oauth/token", "scopes": {}}}
+        }
+    },
 }
 
 
@@ -81,7 +85,11 @@ def make_key(alg: str) -> tuple[Any, dict[str, Any]]:
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
     okey = ed25519.Ed25519PrivateKey.generate()
-    return okey, {"kty": "OKP", "crv": "Ed25519", "x": b64u(okey.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))}
+    return okey, {
+        "kty": "OKP",
+        "crv": "Ed25519",
+        "x": b64u(okey.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)),
+    }
 
 
 def raw_sign(key: Any, alg: str, data: bytes) -> bytes:
@@ -107,7 +115,9 @@ def jwt(claims: dict[str, Any], key: Any, alg: str = "ES256", **header: Any) -> 
     return f"{head}.{body}.{b64u(raw_sign(key, alg, f'{head}.{body}'.encode()))}"
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the state", interval: float = 0.02) -> Any:
+def wait_until(
+    predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the state", interval: float = 0.02
+) -> Any:
     """Poll `predicate` until it returns something true; that value. A test that waits for a state
     waits on the state with this, not with a fixed sleep. Fails naming `what` after `timeout`
     seconds (a bound for a slow machine, not a measurement)."""
@@ -181,3 +191,18 @@ def floor_block(text: str, label: str) -> list[str]:
                 content.append(nxt[2:])
             found.append("\n".join(content))
     return found
+
+
+def token_key(cache: Any, profile: str, agent: str = "*") -> str:
+    """The key of the one token tokens.json (`cache`, a path) keeps for `profile`, of `agent`'s
+    origin when given (`-`: a token obtained for no agent). Tokens are keyed by profile, agent,
+    token endpoint, client and scopes (issue 42)."""
+    data = json.loads(cache.read_text())
+    keys = [k for k in data if k.split(" ")[0] == profile and agent in ("*", k.split(" ")[1])]
+    assert len(keys) == 1, list(data)
+    return keys[0]
+
+
+def token_entry(cache: Any, profile: str, agent: str = "*") -> dict[str, Any]:
+    """The one token entry tokens.json keeps for `profile` (token_key)."""
+    return json.loads(cache.read_text())[token_key(cache, profile, agent)]

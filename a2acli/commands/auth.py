@@ -41,8 +41,12 @@ def auth_status(
             f"profile {pname} has no OAuth2 settings",
             hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S",
         )
-    entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
-    entry = entry if isinstance(entry, dict) else {}
+    home = None  # the profile's agent: its token is the one shown (tokens are kept per agent)
+    if res.auth_home:
+        from a2acli.net import agent_reference
+
+        home = agent_reference(res.auth_home)
+    entry = (auth.entry_for(pname, cc, home) if home else None) or auth.unbound(pname, cc) or {}
     now = time.time()
     expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
     valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
