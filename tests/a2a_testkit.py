@@ -37,11 +37,7 @@ ANY_CREDENTIAL: dict[str, Any] = {
     "key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}},
     "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}},
     "basic": {"httpAuthSecurityScheme": {"scheme": "Basic"}},
-    "oauth": {
-        "oauth2SecurityScheme": {
-            "flows": {"clientCredentials": {"tokenUrl": "https://idp.test/oauth/token", "scopes": {}}}
-        }
-    },
+    "oauth": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": "https://idp.test/oauth/token", "scopes": {}}}}},
 }
 
 
@@ -85,11 +81,7 @@ def make_key(alg: str) -> tuple[Any, dict[str, Any]]:
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
     okey = ed25519.Ed25519PrivateKey.generate()
-    return okey, {
-        "kty": "OKP",
-        "crv": "Ed25519",
-        "x": b64u(okey.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)),
-    }
+    return okey, {"kty": "OKP", "crv": "Ed25519", "x": b64u(okey.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))}
 
 
 def raw_sign(key: Any, alg: str, data: bytes) -> bytes:
@@ -115,9 +107,7 @@ def jwt(claims: dict[str, Any], key: Any, alg: str = "ES256", **header: Any) -> 
     return f"{head}.{body}.{b64u(raw_sign(key, alg, f'{head}.{body}'.encode()))}"
 
 
-def wait_until(
-    predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the state", interval: float = 0.02
-) -> Any:
+def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the state", interval: float = 0.02) -> Any:
     """Poll `predicate` until it returns something true; that value. A test that waits for a state
     waits on the state with this, not with a fixed sleep. Fails naming `what` after `timeout`
     seconds (a bound for a slow machine, not a measurement)."""
