@@ -36,15 +36,8 @@ def token_answer(token: str) -> httpx.Response:
 
 
 @pytest.fixture
-def global_cfg(tmp_path, monkeypatch):
-    path = tmp_path / "global" / "config.toml"
-    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def local_cfg(tmp_path, monkeypatch, global_cfg):
-    """Profile p, only in the file A2ACLI_CONFIG names (the global file has none)."""
+def local_cfg(tmp_path, monkeypatch, cfg):
+    """Profile p, only in the file A2ACLI_CONFIG names (the global file, `cfg`, has none)."""
     path = tmp_path / "project.toml"
     path.write_text(PROFILE)
     path.chmod(0o600)
@@ -69,7 +62,7 @@ def test_auth_status_sees_a_profile_of_the_a2acli_config_file(cli, local_cfg):
     assert result.exit_code == 0  # client credentials with a secret: a token is requested on the next call
 
 
-def test_auth_status_sees_a_profile_of_the_config_flag(cli, global_cfg, tmp_path):
+def test_auth_status_sees_a_profile_of_the_config_flag(cli, cfg, tmp_path):
     path = tmp_path / "other.toml"
     path.write_text(PROFILE)
     path.chmod(0o600)
@@ -78,16 +71,14 @@ def test_auth_status_sees_a_profile_of_the_config_flag(cli, global_cfg, tmp_path
     assert json.loads(result.stdout)["tokenUrl"] == TOKEN_URL
 
 
-def test_auth_login_uses_the_profile_of_the_a2acli_config_file_and_send_uses_its_token(
-    cli, local_cfg, global_cfg, respx_mock
-):
+def test_auth_login_uses_the_profile_of_the_a2acli_config_file_and_send_uses_its_token(cli, local_cfg, cfg, respx_mock):
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-a"))
     route = agent(respx_mock, AGENT_A)
     login = cli("auth", "login", "--profile", "p")
     assert login.exit_code == 0, login.stderr
     assert token.call_count == 1
     assert local_cfg.read_text() == PROFILE  # the settings it used are where they were: nothing copied
-    assert not global_cfg.exists()  # the client secret is not copied into the global file
+    assert not cfg.exists()  # the client secret is not copied into the global file
     sent = cli("tasks", "get", "t-1", "--profile", "p")
     assert sent.exit_code == 0, sent.stderr
     assert route.calls.last.request.headers["Authorization"] == "Bearer tok-a"
@@ -115,11 +106,11 @@ def test_two_agents_sharing_a_token_endpoint_each_get_their_own_token(cli, local
     assert token.call_count == 2  # one per agent, each cached for its own
 
 
-def test_a_sign_in_for_one_agent_is_not_sent_to_another_sharing_its_token_endpoint(cli, global_cfg, respx_mock):
+def test_a_sign_in_for_one_agent_is_not_sent_to_another_sharing_its_token_endpoint(cli, cfg, respx_mock):
     """A device-code token obtained for A: B (whose card names the same token endpoint) needs a
     login of its own; nothing is sent to B."""
-    global_cfg.parent.mkdir(parents=True)
-    global_cfg.write_text(
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text(
         PROFILE.replace(
             'client-secret = "s3cret-client"',
             'flow = "device-code"\ndevice-authorization-url = "https://idp.test/device"',
@@ -133,7 +124,7 @@ def test_a_sign_in_for_one_agent_is_not_sent_to_another_sharing_its_token_endpoi
         "expires_at": 4e9,
         "audience": AGENT_A,
     }
-    global_cfg.with_name("tokens.json").write_text(json.dumps({key: entry}))
+    cfg.with_name("tokens.json").write_text(json.dumps({key: entry}))
     route_a, route_b = agent(respx_mock, AGENT_A), agent(respx_mock, AGENT_B)
     assert cli("tasks", "get", "t-1", "--profile", "p").exit_code == 0
     assert route_a.calls.last.request.headers["Authorization"] == "Bearer tok-a-signed-in"
@@ -144,10 +135,8 @@ def test_a_sign_in_for_one_agent_is_not_sent_to_another_sharing_its_token_endpoi
     assert f"a2a auth login --profile p --device -u {AGENT_B}" in other.stderr
 
 
-def test_a_token_cached_before_tokens_were_kept_per_agent_still_serves_its_agent(
-    cli, local_cfg, global_cfg, respx_mock
-):
-    global_cfg.parent.mkdir(parents=True)
+def test_a_token_cached_before_tokens_were_kept_per_agent_still_serves_its_agent(cli, local_cfg, cfg, respx_mock):
+    cfg.parent.mkdir(parents=True)
     old = {
         "access_token": "tok-old",
         "token_url": TOKEN_URL,
@@ -155,7 +144,7 @@ def test_a_token_cached_before_tokens_were_kept_per_agent_still_serves_its_agent
         "expires_at": 4e9,
         "audience": AGENT_A,
     }
-    global_cfg.with_name("tokens.json").write_text(json.dumps({f"p {TOKEN_URL}": old}))
+    cfg.with_name("tokens.json").write_text(json.dumps({f"p {TOKEN_URL}": old}))
     token = respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-b"))
     route_a, route_b = agent(respx_mock, AGENT_A), agent(respx_mock, AGENT_B)
     assert cli("tasks", "get", "t-1", "--profile", "p", "-u", AGENT_B).exit_code == 0
@@ -202,14 +191,14 @@ def test_a_token_request_is_in_the_dump_with_its_secrets_redacted(cli, local_cfg
         assert b"tok-dumped-a" not in body and b"s3cret-client" not in body
 
 
-def test_an_oversized_token_answer_hits_the_cap(cli, local_cfg, global_cfg, respx_mock):
+def test_an_oversized_token_answer_hits_the_cap(cli, local_cfg, cfg, respx_mock):
     big = {"access_token": "tok", "token_type": "Bearer", "padding": "x" * (2 * 1024 * 1024)}
     respx_mock.post(TOKEN_URL).mock(return_value=httpx.Response(200, json=big))
     route = agent(respx_mock, AGENT_A)
     result = cli("tasks", "get", "t-1", "--profile", "p")
     assert result.exit_code == 1, result.stderr
     assert "X_A2A_BODY_TOO_LARGE" in result.stderr and TOKEN_URL in result.stderr
-    assert not route.called and not global_cfg.with_name("tokens.json").exists()
+    assert not route.called and not cfg.with_name("tokens.json").exists()
     lower = cli("tasks", "get", "t-1", "--profile", "p", "--max-body", "1K")  # --max-body, when lower, too
     assert lower.exit_code == 1 and "X_A2A_BODY_TOO_LARGE" in lower.stderr
 
