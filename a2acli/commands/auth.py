@@ -139,9 +139,13 @@ def auth_logout(
     known(out=out)  # its errors in text, like its report
     res, pname, _ = _settings(ctx, new_profile=True)
     dropped = auth.forget(pname)
-    edit = settings.ConfigEdit(settings.profile_file(res, pname))  # where the profile is kept (A2ACLI_CONFIG too)
-    had_secret = edit.delete(("profiles", pname, "auth", "client-secret"))
+    path = settings.profile_file(res, pname)  # where the profile is kept (a --config / A2ACLI_CONFIG file too)
+    kept: dict[str, Any] = next((f.data for f in res.files if f.path == path), {})
+    prof = (kept.get("profiles") or {}).get(pname) or {}
+    had_secret = bool((prof.get("auth") or {}).get("client-secret"))
     if had_secret:
+        edit = settings.ConfigEdit(path)
+        edit.delete(("profiles", pname, "auth", "client-secret"))
         edit.save()
     if dropped or had_secret:
         out.note(

@@ -212,3 +212,12 @@ def test_a_login_s_token_request_shows_in_debug_and_keeps_the_cap(cli, local_cfg
     respx_mock.post(TOKEN_URL).mock(return_value=httpx.Response(200, content=b"{" + b" " * (2 * 1024 * 1024) + b"}"))
     big = cli("auth", "login", "--profile", "p")
     assert big.exit_code == 1 and "X_A2A_BODY_TOO_LARGE" in big.stderr
+
+
+def test_auth_logout_forgets_the_secret_where_the_profile_is_kept(cli, local_cfg, cfg, respx_mock):
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer("tok-a"))
+    assert cli("auth", "login", "--profile", "p").exit_code == 0
+    out = cli("auth", "logout", "--profile", "p")
+    assert out.exit_code == 0, out.stderr
+    assert "client secret removed" in out.stderr and "1 cached token(s) dropped" in out.stderr
+    assert "s3cret-client" not in local_cfg.read_text() and not cfg.exists()
