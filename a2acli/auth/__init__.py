@@ -16,7 +16,8 @@ One module per concern; callers use the names re-exported here (`from a2acli imp
 - browser: the authorization-code flow (BROWSER: how the link is opened; tests replace it there).
 
 The flows import the client and oauth modules, the cache imports the grants; nothing here imports
-the package itself (no import circle). httpx is imported only when an endpoint is actually asked."""
+the package itself (no import circle). Every request goes through the caller's transport
+(transport.client.Transport): no HTTP client of its own."""
 
 from __future__ import annotations
 

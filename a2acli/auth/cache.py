@@ -1,8 +1,9 @@
 """The token cache (tokens.json beside config.toml, mode 0600), keyed by profile, agent, token URL,
-client and scopes (a token is sent only to the agent it was obtained for), and the token a call sends: reused until shortly before it expires, then requested again with the
-profile's client id and secret (client credentials have no refresh token: a new request is the
-refresh), or renewed with the refresh token a device-code or authorization-code login got; such a
-token without one needs a new login (a person signs in)."""
+client and scopes (a token is sent only to the agent it was obtained for), and the token a call
+sends: reused until shortly before it expires, then requested again with the profile's client id
+and secret (client credentials have no refresh token: a new request is the refresh), or renewed
+with the refresh token a device-code or authorization-code login got; such a token without one
+needs a new login (a person signs in)."""
 
 from __future__ import annotations
 
@@ -190,8 +191,7 @@ def access_token(
             if note and for_agent:
                 note(f"an OAuth2 token for {audience(for_agent) or for_agent} (tokens are kept per agent)")
             entry = request_token(cc, transport=transport, note=note)
-        for key in ("issuer",):  # what the login learnt of the provider stays with the token
-            if isinstance(stale, dict) and stale.get(key):
-                entry[key] = stale[key]
+        if isinstance(stale, dict) and stale.get("issuer"):  # what the login learnt of the provider stays
+            entry["issuer"] = stale["issuer"]
         store(profile, cc, for_agent, entry)
     return str(entry["access_token"])

@@ -1,6 +1,7 @@
-"""One request to an OAuth2 endpoint and its answer read: https required (loopback aside),
-network failures and refusals mapped to errors, a token answer made a cache entry (RFC 6749 §5.1).
-httpx is imported only when an endpoint is actually asked."""
+"""One request to an OAuth2 endpoint and its answer read: https required (loopback aside), sent
+through the caller's transport (the session's or the login's `transport.client.Transport`: its one
+client, the answer's cap, --debug and --dump, network failures mapped to errors), refusals mapped
+to errors, a token answer made a cache entry (RFC 6749 §5.1)."""
 
 from __future__ import annotations
 
