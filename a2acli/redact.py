@@ -84,8 +84,14 @@ def given_secret(name: str) -> bool:
 
 
 # JSON keys whose string values are secrets wherever they appear in a body: the webhook `token`
-# and `authentication.credentials` of push configs (requests, answers, send configurations).
-SECRET_KEYS = frozenset({"token", "credentials"})
+# and `authentication.credentials` of push configs (requests, answers, send configurations), and
+# what an OAuth2 endpoint answers (RFC 6749 §5.1, RFC 8628 §3.2, OpenID Connect's ID token).
+SECRET_KEYS = frozenset(
+    {"token", "credentials", "access_token", "refresh_token", "id_token", "device_code", "client_secret"}
+)
+# ...and the fields of a form body (an OAuth2 request, RFC 6749 §4 and §6, RFC 7636, RFC 8628)
+# whose values are secrets: a `code` there is an authorization code (in JSON, `code` is an error's).
+FORM_SECRET_KEYS = SECRET_KEYS | {"code", "code_verifier", "client_assertion", "assertion", "password"}
 MIN_SECRET = 3  # shorter values would redact half the document
 # userinfo of a URL (`//bob:pw@host`, `//TOKEN@host`): the password, or a lone user (a token)
 _USERINFO = r"(//)([^/@\s?#:\"'<>]*)(?::([^/@\s?#\"'<>]*))?@"
@@ -192,12 +198,23 @@ class Redactor:
                 self.learn(v)
 
     def learn_bytes(self, data: bytes | str) -> None:
+        """Register the secret values of a body: a JSON document's (learn), or a form's
+        (`application/x-www-form-urlencoded`: FORM_SECRET_KEYS)."""
         if not data:
             return
         try:
             self.learn(json.loads(data))
+            return
         except (ValueError, UnicodeDecodeError, RecursionError):
             pass
+        try:
+            text = data.decode("ascii") if isinstance(data, bytes) else data
+        except UnicodeDecodeError:
+            return
+        if "=" in text and not any(c.isspace() for c in text):
+            from urllib.parse import parse_qsl
+
+            self.add(*(v for k, v in parse_qsl(text) if k in FORM_SECRET_KEYS))
 
     def mask(self, data: bytes) -> bytes:
         """Each secret overwritten with as many `*` (binary data whose lengths count: protobuf)."""

@@ -181,3 +181,18 @@ def floor_block(text: str, label: str) -> list[str]:
                 content.append(nxt[2:])
             found.append("\n".join(content))
     return found
+
+
+def token_key(cache: Any, profile: str, agent: str = "*") -> str:
+    """The key of the one token tokens.json (`cache`, a path) keeps for `profile`, of `agent`'s
+    origin when given (`-`: a token obtained for no agent). Tokens are keyed by profile, agent,
+    token endpoint, client and scopes (issue 42)."""
+    data = json.loads(cache.read_text())
+    keys = [k for k in data if k.split(" ")[0] == profile and agent in ("*", k.split(" ")[1])]
+    assert len(keys) == 1, list(data)
+    return keys[0]
+
+
+def token_entry(cache: Any, profile: str, agent: str = "*") -> dict[str, Any]:
+    """The one token entry tokens.json keeps for `profile` (token_key)."""
+    return json.loads(cache.read_text())[token_key(cache, profile, agent)]

@@ -16,7 +16,8 @@ One module per concern; callers use the names re-exported here (`from a2acli imp
 - browser: the authorization-code flow (BROWSER: how the link is opened; tests replace it there).
 
 The flows import the client and oauth modules, the cache imports the grants; nothing here imports
-the package itself (no import circle). httpx is imported only when an endpoint is actually asked."""
+the package itself (no import circle). Every request goes through the caller's transport
+(transport.client.Transport): no HTTP client of its own."""
 
 from __future__ import annotations
 
@@ -29,7 +30,20 @@ from a2acli.auth.browser import (
     exchange_code,
     open_browser,
 )
-from a2acli.auth.cache import LEEWAY, access_token, audience, cache_key, cached, forget, load_cache, save_cache, store
+from a2acli.auth.cache import (
+    LEEWAY,
+    access_token,
+    audience,
+    bind,
+    cache_key,
+    cached,
+    entry_for,
+    forget,
+    load_cache,
+    save_cache,
+    store,
+    unbound,
+)
 from a2acli.auth.client import CARD_FLOWS, FLOW_WORDS, SIGN_IN, ClientCredentials, profile_flow, profile_port
 from a2acli.auth.discovery import (
     Endpoints,
@@ -74,6 +88,7 @@ __all__ = [
     "access_token",
     "audience",
     "authorization_request",
+    "bind",
     "browser_at_hand",
     "cache_key",
     "cached",
@@ -82,6 +97,7 @@ __all__ = [
     "discover",
     "endpoints_from_card",
     "endpoints_from_discovery",
+    "entry_for",
     "exchange_code",
     "forget",
     "is_loopback",
@@ -98,4 +114,5 @@ __all__ = [
     "save_cache",
     "signed_in",
     "store",
+    "unbound",
 ]

@@ -210,8 +210,7 @@ def exchange_code(
     code: str,
     request: AuthorizationRequest,
     *,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     note: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """RFC 6749 §4.1.3 with RFC 7636 §4.5: the code, the redirect URI and the PKCE verifier to the
@@ -232,7 +231,6 @@ def exchange_code(
         auth,
         "the authorization code",
         "run `a2a auth login --flow authorization-code` again; check --client-id",
-        verify=verify,
-        timeout=timeout,
+        transport=transport,
     )
-    return signed_in(body, t0, cc, AUTHORIZATION_CODE, nonce=request.nonce, verify=verify, timeout=timeout)
+    return signed_in(body, t0, cc, AUTHORIZATION_CODE, nonce=request.nonce, transport=transport)

@@ -13,15 +13,15 @@ from a2acli.errors import AuthError, UsageError
 from a2acli.settings.table import AUTHORIZATION_CODE, CLIENT_CREDENTIALS, DEVICE_CODE
 
 
-def discover(url: str, *, verify: Any = True, timeout: float | None = None) -> dict[str, Any]:
+def discover(url: str, *, transport: Any) -> dict[str, Any]:
     """An OpenID Connect discovery document (`.well-known/openid-configuration`) or RFC 8414
     authorization server metadata: the JSON object, its endpoints checked to be URLs."""
     require_tls(url, "discovery document", "the provider's endpoints")
-    resp, body = _send("GET", url, "discovery document", verify=verify, timeout=timeout)
-    if resp.status_code != 200 or not isinstance(body, dict):
+    resp, body = _send("GET", url, "discovery document", transport=transport)
+    if resp.status != 200 or not isinstance(body, dict):
         raise _unexpected(
             resp,
-            f"the discovery document {url} could not be read ({_why(resp, body) if resp.status_code != 200 else 'not a JSON object'})",
+            f"the discovery document {url} could not be read ({_why(resp, body) if resp.status != 200 else 'not a JSON object'})",
             hint="check the card's openIdConnectUrl / oauth2MetadataUrl, or pass --device-authorization-url and --token-url",
         )
     from a2acli.wire import oidc
@@ -109,8 +109,7 @@ def endpoints_from_discovery(
     have_secret: bool,
     browser: bool,
     oidc: bool,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     fetch: Callable[..., dict[str, Any]] | None = None,
     scheme: str | None = None,
 ) -> Endpoints:
@@ -118,7 +117,7 @@ def endpoints_from_discovery(
     its issuer checked), for `flow` or the one pick_flow takes of those it offers: every flow
     needs its token_endpoint; device code its device_authorization_endpoint; authorization code
     its authorization_endpoint, and `authorization_code` among grant_types_supported when listed."""
-    doc = (fetch or discover)(url, verify=verify, timeout=timeout)
+    doc = (fetch or discover)(url, transport=transport)
     token_url = str(doc.get("token_endpoint") or "")
     device_url = str(doc.get("device_authorization_endpoint") or "")
     authorization_url = str(doc.get("authorization_endpoint") or "")
@@ -146,8 +145,7 @@ def endpoints_from_card(
     *,
     have_secret: bool,
     browser: bool = False,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     fetch: Callable[..., dict[str, Any]] | None = None,
 ) -> Endpoints:
     """The endpoints of `flow` (None: the one pick_flow takes) from the card: a declared flow
@@ -179,8 +177,7 @@ def endpoints_from_card(
             have_secret=have_secret,
             browser=browser,
             oidc=f.oidc,
-            verify=verify,
-            timeout=timeout,
+            transport=transport,
             fetch=fetch,
             scheme=f.scheme,
         )

@@ -24,13 +24,10 @@ CLOCK: Callable[[], float] = time.monotonic
 def request_token(
     cc: ClientCredentials,
     *,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     note: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """POST grant_type=client_credentials to the token endpoint; the parsed answer, with expires_at."""
-    import httpx
-
     if not cc.client_secret:
         raise CredentialsMissingError(
             f"no client secret for {cc.client_id} at {cc.token_url}",
@@ -44,7 +41,7 @@ def request_token(
     if cc.client_auth == "post":
         form.update(client_id=cc.client_id, client_secret=cc.client_secret)
     else:
-        auth = httpx.BasicAuth(cc.client_id, cc.client_secret)
+        auth = (cc.client_id, cc.client_secret)
     if note:
         note(f"requesting an OAuth2 token from {cc.token_url} (client credentials, client {cc.client_id})")
     body, t0 = _grant(
@@ -53,13 +50,12 @@ def request_token(
         auth,
         "the client credentials",
         "check --client-id, --client-secret and --scope",
-        verify=verify,
-        timeout=timeout,
+        transport=transport,
     )
     return _entry(body, t0, cc.token_url, cc.client_id, cc.scope, CLIENT_CREDENTIALS)
 
 
-def device_authorize(cc: ClientCredentials, *, verify: Any = True, timeout: float | None = None) -> dict[str, Any]:
+def device_authorize(cc: ClientCredentials, *, transport: Any) -> dict[str, Any]:
     """RFC 8628 §3.1-3.2: POST client_id (and scope) to the device authorization endpoint; its
     answer: device_code, user_code, verification_uri (+ _complete), expires_in, interval."""
     url = cc.device_authorization_url or ""
@@ -68,17 +64,10 @@ def device_authorize(cc: ClientCredentials, *, verify: Any = True, timeout: floa
     auth = _client_form(cc, form)
     if cc.scope:
         form["scope"] = cc.scope
-    resp, body = _send(
-        "POST", url, "device authorization endpoint", form=form, auth=auth, verify=verify, timeout=timeout
-    )
-    if (
-        resp.status_code != 200
-        or not isinstance(body, dict)
-        or not body.get("device_code")
-        or not body.get("user_code")
-    ):
+    resp, body = _send("POST", url, "device authorization endpoint", form=form, auth=auth, transport=transport)
+    if resp.status != 200 or not isinstance(body, dict) or not body.get("device_code") or not body.get("user_code"):
         why = _why(resp, body)
-        if resp.status_code in (400, 401, 403):
+        if resp.status in (400, 401, 403):
             raise AuthError(
                 f"the device authorization endpoint {url} refused the request ({why})",
                 hint="check --client-id and --scope (the client must be allowed the device flow)",
@@ -104,8 +93,7 @@ def poll_device_token(
     cc: ClientCredentials,
     grant: dict[str, Any],
     *,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     sleep: Callable[[float], None] | None = None,
     clock: Callable[[], float] | None = None,
     note: Callable[[str], None] | None = None,
@@ -127,9 +115,9 @@ def poll_device_token(
         form = {"grant_type": DEVICE_GRANT, "device_code": str(grant["device_code"])}
         auth = _client_form(cc, form)
         t0 = time.time()
-        resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
-        if resp.status_code == 200 and isinstance(body, dict) and body.get("access_token"):
-            return signed_in(body, t0, cc, DEVICE_CODE, verify=verify, timeout=timeout)
+        resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, transport=transport)
+        if resp.status == 200 and isinstance(body, dict) and body.get("access_token"):
+            return signed_in(body, t0, cc, DEVICE_CODE, transport=transport)
         error = str(body.get("error") or "") if isinstance(body, dict) else ""
         if error == "authorization_pending":
             continue
@@ -145,7 +133,7 @@ def poll_device_token(
         if error == "expired_token":
             raise AuthError("the device code expired before the sign-in was approved (expired_token)", hint=hint)
         why = _why(resp, body)
-        if resp.status_code in (400, 401, 403):
+        if resp.status in (400, 401, 403):
             raise AuthError(
                 f"the token endpoint {cc.token_url} refused the device code ({why})",
                 hint="check --client-id and the token URL",
@@ -161,8 +149,7 @@ def refresh(
     cc: ClientCredentials,
     refresh_token: str,
     *,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     note: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """RFC 6749 §6: a new access token for a refresh token (a device-code login's)."""
@@ -172,8 +159,8 @@ def refresh(
     if note:
         note(f"refreshing the OAuth2 token at {cc.token_url} (client {cc.client_id})")
     t0 = time.time()
-    resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
-    if resp.status_code != 200 or not isinstance(body, dict) or not body.get("access_token"):
+    resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, transport=transport)
+    if resp.status != 200 or not isinstance(body, dict) or not body.get("access_token"):
         raise AuthError(
             f"the token endpoint {cc.token_url} did not renew the token ({_why(resp, body)})", hint=cc.login_hint(None)
         )

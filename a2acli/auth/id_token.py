@@ -18,8 +18,7 @@ def signed_in(
     flow: str,
     *,
     nonce: str | None = None,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
 ) -> dict[str, Any]:
     """The cache entry of a person's sign-in: the token answer's, with `identity` (who, which
     issuer, whether the signature was verified) when it carries an ID token the scope asked for
@@ -28,7 +27,7 @@ def signed_in(
     from a2acli.wire import oidc
 
     if body.get("id_token") and oidc.wants_openid(cc.scope):
-        entry["identity"] = check_id_token(body["id_token"], cc, nonce=nonce, verify=verify, timeout=timeout)
+        entry["identity"] = check_id_token(body["id_token"], cc, nonce=nonce, transport=transport)
     return entry
 
 
@@ -37,8 +36,7 @@ def check_id_token(
     cc: ClientCredentials,
     *,
     nonce: str | None,
-    verify: Any = True,
-    timeout: float | None = None,
+    transport: Any,
     now: float | None = None,
 ) -> dict[str, Any]:
     """The identity an ID token states, once its claims are checked (iss: the discovered issuer,
@@ -64,11 +62,11 @@ def check_id_token(
         identity["signature"] = "not verified: the provider's jwks_uri is not known (endpoints not from discovery)"
         return identity
     require_tls(cc.jwks_uri, "JWK Set", "the provider's keys")
-    resp, keys = _send("GET", cc.jwks_uri, "JWK Set", verify=verify, timeout=timeout)
-    if resp.status_code != 200 or not isinstance(keys, dict):
+    resp, keys = _send("GET", cc.jwks_uri, "JWK Set", transport=transport)
+    if resp.status != 200 or not isinstance(keys, dict):
         raise _unexpected(
             resp,
-            f"the provider's JWK Set {cc.jwks_uri} could not be read ({_why(resp, keys) if resp.status_code != 200 else 'not a JSON object'})",
+            f"the provider's JWK Set {cc.jwks_uri} could not be read ({_why(resp, keys) if resp.status != 200 else 'not a JSON object'})",
             hint="check the discovery document's jwks_uri",
         )
     from a2acli.transport.signature import verify_with_key_set

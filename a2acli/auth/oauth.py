@@ -1,6 +1,7 @@
-"""One request to an OAuth2 endpoint and its answer read: https required (loopback aside),
-network failures and refusals mapped to errors, a token answer made a cache entry (RFC 6749 §5.1).
-httpx is imported only when an endpoint is actually asked."""
+"""One request to an OAuth2 endpoint and its answer read: https required (loopback aside), sent
+through the caller's transport (the session's or the login's `transport.client.Transport`: its one
+client, the answer's cap, --debug and --dump, network failures mapped to errors), refusals mapped
+to errors, a token answer made a cache entry (RFC 6749 §5.1)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 from typing import Any
 
 from a2acli.auth.client import ClientCredentials
-from a2acli.errors import A2acliError, AuthError, CredentialsWithheldError, HttpError, UnreachableError
+from a2acli.errors import A2acliError, AuthError, CredentialsWithheldError, HttpError
 from a2acli.settings.table import CLIENT_CREDENTIALS
 
 DEFAULT_LIFETIME = 3600.0  # when the answer has no expires_in
@@ -31,8 +32,8 @@ def _unexpected(resp: Any, message: str, hint: str) -> A2acliError:
     """An OAuth2 server's answer without what it should hold (it is not the agent's, so not an
     InvalidAgentResponseError): an HTTP status of its own is X_A2A_HTTP_ERROR, a 200 without the
     goods A2ACLI_ERR_INTERNAL."""
-    if resp.status_code != 200:
-        return HttpError(message, hint=hint, wire_code=resp.status_code)
+    if resp.status != 200:
+        return HttpError(message, hint=hint, wire_code=resp.status)
     return A2acliError(message, hint=hint)
 
 
@@ -48,55 +49,57 @@ def require_tls(url: str, what: str, crosses: str) -> None:
         )
 
 
+# The exchange of each endpoint (its cap: transport.limits.DOCUMENT_CAPS; its line in --debug). The
+# secrets of its form and its answer are redacted by the taps (redact.FORM_SECRET_KEYS, SECRET_KEYS).
+_LABELS = {
+    "token endpoint": "oauth-token",
+    "device authorization endpoint": "oauth-device",
+    "discovery document": "oauth-discovery",
+    "JWK Set": "jwks",
+}
+
+
 def _send(
     method: str,
     url: str,
     what: str,
     *,
+    transport: Any,
     form: dict[str, str] | None = None,
-    auth: Any = None,
-    verify: Any = True,
-    timeout: float | None = None,
+    auth: tuple[str, str] | None = None,
 ) -> tuple[Any, Any]:
-    """One request to an OAuth2 endpoint: (response, its JSON or None); network failures mapped."""
-    import httpx
+    """One request to an OAuth2 endpoint through the transport (transport.client.Transport: its
+    one client, the answer's cap, the taps of --debug and --dump with the secrets redacted, the
+    mapping of network failures): (the exchange, its JSON or None). `auth`: the client id and
+    secret, sent as HTTP Basic (RFC 6749 §2.3.1). `what` the endpoint is names the exchange
+    (_LABELS), which names its cap (transport.limits.DOCUMENT_CAPS) and --debug shows."""
+    import base64
+    import json
+    from urllib.parse import urlencode
 
-    from a2acli.transport.connections import LOOPBACK_DIRECT
-
+    label = _LABELS[what]
+    if method == "GET":  # a document (discovery): our User-Agent and Accept, nothing else
+        ex = transport.get_public(url, label=label, accept="application/json")
+    else:
+        headers = {"Accept": "application/json"}
+        if auth is not None:  # (Authorization is redacted by its name)
+            headers["Authorization"] = "Basic " + base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
+        if form is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        content = urlencode(form).encode() if form is not None else None
+        ex = transport.call_other(method, url, label=label, headers=headers, content=content)
     try:
-        with httpx.Client(  # httpx's own transport; the environment's proxies as httpx reads them
-            verify=verify,
-            mounts=LOOPBACK_DIRECT,
-            timeout=httpx.Timeout(timeout or 30.0, connect=10.0),
-            follow_redirects=False,
-        ) as client:
-            resp = client.request(method, url, data=form, auth=auth, headers={"Accept": "application/json"})
-    except httpx.TimeoutException as e:
-        from a2acli.errors import TimeoutExpired
-
-        raise TimeoutExpired(
-            f"the {what} {url} did not answer in time", hint=f"raise --timeout, or check the {what} URL"
-        ) from e
-    except httpx.ConnectError as e:
-        from a2acli.transport.client import _connect_error
-
-        raise _connect_error(
-            url, e, what=f"the {what.replace(' endpoint', '')} URL (a flag, the profile, or the Agent Card)"
-        ) from e
-    except httpx.HTTPError as e:
-        raise UnreachableError(f"request to the {what} {url} failed: {e}", hint=f"check the {what} URL") from e
-    try:
-        body = resp.json()
-    except ValueError:
+        body = json.loads(ex.response_body)
+    except (ValueError, RecursionError):
         body = None
-    return resp, body
+    return ex, body
 
 
 def _why(resp: Any, body: Any) -> str:
     """An OAuth2 error answer in a few words: `invalid_client: bad secret`, or the HTTP status."""
     if isinstance(body, dict) and body.get("error"):
         return str(body["error"]) + (f": {body['error_description']}" if body.get("error_description") else "")
-    return f"HTTP {resp.status_code} {resp.reason_phrase}".strip()
+    return f"HTTP {resp.status} {resp.reason}".strip()
 
 
 def _entry(
@@ -139,16 +142,16 @@ def _entry(
 
 
 def _grant(
-    cc: ClientCredentials, form: dict[str, str], auth: Any, what: str, hint: str, *, verify: Any, timeout: float | None
+    cc: ClientCredentials, form: dict[str, str], auth: Any, what: str, hint: str, *, transport: Any
 ) -> tuple[dict[str, Any], float]:
     """POST a grant to the token endpoint: (its answer, when it was asked). A refusal (HTTP 400,
     401, 403) is an AuthError saying it refused `what`; any other answer without a token,
     _unexpected."""
     t0 = time.time()
-    resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, verify=verify, timeout=timeout)
-    if resp.status_code != 200 or not isinstance(body, dict) or not body.get("access_token"):
+    resp, body = _send("POST", cc.token_url, "token endpoint", form=form, auth=auth, transport=transport)
+    if resp.status != 200 or not isinstance(body, dict) or not body.get("access_token"):
         why = _why(resp, body)
-        if resp.status_code in (400, 401, 403):
+        if resp.status in (400, 401, 403):
             raise AuthError(f"the token endpoint {cc.token_url} refused {what} ({why})", hint=hint)
         raise _unexpected(
             resp,
@@ -161,16 +164,14 @@ def _grant(
 def _client_form(cc: ClientCredentials, form: dict[str, str]) -> Any:
     """Client authentication of a device-code or refresh request: a public client sends its id
     as a form field (RFC 8628 §3.1); one with a secret authenticates as it does for client
-    credentials. Returns the httpx auth, if any; `form` is completed in place."""
+    credentials. Returns the client id and secret for HTTP Basic, if any; `form` is completed in place."""
     if not cc.client_secret:
         form["client_id"] = cc.client_id
         return None
     if cc.client_auth == "post":
         form.update(client_id=cc.client_id, client_secret=cc.client_secret)
         return None
-    import httpx
-
-    return httpx.BasicAuth(cc.client_id, cc.client_secret)
+    return (cc.client_id, cc.client_secret)
 
 
 def positive_number(value: Any, default: float) -> float:

@@ -225,28 +225,42 @@ def check_header(name: str, value: str, what: str) -> tuple[str, str]:
     """A header name and value that can be sent (wire.headers: as h11 checks them), and a value
     in ASCII; else a usage error that never quotes the value."""
     from a2acli.errors import UsageError
-    from a2acli.wire.headers import name_problem, shown, value_problem
+    from a2acli.settings.values import check_header_value
+    from a2acli.wire.headers import name_problem, shown
 
     if name_problem(name):
         raise UsageError(
             f"{what}: {shown(name)} is not a header name",
             hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
         )
-    if value_problem(value) == "it has a line break":
-        raise UsageError(
-            f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line"
-        )
-    if not value.isascii():
-        raise UsageError(
-            f"{what}: the value of {name} is not ASCII (the value is not shown)",
-            hint="header names and values travel as ASCII: percent-encode or base64 the value",
-        )
-    if value_problem(value):
-        raise UsageError(
-            f"{what}: the value of {name} holds a control character (the value is not shown)",
-            hint="header values are printable text",
-        )
-    return name, value
+    return name, check_header_value(name, value, what)
+
+
+class Refused(typer.BadParameter):
+    """A value a check of `settings.values` refused while Typer parsed the command line: said in
+    the check's own words (they name the option) with its hint (commands._run.usage_error)."""
+
+    def __init__(self, message: str, hint: str | None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def typed(check: Callable[[str, str], Any], what: str) -> Callable[[str], Any]:
+    """The Typer `parser=` of a command's own option or argument: `check(value, what)` from
+    `settings.values`, so a bad value is a usage error (exit 2) before anything is sent."""
+    from a2acli.errors import UsageError
+
+    def parse(value: str) -> Any:
+        try:
+            return check(value, what)
+        except UsageError as e:
+            raise Refused(e.message, e.hint) from None
+
+    parse.__name__ = "str"  # Click names the value's type after its parser: help says <str>, as of a plain str
+    return parse
 
 
 def parse_header(text: str) -> tuple[str, str]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _profile, _who
+from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _settings, _who
 from a2acli.commands.auth_login import auth_login
 
 app = typer.Typer(
@@ -28,14 +28,12 @@ def auth_status(
 
       a2a auth status -o json | jq .expiresIn
     """
-    from a2acli import auth, settings
+    from a2acli import auth
     from a2acli.errors import CredentialsMissingError
 
     out = _output(ctx)
-    config = settings.load_config()
-    pname, _ = _profile(ctx, config)
-    saved = dict(((config.get("profiles") or {}).get(pname) or {}).get("auth") or {})
-    cc = auth.ClientCredentials.from_profile(saved)
+    res, pname, _ = _settings(ctx, new_profile=True)  # a profile not defined has no OAuth2 settings (exit 4)
+    cc = auth.ClientCredentials.from_profile(dict(res.auth))
     if cc is None:
         import shlex
 
@@ -43,8 +41,12 @@ def auth_status(
             f"profile {pname} has no OAuth2 settings",
             hint=f"a2a auth login --profile {shlex.quote(pname)} --token-url URL --client-id ID --client-secret S",
         )
-    entry = auth.load_cache().get(auth.cache_key(pname, cc.token_url))
-    entry = entry if isinstance(entry, dict) else {}
+    home = None  # the profile's agent: its token is the one shown (tokens are kept per agent)
+    if res.auth_home:
+        from a2acli.net import agent_reference
+
+        home = agent_reference(res.auth_home)
+    entry = (auth.entry_for(pname, cc, home) if home else None) or auth.unbound(pname, cc) or {}
     now = time.time()
     expires = float(entry["expires_at"]) if entry.get("expires_at") is not None else None
     valid = bool(entry.get("access_token")) and (expires is None or expires - auth.LEEWAY > now)
@@ -135,13 +137,14 @@ def auth_logout(
 
     out = Output("auto")
     known(out=out)  # its errors in text, like its report
-    config = settings.load_config()
-    pname, _ = _profile(ctx, config)
+    res, pname, _ = _settings(ctx, new_profile=True)
     dropped = auth.forget(pname)
-    prof = (config.get("profiles") or {}).get(pname) or {}
+    path = settings.profile_file(res, pname)  # where the profile is kept (a --config / A2ACLI_CONFIG file too)
+    kept: dict[str, Any] = next((f.data for f in res.files if f.path == path), {})
+    prof = (kept.get("profiles") or {}).get(pname) or {}
     had_secret = bool((prof.get("auth") or {}).get("client-secret"))
     if had_secret:
-        edit = settings.ConfigEdit()
+        edit = settings.ConfigEdit(path)
         edit.delete(("profiles", pname, "auth", "client-secret"))
         edit.save()
     if dropped or had_secret:

@@ -41,12 +41,18 @@ def _pick(ctx: typer.Context, name: str, value: Any) -> Any:
     return value if value not in (None, False, []) else invocation(ctx).given.get(name)
 
 
-def _profile(ctx: typer.Context, config: dict[str, Any]) -> tuple[str, bool]:
-    """The profile a command acts on: --profile (before or after the command), else the default."""
+def _settings(ctx: typer.Context, flags: dict[str, Any] | None = None, *, new_profile: bool = False) -> Any:
+    """The settings an `auth` command acts on, read as every command reads them (settings.resolve:
+    --config / A2ACLI_CONFIG, the local files, the global one; --profile before or after the
+    command, A2ACLI_PROFILE, a default-profile), so `auth status` sees the [auth] table `send`
+    uses: (the Resolved, the profile's name, whether it becomes the default profile: none is set).
+    `new_profile`: `auth login` may name a profile no file defines yet."""
     from a2acli import settings
     from a2acli.commands.invocation import invocation
 
-    return settings.target_profile(invocation(ctx).given.get("profile"), config)
+    given = invocation(ctx).given
+    res = settings.resolve(flags or {}, given.get("profile"), given.get("config"), new_profile=new_profile)
+    return res, res.profile or "default", res.profile is None
 
 
 def _ago(seconds: float) -> str:

@@ -8,7 +8,7 @@ import typer
 
 from a2acli.commands import shared
 from a2acli.commands._options import PS
-from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _profile, _who
+from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _settings, _who
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
@@ -198,6 +198,7 @@ def auth_login(
     conn = _login_connection(
         ctx,
         out,
+        debug=debug,
         profile=profile,
         url=url,
         catalog=catalog,
@@ -221,29 +222,36 @@ def auth_login(
         redirect_port,
         discovery_url,
     )
-    plan = plan_login(asked, conn, out)
-    entry = _run_flow(plan, conn, out, debug=debug, no_browser=no_browser)
+    try:
+        plan = plan_login(asked, conn, out)
+        entry = _run_flow(plan, conn, out, debug=debug, no_browser=no_browser)
+    finally:
+        conn.transport.close()
     _save_login(plan, conn, entry)
     _report_login(plan, conn, entry, out)
 
 
-def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **given: Any) -> LoginConnection:
+def _login_connection(
+    ctx: typer.Context, out: Any, *, debug: bool, profile: str | None, **given: Any
+) -> LoginConnection:
     """The profile and the connection options of `auth login`, resolved as every command resolves
-    them (flag > environment > the profile > default; values parsed by the settings table)."""
+    them (flag > environment > the profile > default; values parsed by the settings table), and
+    the login's one transport: the card, the discovery document and the token endpoint go
+    through it (its caps, its deadline, --debug with the secrets redacted)."""
     from a2acli import settings
     from a2acli.errors import UsageError
+    from a2acli.redact import active
     from a2acli.settings.values import parse_setting
-    from a2acli.transport.client import TransportConfig, tls_verify
+    from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
+    from a2acli.transport.taps import DebugTap
     from a2acli.wire import Wire, parse_version_choice
 
-    config = settings.load_config()
-    pname, becomes_default = _profile(ctx, config)
-    pvals = dict((config.get("profiles") or {}).get(pname) or {})
     flags = {
         name.replace("_", "-"): _pick(ctx, name, given[name])
         for name in ("url", "catalog", "a2a_version", "cacert", "cert", "key", "timeout")
     }
-    values, sources = settings.resolve_values(flags, pname, pvals)
+    res, pname, becomes_default = _settings(ctx, flags, new_profile=True)  # the files `send` reads
+    values, sources = res.values, res.sources
     agent_ref = None
     if values["url"]:  # host:port, a card file's path: what to read (as every command does)
         from a2acli.net import agent_reference
@@ -263,29 +271,31 @@ def _login_connection(ctx: typer.Context, out: Any, *, profile: str | None, **gi
         "timeout", values["timeout"], sources.get("timeout", "flag")
     )  # as every command reads it (30, 30s, 2m)
     cfg = TransportConfig(
-        version=version, timeout=tout, insecure=insecure, cacert=paths["cacert"], cert=paths["cert"], key=paths["key"]
+        version=version,
+        timeout=tout,
+        unary_bound=None if tout else UNARY_BOUND,
+        insecure=insecure,
+        cacert=paths["cacert"],
+        cert=paths["cert"],
+        key=paths["key"],
     )
+    taps: list[Any] | None = [DebugTap(lambda line: out.note(line, always=True), active())] if debug else None
     strict = bool(_pick(ctx, "strict_origin", given["strict_origin"]) or values.get("strict-origin"))
-    named = {**_table(config.get("catalogs")), **_table(pvals.get("catalogs"))}
     return LoginConnection(
         pname,
         becomes_default,
-        config,
-        dict(pvals.get("auth") or {}),
-        named,
+        settings.profile_file(res, pname),
+        dict(res.auth),
+        dict(res.catalogs),
         flags["url"],
         agent_ref,
         flags["catalog"],
         values["catalog"],
         cfg,
-        tls_verify(cfg),
+        Transport(cfg, taps),
         tout,
         strict,
     )
-
-
-def _table(value: Any) -> dict[str, str]:
-    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
 def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, no_browser: bool) -> dict[str, Any]:
@@ -296,11 +306,13 @@ def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, 
     cc = plan.cc
     active().add(cc.client_secret)
     if plan.flow == auth.DEVICE_CODE:
-        entry = _device_login(cc, out, verify=conn.verify, timeout=conn.timeout, debug=debug)
+        entry = _device_login(cc, out, transport=conn.transport, debug=debug)
     elif plan.flow == auth.AUTHORIZATION_CODE:
-        entry = _browser_login(cc, out, verify=conn.verify, timeout=conn.timeout, debug=debug, no_browser=no_browser)
+        entry = _browser_login(
+            cc, out, transport=conn.transport, timeout=conn.timeout, debug=debug, no_browser=no_browser
+        )
     else:
-        entry = auth.request_token(cc, verify=conn.verify, timeout=conn.timeout, note=out.note if debug else None)
+        entry = auth.request_token(cc, transport=conn.transport, note=out.note if debug else None)
     active().add(entry.get("access_token"), entry.get("refresh_token"))
     identity = entry.get("identity") or {}
     if identity and not str(identity.get("signature", "")).startswith("verified"):
@@ -317,7 +329,7 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
     from a2acli import auth, settings
 
     pname, saved = conn.pname, conn.saved
-    edit = settings.ConfigEdit()
+    edit = settings.ConfigEdit(conn.home)  # the file the profile is kept in (a --config / A2ACLI_CONFIG one too)
     if conn.becomes_default and not edit.get(("default-profile",)):
         edit.set(("default-profile",), pname)
     for akey, avalue in plan.new_auth.items():
@@ -333,11 +345,9 @@ def _save_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any]) -
         if given and not edit.get(("profiles", pname, name)):  # the catalog is what -u catalog:NAME reads
             edit.set(("profiles", pname, name), settings.check_value(name, given))
     edit.save()
-    if home := auth.audience(conn.agent_ref):  # the agent the token is for (issue 35): it goes nowhere else
-        entry["audience"] = home
     if plan.cc.issuer:
         entry["issuer"] = plan.cc.issuer
-    auth.store(pname, entry)
+    auth.store(pname, plan.cc, conn.agent_ref, entry)  # for the agent it was obtained for: it goes nowhere else
 
 
 def _report_login(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
@@ -409,12 +419,12 @@ def _flow_flag(flow: str | None, device: bool) -> str | None:
     return auth.DEVICE_CODE if device else None
 
 
-def _device_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debug: bool) -> dict[str, Any]:
+def _device_login(cc: Any, out: Any, *, transport: Any, debug: bool) -> dict[str, Any]:
     """RFC 8628: ask for a device code, tell the user where to enter it (stderr), poll for the token."""
     from a2acli import auth
     from a2acli.redact import active
 
-    grant = auth.device_authorize(cc, verify=verify, timeout=timeout)
+    grant = auth.device_authorize(cc, transport=transport)
     active().add(str(grant["device_code"]))
     expires = auth.positive_number(grant.get("expires_in"), 1800.0)
     out.tell(f"To sign in, open {grant['verification_uri']} and enter the code: {grant['user_code']}")
@@ -422,11 +432,11 @@ def _device_login(cc: Any, out: Any, *, verify: Any, timeout: float | None, debu
         out.tell("or open this link, which carries the code:")
         out.command(str(grant["verification_uri_complete"]))
     out.note(f"waiting for the sign-in to be approved (the code expires in {_ago(expires)}; Ctrl-C stops)")
-    return auth.poll_device_token(cc, grant, verify=verify, timeout=timeout, note=out.note if debug else None)
+    return auth.poll_device_token(cc, grant, transport=transport, note=out.note if debug else None)
 
 
 def _browser_login(
-    cc: Any, out: Any, *, verify: Any, timeout: float | None, debug: bool, no_browser: bool
+    cc: Any, out: Any, *, transport: Any, timeout: float | None, debug: bool, no_browser: bool
 ) -> dict[str, Any]:
     """Authorization code with PKCE: listen on 127.0.0.1, send the browser to the authorization
     endpoint (the link on stderr; opened at a terminal unless --no-browser), take the code it
@@ -447,4 +457,4 @@ def _browser_login(
             f"waiting for the browser to come back to {listener.redirect_uri} (at most {_ago(wait)}; Ctrl-C stops)"
         )
         code = listener.wait(request, cc, timeout=wait)
-    return auth.exchange_code(cc, code, request, verify=verify, timeout=timeout, note=out.note if debug else None)
+    return auth.exchange_code(cc, code, request, transport=transport, note=out.note if debug else None)

@@ -19,15 +19,15 @@ class LoginConnection(NamedTuple):
 
     pname: str
     becomes_default: bool  # no default profile was set: this one becomes it
-    config: dict[str, Any]
-    saved: dict[str, Any]  # the profile's [auth] table as it is
+    home: Any  # the config file the profile is kept in, which the login writes (settings.profile_file)
+    saved: dict[str, Any]  # the [auth] table as a call with the profile reads it
     named_catalogs: dict[str, str]  # the config's and the profile's [catalogs] (the profile's win a name)
     url: str | None  # -u as given on the command line (the profile keeps it)
     agent_ref: str | None  # the agent as read (agent_reference of -u, the env's or the profile's)
     catalog_flag: str | None  # --catalog as given (the profile keeps it)
     catalog: str | None  # the catalog as resolved
     cfg: Any  # transport.client.TransportConfig for the card and the token endpoint
-    verify: Any
+    transport: Any  # transport.client.Transport: the login's one client, its taps (--debug), its deadline
     timeout: float | None
     strict: bool
 
@@ -119,8 +119,7 @@ def _endpoints_from_discovery(
         have_secret=have_secret,
         browser=auth.browser_at_hand(),
         oidc=OIDC_WELL_KNOWN in url,
-        verify=conn.verify,
-        timeout=conn.timeout,
+        transport=conn.transport,
     )
     flow = ep.flow or chosen
     token = asked.token_url or ep.token_url or conn.saved.get("token-url")
@@ -154,12 +153,11 @@ def _endpoints_of_the_agent(
 
         settings.check_catalog(conn.catalog, "--catalog")
     ep, agent = _endpoints_from_card(
-        conn.cfg,
+        conn.transport,
         conn.agent_ref,
         chosen,
         have_secret=have_secret,
         browser=auth.browser_at_hand(),
-        timeout=conn.timeout,
         catalogs=(conn.catalog, tuple(conn.named_catalogs.items())),
         out=out,
     )
@@ -287,41 +285,35 @@ def _token_origin(
 
 
 def _endpoints_from_card(
-    cfg: Any,
+    transport: Any,
     url: str,
     flow: str | None,
     *,
     have_secret: bool,
     browser: bool,
-    timeout: float | None,
     catalogs: tuple[Any, Any] = (None, ()),
     out: Any = None,
 ) -> tuple[Any, str]:
     """The login endpoints the public Agent Card of `url` gives (auth.endpoints_from_card), read
     off the card as the agent spelt it (a V0 card's several flows are all there), and the agent's
-    URL: `url`, or where the catalog entry it names (catalog:NAME) says the card is."""
+    URL: `url`, or where the catalog entry it names (catalog:NAME) says the card is. `transport`:
+    the login's (transport.client.Transport)."""
     from a2acli import auth
     from a2acli.transport.card import fetch_card
     from a2acli.transport.catalog import locate, resolve
-    from a2acli.transport.client import Transport, tls_verify
 
-    transport = Transport(cfg)
-    try:
-        located = locate(url, *catalogs)
-        card = None
-        if located is not None:
-            found = resolve(transport, located)
-            url, card = found.agent, found.card
-            if out is not None:
-                out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
-        fetched = card or fetch_card(transport, url)  # the public card: no credentials
-    finally:
-        transport.close()
+    located = locate(url, *catalogs)
+    card = None
+    if located is not None:
+        found = resolve(transport, located)
+        url, card = found.agent, found.card
+        if out is not None:
+            out.note(f"{located.reference}: {found.note}, from the catalog {located.catalog}")
+    fetched = card or fetch_card(transport, url)  # the public card: no credentials
     return auth.endpoints_from_card(
         fetched.doc if isinstance(fetched.doc, dict) else {},
         flow,
         have_secret=have_secret,
         browser=browser,
-        verify=tls_verify(cfg),
-        timeout=timeout,
+        transport=transport,
     ), url

@@ -5,7 +5,9 @@ from typing import Annotated
 import typer
 
 from a2acli.commands import shared
+from a2acli.commands._options import typed
 from a2acli.commands.shared import options
+from a2acli.settings.values import check_id
 
 
 def call(
@@ -16,6 +18,7 @@ def call(
             help="Method name: V1 (GetTask) is translated under --a2a-version 0.3; a V0 name (tasks/get) needs --a2a-version 0.3; unknown methods are sent as given.",
             show_default=False,
             metavar="METHOD",
+            parser=typed(check_id, "METHOD"),
         ),
     ],
     params: Annotated[

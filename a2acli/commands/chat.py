@@ -9,8 +9,9 @@ import typer
 
 from a2acli.commands import shared
 from a2acli.commands._chat import run_chat
-from a2acli.commands._options import POLL_INTERVAL, poll_interval_option, poll_seconds
+from a2acli.commands._options import POLL_INTERVAL, poll_interval_option, poll_seconds, typed
 from a2acli.commands.shared import options
+from a2acli.settings.values import check_id
 
 PROMPT = "you> "
 
@@ -90,7 +91,14 @@ def _ttys() -> tuple[bool, bool]:
 def chat(
     ctx: typer.Context,
     context_id: Annotated[
-        str | None, typer.Option("--context-id", help="Continue this context from the first turn.", show_default=False)
+        str | None,
+        typer.Option(
+            "--context-id",
+            help="Continue this context from the first turn.",
+            show_default=False,
+            metavar="ID",
+            parser=typed(check_id, "--context-id"),
+        ),
     ] = None,
     task_id: Annotated[
         str | None,
@@ -98,6 +106,8 @@ def chat(
             "--task-id",
             help="The first turn answers this task (one waiting for input or authentication).",
             show_default=False,
+            metavar="ID",
+            parser=typed(check_id, "--task-id"),
         ),
     ] = None,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,

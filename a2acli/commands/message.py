@@ -13,9 +13,11 @@ from a2acli.commands._options import (
     force_option,
     poll_interval_option,
     poll_seconds,
+    typed,
 )
 from a2acli.commands._run import run_stream, run_unary
 from a2acli.commands.shared import options
+from a2acli.settings.values import check_file_ref, check_id, check_idempotency_key, check_media_type, check_push_url
 
 MSG = "Message"
 PARTS = "Parts (kept in command-line order)"
@@ -65,6 +67,8 @@ FileOpt = Annotated[
         help="A file part: a path (sent inline) or an http(s) URL (repeatable).",
         rich_help_panel=PARTS,
         show_default=False,
+        metavar="PATH|URL",
+        parser=typed(check_file_ref, "--file"),
     ),
 ]
 
@@ -72,9 +76,11 @@ MediaTypeOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--media-type",
-        help="Media type of the part flag just before it.",
+        help="Media type of the part flag just before it (type/subtype, RFC 6838).",
         rich_help_panel=PARTS,
         show_default=False,
+        metavar="TYPE",
+        parser=typed(check_media_type, "--media-type"),
     ),
 ]
 
@@ -96,17 +102,37 @@ FieldOpt = Annotated[
 
 MessageIdOpt = Annotated[
     str | None,
-    typer.Option("--message-id", help="messageId (default: a new UUID).", rich_help_panel=MSG, show_default=False),
+    typer.Option(
+        "--message-id",
+        help="messageId (default: a new UUID).",
+        rich_help_panel=MSG,
+        show_default=False,
+        metavar="ID",
+        parser=typed(check_id, "--message-id"),
+    ),
 ]
 
 ContextIdOpt = Annotated[
-    str | None, typer.Option("--context-id", help="Continue this context.", rich_help_panel=MSG, show_default=False)
+    str | None,
+    typer.Option(
+        "--context-id",
+        help="Continue this context.",
+        rich_help_panel=MSG,
+        show_default=False,
+        metavar="ID",
+        parser=typed(check_id, "--context-id"),
+    ),
 ]
 
 TaskIdOpt = Annotated[
     str | None,
     typer.Option(
-        "--task-id", help="Continue this task (e.g. one that needs input).", rich_help_panel=MSG, show_default=False
+        "--task-id",
+        help="Continue this task (e.g. one that needs input).",
+        rich_help_panel=MSG,
+        show_default=False,
+        metavar="ID",
+        parser=typed(check_id, "--task-id"),
     ),
 ]
 
@@ -150,7 +176,12 @@ AcceptedOutputModesOpt = Annotated[
 PushUrlOpt = Annotated[
     str | None,
     typer.Option(
-        "--push-url", help="Webhook for this task's push notifications.", rich_help_panel=MSG, show_default=False
+        "--push-url",
+        help="Webhook for this task's push notifications (an http(s) URL).",
+        rich_help_panel=MSG,
+        show_default=False,
+        metavar="URL",
+        parser=typed(check_push_url, "--push-url"),
     ),
 ]
 
@@ -176,6 +207,8 @@ IdempotencyKeyOpt = Annotated[
         help="Idempotency key, sent in the dialect's header (Idempotency-Key; X-Clix-Idempotency-Key under clix).",
         rich_help_panel=RUN,
         show_default=False,
+        metavar="KEY",
+        parser=typed(check_idempotency_key, "--idempotency-key"),
     ),
 ]
 

@@ -5,14 +5,22 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._options import force_option
+from a2acli.commands._options import force_option, typed
 from a2acli.commands._run import run_unary
 from a2acli.commands.shared import options
+from a2acli.settings.values import check_id, check_push_url
 
 app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args_is_help=True)
 
-TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
-ConfigId = Annotated[str, typer.Argument(help="The push config id.", show_default=False, metavar="CONFIG_ID")]
+TaskId = Annotated[
+    str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID", parser=typed(check_id, "TASK_ID"))
+]
+ConfigId = Annotated[
+    str,
+    typer.Argument(
+        help="The push config id.", show_default=False, metavar="CONFIG_ID", parser=typed(check_id, "CONFIG_ID")
+    ),
+]
 RequestId = Annotated[
     str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
 ]
@@ -24,11 +32,24 @@ def push_config_create(
     ctx: typer.Context,
     task_id: TaskId,
     webhook_url: Annotated[
-        str, typer.Option("--webhook-url", help="Where the agent POSTs notifications.", show_default=False)
+        str,
+        typer.Option(
+            "--webhook-url",
+            help="Where the agent POSTs notifications (an http(s) URL).",
+            show_default=False,
+            metavar="URL",
+            parser=typed(check_push_url, "--webhook-url"),
+        ),
     ],
     config_id: Annotated[
         str | None,
-        typer.Option("--config-id", help="Id for the config (default: the agent picks).", show_default=False),
+        typer.Option(
+            "--config-id",
+            help="Id for the config (default: the agent picks).",
+            show_default=False,
+            metavar="ID",
+            parser=typed(check_id, "--config-id"),
+        ),
     ] = None,
     token: Annotated[
         str | None,

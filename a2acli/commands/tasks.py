@@ -12,16 +12,20 @@ from a2acli.commands._options import (
     force_option,
     poll_interval_option,
     poll_seconds,
+    typed,
 )
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 from a2acli.commands.shared import options
+from a2acli.settings.values import check_id, check_timestamp
 
 app = typer.Typer(
     help="Tasks: get, list, cancel, subscribe, download, and their push-config (also `a2a push-config`).",
     no_args_is_help=True,
 )
 
-TaskId = Annotated[str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID")]
+TaskId = Annotated[
+    str, typer.Argument(help="The task id.", show_default=False, metavar="TASK_ID", parser=typed(check_id, "TASK_ID"))
+]
 RequestId = Annotated[
     str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
 ]
@@ -121,6 +125,7 @@ def tasks_list(
             "--page-size",
             help="Tasks per page (V1 pageSize 1-100; V0 clix limit).",
             min=1,
+            max=100,
             show_default=False,
             metavar="N",
         ),
@@ -130,7 +135,14 @@ def tasks_list(
         typer.Option("--page-token", help="Page to fetch (V1 pageToken; V0 clix offset).", show_default=False),
     ] = None,
     context_id: Annotated[
-        str | None, typer.Option("--context-id", help="Only tasks of this context.", show_default=False)
+        str | None,
+        typer.Option(
+            "--context-id",
+            help="Only tasks of this context.",
+            show_default=False,
+            metavar="ID",
+            parser=typed(check_id, "--context-id"),
+        ),
     ] = None,
     status: Annotated[
         str | None,
@@ -148,7 +160,11 @@ def tasks_list(
     status_timestamp_after: Annotated[
         str | None,
         typer.Option(
-            "--status-timestamp-after", help="Only tasks updated at or after this ISO 8601 time.", show_default=False
+            "--status-timestamp-after",
+            help="Only tasks updated at or after this time (RFC 3339, with its offset: 2026-05-01T00:00:00Z).",
+            show_default=False,
+            metavar="TIME",
+            parser=typed(check_timestamp, "--status-timestamp-after"),
         ),
     ] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow every page and print them as one list.")] = False,

@@ -198,10 +198,11 @@ class SessionCredentials:
         )
 
     def oauth_in_scope(self) -> bool:
-        """Whether the profile's OAuth2 token may go to this call's agent (issue 35): a token goes
-        only to the agent it was got for (the origin of the url beside the profile's [auth] table,
-        or the audience its cache entry records), or to an agent whose card names the same token
-        endpoint or issuer. Elsewhere it is withheld, said once with how to send a token there."""
+        """Whether the profile's OAuth2 client may give this call's agent a token (issues 35, 42):
+        the profile's own agent (the url beside its [auth] table), an agent a login got a token
+        for, or an agent whose card names the same token endpoint or issuer. Each agent gets a
+        token of its own (auth.cache: tokens are kept per agent), never another's. Elsewhere
+        none is sent, said once with how to send a token there."""
         if self._scope is None:
             self._scope = self._token_home_here()
             if not self._scope:
@@ -216,24 +217,25 @@ class SessionCredentials:
         cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
         if cc is None:
             return True  # no token to send
-        entry = self._cache_entry(cc)
         target = self.host.target
         given = target.located.reference if target.located is not None else opts.url
         if opts.oauth_home and not opts.endpoint and opts.oauth_home == given:
             return True  # the profile's own agent (a catalog entry or a card file as well as a URL)
-        here = auth.audience(opts.endpoint or opts.url)
-        if here is not None and here in {auth.audience(opts.oauth_home), entry.get("audience")}:
+        here = auth.audience(self.token_agent())
+        mine = auth.entry_for(opts.profile, cc, here) if here else None
+        if here is not None and (here == auth.audience(opts.oauth_home) or mine is not None):
             return True
-        identity = entry.get("identity")
-        iss = identity.get("iss") if isinstance(identity, dict) else None
-        issuers = tuple(str(i) for i in (entry.get("issuer"), iss) if i)
-        return target.card is not None and names_token_server(target.card, cc.token_url, issuers)
+        issuers: list[str] = []  # what the profile's logins learnt of the provider
+        for entry in (mine, auth.entry_for(opts.profile, cc, opts.oauth_home), auth.unbound(opts.profile, cc)):
+            identity = entry.get("identity") if isinstance(entry, dict) else None
+            iss = identity.get("iss") if isinstance(identity, dict) else None
+            issuers += [str(i) for i in (entry.get("issuer") if isinstance(entry, dict) else None, iss) if i]
+        return target.card is not None and names_token_server(target.card, cc.token_url, tuple(issuers))
 
-    def _cache_entry(self, cc: Any) -> dict[str, Any]:
-        from a2acli import auth
-
-        entry = auth.load_cache().get(auth.cache_key(self.opts.profile, cc.token_url))
-        return entry if isinstance(entry, dict) else {}
+    def token_agent(self) -> str | None:
+        """The agent a token of this call is for, which keys it in the cache: the endpoint, else
+        the agent --url names (the profile's own, as the profile names it)."""
+        return self.opts.endpoint or self.opts.url
 
     def _out_of_scope(self) -> str:
         """The warning of a withheld profile token: whose it is, for which agent, and how to send
@@ -245,7 +247,7 @@ class SessionCredentials:
         opts = self.opts
         cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
         token_url = cc.token_url if cc else "?"
-        home = auth.audience(opts.oauth_home) or (self._cache_entry(cc).get("audience") if cc else None)
+        home = auth.audience(opts.oauth_home)
         agent = opts.endpoint or opts.url or "?"
         here = auth.audience(agent) or agent
         profile = opts.profile or "default"
@@ -261,28 +263,30 @@ class SessionCredentials:
         )
 
     def oauth_token(self) -> str | None:
-        """The profile's OAuth2 token (client credentials): cached, or requested when expired.
-        --offline never requests one: it shows a placeholder unless a cached token is still good."""
+        """The profile's OAuth2 token for this call's agent: cached, or requested when expired
+        (through the session's transport: its caps, --debug and --dump). --offline never requests
+        one: it shows a placeholder unless a cached token is still good."""
         from a2acli import auth
-        from a2acli.transport.client import tls_verify
 
         opts = self.opts
         cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
         if cc is None:
             return None
         if self._oauth_token is None:
+            agent = self.token_agent()
             if opts.offline:
-                entry = auth.cached(opts.profile, cc.token_url)
+                entry = auth.cached(opts.profile, cc, agent)
                 self._oauth_token = str(entry["access_token"]) if entry else f"<OAuth2 token from {cc.token_url}>"
             else:
-                self._oauth_cached = auth.cached(opts.profile, cc.token_url) is not None
+                if auth.entry_for(opts.profile, cc, agent) is None:
+                    auth.bind(opts.profile, cc, agent)  # a token a login got for no agent: this one's now
+                self._oauth_cached = auth.cached(opts.profile, cc, agent) is not None
                 self._oauth_token = auth.access_token(
                     opts.profile,
                     cc,
-                    verify=tls_verify(self.host.transport.cfg),
-                    timeout=opts.timeout,
+                    transport=self.host.transport,
                     note=self._note if opts.debug else None,
-                    for_agent=opts.oauth_home if auth.audience(opts.oauth_home) else opts.endpoint or opts.url,
+                    for_agent=agent,
                 )
             self.host.redactor.add(self._oauth_token)
         return self._oauth_token
@@ -302,14 +306,15 @@ class SessionCredentials:
         cc = auth.ClientCredentials.from_profile(dict(opts.oauth))
         if cc is None:
             return False
+        agent = self.token_agent()
         cache = auth.load_cache()
-        key = auth.cache_key(opts.profile, cc.token_url)
+        key = auth.cache_key(opts.profile, cc, agent)
         entry = cache.get(key)
         if isinstance(entry, dict) and entry.get("refresh_token"):
             entry["expires_at"] = 0  # the access token is spent; its refresh token asks for the next
             auth.save_cache(cache)
         elif cc.client_secret and cc.flow == auth.CLIENT_CREDENTIALS:
-            auth.forget(opts.profile, cc.token_url)
+            auth.forget(opts.profile, cc, agent)
         else:
             return False  # nothing to request a new one with: the 401 stands
         self._oauth_token, self._oauth_cached = None, False

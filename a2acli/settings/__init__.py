@@ -46,7 +46,7 @@ from a2acli.settings.files import (
     spec_global_path,
     token_cache_path,
 )
-from a2acli.settings.precedence import Resolved, agent_match, resolve, resolve_values
+from a2acli.settings.precedence import Resolved, agent_match, profile_file, resolve, resolve_values
 from a2acli.settings.table import AUTH_KEYS, PATH_SETTINGS, SETTINGS, Setting, env_names
 from a2acli.settings.values import (
     MAX_TIMEOUT,
@@ -102,6 +102,7 @@ __all__ = [
     "parse_poll_interval",
     "parse_size",
     "parse_timeout",
+    "profile_file",
     "profile_keys",
     "read_config_file",
     "resolve",

@@ -191,14 +191,18 @@ class Resolved(NamedTuple):
     credential_homes: dict[str, str | None] = {}  # noqa: RUF012  (read-only)
 
 
-def resolve(flags: dict[str, Any], profile: str | None = None, config: str | None = None) -> Resolved:
+def resolve(
+    flags: dict[str, Any], profile: str | None = None, config: str | None = None, *, new_profile: bool = False
+) -> Resolved:
     """Every setting from the first of: flag, environment, local file (`config`, the --config
-    FILE, else the one found from the working directory up), global file, built-in default."""
+    FILE, else the one found from the working directory up), global file, built-in default.
+    `new_profile`: a profile no file defines yet is no error (`auth login` makes it)."""
     warnings: list[str] = []
     files = local_files(config, warnings)
     files += global_files(warnings)
     pname, psource, explicit = _pick_profile(profile, files)
-    _check_profile(pname, files)
+    if not new_profile:
+        _check_profile(pname, files)
     layers, agents = _layers(flags, files, pname, explicit)
     for layer in layers:
         check_types(layer)
@@ -254,6 +258,16 @@ def _agent_of(layer: Layer, names: tuple[str, ...]) -> Any:
         if value:
             return value
     return None
+
+
+def profile_file(res: Resolved, pname: str) -> Path:
+    """The file a profile is kept in, as the commands that change it (`auth login`, `auth logout`)
+    write it: the highest file read that defines it (a --config / A2ACLI_CONFIG file included),
+    else our global file."""
+    for f in res.files:
+        if not f.dotenv and pname in _table(f, "profiles"):
+            return f.path
+    return config_path()
 
 
 def _check_profile(pname: str | None, files: list[ConfigFile]) -> None:

@@ -109,14 +109,14 @@ def validate(key: str, value: str) -> tuple[str, str, Any]:
     return table, name, check_value(name, value)
 
 
-def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False) -> None:
+def check_url(value: str, what: str, *, files: bool = False, grpc: bool = False, example: str = "") -> None:
     """A URL to call, or a usage error naming what is wrong with it (a2acli.net.url_problem)."""
     from a2acli.errors import UsageError
     from a2acli.net import url_problem
 
     problem = url_problem(str(value), files=files, grpc=grpc)
     if problem:
-        example = (
+        example = example or (
             "https://idp.example/oauth/token"
             if "token" in what
             else "127.0.0.1:50051 (gRPC) or http://127.0.0.1:41241"
@@ -192,6 +192,11 @@ def parse_timeout(value: Any, what: str = "--timeout") -> float | None:
     if t is None or not math.isfinite(t) or t < 0 or t > MAX_TIMEOUT:
         raise UsageError(
             f"{what} {text!r} is not a duration from 0 to {MAX_TIMEOUT} seconds",
+            hint="e.g. --timeout 30, 30s, 2m or 500ms (0: no whole-call bound)",
+        )
+    if t == 0 and re.search(r"[1-9]", text.lower().partition("e")[0]):  # 1e-400: a bound too small to be a number
+        raise UsageError(
+            f"{what} {text!r} is too small to be a duration: it would read as 0, which means no bound at all",
             hint="e.g. --timeout 30, 30s, 2m or 500ms (0: no whole-call bound)",
         )
     return t or None
@@ -412,3 +417,110 @@ def parse_setting(name: str, value: Any, source: str = "flag") -> Any:
         return parse_transports(value, source)
     parser = {"url": _url, "catalog": _catalog, "credential": _credential, "basic": _basic, "path": _path}.get(kind)
     return parser(value, what) if parser else value
+
+
+# -- the values of the commands' own options (their Typer parsers: commands._options.typed) --------
+# Each takes the value as typed and the option's name, and returns the value to send, or raises a
+# usage error naming the option: a typed command sends only what it types (`a2a call` sends anything).
+
+
+_ID_HINTS = {
+    "TASK_ID": "give the task's id (`a2a tasks list` lists them)",
+    "CONFIG_ID": "give the push config's id (`a2a push-config list TASK_ID` lists them)",
+    "METHOD": "give a method's name, e.g. GetTask (`a2a call --help`)",
+}
+
+
+def check_id(value: str, what: str) -> str:
+    """An id the user gives (a task, context, message or push config id; a method's name): not
+    blank. What it holds beyond that travels as given (a binding encodes it)."""
+    if not str(value).strip():
+        raise UsageError(f"{what} is empty", hint=_ID_HINTS.get(what) or f"give {what} a value, or leave {what} out")
+    return value
+
+
+def check_push_url(value: str, what: str) -> str:
+    """A webhook URL the agent will call (--push-url, --webhook-url): http(s) with a host."""
+    check_url(value, what, example=f"{what} https://hooks.example/a2a (or http://127.0.0.1:9000/hook)")
+    return value
+
+
+def check_file_ref(value: str, what: str = "--file") -> str:
+    """--file: a path (read later), or an http(s) URL the agent fetches, which must be one."""
+    text = str(value)
+    if text.startswith(("http://", "https://")):  # as the part reads it (commands._inputs.file_part)
+        check_url(text, what, example=f"{what} https://files.example/report.pdf (or a file's path)")
+    elif not text.strip():
+        raise UsageError(f"{what} is empty", hint=f"{what} PATH (a file to send inline) or an http(s) URL")
+    return value
+
+
+# RFC 6838 §4.2 restricted-name: a type and a subtype; then RFC 9110 parameters (`; charset=utf-8`).
+_RESTRICTED_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+_PARAMETER = (
+    r"""[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+=(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[^"\\\x00-\x1f\x7f]|\\.)*")"""
+)
+
+
+def check_media_type(value: str, what: str = "--media-type") -> str:
+    """A media type (RFC 6838: type/subtype, with optional parameters)."""
+    text = str(value)
+    if not re.fullmatch(f"{_RESTRICTED_NAME}/{_RESTRICTED_NAME}(?:{_PARAMETER})*", text):
+        shown = text if len(text) <= 80 else text[:80] + "…"
+        raise UsageError(
+            f"{what} {shown!r} is not a media type (type/subtype, RFC 6838)",
+            hint=f"e.g. {what} application/pdf, text/plain or 'text/plain; charset=utf-8'",
+        )
+    return value
+
+
+_RFC3339 = r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})"
+
+
+def check_timestamp(value: str, what: str) -> str:
+    """A point in time as the protocol carries one (a protobuf Timestamp in JSON: RFC 3339, with
+    its offset), and a real one (no month 13)."""
+    from datetime import datetime
+
+    text = str(value).strip()
+    ok = re.fullmatch(_RFC3339, text) is not None
+    if ok:
+        try:  # fromisoformat takes at most 6 fractional digits, the protocol 9: the range is what is checked
+            datetime.fromisoformat(re.sub(r"\.\d+", "", text).replace("z", "Z").replace("t", "T"))
+        except ValueError:
+            ok = False
+    if not ok:
+        shown = text if len(text) <= 80 else text[:80] + "…"
+        raise UsageError(
+            f"{what} {shown!r} is not a date and time with its offset (RFC 3339)",
+            hint=f"e.g. {what} 2026-05-01T00:00:00Z (or 2026-05-01T09:30:00+02:00)",
+        )
+    return text
+
+
+def check_header_value(name: str, value: str, what: str) -> str:
+    """A header value that can be sent (wire.headers: as h11 checks it) and is ASCII; else a usage
+    error that never quotes the value (it may be a credential)."""
+    from a2acli.wire.headers import value_problem
+
+    if value_problem(value) == "it has a line break":
+        raise UsageError(
+            f"{what}: the value of {name} has a line break (the value is not shown)", hint="header values are one line"
+        )
+    if not value.isascii():
+        raise UsageError(
+            f"{what}: the value of {name} is not ASCII (the value is not shown)",
+            hint="header names and values travel as ASCII: percent-encode or base64 the value",
+        )
+    if value_problem(value):
+        raise UsageError(
+            f"{what}: the value of {name} holds a control character (the value is not shown)",
+            hint="header values are printable text",
+        )
+    return value
+
+
+def check_idempotency_key(value: str, what: str = "--idempotency-key") -> str:
+    """--idempotency-key: not empty, and a value its header can carry (checked as -H is)."""
+    check_id(value, what)
+    return check_header_value("the idempotency key", value, what)

@@ -275,7 +275,7 @@ class Transport:
                     f"cannot reach {ex.url} through the proxy {proxy}: {e or type(e).__name__}",
                     hint="check HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, or list the agent's host in NO_PROXY",
                 ) from e
-            raise _connect_error(ex.url, e, what="--catalog" if ex.label == "catalog" else "--url") from e
+            raise _connect_error(ex.url, e, what=_SETTING_OF.get(ex.label, "--url")) from e
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.StreamError) as e:
             ex.error = f"broken: {e}"
             raise self._broken(ex, e) from e
@@ -327,6 +327,19 @@ class Transport:
         req = self.client.build_request(
             "GET", parsed, headers=self.public_headers(accept), timeout=bounded, extensions=extensions
         )
+        return self._exchange(req, label)
+
+    def call_other(
+        self, method: str, url: str, *, label: str, headers: dict[str, str], content: bytes | None = None
+    ) -> Exchange:
+        """A request to a service beside the agent (an OAuth2 token or device authorization
+        endpoint): our User-Agent and `headers` only, never -H or the A2A headers (they are the
+        agent's); redirects followed within its origin only; the answer read whole under its cap
+        (limits.DOCUMENT_CAPS by `label`, or --max-body when lower), and seen by the taps (--debug,
+        --dump, both redacted) like every call."""
+        h = {"User-Agent": USER_AGENT, **headers}
+        with _bad_url(url):
+            req = self.client.build_request(method, url, headers=h, content=content, timeout=self._timeout())
         return self._exchange(req, label)
 
     def prepare(
@@ -667,6 +680,14 @@ def _bad_url(url: str) -> Iterator[None]:
             hint="the Agent Card (or the answer) names a broken URL; --endpoint URL calls one of your choice",
         ) from None
 
+
+# The setting a URL of an exchange came from, by its label, for the hints of a failed connection.
+_SETTING_OF = {
+    "catalog": "--catalog",
+    "oauth-token": "the token URL (a flag, the profile, or the Agent Card)",
+    "oauth-device": "the device authorization URL (a flag, the profile, or the Agent Card)",
+    "oauth-discovery": "the discovery URL (--discovery-url, or the Agent Card's)",
+}
 
 # How h11 words an answer that ended early (the connection closed): a broken connection, not a
 # malformed answer.

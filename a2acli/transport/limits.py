@@ -21,12 +21,21 @@ DEFAULT_MAX_BODY = MAX_BODY_BYTES  # a unary answer, one SSE event, an input fil
 CARD_MAX = 4 * MIB  # an Agent Card (or --max-body, when lower)
 JWKS_MAX = 1 * MIB  # a JWK Set (an Agent Card signature's jku): a few keys
 CATALOG_MAX = 8 * MIB  # an agent catalog (a few thousand entries, or a few dozen inline cards)
+OAUTH_MAX = 1 * MIB  # an OAuth2 endpoint's answer (a token, a device code, a discovery document): a few KB
 # The public documents read besides the calls, by an exchange's label: (cap, what it is, the hint
 # when the cap is its own, not a lower --max-body).
 DOCUMENT_CAPS: dict[str, tuple[int, str, str]] = {
     "card": (CARD_MAX, "the Agent Card", "an Agent Card is a few KB: check --url"),
     "jwks": (JWKS_MAX, "the key set", "a JWK Set is a few keys: check the card's jku"),
     "catalog": (CATALOG_MAX, "the agent catalog", "an agent catalog is a list of agents: check --catalog"),
+    **{
+        label: (OAUTH_MAX, f"the answer of the OAuth2 {what}", f"an OAuth2 answer is a few KB: check the {what}'s URL")
+        for label, what in (
+            ("oauth-token", "token endpoint"),
+            ("oauth-device", "device authorization endpoint"),
+            ("oauth-discovery", "discovery document"),
+        )
+    },
 }
 ACCEPT_ENCODING = "gzip, deflate"  # only what is inflated here, whatever httpx could do
 _PIECE = 64 * 1024  # the most one inflate step may produce

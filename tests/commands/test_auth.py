@@ -20,7 +20,7 @@ from urllib.parse import parse_qs
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, token_entry, token_key, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 TOKEN_URL = "https://idp.test/oauth/token"
@@ -227,7 +227,7 @@ def test_login_requests_a_token_and_caches_it(cli, cfg, respx_mock):
     assert prof["auth"] == {"token-url": TOKEN_URL, "client-id": "cli", "client-secret": "s3cret", "scope": "a2a.read a2a.write"}
     cache = cfg.with_name("tokens.json")
     assert stat.S_IMODE(cache.stat().st_mode) == 0o600 and stat.S_IMODE(cfg.stat().st_mode) == 0o600
-    entry = json.loads(cache.read_text())[f"prod {TOKEN_URL}"]
+    entry = token_entry(cache, "prod", "-")  # the login named no agent: the first agent called gets it
     assert entry["access_token"] == "tok-1" and entry["expires_at"] > time.time() + 3000
 
 
@@ -254,14 +254,14 @@ def test_method_calls_send_the_cached_token_and_refresh_it_when_expired(cli, cfg
     assert token.call_count == 1  # from the cache
     cache = cfg.with_name("tokens.json")
     data = json.loads(cache.read_text())
-    data[f"prod {TOKEN_URL}"]["expires_at"] = time.time() - 5
+    data[token_key(cache, "prod", AGENT)]["expires_at"] = time.time() - 5
     cache.write_text(json.dumps(data))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "prod", "--debug")
     assert result.exit_code == 0, result.stderr
     assert route.calls.last.request.headers["Authorization"] == "Bearer tok-2"
     assert token.call_count == 2
     assert "tok-2" not in result.stderr and "requesting an OAuth2 token" in result.stderr
-    assert json.loads(cache.read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
+    assert token_entry(cache, "prod", AGENT)["access_token"] == "tok-2"
 
 
 @pytest.mark.spec("A2ACLI_AUTH_007")
@@ -284,7 +284,7 @@ def test_a_401_with_the_cached_token_gets_a_new_token_and_one_more_try(cli, cfg,
     assert result.exit_code == 0, result.stderr
     assert [c.request.headers["Authorization"] for c in route.calls] == ["Bearer tok-1", "Bearer tok-2"]
     assert token.call_count == 2 and "requesting a new one" in result.stderr
-    assert json.loads(cfg.with_name("tokens.json").read_text())[f"prod {TOKEN_URL}"]["access_token"] == "tok-2"
+    assert token_entry(cfg.with_name("tokens.json"), "prod", AGENT)["access_token"] == "tok-2"
 
 
 def test_a_401_with_a_fresh_token_is_not_retried(cli, cfg, respx_mock):
@@ -346,7 +346,7 @@ def test_token_url_from_the_card(cli, cfg, respx_mock):
     prof = tomllib.loads(cfg.read_text())["profiles"]["prod"]
     assert prof["url"] == AGENT and prof["auth"]["token-url"] == TOKEN_URL
     # issue 35: the token is recorded with the agent it was got for, and status shows it
-    assert json.loads(cfg.with_name("tokens.json").read_text())[f"prod {TOKEN_URL}"]["audience"] == AGENT
+    assert token_entry(cfg.with_name("tokens.json"), "prod", AGENT)["audience"] == AGENT
     assert f"Audience: {AGENT}" in cli("auth", "status", "--profile", "prod").stdout
 
 

@@ -25,7 +25,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 import httpx
 import pytest
-from a2a_testkit import make_key, v1_card
+from a2a_testkit import make_key, token_entry, token_key, v1_card
 from oauth_provider import CODE_REFRESH, CODE_TOKEN, Browser, FakeServer
 
 from a2acli import auth
@@ -94,7 +94,7 @@ def test_browser_sign_in_with_pkce_and_a_verified_id_token(cli, cfg, server, bro
     assert prof == {"token-url": f"{server.base}/token", "client-id": CLIENT, "scope": "openid", "flow": "authorization-code", "authorization-url": f"{server.base}/authorize"}
     cache = cfg.with_name("tokens.json")
     assert stat.S_IMODE(cache.stat().st_mode) == 0o600
-    entry = json.loads(cache.read_text())[f"me {server.base}/token"]
+    entry = token_entry(cache, "me")
     assert entry["access_token"] == CODE_TOKEN and entry["refresh_token"] == CODE_REFRESH and entry["flow"] == "authorization-code"
     assert entry["identity"]["sub"] == "alice" and entry["identity"]["iss"] == server.base
     assert entry["identity"]["signature"] == f"verified (kid k1, ES256, key from {server.base}/jwks)"
@@ -112,14 +112,14 @@ def test_browser_sign_in_with_pkce_and_a_verified_id_token(cli, cfg, server, bro
     assert [h for _, p, _, h in server.requests if p == "/rpc"][-1]["authorization"] == f"Bearer {CODE_TOKEN}"
     # expired: renewed with the refresh token, the identity kept
     data = json.loads(cache.read_text())
-    data[f"me {server.base}/token"]["expires_at"] = 0
+    data[token_key(cache, "me")]["expires_at"] = 0
     cache.write_text(json.dumps(data))
     server.token_script = [{"access_token": "ac-token-2", "token_type": "Bearer", "expires_in": 3600}]
     call = cli("tasks", "get", "t-1", "--profile", "me")
     assert call.exit_code == 0, call.stderr
     assert [h for _, p, _, h in server.requests if p == "/rpc"][-1]["authorization"] == "Bearer ac-token-2"
     assert posts(server, "/token")[-1] == {"grant_type": ["refresh_token"], "refresh_token": [CODE_REFRESH], "client_id": [CLIENT]}
-    entry = json.loads(cache.read_text())[f"me {server.base}/token"]
+    entry = token_entry(cache, "me")
     assert entry["refresh_token"] == CODE_REFRESH and entry["identity"]["sub"] == "alice"
 
 

@@ -18,7 +18,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, token_entry, token_key, v1_card
 from oauth_provider import GRANT as SERVED_GRANT
 from oauth_provider import TASK, FakeServer
 
@@ -93,7 +93,7 @@ def test_device_login_against_a_real_authorization_server(cli, cfg, clock, serve
     assert prof["auth"] == {"token-url": f"{server.base}/token", "client-id": "a2a-cli", "scope": "a2a", "flow": "device-code", "device-authorization-url": f"{server.base}/device"}
     cache = cfg.with_name("tokens.json")
     assert stat.S_IMODE(cache.stat().st_mode) == 0o600 and stat.S_IMODE(cfg.stat().st_mode) == 0o600
-    entry = json.loads(cache.read_text())[f"me {server.base}/token"]
+    entry = token_entry(cache, "me")
     assert entry["access_token"] == "dev-token-1" and entry["refresh_token"] == "refresh-1" and entry["flow"] == "device-code"
     # attached automatically on the next call to that agent (the profile's url)
     call = cli("tasks", "get", "t-1", "--profile", "me", "-o", "json")
@@ -325,14 +325,14 @@ def test_an_expired_device_token_is_refreshed_with_its_refresh_token(cli, cfg, c
     assert login(cli).exit_code == 0
     cache = cfg.with_name("tokens.json")
     data = json.loads(cache.read_text())
-    data[f"me {TOKEN_URL}"]["expires_at"] = 0
+    data[token_key(cache, "me")]["expires_at"] = 0
     cache.write_text(json.dumps(data))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "me")
     assert result.exit_code == 0, result.stderr
     assert agent.calls.last.request.headers["Authorization"] == "Bearer dev-token-2"
     form = parse_qs(token.calls.last.request.content.decode())
     assert form == {"grant_type": ["refresh_token"], "refresh_token": ["refresh-1"], "client_id": ["a2a-cli"]}
-    entry = json.loads(cache.read_text())[f"me {TOKEN_URL}"]
+    entry = token_entry(cache, "me")
     assert entry["access_token"] == "dev-token-2" and entry["refresh_token"] == "refresh-1"
 
 
@@ -344,7 +344,7 @@ def test_an_expired_device_token_without_refresh_token_asks_for_a_new_login(cli,
     assert login(cli).exit_code == 0
     cache = cfg.with_name("tokens.json")
     data = json.loads(cache.read_text())
-    data[f"me {TOKEN_URL}"]["expires_at"] = 0
+    data[token_key(cache, "me")]["expires_at"] = 0
     cache.write_text(json.dumps(data))
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "me")
     assert result.exit_code == 4 and "a2a auth login --profile me --device" in result.stderr

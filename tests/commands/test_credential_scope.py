@@ -1,7 +1,7 @@
 """Issue 35: credentials stay with the agent they were given for. Two origins on 127.0.0.1 (the
 OAuth2 provider and agent of tests/oauth_provider.py, and a second agent), a real token endpoint:
-a profile's token goes to the profile's agent (or to an agent whose card names the same token
-endpoint or issuer) and nowhere else; the public card fetch carries no credential of any flag,
+a profile's token goes to the profile's agent and nowhere else (an agent whose card names the same
+token endpoint or issuer gets a token of its own: issue 42); the public card fetch carries no credential of any flag,
 while the call after it does; a bare host is https, loopback http."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from a2a_testkit import ANY_CREDENTIAL, v1_card
+from a2a_testkit import ANY_CREDENTIAL, token_entry, v1_card
 from hostile_server import hostile, rpc_answer
 
 TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
@@ -57,7 +57,7 @@ def test_the_profile_token_goes_to_its_agent_and_not_to_another_origin(cli, cfg,
     assert rpc[3]["authorization"] == "Bearer tok-for-a-0123"
     assert "not sent" not in home.stderr
     # the cache records the audience the token was got for; `auth status` shows it
-    entry = json.loads(cfg.with_name("tokens.json").read_text())[f"p {server.base}/token"]
+    entry = token_entry(cfg.with_name("tokens.json"), "p")  # the one token: A's
     assert entry["audience"] == server.base
     status = cli("auth", "status")
     assert status.exit_code == 0 and f"Audience: {server.base}" in status.stdout
@@ -65,21 +65,35 @@ def test_the_profile_token_goes_to_its_agent_and_not_to_another_origin(cli, cfg,
 
 
 @pytest.mark.spec("A2ACLI_AUTH_008")
-def test_an_agent_whose_card_names_the_same_token_endpoint_gets_the_token(cli, cfg, server):
+def test_an_agent_whose_card_names_the_same_token_endpoint_gets_a_token_of_its_own(cli, cfg, server):
+    """Issue 42: A's token is kept for A; B, whose card names the same token endpoint, gets a
+    token obtained for B (the profile's client asks for it), and each keeps its own."""
     _agent_a(server)
+    server.token_script.append({**TOKEN, "access_token": "tok-for-b-4567"})
     _profile(cli, server)
+    home = cli("tasks", "get", "t-1", "-o", "json")  # A first: A's token is cached for A
+    assert home.exit_code == 0, home.stderr
     with hostile() as b:
         scheme = {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": f"{server.base}/token", "scopes": {}}}}}}
         b.card(v1_card(url=f"{b.url}/rpc", securitySchemes=scheme))
         b.rpc(rpc_answer(TASK))
-        result = cli("tasks", "get", "t-1", "-u", b.url, "-o", "json")
-        assert result.exit_code == 0, result.stderr
-        assert b.to("/rpc")[0].headers["authorization"] == "Bearer tok-for-a-0123"
-        assert "not sent" not in result.stderr
+        for _ in range(2):
+            result = cli("tasks", "get", "t-1", "-u", b.url, "-o", "json")
+            assert result.exit_code == 0, result.stderr
+            assert "not sent" not in result.stderr
+        assert [s.headers["authorization"] for s in b.to("/rpc")] == ["Bearer tok-for-b-4567"] * 2
+        assert all("tok-for-a-0123" not in str(s.headers) for s in b.seen)  # A's token never reached B
+        assert len(_calls(server, "/token")) == 2  # one token for A, one for B (cached since)
+        cache = cfg.with_name("tokens.json")
+        assert token_entry(cache, "p", server.base)["access_token"] == "tok-for-a-0123"
+        assert token_entry(cache, "p", b.url)["access_token"] == "tok-for-b-4567"
+    again = cli("tasks", "get", "t-1", "-o", "json")  # A still gets its own
+    assert again.exit_code == 0
+    assert [r[3]["authorization"] for r in _calls(server, "/rpc")] == ["Bearer tok-for-a-0123"] * 2
 
 
 @pytest.mark.spec("A2ACLI_AUTH_008")
-def test_an_agent_whose_card_names_the_same_issuer_gets_the_token(cli, cfg, server):
+def test_an_agent_whose_card_names_the_same_issuer_gets_a_token_of_its_own(cli, cfg, server):
     _agent_a(server)
     _profile(cli, server)
     data = json.loads(cfg.with_name("tokens.json").read_text()) if cfg.with_name("tokens.json").exists() else {}
@@ -93,7 +107,7 @@ def test_an_agent_whose_card_names_the_same_issuer_gets_the_token(cli, cfg, serv
         c.card(v1_card(url=f"{c.url}/rpc", securitySchemes=other))
         c.rpc(rpc_answer(TASK))
         assert cli("tasks", "get", "t-1", "-u", b.url).exit_code == 0
-        assert b.to("/rpc")[0].headers["authorization"] == "Bearer tok-cached-9"
+        assert b.to("/rpc")[0].headers["authorization"] == "Bearer tok-for-a-0123"  # obtained for B, not A's tok-cached-9
         result = cli("tasks", "get", "t-1", "-u", c.url)
         assert result.exit_code == 0 and "authorization" not in c.to("/rpc")[0].headers
         assert "not sent" in result.stderr

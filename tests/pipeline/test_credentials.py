@@ -317,8 +317,9 @@ def token_cache(tmp_path, monkeypatch):
 
     def store(token: str, audience: str | None = AGENT) -> None:
         entry = {"access_token": token, "token_url": IDP, "expires_at": time.time() + 3600, "audience": audience}
-        path.write_text(json.dumps({f"- {IDP}": entry}))
+        path.write_text(json.dumps({f"- {IDP}": entry}))  # keyed as before issue 42: read for its audience
 
+    store.path = path  # type: ignore[attr-defined]
     return store
 
 
@@ -358,14 +359,23 @@ def test_the_profiles_token_is_withheld_from_another_agent_said_once(mock, make_
     assert "--bearer TOKEN" in warning
 
 
-def test_the_profiles_token_goes_to_an_agent_whose_card_names_its_token_endpoint(
-    mock, make_call, recorder, token_cache
-):
+def test_an_agent_whose_card_names_the_token_endpoint_gets_a_token_of_its_own(mock, make_call, recorder, token_cache):
+    """Issue 42: the home agent's token is not sent to another agent that shares its token
+    endpoint; a token is obtained for that agent, and kept for it apart."""
     token_cache("cached-token", audience="http://home.test")
     serve(mock, card(OAUTH2))  # names IDP
+    idp = mock.post(IDP).mock(
+        return_value=httpx.Response(200, json={"access_token": "agent-token", "token_type": "Bearer", "expires_in": 60})
+    )
     c = make_call(url=AGENT, oauth=OAUTH_PROFILE, oauth_home="http://home.test")
     c.resolve()
-    assert c.creds.for_request(RPC).headers == {"Authorization": "Bearer cached-token"} and not recorder.warnings
+    assert c.creds.for_request(RPC).headers == {"Authorization": "Bearer agent-token"} and not recorder.warnings
+    assert idp.call_count == 1
+    cache = json.loads((token_cache.path).read_text())
+    assert {e["access_token"]: e.get("audience") for e in cache.values()} == {
+        "cached-token": "http://home.test",
+        "agent-token": AGENT,
+    }
 
 
 def test_a_bearer_flag_wins_over_the_profiles_token(mock, make_call, token_cache):
