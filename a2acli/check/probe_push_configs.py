@@ -6,9 +6,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2acli.check.checks import INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, _code_name, broken
+from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, _code_name
 from a2acli.check.probe_rules import INTERNAL_ERROR, RuleSteps
-from a2acli.check.rules import RULES, cite
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
@@ -56,11 +55,11 @@ class PushConfigRules(RuleSteps):
             raise
         except A2acliError as e:
             self.saw(e)
-            self.rule("push-get-by-task", broken("push-get-by-task", self.itf.wire), _code_name(e), call.ids.take())
+            self.rule("push-get-by-task", FAIL, _code_name(e), call.ids.take())
             return
         result = reply[0].result if reply else None
         got = isinstance(result, dict) and result.get("taskId") == task_id
-        status = PASS if got else broken("push-get-by-task", self.itf.wire)
+        status = PASS if got else FAIL
         self.rule(
             "push-get-by-task",
             status,
@@ -81,7 +80,7 @@ class PushConfigRules(RuleSteps):
             return
         if self.itf.wire is Wire.V0 and self.itf.info.envelope:
             null = deleted.result is None
-            status = PASS if null else broken("push-delete-result", self.itf.wire)
+            status = PASS if null else FAIL
             self.rule(
                 "push-delete-result", status, "null" if null else f"{deleted.raw[:80]!r}, not null", call.ids.take()
             )
@@ -90,8 +89,6 @@ class PushConfigRules(RuleSteps):
         self.expect_error(
             call,
             "push-get-deleted",
-            RULES["push-get-deleted"].what,
-            cite("push-get-deleted", self.itf.wire),
             lambda: call.unary(METHODS["GetTaskPushNotificationConfig"], ids),
             (TASK_NOT_FOUND, INVALID_PARAMS),
             also=(INTERNAL_ERROR, INVALID_REQUEST),  # a refusal, in the wrong words

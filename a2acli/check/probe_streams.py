@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2acli.check.checks import INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, broken
+from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND
 from a2acli.check.probe_rules import UNSUPPORTED_OPERATION, RuleSteps
 from a2acli.wire import Wire
 
@@ -28,7 +28,7 @@ class StreamRules(RuleSteps):
             self.rule("stream-order", SKIP, "no stream to read (not claimed, --read-only, or it failed)")
             return
         if kinds[0] == "message":
-            status = PASS if len(kinds) == 1 else broken("stream-order", self.itf.wire)
+            status = PASS if len(kinds) == 1 else FAIL
             self.rule(
                 "stream-order",
                 status,
@@ -36,18 +36,14 @@ class StreamRules(RuleSteps):
             )
             return
         if kinds[0] != "task" and self.itf.wire is Wire.V1:
-            self.rule(
-                "stream-order", broken("stream-order", self.itf.wire), f"the first event is a {kinds[0]}, not the Task"
-            )
+            self.rule("stream-order", FAIL, f"the first event is a {kinds[0]}, not the Task")
             return
         if "message" in kinds[1:] or "task" in kinds[1:] and self.itf.wire is Wire.V1:
-            self.rule(
-                "stream-order", broken("stream-order", self.itf.wire), f"events after the Task: {', '.join(kinds[1:])}"
-            )
+            self.rule("stream-order", FAIL, f"events after the Task: {', '.join(kinds[1:])}")
             return
         self.rule(
             "stream-order",
-            PASS if ended else broken("stream-order", self.itf.wire),
+            PASS if ended else FAIL,
             f"{kinds[0]} first, {len(kinds)} event(s)" + ("" if ended else ", closed before a terminal state"),
         )
 
@@ -57,7 +53,7 @@ class StreamRules(RuleSteps):
                 self.rule(name, SKIP, "the card does not claim streaming")
             return
         unknown = f"a2acli-check-{uuid.uuid4()}"
-        err = self.expect_rule(call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,))
+        err = self.expect_error(call, "subscribe-unknown", lambda: self._drain(call, unknown), (TASK_NOT_FOUND,))
         ex = call.ids.last
         if err is not None and err.a2a_code is not None and ex is not None and ex.content_type == "text/event-stream":
             last = self.checks[-1]  # the SSE error envelope: an A2A error as the stream's event
@@ -66,7 +62,7 @@ class StreamRules(RuleSteps):
         if terminal is None:
             self._not_terminal("subscribe-terminal")
             return
-        self.expect_rule(
+        self.expect_error(
             call,
             "subscribe-terminal",
             lambda: self._drain(call, terminal),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, counted
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, counted, finding
 
 MARK = {PASS: "PASS", FAIL: "FAIL", WARN: "WARN", SKIP: "skip"}
 SEVERITY = {FAIL: "failure", WARN: "warning", SKIP: "skipped", PASS: "passed"}  # JUnit's words
@@ -21,16 +21,9 @@ def card_findings_checks(report: Any, url: str | None, version: str = "") -> lis
         warnings = sum(1 for f in mine if f.severity == "warning")
         status = FAIL if errors else WARN if warnings else PASS
         hybrid = " (hybrid card)" if report.hybrid else ""
-        checks.append(
-            Check(
-                f"card.schema.{v or 'unknown'}",
-                "card",
-                f"card valid as A2A {v}{hybrid}" if v else "card valid as an A2A Agent Card",
-                status,
-                f"{counted(errors, 'error')}, {counted(warnings, 'warning')}",
-                "§7 CARD_GET_002",
-            )
-        )
+        title = f"card valid as A2A {v}{hybrid}" if v else "card valid as an A2A Agent Card"
+        detail = f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
+        checks.append(finding("card.schema", status, detail, check_id=f"card.schema.{v or 'unknown'}", title=title))
     return checks
 
 
