@@ -5,6 +5,8 @@ of a finished task, and the cancel of a running one (the probe's cleanup)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, WARN, _code_name
@@ -27,13 +29,8 @@ class TaskRules(RuleSteps):
         )
         for name, message in cases:
             if not self._created(name):
-                self.expect_error(
-                    call,
-                    name,
-                    lambda m=message: self._invoke(call, "SendMessage", {"message": m}),
-                    (INVALID_PARAMS,),
-                    also=(INVALID_REQUEST,),
-                )
+                send: Callable[[], Any] = partial(self._invoke, call, "SendMessage", {"message": message})
+                self.expect_error(call, name, send, (INVALID_PARAMS,), also=(INVALID_REQUEST,))
 
     # -- operation semantics -------------------------------------------------------------------------
 
