@@ -3,6 +3,7 @@ made, read by task id alone (0.3), deleted (0.3 JSON-RPC: result null), and gone
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -67,6 +68,20 @@ class PushConfigRules(RuleSteps):
             call.ids.take(),
         )
 
+    def _delete_result(self, deleted: Any, ids: tuple[str, ...]) -> None:
+        """0.3 §7.8: the result is null; JSON-RPC 2.0 §5: a success carries a `result` member (the
+        client reads an answer without one as null; the check must not)."""
+        try:
+            doc = json.loads(deleted.raw or b"null")
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and "result" not in doc and "error" not in doc:
+            self.rule("push-delete-result", FAIL, f"no `result` member: {deleted.raw[:80]!r}", ids)
+        elif deleted.result is None:
+            self.rule("push-delete-result", PASS, "null", ids)
+        else:
+            self.rule("push-delete-result", FAIL, f"{deleted.raw[:80]!r}, not null", ids)
+
     def _delete_config(self, call: Any, task_id: str, config_id: str) -> None:
         ids = {"taskId": task_id, "id": config_id}
         try:
@@ -79,11 +94,7 @@ class PushConfigRules(RuleSteps):
                 self.rule(name, SKIP, f"DeleteTaskPushNotificationConfig failed ({_code_name(e)}): see push-config")
             return
         if self.itf.wire is Wire.V0 and self.itf.info.envelope:
-            null = deleted.result is None
-            status = PASS if null else FAIL
-            self.rule(
-                "push-delete-result", status, "null" if null else f"{deleted.raw[:80]!r}, not null", call.ids.take()
-            )
+            self._delete_result(deleted, call.ids.take())
         else:
             self.rule("push-delete-result", SKIP, "only 0.3 JSON-RPC defines the delete's result (null)")
         self.expect_error(
