@@ -58,7 +58,7 @@ def _first_fetch(call: Any, fetched: Any, ids: tuple[str, ...]) -> list[Check]:
     ok = ctype == "application/json" or ctype.endswith("+json")
     detail = ctype or "none" if ok else f"{ctype or 'none'}: serve application/json"
     out.append(finding("card.content-type", PASS if ok else FAIL, detail, ids=ids))
-    declared = declared_versions(fetched.doc)
+    declared = declared_protocol_versions(fetched.doc)
     out += caching_checks(ex, ids, declared)
     base = fetched.url.split("/.well-known/")[0] if "/.well-known/" in fetched.url else None
     if base:
@@ -86,7 +86,7 @@ def _validity(fetched: Any, wire: Wire, ids: tuple[str, ...], docs: list[Any], r
     return check
 
 
-def declared_versions(doc: Any) -> tuple[str, ...]:
+def declared_protocol_versions(doc: Any) -> tuple[str, ...]:
     """The protocol versions a card declares: its interfaces' (1.0 form), else its
     `protocolVersion` (0.3 and older). ("0.2.6",) for an agent of 0.2.6."""
     if not isinstance(doc, dict):

@@ -381,7 +381,7 @@ def cite(name: str, wire: Wire | None = None, level: str = "") -> str:
     if wire is Wire.V0 and rule.v03:
         where = f"A2A 0.3 {rule.v03} ({level})"
     elif wire is Wire.V0 and rule.v10 and level != rule.keyword:
-        where = f"A2A 1.0 {rule.v10} ({rule.keyword} in 1.0; 0.3 has no such rule: {level})"
+        where = f"A2A 1.0 {rule.v10} ({level}: 0.3 has no such rule; {rule.keyword} in 1.0)"
     elif rule.v10:
         where = f"A2A 1.0 {rule.v10} ({level})"
     else:
