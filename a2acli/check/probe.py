@@ -8,6 +8,7 @@ credentials and timeouts behave as in every other command."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from a2acli.check.checks import (
@@ -184,10 +185,16 @@ class _Probe(SemanticSteps):
 
 
 def probe(
-    opts: CallOptions, core_card: dict[str, Any], *, read_only: bool = False, webhook: bool = False
+    opts: CallOptions,
+    core_card: dict[str, Any],
+    *,
+    read_only: bool = False,
+    webhook: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> list[Check]:
     """Every interface's checks, in card order. `webhook`: a receiver on 127.0.0.1 (any free
-    port) for the push deliveries, when the card claims push notifications."""
+    port) for the push deliveries, when the card claims push notifications. `progress` is told
+    each interface as its probe starts (one line per binding x version)."""
     found, checks = interfaces(core_card)
     if opts.transports:  # --transport: those bindings only
         found = [i for i in found if i.binding in opts.transports]
@@ -197,7 +204,9 @@ def probe(
 
         receiver = Receiver("127.0.0.1", 0).start()
     try:
-        for itf in found:
+        for n, itf in enumerate(found, 1):
+            if progress is not None:
+                progress(f"probing {itf.label} ({n} of {len(found)})")
             both = any(o.binding == itf.binding and o.wire is Wire.V1 for o in found)
             checks += _Probe(itf, opts, core_card, read_only, both, receiver).run()
     finally:

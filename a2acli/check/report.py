@@ -36,10 +36,19 @@ def exit_code(checks: list[Check], *, strict: bool) -> int:
     return 1 if any(c.status in bad for c in checks) else 0
 
 
+PROBLEMS = (FAIL, WARN)  # what --only-problems keeps: not a pass, and not a skip
+
+
 def document(
-    target: str | None, checks: list[Check], cards: list[tuple[str, str | None, Any]], *, strict: bool
+    target: str | None,
+    checks: list[Check],
+    cards: list[tuple[str, str | None, Any]],
+    *,
+    strict: bool,
+    only_problems: bool = False,
 ) -> dict[str, Any]:
-    """The -o json document: every check, and every card's findings."""
+    """The -o json document: every check (the failures and warnings alone with `only_problems`;
+    the summary counts them all), and every card's findings."""
     return {
         "target": target,
         "passed": exit_code(checks, strict=strict) == 0,
@@ -55,7 +64,7 @@ def document(
             }
             for version, url, r in cards
         ],
-        "checks": [c.as_json() for c in checks],
+        "checks": [c.as_json() for c in checks if not only_problems or c.status in PROBLEMS],
     }
 
 
@@ -67,14 +76,18 @@ def render_text(
     *,
     strict: bool,
     show_info: bool = True,
+    only_problems: bool = False,
 ) -> None:
     """On a terminal: a table per group; off one, one line per check and per finding (the
-    information findings only counted unless `show_info`: -o json has them all)."""
+    information findings only counted unless `show_info`: -o json has them all). Then the recap:
+    every failure and warning again, with its id, above the verdict. `only_problems`: the
+    failures and warnings alone (the card's errors and warnings among its findings)."""
     groups: dict[str, list[Check]] = {}
     for c in checks:
-        groups.setdefault(c.group, []).append(c)
+        if not only_problems or c.status in PROBLEMS:
+            groups.setdefault(c.group, []).append(c)
     for version, url, report in cards:
-        shown = [f for f in report.findings if show_info or f.severity != "info"]
+        shown = [f for f in report.findings if show_info and not only_problems or f.severity in ("error", "warning")]
         if not shown:
             continue
         title = f"Card findings ({url or 'stdin'}" + (f", fetched with A2A-Version {version}" if version else "") + ")"
@@ -94,12 +107,27 @@ def render_text(
             for c in items:
                 out.text(f"  {MARK[c.status]:<4}  {c.title}: {c.detail}")
             out.text("")
+    _recap(out, checks)
     s = summary(checks)
     verdict = "passed" if exit_code(checks, strict=strict) == 0 else "FAILED"
     out.text(
         f"{verdict}: {s[PASS]} passed, {s[FAIL]} failed, {counted(s[WARN], 'warning')}, {s[SKIP]} skipped"
         + (" (--strict: warnings fail)" if strict else "")
     )
+
+
+def _recap(out: Any, checks: list[Check]) -> None:
+    """Every failure, then every warning, one line each with its id and the level it rests on:
+    what the verdict's counts are made of, where a reader of a long report looks last."""
+    problems = sorted((c for c in checks if c.status in PROBLEMS), key=lambda c: c.status != FAIL)
+    if not problems:
+        return
+    out.text(
+        f"{counted(sum(1 for c in problems if c.status == FAIL), 'failure')} and {counted(sum(1 for c in problems if c.status == WARN), 'warning')}:"
+    )
+    for c in problems:
+        out.text(f"  {MARK[c.status]:<4}  {c.id} ({c.level or '?'}): {c.title}: {c.detail}")
+    out.text("")
 
 
 def junit(checks: list[Check], *, strict: bool, name: str = "a2a check") -> str:

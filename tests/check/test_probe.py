@@ -883,3 +883,75 @@ def test_an_extended_card_refused_with_an_internal_error_is_a_finding(cli, respx
     assert "-32603" in check["detail"] and "instead of an auth refusal" in check["detail"]
     assert check["spec"].startswith("A2A 1.0 §3.1.11 (SHOULD)")
     assert_graded_by_level(checks_of(run_check(cli)).values())
+
+
+def test_the_text_report_ends_with_a_recap_of_every_failure_and_warning_with_its_id(cli, respx_mock):
+    methods = good_methods()
+    methods["GetTask"] = lambda b, r: err(-32603)  # task-not-found and version-unsupported fail
+    send = methods["SendMessage"]
+    methods["SendMessage"] = lambda b, r: err(-32600) if not isinstance(b["params"].get("message"), dict) else send(b, r)
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    result = cli("check", AGENT, "-o", "text")
+    lines = result.stdout.rstrip().splitlines()
+    recap = lines[lines.index(next(x for x in lines if x.endswith("warnings:") or x.endswith("warning:"))) :]
+    assert recap[0].endswith("failures and 2 warnings:") and lines[-1].startswith("FAILED: "), recap
+    assert "  FAIL  jsonrpc-1.0.task-not-found (MUST): GetTask of an unknown id: -32603" in recap[1]
+    assert any(x.startswith("  WARN  jsonrpc-1.0.invalid-params (SHOULD): malformed params: -32600") for x in recap)
+    assert any(x.startswith("  WARN  card.etag (SHOULD): ") for x in recap)
+    # --only-problems: the failures and warnings alone, the verdict's counts unchanged
+    only = cli("check", AGENT, "-o", "text", "--only-problems")
+    assert "  PASS  " not in only.stdout and "  skip  " not in only.stdout
+    assert "  FAIL  GetTask of an unknown id: -32603" in only.stdout
+    assert only.stdout.rstrip().splitlines()[-1] == lines[-1]
+    doc = json.loads(cli("check", AGENT, "-o", "json", "--only-problems").stdout)
+    assert {c["status"] for c in doc["checks"]} == {"fail", "warn"} and doc["summary"]["pass"] > 0
+
+
+def test_a_passing_report_has_no_recap(cli, respx_mock):
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), good_methods())
+    respx_mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=V1_ONLY, capabilities={}), headers={"Cache-Control": "max-age=60", "ETag": '"1"'})
+    result = cli("check", AGENT, "-o", "text")
+    assert result.exit_code == 0, result.stdout
+    assert "failure" not in result.stdout and result.stdout.rstrip().splitlines()[-1].startswith("passed: ")
+
+
+def test_progress_goes_to_stderr_at_a_terminal_only(tmp_path):
+    """One line per binding x version while probing, on stderr when it is a terminal; a pipe or
+    a log gets the report alone. Against a stand-in on 127.0.0.1 (tests/hostile_server.py)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from hostile_server import hostile
+
+    def refuse(handler, seen):
+        rid = json.loads(seen.body or b"{}").get("id")
+        handler._send(200, {"Content-Type": "application/json"}, json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32001, "message": "Task not found"}}).encode())
+
+    env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull}
+    with hostile() as agent:
+        agent.card(v1_card(url=f"{agent.url}/rpc", capabilities={}))
+        agent.rpc(refuse)
+        argv = [sys.executable, "-m", "a2acli", "check", agent.url, "-o", "text", "--read-only"]
+        master, slave = pty.openpty()
+        try:
+            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=slave, env={**env, "TERM": "xterm"}, timeout=60)
+            os.close(slave)
+            said = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                said += chunk
+        finally:
+            os.close(master)
+        text = said.decode(errors="replace")
+        assert f"probing JSONRPC 1.0 {agent.url}/rpc (1 of 2)" in text and f"probing JSONRPC 0.3 {agent.url}/rpc (2 of 2)" in text, text
+        assert "probing" not in proc.stdout.decode()
+        piped = subprocess.run(argv, capture_output=True, env=env, timeout=60)
+        assert "probing" not in piped.stderr.decode() and "checking the Agent Card" not in piped.stderr.decode()
+        assert piped.stdout.decode().rstrip().splitlines()[-1].startswith(("passed: ", "FAILED: "))
