@@ -893,7 +893,7 @@ def test_the_text_report_ends_with_a_recap_of_every_failure_and_warning_with_its
     serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
     result = cli("check", AGENT, "-o", "text")
     lines = result.stdout.rstrip().splitlines()
-    recap = lines[lines.index(next(x for x in lines if x.endswith("warnings:") or x.endswith("warning:"))) :]
+    recap = lines[lines.index(next(x for x in lines if x.endswith(("warnings:", "warning:")))) :]
     assert recap[0].endswith("failures and 2 warnings:") and lines[-1].startswith("FAILED: "), recap
     assert "  FAIL  jsonrpc-1.0.task-not-found (MUST): GetTask of an unknown id: -32603" in recap[1]
     assert any(x.startswith("  WARN  jsonrpc-1.0.invalid-params (SHOULD): malformed params: -32600") for x in recap)
