@@ -145,6 +145,7 @@ RULES: dict[str, Rule] = {
         "§7.2",
         "CORE-STREAM-001 JSONRPC-SSE-001 HTTP_JSON-SSE-001 GRPC-ERR-003",
         "streaming as the card claims",
+        tck03="test_message_stream_basic test_sse_header_compliance test_sse_event_format_compliance",
     ),
     "push-config": Rule(
         MUST,
@@ -196,7 +197,9 @@ RULES: dict[str, Rule] = {
         "CORE-EXECUTION-MODE-001",
         "a blocking SendMessage answers in a terminal or interrupted state",
     ),
-    "get-task": Rule(MUST, "§3.1.3", "§7.3", "CORE-GET-001", "GetTask of the task just made returns it"),
+    "get-task": Rule(
+        MUST, "§3.1.3", "§7.3", "CORE-GET-001", "GetTask of the task just made returns it", tck03="test_tasks_get_valid"
+    ),
     "history-length": Rule(
         MUST,
         "§3.2.4",
@@ -204,6 +207,7 @@ RULES: dict[str, Rule] = {
         "CORE-HIST-001 CORE-HIST-002",
         "historyLength caps the history; 0 omits it",
         v03_keyword=SHOULD,
+        tck03="test_tasks_get_with_history_length test_task_history_length",
     ),
     "continue-terminal": Rule(
         MUST,
@@ -228,9 +232,16 @@ RULES: dict[str, Rule] = {
         "CORE-CANCEL-001",
         "cancelling a task in progress returns it canceled",
         v03_keyword=SHOULD,
+        tck03="test_tasks_cancel_valid",
     ),
     "cancel-unknown": Rule(
-        MUST, "§3.1.5", "§7.4", "CORE-CANCEL-003", "cancelling an unknown task is TaskNotFoundError", v03_keyword=SHOULD
+        MUST,
+        "§3.1.5",
+        "§7.4",
+        "CORE-CANCEL-003",
+        "cancelling an unknown task is TaskNotFoundError",
+        v03_keyword=SHOULD,
+        tck03="test_tasks_cancel_nonexistent",
     ),
     "list-tasks-last-page": Rule(
         MUST, "§3.1.4", "", "CORE-LIST-004", "ListTasks' last page carries nextPageToken as an empty string"
@@ -243,10 +254,20 @@ RULES: dict[str, Rule] = {
     ),
     # input validation
     "message-no-role": Rule(
-        MUST, "§3.3.2", "§10.2", "CORE-ERR-002", "a message without a role is refused with InvalidParamsError"
+        MUST,
+        "§3.3.2",
+        "§10.2",
+        "CORE-ERR-002",
+        "a message without a role is refused with InvalidParamsError",
+        tck03="test_message_send_invalid_params",
     ),
     "message-empty-parts": Rule(
-        MUST, "§3.3.2", "§10.2", "CORE-ERR-002", "a message with no parts is refused with InvalidParamsError"
+        MUST,
+        "§3.3.2",
+        "§10.2",
+        "CORE-ERR-002",
+        "a message with no parts is refused with InvalidParamsError",
+        tck03="test_message_send_invalid_params",
     ),
     # streaming
     "stream-order": Rule(
@@ -263,6 +284,7 @@ RULES: dict[str, Rule] = {
         "STREAM-SUB-004",
         "subscribing to an unknown task is TaskNotFoundError",
         v03_keyword=SHOULD,
+        tck03="test_tasks_resubscribe_nonexistent",
     ),
     "subscribe-unknown-post": Rule(
         MUST,
@@ -288,6 +310,7 @@ RULES: dict[str, Rule] = {
         "CORE-CAP-002",
         "streaming not claimed: SubscribeToTask is UnsupportedOperationError",
         v03_keyword=SHOULD,
+        tck03="test_unsupported_operation_error_32004",
     ),
     "unclaimed-push": Rule(
         MUST,
@@ -296,6 +319,7 @@ RULES: dict[str, Rule] = {
         "CORE-CAP-001",
         "push notifications not claimed: a push-config call is PushNotificationNotSupportedError",
         v03_keyword=SHOULD,
+        tck03="test_push_notification_not_supported_error_32003",
     ),
     "unclaimed-extended-card": Rule(
         MUST,
@@ -318,7 +342,12 @@ RULES: dict[str, Rule] = {
         where="JSON-RPC 2.0 §5",
     ),
     "push-get-deleted": Rule(
-        MUST, "§3.1.10", "§7.8", "PUSH-DEL-001 PUSH-GET-002", "a deleted config is gone: Get fails"
+        MUST,
+        "§3.1.10",
+        "§7.8",
+        "PUSH-DEL-001 PUSH-GET-002",
+        "a deleted config is gone: Get fails",
+        tck03="test_get_push_notification_config_nonexistent",
     ),
     # per-binding errors
     "error-status": Rule(

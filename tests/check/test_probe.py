@@ -741,6 +741,7 @@ def sloppy_route(methods: dict):
     return route
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_a_request_without_method_executed_and_error_replies_without_the_id_fail(cli, respx_mock):
     """JSON-RPC 2.0 §4: no `method` is -32600, not a message/send; §5: an error reply carries the
     request's id (null only when it could not be read)."""
@@ -788,6 +789,7 @@ NOT_FOUND_03 = {
 }
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 @pytest.mark.parametrize(
     ("post", "status"), [((200, {"Content-Type": "text/event-stream"}, b""), "warn"), ((404, {}, NOT_FOUND_03), "pass")]
 )

@@ -28,6 +28,7 @@ def test_every_rule_has_a_level_a_section_and_words(name):
         assert f"({keyword(name, wire)}" in cite(name, wire), (name, cite(name, wire))
 
 
+@pytest.mark.spec("A2ACLI_CONFORM_001")
 @pytest.mark.parametrize("name", sorted(RULES))
 @pytest.mark.parametrize("wire", [Wire.V1, Wire.V0])
 def test_the_grade_follows_the_level(name, wire):
