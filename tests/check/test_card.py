@@ -25,16 +25,7 @@ V1: dict[str, Any] = {
     "securityRequirements": [{"schemes": {"bearer": {"list": []}}}],
     "defaultInputModes": ["text/plain"],
     "defaultOutputModes": ["text/plain"],
-    "skills": [
-        {
-            "id": "echo",
-            "name": "Echo",
-            "description": "Repeats input",
-            "tags": ["demo"],
-            "examples": ["hi"],
-            "inputModes": ["text/plain"],
-        }
-    ],
+    "skills": [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"], "examples": ["hi"], "inputModes": ["text/plain"]}],
 }
 V0: dict[str, Any] = {
     "protocolVersion": "0.3.0",
@@ -48,16 +39,7 @@ V0: dict[str, Any] = {
     "security": [{"bearer": []}],
     "defaultInputModes": ["text/plain"],
     "defaultOutputModes": ["text/plain"],
-    "skills": [
-        {
-            "id": "echo",
-            "name": "Echo",
-            "description": "Repeats input",
-            "tags": ["demo"],
-            "examples": ["hi"],
-            "inputModes": ["text/plain"],
-        }
-    ],
+    "skills": [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"], "examples": ["hi"], "inputModes": ["text/plain"]}],
 }
 
 
@@ -101,9 +83,7 @@ def test_a_hybrid_card_with_v1_schemes_only_is_unreadable_by_v0_clients():
 def hybrid_card() -> dict[str, Any]:
     """V0 top-level fields next to supportedInterfaces, each scheme spelt both ways (a2a-js compat)."""
     doc = {**copy.deepcopy(V0), **copy.deepcopy(V1)}
-    doc["securitySchemes"] = {
-        "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}, "type": "http", "scheme": "Bearer"}
-    }
+    doc["securitySchemes"] = {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}, "type": "http", "scheme": "Bearer"}}
     return doc
 
 
@@ -125,10 +105,7 @@ def test_missing_required_field(base):
 
 
 def test_v1_required_fields_follow_field_behavior():
-    f = one(
-        card(V1, supportedInterfaces=[{"url": "https://agent.example/rpc", "protocolBinding": "JSONRPC"}]),
-        "missing-field",
-    )
+    f = one(card(V1, supportedInterfaces=[{"url": "https://agent.example/rpc", "protocolBinding": "JSONRPC"}]), "missing-field")
     assert f.path == "$.supportedInterfaces[0].protocolVersion"
 
 
@@ -148,26 +125,12 @@ def test_unknown_enum_value_names_the_nearest():
     doc = card(V1)
     doc["supportedInterfaces"][0]["protocolBinding"] = "JSON-RPC"
     f = one(doc, "unknown-enum")
-    assert (
-        f.severity == "warning"
-        and f.path == "$.supportedInterfaces[0].protocolBinding"
-        and "did you mean 'JSONRPC'" in f.message
-    )
+    assert f.severity == "warning" and f.path == "$.supportedInterfaces[0].protocolBinding" and "did you mean 'JSONRPC'" in f.message
     f = one(card(V0, preferredTransport="HTTP_JSON"), "unknown-enum")
     assert f.path == "$.preferredTransport" and "'HTTP+JSON'" in f.message
-    f = one(
-        card(V0, securitySchemes={"k": {"type": "apikey", "in": "header", "name": "X"}}, security=[{"k": []}]),
-        "unknown-enum",
-    )
+    f = one(card(V0, securitySchemes={"k": {"type": "apikey", "in": "header", "name": "X"}}, security=[{"k": []}]), "unknown-enum")
     assert f.severity == "error" and f.path == "$.securitySchemes.k.type" and "did you mean 'apiKey'" in f.message
-    f = one(
-        card(
-            V1,
-            securitySchemes={"k": {"apiKeySecurityScheme": {"location": "headr", "name": "X"}}},
-            securityRequirements=None,
-        ),
-        "unknown-enum",
-    )
+    f = one(card(V1, securitySchemes={"k": {"apiKeySecurityScheme": {"location": "headr", "name": "X"}}}, securityRequirements=None), "unknown-enum")
     assert "did you mean 'header'" in f.message
 
 
@@ -194,9 +157,7 @@ def test_interface_on_another_host_is_a_warning():
     assert [r for r in findings(doc, None) if r[2] == "other-host"] == []  # a card from stdin: no host to compare
 
 
-@pytest.mark.parametrize(
-    "card_host,interface_host", [("localhost", "127.0.0.1"), ("127.0.0.1", "localhost"), ("localhost", "[::1]")]
-)
+@pytest.mark.parametrize("card_host,interface_host", [("localhost", "127.0.0.1"), ("127.0.0.1", "localhost"), ("localhost", "[::1]")])
 def test_this_machines_names_are_one_host(card_host, interface_host):
     """A card fetched from localhost whose interfaces say 127.0.0.1 (the demo, most SDK samples)."""
     doc = card(V1)
@@ -204,17 +165,12 @@ def test_this_machines_names_are_one_host(card_host, interface_host):
         iface["url"] = f"http://{interface_host}:9/rpc"
     assert [r for r in findings(doc, f"http://{card_host}:9/.well-known/agent-card.json") if r[2] == "other-host"] == []
     doc["supportedInterfaces"][0]["url"] = "http://elsewhere.example:9/rpc"  # this machine and another: still said
-    assert (
-        one(doc, "other-host", f"http://{card_host}:9/.well-known/agent-card.json").path
-        == "$.supportedInterfaces[0].url"
-    )
+    assert one(doc, "other-host", f"http://{card_host}:9/.well-known/agent-card.json").path == "$.supportedInterfaces[0].url"
 
 
 def test_grpc_host_port_is_no_relative_url():
     doc = card(V1)
-    doc["supportedInterfaces"].append(
-        {"url": "agent.example:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"}
-    )
+    doc["supportedInterfaces"].append({"url": "agent.example:50051", "protocolBinding": "GRPC", "protocolVersion": "1.0"})
     assert findings(doc) == []
 
 
@@ -229,10 +185,7 @@ def test_duplicate_interfaces():
 
 def test_security_requirement_naming_an_undefined_scheme():
     f = one(card(V1, securityRequirements=[{"schemes": {"berer": {"list": []}}}]), "undefined-scheme")
-    assert (f.severity, f.path) == (
-        "error",
-        "$.securityRequirements[0].schemes.berer",
-    ) and "did you mean 'bearer'" in f.message
+    assert (f.severity, f.path) == ("error", "$.securityRequirements[0].schemes.berer") and "did you mean 'bearer'" in f.message
     f = one(card(V0, security=[{"oauth": []}]), "undefined-scheme")
     assert f.path == "$.security[0].oauth"
     doc = card(V0)
@@ -251,32 +204,18 @@ def test_skill_without_examples_or_input_modes(base):
 
 
 def test_oauth2_without_token_url():
-    v1 = card(
-        V1,
-        securitySchemes={"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"scopes": {}}}}}},
-        securityRequirements=None,
-    )
+    v1 = card(V1, securitySchemes={"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"scopes": {}}}}}}, securityRequirements=None)
     f = one(v1, "oauth2-token-url")
-    assert (f.severity, f.path) == (
-        "error",
-        "$.securitySchemes.o.oauth2SecurityScheme.flows.clientCredentials.tokenUrl",
-    )
-    v0 = card(
-        V0, securitySchemes={"o": {"type": "oauth2", "flows": {"clientCredentials": {"scopes": {}}}}}, security=None
-    )
+    assert (f.severity, f.path) == ("error", "$.securitySchemes.o.oauth2SecurityScheme.flows.clientCredentials.tokenUrl")
+    v0 = card(V0, securitySchemes={"o": {"type": "oauth2", "flows": {"clientCredentials": {"scopes": {}}}}}, security=None)
     assert one(v0, "oauth2-token-url").path == "$.securitySchemes.o.flows.clientCredentials.tokenUrl"
     empty = card(V0, securitySchemes={"o": {"type": "oauth2", "flows": {}}}, security=None)
     assert one(empty, "oauth2-token-url").path == "$.securitySchemes.o.flows"
 
 
 def test_v1_oauth_flows_are_a_oneof():
-    flows = {
-        "clientCredentials": {"tokenUrl": "https://a/t", "scopes": {}},
-        "authorizationCode": {"authorizationUrl": "https://a/a", "tokenUrl": "https://a/t", "scopes": {}},
-    }
-    f = one(
-        card(V1, securitySchemes={"o": {"oauth2SecurityScheme": {"flows": flows}}}, securityRequirements=None), "schema"
-    )
+    flows = {"clientCredentials": {"tokenUrl": "https://a/t", "scopes": {}}, "authorizationCode": {"authorizationUrl": "https://a/a", "tokenUrl": "https://a/t", "scopes": {}}}
+    f = one(card(V1, securitySchemes={"o": {"oauth2SecurityScheme": {"flows": flows}}}, securityRequirements=None), "schema")
     assert "exactly one" in f.message
 
 
@@ -288,12 +227,7 @@ def test_v1_security_scheme_spelt_the_v0_way():
     assert [r for r in findings(doc) if r[0] == "error"] == []
 
 
-JS_CASE = {
-    "scheme": {
-        "$case": "apiKeySecurityScheme",
-        "value": {"description": "k", "location": "header", "name": "X-Echo-Key"},
-    }
-}
+JS_CASE = {"scheme": {"$case": "apiKeySecurityScheme", "value": {"description": "k", "location": "header", "name": "X-Echo-Key"}}}
 
 
 @pytest.mark.parametrize("base", ["V1", "V0"])
@@ -303,12 +237,8 @@ def test_security_scheme_in_the_a2a_js_internal_form_is_warned_and_read(base):
     f = one(doc, "scheme-shape")
     assert f.severity == "warning" and "$case: 'apiKeySecurityScheme'" in f.message
     assert [r for r in findings(doc) if r[0] == "error"] == []
-    bad = card(
-        V1, securitySchemes={"bearer": {"scheme": {"$case": "apiKeySecurityScheme", "value": {"location": "header"}}}}
-    )
-    assert one(bad, "scheme-shape") and [
-        r for r in findings(bad) if r[0] == "error"
-    ]  # the content is still checked (no name)
+    bad = card(V1, securitySchemes={"bearer": {"scheme": {"$case": "apiKeySecurityScheme", "value": {"location": "header"}}}})
+    assert one(bad, "scheme-shape") and [r for r in findings(bad) if r[0] == "error"]  # the content is still checked (no name)
 
 
 def test_v0_card_with_a_v1_scheme_is_warned():
@@ -318,22 +248,10 @@ def test_v0_card_with_a_v1_scheme_is_warned():
 
 
 def test_v0_url_disagreeing_with_its_preferred_transport_interface():
-    doc = card(
-        V0,
-        additionalInterfaces=[
-            {"url": "https://agent.example/a2a/jsonrpc", "transport": "JSONRPC"},
-            {"url": "https://agent.example/rest", "transport": "HTTP+JSON"},
-        ],
-    )
+    doc = card(V0, additionalInterfaces=[{"url": "https://agent.example/a2a/jsonrpc", "transport": "JSONRPC"}, {"url": "https://agent.example/rest", "transport": "HTTP+JSON"}])
     f = one(doc, "preferred-url")
     assert (f.severity, f.path) == ("error", "$.url") and "additionalInterfaces[0]" in f.message
-    ok = card(
-        V0,
-        additionalInterfaces=[
-            {"url": "https://agent.example/rpc", "transport": "JSONRPC"},
-            {"url": "https://agent.example/rest", "transport": "HTTP+JSON"},
-        ],
-    )
+    ok = card(V0, additionalInterfaces=[{"url": "https://agent.example/rpc", "transport": "JSONRPC"}, {"url": "https://agent.example/rest", "transport": "HTTP+JSON"}])
     assert findings(ok) == []
 
 

@@ -22,13 +22,7 @@ def err(code: int, message: str = "nope", request_id: object = 1) -> dict:
 
     error: dict = {"code": code, "message": message}
     if -32099 <= code <= -32001:
-        error["data"] = [
-            {
-                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                "reason": error_reason(code),
-                "domain": "a2a-protocol.org",
-            }
-        ]
+        error["data"] = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": error_reason(code), "domain": "a2a-protocol.org"}]
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
@@ -85,9 +79,7 @@ def good_methods() -> dict:
         "SubscribeToTask": lambda b, r: err(-32004, "streaming is not supported"),
         "GetTaskPushNotificationConfig": lambda b, r: err(-32003, "push notifications are not supported"),
         "GetExtendedAgentCard": lambda b, r: err(-32004, "no extended card"),
-        "ListTasks": lambda b, r: rpc_result(
-            {"tasks": [GOOD_TASK], "nextPageToken": "", "pageSize": 1, "totalSize": 1}
-        ),
+        "ListTasks": lambda b, r: rpc_result({"tasks": [GOOD_TASK], "nextPageToken": "", "pageSize": 1, "totalSize": 1}),
     }
 
 
@@ -106,42 +98,12 @@ def test_a_conforming_agent_passes(cli, respx_mock):
     result = run_check(cli)
     assert result.exit_code == 0, result.stdout
     checks = checks_of(result)
-    for name in (
-        "reachable",
-        "task-not-found",
-        "version-unsupported",
-        "method-not-found",
-        "invalid-params",
-        "message-send",
-        "list-tasks",
-        "card.fetch",
-        "card.valid.1.0",
-    ):
+    for name in ("reachable", "task-not-found", "version-unsupported", "method-not-found", "invalid-params", "message-send", "list-tasks", "card.fetch", "card.valid.1.0"):
         assert checks[name]["status"] == "pass", checks[name]
     assert checks["streaming"]["status"] == "skip" and "does not claim" in checks["streaming"]["detail"]
     assert checks["card.cache-control"]["detail"] == "Cache-Control: max-age=60"
-    assert (
-        checks["card.etag"]["status"] == "warn"
-        and checks["card.etag"]["spec"] == "A2A 1.0 §8.6.1 (SHOULD); TCK CARD-CACHE-002"
-    )
-    for name in (
-        "error-info",
-        "message-no-role",
-        "message-empty-parts",
-        "send-unknown-task",
-        "get-task",
-        "continue-terminal",
-        "cancel-unknown",
-        "cancel-terminal",
-        "list-tasks-last-page",
-        "list-tasks-artifacts",
-        "list-tasks-filter",
-        "data-model",
-        "blocking",
-        "unclaimed-streaming",
-        "unclaimed-push",
-        "unclaimed-extended-card",
-    ):
+    assert checks["card.etag"]["status"] == "warn" and checks["card.etag"]["spec"] == "A2A 1.0 §8.6.1 (SHOULD); TCK CARD-CACHE-002"
+    for name in ("error-info", "message-no-role", "message-empty-parts", "send-unknown-task", "get-task", "continue-terminal", "cancel-unknown", "cancel-terminal", "list-tasks-last-page", "list-tasks-artifacts", "list-tasks-filter", "data-model", "blocking", "unclaimed-streaming", "unclaimed-push", "unclaimed-extended-card"):
         assert checks[name]["status"] == "pass", checks[name]
     assert checks["task-not-found"]["requestIds"]  # the exchange's X-Request-ID
     assert json.loads(result.stdout)["passed"] is True
@@ -151,23 +113,12 @@ def test_wrong_error_codes_fail_each_with_the_code_received(cli, respx_mock):
     methods = good_methods()
     methods["GetTask"] = lambda b, r: err(-32603, "Internal error")  # never TaskNotFound, never VersionNotSupported
     methods.pop("SendMessage")
-    serve(
-        respx_mock,
-        v1_card(supportedInterfaces=V1_ONLY, capabilities={}),
-        {**methods, "x-a2acli/no-such-method": lambda b, r: err(-32600)},
-    )
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), {**methods, "x-a2acli/no-such-method": lambda b, r: err(-32600)})
     result = run_check(cli, "--read-only")
     assert result.exit_code == 1
     checks = checks_of(result)
-    assert (
-        checks["task-not-found"]["status"] == "fail"
-        and "-32603" in checks["task-not-found"]["detail"]
-        and "-32001" in checks["task-not-found"]["detail"]
-    )
-    assert (
-        checks["version-unsupported"]["status"] == "fail"
-        and "expected -32009" in checks["version-unsupported"]["detail"]
-    )
+    assert checks["task-not-found"]["status"] == "fail" and "-32603" in checks["task-not-found"]["detail"] and "-32001" in checks["task-not-found"]["detail"]
+    assert checks["version-unsupported"]["status"] == "fail" and "expected -32009" in checks["version-unsupported"]["detail"]
     assert checks["method-not-found"]["status"] == "fail" and "-32600" in checks["method-not-found"]["detail"]
     assert checks["invalid-params"]["status"] == "fail" and "-32601" in checks["invalid-params"]["detail"]
     assert checks["message-send"]["status"] == "skip"  # --read-only
@@ -191,17 +142,13 @@ def test_a_v1_answer_shaped_the_v0_way_fails_the_round_trip(cli, respx_mock, tas
 
 
 def test_a_v0_answer_without_kind_fails_the_round_trip(cli, respx_mock):
-    card = v1_card(
-        supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}], capabilities={}
-    )
+    card = v1_card(supportedInterfaces=[{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}], capabilities={})
     serve(
         respx_mock,
         card,
         {
             "tasks/get": lambda b, r: err(-32001) if r.headers.get("A2A-Version", "0.3") == "0.3" else err(-32009),
-            "message/send": lambda b, r: rpc_result(
-                {"id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
-            ),
+            "message/send": lambda b, r: rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}),
         },
     )
     result = cli("check", AGENT, "-o", "json")
@@ -217,19 +164,13 @@ def test_capabilities_claimed_but_not_served(cli, respx_mock):
     methods["CreateTaskPushNotificationConfig"] = lambda b, r: err(-32003, "Push notifications not supported")
     methods["GetExtendedAgentCard"] = lambda b, r: rpc_result(v1_card())  # answers without credentials
     methods["ListTasks"] = lambda b, r: rpc_result({"tasks": [GOOD_TASK, {**GOOD_TASK, "id": "t-2"}]})
-    card = v1_card(
-        supportedInterfaces=V1_ONLY,
-        capabilities={"streaming": True, "pushNotifications": True, "extendedAgentCard": True},
-    )
+    card = v1_card(supportedInterfaces=V1_ONLY, capabilities={"streaming": True, "pushNotifications": True, "extendedAgentCard": True})
     serve(respx_mock, card, methods)
     result = run_check(cli)
     assert result.exit_code == 1
     checks = checks_of(result)
     assert checks["streaming"]["status"] == "fail" and "UnsupportedOperationError" in checks["streaming"]["detail"]
-    assert (
-        checks["push-config"]["status"] == "fail"
-        and "CreateTaskPushNotificationConfig refused" in checks["push-config"]["detail"]
-    )
+    assert checks["push-config"]["status"] == "fail" and "CreateTaskPushNotificationConfig refused" in checks["push-config"]["detail"]
     assert checks["extended-card"]["status"] == "fail" and "WITHOUT credentials" in checks["extended-card"]["detail"]
     assert checks["list-tasks"]["status"] == "fail" and "pageSize 1 gave 2 tasks" in checks["list-tasks"]["detail"]
 
@@ -239,9 +180,7 @@ def test_a_stream_that_ends_without_a_final_event_fails(cli, respx_mock):
     card = v1_card(supportedInterfaces=V1_ONLY, capabilities={"streaming": True})
     working = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}}
     respx_mock.post(RPC, json__method="SendStreamingMessage").respond(
-        200,
-        headers={"Content-Type": "text/event-stream"},
-        content=f"data: {json.dumps({'jsonrpc': '2.0', 'id': 1, 'result': working})}\n\n".encode(),
+        200, headers={"Content-Type": "text/event-stream"}, content=f"data: {json.dumps({'jsonrpc': '2.0', 'id': 1, 'result': working})}\n\n".encode()
     )
     serve(respx_mock, card, methods)  # after: routes match in the order added
     result = run_check(cli)
@@ -264,9 +203,7 @@ def test_an_invalid_card_fails_the_card_check(cli, respx_mock):
 def test_warnings_pass_unless_strict(cli, respx_mock):
     methods = good_methods()
     send = methods["SendMessage"]
-    methods["SendMessage"] = lambda b, r: (
-        err(-32600) if not isinstance(b["params"].get("message"), dict) else send(b, r)
-    )
+    methods["SendMessage"] = lambda b, r: err(-32600) if not isinstance(b["params"].get("message"), dict) else send(b, r)
     serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
     assert run_check(cli).exit_code == 0
     assert checks_of(run_check(cli))["invalid-params"]["status"] == "warn"
@@ -316,6 +253,7 @@ def test_a_card_file_is_validated_offline(cli, tmp_path, respx_mock):
     assert "missing required field 'description'" in broken.stdout
 
 
+
 @pytest.mark.parametrize("card_of", [lambda: {"name": "x"}, lambda: v1_card()])
 def test_a_check_whose_reader_leaves_early_is_no_pass(tmp_path, card_of):
     """`a2a check … | head -3` under `set -o pipefail`: the rows are written as the checks run, so
@@ -329,13 +267,7 @@ def test_a_check_whose_reader_leaves_early_is_no_pass(tmp_path, card_of):
     r, w = os.pipe()
     os.close(r)
     try:
-        out = subprocess.run(
-            [sys.executable, "-m", "a2acli", "check", "card", str(path)],
-            stdout=w,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=60,
-        )
+        out = subprocess.run([sys.executable, "-m", "a2acli", "check", "card", str(path)], stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
     finally:
         os.close(w)
     assert out.returncode == 1, out.stderr
@@ -352,16 +284,10 @@ def test_a_card_that_is_no_json_object_is_said_as_such_from_a_file_and_from_stdi
     from_stdin = cli("check", "card", "-", "-o", "json", input="[1]")
     assert from_stdin.exit_code == 1
     (row,) = [c for c in json.loads(from_stdin.stdout)["checks"] if c["id"].startswith("card.schema.")]
-    assert (
-        row["id"] == "card.schema.unknown"
-        and row["title"] == "card valid as an A2A Agent Card"
-        and row["status"] == "fail"
-    )
+    assert row["id"] == "card.schema.unknown" and row["title"] == "card valid as an A2A Agent Card" and row["status"] == "fail"
 
 
-@pytest.mark.parametrize(
-    ("stdin", "says"), [("", "the card on stdin is empty"), ("{bad", "the card on stdin is not JSON")]
-)
+@pytest.mark.parametrize(("stdin", "says"), [("", "the card on stdin is empty"), ("{bad", "the card on stdin is not JSON")])
 def test_a_card_on_stdin_that_is_no_json_is_an_invalid_card(cli, stdin, says):
     """Like a card file that is no JSON: A2ACLI_ERR_CARD_INVALID, said once, with a hint about the
     input (not about --url: no agent was called)."""
@@ -371,7 +297,6 @@ def test_a_card_on_stdin_that_is_no_json_is_an_invalid_card(cli, stdin, says):
     assert error["code"] == "A2ACLI_ERR_CARD_INVALID"
     assert error["message"].startswith(says) and "the the" not in error["message"]
     assert "--url" not in error["hint"] and "stdin" in error["hint"]
-
 
 @pytest.mark.spec("A2ACLI_CONFORM_001")
 def test_conformance_is_an_alias(cli, tmp_path):
@@ -387,23 +312,17 @@ def test_card_fetch_validate(cli, respx_mock):
     respx_mock.get(CARD_URL).respond(json=card)
     text = cli("card", "fetch", "-u", AGENT, "--validate")
     assert text.exit_code == 1 and "Test agent" in text.stdout  # text: the card, then its findings
-    assert (
-        "\nerror: card (1.0) $.supportedInterfaces[0].url: relative URL" in "\n" + text.stderr
-    )  # an error, labelled so
+    assert "\nerror: card (1.0) $.supportedInterfaces[0].url: relative URL" in "\n" + text.stderr  # an error, labelled so
     assert "warning: card error" not in text.stderr
     # -o json: one document, the spec's error object standing for the invalid card, its findings in data
     result = cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json")
     assert result.exit_code == 1
     err = json.loads(result.stdout)["error"]
     assert err["code"] == "A2ACLI_ERR_CARD_INVALID" and "$.supportedInterfaces[0].url" in err["message"]
-    assert any(
-        f["path"] == "$.supportedInterfaces[0].url" and f["severity"] == "error" for f in err["data"]["findings"]
-    )
+    assert any(f["path"] == "$.supportedInterfaces[0].url" and f["severity"] == "error" for f in err["data"]["findings"])
     respx_mock.get(CARD_URL).respond(json=v1_card())
     assert cli("card", "fetch", "-u", AGENT, "--validate").exit_code == 0
-    assert (
-        json.loads(cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json").stdout)["name"] == "Test agent"
-    )  # a valid card is the document
+    assert json.loads(cli("card", "fetch", "-u", AGENT, "--validate", "-o", "json").stdout)["name"] == "Test agent"  # a valid card is the document
 
 
 # -- push delivery (--webhook) ------------------------------------------------------------------------
@@ -441,9 +360,7 @@ def push_methods(deliver=None) -> tuple[dict, list[dict]]:
     methods["CreateTaskPushNotificationConfig"] = create
     methods["GetTaskPushNotificationConfig"] = get
     methods["ListTaskPushNotificationConfigs"] = lambda b, r: rpc_result({"configs": list(configs.values())})
-    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: (
-        rpc_result({}) if configs.pop(b["params"]["id"], None) else err(-32001)
-    )
+    methods["DeleteTaskPushNotificationConfig"] = lambda b, r: rpc_result({}) if configs.pop(b["params"]["id"], None) else err(-32001)
     return methods, seen
 
 
@@ -452,9 +369,7 @@ def post(url: str, body: dict, headers: dict) -> int:
     import urllib.error
     import urllib.request
 
-    req = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **headers}, method="POST"
-    )
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **headers}, method="POST")
     try:
         with urllib.request.urlopen(req, timeout=5) as resp:
             return resp.status
@@ -470,11 +385,7 @@ def test_push_delivery_that_never_comes_fails_with_the_task_and_the_wait(cli, re
     check = checks_of(result)["push-delivery"]
     (config,) = seen
     receiver = config["url"].rsplit("/a2a-check/", 1)[0]
-    assert (
-        receiver.startswith("http://127.0.0.1:")
-        and config["url"].endswith("/a2a-check/jsonrpc-1.0")
-        and len(config["token"]) >= 16
-    )
+    assert receiver.startswith("http://127.0.0.1:") and config["url"].endswith("/a2a-check/jsonrpc-1.0") and len(config["token"]) >= 16
     assert check["status"] == "fail"
     assert check["detail"] == (
         f"no delivery about task t-1 with its token reached {receiver} within 0.5s; the receiver got no request at all (can the agent reach 127.0.0.1 on this machine?)"
@@ -495,10 +406,7 @@ def test_push_delivery_with_a_wrong_token_or_for_another_task_fails(cli, respx_m
     check = checks_of(result)["push-delivery"]
     assert result.exit_code == 1
     assert check["status"] == "fail"
-    assert (
-        "; 1 about it without the right token (first: X-A2A-Notification-Token does not match the config's token)"
-        in check["detail"]
-    )
+    assert "; 1 about it without the right token (first: X-A2A-Notification-Token does not match the config's token)" in check["detail"]
     assert "; 1 other request(s) (other tasks, or not A2A events)" in check["detail"]
 
 
@@ -526,9 +434,7 @@ def test_push_delivery_is_skipped_with_a_reason(cli, respx_mock):
     assert result.exit_code == 0
     check = checks_of(result)["push-delivery"]
     assert check["status"] == "skip" and check["detail"] == "the card does not claim push notifications"
-    assert not [
-        c for c in respx_mock.calls if b"taskPushNotificationConfig" in c.request.content
-    ]  # no task created for it
+    assert not [c for c in respx_mock.calls if b"taskPushNotificationConfig" in c.request.content]  # no task created for it
 
 
 def test_webhook_and_read_only_do_not_mix(cli):
@@ -548,19 +454,14 @@ def test_an_unreachable_interface_fails_reachable_with_the_hint(cli, respx_mock)
 
 def test_a_check_dumps_all_its_calls_into_one_new_directory_and_says_where(cli, respx_mock, tmp_path):
     """One run, a call per interface and probe: one dump; a second run into it is refused (issue 25)."""
-    serve(
-        respx_mock, v1_card(), good_methods()
-    )  # two interfaces (1.0 and 0.3): a Call each (this agent fails some checks: exit 1)
+    serve(respx_mock, v1_card(), good_methods())  # two interfaces (1.0 and 0.3): a Call each (this agent fails some checks: exit 1)
     where = tmp_path / "check-dump"
     result = run_check(cli, "--dump", str(where))
     assert result.exit_code == 1 and json.loads(result.stdout)["summary"]["pass"] > 0, result.stdout
     entries = [json.loads(line) for line in (where / "index.jsonl").read_text().splitlines()]
     assert {e["version"] for e in entries if e.get("files")} >= {"1.0", "0.3"}  # every interface's calls, one dump
     written = len(list(where.glob("*.request.http")))
-    assert (
-        f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP"
-        in result.stderr
-    )
+    assert f"dump: {written} exchange(s) written to {where}; compare it with another run's: a2a diff {where} OTHER_DUMP" in result.stderr
     again = run_check(cli, "--dump", str(where))
     assert again.exit_code == 2 and "already holds a dump" in json.loads(again.stdout)["error"]["message"]
 
@@ -569,20 +470,10 @@ def test_a_check_dumps_all_its_calls_into_one_new_directory_and_says_where(cli, 
 def test_a_deviating_agent_fails_each_rule_it_breaks_with_its_section(cli, respx_mock):
     """Issue 37: each area's rule, broken by a mocked agent, is a finding citing A2A 1.0 and the TCK."""
     methods = good_methods()
-    offset_task = {
-        **GOOD_TASK,
-        "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2025-01-01T10:00:00+00:00"},
-        "artifacts": [],
-    }
+    offset_task = {**GOOD_TASK, "status": {"state": "TASK_STATE_COMPLETED", "timestamp": "2025-01-01T10:00:00+00:00"}, "artifacts": []}
     methods["SendMessage"] = lambda b, r: rpc_result({"task": offset_task})  # accepts anything, even no role
-    methods["GetTask"] = lambda b, r: (
-        err(-32009)
-        if r.headers.get("A2A-Version") == "99.0"
-        else {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}
-    )
-    methods["ListTasks"] = lambda b, r: rpc_result(
-        {"tasks": [offset_task]}
-    )  # no nextPageToken, artifacts without includeArtifacts
+    methods["GetTask"] = lambda b, r: err(-32009) if r.headers.get("A2A-Version") == "99.0" else {"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}
+    methods["ListTasks"] = lambda b, r: rpc_result({"tasks": [offset_task]})  # no nextPageToken, artifacts without includeArtifacts
     methods["CancelTask"] = lambda b, r: err(-32603, "boom")
     serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
     result = run_check(cli)
@@ -603,11 +494,7 @@ def test_a_deviating_agent_fails_each_rule_it_breaks_with_its_section(cli, respx
         assert checks[name]["status"] == "fail" and words in checks[name]["detail"], checks[name]
     assert checks["data-model"]["spec"].startswith("A2A 1.0 §4.1, §5.5, §5.6.1 (MUST); TCK DM-TASK-001")
     info = checks["error-info"]  # ErrorInfo is a SHOULD in JSON-RPC's error.data (§9.5)
-    assert (
-        info["status"] == "warn"
-        and "no google.rpc.ErrorInfo in error.data" in info["detail"]
-        and info["spec"] == "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
-    )
+    assert info["status"] == "warn" and "no google.rpc.ErrorInfo in error.data" in info["detail"] and info["spec"] == "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
     assert checks["message-no-role"]["spec"] == "A2A 1.0 §3.3.2 (MUST); TCK CORE-ERR-002"
     assert_graded_by_level(checks.values())
 
