@@ -808,11 +808,11 @@ def test_progress_goes_to_stderr_at_a_terminal_only(tmp_path):
     """One line per binding x version while probing, on stderr when it is a terminal; a pipe or
     a log gets the report alone. Against a stand-in on 127.0.0.1 (tests/hostile_server.py)."""
     import os
-    import pty
     import subprocess
     import sys
 
     from hostile_server import hostile
+    from pty_terminal import Terminal
 
     def refuse(handler, seen):
         rid = json.loads(seen.body or b"{}").get("id")
@@ -823,24 +823,11 @@ def test_progress_goes_to_stderr_at_a_terminal_only(tmp_path):
         agent.card(v1_card(url=f"{agent.url}/rpc", capabilities={}))
         agent.rpc(refuse)
         argv = [sys.executable, "-m", "a2acli", "check", agent.url, "-o", "text", "--read-only"]
-        master, slave = pty.openpty()
-        try:
-            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=slave, env={**env, "TERM": "xterm"}, timeout=60)
-            os.close(slave)
-            said = b""
-            while True:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                said += chunk
-        finally:
-            os.close(master)
-        text = said.decode(errors="replace")
+        at = Terminal(argv, {**env, "TERM": "xterm"})  # stdout and stderr on a terminal
+        assert at.finish(60) in (0, 1)
+        text = at.text()
         assert f"probing JSONRPC 1.0 {agent.url}/rpc (1 of 2)" in text and f"probing JSONRPC 0.3 {agent.url}/rpc (2 of 2)" in text, text
-        assert "probing" not in proc.stdout.decode()
         piped = subprocess.run(argv, capture_output=True, env=env, timeout=60)
         assert "probing" not in piped.stderr.decode() and "checking the Agent Card" not in piped.stderr.decode()
+        assert "probing" not in piped.stdout.decode()  # never on stdout
         assert piped.stdout.decode().rstrip().splitlines()[-1].startswith(("passed: ", "FAILED: "))
