@@ -156,6 +156,7 @@ def junit(checks: list[Check], *, strict: bool, name: str = "a2a check") -> str:
             props = ET.SubElement(case, "properties")  # every finding with its severity and its source
             ET.SubElement(props, "property", name="severity", value=SEVERITY[c.status])
             ET.SubElement(props, "property", name="spec", value=c.spec)
+            ET.SubElement(props, "property", name="level", value=c.level)  # MUST, SHOULD, MAY: what the status follows
             if c.status == FAIL or (strict and c.status == WARN):
                 ET.SubElement(
                     case, "failure", message=c.detail, type=c.status

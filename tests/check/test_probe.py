@@ -224,6 +224,8 @@ def test_junit_and_text(cli, respx_mock, tmp_path):
     cases = {c.get("name").split(":")[0]: c for c in root.iter("testcase")}
     assert cases["jsonrpc-1.0.task-not-found"].find("failure") is not None
     assert cases["jsonrpc-1.0.method-not-found"].find("failure") is None
+    level = cases["jsonrpc-1.0.task-not-found"].find("properties/property[@name='level']")
+    assert level is not None and level.get("value") == "MUST"
     assert int(root.get("failures")) >= 1
 
 
