@@ -80,12 +80,11 @@ def render_text(
 ) -> None:
     """On a terminal: a table per group; off one, one line per check and per finding (the
     information findings only counted unless `show_info`: -o json has them all). Then the recap:
-    every failure and warning again, with its id, above the verdict. `only_problems`: the
-    failures and warnings alone (the card's errors and warnings among its findings)."""
+    every failure and warning again, with its id, above the verdict. `only_problems`: the card's
+    errors and warnings, the recap and the verdict alone."""
     groups: dict[str, list[Check]] = {}
-    for c in checks:
-        if not only_problems or c.status in PROBLEMS:
-            groups.setdefault(c.group, []).append(c)
+    for c in checks if not only_problems else ():  # --only-problems: the recap alone says them
+        groups.setdefault(c.group, []).append(c)
     for version, url, report in cards:
         shown = [f for f in report.findings if show_info and not only_problems or f.severity in ("error", "warning")]
         if not shown:
@@ -122,9 +121,9 @@ def _recap(out: Any, checks: list[Check]) -> None:
     problems = sorted((c for c in checks if c.status in PROBLEMS), key=lambda c: c.status != FAIL)
     if not problems:
         return
-    out.text(
-        f"{counted(sum(1 for c in problems if c.status == FAIL), 'failure')} and {counted(sum(1 for c in problems if c.status == WARN), 'warning')}:"
-    )
+    failures, warnings = sum(1 for c in problems if c.status == FAIL), sum(1 for c in problems if c.status == WARN)
+    said = [counted(n, word) for n, word in ((failures, "failure"), (warnings, "warning")) if n]
+    out.text(" and ".join(said) + ":")
     for c in problems:
         out.text(f"  {MARK[c.status]:<4}  {c.id} ({c.level or '?'}): {c.title}: {c.detail}")
     out.text("")
