@@ -322,8 +322,24 @@ def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a, sd
     probe = checks["jsonrpc-0.3.version-unsupported"]
     assert probe["status"] == "pass" and probe["detail"].startswith("-32001 TaskNotFoundError: a clean refusal"), probe
     assert checks["jsonrpc-0.3.reachable"]["status"] == "pass"
-    # its one failure is a rule of issue 37 (an empty message is answered -32603)
-    assert [c["id"] for c in checks.values() if c["status"] == "fail"] == ["jsonrpc-0.3.message-empty-parts"]
+    # its failures: a rule of issue 37 (an empty message is answered -32603), and issue 45's delete
+    # answered without its `result` member (JSON-RPC 2.0 §5)
+    assert [c["id"] for c in checks.values() if c["status"] == "fail"] == ["jsonrpc-0.3.message-empty-parts", "jsonrpc-0.3.push-delete-result"]
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_sdk02_check_finds_the_envelope_deviations_the_tck_finds(a2a, sdk02):
+    """Issue 45: a2a-sdk 0.2.16 runs a request without `method` and answers errors without the
+    request's id (JSON-RPC 2.0 §4, §5); its 0.2.6 card at agent.json is no failure of the new path."""
+    proc = a2a("check", sdk02, "-o", "json")
+    checks = {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["jsonrpc-0.3.no-method"]["status"] == "fail" and "expected -32600" in checks["jsonrpc-0.3.no-method"]["detail"]
+    ids = checks["jsonrpc-0.3.error-id"]
+    assert ids["status"] == "fail" and "method-not-found: id missing" in ids["detail"] and "jsonrpc-version: id missing" in ids["detail"], ids
+    assert checks["jsonrpc-0.3.push-delete-result"]["status"] == "fail"
+    assert checks["card.path.agent-card.json"]["status"] == "skip" and checks["card.path.agent.json"]["status"] == "pass"
+    assert checks["card.cache-control"]["status"] == "skip"  # a 0.2.6 card: 1.0 §8.6.1 is not its rule
+    assert proc.returncode == 1
 
 
 # -- issue 24: python-a2a answers every call with a non-JSON-RPC HTTP 500 ---------------------------
