@@ -91,9 +91,10 @@ def declared_protocol_versions(doc: Any) -> tuple[str, ...]:
     `protocolVersion` (0.3 and older). ("0.2.6",) for an agent of 0.2.6."""
     if not isinstance(doc, dict):
         return ()
+    listed = doc.get("supportedInterfaces")
     found = [
         str(i.get("protocolVersion"))
-        for i in doc.get("supportedInterfaces") or []
+        for i in (listed if isinstance(listed, list) else [])
         if isinstance(i, dict) and i.get("protocolVersion")
     ]
     if doc.get("protocolVersion"):
