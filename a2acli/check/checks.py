@@ -34,12 +34,6 @@ TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_S
 GRADE = {MUST: FAIL, SHOULD: WARN, MAY: PASS}  # a rule broken, by its level: a MAY only informs
 
 
-def broken(name: str, wire: Wire | None = None) -> str:
-    """The status of rule `name` (check.rules) broken under `wire`: fail for a MUST, warn for a
-    SHOULD, pass (information) for a MAY."""
-    return GRADE[keyword(name, wire)]
-
-
 def graded(name: str, status: str, wire: Wire | None = None) -> tuple[str, str]:
     """(status, level) of a result of rule `name`: the level decides, never the call site. FAIL
     means the rule broken, graded by its level (MUST fail, SHOULD warn, MAY information); WARN a

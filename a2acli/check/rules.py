@@ -1,8 +1,9 @@
-"""The rules the deeper probes of `a2a check` hold an agent to: each with its RFC 2119 keyword (a
-MUST broken is a failure, a SHOULD broken a warning, a MAY only informs), where the A2A
-specification says it (1.0 and 0.3 sections; empty when that version has no such rule), and the
-official A2A TCK's requirement ids where one matches. One row per check name; probes cite a row,
-and docs/compliance-report.yaml (CONFORM_001) lists them. Pure."""
+"""The rules `a2a check` holds an agent to, one row per check: its RFC 2119 keyword (a MUST
+broken is a failure, a SHOULD broken a warning, a MAY only informs), where the A2A specification
+says it (1.0 and 0.3 sections; empty when that version has no such rule), and the official A2A
+TCK's requirement ids (1.0-dev) and tests (0.3.x) where one matches. Every result is made from its
+row (check.checks.finding), so its grade follows the row's level and cannot be chosen elsewhere;
+docs/compliance-report.yaml (CONFORM_001) and docs/compliance.md §5b list them. Pure."""
 
 from __future__ import annotations
 
