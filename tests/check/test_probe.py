@@ -832,3 +832,52 @@ def test_progress_goes_to_stderr_at_a_terminal_only(tmp_path):
         assert "probing" not in piped.stderr.decode() and "checking the Agent Card" not in piped.stderr.decode()
         assert "probing" not in piped.stdout.decode()  # never on stdout
         assert piped.stdout.decode().rstrip().splitlines()[-1].startswith(("passed: ", "FAILED: "))
+
+
+def test_a_grpc_agent_that_serves_a2a_version_99_fails_version_unsupported(cli):
+    """Issue 45: a gRPC stand-in (its services versioned by package) that never reads the
+    a2a-version metadata: every call is TaskNotFoundError, version 99 too. 1.0 §3.6.2 says MUST:
+    a failure, no longer a warning."""
+    grpc = pytest.importorskip("grpc")
+    from google.protobuf import any_pb2
+    from google.rpc import error_details_pb2, status_pb2
+    from hostile_server import hostile
+
+    seen: list[str] = []  # the a2a-version of each call
+
+    def not_found(request, context):
+        seen.append(dict(context.invocation_metadata() or ()).get("a2a-version", ""))
+        detail = any_pb2.Any()
+        detail.Pack(error_details_pb2.ErrorInfo(reason="TASK_NOT_FOUND", domain="a2a-protocol.org"))
+        status = status_pb2.Status(code=grpc.StatusCode.NOT_FOUND.value[0], message="task not found", details=[detail])
+        context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
+        context.abort(grpc.StatusCode.NOT_FOUND, "task not found")
+
+    def streamed(request, context):
+        not_found(request, context)
+        yield b""
+
+    class AnyMethod(grpc.GenericRpcHandler):
+        def service(self, details):
+            if "Subscribe" in details.method or "Stream" in details.method:
+                return grpc.unary_stream_rpc_method_handler(streamed)
+            return grpc.unary_unary_rpc_method_handler(not_found)
+
+    from concurrent import futures
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server.add_generic_rpc_handlers((AnyMethod(),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with hostile() as agent:
+            card = v1_card(supportedInterfaces=[{"url": f"grpc://127.0.0.1:{port}", "protocolBinding": "GRPC", "protocolVersion": "1.0"}], capabilities={})
+            agent.card(card)
+            result = cli("check", agent.url, "-o", "json", "--read-only")
+    finally:
+        server.stop(0)
+    checks = all_checks(result)
+    assert checks["grpc-1.0.task-not-found"]["status"] == "pass", checks["grpc-1.0.task-not-found"]
+    check = checks["grpc-1.0.version-unsupported"]
+    assert check["status"] == "fail" and check["level"] == "MUST" and "-32001" in check["detail"], check
+    assert "99.0" in seen  # the probe did send it, as metadata
