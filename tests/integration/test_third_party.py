@@ -333,7 +333,7 @@ def test_sdk02_check_finds_the_envelope_deviations_the_tck_finds(a2a, sdk02):
     request's id (JSON-RPC 2.0 §4, §5); its 0.2.6 card at agent.json is no failure of the new path."""
     proc = a2a("check", sdk02, "-o", "json")
     checks = {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
-    assert checks["jsonrpc-0.3.no-method"]["status"] == "fail" and "expected -32600" in checks["jsonrpc-0.3.no-method"]["detail"]
+    assert checks["jsonrpc-0.3.no-method"]["status"] == "fail" and "expected -32600 (the request was run as a call, not refused)" in checks["jsonrpc-0.3.no-method"]["detail"]
     ids = checks["jsonrpc-0.3.error-id"]
     assert ids["status"] == "fail" and "method-not-found: id missing" in ids["detail"] and "jsonrpc-version: id missing" in ids["detail"], ids
     assert checks["jsonrpc-0.3.push-delete-result"]["status"] == "fail"
