@@ -207,6 +207,7 @@ def markdown(report: dict[str, Any]) -> str:
             add("")
         if tier == 2:
             tck_coverage(report.get("tck_coverage") or {}, add)
+            check_rules(add)
     ev = report.get("test_evidence") or {}
     add("## 7. Test evidence")
     add("")
@@ -278,6 +279,32 @@ def tck_coverage(coverage: dict[str, Any], add: Any) -> None:
     for tck_id, row in coverage.items():
         checks = ", ".join(f"`{c}`" for c in row.get("checks") or []) or "—"
         add(f"| `{tck_id}` | {row.get('level')} | {checks} | {_cell(row.get('note') or '')} |")
+    add("")
+
+
+def check_rules(add: Any) -> None:
+    """§5b: every check of `a2a check`, from its rule table (a2acli/check/rules.py): its level, its
+    sections, and the TCK requirement ids (1.0-dev) and tests (0.3.x) that probe the same."""
+    sys.path.insert(0, str(ROOT))
+    from a2acli.check.rules import RULES
+
+    add("### 5b. Every check of `a2a check`, its level and the TCK's ids")
+    add("")
+    add(
+        "One row per rule of `a2acli/check/rules.py`: the grade of a check follows its level (MUST broken: fail; SHOULD: warning; MAY: information), "
+        "under 0.3 the level 0.3 gives where it differs. The TCK's `0.3.x` branch has no requirement ids: its tests are named. "
+        "A check's id in `-o json` is `BINDING-VERSION.CHECK` (`card.CHECK` for the card), and its `rule` and `level` are in the document."
+    )
+    add("")
+    add("| Check | Level (1.0 / 0.3) | A2A 1.0 | A2A 0.3 | Also | TCK `1.0-dev` | TCK `0.3.x` | What |")
+    add("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, rule in RULES.items():
+        level = rule.keyword + (f" / {rule.v03_keyword}" if rule.v03_keyword else "")
+        ids = ", ".join(f"`{t}`" for t in rule.tck.split()) or "—"
+        tests = ", ".join(f"`{t}`" for t in rule.tck03.split()) or "—"
+        add(
+            f"| `{name}` | {level} | {rule.v10 or '—'} | {rule.v03 or '—'} | {rule.where or ''} | {ids} | {tests} | {_cell(rule.what)} |"
+        )
     add("")
 
 

@@ -154,3 +154,32 @@ def test_mock_timeout_takes_a_duration(cli, tmp_path):
     assert json.loads(result.stdout)["url"].startswith("http://127.0.0.1:")
     bad = cli("mock", str(dump), "--timeout", "2 weeks")
     assert bad.exit_code == 2 and "is not a duration" in bad.stderr
+
+
+@pytest.fixture
+def served_send_only(tmp_path):
+    """A recording of a card and a send only: no GetTask, CancelTask or SubscribeToTask recorded."""
+    d = write_send_dump(tmp_path / "rec", "1.0")
+    entries = [json.loads(line) for line in (d / "index.jsonl").read_text().splitlines()]
+    (d / "index.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries if e["method"] != "GetTask"))
+    with mock.Mock(mock.load([str(d)]), speed=0) as served:
+        yield served
+
+
+@pytest.mark.parametrize(("method", "version"), [("GetTask", "1.0"), ("CancelTask", "1.0"), ("SubscribeToTask", "1.0"), ("tasks/get", "0.3"), ("tasks/cancel", "0.3"), ("tasks/resubscribe", "0.3")])
+def test_an_unknown_task_is_task_not_found_even_when_the_method_was_never_recorded(served_send_only, method, version):
+    """Issue 45: as an agent answers, not -32601 (the method not recorded is the mock's matter)."""
+    unknown = "55555555-5555-4555-8555-555555555555"
+    rpc = httpx.post(served_send_only.url + "/", json={"jsonrpc": "2.0", "id": 3, "method": method, "params": {"id": unknown}}, headers={"A2A-Version": version})
+    doc = rpc.json()
+    assert doc["error"]["code"] == -32001 and doc["id"] == 3, doc
+
+
+def test_the_rest_subscribe_route_by_either_verb_and_a_wrong_jsonrpc_version(served_send_only):
+    unknown = "55555555-5555-4555-8555-555555555555"
+    for verb in ("GET", "POST"):
+        for path, version in ((f"/tasks/{unknown}:subscribe", "1.0"), (f"/v1/tasks/{unknown}:subscribe", "0.3")):
+            answer = httpx.request(verb, served_send_only.url + path, headers={"A2A-Version": version})
+            assert answer.status_code == 404 and answer.json()["error"]["details"][0]["reason"] == "TASK_NOT_FOUND", (verb, path, answer.text)
+    wrong = httpx.post(served_send_only.url + "/", json={"jsonrpc": "1.0", "id": 4, "method": "GetTask", "params": {"id": unknown}}).json()
+    assert wrong["error"]["code"] == -32600 and wrong["id"] == 4

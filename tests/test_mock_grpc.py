@@ -352,3 +352,12 @@ def test_ctrl_c_stops_the_mock_as_webhook_listen_stops_and_keeps_stdout_one_docu
         proc.kill()
     assert proc.returncode == 130
     assert rest == b"" and b"interrupted: the mock stopped" in err and b"error:" not in err
+
+
+def test_an_a2a_version_the_mock_does_not_serve_is_refused_over_grpc_too(served):
+    """Issue 45 (A2A 1.0 §3.6.2): the a2a-version metadata is read over gRPC as over HTTP."""
+    m = served()
+    with grpc.insecure_channel(f"127.0.0.1:{m.grpc.port}") as channel, pytest.raises(grpc.RpcError) as caught:
+        channel.unary_unary(f"/{V1}/GetTask")(_message(a2a_pb2.GetTaskRequest, {"id": "x"}), timeout=10, metadata=(("a2a-version", "99"),))
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "A2A-Version 99 is not served" in caught.value.details()

@@ -102,12 +102,12 @@ def _check_skills(findings: list[Finding], skills: Any, version: str) -> None:
                     )
                 )
             seen.add(sid)
-        if not skill.get("examples"):
+        if not skill.get("examples"):  # optional in both versions: a suggestion, not a warning
             findings.append(
                 Finding(
-                    WARNING,
+                    INFO,
                     path_of("skills", i),
-                    f"skill {sid!r} has no examples: add a few example prompts so clients know how to call it",
+                    f"skill {sid!r} has no examples (optional): a few example prompts tell clients how to call it",
                     version,
                     "skill-examples",
                 )

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from a2acli.check.rules import MUST, RULES, SHOULD, cite, keyword
+from a2acli.check.rules import MAY, MUST, RULES, SHOULD, cite, keyword
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.pipeline.options import CallOptions
 from a2acli.transport.exchange import NullTap
@@ -31,10 +31,39 @@ TASK_NOT_FOUND, METHOD_NOT_FOUND, INVALID_PARAMS, INVALID_REQUEST, VERSION_NOT_S
 )
 
 
-def broken(name: str, wire: Wire | None = None) -> str:
-    """The status of rule `name` (check.rules) broken under `wire`: fail for a MUST, warn for a
-    SHOULD, pass (information) for a MAY."""
-    return {MUST: FAIL, SHOULD: WARN}.get(keyword(name, wire), PASS)
+GRADE = {MUST: FAIL, SHOULD: WARN, MAY: PASS}  # a rule broken, by its level: a MAY only informs
+
+
+def graded(name: str, status: str, wire: Wire | None = None) -> tuple[str, str]:
+    """(status, level) of a result of rule `name`: the level decides, never the call site. FAIL
+    means the rule broken, graded by its level (MUST fail, SHOULD warn, MAY information); WARN a
+    lesser finding (an exact error code where the refusal the rule asks for came), at SHOULD
+    level, never above the rule's own; pass and skip carry the rule's level."""
+    level = keyword(name, wire)
+    if status == WARN and level == MUST:
+        level = SHOULD
+    if status in (FAIL, WARN):
+        return GRADE[level], level
+    return status, level
+
+
+def finding(
+    name: str,
+    status: str,
+    detail: str,
+    *,
+    group: str = "card",
+    check_id: str = "",
+    wire: Wire | None = None,
+    title: str = "",
+    ids: tuple[str, ...] = (),
+) -> Check:
+    """The one way a Check is made: rule `name` of check.rules gives its title, its citation and
+    the level its status follows (graded)."""
+    status, level = graded(name, status, wire)
+    return Check(
+        check_id or name, group, title or RULES[name].what, status, detail, cite(name, wire, level), ids, name, level
+    )
 
 
 def counted(n: int, word: str) -> str:
@@ -48,8 +77,10 @@ class Check(NamedTuple):
     title: str
     status: str  # pass, fail, warn, skip
     detail: str
-    spec: str  # where the rule comes from
+    spec: str  # where the rule comes from, with the level of the finding
     request_ids: tuple[str, ...] = ()
+    rule: str = ""  # its row of check.rules
+    level: str = ""  # MUST, SHOULD, MAY: the level the status follows
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +90,8 @@ class Check(NamedTuple):
             "status": self.status,
             "detail": self.detail,
             "spec": self.spec,
+            "rule": self.rule,
+            "level": self.level,
             "requestIds": list(self.request_ids),
         }
 
@@ -162,20 +195,34 @@ class ProbeSteps:
         elif not self.not_a2a:
             self.not_a2a = e.message
 
-    def add(self, name: str, title: str, status: str, detail: str, spec: str, ids: tuple[str, ...] = ()) -> None:
-        self.checks.append(Check(f"{self.itf.key}.{name}", self.itf.label, title, status, detail, spec, ids))
+    def rule(
+        self, name: str, status: str, detail: str, ids: tuple[str, ...] = (), title: str = "", graded_by: str = ""
+    ) -> None:
+        """A result of rule `name` (check.rules) on this interface: its title, citation and grade
+        from the row (checks.finding); `graded_by`: another row holds this check on this binding."""
+        self.checks.append(
+            finding(
+                graded_by or name,
+                status,
+                detail,
+                group=self.itf.label,
+                check_id=f"{self.itf.key}.{name}",
+                wire=self.itf.wire,
+                title=title or RULES[name].what,
+                ids=ids,
+            )
+        )
 
     def expect_error(
         self,
         call: Any,
         name: str,
-        title: str,
-        spec: str,
         run: Callable[[], Any],
         want: tuple[int, ...],
         also: tuple[int, ...] = (),
     ) -> A2acliError | None:
-        """Run a step that must fail with one of `want` (`also`: accepted with a warning)."""
+        """Run a step of rule `name` that must fail with one of `want` (`also`: a refusal in
+        another code, a lesser finding)."""
         try:
             run()
         except (UnreachableError, TimeoutExpired):
@@ -189,20 +236,15 @@ class ProbeSteps:
             if code is None and self.itf.info.carrier_grpc and e.wire_code == "INVALID_ARGUMENT":
                 code = INVALID_PARAMS  # gRPC's validation error (A2A 1.0 §3.3.2), no A2A error of its own
             if code in want:
-                self.add(name, title, PASS, _code_name(e), spec, ids)
+                self.rule(name, PASS, _code_name(e), ids)
             elif code in also:
-                self.add(name, title, WARN, f"{_code_name(e)} (expected {', '.join(map(str, want))})", spec, ids)
+                self.rule(name, WARN, f"{_code_name(e)} (expected {', '.join(map(str, want))})", ids)
             else:
-                self.add(name, title, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", spec, ids)
+                self.rule(name, FAIL, f"{_code_name(e)}, expected {', '.join(map(str, want))}", ids)
             return e
         self.saw()
-        self.add(
-            name,
-            title,
-            FAIL,
-            f"the agent answered with success, expected error {', '.join(map(str, want))}",
-            spec,
-            call.ids.take(),
+        self.rule(
+            name, FAIL, f"the agent answered with success, expected error {', '.join(map(str, want))}", call.ids.take()
         )
         return None
 
@@ -216,10 +258,6 @@ class ProbeSteps:
         self.inspected[what] = self.inspected.get(what, 0) + 1
         for p in datamodel.problems(result, self.itf.wire.version, form):
             self.model.append(p._replace(text=f"{what}: {p.path}: {p.text}"))
-
-    def rule(self, name: str, status: str, detail: str, ids: tuple[str, ...] = (), title: str = "") -> None:
-        """A check of a row of check.rules: its title and citation from the row."""
-        self.add(name, title or RULES[name].what, status, detail, cite(name, self.itf.wire), ids)
 
     def _invoke(self, call: Any, method: str, params: Any) -> Any:
         """A call sent as given (`a2a call`): malformed params reach the agent as written."""

@@ -8,13 +8,11 @@ credentials and timeouts behave as in every other command."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from a2acli.check.checks import (
     FAIL,
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    METHOD_NOT_FOUND,
     PASS,
     SKIP,
     TASK_NOT_FOUND,
@@ -23,6 +21,7 @@ from a2acli.check.checks import (
     Interface,
     _call,
     _code_name,
+    finding,
 )
 from a2acli.check.probe_semantics import SemanticSteps
 from a2acli.errors import A2acliError, MissingExtraError, TimeoutExpired, UnreachableError
@@ -46,16 +45,8 @@ def interfaces(core_card: dict[str, Any]) -> tuple[list[Interface], list[Check]]
         wire = version_of(str(itf.get("protocolVersion") or ""))
         label = f"{itf.get('protocolBinding')} {itf.get('protocolVersion')} {itf.get('url')}"
         if info is None or not info.module or wire is None:
-            skipped.append(
-                Check(
-                    f"interface.{len(skipped)}",
-                    label,
-                    "interface",
-                    SKIP,
-                    "a binding or version a2a does not speak",
-                    "§8.3.2",
-                )
-            )
+            said = "a binding or version a2a does not speak"
+            skipped.append(finding("interface", SKIP, said, group=label, check_id=f"interface.{len(skipped)}"))
             continue
         if (info.flag, wire) in seen:
             continue
@@ -74,16 +65,18 @@ class _Probe(SemanticSteps):
                 self._steps(call)
         except MissingExtraError as e:  # not the agent's fault: this install cannot speak the binding
             detail = e.message + (f" ({e.hint})" if e.hint else "")
-            return [Check(f"{self.itf.key}.probe", self.itf.label, "probe", SKIP, detail, "")]
+            self.checks = []
+            self.rule("probe", SKIP, detail)
+            return self.checks
         except (UnreachableError, TimeoutExpired) as e:
-            self.add(
-                "reachable", "reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "§3 / §8.3.2"
-            )
+            self.rule("reachable", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), title="reachable")
             return self.checks
         except A2acliError as e:  # a step not meant to fail (the card could not be re-read…)
             self.saw(e)
-            self.add("probe", "probe", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""), "")
-        self.checks.insert(0, self._reachable())
+            self.rule("probe", FAIL, e.message + (f" (hint: {e.hint})" if e.hint else ""))
+        reachable = len(self.checks)
+        self._reachable()
+        self.checks.insert(0, self.checks.pop(reachable))
         return self.checks
 
     def _can_speak(self) -> None:
@@ -94,104 +87,27 @@ class _Probe(SemanticSteps):
 
             message_classes(f"/{SERVICE[self.itf.wire]}/GetTask")
 
-    def _reachable(self) -> Check:
+    def _reachable(self) -> None:
         """Passes on evidence only: some call got an A2A answer. Answers that were all something
         else (a non-JSON-RPC HTTP 500 to every call) fail it."""
-        title, spec = "reachable, answers A2A", "§3"
         if self.answered:
-            return Check(
-                f"{self.itf.key}.reachable",
-                self.itf.label,
-                title,
-                PASS,
-                f"{self.itf.wire.version} over {self.itf.card_binding}",
-                spec,
-            )
+            self.rule("reachable", PASS, f"{self.itf.wire.version} over {self.itf.card_binding}")
+            return
         first = f" (first: {self.not_a2a})" if self.not_a2a else ""
-        detail = f"reachable, but no call got an A2A answer{first}"
-        return Check(f"{self.itf.key}.reachable", self.itf.label, title, FAIL, detail, spec)
+        self.rule("reachable", FAIL, f"reachable, but no call got an A2A answer{first}")
 
     def _steps(self, call: Any) -> None:
         unknown = f"a2acli-check-{uuid.uuid4()}"
         get = METHODS["GetTask"]
         # reachable, and an unknown task is TaskNotFoundError
-        self.expect_error(
-            call,
-            "task-not-found",
-            "GetTask of an unknown id",
-            "§8 TaskNotFoundError",
-            lambda: call.unary(get, {"id": unknown}),
-            (TASK_NOT_FOUND,),
-        )
-        # an explicit version it does not serve: once per binding (the header, not the body, is tested)
-        if self.itf.wire is Wire.V0 and not self.both:
-            self._version_unsupported_v0(call, get, unknown)
-        elif self.itf.wire is Wire.V1 or not self.both:
-            grpc = self.itf.info.carrier_grpc  # its services are versioned by package: the metadata is a second say
-            self.expect_error(
-                call,
-                "version-unsupported",
-                "A2A-Version: 99.0 refused",
-                "§3.6 VersionNotSupportedError",
-                lambda: call.unary(get, {"id": unknown}, headers={"A2A-Version": "99.0"}),
-                (VERSION_NOT_SUPPORTED,),
-                also=(TASK_NOT_FOUND,) if grpc else (),
-            )
-        else:
-            self.add(
-                "version-unsupported",
-                "A2A-Version: 99.0 refused",
-                SKIP,
-                f"checked on the {self.itf.card_binding} 1.0 interface",
-                "§3.6",
-            )
-        if self.itf.wire is Wire.V0:
-            self.expect_error(
-                call,
-                "version-missing",
-                "no A2A-Version header read as 0.3",
-                "§3.6 (missing header = 0.3)",
-                lambda: self._without_version(call, get, {"id": unknown}),
-                (TASK_NOT_FOUND,),
-            )
-        else:
-            self.add(
-                "version-missing", "no A2A-Version header read as 0.3", SKIP, "checked on the 0.3 interfaces", "§3.6"
-            )
-        if self.itf.info.envelope:  # the method is named in the body
-            self.expect_error(
-                call,
-                "method-not-found",
-                "unknown method",
-                "§8 MethodNotFoundError",
-                lambda: self._invoke(call, "x-a2acli/no-such-method", {}),
-                (METHOD_NOT_FOUND,),
-            )
-        else:
-            self.add(
-                "method-not-found",
-                "unknown method",
-                SKIP,
-                f"{self.itf.card_binding} names methods by route: no unknown method to send",
-                "§8",
-            )
-        if self.itf.info.carrier_grpc:
-            self.add("invalid-params", "malformed params", SKIP, "protobuf cannot carry a malformed message", "§8")
-        else:
-            self.expect_error(
-                call,
-                "invalid-params",
-                "malformed params",
-                "§8 InvalidParamsError",
-                lambda: self._invoke(call, "SendMessage", {"message": 42}),
-                (INVALID_PARAMS,),
-                also=(INVALID_REQUEST,),
-            )
+        self.expect_error(call, "task-not-found", lambda: call.unary(get, {"id": unknown}), (TASK_NOT_FOUND,))
+        self._versions(call, get, unknown)
+        self._envelope(call, unknown)
         self._input_validation(call)
         self._unknown_task_message(call)
         task_id = self._send(call) if not self.read_only else None
         if self.read_only:
-            self.add("message-send", "message round trip", SKIP, "--read-only", "§3.1 SendMessage")
+            self.rule("message-send", SKIP, "--read-only")
         self._blocking()
         self._get_task(call)
         self._continue_terminal(call)
@@ -208,10 +124,35 @@ class _Probe(SemanticSteps):
         self._error_forms()
         self._data_model()
 
+    def _versions(self, call: Any, get: Any, unknown: str) -> None:
+        """An explicit version it does not serve, once per binding (the header, not the body, is
+        tested: gRPC's services are versioned by package too, and the metadata must still be read,
+        A2A 1.0 §3.6.2); no header at all read as 0.3."""
+        if self.itf.wire is Wire.V0 and not self.both:
+            self._version_unsupported_v0(call, get, unknown)
+        elif self.itf.wire is Wire.V1 or not self.both:
+            self.expect_error(
+                call,
+                "version-unsupported",
+                lambda: call.unary(get, {"id": unknown}, headers={"A2A-Version": "99.0"}),
+                (VERSION_NOT_SUPPORTED,),
+            )
+        else:
+            self.rule("version-unsupported", SKIP, f"checked on the {self.itf.card_binding} 1.0 interface")
+        if self.itf.wire is Wire.V0:
+            self.expect_error(
+                call,
+                "version-missing",
+                lambda: self._without_version(call, get, {"id": unknown}),
+                (TASK_NOT_FOUND,),
+            )
+        else:
+            self.rule("version-missing", SKIP, "checked on the 0.3 interfaces")
+
     def _version_unsupported_v0(self, call: Any, get: Any, unknown: str) -> None:
         """A binding the card offers under 0.3 only: VersionNotSupportedError (-32009) exists only
         in 1.0, and 0.3 servers do not read A2A-Version, so any clean A2A refusal passes."""
-        title, spec = "A2A-Version: 99.0 refused", "§3.6 (1.0); 0.3 has no VersionNotSupportedError"
+        name = "version-unsupported"
         try:
             call.unary(get, {"id": unknown}, headers={"A2A-Version": "99.0"})
         except (UnreachableError, TimeoutExpired):
@@ -220,23 +161,15 @@ class _Probe(SemanticSteps):
             self.saw(e)
             ids = call.ids.take() or ((e.request_id,) if e.request_id else ())
             if e.a2a_code is None:
-                self.add("version-unsupported", title, FAIL, f"not a clean A2A refusal: {e.message}", spec, ids)
+                self.rule(name, FAIL, f"not a clean A2A refusal: {e.message}", ids)
             elif e.a2a_code == VERSION_NOT_SUPPORTED:
-                self.add("version-unsupported", title, PASS, _code_name(e), spec, ids)
+                self.rule(name, PASS, _code_name(e), ids)
             else:
-                self.add(
-                    "version-unsupported",
-                    title,
-                    PASS,
-                    f"{_code_name(e)}: a clean refusal (the agent speaks 0.3 only, whose spec has no -32009)",
-                    spec,
-                    ids,
-                )
+                clean = "a clean refusal (the agent speaks 0.3 only, whose spec has no -32009)"
+                self.rule(name, PASS, f"{_code_name(e)}: {clean}", ids)
             return
         self.saw()
-        self.add(
-            "version-unsupported", title, FAIL, "GetTask of an unknown id answered with success", spec, call.ids.take()
-        )
+        self.rule(name, FAIL, "GetTask of an unknown id answered with success", call.ids.take())
 
     def _without_version(self, call: Any, spec: Any, params: Any) -> Any:
         """The request as prepared, with the A2A-Version header taken out."""
@@ -252,10 +185,16 @@ class _Probe(SemanticSteps):
 
 
 def probe(
-    opts: CallOptions, core_card: dict[str, Any], *, read_only: bool = False, webhook: bool = False
+    opts: CallOptions,
+    core_card: dict[str, Any],
+    *,
+    read_only: bool = False,
+    webhook: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> list[Check]:
     """Every interface's checks, in card order. `webhook`: a receiver on 127.0.0.1 (any free
-    port) for the push deliveries, when the card claims push notifications."""
+    port) for the push deliveries, when the card claims push notifications. `progress` is told
+    each interface as its probe starts (one line per binding x version)."""
     found, checks = interfaces(core_card)
     if opts.transports:  # --transport: those bindings only
         found = [i for i in found if i.binding in opts.transports]
@@ -265,7 +204,9 @@ def probe(
 
         receiver = Receiver("127.0.0.1", 0).start()
     try:
-        for itf in found:
+        for n, itf in enumerate(found, 1):
+            if progress is not None:
+                progress(f"probing {itf.label} ({n} of {len(found)})")
             both = any(o.binding == itf.binding and o.wire is Wire.V1 for o in found)
             checks += _Probe(itf, opts, core_card, read_only, both, receiver).run()
     finally:
@@ -273,13 +214,6 @@ def probe(
             receiver.close()
     if not found:
         checks.append(
-            Check(
-                "interfaces",
-                "card",
-                "an interface a2a speaks",
-                FAIL,
-                "the card lists no JSONRPC, HTTP+JSON or GRPC interface for 1.0 or 0.3",
-                "§8.3.2",
-            )
+            finding("interfaces", FAIL, "the card lists no JSONRPC, HTTP+JSON or GRPC interface for 1.0 or 0.3")
         )
     return checks

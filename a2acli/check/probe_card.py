@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call, broken, counted
-from a2acli.check.rules import RULES, cite
+from a2acli.check.checks import FAIL, PASS, SKIP, WARN, Check, _call, counted, finding
 from a2acli.errors import A2acliError
 from a2acli.pipeline.options import CallOptions
 from a2acli.wire import Wire
@@ -17,8 +16,6 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
     validation under each version header. Returns the checks, the canonical V1 card, the card
     reports (for the findings), and the exit code of a discovery that failed (None when the card
     was found: then the canonical card is there)."""
-    from a2acli.check.card import validate_card
-
     checks: list[Check] = []
     reports: list[Any] = []
     core: dict[str, Any] | None = None
@@ -30,85 +27,99 @@ def card_checks(opts: CallOptions) -> tuple[list[Check], dict[str, Any] | None, 
             except A2acliError as e:
                 if wire is Wire.V1:  # no card at all: the report says so (the exit code is the error's)
                     detail = e.message + (f" (hint: {e.hint})" if e.hint else "")
-                    failed = Check(
-                        "card.fetch", "card", "Agent Card found", FAIL, detail, "§7 discovery", call.ids.take()
-                    )
-                    return [failed], None, [], int(e.exit_code)
+                    return [finding("card.fetch", FAIL, detail, ids=call.ids.take())], None, [], int(e.exit_code)
                 checks.append(
-                    Check(
-                        "card.fetch.0.3",
-                        "card",
-                        "card under A2A-Version 0.3",
+                    finding(
+                        "card.fetch",
                         FAIL,
                         e.message,
-                        "§7 discovery",
-                        call.ids.take(),
+                        check_id="card.fetch.0.3",
+                        title="card under A2A-Version 0.3",
+                        ids=call.ids.take(),
                     )
                 )
                 continue
             ids = call.ids.take()
             if wire is Wire.V1:
                 core = call.target.card
-                checks.append(Check("card.fetch", "card", "Agent Card found", PASS, fetched.url, "§7 discovery", ids))
-                checks.append(signature_check(fetched.doc, call))
-                ex = fetched.exchange
-                if ex is not None:
-                    ctype = ex.content_type
-                    ok = ctype == "application/json" or ctype.endswith("+json")
-                    checks.append(
-                        Check(
-                            "card.content-type",
-                            "card",
-                            "Content-Type",
-                            PASS if ok else WARN,
-                            ctype or "none" if ok else f"{ctype or 'none'}: serve application/json",
-                            "§7 discovery",
-                            ids,
-                        )
-                    )
-                    checks += caching_checks(ex, ids)
-                    base = fetched.url.split("/.well-known/")[0] if "/.well-known/" in fetched.url else None
-                    if base:
-                        checks += _well_known(call, base)
-            same = next((c for d, c in docs if d == fetched.doc), None)
-            if same is not None:  # judged once: the same verdict as under the other version
-                checks.append(
-                    Check(
-                        f"card.valid.{wire.version}",
-                        "card",
-                        f"card valid (A2A-Version {wire.version})",
-                        same.status,
-                        "the same card as under 1.0" + ("" if same.status == PASS else f": {same.detail}"),
-                        "§7 CARD_GET_002",
-                        ids,
-                    )
-                )
-                continue
-            report = validate_card(fetched.doc, fetched.url)
-            reports.append((wire.version, fetched.url, report))
-            status = FAIL if report.errors else WARN if report.warnings else PASS
-            head = f"checked as {' + '.join(report.versions)}{' (hybrid)' if report.hybrid else ''}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}"
-            first = next((f for f in report.findings if f.severity in ("error", "warning")), None)
-            detail = head + (f"; first: {first.path} {first.message}" if first else "")
-            checks.append(
-                Check(
-                    f"card.valid.{wire.version}",
-                    "card",
-                    f"card valid (A2A-Version {wire.version})",
-                    status,
-                    detail,
-                    "§7 CARD_GET_002",
-                    ids,
-                )
-            )
-            docs.append((fetched.doc, checks[-1]))
+                checks += _first_fetch(call, fetched, ids)
+            checks.append(_validity(fetched, wire, ids, docs, reports))
     return checks, core, reports, None
 
 
-def caching_checks(ex: Any, ids: tuple[str, ...]) -> list[Check]:
-    """The card's caching headers (A2A 1.0 §8.6.1): Cache-Control with a max-age and an ETag
-    (SHOULD: a warning when absent), Last-Modified (MAY: information)."""
+def _first_fetch(call: Any, fetched: Any, ids: tuple[str, ...]) -> list[Check]:
+    """The card as first fetched: found, signed, served as JSON with its caching headers, at the
+    well-known paths of the version it declares."""
+    out = [finding("card.fetch", PASS, fetched.url, ids=ids), signature_check(fetched.doc, call)]
+    ex = fetched.exchange
+    if ex is None:
+        return out
+    ctype = ex.content_type
+    ok = ctype == "application/json" or ctype.endswith("+json")
+    detail = ctype or "none" if ok else f"{ctype or 'none'}: serve application/json"
+    out.append(finding("card.content-type", PASS if ok else FAIL, detail, ids=ids))
+    declared = declared_protocol_versions(fetched.doc)
+    out += caching_checks(ex, ids, declared)
+    base = fetched.url.split("/.well-known/")[0] if "/.well-known/" in fetched.url else None
+    if base:
+        out += _well_known(call, base, declared)
+    return out
 
+
+def _validity(fetched: Any, wire: Wire, ids: tuple[str, ...], docs: list[Any], reports: list[Any]) -> Check:
+    """The card fetched under `wire`'s header, validated (once per distinct document)."""
+    from a2acli.check.card import validate_card
+
+    check_id, title = f"card.valid.{wire.version}", f"card valid (A2A-Version {wire.version})"
+    same = next((c for d, c in docs if d == fetched.doc), None)
+    if same is not None:  # judged once: the same verdict as under the other version
+        detail = "the same card as under 1.0" + ("" if same.status == PASS else f": {same.detail}")
+        return same._replace(id=check_id, title=title, detail=detail, request_ids=ids)
+    report = validate_card(fetched.doc, fetched.url)
+    reports.append((wire.version, fetched.url, report))
+    status = FAIL if report.errors else WARN if report.warnings else PASS
+    head = f"checked as {' + '.join(report.versions)}{' (hybrid)' if report.hybrid else ''}: {counted(report.errors, 'error')}, {counted(report.warnings, 'warning')}"
+    first = next((f for f in report.findings if f.severity in ("error", "warning")), None)
+    detail = head + (f"; first: {first.path} {first.message}" if first else "")
+    check = finding("card.valid", status, detail, check_id=check_id, title=title, ids=ids)
+    docs.append((fetched.doc, check))
+    return check
+
+
+def declared_protocol_versions(doc: Any) -> tuple[str, ...]:
+    """The protocol versions a card declares: its interfaces' (1.0 form), else its
+    `protocolVersion` (0.3 and older). ("0.2.6",) for an agent of 0.2.6."""
+    if not isinstance(doc, dict):
+        return ()
+    listed = doc.get("supportedInterfaces")
+    found = [
+        str(i.get("protocolVersion"))
+        for i in (listed if isinstance(listed, list) else [])
+        if isinstance(i, dict) and i.get("protocolVersion")
+    ]
+    if doc.get("protocolVersion"):
+        found.append(str(doc["protocolVersion"]))
+    return tuple(dict.fromkeys(found))
+
+
+def _speaks_1_0(declared: tuple[str, ...]) -> bool:
+    return not declared or any(v.split(".")[0] not in ("0", "") for v in declared)
+
+
+def _before_0_3(declared: tuple[str, ...]) -> bool:
+    """Every version the card declares is older than 0.3 (0.2.x: its card lives at agent.json)."""
+
+    def old(v: str) -> bool:
+        parts = v.split(".")
+        return parts[0] == "0" and len(parts) > 1 and parts[1].isdigit() and int(parts[1]) < 3
+
+    return bool(declared) and all(old(v) for v in declared)
+
+
+def caching_checks(ex: Any, ids: tuple[str, ...], declared: tuple[str, ...] = ()) -> list[Check]:
+    """The card's caching headers (A2A 1.0 §8.6.1): Cache-Control with a max-age and an ETag
+    (SHOULD: a warning when absent), Last-Modified (MAY: information). A card that declares
+    only 0.3 or older is not held to them: 0.3 has no such rule."""
     control = ex.header("Cache-Control") or ""
     max_age = any(d.strip().lower().startswith(("max-age=", "s-maxage=")) for d in control.split(","))
     etag, modified = ex.header("ETag"), ex.header("Last-Modified")
@@ -118,10 +129,14 @@ def caching_checks(ex: Any, ids: tuple[str, ...]) -> list[Check]:
         ("card.last-modified", bool(modified), f"Last-Modified: {modified}" if modified else "none (optional)"),
     )
     out = []
+    only_0 = not _speaks_1_0(declared)
     for name, ok, said in rows:
-        status = PASS if ok else broken(name)
         detail = said + ("" if ok or name != "card.cache-control" or not control else " (no max-age)")
-        out.append(Check(name, "card", RULES[name].what, status, detail, cite(name), ids))
+        if only_0 and not ok:
+            detail += f" (the card declares only {', '.join(declared)}: A2A 0.3 has no caching rule)"
+            out.append(finding(name, SKIP, detail, ids=ids))
+        else:
+            out.append(finding(name, PASS if ok else FAIL, detail, ids=ids))
     return out
 
 
@@ -131,9 +146,8 @@ def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None)
     fetches a jku (None: one is opened with `opts`, for its TLS options, when the card is signed)."""
     from a2acli.wire import signing
 
-    title, spec = "card signature", "§8.1 CARD_GET_004"
     if not (isinstance(doc, dict) and doc.get("signatures")):
-        return Check("card.signature", "card", title, SKIP, "absent: the card is not signed (optional, A2A §8.4)", spec)
+        return finding("card.signature", SKIP, "absent: the card is not signed (optional, A2A §8.4)")
     from a2acli.transport.signature import verify_card
 
     if call is None:
@@ -143,43 +157,37 @@ def signature_check(doc: Any, call: Any = None, opts: CallOptions | None = None)
         outcome = verify_card(doc, call.transport)
     status = {signing.VERIFIED: PASS, signing.INVALID: FAIL}.get(outcome.status, WARN)
     detail = signing.outcome_line(outcome).split(": ", 1)[1] + (f" ({outcome.hint})" if outcome.hint else "")
-    return Check("card.signature", "card", title, status, detail, spec)
+    return finding("card.signature", status, detail)
 
 
-def _well_known(call: Any, base: str) -> list[Check]:
+def _well_known(call: Any, base: str, declared: tuple[str, ...] = ()) -> list[Check]:
+    """The card at each well-known path: agent-card.json is 0.3's and 1.0's (recommended),
+    agent.json the path of 0.2 and older: the one an agent that declares only those must serve."""
     from a2acli.transport.card import get_card
     from a2acli.wire import CARD_PATHS
 
+    old = _before_0_3(declared)
     out = []
     for path in CARD_PATHS:
+        name = f"card.path{path.replace('/.well-known/', '.')}"
         try:
             ex = get_card(call.transport, base + path)
         except A2acliError as e:
-            out.append(
-                Check(
-                    f"card.path{path.replace('/.well-known/', '.')}",
-                    "card",
-                    f"GET {path}",
-                    FAIL,
-                    e.message,
-                    "§7 discovery",
-                    call.ids.take(),
-                )
-            )
+            out.append(finding(name, FAIL, e.message, title=f"GET {path}", ids=call.ids.take()))
             continue
         legacy = path.endswith("agent.json")
         ok = ex.status == 200
-        status = PASS if ok or legacy else FAIL
-        detail = f"HTTP {ex.status}" + (" (the path of 0.2 and older; optional)" if legacy else "")
-        out.append(
-            Check(
-                f"card.path{path.replace('/.well-known/', '.')}",
-                "card",
-                f"GET {path}",
-                status,
-                detail,
-                "§7 discovery",
-                call.ids.take(),
-            )
-        )
+        detail = f"HTTP {ex.status}"
+        if legacy and not old:
+            detail += " (the path of 0.2 and older; optional)"
+        if ok or legacy and not old:
+            status = PASS
+        elif not legacy and old:
+            status = SKIP
+            detail += f" (the card declares {', '.join(declared)}, whose path is /.well-known/agent.json)"
+        else:
+            status = FAIL
+        if legacy and old and not ok:
+            detail += f" (the card declares {', '.join(declared)}: this is its well-known path)"
+        out.append(finding(name, status, detail, title=f"GET {path}", ids=call.ids.take()))
     return out

@@ -7,9 +7,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2acli.check.checks import METHOD_NOT_FOUND, PASS, SKIP, TASK_NOT_FOUND, WARN, _call, broken
+from a2acli.check.checks import FAIL, METHOD_NOT_FOUND, PASS, SKIP, TASK_NOT_FOUND, _call
 from a2acli.check.probe_rules import PUSH_NOT_SUPPORTED, UNSUPPORTED_OPERATION, RuleSteps
-from a2acli.check.rules import ERROR_STATUS, RULES
+from a2acli.check.rules import ERROR_STATUS
 from a2acli.errors import A2acliError
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
@@ -51,7 +51,7 @@ class ErrorRules(RuleSteps):
             elif name == "unclaimed-extended-card" and self.itf.wire is Wire.V0:
                 self.rule(name, SKIP, "0.3 names no error for it")
             else:
-                self.expect_rule(call, name, run, (code,), also=(TASK_NOT_FOUND, METHOD_NOT_FOUND))
+                self.expect_error(call, name, run, (code,), also=(TASK_NOT_FOUND, METHOD_NOT_FOUND))
 
     # -- per-binding errors ----------------------------------------------------------------------------
 
@@ -90,9 +90,7 @@ class ErrorRules(RuleSteps):
                 good.append(said)
         where = "HTTP status" if rest else "gRPC status"
         if bad:
-            self.rule(
-                "error-status", broken("error-status", self.itf.wire), f"{where}: " + "; ".join(dict.fromkeys(bad))
-            )
+            self.rule("error-status", FAIL, f"{where}: " + "; ".join(dict.fromkeys(bad)))
         elif good:
             self.rule("error-status", PASS, f"{where}: " + ", ".join(good))
         else:
@@ -114,13 +112,12 @@ class ErrorRules(RuleSteps):
                 wrong.append(f"domain {info.get('domain')!r} (want {ERROR_DOMAIN})")
             wrong += _aip193(ex) if self.itf.info.routes else []
             reasons.append(want)
-        if wrong and self.itf.info.envelope:  # JSON-RPC's error.data: ErrorInfo is a SHOULD (§9.5)
-            spec = "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
-            self.add("error-info", RULES["error-info"].what, WARN, "; ".join(dict.fromkeys(wrong)), spec)
-        elif wrong:
-            self.rule("error-info", broken("error-info", self.itf.wire), "; ".join(dict.fromkeys(wrong)))
+        row = "error-info.jsonrpc" if self.itf.info.envelope else ""  # JSON-RPC's error.data: a SHOULD (§9.5)
+        if wrong:
+            self.rule("error-info", FAIL, "; ".join(dict.fromkeys(wrong)), graded_by=row)
         else:
-            self.rule("error-info", PASS, f"ErrorInfo in {ERROR_DOMAIN}: " + ", ".join(dict.fromkeys(reasons)))
+            said = f"ErrorInfo in {ERROR_DOMAIN}: " + ", ".join(dict.fromkeys(reasons))
+            self.rule("error-info", PASS, said, graded_by=row)
 
 
 def _details(ex: Any, in_envelope: bool) -> list[Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2acli.check.checks import FAIL, PASS, SKIP, _code_name, broken
+from a2acli.check.checks import FAIL, PASS, SKIP, _code_name
 from a2acli.check.probe_rules import RuleSteps
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.wire import Wire
@@ -55,7 +55,7 @@ class ListTaskRules(RuleSteps):
         else:
             self.rule(
                 "list-tasks-last-page",
-                broken("list-tasks-last-page", self.itf.wire),
+                FAIL,
                 'the last page has no nextPageToken field (it must be "")',
                 ids,
             )
@@ -71,7 +71,7 @@ class ListTaskRules(RuleSteps):
             detail = (
                 f"{len(carry)} of {len(tasks)} task(s) carry artifacts without includeArtifacts (first: {carry[0]})"
             )
-            self.rule("list-tasks-artifacts", broken("list-tasks-artifacts", self.itf.wire), detail, ids)
+            self.rule("list-tasks-artifacts", FAIL, detail, ids)
         else:
             self.rule("list-tasks-artifacts", PASS, f"{len(tasks)} task(s), none with artifacts", ids)
 
@@ -83,7 +83,7 @@ class ListTaskRules(RuleSteps):
         others = [t.get("contextId") for t in tasks if t.get("contextId") != context]
         found = any(t.get("id") == (self.task or {}).get("id") for t in tasks)
         stamps = [str((t.get("status") or {}).get("timestamp") or "") for t in tasks]
-        bad = broken("list-tasks-filter", self.itf.wire)
+        bad = FAIL
         if others:
             self.rule("list-tasks-filter", bad, f"contextId {context} also gave tasks of {others[0]}", ids)
         elif not found:

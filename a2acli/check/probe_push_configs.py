@@ -3,12 +3,12 @@ made, read by task id alone (0.3), deleted (0.3 JSON-RPC: result null), and gone
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
-from a2acli.check.checks import INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, _code_name, broken
+from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, _code_name
 from a2acli.check.probe_rules import INTERNAL_ERROR, RuleSteps
-from a2acli.check.rules import RULES, cite
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.wire import Wire
 from a2acli.wire.methods import METHODS
@@ -56,17 +56,31 @@ class PushConfigRules(RuleSteps):
             raise
         except A2acliError as e:
             self.saw(e)
-            self.rule("push-get-by-task", broken("push-get-by-task", self.itf.wire), _code_name(e), call.ids.take())
+            self.rule("push-get-by-task", FAIL, _code_name(e), call.ids.take())
             return
         result = reply[0].result if reply else None
         got = isinstance(result, dict) and result.get("taskId") == task_id
-        status = PASS if got else broken("push-get-by-task", self.itf.wire)
+        status = PASS if got else FAIL
         self.rule(
             "push-get-by-task",
             status,
             "the task's config" if got else f"not a config of the task: {result!r}"[:200],
             call.ids.take(),
         )
+
+    def _delete_result(self, deleted: Any, ids: tuple[str, ...]) -> None:
+        """0.3 §7.8: the result is null; JSON-RPC 2.0 §5: a success carries a `result` member (the
+        client reads an answer without one as null; the check must not)."""
+        try:
+            doc = json.loads(deleted.raw or b"null")
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and "result" not in doc and "error" not in doc:
+            self.rule("push-delete-result", FAIL, f"no `result` member: {deleted.raw[:80]!r}", ids)
+        elif deleted.result is None:
+            self.rule("push-delete-result", PASS, "null", ids)
+        else:
+            self.rule("push-delete-result", FAIL, f"{deleted.raw[:80]!r}, not null", ids)
 
     def _delete_config(self, call: Any, task_id: str, config_id: str) -> None:
         ids = {"taskId": task_id, "id": config_id}
@@ -80,18 +94,12 @@ class PushConfigRules(RuleSteps):
                 self.rule(name, SKIP, f"DeleteTaskPushNotificationConfig failed ({_code_name(e)}): see push-config")
             return
         if self.itf.wire is Wire.V0 and self.itf.info.envelope:
-            null = deleted.result is None
-            status = PASS if null else broken("push-delete-result", self.itf.wire)
-            self.rule(
-                "push-delete-result", status, "null" if null else f"{deleted.raw[:80]!r}, not null", call.ids.take()
-            )
+            self._delete_result(deleted, call.ids.take())
         else:
             self.rule("push-delete-result", SKIP, "only 0.3 JSON-RPC defines the delete's result (null)")
         self.expect_error(
             call,
             "push-get-deleted",
-            RULES["push-get-deleted"].what,
-            cite("push-get-deleted", self.itf.wire),
             lambda: call.unary(METHODS["GetTaskPushNotificationConfig"], ids),
             (TASK_NOT_FOUND, INVALID_PARAMS),
             also=(INTERNAL_ERROR, INVALID_REQUEST),  # a refusal, in the wrong words

@@ -8,10 +8,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2acli.check.checks import FAIL, SKIP, broken
+from a2acli.check.checks import SKIP
 from a2acli.check.probe_features import FeatureSteps
-from a2acli.check.rules import RULES, cite
-from a2acli.errors import A2acliError
 from a2acli.wire.methods import METHODS
 from a2acli.wire.translate.enums import TERMINAL_STATES
 
@@ -24,15 +22,6 @@ def _message(text: str, **extra: Any) -> dict[str, Any]:
 
 class RuleSteps(FeatureSteps):
     """The helpers of the rule steps (each group of rules is a subclass; SemanticSteps holds them all)."""
-
-    def expect_rule(
-        self, call: Any, name: str, run: Any, want: tuple[int, ...], also: tuple[int, ...] = ()
-    ) -> A2acliError | None:
-        err = self.expect_error(call, name, RULES[name].what, cite(name, self.itf.wire), run, want, also)
-        last, status = self.checks[-1], broken(name, self.itf.wire)
-        if last.status == FAIL and status != FAIL:  # a rule 0.3 states without a MUST
-            self.checks[-1] = last._replace(status=status)
-        return err
 
     def _created(self, name: str) -> bool:
         """Skipped under --read-only (a step whose request would create a task on a deviating agent)."""

@@ -11,6 +11,7 @@ the answer shows the case; otherwise it is skipped with the reason. Steps that m
 from __future__ import annotations
 
 from a2acli.check.checks import FAIL, PASS, SKIP, WARN
+from a2acli.check.probe_envelope import EnvelopeRules
 from a2acli.check.probe_errors import ErrorRules
 from a2acli.check.probe_list_tasks import ListTaskRules
 from a2acli.check.probe_push_configs import PushConfigRules
@@ -18,9 +19,9 @@ from a2acli.check.probe_streams import StreamRules
 from a2acli.check.probe_tasks import TaskRules
 
 
-class SemanticSteps(TaskRules, StreamRules, PushConfigRules, ListTaskRules, ErrorRules):
+class SemanticSteps(EnvelopeRules, TaskRules, StreamRules, PushConfigRules, ListTaskRules, ErrorRules):
     """The rule steps of one interface's probe (what the specification says, checked), one group of
-    rules a module: probe_tasks, probe_streams, probe_push_configs, probe_list_tasks, probe_errors
+    rules a module: probe_envelope, probe_tasks, probe_streams, probe_push_configs, probe_list_tasks, probe_errors
     (their shared helpers in probe_rules); the data model of every answer here."""
 
     # -- the data model ------------------------------------------------------------------------------

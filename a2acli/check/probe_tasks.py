@@ -5,9 +5,11 @@ of a finished task, and the cancel of a running one (the probe's cleanup)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from a2acli.check.checks import INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, WARN, _code_name, broken
+from a2acli.check.checks import FAIL, INVALID_PARAMS, INVALID_REQUEST, PASS, SKIP, TASK_NOT_FOUND, WARN, _code_name
 from a2acli.check.probe_rules import TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, RuleSteps, _message
 from a2acli.errors import A2acliError, TimeoutExpired, UnreachableError
 from a2acli.wire import Wire
@@ -27,13 +29,8 @@ class TaskRules(RuleSteps):
         )
         for name, message in cases:
             if not self._created(name):
-                self.expect_rule(
-                    call,
-                    name,
-                    lambda m=message: self._invoke(call, "SendMessage", {"message": m}),
-                    (INVALID_PARAMS,),
-                    also=(INVALID_REQUEST,),
-                )
+                send: Callable[[], Any] = partial(self._invoke, call, "SendMessage", {"message": message})
+                self.expect_error(call, name, send, (INVALID_PARAMS,), also=(INVALID_REQUEST,))
 
     # -- operation semantics -------------------------------------------------------------------------
 
@@ -41,7 +38,7 @@ class TaskRules(RuleSteps):
         if self._created("send-unknown-task"):
             return
         message = _message("a2a check: unknown task", taskId=f"a2acli-check-{uuid.uuid4()}")
-        self.expect_rule(
+        self.expect_error(
             call,
             "send-unknown-task",
             lambda: call.unary(METHODS["SendMessage"], {"message": message}),
@@ -60,7 +57,7 @@ class TaskRules(RuleSteps):
         if state in TERMINAL_STATES or state in INTERRUPTED_STATES:
             self.rule("blocking", PASS, f"answered in {state}")
         else:
-            self.rule("blocking", broken("blocking", self.itf.wire), f"answered in {state} before the task finished")
+            self.rule("blocking", FAIL, f"answered in {state} before the task finished")
 
     def _get_task(self, call: Any) -> None:
         if self.task is None:
@@ -84,9 +81,7 @@ class TaskRules(RuleSteps):
             raise
         except A2acliError as e:
             self.saw(e)
-            self.rule(
-                "get-task", broken("get-task", self.itf.wire), f"GetTask of {task_id}: {_code_name(e)}", call.ids.take()
-            )
+            self.rule("get-task", FAIL, f"GetTask of {task_id}: {_code_name(e)}", call.ids.take())
             self.rule("history-length", SKIP, "GetTask failed")
             return
         ids = call.ids.take()
@@ -94,7 +89,7 @@ class TaskRules(RuleSteps):
         if got == task_id:
             self.rule("get-task", PASS, f"task {task_id}", ids)
         else:
-            self.rule("get-task", broken("get-task", self.itf.wire), f"asked for {task_id}, got {got!r}", ids)
+            self.rule("get-task", FAIL, f"asked for {task_id}, got {got!r}", ids)
         self._history(full.core, cut.core, none.core, ids)
 
     def _history(self, full: Any, cut: Any, none: Any, ids: tuple[str, ...]) -> None:
@@ -105,7 +100,7 @@ class TaskRules(RuleSteps):
         if len(history(cut)) > 1:
             self.rule(
                 "history-length",
-                broken("history-length", self.itf.wire),
+                FAIL,
                 f"historyLength 1 gave {len(history(cut))} messages",
                 ids,
             )
@@ -129,7 +124,7 @@ class TaskRules(RuleSteps):
             return
         task = self.task or {}
         message = _message("a2a check: to a finished task", taskId=task.get("id"), contextId=task.get("contextId"))
-        self.expect_rule(
+        self.expect_error(
             call,
             "continue-terminal",
             lambda: call.unary(METHODS["SendMessage"], {"message": message}),
@@ -139,12 +134,12 @@ class TaskRules(RuleSteps):
 
     def _cancel(self, call: Any) -> None:
         unknown = f"a2acli-check-{uuid.uuid4()}"
-        self.expect_rule(
+        self.expect_error(
             call, "cancel-unknown", lambda: call.unary(METHODS["CancelTask"], {"id": unknown}), (TASK_NOT_FOUND,)
         )
         terminal = self._terminal()
         if terminal is not None:
-            self.expect_rule(
+            self.expect_error(
                 call,
                 "cancel-terminal",
                 lambda: call.unary(METHODS["CancelTask"], {"id": terminal}),
@@ -162,7 +157,7 @@ class TaskRules(RuleSteps):
             raise
         except A2acliError as e:
             self.saw(e)
-            status = WARN if e.a2a_code == TASK_NOT_CANCELABLE else broken("cancel", self.itf.wire)
+            status = WARN if e.a2a_code == TASK_NOT_CANCELABLE else FAIL
             self.rule("cancel", status, f"CancelTask of {task_id}: {_code_name(e)}", call.ids.take())
             return
         self.saw()
@@ -174,4 +169,4 @@ class TaskRules(RuleSteps):
         elif state in TERMINAL_STATES:  # it may have ended first: success "is not guaranteed" (§3.1.5)
             self.rule("cancel", SKIP, f"the task ended ({state}) before the cancel could tell", ids)
         else:
-            self.rule("cancel", broken("cancel", self.itf.wire), f"the task is still {state}", ids)
+            self.rule("cancel", FAIL, f"the task is still {state}", ids)

@@ -38,6 +38,7 @@ def run_check(
     strict: bool,
     junit_path: str | None,
     webhook: bool = False,
+    only_problems: bool = False,
 ) -> int:
     from a2acli.check import report
     from a2acli.check.card import validate_card
@@ -82,11 +83,12 @@ def run_check(
         from a2acli.check.probe_card import card_checks
 
         opts = opts._replace(url=target)
+        out.progress(f"checking the Agent Card of {target}")
         checks, core, reports, failed = card_checks(opts)
         cards = reports
         if core is not None:  # else the failed discovery is the report's one finding
             say_credential_destinations(opts, core, out)
-            checks += probe(opts, core, read_only=read_only, webhook=webhook)
+            checks += probe(opts, core, read_only=read_only, webhook=webhook, progress=out.progress)
     if junit_path:
         from pathlib import Path
 
@@ -97,8 +99,10 @@ def run_check(
                 f"cannot write --junit {junit_path}: {e.strerror or e}", hint="give a path in a directory that exists"
             ) from None
     out.document(
-        lambda: report.document(target, checks, cards, strict=strict),
-        lambda: report.render_text(out, target, checks, cards, strict=strict, show_info=card_only),
+        lambda: report.document(target, checks, cards, strict=strict, only_problems=only_problems),
+        lambda: report.render_text(
+            out, target, checks, cards, strict=strict, show_info=card_only, only_problems=only_problems
+        ),
     )
     return failed or report.exit_code(checks, strict=strict)
 

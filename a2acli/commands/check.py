@@ -27,6 +27,13 @@ def check(
         ),
     ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too (exit 1).")] = False,
+    only_problems: Annotated[
+        bool,
+        typer.Option(
+            "--only-problems",
+            help="Show only the failures and warnings (text and -o json; the summary still counts every check).",
+        ),
+    ] = False,
     webhook: Annotated[
         bool,
         typer.Option(
@@ -86,7 +93,9 @@ def check(
     cancelled or subscribed to); and what the card claims: streaming and its order,
     push-notification configs, the extended card, ListTasks paging, last page, artifacts and
     filter. Each check cites its A2A 1.0 or 0.3 section and the official TCK's requirement id; a
-    MUST broken fails, a SHOULD broken warns. With `--webhook`, push-notification delivery too: a
+    MUST broken fails, a SHOULD broken warns. The text report ends with a recap of every failure
+    and warning with its id (`--only-problems` shows those alone); at a terminal, each interface
+    is said on stderr as its probe starts. With `--webhook`, push-notification delivery too: a
     receiver on 127.0.0.1 gets the agent's notification about a new task, with the config's token.
 
     The round trip, streaming, push-config and `--webhook` probes, and the refusals a deviating
@@ -123,7 +132,14 @@ def check(
     inv = invocation(ctx)
     inv.verdict = 1  # rows are written as the checks run: a check cut short by a reader that left is no pass
     code = inv.verdict = run_check(
-        list(target or []), opts, out, read_only=read_only, strict=strict, junit_path=junit, webhook=webhook
+        list(target or []),
+        opts,
+        out,
+        read_only=read_only,
+        strict=strict,
+        junit_path=junit,
+        webhook=webhook,
+        only_problems=only_problems,
     )
     if opts.dump and (written := held_exchanges(opts.dump) - held):
         from a2acli.recording.record import dump_summary

@@ -91,7 +91,7 @@ from a2a.types.a2a_pb2 import (
 )
 from a2a.utils.constants import PROTOCOL_VERSION_0_3, VERSION_HEADER
 from a2a.utils.error_handlers import rest_error_handler
-from a2a.utils.errors import InvalidParamsError, UnsupportedOperationError
+from a2a.utils.errors import InvalidParamsError, UnsupportedOperationError, VersionNotSupportedError
 from a2a.utils.push_url_validator import validate_push_notification_url
 from a2a.utils.version_validator import validate_version
 from google.protobuf import struct_pb2
@@ -681,7 +681,8 @@ class _V03Guards:
                 return
             await self.app(scope, _replay(body, receive), send)
             return
-        if scope["method"] == "GET" and (m := V03_SUBSCRIBE_PATH.fullmatch(path)):
+        # GET as the 0.3 proto annotates it, POST as 0.3 §7.9 and its §3.5.3 table give it
+        if scope["method"] in ("GET", "POST") and (m := V03_SUBSCRIBE_PATH.fullmatch(path)):
             refusal = await self._subscribable(urllib.parse.unquote(m.group("id")))
             if refusal is not None:
                 await refusal(scope, receive, send)
@@ -714,6 +715,22 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return {"type": "http.request", "body": body, "more_body": False}
 
     return replay
+
+
+# a2a-sdk's 0.3 adapter drops `"result": null` from the answer to a push-config delete (its models
+# exclude None): JSON-RPC 2.0 §5 requires the member on success, and 0.3 §7.8 makes it null.
+V03_DELETE_PUSH_CONFIG = "tasks/pushNotificationConfig/delete"
+
+
+def _with_result(answer: Response) -> Response:
+    """A JSON-RPC success answer without its `result` member, given one (null)."""
+    try:
+        doc = json.loads(bytes(answer.body))
+    except (AttributeError, ValueError):
+        return answer
+    if not isinstance(doc, dict) or "result" in doc or "error" in doc:
+        return answer
+    return JSONResponse({**doc, "result": None}, status_code=answer.status_code)
 
 
 def _unauthorized(request_id: Any) -> JSONResponse:
@@ -860,7 +877,10 @@ def build_app(*, host: str, port: int, api_key: str, grpc_url: str | None = None
             if isinstance(request_id, bool) or not isinstance(request_id, str | int):
                 request_id = None
             return _unauthorized(request_id)
-        return await sdk_rpc(request)
+        answer = await sdk_rpc(request)
+        if isinstance(body, dict) and body.get("method") == V03_DELETE_PUSH_CONFIG:
+            return _with_result(answer)
+        return answer
 
     card_endpoint = _card_route_endpoint(public_card)
     # Order matters: the REST routes end with a catch-all `Mount("/{tenant}")` that would
@@ -965,9 +985,49 @@ def _grpc_add_services(server: Any, handler: DefaultRequestHandler) -> None:
             async for event in super().SendStreamingMessage(request, context):
                 yield event
 
+    class VersionRead(MetadataAsHeaders):
+        """The 1.0 service reads the a2a-version metadata too (A2A 1.0 §3.6.2: a version the
+        interface does not serve is VersionNotSupportedError), though its package names 1.0."""
+
+        def build(self, context: Any) -> ServerCallContext:
+            call_context = super().build(context)
+            asked = str(call_context.state["headers"].get(VERSION_HEADER.lower(), "")).strip()
+            if asked and asked.split(".")[:2] not in (["1"], ["1", "0"]):
+                raise VersionNotSupportedError(message=f"A2A-Version {asked} is not served here (1.0)")
+            return call_context
+
     builder = MetadataAsHeaders()
-    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler, context_builder=builder), server)
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler, context_builder=VersionRead()), server)
     a2a_v0_3_pb2_grpc.add_A2AServiceServicer_to_server(RoleRequired(handler, context_builder=builder), server)
+
+
+class _OneLine(logging.Formatter):
+    """A log record on the terminal as one line: the first line of its message, without the
+    traceback a library attaches (the log file, or --log-level debug, keeps it): `check` probing
+    the demo makes the SDK underneath log detached contexts, destroyed pending tasks and parse
+    errors that read as the demo crashing."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        lines = record.getMessage().splitlines()
+        return f"{record.levelname}:  {record.name}: {lines[0] if lines else ''}"
+
+
+def _log_to(log_file: str | None, level: str) -> None:
+    """Every logger of the server (the SDK's, uvicorn's, its own, asyncio's and the rest through
+    the root logger, Python warnings) into one handler: the file, with tracebacks, or stderr, one
+    line a record (tracebacks too under debug)."""
+    handler = logging.FileHandler(log_file, encoding="utf-8") if log_file else logging.StreamHandler()
+    full = bool(log_file) or level in ("DEBUG", "TRACE")
+    handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s") if full else _OneLine())
+    for name in ("a2a", logger.name, "uvicorn", "uvicorn.error", "uvicorn.access", "py.warnings"):
+        named = logging.getLogger(name)
+        named.setLevel(level if level != "TRACE" else "DEBUG")
+        named.handlers = [handler]
+        named.propagate = False
+    root = logging.getLogger()  # asyncio, opentelemetry, grpc...: what the libraries log elsewhere
+    root.handlers = [handler]
+    root.setLevel(max(logging.WARNING, logging.getLevelName(level) if level != "TRACE" else logging.DEBUG))
+    logging.captureWarnings(True)
 
 
 def serve(
@@ -1005,19 +1065,7 @@ def serve(
     if grpc_port is None:
         grpc_port = real_port + 1 if 0 < port < 65535 else -1  # -1: any free port
 
-    level = log_level.upper()
-    log_handler = logging.FileHandler(log_file, encoding="utf-8") if log_file else logging.StreamHandler()
-    log_handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s"))
-    # Into a file: uvicorn's loggers and Python warnings too (uvicorn then configures no handler of its own).
-    names = ("a2a", logger.name, "uvicorn", "py.warnings") if log_file else ("a2a", logger.name)
-    for name in names:
-        named = logging.getLogger(name)
-        named.setLevel(level)
-        if not named.handlers:
-            named.addHandler(log_handler)
-            named.propagate = False
-    if log_file:
-        logging.captureWarnings(True)
+    _log_to(log_file, log_level.upper())
     # A wildcard bind has no address to advertise; the card and banner name loopback.
     shown_host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
 
@@ -1052,8 +1100,8 @@ def serve(
             # Stopped in the app's lifespan shutdown, within uvicorn's graceful shutdown
             # (before uvicorn re-raises the Ctrl-C / SIGTERM it caught).
             app.state.on_shutdown.append(stop_grpc)
-        logs: dict[str, Any] = {"log_config": None} if log_file else {}  # into the file: the handler above
-        config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2, **logs)
+        # log_config None: uvicorn's loggers go through _log_to's handler, as every other
+        config = uvicorn.Config(app, log_level=log_level, lifespan="on", timeout_graceful_shutdown=2, log_config=None)
         server = uvicorn.Server(config)
         if on_listen is not None:
             on_listen(base_url(shown_host, real_port), grpc_at)

@@ -227,12 +227,12 @@ class Mock(RequestReading, CardServing):
         if not same and asked.binding.mock_transcodes:  # recorded in another version or binding: answered in this one
             same = [c for c in self.found.calls if c.method == asked.method]
         where = f"{asked.method} under {asked.version} over {asked.binding.label}"
+        self._known_task(asked)  # about a task the mock does not know: recorded method or not, as an agent says
         if not same:
             near = [c for c in self.found.calls if c.binding == asked.binding] or self.found.calls
             others = [f"{c.method} under {c.version} over {c.binding.label} ({c.name})" for c in near]
             message = f"no recorded {where}; the dumps hold {_listing(others)}"
             raise Unmatched(forms.unmatched(asked.binding, asked.rpc_id, message))
-        self._known_task(asked)  # a recorded method, about a task the mock does not know
         known = {v: k for k, v in self.alias.items()}  # the ids the client got from us, back to the recorded ones
         given = rewrite(asked.params, known)
         scored = [

@@ -66,9 +66,9 @@ class RequestReading:
         """A2A-Version naming a version the mock does not speak: VersionNotSupportedError, in the
         binding's form (a JSON-RPC body, else HTTP+JSON's Status)."""
         asked = (headers.get("a2a-version") or "").strip()
-        if not asked or asked.split(".")[:2] in (["1", "0"], ["0", "3"]) or asked in ("1", "0.3"):
+        if served(asked):
             return
-        message = f"A2A-Version {asked} is not served: the mock answers 1.0 and 0.3"
+        message = unserved(asked)
         rpc = body.lstrip()[:1] == b"{" and b'"jsonrpc"' in body
         if rpc:
             try:
@@ -101,6 +101,8 @@ class RequestReading:
 
         rpc_id = doc.get("id")
         method = doc.get("method")
+        if doc.get("jsonrpc") != "2.0":  # JSON-RPC 2.0 §4: exactly "2.0"
+            raise Unmatched(_rpc_error(rpc_id, -32600, 'jsonrpc must be exactly "2.0"', {}, miss=False))
         if not isinstance(method, str):
             raise Unmatched(_rpc_error(rpc_id, -32600, "no method: not a JSON-RPC request", {}, miss=False))
         name = V1_METHOD_NAMES.get(method, method)
@@ -130,7 +132,13 @@ class RequestReading:
         found: list[tuple[Any, str]] = []
         for spec in METHODS.values():
             for route, version in ((spec.rest_v0, "0.3"), (spec.rest, "1.0")):
-                if route is not None and route.verb == verb and re.search(_template_regex(route.template) + "$", path):
+                # the subscribe route by either verb: the proto's GET, the specification text's POST
+                verbs = (route.verb, "POST") if route is not None and spec.name == "SubscribeToTask" else ()
+                if (
+                    route is not None
+                    and verb in (route.verb, *verbs)
+                    and re.search(_template_regex(route.template) + "$", path)
+                ):
                     found.append((spec, version))
         asked = (headers.get("a2a-version") or "").strip()
         if asked:  # the version the request names first; without one, 0.3 first (as a2a-sdk reads it)
@@ -165,6 +173,15 @@ class RequestReading:
         from a2acli.recording.diff import drop_defaults
 
         return Asked(REST, version, spec.name, drop_defaults(params))
+
+
+def served(asked: str) -> bool:
+    """An A2A-Version the mock answers: none (read as 0.3), 1.0 or 0.3 (any patch)."""
+    return not asked or asked.split(".")[:2] in (["1", "0"], ["0", "3"]) or asked in ("1", "0.3")
+
+
+def unserved(asked: str) -> str:
+    return f"A2A-Version {asked} is not served: the mock answers 1.0 and 0.3"
 
 
 def _dumps(doc: Any) -> bytes:

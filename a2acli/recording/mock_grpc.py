@@ -217,9 +217,19 @@ class _Handler:
         return grpc.unary_unary_rpc_method_handler(lambda request, context: self._unary(path, request, context))
 
     def _answer(self, path: str, request: bytes, context: Any) -> Any:
-        """The mock's Answer (or Parts: the same fields) for one request; its metadata sent."""
+        """The mock's Answer (or Parts: the same fields) for one request; its metadata sent. An
+        a2a-version the mock does not serve is VersionNotSupportedError (A2A 1.0 §3.6.2), as over HTTP."""
+        from a2acli.recording.mock_asked import served, unserved
+
+        asked = next((str(v).strip() for k, v in context.invocation_metadata() or () if k == "a2a-version"), "")
         try:
-            answer = self.mock.answer_grpc(path, request)
+            if not served(asked):
+                from a2acli.recording import forms
+
+                _, doc = forms.status_doc(forms.VERSION_NOT_SUPPORTED, unserved(asked))
+                answer = Parts(400, [], [], False, f"VersionNotSupportedError: {asked}", (0.0, doc))
+            else:
+                answer = self.mock.answer_grpc(path, request)
         except Exception as e:  # noqa: BLE001 - a bug of ours: said to the client and on stderr, the mock goes on
             said = f"the mock failed: {type(e).__name__}: {e}"
             answer = Parts(500, [], [], False, said, (0.0, {"error": {"status": "INTERNAL", "message": said}}))

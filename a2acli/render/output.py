@@ -358,6 +358,13 @@ class Output:
             return
         self._err(msg + (aside if aside and terminal(self.err) else ""), "dim")
 
+    def progress(self, msg: str) -> None:
+        """A line of progress on stderr, at a terminal only (a log or a pipe keeps the report
+        alone), and not under -q."""
+        if self.quiet or not terminal(self.err):
+            return
+        self._err(msg, "dim")
+
     def tell(self, msg: str) -> None:
         """A line on stderr the user must act on (a code to enter), in bold on a terminal."""
         self._err(msg, "bold")

@@ -44,6 +44,8 @@ def serve(respx_mock, card: dict, methods: dict) -> None:
 
     def route(request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
+        if body.get("jsonrpc") != "2.0" or "method" not in body:  # JSON-RPC 2.0 §4
+            return echo_id(lambda b: err(-32600, "Invalid Request"))(request)
         fn = methods.get(body["method"], lambda b, r: err(-32601, "Method not found"))
         return echo_id(lambda b: fn(b, request))(request)
 
@@ -222,6 +224,8 @@ def test_junit_and_text(cli, respx_mock, tmp_path):
     cases = {c.get("name").split(":")[0]: c for c in root.iter("testcase")}
     assert cases["jsonrpc-1.0.task-not-found"].find("failure") is not None
     assert cases["jsonrpc-1.0.method-not-found"].find("failure") is None
+    level = cases["jsonrpc-1.0.task-not-found"].find("properties/property[@name='level']")
+    assert level is not None and level.get("value") == "MUST"
     assert int(root.get("failures")) >= 1
 
 
@@ -494,6 +498,18 @@ def test_a_deviating_agent_fails_each_rule_it_breaks_with_its_section(cli, respx
     info = checks["error-info"]  # ErrorInfo is a SHOULD in JSON-RPC's error.data (§9.5)
     assert info["status"] == "warn" and "no google.rpc.ErrorInfo in error.data" in info["detail"] and info["spec"] == "A2A 1.0 §9.5 (SHOULD); TCK JSONRPC-ERR-003"
     assert checks["message-no-role"]["spec"] == "A2A 1.0 §3.3.2 (MUST); TCK CORE-ERR-002"
+    assert_graded_by_level(checks.values())
+
+
+def assert_graded_by_level(checks) -> None:
+    """Issue 45: each result names its row of check/rules.py and the level its grade follows."""
+    from a2acli.check.rules import RULES
+
+    for c in checks:
+        assert c["rule"] in RULES and c["level"] in ("MUST", "SHOULD", "MAY"), c
+        assert c["status"] != "fail" or c["level"] == "MUST", c
+        assert c["status"] != "warn" or c["level"] == "SHOULD", c
+        assert f"({c['level']}" in c["spec"], c
 
 
 def test_the_same_card_keeps_its_verdict_and_counts_are_plural(cli, respx_mock):
@@ -522,3 +538,346 @@ def test_a_bare_host_port_given_to_check_is_read_as_url_reads_it(cli):
     assert result.exit_code == 3, result.stdout + result.stderr
     assert f"http://localhost:{port}/.well-known/agent-card.json" in result.stdout + result.stderr
     assert "must be http(s)://" not in result.stdout + result.stderr
+
+
+# -- issue 45: what the TCK finds, no false alarms, grades that follow the level ----------------------
+
+V03_ONLY = [{"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]
+V0_TASK = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
+
+
+def v03_methods() -> dict:
+    """A conforming 0.3 JSON-RPC agent (V0 method names): one completed task t-1, push configs kept."""
+    configs: dict[str, dict] = {}
+
+    def config_id(b):
+        return (b["params"].get("pushNotificationConfig") or {}).get("id") or b["params"].get(
+            "pushNotificationConfigId"
+        )
+
+    def create(b, r):
+        configs[config_id(b)] = {"taskId": "t-1", "pushNotificationConfig": b["params"]["pushNotificationConfig"]}
+        return rpc_result(configs[config_id(b)])
+
+    def send(b, r):
+        message = b["params"].get("message")
+        if not isinstance(message, dict) or not message.get("parts") or "role" not in message:
+            return err(-32602)
+        return err(-32001) if "taskId" in message else rpc_result(V0_TASK)
+
+    return {
+        "tasks/get": lambda b, r: (
+            rpc_result(V0_TASK) if b["params"].get("id") == "t-1" else err(-32001, "Task not found")
+        ),
+        "message/send": send,
+        "tasks/cancel": lambda b, r: err(-32002) if b["params"].get("id") == "t-1" else err(-32001),
+        "tasks/pushNotificationConfig/set": create,
+        "tasks/pushNotificationConfig/get": lambda b, r: (
+            rpc_result(configs[config_id(b)]) if config_id(b) in configs else err(-32001)
+        ),
+        "tasks/pushNotificationConfig/list": lambda b, r: rpc_result(list(configs.values())),
+        "tasks/pushNotificationConfig/delete": lambda b, r: (
+            {"jsonrpc": "2.0", "result": None} if configs.pop(config_id(b), None) else err(-32001)
+        ),
+    }
+
+
+def all_checks(result) -> dict[str, dict]:
+    doc = json.loads(result.stdout)
+    assert "checks" in doc, doc
+    return {c["id"]: c for c in doc["checks"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "words"),
+    [({"jsonrpc": "2.0"}, "fail", "no `result` member"), ({"jsonrpc": "2.0", "result": None}, "pass", "null")],
+)
+def test_a_03_push_config_delete_without_a_result_member_fails(cli, respx_mock, answer, status, words):
+    """a2a-sdk 0.3.26 / 0.2.16 answer `{"id":3,"jsonrpc":"2.0"}`: JSON-RPC 2.0 §5 requires `result`
+    on success (the client reads it as null; check must not)."""
+    methods = v03_methods()
+    delete = methods["tasks/pushNotificationConfig/delete"]
+    methods["tasks/pushNotificationConfig/delete"] = lambda b, r: (
+        {**answer} if delete(b, r).get("result", 1) is None else err(-32001)
+    )
+    serve(respx_mock, v1_card(supportedInterfaces=V03_ONLY, capabilities={"pushNotifications": True}), methods)
+    check = all_checks(run_check(cli))["jsonrpc-0.3.push-delete-result"]
+    assert check["status"] == status and words in check["detail"], check
+    assert check["level"] == "MUST" and "JSON-RPC 2.0 §5" in check["spec"]
+
+
+def sloppy_route(methods: dict):
+    """As a2a-sdk 0.2.16: a request without `method` is run as message/send, and error replies to a
+    wrong jsonrpc version, an unknown method and malformed params carry no id."""
+
+    def route(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        if body.get("jsonrpc") != "2.0":
+            return httpx.Response(
+                200, json={"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
+            )
+        method = body.get("method", "SendMessage")
+        if method not in methods:
+            return httpx.Response(
+                200, json={"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}}
+            )
+        if method == "SendMessage" and not isinstance(body["params"].get("message"), dict):
+            if "method" not in body:  # executed as a message
+                return httpx.Response(200, json=rpc_result({"task": GOOD_TASK}, body["id"]))
+            return httpx.Response(200, json={"jsonrpc": "2.0", "error": {"code": -32602, "message": "Invalid params"}})
+        return echo_id(lambda b: methods[method](b, request))(request)
+
+    return route
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_a_request_without_method_executed_and_error_replies_without_the_id_fail(cli, respx_mock):
+    """JSON-RPC 2.0 §4: no `method` is -32600, not a message/send; §5: an error reply carries the
+    request's id (null only when it could not be read)."""
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), {})
+    respx_mock.post(RPC).mock(side_effect=sloppy_route(good_methods()))
+    result = run_check(cli)
+    assert result.exit_code == 1
+    checks = checks_of(result)
+    assert checks["no-method"]["status"] == "fail" and "answered with success" in checks["no-method"]["detail"], checks[
+        "no-method"
+    ]
+    assert checks["jsonrpc-version"]["status"] == "pass"  # the code is right...
+    ids = checks["error-id"]  # ...the id is not
+    assert ids["status"] == "fail" and ids["level"] == "MUST", ids
+    assert (
+        "jsonrpc-version: id None, the request's was" in ids["detail"]
+        and "method-not-found: id missing" in ids["detail"]
+        and "invalid-params: id missing" in ids["detail"]
+    )
+    assert checks["method-not-found"]["status"] == "pass" and checks["invalid-params"]["status"] == "pass"
+
+
+def test_a_conforming_agent_passes_the_envelope_probes(cli, respx_mock):
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), good_methods())
+    checks = checks_of(run_check(cli))
+    for name in ("no-method", "jsonrpc-version", "error-id"):
+        assert checks[name]["status"] == "pass", checks[name]
+    assert "4 error replies" in checks["error-id"]["detail"]
+
+
+REST03 = f"{AGENT}/rest"
+NOT_FOUND_03 = {
+    "error": {
+        "code": 404,
+        "status": "NOT_FOUND",
+        "message": "Task not found",
+        "details": [
+            {
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": "TASK_NOT_FOUND",
+                "domain": "a2a-protocol.org",
+            }
+        ],
+    }
+}
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+@pytest.mark.parametrize(
+    ("post", "status"), [((200, {"Content-Type": "text/event-stream"}, b""), "warn"), ((404, {}, NOT_FOUND_03), "pass")]
+)
+def test_a_03_rest_subscribe_by_post_to_an_unknown_task_is_probed(cli, respx_mock, post, status):
+    """0.3 §7.9 and §3.5.3 give POST …:subscribe, the proto GET: both are probed; an empty stream
+    for an unknown task (the demo's, before) is a finding."""
+    card = v1_card(
+        supportedInterfaces=[{"url": REST03, "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"}],
+        capabilities={"streaming": True},
+    )
+    respx_mock.get(CARD_URL).respond(json=card, headers={"Cache-Control": "max-age=60"})
+    respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(404)
+    code, headers, body = post
+    respx_mock.post(url__regex=r".*/v1/tasks/[^/]+:subscribe$").respond(
+        code, headers=headers, **({"json": body} if isinstance(body, dict) else {"content": body})
+    )
+    respx_mock.route(url__startswith=REST03).respond(404, json=NOT_FOUND_03)
+    checks = all_checks(run_check(cli, "--read-only"))
+    assert checks["rest-0.3.subscribe-unknown"]["status"] == "pass"
+    post_check = checks["rest-0.3.subscribe-unknown-post"]
+    assert post_check["status"] == status, post_check
+    assert post_check["spec"].startswith("A2A 0.3 §7.9, §3.5.3 (")
+    if status == "warn":  # 0.3 names the error without a MUST: a SHOULD
+        assert post_check["level"] == "SHOULD" and "closed without a single event" in post_check["detail"]
+
+
+def test_a_version_99_answered_as_if_served_is_a_must_broken(cli, respx_mock):
+    """1.0 §3.6.2: MUST refuse a version the interface does not serve: a failure (it was a
+    warning over gRPC, whose services are versioned by package)."""
+    methods = good_methods()
+    methods["GetTask"] = lambda b, r: err(-32001, "Task not found")  # the header is never read
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    check = checks_of(run_check(cli, "--read-only"))["version-unsupported"]
+    assert check["status"] == "fail" and check["level"] == "MUST" and check["spec"].startswith("A2A 1.0 §3.6.2 (MUST)")
+
+
+V0_CARD = {
+    "protocolVersion": "0.3.0",
+    "name": "Old agent",
+    "description": "0.3 only",
+    "url": RPC,
+    "preferredTransport": "JSONRPC",
+    "version": "1",
+    "capabilities": {},
+    "defaultInputModes": ["text/plain"],
+    "defaultOutputModes": ["text/plain"],
+    "skills": [{"id": "echo", "name": "Echo", "description": "Repeats input", "tags": ["demo"]}],
+}
+
+
+def test_caching_rules_of_1_0_are_not_applied_to_a_card_that_declares_only_0_3(cli, respx_mock):
+    """1.0 §8.6.1's SHOULDs (Cache-Control, ETag) on a 0.3-only card were false alarms."""
+    respx_mock.get(CARD_URL).respond(json=V0_CARD)  # no caching header at all
+    respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(json=V0_CARD)
+    respx_mock.post(RPC).mock(side_effect=lambda r: echo_id(lambda b: err(-32001))(r))
+    checks = all_checks(run_check(cli, "--read-only"))
+    for name in ("card.cache-control", "card.etag", "card.last-modified"):
+        assert checks[name]["status"] == "skip" and "A2A 0.3 has no caching rule" in checks[name]["detail"], checks[
+            name
+        ]
+
+
+def test_a_card_without_skill_examples_is_valid_without_a_warning(cli, respx_mock):
+    serve(
+        respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), good_methods()
+    )  # its skill has no examples
+    check = checks_of(run_check(cli))["card.valid.1.0"]
+    assert check["status"] == "pass" and "0 warnings" in check["detail"], check
+
+
+def test_an_agent_that_declares_0_2_is_held_to_agent_json_not_agent_card_json(cli, respx_mock):
+    old = {**V0_CARD, "protocolVersion": "0.2.6"}
+    respx_mock.get(CARD_URL).respond(404)
+    respx_mock.get(f"{AGENT}/.well-known/agent.json").respond(json=old)
+    respx_mock.post(RPC).mock(side_effect=lambda r: echo_id(lambda b: err(-32001))(r))
+    checks = all_checks(run_check(cli, "--read-only"))
+    new, legacy = checks["card.path.agent-card.json"], checks["card.path.agent.json"]
+    assert (
+        new["status"] == "skip" and "the card declares 0.2.6, whose path is /.well-known/agent.json" in new["detail"]
+    ), new
+    assert legacy["status"] == "pass", legacy
+    assert not [c for c in checks.values() if c["status"] == "fail" and c["id"].startswith("card.path")]
+
+
+def test_an_extended_card_refused_with_an_internal_error_is_a_finding(cli, respx_mock):
+    """a2a-sdk 1.3's 0.3 side refuses the extended card without credentials with -32603, not an auth
+    error: graded SKIP before, a warning now (the refusal's form)."""
+    methods = good_methods()
+    methods["GetExtendedAgentCard"] = lambda b, r: err(-32603, "Internal error")
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={"extendedAgentCard": True}), methods)
+    check = checks_of(run_check(cli))["extended-card"]
+    assert check["status"] == "warn" and check["level"] == "SHOULD", check
+    assert "-32603" in check["detail"] and "instead of an auth refusal" in check["detail"]
+    assert check["spec"].startswith("A2A 1.0 §3.1.11 (SHOULD)")
+    assert_graded_by_level(checks_of(run_check(cli)).values())
+
+
+def test_the_text_report_ends_with_a_recap_of_every_failure_and_warning_with_its_id(cli, respx_mock):
+    methods = good_methods()
+    methods["GetTask"] = lambda b, r: err(-32603)  # task-not-found and version-unsupported fail
+    send = methods["SendMessage"]
+    methods["SendMessage"] = lambda b, r: err(-32600) if not isinstance(b["params"].get("message"), dict) else send(b, r)
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), methods)
+    result = cli("check", AGENT, "-o", "text")
+    lines = result.stdout.rstrip().splitlines()
+    recap = lines[lines.index(next(x for x in lines if x.endswith(("warnings:", "warning:")))) :]
+    assert recap[0] == "3 failures and 2 warnings:" and lines[-1].startswith("FAILED: "), recap
+    assert "  FAIL  jsonrpc-1.0.task-not-found (MUST): GetTask of an unknown id: -32603" in recap[1]
+    assert any(x.startswith("  WARN  jsonrpc-1.0.invalid-params (SHOULD): malformed params: -32600") for x in recap)
+    assert any(x.startswith("  WARN  card.etag (SHOULD): ") for x in recap)
+    # --only-problems: the failures and warnings alone, the verdict's counts unchanged
+    only = cli("check", AGENT, "-o", "text", "--only-problems")
+    assert "  PASS  " not in only.stdout and "  skip  " not in only.stdout
+    assert only.stdout.strip().splitlines() == recap  # the recap and the verdict alone
+    doc = json.loads(cli("check", AGENT, "-o", "json", "--only-problems").stdout)
+    assert {c["status"] for c in doc["checks"]} == {"fail", "warn"} and doc["summary"]["pass"] > 0
+
+
+def test_a_passing_report_has_no_recap(cli, respx_mock):
+    serve(respx_mock, v1_card(supportedInterfaces=V1_ONLY, capabilities={}), good_methods())
+    respx_mock.get(CARD_URL).respond(json=v1_card(supportedInterfaces=V1_ONLY, capabilities={}), headers={"Cache-Control": "max-age=60", "ETag": '"1"'})
+    result = cli("check", AGENT, "-o", "text")
+    assert result.exit_code == 0, result.stdout
+    assert "failure" not in result.stdout and result.stdout.rstrip().splitlines()[-1].startswith("passed: ")
+
+
+def test_progress_goes_to_stderr_at_a_terminal_only(tmp_path):
+    """One line per binding x version while probing, on stderr when it is a terminal; a pipe or
+    a log gets the report alone. Against a stand-in on 127.0.0.1 (tests/hostile_server.py)."""
+    import os
+    import subprocess
+    import sys
+
+    from hostile_server import hostile
+    from pty_terminal import Terminal
+
+    def refuse(handler, seen):
+        rid = json.loads(seen.body or b"{}").get("id")
+        handler._send(200, {"Content-Type": "application/json"}, json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32001, "message": "Task not found"}}).encode())
+
+    env = {**os.environ, "A2ACLI_GLOBAL_CONFIG": os.devnull, "A2ACLI_LOCAL_CONFIG": os.devnull}
+    with hostile() as agent:
+        agent.card(v1_card(url=f"{agent.url}/rpc", capabilities={}))
+        agent.rpc(refuse)
+        argv = [sys.executable, "-m", "a2acli", "check", agent.url, "-o", "text", "--read-only"]
+        at = Terminal(argv, {**env, "TERM": "xterm"})  # stdout and stderr on a terminal
+        assert at.finish(60) in (0, 1)
+        text = at.text()
+        assert f"probing JSONRPC 1.0 {agent.url}/rpc (1 of 2)" in text and f"probing JSONRPC 0.3 {agent.url}/rpc (2 of 2)" in text, text
+        piped = subprocess.run(argv, capture_output=True, env=env, timeout=60)
+        assert "probing" not in piped.stderr.decode() and "checking the Agent Card" not in piped.stderr.decode()
+        assert "probing" not in piped.stdout.decode()  # never on stdout
+        assert piped.stdout.decode().rstrip().splitlines()[-1].startswith(("passed: ", "FAILED: "))
+
+
+def test_a_grpc_agent_that_serves_a2a_version_99_fails_version_unsupported(cli):
+    """Issue 45: a gRPC stand-in (its services versioned by package) that never reads the
+    a2a-version metadata: every call is TaskNotFoundError, version 99 too. 1.0 §3.6.2 says MUST:
+    a failure, no longer a warning."""
+    grpc = pytest.importorskip("grpc")
+    from google.protobuf import any_pb2
+    from google.rpc import error_details_pb2, status_pb2
+    from hostile_server import hostile
+
+    seen: list[str] = []  # the a2a-version of each call
+
+    def not_found(request, context):
+        seen.append(dict(context.invocation_metadata() or ()).get("a2a-version", ""))
+        detail = any_pb2.Any()
+        detail.Pack(error_details_pb2.ErrorInfo(reason="TASK_NOT_FOUND", domain="a2a-protocol.org"))
+        status = status_pb2.Status(code=grpc.StatusCode.NOT_FOUND.value[0], message="task not found", details=[detail])
+        context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
+        context.abort(grpc.StatusCode.NOT_FOUND, "task not found")
+
+    def streamed(request, context):
+        not_found(request, context)
+        yield b""
+
+    class AnyMethod(grpc.GenericRpcHandler):
+        def service(self, details):
+            if "Subscribe" in details.method or "Stream" in details.method:
+                return grpc.unary_stream_rpc_method_handler(streamed)
+            return grpc.unary_unary_rpc_method_handler(not_found)
+
+    from concurrent import futures
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server.add_generic_rpc_handlers((AnyMethod(),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with hostile() as agent:
+            card = v1_card(supportedInterfaces=[{"url": f"grpc://127.0.0.1:{port}", "protocolBinding": "GRPC", "protocolVersion": "1.0"}], capabilities={})
+            agent.card(card)
+            result = cli("check", agent.url, "-o", "json", "--read-only")
+    finally:
+        server.stop(0)
+    checks = all_checks(result)
+    assert checks["grpc-1.0.task-not-found"]["status"] == "pass", checks["grpc-1.0.task-not-found"]
+    check = checks["grpc-1.0.version-unsupported"]
+    assert check["status"] == "fail" and check["level"] == "MUST" and "-32001" in check["detail"], check
+    assert "99.0" in seen  # the probe did send it, as metadata

@@ -181,11 +181,15 @@ def test_mock_unmatched_jsonrpc_requests_get_jsonrpc_errors_naming_the_closest_r
     assert err["a2aCode"] == -32602
     assert "jsonrpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
     assert MOCK_HINT in err["hint"]  # not the agent's "rejected the params" hint: the recordings'
-    done = a2a("tasks", "cancel", "t-1", "-u", url, "-o", "json")
+    known = recording.outputs["jsonrpc"]["send"]["task"]["id"]  # a recorded task: its cancel was never recorded
+    done = a2a("tasks", "cancel", known, "-u", url, "-o", "json")
     assert done.returncode == 1
     err = json.loads(done.stdout)["error"]
     assert err["a2aCode"] == -32601 and "no recorded CancelTask under 1.0 over JSON-RPC" in err["message"] and "jsonrpc/002-SendMessage" in err["message"]
     assert MOCK_HINT in err["hint"]  # not "pass --a2a-version 0.3"
+    # a task the recording never saw: TaskNotFoundError, as an agent says, recorded method or not (issue 45)
+    unknown = json.loads(a2a("tasks", "cancel", "t-1", "-u", url, "-o", "json").stdout)["error"]
+    assert unknown["a2aCode"] == -32001, unknown
 
 
 def test_mock_unmatched_rest_requests_get_a_status_naming_the_closest_recording(a2a, recording, mock_of):
@@ -194,7 +198,8 @@ def test_mock_unmatched_rest_requests_get_a_status_naming_the_closest_recording(
     assert done.returncode == 1
     assert "InvalidParamsError" in done.stderr and "rest/002-SendMessage" in done.stderr and "params.message.parts[0].data.projectUserId" in done.stderr
     assert MOCK_HINT in done.stderr
-    answer = httpx.post(url + "/tasks/t-1:cancel", json={}, headers={"A2A-Version": "1.0"})
+    known = recording.outputs["rest"]["send"]["task"]["id"]
+    answer = httpx.post(url + f"/tasks/{known}:cancel", json={}, headers={"A2A-Version": "1.0"})
     assert answer.status_code == 404
     status = answer.json()["error"]
     assert status["status"] == "NOT_FOUND" and "no recorded CancelTask under 1.0 over HTTP+JSON" in status["message"]
@@ -210,7 +215,7 @@ def test_mock_unmatched_grpc_requests_get_unimplemented_naming_the_closest_recor
     assert err["a2aCode"] == "UNIMPLEMENTED"
     assert "grpc/002-SendMessage" in err["message"] and "params.message.parts[0].data.projectUserId" in err["message"] and '"zz"' in err["message"]
     assert err["data"][0]["metadata"] == {"closest": "grpc/002-SendMessage", "field": "params.message.parts[0].data.projectUserId"}
-    done = a2a("tasks", "cancel", "t-1", "-u", url, "--transport", "grpc")
+    done = a2a("tasks", "cancel", recording.outputs["grpc"]["send"]["task"]["id"], "-u", url, "--transport", "grpc")
     assert done.returncode == 1
     assert "UNIMPLEMENTED" in done.stderr and "no recorded CancelTask under 1.0 over gRPC" in done.stderr and "grpc/002-SendMessage" in done.stderr
     assert MOCK_HINT in done.stderr

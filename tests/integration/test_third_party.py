@@ -322,8 +322,24 @@ def test_sdk03_check_judges_version_unsupported_by_the_version_it_speaks(a2a, sd
     probe = checks["jsonrpc-0.3.version-unsupported"]
     assert probe["status"] == "pass" and probe["detail"].startswith("-32001 TaskNotFoundError: a clean refusal"), probe
     assert checks["jsonrpc-0.3.reachable"]["status"] == "pass"
-    # its one failure is a rule of issue 37 (an empty message is answered -32603)
-    assert [c["id"] for c in checks.values() if c["status"] == "fail"] == ["jsonrpc-0.3.message-empty-parts"]
+    # its failures: a rule of issue 37 (an empty message is answered -32603), and issue 45's delete
+    # answered without its `result` member (JSON-RPC 2.0 §5)
+    assert [c["id"] for c in checks.values() if c["status"] == "fail"] == ["jsonrpc-0.3.message-empty-parts", "jsonrpc-0.3.push-delete-result"]
+
+
+@pytest.mark.spec("A2ACLI_CONFORM_001")
+def test_sdk02_check_finds_the_envelope_deviations_the_tck_finds(a2a, sdk02):
+    """Issue 45: a2a-sdk 0.2.16 runs a request without `method` and answers errors without the
+    request's id (JSON-RPC 2.0 §4, §5); its 0.2.6 card at agent.json is no failure of the new path."""
+    proc = a2a("check", sdk02, "-o", "json")
+    checks = {c["id"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["jsonrpc-0.3.no-method"]["status"] == "fail" and "expected -32600 (the request was run as a call, not refused)" in checks["jsonrpc-0.3.no-method"]["detail"]
+    ids = checks["jsonrpc-0.3.error-id"]
+    assert ids["status"] == "fail" and "method-not-found: id missing" in ids["detail"] and "jsonrpc-version: id missing" in ids["detail"], ids
+    assert checks["jsonrpc-0.3.push-delete-result"]["status"] == "fail"
+    assert checks["card.path.agent-card.json"]["status"] == "skip" and checks["card.path.agent.json"]["status"] == "pass"
+    assert checks["card.cache-control"]["status"] == "skip"  # a 0.2.6 card: 1.0 §8.6.1 is not its rule
+    assert proc.returncode == 1
 
 
 # -- issue 24: python-a2a answers every call with a non-JSON-RPC HTTP 500 ---------------------------
@@ -551,13 +567,15 @@ def test_sdk03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, sdk03):
     assert checks["jsonrpc-0.3.message-empty-parts"]["spec"] == "A2A 0.3 §10.2 (MUST); TCK CORE-ERR-002"
     # operation semantics and streaming: a finished task is refused in other words than UnsupportedOperation (0.3 states no MUST: warnings)
     assert _is(checks["jsonrpc-0.3.continue-terminal"], "warn", "-32602")
-    assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "warn", "-32602")
-    # push configs: a deleted config read back is an internal error
+    # 0.3 has no rule on subscribing to a finished task (issue 45): information, citing 1.0's
+    assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "pass", "-32602") and "0.3 has no such rule" in checks["jsonrpc-0.3.subscribe-terminal"]["spec"]
+    # push configs: a deleted config read back is an internal error; the delete answers without `result` (JSON-RPC 2.0 §5)
     assert _is(checks["jsonrpc-0.3.push-get-deleted"], "warn", "-32603")
-    # card caching (A2A 1.0 §8.6.1, SHOULD)
-    assert _is(checks["card.cache-control"], "warn", "no Cache-Control") and _is(checks["card.etag"], "warn")
+    assert _is(checks["jsonrpc-0.3.push-delete-result"], "fail", "no `result` member"), checks["jsonrpc-0.3.push-delete-result"]
+    # card caching: A2A 1.0 §8.6.1's SHOULDs are not applied to a card that declares only 0.3 (issue 45)
+    assert _is(checks["card.cache-control"], "skip", "no Cache-Control") and _is(checks["card.etag"], "skip")
     # what it keeps passes: the data model, the unknown task everywhere (the SSE error envelope too), a finished task not cancelable
-    for name in ("data-model", "message-no-role", "send-unknown-task", "cancel-unknown", "cancel-terminal", "stream-order", "push-delete-result", "push-get-by-task"):
+    for name in ("data-model", "message-no-role", "send-unknown-task", "cancel-unknown", "cancel-terminal", "stream-order", "push-get-by-task"):
         assert checks[f"jsonrpc-0.3.{name}"]["status"] == "pass", checks[f"jsonrpc-0.3.{name}"]
     assert "as an error event in the SSE stream" in checks["jsonrpc-0.3.subscribe-unknown"]["detail"]
     assert proc.returncode == 1
@@ -568,9 +586,9 @@ def test_js03_check_finds_what_it_breaks_and_passes_what_it_keeps(a2a, js03, js0
     proc, checks = _checked(a2a, js03)
     for name in ("message-no-role", "message-empty-parts"):  # accepted (A2A 0.3 §10.2: MUST validate)
         assert _is(checks[f"jsonrpc-0.3.{name}"], "fail", "answered with success"), checks[f"jsonrpc-0.3.{name}"]
-    assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "warn", "answered with success")  # streams a finished task
+    assert _is(checks["jsonrpc-0.3.subscribe-terminal"], "pass", "answered with success")  # streams a finished task (0.3: no rule, information)
     assert _is(checks["jsonrpc-0.3.continue-terminal"], "warn", "-32600")
-    assert _is(checks["card.cache-control"], "warn") and _is(checks["card.etag"], "pass", "ETag: ")
+    assert _is(checks["card.cache-control"], "skip") and _is(checks["card.etag"], "pass", "ETag: ")  # a 0.3 card: no caching rule
     for name in ("data-model", "send-unknown-task", "subscribe-unknown", "cancel-terminal", "stream-order", "get-task", "unclaimed-push"):
         assert checks[f"jsonrpc-0.3.{name}"]["status"] == "pass", checks[f"jsonrpc-0.3.{name}"]
     assert proc.returncode == 1
