@@ -1,0 +1,22 @@
+"""An error, explained from the call it ended: credentials refused (401/403: which were sent,
+which the card asks for), ids the agent rejected, a mock that has no such exchange. Every face
+says the error it gets from here (the CLI's boundary, `a2a mcp`'s tool errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.errors import A2acliError
+
+
+def explained(e: A2acliError, call: Any) -> A2acliError:
+    """`e` with the hint the call it ended gives it (`call`: the pipeline's Call, or None)."""
+    if getattr(e, "http_status", None) in (401, 403):
+        from a2acli.pipeline.policies import explain_auth
+
+        e = explain_auth(e, call)
+    if call is not None:
+        from a2acli.pipeline.policies import explain_mock_miss, explain_rejected_ids
+
+        e = explain_mock_miss(explain_rejected_ids(e, call))
+    return e
