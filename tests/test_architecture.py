@@ -28,12 +28,7 @@ def top(name: str) -> str:
 
 
 def test_nothing_imports_click():
-    offenders = [
-        str(p.relative_to(ROOT))
-        for d in ("a2acli", "tests", "benchmarks")
-        for p in (ROOT / d).rglob("*.py")
-        if "click" in {top(n) for n in imports(p)}
-    ]
+    offenders = [str(p.relative_to(ROOT)) for d in ("a2acli", "tests", "benchmarks") for p in (ROOT / d).rglob("*.py") if "click" in {top(n) for n in imports(p)}]
     assert offenders == []
 
 
@@ -61,9 +56,7 @@ def test_importing_the_cli_loads_no_network_or_validation_stack():
 
 def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
     card = tmp_path / "card.json"
-    card.write_text(
-        '{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://x/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}'
-    )
+    card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://x/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}')
     code = (
         "import sys\n"
         f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', {card.as_uri()!r}]\n"
@@ -102,21 +95,7 @@ LAYERS: dict[str, set[str]] = {
     # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
     "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras"},
     # the application (issue 44): what a command does, headless, for any face (the CLI, a2a mcp, a test)
-    "flows": {
-        "errors",
-        "events",
-        "wire",
-        "net",
-        "transport",
-        "pipeline",
-        "render",
-        "redact",
-        "settings",
-        "recording",
-        "check",
-        "auth",
-        "extras",
-    },
+    "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras"},
     # `a2a mcp` (the `mcp` extra): the flows as MCP tools; nothing of the CLI
     "mcp": {"errors", "flows"},
 }
@@ -138,18 +117,14 @@ def test_the_session_parts_import_only_what_their_question_needs():
     for part, allowed in PIPELINE_PARTS.items():
         path = PKG / "pipeline" / f"{part}.py"
         mods = {n.split(".")[2] for n in imports(path) if n.startswith("a2acli.pipeline.")}
-        assert mods <= allowed, (
-            f"pipeline/{part}.py imports pipeline {sorted(mods - allowed)}: it may import only {sorted(allowed)}"
-        )
+        assert mods <= allowed, f"pipeline/{part}.py imports pipeline {sorted(mods - allowed)}: it may import only {sorted(allowed)}"
         if part != "session":
             assert not {n for n in imports(path) if n.startswith(("a2acli.render", "a2acli.commands"))}, part
 
 
 def _ours(path: Path) -> set[str]:
     """The a2acli packages/modules a file imports (relative imports stay inside its package)."""
-    return {n.split(".")[1] for n in imports(path) if n.startswith("a2acli.") and n.count(".") >= 1} | {
-        "__init__" for n in imports(path) if n == "a2acli"
-    }
+    return {n.split(".")[1] for n in imports(path) if n.startswith("a2acli.") and n.count(".") >= 1} | {"__init__" for n in imports(path) if n == "a2acli"}
 
 
 def test_each_layer_imports_only_the_layers_below_it():
@@ -158,18 +133,14 @@ def test_each_layer_imports_only_the_layers_below_it():
         assert files, layer
         for p in files:
             extra = _ours(p) - allowed - {layer, "__init__"}
-            assert not extra, (
-                f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
-            )
+            assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
 
 
 def test_the_pipeline_is_headless():
     """Issue 34: nothing in pipeline/ imports render/, at the top of a module or inside a function;
     what the pipeline tells the user goes out as a2acli.events to the sink its Call was given."""
     offenders = {
-        str(p.relative_to(ROOT)): sorted(
-            n for n in imports(p) if n == "a2acli.render" or n.startswith("a2acli.render.")
-        )
+        str(p.relative_to(ROOT)): sorted(n for n in imports(p) if n == "a2acli.render" or n.startswith("a2acli.render."))
         for p in (PKG / "pipeline").rglob("*.py")
     }
     assert {p: names for p, names in offenders.items() if names} == {}
@@ -285,24 +256,15 @@ def test_a_binding_is_one_module_the_pipeline_does_not_name():
         if b.module:
             assert (PKG / "wire" / "bindings" / f"{b.module}.py").exists()
     for p in [*(PKG / "pipeline").rglob("*.py"), *(PKG / "render").rglob("*.py"), *(PKG / "commands").rglob("*.py")]:
-        named = [
-            n
-            for n in imports(p)
-            if n.startswith("a2acli.wire.bindings.") and n.rsplit(".", 1)[1] in {b.module for b in BINDINGS}
-        ]
+        named = [n for n in imports(p) if n.startswith("a2acli.wire.bindings.") and n.rsplit(".", 1)[1] in {b.module for b in BINDINGS}]
         assert not named, f"{p.relative_to(ROOT)} imports {named}"
 
 
 def test_grpc_is_loaded_only_when_a_grpc_interface_is_used(tmp_path):
     """Offline gRPC requests and every other command load no grpc or protobuf module."""
     card = tmp_path / "card.json"
-    card.write_text(
-        '{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "127.0.0.1:1", "protocolBinding": "GRPC", "protocolVersion": "1.0"}]}'
-    )
-    for argv in (
-        ["card", "fetch", "-o", "json", "-u", card.as_uri()],
-        ["send", "hi", "--offline", "-u", card.as_uri()],
-    ):
+    card.write_text('{"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "127.0.0.1:1", "protocolBinding": "GRPC", "protocolVersion": "1.0"}]}')
+    for argv in (["card", "fetch", "-o", "json", "-u", card.as_uri()], ["send", "hi", "--offline", "-u", card.as_uri()]):
         code = (
             "import sys\n"
             f"sys.argv = ['a2a', *{argv!r}]\n"
@@ -332,14 +294,7 @@ def test_without_the_grpc_extra_a_grpc_call_names_the_install_command():
 def _module_graph() -> dict[str, set[str]]:
     """a2acli module -> the a2acli modules it imports, at the top or inside a function (a lazy
     import is still a dependency: it only moves the cost)."""
-    mods = {
-        ".".join(
-            p.relative_to(ROOT).with_suffix("").parts[:-1]
-            if p.name == "__init__.py"
-            else p.relative_to(ROOT).with_suffix("").parts
-        ): p
-        for p in PKG.rglob("*.py")
-    }
+    mods = {".".join(p.relative_to(ROOT).with_suffix("").parts[:-1] if p.name == "__init__.py" else p.relative_to(ROOT).with_suffix("").parts): p for p in PKG.rglob("*.py")}
 
     def known(name: str) -> str:
         while name and name not in mods:
@@ -359,9 +314,7 @@ def _module_graph() -> dict[str, set[str]]:
                     parts = package.split(".")
                     base = ".".join(parts[: len(parts) - node.level + 1]) + (f".{base}" if base else "")
                 if base.startswith("a2acli"):
-                    found |= {
-                        known(f"{base}.{a.name}") if f"{base}.{a.name}" in mods else known(base) for a in node.names
-                    }
+                    found |= {known(f"{base}.{a.name}") if f"{base}.{a.name}" in mods else known(base) for a in node.names}
         graph[mod] = found - {mod, ""}
     return graph
 
@@ -456,12 +409,7 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    card = {
-        "name": "x",
-        "description": "d",
-        "version": "1",
-        "supportedInterfaces": [{"url": "http://127.0.0.1:1/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-    }
+    card = {"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://127.0.0.1:1/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}
 
     class Card(BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -500,13 +448,12 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     assert not [m for m in loaded if m.split(".")[0] in NOT_ON_THE_CARD_PATH or m in NOT_ON_THE_CARD_PATH]
     assert set(ON_THE_CARD_PATH) <= loaded
     ours = {m for m in loaded if m.split(".")[0] == "a2acli"}
-    assert ours - CARD_FETCH_MODULES == set(), (
-        "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
-    )
+    assert ours - CARD_FETCH_MODULES == set(), "joined the start-up path of `a2a card fetch`: load them lazily, or add them to CARD_FETCH_MODULES"
     assert CARD_FETCH_MODULES - ours == set(), "left the start-up path: take them out of CARD_FETCH_MODULES"
     # no CA bundle is read for a plain http:// agent: that waits for the first https:// call (httpx's
     # transport imports certifi's module whatever the scheme; the bundle is not loaded)
     assert "CAS 0" in proc.stderr
+
 
 
 # Regular expressions compiled when their module loads, on the path of `a2a card fetch -o json`
@@ -542,10 +489,7 @@ def test_card_fetch_compiles_no_pattern_it_does_not_use(tmp_path):
     assert '"name": "x"' in proc.stdout, proc.stderr
     compiled = {f"a2acli/{m}" for m in ast.literal_eval(proc.stderr.split("COMPILED ", 1)[1].strip())}
     assert compiled >= {"a2acli/settings/values.py"}, compiled  # the spy sees a pattern compiled at import
-    assert compiled - COMPILED_AT_IMPORT == set(), (
-        "compiled at import: compile it on first use, or add it to COMPILED_AT_IMPORT"
-    )
-
+    assert compiled - COMPILED_AT_IMPORT == set(), "compiled at import: compile it on first use, or add it to COMPILED_AT_IMPORT"
 
 def _mode_tests(path: Path, root: Path = ROOT) -> list[str]:
     """`x.mode == "json"`, `mode in ("json", "text")`, `out.mode != "text"`...: a comparison of a
@@ -577,17 +521,13 @@ def test_nothing_outside_render_tests_the_output_mode():
     """Issue 22 item 2: the output mode is an object (render.output: one class per mode); outside
     render/ a command calls its operations (out.reply, out.document, out.item, out.remark…), it
     never compares a mode with a mode's name. Render's own modules may (they are the modes)."""
-    offenders = [
-        hit for p in sorted(PKG.rglob("*.py")) if p.relative_to(PKG).parts[0] != "render" for hit in _mode_tests(p)
-    ]
+    offenders = [hit for p in sorted(PKG.rglob("*.py")) if p.relative_to(PKG).parts[0] != "render" for hit in _mode_tests(p)]
     assert offenders == []
 
 
 def test_the_mode_test_finds_what_it_looks_for(tmp_path):
     probe = tmp_path / "probe.py"
-    probe.write_text(
-        'if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\nno = opts.output == "json"\n'
-    )
+    probe.write_text('if out.mode == "json":\n    pass\nok = mode in ("json", "text")\nfine = out.mode == "after"\nno = opts.output == "json"\n')
     assert _mode_tests(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:5"]  # not `"after"`: no mode's name
 
 
@@ -624,9 +564,7 @@ def _binding_tests(path: Path, root: Path = ROOT) -> list[str]:
     "jsonrpc" a JSON-RPC envelope's key."""
     from a2acli.wire.bindings import BINDINGS
 
-    cards = {b.card for b in BINDINGS} | {
-        b.card.lower() for b in BINDINGS if b.card.lower() not in {x.flag for x in BINDINGS}
-    }
+    cards = {b.card for b in BINDINGS} | {b.card.lower() for b in BINDINGS if b.card.lower() not in {x.flag for x in BINDINGS}}
     flags = {b.flag for b in BINDINGS}
 
     def names(node: ast.AST) -> set[str]:
@@ -639,15 +577,7 @@ def _binding_tests(path: Path, root: Path = ROOT) -> list[str]:
     def about_a_binding(node: ast.AST) -> bool:
         words = ("binding", "transport", "flag", "carrier")
         for n in ast.walk(node):
-            said = (
-                n.id
-                if isinstance(n, ast.Name)
-                else n.attr
-                if isinstance(n, ast.Attribute)
-                else n.value
-                if isinstance(n, ast.Constant)
-                else None
-            )
+            said = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else n.value if isinstance(n, ast.Constant) else None
             if isinstance(said, str) and any(w in said.lower() for w in words):
                 return True
         return False
@@ -667,12 +597,7 @@ def test_nothing_outside_wire_bindings_compares_a_binding_s_name():
     callers ask of it: carrier, SSE, error form, body form, routes). Outside wire/bindings/ code
     asks an attribute (`binding.carrier_grpc`, `info.envelope`) or compares identity
     (`info is JSONRPC`); it never compares a binding with one of its names."""
-    offenders = [
-        hit
-        for p in sorted(PKG.rglob("*.py"))
-        if p.relative_to(PKG).parts[:2] != ("wire", "bindings")
-        for hit in _binding_tests(p)
-    ]
+    offenders = [hit for p in sorted(PKG.rglob("*.py")) if p.relative_to(PKG).parts[:2] != ("wire", "bindings") for hit in _binding_tests(p)]
     assert offenders == []
 
 
@@ -711,13 +636,7 @@ def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
         # one body form each: a JSON-RPC envelope, or ProtoJSON messages (routed or not)
         assert b.envelope != b.proto_json
         # the error form follows from the carrier and the body form
-        assert b.errors is (
-            ErrorForm.GRPC_STATUS
-            if b.carrier is Carrier.GRPC
-            else ErrorForm.JSONRPC
-            if b.envelope
-            else ErrorForm.AIP193
-        )
+        assert b.errors is (ErrorForm.GRPC_STATUS if b.carrier is Carrier.GRPC else ErrorForm.JSONRPC if b.envelope else ErrorForm.AIP193)
         assert b.sse is (b.carrier is Carrier.HTTP)
         # the mock writes recorded answers in the forms of the bindings HTTP carries (recording/forms.py);
         # the others it serves as recorded
