@@ -48,6 +48,15 @@ def test_only_commands_and_main_import_typer():
         assert "typer" not in {top(n) for n in imports(p)}, rel
 
 
+def test_only_the_mcp_face_imports_the_mcp_sdk():
+    """The `mcp` extra stays off every other command's path: only a2acli/mcp/ imports the SDK,
+    and `a2a mcp` imports a2acli/mcp/ when it runs (commands/mcp_server.py, inside the command)."""
+    for p in PKG.rglob("*.py"):
+        rel = p.relative_to(PKG)
+        if rel.parts[0] != "mcp":
+            assert "mcp" not in {top(n) for n in imports(p)}, rel
+
+
 def test_importing_the_cli_loads_no_network_or_validation_stack():
     code = "import sys, a2acli.main; print(sorted(m for m in ('httpx', 'httpx_sse', 'pydantic', 'a2a', 'uvicorn') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()

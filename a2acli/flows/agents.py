@@ -57,3 +57,10 @@ def options(
             raise UsageError(f"timeout {timeout:g} is not a positive number of seconds", hint="e.g. timeout 30")
         given["timeout"] = f"{timeout:g}s"
     return build_options(given, warn=None if warn is None else lambda _mode, text: warn(text))
+
+
+def bindings() -> tuple[str, ...]:
+    """The bindings a face offers to choose, as --transport spells them (the binding table's rows)."""
+    from a2acli.wire.bindings import BINDINGS
+
+    return tuple(b.flag for b in BINDINGS)

@@ -20,6 +20,21 @@ if TYPE_CHECKING:
     from a2acli.pipeline.session import Call, Reply
 
 
+def against(opts: CallOptions, work: Callable[[Call], Any]) -> tuple[Any, list[str]]:
+    """`work(call)` in one session over `opts` whose notes are kept, not shown: its value and the
+    warnings the call gave; an A2acliError it ends with is explained from the call (flows.errors)."""
+    from a2acli.events import Recording, Warn
+    from a2acli.flows.errors import explained
+
+    sink = Recording()
+    with opened(opts, sink) as call:
+        try:
+            value = work(call)
+        except A2acliError as e:
+            raise explained(e, call) from None
+    return value, [w.text for w in sink.of(Warn)]
+
+
 @contextmanager
 def opened(opts: CallOptions, sink: Sink) -> Iterator[Call]:
     """One session over these options, its events to `sink`; closed at the end."""

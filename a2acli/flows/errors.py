@@ -20,3 +20,22 @@ def explained(e: A2acliError, call: Any) -> A2acliError:
 
         e = explain_mock_miss(explain_rejected_ids(e, call))
     return e
+
+
+def document(e: A2acliError, *, code: str | None = None) -> dict[str, Any]:
+    """The error as a face reports it in JSON: a2a's code (X_A2A_…), the message and hint (secrets
+    redacted), the agent's A2A error code when it gave one, and the exit code the CLI would give."""
+    from a2acli.redact import active
+
+    redactor = active()
+    doc: dict[str, Any] = {
+        "code": code or e.code,
+        "message": redactor.text(e.message),
+        "hint": redactor.text(e.hint) if e.hint else None,
+        "exitCode": int(e.exit_code),
+    }
+    if e.wire_code is not None:
+        doc["a2aCode"] = e.wire_code
+    if e.request_id:
+        doc["requestId"] = e.request_id
+    return doc
