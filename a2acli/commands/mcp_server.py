@@ -88,6 +88,12 @@ def mcp_command(
     base = {name: given[name] for name in BASE if name in given}
     host, port = _address(http) if http is not None else (None, None)
     serve = _load_serve()
+    import gc
+
+    # a2a's entry point keeps the collector off for a run's short life (a2acli/__main__.py); a
+    # server lives long: what start-up built is frozen, and cycles are collected again from here
+    gc.freeze()
+    gc.enable()
     if host is not None and not is_loopback(host):
         typer.echo(
             f"warning: --http {http} is not loopback: anyone who can reach it can call agents with the credentials a2a's config holds",

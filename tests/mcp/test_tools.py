@@ -92,3 +92,22 @@ def test_a2a_mcp_http_takes_host_and_port(cli):
     assert _address("8000") == ("127.0.0.1", 8000)
     assert _address("0.0.0.0:9") == ("0.0.0.0", 9)
     assert _address("[::1]:9") == ("::1", 9)
+
+
+def test_a2a_mcp_collects_garbage_while_it_serves(cli, monkeypatch):
+    """The entry point keeps the collector off for a command's short life; a server turns it on."""
+    import gc
+
+    seen = {}
+
+    def serve(base, *, host=None, port=None):
+        seen.update(enabled=gc.isenabled(), base=base, port=port)
+
+    monkeypatch.setattr("a2acli.commands.mcp_server._load_serve", lambda: serve)
+    gc.disable()
+    try:
+        result = cli("mcp", "--profile", "p", "--http", "127.0.0.1:0")
+    finally:
+        gc.enable()
+    assert result.exit_code == 0, result.stderr
+    assert seen == {"enabled": True, "base": {"profile": "p"}, "port": 0}
