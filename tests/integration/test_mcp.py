@@ -237,6 +237,7 @@ def no_key_in(results: list[Any]) -> None:
         assert PROFILE_KEY not in dumped
 
 
+@pytest.mark.spec("A2ACLI_SKILL_001")
 def test_every_tool_over_stdio(a2a_bin, env, demo_agent):
     async def main() -> list[Any]:
         async with over_stdio(a2a_bin, env) as session:
@@ -245,6 +246,7 @@ def test_every_tool_over_stdio(a2a_bin, env, demo_agent):
     no_key_in(anyio.run(main))
 
 
+@pytest.mark.spec("A2ACLI_SKILL_001")
 def test_every_tool_over_streamable_http(http_server, demo_agent):
     url, log = http_server
 

@@ -16,6 +16,7 @@ from a2acli.mcp import tools
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 
 
+@pytest.mark.spec("A2ACLI_SKILL_001")
 def test_every_tool_has_schemas_annotations_and_no_credential_input():
     assert len(tools.TOOLS) == 15
     for tool in tools.TOOLS:
