@@ -17,8 +17,9 @@ PACKAGE = ROOT / "a2acli"
 FEATURE_EXTRAS = ("server", "grpc", "verify", "mcp")
 # Modules that come with a declared requirement's extra rather than as a requirement of their own:
 # the official SDK's server (starlette) and gRPC stubs (grpcio, protobuf, googleapis-common-protos);
-# the MCP SDK's event loop (anyio), which `a2a mcp` runs its flows' threads on.
-THROUGH = {"starlette": "a2a-sdk", "grpc": "a2a-sdk", "google": "a2a-sdk", "anyio": "mcp"}
+# the MCP SDK's event loop (anyio), which `a2a mcp` runs its flows' threads on, and its JSON Schema
+# validator (jsonschema), which checks a tool's arguments.
+THROUGH = {"starlette": "a2a-sdk", "grpc": "a2a-sdk", "google": "a2a-sdk", "anyio": "mcp", "jsonschema": "mcp"}
 
 
 def _pyproject() -> dict:

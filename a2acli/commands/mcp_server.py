@@ -23,6 +23,8 @@ def _load_serve() -> Any:
     from a2acli.errors import MissingExtraError
     from a2acli.extras import install_hint
 
+    import a2acli.transport  # noqa: F401  # first: httpx, which the SDK imports, without its own command-line tool (rich, pygments, click)
+
     try:
         from a2acli.mcp.server import serve
     except ImportError as exc:
@@ -103,3 +105,9 @@ def mcp_command(
         serve(base, host=host, port=port)
     except KeyboardInterrupt:
         pass
+
+
+mcp_command.shared_options = (  # type: ignore[attr-defined]  # named at the end of its help
+    BASE,
+    "Every tool call starts from the shared options",
+)

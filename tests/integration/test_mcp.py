@@ -228,6 +228,9 @@ async def every_tool(session: ClientSession, demo_url: str) -> list[Any]:
     error = missing.structuredContent["error"]
     assert (error["a2aCode"], error["code"]) == (-32001, "TaskNotFoundError") and error["hint"]
     assert "error:" in missing.content[0].text and "Traceback" not in missing.content[0].text
+    wrong = await call("tasks_get", {"agent": demo_url, "task_id": 7, "api_key": "x"})  # not as the schema says
+    assert wrong.isError and wrong.structuredContent["error"]["exitCode"] == 2
+    assert "task_id" in wrong.content[0].text or "api_key" in wrong.content[0].text
     return results
 
 
