@@ -20,10 +20,9 @@ BASE = ("url", "profile", "config", "a2a_version", "transport", "timeout")
 
 def _load_serve() -> Any:
     """Import the MCP server, or say which extra is missing (exit 1)."""
+    import a2acli.transport  # noqa: F401  # first: httpx, which the SDK imports, without its own command-line tool (rich, pygments, click)
     from a2acli.errors import MissingExtraError
     from a2acli.extras import install_hint
-
-    import a2acli.transport  # noqa: F401  # first: httpx, which the SDK imports, without its own command-line tool (rich, pygments, click)
 
     try:
         from a2acli.mcp.server import serve
