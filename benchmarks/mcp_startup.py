@@ -189,6 +189,9 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("A2ACLI_")}
     env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     env["A2ACLI_LOCAL_CONFIG"] = os.devnull
+    # bytecode for a2a's modules (PYTHONDONTWRITEBYTECODE, where set, would leave them compiled at
+    # every start; pip compiled the handler's at install)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parent.parent / "a2acli")], check=False, stdout=subprocess.DEVNULL)
     cases = {"a2a mcp": [*a2a_argv(), "mcp"]}
     if not args.no_handler:
         cases["handler mcp"] = handler_argv(args.handler_venv)
