@@ -112,3 +112,32 @@ def test_a2a_mcp_collects_garbage_while_it_serves(cli, monkeypatch):
         gc.enable()
     assert result.exit_code == 0, result.stderr
     assert seen == {"enabled": True, "base": {"profile": "p"}, "port": 0}
+
+
+def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mock):
+    import time
+
+    import httpx
+    from a2a_testkit import sse
+
+    respx_mock.get(CARD_URL).respond(json=v1_card(capabilities={"streaming": True}))
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}
+
+    def body():
+        yield sse({"task": task})
+        time.sleep(
+            1.0
+        )  # the agent goes quiet: the timeout ends the call at its next read (respx has no socket to shut)
+        yield sse({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}})
+
+    respx_mock.post(RPC).mock(
+        return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=body())
+    )
+    face, heard = tools.Face(), []
+    face.progress = lambda n, message: heard.append((n, message))
+    started = time.monotonic()
+    with pytest.raises(A2acliError) as raised:
+        tools.run("stream", {"agent": AGENT, "text": "hi", "timeout": 0.5}, face)
+    assert time.monotonic() - started < 2.5
+    assert int(raised.value.exit_code) == 5 and "0.5s" in raised.value.message
+    assert heard[0] == (1, "working")  # each event told as it came, before the time ran out
