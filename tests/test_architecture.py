@@ -48,6 +48,15 @@ def test_only_commands_and_main_import_typer():
         assert "typer" not in {top(n) for n in imports(p)}, rel
 
 
+def test_only_the_mcp_face_imports_the_mcp_sdk():
+    """The `mcp` extra stays off every other command's path: only a2acli/mcp/ imports the SDK,
+    and `a2a mcp` imports a2acli/mcp/ when it runs (commands/mcp_server.py, inside the command)."""
+    for p in PKG.rglob("*.py"):
+        rel = p.relative_to(PKG)
+        if rel.parts[0] != "mcp":
+            assert "mcp" not in {top(n) for n in imports(p)}, rel
+
+
 def test_importing_the_cli_loads_no_network_or_validation_stack():
     code = "import sys, a2acli.main; print(sorted(m for m in ('httpx', 'httpx_sse', 'pydantic', 'a2a', 'uvicorn') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
@@ -80,7 +89,8 @@ LAYERS: dict[str, set[str]] = {
     # what the pipeline tells the user (notes, warnings, retries…): typed events, below the pipeline and render
     "events": set(),
     # headless (issue 34): the pipeline says things as events to a sink; render presents them
-    "pipeline": {"errors", "events", "wire", "transport", "auth", "redact", "settings", "recording"},
+    # net: a config section's agent read as --url reads it (pipeline.options resolves the settings)
+    "pipeline": {"errors", "events", "wire", "net", "transport", "auth", "redact", "settings", "recording"},
     "render": {"errors", "events", "wire", "redact"},
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
@@ -95,6 +105,10 @@ LAYERS: dict[str, set[str]] = {
     "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras", "serving"},
     # the guards of a2a's own HTTP servers (mock, webhook listen): framing, caps, idle, threads; stdlib only
     "serving": set(),
+    # the application (issue 44): what a command does, headless, for any face (the CLI, a2a mcp, a test)
+    "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras"},
+    # `a2a mcp` (the `mcp` extra): the flows as MCP tools; nothing of the CLI
+    "mcp": {"errors", "flows"},
 }
 
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
@@ -52,3 +54,10 @@ def test_mock_latency_runs():
     rows = [line[:34].strip() for line in out.splitlines()]
     assert "floor (http.server, fixed bytes)" in rows and "a2a mock --speed 0" in rows, out
     assert "mock / floor, median:" in out and "target: median < 5 ms:" in out, out
+
+
+def test_mcp_startup_runs():
+    pytest.importorskip("mcp", reason="a2a mcp needs the mcp extra")
+    out = run("mcp_startup.py", "--no-handler", "--runs", "1", "--calls", "2")
+    assert "a2a mcp" in out and "spawn to initialize" in out, out
+    assert "overhead of a tool call over the A2A round trips it makes" in out, out

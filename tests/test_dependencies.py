@@ -14,10 +14,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "a2acli"
 # Extras that are features of a2acli (its own modules import them); bench and dev are tools.
-FEATURE_EXTRAS = ("server", "grpc", "verify")
+FEATURE_EXTRAS = ("server", "grpc", "verify", "mcp")
 # Modules that come with a declared requirement's extra rather than as a requirement of their own:
-# the official SDK's server (starlette) and gRPC stubs (grpcio, protobuf, googleapis-common-protos).
-THROUGH = {"starlette": "a2a-sdk", "grpc": "a2a-sdk", "google": "a2a-sdk"}
+# the official SDK's server (starlette) and gRPC stubs (grpcio, protobuf, googleapis-common-protos);
+# the MCP SDK's event loop (anyio), which `a2a mcp` runs its flows' threads on, and its JSON Schema
+# validator (jsonschema), which checks a tool's arguments.
+THROUGH = {"starlette": "a2a-sdk", "grpc": "a2a-sdk", "google": "a2a-sdk", "anyio": "mcp", "jsonschema": "mcp"}
 
 
 def _pyproject() -> dict:

@@ -4,7 +4,8 @@ validate it, probe the agent unless only the card was asked for, report, and ret
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from a2acli.errors import UsageError
 from a2acli.pipeline.options import CallOptions
@@ -40,6 +41,56 @@ def run_check(
     webhook: bool = False,
     only_problems: bool = False,
 ) -> int:
+    from a2acli.check import report
+
+    done = gather(words, opts, out.warn, read_only=read_only, webhook=webhook, progress=out.progress)
+    if junit_path:
+        from pathlib import Path
+
+        try:
+            Path(junit_path).write_text(report.junit(done.checks, strict=strict), encoding="utf-8")
+        except OSError as e:
+            raise UsageError(
+                f"cannot write --junit {junit_path}: {e.strerror or e}", hint="give a path in a directory that exists"
+            ) from None
+    out.document(
+        lambda: report.document(done.target, done.checks, done.cards, strict=strict, only_problems=only_problems),
+        lambda: report.render_text(
+            out,
+            done.target,
+            done.checks,
+            done.cards,
+            strict=strict,
+            show_info=done.card_only,
+            only_problems=only_problems,
+        ),
+    )
+    return done.failed or report.exit_code(done.checks, strict=strict)
+
+
+class Gathered(NamedTuple):
+    """What a check found: its target, the checks, the cards read, the exit code of a discovery
+    that failed (3: no card there), and whether the card alone was checked."""
+
+    target: str
+    checks: list[Any]
+    cards: list[Any]
+    failed: int | None
+    card_only: bool
+
+
+def gather(
+    words: list[str],
+    opts: CallOptions,
+    warn: Callable[[str], None],
+    *,
+    read_only: bool,
+    webhook: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> Gathered:
+    """`a2a check [card] [URL]`'s checks, run: the card validated, and (a live check) every
+    interface probed; `warn` says where the credentials go, `progress` (a face at a terminal) what
+    is being probed."""
     from a2acli.check import report
     from a2acli.check.card import validate_card
 
@@ -83,31 +134,17 @@ def run_check(
         from a2acli.check.probe_card import card_checks
 
         opts = opts._replace(url=target)
-        out.progress(f"checking the Agent Card of {target}")
+        if progress is not None:
+            progress(f"checking the Agent Card of {target}")
         checks, core, reports, failed = card_checks(opts)
         cards = reports
         if core is not None:  # else the failed discovery is the report's one finding
-            say_credential_destinations(opts, core, out)
-            checks += probe(opts, core, read_only=read_only, webhook=webhook, progress=out.progress)
-    if junit_path:
-        from pathlib import Path
-
-        try:
-            Path(junit_path).write_text(report.junit(checks, strict=strict), encoding="utf-8")
-        except OSError as e:
-            raise UsageError(
-                f"cannot write --junit {junit_path}: {e.strerror or e}", hint="give a path in a directory that exists"
-            ) from None
-    out.document(
-        lambda: report.document(target, checks, cards, strict=strict, only_problems=only_problems),
-        lambda: report.render_text(
-            out, target, checks, cards, strict=strict, show_info=card_only, only_problems=only_problems
-        ),
-    )
-    return failed or report.exit_code(checks, strict=strict)
+            say_credential_destinations(opts, core, warn)
+            checks += probe(opts, core, read_only=read_only, webhook=webhook, progress=progress)
+    return Gathered(target, checks, cards, failed, card_only)
 
 
-def say_credential_destinations(opts: CallOptions, core_card: dict[str, Any], out: Any) -> None:
+def say_credential_destinations(opts: CallOptions, core_card: dict[str, Any], warn: Callable[[str], None]) -> None:
     """The probe sends the credentials to every interface it checks: one on another host than the
     agent's is said on stderr once, as every other command says it (`credentials go to HOST`).
     Where they must not go (--strict-origin, https to plain http) the probe's calls are refused
@@ -126,7 +163,7 @@ def say_credential_destinations(opts: CallOptions, core_card: dict[str, Any], ou
             continue
         if note and note not in said:
             said.add(note)
-            out.warn(note)
+            warn(note)
 
 
 def invalid_card_error(doc: Any, url: str | None) -> Any:

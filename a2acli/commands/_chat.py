@@ -36,7 +36,7 @@ def run_chat(
     card's scheme takes is read unechoed and sent with the next turn only; without it (piped) the
     commands that continue the task are said and the session ends (exit 0): a pipe never answers
     a prompt."""
-    from a2acli.commands._inputs import build_message
+    from a2acli.flows.messages import build_message
     from a2acli.render.present import present
 
     with session(opts) as call:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -284,23 +283,3 @@ def build_parts(
     if (skill or skill_fields) and not skill_done:  # flags given in a way the scan did not see
         parts.append({"data": ({"skill": skill} if skill else {}) | skill_fields})
     return parts
-
-
-def build_message(
-    parts: list[dict[str, Any]],
-    *,
-    message_id: str | None,
-    context_id: str | None,
-    task_id: str | None,
-    metadata: dict[str, Any] | None,
-) -> dict[str, Any]:
-    if not parts:
-        raise UsageError("nothing to send", hint="give TEXT, --text, --data, --file or --skill (e.g. a2a send 'hello')")
-    msg: dict[str, Any] = {"messageId": message_id or str(uuid.uuid4()), "role": "ROLE_USER", "parts": parts}
-    if context_id:
-        msg["contextId"] = context_id
-    if task_id:
-        msg["taskId"] = task_id
-    if metadata:
-        msg["metadata"] = metadata
-    return msg

@@ -107,16 +107,10 @@ def _interrupted(o: Output) -> typer.Exit:
 def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
     """One error, said: explained from the call it ended (credentials, rejected ids), kept for
     `a2a diff`, traced under --debug, printed in the output's voice. Returns what was said."""
+    from a2acli.flows.errors import explained
     from a2acli.pipeline.session import CURRENT
 
-    if getattr(e, "http_status", None) in (401, 403):
-        from a2acli.pipeline.policies import explain_auth
-
-        e = explain_auth(e, CURRENT.get("call"))
-    if CURRENT.get("call") is not None:
-        from a2acli.pipeline.policies import explain_mock_miss, explain_rejected_ids
-
-        e = explain_mock_miss(explain_rejected_ids(e, CURRENT["call"]))
+    e = explained(e, CURRENT.get("call"))
     LAST["error"] = e
     if debug:
         print_traceback(e)
@@ -330,66 +324,27 @@ def run_unary(
     retries: int = 0,
     force: bool = False,
 ) -> None:
-    """One call and its answer. `wait`: a task that is not settled yet is waited for: a send's
-    task followed (subscribed to, else polled: pipeline.policies.follow_task), any other polled."""
-    from contextlib import nullcontext
-
-    from a2acli.pipeline.policies import (
-        CAPABILITY,
-        check_push_config_answer,
-        explain_send_refusal,
-        follow_task,
-        note_held_answer,
-        note_push_url,
-        parse_states,
-        report_task_outcome,
-        require_capability,
-        settled,
-        wait_for_task,
-    )
-    from a2acli.render.present import passthrough, present, waiting
+    """One call and its answer, presented (flows.calls.unary: the call, and the wait for a task
+    that is not settled yet)."""
+    from a2acli.flows import calls
+    from a2acli.pipeline.policies import parse_states, report_task_outcome
+    from a2acli.render.present import present
     from a2acli.wire.methods import METHODS
 
     spec = METHODS[method]
     with session(opts) as call:
         expected = parse_states(expect)
-        call.resolve()  # the agent, its card, the version and the endpoint (under --offline: what is known)
-        if spec.name in CAPABILITY:  # push configs, the extended card: only when the card claims them
-            require_capability(call, spec.name, force=force)
-        blocking = wait and spec.result == "send" and call.sends  # a blocking send: the agent may answer late
-        if spec.result == "send":
-            note_push_url(call, params)
-            call.sending = params.get("message")  # Ctrl-C before the answer names it
-        with waiting(call.sink.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
-            try:
-                reply = call.unary(spec, params, request_id=request_id, headers=headers, retries=retries)
-            except A2acliError as e:
-                if spec.result == "send":
-                    explain_send_refusal(e, params)  # the hint, when returnImmediately may be what was refused
-                if spec.name == "CancelTask":
-                    from a2acli.pipeline.policies import refused_cancel
-
-                    refused_cancel(call, str(params["id"]), e)  # the task's state, read after the refusal
-                raise
-        call.sending = None
-        call.tracking.track(reply.core)
-        check_push_config_answer(call, spec.name, params, reply.core)
-        if spec.result == "send":
-            note_held_answer(call, params, reply)
-        if wait and call.tracking.task.get("id") and not settled(call.tracking.task.get("state")):
-            passthrough(call.sink.out, reply.raw)  # raw: the first answer too, as it came
-            since = shown.started if shown else None
-            history = (
-                (params.get("configuration") or {}).get("historyLength")
-                if spec.result == "send"
-                else params.get("historyLength")
-            )
-            query = {} if history is None else {"historyLength": history}  # --history on every poll, not only the first
-            reply = (
-                follow_task(call, poll_interval, query=query, since=since)
-                if spec.result == "send"
-                else wait_for_task(call, poll_interval, since=since, query=query)
-            )
+        reply = calls.unary(
+            call,
+            method,
+            params,
+            request_id=request_id,
+            wait=wait,
+            poll_interval=poll_interval,
+            headers=headers,
+            retries=retries,
+            force=force,
+        )
         present(spec.result, reply, call.sink.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
             report_task_outcome(call, expected, waited=wait or spec.result != "send")
@@ -409,57 +364,28 @@ def run_stream(
     poll_interval: float = 1.0,
     live: bool = True,
 ) -> None:
-    """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream).
-    `live` False (`tasks subscribe` without --stream): show only where the stream ended, the
-    terminal task (one JSON document under -o json). When the Agent Card does not claim
-    streaming (and no --force): a send is sent blocking and its task polled, a subscription polls
-    the task; a note on stderr says so."""
-    from a2acli.pipeline.policies import (
-        follow_stream,
-        gate,
-        note_push_url,
-        parse_states,
-        poll_instead,
-        report_task_outcome,
-        send_and_wait,
-    )
+    """Stream a method's events to the output as they arrive (flows.calls.stream). `live` False
+    (`tasks subscribe` without --stream): show only where the stream ended, the terminal task (one
+    JSON document under -o json)."""
+    from a2acli.flows import calls
+    from a2acli.pipeline.policies import parse_states, report_task_outcome
     from a2acli.render.stream import StreamView
     from a2acli.render.stream_final import FinalView
-    from a2acli.wire.methods import METHODS
 
-    spec = METHODS[method]
-    subscribing = spec.name == "SubscribeToTask"
     with session(opts) as call:
         expected = parse_states(expect)
-        if subscribing:
-            call.tracking.task["id"] = params["id"]  # known before any event: Ctrl-C can name it
-        else:
-            call.sending = params.get("message")  # Ctrl-C before the first event names it
-        call.live_view = live  # Ctrl-C or --timeout: the resume command streams too
-        call.resolve()  # the card, if any: does it claim streaming?
-        claim = gate(call, spec.name, force=force)
-        note_push_url(call, params)
-        with (StreamView if live or not call.sends else FinalView)(call.sink.out, as_v1=opts.as_v1) as view:
-            if claim is None:
-                follow_stream(
-                    call,
-                    call.stream(spec, params, request_id=request_id, headers=headers),
-                    view,
-                    subscribing=subscribing,
-                    follow=follow,
-                    interval=poll_interval,
-                )
-            elif subscribing:
-                call.sink.out.note(
-                    f"{claim.says}: polling task {params['id']} instead of subscribing (--force subscribes anyway)"
-                )
-                poll_instead(call, view, interval=poll_interval)
-            else:
-                call.sink.out.note(
-                    f"{claim.says}: sending the message with SendMessage and polling its task instead of streaming (--force streams anyway)"
-                )
-                send_and_wait(call, params, view, interval=poll_interval, request_id=request_id, headers=headers)
-            view.summary(call.tracking.task)
+        calls.stream(
+            call,
+            method,
+            params,
+            lambda: (StreamView if live or not call.sends else FinalView)(call.sink.out, as_v1=opts.as_v1),
+            request_id=request_id,
+            headers=headers,
+            follow=follow,
+            force=force,
+            poll_interval=poll_interval,
+            live=live,
+        )
         report_task_outcome(call, expected)
 
 
@@ -476,7 +402,8 @@ def run_list_tasks(
     """ListTasks, one page or every page (V1 pageToken cursor; V0 clix limit/offset); `stream`:
     each task as its page arrives (-o json: one Task a line); `force`: under 0.3 (no ListTasks),
     the binding's extension form all the same."""
-    from a2acli.pipeline.policies import list_pages, merge_pages
+    from a2acli.flows import calls
+    from a2acli.pipeline.policies import list_pages
     from a2acli.render.present import next_page_note, passthrough, present, task_lines
     from a2acli.wire.methods import METHODS
 
@@ -496,17 +423,16 @@ def run_list_tasks(
             if not all_pages and last is not None:
                 next_page_note(call.sink.out, last.core, _list_command(params, opts))
             return
+        reply = calls.list_tasks(
+            call,
+            params,
+            all_pages=all_pages,
+            request_id=request_id,
+            page=lambda one: passthrough(call.sink.out, one.raw),  # raw: each page as it came
+        )
+        present(spec.result, reply._replace(raw=b"") if all_pages else reply, call.sink.out, as_v1=opts.as_v1)
         if not all_pages:
-            reply = call.unary(spec, params, request_id=request_id)
-            present(spec.result, reply, call.sink.out, as_v1=opts.as_v1)
             next_page_note(call.sink.out, reply.core, _list_command(params, opts))
-            return
-        pages = []
-        for page in list_pages(call, params, request_id):
-            passthrough(call.sink.out, page.raw)  # raw: each page as it came
-            pages.append(page)
-        merged = merge_pages(call, pages)
-        present(spec.result, merged._replace(raw=b""), call.sink.out, as_v1=opts.as_v1)
 
 
 def _list_command(params: dict[str, Any], opts: CallOptions) -> str:

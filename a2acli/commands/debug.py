@@ -471,25 +471,6 @@ def _style(line: str) -> str:
 
 # -- translate ------------------------------------------------------------------------------------
 
-KIND_LABELS = {
-    "jsonrpc-request": "JSON-RPC request",
-    "jsonrpc-response": "JSON-RPC response",
-    "jsonrpc-error": "JSON-RPC error response",
-    "task": "Task",
-    "message": "Message",
-    "status-update": "status update event",
-    "artifact-update": "artifact update event",
-    "stream-response": "StreamResponse (stream event or webhook body)",
-    "send-result": "{task}/{message} wrapper (SendMessage result or stream event)",
-    "task-list": "task list",
-    "agent-card": "Agent Card",
-    "push-config": "push-notification config",
-    "push-config-list": "push-notification config list",
-    "webhook-jsonrpc": "webhook body wrapped in JSON-RPC tasks/pushNotification",
-}
-_NAMES = {"v1": "V1 (1.0)", "v0": "V0 (0.3)"}
-TRANSLATE_HINT = "translate takes a JSON-RPC request or response, an SSE `data:` line, a Task, a Message, a status or artifact update, an Agent Card, a push config (or a list of them), or a webhook body"
-
 
 def translate(
     source: Annotated[
@@ -541,6 +522,7 @@ def translate(
     out = Output("json")
     known(out=Output("auto"))  # errors in text: stdout is for the translated document
     from a2acli.errors import UsageError
+    from a2acli.flows.documents import other_version
     from a2acli.wire import envelope, parse_wire
 
     try:
@@ -551,7 +533,7 @@ def translate(
     events = envelope.sse_events(text)
     if events is None:
         doc = _loads(text, where)
-        result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
+        result = _translated(doc, target or other_version([doc]), method, out, prefix="")
         out.text(
             *(
                 json.dumps(result, ensure_ascii=False, separators=(",", ":"))
@@ -563,13 +545,13 @@ def translate(
     if not events:
         raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
     docs = [_loads(data, f"SSE event {i}") for i, (_, data) in enumerate(events, 1)]
-    target = target or _other_version(docs)
+    target = target or other_version(docs)
     translated = []
     for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1):
         translated.append(
             (
                 name,
-                _translate_one(doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True),
+                _translated(doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True),
             )
         )
     for name, result in translated:
@@ -578,17 +560,6 @@ def translate(
             "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")),
             "",
         )
-
-
-def _other_version(docs: list[Any]) -> str | None:
-    """Without --to: the other version than the one the (first telling) document is written in."""
-    from a2acli.wire.translate.detect import detect
-
-    for doc in docs:
-        version = detect(doc).version
-        if version is not None:
-            return "v0" if version == "v1" else "v1"
-    return None
 
 
 def _read_source(source: str | None) -> tuple[str, str]:
@@ -620,76 +591,11 @@ def _loads(text: str, where: str) -> Any:
         ) from None
 
 
-def _check_fits(core_doc: Any, method: str, *, told: bool, prefix: str) -> None:
-    """The result, in canonical V1, is what `method` answers with; if not, a document the user
-    said answers that method is refused (exit 2). One we only assumed it of (an SSE event) is
-    translated as it is."""
-    from a2acli.errors import InvalidResponseError, UsageError
-    from a2acli.wire.methods import find_method
-    from a2acli.wire.shapes import check_result
+def _translated(doc: Any, to: str | None, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
+    """One document translated (flows.documents.translate), what it was recognised as said on stderr."""
+    from a2acli.flows.documents import translate as translate_doc
 
-    spec = find_method(method)
-    if spec is None or not isinstance(core_doc, dict):
-        return
-    try:
-        check_result(spec.result, core_doc.get("result"), spec.name)
-    except InvalidResponseError as e:
-        why = e.message.split(": ", 1)[-1]
-        if told:
-            raise UsageError(
-                f"{prefix}the result does not fit --method {method}: {why}",
-                hint="give the method this answer is for, or drop --method",
-            ) from None
-
-
-def _translate_one(doc: Any, to: str | None, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
-    """One document. `stream`: it is an SSE event, so without --method it answers a streaming
-    method (a bare V0 task there is the stream's first event, a V1 {task}, not a GetTask result).
-    `to` None: no --to, and the document does not tell its version."""
-    from a2acli.errors import UsageError
-    from a2acli.wire.methods import V1_METHOD_NAMES
-    from a2acli.wire.translate import translate_document
-    from a2acli.wire.translate.detect import detect
-
-    found = detect(doc)
-    if found.kind == "unknown" or (found.kind == "jsonrpc-request" and found.method is None):
-        what = (
-            f"a JSON-RPC request for {doc.get('method')!r}, not an A2A method"
-            if found.kind == "jsonrpc-request"
-            else "not an A2A document"
-        )
-        raise UsageError(f"{prefix}{what}", hint=TRANSLATE_HINT)
-    if to is None:
-        raise UsageError(
-            f"{prefix}cannot tell which version this {KIND_LABELS.get(found.kind, found.kind)} is written in, so not which to write",
-            hint="give --to v1 (1.0) or --to v0 (0.3)",
-        )
-    notes: list[str] = []
-    effective = method or ("SendStreamingMessage" if stream else None)
-    try:
-        result = translate_document(doc, to, notes, method=effective)
-        if effective and found.kind == "jsonrpc-response" and isinstance(doc, dict) and "result" in doc:
-            _check_fits(
-                result if to == "v1" else translate_document(doc, "v1", [], method=effective),
-                effective,
-                told=bool(method),
-                prefix=prefix,
-            )
-    except ValueError as e:
-        raise UsageError(str(e), hint="--method takes an A2A method name, V1 (GetTask) or V0 (tasks/get)") from None
-    said = KIND_LABELS.get(found.kind, found.kind)
-    if found.version:
-        said = f"{_NAMES[found.version]} {said}"
-    named = found.method or (method and V1_METHOD_NAMES.get(method, method))
-    if named:
-        said += f" ({named})"
-    elif found.kind == "jsonrpc-response" and isinstance(doc, dict):
-        inner = detect(doc.get("result")).kind
-        label = KIND_LABELS.get(inner, inner)
-        said += f" with {'an' if label[0].lower() in 'aeiou' else 'a'} {label}" if inner != "unknown" else ""
-    out.note(f"{prefix}recognised: {said}; written as {_NAMES[to]}")
-    if found.version == to:
-        out.note(f"{prefix}note: already {_NAMES[to]}; written in canonical form")
-    for n in notes:
-        out.note(f"{prefix}not carried across: {n}")
+    result, notes = translate_doc(doc, to, method, prefix=prefix, stream=stream)
+    for note in notes:
+        out.note(note)
     return result

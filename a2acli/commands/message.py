@@ -6,7 +6,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._inputs import build_message, build_parts, read_object
+from a2acli.commands._inputs import build_parts, read_object
 from a2acli.commands._options import (
     POLL_INTERVAL,
     complete_task_states,
@@ -17,6 +17,7 @@ from a2acli.commands._options import (
 )
 from a2acli.commands._run import run_stream, run_unary
 from a2acli.commands.shared import options
+from a2acli.flows.messages import build_message, send_configuration
 from a2acli.settings.values import check_file_ref, check_id, check_idempotency_key, check_media_type, check_push_url
 
 MSG = "Message"
@@ -375,7 +376,7 @@ def send(
         metadata=read_object(metadata, "--metadata"),
     )
     params: dict[str, Any] = {"message": message}
-    configuration = _configuration(
+    configuration = send_configuration(
         accepted_output_modes, history_length, push_url, push_token or token, return_immediately=async_ or follow
     )
     if configuration:
@@ -443,34 +444,6 @@ def _check_waiting_flags(*, async_: bool, follow: bool, wait: bool, blocking_cal
             "--follow and --blocking-call contradict each other",
             hint="--follow sends with returnImmediately; the default is one blocking call",
         )
-
-
-def _configuration(
-    accepted_output_modes: str | None,
-    history_length: int | None,
-    push_url: str | None,
-    push_token: str | None,
-    *,
-    return_immediately: bool,
-) -> dict[str, Any]:
-    """SendMessage's configuration: only what a flag asked for (none by default: the request is the
-    one typed)."""
-    from a2acli.errors import UsageError
-
-    config: dict[str, Any] = {}
-    if accepted_output_modes:
-        config["acceptedOutputModes"] = [m.strip() for m in accepted_output_modes.split(",") if m.strip()]
-    if history_length is not None:
-        config["historyLength"] = history_length
-    if push_token and not push_url:
-        raise UsageError(
-            "--push-token needs --push-url", hint="e.g. --push-url http://127.0.0.1:9000/hook --push-token t0k"
-        )
-    if push_url:
-        config["taskPushNotificationConfig"] = {"url": push_url} | ({"token": push_token} if push_token else {})
-    if return_immediately:  # --async and --follow: the agent answers at once with the task
-        config["returnImmediately"] = True
-    return config  # dedented: EXAMPLES is not indented
 
 
 def stream_command(

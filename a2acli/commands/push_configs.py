@@ -113,16 +113,16 @@ def push_config_create(
       a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook --push-token t0k
     """
     opts = options(ctx)
-    params: dict[str, Any] = {"taskId": task_id, "url": webhook_url}
-    if config_id:
-        params["id"] = config_id
-    token = token or token_alias
-    if token:
-        params["token"] = token
-    if auth_scheme or auth_credentials:
-        params["authentication"] = {"scheme": auth_scheme or "Bearer"} | (
-            {"credentials": auth_credentials} if auth_credentials else {}
-        )
+    from a2acli.flows.tasks import push_config_params
+
+    params = push_config_params(
+        task_id,
+        webhook_url,
+        config_id=config_id,
+        token=token or token_alias,
+        auth_scheme=auth_scheme,
+        auth_credentials=auth_credentials,
+    )
     run_unary("CreateTaskPushNotificationConfig", params, opts, request_id=request_id, force=force)
 
 

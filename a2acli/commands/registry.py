@@ -280,6 +280,7 @@ COMMANDS: dict[str, Callable[[], Any]] = {
     "mock": _command("mock", "mock_command", "mock", "Tools"),
     "replay": _command("mock", "replay_command", "replay", "Tools", ordered=True),
     "check": _command("check", "check", "check", "Tools"),
+    "mcp": _command("mcp_server", "mcp_command", "mcp", "Tools"),  # the MCP SDK loads when it runs
     "conformance": _command("check", "check", "conformance", "Tools", hidden=True),
     "webhook": _group("webhook", "webhook", "Tools"),
     "config": _group("config", "config", "Setup"),

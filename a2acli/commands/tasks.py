@@ -224,29 +224,17 @@ def tasks_list(
       a2a tasks list --all --stream -o json | jq -r .id
     """
     opts = options(ctx)
-    from a2acli.errors import UsageError
-    from a2acli.pipeline.policies import parse_states
+    from a2acli.flows.tasks import list_params
 
-    params: dict[str, Any] = {}
-    if status:
-        states = sorted(parse_states(status) or ())
-        if len(states) != 1:
-            raise UsageError(
-                f"--status takes one state, not {status!r}",
-                hint="ListTasks filters on a single state, e.g. --status working",
-            )
-        params["status"] = states[0]
-    for name, value in (
-        ("contextId", context_id),
-        ("pageSize", page_size),
-        ("pageToken", page_token),
-        ("historyLength", history_length),
-        ("statusTimestampAfter", status_timestamp_after),
-    ):
-        if value is not None:
-            params[name] = value
-    if include_artifacts:
-        params["includeArtifacts"] = True
+    params = list_params(
+        status=status,
+        context_id=context_id,
+        page_size=page_size,
+        page_token=page_token,
+        history_length=history_length,
+        status_timestamp_after=status_timestamp_after,
+        include_artifacts=include_artifacts,
+    )
     run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream, force=force)
 
 

@@ -5,7 +5,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from a2acli.settings.table import MAX_BODY_BYTES
+from a2acli.settings.table import MAX_BODY_BYTES, OPTIONS
 from a2acli.wire import Wire
 
 
@@ -140,3 +140,271 @@ def _tls_and_credential_flags(opts: CallOptions, given: Callable[[str], bool], *
         ("--strict-origin", opts.strict_origin and given("strict-origin")),
     )
     return flags + [flag for flag, on in switches if on]
+
+
+# -- resolving: the values given (flags by parameter name), the environment and the files, into one CallOptions
+
+
+def check_header(name: str, value: str, what: str) -> tuple[str, str]:
+    """A header name and value that can be sent (wire.headers: as h11 checks them), and a value
+    in ASCII; else a usage error that never quotes the value."""
+    from a2acli.errors import UsageError
+    from a2acli.settings.values import check_header_value
+    from a2acli.wire.headers import name_problem, shown
+
+    if name_problem(name):
+        raise UsageError(
+            f"{what}: {shown(name)} is not a header name",
+            hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
+        )
+    return name, check_header_value(name, value, what)
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """`Name: value` of -H. Errors never quote the value (it is likely a credential): at most the
+    name, or the first word of a line without a colon."""
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
+        import re
+
+        from a2acli.errors import UsageError
+
+        first = re.match(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}(?=[\s=])", text.strip())  # a name, then something
+        shown = f"-H '{first.group()} …'" if first else "an -H value"
+        raise UsageError(
+            f"{shown} is not 'Name: value' (the value is not shown)",
+            hint="e.g. -H 'X-Team: qa'; a colon follows the name"
+            + ("; a header name has no space" if sep and name.strip() else ""),
+        )
+    return check_header(name.strip(), value.strip(), "-H")
+
+
+def _split_svc_param(text: str) -> tuple[str, str, str]:
+    """(name, separator, value) of `NAME=VALUE` or `NAME:VALUE`: a name has neither character, so
+    the first of them separates (the value may hold both)."""
+    cut = min((i for i in (text.find("="), text.find(":")) if i >= 0), default=-1)
+    return (text, "", "") if cut < 0 else (text[:cut].strip(), text[cut], text[cut + 1 :].strip())
+
+
+def parse_svc_param(text: str) -> tuple[str, str]:
+    """`--svc-param NAME=VALUE` (or the spec's `NAME:VALUE`): an A2A service parameter, sent as a
+    header (gRPC metadata) on every request. Errors never quote the value."""
+    name, sep, value = _split_svc_param(text)
+    if not sep or not name:
+        from a2acli.errors import UsageError
+
+        raise UsageError(
+            "a --svc-param value is not NAME=VALUE (the value is not shown)",
+            hint="e.g. --svc-param x-trace-id=abc123 (or x-trace-id:abc123)",
+        )
+    return check_header(name, value, "--svc-param")
+
+
+def parse_extensions(values: list[str]) -> tuple[str, ...]:
+    """`--extension URI` (repeatable, or a comma list): the URIs in order, each once."""
+    from a2acli.errors import UsageError
+
+    uris: list[str] = []
+    for value in values:
+        for uri in str(value).split(","):
+            uri = uri.strip()
+            if not uri:
+                raise UsageError(
+                    "--extension needs a URI", hint="e.g. --extension https://example.com/ext/v1 (repeatable)"
+                )
+            if not uri.isascii() or any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
+                raise UsageError(
+                    f"--extension {uri[:80]!r} is not a URI (a space, a control or a non-ASCII character)",
+                    hint="percent-encode it, e.g. https://example.com/ext/v1",
+                )
+            if uri not in uris:
+                uris.append(uri)
+    return tuple(uris)
+
+
+def build_options(
+    raw: dict[str, Any], root: dict[str, Any] | None = None, *, warn: Callable[[str, str], None] | None = None
+) -> CallOptions:
+    """Merge leaf flags over root flags, resolve env / profile / files / defaults (settings), parse
+    each setting by its row of the table, then apply the rules that tie settings together. `warn`
+    says what the files warn of (the output mode, the text): the CLI's Output on stderr; any face
+    (a2a mcp) its own way."""
+    from a2acli import settings
+    from a2acli.settings.values import named, parse_setting
+
+    merged = _merged(raw, root or {})
+    flags = {s.name: merged[s.arg] for s in OPTIONS.values() if s.setting}
+    for s in _SWITCH_SETTINGS:  # a switch not given: env or profile decides
+        flags[s.name] = True if merged.get(s.arg) else None
+    res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
+    v = res.values
+    _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
+    parsed = {
+        s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag"))
+        for s in _PARSED
+    }
+    v["url"] = parsed["url"]  # an agent reference as it will be read (host:port -> https://host:port, loopback http://)
+    wire, version_auto = _version(v, res)
+    transports = list(parsed["transport"])  # settings.values.parse_transports, the one reading
+    if warn is not None:
+        for warning in res.warnings:
+            warn(str(parsed["output"]), warning)
+    as_v1 = _as_v1(merged.get("as_version"))
+    for cname, location in res.catalogs:
+        settings.check_catalog(location, f"catalog.{cname} ({res.sources[f'catalog.{cname}']})")
+    if v["endpoint"] not in (None, ""):
+        from a2acli.wire.bindings import by_flag
+
+        settings.check_url(
+            str(v["endpoint"]),
+            named("--endpoint", res.sources["endpoint"]),
+            grpc=bool(transports) and by_flag(transports[0]).carrier_grpc,
+        )
+    headers = _headers(res, merged)
+    basic, bearer = _one_authorization(parsed["basic"], parsed["bearer"], res)
+    if parsed["key"] and not parsed["cert"]:
+        from a2acli.errors import UsageError
+
+        raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
+    fields = {
+        arg: value for arg, value in parsed.items() if arg in CallOptions._fields and arg not in ("basic", "bearer")
+    }
+    return CallOptions(
+        **fields,
+        catalogs=res.catalogs,
+        transports=tuple(transports),
+        wire=wire,
+        version_auto=version_auto,
+        dialect_name=str(v["dialect"]).lower(),
+        headers=tuple(headers),
+        extensions=parse_extensions(merged.get("extension") or []),
+        basic=basic,
+        bearer=bearer,
+        oauth=tuple(sorted(res.auth.items())),
+        oauth_home=_oauth_home(res),
+        credential_homes=_credential_homes(res),
+        no_timeout=parsed["timeout"] is None
+        and res.sources["timeout"] != "default"
+        and v.get("timeout") not in (None, ""),
+        as_v1=as_v1,
+        profile=res.profile,
+        config=merged.get("config") or None,
+        sources=res.sources,
+        values={**res.values, "transport": ",".join(transports) or None},
+        resolved=res,
+    )
+
+
+_SWITCH_SETTINGS = tuple(s for s in OPTIONS.values() if s.setting and s.kind == "switch")
+_PARSED = tuple(
+    s for s in OPTIONS.values() if s.parse != "text" or s.setting
+)  # the rows with a CallOptions value of their own
+
+
+def _merged(raw: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """Each shared option as given after the command, else before it (the root's)."""
+    return {
+        s.arg: (raw.get(s.arg) if raw.get(s.arg) not in (None, False, []) else root.get(s.arg))
+        for s in OPTIONS.values()
+    }
+
+
+def _headers(res: Any, merged: dict[str, Any]) -> list[tuple[str, str]]:
+    """The profile's headers, then --svc-param, then -H (in that order on the wire)."""
+    headers = [check_header(n, val, f"header.{n} ({res.sources[f'header.{n}']})") for n, val in res.profile_headers]
+    headers += [parse_svc_param(p) for p in (merged.get("svc_param") or [])]
+    return headers + [parse_header(h) for h in (merged.get("header") or [])]
+
+
+def _oauth_home(res: Any) -> str | None:
+    """The agent the [auth] table's token is for, read as --url reads it (a bare host: https://)."""
+    if not res.auth_home:
+        return None
+    from a2acli.net import agent_reference
+
+    return agent_reference(res.auth_home)
+
+
+def _credential_homes(res: Any) -> tuple[tuple[str, str | None, str], ...]:
+    """The credentials a config section keeps, each with its section's agent read as --url reads
+    it (a bare host: https://), and its source."""
+    from a2acli.net import agent_reference
+
+    return tuple(
+        (name, agent_reference(home) if home else None, res.sources[name])
+        for name, home in res.credential_homes.items()
+    )
+
+
+def _as_v1(value: str | None) -> bool:
+    """--as v1 (or 1.0): canonical V1 JSON; nothing else is supported."""
+    as_v = (value or "").lower()
+    if as_v not in ("", "v1", "1.0"):
+        from a2acli.errors import UsageError
+
+        raise UsageError(f"--as {value!r} is not supported", hint="--as v1 (canonical V1 JSON)")
+    return bool(as_v)
+
+
+def _version(v: dict[str, Any], res: Any) -> tuple[Any, bool]:
+    """The wire version (1.0 until the card says otherwise under `auto`) and whether it is auto;
+    the dialect is checked here too."""
+    from a2acli.errors import UsageError
+    from a2acli.wire import Wire, parse_version_choice
+    from a2acli.wire.dialects import get_dialect
+
+    try:
+        chosen = parse_version_choice(str(v["a2a-version"]))
+    except ValueError as e:
+        raise UsageError(
+            str(e), hint="--a2a-version 1.0 (default), 0.3, or auto (1.0 when the card offers it, else 0.3)"
+        ) from None
+    try:
+        get_dialect(str(v["dialect"]))
+    except ValueError as e:
+        raise UsageError(str(e), hint="--dialect spec (default) or clix") from None
+    return chosen or Wire.V1, chosen is None
+
+
+def _one_authorization(basic: Any, bearer: Any, res: Any) -> tuple[Any, Any]:
+    """--basic and --bearer both set Authorization: the higher source wins, a tie is an error."""
+    if not (basic and bearer):
+        return basic, bearer
+    rb, rt = res.rank["basic"], res.rank["bearer"]
+    if rb == rt:
+        from a2acli.errors import UsageError
+
+        raise UsageError(
+            f"--basic ({res.sources['basic']}) and --bearer ({res.sources['bearer']}) both set Authorization",
+            hint="pass one of them",
+        )
+    return (basic, None) if rb < rt else (None, bearer)
+
+
+def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_params: list[str]) -> None:
+    """Every secret of the command line, environment and profile, told to the invocation's
+    redactor before anything is checked: a usage error quoting one shows `<redacted>`."""
+    from a2acli.redact import active
+
+    r = active()
+    for name in ("api-key", "bearer", "basic"):
+        if isinstance(v.get(name), str):
+            r.add(v[name], v[name].partition(":")[2] if name == "basic" else None)
+    for text in header_args:
+        name, sep, value = str(text).partition(":")
+        if sep:
+            r.header_value(name, value, given=True)
+        else:  # malformed: all of it, in case it is `Authorization Bearer SECRET`
+            r.add(*str(text).split()[1:])
+    for text in svc_params:  # NAME=VALUE or NAME:VALUE: redacted as -H values are
+        name, sep, value = _split_svc_param(str(text))
+        if sep:
+            r.header_value(name, value, given=True)
+        else:  # malformed: all of it
+            r.add(str(text))
+    for name, value in res.profile_headers:
+        r.header_value(name, value, given=True)
+    for name in ("url", "endpoint"):
+        if isinstance(v.get(name), str):
+            r.url(v[name])
+    r.add(res.auth.get("client-secret"))

@@ -51,8 +51,11 @@ def bash_complete(line: str) -> list[str]:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("a2a ", {"send", "stream", "card", "tasks", "push-config", "call", "config", "auth", "completion", "demo-server"}),
+        ("a2a ", {"send", "stream", "card", "tasks", "push-config", "call", "config", "auth", "completion", "demo-server", "mcp"}),
         ("a2a ta", {"tasks"}),
+        ("a2a mc", {"mcp"}),
+        ("a2a mcp --ht", {"--http"}),
+        ("a2a mcp --pro", {"--profile"}),
         ("a2a tasks ", {"get", "list", "cancel", "subscribe"}),
         ("a2a config ", {"show", "set", "unset", "use", "path"}),
         ("a2a auth ", {"login", "status", "logout"}),

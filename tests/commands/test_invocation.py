@@ -201,7 +201,7 @@ def test_the_root_and_every_command_that_calls_an_agent_list_every_shared_option
         "a2a config show",
     } <= set(callers)
     partial = {path for path, cmd in callers.items() if getattr(cmd.callback, "shared_options", None)}
-    assert partial == {"a2a auth login", "a2a diff"}  # these name the few they take, at the end of their help
+    assert partial == {"a2a auth login", "a2a diff", "a2a mcp"}  # these name the few they take, at the end of their help
     missing = {
         path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial
     }

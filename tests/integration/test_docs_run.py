@@ -49,7 +49,7 @@ FENCE = re.compile(
 )
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 NOT_HERE = re.compile(r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example")
-BACKGROUND = ("a2a mock ", "a2a webhook listen")  # servers a page starts and later commands call
+BACKGROUND = ("a2a mock ", "a2a webhook listen", "a2a mcp --http")  # servers a page starts and later commands call
 SHELL = shutil.which("bash") or "sh"  # the reader's shell (`eval "$(a2a completion bash)"`)
 STARTS_THE_AGENT = re.compile(r"(^|\s)(a2a demo-server|sh examples/tour\.sh)\b")
 

@@ -87,6 +87,13 @@ def test_demo_server_needs_the_extra(installed):
     assert f"{installed / 'python'} -m pip install 'a2a-sdk[http-server]<1.4,>=1.3' 'uvicorn<1,>=0.30'" in result.stderr
 
 
+def test_mcp_needs_the_extra(installed):
+    result = a2a(installed, "mcp")
+    assert result.returncode == 1 and "a2a mcp needs the mcp extra" in result.stderr
+    assert f"{installed / 'python'} -m pip install 'mcp<2,>=1.27'" in result.stderr
+    assert result.stdout == ""  # stdout is the protocol's: nothing else, not even this error
+
+
 def test_no_server_deps_came_along(installed):
     proc = subprocess.run([str(installed / "python"), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"], env=_env(), capture_output=True, text=True, timeout=120)
     names = {line.split("==")[0].lower() for line in proc.stdout.splitlines()}

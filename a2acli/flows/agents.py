@@ -1,0 +1,66 @@
+"""Which agent a face calls, and with what: the options of one call resolved as the command line's
+are (pipeline.options.build_options: flag > env > local file > global file > default), from what a
+face that has no command line gives: an agent (a URL, or the name of a configured profile), the A2A
+version, the binding, a timeout. Credentials are never among them: they come from the profile, the
+config files and the environment alone, and go only where their section's scoping sends them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from a2acli.errors import UsageError
+
+if TYPE_CHECKING:
+    from a2acli.pipeline.options import CallOptions
+
+VERSIONS = ("1.0", "0.3")  # what a face offers to choose (auto: the card decides, a2a's default when none given)
+
+
+def profiles(config: str | None = None) -> list[str]:
+    """The profile names the config file defines (`--config FILE`, else the global one)."""
+    from a2acli import settings
+
+    data = settings.load_config(Path(config).expanduser() if config else None)
+    return sorted((data.get("profiles") or {}).keys())
+
+
+def options(
+    base: Mapping[str, Any] | None = None,
+    *,
+    agent: str | None = None,
+    a2a_version: str | None = None,
+    binding: str | None = None,
+    timeout: float | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> CallOptions:
+    """The options of one call: `base` (the shared options the face was started with, by
+    parameter name: `profile`, `config`, `url`…), then `agent` (a profile's name selects that
+    profile, anything else is the agent's URL, as -u reads it), `a2a_version` ("1.0", "0.3" or
+    "auto"), `binding` (a --transport spelling: jsonrpc, rest, grpc) and `timeout` (seconds, the
+    whole call). `warn` hears what the config files warn of."""
+    from a2acli.pipeline.options import build_options
+
+    given: dict[str, Any] = dict(base or {})
+    if agent:
+        if agent in profiles(given.get("config")):
+            given["profile"] = agent
+        else:
+            given["url"] = agent
+    if a2a_version:
+        given["a2a_version"] = a2a_version
+    if binding:
+        given["transport"] = [binding]
+    if timeout is not None:
+        if timeout <= 0:
+            raise UsageError(f"timeout {timeout:g} is not a positive number of seconds", hint="e.g. timeout 30")
+        given["timeout"] = f"{timeout:g}s"
+    return build_options(given, warn=None if warn is None else lambda _mode, text: warn(text))
+
+
+def bindings() -> tuple[str, ...]:
+    """The bindings a face offers to choose, as --transport spells them (the binding table's rows)."""
+    from a2acli.wire.bindings import BINDINGS
+
+    return tuple(b.flag for b in BINDINGS)

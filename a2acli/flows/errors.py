@@ -1,0 +1,41 @@
+"""An error, explained from the call it ended: credentials refused (401/403: which were sent,
+which the card asks for), ids the agent rejected, a mock that has no such exchange. Every face
+says the error it gets from here (the CLI's boundary, `a2a mcp`'s tool errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2acli.errors import A2acliError
+
+
+def explained(e: A2acliError, call: Any) -> A2acliError:
+    """`e` with the hint the call it ended gives it (`call`: the pipeline's Call, or None)."""
+    if getattr(e, "http_status", None) in (401, 403):
+        from a2acli.pipeline.policies import explain_auth
+
+        e = explain_auth(e, call)
+    if call is not None:
+        from a2acli.pipeline.policies import explain_mock_miss, explain_rejected_ids
+
+        e = explain_mock_miss(explain_rejected_ids(e, call))
+    return e
+
+
+def document(e: A2acliError, *, code: str | None = None) -> dict[str, Any]:
+    """The error as a face reports it in JSON: a2a's code (X_A2A_…), the message and hint (secrets
+    redacted), the agent's A2A error code when it gave one, and the exit code the CLI would give."""
+    from a2acli.redact import active
+
+    redactor = active()
+    doc: dict[str, Any] = {
+        "code": code or e.code,
+        "message": redactor.text(e.message),
+        "hint": redactor.text(e.hint) if e.hint else None,
+        "exitCode": int(e.exit_code),
+    }
+    if e.wire_code is not None:
+        doc["a2aCode"] = e.wire_code
+    if e.request_id:
+        doc["requestId"] = e.request_id
+    return doc

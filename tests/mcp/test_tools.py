@@ -1,0 +1,143 @@
+"""`a2a mcp`'s tool table, headless (no MCP SDK, no CLI runner): every tool's schemas and
+annotations, no credential among the inputs, the offline tools' results, a tool error as an
+A2acliError with a2a's code and hint, and the `a2a mcp` command's edges (the missing extra, --http)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+from a2acli.errors import A2acliError, UsageError
+from a2acli.flows.errors import document
+from a2acli.mcp import tools
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+
+
+@pytest.mark.spec("A2ACLI_SKILL_001")
+def test_every_tool_has_schemas_annotations_and_no_credential_input():
+    assert len(tools.TOOLS) == 15
+    for tool in tools.TOOLS:
+        schema = tool.input_schema()
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        assert set(tool.required) <= set(schema["properties"])
+        assert tool.output["type"] == "object"
+        names = {n.lower() for n in schema["properties"]}
+        assert not names & {"api_key", "bearer", "basic", "token", "password", "header", "headers", "authorization"}
+        assert ("agent" in names) == tool.agent
+    hints = {t.name: t.annotations for t in tools.TOOLS}
+    assert all(
+        hints[n]["readOnlyHint"] for n in ("card_fetch", "tasks_get", "tasks_list", "check", "translate", "diff")
+    )
+    assert hints["tasks_cancel"]["destructiveHint"] and hints["push_config_delete"]["destructiveHint"]
+    assert not hints["send"]["readOnlyHint"] and not hints["send"]["destructiveHint"]
+
+
+def test_translate_and_diff_need_no_agent():
+    face = tools.Face()
+    v0 = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
+    out = tools.run("translate", {"document": v0}, face)
+    assert out.structured["document"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert out.text.startswith("recognised: V0 (0.3) Task")
+    same = tools.run("diff", {"left": v0, "right": out.structured["document"]}, face)
+    assert same.structured["equal"] is True and same.text == "the same"
+
+
+def test_a_send_against_an_agent_returns_v1_json_and_a_summary(respx_mock, monkeypatch):
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", "/dev/null")
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    done = {
+        "id": "t-1",
+        "contextId": "c-1",
+        "status": {"state": "TASK_STATE_COMPLETED"},
+        "artifacts": [{"artifactId": "a", "parts": [{"text": "echo: hi"}]}],
+    }
+    respx_mock.post(RPC).respond(json=rpc_result({"task": done}))  # (id 1: not the request's, a warning)
+    out = tools.run("send", {"agent": AGENT, "text": "hi"}, tools.Face())
+    assert out.structured == {"task": done}
+    summary, warning = out.text.rsplit("\n", 1)
+    assert summary == "task t-1 (context c-1): completed\necho: hi"
+    assert warning.startswith("warning: the answer's id 1 is not the request's")
+
+
+def test_a_failed_call_is_an_a2acli_error_said_with_its_code_and_hint(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no such task"}})
+    with pytest.raises(A2acliError) as raised:
+        tools.run("tasks_get", {"agent": AGENT, "task_id": "nope"}, tools.Face())
+    said = document(raised.value)
+    assert (said["a2aCode"], said["code"], said["exitCode"]) == (-32001, "TaskNotFoundError", 1)
+    assert said["hint"]
+    with pytest.raises(UsageError):
+        tools.run("send", {"agent": AGENT}, tools.Face())  # nothing to send
+    with pytest.raises(UsageError):
+        tools.run("no_such_tool", {}, tools.Face())
+
+
+def test_a2a_mcp_without_the_extra_names_the_install_command(cli, monkeypatch):
+    monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` fails as it does without the extra
+    monkeypatch.delitem(sys.modules, "a2acli.mcp.server", raising=False)
+    result = cli("mcp")
+    assert result.exit_code == 1
+    assert "a2a mcp needs the mcp extra" in result.stderr
+    assert "install" in result.stderr and "mcp" in result.stderr.split("hint:", 1)[1]
+
+
+def test_a2a_mcp_http_takes_host_and_port(cli):
+    result = cli("mcp", "--http", "nope")
+    assert result.exit_code == 2 and "[HOST:]PORT" in result.stderr
+    from a2acli.commands.mcp_server import _address
+
+    assert _address("8000") == ("127.0.0.1", 8000)
+    assert _address("0.0.0.0:9") == ("0.0.0.0", 9)
+    assert _address("[::1]:9") == ("::1", 9)
+
+
+def test_a2a_mcp_collects_garbage_while_it_serves(cli, monkeypatch):
+    """The entry point keeps the collector off for a command's short life; a server turns it on."""
+    import gc
+
+    seen = {}
+
+    def serve(base, *, host=None, port=None):
+        seen.update(enabled=gc.isenabled(), base=base, port=port)
+
+    monkeypatch.setattr("a2acli.commands.mcp_server._load_serve", lambda: serve)
+    gc.disable()
+    try:
+        result = cli("mcp", "--profile", "p", "--http", "127.0.0.1:0")
+    finally:
+        gc.enable()
+    assert result.exit_code == 0, result.stderr
+    assert seen == {"enabled": True, "base": {"profile": "p"}, "port": 0}
+
+
+def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mock):
+    import time
+
+    import httpx
+    from a2a_testkit import sse
+
+    respx_mock.get(CARD_URL).respond(json=v1_card(capabilities={"streaming": True}))
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}
+
+    def body():
+        yield sse({"task": task})
+        time.sleep(
+            1.0
+        )  # the agent goes quiet: the timeout ends the call at its next read (respx has no socket to shut)
+        yield sse({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}})
+
+    respx_mock.post(RPC).mock(
+        return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=body())
+    )
+    face, heard = tools.Face(), []
+    face.progress = lambda n, message: heard.append((n, message))
+    started = time.monotonic()
+    with pytest.raises(A2acliError) as raised:
+        tools.run("stream", {"agent": AGENT, "text": "hi", "timeout": 0.5}, face)
+    assert time.monotonic() - started < 2.5
+    assert int(raised.value.exit_code) == 5 and "0.5s" in raised.value.message
+    assert heard[0] == (1, "working")  # each event told as it came, before the time ran out
