@@ -221,6 +221,37 @@ def option(name: str) -> Any:
     )
 
 
+def click_option(name: str) -> Any:
+    """One row of the settings table as the Click option a command's class declares
+    (`registry.Command`, for a command marked `shared.takes_shared`; the root's): the option
+    `option(name)` gives a signature, built as Typer builds it (`typer.core.TyperOption`), so
+    --help, completion and the reference see the same option. Its value reaches the command
+    through this invocation (`registry.Command.invoke`), never as a parameter."""
+    s = OPTIONS[name]
+    completing = _completing()  # a completer is read only when the shell asks for words
+    completer: Callable[..., list[str]] | None = None
+    if completing and s.complete == "agents":
+        completer = lambda ctx, args, incomplete: complete_agents(ctx, incomplete)  # noqa: E731
+    elif completing and (s.complete == "profiles" or s.choices):
+        words = complete_profiles if s.complete == "profiles" else complete_from(lambda: s.choices)
+        completer = lambda ctx, args, incomplete: words(incomplete)  # noqa: E731
+    switch = s.kind == "switch"
+    return typer.core.TyperOption(
+        param_decls=[s.arg, f"--{s.name}", *s.flags],
+        type=None,  # a switch's BOOL, else Click's STRING: the types Typer gives bool and str
+        default=False if switch else None,
+        is_flag=True if switch else None,
+        multiple=s.kind == "list",
+        help=option_help(s),
+        rich_help_panel=s.panel,
+        show_default=False,
+        metavar=s.metavar,
+        autocompletion=completer,
+        hidden=not completing,
+        show_envvar=True,  # typer.Option's default
+    )
+
+
 def check_header(name: str, value: str, what: str) -> tuple[str, str]:
     """A header name and value that can be sent (wire.headers: as h11 checks them), and a value
     in ASCII; else a usage error that never quotes the value."""
