@@ -86,12 +86,14 @@ class _SharedOptions:
     params: list[Any]
     shared_names: tuple[str, ...] = ()  # the parameter names of the shared options this class declared
 
-    def declare_shared(self) -> None:
+    def declare_shared(self, only: tuple[str, ...] | None = None) -> None:
+        """Every row, in the table's order; or `only` those, by parameter name, in its order."""
         from a2acli.commands._options import click_option
         from a2acli.settings.table import OPTIONS
 
-        self.params = [*self.params, *(click_option(name) for name in OPTIONS)]
-        self.shared_names = tuple(s.arg for s in OPTIONS.values())
+        by_arg = {s.arg: s.name for s in OPTIONS.values()}
+        self.shared_names = tuple(by_arg) if only is None else only
+        self.params = [*self.params, *(click_option(by_arg[arg]) for arg in self.shared_names)]
 
     def take_shared(self, ctx: Any) -> dict[str, Any]:
         """The shared options' values, taken out of `ctx.params` (a repeated one as a list, as
@@ -117,8 +119,11 @@ class Command(_SharedOptions, _HelpInEffect, typer.core.TyperCommand):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if getattr(self.callback, "shared_options", None) is True:  # marked `shared.takes_shared`
+        taken = getattr(self.callback, "shared_options", None)
+        if taken is True:  # marked `shared.takes_shared`
             self.declare_shared()
+        elif taken:  # (names, lead): the few it takes, named at the end of its help (`a2a diff`)
+            self.declare_shared(tuple(taken[0]))
 
     def invoke(self, ctx: Any) -> Any:
         from a2acli.commands._run import boundary

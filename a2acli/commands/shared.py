@@ -15,17 +15,15 @@ reads them resolved, once, with `options(ctx)`. A new shared option is therefore
 settings table. Each is hidden from a command's --help (which ends with one short section naming
 them, `_options.shared_help`) except when the shell asks for completions.
 
-The `Annotated` aliases below are for the few commands that take only some of the shared options
-in their signature (`a2a diff`, `a2a auth login`, …), as the Hugging Face CLI's `_cli_utils`
-does (`token: TokenOpt = None`). `tests/commands/test_invocation.py` checks that every method
-command declares every row."""
+A command that takes only a few (`a2a diff`, `a2a auth login`) names them, by parameter name, in
+its `shared_options` attribute, `(names, lead)`: its class declares those, in that order, and its
+help names them. `tests/commands/test_invocation.py` checks that every method command declares
+every row."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
-
-from a2acli.commands._options import option
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import typer
@@ -33,29 +31,6 @@ if TYPE_CHECKING:
     from a2acli.pipeline.options import CallOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-UrlOpt = Annotated[str | None, option("url")]
-CatalogOpt = Annotated[str | None, option("catalog")]
-EndpointOpt = Annotated[str | None, option("endpoint")]
-TransportOpt = Annotated[list[str] | None, option("transport")]
-A2aVersionOpt = Annotated[str | None, option("a2a-version")]
-DialectOpt = Annotated[str | None, option("dialect")]
-HeaderOpt = Annotated[list[str] | None, option("header")]
-SvcParamOpt = Annotated[list[str] | None, option("svc-param")]
-ExtensionOpt = Annotated[list[str] | None, option("extension")]
-ApiKeyOpt = Annotated[str | None, option("api-key")]
-BearerOpt = Annotated[str | None, option("bearer")]
-CacertOpt = Annotated[str | None, option("cacert")]
-CertOpt = Annotated[str | None, option("cert")]
-KeyOpt = Annotated[str | None, option("key")]
-TimeoutOpt = Annotated[str | None, option("timeout")]
-StrictOriginOpt = Annotated[bool, option("strict-origin")]
-InsecureOpt = Annotated[bool, option("insecure")]
-ProfileOpt = Annotated[str | None, option("profile")]
-OutputOpt = Annotated[str | None, option("output")]
-QuietOpt = Annotated[bool, option("quiet")]
-VerboseOpt = Annotated[bool, option("verbose")]
-DebugOpt = Annotated[bool, option("debug")]
 
 
 def takes_shared(command: F) -> F:
