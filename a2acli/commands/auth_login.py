@@ -11,8 +11,9 @@ from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_j
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
-# The shared options this command takes (commands.shared), folded in its help like every command's
-# (named at the end of it, explained by `a2a help options`).
+# The shared options this command takes (`auth_login.shared_options`: its class declares them,
+# commands.shared), folded in its help like every command's (named at the end of it, explained by
+# `a2a help options`); their values come from this invocation (`_pick`), before or after the command.
 LOGIN_SHARED = (
     "url",
     "catalog",

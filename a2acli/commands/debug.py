@@ -11,7 +11,8 @@ import typer
 
 from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, VerboseAsideOpt
 
-# The connection options of every method command, accepted by `diff` and given to both runs.
+# The connection options of every method command, accepted by `diff` (`diff.shared_options`: its
+# class declares them, commands.shared) and given to both runs.
 FORWARDED = (
     "url",
     "endpoint",
