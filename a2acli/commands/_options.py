@@ -1,5 +1,5 @@
-"""The options every method command shares: each row of the settings table as a Typer option
-(`option`, which `commands.shared` names as `Annotated` aliases), their completion and help, and
+"""The options every method command shares: each row of the settings table as a Click option
+(`click_option`, which the command's class declares: `commands.shared`), their completion and help, and
 how the values given resolve into one frozen CallOptions (`build_options`, which this
 invocation calls once: `commands.invocation`)."""
 
@@ -14,7 +14,7 @@ from a2acli.pipeline.options import CallOptions
 from a2acli.pipeline.options import build_options as resolve_options
 from a2acli.settings.table import OPTIONS, PS, Setting
 
-__all__ = ["PS", "CallOptions", "build_options", "option"]
+__all__ = ["PS", "CallOptions", "build_options", "click_option"]
 
 
 def complete_from(choices: Any) -> Callable[[str], list[str]]:
@@ -201,24 +201,36 @@ def _completing() -> bool:
     return bool(os.environ.get(COMPLETE_VAR))
 
 
-def option(name: str) -> Any:
-    """The Typer option of one row of the settings table (`commands.shared` names each as an
-    `Annotated` alias). It is hidden from a command's --help, which folds the shared options into
-    one closing section (`shared_help`; `a2a help options` explains them, docs/reference.md lists
-    them), except when the shell asks for completions: completion offers no hidden option."""
+def click_option(name: str) -> Any:
+    """One row of the settings table as the Click option a command's class declares
+    (`registry.Command`, for a command marked `shared.takes_shared`; the root's), built as Typer
+    builds an option from a signature (`typer.core.TyperOption`). It is hidden from a command's
+    --help, which folds the shared options into one closing section (`shared_help`; `a2a help
+    options` explains them, docs/reference.md lists them), except when the shell asks for
+    completions: completion offers no hidden option. Its value reaches the command through this
+    invocation (`registry.Command.invoke`), never as a parameter."""
     s = OPTIONS[name]
-    completing = _completing()  # a completer is read only when the shell asks for words (Typer inspects each)
-    completers: dict[str, Callable[..., list[str]]] = {"agents": complete_agents, "profiles": complete_profiles}
-    completer = completers.get(s.complete)
-    return typer.Option(
-        f"--{s.name}",
-        *s.flags,
+    completing = _completing()  # a completer is read only when the shell asks for words
+    completer: Callable[..., list[str]] | None = None
+    if completing and s.complete == "agents":
+        completer = lambda ctx, args, incomplete: complete_agents(ctx, incomplete)  # noqa: E731
+    elif completing and (s.complete == "profiles" or s.choices):
+        words = complete_profiles if s.complete == "profiles" else complete_from(lambda: s.choices)
+        completer = lambda ctx, args, incomplete: words(incomplete)  # noqa: E731
+    switch = s.kind == "switch"
+    return typer.core.TyperOption(
+        param_decls=[s.arg, f"--{s.name}", *s.flags],
+        type=None,  # a switch's BOOL, else Click's STRING: the types Typer gives bool and str
+        default=False if switch else None,
+        is_flag=True if switch else None,
+        multiple=s.kind == "list",
         help=option_help(s),
         rich_help_panel=s.panel,
         show_default=False,
         metavar=s.metavar,
-        autocompletion=(completer or (complete_from(lambda: s.choices) if s.choices else None)) if completing else None,
+        autocompletion=completer,
         hidden=not completing,
+        show_envvar=True,  # typer.Option's default
     )
 
 

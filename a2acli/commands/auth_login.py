@@ -6,14 +6,14 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands import shared
 from a2acli.commands._options import PS
 from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _settings, _who
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
-# The shared options this command takes (commands.shared), folded in its help like every command's
-# (named at the end of it, explained by `a2a help options`).
+# The shared options this command takes (`auth_login.shared_options`: its class declares them,
+# commands.shared), folded in its help like every command's (named at the end of it, explained by
+# `a2a help options`); their values come from this invocation (`_pick`), before or after the command.
 LOGIN_SHARED = (
     "url",
     "catalog",
@@ -154,17 +154,7 @@ def auth_login(
         ),
     ] = None,
     profile: ProfileOpt = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    insecure: shared.InsecureOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    timeout: shared.TimeoutOpt = None,
     output: OutputOpt = None,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Get an OAuth2 token (client credentials, device code, or a browser sign-in) and keep the settings in a profile.
 
@@ -194,21 +184,13 @@ def auth_login(
     """
 
     out = _output(ctx)
-    debug = bool(_pick(ctx, "debug", debug))
+    debug = bool(_pick(ctx, "debug", None))
     conn = _login_connection(
         ctx,
         out,
         debug=debug,
         profile=profile,
-        url=url,
-        catalog=catalog,
-        a2a_version=a2a_version,
-        cacert=cacert,
-        cert=cert,
-        key=key,
-        insecure=insecure,
-        strict_origin=strict_origin,
-        timeout=timeout,
+        **{name: _pick(ctx, name, None) for name in LOGIN_SHARED if name != "debug"},  # before or after the command
     )
     asked = LoginAsked(
         _flow_flag(flow, device),

@@ -12,6 +12,7 @@ from a2acli.commands.shared import options
 app = typer.Typer(help="The Agent Card: public and extended; the agents of an agent catalog.", no_args_is_help=True)
 
 
+@shared.takes_shared
 def card_fetch(
     ctx: typer.Context,
     extended: Annotated[
@@ -33,36 +34,6 @@ def card_fetch(
         ),
     ] = False,
     force: Annotated[bool, force_option("With --extended: ask for the extended card")] = False,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Fetch the public Agent Card (GET /.well-known/agent-card.json, then agent.json).
 
@@ -127,42 +98,13 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     raise typer.Exit(code)
 
 
+@shared.takes_shared
 def card_extended(
     ctx: typer.Context,
     request_id: Annotated[
         str | None, typer.Option("--request-id", help="The JSON-RPC id (default: a new UUID).", show_default=False)
     ] = None,
     force: Annotated[bool, force_option("Ask for it")] = False,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Fetch the authenticated extended Agent Card (GetExtendedAgentCard / agent/getAuthenticatedExtendedCard).
 
@@ -185,6 +127,7 @@ def complete_catalogs(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
+@shared.takes_shared
 def card_catalog(
     ctx: typer.Context,
     name: Annotated[
@@ -196,36 +139,6 @@ def card_catalog(
             autocompletion=complete_catalogs,
         ),
     ] = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """List the agents of an agent catalog: name, description, where each card is, and the
     -u catalog:NAME that names it.

@@ -88,6 +88,7 @@ def _ttys() -> tuple[bool, bool]:
     return sys.stdin.isatty(), sys.stdout.isatty()
 
 
+@shared.takes_shared
 def chat(
     ctx: typer.Context,
     context_id: Annotated[
@@ -111,36 +112,6 @@ def chat(
         ),
     ] = None,
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Talk with the agent turn by turn: a REPL at a terminal, one turn per line when piped.
 

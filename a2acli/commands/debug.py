@@ -9,10 +9,10 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands import shared
 from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, VerboseAsideOpt
 
-# The connection options of every method command, accepted by `diff` and given to both runs.
+# The connection options of every method command, accepted by `diff` (`diff.shared_options`: its
+# class declares them, commands.shared) and given to both runs.
 FORWARDED = (
     "url",
     "endpoint",
@@ -116,19 +116,6 @@ def diff(
         ),
     ] = None,
     debug: Annotated[bool, typer.Option("--debug", help="Tracebacks on errors.")] = False,
-    url: shared.UrlOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
 ) -> None:
     from a2acli.commands.invocation import invocation
 

@@ -1,10 +1,13 @@
 """One invocation of `a2a`: the shared options as given on the command line, resolved once, and
 what is built from them (the `Output`, the redactor).
 
-The root callback puts it in `ctx.obj` with the options given before the command; the command's
-class (`registry.Command.invoke`) adds those given after it, then opens the error boundary with
-it. A command takes it with `invocation(ctx)`: `options()` resolves every setting once (flag >
-env > local file > global file > default) into a `CallOptions`, `output()` builds the command's
+The shared options are declared once, on the command's class (`registry.Command`, for a function
+marked `shared.takes_shared`; the root's, `registry.RootGroup`): the root's class puts this
+invocation in `ctx.obj` with the options given before the command, and the command's class
+(`registry.Command.invoke`) takes those given after it out of the parsed parameters, adds them
+(the function never sees them), then opens the error boundary with it. A command takes it with
+`invocation(ctx)`: `options()` resolves every setting once (flag > env > local file > global
+file > default) into a `CallOptions`, `output()` builds the command's
 `Output` once, and `output_mode()` is where `-o` is asked (the boundary and the usage-error path
 ask it too, so `output = "json"` in a config file reaches them): the resolved options' value, read
 by `build_options` with every other setting; before they are resolved, the same setting read the
@@ -160,8 +163,8 @@ def _decide_output(given: dict[str, Any]) -> str:
 
 
 def invocation(ctx: typer.Context) -> Invocation:
-    """This invocation, from the root's `ctx.obj` (made here when the root callback did not run:
-    a usage error Typer found first)."""
+    """This invocation, from the root's `ctx.obj` (made here when the root did not run: a usage
+    error Typer found first)."""
     root = ctx.find_root()
     if not isinstance(root.obj, Invocation):
         root.obj = Invocation(root.params)

@@ -4,7 +4,6 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands import shared
 from a2acli.net import is_loopback
 
 EXTRA_HINT = "a2a mcp needs the mcp extra"
@@ -56,12 +55,6 @@ def mcp_command(
             help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST is 127.0.0.1 unless given (anything but loopback exposes the tools, and the credentials a2a's config holds, to the network).",
         ),
     ] = None,
-    url: shared.UrlOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
 ) -> None:
     """Serve a2a as MCP tools for coding agents (Model Context Protocol; stdio by default).
 
@@ -106,7 +99,7 @@ def mcp_command(
         pass
 
 
-mcp_command.shared_options = (  # type: ignore[attr-defined]  # named at the end of its help
+mcp_command.shared_options = (  # type: ignore[attr-defined]  # its class declares them (commands.shared); named at the end of its help
     BASE,
     "Every tool call starts from the shared options",
 )

@@ -119,6 +119,7 @@ def _wait(duration: float | None) -> None:
         time.sleep(0.2 if deadline is None else max(min(0.2, deadline - time.monotonic()), 0))
 
 
+@shared.takes_shared
 def replay_command(
     ctx: typer.Context,
     recorded: Annotated[
@@ -140,36 +141,6 @@ def replay_command(
     lines: ContextOpt = 3,
     keep_ids: KeepIdsOpt = False,
     card: CardOpt = False,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Send each recorded request of DUMP again, to another agent (or tomorrow's build of the same one), and show what changed.
 

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 
 from a2acli import __version__
-from a2acli.commands import shared
 
 HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
 
@@ -29,42 +28,10 @@ def _root(
         bool | None,
         typer.Option("--version", "-v", "-V", help="Print the version and exit.", callback=_version, is_eager=True),
     ] = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
-    """The shared options are accepted here (before the subcommand) and after it: this run's
-    invocation (commands.invocation) starts with those given here."""
-    from a2acli.commands.invocation import invocation
-
-    invocation(ctx).add(ctx.params)
+    """The shared options are accepted here (before the subcommand) and after it: the root's
+    class declares them (`RootGroup`, `_SharedOptions`), and this run's invocation
+    (commands.invocation) starts with those given here (`RootGroup.invoke`)."""
 
 
 # Every command's class, and the groups' (the root's and its groups'). The overrides below reach
@@ -108,7 +75,34 @@ class _HelpInEffect:
         super().format_help(ctx, formatter)  # type: ignore[misc]
 
 
-class Command(_HelpInEffect, typer.core.TyperCommand):
+class _SharedOptions:
+    """The shared options, declared once, here: a command marked `shared.takes_shared` (and the
+    root) gets one Click option per row of the settings table after its own (`_options.click_option`,
+    the documented `typer.core.TyperOption`), and `take_shared` moves their parsed values out of
+    `ctx.params` into this invocation before Typer calls the function, which lists none of them.
+    A new row of the settings table is a new option of every such command."""
+
+    callback: Any
+    params: list[Any]
+    shared_names: tuple[str, ...] = ()  # the parameter names of the shared options this class declared
+
+    def declare_shared(self, only: tuple[str, ...] | None = None) -> None:
+        """Every row, in the table's order; or `only` those, by parameter name, in its order."""
+        from a2acli.commands._options import click_option
+        from a2acli.settings.table import OPTIONS
+
+        by_arg = {s.arg: s.name for s in OPTIONS.values()}
+        self.shared_names = tuple(by_arg) if only is None else only
+        self.params = [*self.params, *(click_option(by_arg[arg]) for arg in self.shared_names)]
+
+    def take_shared(self, ctx: Any) -> dict[str, Any]:
+        """The shared options' values, taken out of `ctx.params` (a repeated one as a list, as
+        Typer hands a `list[str]` parameter)."""
+        taken = {name: ctx.params.pop(name) for name in self.shared_names if name in ctx.params}
+        return {name: list(v) if isinstance(v, tuple) else v for name, v in taken.items()}
+
+
+class Command(_SharedOptions, _HelpInEffect, typer.core.TyperCommand):
     """Every command's class: it runs inside the error boundary with this invocation (`invoke`),
     its help ends with the shared options in effect (`_HelpInEffect`), and usage lines name
     arguments plainly, `TASK_ID` and `[TEXT]` (Typer writes a required one as `{TASK_ID}`).
@@ -123,11 +117,19 @@ class Command(_HelpInEffect, typer.core.TyperCommand):
     (an unknown option, a bad value), the shared options it holds are read again leniently
     (Click's own `resilient_parsing`), so `a2a send hi --bogus -o json` says its error as JSON."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        taken = getattr(self.callback, "shared_options", None)
+        if taken is True:  # marked `shared.takes_shared`
+            self.declare_shared()
+        elif taken:  # (names, lead): the few it takes, named at the end of its help (`a2a diff`)
+            self.declare_shared(tuple(taken[0]))
+
     def invoke(self, ctx: Any) -> Any:
         from a2acli.commands._run import boundary
         from a2acli.commands.invocation import invocation
 
-        inv = invocation(ctx).add(ctx.params)
+        inv = invocation(ctx).add(self.take_shared(ctx)).add(ctx.params)
         with boundary(inv):
             if inv.refused is not None:  # found before parsing (RootGroup.main), said in this invocation's mode
                 raise inv.refused
@@ -290,7 +292,7 @@ COMMANDS: dict[str, Callable[[], Any]] = {
 }
 
 
-class RootGroup(Group):
+class RootGroup(_SharedOptions, Group):
     """The root command: it builds the one command asked for (`get_command`, from `COMMANDS`),
     and Typer's own usage errors (a missing argument, an unknown option or command) are reported
     like every other error, `error:`/`usage:`/`hint:` on stderr (the error envelope on stdout
@@ -302,6 +304,16 @@ class RootGroup(Group):
     both call `main`, so this is the one place that sees every invocation's argv before parsing
     (the UTF-8 check, the redactor's reset, piped help at 120 columns) and every usage error after.
     Its signature is `main`'s as typer 0.28 declares it (mypy checks the override)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.declare_shared()  # given before the command (`a2a -u URL tasks get ID`)
+
+    def invoke(self, ctx: Any) -> Any:
+        from a2acli.commands.invocation import invocation
+
+        invocation(ctx).add(self.take_shared(ctx))
+        return super().invoke(ctx)
 
     def list_commands(self, ctx: Any) -> list[str]:
         """The table's commands, then its groups (the order Typer gives an app's commands and groups)."""

@@ -1,58 +1,44 @@
-"""The shared options as `Annotated` aliases, one per row of the settings table
-(`settings.table.OPTIONS`), which every command that takes them lists in its signature, as the
-Hugging Face CLI's `_cli_utils` does (`token: TokenOpt = None`):
+"""The shared options: one per row of the settings table (`settings.table.OPTIONS`), declared
+once, at the Click level, by the command's class.
 
-    def tasks_get(ctx: typer.Context, task_id: ..., url: shared.UrlOpt = None, ...) -> None:
+A command that takes them all is marked `@takes_shared` and lists none of them:
+
+    @app.command("get")
+    @shared.takes_shared
+    def tasks_get(ctx: typer.Context, task_id: ...) -> None:
         opts = options(ctx)
 
-The values reach the command through this invocation (`commands.invocation`: the root callback
-and `registry.Command.invoke` add what was given), resolved once by `options(ctx)`; a command
-reads its options from there, not from the parameters. Each option is hidden from a command's
---help (which ends with one short section naming them, `_options.shared_help`) except when the
-shell asks for completions. `tests/commands/test_invocation.py` checks that this module has one
-alias per row, of the row's kind, and that every method command lists them all."""
+Its class (`registry.Command`; the root's, `registry.RootGroup`, always) appends one Click option
+per row (`_options.click_option`), and `Command.invoke` takes their values out of the parsed
+parameters into this invocation (`commands.invocation`) before the function is called; a command
+reads them resolved, once, with `options(ctx)`. A new shared option is therefore one row of the
+settings table. Each is hidden from a command's --help (which ends with one short section naming
+them, `_options.shared_help`) except when the shell asks for completions.
+
+A command that takes only a few (`a2a diff`, `a2a auth login`) names them, by parameter name, in
+its `shared_options` attribute, `(names, lead)`: its class declares those, in that order, and its
+help names them. `tests/commands/test_invocation.py` checks that every method command declares
+every row."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
-
-from a2acli.commands._options import option
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import typer
 
     from a2acli.pipeline.options import CallOptions
 
-UrlOpt = Annotated[str | None, option("url")]
-CatalogOpt = Annotated[str | None, option("catalog")]
-EndpointOpt = Annotated[str | None, option("endpoint")]
-TransportOpt = Annotated[list[str] | None, option("transport")]
-A2aVersionOpt = Annotated[str | None, option("a2a-version")]
-DialectOpt = Annotated[str | None, option("dialect")]
-HeaderOpt = Annotated[list[str] | None, option("header")]
-SvcParamOpt = Annotated[list[str] | None, option("svc-param")]
-ExtensionOpt = Annotated[list[str] | None, option("extension")]
-ApiKeyOpt = Annotated[str | None, option("api-key")]
-BearerOpt = Annotated[str | None, option("bearer")]
-BasicOpt = Annotated[str | None, option("basic")]
-CacertOpt = Annotated[str | None, option("cacert")]
-CertOpt = Annotated[str | None, option("cert")]
-KeyOpt = Annotated[str | None, option("key")]
-TimeoutOpt = Annotated[str | None, option("timeout")]
-MaxBodyOpt = Annotated[str | None, option("max-body")]
-PlaintextOpt = Annotated[bool, option("plaintext")]
-StrictOriginOpt = Annotated[bool, option("strict-origin")]
-InsecureOpt = Annotated[bool, option("insecure")]
-ProfileOpt = Annotated[str | None, option("profile")]
-ConfigOpt = Annotated[str | None, option("config")]
-OutputOpt = Annotated[str | None, option("output")]
-AsOpt = Annotated[str | None, option("as")]
-OfflineOpt = Annotated[bool, option("offline")]
-QuietOpt = Annotated[bool, option("quiet")]
-DumpOpt = Annotated[str | None, option("dump")]
-DumpAppendOpt = Annotated[bool, option("dump-append")]
-VerboseOpt = Annotated[bool, option("verbose")]
-DebugOpt = Annotated[bool, option("debug")]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def takes_shared(command: F) -> F:
+    """Marks a command that takes every shared option: its class declares them (one Click option
+    per row of the settings table) and hands their values to this invocation; the function's
+    signature lists none of them, and its --help ends with the shared-options section."""
+    command.shared_options = True  # type: ignore[attr-defined]  # read by registry.Command and its help
+    return command
 
 
 def options(ctx: typer.Context) -> CallOptions:

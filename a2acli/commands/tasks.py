@@ -52,6 +52,7 @@ HistoryLength = Annotated[
 
 
 @app.command("get")
+@shared.takes_shared
 def tasks_get(
     ctx: typer.Context,
     task_id: TaskId,
@@ -62,36 +63,6 @@ def tasks_get(
     poll_interval: Annotated[str, poll_interval_option()] = POLL_INTERVAL,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Get a task (GetTask / tasks/get).
 
@@ -117,6 +88,7 @@ def tasks_get(
 
 
 @app.command("list")
+@shared.takes_shared
 def tasks_list(
     ctx: typer.Context,
     page_size: Annotated[
@@ -182,36 +154,6 @@ def tasks_list(
         ),
     ] = False,
     request_id: RequestId = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """List tasks (ListTasks; 0.3 has none: --force, or --dialect clix, sends an extension form).
 
@@ -239,6 +181,7 @@ def tasks_list(
 
 
 @app.command("cancel")
+@shared.takes_shared
 def tasks_cancel(
     ctx: typer.Context,
     task_id: TaskId,
@@ -247,36 +190,6 @@ def tasks_cancel(
     ] = None,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Cancel a task (CancelTask / tasks/cancel).
 
@@ -294,6 +207,7 @@ def tasks_cancel(
 
 
 @app.command("subscribe")
+@shared.takes_shared
 def tasks_subscribe(
     ctx: typer.Context,
     task_id: TaskId,
@@ -308,36 +222,6 @@ def tasks_subscribe(
     ] = False,
     expect_state: ExpectState = None,
     request_id: RequestId = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Follow an existing task's events (SubscribeToTask / tasks/resubscribe) until it settles.
 
@@ -367,6 +251,7 @@ def tasks_subscribe(
 
 
 @app.command("download")
+@shared.takes_shared
 def tasks_download(
     ctx: typer.Context,
     task_id: TaskId,
@@ -386,36 +271,6 @@ def tasks_download(
         ),
     ] = False,
     request_id: RequestId = None,
-    url: shared.UrlOpt = None,
-    catalog: shared.CatalogOpt = None,
-    endpoint: shared.EndpointOpt = None,
-    transport: shared.TransportOpt = None,
-    a2a_version: shared.A2aVersionOpt = None,
-    dialect: shared.DialectOpt = None,
-    header: shared.HeaderOpt = None,
-    svc_param: shared.SvcParamOpt = None,
-    extension: shared.ExtensionOpt = None,
-    api_key: shared.ApiKeyOpt = None,
-    bearer: shared.BearerOpt = None,
-    basic: shared.BasicOpt = None,
-    cacert: shared.CacertOpt = None,
-    cert: shared.CertOpt = None,
-    key: shared.KeyOpt = None,
-    timeout: shared.TimeoutOpt = None,
-    max_body: shared.MaxBodyOpt = None,
-    plaintext: shared.PlaintextOpt = False,
-    strict_origin: shared.StrictOriginOpt = False,
-    insecure: shared.InsecureOpt = False,
-    profile: shared.ProfileOpt = None,
-    config: shared.ConfigOpt = None,
-    output: shared.OutputOpt = None,
-    as_version: shared.AsOpt = None,
-    offline: shared.OfflineOpt = False,
-    quiet: shared.QuietOpt = False,
-    dump: shared.DumpOpt = None,
-    dump_append: shared.DumpAppendOpt = False,
-    verbose: shared.VerboseOpt = False,
-    debug: shared.DebugOpt = False,
 ) -> None:
     """Save a task's artifacts as files (GetTask, then one file per part).
 

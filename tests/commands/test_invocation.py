@@ -104,13 +104,11 @@ from a2acli.settings import table
 row = table.Setting("colour-scheme", "The colours of a throwaway test option.", panel=table.OUT, metavar="NAME", choices=("dark", "light"))
 table.OPTIONS["colour-scheme"] = row
 table.SETTINGS["colour-scheme"] = row
-from typing import Annotated
 from a2acli.commands import registry
-from a2acli.commands._options import option
-from a2acli.commands.shared import options
-ColourSchemeOpt = Annotated[str | None, option("colour-scheme")]  # its alias, as commands.shared names each row
+from a2acli.commands.shared import options, takes_shared
 
-def probe(ctx: typer.Context, colour_scheme: ColourSchemeOpt = None) -> None:
+@takes_shared  # the shared options, the throwaway row among them, come from the command's class
+def probe(ctx: typer.Context) -> None:
     """A throwaway command that uses the throwaway option."""
     opts = options(ctx)
     typer.echo(f"{opts.values['colour-scheme']} from {opts.sources['colour-scheme']}")
@@ -136,10 +134,13 @@ def _probe(*argv: str, env: dict[str, str] | None = None) -> subprocess.Complete
 
 
 def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
-    """One Setting row (added here, in the test) and a command that lists its alias: the flag, the
-    environment, the config file, `a2a help options` and completion all follow, with nothing else
-    written (no CallOptions field, no parser, no env name: `opts.values` holds every setting)."""
+    """One Setting row (added here, in the test) and a command marked `takes_shared` that uses it:
+    the flag (after the command and before it), the environment, the config file, `a2a help
+    options` and completion all follow, with nothing else written (no parameter, no alias, no
+    CallOptions field, no parser, no env name: `opts.values` holds every setting)."""
     assert _probe("probe", "--colour-scheme", "dark").stdout == "dark from flag\n"
+    before = _probe("--colour-scheme", "light", "probe")
+    assert before.stdout == "light from flag\n", before.stderr
     assert _probe("probe", env={"A2ACLI_COLOUR_SCHEME": "dark"}).stdout == "dark from env A2ACLI_COLOUR_SCHEME\n"
     cfg = tmp_path / "config.toml"
     cfg.write_text('colour-scheme = "light"\n')
@@ -149,6 +150,7 @@ def test_a_throwaway_shared_option_is_its_row_plus_its_use(tmp_path):
     )
     shown = " ".join(_probe("help", "options").stdout.split())
     assert "--colour-scheme NAME The colours of a throwaway test option. (env: A2ACLI_COLOUR_SCHEME)" in shown
+    assert "--colour-scheme" not in _probe("probe", "--help").stdout  # hidden: the closing section names the few
     words = _probe(
         env={"_A2A_COMPLETE": "complete_bash", "COMP_WORDS": "a2a probe --colour", "COMP_CWORD": "2"}
     ).stdout.split()
@@ -171,41 +173,68 @@ def _leaves(cmd, ctx=None):
         yield from _leaves(sub, typer.Context(sub, info_name=name, parent=ctx))
 
 
-def test_the_root_and_every_command_that_calls_an_agent_list_every_shared_option():
-    """The other half of the recipe: a row of the settings table has its alias in
-    commands.shared (of the row's kind) and is listed by the root (given before the command) and
-    by every command that calls an agent; a new row fails here until it is."""
-    import typing
+def _declares_every_row(cmd) -> dict[str, str]:
+    """What is wrong with the shared options of a command's Click params: each row of the settings
+    table, once, with its flags, of its kind (a list repeatable, a switch a flag), hidden."""
+    from a2acli.settings.table import OPTIONS
+
+    by_name = {}
+    for p in cmd.params:
+        by_name.setdefault(p.name, []).append(p)
+    wrong = {}
+    for s in OPTIONS.values():
+        found = by_name.get(s.arg, [])
+        if len(found) != 1:
+            wrong[s.name] = f"declared {len(found)} times"
+            continue
+        p = found[0]
+        if p.opts[0] != f"--{s.name}" or set(p.opts) != {f"--{s.name}", *s.flags}:
+            wrong[s.name] = f"flags {p.opts}"
+        elif (p.multiple, p.is_flag) != (s.kind == "list", s.kind == "switch") or not p.hidden:
+            wrong[s.name] = "not of the row's kind, or shown in --help"
+    return wrong
+
+
+def test_the_root_and_every_command_that_calls_an_agent_declare_every_shared_option():
+    """The other half of the recipe: every row of the settings table is a Click option of the root
+    (given before the command) and of every command that calls an agent, declared by the command's
+    class (`registry.Command`, for a function marked `shared.takes_shared`), not listed by the
+    function; a new row reaches them all with nothing else written."""
+    import inspect
 
     import typer
 
-    from a2acli.commands import shared
     from a2acli.commands.invocation import ARGS
     from a2acli.main import build_app
-    from a2acli.settings.table import OPTIONS
 
-    for s in OPTIONS.values():
-        alias = getattr(shared, "".join(w.capitalize() for w in s.name.split("-")) + "Opt")
-        kind, info = typing.get_args(alias)
-        assert f"--{s.name}" in (info.default, *info.param_decls)
-        assert kind == (bool if s.kind == "switch" else list[str] | None if s.kind == "list" else str | None), s.name
     root = typer.main.get_command(build_app())
-    assert {p.name for p in root.params} >= ARGS
+    assert _declares_every_row(root) == {}
+    assert not ARGS & set(inspect.signature(root.callback).parameters)
     callers = {path: cmd for path, cmd in _leaves(root) if "url" in {p.name for p in cmd.params}}
     assert {
         "a2a send",
         "a2a stream",
+        "a2a call",
+        "a2a chat",
+        "a2a check",
+        "a2a replay",
         "a2a tasks get",
+        "a2a tasks list",
         "a2a card fetch",
+        "a2a card catalog",
         "a2a push-config list",
         "a2a config show",
     } <= set(callers)
-    partial = {path for path, cmd in callers.items() if getattr(cmd.callback, "shared_options", None)}
+    partial = {path for path, cmd in callers.items() if getattr(cmd.callback, "shared_options", None) is not True}
     assert partial == {"a2a auth login", "a2a diff", "a2a mcp"}  # these name the few they take, at the end of their help
-    missing = {
-        path: sorted(ARGS - {p.name for p in cmd.params}) for path, cmd in callers.items() if path not in partial
+    wrong = {path: _declares_every_row(cmd) for path, cmd in callers.items() if path not in partial}
+    assert {path: what for path, what in wrong.items() if what} == {}
+    listed = {  # the function itself lists none of them: they reach it through the invocation
+        path: sorted(ARGS & set(inspect.signature(cmd.callback).parameters))
+        for path, cmd in callers.items()
+        if path not in partial
     }
-    assert {path: names for path, names in missing.items() if names} == {}
+    assert {path: names for path, names in listed.items() if names} == {}
 
 
 # -- the recipe "a new output mode is one class plus its name in OUTPUT_MODES" ----------------------
