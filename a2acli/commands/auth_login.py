@@ -162,6 +162,7 @@ def auth_login(
     key: shared.KeyOpt = None,
     insecure: shared.InsecureOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     timeout: shared.TimeoutOpt = None,
     output: OutputOpt = None,
     debug: shared.DebugOpt = False,

@@ -54,6 +54,7 @@ def call(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,

@@ -52,6 +52,7 @@ def card_fetch(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,
@@ -107,7 +108,7 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     from a2acli.wire import envelope
 
     with session(opts) as call:
-        fetched = call.target.fetch_card()
+        fetched = call.target.fetch_card(revalidate=True)  # `card fetch` always asks the network
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings
             from a2acli.check.run import invalid_card_error
@@ -152,6 +153,7 @@ def card_extended(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,
@@ -215,6 +217,7 @@ def card_catalog(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,

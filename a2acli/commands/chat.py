@@ -120,6 +120,7 @@ def chat(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,

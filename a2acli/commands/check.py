@@ -62,6 +62,7 @@ def check(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,

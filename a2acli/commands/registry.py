@@ -48,6 +48,7 @@ def _root(
     max_body: shared.MaxBodyOpt = None,
     plaintext: shared.PlaintextOpt = False,
     strict_origin: shared.StrictOriginOpt = False,
+    no_cache: shared.NoCacheOpt = False,
     insecure: shared.InsecureOpt = False,
     profile: shared.ProfileOpt = None,
     config: shared.ConfigOpt = None,
@@ -284,6 +285,7 @@ COMMANDS: dict[str, Callable[[], Any]] = {
     "webhook": _group("webhook", "webhook", "Tools"),
     "config": _group("config", "config", "Setup"),
     "auth": _group("auth", "auth", "Setup"),
+    "cache": _group("cache", "cache", "Setup"),
     "completion": _command("completion", "completion", "completion", "Setup"),
     "help": _command("help", "help_command", "help", "Setup"),
 }

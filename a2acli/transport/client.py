@@ -296,6 +296,22 @@ class Transport:
             )
         return self._exchange(req, label)
 
+    def from_cache(self, url: str, entry: Any, request: dict[str, str], how: str) -> Exchange:
+        """The answer an entry of the card cache (transport.card_cache.Entry) holds, as the
+        exchange its GET would have been, with its Age; `how`: "hit" (nothing was sent) or
+        "revalidated" (after a 304). The taps see it through `on_cached` (--debug says where the
+        card came from, --dump records it)."""
+        self._seq += 1
+        age = int(entry.age(time.time()))
+        with _bad_url(url):
+            target = httpx.URL(url).raw_path.decode("ascii")
+        ex = Exchange(self._seq, "card", "GET", url, list(request.items()), target=target)
+        ex.status, ex.reason, ex.response_body, ex.elapsed, ex.cache = entry.status, entry.reason, entry.body, 0.0, how
+        ex.response_headers = [*((k, v) for k, v in entry.headers if k.lower() != "age"), ("Age", str(age))]
+        self.last = ex
+        self._emit("on_cached", ex, age)
+        return ex
+
     @staticmethod
     def public_headers(accept: str) -> dict[str, str]:
         """The headers of a public document's GET (get_public): our User-Agent and Accept only."""
