@@ -287,7 +287,8 @@ class CardCache:
             return
         entry = self._found.pop(url, None)
         if entry is not None:
-            self._write(url, entry if usable else None, entry.matches)
+            selecting = entry.selecting
+            self._write(url, entry if usable else None, lambda e: e.selecting == selecting)
             return
         if url not in self._answers:
             return
