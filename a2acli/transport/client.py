@@ -301,14 +301,13 @@ class Transport:
         exchange its GET would have been, with its Age; `how`: "hit" (nothing was sent) or
         "revalidated" (after a 304). The taps see it through `on_cached` (--debug says where the
         card came from, --dump records it)."""
-        self._seq += 1
-        age = int(entry.age(time.time()))
         with _bad_url(url):
-            target = httpx.URL(url).raw_path.decode("ascii")
-        ex = Exchange(self._seq, "card", "GET", url, list(request.items()), target=target)
+            req = self.client.build_request("GET", url, headers=request)  # as its GET would be (Host...), not sent
+        ex = self._new_exchange("card", "GET", req, streaming=False)
+        age = int(entry.age(time.time()))
         ex.status, ex.reason, ex.response_body, ex.elapsed, ex.cache = entry.status, entry.reason, entry.body, 0.0, how
-        ex.response_headers = [*((k, v) for k, v in entry.headers if k.lower() != "age"), ("Age", str(age))]
-        self.last = ex
+        kept = [(k, v) for k, v in entry.headers if k.lower() not in ("age", "content-length")]
+        ex.response_headers = [*kept, ("Content-Length", str(len(entry.body))), ("Age", str(age))]
         self._emit("on_cached", ex, age)
         return ex
 
