@@ -254,3 +254,14 @@ def test_check_reads_the_card_from_the_network(cli, respx_mock):
     send(cli)
     result = cli("check", "card", AGENT)
     assert len(agent.asked) == 2 and "If-None-Match" not in agent.asked[1], result.stderr
+
+
+def test_no_cache_in_a_config_file(cli, respx_mock, card_cache_dir, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("no-cache = true\n")
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    send(cli)
+    assert len(agent.asked) == 2 and not card_cache_dir.exists()
+    shown = cli("config", "show")
+    assert "no-cache" in shown.stdout and "true" in shown.stdout.lower(), shown.stdout + shown.stderr
