@@ -238,6 +238,7 @@ class CardCache:
         self.mode = mode
         self._found: dict[str, Entry] = {}  # url -> the entry a 304 refreshed (kept by settle)
         self._answers: dict[str, tuple[dict[str, str], Exchange]] = {}  # url -> a 200 that came
+        self._files: dict[str, list[Entry]] = {}  # url -> its variants as read (or written) by this run
 
     def _path(self, url: str) -> Path:
         import hashlib
@@ -245,7 +246,13 @@ class CardCache:
         return self.dir / f"card-{hashlib.sha256(url.encode('utf-8', 'surrogateescape')).hexdigest()[:40]}.json"
 
     def _read(self, url: str) -> list[Entry]:
-        """The variants kept for `url`; none when its file is missing or does not read."""
+        """The variants kept for `url`; none when its file is missing or does not read. Read once
+        a run (the look-up's reading serves the write that follows it)."""
+        if url not in self._files:
+            self._files[url] = self._read_file(url)
+        return self._files[url]
+
+    def _read_file(self, url: str) -> list[Entry]:
         try:
             with open(self._path(url), "rb") as f:
                 doc = json.loads(f.read())
@@ -313,13 +320,17 @@ class CardCache:
         variants = ([entry] if entry is not None else []) + kept[:7]  # a few variants: versions, encodings
         path = self._path(url)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+        self._files[url] = variants
         try:
             if not variants:
                 path.unlink(missing_ok=True)
                 return
-            self.dir.mkdir(parents=True, mode=0o700, exist_ok=True)
             data = json.dumps({"layout": LAYOUT, "entries": [e.to_json() for e in variants]}).encode()
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileNotFoundError:  # the first entry: the directory made (the owner's only)
+                self.dir.mkdir(parents=True, mode=0o700, exist_ok=True)
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
