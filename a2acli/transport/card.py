@@ -66,8 +66,9 @@ def get_card(transport: Transport, url: str, cache: "CardCache | None" = None) -
     from a2acli.transport.card_cache import carries_credentials
 
     request = transport.headers({"Accept": "application/json"}, drop=secret)
-    if carries_credentials(request, client_cert=bool(transport.cfg.cert)):
-        return transport.get(url, label="card", drop=secret)  # its answer is neither served nor kept
+    if carries_credentials(request, client_cert=bool(transport.cfg.cert)) or "@" in urlsplit(url).netloc:
+        # its answer is neither served nor kept (and a URL's user:password@ is never written down)
+        return transport.get(url, label="card", drop=secret)
     entry = cache.lookup(url, request)
     if entry is not None and cache.usable(entry, request, time.time()):
         return transport.from_cache(url, entry, request, "hit")

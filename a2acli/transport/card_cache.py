@@ -36,8 +36,11 @@ if TYPE_CHECKING:
 USE, REVALIDATE, BYPASS = "use", "revalidate", "bypass"
 LAYOUT = 1  # the entry files' layout: a file of another is ignored (and replaced)
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
-# the headers of a 304 that do not replace the stored ones (RFC 9111 §3.2)
-_NOT_UPDATED = frozenset({"content-length", "content-encoding", "transfer-encoding", "content-range", "connection"})
+# the headers of a 304 that do not replace the stored ones (RFC 9111 §3.2), and that are not kept:
+# the body is kept decoded, and a cookie is the agent's word to one client, never written down here
+_NOT_UPDATED = frozenset(
+    {"content-length", "content-encoding", "transfer-encoding", "content-range", "connection", "set-cookie"}
+)
 # Cache-Control directives: a token, then `=token` or `="quoted, string"` (compiled on first use)
 _DIRECTIVE = r'\s*([!#$%&\'*+.^_`|~0-9A-Za-z-]+)(?:\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*)))?\s*(?:,|$)'
 

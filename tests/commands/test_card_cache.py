@@ -265,3 +265,13 @@ def test_no_cache_in_a_config_file(cli, respx_mock, card_cache_dir, cfg):
     assert len(agent.asked) == 2 and not card_cache_dir.exists()
     shown = cli("config", "show")
     assert "no-cache" in shown.stdout and "true" in shown.stdout.lower(), shown.stdout + shown.stderr
+
+
+def test_a_url_with_a_password_is_never_written_down(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "Set-Cookie": "session=s-42"})
+    send(cli)  # a cookie the agent set is not kept either
+    assert "s-42" not in "".join(p.read_text() for p in card_cache_dir.glob("card-*.json"))
+    result = cli("card", "fetch", "-u", "http://bob:pw-123@agent.test", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert len(agent.asked) == 2
+    assert "pw-123" not in "".join(p.read_text() for p in card_cache_dir.iterdir())
