@@ -144,3 +144,56 @@ def test_two_runs_writing_at_once_never_leave_half_an_entry(tmp_path):
     assert all(w.returncode == 0 for w in writers)
     assert reads > 0 and seen <= {"a", "b"}
     assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
+
+
+def test_two_a2a_runs_at_once_share_the_cache(tmp_path, card_cache_dir):
+    """A CI matrix: two `a2a card fetch` runs at a time, four times over, against one agent whose
+    card may be kept: every run succeeds, and what is left is one whole entry."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    card = {
+        "name": "matrix",
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": [{"url": "http://127.0.0.1:1/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "pad": "p" * 100_000,
+    }
+
+    class Card(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            body = json.dumps(card).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "max-age=300")
+            self.send_header("ETag", '"m"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Card)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        for _ in range(4):
+            runs = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "a2acli", "card", "fetch", "-o", "json", "-u", url],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+                for _ in range(2)
+            ]
+            for run in runs:
+                out, err = run.communicate(timeout=60)
+                assert run.returncode == 0, err
+                assert json.loads(out)["name"] == "matrix"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    (entry,) = card_cache_dir.glob("card-*.json")
+    assert json.loads(json.loads(entry.read_text())["entries"][0]["body"])["pad"] == "p" * 100_000
+    assert not list(card_cache_dir.glob(".*.tmp"))
