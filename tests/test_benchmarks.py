@@ -52,3 +52,10 @@ def test_mock_latency_runs():
     rows = [line[:34].strip() for line in out.splitlines()]
     assert "floor (http.server, fixed bytes)" in rows and "a2a mock --speed 0" in rows, out
     assert "mock / floor, median:" in out and "target: median < 5 ms:" in out, out
+
+
+def test_card_cache_runs():
+    out = run("card_cache.py", "--rounds", "1", "--runs", "2", "--delay-ms", "0")
+    rows = {line[:34].strip(): line.split()[-1] for line in out.splitlines()[2:4]}
+    assert rows == {"max-age=300 (cached)": "1", "no-store (uncached)": "2"}, out  # card requests: one kept, every one asked
+    assert "cached / uncached: " in out and "target <= 0.75" in out, out
