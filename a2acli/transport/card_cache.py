@@ -46,11 +46,21 @@ _DIRECTIVE = r'\s*([!#$%&\'*+.^_`|~0-9A-Za-z-]+)(?:\s*=\s*(?:"((?:[^"\\]|\\.)*)"
 
 
 def cache_control(value: str | None) -> dict[str, str | None]:
-    """A Cache-Control header's directives, names in lowercase (RFC 9111 §5.2)."""
+    """A Cache-Control header's directives, names in lowercase (RFC 9111 §5.2). A value with no
+    quoted string (`max-age=60, no-cache`: nearly all) is split at its commas; one with a quoted
+    string (`private="Set-Cookie, X"`) is read by the grammar's pattern, compiled then only."""
+    out: dict[str, str | None] = {}
+    if not value:
+        return out
+    if '"' not in value:
+        for item in value.split(","):
+            name, eq, arg = item.partition("=")
+            if name.strip():
+                out.setdefault(name.strip().lower(), arg.strip() if eq else None)
+        return out
     import re
 
-    out: dict[str, str | None] = {}
-    for m in re.finditer(_DIRECTIVE, value or ""):
+    for m in re.finditer(_DIRECTIVE, value):
         out.setdefault(m.group(1).lower(), m.group(2) if m.group(2) is not None else m.group(3))
     return out
 
@@ -90,9 +100,11 @@ def carries_credentials(headers: dict[str, str], client_cert: bool) -> bool:
     certificate. Its answer may be meant for that principal alone: never kept, never served."""
     if client_cert:
         return True
-    from a2acli.redact import given_secret
+    from a2acli.redact import HARMLESS_HEADERS, given_secret
 
-    return any(k.lower() in _CREDENTIAL_HEADERS or given_secret(k) for k in headers)
+    return any(
+        k.lower() in _CREDENTIAL_HEADERS or (k.lower() not in HARMLESS_HEADERS and given_secret(k)) for k in headers
+    )
 
 
 class Entry:

@@ -197,3 +197,24 @@ def test_two_a2a_runs_at_once_share_the_cache(tmp_path, card_cache_dir):
     (entry,) = card_cache_dir.glob("card-*.json")
     assert json.loads(json.loads(entry.read_text())["entries"][0]["body"])["pad"] == "p" * 100_000
     assert not list(card_cache_dir.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "max-age=60, no-cache",
+        " Max-Age = 60 ,no-store",
+        "private, max-age=0",
+        'no-cache="Set-Cookie", max-age=5',
+        "public,,max-age=7",
+    ],
+)
+def test_the_quick_split_and_the_grammar_read_directives_alike(value):
+    import re
+
+    from a2acli.transport.card_cache import _DIRECTIVE
+
+    by_grammar: dict[str, str | None] = {}
+    for m in re.finditer(_DIRECTIVE, value):
+        by_grammar.setdefault(m.group(1).lower(), m.group(2) if m.group(2) is not None else m.group(3))
+    assert cache_control(value) == by_grammar
