@@ -4,9 +4,9 @@ be kept (`Cache-Control: max-age=300`), next to ten against the same agent whose
 
     pip install -e . && python benchmarks/card_cache.py [--rounds 3] [--runs 10] [--delay-ms 50]
 
-The agent is a small local HTTP server (this process, 127.0.0.1, a free port): the card at
-/.well-known/agent-card.json under two origins' worth of paths (/cached/ and /uncached/), and a
-JSON-RPC endpoint answering SendMessage with a completed task. Each round runs the ten cached runs
+The agent is a small local HTTP server (this process, 127.0.0.1, a free port) mounted twice: its
+card at /cached/.well-known/agent-card.json and /uncached/.well-known/agent-card.json, and under
+each a JSON-RPC endpoint answering SendMessage with a completed task. Each round runs the ten cached runs
 (the first fetches the card, the nine others use it) and the ten uncached ones, alternately, in
 a cache directory of the benchmark's own (XDG_CACHE_HOME, emptied before each round), and counts
 the card requests each group made. Prints each group's median time over the rounds and the ratio
