@@ -14,6 +14,10 @@ for _k in [k for k in os.environ if k.startswith("A2ACLI_") and k != "A2ACLI_UPD
     del os.environ[_k]
 os.environ["A2ACLI_GLOBAL_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-config.toml")
 os.environ["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml of the checkout's directories
+# the Agent Card cache never the user's: a directory of the test run's own (each test gets its own, below)
+import tempfile  # noqa: E402
+
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="a2acli-tests-cache-")
 
 import pytest  # noqa: E402
 import respx.mocks  # noqa: E402
@@ -24,6 +28,16 @@ respx.mocks.DEFAULT_MOCKER = "httpx"
 from typer.testing import CliRunner  # noqa: E402
 
 from a2acli.main import app  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def card_cache_dir(monkeypatch, tmp_path_factory):
+    """Each test its own Agent Card cache (XDG_CACHE_HOME; a2a makes the directory when it first
+    keeps a card), so a card one test's agent served is never another test's, and runs in a test
+    (in-process or subprocess) share it as a user's runs do. Returns a2a's cache directory."""
+    base = tmp_path_factory.mktemp("xdg-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base))
+    return base / "a2acli"
 
 
 @pytest.fixture

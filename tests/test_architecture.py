@@ -441,6 +441,7 @@ CARD_FETCH_MODULES = {
     "a2acli.transport.limits", "a2acli.transport.taps", "a2acli.wire", "a2acli.wire.bindings", "a2acli.wire.bindings.base",
     "a2acli.wire.dialects", "a2acli.wire.endpoints", "a2acli.wire.envelope", "a2acli.wire.translate", "a2acli.wire.translate._common",
     "a2acli.wire.translate.card",
+    "a2acli.transport.card_cache",  # issue 47: the card cache (stdlib only: json, os, and what httpx loaded)
 }  # fmt: skip
 # never on that path: a catalog's, text's and streams' modules, and what httpx would load for its own CLI;
 # since issue 26 also what reads input (commands._inputs: every command's class is in commands.registry),

@@ -61,3 +61,10 @@ def test_mcp_startup_runs():
     out = run("mcp_startup.py", "--no-handler", "--runs", "1", "--calls", "2")
     assert "a2a mcp" in out and "spawn to initialize" in out, out
     assert "overhead of a tool call over the A2A round trips it makes" in out, out
+
+
+def test_card_cache_runs():
+    out = run("card_cache.py", "--rounds", "1", "--runs", "2", "--delay-ms", "0")
+    rows = {line[:34].strip(): line.split()[-1] for line in out.splitlines()[2:4]}
+    assert rows == {"max-age=300 (cached)": "1", "no-store (uncached)": "2"}, out  # card requests: one kept, every one asked
+    assert "cached / uncached: " in out and "target <= 0.75" in out, out

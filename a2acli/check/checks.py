@@ -118,8 +118,9 @@ def _call(opts: CallOptions) -> Iterator[Any]:
     from a2acli.events import Silent
     from a2acli.pipeline.session import Call
 
-    # the probe's calls say nothing as they go: what it found (and the X-Request-IDs) is in the report
-    with Call(opts, Silent()) as call:
+    # the probe's calls say nothing as they go: what it found (and the X-Request-IDs) is in the report;
+    # each reads the card from the network (its caching headers are checked), not the card cache
+    with Call(opts._replace(no_cache=True), Silent()) as call:
         ids = _Ids()
         call.transport.taps.append(ids)
         call.ids = ids  # type: ignore[attr-defined]  # the probe's own tap, kept on its Call

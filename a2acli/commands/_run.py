@@ -535,7 +535,7 @@ def run_card_fetch(opts: CallOptions, *, verify_signature: bool = False) -> None
         if opts.offline:
             _card_request(call)
             return
-        fetched = call.target.fetch_card()
+        fetched = call.target.fetch_card(revalidate=True)  # `card fetch` always asks the network
         if opts.version_auto:
             call.target.settle_version()  # what auto would use, said on stderr
         else:

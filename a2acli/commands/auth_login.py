@@ -23,6 +23,7 @@ LOGIN_SHARED = (
     "key",
     "insecure",
     "strict_origin",
+    "no_cache",
     "timeout",
     "debug",
 )

@@ -78,7 +78,7 @@ def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
     from a2acli.wire import envelope
 
     with session(opts) as call:
-        fetched = call.target.fetch_card()
+        fetched = call.target.fetch_card(revalidate=True)  # `card fetch` always asks the network
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings
             from a2acli.check.run import invalid_card_error

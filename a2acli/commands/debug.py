@@ -210,8 +210,9 @@ def _run_both(
             directory = base / name
             if save and directory.exists() and any(directory.iterdir()):
                 raise UsageError(f"{directory} already holds files", hint="--save wants a new or empty directory")
+            # each side asks the agent for its card (no card cache): the two runs compare what it answers
             code, error, hint = _run_side(
-                invocation, side_opts._replace(dump=str(directory), output="json", offline=False)
+                invocation, side_opts._replace(dump=str(directory), output="json", offline=False, no_cache=True)
             )
             hints.append(hint)
             runs.append({**label, "exit": code, "error": error, "dump": str(directory) if save else None})

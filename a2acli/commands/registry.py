@@ -287,6 +287,7 @@ COMMANDS: dict[str, Callable[[], Any]] = {
     "webhook": _group("webhook", "webhook", "Tools"),
     "config": _group("config", "config", "Setup"),
     "auth": _group("auth", "auth", "Setup"),
+    "cache": _group("cache", "cache", "Setup"),
     "completion": _command("completion", "completion", "completion", "Setup"),
     "help": _command("help", "help_command", "help", "Setup"),
 }

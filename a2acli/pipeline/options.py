@@ -41,6 +41,7 @@ class CallOptions(NamedTuple):
     max_body: int = MAX_BODY_BYTES  # --max-body: bytes of one answer, one stream event, one input file
     insecure: bool = False
     strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only
+    no_cache: bool = False  # --no-cache: the Agent Card cache neither read nor written (transport.card_cache)
     plaintext: bool = False  # gRPC without TLS for a host:port interface URL
     output: str = "auto"  # auto (rich at a terminal, else text), text (the floor everywhere), json, raw
     as_v1: bool = False

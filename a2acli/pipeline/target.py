@@ -97,7 +97,20 @@ class Target:
         return self.located is not None and self.opts.url == self.located.reference
 
     # -- the card -----------------------------------------------------------------------------------------
-    def fetch_card(self) -> Any:
+    def card_cache(self, revalidate: bool) -> Any:
+        """The Agent Card cache of this session (transport.card_cache), or None under --no-cache;
+        `revalidate`: every entry is revalidated, none used without asking (`card fetch`)."""
+        if self.opts.no_cache:
+            return None
+        from a2acli.settings import cache_dir
+        from a2acli.transport.card_cache import REVALIDATE, USE, CardCache
+
+        return CardCache(cache_dir(), REVALIDATE if revalidate else USE)
+
+    def fetch_card(self, *, revalidate: bool = False) -> Any:
+        """The Agent Card, through the card cache (a fresh entry used as it is, unless
+        `revalidate`: `card fetch` always asks the network); kept there once it reads as a usable
+        card."""
         from a2acli.transport.card import fetch_card
         from a2acli.wire.endpoints import card_notes
         from a2acli.wire.translate import to_core_card
@@ -112,8 +125,11 @@ class Target:
                 f"--offline does not read the catalog {self.located.catalog}",
                 hint="drop --offline, or pass the agent's URL to -u",
             )
-        fetched = self.inline_card or fetch_card(self.host.transport, self.opts.url)
+        cache = None if self.inline_card else self.card_cache(revalidate)
+        fetched = self.inline_card or fetch_card(self.host.transport, self.opts.url, cache)
         if not isinstance(fetched.doc, dict):
+            if cache is not None:
+                cache.settle(fetched.url, usable=False)
             local = fetched.url.startswith("file:") or self.inline_card is not None
             raise CardInvalidError(
                 f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})",
@@ -123,6 +139,8 @@ class Target:
 
         core = to_core_card(fetched.doc)
         problems = card_problems(core)
+        if cache is not None:
+            cache.settle(fetched.url, usable=not problems)  # a card that fails validation is not kept
         self.card = usable_card(core)  # what a call reads, of the kinds it reads (the rest: said below)
         self.card_doc = fetched.doc
         vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""

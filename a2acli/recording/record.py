@@ -237,12 +237,21 @@ class DumpTap(NullTap):
         }
         if recoded:
             entry["recoded"] = True
+        if ex.cache:  # not from the wire: the card cache's (transport.card_cache)
+            entry["cache"], entry["age"] = ex.cache, int(ex.header("age") or 0)
         if self.choice and ex.label not in LOOK_UPS:
             entry["versionChoice"] = self.choice
         # last: the index names only files already written (a Ctrl-C before here leaves them unlisted)
         with open_private(self.dir / "index.jsonl", "a") as idx:
             idx.write(json.dumps(entry) + "\n")
         self.written += 1
+
+    def on_cached(self, ex: Exchange, age: int) -> None:
+        """A card the card cache gave: recorded as the exchange it stands for, its index line
+        saying so (`cache`: hit or revalidated, and its `age`), so the dump holds the card used."""
+        self.on_request(ex)
+        self.on_response(ex)
+        self.on_complete(ex)
 
     def _finish_body(self, ex: Exchange) -> bool:
         """The answer's body file completed and closed: a whole answer as it crossed the wire (an

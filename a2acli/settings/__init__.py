@@ -37,6 +37,7 @@ from typing import Any
 from a2acli.settings.files import (
     ConfigFile,
     Layer,
+    cache_dir,
     config_path,
     global_read_path,
     load_config,
@@ -87,6 +88,7 @@ __all__ = [
     "Resolved",
     "Setting",
     "agent_match",
+    "cache_dir",
     "check_catalog",
     "check_url",
     "check_value",

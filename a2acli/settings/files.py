@@ -355,6 +355,17 @@ def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
     return [f for f in (read_config_file(p, "local", text) for p, text in found) if f]
 
 
+def cache_dir() -> Path:
+    """a2a's cache directory (the Agent Card cache): $XDG_CACHE_HOME/a2acli, else the platform's
+    cache directory: ~/.cache/a2acli, ~/Library/Caches/a2acli on macOS,
+    %LOCALAPPDATA%\\a2acli\\Cache on Windows."""
+    if sys.platform == "win32" and not os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "a2acli" / "Cache"
+    if sys.platform == "darwin" and not os.environ.get("XDG_CACHE_HOME"):
+        return Path.home() / "Library" / "Caches" / "a2acli"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2acli"
+
+
 def token_cache_path() -> Path:
     """OAuth2 tokens, next to the config file (mode 0600)."""
     return config_path().with_name("tokens.json")

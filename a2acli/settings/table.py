@@ -198,6 +198,14 @@ OPTIONS: dict[str, Setting] = {
             also=(bool,),
         ),
         Setting(
+            "no-cache",
+            "Bypass the Agent Card cache for this run: the card is fetched, and nothing is kept (`a2a cache clear` empties the cache).",
+            kind="switch",
+            default=False,
+            parse="bool",
+            also=(bool,),
+        ),
+        Setting(
             "insecure",
             "Skip TLS certificate verification (unsafe; warns on every call). Default: certificates are verified.",
             panel=AUTH,

@@ -1,13 +1,16 @@
 """Agent Card resolution: a base URL (well-known paths), a card URL, or a file:// card."""
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from a2acli.errors import A2acliError, CardInvalidError, CardNotFoundError, UsageError
 from a2acli.transport.client import Transport
 from a2acli.transport.exchange import Exchange
 from a2acli.wire import CARD_PATHS
+
+if TYPE_CHECKING:
+    from a2acli.transport.card_cache import CardCache
 
 
 def read_document(ex: Exchange, what: str) -> Any:
@@ -45,19 +48,38 @@ def card_candidates(url: str) -> list[str]:
     return out
 
 
-def get_card(transport: Transport, url: str) -> Exchange:
+def get_card(transport: Transport, url: str, cache: "CardCache | None" = None) -> Exchange:
     """The GET of a public Agent Card (A2ACLI_AUTH_008): no credential of any kind. The
     credential flags and a profile's token never reach it (transport.get adds none); of the
     headers the user gave (`-H`, `--svc-param`, a profile's headers), those that carry a secret by
     the rule `--debug` redacts by (redact.given_secret) are left out, the harmless ones (tracing,
-    tenant, A2A-Extensions) go."""
+    tenant, A2A-Extensions) go. With a `cache`: a fresh entry answers without the network, a stale
+    one is revalidated (If-None-Match / If-Modified-Since) and a 304 gives it back refreshed; the
+    exchange then holds the kept card (`Exchange.cache` says how it came)."""
     from a2acli.redact import given_secret
 
     secret = frozenset(name.lower() for name, _ in transport.cfg.headers if given_secret(name))
-    return transport.get(url, label="card", drop=secret)
+    if cache is None:
+        return transport.get(url, label="card", drop=secret)
+    import time
+
+    from a2acli.transport.card_cache import carries_credentials
+
+    request = transport.headers({"Accept": "application/json"}, drop=secret)
+    if carries_credentials(request, client_cert=bool(transport.cfg.cert)) or "@" in urlsplit(url).netloc:
+        # its answer is neither served nor kept (and a URL's user:password@ is never written down)
+        return transport.get(url, label="card", drop=secret)
+    entry = cache.lookup(url, request)
+    if entry is not None and cache.usable(entry, request, time.time()):
+        return transport.from_cache(url, entry, request, "hit")
+    ex = transport.get(url, label="card", drop=secret, headers=entry.validators() if entry is not None else None)
+    if entry is not None and ex.status == 304:
+        return transport.from_cache(url, cache.revalidated(url, entry, ex), request, "revalidated")
+    cache.answered(url, request, ex)
+    return ex
 
 
-def fetch_card(transport: Transport, url: str) -> FetchedCard:
+def fetch_card(transport: Transport, url: str, cache: "CardCache | None" = None) -> FetchedCard:
     if url.startswith("file://") or (not urlsplit(url).scheme and Path(url).suffix == ".json"):
         path = Path(unquote(urlsplit(url).path) if url.startswith("file://") else url)
         try:
@@ -75,7 +97,7 @@ def fetch_card(transport: Transport, url: str) -> FetchedCard:
         return FetchedCard(path.resolve().as_uri(), doc, None)
     tried: list[str] = []
     for cand in card_candidates(url):
-        ex = get_card(transport, cand)
+        ex = get_card(transport, cand, cache)
         if cand == url and not urlsplit(url).path.endswith(
             ".json"
         ):  # the URL as given: a card, or where an agent is mounted

@@ -302,6 +302,21 @@ class Transport:
             )
         return self._exchange(req, label)
 
+    def from_cache(self, url: str, entry: Any, request: dict[str, str], how: str) -> Exchange:
+        """The answer an entry of the card cache (transport.card_cache.Entry) holds, as the
+        exchange its GET would have been, with its Age; `how`: "hit" (nothing was sent) or
+        "revalidated" (after a 304). The taps see it through `on_cached` (--debug says where the
+        card came from, --dump records it)."""
+        with _bad_url(url):
+            req = self.client.build_request("GET", url, headers=request)  # as its GET would be (Host...), not sent
+        ex = self._new_exchange("card", "GET", req, streaming=False)
+        age = int(entry.age(time.time()))
+        ex.status, ex.reason, ex.response_body, ex.elapsed, ex.cache = entry.status, entry.reason, entry.body, 0.0, how
+        kept = [(k, v) for k, v in entry.headers if k.lower() not in ("age", "content-length")]
+        ex.response_headers = [*kept, ("Content-Length", str(len(entry.body))), ("Age", str(age))]
+        self._emit("on_cached", ex, age)
+        return ex
+
     @staticmethod
     def public_headers(accept: str) -> dict[str, str]:
         """The headers of a public document's GET (get_public): our User-Agent and Accept only."""

@@ -31,6 +31,7 @@ class Exchange:
         "started",
         "elapsed",
         "error",
+        "cache",
     )
 
     def __init__(
@@ -66,6 +67,7 @@ class Exchange:
         self.started = time.time()
         self.elapsed: float | None = None
         self.error: str | None = None
+        self.cache: str | None = None  # a card from the card cache: "hit" (no request), "revalidated" (a 304)
 
     def __repr__(self) -> str:
         return f"Exchange(#{self.seq} {self.label} {self.http_method} {self.url} -> {self.status})"
@@ -95,6 +97,7 @@ class Tap(Protocol):
     def on_chunk(self, ex: Exchange, chunk: bytes) -> None: ...  # a stream's bytes as read, encoded if it is
     def on_event(self, ex: Exchange, index: int, event: str, data: str) -> None: ...
     def on_complete(self, ex: Exchange) -> None: ...  # body complete, failed or interrupted
+    def on_cached(self, ex: Exchange, age: int) -> None: ...  # a card the card cache gave (nothing crossed the wire)
 
 
 class NullTap:
@@ -111,4 +114,7 @@ class NullTap:
         pass
 
     def on_complete(self, ex: Exchange) -> None:
+        pass
+
+    def on_cached(self, ex: Exchange, age: int) -> None:
         pass

@@ -71,6 +71,10 @@ class DebugTap(NullTap):
             + (f", {self.redactor.text(ex.error)}" if ex.error else "")
         )
 
+    def on_cached(self, ex: Exchange, age: int) -> None:
+        how = "" if ex.cache == "hit" else ", revalidated by the 304 above"
+        self.write(f"* card from cache (age {age} s{how}): {self.redactor.text(ex.url)}")
+
 
 def _coding(ex: Exchange) -> str | None:
     """The answer's content coding, when it has one (gzip, deflate)."""

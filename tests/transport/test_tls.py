@@ -25,6 +25,7 @@ class _Card(BaseHTTPRequestHandler):
         body = json.dumps(CARD).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
+        self.send_header("Cache-Control", "max-age=300")  # kept by the card cache, but for a client certificate
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -115,6 +116,19 @@ def test_mtls_with_a_client_certificate(cli, mtls, pki, combined):
     args = ["--cert", str(pki / "client-combined.pem")] if combined else ["--cert", str(pki / "client.pem"), "--key", str(pki / "client.key")]
     result = cli("card", "fetch", "-u", mtls, "--cacert", str(pki / "ca.pem"), *args)
     assert result.exit_code == 0, result.stderr
+
+
+def test_a_card_fetched_with_a_client_certificate_is_never_kept(cli, https, mtls, pki, card_cache_dir):
+    """The card cache keeps no answer to a request that carried a credential: a client certificate
+    is one (issue 47); the same card without one is kept."""
+    tls = ["--cacert", str(pki / "ca.pem"), "--cert", str(pki / "client.pem"), "--key", str(pki / "client.key")]
+    for _ in range(2):
+        result = cli("card", "fetch", "-u", mtls, *tls, "--debug")
+        assert result.exit_code == 0, result.stderr
+        assert "> GET " in result.stderr and "card from cache" not in result.stderr
+    assert not card_cache_dir.exists() or not list(card_cache_dir.iterdir())
+    assert cli("card", "fetch", "-u", https, "--cacert", str(pki / "ca.pem")).exit_code == 0
+    assert len(list(card_cache_dir.glob("card-*.json"))) == 1
 
 
 @pytest.mark.spec("A2ACLI_AUTH_009")

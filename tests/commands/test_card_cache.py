@@ -1,0 +1,277 @@
+"""The Agent Card cache (issue 47, RFC 9111): a fresh card is used without asking, a stale one is
+revalidated and a 304 refreshes it, a changed ETag brings the new card; no-store, no-cache and
+private are obeyed; Vary keys the entries; the extended card, a card that fails validation and
+answers to requests with credentials are never kept; `card fetch` and `check` always ask the
+network; --no-cache and A2ACLI_NO_CACHE bypass it, `a2a cache clear` empties it; --debug and
+--dump say where the card came from; a corrupt entry is ignored and replaced. Each test has its
+own cache directory (tests/conftest.py: card_cache_dir)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+TASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+class Agent:
+    """A card route answering as HTTP caching says: `headers` on every answer, 304 to an
+    If-None-Match naming the current ETag; each card request and its headers are kept."""
+
+    def __init__(self, respx_mock, headers: dict[str, str], card: dict | None = None) -> None:
+        self.headers, self.card, self.asked = headers, card or v1_card(), []
+        respx_mock.get(CARD_URL).mock(side_effect=self.answer)
+        self.rpc = respx_mock.post(RPC).respond(json=rpc_result(TASK))
+
+    def answer(self, request: httpx.Request) -> httpx.Response:
+        self.asked.append(request.headers)
+        etag = self.headers.get("ETag")
+        if etag and request.headers.get("If-None-Match") == etag:
+            return httpx.Response(304, headers=self.headers)
+        return httpx.Response(200, json=self.card, headers=self.headers)
+
+
+def send(cli, *args: str, env: dict[str, str] | None = None):
+    result = cli("send", "hi", "-u", AGENT, "-o", "json", *args, env=env)
+    assert result.exit_code == 0, result.stderr
+    return result
+
+
+def age_entries(cache_dir, seconds: float) -> None:
+    """The cache's entries as they will be `seconds` from now: as old as that (time passing)."""
+    for path in cache_dir.glob("card-*.json"):
+        doc = json.loads(path.read_text())
+        for entry in doc["entries"]:
+            entry["responseTime"] -= seconds
+        path.write_text(json.dumps(doc))
+
+
+def test_ten_runs_against_a_max_age_card_fetch_it_once(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    for _ in range(10):
+        send(cli)
+    assert len(agent.asked) == 1 and agent.rpc.call_count == 10
+    assert [p.name.startswith("card-") for p in card_cache_dir.iterdir()] == [True]
+
+
+@pytest.mark.parametrize("control", ["no-store", "max-age=300, no-store", "private, max-age=300"])
+def test_a_no_store_or_private_card_is_fetched_every_time(cli, respx_mock, card_cache_dir, control):
+    agent = Agent(respx_mock, {"Cache-Control": control, "ETag": '"v1"'})
+    for _ in range(3):
+        send(cli)
+    assert len(agent.asked) == 3
+    assert all("If-None-Match" not in h for h in agent.asked)  # nothing kept to revalidate
+    assert not card_cache_dir.exists() or not list(card_cache_dir.glob("card-*.json"))
+
+
+def test_a_card_without_caching_headers_is_fetched_every_time(cli, respx_mock):
+    agent = Agent(respx_mock, {})
+    for _ in range(3):
+        send(cli)
+    assert len(agent.asked) == 3  # no heuristic freshness
+
+
+def test_after_max_age_a_304_is_used_and_refreshes_the_entry(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    age_entries(card_cache_dir, 301)
+    result = send(cli, "--debug")
+    assert len(agent.asked) == 2 and agent.asked[1]["If-None-Match"] == '"v1"'
+    assert "< HTTP 304" in result.stderr
+    assert "* card from cache (age 0 s, revalidated by the 304 above)" in result.stderr
+    assert agent.rpc.call_count == 2
+    result = send(cli, "--debug")  # fresh again: not asked
+    assert len(agent.asked) == 2
+    assert "* card from cache (age 0 s): http://agent.test/.well-known/agent-card.json" in result.stderr
+    age_entries(card_cache_dir, 120)
+    assert "* card from cache (age 120 s)" in send(cli, "--debug").stderr
+
+
+def test_a_changed_etag_brings_the_new_card(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    moved = respx_mock.post("http://agent.test/v2").respond(json=rpc_result(TASK))
+    agent.headers, agent.card = {"Cache-Control": "max-age=300", "ETag": '"v2"'}, v1_card("http://agent.test/v2")
+    age_entries(card_cache_dir, 301)
+    send(cli)
+    assert agent.asked[1]["If-None-Match"] == '"v1"' and moved.call_count == 1  # the new card's interface
+    send(cli)
+    assert len(agent.asked) == 2 and moved.call_count == 2  # the new card kept
+
+
+def test_a_no_cache_card_is_revalidated_on_every_run(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "no-cache", "ETag": '"v1"'})
+    for _ in range(3):
+        send(cli)
+    assert len(agent.asked) == 3
+    assert [h.get("If-None-Match") for h in agent.asked] == [None, '"v1"', '"v1"']
+
+
+def test_last_modified_revalidates_with_if_modified_since(cli, respx_mock, card_cache_dir):
+    stamp = "Sat, 05 Dec 2026 10:00:00 GMT"
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=60", "Last-Modified": stamp})
+    send(cli)
+    age_entries(card_cache_dir, 61)
+    send(cli)
+    assert agent.asked[1]["If-Modified-Since"] == stamp
+
+
+def test_vary_keys_the_entry_by_the_a2a_version(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"', "Vary": "A2A-Version"})
+    send(cli)
+    send(cli, "--a2a-version", "0.3")  # another A2A-Version: another variant, fetched
+    assert [h["A2A-Version"] for h in agent.asked] == ["1.0", "0.3"]
+    send(cli)
+    send(cli, "--a2a-version", "0.3")
+    assert len(agent.asked) == 2  # each version's card kept apart
+
+
+def test_vary_on_a_header_given_with_h(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "Vary": "Accept-Language"})
+    send(cli, "-H", "Accept-Language: fr")
+    send(cli, "-H", "Accept-Language: de")
+    send(cli, "-H", "Accept-Language: fr")
+    assert [h["Accept-Language"] for h in agent.asked] == ["fr", "de"]
+
+
+def test_vary_star_is_never_kept(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "Vary": "*"})
+    send(cli)
+    send(cli)
+    assert len(agent.asked) == 2
+
+
+def test_card_fetch_always_asks_the_network(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    result = cli("card", "fetch", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["name"] == "Test agent"  # the kept card, revalidated by a 304
+    assert len(agent.asked) == 2 and agent.asked[1]["If-None-Match"] == '"v1"'
+
+
+def test_card_fetch_keeps_the_card_it_fetched(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    assert cli("card", "fetch", "-u", AGENT, "-o", "json").exit_code == 0
+    send(cli)
+    assert len(agent.asked) == 1
+
+
+def test_no_cache_flag_and_variable_bypass_the_cache(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli, "--no-cache")
+    send(cli, env={"A2ACLI_NO_CACHE": "1"})
+    assert len(agent.asked) == 2 and not card_cache_dir.exists()  # neither read nor written
+    send(cli)
+    send(cli, "--no-cache")
+    assert len(agent.asked) == 4 and "If-None-Match" not in agent.asked[3]
+
+
+def test_cache_clear_empties_it(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    result = cli("cache", "clear")
+    assert result.exit_code == 0, result.stderr
+    assert f"1 card(s) removed from {card_cache_dir}" in result.stderr
+    assert not list(card_cache_dir.iterdir())
+    send(cli)
+    assert len(agent.asked) == 2
+
+
+def test_a_card_that_fails_validation_is_not_kept(cli, respx_mock, card_cache_dir):
+    card = v1_card()
+    del card["name"]
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"}, card=card)
+    for _ in range(2):
+        result = send(cli)
+        assert "is not valid" in result.stderr
+    assert len(agent.asked) == 2 and not card_cache_dir.exists()
+
+
+def test_the_extended_card_is_never_kept(cli, respx_mock, card_cache_dir):
+    card = v1_card(
+        capabilities={"extendedAgentCard": True},
+        securitySchemes={"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}}},
+        securityRequirements=[{"schemes": {"key": {"list": []}}}],
+    )
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"}, card=card)
+    extended = v1_card(name="Secret agent, for key holders")
+    agent.rpc.respond(json=rpc_result(extended))
+    for _ in range(2):
+        result = cli("card", "extended", "-u", AGENT, "-o", "json", env={"A2ACLI_API_KEY": "k-123"})
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(result.stdout)["name"] == "Secret agent, for key holders"
+    assert agent.rpc.call_count == 2  # asked for each time
+    kept = "".join(p.read_text() for p in card_cache_dir.glob("card-*.json"))
+    assert "Test agent" in kept and "key holders" not in kept and "k-123" not in kept
+
+
+def test_a_corrupt_entry_is_ignored_and_replaced(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    (entry,) = card_cache_dir.glob("card-*.json")
+    for garbage in (
+        b"",
+        b'{"layout": 1, "entries": [{"url": 3}',
+        b"\x00\xff",
+        b'{"layout": 1, "entries": [{}]}',
+        b"[]",
+    ):
+        entry.write_bytes(garbage)
+        send(cli)  # no error: as if there were no entry
+        assert json.loads(entry.read_text())["entries"][0]["url"] == CARD_URL  # replaced by the answer
+    assert len(agent.asked) == 6
+
+
+def test_dump_records_the_card_used(cli, respx_mock, card_cache_dir, tmp_path):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    send(cli, "--dump", str(tmp_path / "hit"))
+    index = [json.loads(line) for line in (tmp_path / "hit" / "index.jsonl").read_text().splitlines()]
+    assert [(e["method"], e.get("cache"), e.get("age")) for e in index] == [
+        ("card", "hit", 0),
+        ("SendMessage", None, None),
+    ]
+    assert json.loads((tmp_path / "hit" / "001-card.response.body").read_bytes())["name"] == "Test agent"
+    assert "Age: 0" in (tmp_path / "hit" / "001-card.response.http").read_text()
+    age_entries(card_cache_dir, 301)
+    send(cli, "--dump", str(tmp_path / "revalidated"))
+    index = [json.loads(line) for line in (tmp_path / "revalidated" / "index.jsonl").read_text().splitlines()]
+    assert [(e["method"], e["status"], e.get("cache")) for e in index] == [
+        ("card", 304, None),  # what crossed the wire
+        ("card", 200, "revalidated"),  # the card used
+        ("SendMessage", 200, None),
+    ]
+    assert len(agent.asked) == 2
+
+
+def test_check_reads_the_card_from_the_network(cli, respx_mock):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    result = cli("check", "card", AGENT)
+    assert len(agent.asked) == 2 and "If-None-Match" not in agent.asked[1], result.stderr
+
+
+def test_no_cache_in_a_config_file(cli, respx_mock, card_cache_dir, cfg):
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("no-cache = true\n")
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    send(cli)
+    assert len(agent.asked) == 2 and not card_cache_dir.exists()
+    shown = cli("config", "show")
+    assert "no-cache" in shown.stdout and "true" in shown.stdout.lower(), shown.stdout + shown.stderr
+
+
+def test_a_url_with_a_password_is_never_written_down(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "Set-Cookie": "session=s-42"})
+    send(cli)  # a cookie the agent set is not kept either
+    assert "s-42" not in "".join(p.read_text() for p in card_cache_dir.glob("card-*.json"))
+    result = cli("card", "fetch", "-u", "http://bob:pw-123@agent.test", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert len(agent.asked) == 2
+    assert "pw-123" not in "".join(p.read_text() for p in card_cache_dir.iterdir())
