@@ -137,13 +137,13 @@ class Delivery:
         return next((v for k, v in self.headers if k.lower() == name), None)
 
 
-class _Server(ThreadingHTTPServer):
+class _WebhookServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = BACKLOG  # the listen backlog (socketserver's default, 5, resets bursts)
 
 
-class _Server6(_Server):
+class _WebhookServer6(_WebhookServer):
     address_family = socket.AF_INET6
 
 
@@ -167,7 +167,7 @@ class Receiver:
         self._seq = 0
         self._seq_lock = threading.Lock()
         self.dumper = _Dumper(dump, {token, auth.partition(" ")[2] if auth else None, auth}) if dump else None
-        cls = _Server6 if ":" in host else _Server
+        cls = _WebhookServer6 if ":" in host else _WebhookServer
         try:
             self.server = cls((host.strip("[]"), port), _handler(self))
         except OSError as e:
@@ -263,7 +263,7 @@ def send_example(url: str, token: str | None, auth: str | None, *, agent_set: bo
 
 
 def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class PushHandler(BaseHTTPRequestHandler):
         server_version = "a2a-webhook"
         sys_version = ""
         disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
@@ -335,7 +335,7 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: we report deliveries
             return None
 
-    return Handler
+    return PushHandler
 
 
 class _Dumper:

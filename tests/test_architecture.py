@@ -636,3 +636,27 @@ def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
         # the mock writes recorded answers in the forms of the bindings HTTP carries (recording/forms.py);
         # the others it serves as recorded
         assert b.mock_transcodes is (b.carrier is Carrier.HTTP)
+
+
+def _classes(root: Path) -> dict[str, list[str]]:
+    """Each class name defined under `root` (at the top of a module, in a class or in a function)
+    -> where, as `file:line`."""
+    found: dict[str, list[str]] = {}
+    for p in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(p.read_text(), filename=str(p))):
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(f"{p.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_no_two_classes_share_a_name():
+    """Issue 43: one class per name across a2acli (there were two `Invocation`s, two `Answer`s,
+    two `Command`s…): a name found in a traceback, a docstring or a search names one thing."""
+    shared = {name: where for name, where in _classes(PKG).items() if len(where) > 1}
+    assert shared == {}, f"rename one of each: {shared}"
+
+
+def test_the_class_name_check_sees_a_second_class(tmp_path):
+    (tmp_path / "a.py").write_text("class Invocation:\n    pass\n")
+    (tmp_path / "b.py").write_text("def f():\n    class Invocation:\n        pass\n")
+    assert _classes(tmp_path)["Invocation"] == ["a.py:1", "b.py:2"]

@@ -205,7 +205,7 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
     said (none when there was nothing to say)."""
     if call is None:
         return None
-    from a2acli.events import Command
+    from a2acli.events import CommandLine
     from a2acli.pipeline.policies import resume_notes
     from a2acli.render.events import Presenter
 
@@ -215,7 +215,7 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
         __slots__ = ()
 
         def emit(self, event: Any) -> None:
-            if isinstance(event, Command):
+            if isinstance(event, CommandLine):
                 commands.append(event.text)
             super().emit(event)
 
@@ -249,10 +249,11 @@ def session(opts: CallOptions) -> Iterator[Any]:
 F = TypeVar("F", bound=Callable[..., None])
 
 
-class Invocation:
+class CapturedCall:
     """What a command line asked for: an entry point and its arguments, the options apart, so
     that `a2a diff -- CMD` can run it twice with two option sets (pipeline issue: no argv
-    rebuilt, no stdout scraped)."""
+    rebuilt, no stdout scraped). Not this run's `commands.invocation.Invocation` (the shared
+    options and what is built from them): one call of an entry point, captured."""
 
     def __init__(self, fn: Callable[..., None], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         self.fn, self.args, self.kwargs = fn, args, kwargs
@@ -289,7 +290,7 @@ def entry_point(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> None:
         opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, CallOptions)), None)
         if opts is not None and opts.capture is not None:
-            opts.capture.append(Invocation(fn, args, kwargs))
+            opts.capture.append(CapturedCall(fn, args, kwargs))
             return
         fn(*args, **kwargs)
 

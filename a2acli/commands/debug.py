@@ -205,7 +205,7 @@ def _run_both(
     """Run `a2a COMMAND` twice, each run with its own --dump, and load the two dumps: under 1.0
     and 0.3, or, given two --transport values, over each binding under one version. The command
     line is parsed once (its input read once); the two runs are one invocation with two option
-    sets (commands._run.Invocation)."""
+    sets (commands._run.CapturedCall)."""
     import tempfile
 
     from a2acli.errors import UsageError

@@ -38,7 +38,7 @@ from a2acli.net import listen_failure
 from a2acli.recording import forms
 from a2acli.recording.diff import MISSING, Dump
 from a2acli.recording.forms import (
-    Answer,
+    MockAnswer,
     _grpc_error,
     _listing,
     _short,
@@ -101,7 +101,7 @@ class Mock(RequestReading, CardServing):
                 "the dumps hold no call to answer", hint="record one with --dump DIR on any method command"
             )
         try:
-            self.server = _Server(("127.0.0.1", port), _handler(self))
+            self.server = _MockServer(("127.0.0.1", port), _handler(self))
         except OSError as e:
             raise A2acliError(  # as webhook listen's: the machine's state, not the command line (exit 1)
                 f"cannot listen on 127.0.0.1:{port}: {listen_failure(e)}",
@@ -185,7 +185,7 @@ class Mock(RequestReading, CardServing):
 
     # -- answering -----------------------------------------------------------------------------------
 
-    def answer(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Answer:
+    def answer(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> MockAnswer:
         path = target.split("?", 1)[0]
         if verb == "GET" and (path.endswith(CARD_SUFFIXES) or any(path == _target(ex) for _, ex in self.found.cards)):
             return self.card(headers.get("a2a-version", ""))
@@ -197,7 +197,7 @@ class Mock(RequestReading, CardServing):
         except Unmatched as e:
             return e.answer
 
-    def answer_grpc(self, path: str, body: bytes) -> Answer:
+    def answer_grpc(self, path: str, body: bytes) -> MockAnswer:
         """The answer to a gRPC request (method path, message bytes)."""
         from a2acli.recording import mock_grpc
 
@@ -213,7 +213,7 @@ class Mock(RequestReading, CardServing):
         except Unmatched as e:
             return e.answer
 
-    def replay(self, asked: Asked) -> Answer:
+    def replay(self, asked: Asked) -> MockAnswer:
         """The recorded answer of the closest matching recorded call, its ids rewritten."""
         same = [
             c
@@ -264,15 +264,15 @@ class Mock(RequestReading, CardServing):
         if asked.binding.errors is ErrorForm.JSONRPC:
             doc = forms.rpc_error_doc(asked.rpc_id, forms.TASK_NOT_FOUND, message, asked.version)
             raise Unmatched(
-                Answer(
+                MockAnswer(
                     200, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"TaskNotFoundError: {task}"
                 )
             )
         status, doc = forms.status_doc(forms.TASK_NOT_FOUND, message, {"taskId": task})
         if asked.binding.errors is ErrorForm.GRPC_STATUS:
-            raise Unmatched(Answer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
+            raise Unmatched(MockAnswer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
         raise Unmatched(
-            Answer(
+            MockAnswer(
                 status,
                 [("Content-Type", "application/json")],
                 [(0.0, _dumps(doc))],
@@ -294,7 +294,7 @@ class Mock(RequestReading, CardServing):
             self._tasks_seen = seen
         return self._tasks_seen
 
-    def _transcoded(self, call: Recorded, asked: Asked) -> Answer:
+    def _transcoded(self, call: Recorded, asked: Asked) -> MockAnswer:
         """A call recorded in another version or binding, answered in the asked one: its answer
         brought to canonical V1 and written in the asked form."""
         from a2acli.recording.playback import answer_results
@@ -315,18 +315,18 @@ class Mock(RequestReading, CardServing):
                 for doc, wait in zip(docs, delays, strict=False)
                 if doc is not MISSING
             ]
-            return Answer(200, headers, pieces, stream=True, line=f"{line}, {len(pieces)} event(s)")
+            return MockAnswer(200, headers, pieces, stream=True, line=f"{line}, {len(pieces)} event(s)")
         body = _dumps(docs[0]) if docs and docs[0] is not MISSING else call.ex.response_body
-        return Answer(status, headers, [(delays[0], body)], line=line)
+        return MockAnswer(status, headers, [(delays[0], body)], line=line)
 
-    def _recorded_answer(self, call: Recorded, asked: Asked) -> Answer:
+    def _recorded_answer(self, call: Recorded, asked: Asked) -> MockAnswer:
         if (call.binding, call.version) != (asked.binding, asked.version):
             return self._transcoded(call, asked)
         if call.binding.carrier_grpc:
             from a2acli.recording import mock_grpc
 
             got = mock_grpc.recorded_answer(call, self.speed, lambda docs: self._ids(docs, asked))
-            return Answer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
+            return MockAnswer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
         ex = call.ex
         status = _status_code(ex.status_line)
         headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _HOP]
@@ -350,14 +350,16 @@ class Mock(RequestReading, CardServing):
                     )
                 )
             line = f"{call.name}, {len(pieces)} event(s)"
-            return Answer(status, headers, pieces, stream=True, line=line, coding=coding)
+            return MockAnswer(status, headers, pieces, stream=True, line=line, coding=coding)
         doc = _json(ex.response_body.decode("utf-8", "replace"))
         (doc,) = self._ids([doc], asked)
         body = (
             ex.response_body if doc is MISSING else json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
         )
         wire = (ex.response_body, ex.response_wire) if ex.response_wire is not None else None
-        return Answer(status, headers, [(delays[0] if delays else 0.0, body)], line=call.name, coding=coding, wire=wire)
+        return MockAnswer(
+            status, headers, [(delays[0] if delays else 0.0, body)], line=call.name, coding=coding, wire=wire
+        )
 
     def _ids(self, docs: list[Any], asked: Asked) -> list[Any]:
         """Recorded answer documents with the ids the client knows: the alias table (a task
@@ -381,14 +383,14 @@ class Mock(RequestReading, CardServing):
         return out
 
 
-class _Server(ThreadingHTTPServer):
+class _MockServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 128
 
 
 def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class MockHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "a2a-mock"
         disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
@@ -407,7 +409,7 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
             mock.log(f"{verb} {self.path} -> {answer.line}")
             self._send(answer)
 
-        def _send(self, answer: Answer) -> None:
+        def _send(self, answer: MockAnswer) -> None:
             self.send_response(answer.status)
             for k, v in answer.headers:
                 self.send_header(k, v)
@@ -444,7 +446,7 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: the mock logs each answer itself
             pass
 
-    return Handler
+    return MockHandler
 
 
 def load(paths: list[str]) -> list[Dump]:

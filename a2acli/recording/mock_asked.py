@@ -10,7 +10,7 @@ from typing import Any
 from a2acli.errors import A2acliError
 from a2acli.recording import forms
 from a2acli.recording.dumps import MISSING, DumpedExchange
-from a2acli.recording.forms import Answer, _listing, _rpc_error, _status_error
+from a2acli.recording.forms import MockAnswer, _listing, _rpc_error, _status_error
 from a2acli.recording.playback import Calls
 from a2acli.wire.bindings import JSONRPC, REST, BindingInfo
 
@@ -31,7 +31,7 @@ class Asked:
 
 
 class Unmatched(Exception):  # noqa: N818 - a request the dumps have no answer for (not a failure of ours)
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: MockAnswer) -> None:
         super().__init__(answer.line)
         self.answer = answer
 
@@ -73,7 +73,7 @@ class RequestReading:
         else:
             status, doc = forms.status_doc(forms.VERSION_NOT_SUPPORTED, message)
         raise Unmatched(
-            Answer(
+            MockAnswer(
                 status,
                 [("Content-Type", "application/json")],
                 [(0.0, _dumps(doc))],

@@ -43,7 +43,7 @@ class Unreadable(Exception):  # noqa: N818 - a request that is no A2A call (the 
 
 
 class Parts(NamedTuple):
-    """A recorded gRPC answer as the mock sends it (mock.Answer's fields)."""
+    """A recorded gRPC answer as the mock sends it (mock.MockAnswer's fields)."""
 
     status: int  # the HTTP twin of its status
     headers: list[tuple[str, str]]  # the initial metadata
@@ -212,7 +212,7 @@ class _Handler:
     """grpc.GenericRpcHandler (duck-typed: grpcio calls `service`): bytes in, bytes out."""
 
     def __init__(self, mock: Any) -> None:
-        self.mock = mock  # a2acli.recording.mock.Mock: answer_grpc(path, bytes) -> its Answer; log(line)
+        self.mock = mock  # a2acli.recording.mock.Mock: answer_grpc(path, bytes) -> its MockAnswer; log(line)
 
     def service(self, details: Any) -> Any:
         grpc = _grpc()
@@ -223,7 +223,7 @@ class _Handler:
         return grpc.unary_unary_rpc_method_handler(lambda request, context: self._unary(path, request, context))
 
     def _answer(self, path: str, request: bytes, context: Any) -> Any:
-        """The mock's Answer (or Parts: the same fields) for one request; its metadata sent."""
+        """The mock's MockAnswer (or Parts: the same fields) for one request; its metadata sent."""
         try:
             answer = self.mock.answer_grpc(path, request)
         except Exception as e:  # noqa: BLE001 - a bug of ours: said to the client and on stderr, the mock goes on
