@@ -91,8 +91,10 @@ LAYERS: dict[str, set[str]] = {
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "net", "transport", "settings"},  # net: the sign-in redirect's listener
-    # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
-    "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras"},
+    # record, mock, replay and diff (issue 34), below the pipeline (which loads recording.record for
+    # --dump): replay sends through the session its caller hands it, and imports nothing of pipeline/
+    # (issue 43: no import running back up the layers)
+    "recording": {"errors", "events", "wire", "net", "transport", "redact", "settings", "extras"},
 }
 
 
@@ -129,6 +131,25 @@ def test_each_layer_imports_only_the_layers_below_it():
         for p in files:
             extra = _ours(p) - allowed - {layer, "__init__"}
             assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
+
+
+def test_the_layers_form_no_circle():
+    """Issue 43: no import runs back up the layers. The table itself is an order: no layer may
+    import, directly or through others, a layer that may import it (recording/replay.py once
+    imported pipeline/session.py while the pipeline loads recording.record: a circle of layers)."""
+
+    def reach(layer: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [layer]
+        while todo:
+            for below in LAYERS.get(todo.pop(), set()):
+                if below not in seen:
+                    seen.add(below)
+                    todo.append(below)
+        return seen
+
+    circles = sorted(layer for layer in LAYERS if layer in reach(layer))
+    assert circles == [], f"these layers reach themselves through the table: {circles}"
 
 
 def test_the_pipeline_is_headless():
