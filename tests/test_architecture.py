@@ -40,6 +40,15 @@ def test_wire_is_pure():
         assert not [n for n in mods if n.startswith(("a2acli.transport", "a2acli.render", "a2acli.commands"))], p
 
 
+def test_one_sse_reader():
+    """Issue 43: httpx-sse reads every SSE body, a live stream (transport/sse.py) and one already in
+    memory (transport/sse_body.py, which the exchange, `a2a translate` and the mock call); wire/ reads
+    an answer's events through the answer (`Answer.sse_events`). wire/envelope.py held a second,
+    hand-written parser."""
+    readers = {str(p.relative_to(PKG)) for p in PKG.rglob("*.py") if "httpx_sse" in {top(n) for n in imports(p)}}
+    assert readers == {"transport/sse.py", "transport/sse_body.py"}
+
+
 def test_only_commands_and_main_import_typer():
     for p in PKG.rglob("*.py"):
         rel = p.relative_to(PKG)

@@ -541,14 +541,14 @@ def translate(
     out = Output("json")
     known(out=Output("auto"))  # errors in text: stdout is for the translated document
     from a2acli.errors import UsageError
-    from a2acli.wire import envelope, parse_wire
+    from a2acli.wire import parse_wire
 
     try:
         target = parse_wire(to).value if to else None
     except ValueError:
         raise UsageError(f"--to {to!r} is not a version", hint="--to v1 (1.0) or --to v0 (0.3)") from None
     text, where = _read_source(source)
-    events = envelope.sse_events(text)
+    events = _sse_events(text)
     if events is None:
         doc = _loads(text, where)
         result = _translate_one(doc, target or _other_version([doc]), method, out, prefix="")
@@ -588,6 +588,17 @@ def _other_version(docs: list[Any]) -> str | None:
         if version is not None:
             return "v0" if version == "v1" else "v1"
     return None
+
+
+def _sse_events(text: str) -> list[tuple[str, str]] | None:
+    """(event name, data) of each event of the text given to `a2a translate`, read by the
+    transport's SSE reader (httpx-sse), or None when the text is not SSE (a JSON document): it
+    opens with a field of an SSE event or a comment."""
+    if not text.removeprefix("\ufeff").lstrip().startswith(("data:", "event:", "id:", "retry:", ":")):
+        return None
+    from a2acli.transport.sse_body import events_in
+
+    return events_in(text.encode("utf-8", "surrogatepass"))
 
 
 def _read_source(source: str | None) -> tuple[str, str]:

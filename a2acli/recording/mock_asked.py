@@ -186,9 +186,9 @@ def _json(text: str) -> Any:
 def _sse(ex: DumpedExchange) -> list[tuple[str, str]]:
     """Each recorded event (name, data): the names from the stream's bytes when they agree with
     the event files, else every event a `message`."""
-    from a2acli.wire.envelope import sse_events
+    from a2acli.transport.sse_body import events_in
 
-    parsed = sse_events(ex.response_body.decode("utf-8", "replace")) or []
+    parsed = events_in(ex.response_body)
     if len(parsed) == len(ex.events):
         return [(name, data) for (name, _), data in zip(parsed, ex.events, strict=True)]
     return [("message", data) for data in ex.events]
