@@ -690,3 +690,74 @@ def test_the_class_name_check_sees_a_second_class(tmp_path):
     (tmp_path / "a.py").write_text("class Invocation:\n    pass\n")
     (tmp_path / "b.py").write_text("def f():\n    class Invocation:\n        pass\n")
     assert _classes(tmp_path)["Invocation"] == ["a.py:1", "b.py:2"]
+
+
+# Issue 43: no run state in a module global. What a module keeps at its top that a run changes is
+# listed here with its reason; anything else a function mutates (or rebinds with `global`) fails.
+# Tables filled on first use, the same whatever the run, are caches, not run state.
+MODULE_STATE_ALLOWED = {
+    "commands/_run.py:_OPEN": "the invocation whose boundary is open: per thread, scoped by the boundary (put back as it closes); goes when the flows carry the Invocation",
+    "pipeline/session.py:IN_FLIGHT": "the Call in flight, for the boundary's Ctrl-C and timeout reports: per thread, scoped by the boundary",
+    "redact.py:_ACTIVE": "the invocation's redactor: every secret learned is masked in everything written, from any layer; reset by each invocation (registry.RootGroup.main)",
+    "commands/_options.py:_DEFAULTS_CACHE": "cache: each setting's default and source, by the --profile/--config asked for",
+    "render/output.py:MODES": "table: each output mode's class joins it as it is defined",
+    "render/output.py:_LINE_ENCODER": "cache: the JSON encoder, made on first use",
+    "wire/bindings/__init__.py:_LOADED": "cache: each binding's object, made on first use",
+    "wire/methods.py:_TRANSLATORS": "cache: the translators table, loaded on first use",
+    "wire/words.py:_LABELS": "cache: the labels table, built on first use",
+}
+_MUTATORS = {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add", "discard", "appendleft", "popleft"}
+
+
+def _module_state(path: Path, root: Path = PKG) -> tuple[set[str], list[str]]:
+    """(`file:NAME` of each name a module binds at its top to a mutable object, a container or a
+    `threading.local`, that a function of it mutates; `file:line` of each `global` statement)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    rel = str(path.relative_to(root))
+    made: set[str] = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+        value = getattr(node, "value", None)
+        called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+        local = {n.name for n in tree.body if isinstance(n, ast.ClassDef) and any(ast.unparse(b).endswith("local") for b in n.bases)}
+        if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)) or called in {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Counter", "ContextVar", *local}:
+            made |= {t.id for t in targets if isinstance(t, ast.Name)}
+    mutated: set[str] = set()
+    globals_: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            globals_.append(f"{rel}:{node.lineno}")
+        stores = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target] if isinstance(node, ast.AugAssign) else []
+        for t in stores:
+            for part in t.elts if isinstance(t, ast.Tuple) else [t]:
+                if isinstance(part, (ast.Subscript, ast.Attribute)) and isinstance(part.value, ast.Name):
+                    mutated.add(part.value.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.attr in _MUTATORS | {"set"}:
+            mutated.add(node.func.value.id)
+    return {f"{rel}:{n}" for n in made & mutated}, globals_
+
+
+def test_no_run_state_in_module_globals():
+    """Issue 43: no `global` statement, and nothing a module keeps at its top that a run changes
+    but what MODULE_STATE_ALLOWED lists with its reason."""
+    state: set[str] = set()
+    globals_: list[str] = []
+    for p in sorted(PKG.rglob("*.py")):
+        found, said = _module_state(p)
+        state |= found
+        globals_ += said
+    assert globals_ == [], f"`global` statements: {globals_}: keep the state on an object made per run"
+    assert state - set(MODULE_STATE_ALLOWED) == set(), "module-level state a run changes: carry it on the run's objects (or list it, with its reason)"
+    assert set(MODULE_STATE_ALLOWED) - state == set(), "gone: take them out of MODULE_STATE_ALLOWED"
+
+
+def test_the_module_state_check_sees_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import threading\n"
+        "LAST: dict = {}\n_SCOPES = []\nTABLE = {'a': 1}\n_N = 0\n"
+        "class Here(threading.local):\n    x = None\n"
+        "HERE = Here()\n"
+        "def f(e):\n    global _N\n    _N += 1\n    LAST['error'] = e\n    _SCOPES.append(e)\n    HERE.x = e\n    return TABLE['a']\n"
+    )
+    assert _module_state(probe, tmp_path) == ({"probe.py:LAST", "probe.py:_SCOPES", "probe.py:HERE"}, ["probe.py:10"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -32,19 +33,24 @@ from a2acli.render.output import Output
 
 # -- the error boundary ---------------------------------------------------------------------------
 
-LAST: dict[str, A2acliError] = {}  # the error the boundary reported last (for `a2a diff -- CMD`)
+
+class OpenBoundary(threading.local):
+    """The invocation whose boundary is open, innermost (`a2a diff -- CMD` runs one inside
+    another): set as a boundary opens, the outer one put back as it closes. Per thread, not per
+    process (a `threading.local`: `threading` is loaded at start-up already, `contextvars` is not)."""
+
+    inv: Any = None
 
 
-_SCOPES: list[
-    Any
-] = []  # the invocations whose boundary is open, innermost last (`a2a diff -- CMD` runs one inside another)
+_OPEN = OpenBoundary()
 
 
 def known(*, out: Output) -> None:
     """The Output the command built (errors after some output keep its voice): the innermost
     boundary's invocation holds it."""
-    if _SCOPES and _SCOPES[-1].out is None:
-        _SCOPES[-1].out = out
+    scope = _OPEN.inv
+    if scope is not None and scope.out is None:
+        scope.out = out
 
 
 @contextmanager
@@ -52,19 +58,20 @@ def boundary(inv: Any = None) -> Iterator[None]:
     """Around one command: an error becomes its one-line message, hint, JSON error document and
     exit code, in the output mode of `inv` (commands.invocation.Invocation: this invocation)."""
     from a2acli.commands.invocation import Invocation
-    from a2acli.pipeline.session import CURRENT
+    from a2acli.pipeline.session import IN_FLIGHT
 
     scope = inv if inv is not None else Invocation()
-    _SCOPES.append(scope)
+    outer, outer_call = _OPEN.inv, IN_FLIGHT.call
+    _OPEN.inv, IN_FLIGHT.call = scope, None  # (a Call stays past its close(): the handlers below name its task)
     try:
         yield
     except (typer.Exit, typer.Abort, typer.TyperException):  # Typer's own (an exit, a bad parameter): Typer says them
         raise
     except A2acliError as e:
         o = scope.error_output()
-        e = say_error(e, o, debug=scope.debug)
+        e = scope.error = say_error(e, o, debug=scope.debug)
         if isinstance(e, TimeoutExpired):
-            _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
+            _resume(o, IN_FLIGHT.call, "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
         raise _interrupted(scope.error_output()) from None
@@ -73,7 +80,8 @@ def boundary(inv: Any = None) -> Iterator[None]:
     except Exception as e:  # a bug: say so plainly, trace only with --debug
         said = cannot_write(e)  # (not a bug: the disk is full, the device failed)
         if said is not None:
-            raise typer.Exit(int(say_error(said, scope.error_output(), debug=scope.debug).exit_code)) from None
+            scope.error = say_error(said, scope.error_output(), debug=scope.debug)
+            raise typer.Exit(int(scope.error.exit_code)) from None
         if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
             raise _interrupted(scope.error_output()) from None
         if scope.debug:
@@ -87,15 +95,14 @@ def boundary(inv: Any = None) -> Iterator[None]:
         )
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
-        _SCOPES.remove(scope)
-        CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+        _OPEN.inv, IN_FLIGHT.call = outer, outer_call
 
 
 def _interrupted(o: Output) -> typer.Exit:
     """Ctrl-C: the task and how to resume it (or `interrupted`), exit 130."""
-    from a2acli.pipeline.session import CURRENT
+    from a2acli.pipeline.session import IN_FLIGHT
 
-    commands = _resume(o, CURRENT.get("call"), "interrupted")
+    commands = _resume(o, IN_FLIGHT.call, "interrupted")
     if commands is None:
         o.note("interrupted")
     # -o json (text: the notes say it): the commands that pick the task up again, for a script
@@ -107,17 +114,17 @@ def _interrupted(o: Output) -> typer.Exit:
 def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
     """One error, said: explained from the call it ended (credentials, rejected ids), kept for
     `a2a diff`, traced under --debug, printed in the output's voice. Returns what was said."""
-    from a2acli.pipeline.session import CURRENT
+    from a2acli.pipeline.session import IN_FLIGHT
 
+    call = IN_FLIGHT.call
     if getattr(e, "http_status", None) in (401, 403):
         from a2acli.pipeline.policies import explain_auth
 
-        e = explain_auth(e, CURRENT.get("call"))
-    if CURRENT.get("call") is not None:
+        e = explain_auth(e, call)
+    if call is not None:
         from a2acli.pipeline.policies import explain_mock_miss, explain_rejected_ids
 
-        e = explain_mock_miss(explain_rejected_ids(e, CURRENT["call"]))
-    LAST["error"] = e
+        e = explain_mock_miss(explain_rejected_ids(e, call))
     if debug:
         print_traceback(e)
     o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
@@ -262,23 +269,23 @@ class CapturedCall:
     def opts(self) -> CallOptions:
         return next(a for a in (*self.args, *self.kwargs.values()) if isinstance(a, CallOptions))
 
-    def run(self, opts: CallOptions) -> int:
-        """Run it with `opts` in place of the parsed ones; its exit code."""
+    def run(self, opts: CallOptions) -> tuple[int, A2acliError | None]:
+        """Run it with `opts` in place of the parsed ones; its exit code, and the error its
+        boundary said (None when it said none)."""
         opts = opts._replace(capture=None)  # this time it runs
         args = tuple(opts if isinstance(a, CallOptions) else a for a in self.args)
         kwargs = {k: opts if isinstance(v, CallOptions) else v for k, v in self.kwargs.items()}
-        LAST.pop("error", None)
-        try:
-            # a boundary of its own: `a2a diff` goes on after a side that failed, and compares exit codes
-            from a2acli.commands.invocation import Invocation
+        # a boundary of its own: `a2a diff` goes on after a side that failed, and compares exit codes
+        from a2acli.commands.invocation import Invocation
 
-            side = Invocation()
-            side.opts = opts
+        side = Invocation()
+        side.opts = opts
+        try:
             with boundary(side):
                 self.fn(*args, **kwargs)
         except typer.Exit as e:
-            return int(e.exit_code)
-        return 0
+            return int(e.exit_code), side.error
+        return 0, side.error
 
 
 def entry_point(fn: F) -> F:

@@ -325,7 +325,6 @@ def _capture(argv: list[str]) -> Any:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from a2acli.commands._run import LAST
     from a2acli.commands.invocation import Invocation
     from a2acli.commands.registry import full_app
     from a2acli.errors import UsageError
@@ -333,7 +332,6 @@ def _capture(argv: list[str]) -> Any:
     app = full_app()
 
     err = io.StringIO()
-    LAST.pop("error", None)
     inv = Invocation()
     seen: list[Any] = []
     inv.capture = seen  # the command's entry point records itself here (commands._run.entry_point)
@@ -349,7 +347,7 @@ def _capture(argv: list[str]) -> Any:
         except (typer.Exit, SystemExit, typer.Abort):
             pass
     if not seen:
-        found = LAST.get("error")
+        found = inv.error  # what the command's boundary said (this invocation's)
         if found is not None:
             raise found
         raise UsageError(
@@ -365,11 +363,8 @@ def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None, str | None]:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from a2acli.commands._run import LAST
-
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        code = invocation.run(opts)
-    found = LAST.get("error")
+        code, found = invocation.run(opts)
     if found is None or not code:
         return code, None, None
     return code, found.message, found.hint
