@@ -761,3 +761,64 @@ def test_the_module_state_check_sees_what_it_looks_for(tmp_path):
         "def f(e):\n    global _N\n    _N += 1\n    LAST['error'] = e\n    _SCOPES.append(e)\n    HERE.x = e\n    return TABLE['a']\n"
     )
     assert _module_state(probe, tmp_path) == ({"probe.py:LAST", "probe.py:_SCOPES", "probe.py:HERE"}, ["probe.py:10"])
+
+
+TESTS = ROOT / "tests"
+
+
+def _a_port(value: object) -> bool:
+    """A port a server could bind, other than 0 (70000 is a usage error's example, never bound)."""
+    return str(value).isdigit() and 0 < int(str(value)) < 65536
+
+
+def _fixed_ports(path: Path, root: Path = TESTS) -> list[str]:
+    """Where a test binds or asks for a fixed port (`file:line`): an address `("127.0.0.1", 41241)`,
+    `port=41241` / `grpc_port=41242` in a call, `--port 41241` / `--grpc-port 41242` in an argv.
+    Port 0 (the system picks a free one) and ports in URLs that are never bound (respx routes,
+    cards in files) are fine."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) and node.elts[0].value != "--port":
+            host, port = node.elts
+            if isinstance(host, ast.Constant) and host.value in ("127.0.0.1", "localhost", "", "::1", "0.0.0.0") and isinstance(port, ast.Constant) and isinstance(port.value, int) and _a_port(port.value):  # noqa: S104
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+        elif isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg in ("port", "grpc_port") and isinstance(kw.value, ast.Constant) and _a_port(kw.value.value):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            for flag, value in zip(node.elts, node.elts[1:], strict=False):
+                if isinstance(flag, ast.Constant) and flag.value in ("--port", "--grpc-port") and isinstance(value, ast.Constant) and _a_port(value.value):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return sorted(set(found), key=lambda hit: int(hit.rsplit(":", 1)[1]))
+
+
+def test_no_test_binds_a_fixed_port():
+    """Issue 43: the suite runs in parallel (pytest-xdist): every server a test starts binds a port
+    the system picked (port 0, or a free port asked for just before), never one another test may hold."""
+    offenders = [hit for p in sorted(TESTS.rglob("*.py")) for hit in _fixed_ports(p)]
+    assert offenders == []
+
+
+def test_the_fixed_port_check_finds_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        'srv = HTTPServer(("127.0.0.1", 41241), H)\nok = HTTPServer(("127.0.0.1", 0), H)\n'
+        "serve(port=41241)\nserve(port=0, grpc_port=port)\n"
+        'argv = ["a2a", "demo-server", "--port", "41241"]\nfine = ["--port", "0", "--grpc-port", str(p)]\n'
+    )
+    assert _fixed_ports(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:5"]
+
+
+def test_no_test_keeps_a_hypothesis_database_in_the_tree():
+    """Issue 43: property tests run with a fixed seed and keep no example database (`.hypothesis/`
+    in the working directory, written by every worker): each `settings(...)` says `database=None`."""
+    offenders = [
+        f"{p.relative_to(TESTS)}:{node.lineno}"
+        for p in sorted(TESTS.rglob("*.py"))
+        if "hypothesis" in p.read_text()
+        for node in ast.walk(ast.parse(p.read_text()))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "settings"
+        and not any(kw.arg == "database" and isinstance(kw.value, ast.Constant) and kw.value.value is None for kw in node.keywords)
+    ]
+    assert offenders == []
