@@ -16,6 +16,17 @@ for _k in [k for k in os.environ if k.startswith("A2ACLI_") and k != "A2ACLI_UPD
     del os.environ[_k]
 os.environ["A2ACLI_GLOBAL_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-config.toml")
 os.environ["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml of the checkout's directories
+# Hypothesis keeps its files (an example database, a cache of the source's constants) in
+# ./.hypothesis unless told: here in a directory of this process (each pytest-xdist worker has its
+# own), outside the working tree, removed when the process ends.
+if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _HYPOTHESIS_DIR = tempfile.mkdtemp(prefix="a2acli-tests-hypothesis-")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_DIR
+    atexit.register(shutil.rmtree, _HYPOTHESIS_DIR, ignore_errors=True)
 
 import pytest  # noqa: E402
 import respx.mocks  # noqa: E402

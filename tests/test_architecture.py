@@ -822,3 +822,9 @@ def test_no_test_keeps_a_hypothesis_database_in_the_tree():
         and not any(kw.arg == "database" and isinstance(kw.value, ast.Constant) and kw.value.value is None for kw in node.keywords)
     ]
     assert offenders == []
+    # ...and what Hypothesis keeps besides (a cache of the source's constants) goes outside the tree
+    from hypothesis.configuration import storage_directory
+
+    where = storage_directory("constants", intent_to_write=False)
+    where = getattr(where, "path", where)  # (a StorageDirectory since Hypothesis 6.13x, a Path before)
+    assert ROOT not in Path(where).resolve().parents
