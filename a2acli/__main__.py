@@ -29,29 +29,27 @@ from __future__ import annotations
 import gc
 import sys
 
-_STATUS = 1  # the exit status of this run, known once `main` has finished
-
 
 def main() -> None:
-    global _STATUS
     gc.disable()
     import a2acli
 
+    status = [1]  # the exit status of this run, known once `_main` has finished: the exit handler reads it
     try:  # (the registering too: a Ctrl-C that comes just after it is this run's 130, not a 1)
         if a2acli._STARTED_AS_A2A and not sys.flags.dev_mode:
             import atexit
 
-            atexit.register(_end_now)
+            atexit.register(_end_now, status)
         _main()
-        _STATUS = 0
+        status[0] = 0
     except SystemExit as e:
-        _STATUS = exit_status(e.code)
+        status[0] = exit_status(e.code)
         raise
     except KeyboardInterrupt:  # a Ctrl-C as the run ends, after every boundary: 130, as ever
-        _STATUS = 130
+        status[0] = 130
         raise
     except BaseException:  # Python prints the traceback and exits 1
-        _STATUS = 1
+        status[0] = 1
         raise
 
 
@@ -63,7 +61,7 @@ def exit_status(code: object) -> int:
     return code if isinstance(code, int) else 1
 
 
-def _end_now() -> None:
+def _end_now(run: list[int]) -> None:
     """The last exit handler: what is left on stdout and stderr written, then the process ends
     with this run's status, skipping the interpreter's teardown. A reader that has gone (a
     closed pipe) changes nothing: a2a says nothing more and keeps the status, as a command's
@@ -71,7 +69,7 @@ def _end_now() -> None:
     stderr, as the boundary says it, and a run that had succeeded exits 1: nothing is lost unsaid."""
     import os
 
-    status = _STATUS
+    status = run[0]
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

@@ -64,7 +64,7 @@ class Warn(_Event):
         self._set(text)
 
 
-class Command(_Event):
+class CommandLine(_Event):
     """A command to copy, on a line of its own (not under -q unless `always`)."""
 
     __slots__ = ("text", "always")
@@ -147,7 +147,7 @@ class TaskShown(_Event):
         self._set(kind, reply, as_v1)
 
 
-Event = Note | Warn | Command | NextStep | RequestPrepared | Passthrough | Retry | TaskShown
+Event = Note | Warn | CommandLine | NextStep | RequestPrepared | Passthrough | Retry | TaskShown
 
 
 class WaitDisplay(Protocol):

@@ -237,7 +237,7 @@ def send_example(url: str, token: str | None, auth: str | None, *, agent_set: bo
 
 
 def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
-    class Handler(GuardedHandler):
+    class PushHandler(GuardedHandler):
         server_version = "a2a-webhook"
         sys_version = ""
         disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
@@ -284,7 +284,7 @@ def _handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-    return Handler
+    return PushHandler
 
 
 def _read_event(d: Delivery) -> None:

@@ -4,12 +4,31 @@ whichever test directory pytest collects first)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from typing import Any
 
 AGENT = "http://agent.test"
 RPC = "http://agent.test/rpc"
+
+# Each test runs with a HOME and XDG directories of its own (tests/conftest.py), so that no test
+# reads or writes the user's (or another test's) config, tokens or caches. The machine's own are
+# kept here, read when tests/conftest.py imports this module (before any test runs), for the tools
+# that need their configuration: pip (its mirror, in ~/.config/pip) and npm (~/.npmrc).
+OWN_DIRS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME")
+_MACHINE = {k: os.environ.get(k) for k in OWN_DIRS}
+
+
+def tool_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """`base` (this process's environment by default) with the machine's HOME and XDG
+    directories back: for pip and npm, which a test runs to install a server."""
+    env = dict(os.environ if base is None else base)
+    for k, v in _MACHINE.items():
+        env.pop(k, None)
+        if v is not None:
+            env[k] = v
+    return env
 
 
 def v1_card(url: str = RPC, **extra: Any) -> dict[str, Any]:

@@ -1,5 +1,7 @@
 """Test-wide settings, applied before a2acli is imported: a fixed terminal, no colour, no user
-config or A2ACLI_* variables leaking in from the machine running the tests."""
+config or A2ACLI_* variables leaking in from the machine running the tests. Each test gets a HOME,
+XDG directories and a global config path of its own (`_own_home`): the suite runs in parallel
+(pytest-xdist, README), and no test may see what another wrote there."""
 
 from __future__ import annotations
 
@@ -18,6 +20,18 @@ os.environ["A2ACLI_LOCAL_CONFIG"] = os.devnull  # no .env / .a2acli.toml of the 
 import tempfile  # noqa: E402
 
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="a2acli-tests-cache-")
+
+# Hypothesis keeps its files (an example database, a cache of the source's constants) in
+# ./.hypothesis unless told: here in a directory of this process (each pytest-xdist worker has its
+# own), outside the working tree, removed when the process ends.
+if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _HYPOTHESIS_DIR = tempfile.mkdtemp(prefix="a2acli-tests-hypothesis-")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_DIR
+    atexit.register(shutil.rmtree, _HYPOTHESIS_DIR, ignore_errors=True)
 
 import pytest  # noqa: E402
 import respx.mocks  # noqa: E402
@@ -49,3 +63,15 @@ def cli():
         return runner.invoke(app, list(args), input=input, env=env, prog_name="a2a")
 
     return invoke
+
+
+@pytest.fixture(autouse=True)
+def _own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This test's HOME and XDG directories (empty), and its global config path (no file yet):
+    `a2a config set`, `a2a auth login` (tokens sit beside the config) and `a2a completion install`
+    write there, and an `a2a` a test starts (its A2ACLI_* scrubbed) reads its config from there."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for name, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"), ("XDG_STATE_HOME", ".local/state"), ("XDG_DATA_HOME", ".local/share")):
+        monkeypatch.setenv(name, str(home / sub))
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(home / ".config" / "a2acli" / "config.toml"))

@@ -40,6 +40,15 @@ def test_wire_is_pure():
         assert not [n for n in mods if n.startswith(("a2acli.transport", "a2acli.render", "a2acli.commands"))], p
 
 
+def test_one_sse_reader():
+    """Issue 43: httpx-sse reads every SSE body, a live stream (transport/sse.py) and one already in
+    memory (transport/sse_body.py, which the exchange, `a2a translate` and the mock call); wire/ reads
+    an answer's events through the answer (`Answer.sse_events`). wire/envelope.py held a second,
+    hand-written parser."""
+    readers = {str(p.relative_to(PKG)) for p in PKG.rglob("*.py") if "httpx_sse" in {top(n) for n in imports(p)}}
+    assert readers == {"transport/sse.py", "transport/sse_body.py"}
+
+
 def test_only_commands_and_main_import_typer():
     for p in PKG.rglob("*.py"):
         rel = p.relative_to(PKG)
@@ -101,8 +110,10 @@ LAYERS: dict[str, set[str]] = {
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "net", "transport", "settings"},  # net: the sign-in redirect's listener
-    # record, mock, replay and diff (issue 34): features over the pipeline (replay calls through it)
-    "recording": {"errors", "events", "wire", "net", "transport", "pipeline", "redact", "settings", "extras", "serving"},
+    # record, mock, replay and diff (issue 34), below the pipeline (which loads recording.record for
+    # --dump): replay sends through the session its caller hands it, and imports nothing of pipeline/
+    # (issue 43: no import running back up the layers)
+    "recording": {"errors", "events", "wire", "net", "transport", "redact", "settings", "extras", "serving"},
     # the guards of a2a's own HTTP servers (mock, webhook listen): framing, caps, idle, threads; stdlib only
     "serving": set(),
     # the application (issue 44): what a command does, headless, for any face (the CLI, a2a mcp, a test)
@@ -145,6 +156,25 @@ def test_each_layer_imports_only_the_layers_below_it():
         for p in files:
             extra = _ours(p) - allowed - {layer, "__init__"}
             assert not extra, f"{p.relative_to(ROOT)} imports {sorted(extra)}: {layer} may import only {sorted(allowed)}"
+
+
+def test_the_layers_form_no_circle():
+    """Issue 43: no import runs back up the layers. The table itself is an order: no layer may
+    import, directly or through others, a layer that may import it (recording/replay.py once
+    imported pipeline/session.py while the pipeline loads recording.record: a circle of layers)."""
+
+    def reach(layer: str) -> set[str]:
+        seen: set[str] = set()
+        todo = [layer]
+        while todo:
+            for below in LAYERS.get(todo.pop(), set()):
+                if below not in seen:
+                    seen.add(below)
+                    todo.append(below)
+        return seen
+
+    circles = sorted(layer for layer in LAYERS if layer in reach(layer))
+    assert circles == [], f"these layers reach themselves through the table: {circles}"
 
 
 def test_the_pipeline_is_headless():
@@ -697,3 +727,165 @@ def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
         # the mock writes recorded answers in the forms of the bindings HTTP carries (recording/forms.py);
         # the others it serves as recorded
         assert b.mock_transcodes is (b.carrier is Carrier.HTTP)
+
+
+def _classes(root: Path) -> dict[str, list[str]]:
+    """Each class name defined under `root` (at the top of a module, in a class or in a function)
+    -> where, as `file:line`."""
+    found: dict[str, list[str]] = {}
+    for p in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(p.read_text(), filename=str(p))):
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(f"{p.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_no_two_classes_share_a_name():
+    """Issue 43: one class per name across a2acli (there were two `Invocation`s, two `Answer`s,
+    two `Command`s…): a name found in a traceback, a docstring or a search names one thing."""
+    shared = {name: where for name, where in _classes(PKG).items() if len(where) > 1}
+    assert shared == {}, f"rename one of each: {shared}"
+
+
+def test_the_class_name_check_sees_a_second_class(tmp_path):
+    (tmp_path / "a.py").write_text("class Invocation:\n    pass\n")
+    (tmp_path / "b.py").write_text("def f():\n    class Invocation:\n        pass\n")
+    assert _classes(tmp_path)["Invocation"] == ["a.py:1", "b.py:2"]
+
+
+# Issue 43: no run state in a module global. What a module keeps at its top that a run changes is
+# listed here with its reason; anything else a function mutates (or rebinds with `global`) fails.
+# Tables filled on first use, the same whatever the run, are caches, not run state.
+MODULE_STATE_ALLOWED = {
+    "commands/_run.py:_OPEN": "the invocation whose boundary is open: per thread, scoped by the boundary (put back as it closes); goes when the flows carry the Invocation",
+    "pipeline/session.py:IN_FLIGHT": "the Call in flight, for the boundary's Ctrl-C and timeout reports: per thread, scoped by the boundary",
+    "redact.py:_ACTIVE": "the invocation's redactor: every secret learned is masked in everything written, from any layer; reset by each invocation (registry.RootGroup.main)",
+    "commands/_options.py:_DEFAULTS_CACHE": "cache: each setting's default and source, by the --profile/--config asked for",
+    "render/output.py:MODES": "table: each output mode's class joins it as it is defined",
+    "render/output.py:_LINE_ENCODER": "cache: the JSON encoder, made on first use",
+    "wire/bindings/__init__.py:_LOADED": "cache: each binding's object, made on first use",
+    "wire/methods.py:_TRANSLATORS": "cache: the translators table, loaded on first use",
+    "wire/words.py:_LABELS": "cache: the labels table, built on first use",
+}
+_MUTATORS = {"append", "extend", "insert", "pop", "popitem", "remove", "clear", "update", "setdefault", "add", "discard", "appendleft", "popleft"}
+
+
+def _module_state(path: Path, root: Path = PKG) -> tuple[set[str], list[str]]:
+    """(`file:NAME` of each name a module binds at its top to a mutable object, a container or a
+    `threading.local`, that a function of it mutates; `file:line` of each `global` statement)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    rel = str(path.relative_to(root))
+    made: set[str] = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+        value = getattr(node, "value", None)
+        called = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+        local = {n.name for n in tree.body if isinstance(n, ast.ClassDef) and any(ast.unparse(b).endswith("local") for b in n.bases)}
+        if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)) or called in {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Counter", "ContextVar", *local}:
+            made |= {t.id for t in targets if isinstance(t, ast.Name)}
+    mutated: set[str] = set()
+    globals_: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            globals_.append(f"{rel}:{node.lineno}")
+        stores = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target] if isinstance(node, ast.AugAssign) else []
+        for t in stores:
+            for part in t.elts if isinstance(t, ast.Tuple) else [t]:
+                if isinstance(part, (ast.Subscript, ast.Attribute)) and isinstance(part.value, ast.Name):
+                    mutated.add(part.value.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.attr in _MUTATORS | {"set"}:
+            mutated.add(node.func.value.id)
+    return {f"{rel}:{n}" for n in made & mutated}, globals_
+
+
+def test_no_run_state_in_module_globals():
+    """Issue 43: no `global` statement, and nothing a module keeps at its top that a run changes
+    but what MODULE_STATE_ALLOWED lists with its reason."""
+    state: set[str] = set()
+    globals_: list[str] = []
+    for p in sorted(PKG.rglob("*.py")):
+        found, said = _module_state(p)
+        state |= found
+        globals_ += said
+    assert globals_ == [], f"`global` statements: {globals_}: keep the state on an object made per run"
+    assert state - set(MODULE_STATE_ALLOWED) == set(), "module-level state a run changes: carry it on the run's objects (or list it, with its reason)"
+    assert set(MODULE_STATE_ALLOWED) - state == set(), "gone: take them out of MODULE_STATE_ALLOWED"
+
+
+def test_the_module_state_check_sees_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import threading\n"
+        "LAST: dict = {}\n_SCOPES = []\nTABLE = {'a': 1}\n_N = 0\n"
+        "class Here(threading.local):\n    x = None\n"
+        "HERE = Here()\n"
+        "def f(e):\n    global _N\n    _N += 1\n    LAST['error'] = e\n    _SCOPES.append(e)\n    HERE.x = e\n    return TABLE['a']\n"
+    )
+    assert _module_state(probe, tmp_path) == ({"probe.py:LAST", "probe.py:_SCOPES", "probe.py:HERE"}, ["probe.py:10"])
+
+
+TESTS = ROOT / "tests"
+
+
+def _a_port(value: object) -> bool:
+    """A port a server could bind, other than 0 (70000 is a usage error's example, never bound)."""
+    return str(value).isdigit() and 0 < int(str(value)) < 65536
+
+
+def _fixed_ports(path: Path, root: Path = TESTS) -> list[str]:
+    """Where a test binds or asks for a fixed port (`file:line`): an address `("127.0.0.1", 41241)`,
+    `port=41241` / `grpc_port=41242` in a call, `--port 41241` / `--grpc-port 41242` in an argv.
+    Port 0 (the system picks a free one) and ports in URLs that are never bound (respx routes,
+    cards in files) are fine."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) and node.elts[0].value != "--port":
+            host, port = node.elts
+            if isinstance(host, ast.Constant) and host.value in ("127.0.0.1", "localhost", "", "::1", "0.0.0.0") and isinstance(port, ast.Constant) and isinstance(port.value, int) and _a_port(port.value):  # noqa: S104
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+        elif isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg in ("port", "grpc_port") and isinstance(kw.value, ast.Constant) and _a_port(kw.value.value):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            for flag, value in zip(node.elts, node.elts[1:], strict=False):
+                if isinstance(flag, ast.Constant) and flag.value in ("--port", "--grpc-port") and isinstance(value, ast.Constant) and _a_port(value.value):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return sorted(set(found), key=lambda hit: int(hit.rsplit(":", 1)[1]))
+
+
+def test_no_test_binds_a_fixed_port():
+    """Issue 43: the suite runs in parallel (pytest-xdist): every server a test starts binds a port
+    the system picked (port 0, or a free port asked for just before), never one another test may hold."""
+    offenders = [hit for p in sorted(TESTS.rglob("*.py")) for hit in _fixed_ports(p)]
+    assert offenders == []
+
+
+def test_the_fixed_port_check_finds_what_it_looks_for(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        'srv = HTTPServer(("127.0.0.1", 41241), H)\nok = HTTPServer(("127.0.0.1", 0), H)\n'
+        "serve(port=41241)\nserve(port=0, grpc_port=port)\n"
+        'argv = ["a2a", "demo-server", "--port", "41241"]\nfine = ["--port", "0", "--grpc-port", str(p)]\n'
+    )
+    assert _fixed_ports(probe, tmp_path) == ["probe.py:1", "probe.py:3", "probe.py:5"]
+
+
+def test_no_test_keeps_a_hypothesis_database_in_the_tree():
+    """Issue 43: property tests run with a fixed seed and keep no example database (`.hypothesis/`
+    in the working directory, written by every worker): each `settings(...)` says `database=None`."""
+    offenders = [
+        f"{p.relative_to(TESTS)}:{node.lineno}"
+        for p in sorted(TESTS.rglob("*.py"))
+        if "hypothesis" in p.read_text()
+        for node in ast.walk(ast.parse(p.read_text()))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "settings"
+        and not any(kw.arg == "database" and isinstance(kw.value, ast.Constant) and kw.value.value is None for kw in node.keywords)
+    ]
+    assert offenders == []
+    # ...and what Hypothesis keeps besides (a cache of the source's constants) goes outside the tree
+    from hypothesis.configuration import storage_directory
+
+    where = storage_directory("constants", intent_to_write=False)
+    where = getattr(where, "path", where)  # (a StorageDirectory since Hypothesis 6.13x, a Path before)
+    assert ROOT not in Path(where).resolve().parents

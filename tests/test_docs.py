@@ -101,3 +101,56 @@ def test_the_reference_shows_no_option_help_hides():
     text = (ROOT / "docs" / "reference.md").read_text()
     for hidden in ("`--blocking-call`", "`--return-immediately`", "| `--token` STR | Same as --push-token"):
         assert hidden not in text, hidden
+
+
+def _test_command(text: str) -> str:
+    """The one line of `text` that runs the suite (`… -m pytest …`)."""
+    lines = [line for line in text.splitlines() if "-m pytest" in line and not line.lstrip().startswith("#")]
+    assert len(lines) == 1, lines
+    return lines[0].strip()
+
+
+def test_the_readme_s_test_command_is_what_ci_runs_and_runs_the_tests_in_parallel():
+    """Issue 43: the README's test command, verbatim in .ci/run, runs the suite with pytest-xdist on
+    every core; pytest-xdist is in the dev extra with a tested range."""
+    readme = _test_command((ROOT / "README.md").read_text())
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert _test_command(ci) == readme
+    assert " -m pytest -q -n auto " in readme
+    assert ci.rstrip("\n").splitlines()[-1] == readme  # the last command: its exit status is the script's
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    assert [d for d in dev if d.startswith("pytest-xdist")] == ["pytest-xdist>=3.6,<4"]
+
+
+_FAKE_PYTHON3 = """#!/bin/sh
+# python3 as .ci/run calls it: --version, and `-m venv .venv` (a venv whose tools exit as $FAIL says)
+[ "$1" = "--version" ] && { echo "Python 3"; exit 0; }
+mkdir -p .venv/bin
+for tool in pip python ruff mypy; do
+  printf '#!/bin/sh\\ncase "$*" in *pytest*) [ "$FAIL" = pytest ] && exit 1;; esac\\n[ "$FAIL" = %s ] && exit 1\\nexit 0\\n' "$tool" > .venv/bin/$tool
+  chmod +x .venv/bin/$tool
+done
+"""
+
+
+def test_ci_fails_when_the_tests_ruff_or_mypy_fail(tmp_path):
+    """.ci/run exits non-zero when any step of the test command fails (a failing test, ruff, mypy),
+    and 0 when none does: run here with stand-ins for python3 and the venv's tools."""
+    import subprocess
+
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "run").write_text((ROOT / ".ci" / "run").read_text())
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "python3").write_text(_FAKE_PYTHON3)
+    (bindir / "python3").chmod(0o755)
+    codes = {}
+    for fail in ("", "pytest", "ruff", "mypy"):
+        env = {"PATH": f"{bindir}:/usr/bin:/bin", "FAIL": fail}
+        codes[fail] = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], env=env, capture_output=True, timeout=30).returncode
+    assert codes == {"": 0, "pytest": 1, "ruff": 1, "mypy": 1}

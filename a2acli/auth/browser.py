@@ -74,7 +74,7 @@ class RedirectListener:
         self.expected_state = ""
         listener = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class RedirectHandler(BaseHTTPRequestHandler):
             timeout = 10  # a browser's idle preconnection is dropped, not waited for
 
             def do_GET(self) -> None:  # noqa: N802
@@ -120,7 +120,7 @@ class RedirectListener:
                 pass
 
         try:
-            self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+            self.server = ThreadingHTTPServer(("127.0.0.1", port), RedirectHandler)
         except OSError as e:
             raise A2acliError(
                 f"cannot listen on 127.0.0.1:{port} for the sign-in's redirect: {listen_failure(e)}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -32,19 +33,24 @@ from a2acli.render.output import Output
 
 # -- the error boundary ---------------------------------------------------------------------------
 
-LAST: dict[str, A2acliError] = {}  # the error the boundary reported last (for `a2a diff -- CMD`)
+
+class OpenBoundary(threading.local):
+    """The invocation whose boundary is open, innermost (`a2a diff -- CMD` runs one inside
+    another): set as a boundary opens, the outer one put back as it closes. Per thread, not per
+    process (a `threading.local`: `threading` is loaded at start-up already, `contextvars` is not)."""
+
+    inv: Any = None
 
 
-_SCOPES: list[
-    Any
-] = []  # the invocations whose boundary is open, innermost last (`a2a diff -- CMD` runs one inside another)
+_OPEN = OpenBoundary()
 
 
 def known(*, out: Output) -> None:
     """The Output the command built (errors after some output keep its voice): the innermost
     boundary's invocation holds it."""
-    if _SCOPES and _SCOPES[-1].out is None:
-        _SCOPES[-1].out = out
+    scope = _OPEN.inv
+    if scope is not None and scope.out is None:
+        scope.out = out
 
 
 @contextmanager
@@ -52,19 +58,20 @@ def boundary(inv: Any = None) -> Iterator[None]:
     """Around one command: an error becomes its one-line message, hint, JSON error document and
     exit code, in the output mode of `inv` (commands.invocation.Invocation: this invocation)."""
     from a2acli.commands.invocation import Invocation
-    from a2acli.pipeline.session import CURRENT
+    from a2acli.pipeline.session import IN_FLIGHT
 
     scope = inv if inv is not None else Invocation()
-    _SCOPES.append(scope)
+    outer, outer_call = _OPEN.inv, IN_FLIGHT.call
+    _OPEN.inv, IN_FLIGHT.call = scope, None  # (a Call stays past its close(): the handlers below name its task)
     try:
         yield
     except (typer.Exit, typer.Abort, typer.TyperException):  # Typer's own (an exit, a bad parameter): Typer says them
         raise
     except A2acliError as e:
         o = scope.error_output()
-        e = say_error(e, o, debug=scope.debug)
+        e = scope.error = say_error(e, o, debug=scope.debug)
         if isinstance(e, TimeoutExpired):
-            _resume(o, CURRENT.get("call"), "timed out", unsettled_only=True)
+            _resume(o, IN_FLIGHT.call, "timed out", unsettled_only=True)
         raise typer.Exit(int(e.exit_code)) from None
     except KeyboardInterrupt:
         raise _interrupted(scope.error_output()) from None
@@ -73,7 +80,8 @@ def boundary(inv: Any = None) -> Iterator[None]:
     except Exception as e:  # a bug: say so plainly, trace only with --debug
         said = cannot_write(e)  # (not a bug: the disk is full, the device failed)
         if said is not None:
-            raise typer.Exit(int(say_error(said, scope.error_output(), debug=scope.debug).exit_code)) from None
+            scope.error = say_error(said, scope.error_output(), debug=scope.debug)
+            raise typer.Exit(int(scope.error.exit_code)) from None
         if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
             raise _interrupted(scope.error_output()) from None
         if scope.debug:
@@ -87,15 +95,14 @@ def boundary(inv: Any = None) -> Iterator[None]:
         )
         raise typer.Exit(int(ExitCode.FAILED)) from None
     finally:
-        _SCOPES.remove(scope)
-        CURRENT.pop("call", None)  # kept past Call.close() so the handlers above can name the task
+        _OPEN.inv, IN_FLIGHT.call = outer, outer_call
 
 
 def _interrupted(o: Output) -> typer.Exit:
     """Ctrl-C: the task and how to resume it (or `interrupted`), exit 130."""
-    from a2acli.pipeline.session import CURRENT
+    from a2acli.pipeline.session import IN_FLIGHT
 
-    commands = _resume(o, CURRENT.get("call"), "interrupted")
+    commands = _resume(o, IN_FLIGHT.call, "interrupted")
     if commands is None:
         o.note("interrupted")
     # -o json (text: the notes say it): the commands that pick the task up again, for a script
@@ -108,10 +115,9 @@ def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
     """One error, said: explained from the call it ended (credentials, rejected ids), kept for
     `a2a diff`, traced under --debug, printed in the output's voice. Returns what was said."""
     from a2acli.flows.errors import explained
-    from a2acli.pipeline.session import CURRENT
+    from a2acli.pipeline.session import IN_FLIGHT
 
-    e = explained(e, CURRENT.get("call"))
-    LAST["error"] = e
+    e = explained(e, IN_FLIGHT.call)
     if debug:
         print_traceback(e)
     o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
@@ -219,7 +225,7 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
     said (none when there was nothing to say)."""
     if call is None:
         return None
-    from a2acli.events import Command
+    from a2acli.events import CommandLine
     from a2acli.pipeline.policies import resume_notes
     from a2acli.render.events import Presenter
 
@@ -229,7 +235,7 @@ def _resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> 
         __slots__ = ()
 
         def emit(self, event: Any) -> None:
-            if isinstance(event, Command):
+            if isinstance(event, CommandLine):
                 commands.append(event.text)
             super().emit(event)
 
@@ -263,10 +269,11 @@ def session(opts: CallOptions) -> Iterator[Any]:
 F = TypeVar("F", bound=Callable[..., None])
 
 
-class Invocation:
+class CapturedCall:
     """What a command line asked for: an entry point and its arguments, the options apart, so
     that `a2a diff -- CMD` can run it twice with two option sets (pipeline issue: no argv
-    rebuilt, no stdout scraped)."""
+    rebuilt, no stdout scraped). Not this run's `commands.invocation.Invocation` (the shared
+    options and what is built from them): one call of an entry point, captured."""
 
     def __init__(self, fn: Callable[..., None], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         self.fn, self.args, self.kwargs = fn, args, kwargs
@@ -275,23 +282,23 @@ class Invocation:
     def opts(self) -> CallOptions:
         return next(a for a in (*self.args, *self.kwargs.values()) if isinstance(a, CallOptions))
 
-    def run(self, opts: CallOptions) -> int:
-        """Run it with `opts` in place of the parsed ones; its exit code."""
+    def run(self, opts: CallOptions) -> tuple[int, A2acliError | None]:
+        """Run it with `opts` in place of the parsed ones; its exit code, and the error its
+        boundary said (None when it said none)."""
         opts = opts._replace(capture=None)  # this time it runs
         args = tuple(opts if isinstance(a, CallOptions) else a for a in self.args)
         kwargs = {k: opts if isinstance(v, CallOptions) else v for k, v in self.kwargs.items()}
-        LAST.pop("error", None)
-        try:
-            # a boundary of its own: `a2a diff` goes on after a side that failed, and compares exit codes
-            from a2acli.commands.invocation import Invocation
+        # a boundary of its own: `a2a diff` goes on after a side that failed, and compares exit codes
+        from a2acli.commands.invocation import Invocation
 
-            side = Invocation()
-            side.opts = opts
+        side = Invocation()
+        side.opts = opts
+        try:
             with boundary(side):
                 self.fn(*args, **kwargs)
         except typer.Exit as e:
-            return int(e.exit_code)
-        return 0
+            return int(e.exit_code), side.error
+        return 0, side.error
 
 
 def entry_point(fn: F) -> F:
@@ -303,7 +310,7 @@ def entry_point(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> None:
         opts = next((a for a in (*args, *kwargs.values()) if isinstance(a, CallOptions)), None)
         if opts is not None and opts.capture is not None:
-            opts.capture.append(Invocation(fn, args, kwargs))
+            opts.capture.append(CapturedCall(fn, args, kwargs))
             return
         fn(*args, **kwargs)
 

@@ -192,7 +192,7 @@ def _run_both(
     """Run `a2a COMMAND` twice, each run with its own --dump, and load the two dumps: under 1.0
     and 0.3, or, given two --transport values, over each binding under one version. The command
     line is parsed once (its input read once); the two runs are one invocation with two option
-    sets (commands._run.Invocation)."""
+    sets (commands._run.CapturedCall)."""
     import tempfile
 
     from a2acli.errors import UsageError
@@ -313,7 +313,6 @@ def _capture(argv: list[str]) -> Any:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from a2acli.commands._run import LAST
     from a2acli.commands.invocation import Invocation
     from a2acli.commands.registry import full_app
     from a2acli.errors import UsageError
@@ -321,7 +320,6 @@ def _capture(argv: list[str]) -> Any:
     app = full_app()
 
     err = io.StringIO()
-    LAST.pop("error", None)
     inv = Invocation()
     seen: list[Any] = []
     inv.capture = seen  # the command's entry point records itself here (commands._run.entry_point)
@@ -337,7 +335,7 @@ def _capture(argv: list[str]) -> Any:
         except (typer.Exit, SystemExit, typer.Abort):
             pass
     if not seen:
-        found = LAST.get("error")
+        found = inv.error  # what the command's boundary said (this invocation's)
         if found is not None:
             raise found
         raise UsageError(
@@ -353,11 +351,8 @@ def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None, str | None]:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from a2acli.commands._run import LAST
-
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        code = invocation.run(opts)
-    found = LAST.get("error")
+        code, found = invocation.run(opts)
     if found is None or not code:
         return code, None, None
     return code, found.message, found.hint
@@ -511,14 +506,14 @@ def translate(
     known(out=Output("auto"))  # errors in text: stdout is for the translated document
     from a2acli.errors import UsageError
     from a2acli.flows.documents import other_version
-    from a2acli.wire import envelope, parse_wire
+    from a2acli.wire import parse_wire
 
     try:
         target = parse_wire(to).value if to else None
     except ValueError:
         raise UsageError(f"--to {to!r} is not a version", hint="--to v1 (1.0) or --to v0 (0.3)") from None
     text, where = _read_source(source)
-    events = envelope.sse_events(text)
+    events = _sse_events(text)
     if events is None:
         doc = _loads(text, where)
         result = _translated(doc, target or other_version([doc]), method, out, prefix="")
@@ -548,6 +543,17 @@ def translate(
             "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")),
             "",
         )
+
+
+def _sse_events(text: str) -> list[tuple[str, str]] | None:
+    """(event name, data) of each event of the text given to `a2a translate`, read by the
+    transport's SSE reader (httpx-sse), or None when the text is not SSE (a JSON document): it
+    opens with a field of an SSE event or a comment."""
+    if not text.removeprefix("\ufeff").lstrip().startswith(("data:", "event:", "id:", "retry:", ":")):
+        return None
+    from a2acli.transport.sse_body import events_in
+
+    return events_in(text.encode("utf-8", "surrogatepass"))
 
 
 def _read_source(source: str | None) -> tuple[str, str]:

@@ -45,6 +45,7 @@ class Invocation:
         # a command whose exit code is a verdict (diff, replay, check): that code, set before its
         # report is written, so a reader that leaves early (`| head`) does not turn it into a pass
         self.verdict: int | None = None
+        self.error: Any = None  # the A2acliError its boundary said last (`a2a diff -- CMD` reads a side's)
         self.add(given or {})
 
     def add(self, params: dict[str, Any]) -> Invocation:

@@ -157,10 +157,13 @@ def replay_command(
 
     out = output_for(opts)
     from a2acli.net import agent_reference
+    from a2acli.pipeline.session import Call
     from a2acli.recording import replay
     from a2acli.render.events import Presenter
 
-    run = replay.replay(recorded, opts._replace(url=agent_reference(to), endpoint=None), Presenter(out), save=save)
+    run = replay.replay(
+        recorded, opts._replace(url=agent_reference(to), endpoint=None), Presenter(out), Call, save=save
+    )
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
     from a2acli.commands.invocation import invocation
 

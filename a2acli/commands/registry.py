@@ -4,6 +4,7 @@ so a run builds only the command it runs; `--help` and completion list and build
 `a2acli.main.run` runs the app from here; `a2a help` and `a2a diff -- COMMAND` read it too, so
 nothing imports `main`."""
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -401,12 +402,7 @@ def build_app() -> typer.Typer:
     return app
 
 
-_FULL: typer.Typer | None = None
-
-
+@functools.cache
 def full_app() -> typer.Typer:
-    """The root app, made on first use (tests, docs, `a2a help`, `a2a diff`)."""
-    global _FULL
-    if _FULL is None:
-        _FULL = build_app()
-    return _FULL
+    """The root app, made on first use (tests, docs, `a2a help`, `a2a diff`), then the same one."""
+    return build_app()

@@ -50,7 +50,7 @@ def _check_card_header(name: str, where: str) -> None:
         )
 
 
-class Host(Protocol):
+class CredentialsHost(Protocol):
     """What SessionCredentials reads of its session (pipeline.session.Call); it writes nothing there."""
 
     opts: Any  # pipeline.options.CallOptions
@@ -64,7 +64,7 @@ class SessionCredentials:
     """The credentials of one session. `host` is the session (its `opts`, `sink`, `transport`,
     `redactor`, and `target` for the card)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: CredentialsHost) -> None:
         self.host = host
         self.sent: set[str] = set()  # the credentials the last request carried (api-key, bearer, basic, oauth)
         self.withheld: list[str] = []  # the credentials the card declares no scheme for (not sent)

@@ -6,6 +6,7 @@ and sends nothing."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +33,18 @@ if TYPE_CHECKING:
     from a2acli.wire.endpoints import Endpoint
     from a2acli.wire.methods import MethodSpec  # (a type only: the method table stays off `card fetch`)
 
-CURRENT: dict[str, Any] = {}  # the Call in flight, for Ctrl-C reporting
+
+class InFlight(threading.local):
+    """The Call in flight, for the error boundary above (Ctrl-C and a timeout name its task; an
+    auth error or a rejected id is explained from it). Per thread, not per process, and scoped:
+    the boundary clears it as it opens and puts the outer one back as it closes (`a2a diff -- CMD`
+    runs one boundary inside another). A `threading.local`, not a `contextvars.ContextVar`: the
+    same here (no asyncio), and `threading` is loaded at start-up already."""
+
+    call: Call | None = None
+
+
+IN_FLIGHT = InFlight()
 
 
 _UNSET: Any = object()
@@ -147,7 +159,7 @@ class Call:
         self._extension_said = False  # the --force extension note (once a run)
         self.answered: dict[str, list[str]] = {}  # endpoint URL -> the methods it gave an A2A answer to in this run
         self.v0_extensions = False  # --force: a method 0.3 lacks goes in the binding's extension form (tasks list)
-        CURRENT["call"] = self
+        IN_FLIGHT.call = self
 
     def close(self) -> None:
         for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open, then says where they went

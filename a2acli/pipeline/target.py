@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from a2acli.wire.endpoints import Endpoint
 
 
-class Host(Protocol):
+class TargetHost(Protocol):
     """What Target reads of its session (pipeline.session.Call), and the one thing it asks of it:
     `adopt`, through which the session takes what Target resolved (the agent a catalog entry
     names, the version chosen from the card) into its options, in one place. Target writes
@@ -35,7 +35,7 @@ class Target:
     `sink`, `transport` and `redactor`, read); what Target resolves is returned (`resolve_agent`,
     `choose_version`) and handed to the session's `adopt`, so that every later request carries it."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: TargetHost) -> None:
         self.host = host
         self.card: dict[str, Any] | None = None  # canonical V1
         self.card_doc: Any = None  # the card as fetched (its own version's field names)

@@ -1,7 +1,7 @@
 """What `a2a mock` sends when the client asks in another form than the one recorded: a recorded
 answer brought to canonical V1 (playback.answer_results) and written in the version and binding
 asked for (JSON-RPC or HTTP+JSON, 1.0 or 0.3), and the A2A errors of the mock's own
-(TaskNotFoundError, MethodNotFoundError) in each binding's form; the Answer the mock sends, its
+(TaskNotFoundError, MethodNotFoundError) in each binding's form; the answer the mock sends (`MockAnswer`), its
 errors of "no recorded answer", and the helpers reading recorded documents. Pure: no socket, no
 state."""
 
@@ -98,7 +98,7 @@ def answer_docs(spec: Any, results: list[Any], binding: BindingInfo, version: st
 
 
 @dataclass
-class Answer:
+class MockAnswer:
     """What the mock sends back: status, headers, and the body in pieces, each after its delay."""
 
     status: int
@@ -127,7 +127,7 @@ def accepts(accept_encoding: str, coding: str) -> bool:
     return False
 
 
-def in_recorded_coding(answer: Answer, accept_encoding: str) -> Answer:
+def in_recorded_coding(answer: MockAnswer, accept_encoding: str) -> MockAnswer:
     """An answer recorded gzip- or deflate-encoded, served so, as the agent sent it, when the
     client accepts that coding (a2a always does): with its Content-Encoding, the recorded bytes
     when the body served is the recorded one, else the body served encoded (a stream: one
@@ -150,7 +150,7 @@ def in_recorded_coding(answer: Answer, accept_encoding: str) -> Answer:
         wait = answer.pieces[0][0] if answer.pieces else 0.0
         pieces = [(wait, answer.wire[1] if answer.wire and answer.wire[0] == body else encoded(body, coding))]
     headers = [*answer.headers, ("Content-Encoding", coding)]
-    return Answer(answer.status, headers, pieces, answer.stream, answer.line + f" ({coding})", answer.failure)
+    return MockAnswer(answer.status, headers, pieces, answer.stream, answer.line + f" ({coding})", answer.failure)
 
 
 def _no_recording(code: int, status: str, message: str, closest: str | None, field: str | None) -> dict[str, Any]:
@@ -166,23 +166,23 @@ def _no_recording(code: int, status: str, message: str, closest: str | None, fie
     return {"error": {"code": code, "status": status, "message": message, "details": [info]}}
 
 
-def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> Answer:
+def _grpc_error(message: str, closest: str | None, field: str | None, code: str = "UNIMPLEMENTED") -> MockAnswer:
     """A gRPC status of the mock's own (UNIMPLEMENTED: no recorded answer), its ErrorInfo naming
     the closest recording; mock_grpc sends it (building it needs no grpc)."""
     status = {"UNIMPLEMENTED": 501, "INVALID_ARGUMENT": 400}.get(code, 500)  # its HTTP twin, as the client reads it
     doc = _no_recording(status, code, message, closest, field)
-    return Answer(status, [], [], line=f"unmatched: {code} {message}", failure=(0.0, doc))
+    return MockAnswer(status, [], [], line=f"unmatched: {code} {message}", failure=(0.0, doc))
 
 
 def _status_error(
     message: str, closest: str | None, field: str | None, *, status: int = 404, a2a_code: int | None = None
-) -> Answer:
+) -> MockAnswer:
     """A google.rpc.Status, as A2A's HTTP+JSON binding answers errors, naming the closest recording;
     `a2a_code`: the A2A error it is (MethodNotFoundError), named first in its details."""
     doc = _no_recording(status, "NOT_FOUND" if status == 404 else "INVALID_ARGUMENT", message, closest, field)
     if a2a_code is not None:
         doc["error"]["details"].insert(0, status_doc(a2a_code, message)[1]["error"]["details"][0])
-    return Answer(
+    return MockAnswer(
         status,
         [("Content-Type", "application/json")],
         [(0.0, json.dumps(doc, ensure_ascii=False).encode())],
@@ -198,7 +198,7 @@ def unmatched(
     closest: str | None = None,
     field: str | None = None,
     data: dict[str, Any] | None = None,
-) -> Answer:
+) -> MockAnswer:
     """The mock's own error for a call no recording answers, in the form the binding's errors
     take: MethodNotFound when no recording has the method, InvalidParams (`closest` given) when
     none has these params."""
@@ -216,7 +216,7 @@ def unmatched(
     )
 
 
-def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, miss: bool = True) -> Answer:
+def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, miss: bool = True) -> MockAnswer:
     """A JSON-RPC error of the mock's own; `miss`: no recording answers the call (its data says so
     as the other bindings' ErrorInfo does: reason NO_RECORDED_ANSWER, domain a2acli.mock)."""
     doc: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}}
@@ -224,7 +224,7 @@ def _rpc_error(rpc_id: Any, code: int, message: str, data: dict[str, Any], *, mi
         data = {"reason": NO_RECORDED_ANSWER, "domain": "a2acli.mock", **data}
     if data:
         doc["error"]["data"] = data
-    return Answer(
+    return MockAnswer(
         200,
         [("Content-Type", "application/json")],
         [(0.0, json.dumps(doc, ensure_ascii=False).encode())],

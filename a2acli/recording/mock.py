@@ -38,7 +38,7 @@ from a2acli.net import listen_failure
 from a2acli.recording import forms
 from a2acli.recording.diff import MISSING, Dump
 from a2acli.recording.forms import (
-    Answer,
+    MockAnswer,
     _grpc_error,
     _listing,
     _short,
@@ -189,7 +189,7 @@ class Mock(RequestReading, CardServing):
 
     # -- answering -----------------------------------------------------------------------------------
 
-    def answer(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> Answer:
+    def answer(self, verb: str, target: str, headers: dict[str, str], body: bytes) -> MockAnswer:
         path = target.split("?", 1)[0]
         if verb == "GET" and (path.endswith(CARD_SUFFIXES) or any(path == _target(ex) for _, ex in self.found.cards)):
             return self.card(headers.get("a2a-version", ""))
@@ -201,7 +201,7 @@ class Mock(RequestReading, CardServing):
         except Unmatched as e:
             return e.answer
 
-    def answer_grpc(self, path: str, body: bytes) -> Answer:
+    def answer_grpc(self, path: str, body: bytes) -> MockAnswer:
         """The answer to a gRPC request (method path, message bytes)."""
         from a2acli.recording import mock_grpc
 
@@ -217,7 +217,7 @@ class Mock(RequestReading, CardServing):
         except Unmatched as e:
             return e.answer
 
-    def replay(self, asked: Asked) -> Answer:
+    def replay(self, asked: Asked) -> MockAnswer:
         """The recorded answer of the closest matching recorded call, its ids rewritten."""
         same = [
             c
@@ -268,15 +268,15 @@ class Mock(RequestReading, CardServing):
         if asked.binding.errors is ErrorForm.JSONRPC:
             doc = forms.rpc_error_doc(asked.rpc_id, forms.TASK_NOT_FOUND, message, asked.version)
             raise Unmatched(
-                Answer(
+                MockAnswer(
                     200, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"TaskNotFoundError: {task}"
                 )
             )
         status, doc = forms.status_doc(forms.TASK_NOT_FOUND, message, {"taskId": task})
         if asked.binding.errors is ErrorForm.GRPC_STATUS:
-            raise Unmatched(Answer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
+            raise Unmatched(MockAnswer(status, [], [], line=f"NOT_FOUND: task {task}", failure=(0.0, doc)))
         raise Unmatched(
-            Answer(
+            MockAnswer(
                 status,
                 [("Content-Type", "application/json")],
                 [(0.0, _dumps(doc))],
@@ -298,7 +298,7 @@ class Mock(RequestReading, CardServing):
             self._tasks_seen = seen
         return self._tasks_seen
 
-    def _transcoded(self, call: Recorded, asked: Asked) -> Answer:
+    def _transcoded(self, call: Recorded, asked: Asked) -> MockAnswer:
         """A call recorded in another version or binding, answered in the asked one: its answer
         brought to canonical V1 and written in the asked form."""
         from a2acli.recording.playback import answer_results
@@ -319,18 +319,18 @@ class Mock(RequestReading, CardServing):
                 for doc, wait in zip(docs, delays, strict=False)
                 if doc is not MISSING
             ]
-            return Answer(200, headers, pieces, stream=True, line=f"{line}, {len(pieces)} event(s)")
+            return MockAnswer(200, headers, pieces, stream=True, line=f"{line}, {len(pieces)} event(s)")
         body = _dumps(docs[0]) if docs and docs[0] is not MISSING else call.ex.response_body
-        return Answer(status, headers, [(delays[0], body)], line=line)
+        return MockAnswer(status, headers, [(delays[0], body)], line=line)
 
-    def _recorded_answer(self, call: Recorded, asked: Asked) -> Answer:
+    def _recorded_answer(self, call: Recorded, asked: Asked) -> MockAnswer:
         if (call.binding, call.version) != (asked.binding, asked.version):
             return self._transcoded(call, asked)
         if call.binding.carrier_grpc:
             from a2acli.recording import mock_grpc
 
             got = mock_grpc.recorded_answer(call, self.speed, lambda docs: self._ids(docs, asked))
-            return Answer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
+            return MockAnswer(got.status, got.headers, got.pieces, got.stream, got.line, got.failure)
         ex = call.ex
         status = _status_code(ex.status_line)
         headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _HOP]
@@ -354,14 +354,16 @@ class Mock(RequestReading, CardServing):
                     )
                 )
             line = f"{call.name}, {len(pieces)} event(s)"
-            return Answer(status, headers, pieces, stream=True, line=line, coding=coding)
+            return MockAnswer(status, headers, pieces, stream=True, line=line, coding=coding)
         doc = _json(ex.response_body.decode("utf-8", "replace"))
         (doc,) = self._ids([doc], asked)
         body = (
             ex.response_body if doc is MISSING else json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
         )
         wire = (ex.response_body, ex.response_wire) if ex.response_wire is not None else None
-        return Answer(status, headers, [(delays[0] if delays else 0.0, body)], line=call.name, coding=coding, wire=wire)
+        return MockAnswer(
+            status, headers, [(delays[0] if delays else 0.0, body)], line=call.name, coding=coding, wire=wire
+        )
 
     def _ids(self, docs: list[Any], asked: Asked) -> list[Any]:
         """Recorded answer documents with the ids the client knows: the alias table (a task
@@ -386,7 +388,7 @@ class Mock(RequestReading, CardServing):
 
 
 def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
-    class Handler(GuardedHandler):
+    class MockHandler(GuardedHandler):
         protocol_version = "HTTP/1.1"
         server_version = "a2a-mock"
         disable_nagle_algorithm = True  # TCP_NODELAY: no answer waits for the client's delayed ACK
@@ -406,7 +408,7 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
             mock.log(f"{verb} {self.path} -> {answer.line}")
             self._send(answer)
 
-        def _send(self, answer: Answer) -> None:
+        def _send(self, answer: MockAnswer) -> None:
             self.send_response(answer.status)
             for k, v in answer.headers:
                 self.send_header(k, v)
@@ -440,13 +442,13 @@ def _handler(mock: Mock) -> type[BaseHTTPRequestHandler]:
         def do_PATCH(self) -> None:  # noqa: N802
             self._serve("PATCH")
 
-    return Handler
+    return MockHandler
 
 
-def _refused(e: Refused) -> Answer:
+def _refused(e: Refused) -> MockAnswer:
     """The answer to a request whose framing the mock refuses (a google.rpc.Status-like error)."""
     doc = {"error": {"code": e.status, "message": e.reason}}
-    return Answer(e.status, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"HTTP {e.status}")
+    return MockAnswer(e.status, [("Content-Type", "application/json")], [(0.0, _dumps(doc))], line=f"HTTP {e.status}")
 
 
 def load(paths: list[str]) -> list[Dump]:

@@ -10,7 +10,7 @@ from typing import Any
 from a2acli.errors import A2acliError
 from a2acli.recording import forms
 from a2acli.recording.dumps import DUMP_MAX_DEPTH, MISSING, DumpedExchange, nests_too_deep
-from a2acli.recording.forms import Answer, _listing, _rpc_error, _status_error
+from a2acli.recording.forms import MockAnswer, _listing, _rpc_error, _status_error
 from a2acli.recording.playback import Calls
 from a2acli.wire.bindings import JSONRPC, REST, BindingInfo
 
@@ -31,7 +31,7 @@ class Asked:
 
 
 class Unmatched(Exception):  # noqa: N818 - a request the dumps have no answer for (not a failure of ours)
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: MockAnswer) -> None:
         super().__init__(answer.line)
         self.answer = answer
 
@@ -80,7 +80,7 @@ class RequestReading:
         else:
             status, doc = forms.status_doc(forms.VERSION_NOT_SUPPORTED, message)
         raise Unmatched(
-            Answer(
+            MockAnswer(
                 status,
                 [("Content-Type", "application/json")],
                 [(0.0, _dumps(doc))],
@@ -214,9 +214,9 @@ def _json(text: str) -> Any:
 def _sse(ex: DumpedExchange) -> list[tuple[str, str]]:
     """Each recorded event (name, data): the names from the stream's bytes when they agree with
     the event files, else every event a `message`."""
-    from a2acli.wire.envelope import sse_events
+    from a2acli.transport.sse_body import events_in
 
-    parsed = sse_events(ex.response_body.decode("utf-8", "replace")) or []
+    parsed = events_in(ex.response_body)
     if len(parsed) == len(ex.events):
         return [(name, data) for (name, _), data in zip(parsed, ex.events, strict=True)]
     return [("message", data) for data in ex.events]

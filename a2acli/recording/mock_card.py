@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from a2acli.recording.dumps import MISSING
-from a2acli.recording.forms import Answer, _binding_and_version, _is_grpc
+from a2acli.recording.forms import MockAnswer, _binding_and_version, _is_grpc
 from a2acli.recording.mock_asked import _HOP, _json, _status_code, _target, path_of
 from a2acli.recording.playback import Calls, version_of
 from a2acli.wire.bindings import BINDINGS, JSONRPC, BindingInfo
@@ -24,7 +24,7 @@ class CardServing:
 
     # the card ------------------------------------------------------------------------------------
 
-    def card(self, asked_version: str) -> Answer:
+    def card(self, asked_version: str) -> MockAnswer:
         wanted = "0.3" if asked_version.strip().startswith("0.") else "1.0" if asked_version.strip() else None
         cards = self.found.cards
         chosen = next((ex for v, ex in cards if v == wanted), None) or (cards[0][1] if cards else None)
@@ -37,9 +37,9 @@ class CardServing:
             headers = [(k, v) for k, v in chosen.response_headers if k.lower() not in _HOP]
             name = chosen.stem
             if doc is MISSING:
-                return Answer(_status_code(chosen.status_line), headers, [(0.0, chosen.response_body)], line=name)
+                return MockAnswer(_status_code(chosen.status_line), headers, [(0.0, chosen.response_body)], line=name)
             doc = self._in_version(self._moved(doc), wanted or version_of(chosen))
-        return Answer(
+        return MockAnswer(
             200,
             [*headers, ("X-A2A-Mock", name)],
             [(0.0, json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode())],

@@ -42,7 +42,7 @@ class Unreadable(Exception):  # noqa: N818 - a request that is no A2A call (the 
 
 
 class Parts(NamedTuple):
-    """A recorded gRPC answer as the mock sends it (mock.Answer's fields)."""
+    """A recorded gRPC answer as the mock sends it (mock.MockAnswer's fields)."""
 
     status: int  # the HTTP twin of its status
     headers: list[tuple[str, str]]  # the initial metadata
@@ -206,7 +206,7 @@ class _Handler:
     """grpc.GenericRpcHandler (duck-typed: grpcio calls `service`): bytes in, bytes out."""
 
     def __init__(self, mock: Any) -> None:
-        self.mock = mock  # a2acli.recording.mock.Mock: answer_grpc(path, bytes) -> its Answer; log(line)
+        self.mock = mock  # a2acli.recording.mock.Mock: answer_grpc(path, bytes) -> its MockAnswer; log(line)
 
     def service(self, details: Any) -> Any:
         grpc = _grpc()
@@ -217,7 +217,7 @@ class _Handler:
         return grpc.unary_unary_rpc_method_handler(lambda request, context: self._unary(path, request, context))
 
     def _answer(self, path: str, request: bytes, context: Any) -> Any:
-        """The mock's Answer (or Parts: the same fields) for one request; its metadata sent. An
+        """The mock's MockAnswer (or Parts: the same fields) for one request; its metadata sent. An
         a2a-version the mock does not serve is VersionNotSupportedError (A2A 1.0 §3.6.2), as over HTTP."""
         from a2acli.recording.mock_asked import served, unserved
 

@@ -10,11 +10,17 @@ with the recorded one as `a2a diff` compares dumps.
 - A message (SendMessage, SendStreamingMessage) is sent at most once in a run: no retry, no
   following of its task, and a message the dump holds twice (a retried send) is sent once.
 - Dumps hold no credentials (they are redacted): the requests carry the credentials of replay's
-  own options, and the recorded requests that carried one are named."""
+  own options, and the recorded requests that carried one are named.
+
+recording/ sits below the pipeline (the pipeline loads `recording.record` for `--dump`): replay
+imports nothing of it. Its caller hands it the session to send through (`open_call`, the
+pipeline's `Call`)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,10 +99,13 @@ def _explicit(opts: Any, name: str) -> bool:
     return (opts.sources or {}).get(name, "default") != "default"
 
 
-def replay(path: str, opts: Any, sink: Sink, *, save: str | None = None) -> Run:
-    """Send the recorded requests of the dump at `path` to `opts.url`, each once, in order; what
-    the run says on the way goes to `sink` as events (a2acli.events)."""
-    from a2acli.pipeline.session import Call
+OpenCall = Callable[[Any, Sink], AbstractContextManager[Any]]  # (options, sink) -> the session (pipeline.session.Call)
+
+
+def replay(path: str, opts: Any, sink: Sink, open_call: OpenCall, *, save: str | None = None) -> Run:
+    """Send the recorded requests of the dump at `path` to `opts.url`, each once, in order,
+    through the session `open_call(options, sink)` opens (the pipeline's `Call`); what the run
+    says on the way goes to `sink` as events (a2acli.events)."""
     from a2acli.wire import parse_wire
 
     old = load_dump(path)
@@ -125,7 +134,7 @@ def replay(path: str, opts: Any, sink: Sink, *, save: str | None = None) -> Run:
         dump_append=False,
         offline=False,
     )
-    with Call(run_opts, sink) as call:
+    with open_call(run_opts, sink) as call:
         call.target.endpoint()  # the card of --to, once: unreachable here ends the run (exit 3)
         ids: dict[str, str] = {}
         messages: set[str] = set()

@@ -44,7 +44,7 @@ class Presenter:
 _SHOW: dict[type, Any] = {  # each event type, and how it is shown
     ev.Note: lambda out, e: out.note(e.text, aside=e.aside, always=e.always),
     ev.Warn: lambda out, e: out.warn(e.text),
-    ev.Command: lambda out, e: out.command(e.text, always=e.always),
+    ev.CommandLine: lambda out, e: out.command(e.text, always=e.always),
     ev.NextStep: lambda out, e: out.next_step(e.text, e.command),
     ev.RequestPrepared: lambda out, e: present.request(out, e.head, e.body, e.document, whole=e.whole),
     ev.Passthrough: lambda out, e: present.passthrough(out, e.data),

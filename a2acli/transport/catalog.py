@@ -200,7 +200,7 @@ def entry_reference(entry: Entry, location: str) -> str:
     return ref
 
 
-class Resolved(NamedTuple):
+class ResolvedEntry(NamedTuple):
     read: ReadCatalog
     entry: Entry
     agent: str  # the agent reference to use instead: where the card is, or the catalog itself for an inline card
@@ -213,7 +213,7 @@ class Resolved(NamedTuple):
         return f"{self.entry.name!r}, {where}"
 
 
-def resolve(transport: Transport | None, located: Located) -> Resolved:
+def resolve(transport: Transport | None, located: Located) -> ResolvedEntry:
     """The agent a located catalog reference names: the catalog read, its entry found
     (wire.catalog.find_entry), and where the entry's card is (or the card it holds)."""
     from urllib.parse import quote
@@ -224,10 +224,10 @@ def resolve(transport: Transport | None, located: Located) -> Resolved:
     read = read_catalog(transport, located.location)
     entry = find_entry(read.catalog, located.name, located.catalog)
     if entry.card is not None:  # read from the catalog: its URL, with the entry's name as the fragment
-        return Resolved(
+        return ResolvedEntry(
             read, entry, read.location, FetchedCard(f"{read.location}#{quote(entry.name, safe='')}", entry.card, None)
         )
-    return Resolved(read, entry, entry_reference(entry, read.location), None)
+    return ResolvedEntry(read, entry, entry_reference(entry, read.location), None)
 
 
 def listing(read: ReadCatalog, prefix: str = "") -> list[dict[str, Any]]:

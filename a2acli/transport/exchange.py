@@ -88,6 +88,13 @@ class Exchange:
     def content_type(self) -> str:
         return (self.header("content-type") or "").split(";")[0].strip().lower()
 
+    def sse_events(self) -> list[tuple[str, str]]:
+        """(event name, data) of each event of the answer's body, read as SSE by httpx-sse
+        (transport.sse_body.events_in): a unary answer that came as a stream."""
+        from a2acli.transport.sse_body import events_in
+
+        return events_in(self.response_body)
+
 
 class Tap(Protocol):
     """Observer of exchanges. Every method is optional in practice (see NullTap)."""

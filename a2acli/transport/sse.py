@@ -8,7 +8,10 @@ it reads the answer one network read at a time, inflates it a bounded piece at a
 hands each network read to the taps as it came (--dump keeps the wire's bytes), and calls `idle` before each network read: by
 then EventSource has handed out every complete event of what was read (it asks for more bytes
 only then), so the output flushes there and each event reaches stdout before a2a waits on the
-network again."""
+network again.
+
+A body already in memory (a unary answer that came as SSE, a recorded stream, a file given to
+`a2a translate`) is read by the same httpx-sse reader (transport.sse_body): no second parser."""
 
 from __future__ import annotations
 
@@ -20,10 +23,7 @@ from httpx_sse import EventSource
 
 from a2acli.transport.exchange import Exchange, NullTap, Tap
 from a2acli.transport.limits import DEFAULT_MAX_BODY, EventBound, RawBody, capped, inflate
-
-# EventSource decodes the text by the charset of the content type it is shown: utf-8-sig drops a
-# leading byte order mark, as the SSE standard says.
-_EVENT_STREAM = "text/event-stream; charset=utf-8-sig"
+from a2acli.transport.sse_body import EVENT_STREAM
 
 
 class SseEvent(NamedTuple):
@@ -119,7 +119,7 @@ def iter_events(
         # only the taps that watch chunks or events are called for each (--dump, --debug)
         taps = [t for t in taps if type(t).on_event is not NullTap.on_event or type(t).on_chunk is not NullTap.on_chunk]
         wire = _Wire(raw, raw.coding, ex, taps, max_body, idle)
-        source = EventSource(httpx.Response(resp.status_code, headers={"content-type": _EVENT_STREAM}, stream=wire))
+        source = EventSource(httpx.Response(resp.status_code, headers={"content-type": EVENT_STREAM}, stream=wire))
         events = source.iter_sse()
         new = tuple.__new__  # (an SseEvent made without its keyword handling: this runs once per event)
         try:

@@ -157,27 +157,3 @@ def split_response(doc: Any) -> tuple[Any, dict[str, Any] | None]:
             err = {"code": None, "message": str(err)}
         return None, err
     return doc.get("result"), None
-
-
-def sse_events(text: str) -> list[tuple[str, str]] | None:
-    """(event name, data) of each event of an SSE text, or None when the text is not SSE (for
-    `a2a translate`, and for a unary call answered with SSE)."""
-    text = text.removeprefix("\ufeff")  # a leading BOM, as SSE says
-    stripped = text.lstrip()
-    if not stripped.startswith(("data:", "event:", "id:", "retry:", ":")):
-        return None
-    events: list[tuple[str, str]] = []
-    name, data = "message", list[str]()
-    for line in text.splitlines() + [""]:
-        if not line.strip():
-            if data:
-                events.append((name, "\n".join(data)))
-            name, data = "message", []
-            continue
-        field, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        if field == "data":
-            data.append(value)
-        elif field == "event":
-            name = value.strip() or "message"
-    return events

@@ -259,7 +259,7 @@ def test_a_script_that_stops_it_as_soon_as_it_listens_gets_the_same_quiet_130():
 
 
 def test_timeout_takes_a_duration_as_every_timeout_does(cli):
-    result, _ = run(cli, "--timeout", "300ms", send=lambda url: [post(url, V1_STATUS)])
+    result, _ = run(cli, "--count", "1", "--timeout", "5000ms", send=lambda url: [post(url, V1_STATUS)])
     assert result.exit_code == 0, result.stderr
     bad = cli("webhook", "listen", "--port", "0", "--timeout", "soon")
     assert bad.exit_code == 2 and "--timeout 'soon' is not a duration" in bad.stderr

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-START_TIMEOUT = 15.0  # seconds for the server to answer its card URL
+START_TIMEOUT = 60.0  # seconds for the server to answer its card URL (generous: the suite runs in parallel, on machines that may be busy)
 START_ATTEMPTS = 3  # a free port can be taken between probing and binding: retry with another
 DEMO_API_KEY = "demo-key"  # serve()'s default
 REST_ONLY_SERVER = Path(__file__).with_name("rest_only_server.py")

@@ -14,6 +14,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from a2a_testkit import tool_env
 
 from a2acli import __version__
 
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.integration
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("A2ACLI_", "PYTHON", "PIP_", "VIRTUAL_ENV"))}
+    # the machine's HOME (pip's mirror settings), not the test's own (tests/conftest.py)
+    env = {k: v for k, v in tool_env().items() if not k.startswith(("A2ACLI_", "PYTHON", "PIP_", "VIRTUAL_ENV"))}
     env["A2ACLI_GLOBAL_CONFIG"] = os.devnull
     env["NO_COLOR"] = "1"
     return env

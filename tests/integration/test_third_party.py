@@ -2,11 +2,13 @@
 0.3.x and fasta2a, each a tiny echo agent (tests/integration/thirdparty/) on 127.0.0.1 and a free
 port. None of them can share the test venv (a2a-sdk 1.x): each gets a venv (or npm folder) of its
 own under .cache/servers/ in the repo (git-ignored), made by the first run from the package
-registries and reused. A registry that refuses a package skips that server's tests, loudly."""
+registries and reused (under a lock: the suite runs in parallel, and two workers may want the same
+one). A registry that refuses a package skips that server's tests, loudly."""
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import re
 import shutil
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from a2a_testkit import tool_env
 
 pytestmark = pytest.mark.integration
 
@@ -25,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "servers"
 HERE = Path(__file__).with_name("thirdparty")
 INSTALL_TIMEOUT = 240  # seconds for one venv or npm folder (cached afterwards)
-START_TIMEOUT = 20.0
+START_TIMEOUT = 60.0  # generous: the suite runs in parallel on machines that may be busy
 # a registry (or the network to it) refused: skip, saying so; any other failure fails the test
 REFUSED = ("No matching distribution", "Could not find a version", "E404", "ETARGET", "ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ConnectionError", "NewConnectionError", "403", "Network is unreachable", "timed out")
 
@@ -43,16 +46,29 @@ def _cached(name: str, spec: tuple[str, ...]) -> bool:
     return stamp.is_file() and stamp.read_text() == " ".join(spec) and (CACHE / name).is_dir()
 
 
+@contextlib.contextmanager
+def _locked(name: str) -> Iterator[None]:
+    """CACHE/name for this process alone while it is checked or made (another pytest-xdist worker
+    waits, then finds it made)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _installed(name: str, spec: tuple[str, ...], make: list[list[str]], cwd: Path) -> Path:
-    """CACHE/name, made once by running `make` (stamped with `spec`), reused afterwards."""
+    """CACHE/name, made once by running `make` (stamped with `spec`), reused afterwards. pip and npm
+    run with the machine's HOME (their mirror and registry settings), not the test's."""
     target, stamp = CACHE / name, CACHE / f"{name}.stamp"
     if _cached(name, spec):
         return target
-    CACHE.mkdir(parents=True, exist_ok=True)
     log = []
     try:
         for argv in make:
-            proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+            proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, env=tool_env())
             log.append(proc.stdout + proc.stderr)
             if proc.returncode != 0:
                 break
@@ -70,10 +86,11 @@ def _installed(name: str, spec: tuple[str, ...], make: list[list[str]], cwd: Pat
 def python_env(name: str) -> Path:
     spec = PYTHON_SERVERS[name]
     target = CACHE / name
-    if not _cached(name, spec):
-        shutil.rmtree(target, ignore_errors=True)
-    pip = [str(target / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", *spec]
-    return _installed(name, spec, [[sys.executable, "-m", "venv", str(target)], pip], ROOT) / "bin" / "python"
+    with _locked(name):
+        if not _cached(name, spec):
+            shutil.rmtree(target, ignore_errors=True)
+        pip = [str(target / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", *spec]
+        return _installed(name, spec, [[sys.executable, "-m", "venv", str(target)], pip], ROOT) / "bin" / "python"
 
 
 def npm_folder(name: str) -> Path:
@@ -81,11 +98,12 @@ def npm_folder(name: str) -> Path:
         pytest.skip("node and npm are needed for the @a2a-js/sdk server")
     spec = NPM_SERVERS[name]
     target = CACHE / name
-    if not _cached(name, spec):
-        shutil.rmtree(target, ignore_errors=True)
-        target.mkdir(parents=True)
-        (target / "package.json").write_text('{"private": true}\n')
-    return _installed(name, spec, [["npm", "install", "--no-audit", "--no-fund", "--silent", *spec]], target)
+    with _locked(name):
+        if not _cached(name, spec):
+            shutil.rmtree(target, ignore_errors=True)
+            target.mkdir(parents=True)
+            (target / "package.json").write_text('{"private": true}\n')
+        return _installed(name, spec, [["npm", "install", "--no-audit", "--no-fund", "--silent", *spec]], target)
 
 
 def _free_port() -> int:

@@ -15,7 +15,7 @@ import respx
 
 from a2acli.errors import HttpError, RpcError
 from a2acli.events import (
-    Command,
+    CommandLine,
     NextStep,
     Note,
     Passthrough,
@@ -236,7 +236,7 @@ def test_a_failed_task_is_a_warning_and_an_input_required_one_a_note_and_a_comma
         rec.events.clear()
         c.tracking.track({**TASK, "status": {"state": "TASK_STATE_INPUT_REQUIRED"}})
         policies.report_task_outcome(c, None)
-    assert [type(e) for e in rec.events] == [Note, Command]
+    assert [type(e) for e in rec.events] == [Note, CommandLine]
     assert rec.events[0].text == "task t-1 is input-required: it needs input; continue with:"
     assert rec.events[1].text.startswith("a2a send --task-id t-1 --context-id c-1") and rec.events[1].text.endswith(
         "'your reply'"
@@ -261,7 +261,7 @@ def test_resume_notes_go_to_the_sink_given():
     assert rec.events[0] == Note(
         "interrupted: task t-1 (context c-1) was working; resume with one of:"
     )  # no card read: the agent may stream
-    assert [e.text.split(" --")[0] for e in rec.of(Command)] == ["a2a tasks subscribe t-1", "a2a tasks get t-1"]
+    assert [e.text.split(" --")[0] for e in rec.of(CommandLine)] == ["a2a tasks subscribe t-1", "a2a tasks get t-1"]
 
 
 @respx.mock
@@ -310,7 +310,7 @@ def presenter(mode: str = "text", **kw) -> tuple[Presenter, io.StringIO, io.Stri
         (Note("hello"), lambda out: out.note("hello")),
         (Note("aside", aside=" (Ctrl-C)"), lambda out: out.note("aside", aside=" (Ctrl-C)")),
         (Warn("careful"), lambda out: out.warn("careful")),
-        (Command("a2a tasks get t-1"), lambda out: out.command("a2a tasks get t-1")),
+        (CommandLine("a2a tasks get t-1"), lambda out: out.command("a2a tasks get t-1")),
         (NextStep("next:", "a2a send hi"), lambda out: out.next_step("next:", "a2a send hi")),
         (Retry(2, 3, 1.0, "HTTP 503"), lambda out: out.note("retry 2/3 in 1s: HTTP 503")),
         (Passthrough(b"raw body"), lambda out: out.passthrough(b"raw body")),

@@ -15,6 +15,7 @@ import pytest
 from a2acli.errors import BodyTooLargeError, ConnectionBrokenError
 from a2acli.transport.exchange import Exchange, NullTap
 from a2acli.transport.sse import iter_events
+from a2acli.transport.sse_body import events_in
 
 
 def _exchange(content_type: str = "text/event-stream") -> Exchange:
@@ -52,6 +53,29 @@ def events(chunks: list[bytes], content_type: str = "text/event-stream", **kw) -
 )
 def test_events_as_servers_send_them(chunks, expected):
     assert events(chunks) == expected
+
+
+SERVED = test_events_as_servers_send_them.pytestmark[0].args[1]  # (the table above)
+
+
+@pytest.mark.parametrize(("chunks", "expected"), SERVED)
+def test_a_body_in_memory_is_read_as_a_live_stream_is(chunks, expected):
+    """Issue 43: one SSE reader. A unary answer that came as SSE, a recorded stream, a file given
+    to `a2a translate`: httpx-sse reads them (events_in) as it reads a live stream, event for event."""
+    assert events_in(b"".join(chunks)) == [(name, data) for name, data, _ in expected]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b'data: {"a": 1}\n', [("message", '{"a": 1}')]),  # `echo 'data: …'`: the last event needs no blank line
+        (b"data: a\n\ndata: b", [("message", "a"), ("message", "b")]),  # nor a line end
+        (b"event: error\r\ndata: x\r\n", [("error", "x")]),
+        (b"", []),
+    ],
+)
+def test_a_body_in_memory_ends_its_last_event_where_it_ends(body, expected):
+    assert events_in(body) == expected
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from a2acli.errors import NO_RECORDED_ANSWER, A2acliError, HttpError, RpcError, UnexpectedStateError
-from a2acli.events import Command, NextStep, Note, Sink, TaskShown, Warn
+from a2acli.events import CommandLine, NextStep, Note, Sink, TaskShown, Warn
 from a2acli.pipeline.options import conn_flags
 from a2acli.pipeline.policies.waiting import settled
 from a2acli.pipeline.session import Call
@@ -79,10 +79,10 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
         auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
     elif is_interrupted(state):  # a normal pause, not a fault: a hint, which -q drops (stdout names the state)
         call.sink.emit(Note(f"task {t['id']} is {label}: it needs input; continue with:"))
-        call.sink.emit(Command(f"{continue_command(call)} 'your reply'"))
+        call.sink.emit(CommandLine(f"{continue_command(call)} 'your reply'"))
     elif not waited and not settled(state):
         call.sink.emit(Note(f"task {t['id']} is {label}; follow it with:"))
-        call.sink.emit(Command(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}"))
+        call.sink.emit(CommandLine(f"a2a tasks get {_q(t['id'])} --wait{conn_flags(call.opts)}"))
     elif state == "TASK_STATE_COMPLETED" and t.get("contextId"):  # a human's view only
         call.sink.emit(
             NextStep(
@@ -182,12 +182,12 @@ def auth_required_notes(call: Call) -> None:
             say(
                 f"{head}{signin}; its status message says which credential: add it (--api-key KEY, --bearer TOKEN or --basic USER:PASS) to continue:"
             )
-            call.sink.emit(Command(f"{continue_command(call)} {AUTH_CONTINUE}"))
+            call.sink.emit(CommandLine(f"{continue_command(call)} {AUTH_CONTINUE}"))
         else:
             say(
                 f"{head}{signin}; the Agent Card declares no security scheme that takes a credential, so --api-key and --bearer are not sent to it; -H sends what its status message asks for:"
             )
-            call.sink.emit(Command(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}"))
+            call.sink.emit(CommandLine(f"{continue_command(call)} -H 'NAME: VALUE' {AUTH_CONTINUE}"))
         return
     said = "; or ".join(f"{w.name!r} ({w.way.kind}, {w.way.where})" for w in ways)
     asked = (
@@ -199,7 +199,7 @@ def auth_required_notes(call: Call) -> None:
     say(f"{head}; {asked}{signin}; {get}{' (one of these)' if len(ways) > 1 else ''}:")
     for w in ways:
         for command in w.commands:
-            call.sink.emit(Command(command))
+            call.sink.emit(CommandLine(command))
 
 
 # what a typed secret is, by the option it fills (wire.words.Way.option)
@@ -264,8 +264,8 @@ def resume_notes(sink: Sink, call: Call | None, why: str, *, unsettled_only: boo
     )
     if subscribe:
         live = " --stream" if call is not None and call.live_view else ""  # back into the view that was interrupted
-        sink.emit(Command(f"a2a tasks subscribe {_q(task['id'])}{live}{flags}"))
-    sink.emit(Command(f"a2a tasks get {_q(task['id'])} --wait{flags}"))
+        sink.emit(CommandLine(f"a2a tasks subscribe {_q(task['id'])}{live}{flags}"))
+    sink.emit(CommandLine(f"a2a tasks get {_q(task['id'])} --wait{flags}"))
     return True
 
 
@@ -287,17 +287,17 @@ def unanswered_notes(sink: Sink, call: Call, why: str) -> bool:
     )
     if tid:
         sink.emit(Note(f"{sent}; if the agent started a task, find it with:"))
-        sink.emit(Command(f"a2a tasks get {shlex.quote(str(tid))}{flags}"))
+        sink.emit(CommandLine(f"a2a tasks get {shlex.quote(str(tid))}{flags}"))
     elif can_list_tasks(call) and ctx:
         sink.emit(Note(f"{sent}; if the agent started a task, find it with:"))
-        sink.emit(Command(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}"))
+        sink.emit(CommandLine(f"a2a tasks list --context-id {shlex.quote(str(ctx))}{flags}"))
     elif can_list_tasks(call):  # the agent chose the context: no filter of ListTasks names this message
         sink.emit(
             Note(
                 f"{sent}; it named no context or task, so no filter finds the task it may have started; the agent's newest tasks:"
             )
         )
-        sink.emit(Command(f"a2a tasks list --page-size 5{flags}"))
+        sink.emit(CommandLine(f"a2a tasks list --page-size 5{flags}"))
     else:
         sink.emit(
             Note(

@@ -51,6 +51,10 @@ class Answer(Protocol):
     @property
     def request_id(self) -> str | None: ...
     def header(self, name: str, *, sent: bool = False) -> str | None: ...
+    def sse_events(self) -> list[tuple[str, str]]:
+        """(event name, data) of each event of an answer that came as SSE, read by the transport's
+        SSE reader (httpx-sse: wire/ parses no SSE of its own)."""
+        ...
 
 
 Warn = Any  # Callable[[str], None] | None
@@ -248,11 +252,9 @@ def http_status_error(answer: Answer, what: str = "the agent", endpoint_flag: st
     return HttpError(msg, hint=hint, request_id=rid, wire_code=code)
 
 
-def single_event(body: bytes) -> bytes:
-    """The data of an SSE body holding one event (some servers answer every call with SSE)."""
-    from a2acli.wire.envelope import sse_events
-
-    found = [data for _, data in sse_events(body.decode("utf-8", "replace")) or []]
+def single_event(answer: Answer) -> bytes:
+    """The data of an SSE answer holding one event (some servers answer every call with SSE)."""
+    found = [data for _, data in answer.sse_events()]
     if len(found) != 1:
         raise InvalidResponseError(
             f"the agent answered with a stream of {len(found)} events where one answer was expected",
@@ -266,5 +268,5 @@ def json_body(answer: Answer, what: str) -> Any:
     from a2acli.wire import envelope
 
     if answer.content_type == "text/event-stream":
-        return envelope.loads(single_event(answer.response_body), what=f"answer of {what}")
+        return envelope.loads(single_event(answer), what=f"answer of {what}")
     return envelope.loads(answer.response_body, what=f"answer of {what}")

@@ -504,3 +504,6 @@ class _Recorded:
 
     def header(self, name: str, *, sent: bool = False) -> str | None:
         return None
+
+    def sse_events(self) -> list[tuple[str, str]]:
+        return []  # a recorded error body is JSON
