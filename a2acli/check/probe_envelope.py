@@ -111,12 +111,12 @@ def _answered_id(ex: Any) -> Any:
         return _NOT_SENT
     if not isinstance(doc, dict):
         return _NOT_SENT
-    return doc.get("id", _Missing)
+    return doc.get("id", _NoMember)
 
 
-class _Missing:
+class _NoMember:
     """An error reply without an `id` member (JSON-RPC 2.0 §5 requires one, null at the least)."""
 
 
 def _said(got: Any) -> str:
-    return "missing" if got is _Missing else repr(got)
+    return "missing" if got is _NoMember else repr(got)

@@ -234,7 +234,7 @@ def click_option(name: str) -> Any:
     )
 
 
-class Refused(typer.BadParameter):
+class RefusedValue(typer.BadParameter):
     """A value a check of `settings.values` refused while Typer parsed the command line: said in
     the check's own words (they name the option) with its hint (commands._run.usage_error)."""
 
@@ -255,7 +255,7 @@ def typed(check: Callable[[str, str], Any], what: str) -> Callable[[str], Any]:
         try:
             return check(value, what)
         except UsageError as e:
-            raise Refused(e.message, e.hint) from None
+            raise RefusedValue(e.message, e.hint) from None
 
     parse.__name__ = "str"  # Click names the value's type after its parser: help says <str>, as of a plain str
     return parse

@@ -198,7 +198,7 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
         close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.7)
         return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
     hint = getattr(e, "hint", None)
-    if hint:  # a check of settings.values (commands._options.Refused): in our voice already
+    if hint:  # a check of settings.values (commands._options.RefusedValue): in our voice already
         return text, hint
     message = text.strip().rstrip(".")
     return (message[:1].lower() + message[1:]), _what_is_missing(e, see) or see

@@ -162,11 +162,11 @@ def _http(server: Any, host: str, port: int) -> None:
         async with manager.run():
             yield
 
-    class Endpoint:  # an ASGI app (not a function): Starlette hands it the request as it came
+    class McpEndpoint:  # an ASGI app (not a function): Starlette hands it the request as it came
         async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
             await manager.handle_request(scope, receive, send)
 
-    app = Starlette(routes=[Route("/mcp", endpoint=Endpoint())], lifespan=lifespan)
+    app = Starlette(routes=[Route("/mcp", endpoint=McpEndpoint())], lifespan=lifespan)
     print(f"a2a mcp: streamable HTTP on http://{_host(host)}:{port}/mcp", file=sys.stderr, flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

@@ -29,7 +29,7 @@ class Face:
         self.progress: Callable[[int, str], None] | None = None  # (event number, "state: text so far")
 
 
-class Outcome(NamedTuple):
+class ToolOutcome(NamedTuple):
     structured: dict[str, Any]  # the protocol's JSON (V1 shapes): the tool's structuredContent
     text: str  # a short summary beside it
 
@@ -42,7 +42,7 @@ class Tool(NamedTuple):
     required: tuple[str, ...]
     output: dict[str, Any]  # the output JSON schema
     annotations: dict[str, Any]
-    run: Callable[[dict[str, Any], Face], Outcome]
+    run: Callable[[dict[str, Any], Face], ToolOutcome]
     agent: bool = True  # calls an agent: takes agent, a2a_version, binding, timeout
 
     def input_schema(self) -> dict[str, Any]:
@@ -114,14 +114,14 @@ def _said(text: str, warnings: list[str]) -> str:
 
 
 def _unary(method: str, params: Callable[[dict[str, Any]], Any], *, wait: bool = False, force: bool = False) -> Any:
-    def run(args: dict[str, Any], face: Face) -> Outcome:
+    def run(args: dict[str, Any], face: Face) -> ToolOutcome:
         from a2acli.flows import calls
 
         value, warnings = _against_agent(
             args, face, lambda call: calls.unary(call, method, params(args), wait=wait, force=force).core
         )
         structured = value if isinstance(value, dict) else {}
-        return Outcome(structured, _said(summary(structured), warnings))
+        return ToolOutcome(structured, _said(summary(structured), warnings))
 
     return run
 
@@ -153,18 +153,18 @@ def _send_params(args: dict[str, Any], *, return_immediately: bool = False) -> d
     return params
 
 
-def _send(args: dict[str, Any], face: Face) -> Outcome:
+def _send(args: dict[str, Any], face: Face) -> ToolOutcome:
     asynchronous = bool(args.get("async"))
     return _unary("SendMessage", lambda a: _send_params(a, return_immediately=asynchronous), wait=not asynchronous)(
         args, face
     )
 
 
-def _streaming(method: str, params: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any], Face], Outcome]:
+def _streaming(method: str, params: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any], Face], ToolOutcome]:
     """A stream (or a subscription): a progress notification per event (the state and the text so
     far), and the task it ends with (read once more with GetTask: its history and artifacts)."""
 
-    def run(args: dict[str, Any], face: Face) -> Outcome:
+    def run(args: dict[str, Any], face: Face) -> ToolOutcome:
         from a2acli.flows import calls
 
         def tell(n: int, state: str, text: str) -> None:
@@ -180,12 +180,12 @@ def _streaming(method: str, params: Callable[[dict[str, Any]], Any]) -> Callable
             return last if isinstance(last, dict) else {}
 
         value, warnings = _against_agent(args, face, work)
-        return Outcome(value, _said(summary(value), warnings))
+        return ToolOutcome(value, _said(summary(value), warnings))
 
     return run
 
 
-def _tasks_list(args: dict[str, Any], face: Face) -> Outcome:
+def _tasks_list(args: dict[str, Any], face: Face) -> ToolOutcome:
     from a2acli.flows import calls, tasks
 
     params = tasks.list_params(
@@ -199,20 +199,20 @@ def _tasks_list(args: dict[str, Any], face: Face) -> Outcome:
     value, warnings = _against_agent(
         args, face, lambda call: calls.list_tasks(call, params, all_pages=bool(args.get("all_pages"))).core
     )
-    return Outcome(value, _said(summary(value), warnings))
+    return ToolOutcome(value, _said(summary(value), warnings))
 
 
-def _card(extended: bool) -> Callable[[dict[str, Any], Face], Outcome]:
-    def run(args: dict[str, Any], face: Face) -> Outcome:
+def _card(extended: bool) -> Callable[[dict[str, Any], Face], ToolOutcome]:
+    def run(args: dict[str, Any], face: Face) -> ToolOutcome:
         from a2acli.flows import card
 
         value, warnings = _against_agent(args, face, card.extended if extended else card.fetch)
-        return Outcome(value, _said(summary(value, card=True), warnings))
+        return ToolOutcome(value, _said(summary(value, card=True), warnings))
 
     return run
 
 
-def _check(args: dict[str, Any], face: Face) -> Outcome:
+def _check(args: dict[str, Any], face: Face) -> ToolOutcome:
     from a2acli.flows import check
 
     warnings: list[str] = []
@@ -221,19 +221,19 @@ def _check(args: dict[str, Any], face: Face) -> Outcome:
     counts = document.get("summary") or {}
     verdict = "passed" if code == 0 else "FAILED" if code == 1 else f"failed (exit {code})"
     text = f"check of {document.get('target')}: {verdict}; " + ", ".join(f"{n} {s}" for s, n in counts.items())
-    return Outcome(document, _said(text, warnings))
+    return ToolOutcome(document, _said(text, warnings))
 
 
-def _translate(args: dict[str, Any], face: Face) -> Outcome:
+def _translate(args: dict[str, Any], face: Face) -> ToolOutcome:
     from a2acli.flows import documents
 
     doc = args["document"]
     to = args.get("to") or documents.other_version([doc])
     result, notes = documents.translate(doc, to, args.get("method"))
-    return Outcome({"document": result, "notes": notes}, "\n".join(notes))
+    return ToolOutcome({"document": result, "notes": notes}, "\n".join(notes))
 
 
-def _diff(args: dict[str, Any], face: Face) -> Outcome:
+def _diff(args: dict[str, Any], face: Face) -> ToolOutcome:
     from a2acli.flows import documents
 
     found = documents.diff(
@@ -250,7 +250,7 @@ def _diff(args: dict[str, Any], face: Face) -> Outcome:
         else f"{n} difference{'s' if n != 1 else ''}: "
         + "; ".join(f"{d['path']} {d['kind']}" for d in found["differences"][:10])
     )
-    return Outcome(found, text)
+    return ToolOutcome(found, text)
 
 
 # -- the table -------------------------------------------------------------------------------------
@@ -494,7 +494,7 @@ def _push_params(args: dict[str, Any]) -> dict[str, Any]:
     return push_config_params(args["task_id"], args["url"], config_id=args.get("config_id"))
 
 
-def run(name: str, arguments: dict[str, Any], face: Face) -> Outcome:
+def run(name: str, arguments: dict[str, Any], face: Face) -> ToolOutcome:
     """Call one tool; A2acliError when it fails (the server makes it a tool error)."""
     tool = BY_NAME.get(name)
     if tool is None:

@@ -107,7 +107,7 @@ def carries_credentials(headers: dict[str, str], client_cert: bool) -> bool:
     )
 
 
-class Entry:
+class CachedCard:
     """One kept answer and what its age and freshness are computed from (RFC 9111 §4.2)."""
 
     __slots__ = ("url", "selecting", "status", "reason", "headers", "body", "response_time", "initial_age", "lifetime")
@@ -134,7 +134,7 @@ class Entry:
     @classmethod
     def of(
         cls, url: str, request: dict[str, str], status: int, reason: str, headers: list[tuple[str, str]], body: bytes
-    ) -> Entry:
+    ) -> CachedCard:
         """The entry of an answer that came now, to a request that left `request` seconds ago."""
         now = time.time()
         lower = {k.lower(): v for k, v in request.items()}
@@ -165,14 +165,14 @@ class Entry:
         lower = {k.lower(): v for k, v in request.items()}
         return "*" not in self.selecting and all(lower.get(k) == v for k, v in self.selecting.items())
 
-    def refreshed(self, answer: Exchange) -> Entry:
+    def refreshed(self, answer: Exchange) -> CachedCard:
         """The entry as a 304 leaves it (§4.3.4): its headers replaced by the 304's, its age and
         lifetime computed again."""
         given = {k.lower() for k, _ in answer.response_headers if k.lower() not in _NOT_UPDATED}
         headers = [(k, v) for k, v in self.headers if k.lower() not in given]
         headers += [(k, v) for k, v in answer.response_headers if k.lower() in given]
         now = time.time()
-        return Entry(
+        return CachedCard(
             self.url,
             self.selecting,
             self.status,
@@ -197,7 +197,7 @@ class Entry:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Entry:
+    def from_json(cls, d: dict[str, Any]) -> CachedCard:
         return cls(
             str(d["url"]),
             {str(k): None if v is None else str(v) for k, v in d["selecting"].items()},
@@ -251,47 +251,47 @@ class CardCache:
     def __init__(self, directory: Path, mode: str = USE) -> None:
         self.dir = directory
         self.mode = mode
-        self._found: dict[str, Entry] = {}  # url -> the entry a 304 refreshed (kept by settle)
+        self._found: dict[str, CachedCard] = {}  # url -> the entry a 304 refreshed (kept by settle)
         self._answers: dict[str, tuple[dict[str, str], Exchange]] = {}  # url -> a 200 that came
-        self._files: dict[str, list[Entry]] = {}  # url -> its variants as read (or written) by this run
+        self._files: dict[str, list[CachedCard]] = {}  # url -> its variants as read (or written) by this run
 
     def _path(self, url: str) -> Path:
         import hashlib
 
         return self.dir / f"card-{hashlib.sha256(url.encode('utf-8', 'surrogateescape')).hexdigest()[:40]}.json"
 
-    def _read(self, url: str) -> list[Entry]:
+    def _read(self, url: str) -> list[CachedCard]:
         """The variants kept for `url`; none when its file is missing or does not read. Read once
         a run (the look-up's reading serves the write that follows it)."""
         if url not in self._files:
             self._files[url] = self._read_file(url)
         return self._files[url]
 
-    def _read_file(self, url: str) -> list[Entry]:
+    def _read_file(self, url: str) -> list[CachedCard]:
         try:
             with open(self._path(url), "rb") as f:
                 doc = json.loads(f.read())
             if doc.get("layout") != LAYOUT:
                 return []
-            entries = [Entry.from_json(d) for d in doc["entries"]]
+            entries = [CachedCard.from_json(d) for d in doc["entries"]]
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return []  # missing, cut short, corrupt: as if there were none (the next answer replaces it)
         return [e for e in entries if e.url == url]
 
-    def lookup(self, url: str, request: dict[str, str]) -> Entry | None:
+    def lookup(self, url: str, request: dict[str, str]) -> CachedCard | None:
         """The entry this request selects, or None (`no-cache` or `max-age=0` in the request's own
         Cache-Control makes any entry one to revalidate, as a stale one)."""
         if self.mode == BYPASS:
             return None
         return next((e for e in self._read(url) if e.matches(request)), None)
 
-    def usable(self, entry: Entry, request: dict[str, str], now: float) -> bool:
+    def usable(self, entry: CachedCard, request: dict[str, str], now: float) -> bool:
         """Whether `entry` answers `request` without asking the agent."""
         asked = cache_control(next((v for k, v in request.items() if k.lower() == "cache-control"), None))
         fresh_enough = "no-cache" not in asked and _seconds(asked.get("max-age")) != 0
         return self.mode == USE and fresh_enough and entry.fresh(now)
 
-    def revalidated(self, url: str, entry: Entry, answer: Exchange) -> Entry:
+    def revalidated(self, url: str, entry: CachedCard, answer: Exchange) -> CachedCard:
         """A 304 came for `entry`: the refreshed entry, kept when the card proves usable (settle)."""
         new = entry.refreshed(answer)
         self._found[url] = new
@@ -321,10 +321,10 @@ class CardCache:
             except UnicodeDecodeError:
                 usable = False
             headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _NOT_UPDATED]
-            entry = Entry.of(url, request, ex.status, ex.reason, headers, ex.response_body)
+            entry = CachedCard.of(url, request, ex.status, ex.reason, headers, ex.response_body)
         self._write(url, entry if usable else None, lambda e: e.matches(request))
 
-    def _write(self, url: str, entry: Entry | None, same: Any) -> None:
+    def _write(self, url: str, entry: CachedCard | None, same: Any) -> None:
         """The file of `url` with `entry` in place of the variants `same(variant)` says it
         replaces (None: those dropped), written to a temporary file then renamed: a run beside this
         one reads the old file or the new, whole. A cache that cannot be written is no error."""

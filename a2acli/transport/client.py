@@ -303,7 +303,7 @@ class Transport:
         return self._exchange(req, label)
 
     def from_cache(self, url: str, entry: Any, request: dict[str, str], how: str) -> Exchange:
-        """The answer an entry of the card cache (transport.card_cache.Entry) holds, as the
+        """The answer an entry of the card cache (transport.card_cache.CachedCard) holds, as the
         exchange its GET would have been, with its Age; `how`: "hit" (nothing was sent) or
         "revalidated" (after a 304). The taps see it through `on_cached` (--debug says where the
         card came from, --dump records it)."""

@@ -90,9 +90,10 @@ def test_a2a_mcp_http_takes_host_and_port(cli):
     assert result.exit_code == 2 and "[HOST:]PORT" in result.stderr
     from a2acli.commands.mcp_server import _address
 
-    assert _address("8000") == ("127.0.0.1", 8000)
-    assert _address("0.0.0.0:9") == ("0.0.0.0", 9)
-    assert _address("[::1]:9") == ("::1", 9)
+    # parsed, never bound: compared as lists (a tuple of host and port reads as an address to bind)
+    assert list(_address("8000")) == ["127.0.0.1", 8000]
+    assert list(_address("0.0.0.0:9")) == ["0.0.0.0", 9]
+    assert list(_address("[::1]:9")) == ["::1", 9]
 
 
 def test_a2a_mcp_collects_garbage_while_it_serves(cli, monkeypatch):

@@ -11,7 +11,7 @@ from email.utils import formatdate
 
 import pytest
 
-from a2acli.transport.card_cache import USE, CardCache, Entry, cache_control, carries_credentials, storable
+from a2acli.transport.card_cache import USE, CachedCard, CardCache, cache_control, carries_credentials, storable
 from a2acli.transport.exchange import Exchange
 
 URL = "http://agent.test/.well-known/agent-card.json"
@@ -35,17 +35,17 @@ def test_cache_control_directives():
 
 def test_age_counts_the_date_and_the_age_header():
     now = time.time()
-    old = Entry.of(
+    old = CachedCard.of(
         URL, REQUEST, 200, "OK", [("Date", formatdate(now - 100, usegmt=True)), ("Cache-Control", "max-age=300")], b"{}"
     )
     assert 99 <= old.age(time.time()) <= 102 and old.fresh(time.time())
-    aged = Entry.of(URL, REQUEST, 200, "OK", [("Age", "400"), ("Cache-Control", "max-age=300")], b"{}")
+    aged = CachedCard.of(URL, REQUEST, 200, "OK", [("Age", "400"), ("Cache-Control", "max-age=300")], b"{}")
     assert not aged.fresh(time.time())  # served by a cache that kept it longer than its lifetime
 
 
 def test_expires_gives_the_lifetime_without_max_age():
     now = time.time()
-    entry = Entry.of(
+    entry = CachedCard.of(
         URL,
         REQUEST,
         200,
@@ -54,7 +54,7 @@ def test_expires_gives_the_lifetime_without_max_age():
         b"{}",
     )
     assert 118 <= (entry.lifetime or 0) <= 121 and entry.fresh(time.time())
-    bad = Entry.of(URL, REQUEST, 200, "OK", [("Expires", "0")], b"{}")
+    bad = CachedCard.of(URL, REQUEST, 200, "OK", [("Expires", "0")], b"{}")
     assert bad.lifetime == 0 and not bad.fresh(time.time())  # an invalid Expires: already expired
 
 
