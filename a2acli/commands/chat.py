@@ -158,7 +158,8 @@ def chat(
 
       printf 'hello\\nand again\\n' | a2a chat -u http://127.0.0.1:41241
 
-      printf '/skill create-user projectUserId=u1\\n' | a2a chat -u http://127.0.0.1:41241
+      printf '/skill create-user projectUserId=u1\\n' \\
+          | a2a chat -u http://127.0.0.1:41241
     """
     opts = options(ctx)
     from a2acli.errors import UsageError

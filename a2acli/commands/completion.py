@@ -53,7 +53,8 @@ def completion(
 
       eval "$(a2a completion bash)"
 
-      mkdir -p ~/.config/fish/completions && a2a completion fish > ~/.config/fish/completions/a2a.fish
+      mkdir -p ~/.config/fish/completions && \\
+          a2a completion fish > ~/.config/fish/completions/a2a.fish
     """
     from a2acli.errors import UsageError
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt
+from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, port_number
 from a2acli.commands.shared import options
 
 
@@ -33,7 +33,10 @@ def mock_command(
     port: Annotated[
         int,
         typer.Option(
-            "--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535
+            "--port",
+            help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).",
+            metavar="PORT",
+            parser=port_number,
         ),
     ] = 0,
     grpc_port: Annotated[
@@ -41,12 +44,15 @@ def mock_command(
         typer.Option(
             "--grpc-port",
             help="Port on 127.0.0.1 for the recorded gRPC exchanges (when the dumps hold some and the grpc extra is installed); 0 picks a free one (the card lists it).",
-            min=0,
-            max=65535,
+            metavar="PORT",
+            parser=port_number,
         ),
     ] = 0,
     speed: Annotated[
-        float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)
+        float,
+        typer.Option(
+            "--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0, metavar="N"
+        ),
     ] = 1.0,
     duration: Annotated[
         str | None,
@@ -179,7 +185,8 @@ def replay_command(
 
       a2a replay rec/send --to http://127.0.0.1:41241
 
-      a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 --ignore '*.data.id'
+      a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 \\
+          --ignore '*.data.id'
     """
     opts = options(ctx)
     from a2acli.commands._run import output_for
