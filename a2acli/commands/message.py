@@ -40,12 +40,22 @@ Examples:
 
 
 TextArg = Annotated[
-    str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")
+    str | None,
+    typer.Argument(
+        help="Text of a text part (first part). None given, and no other part: the text piped to standard input.",
+        show_default=False,
+        metavar="TEXT",
+    ),
 ]
 
 TextPartOpt = Annotated[
     list[str] | None,
-    typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False),
+    typer.Option(
+        "--text",
+        help="A text part (repeatable); - reads it from standard input.",
+        rich_help_panel=PARTS,
+        show_default=False,
+    ),
 ]
 
 DataOpt = Annotated[
