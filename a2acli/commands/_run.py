@@ -309,6 +309,7 @@ def run_unary(
     headers: dict[str, str] | None = None,
     retries: int = 0,
     force: bool = False,
+    strict: bool = False,
 ) -> None:
     """One call and its answer. `wait`: a task that is not settled yet is waited for: a send's
     task followed (subscribed to, else polled: pipeline.policies.follow_task), any other polled."""
@@ -317,6 +318,7 @@ def run_unary(
     from a2acli.pipeline.policies import (
         CAPABILITY,
         check_push_config_answer,
+        check_skill,
         explain_send_refusal,
         follow_task,
         note_held_answer,
@@ -339,6 +341,7 @@ def run_unary(
         blocking = wait and spec.result == "send" and call.sends  # a blocking send: the agent may answer late
         if spec.result == "send":
             note_push_url(call, params)
+            check_skill(call, params, strict=strict)
             call.sending = params.get("message")  # Ctrl-C before the answer names it
         with waiting(call.sink.out, what="waiting for the agent's answer") if blocking else nullcontext() as shown:
             try:
@@ -388,6 +391,7 @@ def run_stream(
     force: bool = False,
     poll_interval: float = 1.0,
     live: bool = True,
+    strict: bool = False,
 ) -> None:
     """Stream a method's events to the output as they arrive (pipeline.policies.follow_stream).
     `live` False (`tasks subscribe` without --stream): show only where the stream ended, the
@@ -395,6 +399,7 @@ def run_stream(
     streaming (and no --force): a send is sent blocking and its task polled, a subscription polls
     the task; a note on stderr says so."""
     from a2acli.pipeline.policies import (
+        check_skill,
         follow_stream,
         gate,
         note_push_url,
@@ -419,6 +424,8 @@ def run_stream(
         call.resolve()  # the card, if any: does it claim streaming?
         claim = gate(call, spec.name, force=force)
         note_push_url(call, params)
+        if not subscribing:
+            check_skill(call, params, strict=strict)
         with (StreamView if live or not call.sends else FinalView)(call.sink.out, as_v1=opts.as_v1) as view:
             if claim is None:
                 follow_stream(

@@ -249,6 +249,15 @@ PollIntervalOpt = Annotated[str, poll_interval_option(RUN)]
 
 ForceOpt = Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)]
 
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Refuse before sending (exit 2) a --skill the Agent Card does not list, or parts the skill's input modes do not take (default: a warning).",
+        rich_help_panel=PARTS,
+    ),
+]
+
 ExpectStateOpt = Annotated[
     str | None,
     typer.Option(
@@ -290,6 +299,7 @@ def send(
     stream: StreamOpt = False,
     poll_interval: PollIntervalOpt = POLL_INTERVAL,
     force: ForceOpt = False,
+    strict: StrictOpt = False,
     expect_state: ExpectStateOpt = None,
     url: shared.UrlOpt = None,
     catalog: shared.CatalogOpt = None,
@@ -377,6 +387,7 @@ def send(
             headers=headers,
             force=force,
             poll_interval=interval,
+            strict=strict,
         )
     else:
         run_unary(
@@ -389,6 +400,7 @@ def send(
             poll_interval=interval,
             headers=headers,
             retries=retry,
+            strict=strict,
         )
 
 
@@ -472,6 +484,7 @@ def stream_command(
     idempotency_key: IdempotencyKeyOpt = None,
     poll_interval: PollIntervalOpt = POLL_INTERVAL,
     force: ForceOpt = False,
+    strict: StrictOpt = False,
     expect_state: ExpectStateOpt = None,
     url: shared.UrlOpt = None,
     catalog: shared.CatalogOpt = None,
@@ -527,6 +540,7 @@ def stream_command(
         idempotency_key=idempotency_key,
         poll_interval=poll_interval,
         force=force,
+        strict=strict,
         expect_state=expect_state,
         stream=True,
         async_=False,
