@@ -146,8 +146,8 @@ def usage_error(e: Exception, inv: Any) -> int:
     or command, a bad value), reported like ours: `error:`, the usage line, `hint:`, in the output
     mode of this invocation (`inv`: the flags Typer read, A2ACLI_OUTPUT, the config files); its exit code."""
     code = int(getattr(e, "exit_code", 1))
-    if type(e).__name__ == "NoArgsIsHelpError":  # `a2a tasks`: the help is shown already
-        return code
+    if type(e).__name__ == "NoArgsIsHelpError":  # `a2a tasks`: the help is shown already (on stdout)
+        return 2  # a group without its subcommand is a usage error, whatever Click's version says
     ctx = getattr(e, "ctx", None)
     path = getattr(ctx, "command_path", None) or "a2a"
     message, hint = _usage_text(e, ctx, path)
@@ -161,6 +161,13 @@ def usage_error(e: Exception, inv: Any) -> int:
     return code
 
 
+# Commands people look for that are options here: what to use instead (not the closest command's name).
+ELSEWHERE = {
+    "record": "--dump DIR records any command's exchanges (e.g. `a2a send hi --dump rec`); `a2a replay rec --to URL` and `a2a mock rec` play them back",
+    "dump": "--dump DIR records any command's exchanges (e.g. `a2a send hi --dump rec`)",
+}
+
+
 def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
     """Typer's message in our voice (lower case, no closing period), and a hint: the likely
     command or option, then where the help is."""
@@ -170,6 +177,8 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
     see = f"see `{path} --help`"
     text = e.format_message() if hasattr(e, "format_message") else str(e)
     found = re.match(r"No such command '([^']*)'", text)
+    if found and path == "a2a" and found.group(1) in ELSEWHERE:
+        return f"no such command {found.group(1)!r}", f"{ELSEWHERE[found.group(1)]} ({see})"
     if found and ctx is not None:
         group = ctx.command
         names = [n for n in group.list_commands(ctx) if not getattr(group.get_command(ctx, n), "hidden", False)]

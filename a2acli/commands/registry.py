@@ -173,7 +173,9 @@ def _parse_args(cmd: Any, ctx: Any, args: list[str], parse: Callable[..., list[s
     given = list(args)  # (the parser consumes the list it is handed)
     try:
         return parse(ctx, args)
-    except typer.TyperException:
+    except typer.TyperException as e:
+        if getattr(e, "ctx", ctx) is None:  # the parser's own errors (`--page-size` without its value) name no command
+            e.ctx = ctx  # type: ignore[attr-defined]  # (Click's UsageError.ctx: the usage line and --help said are this command's)
         if not ctx.resilient_parsing:
             from a2acli.commands.invocation import invocation
 
