@@ -359,9 +359,10 @@ class Output:
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
+            console = self.err_console
             self.err_console.print(
-                safe_text(msg, one_line=False, style=style), soft_wrap=True
-            )  # the terminal wraps: copies stay whole
+                safe_text(_word_wrapped(msg, console.width), one_line=False, style=style), soft_wrap=True
+            )
         else:
             self.err.write(msg + "\n")
             self.err.flush()
@@ -664,6 +665,18 @@ def _dropped(
             columns = columns[:i] + columns[i + 1 :]
             rows = [row[:i] + row[i + 1 :] for row in rows]
     return columns, rows
+
+
+def _word_wrapped(text: str, width: int) -> str:
+    """A stderr line for a terminal, wrapped at spaces (the terminal itself cut words in two at
+    its edge); a word longer than the width (a URL, a token) is kept whole, for the terminal to
+    wrap, so that it copies whole."""
+    import textwrap
+
+    return "\n".join(
+        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) if len(line) > width else line
+        for line in text.split("\n")
+    )
 
 
 def _table_width(columns: list[str], rows: list[list[str]]) -> int:
