@@ -120,7 +120,15 @@ def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
     LAST["error"] = e
     if debug:
         print_traceback(e)
-    o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
+    o.error(
+        message=e.message,
+        hint=e.hint,
+        code=e.code,
+        a2a_code=e.wire_code,
+        data=e.data,
+        request_id=e.request_id,
+        debug=debug,
+    )
     return e
 
 
