@@ -147,7 +147,18 @@ class TaskShown(_Event):
         self._set(kind, reply, as_v1)
 
 
-Event = Note | Warn | Command | NextStep | RequestPrepared | Passthrough | Retry | TaskShown
+class DebugBody(_Event):
+    """--debug: a request's or an answer's body, redacted, as it crossed the wire (said under -q too).
+    At a terminal a JSON body is shown indented; elsewhere as it came, on one line."""
+
+    __slots__ = ("text",)
+    text: str
+
+    def __init__(self, text: str) -> None:
+        self._set(text)
+
+
+Event = Note | Warn | Command | NextStep | RequestPrepared | Passthrough | Retry | TaskShown | DebugBody
 
 
 class WaitDisplay(Protocol):

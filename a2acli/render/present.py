@@ -101,6 +101,21 @@ def progress(out: Any, text: str) -> None:
     out.remark(text)
 
 
+def debug_body(out: Any, text: str) -> str:
+    """A --debug body as stderr shows it: a JSON body indented when stderr is a terminal (one line of
+    a few kilobytes is unreadable there); as it crossed the wire elsewhere (a log, a pipe, grep)."""
+    from a2acli.render.output import terminal
+
+    if not terminal(out.err) or not text.lstrip().startswith(("{", "[")):
+        return text
+    import json
+
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except ValueError:
+        return text
+
+
 def passthrough(out: Any, data: bytes | str) -> None:
     """Under -o raw, bytes as they crossed the wire that no reply carries: an error body, the
     first answer before a wait, each page of a list."""

@@ -14,8 +14,11 @@ class DebugTap(NullTap):
     """Each request and response on stderr as it happens; SSE events as they arrive. An encoded
     body (gzip, deflate) is shown inflated, after a note line that says so."""
 
-    def __init__(self, write: Callable[[str], None], redactor: Redactor) -> None:
+    def __init__(
+        self, write: Callable[[str], None], redactor: Redactor, body: Callable[[str], None] | None = None
+    ) -> None:
         self.write = write
+        self.body = body or write  # a body, apart: the view may lay it out (indented JSON at a terminal)
         self.redactor = redactor
 
     def on_request(self, ex: Exchange) -> None:
@@ -25,8 +28,9 @@ class DebugTap(NullTap):
         ]
         if ex.request_body:
             lines.append(">")
-            lines.append(self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
         self.write("\n".join(lines))
+        if ex.request_body:
+            self.body(self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
 
     def on_response(self, ex: Exchange) -> None:
         lines = [f"< HTTP {ex.status} {ex.reason}"] + [
@@ -49,7 +53,8 @@ class DebugTap(NullTap):
             note = ""
             if ex.response_wire is not None and (coding := _coding(ex)):
                 note = f"< ({coding}-encoded: {len(ex.response_wire)} bytes on the wire, shown inflated: {len(ex.response_body)} bytes)\n"
-            self.write("<\n" + note + self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
+            self.write("<" + ("\n" + note.rstrip("\n") if note else ""))
+            self.body(self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
         took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
         self.write(
             f"* {ex.label}: {ex.status or '-'} in {took}"
