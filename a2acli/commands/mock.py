@@ -131,9 +131,13 @@ def replay_command(
         str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")
     ],
     to: Annotated[
-        str,
-        typer.Option("--to", help="The agent to replay against: base URL or card URL (as --url).", show_default=False),
-    ],
+        str | None,
+        typer.Option(
+            "--to",
+            help="The agent to replay against: base URL or card URL (as --url). Default: the agent -u/--url, A2ACLI_URL or the profile names.",
+            show_default=False,
+        ),
+    ] = None,
     save: Annotated[
         str | None,
         typer.Option(
@@ -196,7 +200,16 @@ def replay_command(
     from a2acli.recording import replay
     from a2acli.render.events import Presenter
 
-    run = replay.replay(recorded, opts._replace(url=agent_reference(to), endpoint=None), Presenter(out), save=save)
+    if to is not None:
+        opts = opts._replace(url=agent_reference(to), endpoint=None)
+    elif not opts.url and not opts.endpoint:
+        from a2acli.errors import UsageError
+
+        raise UsageError(
+            "replay needs the agent to replay against",
+            hint="pass --to URL (or -u URL, A2ACLI_URL, a profile's url)",
+        )
+    run = replay.replay(recorded, opts, Presenter(out), save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
     from a2acli.commands.invocation import invocation
 
