@@ -195,6 +195,11 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
         return message, (f"did you mean `{path} {close[0]}`? ({see})" if close else see)
     name = getattr(e, "option_name", None)
     if name and type(e).__name__ == "NoSuchOption":
+        if name == "-v" and ctx is not None and any("--verbose" in getattr(p, "opts", ()) for p in ctx.command.params):
+            return (
+                "no such option: -v",
+                f"here --verbose gives the full view (-v is `a2a -v`, the version; only `a2a diff` takes -v for --verbose) ({see})",
+            )
         close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.7)
         return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
     message = text.strip().rstrip(".")

@@ -30,3 +30,22 @@ def test_an_option_without_its_value_shows_the_commands_usage(cli):
         "usage: a2a tasks list [OPTIONS]",
         "hint: see `a2a tasks list --help`",
     ]
+
+
+@pytest.mark.parametrize("argv", [["card", "fetch"], ["tasks", "get", "t-1"], ["send", "hi"]])
+def test_v_after_a_command_points_at_verbose(cli, argv):
+    """Issue 46: -v is the version before a command (the spec's), --verbose in `diff`, unknown to
+    `card fetch`, whose view suggests --verbose: the error says which is which."""
+    result = cli(*argv, "-v", "-u", "http://agent.test")
+    assert result.exit_code == 2
+    assert "error: no such option: -v" in result.stderr
+    assert (
+        "hint: here --verbose gives the full view (-v is `a2a -v`, the version; only `a2a diff` takes -v for --verbose)"
+        in result.stderr
+    )
+
+
+def test_v_is_still_the_version_before_a_command(cli):
+    from a2acli import __version__
+
+    assert cli("-v").stdout == f"a2a {__version__}\n"
