@@ -227,10 +227,13 @@ def file_part(path_text: str, media_type: str | None, *, limit: int = MAX_INPUT)
     }
 
 
-_PART_FLAGS = {
+_PART_FLAGS = {  # (the official spec's later names, --text-part…, are aliases: commands.message)
     "--text": "text",
+    "--text-part": "text",
     "--data": "data",
+    "--data-part": "data",
     "--file": "file",
+    "--file-part": "file",
     "--skill": "skill",
     "--media-type": "media",
     "-f": "field",

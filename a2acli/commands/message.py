@@ -52,6 +52,7 @@ TextPartOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--text",
+        "--text-part",
         help="A text part (repeatable); - reads it from standard input.",
         rich_help_panel=PARTS,
         show_default=False,
@@ -62,6 +63,7 @@ DataOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--data",
+        "--data-part",
         help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).",
         rich_help_panel=PARTS,
         show_default=False,
@@ -72,6 +74,7 @@ FileOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--file",
+        "--file-part",
         help="A file part: a path (sent inline) or an http(s) URL (repeatable).",
         rich_help_panel=PARTS,
         show_default=False,

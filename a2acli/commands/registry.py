@@ -264,16 +264,30 @@ def _lazy_group(sub: typer.Typer, *, name: str, hidden: bool = False, panel: str
 
 
 def _command(
-    module: str, function: str, name: str, panel: str, *, ordered: bool = False, hidden: bool = False
+    module: str,
+    function: str,
+    name: str,
+    panel: str,
+    *,
+    ordered: bool = False,
+    hidden: bool = False,
+    short_help: str | None = None,
 ) -> Callable[[], Any]:
-    """Builds one command; `ordered` keeps repeated options in command-line order."""
+    """Builds one command; `ordered` keeps repeated options in command-line order; `short_help`
+    its line in the list of commands (an alias's: what it is another name of)."""
 
     def build() -> Any:
         import importlib
 
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
         one = typer.Typer(add_completion=False)
-        one.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden)(callback)
+        one.command(
+            name,
+            cls=OrderedCommand if ordered else Command,
+            rich_help_panel=panel,
+            hidden=hidden,
+            short_help=short_help,
+        )(callback)
         return typer.main.get_command(one)
 
     return build
@@ -303,6 +317,9 @@ COMMANDS: dict[str, Callable[[], Any]] = {
     "call": _command("call", "call", "call", "Methods"),
     "chat": _command("chat", "chat_command", "chat", "Methods"),
     "demo-server": _command("demo", "demo_server", "demo-server", "Tools"),  # the SDK loads when it runs
+    "server": _command(
+        "demo", "demo_server", "server", "Tools", short_help="demo-server, by the official CLI spec's name."
+    ),
     "diff": _command("debug", "diff", "diff", "Tools", ordered=True),
     "translate": _command("debug", "translate", "translate", "Tools"),
     "mock": _command("mock", "mock_command", "mock", "Tools"),
