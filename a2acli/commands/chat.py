@@ -134,8 +134,7 @@ def chat(
 ) -> None:
     """Talk with the agent turn by turn: a REPL at a terminal, one turn per line when piped.
 
-    Each line is one SendMessage; the context, and the task while it waits for input or
-    authentication, carry over to the next turn.
+    Each line is one SendMessage, or SendStreamingMessage when the Agent Card claims streaming (the waiting line then shows the task's state and status message as they come); the context, and the task while it waits for input or authentication, carry over to the next turn.
 
     At a terminal: a banner names the agent; type after `you> ` with line editing and history (kept
     in $XDG_STATE_HOME/a2acli/chat_history, or A2ACLI_CHAT_HISTORY; empty: none). Each answer is the
