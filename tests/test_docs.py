@@ -101,3 +101,26 @@ def test_the_reference_shows_no_option_help_hides():
     text = (ROOT / "docs" / "reference.md").read_text()
     for hidden in ("`--blocking-call`", "`--return-immediately`", "| `--token` STR | Same as --push-token"):
         assert hidden not in text, hidden
+
+
+def test_every_json_fence_holds_json():
+    """Issue 46: a fence labelled `json` holds a JSON document, or JSON Lines (four in
+    docs/notes/a2a-sdk-rest.md held request lines and fragments: they are `text`)."""
+    import json
+    import re
+
+    wrong = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"^```json\n(.*?)^```", text, re.M | re.S):
+            body = m.group(1)
+            try:
+                json.loads(body)
+                continue
+            except ValueError:
+                pass
+            try:
+                [json.loads(line) for line in body.splitlines() if line.strip()]
+            except ValueError:
+                wrong.append(f"{page.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}")
+    assert not wrong, f"json fences that hold no JSON: {wrong}"
