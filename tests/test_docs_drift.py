@@ -51,3 +51,20 @@ def test_the_docs_diff_samples_say_what_diff_says_now():
         said = [line for line in text.splitlines() if line.startswith(("same: ", "different: "))]
         assert said and all(verdict.match(line) for line in said), (doc, said)
         assert all(aside.match(line) for line in text.splitlines() if "do not count:" in line and line[0].isdigit()), doc
+
+
+def test_the_docs_name_every_core_dependency():
+    """Issue 46: the README's and the guide's sentence on the core install named six of the core
+    dependencies (not idna, nor tomli on Python 3.10)."""
+    import re
+
+    text = (ROOT / "pyproject.toml").read_text()
+    block = text.split("\ndependencies = [", 1)[1].split("\n]", 1)[0]
+    deps = re.findall(r'^\s*"([A-Za-z0-9_.-]+)[^"]*"', block, re.M)
+    assert {"typer", "httpx", "idna", "tomli"} <= set(deps)
+    for doc, opening in (("README.md", "The core install pulls only"), ("docs/guide.md", "The base install is small")):
+        page = " ".join((ROOT / doc).read_text().split())
+        sentence = page.split(opening, 1)[1].split(". ", 1)[0].lower()
+        missing = [d for d in deps if d.lower() not in sentence]
+        assert not missing, (doc, missing)
+        assert "tomli on python 3.10" in sentence, doc
