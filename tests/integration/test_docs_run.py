@@ -13,7 +13,9 @@ ids, dumps named as if made): there each command must be a valid command line th
 exit code any but a usage error's (2) or the shell's (126, 127), and no internal error.
 
 A block that cannot run here is marked in the Markdown, on the line before its fence:
-`<!-- docs-test: skip: REASON -->`. Two kinds of command are skipped by rule, with their reason:
+`<!-- docs-test: skip: REASON -->`. A block that is one script (a CI job's: `set -euo pipefail`,
+variables from line to line) is marked `<!-- docs-test: script -->` and runs whole, in bash, with
+exit 0 expected. Two kinds of command are skipped by rule, with their reason:
 those that name a host of the reserved example domains (`agent.example`, `idp.example.com`: RFC
 2606, reachable by no test; docs/reference.md's examples come from `--help`), and those that start
 the demo agent (the test's own is running).
@@ -44,7 +46,7 @@ PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "d
 pytestmark = pytest.mark.integration
 
 FENCE = re.compile(
-    r"^(?:<!-- docs-test: (?P<kind>skip): (?P<reason>.+?) -->\n)?```(?P<lang>sh|console)\n(?P<body>.*?)^```[ \t]*$",
+    r"^(?:<!-- docs-test: (?P<kind>skip|script)(?:: (?P<reason>.+?))? -->\n)?```(?P<lang>sh|console)\n(?P<body>.*?)^```[ \t]*$",
     re.M | re.S,
 )
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -111,6 +113,9 @@ def collect(name: str) -> Page:
     for m in FENCE.finditer(text):
         first = text.count("\n", 0, m.start("body")) + 1
         skip = m.group("reason") if m.group("kind") == "skip" else None
+        if m.group("kind") == "script":  # one script: run whole, its variables kept from line to line
+            page.steps.append(Step(name, first, m.group("body"), None))
+            continue
         if m.group("lang") == "sh":
             found = [(o, c, None) for o, c in _commands(m.group("body"))]
         else:
@@ -219,7 +224,7 @@ class Runner:
             return self._start(command)
         proc = subprocess.run(
             [SHELL, "-c", command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
-            capture_output=True, text=True, timeout=60,
+            capture_output=True, text=True, timeout=120 if "\n" in command.strip() else 60,
         )  # fmt: skip
         self.learn(proc.stdout + "\n" + proc.stderr)
         return proc
@@ -407,6 +412,16 @@ def test_every_command_of_the_page_runs_as_shown(name, page_runs):
     failures, summary = page_runs[name]
     print(summary)
     assert not failures, f"{len(failures)} commands of {name} do not run as shown ({summary}):\n" + "\n".join(failures)
+
+
+def test_the_ci_scripts_of_the_readme_and_the_guide_run_whole_with_pipefail():
+    """Issue 46: README's CI example piped `a2a send --expect-state` into jq under plain `set -e`,
+    so a task that ended otherwise (exit 6) went unnoticed, and the guide's used an unset $TASK;
+    both are scripts the runner runs whole against the demo agent."""
+    for name in ("README.md", "docs/guide.md"):
+        scripts = [s for s in collect(name).steps if "\n" in s.command.strip() and "set -euo pipefail" in s.command]
+        assert len(scripts) == 1 and scripts[0].skip is None, name
+        assert "--expect-state completed" in scripts[0].command and "$TASK" not in scripts[0].command
 
 
 def test_the_comparison_takes_ids_times_ellipses_and_member_order_as_the_pages_mean_them():
