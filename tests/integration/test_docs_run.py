@@ -53,6 +53,8 @@ UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 NOT_HERE = re.compile(r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example")
 BACKGROUND = ("a2a mock ", "a2a webhook listen")  # servers a page starts and later commands call
 SHELL = shutil.which("bash") or "sh"  # the reader's shell (`eval "$(a2a completion bash)"`)
+# what sends nothing to the hosts it names: the example domain is only data there (issue 46)
+NO_NETWORK = re.compile(r"(^|\|\s*)a2a translate\b|\s--offline\b|^a2a config set\b")
 STARTS_THE_AGENT = re.compile(r"(^|\s)(a2a demo-server|sh examples/tour\.sh)\b")
 
 
@@ -131,7 +133,7 @@ def collect(name: str) -> Page:
 def _skip_by_rule(page: str, command: str) -> str | None:
     if STARTS_THE_AGENT.search(command):
         return "starts the demo agent: the test's own is running"
-    if NOT_HERE.search(command):
+    if NOT_HERE.search(command) and not (NO_NETWORK.search(command) and "&&" not in command):
         return "names a host of the reserved example domains (RFC 2606), which no test can reach"
     return None
 
@@ -412,6 +414,21 @@ def test_every_command_of_the_page_runs_as_shown(name, page_runs):
     failures, summary = page_runs[name]
     print(summary)
     assert not failures, f"{len(failures)} commands of {name} do not run as shown ({summary}):\n" + "\n".join(failures)
+
+
+def test_a_command_that_reaches_no_host_is_run_whatever_host_it_names():
+    """Issue 46: three commands were skipped as naming an RFC 2606 host they never reach."""
+    for command in (
+        """echo '{"url":"https://cb.example/h"}' | a2a translate --to v1""",
+        "a2a send hi --extension https://example.com/ext/timestamp/v1 --transport grpc --offline",
+        "a2a config set --profile local catalog.team https://registry.example/agents.json",
+    ):
+        assert _skip_by_rule("x", command) is None, command
+    for command in (
+        "a2a card fetch -u https://agent.example --validate",
+        "a2a config set catalog.team https://registry.example/agents.json && a2a card catalog team",
+    ):
+        assert _skip_by_rule("x", command), command
 
 
 def test_the_ci_scripts_of_the_readme_and_the_guide_run_whole_with_pipefail():
