@@ -1,6 +1,7 @@
 """Every shell command in README.md and docs/*.md runs as written (issue 38, item 1).
 
-The fenced `sh` and `console` blocks of each page are run in order, in a fresh working directory
+The fenced `sh` and `console` blocks of each page are run in order (and a `text` block that shows a
+command, `$ a2a …`, with its output, as a `console` block is), in a fresh working directory
 and home of their own, by the installed `a2a` against the demo agent this session started; the
 ids an earlier command printed stand in for the placeholders of later ones (`TASK_ID`, `5f0c…`).
 A `console` block's output is compared with what the command printed: ids, times, durations and
@@ -46,7 +47,7 @@ PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "d
 pytestmark = pytest.mark.integration
 
 FENCE = re.compile(
-    r"^(?:<!-- docs-test: (?P<kind>skip|script)(?:: (?P<reason>.+?))? -->\n)?```(?P<lang>sh|console)\n(?P<body>.*?)^```[ \t]*$",
+    r"^(?:<!-- docs-test: (?P<kind>skip|script)(?:: (?P<reason>.+?))? -->\n)?```(?P<lang>sh|console|text)\n(?P<body>.*?)^```[ \t]*$",
     re.M | re.S,
 )
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -118,6 +119,8 @@ def collect(name: str) -> Page:
         if m.group("kind") == "script":  # one script: run whole, its variables kept from line to line
             page.steps.append(Step(name, first, m.group("body"), None))
             continue
+        if m.group("lang") == "text" and not m.group("body").startswith("$ "):
+            continue  # a text block that shows no command (a file, a log): nothing to run
         if m.group("lang") == "sh":
             found = [(o, c, None) for o, c in _commands(m.group("body"))]
         else:
@@ -431,6 +434,14 @@ def test_a_command_that_reaches_no_host_is_run_whatever_host_it_names():
         "a2a config set catalog.team https://registry.example/agents.json && a2a card catalog team",
     ):
         assert _skip_by_rule("x", command), command
+
+
+def test_a_text_block_that_shows_a_command_is_checked_as_a_console_block():
+    """Issue 46: `text` samples of a command's output went stale unseen (the guide's `config show`)."""
+    steps = [s for s in collect("docs/guide.md").steps if s.command.startswith("a2a send --skill create-user -f projectUserId=user_123 -f name=Ada")]
+    assert steps and steps[0].expected and "State: completed" in steps[0].expected and steps[0].skip is None
+    shown = [s for s in collect("docs/guide.md").steps if "a2a config show" in s.command and s.expected]
+    assert shown and all(s.skip for s in shown)  # a project of its own: tests/commands/test_config.py rebuilds it
 
 
 def test_the_ci_scripts_of_the_readme_and_the_guide_run_whole_with_pipefail():
