@@ -4,7 +4,7 @@
 # run before its Ctrl-C handler is set (below), so they do as little as they can.
 import sys as _sys
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 
 def _quiet_interrupt(signum: int, frame: object) -> None:

@@ -147,7 +147,20 @@ class TaskShown(_Event):
         self._set(kind, reply, as_v1)
 
 
-Event = Note | Warn | CommandLine | NextStep | RequestPrepared | Passthrough | Retry | TaskShown
+class DebugBody(_Event):
+    """--debug: a request's (`mark` ">") or an answer's ("<") body, redacted, as it crossed the wire
+    (said under -q too). At a terminal a JSON body is shown indented; elsewhere as it came; each
+    line behind the mark."""
+
+    __slots__ = ("mark", "text")
+    mark: str
+    text: str
+
+    def __init__(self, mark: str, text: str) -> None:
+        self._set(mark, text)
+
+
+Event = Note | Warn | CommandLine | NextStep | RequestPrepared | Passthrough | Retry | TaskShown | DebugBody
 
 
 class WaitDisplay(Protocol):

@@ -25,12 +25,38 @@ def install_hint(extra: str) -> str:
         return f"install a2acli with its {extra} extra (from its source tree: pip install '.[{extra}]')"
     quoted = " ".join(shlex.quote(r) for r in requirements)
     prefix = Path(sys.prefix)
-    if (prefix / "pipx_metadata.json").exists():
-        return f"pipx inject {DIST} {quoted}"
-    if (prefix / "uv-receipt.toml").exists():
-        withs = " ".join(f"--with {shlex.quote(r)}" for r in requirements)
+    if (prefix / "pipx_metadata.json").exists():  # --force: pipx leaves a package injected before (a2a-sdk) as it is
+        return f"pipx inject --force {DIST} {quoted}"
+    if (prefix / "uv-receipt.toml").exists():  # a new --with list replaces the old one: both are given
+        kept = [r for r in uv_requirements(prefix / "uv-receipt.toml") if r not in requirements]
+        withs = " ".join(f"--with {shlex.quote(r)}" for r in [*kept, *requirements])
         return f"uv tool install {withs} {shlex.quote(installed_from())}"
     return f"{shlex.quote(sys.executable)} -m pip install {quoted}"
+
+
+def uv_requirements(receipt: Path) -> list[str]:
+    """What the uv tool was installed with besides a2acli (its --with list, and the requirements of
+    the extras a2acli itself was installed with), from uv's receipt: `uv tool install --with X`
+    installs X alone, so a hint that adds an extra repeats them. None readable: none."""
+    try:
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
+        listed = tomllib.loads(receipt.read_text(encoding="utf-8")).get("tool", {}).get("requirements", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    found: list[str] = []
+    for req in listed if isinstance(listed, list) else []:
+        if not isinstance(req, dict) or not isinstance(req.get("name"), str):
+            continue
+        extras = [e for e in req.get("extras") or [] if isinstance(e, str)]
+        if req["name"].lower().replace("_", "-") == DIST:
+            found += [r for e in extras for r in extra_requirements(e)]
+            continue
+        spec = req.get("specifier") if isinstance(req.get("specifier"), str) else ""
+        found.append(req["name"] + (f"[{','.join(extras)}]" if extras else "") + spec)
+    return list(dict.fromkeys(found))
 
 
 def extra_requirements(extra: str) -> list[str]:

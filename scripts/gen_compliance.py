@@ -218,7 +218,9 @@ def markdown(report: dict[str, Any]) -> str:
     add("")
     add("To rerun every test below (the integration tests start the demo agent themselves):")
     add("")
-    add("<!-- docs-test: skip: the test suite itself, which runs this test -->")
+    add(
+        "<!-- docs-test: skip: installs into the environment and runs the spec-marked tests (minutes; the integration ones start agents of their own); tests/test_compliance.py checks that the markers they select are this report's evidence -->"
+    )
     add("```sh")
     add("pip install -e '.[dev]'")
     add("pytest -m spec                          # every test that shows a requirement")

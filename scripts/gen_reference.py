@@ -44,7 +44,7 @@ def _help_markdown(text: str) -> str:
     for para in re.split(r"\n\s*\n", _unescape(text).strip()):
         lines = para.split("\n")
         if all(line.startswith("  ") for line in lines):
-            code += [line.strip() for line in lines]
+            code += [line[2:].rstrip() for line in lines]  # (a continued line keeps its indent)
             continue
         if code:
             out.append("```sh\n" + "\n".join(code) + "\n```")

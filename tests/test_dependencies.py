@@ -6,8 +6,10 @@ source (its import statements, walked with ast) and the installed distributions'
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
+from collections.abc import Mapping
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
@@ -61,8 +63,29 @@ def _distribution(module: str) -> str:
         return THROUGH[module]
     if module == "tomli":  # Python 3.10's TOML reader, declared for it alone (not installed on 3.11+)
         return "tomli"
-    names = packages_distributions().get(module) or [module]
+    names = _top_level_names().get(module) or [module]  # (cached: RECORDs are read once)
     return names[0].lower().replace("_", "-")
+
+
+@functools.lru_cache(maxsize=1)
+def _top_level_names() -> dict[str, list[str]]:
+    return _with_records(packages_distributions())
+
+
+def _with_records(known: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Each importable top-level name and its distributions: packages_distributions(), and, for the
+    distributions it misses, the top-level names their RECORD lists. Python 3.10's version reads
+    top_level.txt alone, which hatch-built wheels (a2a-sdk's) do not have; 3.11 infers from RECORD."""
+    from importlib.metadata import distributions
+
+    found = {name: list(dists) for name, dists in known.items()}
+    for dist in distributions():
+        for path in dist.files or ():
+            top = path.parts[0] if path.parts else ""
+            name = top[:-3] if top.endswith(".py") else top
+            if name.isidentifier() and dist.metadata["Name"] not in found.get(name, []):
+                found.setdefault(name, []).append(dist.metadata["Name"])
+    return found
 
 
 def test_every_imported_module_is_declared():
@@ -82,3 +105,16 @@ def test_each_declared_dependency_has_a_range():
     for r in [*project["dependencies"], *(r for e in FEATURE_EXTRAS for r in project["optional-dependencies"][e])]:
         spec = r.split(";")[0]
         assert ">=" in spec and "<" in spec.split(">=", 1)[1], f"{r}: no tested range (>=low,<high)"
+
+
+def test_a_hatch_built_wheel_is_found_without_top_level_txt(monkeypatch):
+    """Issue 46: on Python 3.10 packages_distributions() reads top_level.txt only, which a2a-sdk's
+    hatch-built wheel lacks, so `a2a` was taken for an undeclared distribution named a2a."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("a2a") is None:
+        pytest.skip("a2a-sdk is not installed (the server extra)")
+    as_on_310 = _with_records({})  # packages_distributions() as 3.10 sees a2a-sdk: nothing
+    assert as_on_310["a2a"] == ["a2a-sdk"] and as_on_310["httpx_sse"] == ["httpx-sse"]

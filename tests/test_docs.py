@@ -154,3 +154,26 @@ def test_ci_fails_when_the_tests_ruff_or_mypy_fail(tmp_path):
         env = {"PATH": f"{bindir}:/usr/bin:/bin", "FAIL": fail}
         codes[fail] = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], env=env, capture_output=True, timeout=30).returncode
     assert codes == {"": 0, "pytest": 1, "ruff": 1, "mypy": 1}
+
+
+def test_every_json_fence_holds_json():
+    """Issue 46: a fence labelled `json` holds a JSON document, or JSON Lines (four in
+    docs/notes/a2a-sdk-rest.md held request lines and fragments: they are `text`)."""
+    import json
+    import re
+
+    wrong = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"^```json\n(.*?)^```", text, re.M | re.S):
+            body = m.group(1)
+            try:
+                json.loads(body)
+                continue
+            except ValueError:
+                pass
+            try:
+                [json.loads(line) for line in body.splitlines() if line.strip()]
+            except ValueError:
+                wrong.append(f"{page.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}")
+    assert not wrong, f"json fences that hold no JSON: {wrong}"

@@ -66,3 +66,20 @@ def test_the_guide_says_which_h_headers_the_card_fetch_gets(cli, respx_mock):
     guide = " ".join((ROOT / "docs" / "guide.md").read_text().split())
     assert "the card fetch included" not in guide
     assert "the card fetch gets only the known harmless ones" in guide
+
+
+def test_the_docs_name_every_core_dependency():
+    """Issue 46: the README's and the guide's sentence on the core install named six of the core
+    dependencies (not idna, nor tomli on Python 3.10)."""
+    import re
+
+    text = (ROOT / "pyproject.toml").read_text()
+    block = text.split("\ndependencies = [", 1)[1].split("\n]", 1)[0]
+    deps = re.findall(r'^\s*"([A-Za-z0-9_.-]+)[^"]*"', block, re.M)
+    assert {"typer", "httpx", "idna", "tomli"} <= set(deps)
+    for doc, opening in (("README.md", "The core install pulls only"), ("docs/guide.md", "The base install is small")):
+        page = " ".join((ROOT / doc).read_text().split())
+        sentence = page.split(opening, 1)[1].split(". ", 1)[0].lower()
+        missing = [d for d in deps if d.lower() not in sentence]
+        assert not missing, (doc, missing)
+        assert "tomli on python 3.10" in sentence, doc

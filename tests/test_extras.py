@@ -58,7 +58,7 @@ def test_pip_installs_into_the_environment_a2a_runs_in(env):
 def test_pipx_injects_into_its_venv(env):
     prefix, _ = env
     (prefix / "pipx_metadata.json").write_text("{}")
-    assert extras.install_hint("grpc") == "pipx inject a2acli 'a2a-sdk[grpc]<1.4,>=1.3'"
+    assert extras.install_hint("grpc") == "pipx inject --force a2acli 'a2a-sdk[grpc]<1.4,>=1.3'"  # (issue 46: a2a-sdk may be injected already)
 
 
 @pytest.mark.parametrize(
@@ -83,3 +83,31 @@ def test_a_source_tree_that_is_not_installed_names_the_extra(monkeypatch):
 
     monkeypatch.setattr(metadata, "requires", missing)
     assert extras.install_hint("verify") == "install a2acli with its verify extra (from its source tree: pip install '.[verify]')"
+
+
+def test_uv_keeps_what_the_tool_was_installed_with(env, monkeypatch):
+    """Issue 46: `uv tool install --with X` replaces the earlier --with list, so the grpc hint after
+    the server extra removed the server's packages; the hint repeats them, from uv's receipt (and
+    the extras a2acli itself was installed with)."""
+    prefix, installed_from = env
+    (prefix / "uv-receipt.toml").write_text(
+        "[tool]\nrequirements = [\n"
+        '  { name = "a2acli", extras = ["verify"], directory = "/home/me/a2acli" },\n'
+        '  { name = "a2a-sdk", extras = ["http-server"], specifier = "<1.4,>=1.3" },\n'
+        '  { name = "uvicorn", specifier = "<1,>=0.30" },\n'
+        "]\n"
+    )
+    installed_from({"url": "file:///home/me/a2acli", "dir_info": {}})
+    reqs = REQUIRES + ["cryptography>=42; extra == 'verify'"]
+    monkeypatch.setattr(metadata, "requires", lambda name: reqs)
+    assert extras.install_hint("grpc") == (
+        "uv tool install --with 'cryptography>=42' --with 'a2a-sdk[http-server]<1.4,>=1.3' --with 'uvicorn<1,>=0.30'"
+        " --with 'a2a-sdk[grpc]<1.4,>=1.3' /home/me/a2acli"
+    )
+    assert extras.install_hint("server").count("uvicorn") == 1  # what the new extra brings is not said twice
+
+
+def test_an_unreadable_uv_receipt_keeps_the_plain_hint(env):
+    prefix, _ = env
+    (prefix / "uv-receipt.toml").write_text("not toml [")
+    assert extras.install_hint("grpc") == "uv tool install --with 'a2a-sdk[grpc]<1.4,>=1.3' a2acli"

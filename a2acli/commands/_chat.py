@@ -169,7 +169,7 @@ class _Chat:
         (at a terminal: an error said, or Ctrl-C)."""
         from contextlib import nullcontext
 
-        from a2acli.pipeline.policies import resume_notes, settled, wait_for_task
+        from a2acli.pipeline.policies import resume_notes, settled, unclaimed, wait_for_task
         from a2acli.render.present import waiting
 
         call = self.call
@@ -179,6 +179,8 @@ class _Chat:
                 self.given = {}
                 call.resolve()
                 call.sending = params["message"]  # Ctrl-C before the answer names it
+                if call.sends and unclaimed(call, "SendStreamingMessage") is None:
+                    return self._streamed(params, poll_interval)
                 with waiting(call.sink.out, what="waiting for the agent's answer") if call.sends else nullcontext():
                     reply = call.unary(METHODS["SendMessage"], params)
                 call.sending = None
@@ -207,6 +209,32 @@ class _Chat:
             self._carry_ids()
             self.tid = None  # the stopped task is not waiting for an answer
         return None
+
+    def _streamed(self, params: dict[str, Any], poll_interval: float) -> Any:
+        """A turn to an agent whose card claims streaming: SendStreamingMessage, each event moving the
+        waiting line (state and status message, as they come: a slow skill's progress), then the
+        settled task from GetTask, as a send answers it (history and artifacts); polled if the
+        stream ended before the task settled. A direct Message answer is the answer."""
+        from a2acli.pipeline.policies import as_stream_event, settled, wait_for_task
+        from a2acli.render.present import waiting
+
+        call = self.call
+        last = None
+        with waiting(call.sink.out, what="waiting for the agent's answer") as shown:
+            for reply in call.stream(METHODS["SendStreamingMessage"], params):
+                call.sending = None
+                call.tracking.track_reply(reply)
+                shown.event(reply)
+                last = reply
+        call.sending = None
+        tid = call.tracking.task.get("id")
+        if last is None or not tid or isinstance(last.core, dict) and isinstance(last.core.get("message"), dict):
+            return last
+        if not settled(call.tracking.task.get("state")):
+            return wait_for_task(call, poll_interval, wrap=True)
+        reply = call.unary(METHODS["GetTask"], {"id": tid})
+        call.tracking.track(reply.core)
+        return as_stream_event(call, reply)
 
     def _carry_ids(self) -> None:
         if self.call.tracking.task.get("id"):

@@ -43,6 +43,28 @@ def _too_large(what: str, limit: int) -> UsageError:
     )
 
 
+def read_stdin(flag: str, limit: int) -> bytes | str:
+    """Standard input, at most `limit` bytes."""
+    data = sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(f"{flag} (standard input)", limit)
+    return data
+
+
+def read_text(flag: str, limit: int) -> str:
+    """Text from standard input (`--text -`, or `send` given no part while stdin is no terminal): its
+    final line breaks dropped, as `$(...)` drops them (`echo hi | a2a send` sends "hi")."""
+    data = read_stdin(flag, limit)
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as e:
+        raise UsageError(
+            f"{flag}: standard input is not UTF-8 ({e.reason} at byte {e.start})",
+            hint="send bytes as a file part: --file PATH",
+        ) from None
+    return text.rstrip("\r\n")
+
+
 def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = False) -> Any:
     """JSON given inline, as @file, or `-` for standard input (a file or stdin: at most `limit` bytes).
     With `paths`, a value that is not JSON but names a file that exists is that file (`--data d.json`)."""
@@ -52,12 +74,7 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
         f"{flag} takes JSON, @file, a file's path or - (stdin)" if paths else f"{flag} takes JSON, @file or - (stdin)"
     )
     if value == "-":
-        data, where = (
-            sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(limit + 1),
-            "standard input",
-        )
-        if len(data) > limit:
-            raise _too_large(f"{flag} (standard input)", limit)
+        data, where = read_stdin(flag, limit), "standard input"
     elif value.startswith("@"):
         path = Path(value[1:]).expanduser()
         data, where = read_file(path, flag, limit, hint), str(path)
@@ -209,10 +226,13 @@ def file_part(path_text: str, media_type: str | None, *, limit: int = MAX_INPUT)
     }
 
 
-_PART_FLAGS = {
+_PART_FLAGS = {  # (the official spec's later names, --text-part…, are aliases: commands.message)
     "--text": "text",
+    "--text-part": "text",
     "--data": "data",
+    "--data-part": "data",
     "--file": "file",
+    "--file-part": "file",
     "--skill": "skill",
     "--media-type": "media",
     "-f": "field",
@@ -252,6 +272,10 @@ def build_parts(
     fields: list[str],
     limit: int = MAX_INPUT,
 ) -> list[dict[str, Any]]:
+    """The message's parts in command-line order. `--text -` is text from standard input; given no
+    part at all, a standard input that is no terminal is the text (`echo hi | a2a send`)."""
+    if [*texts, *datas].count("-") > 1:
+        raise UsageError("standard input can be read once", hint="give `-` to one --text or --data; @file for others")
     parts: list[dict[str, Any]] = []
     if positional is not None:
         parts.append({"text": positional})
@@ -260,7 +284,8 @@ def build_parts(
     skill_done = False
     for kind in part_order(argv):
         if kind == "text":
-            parts.append({"text": next(its["text"])})
+            given = next(its["text"])
+            parts.append({"text": read_text("--text", limit) if given == "-" else given})
         elif kind == "data":
             parts.append({"data": read_json(next(its["data"]), "--data", limit=limit, paths=True)})
         elif kind == "file":
@@ -282,4 +307,15 @@ def build_parts(
             parts[-1]["mediaType"] = mt
     if (skill or skill_fields) and not skill_done:  # flags given in a way the scan did not see
         parts.append({"data": ({"skill": skill} if skill else {}) | skill_fields})
+    if not parts and not _isatty(sys.stdin):
+        piped = read_text("standard input", limit)
+        if piped:
+            parts.append({"text": piped})
     return parts
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no stdin, or a closed one
+        return False

@@ -98,6 +98,15 @@ def poll_seconds(text: str) -> float:
     return settings.parse_poll_interval(text)
 
 
+def port_number(value: str | int) -> int:
+    """A listener's TCP port, 0 (a free one) to 65535: a parser with the metavar PORT, not `min`/`max`,
+    which Typer shows beside the metavar (`<int range> [0<=x<=65535]`, a third of the help's width)."""
+    text = str(value).strip()
+    if not text.isdigit() or int(text) > 65535:
+        raise typer.BadParameter(f"{text!r} is not a port number (0 for a free one, up to 65535)")
+    return int(text)
+
+
 def effective_default_text(setting: str, scope: dict[str, Any] | None = None) -> str:
     """`(default: 1.0; env: A2ACLI_A2A_VERSION)`, or, when the environment or the active profile
     sets it, `(default: 0.3, from env A2ACLI_A2A_VERSION)`. Secrets say only that they are set.
@@ -172,7 +181,9 @@ IgnoreOpt = Annotated[
         metavar="PATTERN",
     ),
 ]
-ContextOpt = Annotated[int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0)]
+ContextOpt = Annotated[
+    int, typer.Option("--context", "-U", help="Lines of context around each change.", min=0, metavar="N")
+]
 CardOpt = Annotated[
     bool,
     typer.Option("--card", help="Compare the card fetches too (each version serves its own card: not by default)."),

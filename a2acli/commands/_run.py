@@ -120,7 +120,15 @@ def say_error(e: A2acliError, o: Output, *, debug: bool) -> A2acliError:
     e = explained(e, IN_FLIGHT.call)
     if debug:
         print_traceback(e)
-    o.error(message=e.message, hint=e.hint, code=e.code, a2a_code=e.wire_code, data=e.data, request_id=e.request_id)
+    o.error(
+        message=e.message,
+        hint=e.hint,
+        code=e.code,
+        a2a_code=e.wire_code,
+        data=e.data,
+        request_id=e.request_id,
+        debug=debug,
+    )
     return e
 
 
@@ -163,8 +171,8 @@ def usage_error(e: Exception, inv: Any) -> int:
     or command, a bad value), reported like ours: `error:`, the usage line, `hint:`, in the output
     mode of this invocation (`inv`: the flags Typer read, A2ACLI_OUTPUT, the config files); its exit code."""
     code = int(getattr(e, "exit_code", 1))
-    if type(e).__name__ == "NoArgsIsHelpError":  # `a2a tasks`: the help is shown already
-        return code
+    if type(e).__name__ == "NoArgsIsHelpError":  # `a2a tasks`: the help is shown already (on stdout)
+        return 2  # a group without its subcommand is a usage error, whatever Click's version says
     ctx = getattr(e, "ctx", None)
     path = getattr(ctx, "command_path", None) or "a2a"
     message, hint = _usage_text(e, ctx, path)
@@ -178,6 +186,13 @@ def usage_error(e: Exception, inv: Any) -> int:
     return code
 
 
+# Commands people look for that are options here: what to use instead (not the closest command's name).
+ELSEWHERE = {
+    "record": "--dump DIR records any command's exchanges (e.g. `a2a send hi --dump rec`); `a2a replay rec --to URL` and `a2a mock rec` play them back",
+    "dump": "--dump DIR records any command's exchanges (e.g. `a2a send hi --dump rec`)",
+}
+
+
 def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
     """Typer's message in our voice (lower case, no closing period), and a hint: the likely
     command or option, then where the help is."""
@@ -187,6 +202,8 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
     see = f"see `{path} --help`"
     text = e.format_message() if hasattr(e, "format_message") else str(e)
     found = re.match(r"No such command '([^']*)'", text)
+    if found and path == "a2a" and found.group(1) in ELSEWHERE:
+        return f"no such command {found.group(1)!r}", f"{ELSEWHERE[found.group(1)]} ({see})"
     if found and ctx is not None:
         group = ctx.command
         names = [n for n in group.list_commands(ctx) if not getattr(group.get_command(ctx, n), "hidden", False)]
@@ -195,6 +212,11 @@ def _usage_text(e: Exception, ctx: Any, path: str) -> tuple[str, str]:
         return message, (f"did you mean `{path} {close[0]}`? ({see})" if close else see)
     name = getattr(e, "option_name", None)
     if name and type(e).__name__ == "NoSuchOption":
+        if name == "-v" and ctx is not None and any("--verbose" in getattr(p, "opts", ()) for p in ctx.command.params):
+            return (
+                "no such option: -v",
+                f"here --verbose gives the full view (-v is `a2a -v`, the version; only `a2a diff` takes -v for --verbose) ({see})",
+            )
         close = difflib.get_close_matches(name, sorted(getattr(e, "possibilities", None) or ()), n=1, cutoff=0.7)
         return f"no such option: {name}", (f"did you mean {close[0]}? ({see})" if close else see)
     hint = getattr(e, "hint", None)
@@ -330,6 +352,7 @@ def run_unary(
     headers: dict[str, str] | None = None,
     retries: int = 0,
     force: bool = False,
+    strict: bool = False,
 ) -> None:
     """One call and its answer, presented (flows.calls.unary: the call, and the wait for a task
     that is not settled yet)."""
@@ -351,6 +374,7 @@ def run_unary(
             headers=headers,
             retries=retries,
             force=force,
+            strict=strict,
         )
         present(spec.result, reply, call.sink.out, as_v1=opts.as_v1)
         if spec.result in ("send", "task"):
@@ -370,6 +394,7 @@ def run_stream(
     force: bool = False,
     poll_interval: float = 1.0,
     live: bool = True,
+    strict: bool = False,
 ) -> None:
     """Stream a method's events to the output as they arrive (flows.calls.stream). `live` False
     (`tasks subscribe` without --stream): show only where the stream ended, the terminal task (one
@@ -392,6 +417,7 @@ def run_stream(
             force=force,
             poll_interval=poll_interval,
             live=live,
+            strict=strict,
         )
         report_task_outcome(call, expected)
 

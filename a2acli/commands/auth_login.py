@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from a2acli.commands._options import PS
+from a2acli.commands._options import PS, port_number
 from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _settings, _who
 from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
@@ -138,8 +138,7 @@ def auth_login(
         typer.Option(
             "--redirect-port",
             metavar="PORT",
-            min=0,
-            max=65535,
+            parser=port_number,
             help="authorization-code: the port of the redirect http://127.0.0.1:PORT/callback (default: the profile's, else a free one; for a provider that wants it registered).",
             show_default=False,
         ),
@@ -173,13 +172,17 @@ def auth_login(
 
     Examples:
 
-      a2a auth login --profile prod --token-url https://idp.example/oauth/token --client-id cli --client-secret "$SECRET"
+      a2a auth login --profile prod --token-url https://idp.example/oauth/token \\
+          --client-id cli --client-secret "$SECRET"
 
-      A2ACLI_CLIENT_SECRET=... a2a auth login --profile prod -u https://agent.example --client-id cli --scope a2a.read
+      A2ACLI_CLIENT_SECRET=... a2a auth login --profile prod \\
+          -u https://agent.example --client-id cli --scope a2a.read
 
-      a2a auth login --device --profile me -u https://agent.example --client-id a2a-cli
+      a2a auth login --device --profile me -u https://agent.example \\
+          --client-id a2a-cli
 
-      a2a auth login --flow authorization-code --profile me -u https://agent.example --client-id a2a-cli
+      a2a auth login --flow authorization-code --profile me \\
+          -u https://agent.example --client-id a2a-cli
 
       a2a --profile prod send "hello"
     """

@@ -41,7 +41,8 @@ def card_fetch(
 
       a2a card fetch -u http://127.0.0.1:41241
 
-      a2a card fetch -u catalog:weather --catalog https://registry.example/agents.json
+      a2a card fetch -u catalog:weather \\
+          --catalog https://registry.example/agents.json
 
       a2a card fetch -u https://agent.example -o json --as v1 | jq .skills
 
@@ -152,9 +153,11 @@ def card_catalog(
 
       a2a card catalog --catalog ./agents.json
 
-      a2a card catalog --catalog https://registry.example -o json | jq -r '.agents[].reference'
+      a2a card catalog --catalog https://registry.example -o json \\
+          | jq -r '.agents[].reference'
 
-      a2a config set catalog.team https://registry.example/agents.json && a2a card catalog team
+      a2a config set catalog.team https://registry.example/agents.json \\
+          && a2a card catalog team
 
       a2a send -u catalog:weather --catalog ./agents.json "forecast for Paris"
     """

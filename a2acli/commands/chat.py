@@ -115,8 +115,7 @@ def chat(
 ) -> None:
     """Talk with the agent turn by turn: a REPL at a terminal, one turn per line when piped.
 
-    Each line is one SendMessage; the context, and the task while it waits for input or
-    authentication, carry over to the next turn.
+    Each line is one SendMessage, or SendStreamingMessage when the Agent Card claims streaming (the waiting line then shows the task's state and status message as they come); the context, and the task while it waits for input or authentication, carry over to the next turn.
 
     At a terminal: a banner names the agent; type after `you> ` with line editing and history (kept
     in $XDG_STATE_HOME/a2acli/chat_history, or A2ACLI_CHAT_HISTORY; empty: none). Each answer is the
@@ -139,7 +138,8 @@ def chat(
 
       printf 'hello\\nand again\\n' | a2a chat -u http://127.0.0.1:41241
 
-      printf '/skill create-user projectUserId=u1\\n' | a2a chat -u http://127.0.0.1:41241
+      printf '/skill create-user projectUserId=u1\\n' \\
+          | a2a chat -u http://127.0.0.1:41241
     """
     opts = options(ctx)
     from a2acli.errors import UsageError

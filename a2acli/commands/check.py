@@ -84,7 +84,8 @@ def check(
 
       curl -s https://agent.example/.well-known/agent-card.json | a2a check card -
 
-      a2a check https://agent.example --read-only --strict --junit check.xml -o json
+      a2a check https://agent.example --read-only --strict \\
+          --junit check.xml -o json
     """
     opts = options(ctx)
     from a2acli.commands._run import output_for

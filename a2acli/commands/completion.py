@@ -13,7 +13,29 @@ PROG = "a2a"
 COMPLETE_VAR = "_A2A_COMPLETE"
 
 
+# zsh: Typer's script, two things changed. Autoloaded from $fpath (what `completion install` sets
+# up), a file's body is the first call of its function: Typer's only defined a function there, so
+# the first Tab of a shell completed nothing; this one completes on that call too (compdef when
+# sourced). Typer writes an apostrophe in a description as '' inside single quotes, which zsh
+# reads as one only under RC_QUOTES (set here, for the function only), and its eval of an unquoted
+# $(...) split the answer into words.
+ZSH_SCRIPT = f"""#compdef {PROG}
+
+_{PROG}() {{
+  setopt localoptions rcquotes
+  eval "$(env _TYPER_COMPLETE_ARGS="${{words[1,$CURRENT]}}" {COMPLETE_VAR}=complete_zsh {PROG})"
+}}
+
+if [ "$funcstack[1]" = "_{PROG}" ]; then
+  _{PROG} "$@"  # autoloaded by compinit: this first call completes too
+else
+  compdef _{PROG} {PROG}  # sourced: eval "$({PROG} completion zsh)"
+fi"""
+
+
 def script(shell: str) -> str:
+    if shell == "zsh":
+        return ZSH_SCRIPT
     from typer.completion import get_completion_script
 
     return get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
@@ -53,7 +75,8 @@ def completion(
 
       eval "$(a2a completion bash)"
 
-      mkdir -p ~/.config/fish/completions && a2a completion fish > ~/.config/fish/completions/a2a.fish
+      mkdir -p ~/.config/fish/completions && \\
+          a2a completion fish > ~/.config/fish/completions/a2a.fish
     """
     from a2acli.errors import UsageError
 

@@ -231,7 +231,8 @@ def config_set(
 
       a2a config set --profile local header.X-Team qa
 
-      a2a config set --profile local catalog.team https://registry.example/agents.json
+      a2a config set --profile local \\
+          catalog.team https://registry.example/agents.json
 
       printf %s "$KEY" | a2a config set --profile prod api-key -
 

@@ -56,11 +56,13 @@ Examples:
 
   a2a diff dump-v1 dump-v0
 
-  a2a diff -u http://127.0.0.1:41241 -- send --skill create-user -f projectUserId=u1
+  a2a diff -u http://127.0.0.1:41241 -- \\
+      send --skill create-user -f projectUserId=u1
 
   a2a diff --save dumps -u http://127.0.0.1:41241 -- tasks get 5f0c…
 
-  a2a diff -u http://127.0.0.1:41241 --transport jsonrpc --transport rest -- send hi
+  a2a diff -u http://127.0.0.1:41241 --transport jsonrpc --transport rest \\
+      -- send hi
 
   a2a diff dump-v1 dump-v0 --raw --keep-ids -o json | jq '.differences[]'
 """
@@ -495,9 +497,12 @@ def translate(
 
       a2a translate --to v1 request-v0.json
 
-      echo '{"kind":"task","id":"t-1","contextId":"c-1","status":{"state":"completed"}}' | a2a translate --to v1
+      echo '{"kind":"task","id":"t-1","contextId":"c-1",' \\
+          '"status":{"state":"completed"}}' | a2a translate --to v1
 
-      echo 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING"}}}}' | a2a translate --to v0
+      echo 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":' \\
+          '{"taskId":"t-1","contextId":"c-1",' \\
+          '"status":{"state":"TASK_STATE_WORKING"}}}}' | a2a translate --to v0
     """
     from a2acli.commands._run import known
     from a2acli.render.output import Output

@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from a2acli.commands._options import port_number
 from a2acli.net import is_loopback
 
 EXTRA_HINT = "a2a demo-server needs the server extra"
@@ -38,8 +39,8 @@ def demo_server(
             envvar="A2ACLI_DEMO_PORT",
             show_envvar=False,
             show_default=False,
-            min=0,
-            max=65535,
+            metavar="PORT",
+            parser=port_number,
             help="Port to listen on; 0 picks a free one (the real one is printed). (default: 41241; env: A2ACLI_DEMO_PORT)",
         ),
     ] = 41241,
@@ -50,8 +51,8 @@ def demo_server(
             envvar="A2ACLI_DEMO_GRPC_PORT",
             show_envvar=False,
             show_default=False,
-            min=0,
-            max=65535,
+            metavar="PORT",
+            parser=port_number,
             help="Port for gRPC (V1 and V0, plaintext), listed on the card after JSON-RPC and HTTP+JSON; 0 turns gRPC off. Needs the grpc extra. (default: the HTTP port + 1; env: A2ACLI_DEMO_GRPC_PORT)",
         ),
     ] = None,

@@ -43,18 +43,30 @@ Examples:
 
 
 TextArg = Annotated[
-    str | None, typer.Argument(help="Text of a text part (first part).", show_default=False, metavar="TEXT")
+    str | None,
+    typer.Argument(
+        help="Text of a text part (first part). None given, and no other part: the text piped to standard input.",
+        show_default=False,
+        metavar="TEXT",
+    ),
 ]
 
 TextPartOpt = Annotated[
     list[str] | None,
-    typer.Option("--text", help="A text part (repeatable).", rich_help_panel=PARTS, show_default=False),
+    typer.Option(
+        "--text",
+        "--text-part",
+        help="A text part (repeatable); - reads it from standard input.",
+        rich_help_panel=PARTS,
+        show_default=False,
+    ),
 ]
 
 DataOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--data",
+        "--data-part",
         help="A data part: JSON, @file, a file's path (when not JSON itself) or - for stdin (repeatable).",
         rich_help_panel=PARTS,
         show_default=False,
@@ -65,6 +77,7 @@ FileOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--file",
+        "--file-part",
         help="A file part: a path (sent inline) or an http(s) URL (repeatable).",
         rich_help_panel=PARTS,
         show_default=False,
@@ -273,6 +286,15 @@ PollIntervalOpt = Annotated[str, poll_interval_option(RUN)]
 
 ForceOpt = Annotated[bool, force_option("Stream (send --stream, a2a stream)", RUN)]
 
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Refuse before sending (exit 2) a --skill the Agent Card does not list, or parts the skill's input modes do not take (default: a warning).",
+        rich_help_panel=PARTS,
+    ),
+]
+
 ExpectStateOpt = Annotated[
     str | None,
     typer.Option(
@@ -315,6 +337,7 @@ def send(
     stream: StreamOpt = False,
     poll_interval: PollIntervalOpt = POLL_INTERVAL,
     force: ForceOpt = False,
+    strict: StrictOpt = False,
     expect_state: ExpectStateOpt = None,
 ) -> None:
     """Send a message (SendMessage / message/send) and wait for the task.
@@ -372,6 +395,7 @@ def send(
             headers=headers,
             force=force,
             poll_interval=interval,
+            strict=strict,
         )
     else:
         run_unary(
@@ -384,6 +408,7 @@ def send(
             poll_interval=interval,
             headers=headers,
             retries=retry,
+            strict=strict,
         )
 
 
@@ -440,6 +465,7 @@ def stream_command(
     idempotency_key: IdempotencyKeyOpt = None,
     poll_interval: PollIntervalOpt = POLL_INTERVAL,
     force: ForceOpt = False,
+    strict: StrictOpt = False,
     expect_state: ExpectStateOpt = None,
 ) -> None:
     """Send a message and stream the task's events live (SendStreamingMessage / message/stream)."""
@@ -465,6 +491,7 @@ def stream_command(
         idempotency_key=idempotency_key,
         poll_interval=poll_interval,
         force=force,
+        strict=strict,
         expect_state=expect_state,
         stream=True,
         async_=False,

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt
+from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, port_number
 from a2acli.commands.shared import options
 
 
@@ -33,7 +33,10 @@ def mock_command(
     port: Annotated[
         int,
         typer.Option(
-            "--port", help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).", min=0, max=65535
+            "--port",
+            help="Port on 127.0.0.1; 0 picks a free one (the URL is printed on stdout).",
+            metavar="PORT",
+            parser=port_number,
         ),
     ] = 0,
     grpc_port: Annotated[
@@ -41,12 +44,15 @@ def mock_command(
         typer.Option(
             "--grpc-port",
             help="Port on 127.0.0.1 for the recorded gRPC exchanges (when the dumps hold some and the grpc extra is installed); 0 picks a free one (the card lists it).",
-            min=0,
-            max=65535,
+            metavar="PORT",
+            parser=port_number,
         ),
     ] = 0,
     speed: Annotated[
-        float, typer.Option("--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0)
+        float,
+        typer.Option(
+            "--speed", help="Replay the recorded timing N times as fast; 0: no waiting.", min=0.0, metavar="N"
+        ),
     ] = 1.0,
     duration: Annotated[
         str | None,
@@ -126,9 +132,13 @@ def replay_command(
         str, typer.Argument(help="A dump directory written by --dump DIR.", show_default=False, metavar="DUMP")
     ],
     to: Annotated[
-        str,
-        typer.Option("--to", help="The agent to replay against: base URL or card URL (as --url).", show_default=False),
-    ],
+        str | None,
+        typer.Option(
+            "--to",
+            help="The agent to replay against: base URL or card URL (as --url). Default: the agent -u/--url, A2ACLI_URL or the profile names.",
+            show_default=False,
+        ),
+    ] = None,
     save: Annotated[
         str | None,
         typer.Option(
@@ -150,7 +160,8 @@ def replay_command(
 
       a2a replay rec/send --to http://127.0.0.1:41241
 
-      a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 --ignore '*.data.id'
+      a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 \\
+          --ignore '*.data.id'
     """
     opts = options(ctx)
     from a2acli.commands._run import output_for
@@ -161,9 +172,16 @@ def replay_command(
     from a2acli.recording import replay
     from a2acli.render.events import Presenter
 
-    run = replay.replay(
-        recorded, opts._replace(url=agent_reference(to), endpoint=None), Presenter(out), Call, save=save
-    )
+    if to is not None:
+        opts = opts._replace(url=agent_reference(to), endpoint=None)
+    elif not opts.url and not opts.endpoint:
+        from a2acli.errors import UsageError
+
+        raise UsageError(
+            "replay needs the agent to replay against",
+            hint="pass --to URL (or -u URL, A2ACLI_URL, a profile's url)",
+        )
+    run = replay.replay(recorded, opts, Presenter(out), Call, save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
     from a2acli.commands.invocation import invocation
 

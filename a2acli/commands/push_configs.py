@@ -81,7 +81,8 @@ def push_config_create(
 
     Example:
 
-      a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook --push-token t0k
+      a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook \\
+          --push-token t0k
     """
     opts = options(ctx)
     from a2acli.flows.tasks import push_config_params
@@ -124,7 +125,8 @@ def push_config_list(
     ctx: typer.Context,
     task_id: TaskId,
     page_size: Annotated[
-        int | None, typer.Option("--page-size", help="Configs per page (V1 only).", min=1, show_default=False)
+        int | None,
+        typer.Option("--page-size", help="Configs per page (V1 only).", min=1, metavar="N", show_default=False),
     ] = None,
     page_token: Annotated[
         str | None, typer.Option("--page-token", help="Page to fetch (V1 only).", show_default=False)

@@ -14,7 +14,13 @@ import typer
 
 from a2acli import __version__
 
-HELP = "Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).\n\nQuick start: `a2a demo-server` in one terminal, then `a2a card fetch -u http://127.0.0.1:41241`."
+HELP = """Drive and debug A2A (Agent2Agent) agents over JSON-RPC, HTTP+JSON or gRPC, in V1 (1.0) and V0 (0.3).
+
+Quick start: the demo agent in one terminal, its card in another.
+
+  a2a demo-server
+
+  a2a card fetch -u http://127.0.0.1:41241"""
 
 
 def _version(value: bool) -> None:
@@ -59,14 +65,34 @@ def _epilog(callback: Any, params: list[Any], scope: dict[str, Any] | None = Non
     return shared_help(names, lead, scope=scope) if lead else shared_help(names, scope=scope)
 
 
+def flowed(text: str | None) -> str | None:
+    """A help text as rich is given it: each paragraph of prose on one line, for rich to wrap at the
+    terminal's width (Typer keeps a docstring's line breaks, so a paragraph wrapped in the source was
+    wrapped twice: long and short lines); examples (indented lines) as written. The paragraphs after
+    the first start on a line of their own: Typer dedents them as a docstring (`inspect.cleandoc`,
+    which measures from the second line), so examples right after the summary kept no indent."""
+    if not text:
+        return text
+    import re
+
+    first, *rest = re.split(r"\n[ \t]*\n", text.strip("\n"))
+    paragraphs = [p if p.startswith(("\b", " ")) else " ".join(p.split()) for p in rest]
+    return " ".join(first.split()) + ("\n\n\n" + "\n\n".join(paragraphs) if paragraphs else "")
+
+
 class _HelpInEffect:
-    """A command's or group's help ends with the shared options it takes and the values in effect
-    (`_epilog`), worked out only when the help is shown: `format_help` is where Click hands over
-    the context of the help asked for (this invocation's --profile and --config)."""
+    """A command's or group's help flows (`flowed`) and ends with the shared options it takes and
+    the values in effect (`_epilog`), worked out only when the help is shown: `format_help` is where
+    Click hands over the context of the help asked for (this invocation's --profile and --config)."""
 
     callback: Any
     epilog: str | None
+    help: str | None
     params: list[Any]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = flowed(self.help)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from a2acli.commands.invocation import invocation
@@ -150,7 +176,9 @@ def _parse_args(cmd: Any, ctx: Any, args: list[str], parse: Callable[..., list[s
     given = list(args)  # (the parser consumes the list it is handed)
     try:
         return parse(ctx, args)
-    except typer.TyperException:
+    except typer.TyperException as e:
+        if getattr(e, "ctx", ctx) is None:  # the parser's own errors (`--page-size` without its value) name no command
+            e.ctx = ctx  # type: ignore[attr-defined]  # (Click's UsageError.ctx: the usage line and --help said are this command's)
         if not ctx.resilient_parsing:
             from a2acli.commands.invocation import invocation
 
@@ -239,16 +267,30 @@ def _lazy_group(sub: typer.Typer, *, name: str, hidden: bool = False, panel: str
 
 
 def _command(
-    module: str, function: str, name: str, panel: str, *, ordered: bool = False, hidden: bool = False
+    module: str,
+    function: str,
+    name: str,
+    panel: str,
+    *,
+    ordered: bool = False,
+    hidden: bool = False,
+    short_help: str | None = None,
 ) -> Callable[[], Any]:
-    """Builds one command; `ordered` keeps repeated options in command-line order."""
+    """Builds one command; `ordered` keeps repeated options in command-line order; `short_help`
+    its line in the list of commands (an alias's: what it is another name of)."""
 
     def build() -> Any:
         import importlib
 
         callback = getattr(importlib.import_module(f"a2acli.commands.{module}"), function)
         one = typer.Typer(add_completion=False)
-        one.command(name, cls=OrderedCommand if ordered else Command, rich_help_panel=panel, hidden=hidden)(callback)
+        one.command(
+            name,
+            cls=OrderedCommand if ordered else Command,
+            rich_help_panel=panel,
+            hidden=hidden,
+            short_help=short_help,
+        )(callback)
         return typer.main.get_command(one)
 
     return build
@@ -278,6 +320,9 @@ COMMANDS: dict[str, Callable[[], Any]] = {
     "call": _command("call", "call", "call", "Methods"),
     "chat": _command("chat", "chat_command", "chat", "Methods"),
     "demo-server": _command("demo", "demo_server", "demo-server", "Tools"),  # the SDK loads when it runs
+    "server": _command(
+        "demo", "demo_server", "server", "Tools", short_help="demo-server, by the official CLI spec's name."
+    ),
     "diff": _command("debug", "diff", "diff", "Tools", ordered=True),
     "translate": _command("debug", "translate", "translate", "Tools"),
     "mock": _command("mock", "mock_command", "mock", "Tools"),

@@ -4,6 +4,8 @@ from typing import Annotated
 
 import typer
 
+from a2acli.commands._options import port_number
+
 app = typer.Typer(help="Push notifications: a local receiver for an agent's webhooks.", no_args_is_help=True)
 
 RECV = "Receiving"
@@ -27,14 +29,21 @@ def webhook_listen(
         typer.Option(
             "--port",
             help="Port to listen on; 0 picks a free one (the URL is printed).",
-            min=0,
-            max=65535,
+            metavar="PORT",
+            parser=port_number,
             rich_help_panel=RECV,
         ),
     ] = 9000,
     count: Annotated[
         int | None,
-        typer.Option("--count", help="Exit 0 after N notifications.", min=1, show_default=False, rich_help_panel=RECV),
+        typer.Option(
+            "--count",
+            help="Exit 0 after N notifications.",
+            min=1,
+            metavar="N",
+            show_default=False,
+            rich_help_panel=RECV,
+        ),
     ] = None,
     listen_timeout: Annotated[
         str | None,
@@ -101,7 +110,8 @@ def webhook_listen(
 
       a2a webhook listen --port 9000
 
-      a2a send --skill create-user --push-url http://127.0.0.1:9000/hook --push-token t1
+      a2a send --skill create-user --push-url http://127.0.0.1:9000/hook \\
+          --push-token t1
 
       a2a webhook listen --port 0 --count 1 --timeout 30 -o json --token t1
     """

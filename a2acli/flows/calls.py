@@ -55,12 +55,14 @@ def unary(
     headers: dict[str, str] | None = None,
     retries: int = 0,
     force: bool = False,
+    strict: bool = False,
 ) -> Reply:
     """One call and its answer. `wait`: a task that is not settled yet is waited for: a send's
     task followed (subscribed to, else polled: pipeline.policies.follow_task), any other polled."""
     from a2acli.pipeline.policies import (
         CAPABILITY,
         check_push_config_answer,
+        check_skill,
         explain_send_refusal,
         follow_task,
         note_held_answer,
@@ -78,6 +80,7 @@ def unary(
     blocking = wait and spec.result == "send" and call.sends  # a blocking send: the agent may answer late
     if spec.result == "send":
         note_push_url(call, params)
+        check_skill(call, params, strict=strict)  # a --skill the card does not list: a warning (--strict: refused)
         call.sending = params.get("message")  # Ctrl-C before the answer names it
     with call.sink.waiting(what="waiting for the agent's answer") if blocking else nullcontext() as shown:
         try:
@@ -124,13 +127,14 @@ def stream(
     force: bool = False,
     poll_interval: float = 1.0,
     live: bool = True,
+    strict: bool = False,
 ) -> dict[str, Any]:
     """A method's events, each to the view `view()` opens once the agent is resolved
     (pipeline.policies.follow_stream); the task as the events left it. `live` False (`tasks
     subscribe` without --stream): a Ctrl-C resumes into the view of the end only. When the Agent
     Card does not claim streaming (and no `force`): a send is sent blocking and its task polled, a
     subscription polls the task; a note says so."""
-    from a2acli.pipeline.policies import follow_stream, gate, note_push_url, poll_instead, send_and_wait
+    from a2acli.pipeline.policies import check_skill, follow_stream, gate, note_push_url, poll_instead, send_and_wait
     from a2acli.wire.methods import METHODS
 
     spec = METHODS[method]
@@ -143,6 +147,8 @@ def stream(
     call.resolve()  # the card, if any: does it claim streaming?
     claim = gate(call, spec.name, force=force)
     note_push_url(call, params)
+    if not subscribing:
+        check_skill(call, params, strict=strict)
     with view() as shown:
         if claim is None:
             follow_stream(

@@ -34,7 +34,10 @@ def build_message(
     metadata: dict[str, Any] | None,
 ) -> dict[str, Any]:
     if not parts:
-        raise UsageError("nothing to send", hint="give TEXT, --text, --data, --file or --skill (e.g. a2a send 'hello')")
+        raise UsageError(
+            "nothing to send",
+            hint="give TEXT, --text, --data, --file or --skill, or pipe the text in (e.g. a2a send 'hello', echo hello | a2a send)",
+        )
     msg: dict[str, Any] = {"messageId": message_id or str(uuid.uuid4()), "role": "ROLE_USER", "parts": parts}
     if context_id:
         msg["contextId"] = context_id

@@ -21,7 +21,7 @@ from a2acli.errors import (
     TimeoutExpired,
     UnreachableError,
 )
-from a2acli.events import Note, Passthrough, RequestPrepared, Retry, Sink, Warn
+from a2acli.events import DebugBody, Note, Passthrough, RequestPrepared, Retry, Sink, Warn
 from a2acli.pipeline.credentials import SessionCredentials, learn_secrets
 from a2acli.pipeline.options import CallOptions
 from a2acli.pipeline.target import Target
@@ -113,7 +113,11 @@ class Call:
         taps: list[Any] = [RequestIdTap(lambda line: sink.emit(Note(line)))]
         if opts.debug:
             taps.append(
-                DebugTap(lambda line: sink.emit(Note(line, always=True)), self.redactor)
+                DebugTap(
+                    lambda line: sink.emit(Note(line, always=True)),
+                    self.redactor,
+                    lambda mark, body: sink.emit(DebugBody(mark, body)),
+                )
             )  # asked for: said under -q too
         if opts.dump:
             from a2acli.recording.record import DumpTap  # loaded only when --dump asks

@@ -50,4 +50,5 @@ _SHOW: dict[type, Any] = {  # each event type, and how it is shown
     ev.Passthrough: lambda out, e: present.passthrough(out, e.data),
     ev.Retry: lambda out, e: out.note(e.text),
     ev.TaskShown: lambda out, e: out.error_context(e.kind, e.reply, as_v1=e.as_v1),
+    ev.DebugBody: lambda out, e: present.debug_body(out, e.mark, e.text),
 }

@@ -383,7 +383,10 @@ class Output:
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
-            self.err_console.print(safe_text(msg, style=style), soft_wrap=True)  # the terminal wraps: copies stay whole
+            console = self.err_console
+            self.err_console.print(
+                safe_text(_word_wrapped(msg, console.width), one_line=False, style=style), soft_wrap=True
+            )
         else:
             self.err.write(msg + "\n")
             self.err.flush()
@@ -398,20 +401,22 @@ class Output:
         data: Any = None,
         request_id: str | None = None,
         usage: str | None = None,
+        debug: bool = False,
     ) -> None:
         """Under -o json the error envelope (official CLI spec Appendix B) goes to stdout as one
         compact line: the whole document when nothing was written yet, the last line after the
         events of a stream (JSON Lines); to stderr as text when a document is already there
         (stdout holds exactly one, as with --expect-state: the task, then the exit code 6). In
         text, `error: MESSAGE [CODE]` on stderr (the code unsaid when the message names it, as an
-        A2A error's `TaskNotFoundError: …` does)."""
+        A2A error's `TaskNotFoundError: …` does); of the error's `data`, what it says beyond the
+        error (`google.rpc.ErrorInfo` entries, which restate its reason, only under --debug)."""
         message, hint, data = (
             redacted(message),
             redacted(hint) if hint else hint,
             redacted_value(data),
         )  # an agent may echo a credential
         if not self._error_envelope(message, hint, code, a2a_code, data, request_id):
-            self._error_text(message, hint, code, data, request_id, usage)
+            self._error_text(message, hint, code, data if debug else _beyond_error_info(data), request_id, usage)
 
     def _error_envelope(
         self, message: str, hint: str | None, code: str, a2a_code: Any, data: Any, request_id: str | None
@@ -686,6 +691,34 @@ def _dropped(
             columns = columns[:i] + columns[i + 1 :]
             rows = [row[:i] + row[i + 1 :] for row in rows]
     return columns, rows
+
+
+def _beyond_error_info(data: Any) -> Any:
+    """An error's data without its `google.rpc.ErrorInfo` entries (the A2A error's reason and
+    domain, which its name says already); None when nothing else is left."""
+
+    def info(item: Any) -> bool:
+        return isinstance(item, dict) and str(item.get("@type", "")).endswith("google.rpc.ErrorInfo")
+
+    if isinstance(data, list):
+        rest = [item for item in data if not info(item)]
+        return rest or None
+    return None if info(data) else data
+
+
+def _word_wrapped(text: str, width: int) -> str:
+    """A stderr line for a terminal, wrapped at spaces (the terminal itself cut words in two at
+    its edge); a word longer than the width (a URL, a token) is kept whole, for the terminal to
+    wrap, so that it copies whole. Each continuation is indented: whatever an agent's words are,
+    none of them starts a line of ours (a `hint:` padded to fall at the wrap stays inside)."""
+    import textwrap
+
+    return "\n".join(
+        textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False, subsequent_indent="  ")
+        if len(line) > width
+        else line
+        for line in text.split("\n")
+    )
 
 
 def _table_width(columns: list[str], rows: list[list[str]]) -> int:

@@ -101,6 +101,25 @@ def progress(out: Any, text: str) -> None:
     out.remark(text)
 
 
+def debug_body(out: Any, mark: str, text: str) -> None:
+    """A --debug body as stderr shows it, each line behind its mark (`>` sent, `<` received: no line
+    of the agent's starts a line of ours): a JSON body indented when stderr is a terminal (one line
+    of a few kilobytes is unreadable there); as it crossed the wire elsewhere (a log, a pipe, grep)."""
+    from a2acli.render.output import terminal
+
+    laid = text
+    if terminal(out.err) and text.lstrip().startswith(("{", "[")):
+        import json
+
+        try:
+            laid = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        except ValueError:
+            pass
+    for line in laid.split("\n"):  # as transport.taps.DebugTap writes a body it lays out itself
+        line = line.removesuffix("\r")
+        out.note(f"{mark} {line}" if line else mark, always=True)
+
+
 def passthrough(out: Any, data: bytes | str) -> None:
     """Under -o raw, bytes as they crossed the wire that no reply carries: an error body, the
     first answer before a wait, each page of a list."""

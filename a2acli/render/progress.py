@@ -168,11 +168,21 @@ class Waiting:
             self.out.note(f"{self.what} {self.task_id} ({self.state or 'unknown'}) …")
 
     # -- what it shows ---------------------------------------------------------------------------
-    def line(self) -> Any:
-        """One line: elapsed time, task id (never cut), state, then the status message (cut first)."""
+    def line(self, width: int | None = None) -> Any:
+        """One line: elapsed time, task id (never cut), state, then the status message (cut first).
+        In `width` columns, the words before the id give way (`waiting for task` to `task`, then
+        to nothing) before the state would be cut."""
         from a2acli.render.safe import safe_text
 
-        segments: list[tuple[str, str]] = [(f"{time.monotonic() - self.started:5.1f}s  ", "dim"), (self.what, "")]
+        elapsed = f"{time.monotonic() - self.started:5.1f}s  "
+        what = self.what
+        if width and self.task_id and self.state:
+            fixed = len(elapsed) + len(self.task_id) + len(self.state) + 3
+            for shorter in (self.what, "task" if "task" in self.what else "", ""):
+                what = shorter
+                if fixed + len(shorter) <= width:
+                    break
+        segments: list[tuple[str, str]] = [(elapsed, "dim"), (what, "")]
         if self.task_id:
             segments.append((f" {self.task_id}", "bold"))  # the agent's: escaped by safe_text, as every view does
         if self.state:
@@ -187,7 +197,8 @@ class Waiting:
         from rich.text import Text
 
         frame = self._spin.render(time.monotonic())
-        return Text.assemble(frame, " ", self.line(), no_wrap=True, overflow="ellipsis")
+        line = self.line(self.out.err_console.width - 3)  # (the frame, a space; the last column left free)
+        return Text.assemble(frame, " ", line, no_wrap=True, overflow="ellipsis")
 
     def update(self, task: Any) -> None:
         """A new look at the task (a GetTask answer, core form)."""

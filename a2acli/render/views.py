@@ -139,8 +139,21 @@ def role_label(role: Any) -> str:
     return s[len("ROLE_") :].lower() if s.startswith("ROLE_") else s.lower()
 
 
+def whole_numbers(value: Any) -> Any:
+    """`value` with each float that is a whole number as an int: JSON has one kind of number, and
+    an agent built on protobuf's Struct sends every one as a double (`-f age:=42` came back `42.0`).
+    The text views show `42`; -o json and raw keep the wire's spelling."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
+
+
 def compact(value: Any, limit: int = 0) -> str:
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    text = json.dumps(whole_numbers(value), ensure_ascii=False, separators=(", ", ": "))
     return text if not limit or len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -166,7 +179,7 @@ def parts_text(parts: Any) -> str:
 
 def pretty(value: Any) -> str:
     """A data part or metadata as formatted JSON (the spec's "data part as formatted JSON")."""
-    return envelope.pretty(value)
+    return envelope.pretty(whole_numbers(value))
 
 
 def _size(part: dict[str, Any]) -> str:

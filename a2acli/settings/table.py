@@ -69,7 +69,7 @@ OPTIONS: dict[str, Setting] = {
         Setting(
             "endpoint",
             "Call this endpoint with the chosen --transport (default jsonrpc) and skip the card look-up.",
-            ("--rpc-url",),
+            ("-e", "--rpc-url"),
             metavar="URL",
             old="rpc-url",
             parse="endpoint",
@@ -223,6 +223,7 @@ OPTIONS: dict[str, Setting] = {
         Setting(
             "config",
             "Read settings from this .env or TOML file instead of the local one (the nearest .env / .a2acli.toml from here up); flags and env vars still win; the global file stays under it ($A2ACLI_GLOBAL_CONFIG, else the platform's config dir: `a2a config path`). (env: A2ACLI_CONFIG)",
+            ("--env-file",),
             metavar="FILE",
             setting=False,
         ),

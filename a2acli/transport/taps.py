@@ -17,8 +17,13 @@ class DebugTap(NullTap):
     event's lines each carry it, so no line of the agent's starts a line of stderr (and the output
     escapes any other line break in one: render.safe)."""
 
-    def __init__(self, write: Callable[[str], None], redactor: Redactor) -> None:
+    def __init__(
+        self, write: Callable[[str], None], redactor: Redactor, body: Callable[[str, str], None] | None = None
+    ) -> None:
         self.write = write
+        # a body, apart, with its mark: the view may lay it out (indented JSON at a terminal), each of
+        # its lines behind the mark all the same (render.present.debug_body)
+        self.body = body or self._body
         self.redactor = redactor
 
     def _lines(self, mark: str, lines: list[str]) -> None:
@@ -27,7 +32,7 @@ class DebugTap(NullTap):
 
     def _body(self, mark: str, text: str) -> None:
         """A body's lines, each behind `mark` (a CRLF line end read as the line's end)."""
-        self._lines(mark, [line[:-1] if line.endswith("\r") else line for line in text.split("\n")])
+        self._lines(mark, body_lines(text))
 
     def on_request(self, ex: Exchange) -> None:
         self.redactor.learn_bytes(ex.request_body)
@@ -38,7 +43,7 @@ class DebugTap(NullTap):
         )
         if ex.request_body:
             self.write(">")
-            self._body(">", self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
+            self.body(">", self.redactor.bytes(ex.request_body).decode("utf-8", "replace"))
 
     def on_response(self, ex: Exchange) -> None:
         self._lines(
@@ -63,7 +68,7 @@ class DebugTap(NullTap):
                 self.write(
                     f"< ({coding}-encoded: {len(ex.response_wire)} bytes on the wire, shown inflated: {len(ex.response_body)} bytes)"
                 )
-            self._body("<", self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
+            self.body("<", self.redactor.bytes(ex.response_body).decode("utf-8", "replace"))
         took = f"{(ex.elapsed or 0) * 1000:.0f} ms"
         self.write(
             f"* {ex.label}: {ex.status or '-'} in {took}"
@@ -74,6 +79,11 @@ class DebugTap(NullTap):
     def on_cached(self, ex: Exchange, age: int) -> None:
         how = "" if ex.cache == "hit" else ", revalidated by the 304 above"
         self.write(f"* card from cache (age {age} s{how}): {self.redactor.text(ex.url)}")
+
+
+def body_lines(text: str) -> list[str]:
+    """A body's lines as --debug shows each behind its mark: a CRLF line end read as the line's end."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
 def _coding(ex: Exchange) -> str | None:

@@ -7,9 +7,10 @@ import json
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+BLOCKING = {"capabilities": {"streaming": False}}  # one SendMessage a turn (a card that claims streaming: a stream)
 pytestmark = pytest.mark.spec("A2ACLI_CHAT_001")
 
 
@@ -31,7 +32,7 @@ def history_file(tmp_path, monkeypatch):
 
 @pytest.fixture
 def agent(respx_mock):
-    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.get(CARD_URL).respond(json=v1_card(**BLOCKING))
     return respx_mock
 
 
@@ -136,7 +137,7 @@ def asks_auth(tid: str = "t-1") -> dict:
 @pytest.fixture
 def keyed(respx_mock):
     """An agent whose card declares an API key scheme (header X-API-Key), as the demo's does."""
-    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=KEY_CARD))
+    respx_mock.get(CARD_URL).respond(json=v1_card(**BLOCKING, securitySchemes=KEY_CARD))
     return respx_mock
 
 
@@ -200,7 +201,7 @@ def test_at_a_terminal_enter_skips_the_credential_and_the_next_line_still_answer
 def test_at_a_terminal_a_bearer_scheme_takes_the_typed_token_as_authorization(cli, respx_mock, at_a_terminal):
     typed, prompts = at_a_terminal
     typed.append("tok-1")
-    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes={"sso": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}))
+    respx_mock.get(CARD_URL).respond(json=v1_card(**BLOCKING, securitySchemes={"sso": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}))
     route = respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), task("t-1", "TASK_STATE_COMPLETED")))
     result = cli("chat", "-u", AGENT, "--api-key", "not-for-this-card", input="do it\ngo on\n/quit\n")
     assert result.exit_code == 0, result.stderr
@@ -214,7 +215,7 @@ def test_at_a_terminal_a_bearer_scheme_takes_the_typed_token_as_authorization(cl
 def test_at_a_terminal_a_basic_scheme_takes_user_colon_password_and_refuses_anything_else(cli, respx_mock, at_a_terminal):
     typed, prompts = at_a_terminal
     typed += ["no-colon-s3cret", "ada:pw-s3cret"]
-    respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes={"b": {"httpAuthSecurityScheme": {"scheme": "Basic"}}}))
+    respx_mock.get(CARD_URL).respond(json=v1_card(**BLOCKING, securitySchemes={"b": {"httpAuthSecurityScheme": {"scheme": "Basic"}}}))
     route = respx_mock.post(RPC, json__method="SendMessage").mock(side_effect=answers(asks_auth(), asks_auth(), task("t-1", "TASK_STATE_COMPLETED")))
     result = cli("chat", "-u", AGENT, input="do it\nhere\nand here\n/quit\n")
     assert result.exit_code == 0, result.stderr
@@ -299,7 +300,7 @@ class _Agent:
                     pass
 
             def do_GET(self):
-                self._send(v1_card(url=f"{agent.url}/rpc"))
+                self._send(v1_card(url=f"{agent.url}/rpc", **BLOCKING))
 
             def do_POST(self):
                 req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -468,7 +469,7 @@ def test_at_a_terminal_ctrl_c_while_a_task_is_followed_names_it_and_the_session_
     agent.post(RPC, json__method="GetTask").mock(side_effect=ctrl_c)
     result = cli("chat", "-u", AGENT, input="long job\nnext\n")
     assert result.exit_code == 0, result.stderr
-    assert "turn stopped: task t-1 (context c-1) was working; resume with one of:" in result.stderr
+    assert "turn stopped: task t-1 (context c-1) was working; resume with this (the Agent Card claims no streaming):" in result.stderr
     assert f"  a2a tasks get t-1 --wait -u {AGENT}\n" in result.stderr
     assert "task t-1 goes on at the agent; this session goes on (Ctrl-D leaves)" in result.stderr
     first, second = sent(route)
@@ -518,3 +519,36 @@ def test_a_bad_skill_word_is_said_in_slash_syntax_not_the_command_lines(rest, sa
     with pytest.raises(UsageError) as e:
         slash_part("/skill", rest)
     assert e.value.message.startswith(said) and hint in (e.value.hint or "") and "-f" not in e.value.message + (e.value.hint or "")
+
+
+# -- a card that claims streaming: each turn streams (issue 46) -----------------------------------------
+
+
+def test_when_the_card_claims_streaming_a_turn_streams_and_shows_the_settled_task(cli, respx_mock):
+    """Issue 46: a streaming skill showed only "waiting…" (one blocking SendMessage held until the
+    end); the turn is a SendStreamingMessage, its events move the waiting display, and the answer
+    is the settled task from GetTask (its artifacts), as `send` shows it."""
+    respx_mock.get(CARD_URL).respond(json=v1_card())  # claims streaming
+    working = {"task": {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}}
+    step = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING", "message": {"messageId": "s", "role": "ROLE_AGENT", "parts": [{"text": "step 1/2"}]}}}}
+    done = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}}
+    streamed = respx_mock.post(RPC, json__method="SendStreamingMessage").respond(content=sse(working, step, done), headers={"Content-Type": "text/event-stream"})
+    final = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}, "artifacts": [{"artifactId": "a", "name": "result", "parts": [{"text": "done after 2 steps"}]}]}
+    got = respx_mock.post(RPC, json__method="GetTask").respond(json=rpc_result(final))
+    blocking = respx_mock.post(RPC, json__method="SendMessage").respond(json=rpc_result(task("t-9", "TASK_STATE_COMPLETED")))
+    result = cli("chat", "-u", AGENT, input="slow\n")
+    assert result.exit_code == 0, result.stderr
+    assert streamed.call_count == 1 and got.call_count == 1 and blocking.call_count == 0
+    assert "Task: t-1" in result.stdout and "done after 2 steps" in result.stdout
+    assert "task t-1: working" in result.stderr and "task t-1: completed" in result.stderr  # off a terminal: the states as they came
+
+
+def test_a_streamed_turn_answered_with_a_message_is_that_message(cli, respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    message = {"message": {"messageId": "m-1", "contextId": "c-7", "role": "ROLE_AGENT", "parts": [{"text": "hi there"}]}}
+    route = respx_mock.post(RPC, json__method="SendStreamingMessage").respond(content=sse(message), headers={"Content-Type": "text/event-stream"})
+    result = cli("chat", "-u", AGENT, input="hello\nagain\n")
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 2 and result.stdout.count("hi there") == 2
+    second = json.loads(route.calls[1].request.content)["params"]["message"]
+    assert second["contextId"] == "c-7"  # the context carries, as after a blocking turn

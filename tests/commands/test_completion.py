@@ -119,3 +119,24 @@ def test_the_committed_bash_script_completes_in_bash(tmp_path):
     proc = subprocess.run(["bash", "--norc", "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["1.0", "0.3", "auto"]
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_zsh_completes_on_the_first_tab_and_keeps_apostrophes(tmp_path):
+    """Issue 46: autoloaded from $fpath (as `completion install` sets it up), the script's first
+    call only defined a function, so the first Tab of a new shell did nothing; and descriptions
+    lost their apostrophes (Typer writes them '' inside single quotes: zsh's RC_QUOTES). zsh runs
+    the installed file with _arguments and compdef stubbed, as compinit would on the first Tab."""
+    (tmp_path / "_a2a").write_text(FILES["zsh"].read_text())
+    bindir = Path(sys.executable).parent
+    program = (
+        f"fpath=({tmp_path} $fpath); _arguments() {{ print -r -- \"ARGS: $*\" }}; compdef() {{ print -r -- \"COMPDEF: $*\" }}; "
+        'words=(a2a tasks ""); CURRENT=3; autoload -Uz _a2a; _a2a'
+    )
+    env = _env(PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
+    first = subprocess.run(["zsh", "-f", "-c", program], env=env, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("ARGS: *: :((") and "COMPDEF" not in first.stdout
+    assert "Follow an existing task's events" in first.stdout
+    sourced = subprocess.run(["zsh", "-f", "-c", f'compdef() {{ print -r -- "COMPDEF: $*" }}; source {tmp_path / "_a2a"}'], env=env, capture_output=True, text=True, timeout=60)
+    assert sourced.stdout.strip() == "COMPDEF: _a2a a2a"

@@ -572,3 +572,31 @@ def test_only_the_writing_commands_import_tomlkit(tmp_path):
     for argv, loaded in ((["config", "show"], False), (["tasks", "get", "t-1", "--offline"], False), (["config", "set", "dialect", "clix"], True)):
         proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env, timeout=60)
         assert f"TOMLKIT {loaded}" in proc.stderr, (argv, proc.stderr)
+
+
+def test_the_config_show_sample_of_the_guide_is_what_config_show_prints(cli, tmp_path, monkeypatch):
+    """Issue 46: the guide's `config show` sample had a 13-wide key column and no `catalog` or
+    `dialect` row; built again here (the project's .env, a profile, an agent scope, a key in the
+    environment), its lines are the first ones printed, paths as the guide's."""
+    import re
+    from pathlib import Path
+
+    home = tmp_path / "me"
+    (home / "src" / "shop" / "api").mkdir(parents=True)
+    (home / ".config" / "a2acli").mkdir(parents=True)
+    (home / "src" / "shop" / ".env").write_text("A2ACLI_URL=http://127.0.0.1:41241\n")
+    config = home / ".config" / "a2acli" / "config.toml"
+    config.write_text('default-profile = "local"\n\n[profiles.local]\ntimeout = 30\n\n[agents."http://127.0.0.1:41241"]\na2a-version = "0.3"\n')
+    monkeypatch.delenv("A2ACLI_LOCAL_CONFIG", raising=False)
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(config))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(home / "src" / "shop" / "api")
+    result = cli("config", "show", env={"A2ACLI_API_KEY": "mysecretkey"})
+    assert result.exit_code == 0, result.stderr
+    printed = (result.stderr + result.stdout).replace(str(home), "/home/me").splitlines()  # (where from: stderr)
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide.md").read_text()
+    sample = re.search(r"```text\n\$ cd ~/src/shop/api && a2a config show\n(.*?)\.\.\.\n```", guide, re.S)
+    assert sample
+    shown = sample.group(1).splitlines()
+    assert printed[: len(shown)] == shown

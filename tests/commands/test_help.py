@@ -286,3 +286,79 @@ def test_help_options_explains_every_shared_option_at_80_columns():
     for name in COMMON:
         assert "--" + name.replace("_", "-") in text or name in ("a2a_version", "svc_param", "as_version") and "--" + name.split("_")[0] in text, name
     assert "(default: 1.0; env: A2ACLI_A2A_VERSION)" in flat(text)  # the effective defaults, as --help showed them
+
+
+def _shown(text: str) -> list[str]:
+    """The lines of a help page with the box edges taken off (rstripped)."""
+    return [re.sub(r"^│|│$", "", line.rstrip()).rstrip() for line in text.splitlines()]
+
+
+def _example_paragraphs(help_text: str) -> list[list[str]]:
+    """The paragraphs of a help text that are examples: every line indented."""
+    import inspect
+
+    paragraphs = re.split(r"\n[ \t]*\n", inspect.cleandoc(help_text))
+    return [p.split("\n") for p in paragraphs if all(line.startswith(" ") for line in p.split("\n"))]
+
+
+def test_at_80_columns_every_example_line_is_shown_whole_and_indented(help_at_80):
+    """Issue 46: an example is never split mid-command (a pasted first line would run another
+    command), nor shown flush left with the prose (`tasks list`); a long one is broken with ` \\`."""
+    problems = []
+    for path, page in help_at_80.items():
+        shown = _shown(page["text"])
+        examples = _example_paragraphs(page["sources"][0])
+        if "Example" in page["sources"][0] or "Quick start" in page["sources"][0]:
+            assert examples, f"{path or 'a2a'}: no indented examples"
+        for para in examples:
+            for i, line in enumerate(para):
+                if " " + line.rstrip() not in shown:
+                    problems.append(f"{path or 'a2a'}: {line.strip()!r} not shown whole and indented")
+                if i and not para[i - 1].rstrip().endswith("\\"):
+                    problems.append(f"{path or 'a2a'}: {line.strip()!r} continues a line that has no ` \\`")
+    assert not problems, "\n".join(problems)
+
+
+def test_at_80_columns_help_prose_flows(help_at_80):
+    """Issue 46: a help paragraph is rich's to wrap: no line of it ends where the next line's first
+    word would still have fit (the source's own line breaks, which gave long and short lines)."""
+    problems = []
+    for path, page in help_at_80.items():
+        prose = []
+        for line in _shown(page["text"]):
+            if line.startswith("╭"):
+                break
+            prose.append(line)
+        for line, after in zip(prose, prose[1:], strict=False):
+            both_prose = line.strip() and after.strip() and not line.startswith("   ") and not after.startswith("   ")
+            if both_prose and len(line) + 1 + len(after.split()[0]) <= 79:
+                problems.append(f"{path or 'a2a'}: {line.strip()!r} / {after.strip()!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_at_80_columns_a_command_in_the_prose_is_never_split(help_at_80):
+    """Issue 46 (the root's Quick start): a command quoted in a help paragraph (`a2a ...`) is on one line."""
+    problems = []
+    for path, page in help_at_80.items():
+        text = "\n".join(_shown(page["text"]))
+        for command in re.findall(r"`(a2a [^`]+)`", page["sources"][0]):
+            if command not in text:
+                problems.append(f"{path or 'a2a'}: `{command}`")
+    assert not problems, "\n".join(problems)
+
+
+def test_at_80_columns_no_metavar_is_a_type_and_a_range(help_at_80):
+    """Issue 46: `<int range> [0<=x<=65535]` took a third of the width from the descriptions; a port
+    is PORT, a count N."""
+    wordy = [f"{path}: {m}" for path, page in help_at_80.items() for m in page["metavars"] if "range" in m]
+    assert not wordy, "\n".join(wordy)
+    assert not [path for path, page in help_at_80.items() if "<=x<=" in page["text"]]
+
+
+@pytest.mark.parametrize(
+    "args", [["demo-server", "--port", "70000"], ["webhook", "listen", "--port", "x"], ["mock", "d", "--port", "-1"]]
+)
+def test_a_port_out_of_range_is_a_usage_error(cli, args):
+    result = cli(*args)
+    assert result.exit_code == 2, result.output
+    assert "is not a port number (0 for a free one, up to 65535)" in result.stderr

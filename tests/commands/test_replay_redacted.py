@@ -51,3 +51,22 @@ def test_the_dump_of_the_create_names_the_redacted_field_in_its_body(cli, agent,
     cli("push-config", "create", "t-1", "--webhook-url", CONFIG["url"], "--push-token", "real-t0k", "-u", AGENT, "--dump", str(tmp_path / "d"))
     body = json.loads(next((tmp_path / "d").glob("*-CreateTaskPushNotificationConfig.request.body")).read_text())
     assert redacted_paths(body["params"]) and all(p.endswith("token") for p in redacted_paths(body["params"]))
+
+
+def test_replay_takes_the_agent_from_a2acli_url_when_to_is_not_given(cli, agent, tmp_path):
+    """Issue 46: `--to` was required even with A2ACLI_URL (or -u, a profile) naming the agent."""
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    route = agent.post(RPC).respond(json=rpc_result(task))
+    assert cli("tasks", "get", "t-1", "-u", AGENT, "--dump", str(tmp_path / "d")).exit_code == 0
+    replayed = cli("replay", str(tmp_path / "d"), env={"A2ACLI_URL": AGENT})
+    assert replayed.exit_code == 0, replayed.stderr
+    assert route.call_count == 2 and "same: the answers agree" in replayed.stderr.splitlines()[-1]
+    by_flag = cli("replay", str(tmp_path / "d"), "-u", AGENT)
+    assert by_flag.exit_code == 0 and route.call_count == 3
+
+
+def test_replay_without_any_agent_says_how_to_name_one(cli, tmp_path):
+    result = cli("replay", str(tmp_path))
+    assert result.exit_code == 2
+    assert "error: replay needs the agent to replay against" in result.stderr
+    assert "hint: pass --to URL (or -u URL, A2ACLI_URL, a profile's url)" in result.stderr

@@ -290,3 +290,23 @@ def test_a_port_in_use_has_its_own_code_under_json(cli):
         result = cli("webhook", "listen", "--port", str(port), "--timeout", "1", "-o", "json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"]["code"] == "X_A2A_CANNOT_LISTEN"
+
+
+def test_the_listen_sample_of_docs_webhooks_is_what_listen_says():
+    """Issue 46: docs/webhooks.md showed two lines where `listen` says three (its port as the page's)."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    shown = re.search(r"a2a webhook listen --port 9000 --token t1\n```\n\n```text\n(.*?)```", page, re.S)
+    assert shown
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "a2acli", "webhook", "listen", "--port", str(port), "--token", "t1", "--count", "1"], stderr=subprocess.PIPE, text=True)
+    try:
+        said = [proc.stderr.readline() for _ in range(3)] if proc.stderr else []
+    finally:
+        proc.kill()
+        proc.wait()
+    assert [line.replace(str(port), "9000") for line in said] == shown.group(1).splitlines(keepends=True)

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.mark.spec("A2ACLI_CARD_GET_004")
 def test_the_demo_agents_unsigned_card_is_absent_not_a_failure(run_a2a, demo_agent):

@@ -53,7 +53,8 @@ def test_the_tour_keeps_the_demo_agents_log_out_of_its_output(a2a_bin, a2a_env, 
     assert shutil.which("a2a", path=str(bindir)), "the tour runs the installed `a2a`"
     log = tmp_path / "tour-demo.log"
     port = _free_port()
-    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(port), A2ACLI_DEMO_LOG=str(log), A2ACLI_DEMO_LOG_LEVEL="info")
+    # (issue 46: the file is named as `a2a demo-server` names it, A2ACLI_DEMO_LOG_FILE)
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(port), A2ACLI_DEMO_LOG_FILE=str(log), A2ACLI_DEMO_LOG_LEVEL="info")
     env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["sh", str(ROOT / "examples" / "tour.sh")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180)
     assert done.returncode == 0, done.stderr
@@ -62,3 +63,26 @@ def test_the_tour_keeps_the_demo_agents_log_out_of_its_output(a2a_bin, a2a_env, 
         assert noise not in done.stderr and noise not in done.stdout, noise
     written = log.read_text()
     assert f"a2a demo agent on http://127.0.0.1:{port}" in written and "INFO:  uvicorn.error: Application startup complete." in written
+
+
+def test_the_tour_never_runs_against_another_agent_on_its_port(a2a_bin, a2a_env, demo_agent, tmp_path):
+    """Issue 46: when its own agent could not start (the port taken), the tour went on against
+    whatever agent answered there."""
+    bindir = Path(a2a_bin[0]).parent if os.path.isabs(a2a_bin[0]) else Path(sys.executable).parent
+    taken = demo_agent.url.rsplit(":", 1)[1]
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=taken, A2ACLI_DEMO_LOG_FILE=str(tmp_path / "log"))
+    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["sh", str(ROOT / "examples" / "tour.sh")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert f"an agent already answers on http://127.0.0.1:{taken}: stop it, or pick another port" in done.stderr
+    assert "a2a card fetch" not in done.stderr and done.stdout == ""  # no step of the tour ran
+
+
+def test_the_tour_stops_when_its_agent_exits_before_answering(a2a_bin, a2a_env, tmp_path):
+    bindir = Path(a2a_bin[0]).parent if os.path.isabs(a2a_bin[0]) else Path(sys.executable).parent
+    env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull, A2ACLI_LOCAL_CONFIG=os.devnull, A2ACLI_DEMO_PORT=str(_free_port()), A2ACLI_DEMO_LOG_FILE=str(tmp_path / "log"), A2ACLI_DEMO_HOST="no-such-host.invalid")
+    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    started = time.monotonic()
+    done = subprocess.run(["sh", str(ROOT / "examples" / "tour.sh")], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "the demo agent exited before it answered" in done.stderr and time.monotonic() - started < 12

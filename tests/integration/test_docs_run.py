@@ -1,6 +1,7 @@
 """Every shell command in README.md and docs/*.md runs as written (issue 38, item 1).
 
-The fenced `sh` and `console` blocks of each page are run in order, in a fresh working directory
+The fenced `sh` and `console` blocks of each page are run in order (and a `text` block that shows a
+command, `$ a2a …`, with its output, as a `console` block is), in a fresh working directory
 and home of their own, by the installed `a2a` against the demo agent this session started; the
 ids an earlier command printed stand in for the placeholders of later ones (`TASK_ID`, `5f0c…`).
 A `console` block's output is compared with what the command printed: ids, times, durations and
@@ -13,7 +14,9 @@ ids, dumps named as if made): there each command must be a valid command line th
 exit code any but a usage error's (2) or the shell's (126, 127), and no internal error.
 
 A block that cannot run here is marked in the Markdown, on the line before its fence:
-`<!-- docs-test: skip: REASON -->`. Two kinds of command are skipped by rule, with their reason:
+`<!-- docs-test: skip: REASON -->`. A block that is one script (a CI job's: `set -euo pipefail`,
+variables from line to line) is marked `<!-- docs-test: script -->` and runs whole, in bash, with
+exit 0 expected. Two kinds of command are skipped by rule, with their reason:
 those that name a host of the reserved example domains (`agent.example`, `idp.example.com`: RFC
 2606, reachable by no test; docs/reference.md's examples come from `--help`), and those that start
 the demo agent (the test's own is running).
@@ -44,13 +47,15 @@ PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "d
 pytestmark = pytest.mark.integration
 
 FENCE = re.compile(
-    r"^(?:<!-- docs-test: (?P<kind>skip): (?P<reason>.+?) -->\n)?```(?P<lang>sh|console)\n(?P<body>.*?)^```[ \t]*$",
+    r"^(?:<!-- docs-test: (?P<kind>skip|script)(?:: (?P<reason>.+?))? -->\n)?```(?P<lang>sh|console|text)\n(?P<body>.*?)^```[ \t]*$",
     re.M | re.S,
 )
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 NOT_HERE = re.compile(r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example")
 BACKGROUND = ("a2a mock ", "a2a webhook listen", "a2a mcp --http")  # servers a page starts and later commands call
 SHELL = shutil.which("bash") or "sh"  # the reader's shell (`eval "$(a2a completion bash)"`)
+# what sends nothing to the hosts it names: the example domain is only data there (issue 46)
+NO_NETWORK = re.compile(r"(^|\|\s*)a2a translate\b|\s--offline\b|^a2a config set\b")
 STARTS_THE_AGENT = re.compile(r"(^|\s)(a2a demo-server|sh examples/tour\.sh)\b")
 
 
@@ -111,6 +116,11 @@ def collect(name: str) -> Page:
     for m in FENCE.finditer(text):
         first = text.count("\n", 0, m.start("body")) + 1
         skip = m.group("reason") if m.group("kind") == "skip" else None
+        if m.group("kind") == "script":  # one script: run whole, its variables kept from line to line
+            page.steps.append(Step(name, first, m.group("body"), None))
+            continue
+        if m.group("lang") == "text" and not m.group("body").startswith("$ "):
+            continue  # a text block that shows no command (a file, a log): nothing to run
         if m.group("lang") == "sh":
             found = [(o, c, None) for o, c in _commands(m.group("body"))]
         else:
@@ -126,7 +136,7 @@ def collect(name: str) -> Page:
 def _skip_by_rule(page: str, command: str) -> str | None:
     if STARTS_THE_AGENT.search(command):
         return "starts the demo agent: the test's own is running"
-    if NOT_HERE.search(command):
+    if NOT_HERE.search(command) and not (NO_NETWORK.search(command) and "&&" not in command):
         return "names a host of the reserved example domains (RFC 2606), which no test can reach"
     return None
 
@@ -219,7 +229,7 @@ class Runner:
             return self._start(command)
         proc = subprocess.run(
             [SHELL, "-c", command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
-            capture_output=True, text=True, timeout=60,
+            capture_output=True, text=True, timeout=120 if "\n" in command.strip() else 60,
         )  # fmt: skip
         self.learn(proc.stdout + "\n" + proc.stderr)
         return proc
@@ -323,7 +333,9 @@ def missing_lines(expected: list[str], printed: str) -> list[str]:
 
 def expected_exit(step: Step) -> int | None:
     """The exit the page says (`# exits 1`, `exit 2` in its comment, an error line shown), else 0;
-    None when it shows a failure without saying which exit."""
+    None when it shows a failure without saying which exit. A script runs to its end: exit 0."""
+    if "\n" in step.command.strip():  # a `docs-test: script` block: its comments talk of its commands' exits
+        return 0
     said = re.search(r"#.*\bexit(?:s)? (?:code )?(\d+)", step.command)
     if said:
         return int(said.group(1))
@@ -407,6 +419,39 @@ def test_every_command_of_the_page_runs_as_shown(name, page_runs):
     failures, summary = page_runs[name]
     print(summary)
     assert not failures, f"{len(failures)} commands of {name} do not run as shown ({summary}):\n" + "\n".join(failures)
+
+
+def test_a_command_that_reaches_no_host_is_run_whatever_host_it_names():
+    """Issue 46: three commands were skipped as naming an RFC 2606 host they never reach."""
+    for command in (
+        """echo '{"url":"https://cb.example/h"}' | a2a translate --to v1""",
+        "a2a send hi --extension https://example.com/ext/timestamp/v1 --transport grpc --offline",
+        "a2a config set --profile local catalog.team https://registry.example/agents.json",
+    ):
+        assert _skip_by_rule("x", command) is None, command
+    for command in (
+        "a2a card fetch -u https://agent.example --validate",
+        "a2a config set catalog.team https://registry.example/agents.json && a2a card catalog team",
+    ):
+        assert _skip_by_rule("x", command), command
+
+
+def test_a_text_block_that_shows_a_command_is_checked_as_a_console_block():
+    """Issue 46: `text` samples of a command's output went stale unseen (the guide's `config show`)."""
+    steps = [s for s in collect("docs/guide.md").steps if s.command.startswith("a2a send --skill create-user -f projectUserId=user_123 -f name=Ada")]
+    assert steps and steps[0].expected and "State: completed" in steps[0].expected and steps[0].skip is None
+    shown = [s for s in collect("docs/guide.md").steps if "a2a config show" in s.command and s.expected]
+    assert shown and all(s.skip for s in shown)  # a project of its own: tests/commands/test_config.py rebuilds it
+
+
+def test_the_ci_scripts_of_the_readme_and_the_guide_run_whole_with_pipefail():
+    """Issue 46: README's CI example piped `a2a send --expect-state` into jq under plain `set -e`,
+    so a task that ended otherwise (exit 6) went unnoticed, and the guide's used an unset $TASK;
+    both are scripts the runner runs whole against the demo agent."""
+    for name in ("README.md", "docs/guide.md"):
+        scripts = [s for s in collect(name).steps if "\n" in s.command.strip() and "set -euo pipefail" in s.command]
+        assert len(scripts) == 1 and scripts[0].skip is None, name
+        assert "--expect-state completed" in scripts[0].command and "$TASK" not in scripts[0].command
 
 
 def test_the_comparison_takes_ids_times_ellipses_and_member_order_as_the_pages_mean_them():

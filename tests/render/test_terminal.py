@@ -98,10 +98,11 @@ def test_hints_carrying_commands_put_them_on_lines_of_their_own():
     assert "  " + cmd in plain(err).splitlines()
 
 
-def test_long_notes_are_not_hard_wrapped():
+def test_long_notes_wrap_at_spaces_and_keep_their_words_whole():
+    """(Issue 46: the terminal's own wrap cut words in two; an id or a URL is one word, never cut.)"""
     o, _, err = rich_output(40)
-    o.note("x" * 30 + " " + "y" * 30)
-    assert plain(err).splitlines() == ["x" * 30 + " " + "y" * 30]
+    o.note("x" * 30 + " " + "y" * 50)
+    assert plain(err).splitlines() == ["x" * 30, "y" * 50]
 
 
 # -- waiting you can see ---------------------------------------------------------------------------
@@ -267,3 +268,40 @@ def test_text_is_the_floor_at_a_terminal_too_and_auto_is_the_rich_view(monkeypat
     assert "\x1b" not in out.getvalue() + err.getvalue()
     auto = Output("auto", stdout=Tty(), stderr=Tty())
     assert auto.human and auto.name == "auto" and auto.rich and auto.err_rich and Waiting(auto).spinner
+
+
+def test_at_80_columns_stderr_notes_wrap_at_spaces_and_keep_long_words_whole():
+    """Issue 46: a note, a warning, an error longer than the terminal was cut mid-word by the
+    terminal's own wrap; rich wraps it at spaces now, and a URL longer than a line stays one word."""
+    o, _, err = rich_output(80)
+    url = "http://127.0.0.1:41241/" + "a" * 70
+    words = "the Agent Card does not claim streaming (capabilities.streaming is false); polling the task"
+    o.note(f"{words} every second instead, at {url} until it settles")
+    o.warn(f"{words}, as it may take a while")
+    lines = plain(err).splitlines()
+    assert all(len(line) <= 80 or line == url for line in lines), lines
+    assert url in lines  # whole, on a line of its own
+    flowing = " ".join(lines)
+    assert f"{words} every second instead, at {url} until it settles" in flowing
+    assert f"warning: {words}, as it may take a while" in flowing
+
+
+@pytest.mark.parametrize("width", [64, 72, 80])
+def test_the_spinner_line_gives_way_before_the_state_is_cut(width):
+    """Issue 46: in a narrow terminal the spinner of --follow cut the state off (the line ended
+    in `…` after the task id); the words before the id give way first, the id stays whole."""
+    from rich.console import Console
+
+    o, _, _ = rich_output(width)
+    tid = IDS[0][0]
+    w = Waiting(o, {"id": tid, "state": "TASK_STATE_INPUT_REQUIRED"})
+    w.message = "step 2/5 of a long status message"
+    w._spin = __import__("rich.spinner", fromlist=["Spinner"]).Spinner("dots")
+    console = Console(width=width, no_color=True)
+    lines = console.render_lines(w._renderable(), console.options, pad=False)  # as rich's Live renders it
+    assert len(lines) == 1
+    line = "".join(segment.text for segment in lines[0])
+    assert len(line) <= width
+    assert tid in line and "input-required" in line, line
+    if width == 80:
+        assert "waiting for task " + tid in line

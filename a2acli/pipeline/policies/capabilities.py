@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from a2acli.errors import NotClaimedError
+from a2acli.errors import NotClaimedError, UsageError
 from a2acli.events import Note, Warn
 from a2acli.pipeline.session import Call
 
@@ -119,6 +119,72 @@ def note_push_url(call: Call, params: Any) -> None:
             call.sink.emit(
                 Warn(f"--push-url: {claim.says}; the agent may refuse the message or never call the webhook")
             )
+
+
+def _skills(call: Call) -> list[dict[str, Any]]:
+    """The skills the card lists (none when no card was read: --endpoint, --offline)."""
+    card = call.target.card if call.sends else None
+    skills = card.get("skills") if isinstance(card, dict) else None
+    return (
+        [s for s in skills if isinstance(s, dict) and isinstance(s.get("id"), str)] if isinstance(skills, list) else []
+    )
+
+
+def _media_types(parts: list[Any]) -> list[str]:
+    """The media type of each part that has one: its own, else a text part's text/plain and a data
+    part's application/json (a file part without one is left out: nothing to compare)."""
+    found = []
+    for part in parts:
+        if not isinstance(part, dict):
+            continue
+        kind = "text/plain" if "text" in part else "application/json" if "data" in part else None
+        if part.get("mediaType") or kind:
+            found.append(str(part.get("mediaType") or kind))
+    return found
+
+
+def _takes(modes: list[str], media_type: str) -> bool:
+    base = media_type.split(";", 1)[0].strip().lower()
+    for mode in modes:
+        m = str(mode).split(";", 1)[0].strip().lower()
+        if m in ("*/*", base) or (m.endswith("/*") and base.startswith(m[:-1])):
+            return True
+    return False
+
+
+def check_skill(call: Call, params: Any, *, strict: bool) -> None:
+    """A send naming a skill (a data part `{"skill": ID}`, as --skill makes) to an agent whose card
+    lists skills: a skill it does not list, or a part the skill's own input modes do not take, is
+    said on stderr (with the closest skill ids), and, under --strict, refused before sending (exit 2)."""
+    message = params.get("message") if isinstance(params, dict) else None
+    parts = message.get("parts") if isinstance(message, dict) else None
+    wanted = [
+        p["data"]["skill"]
+        for p in parts or []
+        if isinstance(p, dict) and isinstance(p.get("data"), dict) and isinstance(p["data"].get("skill"), str)
+    ]
+    skills = _skills(call)
+    if not wanted or not skills:
+        return
+    by_id = {s["id"]: s for s in skills}
+    skill = wanted[0]
+    if skill not in by_id:
+        import difflib
+
+        close = difflib.get_close_matches(skill, list(by_id), n=3, cutoff=0.6)
+        problem = f"the Agent Card lists no skill {skill!r}" + (f" (did you mean {', '.join(close)}?)" if close else "")
+        hint = "its skills: " + ", ".join(by_id) + ("" if strict else "; --strict refuses such a send")
+    else:
+        declared = by_id[skill].get("inputModes")
+        modes: list[Any] = declared if isinstance(declared, list) else []
+        refused = [m for m in _media_types(parts or []) if modes and not _takes(modes, m)]
+        if not refused:
+            return
+        problem = f"skill {skill!r} takes {', '.join(map(str, modes))} (its inputModes on the card), not {', '.join(dict.fromkeys(refused))}"
+        hint = "send the parts it takes" + ("" if strict else "; --strict refuses such a send")
+    if strict:
+        raise UsageError(problem, hint=hint)
+    call.sink.emit(Warn(f"{problem}; sent anyway ({hint})"))
 
 
 def check_push_config_answer(call: Call, method: str, params: dict[str, Any], core: Any) -> None:
