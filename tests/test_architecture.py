@@ -474,7 +474,7 @@ CARD_FETCH_MODULES = {
     "a2acli.transport.card_cache",  # issue 47: the card cache (stdlib only: json, os, and what httpx loaded)
 }  # fmt: skip
 # never on that path: a catalog's, text's and streams' modules, and what httpx would load for its own CLI;
-# since issue 26 also what reads input (commands._inputs: every command's class is in commands.registry),
+# since issue 26 also what reads input (flows.inputs: every command's class is in commands.registry),
 # the method table, the JSON-RPC binding (an error only), the answers' checks and the task states
 # (wire.shapes, translate.enums: card_problems is in wire.endpoints), the task in hand (built on first
 # use) and signatures (an unsigned card under -o json), and shlex (the flags of the text view's commands).
@@ -484,7 +484,7 @@ NOT_ON_THE_CARD_PATH = (
     "a2acli.settings.editing", "a2acli.transport.catalog", "a2acli.wire.catalog", "a2acli.render.views", "a2acli.render.stream",
     "a2acli.render.live", "a2acli.render.live_state", "a2acli.render.stream_final",
     "rich", "pygments", "click", "pydantic", "grpc",
-    "a2acli.commands._inputs", "a2acli.wire.methods", "a2acli.wire.bindings.jsonrpc", "a2acli.wire.shapes",
+    "a2acli.flows.inputs", "a2acli.wire.methods", "a2acli.wire.bindings.jsonrpc", "a2acli.wire.shapes",
     "a2acli.wire.translate.enums", "a2acli.pipeline.tracking", "a2acli.wire.signing", "shlex",
 )  # fmt: skip
 ON_THE_CARD_PATH = ("httpcore", "h11")  # issue 33: `a2a card fetch` goes through httpx's own transport
