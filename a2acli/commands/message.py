@@ -100,7 +100,13 @@ MediaTypeOpt = Annotated[
 
 SkillOpt = Annotated[
     str | None,
-    typer.Option("--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False),
+    typer.Option(
+        "--skill",
+        help='A data part {"skill": ID, ...fields}.',
+        rich_help_panel=PARTS,
+        show_default=False,
+        parser=typed(check_id, "--skill"),
+    ),
 ]
 
 FieldOpt = Annotated[
