@@ -891,3 +891,21 @@ def test_no_test_keeps_a_hypothesis_database_in_the_tree():
     where = storage_directory("constants", intent_to_write=False)
     where = getattr(where, "path", where)  # (a StorageDirectory since Hypothesis 6.13x, a Path before)
     assert ROOT not in Path(where).resolve().parents
+
+
+def test_only_settings_reads_a2a_s_environment_variables():
+    """Issue 43: `A2ACLI_*` is read in settings/ alone (its resolution, and `settings.files.environ`
+    for the few read before the options are resolved): no `os.environ`/`os.getenv` of an A2ACLI_
+    name anywhere else in the package."""
+    import re
+
+    read = re.compile(r"""(environ\s*(\.get\s*\(|\[)|getenv\s*\()\s*f?["']A2ACLI_""")
+    offenders = [
+        f"{path.relative_to(PKG)}:{n}"
+        for path in sorted(PKG.rglob("*.py"))
+        if path.relative_to(PKG).parts[0] != "settings"
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if read.search(line)
+    ]
+    assert offenders == []
+    assert read.search('x = os.environ.get("A2ACLI_OUTPUT")') and read.search("os.environ['A2ACLI_PROFILE']")
