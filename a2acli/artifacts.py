@@ -24,9 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from a2acli.errors import CANNOT_WRITE, FILE_EXISTS, A2acliError, InvalidResponseError, UsageError
+from a2acli.render.safe import LINE_CONTROLS
 
-_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
-MAX_NAME = 180
+# control and reserved characters, and what breaks a line or reorders what is shown (C1, U+2028,
+# bidirectional overrides): none of them reaches a file's name
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"|?*]|' + LINE_CONTROLS)
+MAX_NAME = 180  # bytes of UTF-8 (a file system's limit is 255 bytes, not characters)
 
 
 @dataclass(frozen=True)
@@ -62,10 +65,18 @@ def safe_name(name: Any, fallback: str = "artifact") -> str:
     text = _UNSAFE.sub("_", text).strip().lstrip(".").strip()
     if not text:
         text = _UNSAFE.sub("_", fallback.replace("\\", "/").replace("/", "_")).strip().lstrip(".") or "artifact"
-    if len(text) > MAX_NAME:
+    if len(text.encode("utf-8")) > MAX_NAME:
         stem, dot, ext = text.rpartition(".")
-        text = (stem[: MAX_NAME - len(ext) - 1] + "." + ext) if dot and len(ext) < 12 else text[:MAX_NAME]
+        if dot and len(ext) < 12:
+            text = _cut(stem, MAX_NAME - len(ext.encode("utf-8")) - 1) + "." + ext
+        else:
+            text = _cut(text, MAX_NAME)
     return text
+
+
+def _cut(text: str, size: int) -> str:
+    """`text` cut to at most `size` bytes of UTF-8, on a character boundary."""
+    return text.encode("utf-8")[:size].decode("utf-8", "ignore")
 
 
 def _ext(media_type: str, default: str) -> str:

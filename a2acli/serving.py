@@ -168,10 +168,23 @@ class GuardedHandler(BaseHTTPRequestHandler):
     """A request handler for a GuardedServer: its read timeout, `read_body`, and no log lines."""
 
     server: GuardedServer
+    # what an answer says before the request line is read: every answer, an error on a bad request
+    # line too, has its status line (http.server's default, HTTP/0.9, writes a bare body)
+    default_request_version = "HTTP/1.0"
 
     def setup(self) -> None:
         super().setup()
         self.connection.settimeout(self.server.limits.read_timeout)  # every read and write of the connection
+
+    def parse_request(self) -> bool:
+        """The request line and head, as http.server reads them; an HTTP/0.9 line (`GET /`, no
+        version) is refused with 400 instead of being answered in HTTP/0.9."""
+        if not super().parse_request():
+            return False
+        if len(self.requestline.split()) < 3:
+            self.send_error(400, "HTTP/0.9 requests are not served; send HTTP/1.1")
+            return False
+        return True
 
     def end_headers(self) -> None:
         if not self.close_connection and self.server.crowded():  # its worker is owed to a connection waiting

@@ -45,3 +45,32 @@ def test_inside_refuses_to_leave_the_directory(tmp_path):
     assert inside(tmp_path, "ok.txt") == (tmp_path / "ok.txt").resolve()
     with pytest.raises(InvalidResponseError):
         inside(tmp_path, "../escape.txt")
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        "a\x85b.txt",  # NEL
+        "a\u2028b.txt",  # line separator
+        "a\u2029b.txt",  # paragraph separator
+        "invoice\u202egpj.exe",  # right-to-left override: shows as invoiceexe.jpg
+        "a\u2066b\u2069.txt",  # isolates
+        "a\u200fb.txt",  # right-to-left mark
+        "a\x9bb.txt",  # CSI (C1)
+    ],
+)
+def test_safe_name_has_no_line_break_nor_bidi_control(given):
+    """Issue 42: an agent's file name keeps no character that breaks a line (a listing, a script's
+    `ls` loop) or reorders what is shown ("Trojan source"): each becomes `_`."""
+    name = safe_name(given, "fallback")
+    assert name.isprintable() and "_" in name, repr(name)
+
+
+@pytest.mark.parametrize("given", ["\U0001f600" * 170, "\u00e9" * 200 + ".json", "\u4e2d" * 100 + ".txt"])
+def test_safe_name_fits_a_file_system_in_bytes(given):
+    """Issue 42: 170 emoji (under MAX_NAME characters, 680 bytes) gave OSError 'File name too long'
+    (an internal error): the name is cut to MAX_NAME bytes of UTF-8, on a character boundary, keeping its extension."""
+    name = safe_name(given, "fallback")
+    assert len(name.encode("utf-8")) <= 180
+    assert name.endswith(given[-5:]) if "." in given else name
+    assert given.startswith(name.rsplit(".", 1)[0])

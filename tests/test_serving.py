@@ -276,3 +276,24 @@ def test_a_kept_alive_connection_gives_its_worker_up_to_one_waiting(tmp_path):
                 assert statuses(second) == [200] and b"Connection: close" in second
                 t0 = time.monotonic()
                 assert statuses(read_all(waiting)) == [200] and time.monotonic() - t0 < 2  # not after the 5 s timeout
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("request_bytes", "status"),
+    [
+        (b"GET /\r\n", 400),  # HTTP/0.9: no version
+        (b"GET /.well-known/agent-card.json\r\n", 400),
+        (b"POST / HTTP/2.0\r\nContent-Length: 2\r\n\r\n{}", 505),
+    ],
+    ids=["http09-root", "http09-card", "http2-line"],
+)
+def test_an_answer_always_has_its_status_line(kind, tmp_path, capfd, request_bytes, status):
+    """Issue 42: an HTTP/0.9 request line (`GET /`) was answered in HTTP/0.9, a bare body with no
+    status line (the mock served its card so), and `HTTP/2.0` got its 505 page the same way."""
+    with server(kind, tmp_path) as (port, _, good):
+        answer = raw(port, request_bytes, half_close=True)
+        assert answer.startswith(b"HTTP/1."), answer[:80]
+        assert statuses(answer) == [status], answer[:200]
+        assert ok(port, good)
+    assert "Traceback" not in capfd.readouterr().err

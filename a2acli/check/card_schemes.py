@@ -39,10 +39,12 @@ def _check_requirements(
 def _check_key_name(findings: list[Finding], location: Any, name: Any, path: list[Any], version: str) -> None:
     """An API key's header (or cookie) name that HTTP cannot carry (wire.headers, as h11 checks it):
     `a2a` refuses to send the key under it, so the card is broken for every client."""
-    from a2acli.wire.headers import name_problem, shown
+    from a2acli.wire.headers import name_problem, sent_name_problem, shown
 
     where = {"header": "header", "cookie": "cookie"}.get(location) if isinstance(location, str) else None
-    problem = name_problem(name) if where and isinstance(name, str) else None
+    problem = None
+    if where and isinstance(name, str):
+        problem = sent_name_problem(name) if where == "header" else name_problem(name)
     if problem:
         findings.append(
             Finding(

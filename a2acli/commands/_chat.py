@@ -80,8 +80,8 @@ def slash_part(word: str, rest: str) -> dict[str, Any]:
     `send --skill NAME -f …` builds it)."""
     import shlex
 
-    from a2acli.commands._inputs import parse_fields, read_json
     from a2acli.errors import UsageError
+    from a2acli.flows.inputs import parse_fields, read_json
 
     if word == "/data":
         doc = read_json(rest, "/data") if rest else None

@@ -129,9 +129,8 @@ _DEFAULTS_CACHE: dict[Any, dict[str, tuple[Any, str]]] = {}
 
 def _effective_defaults(scope: dict[str, Any]) -> dict[str, tuple[Any, str]]:
     """Each setting's value and source without flags, for this invocation's --profile and --config."""
-    import os
-
     from a2acli import settings
+    from a2acli.settings.files import environ_snapshot
 
     path = settings.config_path()
     try:
@@ -139,7 +138,7 @@ def _effective_defaults(scope: dict[str, Any]) -> dict[str, tuple[Any, str]]:
     except OSError:
         stamp = None
     key = (
-        tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_"))),
+        environ_snapshot(),
         str(path),
         stamp,
         scope.get("profile"),

@@ -8,7 +8,7 @@ import typer
 
 from a2acli.commands._options import PS, port_number
 from a2acli.commands.auth_common import OutputOpt, ProfileOpt, _ago, _id_token_json, _output, _pick, _settings, _who
-from a2acli.commands.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
+from a2acli.flows.auth_plan import LoginAsked, LoginConnection, LoginPlan, plan_login
 
 ENDPOINTS = "Endpoints"  # a panel of their own: long names and URLs, kept whole at 80 columns
 # The shared options this command takes (`auth_login.shared_options`: its class declares them,

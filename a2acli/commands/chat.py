@@ -37,15 +37,11 @@ def _typed(prompt: str) -> Generator[str, None, None]:
 
 
 def history_path() -> Path | None:
-    """The chat's history file: A2ACLI_CHAT_HISTORY (empty: none), else a2acli/chat_history in
-    the XDG state directory (~/.local/state)."""
-    import os
+    """The chat's history file (settings.files.chat_history_path: A2ACLI_CHAT_HISTORY, else the XDG
+    state directory's)."""
+    from a2acli.settings.files import chat_history_path
 
-    given = os.environ.get("A2ACLI_CHAT_HISTORY")
-    if given is not None:
-        return Path(given).expanduser() if given.strip() else None
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "a2acli" / "chat_history"
+    return chat_history_path()
 
 
 class _History:

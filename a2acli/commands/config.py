@@ -1,6 +1,5 @@
 """`a2a config`: the config file's profiles, and where every effective setting comes from."""
 
-import os
 import sys
 from typing import Annotated, Any
 
@@ -9,6 +8,7 @@ import typer
 from a2acli.commands import shared
 from a2acli.commands._options import CallOptions, complete_profiles
 from a2acli.commands.shared import options
+from a2acli.settings.files import environ
 
 app = typer.Typer(help="Profiles in the config file, and where each setting comes from.", no_args_is_help=True)
 
@@ -253,7 +253,7 @@ def config_set(
         return
     pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
     _check_profile_name(pname)
-    unused = not becomes_default and not edit.get(("default-profile",)) and not os.environ.get("A2ACLI_PROFILE")
+    unused = not becomes_default and not edit.get(("default-profile",)) and not environ("profile")
     if becomes_default:
         edit.set(("default-profile",), pname)
     if table == "":
@@ -365,8 +365,9 @@ def config_use(
     _check_profile_name(name)
     edit = settings.ConfigEdit()
     _make_default(edit, _table(edit.get(("profiles",))), name, out)
-    if os.environ.get("A2ACLI_PROFILE") and os.environ["A2ACLI_PROFILE"] != name:
-        out.warn(f"A2ACLI_PROFILE={os.environ['A2ACLI_PROFILE']} is set and wins over the default profile")
+    chosen = environ("profile")
+    if chosen and chosen != name:
+        out.warn(f"A2ACLI_PROFILE={chosen} is set and wins over the default profile")
 
 
 def config_path() -> None:

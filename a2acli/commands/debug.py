@@ -510,91 +510,27 @@ def translate(
     out = Output("json")
     known(out=Output("auto"))  # errors in text: stdout is for the translated document
     from a2acli.errors import UsageError
-    from a2acli.flows.documents import other_version
+    from a2acli.flows.documents import read_document, translate_text
     from a2acli.wire import parse_wire
 
     try:
         target = parse_wire(to).value if to else None
     except ValueError:
         raise UsageError(f"--to {to!r} is not a version", hint="--to v1 (1.0) or --to v0 (0.3)") from None
-    text, where = _read_source(source)
-    events = _sse_events(text)
-    if events is None:
-        doc = _loads(text, where)
-        result = _translated(doc, target or other_version([doc]), method, out, prefix="")
+    text, where = read_document(source, sys.stdin)
+    done = translate_text(text, where, target, method, out.note)
+    if done.events is None:
         out.text(
             *(
-                json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+                json.dumps(done.document, ensure_ascii=False, separators=(",", ":"))
                 if compact
-                else json.dumps(result, ensure_ascii=False, indent=2)
+                else json.dumps(done.document, ensure_ascii=False, indent=2)
             ).split("\n")
         )
         return
-    if not events:
-        raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
-    docs = [_loads(data, f"SSE event {i}") for i, (_, data) in enumerate(events, 1)]
-    target = target or other_version(docs)
-    translated = []
-    for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1):
-        translated.append(
-            (
-                name,
-                _translated(doc, target, method, out, prefix=f"event {i}: " if len(events) > 1 else "", stream=True),
-            )
-        )
-    for name, result in translated:
+    for name, result in done.events:
         out.text(
             *([f"event: {name}"] if name != "message" else []),
             "data: " + json.dumps(result, ensure_ascii=False, separators=(",", ":")),
             "",
         )
-
-
-def _sse_events(text: str) -> list[tuple[str, str]] | None:
-    """(event name, data) of each event of the text given to `a2a translate`, read by the
-    transport's SSE reader (httpx-sse), or None when the text is not SSE (a JSON document): it
-    opens with a field of an SSE event or a comment."""
-    if not text.removeprefix("\ufeff").lstrip().startswith(("data:", "event:", "id:", "retry:", ":")):
-        return None
-    from a2acli.transport.sse_body import events_in
-
-    return events_in(text.encode("utf-8", "surrogatepass"))
-
-
-def _read_source(source: str | None) -> tuple[str, str]:
-    from a2acli.errors import UsageError
-
-    if source in (None, "-"):
-        if source is None and sys.stdin.isatty():
-            raise UsageError(
-                "no document given", hint="a2a translate --to v1 FILE, or pipe it: … | a2a translate --to v1"
-            )
-        return sys.stdin.read(), "standard input"
-    path = Path(source).expanduser()
-    try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {path}", hint="give a JSON file, or - for standard input") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read {path}: {e}", hint="give a UTF-8 JSON file, or - for standard input") from None
-
-
-def _loads(text: str, where: str) -> Any:
-    from a2acli.errors import UsageError
-
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        raise UsageError(
-            f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)"
-        ) from None
-
-
-def _translated(doc: Any, to: str | None, method: str | None, out: Any, *, prefix: str, stream: bool = False) -> Any:
-    """One document translated (flows.documents.translate), what it was recognised as said on stderr."""
-    from a2acli.flows.documents import translate as translate_doc
-
-    result, notes = translate_doc(doc, to, method, prefix=prefix, stream=stream)
-    for note in notes:
-        out.note(note)
-    return result

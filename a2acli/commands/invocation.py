@@ -102,11 +102,10 @@ class Invocation:
         """output(among) for a command that resolves no options (`diff` of two dumps, `auth`):
         an unknown -o or A2ACLI_OUTPUT is refused as build_options refuses it, not read as auto."""
         if self.opts is None:
-            import os
-
+            from a2acli.settings.files import environ
             from a2acli.settings.values import parse_setting
 
-            given = self.given.get("output") or os.environ.get("A2ACLI_OUTPUT")
+            given = self.given.get("output") or environ("output")
             if given:
                 parse_setting("output", given)  # UsageError: unknown output mode
         return self.output(among=among)
@@ -115,11 +114,10 @@ class Invocation:
         """-q before the options are resolved: as given, else A2ACLI_QUIET (the settings' boolean)."""
         if self.given.get("quiet"):
             return True
-        import os
-
+        from a2acli.settings.files import environ
         from a2acli.settings.values import parse_bool
 
-        return parse_bool(os.environ.get("A2ACLI_QUIET", ""), "A2ACLI_QUIET")
+        return parse_bool(environ("quiet") or "", "A2ACLI_QUIET")
 
     def error_output(self) -> Output:
         """Where an error is said: the command's Output once it has one, else one of the mode."""
@@ -142,14 +140,13 @@ def _decide_output(given: dict[str, Any]) -> str:
     setting as build_options reads it (settings.resolve's precedence, then the row's parser), but
     never an error: a broken config file or a missing profile falls back to the files' top level,
     then the flag or A2ACLI_OUTPUT; an unknown mode to auto."""
-    import os
-
     from a2acli import settings
     from a2acli.errors import UsageError
+    from a2acli.settings.files import environ
     from a2acli.settings.values import parse_setting
 
     flag = given.get("output")
-    value = flag or os.environ.get("A2ACLI_OUTPUT")
+    value = flag or environ("output")
     for profile in dict.fromkeys((given.get("profile"), None)):  # a profile that is not there: the files' top level
         try:
             res = settings.resolve({"output": flag}, profile, given.get("config"))

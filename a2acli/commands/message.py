@@ -6,7 +6,6 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._inputs import build_parts, read_object
 from a2acli.commands._options import (
     POLL_INTERVAL,
     complete_task_states,
@@ -17,6 +16,7 @@ from a2acli.commands._options import (
 )
 from a2acli.commands._run import run_stream, run_unary
 from a2acli.commands.shared import options
+from a2acli.flows.inputs import build_parts, read_object
 from a2acli.flows.messages import build_message, send_configuration
 from a2acli.settings.values import check_file_ref, check_id, check_idempotency_key, check_media_type, check_push_url
 
@@ -100,7 +100,13 @@ MediaTypeOpt = Annotated[
 
 SkillOpt = Annotated[
     str | None,
-    typer.Option("--skill", help='A data part {"skill": ID, ...fields}.', rich_help_panel=PARTS, show_default=False),
+    typer.Option(
+        "--skill",
+        help='A data part {"skill": ID, ...fields}.',
+        rich_help_panel=PARTS,
+        show_default=False,
+        parser=typed(check_id, "--skill"),
+    ),
 ]
 
 FieldOpt = Annotated[

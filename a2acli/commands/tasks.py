@@ -5,7 +5,6 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._inputs import read_object
 from a2acli.commands._options import (
     POLL_INTERVAL,
     complete_task_states,
@@ -16,6 +15,7 @@ from a2acli.commands._options import (
 )
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 from a2acli.commands.shared import options
+from a2acli.flows.inputs import read_object
 from a2acli.settings.values import check_id, check_timestamp
 
 app = typer.Typer(

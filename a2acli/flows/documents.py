@@ -4,7 +4,9 @@ numbered, then every difference by JSON path, as `a2a diff` compares two dumps' 
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 KIND_LABELS = {
     "jsonrpc-request": "JSON-RPC request",
@@ -142,3 +144,87 @@ def diff(
     for d in differences:
         d.pop("exchange", None)
     return {"equal": not differences, "differences": differences, "notes": notes}
+
+
+# -- `a2a translate`'s input: a file or standard input, one JSON document or SSE `data:` lines
+
+
+class Translated(NamedTuple):
+    """A translated input: one document (`events` None), or each SSE event's name and document."""
+
+    document: Any
+    events: list[tuple[str, Any]] | None
+
+
+def read_document(source: str | None, stdin: Any) -> tuple[str, str]:
+    """The text to translate and where it came from: the file `source`, or `stdin` (None or `-`)
+    unless it is a terminal (nothing piped: a usage error)."""
+    from pathlib import Path
+
+    from a2acli.errors import UsageError
+
+    if source in (None, "-"):
+        if source is None and stdin.isatty():
+            raise UsageError(
+                "no document given", hint="a2a translate --to v1 FILE, or pipe it: … | a2a translate --to v1"
+            )
+        return stdin.read(), "standard input"
+    path = Path(source).expanduser()
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {path}", hint="give a JSON file, or - for standard input") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e}", hint="give a UTF-8 JSON file, or - for standard input") from None
+
+
+def translate_text(
+    text: str, where: str, to: str | None, method: str | None, note: Callable[[str], None]
+) -> Translated:
+    """`text` (from `where`) translated to `to` ("v1"/"v0"; None: the other version than its own):
+    one JSON document, or each event of SSE text; what each was recognised as goes to `note`."""
+    from a2acli.errors import UsageError
+
+    def one(doc: Any, target: str | None, prefix: str, stream: bool = False) -> Any:
+        result, notes = translate(doc, target, method, prefix=prefix, stream=stream)
+        for line in notes:
+            note(line)
+        return result
+
+    events = _sse_events(text)
+    if events is None:
+        doc = _loads(text, where)
+        return Translated(one(doc, to or other_version([doc]), ""), None)
+    if not events:
+        raise UsageError(f"{where} holds no SSE data", hint="give a `data: {...}` line")
+    docs = [_loads(data, f"SSE event {i}") for i, (_, data) in enumerate(events, 1)]
+    target = to or other_version(docs)
+    return Translated(
+        None,
+        [
+            (name, one(doc, target, f"event {i}: " if len(events) > 1 else "", stream=True))
+            for i, ((name, _), doc) in enumerate(zip(events, docs, strict=True), 1)
+        ],
+    )
+
+
+def _sse_events(text: str) -> list[tuple[str, str]] | None:
+    """(event name, data) of each event of the text, read by the transport's SSE reader
+    (httpx-sse), or None when the text is not SSE (a JSON document): it opens with a field of an
+    SSE event or a comment."""
+    if not text.removeprefix("\ufeff").lstrip().startswith(("data:", "event:", "id:", "retry:", ":")):
+        return None
+    from a2acli.transport.sse_body import events_in
+
+    return events_in(text.encode("utf-8", "surrogatepass"))
+
+
+def _loads(text: str, where: str) -> Any:
+    from a2acli.errors import UsageError
+
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise UsageError(
+            f"{where} is not valid JSON: {e}", hint="give one JSON document (or SSE `data:` lines)"
+        ) from None

@@ -1,5 +1,5 @@
 """A message to send, as core (V1) values: its parts in order, its ids, and SendMessage's
-configuration (only what was asked for). The CLI builds the parts from its flags (commands._inputs),
+configuration (only what was asked for). The CLI builds the parts from its flags (flows.inputs),
 `a2a mcp` from a tool's arguments (`parts`)."""
 
 from __future__ import annotations

@@ -38,9 +38,9 @@ def _check_card_header(name: str, where: str) -> None:
     """The header (or cookie) name the card's apiKey scheme gives, checked as h11 checks a name
     before anything is sent: a name that cannot be one is the card's fault (exit 1), and the
     call is not made."""
-    from a2acli.wire.headers import name_problem, shown
+    from a2acli.wire.headers import name_problem, sent_name_problem, shown
 
-    problem = name_problem(name)
+    problem = sent_name_problem(name) if where == "header" else name_problem(name)
     if problem:
         from a2acli.errors import CardInvalidError
 

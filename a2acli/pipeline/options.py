@@ -151,13 +151,16 @@ def check_header(name: str, value: str, what: str) -> tuple[str, str]:
     in ASCII; else a usage error that never quotes the value."""
     from a2acli.errors import UsageError
     from a2acli.settings.values import check_header_value
-    from a2acli.wire.headers import name_problem, shown
+    from a2acli.wire.headers import name_problem, sent_name_problem, shown
 
     if name_problem(name):
         raise UsageError(
             f"{what}: {shown(name)} is not a header name",
             hint="a name is letters, digits and !#$%&'*+.^_`|~- (e.g. -H 'X-Team: qa')",
         )
+    framing = sent_name_problem(name)
+    if framing:
+        raise UsageError(f"{what}: {shown(name)} cannot be given: {framing}", hint="drop that header")
     return name, check_header_value(name, value, what)
 
 

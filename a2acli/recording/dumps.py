@@ -127,10 +127,20 @@ def _read(path: Path) -> bytes:
         raise UsageError(f"cannot read {path}: {e.strerror or e}", hint=_BROKEN_HINT) from None
 
 
+def lines_of(text: str) -> list[str]:
+    """`text`'s lines as a file holds them: split at LF only (a CR before it dropped). Not
+    str.splitlines, which splits at VT, FF, NEL, U+2028 and U+2029 too: characters an HTTP head
+    (obs-text) or a JSON string carries as text, and an agent's line of its own if split there."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def _read_head(path: Path) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     if _file(path) is None:
         return None, ()
-    lines = _read(path).decode("latin-1").splitlines()  # HTTP heads: one byte, one character
+    lines = lines_of(_read(path).decode("latin-1"))  # HTTP heads: one byte, one character
     first = lines[0].strip() if lines else None
     headers = []
     for line in lines[1:]:
@@ -202,7 +212,7 @@ def index_entries(directory: Path) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     index = directory / "index.jsonl"
     text = _read(index).decode("utf-8", "replace")
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines_of(text), 1):
         try:
             entry = json.loads(line)
         except (ValueError, RecursionError):

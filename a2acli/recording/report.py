@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from a2acli.recording.dumps import MISSING, Dump, DumpedExchange
+from a2acli.recording.dumps import MISSING, Dump, DumpedExchange, lines_of
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ class Section:
         if self.name.endswith("headers"):
             return [f"{k}: {v}" for k, v in side.items()]
         if isinstance(side, str):
-            return side.splitlines()
-        return json.dumps(side, indent=2, ensure_ascii=False, sort_keys=not self.raw).splitlines()
+            return lines_of(side)
+        return lines_of(json.dumps(side, indent=2, ensure_ascii=False, sort_keys=not self.raw))
 
     def unified(self, context: int = 3, *, everything: bool = False) -> list[str]:
         """The section's unified diff; a header that differs only as the compared variable

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 # run paid it, and most text (ASCII, printable) never needs them.
 _CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 _CONTROL_LINE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+# Every character that `visible(…, one_line=True)` escapes: what no single line (nor a file name) may hold.
+LINE_CONTROLS = _CONTROL_LINE
 _NAMED = {"\n": "\\n", "\r": "\\r"}
 
 

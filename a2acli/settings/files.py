@@ -369,3 +369,24 @@ def cache_dir() -> Path:
 def token_cache_path() -> Path:
     """OAuth2 tokens, next to the config file (mode 0600)."""
     return config_path().with_name("tokens.json")
+
+
+def environ(name: str) -> str | None:
+    """The environment's A2ACLI_<NAME> (`name` spelt as a setting is: `profile`, `chat-history`):
+    the one place outside the settings' own resolution where a2a reads its variables."""
+    return os.environ.get("A2ACLI_" + name.upper().replace("-", "_"))
+
+
+def environ_snapshot() -> tuple[tuple[str, str], ...]:
+    """Every A2ACLI_* variable set, sorted: what a cache of resolved values is keyed by."""
+    return tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("A2ACLI_")))
+
+
+def chat_history_path() -> Path | None:
+    """The chat's history file: A2ACLI_CHAT_HISTORY (empty: none), else a2acli/chat_history in
+    the XDG state directory (~/.local/state)."""
+    given = environ("chat-history")
+    if given is not None:
+        return Path(given).expanduser() if given.strip() else None
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "a2acli" / "chat_history"

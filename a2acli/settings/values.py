@@ -448,7 +448,7 @@ def check_push_url(value: str, what: str) -> str:
 def check_file_ref(value: str, what: str = "--file") -> str:
     """--file: a path (read later), or an http(s) URL the agent fetches, which must be one."""
     text = str(value)
-    if text.startswith(("http://", "https://")):  # as the part reads it (commands._inputs.file_part)
+    if text.startswith(("http://", "https://")):  # as the part reads it (flows.inputs.file_part)
         check_url(text, what, example=f"{what} https://files.example/report.pdf (or a file's path)")
     elif not text.strip():
         raise UsageError(f"{what} is empty", hint=f"{what} PATH (a file to send inline) or an http(s) URL")

@@ -550,16 +550,20 @@ class Transport:
                 return
             events = iter_events(ex, resp, self.taps, self.cfg.max_body, idle)
             try:
-                yield ex, self._timed(events)
+                yield ex, self._timed(ex, events)
             finally:
                 events.close()  # the answer's reader ends here on every path, not at exit
 
-    def _timed(self, events: "Iterator[SseEvent]") -> "Iterator[SseEvent]":
+    def _timed(self, ex: Exchange, events: "Iterator[SseEvent]") -> "Iterator[SseEvent]":
         """The events, and how the stream ended: when the deadline's timer shut the connection, a
         stream whose body runs to the connection's close reads a clean end (or an event cut in
-        the middle); that is --timeout's doing, not the agent's (exit 5)."""
+        the middle), and a JSON answer to it (no SSE: its one event) is what had come by then;
+        that is --timeout's doing, not the agent's (exit 5)."""
         try:
-            yield from events
+            for event in events:
+                if self._shut and not ex.streaming:  # the one JSON document, cut where the timer shut it
+                    raise self._timed_out(ex) or self._expired()
+                yield event
         except ConnectionBrokenError as e:
             if self._past_deadline():
                 raise self._expired() from e

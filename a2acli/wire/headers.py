@@ -25,6 +25,20 @@ def name_problem(name: str) -> str | None:
     return f"it holds {what} (a name is letters, digits and !#$%&'*+.^_`|~-)"
 
 
+# The headers that say how a message's body is framed: the HTTP layer sets them from the body it
+# sends; given as well, h11 refuses the request (Content-Length) or it goes framed two ways.
+FRAMING = ("content-length", "transfer-encoding")
+
+
+def sent_name_problem(name: str) -> str | None:
+    """Why a header named `name` cannot be sent with a value given for it (-H, a card's apiKey
+    header): it is no header name (name_problem), or it frames the body (FRAMING). None when it can."""
+    problem = name_problem(name)
+    if problem is None and name.lower() in FRAMING:
+        return "it frames the body, which a2a's HTTP layer does itself (Content-Length, Transfer-Encoding)"
+    return problem
+
+
 def value_problem(value: str) -> str | None:
     """Why `value` cannot be sent as a header value (None when it can); never quotes the value."""
     if "\r" in value or "\n" in value:

@@ -314,3 +314,13 @@ def test_check_card_says_the_bad_header_name(cli, tmp_path):
     assert result.exit_code == 1, result.stdout + result.stderr
     assert "card valid: 0 errors" not in result.stdout + result.stderr
     assert "$.securitySchemes.k.apiKeySecurityScheme.name" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("name", ["Content-Length", "Transfer-Encoding"])
+def test_an_api_key_in_a_framing_header_is_an_error(name):
+    """Issue 42: `a2a` refuses to send the key in a header that frames the body (wire.headers.FRAMING)."""
+    v1 = card(V1, securitySchemes={"k": {"apiKeySecurityScheme": {"location": "header", "name": name}}}, securityRequirements=None)
+    f = one(v1, "api-key-name")
+    assert f.severity == "error" and "frames the body" in f.message
+    cookie = card(V1, securitySchemes={"k": {"apiKeySecurityScheme": {"location": "cookie", "name": name}}}, securityRequirements=None)
+    assert "api-key-name" not in [f.rule for f in validate_card(cookie, CARD_URL).findings]

@@ -52,6 +52,8 @@ BAD = {  # id: (argv, what the error line names)
         "--config-id",
     ),
     "call-empty-method": (["call", "", "{}"], "METHOD"),
+    "empty-skill": (["send", "--skill", "", "-f", "a=b"], "--skill"),
+    "blank-skill": (["stream", "--skill", " "], "--skill"),
     "timeout-underflow": (["tasks", "get", "t1", "--timeout", "1e-400"], "--timeout"),
     "timeout-nan": (["tasks", "get", "t1", "--timeout", "nan"], "--timeout"),
     "timeout-inf": (["tasks", "get", "t1", "--timeout", "inf"], "--timeout"),

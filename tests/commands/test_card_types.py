@@ -142,3 +142,37 @@ def test_a_malformed_h_value_is_a_usage_error(cli, respx_mock, value):
     result = cli("tasks", "get", "t", "-u", AGENT, "-H", f"X-Team: {value}")
     assert result.exit_code == 2 and "the value is not shown" in result.stderr, result.stderr
     assert not respx_mock.calls
+
+
+@pytest.mark.parametrize("name", ["Content-Length", "transfer-encoding"])
+def test_a_card_putting_the_key_in_a_framing_header_sends_nothing(cli, name):
+    """Issue 42: a card whose apiKey header is Content-Length was an internal error (h11's
+    LocalProtocolError), Transfer-Encoding exit 3 (unreachable): the card is at fault, exit 1."""
+    from hostile_server import hostile, rpc_answer
+
+    with hostile() as a:
+        scheme = {"k": {"apiKeySecurityScheme": {"location": "header", "name": name}}}
+        a.card(v1_card(url=f"{a.url}/rpc", securitySchemes=scheme))
+        a.rpc(rpc_answer(TASK))
+        result = cli("tasks", "get", "t", "-u", a.url, "--api-key", "12")
+        _clean(result)
+        assert result.exit_code == 1, result.stderr
+        assert "the Agent Card's apiKey scheme puts the key in the header" in result.stderr
+        assert "nothing was sent" in result.stderr
+        assert [s.method for s in a.seen] == ["GET"]
+
+
+@pytest.mark.parametrize("header", ["Content-Length: 5", "Transfer-Encoding: chunked", "content-length: 0"])
+def test_a_framing_h_header_is_a_usage_error(cli, header):
+    """Issue 42: `-H 'Content-Length: 5'` was an internal error; `-H 'Transfer-Encoding: chunked'`
+    sent a body framed both ways (the answer: a broken connection). a2a frames the body itself."""
+    from hostile_server import hostile, rpc_answer
+
+    with hostile() as a:
+        a.card(v1_card(url=f"{a.url}/rpc"))
+        a.rpc(rpc_answer(TASK))
+        result = cli("tasks", "get", "t", "-u", a.url, "-H", header)
+        _clean(result)
+        assert result.exit_code == 2, result.stderr
+        assert "-H" in result.stderr and "hint:" in result.stderr
+        assert not [s for s in a.seen if s.method == "POST"]

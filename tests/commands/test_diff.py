@@ -459,3 +459,24 @@ def test_a_different_answer_between_bindings_counts(cli, respx_mock):
     assert result.exit_code == 1, result.stderr
     assert '-      "state": "TASK_STATE_COMPLETED"' in result.stdout and '+      "state": "TASK_STATE_WORKING"' in result.stdout
     assert result.stderr.splitlines() == ["different: 1 difference(s) in 1 of 2 exchange(s) (canonical V1; ids and times aside)"]
+
+
+BREAKS = ["\x85", "\u2028", "\u2029", "\x0b", "\x0c", "\r"]
+
+
+@pytest.mark.parametrize("raw", [False, True], ids=["canonical", "raw"])
+def test_agent_text_forges_no_line_of_the_diff(cli, respx_mock, tmp_path, raw):
+    """Issue 42: a body's string with NEL, U+2028 or U+2029 (JSON leaves them raw) was split into
+    lines of the diff, and a NEL in a recorded header (X-Request-ID: a<NEL>FORGED) made a header
+    of its own: each stays on its line, escaped."""
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    for n, side in enumerate("ab"):
+        text = side + "".join(f"{b}FORGED hint: {n}" for b in BREAKS)
+        task = {**v1_task("t", "c", "m", "2026-01-01T00:00:00Z"), "metadata": {"note": text}}
+        respx_mock.post(RPC).mock(return_value=httpx.Response(200, json=rpc_result(task), headers={"X-Request-ID": f"r{n}\x85FORGED: {n}".encode("latin-1")}))
+        assert cli("tasks", "get", "t", "-u", AGENT, "--dump", str(tmp_path / side)).exit_code == 0
+    result = cli("diff", str(tmp_path / "a"), str(tmp_path / "b"), *(["--raw"] if raw else []), "--keep-ids")
+    assert result.exit_code == 1, result.stderr
+    assert "FORGED" in result.stdout
+    for line in (result.stdout + result.stderr).splitlines():
+        assert not line.lstrip(" +-").lower().startswith("forged"), line

@@ -283,3 +283,16 @@ def test_a_download_failure_has_the_code_of_what_failed(cli, agent, tmp_path, an
     assert result.exit_code == 1, result.stderr
     assert f"1 of 2 part(s) could not be saved (the first: {AGENT}/files/r.pdf) [{code}]" in result.stderr
     assert "A2ACLI_ERR_INTERNAL" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["\U0001f600" * 170, "a\u2028FORGED\u202egpj.exe"], ids=["long-in-bytes", "breaks-and-bidi"])
+def test_an_agents_file_name_is_one_the_file_system_takes_and_no_line_break(cli, agent, tmp_path, name):
+    """Issue 42: a name of 170 emoji (680 bytes) was an internal error (OSError: File name too long),
+    and a U+2028 or a right-to-left override reached the file's name on disk."""
+    task = {**V1_TASK, "artifacts": [{"artifactId": "a-1", "parts": [{"raw": base64.b64encode(b"hi").decode(), "filename": name}]}]}
+    agent.post(RPC).respond(json=rpc_result(task))
+    result = cli("tasks", "download", "t-1", "--dir", str(tmp_path), "-u", AGENT, "-o", "raw")
+    assert result.exit_code == 0, result.stderr
+    (saved,) = tmp_path.iterdir()
+    assert saved.read_bytes() == b"hi" and saved.name.isprintable() and len(saved.name.encode()) <= 180
+    assert result.stdout.splitlines() == [str(saved)]

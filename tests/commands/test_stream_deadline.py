@@ -75,3 +75,16 @@ def test_a_unary_answer_cut_by_timeout_exits_5(cli, mode):
         result = cli("tasks", "get", "t1", "-u", h.url, "--timeout", "1", "-o", mode)
     assert result.exit_code == 5, result.stdout + result.stderr
     assert "--timeout 1s expired" in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("mode", ["text", "json"])
+def test_a_stream_answered_with_json_cut_by_timeout_exits_5(cli, mode):
+    """A streaming call the agent answers with one JSON document (no SSE), read to the connection's
+    close: what the timer cut is --timeout's doing, not 'the stream event is empty' (exit 1)."""
+    with hostile() as h:
+        h.card(v1_card(url=f"{h.url}/rpc"))
+        h.rpc(_slow_json)
+        result = cli("stream", "hi", "-u", h.url, "--timeout", "1", "-o", mode)
+    assert result.exit_code == 5, result.stdout + result.stderr
+    said = result.stderr + result.stdout
+    assert "--timeout 1s expired" in said and "InvalidAgentResponseError" not in said

@@ -163,9 +163,17 @@ def test_the_check_report_forges_no_line(cli, tmp_path, mode):
     assert_no_forged_line(result.stdout, result.stderr)
 
 
-def test_chat_forges_no_line_of_its_own(cli, agent):
-    """Off a terminal chat prints what send prints; the notes (the next command) stay one line each."""
-    agent.post(RPC).respond(json=rpc_result({"task": TASK}))
+@pytest.mark.parametrize("streaming", [False, True])
+def test_chat_forges_no_line_of_its_own(cli, respx_mock, streaming):
+    """Off a terminal chat prints what send prints; the notes (the next command) stay one line each:
+    a blocking turn (a card without streaming) and a streamed one (issue 46: chat streams then)."""
+    card = v1_card(name=forged("Evil"), description=prose("desc"), capabilities={"streaming": streaming})
+    respx_mock.get(CARD_URL).respond(json=card)
+    respx_mock.post(RPC, json__method="SendMessage").respond(json=rpc_result({"task": TASK}))
+    respx_mock.post(RPC, json__method="SendStreamingMessage").respond(
+        content=sse({"task": TASK}), headers={"Content-Type": "text/event-stream"}
+    )
+    respx_mock.post(RPC, json__method="GetTask").respond(json=rpc_result(TASK))  # /task reads the task anew
     result = cli("chat", "-u", AGENT, input="hi\n/task\n")
     assert result.exit_code == 0, result.stderr
     assert_no_forged_line(result.stdout, result.stderr)

@@ -1,4 +1,4 @@
-"""`auth login`'s plan (commands.auth_plan.plan_login), apart from any request: which flow, which
+"""`auth login`'s plan (flows.auth_plan.plan_login), apart from any request: which flow, which
 endpoints and which client, from the flags and the profile; and the errors before any token is
 asked for. The execution (token requests, the config file) is tested through the command in
 test_auth*.py."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from a2acli.commands.auth_plan import LoginAsked, LoginConnection, plan_login
 from a2acli.errors import UsageError
+from a2acli.flows.auth_plan import LoginAsked, LoginConnection, plan_login
 from a2acli.render.output import Output
 
 TOKEN = "https://idp.example/token"
