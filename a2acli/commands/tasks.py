@@ -16,7 +16,7 @@ from a2acli.commands._options import (
 from a2acli.commands._run import run_list_tasks, run_stream, run_unary
 from a2acli.commands.shared import options
 from a2acli.flows.inputs import read_object
-from a2acli.settings.values import check_id, check_timestamp
+from a2acli.settings.values import check_id, check_page_size, check_timestamp
 
 app = typer.Typer(
     help="Tasks: get, list, cancel, subscribe, download, and their push-config (also `a2a push-config`).",
@@ -96,10 +96,9 @@ def tasks_list(
         typer.Option(
             "--page-size",
             help="Tasks per page (V1 pageSize 1-100; V0 clix limit).",
-            min=1,
-            max=100,
             show_default=False,
             metavar="N",
+            parser=typed(check_page_size, "--page-size"),  # not min/max: Typer shows [1<=x<=100] beside N
         ),
     ] = None,
     page_token: Annotated[

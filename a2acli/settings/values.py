@@ -439,6 +439,15 @@ def check_id(value: str, what: str) -> str:
     return value
 
 
+def check_page_size(value: str, what: str = "--page-size") -> int:
+    """Tasks per page: a whole number from 1 to 100 (A2A 1.0's pageSize bounds; V0 dialects take the
+    same as their limit)."""
+    text = str(value).strip()
+    if not text.isdigit() or not 1 <= int(text) <= 100:
+        raise UsageError(f"{what} {text!r} is not a number from 1 to 100", hint=f"e.g. {what} 20 (at most 100)")
+    return int(text)
+
+
 def check_push_url(value: str, what: str) -> str:
     """A webhook URL the agent will call (--push-url, --webhook-url): http(s) with a host."""
     check_url(value, what, example=f"{what} https://hooks.example/a2a (or http://127.0.0.1:9000/hook)")

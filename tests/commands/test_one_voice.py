@@ -171,4 +171,4 @@ def test_completion_install_without_a_known_shell_says_how(cli, tmp_path):
 def test_a_missing_option_says_what_it_takes(cli):
     result = cli("push-config", "create", "t-1", "-u", "http://agent.test")  # (replay's --to, the example once, is optional now)
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == "hint: --webhook-url: where the agent POSTs notifications; see `a2a push-config create --help`"
+    assert result.stderr.splitlines()[-1] == "hint: --webhook-url: where the agent POSTs notifications (an http(s) URL); see `a2a push-config create --help`"

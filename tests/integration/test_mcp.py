@@ -261,7 +261,7 @@ def test_every_tool_over_streamable_http(http_server, demo_agent):
     assert PROFILE_KEY not in log.read_text()
 
 
-def test_stdout_carries_only_the_protocol(a2a_bin, env):
+def test_stdout_carries_only_the_protocol(run_a2a, config):
     """A line that is not JSON-RPC on stdin: the answer (if any) is JSON-RPC, nothing else is written."""
     init = {
         "jsonrpc": "2.0",
@@ -269,8 +269,10 @@ def test_stdout_carries_only_the_protocol(a2a_bin, env):
         "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
     }
-    proc = subprocess.run(
-        [*a2a_bin, "mcp"], input=json.dumps(init) + "\n", capture_output=True, text=True, env=env, timeout=60
+    proc = run_a2a(
+        "mcp",
+        input=json.dumps(init) + "\n",
+        env={"A2ACLI_GLOBAL_CONFIG": str(config), "A2ACLI_LOCAL_CONFIG": "/dev/null"},
     )
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines and all(line.get("jsonrpc") == "2.0" for line in lines)

@@ -69,9 +69,11 @@ def requests_sent(stderr: str) -> list[tuple[str, str, list[str]]]:
 
 
 def sent_messages(stderr: str) -> list[dict[str, Any]]:
-    """The `message` objects of the request bodies --debug printed (JSON-RPC params or REST body)."""
+    """The `message` objects of the request bodies --debug printed (JSON-RPC params or REST body),
+    each on its line behind the `>` mark."""
     found = []
-    for line in stderr.splitlines():
+    for marked in stderr.splitlines():
+        line = marked.removeprefix("> ")
         if line.startswith("{") and '"message"' in line:
             try:
                 doc = json.loads(line)
