@@ -144,7 +144,9 @@ def per_call(env: dict[str, str], calls: int) -> dict[str, float]:
 
     server, url = start_demo()
     try:
-        session = Session([*a2a_argv(), "mcp"], env)
+        # the card cache off (A2ACLI_NO_CACHE): every tool call makes the two requests the pair below
+        # makes; with it on, a call after the first reads the card from the cache and makes one
+        session = Session([*a2a_argv(), "mcp"], env | {"A2ACLI_NO_CACHE": "1"})
         sent = session.ask("tools/call", {"name": "send", "arguments": {"agent": url, "text": "hi"}})
         task_id = sent["result"]["structuredContent"]["task"]["id"]
         get = {"name": "tasks_get", "arguments": {"agent": url, "task_id": task_id}}
