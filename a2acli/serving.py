@@ -7,7 +7,10 @@ listen`): each faces clients that send garbage, stop sending, flood it or vanish
   (400), a coding other than chunked (501), a body past the server's cap (413, read no further), a
   client silent in the middle of its body (408).
 - Idle: every connection has a read timeout (`Limits.read_timeout`): a client that sends nothing
-  for that long, before a request, in its head or in its body, is dropped.
+  for that long, before a request, in its head or in its body, is dropped. While connections wait
+  for a worker, a connection that has sent nothing gives its worker up after `Limits.first_line`
+  (checked every `first_line`): silent connections (slowloris) cannot hold every worker for the
+  whole read timeout, each in turn, while real clients wait or get 503s.
 - Threads: at most `Limits.workers` connections are served at once, by threads started as needed
   and kept; up to `Limits.waiting` more wait their turn (then the listen backlog, `Limits.backlog`);
   past that a connection gets a quick 503 and is closed. While some wait, a kept-alive connection
@@ -24,6 +27,7 @@ import re
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -40,6 +44,7 @@ class Limits:
     """How much a server takes. Tests pass small values; the defaults are documented in the guide."""
 
     read_timeout: float = 10.0  # seconds a connection may send nothing
+    first_line: float = 1.0  # seconds a connection that has sent nothing keeps its worker while others wait
     workers: int = 64  # connections served at once (threads)
     waiting: int = 256  # accepted connections waiting for a worker; past them: 503
     backlog: int = 512  # connections the kernel holds before they are accepted
@@ -175,6 +180,27 @@ class GuardedHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.connection.settimeout(self.server.limits.read_timeout)  # every read and write of the connection
+
+    def handle(self) -> None:
+        if self._speaks():
+            super().handle()
+
+    def _speaks(self) -> bool:
+        """Whether the client sends its first bytes within the read timeout; while connections wait
+        for a worker, one silent for `first_line` gives its worker up (peeked: nothing is read)."""
+        limits = self.server.limits
+        deadline = time.monotonic() + limits.read_timeout
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                self.connection.settimeout(min(left, limits.first_line))
+                try:
+                    return bool(self.connection.recv(1, socket.MSG_PEEK))
+                except TimeoutError:
+                    if self.server.crowded():
+                        return False
+            return False
+        finally:
+            self.connection.settimeout(limits.read_timeout)
 
     def parse_request(self) -> bool:
         """The request line and head, as http.server reads them; an HTTP/0.9 line (`GET /`, no

@@ -297,3 +297,21 @@ def test_an_answer_always_has_its_status_line(kind, tmp_path, capfd, request_byt
         assert statuses(answer) == [status], answer[:200]
         assert ok(port, good)
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_silent_connections_cannot_keep_a_real_client_waiting_for_the_read_timeout(kind, tmp_path):
+    """Issue 42 (the review's slowloris): 12 silent connections on 2 workers held each worker for the
+    whole read timeout in turn (6 x 5 s here) while a real request waited; taken while others wait,
+    a connection has `first_line` to send its request line."""
+    limits = Limits(read_timeout=5, first_line=0.3, workers=2, waiting=32)
+    with server(kind, tmp_path, limits) as (port, _, good):
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(12)]
+        try:
+            time.sleep(0.2)  # accepted: 2 taken by the workers, 10 waiting
+            t0 = time.monotonic()
+            assert ok(port, good)
+            assert time.monotonic() - t0 < 4  # about 12 x 0.3 s / 2 workers, not 6 x 5 s
+        finally:
+            for s in silent:
+                s.close()
