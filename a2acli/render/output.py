@@ -383,9 +383,8 @@ class Output:
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
-            console = self.err_console
             self.err_console.print(
-                safe_text(_word_wrapped(msg, console.width), one_line=False, style=style), soft_wrap=True
+                safe_text(_word_wrapped(msg, self.err_console.width), one_line=False, style=style), soft_wrap=True
             )
         else:
             self.err.write(msg + "\n")
