@@ -277,7 +277,8 @@ def _command(
     short_help: str | None = None,
 ) -> Callable[[], Any]:
     """Builds one command; `ordered` keeps repeated options in command-line order; `short_help`
-    its line in the list of commands (an alias's: what it is another name of)."""
+    its line in the list of commands (an alias's: what it is another name of). A callback marked
+    with a class of its own (`command_class`: `_message_options.takes_message`) is built with it."""
 
     def build() -> Any:
         import importlib
@@ -286,7 +287,7 @@ def _command(
         one = typer.Typer(add_completion=False)
         one.command(
             name,
-            cls=OrderedCommand if ordered else Command,
+            cls=getattr(callback, "command_class", None) or (OrderedCommand if ordered else Command),
             rich_help_panel=panel,
             hidden=hidden,
             short_help=short_help,

@@ -5,6 +5,7 @@ configuration (only what was asked for). The CLI builds the parts from its flags
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from a2acli.errors import UsageError
@@ -72,3 +73,106 @@ def send_configuration(
     if return_immediately:  # --async and --follow: the agent answers at once with the task
         config["returnImmediately"] = True
     return config
+
+
+@dataclass(frozen=True)
+class MessageInput:
+    """What `a2a send` and `a2a stream` were given, as one value (the CLI's class of those commands
+    fills it from the command line: `commands._message_options`): the parts, as given and in the
+    command line's order (`argv`, read by `flows.inputs.part_order`), the message's ids and
+    metadata, SendMessage's configuration, and how to wait for the task."""
+
+    argv: tuple[str, ...] = ()  # the command line as given: the order of the part flags
+    text: str | None = None  # TEXT: the first part
+    text_part: tuple[str, ...] = ()
+    data: tuple[str, ...] = ()
+    file: tuple[str, ...] = ()
+    media_type: tuple[str, ...] = ()
+    skill: str | None = None
+    field: tuple[str, ...] = ()
+    strict: bool = False
+    message_id: str | None = None
+    context_id: str | None = None
+    task_id: str | None = None
+    request_id: str | None = None
+    metadata: str | None = None  # JSON, @file or -
+    history_length: int | None = None
+    accepted_output_modes: str | None = None
+    push_url: str | None = None
+    push_token: str | None = None
+    idempotency_key: str | None = None
+    retry: int = 0
+    async_: bool = False
+    follow: bool = False
+    wait: bool = False
+    blocking_call: bool = False
+    stream: bool = False
+    poll_interval: str = "2s"
+    force: bool = False
+    expect_state: str | None = None
+
+    def check_waiting(self) -> None:
+        """How to wait is one choice: --async, --follow, --wait / --blocking-call (the default) or --stream."""
+        for flag, given in (("--wait", self.wait), ("--follow", self.follow), ("--blocking-call", self.blocking_call)):
+            if given and self.async_:
+                raise UsageError(
+                    f"{flag} and --async contradict each other",
+                    hint="--async returns at once without following the task; drop one of them",
+                )
+        if self.async_ and self.stream:  # --stream follows the events; --async returns at once: never one ignored
+            raise UsageError(
+                "--stream and --async contradict each other",
+                hint="--stream follows the task's events live; --async returns its ids at once; drop one of them",
+            )
+        for flag, given in (("--follow", self.follow), ("--blocking-call", self.blocking_call)):
+            if given and self.stream:
+                raise UsageError(
+                    f"{flag} applies to send without --stream",
+                    hint="--stream follows the task's events; drop one of them",
+                )
+        if self.follow and self.blocking_call:
+            raise UsageError(
+                "--follow and --blocking-call contradict each other",
+                hint="--follow sends with returnImmediately; the default is one blocking call",
+            )
+
+    def params(self, limit: int) -> dict[str, Any]:
+        """SendMessage's params: the message (its parts read from the files and standard input
+        named, each at most `limit` bytes) and the configuration asked for."""
+        from a2acli.flows.inputs import build_parts, read_object
+
+        parts = build_parts(
+            list(self.argv),
+            positional=self.text,
+            texts=list(self.text_part),
+            datas=list(self.data),
+            files=list(self.file),
+            media_types=list(self.media_type),
+            skill=self.skill,
+            fields=list(self.field),
+            limit=limit,
+        )
+        message = build_message(
+            parts,
+            message_id=self.message_id,
+            context_id=self.context_id,
+            task_id=self.task_id,
+            metadata=read_object(self.metadata, "--metadata"),
+        )
+        params: dict[str, Any] = {"message": message}
+        configuration = send_configuration(
+            self.accepted_output_modes,
+            self.history_length,
+            self.push_url,
+            self.push_token,
+            return_immediately=self.async_ or self.follow,
+        )
+        if configuration:
+            params["configuration"] = configuration
+        return params
+
+    def headers(self, idempotency_header: str) -> dict[str, str]:
+        """The idempotency key, given or (with --retry) made, in the dialect's header."""
+        if self.idempotency_key or self.retry:
+            return {idempotency_header: self.idempotency_key or str(uuid.uuid4())}
+        return {}
