@@ -87,7 +87,7 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     elif state == "TASK_STATE_COMPLETED" and t.get("contextId"):  # a human's view only
         call.sink.emit(
             NextStep(
-                f"task {t['id']} completed; a next message in its context:",
+                f"task {t['id']} completed; a follow-up in its context:",
                 f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'",
             )
         )
