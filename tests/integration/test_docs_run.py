@@ -65,9 +65,7 @@ RUN = ("sh", "console", "text")  # the fences whose commands run (a text block: 
 SAMPLE = ("text", "")  # the fences that hold output; json, toml and the like hold documents
 UNPLACED = "an output sample that no command shows: put it right after its command, or mark it `<!-- docs-test: output of: COMMAND -->` or `<!-- docs-test: illustrative: REASON -->`"
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-NOT_HERE = re.compile(
-    r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example"
-)
+NOT_HERE = re.compile(r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example")
 BACKGROUND = ("a2a mock ", "a2a webhook listen", "a2a mcp --http")  # servers a page starts and later commands call
 SHELL = shutil.which("bash") or "sh"  # the reader's shell (`eval "$(a2a completion bash)"`)
 # what sends nothing to the hosts it names: the example domain is only data there (issue 46)
@@ -222,15 +220,7 @@ class Runner:
         """dump-v1 and dump-v0, which docs/reference.md's `a2a diff` examples compare."""
         for name, version in (("dump-v1", "1.0"), ("dump-v0", "0.3")):
             argv = f"a2a send --skill create-user -f projectUserId=u1 --a2a-version {version} --dump {name}"
-            subprocess.run(
-                [SHELL, "-c", argv],
-                cwd=self.cwd,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=60,
-                check=True,
-            )
+            subprocess.run([SHELL, "-c", argv], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=True)
 
     def _fixtures(self) -> None:
         """Files the examples name as if the reader had them (README's reader is in the checkout)."""
@@ -242,9 +232,7 @@ class Runner:
         )
         (self.cwd / "payload.json").write_text('{"note": "from a file"}\n')
         url = self.env["A2ACLI_URL"]
-        (self.cwd / "agents.json").write_text(
-            json.dumps({"agents": [{"name": "weather", "description": "Forecasts", "url": url}]})
-        )
+        (self.cwd / "agents.json").write_text(json.dumps({"agents": [{"name": "weather", "description": "Forecasts", "url": url}]}))
         card = httpx.get(f"{url}/.well-known/agent-card.json", headers={"A2A-Version": "1.0"}, timeout=30)
         (self.cwd / "agent-card.json").write_text(card.text)
         (self.cwd / "agent.env").write_text(f"A2ACLI_URL={url}\n")
@@ -256,9 +244,7 @@ class Runner:
     def substitute(self, command: str) -> str:
         for doc, real in self.ports.items():
             command = re.sub(rf"(?<=[:=\s]){doc}\b", real, command)
-            command = command.replace(f"127.0.0.1:{doc}", f"127.0.0.1:{real}").replace(
-                f"localhost:{doc}", f"localhost:{real}"
-            )
+            command = command.replace(f"127.0.0.1:{doc}", f"127.0.0.1:{real}").replace(f"localhost:{doc}", f"localhost:{real}")
         for name, key in (("TASK_ID", "task"), ("CONTEXT_ID", "context"), ("CONFIG_ID", "config")):
             if name in command and key in self.ids:
                 command = command.replace(name, self.ids[key])
@@ -274,10 +260,7 @@ class Runner:
             ("task", rf"(?:^Task: |\"taskId\": ?\"|^task |a2a tasks get )({UUID})"),
             ("task", rf"\"task\": ?\{{[^{{}}]*?\"id\": ?\"({UUID})\""),
             ("context", rf"(?:^Context: |\"contextId\": ?\")({UUID})"),
-            (
-                "config",
-                r"(?:^Config: |^Config ID: |^ID: |\"pushNotificationConfig\": ?\{[^{}]*?\"id\": ?\"|\"configId\": ?\")([\w.-]+)",
-            ),
+            ("config", r"(?:^Config: |^Config ID: |^ID: |\"pushNotificationConfig\": ?\{[^{}]*?\"id\": ?\"|\"configId\": ?\")([\w.-]+)"),
         ):
             found = re.findall(pattern, text, re.M)
             if found:
@@ -390,9 +373,7 @@ def missing_lines(expected: list[str], printed: str) -> list[str]:
         if MEMBER.match(shown[i]):
             want = _members([normalise(line) for line in shown], i)
             i += len(want)
-            starts = [
-                j for j in range(at, len(got)) if MEMBER.match(got[j]) and (j == 0 or not MEMBER.match(got[j - 1]))
-            ]
+            starts = [j for j in range(at, len(got)) if MEMBER.match(got[j]) and (j == 0 or not MEMBER.match(got[j - 1]))]
             found = next((j for j in starts if sorted(_members(got, j)) == sorted(want)), None)
             if found is None:
                 missing.extend(want)
@@ -509,9 +490,7 @@ def _judge(name: str, step: Step, proc: subprocess.CompletedProcess[str] | str |
             out.append(f"{where}\n  not printed: {gone[:3]}\n  printed: {printed[-600:]!r}")
     if name == "docs/reference.md":  # --help's examples: each a valid command line, not a sequence
         if proc.returncode in (2, 126, 127) or "A2ACLI_ERR_INTERNAL" in printed:
-            out.append(
-                f"{where}\n  exit {proc.returncode}: not a valid command line here\n  printed: {printed[-600:]!r}"
-            )
+            out.append(f"{where}\n  exit {proc.returncode}: not a valid command line here\n  printed: {printed[-600:]!r}")
         return out
     want = expected_exit(step)
     if want is not None and proc.returncode != want:
@@ -526,10 +505,7 @@ def page_runs(demo_agent, a2a_bindir, a2a_env, tmp_path_factory) -> dict[str, tu
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=len(PAGES)) as pool:
-        futures = {
-            name: pool.submit(run_page, name, demo_agent, a2a_bindir, tmp_path_factory.mktemp("docs"), a2a_env)
-            for name in PAGES
-        }
+        futures = {name: pool.submit(run_page, name, demo_agent, a2a_bindir, tmp_path_factory.mktemp("docs"), a2a_env) for name in PAGES}
         return {name: f.result() for name, f in futures.items()}
 
 
@@ -557,11 +533,7 @@ def test_a_command_that_reaches_no_host_is_run_whatever_host_it_names():
 
 def test_a_text_block_that_shows_a_command_is_checked_as_a_console_block():
     """Issue 46: `text` samples of a command's output went stale unseen (the guide's `config show`)."""
-    steps = [
-        s
-        for s in collect("docs/guide.md").steps
-        if s.command.startswith("a2a send --skill create-user -f projectUserId=user_123 -f name=Ada")
-    ]
+    steps = [s for s in collect("docs/guide.md").steps if s.command.startswith("a2a send --skill create-user -f projectUserId=user_123 -f name=Ada")]
     assert steps and steps[0].expected and "State: completed" in steps[0].expected and steps[0].skip is None
     shown = [s for s in collect("docs/guide.md").steps if "a2a config show" in s.command and s.expected]
     assert shown and all(s.skip for s in shown)  # a project of its own: tests/commands/test_config.py rebuilds it
@@ -650,10 +622,7 @@ def test_the_comparison_takes_ids_times_ellipses_and_member_order_as_the_pages_m
     printed = ("Task: 9d03aa95-5763-4942-ab65-88b65cfc6a49\nUpdated: 2026-12-02T08:09:32.270827Z\n  {\n"
                '    "type": "apiKey",\n    "name": "X-API-Key"\n  }\nHistory messages: 1\nState: completed\n')  # fmt: skip
     assert missing_lines(shown, printed) == []
-    assert missing_lines(shown, printed.replace('"type": "apiKey"', '"type": "http"')) == [
-        '    "name": "X-API-Key"',
-        '    "type": "apiKey"',
-    ]
+    assert missing_lines(shown, printed.replace('"type": "apiKey"', '"type": "http"')) == ['    "name": "X-API-Key"', '    "type": "apiKey"']
     assert missing_lines(["a …", "c"], "a b\nc\n") == [] and missing_lines(["c", "a …"], "a b\nc\n") == ["a …"]
     assert missing_lines(["State: completed"], "State: failed\n") == ["State: completed"]
 
