@@ -28,10 +28,19 @@ def install_hint(extra: str) -> str:
     if (prefix / "pipx_metadata.json").exists():  # --force: pipx leaves a package injected before (a2a-sdk) as it is
         return f"pipx inject --force {DIST} {quoted}"
     if (prefix / "uv-receipt.toml").exists():  # a new --with list replaces the old one: both are given
-        kept = [r for r in uv_requirements(prefix / "uv-receipt.toml") if r not in requirements]
+        asked = {_same(r) for r in requirements}
+        kept = [r for r in uv_requirements(prefix / "uv-receipt.toml") if _same(r) not in asked]
         withs = " ".join(f"--with {shlex.quote(r)}" for r in [*kept, *requirements])
         return f"uv tool install {withs} {shlex.quote(installed_from())}"
     return f"{shlex.quote(sys.executable)} -m pip install {quoted}"
+
+
+def _same(requirement: str) -> tuple[str, str]:
+    """A requirement as compared: its name with extras, and its specifiers in order (uv's receipt
+    writes `>=1.3,<1.4` for the metadata's `<1.4,>=1.3`)."""
+    m = re.match(r"\s*([A-Za-z0-9._-]+(?:\[[^\]]*\])?)\s*(.*)", requirement)
+    name, spec = (m.group(1), m.group(2)) if m else (requirement, "")
+    return name.lower().replace("_", "-"), ",".join(sorted(s.strip() for s in spec.split(",") if s.strip()))
 
 
 def uv_requirements(receipt: Path) -> list[str]:

@@ -22,6 +22,9 @@ FEATURE_EXTRAS = ("server", "grpc", "verify", "mcp")
 # the MCP SDK's event loop (anyio), which `a2a mcp` runs its flows' threads on, and its JSON Schema
 # validator (jsonschema), which checks a tool's arguments.
 THROUGH = {"starlette": "a2a-sdk", "grpc": "a2a-sdk", "google": "a2a-sdk", "anyio": "mcp", "jsonschema": "mcp"}
+# The standard library of a newer Python than the oldest supported: Python 3.10's
+# sys.stdlib_module_names lacks tomllib (3.11), which a2acli imports where it exists (tomli before).
+NEWER_STDLIB = {"tomllib"}
 
 
 def _pyproject() -> dict:
@@ -45,7 +48,7 @@ def imported_modules() -> set[str]:
                 found.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module.split(".")[0])
-    return {m for m in found if m not in sys.stdlib_module_names and m != "a2acli"}
+    return {m for m in found if m not in sys.stdlib_module_names and m not in NEWER_STDLIB and m != "a2acli"}
 
 
 def declared() -> dict[str, str]:
@@ -118,3 +121,11 @@ def test_a_hatch_built_wheel_is_found_without_top_level_txt(monkeypatch):
         pytest.skip("a2a-sdk is not installed (the server extra)")
     as_on_310 = _with_records({})  # packages_distributions() as 3.10 sees a2a-sdk: nothing
     assert as_on_310["a2a"] == ["a2a-sdk"] and as_on_310["httpx_sse"] == ["httpx-sse"]
+
+
+def test_tomllib_is_the_standard_library_on_python_3_10_too(monkeypatch):
+    """Issue 46: on Python 3.10 sys.stdlib_module_names has no tomllib, which was then taken for an
+    undeclared dependency (a2acli imports it on 3.11+, tomli before)."""
+    monkeypatch.setattr(sys, "stdlib_module_names", frozenset(sys.stdlib_module_names) - {"tomllib"})
+    found = imported_modules()
+    assert "tomllib" not in found and "tomli" in found

@@ -111,3 +111,16 @@ def test_an_unreadable_uv_receipt_keeps_the_plain_hint(env):
     prefix, _ = env
     (prefix / "uv-receipt.toml").write_text("not toml [")
     assert extras.install_hint("grpc") == "uv tool install --with 'a2a-sdk[grpc]<1.4,>=1.3' a2acli"
+
+
+def test_uv_does_not_repeat_a_requirement_its_receipt_spells_in_another_order(env):
+    """uv's receipt writes a specifier sorted (`>=1.3,<1.4`), the metadata as built (`<1.4,>=1.3`):
+    the same requirement, said once."""
+    prefix, _ = env
+    (prefix / "uv-receipt.toml").write_text(
+        '[tool]\nrequirements = [{ name = "a2acli" }, { name = "uvicorn", specifier = ">=0.30,<1" },'
+        ' { name = "a2a-sdk", extras = ["http-server"], specifier = ">=1.3,<1.4" }]\n'
+    )
+    assert extras.install_hint("server") == (
+        "uv tool install --with 'a2a-sdk[http-server]<1.4,>=1.3' --with 'uvicorn<1,>=0.30' a2acli"
+    )

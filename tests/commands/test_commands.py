@@ -183,6 +183,17 @@ def test_expect_state_gates_ci(cli, agent):
     assert bad.exit_code == 2 and "unknown task state" in bad.stderr
 
 
+def test_a_task_that_fails_expect_state_is_said_once(cli, agent):
+    """Issue 46's CI journey: a failed task under --expect-state completed said it twice, a warning
+    (`task t-1 ended failed`) and then the error (`task t-1 ended failed, expected completed`)."""
+    agent.post(RPC).respond(json=rpc_result({"task": dict(V1_TASK, status={"state": "TASK_STATE_FAILED"})}))
+    result = cli("send", "hi", "-u", AGENT, "--expect-state", "completed")
+    assert result.exit_code == 6
+    assert result.stderr.count("ended failed") == 1 and "ended failed, expected completed" in result.stderr
+    assert "warning: task t-1 ended failed" in cli("send", "hi", "-u", AGENT, "--expect-state", "completed,failed").stderr
+    assert "warning: task t-1 ended failed" in cli("send", "hi", "-u", AGENT).stderr
+
+
 def test_expect_state_on_a_task_still_running_says_it_has_not_ended(cli, agent):
     """--async (or tasks get without --wait) answers before the task ends: exit 6 all the same, but
     not "ended submitted", and the hint says how to wait for the end rather than to drop the gate."""

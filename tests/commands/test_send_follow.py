@@ -151,7 +151,7 @@ def test_text_output_is_the_task_record_as_before(cli, agent):
     assert result.stdout.startswith("Task: t-1\nContext: c-1\nState: completed\n")
     assert "Artifact: result\nText:\n  done\n\n" in result.stdout
     said_at_once(result.stderr)
-    assert f"a next message in its context:\n  a2a send --context-id c-1 -u {AGENT} 'your message'\n" in result.stderr
+    assert f"a follow-up in its context:\n  a2a send --context-id c-1 -u {AGENT} 'your message'\n" in result.stderr
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_002")
@@ -363,3 +363,14 @@ def test_quiet_keeps_errors_and_what_debug_asked_for(cli, agent):
 def test_a_bad_quiet_value_in_the_environment_is_a_usage_error(cli):
     result = cli("tasks", "get", "t-1", "-u", AGENT, env={"A2ACLI_QUIET": "maybe"})
     assert result.exit_code == 2 and "error: env A2ACLI_QUIET: 'maybe' is not true or false" in result.stderr
+
+
+def test_the_follow_up_note_of_a_uuid_task_fits_80_columns(cli, agent):
+    """Issue 46's journeys at 80 columns: `task <uuid> completed; a next message in its context:`
+    was 83 columns, so a terminal showed `context:` alone on a line of its own before the command."""
+    uuid = "9e79ea2f-5fa5-488b-83f6-2203698ee5e8"
+    done = {"task": {"id": uuid, "contextId": "e7fde1e8-24c6-4421-b890-9094a91eeb48", "status": {"state": "TASK_STATE_COMPLETED"}}}
+    agent.post(RPC, json__method="SendMessage").respond(json=rpc_result(done))
+    result = cli("send", "hi", "-u", AGENT)
+    line = next(x for x in result.stderr.splitlines() if x.startswith(f"task {uuid} completed"))
+    assert len(line) <= 80 and line.endswith("in its context:"), line

@@ -13,6 +13,16 @@ docs/reference.md is generated from each command's `--help`, whose examples stan
 ids, dumps named as if made): there each command must be a valid command line that a2a runs, its
 exit code any but a usage error's (2) or the shell's (126, 127), and no internal error.
 
+An output sample, a `text` or unlabelled block that shows no command (what a command prints,
+written without its `$ a2a …` line), is compared the same way with the output of the command it
+shows: the last command of the `sh` block right before it (nothing but blank lines between), or
+the command its mark names, `<!-- docs-test: output of: COMMAND -->` (the page's latest command
+that starts so; a server started in the background counts with what it has printed by then,
+waited for). A sample that no command of the page prints (an identity provider's warning, a
+signed card) is marked `<!-- docs-test: illustrative: REASON -->`, the reason naming the test
+that checks it where one does; any other output sample fails the page. docs/reference.md's
+unlabelled blocks are the usage lines of `--help`, which tests/test_docs.py compares.
+
 A block that cannot run here is marked in the Markdown, on the line before its fence:
 `<!-- docs-test: skip: REASON -->`. A block that is one script (a CI job's: `set -euo pipefail`,
 variables from line to line) is marked `<!-- docs-test: script -->` and runs whole, in bash, with
@@ -47,9 +57,13 @@ PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "d
 pytestmark = pytest.mark.integration
 
 FENCE = re.compile(
-    r"^(?:<!-- docs-test: (?P<kind>skip|script)(?:: (?P<reason>.+?))? -->\n)?```(?P<lang>sh|console|text)\n(?P<body>.*?)^```[ \t]*$",
+    r"^(?:<!-- docs-test: (?P<kind>skip|script|illustrative|output of)(?:: (?P<reason>.+?))? -->\n)?"
+    r"```(?P<lang>[\w-]*)\n(?P<body>.*?)^```[ \t]*$",
     re.M | re.S,
 )
+RUN = ("sh", "console", "text")  # the fences whose commands run (a text block: those it shows as `$ …`)
+SAMPLE = ("text", "")  # the fences that hold output; json, toml and the like hold documents
+UNPLACED = "an output sample that no command shows: put it right after its command, or mark it `<!-- docs-test: output of: COMMAND -->` or `<!-- docs-test: illustrative: REASON -->`"
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 NOT_HERE = re.compile(r"https?://[\w.-]*\b(?:example\.(?:com|org)|[\w-]+\.example)\b|\bagent\.example\b|registry\.example")
 BACKGROUND = ("a2a mock ", "a2a webhook listen", "a2a mcp --http")  # servers a page starts and later commands call
@@ -59,6 +73,11 @@ NO_NETWORK = re.compile(r"(^|\|\s*)a2a translate\b|\s--offline\b|^a2a config set
 STARTS_THE_AGENT = re.compile(r"(^|\s)(a2a demo-server|sh examples/tour\.sh)\b")
 
 
+Printed = tuple[
+    str, Callable[[], str], bool
+]  # a command as the page writes it, its output so far, whether in the background
+
+
 @dataclass
 class Step:
     page: str
@@ -66,6 +85,8 @@ class Step:
     command: str
     expected: list[str] | None  # the output a console block shows (None: an sh line)
     skip: str | None = None
+    sample_of: str | None = None  # an output sample: the command (as the page writes it) whose output it shows
+    problem: str | None = None  # what is wrong with the page here, found without running it
 
 
 @dataclass
@@ -110,17 +131,25 @@ def _console(text: str) -> Iterator[tuple[int, str, list[str]]]:
         yield start, command, out
 
 
-def collect(name: str) -> Page:
-    text = (ROOT / name).read_text(encoding="utf-8")
+def collect(name: str, text: str | None = None) -> Page:
+    """The steps of page `name` (its text as given, else as in the checkout)."""
+    text = (ROOT / name).read_text(encoding="utf-8") if text is None else text
     page = Page(name)
+    previous: re.Match[str] | None = None
     for m in FENCE.finditer(text):
+        after, previous = previous, m
         first = text.count("\n", 0, m.start("body")) + 1
-        skip = m.group("reason") if m.group("kind") == "skip" else None
+        skip = m.group("reason") if m.group("kind") in ("skip", "illustrative") else None
         if m.group("kind") == "script":  # one script: run whole, its variables kept from line to line
             page.steps.append(Step(name, first, m.group("body"), None))
             continue
-        if m.group("lang") == "text" and not m.group("body").startswith("$ "):
-            continue  # a text block that shows no command (a file, a log): nothing to run
+        if m.group("lang") in SAMPLE and not m.group("body").startswith("$ "):
+            sample = _sample(name, first, m, after, text, page)
+            if sample:
+                page.steps.append(sample)
+            continue
+        if m.group("lang") not in RUN:
+            continue
         if m.group("lang") == "sh":
             found = [(o, c, None) for o, c in _commands(m.group("body"))]
         else:
@@ -131,6 +160,24 @@ def collect(name: str) -> Page:
                 step.skip = _skip_by_rule(name, command)
             page.steps.append(step)
     return page
+
+
+def _sample(name: str, line: int, m: re.Match[str], after: re.Match[str] | None, text: str, page: Page) -> Step | None:
+    """The step that compares an output sample with the output of its command (None: the usage
+    lines of docs/reference.md, which tests/test_docs.py checks)."""
+    expected = m.group("body").splitlines()
+    if m.group("kind") == "output of":
+        return Step(name, line, "", expected, sample_of=m.group("reason") or "")
+    if m.group("kind") in ("skip", "illustrative"):
+        return Step(name, line, "", expected, skip=m.group("reason") or "illustrative", sample_of="")
+    if name == "docs/reference.md":
+        return None
+    if after is not None and after.group("lang") == "sh" and not text[after.end() : m.start()].strip():
+        block = text.count("\n", 0, after.start("body")) + 1
+        ran = [s for s in page.steps if s.sample_of is None and s.line >= block]
+        if ran:
+            return Step(name, line, "", expected, skip=ran[-1].skip, sample_of=ran[-1].command)
+    return Step(name, line, "", expected, sample_of="", problem=UNPLACED)
 
 
 def _skip_by_rule(page: str, command: str) -> str | None:
@@ -164,6 +211,9 @@ class Runner:
         )  # fmt: skip
         self.ids: dict[str, str] = {}
         self.background: list[subprocess.Popen[str]] = []
+        self.logs = base / "logs"  # what each background server prints (stdout and stderr)
+        self.logs.mkdir()
+        self.printed: list[Printed] = []
         self._fixtures()
 
     def dumps(self) -> None:
@@ -226,32 +276,42 @@ class Runner:
                 self.env[name] = os.path.expandvars(value)
             return None
         if command.startswith(BACKGROUND):
-            return self._start(command)
+            return self._start(step.command, command)
         proc = subprocess.run(
             [SHELL, "-c", command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
             capture_output=True, text=True, timeout=120 if "\n" in command.strip() else 60,
         )  # fmt: skip
         self.learn(proc.stdout + "\n" + proc.stderr)
+        self.printed.append((step.command, lambda: proc.stdout + proc.stderr, False))
         return proc
 
-    def _start(self, command: str) -> str | None:
+    def _start(self, written: str, command: str) -> str | None:
         self.close()  # one server at a time: the page stopped the last one before starting this
         command = re.sub(r"\s*&\s*(#.*)?$", "", command)  # `a2a mock … &`: this test keeps it in the background
-        proc = subprocess.Popen(
-            [SHELL, "-c", "exec " + command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        log = self.logs / f"{len(self.printed):03d}.log"
+        with log.open("w") as sink:
+            proc = subprocess.Popen(
+                [SHELL, "-c", "exec " + command], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+                stdout=sink, stderr=subprocess.STDOUT, text=True,
+            )  # fmt: skip
         self.background.append(proc)
-        assert proc.stderr is not None
-        said = ""
-        for _ in range(5):  # within its first lines it says where it listens
-            line = proc.stderr.readline()
-            said += line
-            if "http://127.0.0.1:" in line:
+        self.printed.append((written, lambda: log.read_text(errors="replace"), True))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # within its first lines it says where it listens
+            if "http://127.0.0.1:" in log.read_text(errors="replace"):
                 return None
-            if not line:
+            if proc.poll() is not None:
                 break
-        return f"did not start: {said.strip()}"
+            time.sleep(0.05)
+        return f"did not start: {log.read_text(errors='replace').strip()}"
+
+    def output_of(self, written: str) -> tuple[Callable[[], str], bool] | None:
+        """The output of the page's latest command that starts as `written`, and whether it is a
+        server still printing."""
+        for command, read, background in reversed(self.printed):
+            if command.startswith(written):
+                return read, background
+        return None
 
     def close(self) -> None:
         while self.background:
@@ -351,9 +411,17 @@ def a2a_bindir() -> Path:
     return Path(found).parent
 
 
-def run_page(name: str, agent: DemoAgent, bindir: Path, base: Path, a2a_env: Callable[..., dict[str, str]]) -> tuple[list[str], str]:
-    """(failures, summary line) of one page run from top to bottom in a directory of its own."""
-    page = collect(name)
+def run_page(
+    name: str,
+    agent: DemoAgent,
+    bindir: Path,
+    base: Path,
+    a2a_env: Callable[..., dict[str, str]],
+    text: str | None = None,
+) -> tuple[list[str], str]:
+    """(failures, summary line) of one page (its text as given, else the checkout's) run from top
+    to bottom in a directory of its own."""
+    page = collect(name, text)
     runner = Runner(agent, bindir, base, a2a_env)
     if name == "docs/reference.md":
         runner.dumps()
@@ -366,6 +434,9 @@ def run_page(name: str, agent: DemoAgent, bindir: Path, base: Path, a2a_env: Cal
             if step.skip:
                 skipped += 1
                 continue
+            if step.sample_of is not None:
+                failures += compare_sample(step, runner)
+                continue
             began = time.monotonic()
             proc = runner.run(step)
             took.append((time.monotonic() - began, f"{step.page}:{step.line}"))
@@ -374,7 +445,31 @@ def run_page(name: str, agent: DemoAgent, bindir: Path, base: Path, a2a_env: Cal
     finally:
         runner.close()
     slowest = ", ".join(f"{where} {t:.1f}s" for t, where in sorted(took, reverse=True)[:3])
-    return failures, f"{name}: {ran} commands run, {skipped} skipped, {time.monotonic() - started:.1f}s (slowest: {slowest})"
+    return (
+        failures,
+        f"{name}: {ran} commands run, {skipped} skipped, {time.monotonic() - started:.1f}s (slowest: {slowest})",
+    )
+
+
+def compare_sample(step: Step, runner: Runner) -> list[str]:
+    """An output sample against what its command printed (a server's output waited for, 15 s)."""
+    where = f"{step.page}:{step.line}: the output sample"
+    if step.problem:
+        return [f"{where}\n  {step.problem}"]
+    found = runner.output_of(step.sample_of or "")
+    if found is None:
+        return [f"{where}\n  no command of the page before it starts with {step.sample_of!r}"]
+    read, background = found
+    deadline = time.monotonic() + (15 if background else 0)
+    while True:
+        printed = read()
+        gone = missing_lines(step.expected or [], printed)
+        if not gone or time.monotonic() >= deadline:
+            break
+        time.sleep(0.1)
+    if not gone:
+        return []
+    return [f"{where} of `{step.sample_of}`\n  not printed: {gone[:3]}\n  printed: {printed[-600:]!r}"]
 
 
 def _judge(name: str, step: Step, proc: subprocess.CompletedProcess[str] | str | None) -> list[str]:
@@ -442,6 +537,73 @@ def test_a_text_block_that_shows_a_command_is_checked_as_a_console_block():
     assert steps and steps[0].expected and "State: completed" in steps[0].expected and steps[0].skip is None
     shown = [s for s in collect("docs/guide.md").steps if "a2a config show" in s.command and s.expected]
     assert shown and all(s.skip for s in shown)  # a project of its own: tests/commands/test_config.py rebuilds it
+
+
+def test_every_output_sample_is_compared_or_marked_illustrative():
+    """Issue 46: `text` samples of a command's output (the guide's `config show`, `webhook
+    listen`'s lines) went stale unseen: each is now compared with the output of its command, or
+    marked illustrative with its reason."""
+    unplaced = [f"{s.page}:{s.line}" for name in PAGES for s in collect(name).steps if s.problem]
+    assert not unplaced, unplaced
+    samples = {s.line: s for s in collect("docs/webhooks.md").steps if s.sample_of is not None}
+    assert [s.sample_of for s in samples.values() if not s.skip] == [
+        "a2a webhook listen --port 9000 --token t1",
+        "a2a webhook listen",
+    ]
+    page = "## A\n\n```sh\na2a card fetch\n```\n\nprose\n\n```text\nAgent: x\n```\n\n```\nwarning: y\n```\n"
+    marked = page.replace("```text", "<!-- docs-test: illustrative: why -->\n```text")
+    assert [s.problem == UNPLACED for s in collect("x.md", page).steps] == [False, True, True]
+    assert [(s.skip, s.problem) for s in collect("x.md", marked).steps][1:] == [("why", None), (None, UNPLACED)]
+    right_after = collect("x.md", page.replace("\nprose\n", ""))
+    assert right_after.steps[1].sample_of == "a2a card fetch" and right_after.steps[1].expected == ["Agent: x"]
+
+
+LISTEN = """```sh
+a2a webhook listen --port 9000 --token t1
+```
+
+```text
+listening for A2A push notifications on http://127.0.0.1:9000 (any path; Ctrl-C to stop)
+push URL: http://127.0.0.1:9000/hook   (checking --token)
+```
+
+```sh
+a2a send --skill create-user -f projectUserId=user_123 --push-url http://127.0.0.1:9000/hook --push-token t1
+```
+
+Terminal 1 then prints:
+
+<!-- docs-test: output of: a2a webhook listen -->
+```text
+Notification: #1 POST /hook from 127.0.0.1
+Shape: V1 StreamResponse (task)
+```
+
+```sh
+a2a card fetch
+```
+
+```text
+Agent: …
+```
+"""
+
+
+def test_a_changed_output_sample_fails_the_check(demo_agent, a2a_bindir, a2a_env, tmp_path):
+    """An output sample is compared for real: the page above passes against the demo agent, and
+    each of its samples changed (a server's first lines, what it printed later, a command's
+    output) fails, naming the line it did not print."""
+    failures, _ = run_page("x.md", demo_agent, a2a_bindir, tmp_path / "as-is", a2a_env, LISTEN)
+    assert failures == []
+    for i, (shown, changed) in enumerate((
+        ("(checking --token)", "(checking --auth)"),
+        ("Shape: V1 StreamResponse (task)", "Shape: V0 task (kind)"),
+        ("Agent: …", "Agent: Somebody else"),
+    )):  # fmt: skip
+        failures, _ = run_page(
+            "x.md", demo_agent, a2a_bindir, tmp_path / str(i), a2a_env, LISTEN.replace(shown, changed)
+        )
+        assert len(failures) == 1 and "the output sample" in failures[0] and changed in failures[0], failures
 
 
 def test_the_ci_scripts_of_the_readme_and_the_guide_run_whole_with_pipefail():

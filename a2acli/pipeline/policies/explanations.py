@@ -74,7 +74,8 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     state = to_core_task_state(t.get("state") or "TASK_STATE_UNSPECIFIED")
     label = state_text(state)
     if state in ("TASK_STATE_FAILED", "TASK_STATE_REJECTED"):
-        call.sink.emit(Warn(f"task {t['id']} ended {label}"))
+        if not expect or state in expect:  # else the --expect-state error below says it, once
+            call.sink.emit(Warn(f"task {t['id']} ended {label}"))
     elif state == "TASK_STATE_AUTH_REQUIRED":
         auth_required_notes(call)  # exit 0 all the same: the outcome is the task's
     elif is_interrupted(state):  # a normal pause, not a fault: a hint, which -q drops (stdout names the state)
@@ -86,7 +87,7 @@ def report_task_outcome(call: Call, expect: frozenset[str] | None, *, waited: bo
     elif state == "TASK_STATE_COMPLETED" and t.get("contextId"):  # a human's view only
         call.sink.emit(
             NextStep(
-                f"task {t['id']} completed; a next message in its context:",
+                f"task {t['id']} completed; a follow-up in its context:",
                 f"a2a send --context-id {_q(t['contextId'])}{conn_flags(call.opts)} 'your message'",
             )
         )
