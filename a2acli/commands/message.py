@@ -14,10 +14,11 @@ from a2acli.commands._options import (
     poll_seconds,
     typed,
 )
-from a2acli.commands._run import run_stream, run_unary
+from a2acli.commands._run import run
 from a2acli.commands.shared import options
 from a2acli.flows.inputs import build_parts, read_object
 from a2acli.flows.messages import build_message, send_configuration
+from a2acli.flows.runs import run_stream, run_unary
 from a2acli.settings.values import check_file_ref, check_id, check_idempotency_key, check_media_type, check_push_url
 
 MSG = "Message"
@@ -392,10 +393,11 @@ def send(
             typer.echo(
                 "warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True
             )
-        run_stream(
+        run(
+            ctx,
+            run_stream,
             "SendStreamingMessage",
             params,
-            opts,
             request_id=request_id,
             expect=expect_state,
             headers=headers,
@@ -404,10 +406,11 @@ def send(
             strict=strict,
         )
     else:
-        run_unary(
+        run(
+            ctx,
+            run_unary,
             "SendMessage",
             params,
-            opts,
             request_id=request_id,
             expect=expect_state,
             wait=not async_,
