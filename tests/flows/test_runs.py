@@ -11,7 +11,7 @@ import httpx
 import pytest
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
-from a2acli.errors import UsageError
+from a2acli.errors import A2acliError, UsageError
 from a2acli.flows import runs
 from a2acli.flows.boundary import guarded, run_captured
 from a2acli.flows.invocation import Invocation
@@ -104,3 +104,22 @@ def test_settings_are_resolved_once_per_run(cli, respx_mock, monkeypatch):
         result = cli(*argv)
         assert result.exit_code == 0, result.stderr
         assert len(calls) == 1, (argv, calls)
+
+
+def test_the_card_flow_fetches_the_card_and_writes_it(agent, capsys):
+    assert runs.run_card_fetch(json_inv()) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == v1_card()["name"]
+
+
+def test_the_download_flow_saves_each_artifact_part(agent, tmp_path):
+    task = {**DONE, "artifacts": [{"artifactId": "a", "name": "report", "parts": [{"text": "hello"}]}]}
+    agent.post(RPC).respond(json=rpc_result(task))
+    assert runs.run_download(json_inv(), "t-1", str(tmp_path / "out")) == 0
+    assert [p.read_text() for p in (tmp_path / "out").iterdir()] == ["hello"]
+
+
+def test_the_call_flow_names_the_method_a_misspelt_one_resembles(agent):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    with pytest.raises(A2acliError, match="Method not found") as said:
+        runs.run_call(json_inv(), "GetTsk", {"id": "t-1"})
+    assert said.value.hint is not None and said.value.hint.startswith("did you mean GetTask?")
