@@ -123,3 +123,19 @@ def test_the_call_flow_names_the_method_a_misspelt_one_resembles(agent):
     with pytest.raises(A2acliError, match="Method not found") as said:
         runs.run_call(json_inv(), "GetTsk", {"id": "t-1"})
     assert said.value.hint is not None and said.value.hint.startswith("did you mean GetTask?")
+
+
+def test_the_invocation_carries_the_environment_the_run_sees(tmp_path, monkeypatch):
+    """Streams (the process's unless given), tty, width, the config and cache dirs, the clock."""
+    import io
+    import sys
+
+    from a2acli.flows.invocation import Environment
+
+    monkeypatch.setenv("COLUMNS", "99")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    out = io.StringIO()
+    env = Invocation(env=Environment(stdout=out)).env
+    assert env.streams() == (sys.stdin, out, sys.stderr) and env.tty() is False
+    assert env.width() == 99 and env.cache_dir() == tmp_path / "cache" / "a2acli"
+    assert env.config_path().name == "config.toml" and env.clock() <= env.clock()
