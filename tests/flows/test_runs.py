@@ -139,3 +139,13 @@ def test_the_invocation_carries_the_environment_the_run_sees(tmp_path, monkeypat
     assert env.streams() == (sys.stdin, out, sys.stderr) and env.tty() is False
     assert env.width() == 99 and env.cache_dir() == tmp_path / "cache" / "a2acli"
     assert env.config_path().name == "config.toml" and env.clock() <= env.clock()
+
+
+def test_diff_captures_card_fetch_validate_and_runs_it_once_a_side(cli, respx_mock):
+    """`card fetch --validate` hands its flow to the invocation like every method command: `a2a
+    diff` captures it (it fetched the card once while reading the command line, then said it made
+    no call to compare) and runs it under 1.0 and under 0.3."""
+    route = respx_mock.get(CARD_URL).respond(json=v1_card())
+    result = cli("diff", "-u", AGENT, "--", "card", "fetch", "--validate")
+    assert "makes no call to compare" not in result.stderr
+    assert len(route.calls) == 2, result.stderr  # one GET a side, none while the command line is read
