@@ -8,7 +8,7 @@ collection while starting, and the start-up heap is frozen (left out of every la
 once the command runs; `main.run()` turns collection back on for the command itself.
 
 A Ctrl-C at any moment exits 130 without a traceback: in a command, its boundary reports it
-(commands/_run.py); before (the imports, ~80 ms, and argument parsing) it is caught here; and
+(flows/boundary.py); before (the imports, ~80 ms, and argument parsing) it is caught here; and
 before this function runs (the console script importing the package), the handler that the
 package sets when it is imported as `a2a` exits 130 (a2acli/__init__.py). Once inside the `try`,
 Python's own handler is back, so a command sees KeyboardInterrupt as usual.
@@ -65,7 +65,7 @@ def _end_now(run: list[int]) -> None:
     """The last exit handler: what is left on stdout and stderr written, then the process ends
     with this run's status, skipping the interpreter's teardown. A reader that has gone (a
     closed pipe) changes nothing: a2a says nothing more and keeps the status, as a command's
-    boundary does (commands/_run.py). Output that cannot be written (a full disk) is said on
+    boundary does (flows/boundary.py). Output that cannot be written (a full disk) is said on
     stderr, as the boundary says it, and a run that had succeeded exits 1: nothing is lost unsaid."""
     import os
 

@@ -1,5 +1,5 @@
-"""Exit codes, error codes and the error tree. Lower layers raise these; only commands/_run.py
-catches them.
+"""Exit codes, error codes and the error tree. Lower layers raise these; only the boundary
+(flows/boundary.py, which commands/_run.py opens around each command) catches them.
 
 Every error the CLI reports carries one `code` (the `-o json` envelope's `code`, official CLI spec
 §9.4 and Appendix B) and one exit code (§9.6), and the two always agree:

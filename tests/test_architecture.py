@@ -460,9 +460,11 @@ def test_the_max_body_default_is_one_value():
 # (issue 22); settings.editing (tomlkit) stays off the path. pipeline.target, .credentials and
 # .tracking are session.py's `Call` split by the question each part answers (issue 22): the same code.
 # transport.taps is transport.record's --debug and X-Request-ID taps (issue 34): the --dump tap moved
-# to recording.record, loaded only under --dump.
+# to recording.record, loaded only under --dump. flows.invocation and flows.runs are the Invocation
+# and the work commands._run and commands.invocation held (issue 43): the same code, headless.
 CARD_FETCH_MODULES = {
     "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation", "a2acli.commands.shared",
+    "a2acli.flows", "a2acli.flows.invocation", "a2acli.flows.runs",
     "a2acli.commands.completion", "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.events", "a2acli.render.events",
@@ -757,9 +759,7 @@ def test_the_class_name_check_sees_a_second_class(tmp_path):
 # listed here with its reason; anything else a function mutates (or rebinds with `global`) fails.
 # Tables filled on first use, the same whatever the run, are caches, not run state.
 MODULE_STATE_ALLOWED = {
-    "commands/_run.py:_OPEN": "the invocation whose boundary is open: per thread, scoped by the boundary (put back as it closes); goes when the flows carry the Invocation",
-    "pipeline/session.py:IN_FLIGHT": "the Call in flight, for the boundary's Ctrl-C and timeout reports: per thread, scoped by the boundary",
-    "redact.py:_ACTIVE": "the invocation's redactor: every secret learned is masked in everything written, from any layer; reset by each invocation (registry.RootGroup.main)",
+    "redact.py:_ACTIVE": "the invocation's redactor, kept (issue 43): every Output masks what it writes through it (render.output's text/value, whatever layer made the Output, ones made before an Invocation exists included: a usage error, --version, the files' warnings), and the --debug excepthook and the settings' readers tell it secrets; threading it through each Output and reader is a change of its own. Reset by each invocation (registry.RootGroup.main)",
     "commands/_options.py:_DEFAULTS_CACHE": "cache: each setting's default and source, by the --profile/--config asked for",
     "render/output.py:MODES": "table: each output mode's class joins it as it is defined",
     "render/output.py:_LINE_ENCODER": "cache: the JSON encoder, made on first use",

@@ -7,17 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from a2acli.commands._run import entry_point, say_error, session
 from a2acli.errors import A2acliError
-from a2acli.pipeline.options import CallOptions
+from a2acli.flows.boundary import say_error
+from a2acli.flows.invocation import Invocation
+from a2acli.flows.runs import session
 from a2acli.pipeline.session import OfflineShown
 from a2acli.wire.methods import METHODS
 
 
-@entry_point
 def run_chat(
+    inv: Invocation,
     lines: Iterable[str],
-    opts: CallOptions,
     *,
     context_id: str | None = None,
     task_id: str | None = None,
@@ -39,7 +39,8 @@ def run_chat(
     from a2acli.flows.messages import build_message
     from a2acli.render.present import present
 
-    with session(opts) as call:
+    opts = inv.options()
+    with session(inv) as call:
         chat = _Chat(call, context_id, task_id)
         if interactive and call.sends:  # the banner reads the card: not under --offline
             _banner(call)
@@ -137,7 +138,7 @@ class _Chat:
             except A2acliError as e:
                 if not interactive:
                     raise
-                say_error(e, out, debug=self.call.opts.debug)
+                say_error(e, out, debug=self.call.opts.debug, call=self.call)
                 return None
         if word == "/new":
             self.ctx = self.tid = None
@@ -194,7 +195,7 @@ class _Chat:
             if not interactive:
                 raise
             call.sending = None
-            say_error(e, call.sink.out, debug=call.opts.debug)
+            say_error(e, call.sink.out, debug=call.opts.debug, call=call)
         except KeyboardInterrupt:
             if not interactive:
                 raise

@@ -132,11 +132,10 @@ def auth_logout(
       a2a auth logout --profile prod
     """
     from a2acli import auth, settings
-    from a2acli.commands._run import known
+    from a2acli.commands.invocation import invocation
     from a2acli.render.output import Output
 
-    out = Output("auto")
-    known(out=out)  # its errors in text, like its report
+    out = invocation(ctx).out = Output("auto")  # its errors in text, like its report
     res, pname, _ = _settings(ctx, new_profile=True)
     dropped = auth.forget(pname)
     path = settings.profile_file(res, pname)  # where the profile is kept (a --config / A2ACLI_CONFIG file too)

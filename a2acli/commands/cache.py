@@ -5,7 +5,7 @@ import typer
 app = typer.Typer(help="The Agent Card cache (in the platform's cache directory).", no_args_is_help=True)
 
 
-def cache_clear() -> None:
+def cache_clear(ctx: typer.Context) -> None:
     """Empty the Agent Card cache: each agent's card is fetched again on its next run.
 
     The cache lives in $XDG_CACHE_HOME/a2acli (~/.cache/a2acli; ~/Library/Caches/a2acli on macOS, %LOCALAPPDATA%\\a2acli\\Cache on Windows); --no-cache (A2ACLI_NO_CACHE=1) bypasses it for one run.
@@ -14,13 +14,12 @@ def cache_clear() -> None:
 
       a2a cache clear
     """
-    from a2acli.commands._run import known
+    from a2acli.commands.invocation import invocation
     from a2acli.render.output import Output
     from a2acli.settings import cache_dir
     from a2acli.transport.card_cache import BYPASS, CardCache
 
-    out = Output("auto")
-    known(out=out)
+    out = invocation(ctx).out = Output("auto")  # its errors in text, like its report
     where = cache_dir()
     removed = CardCache(where, BYPASS).clear()
     out.note(f"the Agent Card cache is empty: {removed} card(s) removed from {where}")

@@ -51,8 +51,9 @@ def call(
       echo '{}' | a2a call x-vendor/ping -
     """
     opts = options(ctx)
-    from a2acli.commands._run import run_call
+    from a2acli.commands._run import run
     from a2acli.flows.inputs import read_json
+    from a2acli.flows.runs import run_call
 
     value = read_json(params, "PARAMS", limit=opts.max_body) if params is not None else None
-    run_call(method, value, opts, request_id=request_id, stream=stream)
+    run(ctx, run_call, method, value, request_id=request_id, stream=stream)

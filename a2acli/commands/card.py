@@ -5,9 +5,10 @@ from typing import Annotated
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._options import CallOptions, force_option
-from a2acli.commands._run import run_card_fetch, run_catalog, run_unary
+from a2acli.commands._options import force_option
+from a2acli.commands._run import run
 from a2acli.commands.shared import options
+from a2acli.flows.runs import run_card_fetch, run_card_validate, run_catalog, run_unary
 
 app = typer.Typer(help="The Agent Card: public and extended; the agents of an agent catalog.", no_args_is_help=True)
 
@@ -63,40 +64,11 @@ def card_fetch(
             hint="drop --extended, or --verify-signature",
         )
     if extended:
-        run_unary("GetExtendedAgentCard", {}, opts, force=force)
+        run(ctx, run_unary, "GetExtendedAgentCard", {}, force=force)
     elif validate and not opts.offline:
-        _fetch_and_validate(opts, verify_signature)
+        run(ctx, run_card_validate, verify_signature=verify_signature)
     else:
-        run_card_fetch(opts, verify_signature=verify_signature)
-
-
-def _fetch_and_validate(opts: CallOptions, verify_signature: bool) -> None:
-    """`card fetch --validate`: the card as `card fetch` shows it, then its findings on stderr."""
-    from a2acli.check.run import validate_fetched
-    from a2acli.commands._run import card_signature, session
-    from a2acli.pipeline.session import Reply
-    from a2acli.render.present import present
-    from a2acli.wire import envelope
-
-    with session(opts) as call:
-        fetched = call.target.fetch_card(revalidate=True)  # `card fetch` always asks the network
-        outcome = card_signature(call, fetched.doc, require=verify_signature)
-        if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings
-            from a2acli.check.run import invalid_card_error
-
-            invalid = invalid_card_error(fetched.doc, fetched.url)
-            if invalid is not None:
-                raise invalid
-        raw = fetched.exchange.response_body if fetched.exchange else envelope.dumps(fetched.doc)
-        present(
-            "card",
-            Reply(fetched.doc, call.target.card, raw, fetched.exchange),
-            call.sink.out,
-            as_v1=opts.as_v1,
-            signature=outcome,
-        )
-        code = validate_fetched(fetched.doc, fetched.url, call.sink.out)
-    raise typer.Exit(code)
+        run(ctx, run_card_fetch, verify_signature=verify_signature)
 
 
 @shared.takes_shared
@@ -113,8 +85,7 @@ def card_extended(
 
       A2ACLI_API_KEY=demo-key a2a card extended -u http://127.0.0.1:41241
     """
-    opts = options(ctx)
-    run_unary("GetExtendedAgentCard", {}, opts, request_id=request_id, force=force)
+    run(ctx, run_unary, "GetExtendedAgentCard", {}, request_id=request_id, force=force)
 
 
 def complete_catalogs(incomplete: str) -> list[str]:
@@ -161,8 +132,7 @@ def card_catalog(
 
       a2a send -u catalog:weather --catalog ./agents.json "forecast for Paris"
     """
-    opts = options(ctx)
-    run_catalog(name, opts)
+    run(ctx, run_catalog, name)
 
 
 fetch_command = card_fetch

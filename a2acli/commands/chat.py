@@ -10,6 +10,7 @@ import typer
 from a2acli.commands import shared
 from a2acli.commands._chat import run_chat
 from a2acli.commands._options import POLL_INTERVAL, poll_interval_option, poll_seconds, typed
+from a2acli.commands._run import run
 from a2acli.commands.shared import options
 from a2acli.settings.values import check_id
 
@@ -137,7 +138,7 @@ def chat(
       printf '/skill create-user projectUserId=u1\\n' \\
           | a2a chat -u http://127.0.0.1:41241
     """
-    opts = options(ctx)
+    options(ctx)  # resolved first: a bad setting is said before the terminal is read
     from a2acli.errors import UsageError
 
     stdin_tty, stdout_tty = _ttys()
@@ -150,9 +151,10 @@ def chat(
     lines = _typed(PROMPT) if interactive else iter(sys.stdin.readline, "")
     secret = _secret if interactive else None  # a credential is read from the terminal only
     try:
-        run_chat(
+        run(
+            ctx,
+            run_chat,
             lines,
-            opts,
             context_id=context_id,
             task_id=task_id,
             poll_interval=poll_seconds(poll_interval),

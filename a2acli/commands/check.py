@@ -88,9 +88,9 @@ def check(
           --junit check.xml -o json
     """
     opts = options(ctx)
-    from a2acli.commands._run import output_for
+    from a2acli.commands.invocation import invocation
 
-    out = output_for(opts)
+    out = invocation(ctx).output()
     from a2acli.check.run import run_check
 
     held = 0

@@ -88,9 +88,9 @@ def config_show(
     """
     opts = options(ctx)
     from a2acli import settings
-    from a2acli.commands._run import output_for
+    from a2acli.commands.invocation import invocation
 
-    out = output_for(opts)
+    out = invocation(ctx).output()
     res = opts.resolved
     files = list(res.files) if res else []
     rows = _setting_rows(opts)

@@ -194,7 +194,7 @@ def _run_both(
     """Run `a2a COMMAND` twice, each run with its own --dump, and load the two dumps: under 1.0
     and 0.3, or, given two --transport values, over each binding under one version. The command
     line is parsed once (its input read once); the two runs are one invocation with two option
-    sets (commands._run.CapturedCall)."""
+    sets (flows.invocation.Captured: the command's flow and its arguments)."""
     import tempfile
 
     from a2acli.errors import UsageError
@@ -310,7 +310,8 @@ def _with_flags(command: list[str], flags: list[str]) -> list[str]:
 
 
 def _capture(argv: list[str]) -> Any:
-    """Parse `a2a ARGV` with our own app and return what it asks for, without running it. A
+    """Parse `a2a ARGV` with our own app and return the flow it asks for, without running it
+    (`flows.invocation.Captured`: the command hands its flow to an invocation that captures). A
     usage error (Typer's, or one the command found) is raised as ours."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
@@ -322,9 +323,7 @@ def _capture(argv: list[str]) -> Any:
     app = full_app()
 
     err = io.StringIO()
-    inv = Invocation()
-    seen: list[Any] = []
-    inv.capture = seen  # the command's entry point records itself here (commands._run.entry_point)
+    inv = Invocation().capturing()  # the command's flow is recorded here, not run (Invocation.run)
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
             app(argv, prog_name="a2a", standalone_mode=False, obj=inv)
@@ -336,6 +335,7 @@ def _capture(argv: list[str]) -> Any:
             raise UsageError(f"the command after -- is not valid: {message}", hint=hint) from None
         except (typer.Exit, SystemExit, typer.Abort):
             pass
+    seen = inv.captured or []
     if not seen:
         found = inv.error  # what the command's boundary said (this invocation's)
         if found is not None:
@@ -353,8 +353,10 @@ def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None, str | None]:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
+    from a2acli.flows.boundary import run_captured
+
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        code, found = invocation.run(opts)
+        code, found = run_captured(invocation, opts)
     if found is None or not code:
         return code, None, None
     return code, found.message, found.hint
@@ -458,6 +460,7 @@ def _style(line: str) -> str:
 
 
 def translate(
+    ctx: typer.Context,
     source: Annotated[
         str | None,
         typer.Argument(
@@ -504,11 +507,11 @@ def translate(
           '{"taskId":"t-1","contextId":"c-1",' \\
           '"status":{"state":"TASK_STATE_WORKING"}}}}' | a2a translate --to v0
     """
-    from a2acli.commands._run import known
+    from a2acli.commands.invocation import invocation
     from a2acli.render.output import Output
 
     out = Output("json")
-    known(out=Output("auto"))  # errors in text: stdout is for the translated document
+    invocation(ctx).out = Output("auto")  # errors in text: stdout is for the translated document
     from a2acli.errors import UsageError
     from a2acli.flows.documents import read_document, translate_text
     from a2acli.wire import parse_wire

@@ -12,9 +12,10 @@ import typer
 from a2acli.commands import shared
 from a2acli.commands._message_options import SendCommand, StreamCommand, message_input, takes_message
 from a2acli.commands._options import poll_seconds
-from a2acli.commands._run import run_stream, run_unary
+from a2acli.commands._run import run
 from a2acli.commands.shared import options
 from a2acli.flows.messages import MessageInput
+from a2acli.flows.runs import run_stream, run_unary
 
 EXAMPLES = """
 
@@ -61,10 +62,11 @@ def _send(ctx: typer.Context, given: MessageInput) -> None:
             typer.echo(
                 "warning: --retry applies to `send` without --stream (a stream is not replayed); sending once", err=True
             )
-        run_stream(
+        run(
+            ctx,
+            run_stream,
             "SendStreamingMessage",
             params,
-            opts,
             request_id=given.request_id,
             expect=given.expect_state,
             headers=headers,
@@ -73,10 +75,11 @@ def _send(ctx: typer.Context, given: MessageInput) -> None:
             strict=given.strict,
         )
     else:
-        run_unary(
+        run(
+            ctx,
+            run_unary,
             "SendMessage",
             params,
-            opts,
             request_id=given.request_id,
             expect=given.expect_state,
             wait=not given.async_,

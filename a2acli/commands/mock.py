@@ -164,9 +164,9 @@ def replay_command(
           --ignore '*.data.id'
     """
     opts = options(ctx)
-    from a2acli.commands._run import output_for
+    from a2acli.commands.invocation import invocation
 
-    out = output_for(opts)
+    out = invocation(ctx).output()
     from a2acli.net import agent_reference
     from a2acli.pipeline.session import Call
     from a2acli.recording import replay
@@ -181,7 +181,13 @@ def replay_command(
             "replay needs the agent to replay against",
             hint="pass --to URL (or -u URL, A2ACLI_URL, a profile's url)",
         )
-    run = replay.replay(recorded, opts, Presenter(out), Call, save=save)
+    inv = invocation(ctx)
+
+    def opened(options: Any, sink: Any) -> Call:  # the call in flight: a Ctrl-C or a timeout names its task
+        inv.call = Call(options, sink)
+        return inv.call
+
+    run = replay.replay(recorded, opts, Presenter(out), opened, save=save)
     report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
     from a2acli.commands.invocation import invocation
 

@@ -6,8 +6,9 @@ import typer
 
 from a2acli.commands import shared
 from a2acli.commands._options import force_option, typed
-from a2acli.commands._run import run_unary
+from a2acli.commands._run import run
 from a2acli.commands.shared import options
+from a2acli.flows.runs import run_unary
 from a2acli.settings.values import check_id, check_push_url
 
 app = typer.Typer(help="Push-notification (webhook) configs of a task.", no_args_is_help=True)
@@ -84,7 +85,7 @@ def push_config_create(
       a2a push-config create 5f0c… --webhook-url http://127.0.0.1:9000/hook \\
           --push-token t0k
     """
-    opts = options(ctx)
+    options(ctx)  # resolved first: a bad setting is said before the arguments are read
     from a2acli.flows.tasks import push_config_params
 
     params = push_config_params(
@@ -95,7 +96,7 @@ def push_config_create(
         auth_scheme=auth_scheme,
         auth_credentials=auth_credentials,
     )
-    run_unary("CreateTaskPushNotificationConfig", params, opts, request_id=request_id, force=force)
+    run(ctx, run_unary, "CreateTaskPushNotificationConfig", params, request_id=request_id, force=force)
 
 
 @app.command("get")
@@ -113,9 +114,13 @@ def push_config_get(
 
       a2a push-config get 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
-    opts = options(ctx)
-    run_unary(
-        "GetTaskPushNotificationConfig", {"taskId": task_id, "id": config_id}, opts, request_id=request_id, force=force
+    run(
+        ctx,
+        run_unary,
+        "GetTaskPushNotificationConfig",
+        {"taskId": task_id, "id": config_id},
+        request_id=request_id,
+        force=force,
     )
 
 
@@ -142,13 +147,12 @@ def push_config_list(
 
       a2a push-config list 5f0c… -o json --as v1 | jq -r '.configs[].url'
     """
-    opts = options(ctx)
     params: dict[str, Any] = {"taskId": task_id}
     if page_size is not None:
         params["pageSize"] = page_size
     if page_token:
         params["pageToken"] = page_token
-    run_unary("ListTaskPushNotificationConfigs", params, opts, request_id=request_id, force=force)
+    run(ctx, run_unary, "ListTaskPushNotificationConfigs", params, request_id=request_id, force=force)
 
 
 @app.command("delete")
@@ -166,11 +170,11 @@ def push_config_delete(
 
       a2a push-config delete 5f0c… cfg-1 -u http://127.0.0.1:41241
     """
-    opts = options(ctx)
-    run_unary(
+    run(
+        ctx,
+        run_unary,
         "DeleteTaskPushNotificationConfig",
         {"taskId": task_id, "id": config_id},
-        opts,
         request_id=request_id,
         force=force,
     )

@@ -427,7 +427,7 @@ class RootGroup(_SharedOptions, Group):
             said = cannot_write(e)
             if said is None:
                 raise
-            from a2acli.commands._run import say_error
+            from a2acli.flows.boundary import say_error
 
             code = int(say_error(said, inv.error_output(), debug=False).exit_code)
         sys.exit(code if isinstance(code, int) else 0)

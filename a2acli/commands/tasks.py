@@ -13,9 +13,10 @@ from a2acli.commands._options import (
     poll_seconds,
     typed,
 )
-from a2acli.commands._run import run_list_tasks, run_stream, run_unary
+from a2acli.commands._run import run
 from a2acli.commands.shared import options
 from a2acli.flows.inputs import read_object
+from a2acli.flows.runs import run_download, run_list_tasks, run_stream, run_unary
 from a2acli.settings.values import check_id, check_page_size, check_timestamp
 
 app = typer.Typer(
@@ -72,14 +73,14 @@ def tasks_get(
 
       a2a tasks get 5f0c… --wait --expect-state completed
     """
-    opts = options(ctx)
     params: dict[str, Any] = {"id": task_id}
     if history_length is not None:
         params["historyLength"] = history_length
-    run_unary(
+    run(
+        ctx,
+        run_unary,
         "GetTask",
         params,
-        opts,
         request_id=request_id,
         expect=expect_state,
         wait=wait,
@@ -164,7 +165,7 @@ def tasks_list(
 
       a2a tasks list --all --stream -o json | jq -r .id
     """
-    opts = options(ctx)
+    options(ctx)  # resolved first: a bad setting is said before the arguments are read
     from a2acli.flows.tasks import list_params
 
     params = list_params(
@@ -176,7 +177,7 @@ def tasks_list(
         status_timestamp_after=status_timestamp_after,
         include_artifacts=include_artifacts,
     )
-    run_list_tasks(params, opts, all_pages=all_pages, request_id=request_id, stream=stream, force=force)
+    run(ctx, run_list_tasks, params, all_pages=all_pages, request_id=request_id, stream=stream, force=force)
 
 
 @app.command("cancel")
@@ -196,13 +197,12 @@ def tasks_cancel(
 
       a2a tasks cancel 5f0c… --expect-state canceled
     """
-    opts = options(ctx)
-
+    options(ctx)  # resolved first: a bad setting is said before the arguments are read
     params: dict[str, Any] = {"id": task_id}
     meta = read_object(metadata, "--metadata")
     if meta:
         params["metadata"] = meta
-    run_unary("CancelTask", params, opts, request_id=request_id, expect=expect_state)
+    run(ctx, run_unary, "CancelTask", params, request_id=request_id, expect=expect_state)
 
 
 @app.command("subscribe")
@@ -236,11 +236,11 @@ def tasks_subscribe(
 
       a2a tasks subscribe 5f0c… --stream -o json | jq -c .
     """
-    opts = options(ctx)
-    run_stream(
+    run(
+        ctx,
+        run_stream,
         "SubscribeToTask",
         {"id": task_id},
-        opts,
         request_id=request_id,
         expect=expect_state,
         force=force,
@@ -281,10 +281,7 @@ def tasks_download(
 
       a2a tasks download 5f0c… -o json | jq -r '.files[].path'
     """
-    opts = options(ctx)
-    from a2acli.commands._run import run_download
-
-    run_download(task_id, directory, opts, request_id=request_id, overwrite=overwrite)
+    run(ctx, run_download, task_id, directory, request_id=request_id, overwrite=overwrite)
 
 
 from a2acli.commands import push_configs  # noqa: E402

@@ -2,7 +2,7 @@
 (or a subscription, or what stands in for one when the card claims no streaming), a list of tasks
 one page or every page. Each takes the open session (`pipeline.session.Call`: the options it was
 opened with, and the sink its notes go to) and its own typed arguments, and returns the answer;
-the face presents it (the CLI's `commands._run`, `a2a mcp`). A stream's events go to a view the
+the face presents it (the CLI's `flows.runs`, `a2a mcp`). A stream's events go to a view the
 face gives (`event`, `final`, `waiting`, `summary`: render.stream for the CLI)."""
 
 from __future__ import annotations

@@ -56,8 +56,6 @@ class CallOptions(NamedTuple):
     sources: Mapping[str, str] = MappingProxyType({})
     values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
     resolved: Any = None  # settings.Resolved: the files read and where each value came from (config show)
-    # `a2a diff -- CMD`: the command's entry point records itself here instead of running (commands._run.entry_point)
-    capture: list[Any] | None = None
 
     @property
     def preferred_binding(self) -> str:

@@ -6,7 +6,6 @@ and sends nothing."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,19 +31,6 @@ if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding, Encoded
     from a2acli.wire.endpoints import Endpoint
     from a2acli.wire.methods import MethodSpec  # (a type only: the method table stays off `card fetch`)
-
-
-class InFlight(threading.local):
-    """The Call in flight, for the error boundary above (Ctrl-C and a timeout name its task; an
-    auth error or a rejected id is explained from it). Per thread, not per process, and scoped:
-    the boundary clears it as it opens and puts the outer one back as it closes (`a2a diff -- CMD`
-    runs one boundary inside another). A `threading.local`, not a `contextvars.ContextVar`: the
-    same here (no asyncio), and `threading` is loaded at start-up already."""
-
-    call: Call | None = None
-
-
-IN_FLIGHT = InFlight()
 
 
 _UNSET: Any = object()
@@ -90,7 +76,7 @@ class Reply:
 
 class OfflineShown(Exception):  # noqa: N818 (a signal, not an error)
     """`--offline`: invoke printed the prepared request and sent nothing; the flow that asked
-    for it ends here (commands._run.session ends it with exit 0; a chat goes on to its next line)."""
+    for it ends here (flows.runs.session ends it with exit 0; a chat goes on to its next line)."""
 
 
 class Call:
@@ -163,7 +149,6 @@ class Call:
         self._extension_said = False  # the --force extension note (once a run)
         self.answered: dict[str, list[str]] = {}  # endpoint URL -> the methods it gave an A2A answer to in this run
         self.v0_extensions = False  # --force: a method 0.3 lacks goes in the binding's extension form (tasks list)
-        IN_FLIGHT.call = self
 
     def close(self) -> None:
         for tap in self.transport.taps:  # a dump finishes the exchanges a Ctrl-C left open, then says where they went

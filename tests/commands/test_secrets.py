@@ -159,7 +159,7 @@ def test_debug_traceback_redacts_chained_exceptions(cli, respx_mock):
 
 def test_the_internal_error_traceback_is_redacted_too(capsys):
     from a2acli import redact
-    from a2acli.commands._run import _redacted_excepthook
+    from a2acli.flows.boundary import redacted_excepthook as _redacted_excepthook
 
     redact.reset().add(S["bearer"])
     try:

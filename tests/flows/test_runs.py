@@ -1,0 +1,151 @@
+"""The method commands' flows (flows.runs) called directly with an Invocation, no CLI runner: each
+returns its exit code and writes its answer through the invocation's Output; an error it raises is
+said by flows.boundary in the invocation's mode, as its code. And settings are resolved once per
+run, through the CLI runner as a user runs it."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+
+from a2acli.errors import A2acliError, UsageError
+from a2acli.flows import runs
+from a2acli.flows.boundary import guarded, run_captured
+from a2acli.flows.invocation import Invocation
+
+CARD_URL = f"{AGENT}/.well-known/agent-card.json"
+DONE = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+
+
+@pytest.fixture
+def agent(respx_mock):
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    return respx_mock
+
+
+def json_inv(**given) -> Invocation:
+    return Invocation({"url": AGENT, "output": "json", **given})
+
+
+def test_a_unary_flow_returns_0_and_writes_the_answer(agent, capsys):
+    route = agent.post(RPC).respond(json=rpc_result(DONE))
+    inv = json_inv()
+    assert runs.run_unary(inv, "GetTask", {"id": "t-1"}) == 0
+    assert json.loads(route.calls[0].request.content)["params"] == {"id": "t-1"}
+    assert json.loads(capsys.readouterr().out)["id"] == "t-1"
+    assert inv.call is not None and inv.call.tracking.task.get("id") == "t-1"  # the call in flight is the invocation's
+
+
+def test_a_list_flow_pages_through_every_page(agent, capsys):
+    first = {"tasks": [DONE], "nextPageToken": "p2", "pageSize": 1, "totalSize": 2}
+    second = {"tasks": [{**DONE, "id": "t-2"}], "nextPageToken": "", "pageSize": 1, "totalSize": 2}
+    route = agent.post(RPC).mock(side_effect=[httpx.Response(200, json=rpc_result(p)) for p in (first, second)])
+    assert runs.run_list_tasks(json_inv(), {"pageSize": 1}, all_pages=True) == 0
+    assert [json.loads(c.request.content)["params"].get("pageToken") for c in route.calls] == [None, "p2"]
+    assert [t["id"] for t in json.loads(capsys.readouterr().out)["tasks"]] == ["t-1", "t-2"]
+
+
+def test_an_offline_flow_sends_nothing_and_returns_0(respx_mock, capsys):
+    inv = Invocation({"endpoint": RPC, "output": "json", "offline": True})
+    assert runs.run_unary(inv, "GetTask", {"id": "t-1"}) == 0
+    assert not respx_mock.calls
+    assert json.loads(capsys.readouterr().out)["params"] == {"id": "t-1"}  # the request, on stdout
+
+
+def test_an_error_is_said_by_the_boundary_as_its_exit_code(agent, capsys):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no such task"}})
+    inv = json_inv()
+    code = guarded(inv, lambda: runs.run_unary(inv, "GetTask", {"id": "gone"}))
+    assert code == 1 and inv.error is not None and inv.error.code == "TaskNotFoundError"
+    assert json.loads(capsys.readouterr().out)["error"]["a2aCode"] == -32001
+
+
+def test_a_catalog_flow_refuses_a_name_it_does_not_know(tmp_path):
+    with pytest.raises(UsageError, match="no catalog named 'nope'"):
+        runs.run_catalog(json_inv(), "nope")
+
+
+def test_a_captured_flow_is_recorded_not_run_then_run_with_other_options(agent, capsys):
+    """`a2a diff -- CMD`: an invocation that captures records the flow and its arguments; each
+    side runs it with its own invocation and options."""
+    route = agent.post(RPC).respond(json=rpc_result(DONE))
+    inv = json_inv().capturing()
+    assert inv.run(runs.run_unary, "GetTask", {"id": "t-1"}) == 0
+    assert not route.calls and inv.captured is not None
+    (captured,) = inv.captured
+    assert captured.opts.url == AGENT
+    code, error = run_captured(captured, captured.opts._replace(output="text"))
+    assert (code, error) == (0, None) and len(route.calls) == 1
+    assert "t-1" in capsys.readouterr().out
+
+
+def test_settings_are_resolved_once_per_run(cli, respx_mock, monkeypatch):
+    """One `settings.resolve` per run, the options' (issue 43), for a send and a list alike."""
+    from a2acli import settings
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(json=rpc_result({"tasks": [DONE], "nextPageToken": ""}))
+    real, calls = settings.resolve, []
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(settings, "resolve", counting)
+    for argv in (
+        ("send", "hi", "--offline", "--rpc-url", RPC, "-o", "json"),
+        ("tasks", "list", "-u", AGENT, "-o", "json"),
+        ("tasks", "list", "-u", AGENT),
+    ):
+        calls.clear()
+        result = cli(*argv)
+        assert result.exit_code == 0, result.stderr
+        assert len(calls) == 1, (argv, calls)
+
+
+def test_the_card_flow_fetches_the_card_and_writes_it(agent, capsys):
+    assert runs.run_card_fetch(json_inv()) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == v1_card()["name"]
+
+
+def test_the_download_flow_saves_each_artifact_part(agent, tmp_path):
+    task = {**DONE, "artifacts": [{"artifactId": "a", "name": "report", "parts": [{"text": "hello"}]}]}
+    agent.post(RPC).respond(json=rpc_result(task))
+    assert runs.run_download(json_inv(), "t-1", str(tmp_path / "out")) == 0
+    assert [p.read_text() for p in (tmp_path / "out").iterdir()] == ["hello"]
+
+
+def test_the_call_flow_names_the_method_a_misspelt_one_resembles(agent):
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    with pytest.raises(A2acliError, match="Method not found") as said:
+        runs.run_call(json_inv(), "GetTsk", {"id": "t-1"})
+    assert said.value.hint is not None and said.value.hint.startswith("did you mean GetTask?")
+
+
+def test_the_invocation_carries_the_environment_the_run_sees(tmp_path, monkeypatch):
+    """Streams (the process's unless given), tty, width, the config and cache dirs, the clock."""
+    import io
+    import sys
+
+    from a2acli.flows.invocation import Environment
+
+    monkeypatch.setenv("COLUMNS", "99")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    out = io.StringIO()
+    env = Invocation(env=Environment(stdout=out)).env
+    assert env.streams() == (sys.stdin, out, sys.stderr) and env.tty() is False
+    assert env.width() == 99 and env.cache_dir() == tmp_path / "cache" / "a2acli"
+    assert env.config_path().name == "config.toml" and env.clock() <= env.clock()
+
+
+def test_diff_captures_card_fetch_validate_and_runs_it_once_a_side(cli, respx_mock):
+    """`card fetch --validate` hands its flow to the invocation like every method command: `a2a
+    diff` captures it (it fetched the card once while reading the command line, then said it made
+    no call to compare) and runs it under 1.0 and under 0.3."""
+    route = respx_mock.get(CARD_URL).respond(json=v1_card())
+    result = cli("diff", "-u", AGENT, "--", "card", "fetch", "--validate")
+    assert "makes no call to compare" not in result.stderr
+    assert len(route.calls) == 2, result.stderr  # one GET a side, none while the command line is read
