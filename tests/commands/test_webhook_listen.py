@@ -294,6 +294,7 @@ def test_a_port_in_use_has_its_own_code_under_json(cli):
 
 def test_the_listen_sample_of_docs_webhooks_is_what_listen_says():
     """Issue 46: docs/webhooks.md showed two lines where `listen` says three (its port as the page's)."""
+    import os
     import re
     import subprocess
     import sys
@@ -303,7 +304,7 @@ def test_the_listen_sample_of_docs_webhooks_is_what_listen_says():
     shown = re.search(r"a2a webhook listen --port 9000 --token t1\n```\n\n```text\n(.*?)```", page, re.S)
     assert shown
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "a2acli", "webhook", "listen", "--port", str(port), "--token", "t1", "--count", "1"], stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "a2acli", "webhook", "listen", "--port", str(port), "--token", "t1", "--count", "1"], stderr=subprocess.PIPE, text=True, env={**os.environ, "A2ACLI_URL": "http://127.0.0.1:41241"})  # the page sets A2ACLI_URL
     try:
         said = [proc.stderr.readline() for _ in range(3)] if proc.stderr else []
     finally:
