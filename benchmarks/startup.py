@@ -38,6 +38,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def compile_up_front() -> str:
+    """The byte-code of a2acli and of the installed packages written once, before anything is timed,
+    and what was done, to print. `pip install` compiles every package it installs (a user starts
+    with .pyc files), but not the source tree of an editable install, and under
+    PYTHONDONTWRITEBYTECODE no run writes them: without this each run would compile a2acli from
+    source (and any package installed without byte-code), and the figures would mean nothing."""
+    import sysconfig
+
+    where = [str(Path(__file__).resolve().parent.parent / "a2acli"), sysconfig.get_paths()["purelib"]]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *where], check=False, stdout=subprocess.DEVNULL)
+    said = "a2acli and the installed packages compiled to byte-code once, before the runs (as `pip install` leaves them)"
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        said += "; PYTHONDONTWRITEBYTECODE is set here, so no run writes any"
+    return said
+
+
 def run_once(argv: list[str]) -> tuple[float, int, float]:
     """(seconds, peak RSS in KiB, CPU seconds: user + system) of one run; fails loudly if the
     command fails."""
@@ -98,8 +114,7 @@ def main() -> None:
                 time.sleep(0.1)
         card = f"{url}/.well-known/agent-card.json"
         a2a = [str(BIN / "a2a")] if (BIN / "a2a").exists() else [sys.executable, "-m", "a2acli"]
-        env_note = "PYTHONDONTWRITEBYTECODE is set: compiled once up front" if os.environ.get("PYTHONDONTWRITEBYTECODE") else ""
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parent.parent / "a2acli")], check=False, stdout=subprocess.DEVNULL)
+        env_note = compile_up_front()
         cases: list[tuple[str, list[str]]] = [
             ("python -c pass", [sys.executable, "-c", "pass"]),
             # the two libraries every a2a command loads (typer parses, httpx sends): what is left
@@ -159,8 +174,7 @@ def main() -> None:
         print(f"a2a send / a2a send --follow: {paired_ratio(send_a2a['times'], results['a2a send --follow -o json']['times']):.2f}")
     else:
         print("\nhttpie not installed (pip install -e '.[bench]'): no ratio against it")
-    if env_note:
-        print(env_note)
+    print(env_note)
     if any("__editable__" in str(getattr(f, "__module__", "")) for f in sys.meta_path):
         print("a2acli is installed editable through an import hook here (~10 ms per start); pip with hatchling uses a plain path entry")
 

@@ -4,9 +4,13 @@ nothing imports click, and start-up does not drag in the network or validation s
 from __future__ import annotations
 
 import ast
+import contextlib
+import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "a2acli"
@@ -492,10 +496,35 @@ NOT_ON_THE_CARD_PATH = (
 ON_THE_CARD_PATH = ("httpcore", "h11")  # issue 33: `a2a card fetch` goes through httpx's own transport
 
 
-def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
-    import json
+@contextlib.contextmanager
+def served(handler: Any) -> Iterator[int]:
+    """A test's http.server handler served on 127.0.0.1 (a free port, yielded) while the block runs."""
     import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import ThreadingHTTPServer
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def answer_json(handler: Any, doc: object) -> None:
+    """A 200 with `doc` as its JSON body, from a test's http.server handler."""
+    import json
+
+    body = json.dumps(doc).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
+    from http.server import BaseHTTPRequestHandler
 
     card = {"name": "x", "description": "d", "version": "1", "supportedInterfaces": [{"url": "http://127.0.0.1:1/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]}
 
@@ -504,19 +533,12 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
             pass
 
         def do_GET(self) -> None:
-            body = json.dumps(card).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            answer_json(self, card)
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Card)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
+    with served(Card) as port:
         code = (
             "import sys\n"
-            f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', 'http://127.0.0.1:{httpd.server_address[1]}']\n"
+            f"sys.argv = ['a2a', 'card', 'fetch', '-o', 'json', '-u', 'http://127.0.0.1:{port}']\n"
             "import ssl\n"  # (a spy on the CA bundle's loading: the stdlib's module, loaded by httpx anyway)
             "cas = []\n"
             "for name in ('load_verify_locations', 'load_default_certs'):\n"
@@ -528,9 +550,6 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
             "print('LOADED', sorted(sys.modules), file=sys.stderr)\n"
         )
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
     assert '"name": "x"' in proc.stdout, proc.stderr
     loaded = set(ast.literal_eval(proc.stderr.split("LOADED ", 1)[1].strip()))
     assert not [m for m in loaded if m.split(".")[0] in NOT_ON_THE_CARD_PATH or m in NOT_ON_THE_CARD_PATH]
@@ -541,6 +560,49 @@ def test_card_fetch_loads_only_the_modules_of_its_path(tmp_path):
     # no CA bundle is read for a plain http:// agent: that waits for the first https:// call (httpx's
     # transport imports certifi's module whatever the scheme; the bundle is not loaded)
     assert "CAS 0" in proc.stderr
+
+
+# Off the path of a JSON-RPC `a2a send -o json` (issue 47: every module is paid by each of a CI
+# script's runs): the gRPC transport and, through it, SSE and httpx-sse (a card whose first
+# interface is JSON-RPC needs no check that the grpc extra is installed), and the origin rule of
+# `-H` credentials (none given).
+NOT_ON_THE_SEND_PATH = ("a2acli.transport.grpc", "a2acli.transport.sse", "a2acli.transport.sse_body", "httpx_sse", "a2acli.pipeline.origin")  # fmt: skip
+
+
+def test_a_json_rpc_send_loads_neither_grpc_nor_sse_nor_the_origin_rule(tmp_path):
+    import json
+    from http.server import BaseHTTPRequestHandler
+
+    class Agent(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+            interface = {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+            answer_json(self, {"name": "x", "description": "d", "version": "1", "supportedInterfaces": [interface]})
+
+        def do_POST(self) -> None:  # noqa: N802
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+            answer_json(self, {"jsonrpc": "2.0", "id": request["id"], "result": {"task": task}})
+
+    with served(Agent) as port:
+        code = (
+            "import sys\n"
+            f"sys.argv = ['a2a', 'send', 'hello', '-o', 'json', '-u', 'http://127.0.0.1:{port}']\n"
+            "from a2acli.__main__ import main\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('LOADED', sorted(sys.modules), file=sys.stderr)\n"
+        )
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert '"id": "t-1"' in proc.stdout, proc.stderr
+    loaded = set(ast.literal_eval(proc.stderr.split("LOADED ", 1)[1].strip()))
+    assert "a2acli.pipeline.target" in loaded  # (the path that chose the interface ran)
+    assert sorted(m for m in NOT_ON_THE_SEND_PATH if m in loaded) == []
 
 
 

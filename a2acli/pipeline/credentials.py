@@ -324,9 +324,11 @@ class SessionCredentials:
     def given_credentials(self) -> list[str]:
         """The names of the `-H` headers that carry a credential (pipeline.origin.credential_header):
         they follow the origin rule of the card-declared credentials."""
+        if not self.opts.headers:
+            return []
         from a2acli.pipeline.origin import credential_headers
 
-        return credential_headers(self.opts.headers, self.host.target.card) if self.opts.headers else []
+        return credential_headers(self.opts.headers, self.host.target.card)
 
     def check_origin(self, target: str) -> None:
         """Credentials go to the origin the user gave them for. An endpoint the card names on

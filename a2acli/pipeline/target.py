@@ -244,12 +244,15 @@ class Target:
         """A gRPC interface the card lists first, in an install without the grpc extra: the next
         interface in card order instead, with a note (--transport grpc stays exact, and a card
         that offers nothing else keeps it: the call then names the extra to add)."""
-        from a2acli.transport import grpc
         from a2acli.wire.bindings import binding_info
-        from a2acli.wire.endpoints import VersionNotOfferedError, select_interface
 
         info = binding_info(chosen.binding)
-        if info is None or not info.carrier_grpc or self.opts.transports or grpc.installed():
+        if info is None or not info.carrier_grpc or self.opts.transports:
+            return chosen  # (transport.grpc, its SSE and httpx-sse not imported: a JSON-RPC call needs none)
+        from a2acli.transport import grpc
+        from a2acli.wire.endpoints import VersionNotOfferedError, select_interface
+
+        if grpc.installed():
             return chosen
         try:
             other = select_interface(self.card or {}, self.opts.wire, card_url, skip=(info.flag,))
