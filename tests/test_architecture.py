@@ -203,7 +203,7 @@ def test_the_pipeline_reaches_recording_only_for_the_dump_tap():
 
 def test_the_oauth_flows_stand_apart_from_the_token_cache():
     """a2acli/auth/: the cache (and the token a call sends) uses the flows; no flow reads or writes
-    the cache (a login stores its token through commands.auth_login), and no module of the package
+    the cache (a login stores its token through flows.auth), and no module of the package
     imports the package itself (its __init__ only re-exports)."""
     graph = _module_graph()
     flows = ("client", "oauth", "grants", "discovery", "id_token", "browser")

@@ -1,39 +1,28 @@
-"""`a2a config`: the config file's profiles, and where every effective setting comes from."""
+"""`a2a config`: the config file's profiles, and where every effective setting comes from. The
+commands' work is `flows.config`'s."""
 
-import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._options import CallOptions, complete_profiles
-from a2acli.commands.shared import options
-from a2acli.settings.files import environ
+from a2acli.commands._options import complete_profiles
+from a2acli.commands._run import ran
+from a2acli.commands.invocation import invocation
 
 app = typer.Typer(help="Profiles in the config file, and where each setting comes from.", no_args_is_help=True)
 
 
 def complete_keys(incomplete: str) -> list[str]:
-    from a2acli import settings
+    from a2acli.flows.config import keys
 
-    keys = (
-        list(settings.SETTINGS) + ["header.", "catalog.", "default-profile"] + [f"auth.{k}" for k in settings.AUTH_KEYS]
-    )
-    return [k for k in keys if k.startswith(incomplete)]
+    return keys(incomplete)
 
 
 def complete_values(ctx: typer.Context, incomplete: str) -> list[str]:
-    from a2acli import settings
+    from a2acli.flows.config import values
 
-    key = str(ctx.params.get("key") or "").lower()
-    row = settings.SETTINGS.get(key)  # a setting's values, from its row of the table (-o: OUTPUT_MODES)
-    choices: list[str] = list(row.choices) if row is not None else {"auth.client-auth": ["basic", "post"]}.get(key, [])
-    if key == "default-profile":
-        try:
-            choices = sorted((settings.load_config().get("profiles") or {}).keys())
-        except Exception:
-            choices = []
-    return [c for c in choices if c.startswith(incomplete)]
+    return values(str(ctx.params.get("key") or ""), incomplete)
 
 
 ProfileOpt = Annotated[
@@ -45,18 +34,6 @@ ProfileOpt = Annotated[
         autocompletion=complete_profiles,
     ),
 ]
-
-
-def _root_profile(ctx: typer.Context, profile: str | None) -> str | None:
-    root = ctx.find_root().obj
-    return profile or (root.get("profile") if isinstance(root, dict) else None)
-
-
-def _check_profile_name(name: str) -> None:
-    from a2acli.errors import UsageError
-
-    if not name.strip() or name != name.strip() or any(c in name for c in "\n\r\t"):
-        raise UsageError(f"{name!r} is not a usable profile name", hint="e.g. --profile staging")
 
 
 # -- show -----------------------------------------------------------------------------------------
@@ -86,111 +63,9 @@ def config_show(
 
       a2a config show --config ./agent.env
     """
-    opts = options(ctx)
-    from a2acli import settings
-    from a2acli.commands.invocation import invocation
+    from a2acli.flows.config import show
 
-    out = invocation(ctx).output()
-    res = opts.resolved
-    files = list(res.files) if res else []
-    rows = _setting_rows(opts)
-    path = settings.config_path()
-    local = [f for f in files if f.kind != "global"]
-    profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
-    profile_source = res.profile_source if res else "none"
-    agents = list(res.agents) if res else []
-
-    def document() -> dict[str, Any]:
-        return {
-            "config": str(path),
-            "configExists": path.is_file(),
-            "local": [{"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local],
-            "profile": opts.profile,
-            "profileSource": profile_source,
-            "profiles": profiles,
-            "agentScopes": agents,
-            "settings": {
-                name: {"value": value, "source": source, **_where(res, source)} for name, value, source in rows
-            },
-        }
-
-    def human() -> None:
-        _show_sources(out, path, local, opts.profile, profile_source, profiles, agents)
-        _show_rows(out, rows)
-
-    out.document(document, human, raw=lambda: out.json(document()))  # raw: the document as it is, no wire bytes
-
-
-def _setting_rows(opts: CallOptions) -> list[tuple[str, str | None, str]]:
-    """(name, value as shown, source) of every setting, then the headers, named catalogs and the
-    OAuth2 table in effect; secrets masked."""
-    from a2acli import redact, settings
-
-    rows: list[tuple[str, str | None, str]] = []
-    for name, s in settings.SETTINGS.items():
-        value = opts.values.get(name)
-        shown = None if value in (None, "") else (redact.mask_setting(name, value) if s.secret else _text(value))
-        rows.append((name, shown, opts.sources.get(name, "default")))
-    for hname, hvalue in opts.headers:
-        shown = redact.mask(hvalue) if redact.is_secret_header(hname) else hvalue
-        from_file = opts.values.get(f"header.{hname}") == hvalue
-        rows.append((f"header.{hname}", shown, opts.sources.get(f"header.{hname}", "flag") if from_file else "flag"))
-    rows += [
-        (f"catalog.{cname}", location, opts.sources.get(f"catalog.{cname}", "default"))
-        for cname, location in opts.catalogs
-    ]
-    for aname, avalue in opts.oauth:
-        secret = settings.AUTH_KEYS.get(aname, False)
-        rows.append(
-            (f"auth.{aname}", redact.mask(avalue) if secret else avalue, opts.sources.get(f"auth.{aname}", "default"))
-        )
-    return rows
-
-
-def _show_sources(
-    out: Any,
-    path: Any,
-    local: list[Any],
-    profile: str | None,
-    profile_source: str,
-    profiles: list[str],
-    agents: list[str],
-) -> None:
-    """The files read, the profile and the agent scopes, on stderr."""
-    out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
-    for f in local:
-        out.note(f"{f.kind}: {f.path}" + (" (.env)" if f.dotenv else ""))
-    if not local:
-        out.note("local: none (no .env or .a2acli.toml from here up)")
-    out.note(
-        f"profile: {profile} ({profile_source})"
-        if profile
-        else "profile: none" + (f" (profiles: {', '.join(profiles)})" if profiles else "")
-    )
-    for label in agents:
-        out.note(f"agent scope: {label}")
-
-
-def _show_rows(out: Any, rows: list[tuple[str, str | None, str]]) -> None:
-    """The settings as a table at a terminal, else aligned columns."""
-    if out.rich:
-        out.table(
-            ["Setting", "Value", "Source"], [[n, v or "-", src] for n, v, src in rows], title="Effective settings"
-        )
-        return
-    width = max(len(r[0]) for r in rows)
-    vwidth = min(max(len(r[1] or "-") for r in rows), 40)
-    out.text(*(f"{n.ljust(width)}  {(v or '-').ljust(vwidth)}  {src}" for n, v, src in rows))
-
-
-def _where(res: Any, source: str) -> dict[str, Any]:
-    """For a value from a file: {"file": PATH, "section": "profiles.p" | 'agents."…"' | None (the top level)}."""
-    found = res.where.get(source) if res else None
-    return {"file": found[0], "section": found[1]} if found else {}
-
-
-def _text(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    ran(show(invocation(ctx)))
 
 
 # -- set / unset / path ---------------------------------------------------------------------------
@@ -238,55 +113,9 @@ def config_set(
 
       a2a config set default-profile local
     """
-    from a2acli import settings
-    from a2acli.render.output import Output
+    from a2acli.flows.config import set_value
 
-    out = Output("auto")
-    if value == "-":
-        value = sys.stdin.readline().rstrip("\r\n")
-    table, name, stored = settings.validate(key, value)
-    edit = settings.ConfigEdit()  # refuses a file that is not valid TOML: it is never rewritten
-    path = edit.path
-    profiles = _table(edit.get(("profiles",)))
-    if table == "top":
-        _make_default(edit, profiles, stored, out)
-        return
-    pname, becomes_default = settings.target_profile(_root_profile(ctx, profile), edit.data)
-    _check_profile_name(pname)
-    unused = not becomes_default and not edit.get(("default-profile",)) and not environ("profile")
-    if becomes_default:
-        edit.set(("default-profile",), pname)
-    if table == "":
-        edit.set(("profiles", pname, name), stored)
-        for old in _old_names(name):  # `rpc-url`: the same setting under its old name goes
-            edit.delete(("profiles", pname, old))
-    else:
-        for existing in [
-            k for k in _table(edit.get(("profiles", pname, table))) if k.lower() == name.lower() and k != name
-        ]:
-            edit.delete(("profiles", pname, table, existing))
-        edit.set(("profiles", pname, table, name), stored)
-    edit.save()
-    label = f"{table.rstrip('s')}.{name}" if table else name
-    out.note(f"{label} set in profile {pname} ({path})" + (" — now the default profile" if becomes_default else ""))
-    if unused:  # no default profile: the next command would not read this one
-        out.note(
-            f"no default profile is set, so commands use {pname} only with --profile {pname}; to use it by default:"
-        )
-        import shlex
-
-        out.command(f"a2a config use {shlex.quote(pname)}")
-
-
-def _table(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _old_names(name: str) -> list[str]:
-    from a2acli import settings
-
-    s = settings.SETTINGS.get(name)
-    return [s.old] if s and s.old else []
+    ran(set_value(invocation(ctx), key, value, profile))
 
 
 def config_unset(
@@ -310,39 +139,13 @@ def config_unset(
 
       a2a config unset --profile local header.X-Team
     """
-    from a2acli import settings
-    from a2acli.errors import UsageError
-    from a2acli.render.output import Output
+    from a2acli.flows.config import unset_value
 
-    out = Output("auto")
-    table, name = settings.parse_key(key)
-    edit = settings.ConfigEdit()
-    path = edit.path
-    if table == "top":
-        if not edit.delete(("default-profile",)):
-            out.note("default-profile was not set")
-            return
-        edit.save()
-        out.note(f"default-profile unset ({path})")
-        return
-    pname, _ = settings.target_profile(_root_profile(ctx, profile), edit.data)
-    profiles = _table(edit.get(("profiles",)))
-    if pname not in profiles:
-        raise UsageError(f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none"))
-    where = ("profiles", pname, table) if table else ("profiles", pname)
-    names = {name.lower()} | {old.lower() for old in ([] if table else _old_names(name))}
-    found = [k for k in _table(edit.get(where)) if k.lower() in names]
-    label = f"{table.rstrip('s')}.{name}" if table else name
-    if not found:
-        out.note(f"{label} was not set in profile {pname}")
-        return
-    for k in found:
-        edit.delete((*where, k), drop_emptied_table=bool(table))  # an emptied [headers] / [auth] goes too
-    edit.save()
-    out.note(f"{label} unset in profile {pname} ({path})")
+    ran(unset_value(invocation(ctx), key, profile))
 
 
 def config_use(
+    ctx: typer.Context,
     name: Annotated[
         str,
         typer.Argument(
@@ -358,28 +161,21 @@ def config_use(
 
       a2a config use local
     """
-    from a2acli import settings
-    from a2acli.render.output import Output
+    from a2acli.flows.config import use
 
-    out = Output("auto")
-    _check_profile_name(name)
-    edit = settings.ConfigEdit()
-    _make_default(edit, _table(edit.get(("profiles",))), name, out)
-    chosen = environ("profile")
-    if chosen and chosen != name:
-        out.warn(f"A2ACLI_PROFILE={chosen} is set and wins over the default profile")
+    ran(use(invocation(ctx), name))
 
 
-def config_path() -> None:
+def config_path(ctx: typer.Context) -> None:
     """Print the config file's path ($A2ACLI_GLOBAL_CONFIG, else the platform's config directory).
 
     Example:
 
       a2a config path
     """
-    from a2acli import settings
+    from a2acli.flows.config import path
 
-    typer.echo(str(settings.config_path()))
+    ran(path(invocation(ctx)))
 
 
 app.command("show")(config_show)
@@ -387,20 +183,3 @@ app.command("set")(config_set)
 app.command("unset")(config_unset)
 app.command("use")(config_use)
 app.command("path")(config_path)
-
-
-def _make_default(edit: Any, profiles: dict[str, Any], name: str, out: Any) -> None:
-    """`default-profile = NAME` written, for a profile the file has (`config use`, `config set
-    default-profile`)."""
-    from a2acli.errors import UsageError
-
-    if name not in profiles:
-        raise UsageError(
-            f"no profile {name!r} in {edit.path}",
-            hint="profiles: "
-            + (", ".join(sorted(profiles)) or "none")
-            + f"; `a2a config set --profile {name} url URL` makes one",
-        )
-    edit.set(("default-profile",), name)
-    edit.save()
-    out.note(f"default profile: {name} ({edit.path})")

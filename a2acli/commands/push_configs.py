@@ -1,6 +1,6 @@
 """`a2a push-config create|get|list|delete`: a task's webhook (push notification) configs."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -147,11 +147,9 @@ def push_config_list(
 
       a2a push-config list 5f0c… -o json --as v1 | jq -r '.configs[].url'
     """
-    params: dict[str, Any] = {"taskId": task_id}
-    if page_size is not None:
-        params["pageSize"] = page_size
-    if page_token:
-        params["pageToken"] = page_token
+    from a2acli.flows.tasks import push_list_params
+
+    params = push_list_params(task_id, page_size, page_token)
     run(ctx, run_unary, "ListTaskPushNotificationConfigs", params, request_id=request_id, force=force)
 
 

@@ -1,6 +1,6 @@
 """`a2a tasks get|list|cancel|subscribe` (alias `a2a task …`)."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -15,7 +15,6 @@ from a2acli.commands._options import (
 )
 from a2acli.commands._run import run
 from a2acli.commands.shared import options
-from a2acli.flows.inputs import read_object
 from a2acli.flows.runs import run_download, run_list_tasks, run_stream, run_unary
 from a2acli.settings.values import check_id, check_page_size, check_timestamp
 
@@ -73,14 +72,13 @@ def tasks_get(
 
       a2a tasks get 5f0c… --wait --expect-state completed
     """
-    params: dict[str, Any] = {"id": task_id}
-    if history_length is not None:
-        params["historyLength"] = history_length
+    from a2acli.flows.tasks import get_params
+
     run(
         ctx,
         run_unary,
         "GetTask",
-        params,
+        get_params(task_id, history_length),
         request_id=request_id,
         expect=expect_state,
         wait=wait,
@@ -198,10 +196,9 @@ def tasks_cancel(
       a2a tasks cancel 5f0c… --expect-state canceled
     """
     options(ctx)  # resolved first: a bad setting is said before the arguments are read
-    params: dict[str, Any] = {"id": task_id}
-    meta = read_object(metadata, "--metadata")
-    if meta:
-        params["metadata"] = meta
+    from a2acli.flows.tasks import cancel_params
+
+    params = cancel_params(task_id, metadata)
     run(ctx, run_unary, "CancelTask", params, request_id=request_id, expect=expect_state)
 
 

@@ -1,11 +1,30 @@
 """The parameters of the task and push-config methods, as core (V1) values, from typed arguments:
-what `a2a tasks list` and `a2a push-config create` send, and `a2a mcp`'s tools the same."""
+what `a2a tasks get|list|cancel` and `a2a push-config create|list` send, and `a2a mcp`'s tools the same."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from a2acli.errors import UsageError
+
+
+def get_params(task_id: str, history_length: int | None = None) -> dict[str, Any]:
+    """GetTask's: the task, and at most `history_length` history messages when given."""
+    params: dict[str, Any] = {"id": task_id}
+    if history_length is not None:
+        params["historyLength"] = history_length
+    return params
+
+
+def cancel_params(task_id: str, metadata: str | None = None) -> dict[str, Any]:
+    """CancelTask's: the task, and the request's metadata (a JSON object, @file or -) when given."""
+    from a2acli.flows.inputs import read_object
+
+    params: dict[str, Any] = {"id": task_id}
+    meta = read_object(metadata, "--metadata")
+    if meta:
+        params["metadata"] = meta
+    return params
 
 
 def list_params(
@@ -64,4 +83,14 @@ def push_config_params(
         params["authentication"] = {"scheme": auth_scheme or "Bearer"} | (
             {"credentials": auth_credentials} if auth_credentials else {}
         )
+    return params
+
+
+def push_list_params(task_id: str, page_size: int | None = None, page_token: str | None = None) -> dict[str, Any]:
+    """ListTaskPushNotificationConfigs': the task, and the page asked for (V1 only)."""
+    params: dict[str, Any] = {"taskId": task_id}
+    if page_size is not None:
+        params["pageSize"] = page_size
+    if page_token:
+        params["pageToken"] = page_token
     return params
