@@ -187,7 +187,7 @@ def set_value(inv: Invocation, key: str, value: str, profile: str | None = None)
     if table == "top":
         _make_default(edit, _table(edit.get(("profiles",))), stored, out)
         return 0
-    pname, becomes_default = settings.target_profile(profile, edit.data)
+    pname, becomes_default = settings.target_profile(profile or inv.given.get("profile"), edit.data)
     check_profile_name(pname)
     unused = not becomes_default and not edit.get(("default-profile",)) and not environ("profile")
     if becomes_default:
@@ -234,7 +234,7 @@ def unset_value(inv: Invocation, key: str, profile: str | None = None) -> int:
         edit.save()
         out.note(f"default-profile unset ({path})")
         return 0
-    pname, _ = settings.target_profile(profile, edit.data)
+    pname, _ = settings.target_profile(profile or inv.given.get("profile"), edit.data)
     profiles = _table(edit.get(("profiles",)))
     if pname not in profiles:
         raise UsageError(f"no profile {pname!r} in {path}", hint="profiles: " + (", ".join(sorted(profiles)) or "none"))

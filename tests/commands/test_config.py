@@ -51,6 +51,16 @@ def test_set_writes_toml_0600_in_a_0700_directory(cli, cfg):
     assert tomllib.loads(cfg.read_text()) == {"profiles": {"local": {"url": "http://127.0.0.1:41241"}}}
 
 
+def test_a_profile_given_before_config_is_the_one_set_and_unset(cli, cfg):
+    """`a2a --profile X config set|unset`: the root's --profile names the profile changed, as the
+    command's own does (it went to the default profile)."""
+    assert cli("--profile", "local", "config", "set", "url", AGENT).exit_code == 0
+    assert cli("--profile", "local", "config", "set", "a2a-version", "0.3").exit_code == 0
+    assert tomllib.loads(cfg.read_text())["profiles"] == {"local": {"url": AGENT, "a2a-version": "0.3"}}
+    assert cli("--profile", "local", "config", "unset", "a2a-version").exit_code == 0
+    assert tomllib.loads(cfg.read_text())["profiles"] == {"local": {"url": AGENT}}
+
+
 def test_set_without_profile_makes_default_profile(cli, cfg):
     assert cli("config", "set", "url", AGENT).exit_code == 0
     data = tomllib.loads(cfg.read_text())
