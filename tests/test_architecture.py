@@ -969,3 +969,12 @@ def test_only_settings_reads_a2a_s_environment_variables():
     ]
     assert offenders == []
     assert read.search('x = os.environ.get("A2ACLI_OUTPUT")') and read.search("os.environ['A2ACLI_PROFILE']")
+
+
+def test_no_two_test_files_share_a_name():
+    """The test folders are not packages: pytest imports each test file by its basename, so a
+    second `test_config.py` in another folder is an import error at collection."""
+    names: dict[str, list[str]] = {}
+    for p in TESTS.rglob("test_*.py"):
+        names.setdefault(p.name, []).append(str(p.relative_to(TESTS)))
+    assert {n: ps for n, ps in names.items() if len(ps) > 1} == {}
