@@ -198,7 +198,7 @@ def replay_command(
 
 def _render_replay(run: Any, report: Any, out: Any, lines: int, *, verbose: bool = False) -> None:
     """What was sent, the diff (as `a2a diff` shows it) and, last on stderr under -q too, the verdict."""
-    from a2acli.commands.debug import _render
+    from a2acli.flows.diff import render as _render
 
     for sent in run.sent:
         out.note(f"{sent.call.ex.stem} {sent.call.method}: {sent.outcome}")
