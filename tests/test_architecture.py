@@ -120,8 +120,9 @@ LAYERS: dict[str, set[str]] = {
     "recording": {"errors", "events", "wire", "net", "transport", "redact", "settings", "extras", "serving"},
     # the guards of a2a's own HTTP servers (mock, webhook listen): framing, caps, idle, threads; stdlib only
     "serving": set(),
-    # the application (issue 44): what a command does, headless, for any face (the CLI, a2a mcp, a test)
-    "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras"},
+    # the application (issue 44): what a command does, headless, for any face (the CLI, a2a mcp, a test);
+    # over the features: the push receiver (webhook.py) and the demo agent (demo/, `a2a demo-server`)
+    "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras", "webhook", "demo"},
     # `a2a mcp` (the `mcp` extra): the flows as MCP tools; nothing of the CLI
     "mcp": {"errors", "flows"},
 }

@@ -120,3 +120,12 @@ def run(ctx: typer.Context, flow: Callable[..., int | None], *args: Any, **kwarg
     from a2acli.commands.invocation import invocation
 
     ran(invocation(ctx).run(flow, *args, **kwargs))
+
+
+def run_here(ctx: typer.Context, flow: Callable[..., int | None], *args: Any, **kwargs: Any) -> None:
+    """A command that is not a method command (`mock`, `replay`, `webhook listen`, `demo-server`):
+    its flow run with this invocation, never captured (`a2a diff -- CMD` finds no call in it);
+    its exit code is the command's."""
+    from a2acli.commands.invocation import invocation
+
+    ran(flow(invocation(ctx), *args, **kwargs))

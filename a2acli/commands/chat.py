@@ -1,88 +1,13 @@
 """`a2a chat`: talk with an agent turn by turn; the context and the waiting task carry over (a credential an auth-required task asks for is read at the terminal, for one turn)."""
 
-import sys
-from collections.abc import Generator
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from a2acli.commands import shared
-from a2acli.commands._chat import run_chat
 from a2acli.commands._options import POLL_INTERVAL, poll_interval_option, poll_seconds, typed
 from a2acli.commands._run import run
-from a2acli.commands.shared import options
 from a2acli.settings.values import check_id
-
-PROMPT = "you> "
-
-
-def _typed(prompt: str) -> Generator[str, None, None]:
-    """Lines typed at the terminal, as a REPL reads them: line editing and a history file where
-    the platform has readline (loaded here, never at start-up); Ctrl-C clears the line, Ctrl-D
-    leaves. The prompt goes where input() writes it (the terminal: stdout is one here)."""
-    history = _History()
-    try:
-        while True:
-            try:
-                line = input(prompt)
-            except KeyboardInterrupt:  # at the prompt: a fresh line, as a shell does
-                sys.stdout.write("\n")
-                continue
-            except EOFError:  # Ctrl-D
-                sys.stdout.write("\n")
-                return
-            yield line
-    finally:
-        history.save()
-
-
-def history_path() -> Path | None:
-    """The chat's history file (settings.files.chat_history_path: A2ACLI_CHAT_HISTORY, else the XDG
-    state directory's)."""
-    from a2acli.settings.files import chat_history_path
-
-    return chat_history_path()
-
-
-class _History:
-    """readline's line editing and history, kept in history_path() (mode 0600: what was said to
-    an agent is nobody else's). Without readline (Windows), plain lines."""
-
-    LENGTH = 1000
-
-    def __init__(self) -> None:
-        try:
-            import readline
-        except ImportError:  # pragma: no cover (Windows)
-            self.readline: Any = None
-            return
-        self.readline = readline
-        self.path = history_path()
-        readline.set_history_length(self.LENGTH)
-        if self.path is not None:
-            try:
-                readline.read_history_file(str(self.path))
-            except (OSError, UnicodeDecodeError):  # none yet, or unreadable: start afresh
-                pass
-
-    def save(self) -> None:
-        if self.readline is None or self.path is None:
-            return
-        import os
-
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self.path.touch(mode=0o600, exist_ok=True)
-            self.readline.write_history_file(str(self.path))
-            os.chmod(self.path, 0o600)
-        except OSError:  # a read-only home: the session still worked
-            pass
-
-
-def _ttys() -> tuple[bool, bool]:
-    """Whether stdin and stdout are terminals (the gate of the interactive mode)."""
-    return sys.stdin.isatty(), sys.stdout.isatty()
 
 
 @shared.takes_shared
@@ -138,39 +63,9 @@ def chat(
       printf '/skill create-user projectUserId=u1\\n' \\
           | a2a chat -u http://127.0.0.1:41241
     """
-    options(ctx)  # resolved first: a bad setting is said before the terminal is read
-    from a2acli.errors import UsageError
+    from a2acli.flows.chat import chat as chat_flow
 
-    stdin_tty, stdout_tty = _ttys()
-    if stdin_tty and not stdout_tty:
-        raise UsageError(
-            "chat reads from the terminal but its answers go to a pipe: it would wait for typing nobody sees prompted",
-            hint="pipe the messages in (printf 'hello\\n' | a2a chat ...), or use `a2a send` in scripts",
-        )
-    interactive = stdin_tty and stdout_tty
-    lines = _typed(PROMPT) if interactive else iter(sys.stdin.readline, "")
-    secret = _secret if interactive else None  # a credential is read from the terminal only
-    try:
-        run(
-            ctx,
-            run_chat,
-            lines,
-            context_id=context_id,
-            task_id=task_id,
-            poll_interval=poll_seconds(poll_interval),
-            interactive=interactive,
-            secret=secret,
-        )
-    finally:
-        if isinstance(lines, Generator):
-            lines.close()  # the history file is written now, however the session ended
-
-
-def _secret(prompt: str) -> str:
-    """A credential typed at the terminal, not echoed (getpass reads the terminal itself)."""
-    import getpass
-
-    return getpass.getpass(prompt)
+    run(ctx, chat_flow, context_id=context_id, task_id=task_id, poll_interval=poll_seconds(poll_interval))
 
 
 chat_command = chat

@@ -1,37 +1,15 @@
-"""`a2a demo-server`: run the built-in demo agent (V1 and V0 on one URL, gRPC on a second port) for trying the CLI."""
+"""`a2a demo-server`: run the built-in demo agent (V1 and V0 on one URL, gRPC on a second port) for trying the CLI: its options (checked here, as Typer says a bad value) and help; the serving is flows.demo's."""
 
-from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from a2acli.commands._options import port_number
-from a2acli.net import is_loopback
-
-EXTRA_HINT = "a2a demo-server needs the server extra"
-
-# Top-level modules of the `server` extra; an ImportError naming anything else is a bug.
-_EXTRA_MODULES = frozenset({"a2a", "uvicorn", "starlette", "sse_starlette", "google", "jsonrpc"})
-
-
-def _load_serve() -> Callable[..., None]:
-    """Import the demo server, or say which extra is missing (exit 1)."""
-    from a2acli.errors import MissingExtraError
-    from a2acli.extras import install_hint
-
-    try:
-        from a2acli.demo.server import serve
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] not in _EXTRA_MODULES:
-            raise
-        raise MissingExtraError(
-            EXTRA_HINT,
-            hint=f"add it: {install_hint('server')} (the core install leaves the a2a-sdk server out to stay small)",
-        ) from None
-    return serve
+from a2acli.commands._run import run_here
 
 
 def demo_server(
+    ctx: typer.Context,
     port: Annotated[
         int,
         typer.Option(
@@ -121,9 +99,6 @@ def demo_server(
     levels = ("critical", "error", "warning", "info", "debug", "trace")
     if log_level.lower() not in levels:
         raise typer.BadParameter(f"choose one of {', '.join(levels)}", param_hint="--log-level")
-    from a2acli.errors import CANNOT_LISTEN, A2acliError
-    from a2acli.net import listen_failure
-
     if log_file:
         try:
             open(
@@ -134,44 +109,15 @@ def demo_server(
                 f"cannot write {log_file}: {exc.strerror or exc}", param_hint="--log-file"
             ) from None
 
-    serve = _load_serve()
-    if not is_loopback(host):
-        typer.echo(
-            f"warning: --host {host} is not loopback: anyone who can reach it can use the demo agent, and it will POST webhooks to loopback URLs on this machine",
-            err=True,
-        )
+    from a2acli.flows.demo import run_demo_server
 
-    def announce(url: str, grpc_url: str | None) -> None:
-        typer.echo(f"a2a demo agent on {url}  (V1 and V0; Ctrl-C to stop)", err=True)
-        if grpc_url is not None:
-            typer.echo(f"gRPC (V1 and V0, plaintext) on {grpc_url}", err=True)
-        typer.echo(f"extended card and the auth skill: send header X-API-Key: {api_key}", err=True)
-
-    def note(text: str) -> None:
-        typer.echo(text, err=True)
-
-    try:
-        serve(
-            host=host,
-            port=port,
-            grpc_port=grpc_port,
-            api_key=api_key,
-            log_level=log_level.lower(),
-            on_listen=announce,
-            on_note=note,
-            log_file=log_file,
-        )
-    except OSError as exc:
-        if exc.filename:  # the gRPC port
-            raise A2acliError(
-                f"cannot listen on {exc.filename}: {listen_failure(exc)}",
-                hint="choose another --grpc-port (0 turns gRPC off)",
-                code=CANNOT_LISTEN,
-            ) from None
-        raise A2acliError(
-            f"cannot listen on {host}:{port}: {listen_failure(exc)}",
-            hint="choose another --port (0 picks a free one)",
-            code=CANNOT_LISTEN,
-        ) from None
-    except KeyboardInterrupt:
-        pass
+    run_here(
+        ctx,
+        run_demo_server,
+        host=host,
+        port=port,
+        grpc_port=grpc_port,
+        api_key=api_key,
+        log_level=log_level,
+        log_file=log_file,
+    )

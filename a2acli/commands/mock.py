@@ -1,23 +1,14 @@
-"""`a2a mock DUMP...` (a recorded agent, a2acli/recording/mock.py) and `a2a replay DUMP --to URL` (a
-regression run, a2acli/recording/replay.py): this module only reads arguments and prints."""
+"""`a2a mock DUMP...` and `a2a replay DUMP --to URL`: their names, options and help; the work is
+flows.recorded's (over a2acli/recording/mock.py and replay.py). Neither is a method command:
+`a2a diff -- CMD` does not capture them (`_run.run_here`)."""
 
-import time
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from a2acli.commands import shared
 from a2acli.commands._options import CardOpt, ContextOpt, IgnoreOpt, KeepIdsOpt, port_number
-from a2acli.commands.shared import options
-
-
-def _output(ctx: typer.Context) -> Any:
-    """`mock`'s output: json (the URL and calls as a document) or text, whatever else is asked
-    (this invocation's mode: -o, A2ACLI_OUTPUT, the config files); the boundary says errors through it."""
-    from a2acli.commands.invocation import invocation
-    from a2acli.render.output import JsonOutput, TextOutput
-
-    return invocation(ctx).output(among=(JsonOutput,), otherwise=TextOutput)
+from a2acli.commands._run import run_here
 
 
 def mock_command(
@@ -90,39 +81,9 @@ def mock_command(
 
       a2a send --skill create-user -f projectUserId=u1 -u http://127.0.0.1:41299
     """
+    from a2acli.flows.recorded import run_mock
 
-    out = _output(ctx)
-    from a2acli.recording import mock
-    from a2acli.settings.values import parse_duration, parse_timeout
-
-    seconds = 0.0 if parse_duration(duration) == 0 else parse_timeout(duration)  # 0: stop at once
-
-    with mock.Mock(mock.load(dumps), port=port, speed=speed, log=out.note, grpc_port=grpc_port) as served:
-        for line in [*served.found.notes, *served.warnings()]:
-            out.warn(line)
-        for line in served.summary():
-            out.note(f"serving {line}")
-        try:  # from the document on: a script that reads the URL may stop the mock at once
-            out.document(
-                {
-                    "url": served.url,
-                    **({"grpcUrl": served.grpc_url} if served.grpc_url else {}),
-                    "calls": [c.name for c in served.found.calls],
-                },
-                lambda: out.text(served.url),
-            )
-            out.note(f"a2a mock listening on {served.url} (Ctrl-C to stop); e.g. a2a card fetch -u {served.url}")
-            _wait(seconds)
-        except KeyboardInterrupt:  # the way to stop it: said as webhook listen says it, exit 130, stdout
-            out.note("interrupted: the mock stopped")  # keeps its one document
-            raise typer.Exit(130) from None
-    raise typer.Exit(0)
-
-
-def _wait(duration: float | None) -> None:
-    deadline = None if duration is None else time.monotonic() + duration
-    while deadline is None or time.monotonic() < deadline:
-        time.sleep(0.2 if deadline is None else max(min(0.2, deadline - time.monotonic()), 0))
+    run_here(ctx, run_mock, dumps, port=port, grpc_port=grpc_port, speed=speed, duration=duration)
 
 
 @shared.takes_shared
@@ -163,62 +124,8 @@ def replay_command(
       a2a replay rec-0.3 --to https://agent.example.com --a2a-version 1.0 \\
           --ignore '*.data.id'
     """
-    opts = options(ctx)
-    from a2acli.commands.invocation import invocation
+    from a2acli.flows.recorded import run_replay
 
-    out = invocation(ctx).output()
-    from a2acli.net import agent_reference
-    from a2acli.pipeline.session import Call
-    from a2acli.recording import replay
-    from a2acli.render.events import Presenter
-
-    if to is not None:
-        opts = opts._replace(url=agent_reference(to), endpoint=None)
-    elif not opts.url and not opts.endpoint:
-        from a2acli.errors import UsageError
-
-        raise UsageError(
-            "replay needs the agent to replay against",
-            hint="pass --to URL (or -u URL, A2ACLI_URL, a profile's url)",
-        )
-    inv = invocation(ctx)
-
-    def opened(options: Any, sink: Any) -> Call:  # the call in flight: a Ctrl-C or a timeout names its task
-        inv.call = Call(options, sink)
-        return inv.call
-
-    run = replay.replay(recorded, opts, Presenter(out), opened, save=save)
-    report = replay.compare(run, ignore=ignore or (), keep_ids=keep_ids, card=card)
-    from a2acli.commands.invocation import invocation
-
-    verdict = invocation(ctx).verdict = 0 if report.equal and not run.failed else 1
-    _render_replay(run, report, out, lines, verbose=opts.verbose)
-    raise typer.Exit(verdict)
-
-
-def _render_replay(run: Any, report: Any, out: Any, lines: int, *, verbose: bool = False) -> None:
-    """What was sent, the diff (as `a2a diff` shows it) and, last on stderr under -q too, the verdict."""
-    from a2acli.commands.debug import _render
-
-    for sent in run.sent:
-        out.note(f"{sent.call.ex.stem} {sent.call.method}: {sent.outcome}")
-    for note in run.notes:
-        out.note(f"note: {note}")
-
-    def document() -> dict[str, Any]:
-        doc = report.to_json()
-        doc["replay"] = run.to_json()
-        doc["answersEqual"] = report.equal and not run.failed
-        doc["answerDifferences"] = doc["differences"]
-        return doc
-
-    _render(report, out, context=lines, runs=[], verbose=verbose, document=document)
-    if run.failed:
-        out.warn(
-            f"{len(run.failed)} request(s) could not be replayed: "
-            + "; ".join(f"{s.call.ex.stem}: {s.outcome}" for s in run.failed)
-        )
-    out.note(
-        f"replayed {len(run.sent)} request(s) to {run.url} under {run.version} over {run.binding.flag}, new dump in {run.new_dir}: {report.verdict()}",
-        always=True,
+    run_here(
+        ctx, run_replay, recorded, to=to, save=save, ignore=ignore or (), lines=lines, keep_ids=keep_ids, card=card
     )

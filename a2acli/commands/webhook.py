@@ -1,10 +1,12 @@
-"""`a2a webhook listen`: receive an agent's push notifications locally (logic in a2acli/webhook.py)."""
+"""`a2a webhook listen`: receive an agent's push notifications locally: its options and help; the
+work is flows.webhook's (the receiver, a2acli/webhook.py)."""
 
 from typing import Annotated
 
 import typer
 
 from a2acli.commands._options import port_number
+from a2acli.commands._run import run_here
 
 app = typer.Typer(help="Push notifications: a local receiver for an agent's webhooks.", no_args_is_help=True)
 
@@ -115,42 +117,18 @@ def webhook_listen(
 
       a2a webhook listen --port 0 --count 1 --timeout 30 -o json --token t1
     """
-    from a2acli.commands.invocation import invocation
-    from a2acli.errors import UsageError
-    from a2acli.render.output import MODES, named
-    from a2acli.settings.values import parse_duration, parse_timeout
+    from a2acli.flows.webhook import run_listen
 
-    # (--dump and --as are the listener's own, not a call's: their parameter names differ from the shared ones)
-    inv = invocation(ctx)  # -o: as given, A2ACLI_OUTPUT, the config files
-    if output and output.lower() not in MODES:
-        raise UsageError(f"unknown output mode {output!r}", hint=f"-o {named()}")
-    if as_v and as_v.lower() not in ("v1", "1.0"):
-        raise UsageError(f"--as {as_v!r} is not supported", hint="--as v1 (canonical V1 JSON)")
-    from a2acli import webhook
-
-    out = inv.output()
-    result = webhook.listen(
-        out,
+    run_here(
+        ctx,
+        run_listen,
         host=host,
         port=port,
+        count=count,
+        timeout=listen_timeout,
         token=token,
         auth=auth,
+        output=output,
+        as_v=as_v,
         dump=dump_dir,
-        count=count,
-        timeout=0.0 if parse_duration(listen_timeout) == 0 else parse_timeout(listen_timeout),  # 0: at once
-        as_v1=bool(as_v),
-        agent_set=_agent_set(),
     )
-    if result.interrupted:
-        raise typer.Exit(130)
-
-
-def _agent_set() -> bool:
-    """Whether a `send` finds its agent without -u: A2ACLI_URL or a config file's url."""
-    from a2acli import settings
-    from a2acli.errors import A2acliError
-
-    try:
-        return bool(settings.resolve({}).values.get("url"))
-    except A2acliError:  # a broken config file: the send would say so; the example names -u
-        return False

@@ -101,7 +101,7 @@ def test_off_a_terminal_the_first_error_ends_the_session_with_its_exit_code(cli,
 
 
 def test_at_a_terminal_an_error_is_said_and_the_session_goes_on(cli, agent, monkeypatch):
-    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, True))
+    monkeypatch.setattr("a2acli.flows.chat._ttys", lambda: (True, True))
     route = agent.post(RPC, json__method="SendMessage").mock(side_effect=[httpx.Response(200, json=rpc_error(-32001, "Task not found")), *answers(task("t-1", "TASK_STATE_COMPLETED"))])
     result = cli("chat", "-u", AGENT, "--task-id", "nope", input="hello\nagain\n/quit\nnot sent\n")
     assert result.exit_code == 0, result.stderr
@@ -111,7 +111,7 @@ def test_at_a_terminal_an_error_is_said_and_the_session_goes_on(cli, agent, monk
 
 
 def test_a_terminal_reading_into_a_pipe_is_refused_rather_than_left_waiting(cli, agent, monkeypatch):
-    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, False))
+    monkeypatch.setattr("a2acli.flows.chat._ttys", lambda: (True, False))
     route = agent.post(RPC)
     result = cli("chat", "-u", AGENT, "-o", "json")
     assert result.exit_code == 2 and not route.called
@@ -144,7 +144,7 @@ def keyed(respx_mock):
 @pytest.fixture
 def at_a_terminal(monkeypatch):
     """stdin and stdout are terminals; getpass answers from `typed` and records its prompts."""
-    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, True))
+    monkeypatch.setattr("a2acli.flows.chat._ttys", lambda: (True, True))
     typed: list[str] = []
     prompts: list[str] = []
 
@@ -231,7 +231,7 @@ def test_at_a_terminal_a_basic_scheme_takes_user_colon_password_and_refuses_anyt
 
 @pytest.fixture
 def terminal(monkeypatch):
-    monkeypatch.setattr("a2acli.commands.chat._ttys", lambda: (True, True))
+    monkeypatch.setattr("a2acli.flows.chat._ttys", lambda: (True, True))
 
 
 def echo_task(tid: str, text: str, state: str = "TASK_STATE_COMPLETED") -> dict:
@@ -513,8 +513,8 @@ def test_a_bad_data_or_skill_line_piped_ends_the_session_exit_2(cli, agent, line
 ])  # fmt: skip
 def test_a_bad_skill_word_is_said_in_slash_syntax_not_the_command_lines(rest, said, hint):
     """In a chat the fields are bare words after /skill NAME: no `-f` in what is said."""
-    from a2acli.commands._chat import slash_part
     from a2acli.errors import UsageError
+    from a2acli.flows.chat import slash_part
 
     with pytest.raises(UsageError) as e:
         slash_part("/skill", rest)

@@ -1,10 +1,13 @@
-"""`a2a chat`'s entry point: each line one SendMessage turn through the session, the context and
-the waiting task carried from turn to turn (commands._run holds the boundary and the other entry
-points)."""
+"""`a2a chat`'s flow: each line one SendMessage turn through the session, the context and the
+waiting task carried from turn to turn. `chat` is the whole session as a face runs it (a REPL at a
+terminal, one turn per line of stdin otherwise); `run_chat` the turns over any lines (a test hands
+it a list), with a `secret` callable for a credential an auth-required task asks for."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import sys
+from collections.abc import Callable, Generator, Iterable
+from pathlib import Path
 from typing import Any
 
 from a2acli.errors import A2acliError
@@ -13,6 +16,116 @@ from a2acli.flows.invocation import Invocation
 from a2acli.flows.runs import session
 from a2acli.pipeline.session import OfflineShown
 from a2acli.wire.methods import METHODS
+
+PROMPT = "you> "
+
+
+def chat(
+    inv: Invocation, *, context_id: str | None = None, task_id: str | None = None, poll_interval: float = 2.0
+) -> None:
+    """`a2a chat` as run from a shell: at a terminal (stdin and stdout both) a REPL reading typed
+    lines (`typed`) and a credential unechoed (`_secret`); otherwise one turn per line of stdin and
+    no credential read. A terminal reading into a pipe is refused (it would wait for typing nobody
+    sees prompted)."""
+    from a2acli.errors import UsageError
+
+    inv.options()  # resolved first: a bad setting is said before the terminal is read
+    stdin_tty, stdout_tty = _ttys()
+    if stdin_tty and not stdout_tty:
+        raise UsageError(
+            "chat reads from the terminal but its answers go to a pipe: it would wait for typing nobody sees prompted",
+            hint="pipe the messages in (printf 'hello\\n' | a2a chat ...), or use `a2a send` in scripts",
+        )
+    interactive = stdin_tty and stdout_tty
+    lines = typed(PROMPT) if interactive else iter(inv.env.streams()[0].readline, "")
+    try:
+        run_chat(
+            inv,
+            lines,
+            context_id=context_id,
+            task_id=task_id,
+            poll_interval=poll_interval,
+            interactive=interactive,
+            secret=_secret if interactive else None,  # a credential is read from the terminal only
+        )
+    finally:
+        if isinstance(lines, Generator):
+            lines.close()  # the history file is written now, however the session ended
+
+
+def typed(prompt: str) -> Generator[str, None, None]:
+    """Lines typed at the terminal, as a REPL reads them: line editing and a history file where
+    the platform has readline (loaded here, never at start-up); Ctrl-C clears the line, Ctrl-D
+    leaves. The prompt goes where input() writes it (the terminal: stdout is one here)."""
+    history = _History()
+    try:
+        while True:
+            try:
+                line = input(prompt)
+            except KeyboardInterrupt:  # at the prompt: a fresh line, as a shell does
+                sys.stdout.write("\n")
+                continue
+            except EOFError:  # Ctrl-D
+                sys.stdout.write("\n")
+                return
+            yield line
+    finally:
+        history.save()
+
+
+def history_path() -> Path | None:
+    """The chat's history file (settings.files.chat_history_path: A2ACLI_CHAT_HISTORY, else the XDG
+    state directory's)."""
+    from a2acli.settings.files import chat_history_path
+
+    return chat_history_path()
+
+
+class _History:
+    """readline's line editing and history, kept in history_path() (mode 0600: what was said to
+    an agent is nobody else's). Without readline (Windows), plain lines."""
+
+    LENGTH = 1000
+
+    def __init__(self) -> None:
+        try:
+            import readline
+        except ImportError:  # pragma: no cover (Windows)
+            self.readline: Any = None
+            return
+        self.readline = readline
+        self.path = history_path()
+        readline.set_history_length(self.LENGTH)
+        if self.path is not None:
+            try:
+                readline.read_history_file(str(self.path))
+            except (OSError, UnicodeDecodeError):  # none yet, or unreadable: start afresh
+                pass
+
+    def save(self) -> None:
+        if self.readline is None or self.path is None:
+            return
+        import os
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.path.touch(mode=0o600, exist_ok=True)
+            self.readline.write_history_file(str(self.path))
+            os.chmod(self.path, 0o600)
+        except OSError:  # a read-only home: the session still worked
+            pass
+
+
+def _ttys() -> tuple[bool, bool]:
+    """Whether stdin and stdout are terminals (the gate of the interactive mode)."""
+    return sys.stdin.isatty(), sys.stdout.isatty()
+
+
+def _secret(prompt: str) -> str:
+    """A credential typed at the terminal, not echoed (getpass reads the terminal itself)."""
+    import getpass
+
+    return getpass.getpass(prompt)
 
 
 def run_chat(
