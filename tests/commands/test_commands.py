@@ -219,7 +219,7 @@ def test_idempotency_header_follows_the_dialect(cli, agent):
     assert sent(route)["params"]["message"]["role"] == "user"
 
 
-def test_retry_reuses_one_idempotency_key(cli, agent):
+def test_retry_reuses_one_idempotency_key(cli, agent, no_sleep):
     route = agent.post(RPC).mock(side_effect=[httpx.Response(503), httpx.ConnectError("refused"), httpx.Response(200, json=rpc_result({"task": V1_TASK}))])
     result = cli("send", "hi", "-u", AGENT, "--retry", "2")
     assert result.exit_code == 0, result.stderr
@@ -451,7 +451,7 @@ def test_stream_error_event_exits_1_after_showing_events(cli, agent):
 
 
 @pytest.mark.parametrize("data,says", [('{"message": "kaput"}', "kaput"), ("plain words", "plain words")])
-def test_an_error_event_that_is_not_an_envelope_keeps_its_words(cli, agent, data, says):
+def test_an_error_event_that_is_not_an_envelope_keeps_its_words(cli, agent, no_sleep, data, says):
     body = sse(V1_EVENTS[0]) + f"event: error\ndata: {data}\n\n".encode()
     agent.post(RPC).respond(content=body, headers={"Content-Type": "text/event-stream"})
     result = cli("stream", "hi", "-u", AGENT)
@@ -482,7 +482,7 @@ def test_stream_answered_with_plain_json(cli, agent):
 
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_004")
-def test_truncated_stream_falls_back_to_polling(cli, agent):
+def test_truncated_stream_falls_back_to_polling(cli, agent, no_sleep):
     agent.post(RPC, json__method="SendStreamingMessage").respond(content=sse(*V1_EVENTS[:2]), headers={"Content-Type": "text/event-stream"})
     agent.post(RPC, json__method="GetTask").respond(json=rpc_result(V1_TASK))
     result = cli("stream", "hi", "-u", AGENT)
@@ -615,7 +615,7 @@ def test_json_output_is_one_document_when_expect_state_fails(cli, agent):
     assert "expected completed" in result.stderr
 
 
-def test_subscribe_snapshot_then_close(cli, agent):
+def test_subscribe_snapshot_then_close(cli, agent, no_sleep):
     snapshot = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "working"}}}
     route = agent.post(RPC, json__method="SubscribeToTask").respond(content=sse(snapshot), headers={"Content-Type": "text/event-stream"})
     agent.post(RPC, json__method="GetTask").respond(json=rpc_result(V1_TASK))

@@ -72,7 +72,7 @@ def test_broken_stream_falls_back_to_polling_and_reaches_the_end_state(cli, agen
 
 @pytest.mark.spec("A2ACLI_TASK_POLL_004")
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
-def test_clean_early_close_polls_until_settled(cli, agent, version):
+def test_clean_early_close_polls_until_settled(cli, agent, no_sleep, version):
     first = {"task": task("TASK_STATE_SUBMITTED")} if version == "1.0" else v0_task("submitted")
     agent.post(RPC).mock(side_effect=lambda req: httpx.Response(200, headers=SSE, content=sse(first)) if "stream" in json.loads(req.content)["method"].lower()
                          else httpx.Response(200, json=rpc_result(COMPLETED if version == "1.0" else v0_task("completed"))))
@@ -269,7 +269,7 @@ def test_subscribe_full_stream(cli, agent):
 
 
 @pytest.mark.spec("A2ACLI_TASK_SUBSCRIBE_002")
-def test_subscribe_snapshot_then_close_is_named_and_polled(cli, agent):
+def test_subscribe_snapshot_then_close_is_named_and_polled(cli, agent, no_sleep):
     snapshot = {"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "working"}}}  # the vendor's lowercase
     agent.post(RPC, json__method="SubscribeToTask").respond(content=sse(snapshot), headers=SSE)
     agent.post(RPC, json__method="GetTask").respond(json=rpc_result(COMPLETED))
@@ -311,7 +311,7 @@ def test_subscribe_to_a_finished_task_shows_it_from_get_task(cli, agent, version
     assert json.loads(result.stdout) == done  # the terminal Task, bare (Appendix B)
 
 
-def test_subscribe_refused_for_a_running_task_falls_back_to_polling(cli, agent):
+def test_subscribe_refused_for_a_running_task_falls_back_to_polling(cli, agent, no_sleep):
     agent.post(RPC, json__method="SubscribeToTask").respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32004, "message": "Streaming is not supported"}})
     agent.post(RPC, json__method="GetTask").mock(side_effect=[httpx.Response(200, json=rpc_result(WORKING)), httpx.Response(200, json=rpc_result(COMPLETED))])
     result = cli("tasks", "subscribe", "t-1", "-u", AGENT)
