@@ -41,7 +41,8 @@ def _name(requirement: str) -> str:
 
 def imported_modules() -> set[str]:
     """The top-level names of every absolute import in a2acli that is neither stdlib nor a2acli."""
-    return {m for m in _absolute_imports() if m not in sys.stdlib_module_names and m not in NEWER_STDLIB and m != "a2acli"}
+    skip = {*sys.stdlib_module_names, *NEWER_STDLIB, "a2acli"}
+    return {m for m in _absolute_imports() if m not in skip}
 
 
 @functools.lru_cache(maxsize=1)
