@@ -127,7 +127,7 @@ def same_output(fast: Any, slow: Any) -> None:
 
 @pytest.mark.parametrize("mode", MODES.values(), ids=MODES)
 @pytest.mark.parametrize("events,extra", STREAMS.values(), ids=STREAMS)
-def test_every_shape_prints_the_same_both_ways(cli, agent, no_sleep, monkeypatch, events, extra, mode):
+def test_every_shape_prints_the_same_both_ways(cli, agent, monkeypatch, no_sleep, events, extra, mode):
     fast, slow, vouched = both_ways(cli, agent, monkeypatch, sse(*events, request_id="req-1"), ["stream", "hi", "-u", AGENT, *extra, *mode])
     assert fast.exit_code == 0, fast.stderr
     same_output(fast, slow)
