@@ -6,6 +6,7 @@ XDG directories and a global config path of its own (`_own_home`): the suite run
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 os.environ["TERMINAL_WIDTH"] = "100"
@@ -32,6 +33,23 @@ if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
     _HYPOTHESIS_DIR = tempfile.mkdtemp(prefix="a2acli-tests-hypothesis-")
     os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_DIR
     atexit.register(shutil.rmtree, _HYPOTHESIS_DIR, ignore_errors=True)
+
+# Byte-code (issue 43: the suite's time). Where PYTHONDONTWRITEBYTECODE is set, as on the shared
+# machine, no run keeps what it compiles: every `a2a` a test starts would compile a2acli's modules
+# again (about 0.1 s of CPU each, hundreds of times), and every pytest-xdist worker would rewrite the
+# asserts of every test module again (some 6 s of its collection). So: a2acli is compiled to its
+# __pycache__ once, before any test runs (as benchmarks/startup.py does, as pip does for an installed
+# package); and this process keeps its own byte-code (the rewritten test modules too) under
+# .pytest_cache/bytecode, outside the source tree (sys.pycache_prefix), where the next run finds it.
+if sys.dont_write_bytecode and sys.pycache_prefix is None:
+    import compileall
+    from pathlib import Path
+
+    _ROOT = Path(__file__).resolve().parent.parent
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # the controller, before it starts the workers
+        compileall.compile_dir(_ROOT / "a2acli", quiet=1)
+    sys.pycache_prefix = str(_ROOT / ".pytest_cache" / "bytecode")
+    sys.dont_write_bytecode = False
 
 import pytest  # noqa: E402
 import respx.mocks  # noqa: E402

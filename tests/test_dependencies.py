@@ -41,6 +41,13 @@ def _name(requirement: str) -> str:
 
 def imported_modules() -> set[str]:
     """The top-level names of every absolute import in a2acli that is neither stdlib nor a2acli."""
+    skip = {*sys.stdlib_module_names, *NEWER_STDLIB, "a2acli"}
+    return {m for m in _absolute_imports() if m not in skip}
+
+
+@functools.lru_cache(maxsize=1)
+def _absolute_imports() -> frozenset[str]:
+    """The top-level names of every absolute import in a2acli (the source parsed once a process)."""
     found: set[str] = set()
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -48,7 +55,7 @@ def imported_modules() -> set[str]:
                 found.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module.split(".")[0])
-    return {m for m in found if m not in sys.stdlib_module_names and m not in NEWER_STDLIB and m != "a2acli"}
+    return frozenset(found)
 
 
 def declared() -> dict[str, str]:
@@ -79,16 +86,28 @@ def _with_records(known: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """Each importable top-level name and its distributions: packages_distributions(), and, for the
     distributions it misses, the top-level names their RECORD lists. Python 3.10's version reads
     top_level.txt alone, which hatch-built wheels (a2a-sdk's) do not have; 3.11 infers from RECORD."""
+    found = {name: list(dists) for name, dists in known.items()}
+    for name, dist in _recorded_top_levels():
+        if dist not in found.get(name, []):
+            found.setdefault(name, []).append(dist)
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _recorded_top_levels() -> tuple[tuple[str, str], ...]:
+    """(top-level name, distribution) of each file every installed distribution's RECORD lists, in
+    order (the RECORDs read once a process)."""
     from importlib.metadata import distributions
 
-    found = {name: list(dists) for name, dists in known.items()}
+    pairs = []
     for dist in distributions():
+        named = dist.metadata["Name"]  # (its METADATA parsed once, not once a file)
         for path in dist.files or ():
             top = path.parts[0] if path.parts else ""
             name = top[:-3] if top.endswith(".py") else top
-            if name.isidentifier() and dist.metadata["Name"] not in found.get(name, []):
-                found.setdefault(name, []).append(dist.metadata["Name"])
-    return found
+            if name.isidentifier():
+                pairs.append((name, named))
+    return tuple(pairs)
 
 
 def test_every_imported_module_is_declared():

@@ -219,7 +219,7 @@ def test_idempotency_header_follows_the_dialect(cli, agent):
     assert sent(route)["params"]["message"]["role"] == "user"
 
 
-def test_retry_reuses_one_idempotency_key(cli, agent):
+def test_retry_reuses_one_idempotency_key(cli, agent, no_sleep):
     route = agent.post(RPC).mock(side_effect=[httpx.Response(503), httpx.ConnectError("refused"), httpx.Response(200, json=rpc_result({"task": V1_TASK}))])
     result = cli("send", "hi", "-u", AGENT, "--retry", "2")
     assert result.exit_code == 0, result.stderr

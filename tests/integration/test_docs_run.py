@@ -70,6 +70,7 @@ BACKGROUND = ("a2a mock ", "a2a webhook listen", "a2a mcp --http")  # servers a 
 SHELL = shutil.which("bash") or "sh"  # the reader's shell (`eval "$(a2a completion bash)"`)
 # what sends nothing to the hosts it names: the example domain is only data there (issue 46)
 NO_NETWORK = re.compile(r"(^|\|\s*)a2a translate\b|\s--offline\b|^a2a config set\b")
+SERVER_WAIT = 15.0  # seconds a server started in the background has to print what a sample shows
 STARTS_THE_AGENT = re.compile(r"(^|\s)(a2a demo-server|sh examples/tour\.sh)\b")
 
 
@@ -418,9 +419,10 @@ def run_page(
     base: Path,
     a2a_env: Callable[..., dict[str, str]],
     text: str | None = None,
+    server_wait: float = SERVER_WAIT,
 ) -> tuple[list[str], str]:
     """(failures, summary line) of one page (its text as given, else the checkout's) run from top
-    to bottom in a directory of its own."""
+    to bottom in a directory of its own; a server's output sample waited for up to `server_wait` s."""
     page = collect(name, text)
     runner = Runner(agent, bindir, base, a2a_env)
     if name == "docs/reference.md":
@@ -435,7 +437,7 @@ def run_page(
                 skipped += 1
                 continue
             if step.sample_of is not None:
-                failures += compare_sample(step, runner)
+                failures += compare_sample(step, runner, server_wait)
                 continue
             began = time.monotonic()
             proc = runner.run(step)
@@ -451,8 +453,9 @@ def run_page(
     )
 
 
-def compare_sample(step: Step, runner: Runner) -> list[str]:
-    """An output sample against what its command printed (a server's output waited for, 15 s)."""
+def compare_sample(step: Step, runner: Runner, server_wait: float = SERVER_WAIT) -> list[str]:
+    """An output sample against what its command printed (a server's output waited for, up to
+    `server_wait` s: it may print the lines later)."""
     where = f"{step.page}:{step.line}: the output sample"
     if step.problem:
         return [f"{where}\n  {step.problem}"]
@@ -460,7 +463,7 @@ def compare_sample(step: Step, runner: Runner) -> list[str]:
     if found is None:
         return [f"{where}\n  no command of the page before it starts with {step.sample_of!r}"]
     read, background = found
-    deadline = time.monotonic() + (15 if background else 0)
+    deadline = time.monotonic() + (server_wait if background else 0)
     while True:
         printed = read()
         gone = missing_lines(step.expected or [], printed)
@@ -592,7 +595,9 @@ Agent: …
 def test_a_changed_output_sample_fails_the_check(demo_agent, a2a_bindir, a2a_env, tmp_path):
     """An output sample is compared for real: the page above passes against the demo agent, and
     each of its samples changed (a server's first lines, what it printed later, a command's
-    output) fails, naming the line it did not print."""
+    output) fails, naming the line it did not print. (A changed line of a server never comes, and
+    a run waits out its whole wait for it: these runs wait 4 s, not SERVER_WAIT; a line that does
+    come ends the wait at once.)"""
     failures, _ = run_page("x.md", demo_agent, a2a_bindir, tmp_path / "as-is", a2a_env, LISTEN)
     assert failures == []
     for i, (shown, changed) in enumerate((
@@ -601,7 +606,7 @@ def test_a_changed_output_sample_fails_the_check(demo_agent, a2a_bindir, a2a_env
         ("Agent: …", "Agent: Somebody else"),
     )):  # fmt: skip
         failures, _ = run_page(
-            "x.md", demo_agent, a2a_bindir, tmp_path / str(i), a2a_env, LISTEN.replace(shown, changed)
+            "x.md", demo_agent, a2a_bindir, tmp_path / str(i), a2a_env, LISTEN.replace(shown, changed), server_wait=4
         )
         assert len(failures) == 1 and "the output sample" in failures[0] and changed in failures[0], failures
 

@@ -231,7 +231,7 @@ def test_ctrl_c_during_the_wait_names_the_task_and_its_resume_command_resumes_it
     env = a2a_env(A2ACLI_GLOBAL_CONFIG=os.devnull)
     url = demo_agent.url if streaming else card_file(streaming=False)  # subscribed to, or polled
     dump = tmp_path / "dump"
-    argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.5", "-u", url, "--transport", transport, "--dump", str(dump)]
+    argv = [*a2a_bin, "send", "--follow", "--skill", "slow", "-f", "steps:=8", "-f", "delay:=0.3", "-u", url, "--transport", transport, "--dump", str(dump)]
     code, out, err = interrupted(argv, env, waiting_said(dump))
     assert code == 130, err
     named = re.match(r"task (\S+) \(context (\S+)\) is (submitted|working); waiting for it", err)
