@@ -16,6 +16,7 @@ INTEGRATION = Path(__file__).resolve().parent / "integration"
 # Modules and functions that run a program by hand on purpose, each with its reason.
 ALLOWED = {
     "test_install.py": "builds a wheel, installs it into a fresh venv and runs THAT venv's `a2a`, with its own scrub (PYTHON*, PIP_*)",
+    "test_extras_install.py": "installs the repository with pipx or uv and runs THAT tool's `a2a` and the hints it prints, with test_install's scrub (_env)",
     "test_third_party.py:_installed": "npm / pip installs of the third-party servers, not `a2a`",
     "test_docs_run.py": "runs the pages' shell lines as written (pipes, redirections, `$(…)`) with the reader's shell, in an environment from a2a_env",
 }
