@@ -47,17 +47,18 @@ def run_listen(
         count=count,
         timeout=0.0 if parse_duration(timeout) == 0 else parse_timeout(timeout),  # 0: at once
         as_v1=bool(as_v),
-        agent_set=_agent_set(),
+        agent_set=_agent_set(inv),
     )
     return 130 if result.interrupted else 0
 
 
-def _agent_set() -> bool:
-    """Whether a `send` finds its agent without -u: A2ACLI_URL or a config file's url."""
+def _agent_set(inv: Invocation) -> bool:
+    """Whether a `send` finds its agent without -u: A2ACLI_URL or a config file's url, in the
+    profile and config file given before the command (`a2a --profile p webhook listen`)."""
     from a2acli import settings
     from a2acli.errors import A2acliError
 
     try:
-        return bool(settings.resolve({}).values.get("url"))
+        return bool(settings.resolve({}, inv.given.get("profile"), inv.given.get("config")).values.get("url"))
     except A2acliError:  # a broken config file: the send would say so; the example names -u
         return False

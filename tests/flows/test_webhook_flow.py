@@ -62,3 +62,15 @@ def test_nothing_before_the_timeout_is_exit_5():
 def test_bad_options_are_usage_errors_before_it_listens(kw, says):
     with pytest.raises(UsageError, match=says):
         run_listen(Invocation(), port=0, **kw)
+
+
+def test_the_agent_is_looked_for_in_the_profile_and_config_file_given_before_the_command(tmp_path, monkeypatch):
+    """Issue 43's review: `_agent_set` read the default files only, so `a2a --profile p --config F
+    webhook listen` printed `-u AGENT_URL` although that profile names the agent."""
+    from a2acli.flows.webhook import _agent_set
+
+    monkeypatch.delenv("A2ACLI_URL", raising=False)
+    local = tmp_path / "a2a.toml"
+    local.write_text('[profiles.staging]\nurl = "http://127.0.0.1:41241"\n')
+    assert _agent_set(Invocation({"profile": "staging", "config": str(local)})) is True
+    assert _agent_set(Invocation({"config": str(local)})) is False  # the file's top level names none
