@@ -391,8 +391,6 @@ class RootGroup(_SharedOptions, Group):
         from a2acli.commands.invocation import Invocation
 
         inv = extra["obj"] = Invocation()  # this invocation: ctx.obj of the root (Click's `obj`)
-        if "a2acli.redact" in sys.modules:  # a new invocation (tests run many in one process): no secret of the last
-            sys.modules["a2acli.redact"].reset()
         for i, arg in enumerate(argv):  # bytes that are not UTF-8 arrive as lone surrogates: nothing can send them
             if not arg.isascii():
                 try:
