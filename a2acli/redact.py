@@ -1,10 +1,10 @@
 """Secrets kept out of every output: the one redaction every path goes through.
 
 One `Redactor` per invocation (the run's: `flows.invocation.Invocation.redactor`, handed to its
-Outputs, its options and its sessions; an Output made outside a run masks URL userinfo only), told every secret as soon as it is known: the
-credential flags and settings (`--api-key`, `--bearer`, `--basic`, a profile's OAuth2 client
-secret and token), every `-H` value whose name is not a known harmless one, URL userinfo, and
-the push-config `token`/`credentials` of any body it is shown. Every output path uses it: the
+Outputs, its options and its sessions; an Output made outside a run masks URL userinfo only),
+told every secret as soon as it is known: the credential flags and settings (`--api-key`,
+`--bearer`, `--basic`, a profile's OAuth2 client secret and token), every `-H` value whose name
+is not a known harmless one, URL userinfo, and the push-config `token`/`credentials` of any body it is shown. Every output path uses it: the
 stderr lines and the error envelope (render.output), `--debug` (request and response lines,
 bodies, tracebacks with their chained exceptions), `--dump` files and the dump index. Each secret
 is hidden in the forms it travels in: as written, JSON-escaped, URL-encoded and base64. Header
