@@ -1,9 +1,10 @@
 """Secrets kept out of every output: the one redaction every path goes through.
 
-One `Redactor` per invocation (`active()`), told every secret as soon as it is known: the
-credential flags and settings (`--api-key`, `--bearer`, `--basic`, a profile's OAuth2 client
-secret and token), every `-H` value whose name is not a known harmless one, URL userinfo, and
-the push-config `token`/`credentials` of any body it is shown. Every output path uses it: the
+One `Redactor` per invocation (the run's: `flows.invocation.Invocation.redactor`, handed to its
+Outputs, its options and its sessions; an Output made outside a run masks URL userinfo only),
+told every secret as soon as it is known: the credential flags and settings (`--api-key`,
+`--bearer`, `--basic`, a profile's OAuth2 client secret and token), every `-H` value whose name
+is not a known harmless one, URL userinfo, and the push-config `token`/`credentials` of any body it is shown. Every output path uses it: the
 stderr lines and the error envelope (render.output), `--debug` (request and response lines,
 bodies, tracebacks with their chained exceptions), `--dump` files and the dump index. Each secret
 is hidden in the forms it travels in: as written, JSON-escaped, URL-encoded and base64. Header
@@ -291,31 +292,6 @@ class StreamRedactor:
     def flush(self) -> bytes:
         out, self.pending = self.redactor.bytes(self.pending), b""
         return out
-
-
-_ACTIVE: list[Redactor] = []
-
-
-def active() -> Redactor:
-    """The invocation's redactor (made on first use)."""
-    if not _ACTIVE:
-        _ACTIVE.append(Redactor())
-    return _ACTIVE[0]
-
-
-def reset() -> Redactor:
-    """A new invocation: forget the last one's secrets."""
-    _ACTIVE[:] = [Redactor()]
-    return _ACTIVE[0]
-
-
-def text(value: str) -> str:
-    """`value` with every secret known to this invocation hidden: the function output goes through."""
-    return active().text(value) if _ACTIVE else re.sub(_USERINFO, _userinfo, value) if "@" in value else value
-
-
-def value(obj: Any) -> Any:
-    return active().value(obj) if _ACTIVE else obj
 
 
 # -- masking (a setting shown by `config show`) ---------------------------------------------------

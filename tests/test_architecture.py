@@ -822,7 +822,6 @@ def test_the_class_name_check_sees_a_second_class(tmp_path):
 # listed here with its reason; anything else a function mutates (or rebinds with `global`) fails.
 # Tables filled on first use, the same whatever the run, are caches, not run state.
 MODULE_STATE_ALLOWED = {
-    "redact.py:_ACTIVE": "the invocation's redactor, kept (issue 43): every Output masks what it writes through it (render.output's text/value, whatever layer made the Output, ones made before an Invocation exists included: a usage error, --version, the files' warnings), and the --debug excepthook and the settings' readers tell it secrets; threading it through each Output and reader is a change of its own. Reset by each invocation (registry.RootGroup.main)",
     "commands/_options.py:_DEFAULTS_CACHE": "cache: each setting's default and source, by the --profile/--config asked for",
     "render/output.py:MODES": "table: each output mode's class joins it as it is defined",
     "render/output.py:_LINE_ENCODER": "cache: the JSON encoder, made on first use",

@@ -273,14 +273,14 @@ def typed(check: Callable[[str, str], Any], what: str) -> Callable[[str], Any]:
 
 def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> CallOptions:
     """The command line's options resolved (pipeline.options.build_options), the files' warnings
-    said on stderr in the run's output mode."""
-    return resolve_options(raw, root, warn=_warn)
-
-
-def _warn(mode: str, text: str) -> None:
+    said on stderr in the run's output mode, masked by the options' redactor."""
+    from a2acli.redact import Redactor
     from a2acli.render.output import Output
 
-    Output(mode).warn(text)
+    redactor = Redactor()
+    return resolve_options(
+        raw, root, warn=lambda mode, text: Output(mode, redactor=redactor).warn(text), redactor=redactor
+    )
 
 
 # The shared options a command's --help names in its closing section, most used first.

@@ -15,11 +15,11 @@ def cache_clear(ctx: typer.Context) -> None:
       a2a cache clear
     """
     from a2acli.commands.invocation import invocation
-    from a2acli.render.output import Output
     from a2acli.settings import cache_dir
     from a2acli.transport.card_cache import BYPASS, CardCache
 
-    out = invocation(ctx).out = Output("auto")  # its errors in text, like its report
+    inv = invocation(ctx)
+    out = inv.out = inv.bare_output()  # its errors in text, like its report
     where = cache_dir()
     removed = CardCache(where, BYPASS).clear()
     out.note(f"the Agent Card cache is empty: {removed} card(s) removed from {where}")

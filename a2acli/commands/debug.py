@@ -97,10 +97,11 @@ diff.shared_options = (FORWARDED, "With a command, passes on to both runs the sh
 diff.__doc__ = DIFF_HELP
 
 
-def _capture(argv: list[str]) -> Any:
+def _capture(argv: list[str], redactor: Any) -> Any:
     """Parse `a2a ARGV` with our own app and return the flow it asks for, without running it
-    (`flows.invocation.Captured`: the command hands its flow to an invocation that captures). A
-    usage error (Typer's, or one the command found) is raised as ours."""
+    (`flows.invocation.Captured`: the command hands its flow to an invocation that captures, and
+    that masks through `redactor`, the diff's own). A usage error (Typer's, or one the command
+    found) is raised as ours."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
@@ -111,7 +112,7 @@ def _capture(argv: list[str]) -> Any:
     app = full_app()
 
     err = io.StringIO()
-    inv = Invocation().capturing()  # the command's flow is recorded here, not run (Invocation.run)
+    inv = Invocation(redactor=redactor).capturing()  # the command's flow is recorded here, not run (Invocation.run)
     with redirect_stdout(io.StringIO()), redirect_stderr(err):
         try:
             app(argv, prog_name="a2a", standalone_mode=False, obj=inv)

@@ -350,7 +350,8 @@ class RootGroup(_SharedOptions, Group):
     Typer raises its usage errors while parsing, before any callback runs, and prints them itself
     unless the caller passes `standalone_mode=False`; the console script and `typer.testing.CliRunner`
     both call `main`, so this is the one place that sees every invocation's argv before parsing
-    (the UTF-8 check, the redactor's reset, piped help at 120 columns) and every usage error after.
+    (the UTF-8 check, piped help at 120 columns; the new Invocation brings its own redactor) and
+    every usage error after.
     Its signature is `main`'s as typer 0.28 declares it (mypy checks the override)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -391,8 +392,6 @@ class RootGroup(_SharedOptions, Group):
         from a2acli.commands.invocation import Invocation
 
         inv = extra["obj"] = Invocation()  # this invocation: ctx.obj of the root (Click's `obj`)
-        if "a2acli.redact" in sys.modules:  # a new invocation (tests run many in one process): no secret of the last
-            sys.modules["a2acli.redact"].reset()
         for i, arg in enumerate(argv):  # bytes that are not UTF-8 arrive as lone surrogates: nothing can send them
             if not arg.isascii():
                 try:

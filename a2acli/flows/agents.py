@@ -26,6 +26,14 @@ def profiles(config: str | None = None) -> list[str]:
     return sorted((data.get("profiles") or {}).keys())
 
 
+def new_redactor() -> Any:
+    """A new run's redactor (`redact.Redactor`): a face's unit of work (an `a2a mcp` tool call)
+    owns one, hands it to `options`, and masks what it reports through it."""
+    from a2acli.redact import Redactor
+
+    return Redactor()
+
+
 def options(
     base: Mapping[str, Any] | None = None,
     *,
@@ -34,12 +42,14 @@ def options(
     binding: str | None = None,
     timeout: float | None = None,
     warn: Callable[[str], None] | None = None,
+    redactor: Any = None,
 ) -> CallOptions:
     """The options of one call: `base` (the shared options the face was started with, by
     parameter name: `profile`, `config`, `url`…), then `agent` (a profile's name selects that
     profile, anything else is the agent's URL, as -u reads it), `a2a_version` ("1.0", "0.3" or
     "auto"), `binding` (a --transport spelling: jsonrpc, rest, grpc) and `timeout` (seconds, the
-    whole call). `warn` hears what the config files warn of."""
+    whole call). `warn` hears what the config files warn of; `redactor` (the run's: a tool call's
+    in `a2a mcp`) is told every secret the options hold, and they carry it to their session."""
     from a2acli.pipeline.options import build_options
 
     given: dict[str, Any] = dict(base or {})
@@ -56,7 +66,7 @@ def options(
         if timeout <= 0:
             raise UsageError(f"timeout {timeout:g} is not a positive number of seconds", hint="e.g. timeout 30")
         given["timeout"] = f"{timeout:g}s"
-    return build_options(given, warn=None if warn is None else lambda _mode, text: warn(text))
+    return build_options(given, warn=None if warn is None else lambda _mode, text: warn(text), redactor=redactor)
 
 
 def bindings() -> tuple[str, ...]:

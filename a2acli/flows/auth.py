@@ -64,7 +64,6 @@ def _login_connection(inv: Invocation, out: Output, *, debug: bool) -> LoginConn
     through it (its caps, its deadline, --debug with the secrets redacted)."""
     from a2acli import settings
     from a2acli.errors import UsageError
-    from a2acli.redact import active
     from a2acli.settings.values import parse_setting
     from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
     from a2acli.transport.taps import DebugTap
@@ -104,7 +103,7 @@ def _login_connection(inv: Invocation, out: Output, *, debug: bool) -> LoginConn
         cert=paths["cert"],
         key=paths["key"],
     )
-    taps: list[Any] | None = [DebugTap(lambda line: out.note(line, always=True), active())] if debug else None
+    taps: list[Any] | None = [DebugTap(lambda line: out.note(line, always=True), inv.redactor)] if debug else None
     strict = bool(given.get("strict_origin") or values.get("strict-origin"))
     return LoginConnection(
         pname,
@@ -126,10 +125,9 @@ def _login_connection(inv: Invocation, out: Output, *, debug: bool) -> LoginConn
 def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, no_browser: bool) -> dict[str, Any]:
     """Ask for the token by the plan's flow; every secret of the answer is redacted from now on."""
     from a2acli import auth
-    from a2acli.redact import active
 
     cc = plan.cc
-    active().add(cc.client_secret)
+    out.redactor.add(cc.client_secret)  # (the run's: the invocation built `out`)
     if plan.flow == auth.DEVICE_CODE:
         entry = _device_login(cc, out, transport=conn.transport, debug=debug)
     elif plan.flow == auth.AUTHORIZATION_CODE:
@@ -138,7 +136,7 @@ def _run_flow(plan: LoginPlan, conn: LoginConnection, out: Any, *, debug: bool, 
         )
     else:
         entry = auth.request_token(cc, transport=conn.transport, note=out.note if debug else None)
-    active().add(entry.get("access_token"), entry.get("refresh_token"))
+    out.redactor.add(entry.get("access_token"), entry.get("refresh_token"))
     identity = entry.get("identity") or {}
     if identity and not str(identity.get("signature", "")).startswith("verified"):
         out.warn(
@@ -244,10 +242,9 @@ def flow_flag(flow: str | None, device: bool) -> str | None:
 def _device_login(cc: Any, out: Any, *, transport: Any, debug: bool) -> dict[str, Any]:
     """RFC 8628: ask for a device code, tell the user where to enter it (stderr), poll for the token."""
     from a2acli import auth
-    from a2acli.redact import active
 
     grant = auth.device_authorize(cc, transport=transport)
-    active().add(str(grant["device_code"]))
+    out.redactor.add(str(grant["device_code"]))
     expires = auth.positive_number(grant.get("expires_in"), 1800.0)
     out.tell(f"To sign in, open {grant['verification_uri']} and enter the code: {grant['user_code']}")
     if grant.get("verification_uri_complete"):
@@ -383,9 +380,8 @@ def _status_lines(pname: str, cc: Any, entry: dict[str, Any], expires: float | N
 def logout(inv: Invocation) -> int:
     """The profile's cached tokens and its stored client secret forgotten (its other settings stay)."""
     from a2acli import auth, settings
-    from a2acli.render.output import Output
 
-    out = inv.out = Output("auto")  # its errors in text, like its report
+    out = inv.out = inv.bare_output()  # its errors in text, like its report
     res, pname, _ = profile_settings(inv, new_profile=True)
     dropped = auth.forget(pname)
     path = settings.profile_file(res, pname)  # where the profile is kept (a --config / A2ACLI_CONFIG file too)

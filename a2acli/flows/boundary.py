@@ -23,6 +23,7 @@ from a2acli.errors import (
 if TYPE_CHECKING:
     from a2acli.flows.invocation import Captured, Invocation
     from a2acli.pipeline.options import CallOptions
+    from a2acli.redact import Redactor
     from a2acli.render.output import Output
 
 
@@ -41,7 +42,7 @@ def run_captured(captured: Captured, opts: CallOptions) -> tuple[int, A2acliErro
     exit codes): its exit code, and the error that boundary said (None when it said none)."""
     from a2acli.flows.invocation import Invocation
 
-    side = Invocation()
+    side = Invocation(redactor=opts.redactor)  # the secrets the options were resolved with: masked on this side too
     side.opts = opts
     code = guarded(side, lambda: captured.flow(side, *captured.args, **captured.kwargs))
     return code, side.error
@@ -67,7 +68,9 @@ def ended(inv: Invocation, e: BaseException) -> int:
     if caused_by_interrupt(e):  # a Ctrl-C that Python wrapped (3.11: a class's __set_name__ raises RuntimeError)
         return interrupted(inv.error_output(), inv.call)
     if inv.debug:
-        sys.excepthook = redacted_excepthook  # Python prints the traceback: redacted, chained exceptions too
+        sys.excepthook = redacted_excepthook(
+            inv.redactor
+        )  # Python prints the traceback: redacted, chained exceptions too
         raise e
     inv.error_output().error(
         message=f"internal error: {type(e).__name__}: {e}",
@@ -96,7 +99,7 @@ def say_error(e: A2acliError, o: Output, *, debug: bool, call: Any = None) -> A2
 
     e = explained(e, call)
     if debug:
-        print_traceback(e)
+        print_traceback(e, o.redactor)
     o.error(
         message=e.message,
         hint=e.hint,
@@ -109,7 +112,7 @@ def say_error(e: A2acliError, o: Output, *, debug: bool, call: Any = None) -> A2
     return e
 
 
-def print_traceback(e: BaseException) -> None:
+def print_traceback(e: BaseException, redactor: Redactor) -> None:
     """--debug: the traceback on stderr, each chained exception included, secrets redacted (an
     httpx error quotes the header value it refused), and control characters escaped as in every
     other view (an agent's error text may carry ESC or BEL: render.safe). Each exception's own line
@@ -117,8 +120,9 @@ def print_traceback(e: BaseException) -> None:
     a line of its own; the traceback's frames keep theirs."""
     import traceback
 
-    from a2acli.redact import text
     from a2acli.render.safe import visible
+
+    text = redactor.text
 
     tb = traceback.TracebackException.from_exception(e)
     said: set[str] = set()  # what format_exception_only writes for each exception of the chain
@@ -139,8 +143,13 @@ def print_traceback(e: BaseException) -> None:
     sys.stderr.flush()
 
 
-def redacted_excepthook(kind: type[BaseException], e: BaseException, tb: Any) -> None:
-    print_traceback(e.with_traceback(tb))
+def redacted_excepthook(redactor: Redactor) -> Callable[[type[BaseException], BaseException, Any], None]:
+    """sys.excepthook for --debug: the traceback printed by print_traceback, masked by the run's `redactor`."""
+
+    def hook(kind: type[BaseException], e: BaseException, tb: Any) -> None:
+        print_traceback(e.with_traceback(tb), redactor)
+
+    return hook
 
 
 def resume(o: Output, call: Any, why: str, *, unsettled_only: bool = False) -> list[str] | None:

@@ -44,7 +44,6 @@ def install(inv: Invocation, shell: str | None, script: Callable[[str], str]) ->
     import os
 
     from a2acli.errors import UsageError
-    from a2acli.render.output import Output
 
     name = (shell or Path(os.environ.get("SHELL") or "").name).strip().lower()
     if name not in SHELLS:
@@ -60,7 +59,7 @@ def install(inv: Invocation, shell: str | None, script: Callable[[str], str]) ->
         raise UsageError(
             f"cannot write {path}: {e.strerror}", hint=f"print the script instead: a2a completion {name} > FILE"
         ) from None
-    out = Output("auto")
+    out = inv.bare_output()
     out.note(f"{name} completion written to {path}")
     if rc_line:
         out.note("add this line to your shell's rc file, then open a new shell:")

@@ -167,11 +167,9 @@ def _text(value: Any) -> str:
 # -- set / unset / use / path ---------------------------------------------------------------------
 
 
-def _notes() -> Output:
+def _notes(inv: Invocation) -> Output:
     """These commands' notes: on stderr, as text (they have no document)."""
-    from a2acli.render.output import Output
-
-    return Output("auto")
+    return inv.bare_output()
 
 
 def set_value(inv: Invocation, key: str, value: str, profile: str | None = None) -> int:
@@ -179,7 +177,7 @@ def set_value(inv: Invocation, key: str, value: str, profile: str | None = None)
     reads the value from stdin. A first profile becomes the default one."""
     from a2acli import settings
 
-    out = _notes()
+    out = _notes(inv)
     if value == "-":
         value = inv.env.streams()[0].readline().rstrip("\r\n")
     table, name, stored = settings.validate(key, value)
@@ -223,7 +221,7 @@ def unset_value(inv: Invocation, key: str, profile: str | None = None) -> int:
     from a2acli import settings
     from a2acli.errors import UsageError
 
-    out = _notes()
+    out = _notes(inv)
     table, name = settings.parse_key(key)
     edit = settings.ConfigEdit()
     path = edit.path
@@ -255,7 +253,7 @@ def use(inv: Invocation, name: str) -> int:
     """NAME, a profile the file has, made the default profile; A2ACLI_PROFILE winning over it is said."""
     from a2acli import settings
 
-    out = _notes()
+    out = _notes(inv)
     check_profile_name(name)
     edit = settings.ConfigEdit()
     _make_default(edit, _table(edit.get(("profiles",))), name, out)

@@ -59,7 +59,7 @@ def run_diff(
     dumps: Iterable[str],
     command: list[str] | None,
     *,
-    capture: Callable[[list[str]], Captured],
+    capture: Callable[[list[str], Any], Captured],
     raw: bool = False,
     keep_ids: bool = False,
     card: bool = False,
@@ -101,7 +101,13 @@ def run_diff(
                 hint="e.g. a2a diff -u URL --transport jsonrpc --transport rest -- tasks get ID",
             )
         forwarded = _forwarded({**conn, "transport": chosen if len(chosen) == 1 else None})
-        (left, right), runs = _run_both(capture, command, forwarded, save, chosen if len(chosen) == 2 else None)
+        (left, right), runs = _run_both(
+            lambda argv: capture(argv, inv.redactor),  # the sides' secrets: masked in this run's report too
+            command,
+            forwarded,
+            save,
+            chosen if len(chosen) == 2 else None,
+        )
     else:
         if len(items) != 2:
             raise UsageError(
@@ -380,10 +386,8 @@ def run_translate(
     ("v1", "v0"; empty: the other one than its own) on stdout, as indented JSON (`compact`: one
     line) or, for SSE, as SSE; what it was recognised as and what could not be carried across on
     stderr, errors in text."""
-    from a2acli.render.output import Output
-
-    out = Output("json")
-    inv.out = Output("auto")  # errors in text: stdout is for the translated document
+    out = inv.bare_output("json")
+    inv.out = inv.bare_output()  # errors in text: stdout is for the translated document
     from a2acli.errors import UsageError
     from a2acli.flows.documents import read_document, translate_text
     from a2acli.wire import parse_wire

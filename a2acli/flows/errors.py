@@ -4,9 +4,12 @@ says the error it gets from here (the CLI's boundary, `a2a mcp`'s tool errors)."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import A2acliError
+
+if TYPE_CHECKING:
+    from a2acli.redact import Redactor
 
 
 def explained(e: A2acliError, call: Any) -> A2acliError:
@@ -22,12 +25,14 @@ def explained(e: A2acliError, call: Any) -> A2acliError:
     return e
 
 
-def document(e: A2acliError, *, code: str | None = None) -> dict[str, Any]:
+def document(e: A2acliError, redactor: Redactor | None = None, *, code: str | None = None) -> dict[str, Any]:
     """The error as a face reports it in JSON: a2a's code (X_A2A_…), the message and hint (secrets
-    redacted), the agent's A2A error code when it gave one, and the exit code the CLI would give."""
-    from a2acli.redact import active
+    redacted by the run's `redactor`; without one, URL userinfo only), the agent's A2A error code
+    when it gave one, and the exit code the CLI would give."""
+    if redactor is None:
+        from a2acli.redact import Redactor
 
-    redactor = active()
+        redactor = Redactor()
     doc: dict[str, Any] = {
         "code": code or e.code,
         "message": redactor.text(e.message),

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from a2acli.errors import A2acliError
     from a2acli.pipeline.options import CallOptions
     from a2acli.pipeline.session import Call
+    from a2acli.redact import Redactor
     from a2acli.render.output import Output
 
 ARGS = frozenset(s.arg for s in OPTIONS.values())  # the parameter names of the shared options
@@ -101,7 +102,10 @@ class Invocation:
     """The shared options of one invocation and what they resolve to, each worked out once; the
     environment; the call in flight and the last error said."""
 
-    def __init__(self, given: dict[str, Any] | None = None, env: Environment | None = None) -> None:
+    def __init__(
+        self, given: dict[str, Any] | None = None, env: Environment | None = None, redactor: Redactor | None = None
+    ) -> None:
+        self._redactor = redactor  # this run's (`redactor`, made on first use): told every secret, masks every output
         self.given: dict[str, Any] = {}  # shared options given on the command line, by parameter name
         self.env = env or Environment()
         self.opts: CallOptions | None = None  # resolved (options())
@@ -160,7 +164,7 @@ class Invocation:
         if self.opts is None:
             from a2acli.pipeline.options import build_options
 
-            self.opts = build_options(self.given, warn=_warn)
+            self.opts = build_options(self.given, warn=self._warn, redactor=self.redactor)
         return self.opts
 
     def output(self, among: tuple[type, ...] | None = None, otherwise: type | None = None) -> Output:
@@ -173,10 +177,10 @@ class Invocation:
             verbose, quiet = (opts.verbose, opts.quiet) if opts is not None else (False, self._quiet())
             mode = self.output_mode()
             if among is None:
-                self.out = Output(mode, verbose=verbose, quiet=quiet)
+                self.out = Output(mode, verbose=verbose, quiet=quiet, redactor=self.redactor)
             else:
                 chosen = pick(mode, among=among) if otherwise is None else pick(mode, among=among, otherwise=otherwise)
-                self.out = chosen(quiet=quiet)
+                self.out = chosen(quiet=quiet, redactor=self.redactor)
         return self.out
 
     def checked_output(self, among: tuple[type, ...]) -> Output:
@@ -204,23 +208,28 @@ class Invocation:
         """Where an error is said: the command's Output once it has one, else one of the mode."""
         if self.out is not None:
             return self.out
+        return self.bare_output(self.output_mode())
+
+    def bare_output(self, mode: str | None = None) -> Output:
+        """An Output of `mode` (auto by default) that masks through this run's redactor: a command's
+        own (a report in text whatever -o says), not the one `output()` builds."""
         from a2acli.render.output import Output
 
-        return Output(self.output_mode())
+        return Output(mode, redactor=self.redactor)
 
     @property
-    def redactor(self) -> Any:
-        """This invocation's redactor (`a2acli.redact`: every secret given is told to it)."""
-        from a2acli.redact import active
+    def redactor(self) -> Redactor:
+        """This invocation's redactor (`a2acli.redact`): every secret given or learned is told to
+        it, and every Output, option set and session of the run masks through it."""
+        if self._redactor is None:
+            from a2acli.redact import Redactor
 
-        return active()
+            self._redactor = Redactor()
+        return self._redactor
 
-
-def _warn(mode: str, text: str) -> None:
-    """What the config files warn of, on stderr in the run's output mode."""
-    from a2acli.render.output import Output
-
-    Output(mode).warn(text)
+    def _warn(self, mode: str, text: str) -> None:
+        """What the config files warn of, on stderr in the run's output mode."""
+        self.bare_output(mode).warn(text)
 
 
 def _decide_output(given: dict[str, Any]) -> str:

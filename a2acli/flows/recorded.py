@@ -95,7 +95,7 @@ def run_replay(
         )
 
     def opened(options: Any, sink: Any) -> Call:  # the call in flight: a Ctrl-C or a timeout names its task
-        inv.call = Call(options, sink)
+        inv.call = Call(options, sink)  # (the run's redactor: `options` carry it)
         return inv.call
 
     run = replay.replay(recorded, opts, Presenter(out), opened, save=save)

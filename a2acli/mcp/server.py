@@ -86,10 +86,12 @@ def build(base: dict[str, Any] | None = None) -> Any:
         try:
             outcome = await anyio.to_thread.run_sync(run, name, arguments, face)
         except A2acliError as e:
-            return _tool_error(e)
+            return _tool_error(e, face.redactor)
         except Exception as e:  # a bug: one line on stderr, an internal error for the client, no traceback
             log.error("%s failed: %s: %s", name, type(e).__name__, e)
-            return _tool_error(A2acliError(f"internal error: {type(e).__name__}", hint="report it"), INTERNAL)
+            return _tool_error(
+                A2acliError(f"internal error: {type(e).__name__}", hint="report it"), face.redactor, INTERNAL
+            )
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text)],
             structuredContent=outcome.structured,
@@ -99,12 +101,13 @@ def build(base: dict[str, Any] | None = None) -> Any:
     return server
 
 
-def _tool_error(e: A2acliError, code: str | None = None) -> types.CallToolResult:
+def _tool_error(e: A2acliError, redactor: Any = None, code: str | None = None) -> types.CallToolResult:
     """A tool error: the error line and hint as text, and {error: {code, message, hint, a2aCode,
-    exitCode}} (secrets redacted: flows.errors.document)."""
+    exitCode}} (secrets redacted by the tool call's `redactor`, else URL userinfo only:
+    flows.errors.document)."""
     from a2acli.flows.errors import document
 
-    doc = document(e, code=code)
+    doc = document(e, redactor, code=code)
     text = f"error: {doc['message']}" + (f"\nhint: {doc['hint']}" if doc.get("hint") else "") + f"\ncode: {doc['code']}"
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)], structuredContent={"error": doc}, isError=True

@@ -25,7 +25,12 @@ class Face:
     --config…, by parameter name), and, during one tool call, where its progress goes."""
 
     def __init__(self, base: dict[str, Any] | None = None) -> None:
+        from a2acli.flows.agents import new_redactor
+
         self.base = dict(base or {})
+        # the tool call's redactor (one Face per call): every secret its options and session learn,
+        # masked in its answer and in its error (flows.errors.document)
+        self.redactor = new_redactor()
         self.progress: Callable[[int, str], None] | None = None  # (event number, "state: text so far")
 
 
@@ -94,6 +99,7 @@ def _options(args: dict[str, Any], face: Face, warnings: list[str]) -> Any:
         binding=args.get("binding"),
         timeout=args.get("timeout"),
         warn=warnings.append,
+        redactor=face.redactor,
     )
     if opts.timeout is None and not opts.no_timeout:
         opts = opts._replace(timeout=DEFAULT_TIMEOUT)  # within the host's tool timeout

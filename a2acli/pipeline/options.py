@@ -56,6 +56,9 @@ class CallOptions(NamedTuple):
     sources: Mapping[str, str] = MappingProxyType({})
     values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
     resolved: Any = None  # settings.Resolved: the files read and where each value came from (config show)
+    # the run's redactor (redact.Redactor): told every secret above as the options were resolved;
+    # each session over these options masks through it (a Call given none makes its own)
+    redactor: Any = None
 
     @property
     def preferred_binding(self) -> str:
@@ -225,12 +228,17 @@ def parse_extensions(values: list[str]) -> tuple[str, ...]:
 
 
 def build_options(
-    raw: dict[str, Any], root: dict[str, Any] | None = None, *, warn: Callable[[str, str], None] | None = None
+    raw: dict[str, Any],
+    root: dict[str, Any] | None = None,
+    *,
+    warn: Callable[[str, str], None] | None = None,
+    redactor: Any = None,
 ) -> CallOptions:
     """Merge leaf flags over root flags, resolve env / profile / files / defaults (settings), parse
     each setting by its row of the table, then apply the rules that tie settings together. `warn`
     says what the files warn of (the output mode, the text): the CLI's Output on stderr; any face
-    (a2a mcp) its own way."""
+    (a2a mcp) its own way. `redactor` (the run's, else a new one) is told every secret before
+    anything is checked, and the options carry it (`CallOptions.redactor`)."""
     from a2acli import settings
     from a2acli.settings.values import named, parse_setting
 
@@ -240,7 +248,7 @@ def build_options(
         flags[s.name] = True if merged.get(s.arg) else None
     res = settings.resolve(flags, merged.get("profile"), merged.get("config"))
     v = res.values
-    _learn_secrets(v, res, merged.get("header") or [], merged.get("svc_param") or [])
+    redactor = _learn_secrets(redactor, v, res, merged.get("header") or [], merged.get("svc_param") or [])
     parsed = {
         s.arg: parse_setting(s.name, v[s.name] if s.setting else merged[s.arg], res.sources.get(s.name, "flag"))
         for s in _PARSED
@@ -273,6 +281,7 @@ def build_options(
     }
     return CallOptions(
         **fields,
+        redactor=redactor,
         catalogs=res.catalogs,
         transports=tuple(transports),
         wire=wire,
@@ -383,12 +392,13 @@ def _one_authorization(basic: Any, bearer: Any, res: Any) -> tuple[Any, Any]:
     return (basic, None) if rb < rt else (None, bearer)
 
 
-def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_params: list[str]) -> None:
+def _learn_secrets(r: Any, v: dict[str, Any], res: Any, header_args: list[str], svc_params: list[str]) -> Any:
     """Every secret of the command line, environment and profile, told to the invocation's
-    redactor before anything is checked: a usage error quoting one shows `<redacted>`."""
-    from a2acli.redact import active
+    redactor `r` (None: a new one) before anything is checked: a usage error quoting one shows
+    `<redacted>`. Returns the redactor."""
+    from a2acli.redact import Redactor
 
-    r = active()
+    r = r if r is not None else Redactor()
     for name in ("api-key", "bearer", "basic"):
         if isinstance(v.get(name), str):
             r.add(v[name], v[name].partition(":")[2] if name == "basic" else None)
@@ -410,3 +420,4 @@ def _learn_secrets(v: dict[str, Any], res: Any, header_args: list[str], svc_para
         if isinstance(v.get(name), str):
             r.url(v[name])
     r.add(res.auth.get("client-secret"))
+    return r

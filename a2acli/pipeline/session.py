@@ -88,13 +88,15 @@ class Call:
     `adopt`, which takes what the parts resolve (they return it and write nothing here)."""
 
     def __init__(self, opts: CallOptions, sink: Sink) -> None:
-        from a2acli.redact import active
+        from a2acli.redact import Redactor
         from a2acli.transport.client import UNARY_BOUND, Transport, TransportConfig
         from a2acli.transport.taps import DebugTap, RequestIdTap
 
-        self.opts = opts
+        # the run's redactor, which its options carry (its Outputs, error envelope and tracebacks use it
+        # too); options resolved outside a run: one of the call's own
+        self.redactor = opts.redactor if opts.redactor is not None else Redactor()
+        self.opts = opts._replace(redactor=self.redactor)
         self.sink = sink  # what the call tells the user goes here, as events (a2acli.events)
-        self.redactor = active()  # the invocation's: stderr, the error envelope and tracebacks use it too
         learn_secrets(self.redactor, opts)
         taps: list[Any] = [RequestIdTap(lambda line: sink.emit(Note(line)))]
         if opts.debug:

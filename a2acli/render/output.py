@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
-from a2acli.redact import text as redacted
-from a2acli.redact import value as redacted_value
+from a2acli.redact import Redactor
 from a2acli.render.safe import safe_text, visible
 from a2acli.wire.envelope import pretty
 
@@ -126,7 +125,12 @@ class Output:
         stderr: TextIO | None = None,
         verbose: bool = False,
         quiet: bool = False,
+        redactor: Redactor | None = None,
     ) -> None:
+        # what every line and error it writes is masked through: the run's redactor (the invocation
+        # that built it tells it every secret); without one (a usage error before any run, --version)
+        # the static rules only (URL userinfo)
+        self.redactor = redactor if redactor is not None else Redactor()
         self.verbose = verbose  # --verbose: the full breakdown in text (history, metadata, every part)
         self.quiet = quiet  # -q: stderr keeps warnings and errors (and what the user must act on) only
         self.out = stdout or sys.stdout
@@ -341,7 +345,7 @@ class Output:
         not under -q unless `always` (the command that continues a task waiting for the user)."""
         if self.quiet and not always:
             return
-        cmd = visible(redacted(cmd), one_line=True)
+        cmd = visible(self.redactor.text(cmd), one_line=True)
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
@@ -379,7 +383,7 @@ class Output:
     def _err(self, msg: str, style: str) -> None:
         # secrets hidden; whatever the output mode, stderr is a terminal: one message, one line (an
         # agent's line break in an id, an error or a body is shown escaped, never a line of its own)
-        msg = visible(redacted(msg), one_line=True)
+        msg = visible(self.redactor.text(msg), one_line=True)
         if self._held:  # stdout first: the two streams keep their order
             self.flush()
         if self.err_rich:
@@ -410,9 +414,9 @@ class Output:
         A2A error's `TaskNotFoundError: …` does); of the error's `data`, what it says beyond the
         error (`google.rpc.ErrorInfo` entries, which restate its reason, only under --debug)."""
         message, hint, data = (
-            redacted(message),
-            redacted(hint) if hint else hint,
-            redacted_value(data),
+            self.redactor.text(message),
+            self.redactor.text(hint) if hint else hint,
+            self.redactor.value(data),
         )  # an agent may echo a credential
         if not self._error_envelope(message, hint, code, a2a_code, data, request_id):
             self._error_text(message, hint, code, data if debug else _beyond_error_info(data), request_id, usage)

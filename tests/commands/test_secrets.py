@@ -30,7 +30,16 @@ S = {
     "client": "client-S3cret-8",
     "userinfo": "ui-S3cret-9",
 }
-ARGS = ["--bearer", S["bearer"], "--api-key", S["api_key"], "-H", f"X-Access-Key: {S['access']}", "-H", f"X-Custom: {S['custom']}"]
+ARGS = [
+    "--bearer",
+    S["bearer"],
+    "--api-key",
+    S["api_key"],
+    "-H",
+    f"X-Access-Key: {S['access']}",
+    "-H",
+    f"X-Custom: {S['custom']}",
+]
 
 
 def leaked_forms(secret: str) -> set[str]:
@@ -70,7 +79,15 @@ def agent(respx_mock):
 def echo_error(*secrets: str) -> dict:
     """A JSON-RPC error whose message and `data` echo the credentials of the run back."""
     first = secrets[0]
-    return {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": f"bad token {first}", "data": {"seen": list(secrets), "nested": [{"h": f"Bearer {first}"}]}}}
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {
+            "code": -32602,
+            "message": f"bad token {first}",
+            "data": {"seen": list(secrets), "nested": [{"h": f"Bearer {first}"}]},
+        },
+    }
 
 
 PLANTED = ("bearer", "api_key", "access", "custom", "push")
@@ -81,7 +98,22 @@ PLANTED = ("bearer", "api_key", "access", "custom", "push")
 def test_an_error_echoing_every_secret_leaks_none(cli, agent, tmp_path, output):
     agent.post(RPC).respond(json=echo_error(*(S[k] for k in PLANTED)))
     dump = tmp_path / "dump"
-    result = cli("send", "hi", "--push-url", "https://cb.example/h", "--push-token", S["push"], "-u", AGENT, "-o", output, "--debug", "--dump", str(dump), *ARGS)
+    result = cli(
+        "send",
+        "hi",
+        "--push-url",
+        "https://cb.example/h",
+        "--push-token",
+        S["push"],
+        "-u",
+        AGENT,
+        "-o",
+        output,
+        "--debug",
+        "--dump",
+        str(dump),
+        *ARGS,
+    )
     assert result.exit_code == 1
     assert "InvalidParamsError" in (result.stdout + result.stderr)
     if output == "json":
@@ -95,16 +127,25 @@ def test_an_error_echoing_every_secret_leaks_none(cli, agent, tmp_path, output):
 @pytest.mark.spec("A2ACLI_AUTH_004")
 def test_basic_and_the_oauth_token_and_client_secret(cli, respx_mock, tmp_path, monkeypatch):
     cfg = tmp_path / "config.toml"
-    cfg.write_text(f'[profiles.p.auth]\ntoken-url = "{TOKEN_URL}"\nclient-id = "cli"\nclient-secret = "{S["client"]}"\n')
+    cfg.write_text(
+        f'[profiles.p.auth]\ntoken-url = "{TOKEN_URL}"\nclient-id = "cli"\nclient-secret = "{S["client"]}"\n'
+    )
     cfg.chmod(0o600)
     monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(cfg))
     respx_mock.post(TOKEN_URL).respond(json={"access_token": S["oauth"], "token_type": "bearer", "expires_in": 3600})
     respx_mock.get(CARD_URL).respond(json=v1_card(securitySchemes=ANY_CREDENTIAL))
-    respx_mock.post(RPC).mock(side_effect=[httpx.Response(200, json=echo_error(S["oauth"], S["client"])), httpx.Response(200, json=echo_error(S["basic"], f"alice:{S['basic']}"))])
+    respx_mock.post(RPC).mock(
+        side_effect=[
+            httpx.Response(200, json=echo_error(S["oauth"], S["client"])),
+            httpx.Response(200, json=echo_error(S["basic"], f"alice:{S['basic']}")),
+        ]
+    )
     dump = tmp_path / "dump"
     result = cli("tasks", "get", "t-1", "-u", AGENT, "--profile", "p", "--debug", "--dump", str(dump))
     assert result.exit_code == 1
-    basic = cli("tasks", "get", "t-1", "-u", AGENT, "--basic", f"alice:{S['basic']}", "--debug", "--dump", str(tmp_path / "d2"))
+    basic = cli(
+        "tasks", "get", "t-1", "-u", AGENT, "--basic", f"alice:{S['basic']}", "--debug", "--dump", str(tmp_path / "d2")
+    )
     assert basic.exit_code == 1
     assert_nowhere(everything(result, dump), (S["oauth"], S["client"]))
     assert_nowhere(everything(basic, tmp_path / "d2"), (S["basic"], f"alice:{S['basic']}"))
@@ -158,21 +199,19 @@ def test_debug_traceback_redacts_chained_exceptions(cli, respx_mock):
 
 
 def test_the_internal_error_traceback_is_redacted_too(capsys):
-    from a2acli import redact
-    from a2acli.flows.boundary import redacted_excepthook as _redacted_excepthook
+    from a2acli.flows.boundary import redacted_excepthook
+    from a2acli.redact import Redactor
 
-    redact.reset().add(S["bearer"])
     try:
         try:
             raise ValueError(f"Illegal header value b'{S['bearer']}'")
         except ValueError:
             raise RuntimeError("boom")  # noqa: B904 - the chained one is what is checked
     except RuntimeError as e:
-        _redacted_excepthook(type(e), e, e.__traceback__)
+        redacted_excepthook(Redactor({S["bearer"]}))(type(e), e, e.__traceback__)
     err = capsys.readouterr().err
     assert "ValueError" in err and "RuntimeError: boom" in err
     assert_nowhere({"stderr": err}, (S["bearer"],))
-    redact.reset()
 
 
 def test_dump_files_and_directories_are_private(cli, agent, tmp_path):
@@ -188,7 +227,9 @@ def test_dump_files_and_directories_are_private(cli, agent, tmp_path):
 @pytest.mark.spec("A2ACLI_CONFIG_001")
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
 @pytest.mark.parametrize(("mode", "warned"), [(0o644, True), (0o640, True), (0o600, False)])
-def test_a_config_file_others_can_read_that_holds_a_secret_is_warned_about(cli, respx_mock, tmp_path, monkeypatch, mode, warned):
+def test_a_config_file_others_can_read_that_holds_a_secret_is_warned_about(
+    cli, respx_mock, tmp_path, monkeypatch, mode, warned
+):
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'default-profile = "p"\n[profiles.p]\nbearer = "{S["bearer"]}"\n')
     cfg.chmod(mode)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import httpx
 import pytest
@@ -47,9 +48,9 @@ def agent(respx_mock):
 def get_task(seen: list[list[str]]):
     """A face's capture: `tasks get t-1` with the connection flags diff forwards (recorded)."""
 
-    def capture(argv: list[str]) -> Captured:
+    def capture(argv: list[str], redactor: Any) -> Captured:  # (the diff's redactor: the sides mask through it)
         seen.append(argv)
-        opts = Invocation({"url": argv[argv.index("--url") + 1]}).options()
+        opts = Invocation({"url": argv[argv.index("--url") + 1]}, redactor=redactor).options()
         return Captured(runs.run_unary, ("GetTask", {"id": "t-1"}), {}, opts)
 
     return capture

@@ -149,3 +149,23 @@ def test_diff_captures_card_fetch_validate_and_runs_it_once_a_side(cli, respx_mo
     result = cli("diff", "-u", AGENT, "--", "card", "fetch", "--validate")
     assert "makes no call to compare" not in result.stderr
     assert len(route.calls) == 2, result.stderr  # one GET a side, none while the command line is read
+
+
+def test_the_redactor_is_the_runs_own_and_every_output_masks_through_it(agent, capsys):
+    """Issue 43: no redactor in a module global. The invocation owns one; its options, its session
+    and its Outputs share it, so a secret it was given is masked in what it writes; another
+    invocation in the same process knows nothing of it; an Output made outside a run masks URL
+    userinfo only."""
+    from a2acli.render.output import Output
+
+    secret = "bearer-s3cret-43"
+    agent.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": f"no {secret}"}})
+    inv = json_inv(bearer=secret)
+    assert guarded(inv, lambda: runs.run_unary(inv, "GetTask", {"id": "t-1"})) == 1
+    out = capsys.readouterr().out
+    assert secret not in out and "<redacted>" in json.loads(out)["error"]["message"]
+    assert inv.call is not None and inv.call.redactor is inv.redactor is inv.output().redactor
+    assert inv.options().redactor is inv.redactor and inv.error_output().redactor is inv.redactor
+    other = Invocation()
+    assert other.redactor is not inv.redactor and other.bare_output().redactor.text(secret) == secret
+    assert Output("text").redactor.text("https://bob:pw-43@host/") == "https://bob:<redacted>@host/"

@@ -142,3 +142,17 @@ def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mo
     assert time.monotonic() - started < 2.5
     assert int(raised.value.exit_code) == 5 and "0.5s" in raised.value.message
     assert heard[0] == (1, "working")  # each event told as it came, before the time ran out
+
+
+def test_each_tool_call_masks_its_error_through_its_own_redactor(respx_mock):
+    """Issue 43: a tool call's Face owns the redactor its options and session are told secrets by;
+    its error is said through it. Another call's Face knows none of them."""
+    secret = "mcp-bearer-s3cret"
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": f"no {secret}"}})
+    face = tools.Face({"bearer": secret})
+    with pytest.raises(A2acliError) as raised:
+        tools.run("tasks_get", {"agent": AGENT, "task_id": "nope"}, face)
+    said = document(raised.value, face.redactor)
+    assert secret not in said["message"] and "<redacted>" in said["message"]
+    assert tools.Face().redactor.text(secret) == secret  # not a shared, global redactor

@@ -64,9 +64,6 @@ def recorder() -> Recorder:
 def make_call(recorder: Recorder) -> Iterator[Callable[..., Call]]:
     """`make_call(**options)`: a Call over CallOptions(**options) that says everything to
     `recorder`; every Call made is closed at the end of the test."""
-    from a2acli.redact import reset
-
-    reset()  # a new invocation: no secret learned by another test's
     made: list[Call] = []
 
     def make(**opts: Any) -> Call:
