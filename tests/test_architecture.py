@@ -24,6 +24,8 @@ def imports(path: Path) -> set[str]:
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
+            if node.module == "a2acli":  # `from a2acli import settings` imports a2acli.settings
+                names |= {f"a2acli.{a.name}" for a in node.names if (PKG / a.name).is_dir() or (PKG / f"{a.name}.py").exists()}
     return names
 
 
@@ -122,7 +124,9 @@ LAYERS: dict[str, set[str]] = {
     "serving": set(),
     # the application (issue 44): what a command does, headless, for any face (the CLI, a2a mcp, a test);
     # over the features: the push receiver (webhook.py) and the demo agent (demo/, `a2a demo-server`)
-    "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras", "webhook", "demo"},
+    "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras", "webhook", "demo", "artifacts"},
+    # `a2a tasks download`: a task's artifacts as files (names, safe paths, each part's content)
+    "artifacts": {"errors", "wire", "transport", "pipeline", "render"},
     # `a2a mcp` (the `mcp` extra): the flows as MCP tools; nothing of the CLI
     "mcp": {"errors", "flows"},
 }
@@ -152,6 +156,15 @@ def test_the_session_parts_import_only_what_their_question_needs():
 def _ours(path: Path) -> set[str]:
     """The a2acli packages/modules a file imports (relative imports stay inside its package)."""
     return {n.split(".")[1] for n in imports(path) if n.startswith("a2acli.") and n.count(".") >= 1} | {"__init__" for n in imports(path) if n == "a2acli"}
+
+
+def test_the_import_reader_sees_a_module_imported_from_the_package(tmp_path):
+    """`from a2acli import webhook` is an import of a2acli.webhook, checked against the layer table
+    (it read as `a2acli` alone, so flows/ imported webhook.py unseen)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("from a2acli import __version__, webhook, settings as s\n")
+    assert {"a2acli.webhook", "a2acli.settings"} <= imports(probe) and "a2acli.__version__" not in imports(probe)
+    assert _ours(probe) >= {"webhook", "settings"}
 
 
 def test_each_layer_imports_only_the_layers_below_it():
