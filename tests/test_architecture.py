@@ -127,6 +127,12 @@ LAYERS: dict[str, set[str]] = {
     "flows": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "redact", "settings", "recording", "check", "auth", "extras", "webhook", "demo", "artifacts"},
     # `a2a tasks download`: a task's artifacts as files (names, safe paths, each part's content)
     "artifacts": {"errors", "wire", "transport", "pipeline", "render"},
+    # host and port parsing, loopback listeners: stdlib only
+    "net": set(),
+    # `a2a webhook listen`'s receiver (check --webhook uses it too): served with serving's guards
+    "webhook": {"errors", "net", "recording", "render", "serving", "wire"},
+    # the demo agent (`a2a demo-server`, the `server` extra: a2a-sdk)
+    "demo": {"extras", "net"},
     # `a2a mcp` (the `mcp` extra): the flows as MCP tools; nothing of the CLI
     "mcp": {"errors", "flows"},
 }
@@ -165,6 +171,12 @@ def test_the_import_reader_sees_a_module_imported_from_the_package(tmp_path):
     probe.write_text("from a2acli import __version__, webhook, settings as s\n")
     assert {"a2acli.webhook", "a2acli.settings"} <= imports(probe) and "a2acli.__version__" not in imports(probe)
     assert _ours(probe) >= {"webhook", "settings"}
+
+
+def test_every_module_of_the_package_is_a_layer_of_the_table():
+    """A top-level module or package the layer table does not name is checked by nothing."""
+    tops = {p.stem for p in PKG.glob("*.py")} | {p.name for p in PKG.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert tops - set(LAYERS) - {"__init__", "__main__", "main", "commands"} == set()  # main and commands: their own tests
 
 
 def test_each_layer_imports_only_the_layers_below_it():
