@@ -1,7 +1,7 @@
 """The options every method command shares: each row of the settings table as a Click option
-(`click_option`, which the command's class declares: `commands.shared`), their completion and help, and
-how the values given resolve into one frozen CallOptions (`build_options`, which this
-invocation calls once: `commands.invocation`)."""
+(`click_option`, which the command's class declares: `commands.shared`), their completion and help.
+The values given resolve into one frozen CallOptions in the run's Invocation, once
+(`flows.invocation.Invocation.options`: `pipeline.options.build_options`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from typing import Annotated, Any
 import typer
 
 from a2acli.pipeline.options import CallOptions
-from a2acli.pipeline.options import build_options as resolve_options
 from a2acli.settings.table import OPTIONS, PS, Setting
 
-__all__ = ["PS", "CallOptions", "build_options", "click_option"]
+__all__ = ["PS", "CallOptions", "click_option"]
 
 
 def complete_from(choices: Any) -> Callable[[str], list[str]]:
@@ -269,18 +268,6 @@ def typed(check: Callable[[str, str], Any], what: str) -> Callable[[str], Any]:
 
     parse.__name__ = "str"  # Click names the value's type after its parser: help says <str>, as of a plain str
     return parse
-
-
-def build_options(raw: dict[str, Any], root: dict[str, Any] | None = None) -> CallOptions:
-    """The command line's options resolved (pipeline.options.build_options), the files' warnings
-    said on stderr in the run's output mode, masked by the options' redactor."""
-    from a2acli.redact import Redactor
-    from a2acli.render.output import Output
-
-    redactor = Redactor()
-    return resolve_options(
-        raw, root, warn=lambda mode, text: Output(mode, redactor=redactor).warn(text), redactor=redactor
-    )
 
 
 # The shared options a command's --help names in its closing section, most used first.

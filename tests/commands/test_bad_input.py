@@ -206,7 +206,10 @@ def test_bad_timeouts_from_the_flag_env_and_profile(cli, cfg, value):
 
 
 def test_timeout_zero_means_no_bound_from_every_source(cli, cfg):
-    from a2acli.commands._options import build_options
+    from a2acli.flows.invocation import Invocation
+
+    def build_options(given):  # the options as a run resolves them: its Invocation's, once
+        return Invocation(given).options()
 
     assert cli("config", "set", "--profile", "p", "timeout", "0").exit_code == 0
     assert build_options({"url": AGENT, "profile": "p"}).timeout is None
