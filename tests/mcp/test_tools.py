@@ -156,3 +156,23 @@ def test_each_tool_call_masks_its_error_through_its_own_redactor(respx_mock):
     said = document(raised.value, face.redactor)
     assert secret not in said["message"] and "<redacted>" in said["message"]
     assert tools.Face().redactor.text(secret) == secret  # not a shared, global redactor
+
+
+def test_every_method_a_tool_calls_is_a_row_of_the_method_table():
+    """The tool table names each A2A method by string (`_unary("GetTask", ...)`): each is a row of
+    wire.methods.METHODS, the one method table (a misspelt name would be found only when called)."""
+    import ast
+    from pathlib import Path
+
+    import a2acli.mcp.tools as tools
+    from a2acli.wire.methods import METHODS
+
+    tree = ast.parse(Path(tools.__file__).read_text(encoding="utf-8"))
+    named = [
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_unary"
+        and node.args and isinstance(node.args[0], ast.Constant)
+    ]
+    assert len(named) >= 5, named
+    assert [m for m in named if m not in METHODS] == []
