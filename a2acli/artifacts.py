@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from a2acli.errors import CANNOT_WRITE, FILE_EXISTS, A2acliError, InvalidResponseError, UsageError
+from a2acli.errors import CANNOT_WRITE, FILE_EXISTS, NO_ARTIFACTS, A2acliError, InvalidResponseError, UsageError
 from a2acli.render.safe import LINE_CONTROLS
 
 # control and reserved characters, and what breaks a line or reorders what is shown (C1, U+2028,
@@ -294,7 +294,9 @@ def download(task: dict[str, Any], directory: Path | None, call: Any, out: Any, 
             if state in ("submitted", "working")
             else "see it with `a2a tasks get ID`"
         )
-        raise A2acliError(f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", shlex.quote(task_id)))
+        raise A2acliError(
+            f"task {task_id} ({state}) has {none}", hint=hint.replace("ID", shlex.quote(task_id)), code=NO_ARTIFACTS
+        )
     agent = _origin(call.target.endpoint().url)
     if directory is None:
         directory = default_directory(task_id)

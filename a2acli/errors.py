@@ -70,6 +70,7 @@ EXPECT_STATE = "X_A2A_EXPECT_STATE"  # --expect-state: the task ended in another
 INTERRUPTED = "X_A2A_INTERRUPTED"  # Ctrl-C
 SIGNATURE = "X_A2A_SIGNATURE"  # --verify-signature: the Agent Card's signature is not verified
 FILE_EXISTS = "X_A2A_FILE_EXISTS"  # `tasks download`: a file of that name is there; not replaced without --overwrite
+NO_ARTIFACTS = "X_A2A_NO_ARTIFACTS"  # `tasks download`: the task has no artifact part to save (yet)
 CANNOT_LISTEN = "X_A2A_CANNOT_LISTEN"  # a server of ours (mock, demo, webhook listen, a sign-in's redirect) has no port
 CANNOT_WRITE = "X_A2A_CANNOT_WRITE"  # the output cannot be written: a full disk, a read-only or failing device
 

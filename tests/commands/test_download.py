@@ -91,6 +91,14 @@ def test_no_artifacts_is_exit_1(cli, agent, tmp_path, state, hint):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_no_artifacts_is_its_own_code_not_an_internal_error(cli, agent, tmp_path):
+    """A task without artifacts is the task's state, not a bug of a2a: X_A2A_NO_ARTIFACTS, exit 1."""
+    agent.post(RPC).respond(json=rpc_result({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_CANCELED"}}))
+    result = cli("tasks", "download", "t-1", "-u", AGENT, "--dir", str(tmp_path), "-o", "json")
+    assert result.exit_code == 1
+    assert "X_A2A_NO_ARTIFACTS" in result.stdout + result.stderr and "A2ACLI_ERR_INTERNAL" not in result.stdout + result.stderr
+
+
 def test_a_failing_file_url_is_reported(cli, agent, tmp_path):
     agent.post(RPC).respond(json=rpc_result({**V1_TASK, "artifacts": V1_TASK["artifacts"][2:]}))
     agent.get(f"{AGENT}/files/r.pdf").respond(404)
