@@ -99,7 +99,7 @@ def say_error(e: A2acliError, o: Output, *, debug: bool, call: Any = None) -> A2
 
     e = explained(e, call)
     if debug:
-        print_traceback(e, o.redactor)
+        print_traceback(e, o.redactor, o.err)
     o.error(
         message=e.message,
         hint=e.hint,
@@ -112,12 +112,13 @@ def say_error(e: A2acliError, o: Output, *, debug: bool, call: Any = None) -> A2
     return e
 
 
-def print_traceback(e: BaseException, redactor: Redactor) -> None:
+def print_traceback(e: BaseException, redactor: Redactor, stream: Any = None) -> None:
     """--debug: the traceback on stderr, each chained exception included, secrets redacted (an
     httpx error quotes the header value it refused), and control characters escaped as in every
     other view (an agent's error text may carry ESC or BEL: render.safe). Each exception's own line
     (`Type: message`) is kept to one line: an agent's line feed in a message is shown `\\n`, never
-    a line of its own; the traceback's frames keep theirs."""
+    a line of its own; the traceback's frames keep theirs. Written to `stream` (the error's
+    Output's stderr), else the process's stderr."""
     import traceback
 
     from a2acli.render.safe import visible
@@ -134,13 +135,14 @@ def print_traceback(e: BaseException, redactor: Redactor) -> None:
             seen.add(id(one))
             said.update(one.format_exception_only())
             chain += [one.__cause__, one.__context__]
-    sys.stderr.write(
+    err = stream or sys.stderr
+    err.write(
         "".join(
             visible(text(chunk.rstrip("\n")), one_line=True) + "\n" if chunk in said else visible(text(chunk))
             for chunk in tb.format()
         )
     )
-    sys.stderr.flush()
+    err.flush()
 
 
 def redacted_excepthook(redactor: Redactor) -> Callable[[type[BaseException], BaseException, Any], None]:

@@ -169,3 +169,36 @@ def test_the_redactor_is_the_runs_own_and_every_output_masks_through_it(agent, c
     other = Invocation()
     assert other.redactor is not inv.redactor and other.bare_output().redactor.text(secret) == secret
     assert Output("text").redactor.text("https://bob:pw-43@host/") == "https://bob:<redacted>@host/"
+
+
+def test_a_flow_writes_to_the_streams_its_environment_gives(agent, capsys):
+    """A face that gives the invocation its streams (`Environment(stdout=…, stderr=…)`) gets the
+    flow's answer, its notes and its error there, not on the process's: the Output the invocation
+    builds, and the one an error is said through, write to them."""
+    import io
+
+    from a2acli.flows.invocation import Environment
+
+    agent.post(RPC).mock(
+        side_effect=[
+            httpx.Response(200, json=rpc_result(DONE)),
+            httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}),
+            httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}),
+        ]
+    )
+    out, err = io.StringIO(), io.StringIO()
+    inv = Invocation({"url": AGENT, "output": "json"}, env=Environment(stdout=out, stderr=err))
+    assert runs.run_unary(inv, "GetTask", {"id": "t-1"}) == 0
+    assert json.loads(out.getvalue())["id"] == "t-1"
+    text_out, text_err = io.StringIO(), io.StringIO()
+    failing = Invocation({"url": AGENT, "output": "text"}, env=Environment(stdout=text_out, stderr=text_err))
+    assert guarded(failing, lambda: runs.run_unary(failing, "GetTask", {"id": "gone"})) == 1
+    assert "TaskNotFoundError" in text_err.getvalue() and text_out.getvalue() == ""
+    debug_err = io.StringIO()
+    debugged = Invocation({"url": AGENT, "debug": True}, env=Environment(stdout=io.StringIO(), stderr=debug_err))
+    assert guarded(debugged, lambda: runs.run_unary(debugged, "GetTask", {"id": "gone"})) == 1
+    assert "Traceback (most recent call last)" in debug_err.getvalue()  # --debug's traceback: there too
+    assert capsys.readouterr() == ("", "")  # nothing on the process's streams
+    before = Invocation({"output": "json"}, env=Environment(stdout=io.StringIO()))
+    before.error_output().error(message="m", hint=None, code="C", a2a_code=None)  # before any Output was built
+    assert json.loads(before.env.stdout.getvalue())["error"]["code"] == "C"
