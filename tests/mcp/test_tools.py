@@ -176,3 +176,40 @@ def test_every_method_a_tool_calls_is_a_row_of_the_method_table():
     ]
     assert len(named) >= 5, named
     assert [m for m in named if m not in METHODS] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "said"),
+    [
+        ("tasks_get", {"task_id": " "}, "TASK_ID is empty"),
+        ("tasks_cancel", {"task_id": ""}, "TASK_ID is empty"),
+        ("tasks_subscribe", {"task_id": ""}, "TASK_ID is empty"),
+        ("tasks_list", {"page_size": 500}, "--page-size '500' is not a number from 1 to 100"),
+        ("tasks_list", {"context_id": " "}, "--context-id is empty"),
+        ("push_config_create", {"task_id": "t-1", "url": "not a url"}, "--webhook-url"),
+        ("push_config_get", {"task_id": "t-1", "config_id": ""}, "CONFIG_ID is empty"),
+        ("push_config_delete", {"task_id": "", "config_id": "c-1"}, "TASK_ID is empty"),
+        ("push_config_list", {"task_id": ""}, "TASK_ID is empty"),
+    ],
+)
+def test_a_tool_checks_its_arguments_as_the_command_line_checks_its_flags(respx_mock, name, args, said):
+    """Issue 43's review: the checks of ids, page sizes and webhook URLs lived in the CLI's parser
+    alone; `a2a mcp` sent a blank task id, a page size of 500 or a webhook URL that is none to the
+    agent. Now flows.tasks checks them for every face: a usage error (exit code 2), nothing sent."""
+    card = respx_mock.get(CARD_URL).respond(json=v1_card())
+    rpc = respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
+    with pytest.raises(UsageError, match=said) as refused:
+        tools.run(name, {"agent": AGENT, **args}, tools.Face())
+    assert document(refused.value)["exitCode"] == 2
+    assert not rpc.called and not card.called
+
+
+def test_a_tool_sends_the_params_its_checked_arguments_make(respx_mock):
+    import json
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    rpc = respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    tools.run("tasks_get", {"agent": AGENT, "task_id": "t-1", "history_length": 2}, tools.Face())
+    tools.run("push_config_get", {"agent": AGENT, "task_id": "t-1", "config_id": "c-1"}, tools.Face())
+    sent = [json.loads(c.request.content)["params"] for c in rpc.calls]
+    assert sent == [{"id": "t-1", "historyLength": 2}, {"taskId": "t-1", "id": "c-1"}]
