@@ -171,8 +171,11 @@ def test_every_method_a_tool_calls_is_a_row_of_the_method_table():
     named = [
         node.args[0].value
         for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_unary"
-        and node.args and isinstance(node.args[0], ast.Constant)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "_unary"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
     ]
     assert len(named) >= 5, named
     assert [m for m in named if m not in METHODS] == []
@@ -213,3 +216,28 @@ def test_a_tool_sends_the_params_its_checked_arguments_make(respx_mock):
     tools.run("push_config_get", {"agent": AGENT, "task_id": "t-1", "config_id": "c-1"}, tools.Face())
     sent = [json.loads(c.request.content)["params"] for c in rpc.calls]
     assert sent == [{"id": "t-1", "historyLength": 2}, {"taskId": "t-1", "id": "c-1"}]
+
+
+def test_a_tool_error_has_the_keys_of_the_cli_error_envelope(respx_mock):
+    """docs/mcp.md: `structuredContent.error` holds {code, message, hint, a2aCode, exitCode}, as
+    `-o json`'s envelope holds {code, message, hint, a2aCode, data}: `a2aCode` is there (null)
+    when the agent gave no code (it was left out), and the agent's error `data` is kept."""
+    import httpx
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    info = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND"}]
+    respx_mock.post(RPC).respond(
+        json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no such task", "data": info}}
+    )
+    with pytest.raises(A2acliError) as raised:
+        tools.run("tasks_get", {"agent": AGENT, "task_id": "t-1"}, tools.Face())
+    said = document(raised.value)
+    assert (said["a2aCode"], said["data"]) == (-32001, info)
+    respx_mock.get("http://unreachable.test/.well-known/agent-card.json").mock(
+        side_effect=httpx.ConnectError("refused")
+    )
+    with pytest.raises(A2acliError) as raised:
+        tools.run("tasks_get", {"agent": "http://unreachable.test", "task_id": "t-1"}, tools.Face())
+    said = document(raised.value)
+    assert said["code"] == "A2ACLI_ERR_UNREACHABLE" and said["exitCode"] == 3
+    assert "a2aCode" in said and said["a2aCode"] is None and "data" not in said
