@@ -32,6 +32,7 @@ FORWARDED = (
     "timeout",
     "insecure",
     "profile",
+    "config",  # the file the profile may be in (and the settings it gives): the runs read the one diff read
 )
 _FLAGS = {
     "url": "--url",
@@ -47,6 +48,7 @@ _FLAGS = {
     "timeout": "--timeout",
     "insecure": "--insecure",
     "profile": "--profile",
+    "config": "--config",
 }
 # Flags `diff` sets itself on each run.
 _OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")  # and --transport with two of them
