@@ -202,3 +202,21 @@ def test_a_flow_writes_to_the_streams_its_environment_gives(agent, capsys):
     before = Invocation({"output": "json"}, env=Environment(stdout=io.StringIO()))
     before.error_output().error(message="m", hint=None, code="C", a2a_code=None)  # before any Output was built
     assert json.loads(before.env.stdout.getvalue())["error"]["code"] == "C"
+
+
+def test_the_check_flow_writes_its_report_and_returns_the_verdict(agent, tmp_path):
+    """`a2a check` is a flow like the others (flows.check.run_check, issue 43's review: its work was
+    in the CLI's command): the report in the invocation's Output, the verdict as its exit code and
+    the invocation's, a --dump of the run summed up."""
+    import io
+
+    from a2acli.flows import check
+    from a2acli.flows.invocation import Environment
+
+    out, err = io.StringIO(), io.StringIO()
+    inv = Invocation(
+        {"url": AGENT, "output": "json", "dump": str(tmp_path / "d")}, env=Environment(stdout=out, stderr=err)
+    )
+    assert check.run_check(inv, ["card"]) == 0 and inv.verdict == 0
+    assert json.loads(out.getvalue())["passed"] is True
+    assert "dump: 1 exchange(s) written to" in err.getvalue() and (tmp_path / "d" / "index.jsonl").exists()
