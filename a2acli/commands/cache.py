@@ -1,4 +1,4 @@
-"""`a2a cache clear`: empty the Agent Card cache (transport.card_cache)."""
+"""`a2a cache clear`: empty the Agent Card cache (flows.cache)."""
 
 import typer
 
@@ -14,15 +14,10 @@ def cache_clear(ctx: typer.Context) -> None:
 
       a2a cache clear
     """
-    from a2acli.commands.invocation import invocation
-    from a2acli.settings import cache_dir
-    from a2acli.transport.card_cache import BYPASS, CardCache
+    from a2acli.commands._run import run_here
+    from a2acli.flows.cache import clear
 
-    inv = invocation(ctx)
-    out = inv.out = inv.bare_output()  # its errors in text, like its report
-    where = cache_dir()
-    removed = CardCache(where, BYPASS).clear()
-    out.note(f"the Agent Card cache is empty: {removed} card(s) removed from {where}")
+    run_here(ctx, clear)
 
 
 app.command("clear")(cache_clear)

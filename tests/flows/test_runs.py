@@ -220,3 +220,17 @@ def test_the_check_flow_writes_its_report_and_returns_the_verdict(agent, tmp_pat
     assert check.run_check(inv, ["card"]) == 0 and inv.verdict == 0
     assert json.loads(out.getvalue())["passed"] is True
     assert "dump: 1 exchange(s) written to" in err.getvalue() and (tmp_path / "d" / "index.jsonl").exists()
+
+
+def test_the_cache_flow_empties_the_environments_cache_and_says_so(tmp_path, monkeypatch):
+    """`a2a cache clear` is a flow (flows.cache.clear; its work was in the CLI's command)."""
+    import io
+
+    from a2acli.flows import cache
+    from a2acli.flows.invocation import Environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    err = io.StringIO()
+    inv = Invocation(env=Environment(stderr=err))
+    assert cache.clear(inv) == 0
+    assert f"0 card(s) removed from {inv.env.cache_dir()}" in err.getvalue()
