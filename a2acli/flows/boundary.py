@@ -21,7 +21,7 @@ from a2acli.errors import (
 )
 
 if TYPE_CHECKING:
-    from a2acli.flows.invocation import Captured, Invocation
+    from a2acli.flows.invocation import Captured, Environment, Invocation
     from a2acli.pipeline.options import CallOptions
     from a2acli.redact import Redactor
     from a2acli.render.output import Output
@@ -36,13 +36,18 @@ def guarded(inv: Invocation, work: Callable[[], int | None]) -> int:
         return ended(inv, e)
 
 
-def run_captured(captured: Captured, opts: CallOptions) -> tuple[int, A2acliError | None]:
+def run_captured(
+    captured: Captured, opts: CallOptions, env: Environment | None = None
+) -> tuple[int, A2acliError | None]:
     """Run a captured flow (`a2a diff -- CMD`) with `opts` in place of the parsed ones, with an
     invocation and a boundary of its own (`a2a diff` goes on after a side that failed, and compares
-    exit codes): its exit code, and the error that boundary said (None when it said none)."""
+    exit codes), in `env` (its streams: where the side writes; the process's by default): its exit
+    code, and the error that boundary said (None when it said none)."""
     from a2acli.flows.invocation import Invocation
 
-    side = Invocation(redactor=opts.redactor)  # the secrets the options were resolved with: masked on this side too
+    side = Invocation(
+        env=env, redactor=opts.redactor
+    )  # the secrets the options were resolved with: masked on this side too
     side.opts = opts
     code = guarded(side, lambda: captured.flow(side, *captured.args, **captured.kwargs))
     return code, side.error

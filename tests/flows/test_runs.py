@@ -234,3 +234,19 @@ def test_the_cache_flow_empties_the_environments_cache_and_says_so(tmp_path, mon
     inv = Invocation(env=Environment(stderr=err))
     assert cache.clear(inv) == 0
     assert f"0 card(s) removed from {inv.env.cache_dir()}" in err.getvalue()
+
+
+def test_a_captured_flow_runs_in_the_environment_it_is_given(agent, capsys):
+    """A side of `a2a diff -- CMD` writes to streams of its own (flows.diff gives them), not to the
+    process's swapped for the while (contextlib.redirect_stdout: process-wide run state)."""
+    import io
+
+    from a2acli.flows.invocation import Environment
+
+    agent.post(RPC).respond(json=rpc_result(DONE))
+    inv = json_inv().capturing()
+    inv.run(runs.run_unary, "GetTask", {"id": "t-1"})
+    (captured,) = inv.captured or []
+    out, err = io.StringIO(), io.StringIO()
+    assert run_captured(captured, captured.opts, Environment(stdout=out, stderr=err)) == (0, None)
+    assert json.loads(out.getvalue())["id"] == "t-1" and capsys.readouterr() == ("", "")
