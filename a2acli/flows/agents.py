@@ -7,7 +7,6 @@ config files and the environment alone, and go only where their section's scopin
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import UsageError
@@ -19,11 +18,13 @@ VERSIONS = ("1.0", "0.3")  # what a face offers to choose (auto: the card decide
 
 
 def profiles(config: str | None = None) -> list[str]:
-    """The profile names the config file defines (`--config FILE`, else the global one)."""
-    from a2acli import settings
+    """The profile names the config files define, read as a run reads them (settings.resolve: the
+    local file, `--config FILE` or A2ACLI_CONFIG, else the one found from here up; and the global
+    files): a name any of them defines is a profile a run can select."""
+    from a2acli.settings.files import global_files, local_files
 
-    data = settings.load_config(Path(config).expanduser() if config else None)
-    return sorted((data.get("profiles") or {}).keys())
+    files = local_files(config, []) + global_files([])
+    return sorted({str(name) for f in files if isinstance(f.data.get("profiles"), dict) for name in f.data["profiles"]})
 
 
 def new_redactor() -> Any:
