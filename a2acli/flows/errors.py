@@ -29,7 +29,8 @@ def document(e: A2acliError, redactor: Redactor | None = None, *, code: str | No
     """The error as a face reports it in JSON, the keys of the CLI's `-o json` error envelope and
     the exit code: a2a's code (X_A2A_…), the message and hint (secrets redacted by the run's
     `redactor`; without one, URL userinfo only), the agent's A2A error code (`a2aCode`, null when it
-    gave none), the error's `data` when the agent sent some, the exit code the CLI would give."""
+    gave none), the error's `data` when the agent sent some, the exit code the CLI would give; and
+    `task` ({id, contextId, state}) when the call left a task unsettled (a timeout mid-stream)."""
     if redactor is None:
         from a2acli.redact import Redactor
 
@@ -43,6 +44,8 @@ def document(e: A2acliError, redactor: Redactor | None = None, *, code: str | No
     }
     if e.data is not None:
         doc["data"] = redactor.value(e.data)
+    if e.task is not None:  # the task the call left unsettled: the one to pick up again
+        doc["task"] = e.task
     if e.request_id:
         doc["requestId"] = e.request_id
     return doc

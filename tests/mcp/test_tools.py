@@ -69,6 +69,7 @@ def test_a_failed_call_is_an_a2acli_error_said_with_its_code_and_hint(respx_mock
         tools.run("tasks_get", {"agent": AGENT, "task_id": "nope"}, tools.Face())
     said = document(raised.value)
     assert (said["a2aCode"], said["code"], said["exitCode"]) == (-32001, "TaskNotFoundError", 1)
+    assert "task" not in said  # no task in hand
     assert said["hint"]
     with pytest.raises(UsageError):
         tools.run("send", {"agent": AGENT}, tools.Face())  # nothing to send
@@ -129,7 +130,7 @@ def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mo
         time.sleep(
             1.0
         )  # the agent goes quiet: the timeout ends the call at its next read (respx has no socket to shut)
-        yield sse({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}})
+        yield sse({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}})
 
     respx_mock.post(RPC).mock(
         return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=body())
@@ -142,6 +143,14 @@ def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mo
     assert time.monotonic() - started < 2.5
     assert int(raised.value.exit_code) == 5 and "0.5s" in raised.value.message
     assert heard[0] == (1, "working")  # each event told as it came, before the time ran out
+    # the task the timeout left working, in the error (the CLI prints the commands that resume it)
+    assert document(raised.value)["task"] == {"id": "t-1", "contextId": "c-1", "state": "TASK_STATE_WORKING"}
+    from a2acli.mcp.server import _tool_error
+
+    said = _tool_error(raised.value).content[0].text
+    assert said.endswith(
+        "task t-1 (context c-1) was TASK_STATE_WORKING: tasks_subscribe or tasks_get with its task_id picks it up again"
+    )
 
 
 def test_each_tool_call_masks_its_error_through_its_own_redactor(respx_mock):
