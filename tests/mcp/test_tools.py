@@ -109,11 +109,26 @@ def test_a2a_mcp_collects_garbage_while_it_serves(cli, monkeypatch):
     monkeypatch.setattr("a2acli.commands.mcp_server._load_serve", lambda: serve)
     gc.disable()
     try:
-        result = cli("mcp", "--profile", "p", "--http", "127.0.0.1:0")
+        result = cli("mcp", "-u", "http://agent.test", "--http", "127.0.0.1:0")
     finally:
         gc.enable()
     assert result.exit_code == 0, result.stderr
-    assert seen == {"enabled": True, "base": {"profile": "p"}, "port": 0}
+    assert seen == {"enabled": True, "base": {"url": "http://agent.test"}, "port": 0}
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "said"),
+    [
+        (["--profile", "nope"], {}, "no profile 'nope'"),
+        (["--timeout", "soon"], {}, "--timeout 'soon' is not a duration"),
+        ([], {"A2ACLI_TIMEOUT": "abc"}, "--timeout (env A2ACLI_TIMEOUT) 'abc' is not a duration"),
+    ],
+)
+def test_a2a_mcp_refuses_a_bad_setting_before_it_serves(cli, argv, env, said):
+    """The settings every tool call starts from are checked once, when `a2a mcp` starts, as every
+    command checks its own: a usage error (exit 2). It served, and each tool call failed with it."""
+    result = cli("mcp", *argv, env=env)
+    assert result.exit_code == 2 and said in result.stderr
 
 
 def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mock):
