@@ -72,7 +72,7 @@ def mcp_command(
 
       a2a mcp
 
-      a2a mcp --profile staging
+      a2a mcp -u http://127.0.0.1:41241
 
       a2a mcp --http 8000
     """
