@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from a2acli.render.output import Output
 
 ARGS = frozenset(s.arg for s in OPTIONS.values())  # the parameter names of the shared options
+LISTS = frozenset(s.arg for s in OPTIONS.values() if s.kind == "list")  # the repeatable ones (-H, --transport…)
 
 
 class Environment:
@@ -124,10 +125,13 @@ class Invocation:
 
     def add(self, params: dict[str, Any]) -> Invocation:
         """Shared options a command was given (`ctx.params`): those after the command win over the
-        root's (before it); a parameter that was not given changes nothing."""
+        root's (before it), but a repeatable one (-H, --transport, --svc-param, --extension) adds
+        its values to those given before, in command-line order (`a2a -H A send -H B` sends both,
+        as `a2a send -H A -H B` does); a parameter that was not given changes nothing."""
         for name, value in params.items():
             if name in ARGS and value not in (None, False, [], ()):
-                self.given[name] = value
+                before = self.given.get(name) if name in LISTS else None
+                self.given[name] = [*before, *value] if before else value
                 self._mode = None
         return self
 
