@@ -135,6 +135,9 @@ def _unary(method: str, params: Callable[[dict[str, Any]], Any], *, wait: bool =
 def _message(args: dict[str, Any]) -> dict[str, Any]:
     from a2acli.flows import messages
 
+    messages.check_ids(
+        message_id=args.get("message_id"), context_id=args.get("context_id"), task_id=args.get("task_id")
+    )
     parts = messages.parts(args.get("text"), args.get("data"), args.get("skill"), args.get("fields"))
     if not parts:
         raise UsageError("nothing to send", hint="give text, data or skill")

@@ -217,12 +217,17 @@ def test_every_method_a_tool_calls_is_a_row_of_the_method_table():
         ("push_config_get", {"task_id": "t-1", "config_id": ""}, "CONFIG_ID is empty"),
         ("push_config_delete", {"task_id": "", "config_id": "c-1"}, "TASK_ID is empty"),
         ("push_config_list", {"task_id": ""}, "TASK_ID is empty"),
+        ("send", {"text": "hi", "task_id": " "}, "--task-id is empty"),
+        ("send", {"text": "hi", "message_id": ""}, "--message-id is empty"),
+        ("stream", {"text": "hi", "context_id": ""}, "--context-id is empty"),
+        ("send", {"skill": "", "fields": {"a": 1}}, "--skill is empty"),
     ],
 )
 def test_a_tool_checks_its_arguments_as_the_command_line_checks_its_flags(respx_mock, name, args, said):
     """Issue 43's review: the checks of ids, page sizes and webhook URLs lived in the CLI's parser
     alone; `a2a mcp` sent a blank task id, a page size of 500 or a webhook URL that is none to the
-    agent. Now flows.tasks checks them for every face: a usage error (exit code 2), nothing sent."""
+    agent, and a blank skill, message, context or task id too. Now flows.tasks and flows.messages
+    check them for every face: a usage error (exit code 2), nothing sent."""
     card = respx_mock.get(CARD_URL).respond(json=v1_card())
     rpc = respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
     with pytest.raises(UsageError, match=said) as refused:
