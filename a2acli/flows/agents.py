@@ -47,14 +47,17 @@ def options(
 ) -> CallOptions:
     """The options of one call: `base` (the shared options the face was started with, by
     parameter name: `profile`, `config`, `url`…), then `agent` (a profile's name selects that
-    profile, anything else is the agent's URL, as -u reads it), `a2a_version` ("1.0", "0.3" or
+    profile, anything else is the agent's URL, as -u reads it; either way it replaces the base's
+    `url` and `endpoint`), `a2a_version` ("1.0", "0.3" or
     "auto"), `binding` (a --transport spelling: jsonrpc, rest, grpc) and `timeout` (seconds, the
     whole call). `warn` hears what the config files warn of; `redactor` (the run's: a tool call's
     in `a2a mcp`) is told every secret the options hold, and they carry it to their session."""
     from a2acli.pipeline.options import build_options
 
     given: dict[str, Any] = dict(base or {})
-    if agent:
+    if agent:  # the call's agent replaces the face's (its -u, --endpoint): a flag's URL would beat the profile's
+        given.pop("url", None)
+        given.pop("endpoint", None)
         if agent in profiles(given.get("config")):
             given["profile"] = agent
         else:

@@ -152,6 +152,23 @@ def test_an_agent_name_is_a_profile_wherever_a_run_would_find_that_profile(tmp_p
     assert agents.options(agent="here").url == "http://here.test"
 
 
+def test_the_agent_a_call_names_replaces_the_one_the_face_was_started_with(tmp_path, monkeypatch):
+    """`a2a mcp -u URL` (or --endpoint) gives every tool call its default agent; a tool's `agent`
+    replaces it. A profile's name lost to the base's -u (a flag beats a profile's url), so the call
+    went to the default agent, without the profile's credentials."""
+    home = tmp_path / "config.toml"
+    home.write_text(f'[profiles.staging]\nurl = "{AGENT}"\n')
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(home))
+    base = {"url": "http://default.test"}
+    assert agents.options(base).url == "http://default.test"
+    assert (agents.options(base, agent="staging").url, agents.options(base, agent="staging").profile) == (
+        AGENT,
+        "staging",
+    )
+    other = agents.options({"endpoint": "http://default.test/rpc"}, agent="http://other.test")
+    assert (other.url, other.endpoint) == ("http://other.test", None)
+
+
 def test_translate_returns_the_document_and_what_was_said_of_it():
     v0 = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
     result, notes = documents.translate(v0, "v1")
