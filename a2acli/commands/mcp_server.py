@@ -81,10 +81,10 @@ def mcp_command(
     given = invocation(ctx).given
     base = {name: given[name] for name in BASE if name in given}
     host, port = _address(http) if http is not None else (None, None)
-    from a2acli.flows.agents import options
+    from a2acli.flows.agents import serving
 
     # what every tool call starts from, checked once: a bad setting is a usage error now, not at each call
-    options(base)
+    base = serving(base)
     serve = _load_serve()
     import gc
 

@@ -73,6 +73,22 @@ def options(
     return build_options(given, warn=None if warn is None else lambda _mode, text: warn(text), redactor=redactor)
 
 
+def serving(base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The base of a face that serves many calls from one start (`a2a mcp`): its settings checked
+    once, now (a bad one is a UsageError before anything is served); and when they name a dump
+    directory (--dump, A2ACLI_DUMP), the server is one run: a dump another run left there is
+    refused now, once, and each call adds its exchanges to the dump (`dump_append`), instead of
+    the second call being refused for the first one's."""
+    given = dict(base or {})
+    opts = options(given)
+    if opts.dump:
+        from a2acli.recording.record import refuse_held_dump
+
+        refuse_held_dump(opts.dump, opts.dump_append)
+        given["dump_append"] = True
+    return given
+
+
 def bindings() -> tuple[str, ...]:
     """The bindings a face offers to choose, as --transport spells them (the binding table's rows)."""
     from a2acli.wire.bindings import BINDINGS

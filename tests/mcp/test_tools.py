@@ -270,3 +270,30 @@ def test_a_tool_error_has_the_keys_of_the_cli_error_envelope(respx_mock):
     said = document(raised.value)
     assert said["code"] == "A2ACLI_ERR_UNREACHABLE" and said["exitCode"] == 3
     assert "a2aCode" in said and said["a2aCode"] is None and "data" not in said
+
+
+def test_a_dump_asked_for_records_every_tool_call_of_the_server(respx_mock, tmp_path, monkeypatch, cli):
+    """A2ACLI_DUMP (or --dump in a profile) with `a2a mcp`: the server is one run, each tool call
+    adds its exchanges to the dump. The second call was refused ("already holds a dump") for the
+    first one's exchanges. A dump another run left there is refused once, when the server starts."""
+    import json
+
+    from a2acli.flows.agents import serving
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    monkeypatch.setenv("A2ACLI_DUMP", str(tmp_path / "d"))
+    base = serving({"url": AGENT})
+    for _ in range(2):
+        tools.run("tasks_get", {"task_id": "t-1"}, tools.Face(base))
+    index = [json.loads(line) for line in (tmp_path / "d" / "index.jsonl").read_text().splitlines()]
+    methods = [e["method"] for e in index]
+    assert methods.count("card") == 2 and methods[0] == "card" and "GetTask" in methods[1 : methods.index("card", 1)]
+    assert sorted({e["seq"] for e in index}) == [
+        1,
+        2,
+        3,
+        4,
+    ]  # one run's numbering: the second call's follow the first's
+    result = cli("mcp", "-u", AGENT)  # another run's dump there now: said before serving
+    assert result.exit_code == 2 and "already holds a dump" in result.stderr
