@@ -98,14 +98,16 @@ class Target:
 
     # -- the card -----------------------------------------------------------------------------------------
     def card_cache(self, revalidate: bool) -> Any:
-        """The Agent Card cache of this session (transport.card_cache), or None under --no-cache;
-        `revalidate`: every entry is revalidated, none used without asking (`card fetch`)."""
+        """The Agent Card cache of this session (transport.card_cache), or None under --no-cache
+        (or with no cache directory to name: no home directory); `revalidate`: every entry is
+        revalidated, none used without asking (`card fetch`)."""
         if self.opts.no_cache:
             return None
         from a2acli.settings import cache_dir
         from a2acli.transport.card_cache import REVALIDATE, USE, CardCache
 
-        return CardCache(cache_dir(), REVALIDATE if revalidate else USE)
+        where = cache_dir()
+        return None if where is None else CardCache(where, REVALIDATE if revalidate else USE)
 
     def fetch_card(self, *, revalidate: bool = False) -> Any:
         """The Agent Card, through the card cache (a fresh entry used as it is, unless

@@ -89,6 +89,19 @@ def _header(headers: list[tuple[str, str]] | list[list[str]], name: str) -> str 
     return None
 
 
+def _control(headers: list[tuple[str, str]] | list[list[str]]) -> dict[str, str | None]:
+    """The directives of every Cache-Control header of an answer, combined (RFC 9110 §5.3: two
+    lines `max-age=60` and `no-store` say both)."""
+    return cache_control(", ".join(v for k, v in headers if k.lower() == "cache-control"))
+
+
+def _opaque(etag: str) -> str:
+    """An entity tag without its weakness (`W/"x"` and `"x"` compare equal: the weak comparison,
+    RFC 9110 §8.8.3.2)."""
+    etag = etag.strip()
+    return etag[2:] if etag[:2] in ("W/", "w/") else etag
+
+
 def _vary(headers: list[tuple[str, str]] | list[list[str]]) -> list[str]:
     """The request headers an answer varies on, in lowercase ("*": on anything)."""
     return [n.strip().lower() for v in headers if v[0].lower() == "vary" for n in v[1].split(",") if n.strip()]
@@ -147,7 +160,9 @@ class CachedCard:
 
     def fresh(self, now: float) -> bool:
         """Usable without asking: within its lifetime, and not `no-cache` (§4.2, §5.2.2.4)."""
-        if self.lifetime is None or "no-cache" in cache_control(_header(self.headers, "cache-control")):
+        if self.lifetime is None or "no-cache" in _control(self.headers):
+            return False
+        if self.response_time > now + 1:  # kept "later" than now: the clock went back since; not trusted
             return False
         return self.age(now) < self.lifetime
 
@@ -159,6 +174,26 @@ class CachedCard:
         if modified := _header(self.headers, "last-modified"):
             out["If-Modified-Since"] = modified
         return out
+
+    def validated_by(self, answer: Exchange) -> bool:
+        """Whether a 304 speaks of this entry (RFC 9111 §4.3.4): its ETag, or else its
+        Last-Modified, is this entry's (a 304 that names neither is taken as this entry's). A 304
+        naming another representation must not refresh this one's body."""
+        etag, modified = _header(answer.response_headers, "etag"), _header(answer.response_headers, "last-modified")
+        mine = _header(self.headers, "etag")
+        if etag is not None and mine is not None:
+            return _opaque(etag) == _opaque(mine)
+        if modified is not None and (kept := _header(self.headers, "last-modified")) is not None:
+            return _date(modified) == _date(kept)
+        return etag is None or mine is None
+
+    def readable(self) -> bool:
+        """Its body is a JSON object (a card): an entry corrupted inside a well-formed file is
+        ignored, as a file that does not read is."""
+        try:
+            return isinstance(json.loads(self.body), dict)
+        except (ValueError, RecursionError):
+            return False
 
     def matches(self, request: dict[str, str]) -> bool:
         """Selected by this request (§4.1): the headers the answer varies on have its values."""
@@ -218,7 +253,7 @@ def _age_and_lifetime(headers: list[tuple[str, str]], response_time: float) -> t
     date = _date(_header(headers, "date"))
     apparent = max(0.0, response_time - date) if date is not None else 0.0
     initial = max(apparent, float(_seconds(_header(headers, "age")) or 0))
-    directives = cache_control(_header(headers, "cache-control"))
+    directives = _control(headers)
     max_age = _seconds(directives.get("max-age"))
     if max_age is not None:
         return initial, float(max_age)
@@ -234,7 +269,7 @@ def storable(status: int, request: dict[str, str], headers: list[tuple[str, str]
     if status != 200:
         return False
     asked = cache_control(next((v for k, v in request.items() if k.lower() == "cache-control"), None))
-    said = cache_control(_header(headers, "cache-control"))
+    said = _control(headers)
     if "no-store" in asked or "no-store" in said or "private" in said or "*" in _vary(headers):
         return False
     return (
@@ -251,7 +286,10 @@ class CardCache:
     def __init__(self, directory: Path, mode: str = USE) -> None:
         self.dir = directory
         self.mode = mode
-        self._found: dict[str, CachedCard] = {}  # url -> the entry a 304 refreshed (kept by settle)
+        self._found: dict[
+            str, tuple[dict[str, str], CachedCard]
+        ] = {}  # url -> the entry a 304 refreshed (kept by settle)
+        self._hits: dict[str, CachedCard] = {}  # url -> the entry used without asking (dropped by settle if unusable)
         self._answers: dict[str, tuple[dict[str, str], Exchange]] = {}  # url -> a 200 that came
         self._files: dict[str, list[CachedCard]] = {}  # url -> its variants as read (or written) by this run
 
@@ -269,12 +307,18 @@ class CardCache:
 
     def _read_file(self, url: str) -> list[CachedCard]:
         try:
-            with open(self._path(url), "rb") as f:
+            # never through a symbolic link, and only a file of this user's that no one else may
+            # write: a cache directory another local user can write to (a shared XDG_CACHE_HOME,
+            # a directory they made) must not hand this user a card of their making
+            fd = os.open(self._path(url), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+            with os.fdopen(fd, "rb") as f:
+                if not _own_file(os.fstat(f.fileno())):
+                    return []
                 doc = json.loads(f.read())
             if doc.get("layout") != LAYOUT:
                 return []
             entries = [CachedCard.from_json(d) for d in doc["entries"]]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
             return []  # missing, cut short, corrupt: as if there were none (the next answer replaces it)
         return [e for e in entries if e.url == url]
 
@@ -283,7 +327,8 @@ class CardCache:
         Cache-Control makes any entry one to revalidate, as a stale one)."""
         if self.mode == BYPASS:
             return None
-        return next((e for e in self._read(url) if e.matches(request)), None)
+        entry = next((e for e in self._read(url) if e.matches(request)), None)
+        return entry if entry is not None and entry.readable() else None
 
     def usable(self, entry: CachedCard, request: dict[str, str], now: float) -> bool:
         """Whether `entry` answers `request` without asking the agent."""
@@ -291,10 +336,15 @@ class CardCache:
         fresh_enough = "no-cache" not in asked and _seconds(asked.get("max-age")) != 0
         return self.mode == USE and fresh_enough and entry.fresh(now)
 
-    def revalidated(self, url: str, entry: CachedCard, answer: Exchange) -> CachedCard:
-        """A 304 came for `entry`: the refreshed entry, kept when the card proves usable (settle)."""
+    def hit(self, url: str, entry: CachedCard) -> None:
+        """`entry` answers without asking: dropped if its card proves unusable (settle)."""
+        self._hits[url] = entry
+
+    def revalidated(self, url: str, request: dict[str, str], entry: CachedCard, answer: Exchange) -> CachedCard:
+        """A 304 came for `entry`: the refreshed entry, kept when the card proves usable and the
+        304 lets it be kept (settle)."""
         new = entry.refreshed(answer)
-        self._found[url] = new
+        self._found[url] = (request, new)
         return new
 
     def answered(self, url: str, request: dict[str, str], answer: Exchange) -> None:
@@ -307,10 +357,18 @@ class CardCache:
         validation, an answer that may not be kept: `no-store`, `private`...)."""
         if self.mode == BYPASS:
             return
-        entry = self._found.pop(url, None)
-        if entry is not None:
+        entry: CachedCard | None = self._hits.pop(url, None)
+        if entry is not None:  # used as kept: dropped if its card no longer passes (a stricter a2a)
+            hit = entry.selecting
+            if not usable:
+                self._write(url, None, lambda e: e.selecting == hit)
+            return
+        found = self._found.pop(url, None)
+        if found is not None:  # a 304's refreshed entry: kept unless the 304 says otherwise (no-store...)
+            request, entry = found
             selecting = entry.selecting
-            self._write(url, entry if usable else None, lambda e: e.selecting == selecting)
+            keep = usable and storable(entry.status, request, entry.headers)
+            self._write(url, entry if keep else None, lambda e: e.selecting == selecting)
             return
         if url not in self._answers:
             return
@@ -322,6 +380,8 @@ class CardCache:
                 usable = False
             headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _NOT_UPDATED]
             entry = CachedCard.of(url, request, ex.status, ex.reason, headers, ex.response_body)
+            if not entry.fresh(entry.response_time) and not entry.validators():
+                entry = None  # stale as it came, and nothing to revalidate it with: of no use kept
         self._write(url, entry if usable else None, lambda e: e.matches(request))
 
     def _write(self, url: str, entry: CachedCard | None, same: Any) -> None:
@@ -355,18 +415,34 @@ class CardCache:
             except OSError:
                 pass
 
-    def clear(self) -> int:
-        """Every entry removed (`a2a cache clear`); how many files went."""
-        removed = 0
+    def clear(self) -> tuple[int, list[str]]:
+        """Every entry removed (`a2a cache clear`): how many files went, and what could not be
+        removed, each with why (a directory that is not there, or is no directory, holds none)."""
+        removed, failed = 0, []
         try:
             names = list(self.dir.iterdir())
-        except OSError:
-            return 0
+        except (FileNotFoundError, NotADirectoryError):
+            return 0, []
+        except OSError as e:
+            return 0, [f"{self.dir}: {e.strerror or e}"]
         for p in names:
             if p.name.startswith(("card-", ".card-")) and p.name.endswith((".json", ".tmp")):
                 try:
                     p.unlink()
                     removed += not p.name.startswith(".")
-                except OSError:
-                    pass
-        return removed
+                except FileNotFoundError:
+                    pass  # a run beside this one renamed its temporary file, or removed it
+                except OSError as e:
+                    failed.append(f"{p.name}: {e.strerror or e}")
+        return removed, failed
+
+
+def _own_file(st: os.stat_result) -> bool:
+    """A regular file of this user's that no other may write (POSIX; elsewhere, any regular file)."""
+    import stat
+
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    if not hasattr(os, "geteuid"):
+        return True
+    return st.st_uid == os.geteuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
