@@ -29,7 +29,7 @@ def cache_clear(ctx: typer.Context) -> None:
     if failed:
         more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
         raise A2acliError(
-            f"the Agent Card cache {where} is not empty: {removed} card(s) removed, not {failed[0]}{more}",
+            f"cannot empty the Agent Card cache {where}: {failed[0]}{more} ({removed} card(s) removed)",
             hint="check the directory's owner and permissions, or remove it yourself",
             code=CANNOT_WRITE,
         )

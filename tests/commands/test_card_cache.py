@@ -445,7 +445,10 @@ def test_cache_clear_says_what_it_could_not_remove(cli, respx_mock, card_cache_d
     (card_cache_dir / "card-0000.json").mkdir()  # what `unlink` refuses, whoever runs the test
     result = cli("cache", "clear")
     assert result.exit_code == 1
-    assert "is not empty: 1 card(s) removed, not card-0000.json: Is a directory" in result.stderr
+    assert (
+        f"cannot empty the Agent Card cache {card_cache_dir}: card-0000.json: Is a directory (1 card(s) removed)"
+        in result.stderr
+    )
     assert "X_A2A_CANNOT_WRITE" in result.stderr
 
 
