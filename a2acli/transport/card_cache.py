@@ -78,7 +78,10 @@ def _date(value: str | None) -> float | None:
     from email.utils import mktime_tz, parsedate_tz
 
     parsed = parsedate_tz(value)
-    return float(mktime_tz(parsed)) if parsed is not None else None
+    try:
+        return float(mktime_tz(parsed)) if parsed is not None else None
+    except (ValueError, OverflowError):  # a year out of range (`Sun, 06 Nov 99999 ...`)
+        return None
 
 
 def _header(headers: list[tuple[str, str]] | list[list[str]], name: str) -> str | None:

@@ -481,3 +481,20 @@ def test_a_relative_xdg_cache_home_is_ignored(cli, respx_mock, monkeypatch, tmp_
     send(cli)
     assert not (tmp_path / "rel-cache").exists()
     assert list((Path(os.environ["HOME"]) / ".cache" / "a2acli").glob("card-*.json"))
+
+
+@pytest.mark.parametrize(
+    ("headers", "asked"),
+    [
+        ({"Expires": "Sun, 06 Nov 99999 08:49:37 GMT", "ETag": '"v1"'}, 2),  # in the past: revalidated
+        ({"Cache-Control": "max-age=300", "Date": "Fri, 01 Jan 10000000000 00:00:00 GMT"}, 1),  # no Date: age 0
+        ({"Cache-Control": "max-age=0", "Last-Modified": "Sun, 06 Nov 99999 08:49:37 GMT"}, 2),
+    ],
+)
+def test_a_date_out_of_range_is_no_date_not_an_error(cli, respx_mock, card_cache_dir, headers, asked):
+    """RFC 9110 §5.6.7: an HTTP-date that does not read is none (an Expires that does not read
+    is in the past): a year past what the clock holds is one, never an internal error."""
+    agent = Agent(respx_mock, headers)
+    send(cli)
+    send(cli)
+    assert len(agent.asked) == asked
