@@ -66,9 +66,12 @@ def cache_control(value: str | None) -> dict[str, str | None]:
 
 
 def _seconds(value: str | None) -> int | None:
-    """A delta-seconds value (max-age, Age), or None when it is none."""
+    """A delta-seconds value (max-age, Age), or None when it is none; past 2^31, 2^31 (RFC 9111
+    §1.2.2: a value too great to hold, however many digits it has)."""
     value = (value or "").strip()
-    return int(value) if value.isdigit() else None
+    if not (value.isascii() and value.isdigit()):  # ("²".isdigit(), and int() refuses it)
+        return None
+    return min(int(value), 2**31) if len(value) < 12 else 2**31
 
 
 def _date(value: str | None) -> float | None:

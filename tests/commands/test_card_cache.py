@@ -498,3 +498,29 @@ def test_a_date_out_of_range_is_no_date_not_an_error(cli, respx_mock, card_cache
     send(cli)
     send(cli)
     assert len(agent.asked) == asked
+
+
+@pytest.mark.parametrize("name", [b"Age", b"Cache-Control"])
+def test_a_non_ascii_digit_is_no_number_not_an_error(cli, respx_mock, card_cache_dir, name):
+    """`Age: ¹` (a latin-1 byte an agent sent): a digit to str.isdigit, none to int()."""
+    value = b"\xb9" if name == b"Age" else b"max-age=\xb2"
+    route = respx_mock.get(CARD_URL).respond(json=v1_card(), headers=[(name, value), (b"ETag", b'"v1"')])
+    respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    send(cli)
+    send(cli)
+    assert route.call_count == 2
+
+
+@pytest.mark.parametrize("name", ["Age", "Cache-Control"])
+def test_a_delta_seconds_too_great_to_hold_is_2_to_the_31(cli, respx_mock, card_cache_dir, name):
+    """RFC 9111 §1.2.2: `Age` or `max-age` of 400 digits (past a float, past int()'s digit limit
+    at 5,000) is 2^31 seconds, not an internal error."""
+    for digits in (400, 5000):
+        value = "9" * digits if name == "Age" else f"max-age={'9' * digits}"
+        route = respx_mock.get(CARD_URL).respond(json=v1_card(), headers={name: value, "ETag": '"v1"'})
+        respx_mock.post(RPC).respond(json=rpc_result(TASK))
+        send(cli)
+        send(cli)
+        assert route.call_count == (2 if name == "Age" else 1), digits  # as old as can be / fresh for 68 years
+        route.reset()
+        assert cli("cache", "clear").exit_code == 0
