@@ -246,10 +246,20 @@ class CachedCard:
             str(d["reason"]),
             [(str(k), str(v)) for k, v in d["headers"]],
             str(d["body"]).encode("utf-8"),
-            float(d["responseTime"]),
-            float(d["initialAge"]),
-            None if d["lifetime"] is None else float(d["lifetime"]),
+            _finite(d["responseTime"]),
+            _finite(d["initialAge"]),
+            None if d["lifetime"] is None else _finite(d["lifetime"]),
         )
+
+
+def _finite(value: Any) -> float:
+    """A time or a number of seconds read from an entry file: a number within reason, else the
+    file does not read (ValueError): `-Infinity` or `NaN` (JSON as Python reads it) would make
+    an entry fresh for ever, or an age no integer holds."""
+    number = float(value)
+    if not -1e15 < number < 1e15:
+        raise ValueError(f"not a time: {value!r}")
+    return number
 
 
 def _age_and_lifetime(headers: list[tuple[str, str]], response_time: float) -> tuple[float, float | None]:

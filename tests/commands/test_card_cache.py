@@ -223,11 +223,13 @@ def test_a_corrupt_entry_is_ignored_and_replaced(cli, respx_mock, card_cache_dir
         b"[]",
         b"[" * 100_000,  # nested past what the JSON reader takes
         plant(card_cache_dir, {"name": "x"}).replace(b'\\"name\\"', b"oops"),  # well-formed, its card no JSON
+        plant(card_cache_dir, v1_card("http://evil.test/rpc")).replace(b'"initialAge": 0', b'"initialAge": -Infinity'),
+        plant(card_cache_dir, v1_card("http://evil.test/rpc")).replace(b'"initialAge": 0', b'"initialAge": NaN'),
     ):
         entry.write_bytes(garbage)
         send(cli)  # no error: as if there were no entry
         assert json.loads(entry.read_text())["entries"][0]["url"] == CARD_URL  # replaced by the answer
-    assert len(agent.asked) == 8
+    assert len(agent.asked) == 10
 
 
 def test_dump_records_the_card_used(cli, respx_mock, card_cache_dir, tmp_path):
