@@ -308,6 +308,7 @@ class CardCache:
         self._hits: dict[str, CachedCard] = {}  # url -> the entry used without asking (dropped by settle if unusable)
         self._answers: dict[str, tuple[dict[str, str], Exchange]] = {}  # url -> a 200 that came
         self._files: dict[str, list[CachedCard]] = {}  # url -> its variants as read (or written) by this run
+        self.notes: list[str] = []  # what --debug says of the cache: an entry ignored, one not written
 
     def _path(self, url: str) -> Path:
         import hashlib
@@ -322,20 +323,31 @@ class CardCache:
         return self._files[url]
 
     def _read_file(self, url: str) -> list[CachedCard]:
+        path = self._path(url)
         try:
             # never through a symbolic link, and only a file of this user's that no one else may
             # write: a cache directory another local user can write to (a shared XDG_CACHE_HOME,
             # a directory they made) must not hand this user a card of their making
-            fd = os.open(self._path(url), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
             with os.fdopen(fd, "rb") as f:
                 if not _own_file(os.fstat(f.fileno())):
+                    self.notes.append(
+                        f"ignored {path}: not a file of this user's alone (another owns it, or may write it)"
+                    )
                     return []
                 doc = json.loads(f.read())
             if doc.get("layout") != LAYOUT:
+                self.notes.append(f"ignored {path}: another layout")
                 return []
             entries = [CachedCard.from_json(d) for d in doc["entries"]]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
-            return []  # missing, cut short, corrupt: as if there were none (the next answer replaces it)
+        except (FileNotFoundError, NotADirectoryError):
+            return []  # none kept (or no directory to keep one in: the write says so)
+        except OSError as e:
+            self.notes.append(f"ignored {path}: {'a symbolic link' if _is_link(path) else e.strerror or e}")
+            return []
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            self.notes.append(f"ignored {path}: it does not read (cut short, or corrupt)")
+            return []  # as if there were none (the next answer replaces it)
         return [e for e in entries if e.url == url]
 
     def lookup(self, url: str, request: dict[str, str]) -> CachedCard | None:
@@ -425,7 +437,8 @@ class CardCache:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
-        except OSError:
+        except OSError as e:
+            self.notes.append(f"card not kept: cannot write in {self.dir}: {e.strerror or e}")
             try:
                 tmp.unlink(missing_ok=True)
             except OSError:
@@ -451,6 +464,13 @@ class CardCache:
                 except OSError as e:
                     failed.append(f"{p.name}: {e.strerror or e}")
         return removed, failed
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:
+        return False
 
 
 def _own_file(st: os.stat_result) -> bool:

@@ -420,9 +420,11 @@ def test_an_entry_another_user_could_write_is_not_used(cli, respx_mock, card_cac
             os.chmod(path, 0o666 if trick == "world-writable" else 0o600)
             if trick == "another owner":
                 os.chown(path, 12345, 12345)
-        send(cli)
+        said = send(cli, "--debug").stderr
         assert evil.call_count == 0, trick
         assert planted.read_bytes() == data  # never written through the link
+        why = "a symbolic link" if trick == "symlink" else "not a file of this user's alone"
+        assert f"* card cache: ignored {path}: {why}" in said, said
     assert len(agent.asked) == 1 + len(tricks) and agent.rpc.call_count == 1 + len(tricks)
 
 
@@ -526,3 +528,18 @@ def test_a_delta_seconds_too_great_to_hold_is_2_to_the_31(cli, respx_mock, card_
         assert route.call_count == (2 if name == "Age" else 1), digits  # as old as can be / fresh for 68 years
         route.reset()
         assert cli("cache", "clear").exit_code == 0
+
+
+def test_debug_says_why_a_card_was_not_kept(cli, respx_mock, monkeypatch, tmp_path):
+    """A cache directory that cannot be written costs the cache, silently but for --debug."""
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    quiet = send(cli)
+    assert "card cache" not in quiet.stderr
+    said = send(cli, "--debug").stderr
+    assert f"* card cache: card not kept: cannot write in {tmp_path / 'a-file' / 'a2acli'}: Not a directory" in said, (
+        said
+    )
+    assert said.count("* card cache:") == 1
+    assert len(agent.asked) == 2
