@@ -5,15 +5,18 @@ One file per card URL in the platform's cache directory (`settings.cache_dir`), 
 variants (one per set of values of the request headers the answer `Vary`s on: A2A-Version among
 them). A file is written whole, to a temporary file then renamed over the old one, so a run beside
 another (a CI matrix) reads the old entry or the new one, never half of either; a file that does
-not read (cut short, corrupt, another layout) is ignored, and replaced by the next answer.
+not read (cut short, corrupt, another layout) is ignored, and replaced by the next answer. Only
+this user's own files that no one else may write are read, never through a symbolic link: a
+cache directory others can write to cannot hand a run their card.
 
 What is kept: a 200 to a GET that carried no credential (no credential header, no client
-certificate), whose answer has a freshness lifetime (max-age, or Expires) or a validator (ETag,
+certificate) and checked the agent's certificate (not `--insecure`: transport.card), whose answer has a freshness lifetime (max-age, or Expires) or a validator (ETag,
 Last-Modified), and is neither `no-store` nor `private` (the cache serves every profile of the
 user, so it keeps nothing meant for one principal), nor `Vary: *`; the pipeline keeps it only once
 the card has been read as a usable Agent Card (`settle`). A fresh entry is used without asking; a
 stale one (or any, for `no-cache` answers and `card fetch`) is revalidated with If-None-Match /
-If-Modified-Since, and a 304 refreshes it. No heuristic freshness: an answer that says nothing is
+If-Modified-Since, and a 304 refreshes it (one naming another ETag speaks of another card: the
+card is asked for again). No heuristic freshness: an answer that says nothing is
 revalidated every time. The extended card (a call, not a GET) never comes here.
 
 hishel (the RFC 9111 library for httpx) was measured against this module: it costs some 25 ms of
@@ -302,10 +305,9 @@ class CardCache:
     def __init__(self, directory: Path, mode: str = USE) -> None:
         self.dir = directory
         self.mode = mode
-        self._found: dict[
-            str, tuple[dict[str, str], CachedCard]
-        ] = {}  # url -> the entry a 304 refreshed (kept by settle)
-        self._hits: dict[str, CachedCard] = {}  # url -> the entry used without asking (dropped by settle if unusable)
+        # url -> the request and the entry a 304 refreshed (kept by settle, unless the 304 forbids it)
+        self._found: dict[str, tuple[dict[str, str], CachedCard]] = {}
+        self._hits: dict[str, CachedCard] = {}  # url -> the entry used without asking (settle drops it if unusable)
         self._answers: dict[str, tuple[dict[str, str], Exchange]] = {}  # url -> a 200 that came
         self._files: dict[str, list[CachedCard]] = {}  # url -> its variants as read (or written) by this run
         self.notes: list[str] = []  # what --debug says of the cache: an entry ignored, one not written
@@ -453,7 +455,7 @@ class CardCache:
         except (FileNotFoundError, NotADirectoryError):
             return 0, []
         except OSError as e:
-            return 0, [f"{self.dir}: {e.strerror or e}"]
+            return 0, [str(e.strerror or e)]
         for p in names:
             if p.name.startswith(("card-", ".card-")) and p.name.endswith((".json", ".tmp")):
                 try:
