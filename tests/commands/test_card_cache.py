@@ -351,11 +351,14 @@ def test_an_answer_stale_as_it_came_with_no_validator_is_not_written(cli, respx_
         assert len(agent.asked) == 2 and not card_cache_dir.exists()  # nothing kept that could serve
 
 
-def test_a_kept_card_that_no_longer_passes_validation_is_dropped(cli, respx_mock, card_cache_dir):
-    """A card used from the cache that fails validation now (a stricter a2a, an entry changed on
-    disk) is not used again: dropped, and fetched on the next run."""
+@pytest.mark.parametrize("stale", [False, True])
+def test_a_kept_card_that_no_longer_passes_validation_is_dropped(cli, respx_mock, card_cache_dir, stale):
+    """A card used from the cache (fresh, or revalidated by a 304) that fails validation now (a
+    stricter a2a, an entry changed on disk) is not used again: dropped, and fetched on the next run."""
     agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
     send(cli)
+    if stale:
+        age_entries(card_cache_dir, 301)
     (path,) = card_cache_dir.glob("card-*.json")
     doc = json.loads(path.read_text())
     card = json.loads(doc["entries"][0]["body"])
@@ -365,7 +368,8 @@ def test_a_kept_card_that_no_longer_passes_validation_is_dropped(cli, respx_mock
     assert "is not valid" in send(cli).stderr
     assert not path.exists()
     send(cli)
-    assert len(agent.asked) == 2 and "If-None-Match" not in agent.asked[1]
+    assert len(agent.asked) == 2 + stale and "If-None-Match" not in agent.asked[-1]
+    assert [h.get("If-None-Match") for h in agent.asked[1:-1]] == (['"v1"'] if stale else [])  # the 304
 
 
 def test_an_entry_kept_later_than_now_is_stale(cli, respx_mock, card_cache_dir):
