@@ -479,8 +479,8 @@ def test_no_home_directory_means_no_cache_not_an_error(cli, respx_mock, monkeypa
 
 
 def test_a_relative_xdg_cache_home_is_ignored(cli, respx_mock, monkeypatch, tmp_path):
-    """The XDG Base Directory spec: a relative path is invalid, and ignored (`~/.cache`, as a
-    .env file may spell it, made a directory named `~` wherever a run started)."""
+    """The XDG Base Directory spec: a relative path is invalid, and ignored (`~/.cache` from a
+    file that does not expand `~`, docker's --env-file, made a directory `~` wherever a run started)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", "~/.cache")
     agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
