@@ -74,8 +74,8 @@ class Environment:
 
         return config_path()
 
-    def cache_dir(self) -> Path:
-        """The platform's cache directory for a2a (settings.cache_dir)."""
+    def cache_dir(self) -> Path | None:
+        """The platform's cache directory for a2a (settings.cache_dir; None: none to name)."""
         from a2acli.settings import cache_dir
 
         return cache_dir()

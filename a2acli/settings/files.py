@@ -355,15 +355,23 @@ def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
     return [f for f in (read_config_file(p, "local", text) for p, text in found) if f]
 
 
-def cache_dir() -> Path:
+def cache_dir() -> Path | None:
     """a2a's cache directory (the Agent Card cache): $XDG_CACHE_HOME/a2acli, else the platform's
     cache directory: ~/.cache/a2acli, ~/Library/Caches/a2acli on macOS,
-    %LOCALAPPDATA%\\a2acli\\Cache on Windows."""
-    if sys.platform == "win32" and not os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "a2acli" / "Cache"
-    if sys.platform == "darwin" and not os.environ.get("XDG_CACHE_HOME"):
-        return Path.home() / "Library" / "Caches" / "a2acli"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2acli"
+    %LOCALAPPDATA%\\a2acli\\Cache on Windows. A relative XDG_CACHE_HOME is ignored (the XDG Base
+    Directory spec: it would put the cache wherever a run starts). None when there is none to
+    name: no XDG_CACHE_HOME and no home directory (HOME unset, a user the system does not know)."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "a2acli"
+    try:
+        if sys.platform == "win32":
+            return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "a2acli" / "Cache"
+        if sys.platform == "darwin":
+            return Path.home() / "Library" / "Caches" / "a2acli"
+        return Path.home() / ".cache" / "a2acli"
+    except RuntimeError:  # Path.home(): "Could not determine home directory."
+        return None
 
 
 def token_cache_path() -> Path:
