@@ -288,9 +288,12 @@ def _check_profile(pname: str | None, files: list[ConfigFile]) -> None:
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})
         ours = global_config_path()
-        where = " or ".join(
-            dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), *([str(ours)] if ours else [])])
-        ) or "any config file (there is no global one: no home directory)"
+        where = (
+            " or ".join(
+                dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), *([str(ours)] if ours else [])])
+            )
+            or "any config file (there is no global one: no home directory)"
+        )
         raise UsageError(
             f"no profile {pname!r} in {where}",
             hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one",
