@@ -445,7 +445,7 @@ def chat_history_path() -> Path | None:
     there is none to name (no home directory)."""
     given = environ("chat-history")
     if given is not None:
-        return Path(given).expanduser() if given.strip() else None
+        return Path(os.path.expanduser(given)) if given.strip() else None
     xdg = os.environ.get("XDG_STATE_HOME")
     try:
         base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "state"

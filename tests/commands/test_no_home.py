@@ -220,3 +220,19 @@ def test_a_relative_xdg_config_home_and_no_home_directory(cli, respx_mock, no_ho
     agent(respx_mock)
     assert cli("send", "hi", "-u", AGENT, "-o", "json").exit_code == 0
     said_once(cli("config", "path"), "and XDG_CONFIG_HOME=conf is not an absolute path")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--cacert", "~/ca.pem"), "--cacert ~/ca.pem: no such file"),
+        (("--cacert", "~nosuchuser/ca.pem"), "--cacert ~nosuchuser/ca.pem: no such file"),
+        (("--data", "@~/m.json"), "--data: no such file ~/m.json"),
+        (("--file", "~/f.txt"), "--file: no such file ~/f.txt"),
+    ],
+)
+def test_a_path_spelt_with_a_tilde_and_no_home_to_expand_it_is_no_such_file(cli, respx_mock, no_home, args, said):
+    """`~` as a config file or a quoted argument spells it (no shell expands it): with no home
+    directory (or no such user) it names no file; it was an internal error."""
+    agent(respx_mock)
+    said_once(cli("send", "-u", AGENT, *args, *([] if args[0] == "--data" else ["hi"])), said)
