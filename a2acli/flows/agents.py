@@ -6,6 +6,7 @@ config files and the environment alone, and go only where their section's scopin
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ def profiles(config: str | None = None) -> list[str]:
     """The profile names the config file defines (`--config FILE`, else the global one)."""
     from a2acli import settings
 
-    data = settings.load_config(Path(config).expanduser() if config else None)
+    data = settings.load_config(Path(os.path.expanduser(config)) if config else None)
     return sorted((data.get("profiles") or {}).keys())
 
 

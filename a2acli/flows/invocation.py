@@ -69,7 +69,8 @@ class Environment:
         return shutil.get_terminal_size().columns
 
     def config_path(self) -> Path:
-        """The global config file (settings.config_path: XDG_CONFIG_HOME/a2acli/config.toml…)."""
+        """The global config file (settings.config_path: XDG_CONFIG_HOME/a2acli/config.toml…; a
+        UsageError when there is none to name: no home directory)."""
         from a2acli.settings import config_path
 
         return config_path()
