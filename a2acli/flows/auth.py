@@ -205,7 +205,7 @@ def _login_document(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any
 
 
 def _login_text(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
-    from a2acli import auth, settings
+    from a2acli import auth
 
     cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
     left = entry["expires_at"] - time.time()
@@ -214,8 +214,8 @@ def _login_text(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], o
     out.text(
         f"Logged in: profile {conn.pname}, client {cc.client_id} at {cc.token_url}{what}{signed_in}; the token is good for {ago(left)}."
     )
-    if conn.becomes_default:
-        out.note(f"profile {conn.pname} is now the default profile ({settings.config_path()})")
+    if conn.becomes_default:  # in the file the login wrote (a --config one too)
+        out.note(f"profile {conn.pname} is now the default profile ({conn.home})")
 
 
 def flow_flag(flow: str | None, device: bool) -> str | None:
