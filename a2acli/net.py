@@ -5,6 +5,7 @@ catalog entry (`catalog:NAME`). Stdlib only."""
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 
 
@@ -158,14 +159,14 @@ def agent_reference(value: str) -> str:
     from pathlib import Path
 
     try:
-        path = Path(value).expanduser()
+        path = Path(os.path.expanduser(value))
         if value and path.is_file():
             return path.resolve().as_uri()
     except (OSError, ValueError, RuntimeError):  # a name too long, a NUL, ~user unknown: no file
         pass
     if value.startswith(("/", "./", "../", "~")):  # a path, not a host: no card there is CARD_NOT_FOUND, exit 3
         try:
-            return Path(value).expanduser().absolute().as_uri()
+            return Path(os.path.expanduser(value)).absolute().as_uri()
         except (OSError, ValueError, RuntimeError):
             return value
     if value.lower().endswith(".json") or not re.fullmatch(_BARE_HOST, value):

@@ -27,9 +27,9 @@ def test_stream_memory_runs():
 
 def test_startup_runs():
     out = run("startup.py", "--runs", "1")
-    for name in ("python -c pass", 'python -c "import typer, httpx"', "a2a card fetch -o json", "a2a send -o json", "a2a --help"):
+    for name in ("python -c pass", 'python -c "import typer, httpx"', "a2a card fetch -o json", "bare typer+httpx card fetch", "a2a send -o json", "a2a --help"):
         assert name in out, out
-    assert "a2a's own share" in out, out
+    assert "a2a's own share" in out and "above the bare typer+httpx client" in out, out
     assert "a2a card fetch / httpie GET" in out or "httpie not installed" in out, out
 
 

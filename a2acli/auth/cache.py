@@ -35,6 +35,8 @@ def _legacy_key(profile: str | None, token_url: str) -> str:
 
 def load_cache() -> dict[str, Any]:
     path = settings.token_cache_path()
+    if path is None:  # no home directory: no cache
+        return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -45,7 +47,11 @@ def load_cache() -> dict[str, Any]:
 
 
 def save_cache(cache: dict[str, Any]) -> None:
-    settings.write_private(settings.token_cache_path(), json.dumps(cache, indent=2, sort_keys=True) + "\n")
+    """The cache written; nothing when there is no place for it (no home directory: a call asks for
+    a token each run; `auth login`, whose token would be lost, refuses first)."""
+    path = settings.token_cache_path()
+    if path is not None:
+        settings.write_private(path, json.dumps(cache, indent=2, sort_keys=True) + "\n")
 
 
 def entry_for(profile: str | None, cc: ClientCredentials, agent: str | None) -> dict[str, Any] | None:

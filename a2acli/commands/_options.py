@@ -131,9 +131,12 @@ def _effective_defaults(scope: dict[str, Any]) -> dict[str, tuple[Any, str]]:
     from a2acli import settings
     from a2acli.settings.files import environ_snapshot
 
-    path = settings.config_path()
     try:
-        stamp: Any = path.stat().st_mtime_ns
+        path = settings.global_config_path()  # None: no home directory, no global file
+    except Exception:  # A2ACLI_GLOBAL_CONFIG=~/… and no home to expand it to: said when a command runs
+        path = None
+    try:
+        stamp: Any = path.stat().st_mtime_ns if path else None
     except OSError:
         stamp = None
     key = (

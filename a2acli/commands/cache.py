@@ -8,7 +8,7 @@ app = typer.Typer(help="The Agent Card cache (in the platform's cache directory)
 def cache_clear(ctx: typer.Context) -> None:
     """Empty the Agent Card cache: each agent's card is fetched again on its next run.
 
-    The cache lives in $XDG_CACHE_HOME/a2acli (~/.cache/a2acli; ~/Library/Caches/a2acli on macOS, %LOCALAPPDATA%\\a2acli\\Cache on Windows); --no-cache (A2ACLI_NO_CACHE=1) bypasses it for one run.
+    The cache lives in $XDG_CACHE_HOME/a2acli (~/.cache/a2acli; ~/Library/Caches/a2acli on macOS, %LOCALAPPDATA%\\a2acli\\Cache on Windows); --no-cache (A2ACLI_NO_CACHE=1) bypasses it for one run. Exit 1 when an entry cannot be removed.
 
     Example:
 

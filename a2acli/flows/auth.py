@@ -75,6 +75,9 @@ def _login_connection(inv: Invocation, out: Output, *, debug: bool) -> LoginConn
         for name in ("url", "catalog", "a2a_version", "cacert", "cert", "key", "timeout")
     }
     res, pname, becomes_default = profile_settings(inv, flags, new_profile=True)  # the files `send` reads
+    home = settings.profile_file(res, pname)  # the file the login writes (no home directory: none, said here)
+    if settings.token_cache_path() is None:  # said before anyone signs in: the token would be lost
+        raise settings.no_config_home("place for the token cache (kept beside the global config file)")
     values, sources = res.values, res.sources
     agent_ref = None
     if values["url"]:  # host:port, a card file's path: what to read (as every command does)
@@ -108,7 +111,7 @@ def _login_connection(inv: Invocation, out: Output, *, debug: bool) -> LoginConn
     return LoginConnection(
         pname,
         becomes_default,
-        settings.profile_file(res, pname),
+        home,
         dict(res.auth),
         dict(res.catalogs),
         flags["url"],
@@ -202,7 +205,7 @@ def _login_document(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any
 
 
 def _login_text(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], out: Any) -> None:
-    from a2acli import auth, settings
+    from a2acli import auth
 
     cc, chosen, identity = plan.cc, plan.flow, entry.get("identity") or {}
     left = entry["expires_at"] - time.time()
@@ -211,8 +214,8 @@ def _login_text(plan: LoginPlan, conn: LoginConnection, entry: dict[str, Any], o
     out.text(
         f"Logged in: profile {conn.pname}, client {cc.client_id} at {cc.token_url}{what}{signed_in}; the token is good for {ago(left)}."
     )
-    if conn.becomes_default:
-        out.note(f"profile {conn.pname} is now the default profile ({settings.config_path()})")
+    if conn.becomes_default:  # in the file the login wrote (a --config one too)
+        out.note(f"profile {conn.pname} is now the default profile ({conn.home})")
 
 
 def flow_flag(flow: str | None, device: bool) -> str | None:

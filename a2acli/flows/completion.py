@@ -71,26 +71,48 @@ def install(inv: Invocation, shell: str | None, script: Callable[[str], str]) ->
 
 def install_target(shell: str, env: dict[str, str]) -> tuple[Path, str | None]:
     """Where the script goes for `shell` in the user's home, and the rc-file line it needs (None:
-    the shell finds it by itself)."""
-    home = Path(env.get("HOME") or Path.home())
-    data = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
-    config = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else home / ".config"
+    the shell finds it by itself). A relative XDG_DATA_HOME / XDG_CONFIG_HOME is ignored (the XDG
+    Base Directory spec); with no home directory (HOME unset, a user the system does not know) only
+    an absolute one names a place, else it is a UsageError."""
+    import os
+
+    try:
+        home: Path | None = Path(env.get("HOME") or Path.home())
+    except RuntimeError:  # Path.home(): "Could not determine home directory."
+        home = None
+
+    def base(name: str, *below: str) -> Path:
+        given = env.get(name)
+        if given and os.path.isabs(given):
+            return Path(given)
+        if home is None:
+            from a2acli.errors import UsageError
+
+            xdg = f", or {name} to an absolute path" if below else ""
+            raise UsageError(
+                f"nowhere to install the {shell} completion: HOME is not set and the system names no home directory for this user",
+                hint=f"set HOME{xdg}, or print the script instead: a2a completion {shell} > FILE",
+            )
+        return home.joinpath(*below)
+
     if shell == "bash":  # bash-completion loads it from here; without that package, the rc line does
-        path = data / "bash-completion" / "completions" / PROG
+        path = base("XDG_DATA_HOME", ".local", "share") / "bash-completion" / "completions" / PROG
         return (
             path,
             f"[ -f {_tilde(path, home)} ] && . {_tilde(path, home)}   # in ~/.bashrc (not needed with the bash-completion package)",
         )
     if shell == "zsh":
-        path = home / ".zfunc" / f"_{PROG}"
+        path = base("HOME") / ".zfunc" / f"_{PROG}"
         return (
             path,
             "fpath=(~/.zfunc $fpath); autoload -Uz compinit && compinit   # in ~/.zshrc, before any other compinit",
         )
-    return config / "fish" / "completions" / f"{PROG}.fish", None
+    return base("XDG_CONFIG_HOME", ".config") / "fish" / "completions" / f"{PROG}.fish", None
 
 
-def _tilde(path: Path, home: Path) -> str:
+def _tilde(path: Path, home: Path | None) -> str:
+    if home is None:
+        return str(path)
     try:
         return "~/" + str(path.relative_to(home))
     except ValueError:

@@ -64,7 +64,7 @@ def show(inv: Invocation) -> int:
     res = opts.resolved
     files = list(res.files) if res else []
     rows = setting_rows(opts)
-    path = settings.config_path()
+    path = settings.global_config_path()  # None: no home directory, so no global file
     local = [f for f in files if f.kind != "global"]
     profiles = sorted({str(p) for f in files for p in (f.data.get("profiles") or {})})
     profile_source = res.profile_source if res else "none"
@@ -72,8 +72,8 @@ def show(inv: Invocation) -> int:
 
     def document() -> dict[str, Any]:
         return {
-            "config": str(path),
-            "configExists": path.is_file(),
+            "config": str(path) if path else None,
+            "configExists": bool(path and path.is_file()),
             "local": [{"path": str(f.path), "kind": f.kind, "format": "dotenv" if f.dotenv else "toml"} for f in local],
             "profile": opts.profile,
             "profileSource": profile_source,
@@ -128,7 +128,10 @@ def _show_sources(
     agents: list[str],
 ) -> None:
     """The files read, the profile and the agent scopes, on stderr."""
-    out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
+    if path is None:
+        out.note("config: none (no home directory: set HOME, or XDG_CONFIG_HOME to an absolute path)")
+    else:
+        out.note(f"config: {path}" + ("" if path.is_file() else " (not there yet)"))
     for f in local:
         out.note(f"{f.kind}: {f.path}" + (" (.env)" if f.dotenv else ""))
     if not local:

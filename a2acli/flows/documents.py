@@ -5,6 +5,7 @@ numbered, then every difference by JSON path, as `a2a diff` compares two dumps' 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -169,7 +170,7 @@ def read_document(source: str | None, stdin: Any) -> tuple[str, str]:
                 "no document given", hint="a2a translate --to v1 FILE, or pipe it: … | a2a translate --to v1"
             )
         return stdin.read(), "standard input"
-    path = Path(source).expanduser()
+    path = Path(os.path.expanduser(source))
     try:
         return path.read_text(encoding="utf-8"), str(path)
     except FileNotFoundError:

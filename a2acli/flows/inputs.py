@@ -76,7 +76,7 @@ def read_json(value: str, flag: str, *, limit: int = MAX_INPUT, paths: bool = Fa
     if value == "-":
         data, where = read_stdin(flag, limit), "standard input"
     elif value.startswith("@"):
-        path = Path(value[1:]).expanduser()
+        path = Path(os.path.expanduser(value[1:]))
         data, where = read_file(path, flag, limit, hint), str(path)
     else:
         data, where = value, "the argument"
@@ -119,7 +119,7 @@ def _is_json(value: str) -> bool:
 
 def _is_file(value: str) -> bool:
     try:
-        return Path(value).expanduser().is_file()
+        return Path(os.path.expanduser(value)).is_file()
     except (OSError, ValueError, RuntimeError):  # a name too long, a NUL byte, ~user unknown
         return False
 
@@ -213,7 +213,7 @@ def file_part(path_text: str, media_type: str | None, *, limit: int = MAX_INPUT)
         if media_type:
             part["mediaType"] = media_type
         return part
-    path = Path(path_text).expanduser()
+    path = Path(os.path.expanduser(path_text))
     import base64
     import mimetypes
 

@@ -70,13 +70,14 @@ class Environment:
         return shutil.get_terminal_size().columns
 
     def config_path(self) -> Path:
-        """The global config file (settings.config_path: XDG_CONFIG_HOME/a2acli/config.toml…)."""
+        """The global config file (settings.config_path: XDG_CONFIG_HOME/a2acli/config.toml…; a
+        UsageError when there is none to name: no home directory)."""
         from a2acli.settings import config_path
 
         return config_path()
 
-    def cache_dir(self) -> Path:
-        """The platform's cache directory for a2a (settings.cache_dir)."""
+    def cache_dir(self) -> Path | None:
+        """The platform's cache directory for a2a (settings.cache_dir; None: none to name)."""
         from a2acli.settings import cache_dir
 
         return cache_dir()

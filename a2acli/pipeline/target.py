@@ -98,14 +98,16 @@ class Target:
 
     # -- the card -----------------------------------------------------------------------------------------
     def card_cache(self, revalidate: bool) -> Any:
-        """The Agent Card cache of this session (transport.card_cache), or None under --no-cache;
-        `revalidate`: every entry is revalidated, none used without asking (`card fetch`)."""
+        """The Agent Card cache of this session (transport.card_cache), or None under --no-cache
+        (or with no cache directory to name: no home directory); `revalidate`: every entry is
+        revalidated, none used without asking (`card fetch`)."""
         if self.opts.no_cache:
             return None
         from a2acli.settings import cache_dir
         from a2acli.transport.card_cache import REVALIDATE, USE, CardCache
 
-        return CardCache(cache_dir(), REVALIDATE if revalidate else USE)
+        where = cache_dir()
+        return None if where is None else CardCache(where, REVALIDATE if revalidate else USE)
 
     def fetch_card(self, *, revalidate: bool = False) -> Any:
         """The Agent Card, through the card cache (a fresh entry used as it is, unless
@@ -130,6 +132,7 @@ class Target:
         if not isinstance(fetched.doc, dict):
             if cache is not None:
                 cache.settle(fetched.url, usable=False)
+                self._cache_notes(cache)
             local = fetched.url.startswith("file:") or self.inline_card is not None
             raise CardInvalidError(
                 f"{fetched.url} is not an Agent Card (a JSON {type(fetched.doc).__name__})",
@@ -141,6 +144,7 @@ class Target:
         problems = card_problems(core)
         if cache is not None:
             cache.settle(fetched.url, usable=not problems)  # a card that fails validation is not kept
+            self._cache_notes(cache)
         self.card = usable_card(core)  # what a call reads, of the kinds it reads (the rest: said below)
         self.card_doc = fetched.doc
         vary = {k.lower(): v for k, v in fetched.exchange.response_headers}.get("vary", "") if fetched.exchange else ""
@@ -155,6 +159,13 @@ class Target:
                 )
             )
         return fetched
+
+    def _cache_notes(self, cache: Any) -> None:
+        """--debug: what the card cache did beside the exchanges (an entry file it ignored, a card
+        it could not keep), in the debug output's own form."""
+        if self.opts.debug:
+            for text in cache.notes:
+                self.sink.emit(Note(f"* card cache: {text}", always=True))
 
     def card_is_local(self) -> bool:
         url = self.opts.url or ""

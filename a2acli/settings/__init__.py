@@ -7,8 +7,10 @@ its older name), else the `.env` and `.a2acli.toml` of the nearest directory, fr
 directory up ($HOME and above excluded), that has one. Two global files are read, in this order
 (the first wins a setting both set, and a warning names each setting they disagree on): ours, TOML
 at $A2ACLI_GLOBAL_CONFIG, else the platform's config dir ($XDG_CONFIG_HOME/a2acli/config.toml,
-~/.config/a2acli/config.toml), which `config set` and `auth login` write; then the official CLI
-spec's `a2a-cli/.env` beside it (~/.config/a2a-cli/.env, §8.3). A TOML file holds settings at
+~/.config/a2acli/config.toml; a relative XDG_CONFIG_HOME is ignored), which `config set` and `auth
+login` write; then the official CLI spec's `a2a-cli/.env` beside it (~/.config/a2a-cli/.env, §8.3).
+With no home directory (and no absolute XDG_CONFIG_HOME) there is no global file: the commands that
+read settings run without one, those that write or name it say so. A TOML file holds settings at
 its top level, agent scopes (`[agents."https://agent.example"]`, applied when the agent matches)
 and named profiles:
 
@@ -39,9 +41,11 @@ from a2acli.settings.files import (
     Layer,
     cache_dir,
     config_path,
+    global_config_path,
     global_read_path,
     load_config,
     local_files,
+    no_config_home,
     parse_dotenv,
     read_config_file,
     spec_global_path,
@@ -94,9 +98,11 @@ __all__ = [
     "check_value",
     "config_path",
     "env_names",
+    "global_config_path",
     "global_read_path",
     "load_config",
     "local_files",
+    "no_config_home",
     "parse_bool",
     "parse_dotenv",
     "parse_duration",

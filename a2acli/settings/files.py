@@ -11,25 +11,69 @@ from a2acli.errors import UsageError
 from a2acli.settings.table import AUTH_KEYS, SETTINGS, env_names
 
 
-def config_path() -> Path:
-    """Our global file (TOML): $A2ACLI_GLOBAL_CONFIG, else in the platform's config directory."""
+def _config_home() -> Path | None:
+    """The platform's config directory: $XDG_CONFIG_HOME, else ~/.config, ~/Library/Application
+    Support on macOS, %APPDATA% on Windows. A relative XDG_CONFIG_HOME is ignored (the XDG Base
+    Directory spec: it would put the config wherever a run starts). None when there is none to
+    name: no XDG_CONFIG_HOME and no home directory (HOME unset, a user the system does not know)."""
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    xdg = xdg if xdg and os.path.isabs(xdg) else None
+    try:
+        if sys.platform == "win32":
+            return Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+        if xdg:
+            return Path(xdg)
+        if sys.platform == "darwin":
+            return Path.home() / "Library" / "Application Support"
+        return Path.home() / ".config"
+    except RuntimeError:  # Path.home(): "Could not determine home directory."
+        return None
+
+
+def global_config_path() -> Path | None:
+    """Our global file (TOML): $A2ACLI_GLOBAL_CONFIG, else in the platform's config directory;
+    None when there is none to name (no home directory): there is no global file to read."""
     env = os.environ.get("A2ACLI_GLOBAL_CONFIG")
     if env:
-        return Path(env).expanduser()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin" and not os.environ.get("XDG_CONFIG_HOME"):
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "a2acli" / "config.toml"
+        try:
+            return Path(env).expanduser()
+        except RuntimeError:  # `~/…` and no home directory to expand it to
+            raise UsageError(
+                f"A2ACLI_GLOBAL_CONFIG={env}: there is no home directory to expand ~ to",
+                hint="give the file's absolute path",
+            ) from None
+    base = _config_home()
+    return None if base is None else base / "a2acli" / "config.toml"
 
 
-def spec_global_path() -> Path:
+def config_path() -> Path:
+    """Our global file, for a command that writes or names it (`config set`, `config path`):
+    global_config_path(); a UsageError when there is none to name."""
+    path = global_config_path()
+    if path is None:
+        raise no_config_home("global config file")
+    return path
+
+
+def no_config_home(what: str, *, config_flag: bool = False) -> UsageError:
+    """The error of a command that must write or name a file kept in the config directory (the
+    global config file, the token cache beside it) when there is none: no home directory, and no
+    absolute XDG_CONFIG_HOME."""
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    why = f", and XDG_CONFIG_HOME={xdg} is not an absolute path" if xdg else ""
+    flag = ", or name the file that keeps the profile (a2a --config FILE auth ...)" if config_flag else ""
+    return UsageError(
+        f"no {what}: HOME is not set, the system names no home directory for this user{why}",
+        hint=f"set HOME, or XDG_CONFIG_HOME to an absolute path (A2ACLI_GLOBAL_CONFIG names the file itself){flag}",
+    )
+
+
+def spec_global_path() -> Path | None:
     """The global file the official CLI spec names (§8.3): `a2a-cli/.env` in the user's config
     directory, beside ours. Read after ours (config_path), which wins a setting both set; `config
-    set` writes ours."""
-    return config_path().parent.parent / "a2a-cli" / ".env"
+    set` writes ours. None when there is no config directory."""
+    ours = global_config_path()
+    return None if ours is None else ours.parent.parent / "a2a-cli" / ".env"
 
 
 def global_read_path() -> Path:
@@ -39,7 +83,8 @@ def global_read_path() -> Path:
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """The global config file as read (a .env there reads as its top-level settings)."""
-    f = read_config_file(path or global_read_path(), "global")
+    path = path or global_config_path()
+    f = None if path is None else read_config_file(path, "global")
     return {} if f is None else f.data
 
 
@@ -48,7 +93,9 @@ def global_files(warnings: list[str]) -> "list[ConfigFile]":
     (§8.3). A setting both give with different values is named in a warning (its values are not
     shown: a secret may be one of them); ours wins it."""
     found: list[ConfigFile] = []
-    for path in (config_path(), spec_global_path()):
+    for path in (global_config_path(), spec_global_path()):
+        if path is None:  # no home directory: no global file
+            continue
         try:
             exists = path.is_file()
         except OSError as e:  # a directory on the way that cannot be read
@@ -355,20 +402,30 @@ def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
     return [f for f in (read_config_file(p, "local", text) for p, text in found) if f]
 
 
-def cache_dir() -> Path:
+def cache_dir() -> Path | None:
     """a2a's cache directory (the Agent Card cache): $XDG_CACHE_HOME/a2acli, else the platform's
     cache directory: ~/.cache/a2acli, ~/Library/Caches/a2acli on macOS,
-    %LOCALAPPDATA%\\a2acli\\Cache on Windows."""
-    if sys.platform == "win32" and not os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "a2acli" / "Cache"
-    if sys.platform == "darwin" and not os.environ.get("XDG_CACHE_HOME"):
-        return Path.home() / "Library" / "Caches" / "a2acli"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "a2acli"
+    %LOCALAPPDATA%\\a2acli\\Cache on Windows. A relative XDG_CACHE_HOME is ignored (the XDG Base
+    Directory spec: it would put the cache wherever a run starts). None when there is none to
+    name: no XDG_CACHE_HOME and no home directory (HOME unset, a user the system does not know)."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "a2acli"
+    try:
+        if sys.platform == "win32":
+            return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "a2acli" / "Cache"
+        if sys.platform == "darwin":
+            return Path.home() / "Library" / "Caches" / "a2acli"
+        return Path.home() / ".cache" / "a2acli"
+    except RuntimeError:  # Path.home(): "Could not determine home directory."
+        return None
 
 
-def token_cache_path() -> Path:
-    """OAuth2 tokens, next to the config file (mode 0600)."""
-    return config_path().with_name("tokens.json")
+def token_cache_path() -> Path | None:
+    """OAuth2 tokens, next to the config file (mode 0600); None when there is no config directory
+    (no home directory): no tokens are kept."""
+    ours = global_config_path()
+    return None if ours is None else ours.with_name("tokens.json")
 
 
 def environ(name: str) -> str | None:
@@ -384,9 +441,14 @@ def environ_snapshot() -> tuple[tuple[str, str], ...]:
 
 def chat_history_path() -> Path | None:
     """The chat's history file: A2ACLI_CHAT_HISTORY (empty: none), else a2acli/chat_history in
-    the XDG state directory (~/.local/state)."""
+    the XDG state directory (~/.local/state; a relative XDG_STATE_HOME is ignored); None when
+    there is none to name (no home directory)."""
     given = environ("chat-history")
     if given is not None:
-        return Path(given).expanduser() if given.strip() else None
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "a2acli" / "chat_history"
+        return Path(os.path.expanduser(given)) if given.strip() else None
+    xdg = os.environ.get("XDG_STATE_HOME")
+    try:
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "state"
+    except RuntimeError:  # Path.home(): no home directory
+        return None
+    return base / "a2acli" / "chat_history"

@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from a2acli.errors import UsageError
-from a2acli.settings.files import _NOT_SETTINGS, ConfigFile, Layer, _toml_key, config_path, global_files, local_files
+from a2acli.settings.files import (
+    _NOT_SETTINGS,
+    ConfigFile,
+    Layer,
+    _toml_key,
+    global_config_path,
+    global_files,
+    local_files,
+    no_config_home,
+)
 from a2acli.settings.table import SETTINGS, env_names
 from a2acli.wire.endpoints import json_kind
 
@@ -164,8 +173,9 @@ def check_types(layer: Layer) -> None:
 
 
 def _wrong_type(key: str, value: Any, wanted: str, path: Path | None = None) -> UsageError:
+    path = path or global_config_path()
     return UsageError(
-        f"{key} in the config file {path or config_path()} is {json_kind(value, mapping='a table')}, not {wanted}",
+        f"{key} in the config file{f' {path}' if path else ''} is {json_kind(value, mapping='a table')}, not {wanted}",
         hint=f"fix {key} in the file, or `a2a config set` it",
     )
 
@@ -267,14 +277,23 @@ def profile_file(res: Resolved, pname: str) -> Path:
     for f in res.files:
         if not f.dotenv and pname in _table(f, "profiles"):
             return f.path
-    return config_path()
+    ours = global_config_path()
+    if ours is None:
+        raise no_config_home("global config file to keep the profile in", config_flag=True)
+    return ours
 
 
 def _check_profile(pname: str | None, files: list[ConfigFile]) -> None:
     """A profile named (by flag, environment or default-profile) that no file defines is an error."""
     if pname and not any(pname in _table(f, "profiles") for f in files):
         known = sorted({str(n) for f in files for n in _table(f, "profiles")})
-        where = " or ".join(dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), str(config_path())]))
+        ours = global_config_path()
+        where = (
+            " or ".join(
+                dict.fromkeys([*(str(f.path) for f in files if _table(f, "profiles")), *([str(ours)] if ours else [])])
+            )
+            or "any config file (there is no global one: no home directory)"
+        )
         raise UsageError(
             f"no profile {pname!r} in {where}",
             hint=f"profiles: {', '.join(known) or 'none'}; `a2a config set --profile {pname} url URL` makes one",

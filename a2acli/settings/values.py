@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -149,7 +150,7 @@ def _catalog_stored(value: str) -> str:
     """A catalog as `config set` stores it: a URL as given, a file's path made absolute (the
     config is read from any directory)."""
     text = value.strip()
-    return text if "://" in text else str(Path(text).expanduser().absolute())
+    return text if "://" in text else str(Path(os.path.expanduser(text)).absolute())
 
 
 MAX_TIMEOUT = 1_000_000  # seconds (11.6 days): longer is a typo, and overflows timers
@@ -267,7 +268,7 @@ def check_value(name: str, value: Any) -> Any:
     if name == "basic" and ":" not in text:
         raise UsageError("basic must be USER:PASSWORD", hint="e.g. a2a config set basic alice:s3cret (or A2ACLI_BASIC)")
     if name in PATH_SETTINGS:
-        p = Path(text).expanduser()
+        p = Path(os.path.expanduser(text))
         if not p.is_file():
             raise UsageError(f"{name} {text!r}: no such file", hint="give the path of a PEM file")
         return str(p.resolve())
@@ -355,7 +356,7 @@ def _basic(value: Any, what: str) -> Any:
 def _path(value: Any, what: str) -> str | None:
     if not value:
         return None
-    p = Path(str(value)).expanduser()
+    p = Path(os.path.expanduser(str(value)))
     if not p.is_file():
         flag, _, source = what.partition(" (")
         raise UsageError(

@@ -66,15 +66,26 @@ def get_card(transport: Transport, url: str, cache: "CardCache | None" = None) -
     from a2acli.transport.card_cache import carries_credentials
 
     request = transport.headers({"Accept": "application/json"}, drop=secret)
-    if carries_credentials(request, client_cert=bool(transport.cfg.cert)) or "@" in urlsplit(url).netloc:
-        # its answer is neither served nor kept (and a URL's user:password@ is never written down)
+    if (
+        carries_credentials(request, client_cert=bool(transport.cfg.cert))
+        or (transport.cfg.insecure and urlsplit(url).scheme.lower() == "https")
+        or "@" in urlsplit(url).netloc
+    ):
+        # its answer is neither served nor kept (and a URL's user:password@ is never written down);
+        # nor is a card read without checking the agent's certificate (--insecure): a later run
+        # that checks it must not take that card on trust
         return transport.get(url, label="card", drop=secret)
     entry = cache.lookup(url, request)
     if entry is not None and cache.usable(entry, request, time.time()):
+        cache.hit(url, entry)
         return transport.from_cache(url, entry, request, "hit")
     ex = transport.get(url, label="card", drop=secret, headers=entry.validators() if entry is not None else None)
     if entry is not None and ex.status == 304:
-        return transport.from_cache(url, cache.revalidated(url, entry, ex), request, "revalidated")
+        if entry.validated_by(ex):
+            return transport.from_cache(url, cache.revalidated(url, request, entry, ex), request, "revalidated")
+        # a 304 naming another ETag than the kept card's: that card is not the one it speaks of
+        # (RFC 9111 §4.3.4), so it is asked for again, unconditionally
+        ex = transport.get(url, label="card", drop=secret)
     cache.answered(url, request, ex)
     return ex
 

@@ -5,15 +5,18 @@ One file per card URL in the platform's cache directory (`settings.cache_dir`), 
 variants (one per set of values of the request headers the answer `Vary`s on: A2A-Version among
 them). A file is written whole, to a temporary file then renamed over the old one, so a run beside
 another (a CI matrix) reads the old entry or the new one, never half of either; a file that does
-not read (cut short, corrupt, another layout) is ignored, and replaced by the next answer.
+not read (cut short, corrupt, another layout) is ignored, and replaced by the next answer. Only
+this user's own files that no one else may write are read, never through a symbolic link: a
+cache directory others can write to cannot hand a run their card.
 
 What is kept: a 200 to a GET that carried no credential (no credential header, no client
-certificate), whose answer has a freshness lifetime (max-age, or Expires) or a validator (ETag,
+certificate) and checked the agent's certificate (not `--insecure`: transport.card), whose answer has a freshness lifetime (max-age, or Expires) or a validator (ETag,
 Last-Modified), and is neither `no-store` nor `private` (the cache serves every profile of the
 user, so it keeps nothing meant for one principal), nor `Vary: *`; the pipeline keeps it only once
 the card has been read as a usable Agent Card (`settle`). A fresh entry is used without asking; a
 stale one (or any, for `no-cache` answers and `card fetch`) is revalidated with If-None-Match /
-If-Modified-Since, and a 304 refreshes it. No heuristic freshness: an answer that says nothing is
+If-Modified-Since, and a 304 refreshes it (one naming another ETag speaks of another card: the
+card is asked for again). No heuristic freshness: an answer that says nothing is
 revalidated every time. The extended card (a call, not a GET) never comes here.
 
 hishel (the RFC 9111 library for httpx) was measured against this module: it costs some 25 ms of
@@ -66,9 +69,12 @@ def cache_control(value: str | None) -> dict[str, str | None]:
 
 
 def _seconds(value: str | None) -> int | None:
-    """A delta-seconds value (max-age, Age), or None when it is none."""
+    """A delta-seconds value (max-age, Age), or None when it is none; past 2^31, 2^31 (RFC 9111
+    §1.2.2: a value too great to hold, however many digits it has)."""
     value = (value or "").strip()
-    return int(value) if value.isdigit() else None
+    if not (value.isascii() and value.isdigit()):  # ("²".isdigit(), and int() refuses it)
+        return None
+    return min(int(value), 2**31) if len(value) < 12 else 2**31
 
 
 def _date(value: str | None) -> float | None:
@@ -78,7 +84,10 @@ def _date(value: str | None) -> float | None:
     from email.utils import mktime_tz, parsedate_tz
 
     parsed = parsedate_tz(value)
-    return float(mktime_tz(parsed)) if parsed is not None else None
+    try:
+        return float(mktime_tz(parsed)) if parsed is not None else None
+    except (ValueError, OverflowError):  # a year out of range (`Sun, 06 Nov 99999 ...`)
+        return None
 
 
 def _header(headers: list[tuple[str, str]] | list[list[str]], name: str) -> str | None:
@@ -87,6 +96,19 @@ def _header(headers: list[tuple[str, str]] | list[list[str]], name: str) -> str 
         if k.lower() == name:
             return v
     return None
+
+
+def _control(headers: list[tuple[str, str]] | list[list[str]]) -> dict[str, str | None]:
+    """The directives of every Cache-Control header of an answer, combined (RFC 9110 §5.3: two
+    lines `max-age=60` and `no-store` say both)."""
+    return cache_control(", ".join(v for k, v in headers if k.lower() == "cache-control"))
+
+
+def _opaque(etag: str) -> str:
+    """An entity tag without its weakness (`W/"x"` and `"x"` compare equal: the weak comparison,
+    RFC 9110 §8.8.3.2)."""
+    etag = etag.strip()
+    return etag[2:] if etag[:2] in ("W/", "w/") else etag
 
 
 def _vary(headers: list[tuple[str, str]] | list[list[str]]) -> list[str]:
@@ -147,7 +169,9 @@ class CachedCard:
 
     def fresh(self, now: float) -> bool:
         """Usable without asking: within its lifetime, and not `no-cache` (§4.2, §5.2.2.4)."""
-        if self.lifetime is None or "no-cache" in cache_control(_header(self.headers, "cache-control")):
+        if self.lifetime is None or "no-cache" in _control(self.headers):
+            return False
+        if self.response_time > now + 1:  # kept "later" than now: the clock went back since; not trusted
             return False
         return self.age(now) < self.lifetime
 
@@ -159,6 +183,26 @@ class CachedCard:
         if modified := _header(self.headers, "last-modified"):
             out["If-Modified-Since"] = modified
         return out
+
+    def validated_by(self, answer: Exchange) -> bool:
+        """Whether a 304 speaks of this entry (RFC 9111 §4.3.4): its ETag, or else its
+        Last-Modified, is this entry's (a 304 that names neither is taken as this entry's). A 304
+        naming another representation must not refresh this one's body."""
+        etag, modified = _header(answer.response_headers, "etag"), _header(answer.response_headers, "last-modified")
+        mine = _header(self.headers, "etag")
+        if etag is not None and mine is not None:
+            return _opaque(etag) == _opaque(mine)
+        if modified is not None and (kept := _header(self.headers, "last-modified")) is not None:
+            return _date(modified) == _date(kept)
+        return etag is None or mine is None
+
+    def readable(self) -> bool:
+        """Its body is a JSON object (a card): an entry corrupted inside a well-formed file is
+        ignored, as a file that does not read is."""
+        try:
+            return isinstance(json.loads(self.body), dict)
+        except (ValueError, RecursionError):
+            return False
 
     def matches(self, request: dict[str, str]) -> bool:
         """Selected by this request (§4.1): the headers the answer varies on have its values."""
@@ -205,10 +249,20 @@ class CachedCard:
             str(d["reason"]),
             [(str(k), str(v)) for k, v in d["headers"]],
             str(d["body"]).encode("utf-8"),
-            float(d["responseTime"]),
-            float(d["initialAge"]),
-            None if d["lifetime"] is None else float(d["lifetime"]),
+            _finite(d["responseTime"]),
+            _finite(d["initialAge"]),
+            None if d["lifetime"] is None else _finite(d["lifetime"]),
         )
+
+
+def _finite(value: Any) -> float:
+    """A time or a number of seconds read from an entry file: a number within reason, else the
+    file does not read (ValueError): `-Infinity` or `NaN` (JSON as Python reads it) would make
+    an entry fresh for ever, or an age no integer holds."""
+    number = float(value)
+    if not -1e15 < number < 1e15:
+        raise ValueError(f"not a time: {value!r}")
+    return number
 
 
 def _age_and_lifetime(headers: list[tuple[str, str]], response_time: float) -> tuple[float, float | None]:
@@ -218,7 +272,7 @@ def _age_and_lifetime(headers: list[tuple[str, str]], response_time: float) -> t
     date = _date(_header(headers, "date"))
     apparent = max(0.0, response_time - date) if date is not None else 0.0
     initial = max(apparent, float(_seconds(_header(headers, "age")) or 0))
-    directives = cache_control(_header(headers, "cache-control"))
+    directives = _control(headers)
     max_age = _seconds(directives.get("max-age"))
     if max_age is not None:
         return initial, float(max_age)
@@ -234,7 +288,7 @@ def storable(status: int, request: dict[str, str], headers: list[tuple[str, str]
     if status != 200:
         return False
     asked = cache_control(next((v for k, v in request.items() if k.lower() == "cache-control"), None))
-    said = cache_control(_header(headers, "cache-control"))
+    said = _control(headers)
     if "no-store" in asked or "no-store" in said or "private" in said or "*" in _vary(headers):
         return False
     return (
@@ -251,9 +305,12 @@ class CardCache:
     def __init__(self, directory: Path, mode: str = USE) -> None:
         self.dir = directory
         self.mode = mode
-        self._found: dict[str, CachedCard] = {}  # url -> the entry a 304 refreshed (kept by settle)
+        # url -> the request and the entry a 304 refreshed (kept by settle, unless the 304 forbids it)
+        self._found: dict[str, tuple[dict[str, str], CachedCard]] = {}
+        self._hits: dict[str, CachedCard] = {}  # url -> the entry used without asking (settle drops it if unusable)
         self._answers: dict[str, tuple[dict[str, str], Exchange]] = {}  # url -> a 200 that came
         self._files: dict[str, list[CachedCard]] = {}  # url -> its variants as read (or written) by this run
+        self.notes: list[str] = []  # what --debug says of the cache: an entry ignored, one not written
 
     def _path(self, url: str) -> Path:
         import hashlib
@@ -268,14 +325,31 @@ class CardCache:
         return self._files[url]
 
     def _read_file(self, url: str) -> list[CachedCard]:
+        path = self._path(url)
         try:
-            with open(self._path(url), "rb") as f:
+            # never through a symbolic link, and only a file of this user's that no one else may
+            # write: a cache directory another local user can write to (a shared XDG_CACHE_HOME,
+            # a directory they made) must not hand this user a card of their making
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+            with os.fdopen(fd, "rb") as f:
+                if not _own_file(os.fstat(f.fileno())):
+                    self.notes.append(
+                        f"ignored {path}: not a file of this user's alone (another owns it, or may write it)"
+                    )
+                    return []
                 doc = json.loads(f.read())
             if doc.get("layout") != LAYOUT:
+                self.notes.append(f"ignored {path}: another layout")
                 return []
             entries = [CachedCard.from_json(d) for d in doc["entries"]]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            return []  # missing, cut short, corrupt: as if there were none (the next answer replaces it)
+        except (FileNotFoundError, NotADirectoryError):
+            return []  # none kept (or no directory to keep one in: the write says so)
+        except OSError as e:
+            self.notes.append(f"ignored {path}: {'a symbolic link' if _is_link(path) else e.strerror or e}")
+            return []
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            self.notes.append(f"ignored {path}: it does not read (cut short, or corrupt)")
+            return []  # as if there were none (the next answer replaces it)
         return [e for e in entries if e.url == url]
 
     def lookup(self, url: str, request: dict[str, str]) -> CachedCard | None:
@@ -283,7 +357,8 @@ class CardCache:
         Cache-Control makes any entry one to revalidate, as a stale one)."""
         if self.mode == BYPASS:
             return None
-        return next((e for e in self._read(url) if e.matches(request)), None)
+        entry = next((e for e in self._read(url) if e.matches(request)), None)
+        return entry if entry is not None and entry.readable() else None
 
     def usable(self, entry: CachedCard, request: dict[str, str], now: float) -> bool:
         """Whether `entry` answers `request` without asking the agent."""
@@ -291,10 +366,15 @@ class CardCache:
         fresh_enough = "no-cache" not in asked and _seconds(asked.get("max-age")) != 0
         return self.mode == USE and fresh_enough and entry.fresh(now)
 
-    def revalidated(self, url: str, entry: CachedCard, answer: Exchange) -> CachedCard:
-        """A 304 came for `entry`: the refreshed entry, kept when the card proves usable (settle)."""
+    def hit(self, url: str, entry: CachedCard) -> None:
+        """`entry` answers without asking: dropped if its card proves unusable (settle)."""
+        self._hits[url] = entry
+
+    def revalidated(self, url: str, request: dict[str, str], entry: CachedCard, answer: Exchange) -> CachedCard:
+        """A 304 came for `entry`: the refreshed entry, kept when the card proves usable and the
+        304 lets it be kept (settle)."""
         new = entry.refreshed(answer)
-        self._found[url] = new
+        self._found[url] = (request, new)
         return new
 
     def answered(self, url: str, request: dict[str, str], answer: Exchange) -> None:
@@ -307,10 +387,18 @@ class CardCache:
         validation, an answer that may not be kept: `no-store`, `private`...)."""
         if self.mode == BYPASS:
             return
-        entry = self._found.pop(url, None)
-        if entry is not None:
+        entry: CachedCard | None = self._hits.pop(url, None)
+        if entry is not None:  # used as kept: dropped if its card no longer passes (a stricter a2a)
+            hit = entry.selecting
+            if not usable:
+                self._write(url, None, lambda e: e.selecting == hit)
+            return
+        found = self._found.pop(url, None)
+        if found is not None:  # a 304's refreshed entry: kept unless the 304 says otherwise (no-store...)
+            request, entry = found
             selecting = entry.selecting
-            self._write(url, entry if usable else None, lambda e: e.selecting == selecting)
+            keep = usable and storable(entry.status, request, entry.headers)
+            self._write(url, entry if keep else None, lambda e: e.selecting == selecting)
             return
         if url not in self._answers:
             return
@@ -322,6 +410,8 @@ class CardCache:
                 usable = False
             headers = [(k, v) for k, v in ex.response_headers if k.lower() not in _NOT_UPDATED]
             entry = CachedCard.of(url, request, ex.status, ex.reason, headers, ex.response_body)
+            if not entry.fresh(entry.response_time) and not entry.validators():
+                entry = None  # stale as it came, and nothing to revalidate it with: of no use kept
         self._write(url, entry if usable else None, lambda e: e.matches(request))
 
     def _write(self, url: str, entry: CachedCard | None, same: Any) -> None:
@@ -349,24 +439,48 @@ class CardCache:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
-        except OSError:
+        except OSError as e:
+            self.notes.append(f"card not kept: cannot write in {self.dir}: {e.strerror or e}")
             try:
                 tmp.unlink(missing_ok=True)
             except OSError:
                 pass
 
-    def clear(self) -> int:
-        """Every entry removed (`a2a cache clear`); how many files went."""
-        removed = 0
+    def clear(self) -> tuple[int, list[str]]:
+        """Every entry removed (`a2a cache clear`): how many files went, and what could not be
+        removed, each with why (a directory that is not there, or is no directory, holds none)."""
+        removed, failed = 0, []
         try:
             names = list(self.dir.iterdir())
-        except OSError:
-            return 0
+        except (FileNotFoundError, NotADirectoryError):
+            return 0, []
+        except OSError as e:
+            return 0, [str(e.strerror or e)]
         for p in names:
             if p.name.startswith(("card-", ".card-")) and p.name.endswith((".json", ".tmp")):
                 try:
                     p.unlink()
                     removed += not p.name.startswith(".")
-                except OSError:
-                    pass
-        return removed
+                except FileNotFoundError:
+                    pass  # a run beside this one renamed its temporary file, or removed it
+                except OSError as e:
+                    failed.append(f"{p.name}: {e.strerror or e}")
+        return removed, failed
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:
+        return False
+
+
+def _own_file(st: os.stat_result) -> bool:
+    """A regular file of this user's that no other may write (POSIX; elsewhere, any regular file)."""
+    import stat
+
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    if not hasattr(os, "geteuid"):
+        return True
+    return st.st_uid == os.geteuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)

@@ -8,6 +8,7 @@ cap. The shapes it may have are wire.catalog's."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,7 +50,7 @@ def catalog_location(value: str) -> str:
     if "://" in text:
         return text
     try:
-        return Path(text).expanduser().absolute().as_uri()
+        return Path(os.path.expanduser(text)).absolute().as_uri()
     except (OSError, ValueError, RuntimeError):  # ~user unknown, a NUL: no file (reading it says so)
         return text
 
@@ -185,7 +186,7 @@ def entry_reference(entry: Entry, location: str) -> str:
         spelt_as_path = (
             url.startswith(("/", "./", "../", "~")) or url.lower().endswith(".json") or (base / url).exists()
         )
-        ref = (base / Path(url).expanduser()).absolute().as_uri() if spelt_as_path else agent_reference(url)
+        ref = (base / Path(os.path.expanduser(url))).absolute().as_uri() if spelt_as_path else agent_reference(url)
     if catalog_entry(ref) is not None:
         raise CardInvalidError(
             f"{entry.path} ({entry.name}) is another catalog reference, {url!r}: not followed",

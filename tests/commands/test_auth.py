@@ -418,6 +418,23 @@ def test_login_without_profile_creates_the_default_one(cli, cfg, respx_mock):
     assert again.exit_code == 0, again.stderr
 
 
+def test_the_default_profile_note_names_the_file_the_login_wrote(cli, cfg, respx_mock, tmp_path):
+    """A login that makes its profile the default says which file now says so: the --config file
+    that keeps the profile, which it wrote (not the global file, which it left alone), or the
+    global one."""
+    respx_mock.post(TOKEN_URL).mock(return_value=token_answer())
+    args = ("auth", "login", "--token-url", TOKEN_URL, "--client-id", "cli")
+    other = tmp_path / "team.toml"
+    other.write_text('[profiles.default]\ntimeout = "30"\n')
+    result = cli("--config", str(other), *args, env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert result.exit_code == 0, result.stderr
+    assert tomllib.loads(other.read_text())["default-profile"] == "default" and not cfg.exists()
+    assert f"profile default is now the default profile ({other})" in result.stderr and str(cfg) not in result.stderr
+    first = cli(*args, env={"A2ACLI_CLIENT_SECRET": "s3cret"})
+    assert first.exit_code == 0, first.stderr
+    assert f"profile default is now the default profile ({cfg})" in first.stderr
+
+
 def test_login_hints_name_the_token_url(cli, cfg, respx_mock):
     respx_mock.post(TOKEN_URL).mock(side_effect=httpx.ConnectError("Connection refused"))
     result = login(cli)

@@ -220,11 +220,15 @@ def test_a_corrupt_entry_is_ignored_and_replaced(cli, respx_mock, card_cache_dir
         b"\x00\xff",
         b'{"layout": 1, "entries": [{}]}',
         b"[]",
+        b"[" * 100_000,  # nested past what the JSON reader takes
+        plant(card_cache_dir, {"name": "x"}).replace(b'\\"name\\"', b"oops"),  # well-formed, its card no JSON
+        plant(card_cache_dir, v1_card("http://evil.test/rpc")).replace(b'"initialAge": 0', b'"initialAge": -Infinity'),
+        plant(card_cache_dir, v1_card("http://evil.test/rpc")).replace(b'"initialAge": 0', b'"initialAge": NaN'),
     ):
         entry.write_bytes(garbage)
         send(cli)  # no error: as if there were no entry
         assert json.loads(entry.read_text())["entries"][0]["url"] == CARD_URL  # replaced by the answer
-    assert len(agent.asked) == 6
+    assert len(agent.asked) == 10
 
 
 def test_dump_records_the_card_used(cli, respx_mock, card_cache_dir, tmp_path):
@@ -275,3 +279,270 @@ def test_a_url_with_a_password_is_never_written_down(cli, respx_mock, card_cache
     assert result.exit_code == 0, result.stderr
     assert len(agent.asked) == 2
     assert "pw-123" not in "".join(p.read_text() for p in card_cache_dir.iterdir())
+
+
+def entry_doc(cache_dir) -> dict:
+    (path,) = cache_dir.glob("card-*.json")
+    return json.loads(path.read_text())
+
+
+def test_a_304_naming_another_etag_does_not_refresh_the_kept_card(cli, respx_mock, card_cache_dir):
+    """RFC 9111 §4.3.4: a 304 whose ETag is not the kept card's speaks of another card: the kept
+    one is not refreshed under the new ETag (it would then be revalidated as that card forever),
+    the card is asked for again, unconditionally."""
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    moved = respx_mock.post("http://agent.test/v2").respond(json=rpc_result(TASK))
+    agent.headers, agent.card = {"Cache-Control": "max-age=300", "ETag": '"v2"'}, v1_card("http://agent.test/v2")
+    answer = agent.answer
+    agent.answer = lambda request: (  # type: ignore[method-assign]
+        httpx.Response(304, headers=agent.headers) if request.headers.get("If-None-Match") else answer(request)
+    )
+    respx_mock.get(CARD_URL).mock(side_effect=lambda request: agent.answer(request))
+    age_entries(card_cache_dir, 301)
+    result = send(cli, "--debug")
+    assert "< HTTP 304" in result.stderr and "revalidated" not in result.stderr
+    assert moved.call_count == 1  # the new card's interface, from the GET that followed the 304
+    (kept,) = entry_doc(card_cache_dir)["entries"]
+    assert ["ETag", '"v2"'] in kept["headers"] and "agent.test/v2" in kept["body"]
+    send(cli)
+    assert moved.call_count == 2 and agent.rpc.call_count == 1
+
+
+def test_a_304_with_a_weak_etag_of_the_same_card_refreshes_it(cli, respx_mock, card_cache_dir):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    agent.answer = lambda request: httpx.Response(304, headers={"Cache-Control": "max-age=300", "ETag": 'W/"v1"'})  # type: ignore[method-assign]
+    respx_mock.get(CARD_URL).mock(side_effect=lambda request: agent.answer(request))
+    age_entries(card_cache_dir, 301)
+    assert "revalidated by the 304 above" in send(cli, "--debug").stderr  # W/"v1" and "v1": the weak comparison
+
+
+@pytest.mark.parametrize("control", ["no-store, max-age=600", "private, max-age=600"])
+def test_a_304_that_says_no_store_or_private_drops_the_entry(cli, respx_mock, card_cache_dir, control):
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    agent.headers = {"Cache-Control": control, "ETag": '"v1"'}
+    age_entries(card_cache_dir, 301)
+    result = send(cli, "--debug")
+    assert "revalidated by the 304 above" in result.stderr  # used for this run...
+    assert not list(card_cache_dir.glob("card-*.json"))  # ...not kept
+    send(cli)
+    assert len(agent.asked) == 3 and "If-None-Match" not in agent.asked[2]
+
+
+def test_two_cache_control_lines_are_read_together(cli, respx_mock, card_cache_dir):
+    """RFC 9110 §5.3: `Cache-Control: max-age=300` and `Cache-Control: no-store` say both."""
+    route = respx_mock.get(CARD_URL).respond(
+        json=v1_card(), headers=[("Cache-Control", "max-age=300"), ("Cache-Control", "no-store")]
+    )
+    respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    send(cli)
+    send(cli)
+    assert route.call_count == 2 and not card_cache_dir.exists()
+
+
+def test_an_answer_stale_as_it_came_with_no_validator_is_not_written(cli, respx_mock, card_cache_dir):
+    for headers in ({"Expires": "not a date"}, {"Cache-Control": "max-age=300", "Age": "400"}):
+        agent = Agent(respx_mock, headers)
+        send(cli)
+        send(cli)
+        assert len(agent.asked) == 2 and not card_cache_dir.exists()  # nothing kept that could serve
+
+
+@pytest.mark.parametrize("stale", [False, True])
+def test_a_kept_card_that_no_longer_passes_validation_is_dropped(cli, respx_mock, card_cache_dir, stale):
+    """A card used from the cache (fresh, or revalidated by a 304) that fails validation now (a
+    stricter a2a, an entry changed on disk) is not used again: dropped, and fetched on the next run."""
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    if stale:
+        age_entries(card_cache_dir, 301)
+    (path,) = card_cache_dir.glob("card-*.json")
+    doc = json.loads(path.read_text())
+    card = json.loads(doc["entries"][0]["body"])
+    del card["name"]
+    doc["entries"][0]["body"] = json.dumps(card)
+    path.write_text(json.dumps(doc))
+    assert "is not valid" in send(cli).stderr
+    assert not path.exists()
+    send(cli)
+    assert len(agent.asked) == 2 + stale and "If-None-Match" not in agent.asked[-1]
+    assert [h.get("If-None-Match") for h in agent.asked[1:-1]] == (['"v1"'] if stale else [])  # the 304
+
+
+def test_an_entry_kept_later_than_now_is_stale(cli, respx_mock, card_cache_dir):
+    """The clock went back since the card was kept (a machine that ran ahead, corrected): its
+    age cannot be known, so it is revalidated, not used for the hours the clock was ahead."""
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300", "ETag": '"v1"'})
+    send(cli)
+    age_entries(card_cache_dir, -3600)
+    send(cli)
+    assert len(agent.asked) == 2 and agent.asked[1]["If-None-Match"] == '"v1"'
+
+
+def plant(cache_dir, card: dict) -> bytes:
+    """The entry file another local user would write to make `a2a` use `card`."""
+    import time
+
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    entry = {
+        "url": CARD_URL,
+        "selecting": {},
+        "status": 200,
+        "reason": "OK",
+        "headers": [["Cache-Control", "max-age=99999999"]],
+        "body": json.dumps(card),
+        "responseTime": time.time(),
+        "initialAge": 0,
+        "lifetime": 99999999,
+    }
+    return json.dumps({"layout": 1, "entries": [entry]}).encode()
+
+
+def test_an_entry_another_user_could_write_is_not_used(cli, respx_mock, card_cache_dir, tmp_path):
+    """A cache directory another local user can write to (a shared XDG_CACHE_HOME, a directory
+    they made first): an entry file that is theirs, that they may write, or a symbolic link, is
+    ignored, so they cannot make `a2a` send a message to an endpoint of their choosing."""
+    import os
+
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    evil = respx_mock.post("http://evil.test/rpc").respond(json=rpc_result(TASK))
+    data = plant(card_cache_dir, v1_card("http://evil.test/rpc"))
+    send(cli)  # the real card, kept
+    (path,) = card_cache_dir.glob("card-*.json")
+    planted = tmp_path / "planted.json"
+    planted.write_bytes(data)
+    tricks = ["world-writable", "symlink"] + (["another owner"] if hasattr(os, "geteuid") and os.geteuid() == 0 else [])
+    for trick in tricks:
+        path.unlink()
+        if trick == "symlink":
+            path.symlink_to(planted)
+        else:
+            path.write_bytes(data)
+            os.chmod(path, 0o666 if trick == "world-writable" else 0o600)
+            if trick == "another owner":
+                os.chown(path, 12345, 12345)
+        said = send(cli, "--debug").stderr
+        assert evil.call_count == 0, trick
+        assert planted.read_bytes() == data  # never written through the link
+        why = "a symbolic link" if trick == "symlink" else "not a file of this user's alone"
+        assert f"* card cache: ignored {path}: {why}" in said, said
+    assert len(agent.asked) == 1 + len(tricks) and agent.rpc.call_count == 1 + len(tricks)
+
+
+def test_a_card_read_with_insecure_is_neither_kept_nor_served(cli, respx_mock, card_cache_dir):
+    """--insecure reads the card without checking the agent's certificate: a later run that
+    checks it must not take that card on trust."""
+    route = respx_mock.get("https://agent.test/.well-known/agent-card.json").respond(
+        json=v1_card(), headers={"Cache-Control": "max-age=300"}
+    )
+    respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    result = cli("card", "fetch", "-u", "https://agent.test", "--insecure", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    assert not card_cache_dir.exists()
+    assert cli("card", "fetch", "-u", "https://agent.test", "-o", "json").exit_code == 0  # kept (checked)
+    assert cli("card", "fetch", "-u", "https://agent.test", "--insecure", "-o", "json").exit_code == 0
+    assert route.call_count == 3 and "If-None-Match" not in route.calls[2].request.headers
+
+
+def test_cache_clear_says_what_it_could_not_remove(cli, respx_mock, card_cache_dir):
+    Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    (card_cache_dir / "card-0000.json").mkdir()  # what `unlink` refuses, whoever runs the test
+    result = cli("cache", "clear")
+    assert result.exit_code == 1
+    assert (
+        f"cannot empty the Agent Card cache {card_cache_dir}: card-0000.json: Is a directory (1 card(s) removed)"
+        in result.stderr
+    )
+    assert "X_A2A_CANNOT_WRITE" in result.stderr
+
+
+def test_no_home_directory_means_no_cache_not_an_error(cli, respx_mock, monkeypatch):
+    """HOME unset and a user the system does not know (a container's random uid), no
+    XDG_CACHE_HOME: the calls work without a cache; `cache clear` says there is none."""
+    import pwd
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    send(cli)
+    assert len(agent.asked) == 2
+    result = cli("cache", "clear")
+    assert result.exit_code == 0 and "there is no Agent Card cache" in result.stderr
+
+
+def test_a_relative_xdg_cache_home_is_ignored(cli, respx_mock, monkeypatch, tmp_path):
+    """The XDG Base Directory spec: a relative path is invalid, and ignored (`~/.cache` from a
+    file that does not expand `~`, docker's --env-file, made a directory `~` wherever a run started)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "~/.cache")
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    send(cli)
+    send(cli)
+    assert list(tmp_path.iterdir()) == []  # nothing where the run started
+    assert len(agent.asked) == 1  # kept all the same: in the platform's cache directory
+
+
+@pytest.mark.parametrize(
+    ("headers", "asked"),
+    [
+        ({"Expires": "Sun, 06 Nov 99999 08:49:37 GMT", "ETag": '"v1"'}, 2),  # in the past: revalidated
+        ({"Cache-Control": "max-age=300", "Date": "Fri, 01 Jan 10000000000 00:00:00 GMT"}, 1),  # no Date: age 0
+        ({"Cache-Control": "max-age=0", "Last-Modified": "Sun, 06 Nov 99999 08:49:37 GMT"}, 2),
+    ],
+)
+def test_a_date_out_of_range_is_no_date_not_an_error(cli, respx_mock, card_cache_dir, headers, asked):
+    """RFC 9110 §5.6.7: an HTTP-date that does not read is none (an Expires that does not read
+    is in the past): a year past what the clock holds is one, never an internal error."""
+    agent = Agent(respx_mock, headers)
+    send(cli)
+    send(cli)
+    assert len(agent.asked) == asked
+
+
+@pytest.mark.parametrize("name", [b"Age", b"Cache-Control"])
+def test_a_non_ascii_digit_is_no_number_not_an_error(cli, respx_mock, card_cache_dir, name):
+    """`Age: ¹` (a latin-1 byte an agent sent): a digit to str.isdigit, none to int()."""
+    value = b"\xb9" if name == b"Age" else b"max-age=\xb2"
+    route = respx_mock.get(CARD_URL).respond(json=v1_card(), headers=[(name, value), (b"ETag", b'"v1"')])
+    respx_mock.post(RPC).respond(json=rpc_result(TASK))
+    send(cli)
+    send(cli)
+    assert route.call_count == 2
+
+
+@pytest.mark.parametrize("name", ["Age", "Cache-Control"])
+def test_a_delta_seconds_too_great_to_hold_is_2_to_the_31(cli, respx_mock, card_cache_dir, name):
+    """RFC 9111 §1.2.2: `Age` or `max-age` of 400 digits (past a float, past int()'s digit limit
+    at 5,000) is 2^31 seconds, not an internal error."""
+    for digits in (400, 5000):
+        value = "9" * digits if name == "Age" else f"max-age={'9' * digits}"
+        route = respx_mock.get(CARD_URL).respond(json=v1_card(), headers={name: value, "ETag": '"v1"'})
+        respx_mock.post(RPC).respond(json=rpc_result(TASK))
+        send(cli)
+        send(cli)
+        assert route.call_count == (2 if name == "Age" else 1), digits  # as old as can be / fresh for 68 years
+        route.reset()
+        assert cli("cache", "clear").exit_code == 0
+
+
+def test_debug_says_why_a_card_was_not_kept(cli, respx_mock, monkeypatch, tmp_path):
+    """A cache directory that cannot be written costs the cache, silently but for --debug."""
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    agent = Agent(respx_mock, {"Cache-Control": "max-age=300"})
+    quiet = send(cli)
+    assert "card cache" not in quiet.stderr
+    said = send(cli, "--debug").stderr
+    assert f"* card cache: card not kept: cannot write in {tmp_path / 'a-file' / 'a2acli'}: Not a directory" in said, (
+        said
+    )
+    assert said.count("* card cache:") == 1
+    assert len(agent.asked) == 2

@@ -268,7 +268,7 @@ def test_a_repeatable_option_given_before_and_after_the_command_keeps_both(cli, 
     B` sends both headers (an alias `a2a -H 'X-Team: qa'` plus a command's own -H). Those after the
     command replaced those before, and A was dropped without a word. A single-valued option given
     on both sides is still the one after the command."""
-    from a2a_testkit import AGENT, RPC, rpc_result, v1_card
+    from a2a_testkit import AGENT, RPC, v1_card
 
     task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
     interfaces = [

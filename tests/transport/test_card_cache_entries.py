@@ -91,7 +91,7 @@ def test_a_304_refreshes_the_headers_and_the_age(tmp_path):
     entry.response_time -= 100
     assert not entry.fresh(time.time()) and entry.validators() == {"If-None-Match": '"a"'}
     fresh = cache.revalidated(
-        URL, entry, answer({"Cache-Control": "max-age=600", "ETag": '"a"', "Content-Length": "0"}, b"", 304)
+        URL, REQUEST, entry, answer({"Cache-Control": "max-age=600", "ETag": '"a"', "Content-Length": "0"}, b"", 304)
     )
     assert fresh.fresh(time.time()) and fresh.lifetime == 600 and fresh.body == b'{"name": "x"}'
     assert ("X-Old", "1") in fresh.headers and ("Content-Length", "0") not in fresh.headers
