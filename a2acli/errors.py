@@ -102,6 +102,9 @@ class A2acliError(Exception):
 
     exit_code: ExitCode = ExitCode.FAILED
     code: str = INTERNAL
+    # the task the failed call left unsettled ({id, contextId, state}), for a face that reports
+    # errors as documents (`a2a mcp`: flows.calls.against sets it); the CLI says it as resume notes
+    task: dict[str, Any] | None = None
 
     def __init__(
         self,

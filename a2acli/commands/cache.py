@@ -1,4 +1,4 @@
-"""`a2a cache clear`: empty the Agent Card cache (transport.card_cache)."""
+"""`a2a cache clear`: empty the Agent Card cache (flows.cache)."""
 
 import typer
 
@@ -14,26 +14,10 @@ def cache_clear(ctx: typer.Context) -> None:
 
       a2a cache clear
     """
-    from a2acli.commands.invocation import invocation
-    from a2acli.errors import CANNOT_WRITE, A2acliError
-    from a2acli.settings import cache_dir
-    from a2acli.transport.card_cache import BYPASS, CardCache
+    from a2acli.commands._run import run_here
+    from a2acli.flows.cache import clear
 
-    inv = invocation(ctx)
-    out = inv.out = inv.bare_output()  # its errors in text, like its report
-    where = cache_dir()
-    if where is None:  # no XDG_CACHE_HOME and no home directory: no cache was ever kept
-        out.note("there is no Agent Card cache: no home directory, and XDG_CACHE_HOME is not set")
-        return
-    removed, failed = CardCache(where, BYPASS).clear()
-    if failed:
-        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
-        raise A2acliError(
-            f"cannot empty the Agent Card cache {where}: {failed[0]}{more} ({removed} card(s) removed)",
-            hint="check the directory's owner and permissions, or remove it yourself",
-            code=CANNOT_WRITE,
-        )
-    out.note(f"the Agent Card cache is empty: {removed} card(s) removed from {where}")
+    run_here(ctx, clear)
 
 
 app.command("clear")(cache_clear)

@@ -1,5 +1,6 @@
 """`a2a check [card] [URL]` (alias `conformance`): validate an Agent Card, and probe what the agent
-really speaks over each interface its card lists. The work is in a2acli/check."""
+really speaks over each interface its card lists. The work is in a2acli/check, run by
+flows.check.run_check."""
 
 from typing import Annotated
 
@@ -87,34 +88,17 @@ def check(
       a2a check https://agent.example --read-only --strict \\
           --junit check.xml -o json
     """
-    opts = options(ctx)
-    from a2acli.commands.invocation import invocation
+    options(ctx)  # resolved first: a bad setting is said before the card or the agent is read
+    from a2acli.commands._run import run_here
+    from a2acli.flows.check import run_check
 
-    out = invocation(ctx).output()
-    from a2acli.check.run import run_check
-
-    held = 0
-    if opts.dump:  # one run, a call per interface: only another run's dump is refused
-        from a2acli.recording.record import held_exchanges, refuse_held_dump
-
-        refuse_held_dump(opts.dump, opts.dump_append)
-        held, opts = held_exchanges(opts.dump), opts._replace(dump_append=True)
-    from a2acli.commands.invocation import invocation
-
-    inv = invocation(ctx)
-    inv.verdict = 1  # rows are written as the checks run: a check cut short by a reader that left is no pass
-    code = inv.verdict = run_check(
+    run_here(
+        ctx,
+        run_check,
         list(target or []),
-        opts,
-        out,
         read_only=read_only,
         strict=strict,
-        junit_path=junit,
+        junit=junit,
         webhook=webhook,
         only_problems=only_problems,
     )
-    if opts.dump and (written := held_exchanges(opts.dump) - held):
-        from a2acli.recording.record import dump_summary
-
-        out.note(dump_summary(opts.dump, written))
-    raise typer.Exit(code)

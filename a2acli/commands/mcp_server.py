@@ -72,7 +72,7 @@ def mcp_command(
 
       a2a mcp
 
-      a2a mcp --profile staging
+      a2a mcp -u http://127.0.0.1:41241
 
       a2a mcp --http 8000
     """
@@ -81,6 +81,10 @@ def mcp_command(
     given = invocation(ctx).given
     base = {name: given[name] for name in BASE if name in given}
     host, port = _address(http) if http is not None else (None, None)
+    from a2acli.flows.agents import serving
+
+    # what every tool call starts from, checked once: a bad setting is a usage error now, not at each call
+    base = serving(base)
     serve = _load_serve()
     import gc
 

@@ -6,9 +6,7 @@ config files and the environment alone, and go only where their section's scopin
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from a2acli.errors import UsageError
@@ -20,11 +18,13 @@ VERSIONS = ("1.0", "0.3")  # what a face offers to choose (auto: the card decide
 
 
 def profiles(config: str | None = None) -> list[str]:
-    """The profile names the config file defines (`--config FILE`, else the global one)."""
-    from a2acli import settings
+    """The profile names the config files define, read as a run reads them (settings.resolve: the
+    local file, `--config FILE` or A2ACLI_CONFIG, else the one found from here up; and the global
+    files): a name any of them defines is a profile a run can select."""
+    from a2acli.settings.files import global_files, local_files
 
-    data = settings.load_config(Path(os.path.expanduser(config)) if config else None)
-    return sorted((data.get("profiles") or {}).keys())
+    files = local_files(config, []) + global_files([])
+    return sorted({str(name) for f in files if isinstance(f.data.get("profiles"), dict) for name in f.data["profiles"]})
 
 
 def new_redactor() -> Any:
@@ -47,14 +47,17 @@ def options(
 ) -> CallOptions:
     """The options of one call: `base` (the shared options the face was started with, by
     parameter name: `profile`, `config`, `url`…), then `agent` (a profile's name selects that
-    profile, anything else is the agent's URL, as -u reads it), `a2a_version` ("1.0", "0.3" or
+    profile, anything else is the agent's URL, as -u reads it; either way it replaces the base's
+    `url` and `endpoint`), `a2a_version` ("1.0", "0.3" or
     "auto"), `binding` (a --transport spelling: jsonrpc, rest, grpc) and `timeout` (seconds, the
     whole call). `warn` hears what the config files warn of; `redactor` (the run's: a tool call's
     in `a2a mcp`) is told every secret the options hold, and they carry it to their session."""
     from a2acli.pipeline.options import build_options
 
     given: dict[str, Any] = dict(base or {})
-    if agent:
+    if agent:  # the call's agent replaces the face's (its -u, --endpoint): a flag's URL would beat the profile's
+        given.pop("url", None)
+        given.pop("endpoint", None)
         if agent in profiles(given.get("config")):
             given["profile"] = agent
         else:
@@ -68,6 +71,22 @@ def options(
             raise UsageError(f"timeout {timeout:g} is not a positive number of seconds", hint="e.g. timeout 30")
         given["timeout"] = f"{timeout:g}s"
     return build_options(given, warn=None if warn is None else lambda _mode, text: warn(text), redactor=redactor)
+
+
+def serving(base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The base of a face that serves many calls from one start (`a2a mcp`): its settings checked
+    once, now (a bad one is a UsageError before anything is served); and when they name a dump
+    directory (--dump, A2ACLI_DUMP), the server is one run: a dump another run left there is
+    refused now, once, and each call adds its exchanges to the dump (`dump_append`), instead of
+    the second call being refused for the first one's."""
+    given = dict(base or {})
+    opts = options(given)
+    if opts.dump:
+        from a2acli.recording.record import refuse_held_dump
+
+        refuse_held_dump(opts.dump, opts.dump_append)
+        given["dump_append"] = True
+    return given
 
 
 def bindings() -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from a2acli.errors import (
 )
 
 if TYPE_CHECKING:
-    from a2acli.flows.invocation import Captured, Invocation
+    from a2acli.flows.invocation import Captured, Environment, Invocation
     from a2acli.pipeline.options import CallOptions
     from a2acli.redact import Redactor
     from a2acli.render.output import Output
@@ -36,13 +36,18 @@ def guarded(inv: Invocation, work: Callable[[], int | None]) -> int:
         return ended(inv, e)
 
 
-def run_captured(captured: Captured, opts: CallOptions) -> tuple[int, A2acliError | None]:
+def run_captured(
+    captured: Captured, opts: CallOptions, env: Environment | None = None
+) -> tuple[int, A2acliError | None]:
     """Run a captured flow (`a2a diff -- CMD`) with `opts` in place of the parsed ones, with an
     invocation and a boundary of its own (`a2a diff` goes on after a side that failed, and compares
-    exit codes): its exit code, and the error that boundary said (None when it said none)."""
+    exit codes), in `env` (its streams: where the side writes; the process's by default): its exit
+    code, and the error that boundary said (None when it said none)."""
     from a2acli.flows.invocation import Invocation
 
-    side = Invocation(redactor=opts.redactor)  # the secrets the options were resolved with: masked on this side too
+    side = Invocation(
+        env=env, redactor=opts.redactor
+    )  # the secrets the options were resolved with: masked on this side too
     side.opts = opts
     code = guarded(side, lambda: captured.flow(side, *captured.args, **captured.kwargs))
     return code, side.error
@@ -99,7 +104,7 @@ def say_error(e: A2acliError, o: Output, *, debug: bool, call: Any = None) -> A2
 
     e = explained(e, call)
     if debug:
-        print_traceback(e, o.redactor)
+        print_traceback(e, o.redactor, o.err)
     o.error(
         message=e.message,
         hint=e.hint,
@@ -112,12 +117,13 @@ def say_error(e: A2acliError, o: Output, *, debug: bool, call: Any = None) -> A2
     return e
 
 
-def print_traceback(e: BaseException, redactor: Redactor) -> None:
+def print_traceback(e: BaseException, redactor: Redactor, stream: Any = None) -> None:
     """--debug: the traceback on stderr, each chained exception included, secrets redacted (an
     httpx error quotes the header value it refused), and control characters escaped as in every
     other view (an agent's error text may carry ESC or BEL: render.safe). Each exception's own line
     (`Type: message`) is kept to one line: an agent's line feed in a message is shown `\\n`, never
-    a line of its own; the traceback's frames keep theirs."""
+    a line of its own; the traceback's frames keep theirs. Written to `stream` (the error's
+    Output's stderr), else the process's stderr."""
     import traceback
 
     from a2acli.render.safe import visible
@@ -134,13 +140,14 @@ def print_traceback(e: BaseException, redactor: Redactor) -> None:
             seen.add(id(one))
             said.update(one.format_exception_only())
             chain += [one.__cause__, one.__context__]
-    sys.stderr.write(
+    err = stream or sys.stderr
+    err.write(
         "".join(
             visible(text(chunk.rstrip("\n")), one_line=True) + "\n" if chunk in said else visible(text(chunk))
             for chunk in tb.format()
         )
     )
-    sys.stderr.flush()
+    err.flush()
 
 
 def redacted_excepthook(redactor: Redactor) -> Callable[[type[BaseException], BaseException, Any], None]:

@@ -31,8 +31,21 @@ def against(opts: CallOptions, work: Callable[[Call], Any]) -> tuple[Any, list[s
         try:
             value = work(call)
         except A2acliError as e:
-            raise explained(e, call) from None
+            said = explained(e, call)
+            said.task = _unsettled(call)
+            raise said from None
     return value, [w.text for w in sink.of(Warn)]
+
+
+def _unsettled(call: Call) -> dict[str, Any] | None:
+    """The task the call had in hand and left unsettled (a timeout, a stream cut short): its id,
+    context and state, so that a face can say which task to pick up again; None otherwise."""
+    from a2acli.pipeline.policies.waiting import settled
+
+    task = call.tracking.task
+    if not task.get("id") or settled(task.get("state")):
+        return None
+    return {"id": task["id"], "contextId": task.get("contextId"), "state": task.get("state")}
 
 
 @contextmanager

@@ -32,6 +32,7 @@ FORWARDED = (
     "timeout",
     "insecure",
     "profile",
+    "config",  # the file the profile may be in (and the settings it gives): the runs read the one diff read
 )
 _FLAGS = {
     "url": "--url",
@@ -47,6 +48,7 @@ _FLAGS = {
     "timeout": "--timeout",
     "insecure": "--insecure",
     "profile": "--profile",
+    "config": "--config",
 }
 # Flags `diff` sets itself on each run.
 _OWN_FLAGS = ("--a2a-version", "--dump", "--output", "-o", "--offline")  # and --transport with two of them
@@ -271,12 +273,12 @@ def _run_side(invocation: Any, opts: Any) -> tuple[int, str | None, str | None]:
     """One run of the invocation, its output discarded (the dump is what is compared): its exit
     code, and the message and hint of its error."""
     import io
-    from contextlib import redirect_stderr, redirect_stdout
 
     from a2acli.flows.boundary import run_captured
+    from a2acli.flows.invocation import Environment
 
-    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        code, found = run_captured(invocation, opts)
+    # the side writes to streams of its own (nothing swaps the process's sys.stdout and sys.stderr)
+    code, found = run_captured(invocation, opts, Environment(stdout=io.StringIO(), stderr=io.StringIO()))
     if found is None or not code:
         return code, None, None
     return code, found.message, found.hint

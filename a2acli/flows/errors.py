@@ -26,9 +26,11 @@ def explained(e: A2acliError, call: Any) -> A2acliError:
 
 
 def document(e: A2acliError, redactor: Redactor | None = None, *, code: str | None = None) -> dict[str, Any]:
-    """The error as a face reports it in JSON: a2a's code (X_A2A_…), the message and hint (secrets
-    redacted by the run's `redactor`; without one, URL userinfo only), the agent's A2A error code
-    when it gave one, and the exit code the CLI would give."""
+    """The error as a face reports it in JSON, the keys of the CLI's `-o json` error envelope and
+    the exit code: a2a's code (X_A2A_…), the message and hint (secrets redacted by the run's
+    `redactor`; without one, URL userinfo only), the agent's A2A error code (`a2aCode`, null when it
+    gave none), the error's `data` when the agent sent some, the exit code the CLI would give; and
+    `task` ({id, contextId, state}) when the call left a task unsettled (a timeout mid-stream)."""
     if redactor is None:
         from a2acli.redact import Redactor
 
@@ -37,10 +39,13 @@ def document(e: A2acliError, redactor: Redactor | None = None, *, code: str | No
         "code": code or e.code,
         "message": redactor.text(e.message),
         "hint": redactor.text(e.hint) if e.hint else None,
+        "a2aCode": e.wire_code,
         "exitCode": int(e.exit_code),
     }
-    if e.wire_code is not None:
-        doc["a2aCode"] = e.wire_code
+    if e.data is not None:
+        doc["data"] = redactor.value(e.data)
+    if e.task is not None:  # the task the call left unsettled: the one to pick up again
+        doc["task"] = e.task
     if e.request_id:
         doc["requestId"] = e.request_id
     return doc

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from a2acli.render.output import Output
 
 ARGS = frozenset(s.arg for s in OPTIONS.values())  # the parameter names of the shared options
+LISTS = frozenset(s.arg for s in OPTIONS.values() if s.kind == "list")  # the repeatable ones (-H, --transport…)
 
 
 class Environment:
@@ -125,10 +126,13 @@ class Invocation:
 
     def add(self, params: dict[str, Any]) -> Invocation:
         """Shared options a command was given (`ctx.params`): those after the command win over the
-        root's (before it); a parameter that was not given changes nothing."""
+        root's (before it), but a repeatable one (-H, --transport, --svc-param, --extension) adds
+        its values to those given before, in command-line order (`a2a -H A send -H B` sends both,
+        as `a2a send -H A -H B` does); a parameter that was not given changes nothing."""
         for name, value in params.items():
             if name in ARGS and value not in (None, False, [], ()):
-                self.given[name] = value
+                before = self.given.get(name) if name in LISTS else None
+                self.given[name] = [*before, *value] if before else value
                 self._mode = None
         return self
 
@@ -170,18 +174,22 @@ class Invocation:
 
     def output(self, among: tuple[type, ...] | None = None, otherwise: type | None = None) -> Output:
         """The command's Output, built once: every mode, or one of `among` (a command that offers
-        only some modes), else `otherwise` (`render.output.pick`)."""
+        only some modes), else `otherwise` (`render.output.pick`). It writes to the environment's
+        streams (`Environment`: the ones a face gave, else the process's)."""
         if self.out is None:
             from a2acli.render.output import Output, pick
 
             opts = self.opts
             verbose, quiet = (opts.verbose, opts.quiet) if opts is not None else (False, self._quiet())
             mode = self.output_mode()
+            stdout, stderr = self.env.stdout, self.env.stderr  # None: the process's
             if among is None:
-                self.out = Output(mode, verbose=verbose, quiet=quiet, redactor=self.redactor)
+                self.out = Output(
+                    mode, verbose=verbose, quiet=quiet, redactor=self.redactor, stdout=stdout, stderr=stderr
+                )
             else:
                 chosen = pick(mode, among=among) if otherwise is None else pick(mode, among=among, otherwise=otherwise)
-                self.out = chosen(quiet=quiet, redactor=self.redactor)
+                self.out = chosen(quiet=quiet, redactor=self.redactor, stdout=stdout, stderr=stderr)
         return self.out
 
     def checked_output(self, among: tuple[type, ...]) -> Output:
@@ -213,10 +221,11 @@ class Invocation:
 
     def bare_output(self, mode: str | None = None) -> Output:
         """An Output of `mode` (auto by default) that masks through this run's redactor: a command's
-        own (a report in text whatever -o says), not the one `output()` builds."""
+        own (a report in text whatever -o says), not the one `output()` builds. It writes to the
+        environment's streams, as `output()`'s does."""
         from a2acli.render.output import Output
 
-        return Output(mode, redactor=self.redactor)
+        return Output(mode, redactor=self.redactor, stdout=self.env.stdout, stderr=self.env.stderr)
 
     @property
     def redactor(self) -> Redactor:

@@ -15,7 +15,12 @@ def parts(
     text: str | None = None, data: Any = None, skill: str | None = None, fields: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     """A text part, a data part, then the skill's data part {"skill": ID, ...fields}: the parts a
-    face that has no command line gives (a tool's arguments)."""
+    face that has no command line gives (a tool's arguments). A skill given is checked as --skill
+    is (not blank)."""
+    from a2acli.settings.values import check_id
+
+    if skill is not None:
+        check_id(skill, "--skill")
     made: list[dict[str, Any]] = []
     if text is not None:
         made.append({"text": text})
@@ -24,6 +29,16 @@ def parts(
     if skill or fields:
         made.append({"data": ({"skill": skill} if skill else {}) | dict(fields or {})})
     return made
+
+
+def check_ids(*, message_id: str | None = None, context_id: str | None = None, task_id: str | None = None) -> None:
+    """The ids a face without a command line was given for a message, checked as --message-id,
+    --context-id and --task-id are (not blank: a blank one would reach the agent as an id)."""
+    from a2acli.settings.values import check_id
+
+    for value, flag in ((message_id, "--message-id"), (context_id, "--context-id"), (task_id, "--task-id")):
+        if value is not None:
+            check_id(value, flag)
 
 
 def build_message(

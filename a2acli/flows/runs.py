@@ -382,9 +382,11 @@ def run_call(
         if streaming:
             with StreamView(call.sink.out, as_v1=opts.as_v1) as view, call.sink.out.holding():
                 for reply in call.invoke(enc):
+                    call.tracking.track(reply.core)  # a Ctrl-C or a timeout names the task and how to resume it
                     view.event(reply)
             return 0
         (reply,) = call.invoke(enc)
+        call.tracking.track(reply.core)
         present(enc.spec.result if enc.spec else "json", reply, call.sink.out, as_v1=opts.as_v1)
     return 0
 

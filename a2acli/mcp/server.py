@@ -109,6 +109,11 @@ def _tool_error(e: A2acliError, redactor: Any = None, code: str | None = None) -
 
     doc = document(e, redactor, code=code)
     text = f"error: {doc['message']}" + (f"\nhint: {doc['hint']}" if doc.get("hint") else "") + f"\ncode: {doc['code']}"
+    if task := doc.get("task"):  # what the call left unsettled, and the tools that pick it up again
+        text += (
+            f"\ntask {task['id']} (context {task.get('contextId') or '?'}) was {task.get('state') or 'unsettled'}:"
+            " tasks_subscribe or tasks_get with its task_id picks it up again"
+        )
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)], structuredContent={"error": doc}, isError=True
     )

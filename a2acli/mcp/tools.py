@@ -135,6 +135,9 @@ def _unary(method: str, params: Callable[[dict[str, Any]], Any], *, wait: bool =
 def _message(args: dict[str, Any]) -> dict[str, Any]:
     from a2acli.flows import messages
 
+    messages.check_ids(
+        message_id=args.get("message_id"), context_id=args.get("context_id"), task_id=args.get("task_id")
+    )
     parts = messages.parts(args.get("text"), args.get("data"), args.get("skill"), args.get("fields"))
     if not parts:
         raise UsageError("nothing to send", hint="give text, data or skill")
@@ -342,13 +345,7 @@ TOOLS: tuple[Tool, ...] = (
         ("task_id",),
         _TASK,
         _READ,
-        _unary(
-            "GetTask",
-            lambda a: (
-                {"id": a["task_id"]}
-                | ({"historyLength": a["history_length"]} if a.get("history_length") is not None else {})
-            ),
-        ),
+        _unary("GetTask", lambda a: _tasks().get_params(a["task_id"], a.get("history_length"))),
     ),
     Tool(
         "tasks_list",
@@ -357,7 +354,7 @@ TOOLS: tuple[Tool, ...] = (
         {
             "status": {"type": "string", "description": "One state: submitted, working, completed, failed…"},
             "context_id": {"type": "string", "description": "Only this context's tasks."},
-            "page_size": {"type": "integer", "minimum": 1},
+            "page_size": {"type": "integer", "minimum": 1, "maximum": 100},
             "page_token": {"type": "string"},
             "include_artifacts": {"type": "boolean"},
             "all_pages": {"type": "boolean", "description": "Every page, merged."},
@@ -380,7 +377,7 @@ TOOLS: tuple[Tool, ...] = (
         ("task_id",),
         _TASK,
         _DESTROY,
-        _unary("CancelTask", lambda a: {"id": a["task_id"]}),
+        _unary("CancelTask", lambda a: _tasks().task_params(a["task_id"])),
     ),
     Tool(
         "tasks_subscribe",
@@ -390,7 +387,7 @@ TOOLS: tuple[Tool, ...] = (
         ("task_id",),
         _SEND_RESULT,
         _READ,
-        _streaming("SubscribeToTask", lambda a: {"id": a["task_id"]}),
+        _streaming("SubscribeToTask", lambda a: _tasks().task_params(a["task_id"])),
     ),
     Tool(
         "push_config_create",
@@ -410,7 +407,7 @@ TOOLS: tuple[Tool, ...] = (
         ("task_id", "config_id"),
         _PUSH_CONFIG,
         _READ,
-        _unary("GetTaskPushNotificationConfig", lambda a: {"taskId": a["task_id"], "id": a["config_id"]}),
+        _unary("GetTaskPushNotificationConfig", lambda a: _tasks().push_config_ref(a["task_id"], a["config_id"])),
     ),
     Tool(
         "push_config_list",
@@ -420,7 +417,7 @@ TOOLS: tuple[Tool, ...] = (
         ("task_id",),
         {"type": "object", "description": "{configs: [...]} (V1 JSON).", "properties": {"configs": {"type": "array"}}},
         _READ,
-        _unary("ListTaskPushNotificationConfigs", lambda a: {"taskId": a["task_id"]}),
+        _unary("ListTaskPushNotificationConfigs", lambda a: _tasks().push_list_params(a["task_id"])),
     ),
     Tool(
         "push_config_delete",
@@ -430,7 +427,7 @@ TOOLS: tuple[Tool, ...] = (
         ("task_id", "config_id"),
         _OBJECT,
         _DESTROY,
-        _unary("DeleteTaskPushNotificationConfig", lambda a: {"taskId": a["task_id"], "id": a["config_id"]}),
+        _unary("DeleteTaskPushNotificationConfig", lambda a: _tasks().push_config_ref(a["task_id"], a["config_id"])),
     ),
     Tool(
         "check",
@@ -492,6 +489,13 @@ TOOLS: tuple[Tool, ...] = (
     ),
 )
 BY_NAME = {t.name: t for t in TOOLS}
+
+
+def _tasks() -> Any:
+    """flows.tasks (the task methods' parameters, checked as the CLI checks them), loaded when a tool runs."""
+    from a2acli.flows import tasks
+
+    return tasks
 
 
 def _push_params(args: dict[str, Any]) -> dict[str, Any]:

@@ -351,6 +351,21 @@ def test_options_before_the_command_go_to_both_runs_and_save_keeps_the_dumps(cli
     assert busy.exit_code == 2 and "already holds files" in busy.stderr
 
 
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_the_config_file_given_to_diff_is_the_one_both_runs_read(cli, agent, tmp_path, where):
+    """`a2a --config FILE --profile P diff -- CMD` (or `diff --config FILE`): the runs read the
+    profile in that file, as the command alone does. --profile was passed on and --config not, so
+    the runs looked for P in the global file ("no profile 'P' in …/config.toml", exit 2)."""
+    route = agent.post(RPC).mock(side_effect=by_version)
+    config = tmp_path / "team.toml"
+    config.write_text(f'[profiles.team]\nurl = "{AGENT}"\n')
+    given = ["--config", str(config), "--profile", "team"]
+    argv = [*given, "diff"] if where == "before" else ["diff", *given]
+    result = cli(*argv, "--", "tasks", "get", "t-1")
+    assert result.exit_code == 0, result.stderr
+    assert route.call_count == 2 and "no profile" not in result.stderr
+
+
 def test_a_method_v0_lacks_shows_as_a_missing_exchange(cli, agent):
     agent.post(RPC).respond(json=rpc_result({"tasks": [], "nextPageToken": ""}))
     result = cli("diff", "-u", AGENT, "-o", "json", "--", "tasks", "list")

@@ -260,3 +260,25 @@ def test_the_output_modes_of_o_come_from_the_one_table(cli):
     assert refused.exit_code == 2 and "unknown output mode 'yaml'" in refused.stderr
     assert all(mode in refused.stderr for mode in OUTPUT_MODES)
     assert f"-o, --output {'|'.join(OUTPUT_MODES)}" in " ".join(cli("help", "options").stdout.split())
+
+
+def test_a_repeatable_option_given_before_and_after_the_command_keeps_both(cli, respx_mock):
+    """`a2a -u URL tasks get ID` is `a2a tasks get ID -u URL` (`a2a help options`), so a repeatable
+    option given on both sides keeps every value, in command-line order: `a2a -H A tasks get ID -H
+    B` sends both headers (an alias `a2a -H 'X-Team: qa'` plus a command's own -H). Those after the
+    command replaced those before, and A was dropped without a word. A single-valued option given
+    on both sides is still the one after the command."""
+    from a2a_testkit import AGENT, RPC, v1_card
+
+    task = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}
+    interfaces = [
+        {"url": RPC, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": AGENT, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+    ]
+    respx_mock.get(f"{AGENT}/.well-known/agent-card.json").respond(json=v1_card(supportedInterfaces=interfaces))
+    rest = respx_mock.get(f"{AGENT}/tasks/t-1").respond(json=task)
+    argv = ["-H", "X-A: 1", "--transport", "rest", "-u", "http://elsewhere.test", "tasks", "get", "t-1"]
+    result = cli(*argv, "-H", "X-B: 2", "--transport", "jsonrpc", "-u", AGENT, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    (sent,) = [c.request for c in rest.calls]  # rest first: the preference given before the command
+    assert (sent.headers["X-A"], sent.headers["X-B"]) == ("1", "2")

@@ -11,7 +11,7 @@ import shlex
 
 import httpx
 import pytest
-from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, v1_card
+from a2a_testkit import AGENT, ANY_CREDENTIAL, RPC, rpc_result, sse, v1_card
 
 CARD_URL = f"{AGENT}/.well-known/agent-card.json"
 ASK = {"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}
@@ -88,3 +88,26 @@ def test_the_follow_command_of_an_async_send_keeps_config_profile_and_insecure(c
     result = cli("--config", "local.env", "send", "hi", "--profile", "ops", "--insecure", "--async")
     assert result.exit_code == 0, result.stderr
     assert printed(result.stderr) == ["a2a tasks get t-1 --wait --config local.env --profile ops --insecure"]
+
+
+@pytest.mark.parametrize("method", ["SendStreamingMessage", "message/stream"])
+def test_a_call_stream_interrupted_names_its_task_and_how_to_resume_it(cli, respx_mock, method):
+    """CLI.md: on Ctrl-C (exit 130) "the task id and the command to resume are printed first".
+    `a2a call` showed the task's events, then said only `interrupted`: its flow tracked no task."""
+    respx_mock.get(CARD_URL).respond(json=v1_card(capabilities={"streaming": True}))
+    v1 = {"task": {"id": "t-9", "contextId": "c-9", "status": {"state": "TASK_STATE_WORKING"}}}
+    working = v1 if "/" not in method else {"kind": "task", "id": "t-9", "contextId": "c-9", "status": {"state": "working"}}
+
+    def chunks():
+        yield sse(working)
+        raise KeyboardInterrupt  # the user presses Ctrl-C while the stream is read
+
+    respx_mock.post(RPC).mock(
+        return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=chunks())
+    )
+    params = {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}}
+    version = ["--a2a-version", "0.3"] if "/" in method else []
+    result = cli("call", method, json.dumps(params), "-u", AGENT, *version)
+    assert result.exit_code == 130
+    assert "interrupted: task t-9 (context c-9) was working" in result.stderr
+    assert "a2a tasks get t-9 --wait -u http://agent.test" in result.stderr

@@ -128,6 +128,47 @@ def test_an_agent_name_is_a_profile_when_the_config_defines_one(tmp_path, monkey
         agents.options(agent=AGENT, timeout=0)
 
 
+def test_an_agent_name_is_a_profile_wherever_a_run_would_find_that_profile(tmp_path, monkeypatch):
+    """A profile of the global file stays a profile when a --config file is given too, and one of
+    the local file a run finds (or A2ACLI_CONFIG names) is one too: the names a run can select
+    (`a2a --config FILE --profile P` finds P in either). Only the --config file was read, else only
+    the global one, and the other file's profile name was taken for a host (https://staging/)."""
+    home = tmp_path / "config.toml"
+    home.write_text(f'[profiles.staging]\nurl = "{AGENT}"\n')
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(home))
+    local = tmp_path / "team.toml"
+    local.write_text('[profiles.team]\nurl = "http://team.test"\n')
+    assert agents.profiles(str(local)) == ["staging", "team"]
+    assert agents.options({"config": str(local)}, agent="staging").url == AGENT
+    assert agents.options({"config": str(local)}, agent="team").url == "http://team.test"
+    monkeypatch.setenv("A2ACLI_CONFIG", str(local))
+    assert agents.options(agent="team").url == "http://team.test"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".a2acli.toml").write_text('[profiles.here]\nurl = "http://here.test"\n')
+    monkeypatch.delenv("A2ACLI_CONFIG")
+    monkeypatch.delenv("A2ACLI_LOCAL_CONFIG", raising=False)  # (the suite's: no file of the checkout)
+    monkeypatch.chdir(project)
+    assert agents.options(agent="here").url == "http://here.test"
+
+
+def test_the_agent_a_call_names_replaces_the_one_the_face_was_started_with(tmp_path, monkeypatch):
+    """`a2a mcp -u URL` (or --endpoint) gives every tool call its default agent; a tool's `agent`
+    replaces it. A profile's name lost to the base's -u (a flag beats a profile's url), so the call
+    went to the default agent, without the profile's credentials."""
+    home = tmp_path / "config.toml"
+    home.write_text(f'[profiles.staging]\nurl = "{AGENT}"\n')
+    monkeypatch.setenv("A2ACLI_GLOBAL_CONFIG", str(home))
+    base = {"url": "http://default.test"}
+    assert agents.options(base).url == "http://default.test"
+    assert (agents.options(base, agent="staging").url, agents.options(base, agent="staging").profile) == (
+        AGENT,
+        "staging",
+    )
+    other = agents.options({"endpoint": "http://default.test/rpc"}, agent="http://other.test")
+    assert (other.url, other.endpoint) == ("http://other.test", None)
+
+
 def test_translate_returns_the_document_and_what_was_said_of_it():
     v0 = {"kind": "task", "id": "t-1", "contextId": "c-1", "status": {"state": "completed"}}
     result, notes = documents.translate(v0, "v1")

@@ -169,3 +169,84 @@ def test_the_redactor_is_the_runs_own_and_every_output_masks_through_it(agent, c
     other = Invocation()
     assert other.redactor is not inv.redactor and other.bare_output().redactor.text(secret) == secret
     assert Output("text").redactor.text("https://bob:pw-43@host/") == "https://bob:<redacted>@host/"
+
+
+def test_a_flow_writes_to_the_streams_its_environment_gives(agent, capsys):
+    """A face that gives the invocation its streams (`Environment(stdout=…, stderr=…)`) gets the
+    flow's answer, its notes and its error there, not on the process's: the Output the invocation
+    builds, and the one an error is said through, write to them."""
+    import io
+
+    from a2acli.flows.invocation import Environment
+
+    agent.post(RPC).mock(
+        side_effect=[
+            httpx.Response(200, json=rpc_result(DONE)),
+            httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}),
+            httpx.Response(200, json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "gone"}}),
+        ]
+    )
+    out, err = io.StringIO(), io.StringIO()
+    inv = Invocation({"url": AGENT, "output": "json"}, env=Environment(stdout=out, stderr=err))
+    assert runs.run_unary(inv, "GetTask", {"id": "t-1"}) == 0
+    assert json.loads(out.getvalue())["id"] == "t-1"
+    text_out, text_err = io.StringIO(), io.StringIO()
+    failing = Invocation({"url": AGENT, "output": "text"}, env=Environment(stdout=text_out, stderr=text_err))
+    assert guarded(failing, lambda: runs.run_unary(failing, "GetTask", {"id": "gone"})) == 1
+    assert "TaskNotFoundError" in text_err.getvalue() and text_out.getvalue() == ""
+    debug_err = io.StringIO()
+    debugged = Invocation({"url": AGENT, "debug": True}, env=Environment(stdout=io.StringIO(), stderr=debug_err))
+    assert guarded(debugged, lambda: runs.run_unary(debugged, "GetTask", {"id": "gone"})) == 1
+    assert "Traceback (most recent call last)" in debug_err.getvalue()  # --debug's traceback: there too
+    assert capsys.readouterr() == ("", "")  # nothing on the process's streams
+    before = Invocation({"output": "json"}, env=Environment(stdout=io.StringIO()))
+    before.error_output().error(message="m", hint=None, code="C", a2a_code=None)  # before any Output was built
+    assert json.loads(before.env.stdout.getvalue())["error"]["code"] == "C"
+
+
+def test_the_check_flow_writes_its_report_and_returns_the_verdict(agent, tmp_path):
+    """`a2a check` is a flow like the others (flows.check.run_check, issue 43's review: its work was
+    in the CLI's command): the report in the invocation's Output, the verdict as its exit code and
+    the invocation's, a --dump of the run summed up."""
+    import io
+
+    from a2acli.flows import check
+    from a2acli.flows.invocation import Environment
+
+    out, err = io.StringIO(), io.StringIO()
+    inv = Invocation(
+        {"url": AGENT, "output": "json", "dump": str(tmp_path / "d")}, env=Environment(stdout=out, stderr=err)
+    )
+    assert check.run_check(inv, ["card"]) == 0 and inv.verdict == 0
+    assert json.loads(out.getvalue())["passed"] is True
+    assert "dump: 1 exchange(s) written to" in err.getvalue() and (tmp_path / "d" / "index.jsonl").exists()
+
+
+def test_the_cache_flow_empties_the_environments_cache_and_says_so(tmp_path, monkeypatch):
+    """`a2a cache clear` is a flow (flows.cache.clear; its work was in the CLI's command)."""
+    import io
+
+    from a2acli.flows import cache
+    from a2acli.flows.invocation import Environment
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    err = io.StringIO()
+    inv = Invocation(env=Environment(stderr=err))
+    assert cache.clear(inv) == 0
+    assert f"0 card(s) removed from {inv.env.cache_dir()}" in err.getvalue()
+
+
+def test_a_captured_flow_runs_in_the_environment_it_is_given(agent, capsys):
+    """A side of `a2a diff -- CMD` writes to streams of its own (flows.diff gives them), not to the
+    process's swapped for the while (contextlib.redirect_stdout: process-wide run state)."""
+    import io
+
+    from a2acli.flows.invocation import Environment
+
+    agent.post(RPC).respond(json=rpc_result(DONE))
+    inv = json_inv().capturing()
+    inv.run(runs.run_unary, "GetTask", {"id": "t-1"})
+    (captured,) = inv.captured or []
+    out, err = io.StringIO(), io.StringIO()
+    assert run_captured(captured, captured.opts, Environment(stdout=out, stderr=err)) == (0, None)
+    assert json.loads(out.getvalue())["id"] == "t-1" and capsys.readouterr() == ("", "")

@@ -69,6 +69,7 @@ def test_a_failed_call_is_an_a2acli_error_said_with_its_code_and_hint(respx_mock
         tools.run("tasks_get", {"agent": AGENT, "task_id": "nope"}, tools.Face())
     said = document(raised.value)
     assert (said["a2aCode"], said["code"], said["exitCode"]) == (-32001, "TaskNotFoundError", 1)
+    assert "task" not in said  # no task in hand
     assert said["hint"]
     with pytest.raises(UsageError):
         tools.run("send", {"agent": AGENT}, tools.Face())  # nothing to send
@@ -108,11 +109,26 @@ def test_a2a_mcp_collects_garbage_while_it_serves(cli, monkeypatch):
     monkeypatch.setattr("a2acli.commands.mcp_server._load_serve", lambda: serve)
     gc.disable()
     try:
-        result = cli("mcp", "--profile", "p", "--http", "127.0.0.1:0")
+        result = cli("mcp", "-u", "http://agent.test", "--http", "127.0.0.1:0")
     finally:
         gc.enable()
     assert result.exit_code == 0, result.stderr
-    assert seen == {"enabled": True, "base": {"profile": "p"}, "port": 0}
+    assert seen == {"enabled": True, "base": {"url": "http://agent.test"}, "port": 0}
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "said"),
+    [
+        (["--profile", "nope"], {}, "no profile 'nope'"),
+        (["--timeout", "soon"], {}, "--timeout 'soon' is not a duration"),
+        ([], {"A2ACLI_TIMEOUT": "abc"}, "--timeout (env A2ACLI_TIMEOUT) 'abc' is not a duration"),
+    ],
+)
+def test_a2a_mcp_refuses_a_bad_setting_before_it_serves(cli, argv, env, said):
+    """The settings every tool call starts from are checked once, when `a2a mcp` starts, as every
+    command checks its own: a usage error (exit 2). It served, and each tool call failed with it."""
+    result = cli("mcp", *argv, env=env)
+    assert result.exit_code == 2 and said in result.stderr
 
 
 def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mock):
@@ -129,7 +145,7 @@ def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mo
         time.sleep(
             1.0
         )  # the agent goes quiet: the timeout ends the call at its next read (respx has no socket to shut)
-        yield sse({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_COMPLETED"}}})
+        yield sse({"statusUpdate": {"taskId": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}}})
 
     respx_mock.post(RPC).mock(
         return_value=httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=body())
@@ -142,6 +158,14 @@ def test_a_stream_tells_its_progress_and_stays_within_the_tools_timeout(respx_mo
     assert time.monotonic() - started < 2.5
     assert int(raised.value.exit_code) == 5 and "0.5s" in raised.value.message
     assert heard[0] == (1, "working")  # each event told as it came, before the time ran out
+    # the task the timeout left working, in the error (the CLI prints the commands that resume it)
+    assert document(raised.value)["task"] == {"id": "t-1", "contextId": "c-1", "state": "TASK_STATE_WORKING"}
+    from a2acli.mcp.server import _tool_error
+
+    said = _tool_error(raised.value).content[0].text
+    assert said.endswith(
+        "task t-1 (context c-1) was TASK_STATE_WORKING: tasks_subscribe or tasks_get with its task_id picks it up again"
+    )
 
 
 def test_each_tool_call_masks_its_error_through_its_own_redactor(respx_mock):
@@ -171,8 +195,105 @@ def test_every_method_a_tool_calls_is_a_row_of_the_method_table():
     named = [
         node.args[0].value
         for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_unary"
-        and node.args and isinstance(node.args[0], ast.Constant)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "_unary"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
     ]
     assert len(named) >= 5, named
     assert [m for m in named if m not in METHODS] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "said"),
+    [
+        ("tasks_get", {"task_id": " "}, "TASK_ID is empty"),
+        ("tasks_cancel", {"task_id": ""}, "TASK_ID is empty"),
+        ("tasks_subscribe", {"task_id": ""}, "TASK_ID is empty"),
+        ("tasks_list", {"page_size": 500}, "--page-size '500' is not a number from 1 to 100"),
+        ("tasks_list", {"context_id": " "}, "--context-id is empty"),
+        ("push_config_create", {"task_id": "t-1", "url": "not a url"}, "--webhook-url"),
+        ("push_config_get", {"task_id": "t-1", "config_id": ""}, "CONFIG_ID is empty"),
+        ("push_config_delete", {"task_id": "", "config_id": "c-1"}, "TASK_ID is empty"),
+        ("push_config_list", {"task_id": ""}, "TASK_ID is empty"),
+        ("send", {"text": "hi", "task_id": " "}, "--task-id is empty"),
+        ("send", {"text": "hi", "message_id": ""}, "--message-id is empty"),
+        ("stream", {"text": "hi", "context_id": ""}, "--context-id is empty"),
+        ("send", {"skill": "", "fields": {"a": 1}}, "--skill is empty"),
+    ],
+)
+def test_a_tool_checks_its_arguments_as_the_command_line_checks_its_flags(respx_mock, name, args, said):
+    """Issue 43's review: the checks of ids, page sizes and webhook URLs lived in the CLI's parser
+    alone; `a2a mcp` sent a blank task id, a page size of 500 or a webhook URL that is none to the
+    agent, and a blank skill, message, context or task id too. Now flows.tasks and flows.messages
+    check them for every face: a usage error (exit code 2), nothing sent."""
+    card = respx_mock.get(CARD_URL).respond(json=v1_card())
+    rpc = respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_WORKING"}}))
+    with pytest.raises(UsageError, match=said) as refused:
+        tools.run(name, {"agent": AGENT, **args}, tools.Face())
+    assert document(refused.value)["exitCode"] == 2
+    assert not rpc.called and not card.called
+
+
+def test_a_tool_sends_the_params_its_checked_arguments_make(respx_mock):
+    import json
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    rpc = respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    tools.run("tasks_get", {"agent": AGENT, "task_id": "t-1", "history_length": 2}, tools.Face())
+    tools.run("push_config_get", {"agent": AGENT, "task_id": "t-1", "config_id": "c-1"}, tools.Face())
+    sent = [json.loads(c.request.content)["params"] for c in rpc.calls]
+    assert sent == [{"id": "t-1", "historyLength": 2}, {"taskId": "t-1", "id": "c-1"}]
+
+
+def test_a_tool_error_has_the_keys_of_the_cli_error_envelope(respx_mock):
+    """docs/mcp.md: `structuredContent.error` holds {code, message, hint, a2aCode, exitCode}, as
+    `-o json`'s envelope holds {code, message, hint, a2aCode, data}: `a2aCode` is there (null)
+    when the agent gave no code (it was left out), and the agent's error `data` is kept."""
+    import httpx
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    info = [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND"}]
+    respx_mock.post(RPC).respond(
+        json={"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no such task", "data": info}}
+    )
+    with pytest.raises(A2acliError) as raised:
+        tools.run("tasks_get", {"agent": AGENT, "task_id": "t-1"}, tools.Face())
+    said = document(raised.value)
+    assert (said["a2aCode"], said["data"]) == (-32001, info)
+    respx_mock.get("http://unreachable.test/.well-known/agent-card.json").mock(
+        side_effect=httpx.ConnectError("refused")
+    )
+    with pytest.raises(A2acliError) as raised:
+        tools.run("tasks_get", {"agent": "http://unreachable.test", "task_id": "t-1"}, tools.Face())
+    said = document(raised.value)
+    assert said["code"] == "A2ACLI_ERR_UNREACHABLE" and said["exitCode"] == 3
+    assert "a2aCode" in said and said["a2aCode"] is None and "data" not in said
+
+
+def test_a_dump_asked_for_records_every_tool_call_of_the_server(respx_mock, tmp_path, monkeypatch, cli):
+    """A2ACLI_DUMP (or --dump in a profile) with `a2a mcp`: the server is one run, each tool call
+    adds its exchanges to the dump. The second call was refused ("already holds a dump") for the
+    first one's exchanges. A dump another run left there is refused once, when the server starts."""
+    import json
+
+    from a2acli.flows.agents import serving
+
+    respx_mock.get(CARD_URL).respond(json=v1_card())
+    respx_mock.post(RPC).respond(json=rpc_result({"id": "t-1", "status": {"state": "TASK_STATE_COMPLETED"}}))
+    monkeypatch.setenv("A2ACLI_DUMP", str(tmp_path / "d"))
+    base = serving({"url": AGENT})
+    for _ in range(2):
+        tools.run("tasks_get", {"task_id": "t-1"}, tools.Face(base))
+    index = [json.loads(line) for line in (tmp_path / "d" / "index.jsonl").read_text().splitlines()]
+    methods = [e["method"] for e in index]
+    assert methods.count("card") == 2 and methods[0] == "card" and "GetTask" in methods[1 : methods.index("card", 1)]
+    assert sorted({e["seq"] for e in index}) == [
+        1,
+        2,
+        3,
+        4,
+    ]  # one run's numbering: the second call's follow the first's
+    result = cli("mcp", "-u", AGENT)  # another run's dump there now: said before serving
+    assert result.exit_code == 2 and "already holds a dump" in result.stderr
