@@ -62,6 +62,10 @@ def build(base: dict[str, Any] | None = None) -> Any:
     async def list_tools() -> list[types.Tool]:
         return listed
 
+    # with a dump (flows.agents.serving: one dump for the whole server, each call appending), the
+    # calls that record run one at a time; without one, they run at once
+    one_dump = anyio.Lock() if (base or {}).get("dump_append") else None
+
     @server.call_tool(validate_input=False)
     async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         wrong = next(iter(validators[name].iter_errors(arguments)), None) if name in validators else None
@@ -84,7 +88,11 @@ def build(base: dict[str, Any] | None = None) -> Any:
 
             face.progress = progress
         try:
-            outcome = await anyio.to_thread.run_sync(run, name, arguments, face)
+            if one_dump is None:
+                outcome = await anyio.to_thread.run_sync(run, name, arguments, face)
+            else:  # calls served at once would number their exchanges alike and write over each other
+                async with one_dump:
+                    outcome = await anyio.to_thread.run_sync(run, name, arguments, face)
         except A2acliError as e:
             return _tool_error(e, face.redactor)
         except Exception as e:  # a bug: one line on stderr, an internal error for the client, no traceback
