@@ -7,7 +7,8 @@ them). A file is written whole, to a temporary file then renamed over the old on
 another (a CI matrix) reads the old entry or the new one, never half of either; a file that does
 not read (cut short, corrupt, another layout) is ignored, and replaced by the next answer. Only
 this user's own files that no one else may write are read, never through a symbolic link: a
-cache directory others can write to cannot hand a run their card.
+cache directory others can write to cannot hand a run their card. When a new card's file is
+stored, entries not written for 30 days are swept (`_prune`).
 
 What is kept: a 200 to a GET that carried no credential (no credential header, no client
 certificate) and checked the agent's certificate (not `--insecure`: transport.card), whose answer has a freshness lifetime (max-age, or Expires) or a validator (ETag,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 # entry (`card fetch`: always the network, a GET or a revalidation), BYPASS it (`--no-cache`, `check`).
 USE, REVALIDATE, BYPASS = "use", "revalidate", "bypass"
 LAYOUT = 1  # the entry files' layout: a file of another is ignored (and replaced)
+PRUNE_AFTER = 30 * 86400.0  # seconds: an entry not written for so long goes when a new card is stored
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization", "cookie")
 # the headers of a 304 that do not replace the stored ones (RFC 9111 §3.2), and that are not kept:
 # the body is kept decoded, and a cookie is the agent's word to one client, never written down here
@@ -439,11 +441,37 @@ class CardCache:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
+            if not old:  # a new card's file (or one that did not read): the old ones are swept
+                self._prune(time.time(), keep=path)
         except OSError as e:
             self.notes.append(f"card not kept: cannot write in {self.dir}: {e.strerror or e}")
             try:
                 tmp.unlink(missing_ok=True)
             except OSError:
+                pass
+
+    def _prune(self, now: float, keep: Path) -> None:
+        """Entries not written for PRUNE_AFTER seconds, and temporary files a killed run left for
+        a day, removed: the cache of a CI runner that calls agents on ever new ports stays small.
+        Done only when a new card's file is stored (a listing of the directory), on this user's own
+        files alone, never through a link; what cannot be removed stays, and is no error."""
+        try:
+            with os.scandir(self.dir) as listing:
+                found = [(d.name, d.path) for d in listing]
+        except OSError:
+            return
+        for name, where in found:
+            if name.startswith("card-") and name.endswith(".json"):
+                limit = PRUNE_AFTER
+            elif name.startswith(".card-") and name.endswith(".tmp"):
+                limit = 86400.0
+            else:
+                continue
+            try:
+                st = os.lstat(where)
+                if where != str(keep) and _own_file(st) and now - st.st_mtime > limit:
+                    os.unlink(where)
+            except OSError:  # gone meanwhile (a run beside this one), or not ours to remove
                 pass
 
     def clear(self) -> tuple[int, list[str]]:

@@ -218,3 +218,42 @@ def test_the_quick_split_and_the_grammar_read_directives_alike(value):
     for m in re.finditer(_DIRECTIVE, value):
         by_grammar.setdefault(m.group(1).lower(), m.group(2) if m.group(2) is not None else m.group(3))
     assert cache_control(value) == by_grammar
+
+
+def test_storing_a_new_card_sweeps_entries_not_written_for_30_days(tmp_path):
+    """A CI runner calling agents on ever new ports: when a new card's file is stored, entries not
+    written for PRUNE_AFTER (30 days) go, and temporary files a killed run left for a day; recent
+    ones, the one just written, links and other files stay."""
+    import os
+
+    from a2acli.transport.card_cache import PRUNE_AFTER
+
+    now = time.time()
+    old, recent = tmp_path / ("card-" + "0" * 40 + ".json"), tmp_path / ("card-" + "1" * 40 + ".json")
+    left_tmp, fresh_tmp = tmp_path / ".card-x.json.1.2.tmp", tmp_path / ".card-y.json.3.4.tmp"
+    other = tmp_path / "notes.txt"
+    for path in (old, recent, left_tmp, fresh_tmp, other):
+        path.write_text("{}")
+        os.chmod(path, 0o600)
+    os.utime(old, (now - PRUNE_AFTER - 60, now - PRUNE_AFTER - 60))
+    os.utime(other, (now - PRUNE_AFTER - 60, now - PRUNE_AFTER - 60))
+    os.utime(left_tmp, (now - 2 * 86400, now - 2 * 86400))
+    os.utime(recent, (now - PRUNE_AFTER + 3600, now - PRUNE_AFTER + 3600))
+    link = tmp_path / ("card-" + "2" * 40 + ".json")
+    link.symlink_to(old)  # (an old one, through a link: the link is not followed, nor removed)
+    os.utime(link, (now - PRUNE_AFTER - 60, now - PRUNE_AFTER - 60), follow_symlinks=False)
+
+    cache = CardCache(tmp_path, USE)
+    cache.answered(URL, REQUEST, answer({"Cache-Control": "max-age=60"}))
+    cache.settle(URL, usable=True)
+    new = cache._path(URL)
+    assert new.exists()
+    assert not old.exists() and not left_tmp.exists()
+    assert recent.exists() and fresh_tmp.exists() and other.exists() and link.is_symlink()
+
+    # an entry rewritten (not new): nothing is listed or swept
+    os.utime(recent, (now - PRUNE_AFTER - 60, now - PRUNE_AFTER - 60))
+    again = CardCache(tmp_path, USE)
+    again.answered(URL, REQUEST, answer({"Cache-Control": "max-age=60", "ETag": '"b"'}))
+    again.settle(URL, usable=True)
+    assert recent.exists()
