@@ -59,9 +59,11 @@ _PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>a2a: {title}<
 
 class RedirectListener:
     """The loopback redirect of RFC 8252 §7.3: an HTTP server on 127.0.0.1 (a free port, or the
-    one given) that takes the browser's one GET of /callback, answers it with a short page and
-    keeps its query; other paths get 404. Served from a thread; `wait` blocks in short slices
-    (Ctrl-C is seen at once)."""
+    one given) that takes the browser's one GET of /callback carrying this sign-in's state,
+    answers it with a short page and keeps its query; other paths get 404. A GET of /callback with
+    another state (any web page the user has open can send one to a loopback port) is refused
+    with a 400 page and counted, and the listener waits on: it can neither hand a code in nor end
+    the sign-in. Served from a thread; `wait` blocks in short slices (Ctrl-C is seen at once)."""
 
     def __init__(self, port: int = 0) -> None:
         import threading
@@ -70,8 +72,9 @@ class RedirectListener:
 
         self.query: dict[str, str] | None = None
         self.done = threading.Event()
-        lock = threading.Lock()  # the first answer is the one kept
+        lock = threading.Lock()  # the first answer with this sign-in's state is the one kept
         self.expected_state = ""
+        self.refused = 0  # GETs of /callback with another state (or none), refused
         listener = self
 
         class RedirectHandler(BaseHTTPRequestHandler):
@@ -83,18 +86,21 @@ class RedirectListener:
                     self._page(404, "Not found", "This address only takes the sign-in's redirect.")
                     return
                 query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+                ours = bool(listener.expected_state) and query.get("state") == listener.expected_state
                 with lock:
-                    first = not listener.done.is_set()
+                    first = ours and not listener.done.is_set()
                     if first:
                         listener.query = query
-                if not first:
-                    self._page(409, "Already answered", "The sign-in was already answered; look at the terminal.")
-                elif query.get("state") != listener.expected_state:
+                    elif not ours:
+                        listener.refused += 1
+                if not ours:
                     self._page(
                         400,
-                        "Sign-in failed",
-                        "The answer does not belong to this sign-in (state mismatch). Look at the terminal.",
+                        "Not this sign-in",
+                        "This answer does not belong to the sign-in a2a is waiting for (state mismatch): it was refused.",
                     )
+                elif not first:
+                    self._page(409, "Already answered", "The sign-in was already answered; look at the terminal.")
                 elif query.get("error"):
                     self._page(
                         400, "Sign-in failed", f"The authorization server said: {query['error']}. Look at the terminal."
@@ -145,17 +151,36 @@ class RedirectListener:
         self.expected_state = request.state
         return request
 
-    def wait(self, request: AuthorizationRequest, cc: ClientCredentials, *, timeout: float) -> str:
+    def wait(
+        self,
+        request: AuthorizationRequest,
+        cc: ClientCredentials,
+        *,
+        timeout: float,
+        warn: Callable[[str], None] | None = None,
+    ) -> str:
         """The authorization code the browser brings back within `timeout` seconds: the answer's
         state must be the request's, an `error` is the sign-in's end, and an `iss` (RFC 9207)
-        must be the discovered issuer."""
+        must be the discovered issuer. Redirects with another state are refused as they come,
+        `warn`ed once, and named if no sign-in comes back."""
         deadline = time.monotonic() + timeout
+        refused = (
+            f"a redirect to {request.redirect_uri} without this sign-in's state was refused"
+            " (a forged one, or the link of an earlier sign-in)"
+        )
+        warned = False
         while not self.done.wait(min(0.2, max(0.0, deadline - time.monotonic()))):
+            if self.refused and not warned and warn is not None:
+                warned = True
+                warn(refused + "; still waiting for this one")
             if time.monotonic() >= deadline:
+                said = f" ({self.refused} redirect(s) with another state refused)" if self.refused else ""
                 raise TimeoutExpired(
-                    f"no sign-in came back to {request.redirect_uri} within {timeout:g} s",
+                    f"no sign-in came back to {request.redirect_uri} within {timeout:g} s{said}",
                     hint="sign in sooner, or raise --timeout (the link is valid once; run `a2a auth login --flow authorization-code` again)",
                 )
+        if self.refused and not warned and warn is not None:  # (before this sign-in's own came back)
+            warn(refused)
         query = self.query or {}
         again = "run `a2a auth login --flow authorization-code` again"
         if query.get("state") != request.state:

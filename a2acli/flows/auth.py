@@ -276,7 +276,7 @@ def _browser_login(
         )
         out.command(request.url)
         out.note(f"waiting for the browser to come back to {listener.redirect_uri} (at most {ago(wait)}; Ctrl-C stops)")
-        code = listener.wait(request, cc, timeout=wait)
+        code = listener.wait(request, cc, timeout=wait, warn=out.warn)
     return auth.exchange_code(cc, code, request, transport=transport, note=out.note if debug else None)
 
 

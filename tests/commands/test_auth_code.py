@@ -144,12 +144,37 @@ def test_json_result_and_a_flow_from_the_card(cli, cfg, server, browser):
 
 @pytest.mark.spec("A2ACLI_AUTH_010")
 def test_a_forged_redirect_with_another_state_is_refused(cli, cfg, server, browser):
+    """A redirect that does not carry this sign-in's state is refused (a 400 page), said once on
+    stderr, and the listener waits on: no code from it is ever exchanged, and it cannot end the
+    sign-in either. Nobody signs in here: exit 5 at --timeout, the refused redirect named."""
     server.redirect = {"code": "stolen-code", "state": "not-this-sign-in"}
-    result = login(cli, server)
-    assert result.exit_code == 4, result.stderr
-    assert "does not carry this sign-in's state" in result.stderr and "hint:" in result.stderr
+    result = login(cli, server, "--timeout", "2")
+    assert result.exit_code == 5, result.stderr
+    assert "without this sign-in's state was refused" in result.stderr and "still waiting" in result.stderr
+    assert "(1 redirect(s) with another state refused)" in result.stderr
     assert browser.pages[0].status_code == 400 and "state mismatch" in browser.pages[0].text
     assert posts(server, "/token") == [] and nothing_stored(cfg)
+
+
+@pytest.mark.spec("A2ACLI_AUTH_010")
+def test_a_forged_redirect_cannot_end_the_real_sign_in(cli, cfg, server, monkeypatch):
+    """Any web page can GET the loopback address: a forged redirect (another state, or none) that
+    comes before the browser's is refused, and the real sign-in then completes."""
+    real = Browser()
+
+    def page_then_browser(url: str) -> bool:
+        redirect_uri = query_of(url)["redirect_uri"]
+        for forged in ({"code": "x", "state": "evil"}, {"error": "access_denied"}):
+            assert httpx.get(redirect_uri, params=forged, timeout=5).status_code == 400
+        return real(url)
+
+    monkeypatch.setattr(auth.browser, "BROWSER", page_then_browser)
+    result = login(cli, server)
+    assert result.exit_code == 0, result.stderr
+    assert real.pages[0].status_code == 200
+    assert "without this sign-in's state was refused" in result.stderr
+    (exchanged,) = posts(server, "/token")  # one code exchanged: the real one
+    assert exchanged["code"] != ["x"]
 
 
 @pytest.mark.spec("A2ACLI_AUTH_010")
