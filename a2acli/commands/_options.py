@@ -23,13 +23,20 @@ def complete_from(choices: Any) -> Callable[[str], list[str]]:
     return complete
 
 
-def complete_profiles(incomplete: str) -> list[str]:
-    """Profile names from the config file."""
-    from a2acli import settings
+def complete_profiles(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Profile names from the config files a run reads: the `--config FILE` given on the line
+    (before the command or after it; else A2ACLI_CONFIG, else the local file found) and the
+    global ones (flows.agents.profiles)."""
+    from a2acli.flows.agents import profiles
 
+    given: Any = ctx
+    config = None
+    while given is not None and config is None:  # the command's, then its groups', the root's
+        config = (given.params or {}).get("config")
+        given = given.parent
     try:
-        names = sorted((settings.load_config().get("profiles") or {}).keys())
-    except Exception:  # a broken config file completes nothing
+        names = profiles(config)
+    except Exception:  # a broken or missing config file completes nothing
         names = []
     return [n for n in names if n.startswith(incomplete)]
 
@@ -226,8 +233,10 @@ def click_option(name: str) -> Any:
     completer: Callable[..., list[str]] | None = None
     if completing and s.complete == "agents":
         completer = lambda ctx, args, incomplete: complete_agents(ctx, incomplete)  # noqa: E731
-    elif completing and (s.complete == "profiles" or s.choices):
-        words = complete_profiles if s.complete == "profiles" else complete_from(lambda: s.choices)
+    elif completing and s.complete == "profiles":
+        completer = lambda ctx, args, incomplete: complete_profiles(ctx, incomplete)  # noqa: E731
+    elif completing and s.choices:
+        words = complete_from(lambda: s.choices)
         completer = lambda ctx, args, incomplete: words(incomplete)  # noqa: E731
     switch = s.kind == "switch"
     return typer.core.TyperOption(

@@ -98,6 +98,26 @@ def test_profile_names_complete(tmp_path):
         assert proc.stdout.split() == expected, (line, proc.stdout, proc.stderr)
 
 
+def test_profile_names_complete_from_the_config_file_on_the_line(tmp_path):
+    """--profile completes the profiles of every file a run reads: a `--config FILE` given on the
+    line (before the command or after it) beside the global file; it read the global file alone."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text("[profiles.prod]\n")
+    team = tmp_path / "team.toml"
+    team.write_text("[profiles.team-a]\n[profiles.team-b]\n")
+    for line, expected in (
+        (f"a2a --config {team} tasks list --profile ", ["prod", "team-a", "team-b"]),
+        (f"a2a tasks list --config {team} --profile team", ["team-a", "team-b"]),
+        (f"a2a --config {team} --profile ", ["prod", "team-a", "team-b"]),
+        (f"a2a --config {team} auth status --profile t", ["team-a", "team-b"]),
+        ("a2a tasks list --profile ", ["prod"]),
+    ):
+        words = line.split(" ")
+        env = _env(_A2A_COMPLETE="complete_bash", COMP_WORDS=line, COMP_CWORD=str(len(words) - 1), A2ACLI_GLOBAL_CONFIG=str(cfg))
+        proc = subprocess.run([sys.executable, "-m", "a2acli"], env=env, capture_output=True, text=True, timeout=60)
+        assert proc.stdout.split() == expected, (line, proc.stdout, proc.stderr)
+
+
 @pytest.mark.spec("A2ACLI_CLI_002")
 def test_zsh_and_fish_protocols():
     env = _env(_A2A_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS="a2a tasks get x --a2a-version ")
