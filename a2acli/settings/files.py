@@ -76,11 +76,6 @@ def spec_global_path() -> Path | None:
     return None if ours is None else ours.parent.parent / "a2a-cli" / ".env"
 
 
-def global_read_path() -> Path:
-    """Our global file: the one `config set` writes, profiles and agent scopes live in."""
-    return config_path()
-
-
 def load_config(path: Path | None = None) -> dict[str, Any]:
     """The global config file as read (a .env there reads as its top-level settings)."""
     path = path or global_config_path()
