@@ -74,18 +74,13 @@ def install_target(shell: str, env: dict[str, str]) -> tuple[Path, str | None]:
     the shell finds it by itself). A relative XDG_DATA_HOME / XDG_CONFIG_HOME is ignored (the XDG
     Base Directory spec); with no home directory (HOME unset, a user the system does not know) only
     an absolute one names a place, else it is a UsageError."""
-    import os
+    from a2acli.settings.files import home_path, xdg_path
 
-    try:
-        home: Path | None = Path(env.get("HOME") or Path.home())
-    except RuntimeError:  # Path.home(): "Could not determine home directory."
-        home = None
+    home = home_path(env=env)
 
     def base(name: str, *below: str) -> Path:
-        given = env.get(name)
-        if given and os.path.isabs(given):
-            return Path(given)
-        if home is None:
+        place = xdg_path(name, env) or home_path(*below, env=env)
+        if place is None:
             from a2acli.errors import UsageError
 
             xdg = f", or {name} to an absolute path" if below else ""
@@ -93,7 +88,7 @@ def install_target(shell: str, env: dict[str, str]) -> tuple[Path, str | None]:
                 f"nowhere to install the {shell} completion: HOME is not set and the system names no home directory for this user",
                 hint=f"set HOME{xdg}, or print the script instead: a2a completion {shell} > FILE",
             )
-        return home.joinpath(*below)
+        return place
 
     if shell == "bash":  # bash-completion loads it from here; without that package, the rc line does
         path = base("XDG_DATA_HOME", ".local", "share") / "bash-completion" / "completions" / PROG

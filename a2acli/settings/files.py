@@ -4,6 +4,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -11,23 +12,33 @@ from a2acli.errors import UsageError
 from a2acli.settings.table import AUTH_KEYS, SETTINGS, env_names
 
 
-def _config_home() -> Path | None:
-    """The platform's config directory: $XDG_CONFIG_HOME, else ~/.config, ~/Library/Application
-    Support on macOS, %APPDATA% on Windows. A relative XDG_CONFIG_HOME is ignored (the XDG Base
-    Directory spec: it would put the config wherever a run starts). None when there is none to
-    name: no XDG_CONFIG_HOME and no home directory (HOME unset, a user the system does not know)."""
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    xdg = xdg if xdg and os.path.isabs(xdg) else None
+def home_path(*parts: str, env: Mapping[str, str] | None = None) -> Path | None:
+    """~/parts: the home directory (`env`'s HOME when given, else the system's for this user), or
+    None when there is none to name (HOME unset, a user the system does not know)."""
     try:
-        if sys.platform == "win32":
-            return Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-        if xdg:
-            return Path(xdg)
-        if sys.platform == "darwin":
-            return Path.home() / "Library" / "Application Support"
-        return Path.home() / ".config"
+        home = Path(env["HOME"]) if env is not None and env.get("HOME") else Path.home()
     except RuntimeError:  # Path.home(): "Could not determine home directory."
         return None
+    return home.joinpath(*parts)
+
+
+def xdg_path(name: str, env: Mapping[str, str] | None = None) -> Path | None:
+    """$name (XDG_CONFIG_HOME, XDG_CACHE_HOME…, from `env`, else the environment) when it is an
+    absolute path; a relative one is ignored, as the XDG Base Directory spec says (it would put
+    a2a's files wherever a run starts)."""
+    given = (os.environ if env is None else env).get(name)
+    return Path(given) if given and os.path.isabs(given) else None
+
+
+def _config_home() -> Path | None:
+    """The platform's config directory: $XDG_CONFIG_HOME, else ~/.config, ~/Library/Application
+    Support on macOS, %APPDATA% on Windows; None when there is none to name (xdg_path, home_path)."""
+    if sys.platform == "win32":
+        appdata = os.environ.get("APPDATA")
+        return Path(appdata) if appdata else home_path("AppData", "Roaming")
+    if sys.platform == "darwin":
+        return xdg_path("XDG_CONFIG_HOME") or home_path("Library", "Application Support")
+    return xdg_path("XDG_CONFIG_HOME") or home_path(".config")
 
 
 def global_config_path() -> Path | None:
@@ -400,20 +411,16 @@ def local_files(explicit: str | None, warnings: list[str]) -> list[ConfigFile]:
 def cache_dir() -> Path | None:
     """a2a's cache directory (the Agent Card cache): $XDG_CACHE_HOME/a2acli, else the platform's
     cache directory: ~/.cache/a2acli, ~/Library/Caches/a2acli on macOS,
-    %LOCALAPPDATA%\\a2acli\\Cache on Windows. A relative XDG_CACHE_HOME is ignored (the XDG Base
-    Directory spec: it would put the cache wherever a run starts). None when there is none to
-    name: no XDG_CACHE_HOME and no home directory (HOME unset, a user the system does not know)."""
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "a2acli"
-    try:
-        if sys.platform == "win32":
-            return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "a2acli" / "Cache"
-        if sys.platform == "darwin":
-            return Path.home() / "Library" / "Caches" / "a2acli"
-        return Path.home() / ".cache" / "a2acli"
-    except RuntimeError:  # Path.home(): "Could not determine home directory."
-        return None
+    %LOCALAPPDATA%\\a2acli\\Cache on Windows; None when there is none to name (xdg_path: a
+    relative XDG_CACHE_HOME is ignored; home_path: no home directory)."""
+    xdg = xdg_path("XDG_CACHE_HOME")
+    if xdg is not None:
+        return xdg / "a2acli"
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else home_path("AppData", "Local")
+        return None if base is None else base / "a2acli" / "Cache"
+    return home_path("Library", "Caches", "a2acli") if sys.platform == "darwin" else home_path(".cache", "a2acli")
 
 
 def token_cache_path() -> Path | None:
@@ -441,9 +448,5 @@ def chat_history_path() -> Path | None:
     given = environ("chat-history")
     if given is not None:
         return Path(os.path.expanduser(given)) if given.strip() else None
-    xdg = os.environ.get("XDG_STATE_HOME")
-    try:
-        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "state"
-    except RuntimeError:  # Path.home(): no home directory
-        return None
-    return base / "a2acli" / "chat_history"
+    base = xdg_path("XDG_STATE_HOME") or home_path(".local", "state")
+    return None if base is None else base / "a2acli" / "chat_history"
