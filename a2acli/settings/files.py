@@ -67,8 +67,8 @@ def config_path() -> Path:
 
 
 def no_config_home(what: str, *, config_flag: bool = False) -> UsageError:
-    """The error of a command that must write or name a file kept in the config directory (the
-    global config file, the token cache beside it) when there is none: no home directory, and no
+    """The error of a command that must write or name a file kept in the config directory (our
+    config file, the token cache beside it) when there is none: no home directory, and no
     absolute XDG_CONFIG_HOME."""
     xdg = os.environ.get("XDG_CONFIG_HOME")
     why = f", and XDG_CONFIG_HOME={xdg} is not an absolute path" if xdg else ""
