@@ -25,8 +25,8 @@ def complete_from(choices: Any) -> Callable[[str], list[str]]:
 
 def complete_profiles(ctx: typer.Context, incomplete: str) -> list[str]:
     """Profile names from the config files a run reads: the `--config FILE` given on the line
-    (before the command or after it; else A2ACLI_CONFIG, else the local file found) and our
-    global file and the spec's (flows.agents.profiles)."""
+    (before the command or after it; else A2ACLI_CONFIG, else the local file found) and the two
+    files of the user's config directory (flows.agents.profiles)."""
     from a2acli.flows.agents import profiles
 
     given: Any = ctx
