@@ -442,7 +442,7 @@ class CardCache:
                 f.write(data)
             os.replace(tmp, path)
             if not old:  # a new card's file (or one that did not read): the old ones are swept
-                self._prune(time.time(), keep=path)
+                self._prune(time.time())
         except OSError as e:
             self.notes.append(f"card not kept: cannot write in {self.dir}: {e.strerror or e}")
             try:
@@ -450,7 +450,7 @@ class CardCache:
             except OSError:
                 pass
 
-    def _prune(self, now: float, keep: Path) -> None:
+    def _prune(self, now: float) -> None:
         """Entries not written for PRUNE_AFTER seconds, and temporary files a killed run left for
         a day, removed: the cache of a CI runner that calls agents on ever new ports stays small.
         Done only when a new card's file is stored (a listing of the directory), on this user's own
@@ -469,7 +469,7 @@ class CardCache:
                 continue
             try:
                 st = os.lstat(where)
-                if where != str(keep) and _own_file(st) and now - st.st_mtime > limit:
+                if _own_file(st) and now - st.st_mtime > limit:  # (the file just written is not old)
                     os.unlink(where)
             except OSError:  # gone meanwhile (a run beside this one), or not ours to remove
                 pass
