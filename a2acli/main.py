@@ -18,12 +18,25 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+# The youngest generation's threshold while a command runs: collections start once this many more
+# objects were made than freed (Python's default: 700, or 2,000 from 3.13). A command's first
+# objects are mostly what its own lazy imports build (modules, classes, functions: some 25-28 thousand
+# for `card fetch`, `send`, `tasks list`), which live until the process ends, so collecting them is
+# only cost: about 4% of an `a2a card fetch` (benchmarks/startup.py). A long run (a stream, a
+# server) still collects, every 50,000 objects; the stream path makes no cycles (its memory is flat:
+# benchmarks/stream_memory.py runs under this threshold too).
+RUN_GEN0_THRESHOLD = 50_000
+
+
 def _collect_from_here() -> None:
     """The command starts: the start-up heap is frozen (left out of collections) and the garbage
-    collector, off while starting when run through `a2acli.__main__`, is turned back on."""
+    collector, off while starting when run through `a2acli.__main__`, is turned back on, its first
+    generation collected every RUN_GEN0_THRESHOLD objects."""
     import gc
 
     gc.freeze()
+    _, *older = gc.get_threshold()
+    gc.set_threshold(RUN_GEN0_THRESHOLD, *older)
     gc.enable()
 
 

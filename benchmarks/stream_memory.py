@@ -179,6 +179,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=20_000, help="events streamed untraced first, per mode")
     ap.add_argument("--no-verdict", action="store_true", help="print the figures and exit 0: runs of a few dozen events (the smoke test) are too small to judge")
     args = ap.parse_args()
+    from a2acli.main import RUN_GEN0_THRESHOLD
+
+    gc.set_threshold(RUN_GEN0_THRESHOLD, *gc.get_threshold()[1:])  # the collector as an `a2a` run has it
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     print(f"events: {args.small:,} vs {args.large:,}; peak = tracemalloc peak above the start of the loop; state = bytes the view holds at the end\n")
     print(f"{'mode':<10}{'peak @ small':>14}{'peak @ large':>14}{'ratio':>7}{'state @ small':>15}{'state @ large':>15}{'time @ large':>14}")

@@ -68,3 +68,13 @@ def test_card_cache_runs():
     rows = {line[:34].strip(): line.split()[-1] for line in out.splitlines()[2:4]}
     assert rows == {"max-age=300 (cached)": "1", "no-store (uncached)": "2"}, out  # card requests: one kept, every one asked
     assert "cached / uncached: " in out and "target <= 0.75" in out, out
+
+
+def test_the_bare_client_collects_as_an_a2a_run_does():
+    """benchmarks/bare_card_fetch.py is the yardstick of a2a's own cost: it starts as a2a does,
+    so it leaves the same first objects uncollected (it cannot import a2acli: that is what it
+    measures against)."""
+    from a2acli.main import RUN_GEN0_THRESHOLD
+
+    source = (BENCH / "bare_card_fetch.py").read_text()
+    assert f"gc.set_threshold({RUN_GEN0_THRESHOLD:_}," in source

@@ -86,15 +86,19 @@ def test_the_entry_point_starts_without_collections_and_runs_the_command_with_th
         main._collect_from_here()
         seen["command"] = gc.isenabled()
         seen["frozen"] = gc.get_freeze_count()
+        seen["threshold"] = gc.get_threshold()
 
     monkeypatch.setattr(main, "run", fake_run)
+    before = gc.get_threshold()
     try:
         entry.main()
         assert seen["starting"] is False  # no collections while importing and building
         assert seen["command"] is True and seen["frozen"] > 0  # on for the command; start-up heap frozen
+        assert seen["threshold"] == (main.RUN_GEN0_THRESHOLD, *before[1:])  # the first 50,000 objects uncollected
         assert gc.isenabled()  # and on afterwards (the process may be a test run)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*before)
         gc.enable()
 
 
