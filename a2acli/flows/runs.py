@@ -23,10 +23,14 @@ def session(inv: Invocation) -> Iterator[Any]:  # the Call (its sink the Present
     the invocation's call in flight (a Ctrl-C or a timeout names its task), and is closed at the
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
     session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
+    opts = inv.options()
+    if not opts.offline:  # (--offline sends nothing: it never loads httpx)
+        from a2acli import transport
+
+        transport.load()  # here, near the top of the stack: why, in its docstring
     from a2acli.pipeline.session import Call, OfflineShown
     from a2acli.render.events import Presenter
 
-    opts = inv.options()
     with Call(opts, Presenter(inv.output())) as call:
         inv.call = call  # (it stays past its close(): the boundary's reports name its task)
         try:
