@@ -43,10 +43,12 @@ def _collect_from_here() -> None:
 def run() -> None:
     import os
 
-    from a2acli.commands import completion as completion_cmd
+    from a2acli.commands import COMPLETE_VAR
 
-    if os.environ.get(completion_cmd.COMPLETE_VAR):  # the shell asks for completions
-        completion_cmd.register_shells()
+    if os.environ.get(COMPLETE_VAR):  # the shell asks for completions
+        from a2acli.commands.completion import register_shells
+
+        register_shells()
     app = build_app()
     _collect_from_here()
     app(prog_name="a2a")  # usage errors: RootGroup reports them (the JSON envelope under -o json)

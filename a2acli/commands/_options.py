@@ -215,7 +215,7 @@ def _completing() -> bool:
     """Whether the shell asks this run for completions (`_A2A_COMPLETE`, commands.completion)."""
     import os
 
-    from a2acli.commands.completion import COMPLETE_VAR
+    from a2acli.commands import COMPLETE_VAR
 
     return bool(os.environ.get(COMPLETE_VAR))
 

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
+from a2acli.commands import COMPLETE_VAR
 from a2acli.commands._run import ran
 
 PROG = "a2a"
-COMPLETE_VAR = "_A2A_COMPLETE"
 
 
 # zsh: Typer's script, two things changed. Autoloaded from $fpath (what `completion install` sets
