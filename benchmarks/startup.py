@@ -148,6 +148,7 @@ def main() -> None:
             ("a2a send --offline -o raw", [*a2a, "send", "hello", "--offline", "-o", "raw", "--rpc-url", url]),
         ]
         results = measure_all(cases, args.runs)
+        churn = {name: chunk_churn(cmd) for name, cmd in cases if name in ("a2a card fetch -o json", BARE)}
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -190,9 +191,30 @@ def main() -> None:
         print(f"a2a send / a2a send --follow: {paired_ratio(send_a2a['times'], results['a2a send --follow -o json']['times']):.2f}")
     else:
         print("\nhttpie not installed (pip install -e '.[bench]'): no ratio against it")
+    if None not in churn.values():
+        print(
+            "CPython frame-stack chunks (16 KiB) mapped and unmapped in one run, by strace: "
+            + ", ".join(f"{name} {n}" for name, n in churn.items())
+            + " (a2acli/transport/__init__.py, load(): deep imports straddling a chunk's end map one at every call)"
+        )
     print(env_note)
     if any("__editable__" in str(getattr(f, "__module__", "")) for f in sys.meta_path):
         print("a2acli is installed editable through an import hook here (~10 ms per start); pip with hatchling uses a plain path entry")
+
+
+def chunk_churn(cmd: list[str]) -> int | None:
+    """How many 16 KiB frame-stack chunks one run of `cmd` unmapped (strace), or None without
+    strace. CPython (3.11+) frees such a chunk as soon as the frames on it return: code that runs
+    back and forth over a chunk's end maps and unmaps one each time."""
+    import tempfile
+
+    if not shutil.which("strace"):
+        return None
+    with tempfile.NamedTemporaryFile("r", suffix=".strace") as log:
+        done = subprocess.run(["strace", "-f", "-e", "trace=munmap", "-o", log.name, *cmd], capture_output=True, timeout=60)
+        if done.returncode != 0:
+            return None
+        return sum(1 for line in log if line.startswith(tuple("0123456789")) and "munmap(" in line and ", 16384)" in line)
 
 
 if __name__ == "__main__":
