@@ -130,6 +130,9 @@ def gather(
             raise UsageError(
                 "a live check needs the agent's URL", hint=f"a2a check card {target} validates the card alone"
             )
+        from a2acli import transport
+
+        transport.load()  # the HTTP stack loaded here, near the top of the stack (its docstring: why)
         from a2acli.check.probe import probe
         from a2acli.check.probe_card import card_checks
 
