@@ -97,22 +97,24 @@ def test_json_output_loads_neither_rich_nor_pydantic(tmp_path):
 # left may import only the packages on the right (and itself, and the stdlib / third parties).
 LAYERS: dict[str, set[str]] = {
     "errors": set(),
-    "wire": {"errors"},
-    "transport": {"errors", "wire", "net", "redact", "settings", "extras"},
+    # records: the base of the small value classes (fields in __slots__, set once), stdlib only
+    "records": set(),
+    "wire": {"errors", "records"},
+    "transport": {"errors", "records", "wire", "net", "redact", "settings", "extras"},
     "extras": set(),  # how to add an optional extra (pipx, uv or pip): stdlib only
     # and recording.record alone, the `--dump` tap, when --dump asks (see the test below the layers)
     # what the pipeline tells the user (notes, warnings, retries…): typed events, below the pipeline and render
     "events": set(),
     # headless (issue 34): the pipeline says things as events to a sink; render presents them
     # net: a config section's agent read as --url reads it (pipeline.options resolves the settings)
-    "pipeline": {"errors", "events", "wire", "net", "transport", "auth", "redact", "settings", "recording"},
+    "pipeline": {"errors", "events", "records", "wire", "net", "transport", "auth", "redact", "settings", "recording"},
     "render": {"errors", "events", "wire", "redact"},
     "redact": set(),
     # `a2a check`: calls through the pipeline, reports through render, receives pushes (--webhook)
     # with the receiver of `a2a webhook listen`; never commands (its typer wrapper imports it).
     "check": {"errors", "events", "wire", "net", "transport", "pipeline", "render", "webhook"},
     # the settings table, files, precedence, values and editing: below the pipeline and commands
-    "settings": {"errors", "wire", "net", "redact"},
+    "settings": {"errors", "records", "wire", "net", "redact"},
     # OAuth2 (issue 22: a package, one module per concern): the pipeline asks it for tokens, so it
     # never reaches up to the pipeline, render or commands
     "auth": {"errors", "wire", "net", "transport", "settings"},  # net: the sign-in redirect's listener
@@ -495,7 +497,7 @@ def test_the_max_body_default_is_one_value():
 CARD_FETCH_MODULES = {
     "a2acli", "a2acli.__main__", "a2acli.commands", "a2acli.commands._options", "a2acli.commands._run", "a2acli.commands.card", "a2acli.commands.invocation", "a2acli.commands.shared",
     "a2acli.flows", "a2acli.flows.invocation", "a2acli.flows.runs",
-    "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.pipeline", "a2acli.pipeline.options",
+    "a2acli.errors", "a2acli.main", "a2acli.net", "a2acli.records", "a2acli.pipeline", "a2acli.pipeline.options",
     "a2acli.pipeline.session", "a2acli.pipeline.target", "a2acli.pipeline.credentials", "a2acli.redact", "a2acli.render", "a2acli.render.output", "a2acli.render.present", "a2acli.render.safe",
     "a2acli.events", "a2acli.render.events",
     "a2acli.settings", "a2acli.settings.files", "a2acli.settings.precedence", "a2acli.settings.table", "a2acli.settings.values",
@@ -803,7 +805,7 @@ def test_every_binding_row_says_what_callers_ask_and_its_class_carries_it():
 
     assert len({b.flag for b in BINDINGS}) == len({b.card for b in BINDINGS}) == len(BINDINGS)
     for b in BINDINGS:
-        assert all(getattr(b, f) not in (None, "") for f in BindingInfo._fields if f != "aliases"), b
+        assert all(getattr(b, f) not in (None, "") for f in BindingInfo.__slots__ if f != "aliases"), b
         assert isinstance(b.carrier, Carrier) and isinstance(b.errors, ErrorForm)
         assert binding_info(b.card) is b and binding_info(b.flag) is b and by_flag(b.flag) is b
         assert all(binding_info(a) is b for a in b.aliases)

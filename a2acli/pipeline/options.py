@@ -3,62 +3,119 @@ pipeline needs of the command line, and nothing of Typer."""
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
+from a2acli.records import Record
 from a2acli.settings.table import MAX_BODY_BYTES, OPTIONS
 from a2acli.wire import Wire
 
 
-class CallOptions(NamedTuple):
+class CallOptions(Record):
     """Every shared option of one call, resolved (flag > env > local file > global file > default).
-    A NamedTuple: immutable, and cheaper to define at start-up than a dataclass."""
+    A record (a2acli.records): immutable (`_replace` makes a changed copy), and cheap to define at
+    start-up, which a NamedTuple or a dataclass is not."""
 
-    url: str | None = None
-    catalog: str | None = None  # --catalog: the agent catalog catalog:NAME reads (URL, origin or file)
-    catalogs: tuple[tuple[str, str], ...] = ()  # named catalogs ([catalogs]): catalog:CATALOG/NAME
-    endpoint: str | None = None  # --endpoint (alias --rpc-url): call it with the chosen binding, no card
-    transports: tuple[str, ...] = ()  # --transport, in order of preference (--transport spellings)
-    wire: Wire = Wire.V1
-    version_auto: bool = False  # --a2a-version auto: `wire` is chosen from the card (pipeline.session)
-    dialect_name: str = "spec"
-    headers: tuple[tuple[str, str], ...] = ()  # the profile's headers, --svc-param, then -H
-    extensions: tuple[str, ...] = ()  # --extension URIs (the version's extensions service parameter)
-    api_key: str | None = None
-    bearer: str | None = None
-    basic: str | None = None
-    cacert: str | None = None
-    cert: str | None = None
-    key: str | None = None
-    oauth: tuple[tuple[str, str], ...] = ()  # the profile's [auth] table: OAuth2 client credentials
-    oauth_home: str | None = (
-        None  # the agent that [auth] table is for (its section's url, as read): where its token goes
-    )
+    __slots__ = (
+        "url", "catalog", "catalogs", "endpoint", "transports", "wire", "version_auto", "dialect_name", "headers",
+        "extensions", "api_key", "bearer", "basic", "cacert", "cert", "key", "oauth", "oauth_home",
+        "credential_homes", "timeout", "no_timeout", "max_body", "insecure", "strict_origin", "no_cache",
+        "plaintext", "output", "as_v1", "offline", "dump", "dump_append", "quiet", "debug", "verbose", "profile",
+        "config", "sources", "values", "resolved", "redactor"
+    )  # fmt: skip
+    url: str | None
+    catalog: str | None  # --catalog: the agent catalog catalog:NAME reads (URL, origin or file)
+    catalogs: tuple[tuple[str, str], ...]  # named catalogs ([catalogs]): catalog:CATALOG/NAME
+    endpoint: str | None  # --endpoint (alias --rpc-url): call it with the chosen binding, no card
+    transports: tuple[str, ...]  # --transport, in order of preference (--transport spellings)
+    wire: Wire
+    version_auto: bool  # --a2a-version auto: `wire` is chosen from the card (pipeline.session)
+    dialect_name: str
+    headers: tuple[tuple[str, str], ...]  # the profile's headers, --svc-param, then -H
+    extensions: tuple[str, ...]  # --extension URIs (the version's extensions service parameter)
+    api_key: str | None
+    bearer: str | None
+    basic: str | None
+    cacert: str | None
+    cert: str | None
+    key: str | None
+    oauth: tuple[tuple[str, str], ...]  # the profile's [auth] table: OAuth2 client credentials
+    oauth_home: str | None  # the agent that [auth] table is for (its section's url, as read): where its token goes
     # api-key, bearer, basic that a config section keeps: (name, that section's agent as read or
     # None, the source as `config show` names it); each goes to that agent only (SessionCredentials)
-    credential_homes: tuple[tuple[str, str | None, str], ...] = ()
-    timeout: float | None = None
-    no_timeout: bool = False  # --timeout 0 (any source): no bound at all, not even a unary call's default
-    max_body: int = MAX_BODY_BYTES  # --max-body: bytes of one answer, one stream event, one input file
-    insecure: bool = False
-    strict_origin: bool = False  # --strict-origin: credentials go to the --url's origin only
-    no_cache: bool = False  # --no-cache: the Agent Card cache neither read nor written (transport.card_cache)
-    plaintext: bool = False  # gRPC without TLS for a host:port interface URL
-    output: str = "auto"  # auto (rich at a terminal, else text), text (the floor everywhere), json, raw
-    as_v1: bool = False
-    offline: bool = False
-    dump: str | None = None
-    dump_append: bool = False  # --dump-append: add to a dump directory that holds a dump already
-    quiet: bool = False  # -q: stderr keeps warnings and errors only
-    debug: bool = False
-    verbose: bool = False  # --verbose: the full text view (history, metadata, every part)
-    profile: str | None = None
-    config: str | None = None  # --config FILE as given on the command line (a printed command repeats it)
-    sources: Mapping[str, str] = MappingProxyType({})
-    values: Mapping[str, Any] = MappingProxyType({})  # every setting as resolved (config show)
-    resolved: Any = None  # settings.Resolved: the files read and where each value came from (config show)
+    credential_homes: tuple[tuple[str, str | None, str], ...]
+    timeout: float | None
+    no_timeout: bool  # --timeout 0 (any source): no bound at all, not even a unary call's default
+    max_body: int  # --max-body: bytes of one answer, one stream event, one input file
+    insecure: bool
+    strict_origin: bool  # --strict-origin: credentials go to the --url's origin only
+    no_cache: bool  # --no-cache: the Agent Card cache neither read nor written (transport.card_cache)
+    plaintext: bool  # gRPC without TLS for a host:port interface URL
+    output: str  # auto (rich at a terminal, else text), text (the floor everywhere), json, raw
+    as_v1: bool
+    offline: bool
+    dump: str | None
+    dump_append: bool  # --dump-append: add to a dump directory that holds a dump already
+    quiet: bool  # -q: stderr keeps warnings and errors only
+    debug: bool
+    verbose: bool  # --verbose: the full text view (history, metadata, every part)
+    profile: str | None
+    config: str | None  # --config FILE as given on the command line (a printed command repeats it)
+    sources: Mapping[str, str]
+    values: Mapping[str, Any]  # every setting as resolved (config show)
+    resolved: Any  # settings.Resolved: the files read and where each value came from (config show)
     # the run's redactor (redact.Redactor): told every secret above as the options were resolved;
     # each session over these options masks through it (a Call given none makes its own)
-    redactor: Any = None
+    redactor: Any
+
+    def __init__(
+        self,
+        url: str | None = None,
+        catalog: str | None = None,
+        catalogs: tuple[tuple[str, str], ...] = (),
+        endpoint: str | None = None,
+        transports: tuple[str, ...] = (),
+        wire: Wire = Wire.V1,
+        version_auto: bool = False,
+        dialect_name: str = "spec",
+        headers: tuple[tuple[str, str], ...] = (),
+        extensions: tuple[str, ...] = (),
+        api_key: str | None = None,
+        bearer: str | None = None,
+        basic: str | None = None,
+        cacert: str | None = None,
+        cert: str | None = None,
+        key: str | None = None,
+        oauth: tuple[tuple[str, str], ...] = (),
+        oauth_home: str | None = None,
+        credential_homes: tuple[tuple[str, str | None, str], ...] = (),
+        timeout: float | None = None,
+        no_timeout: bool = False,
+        max_body: int = MAX_BODY_BYTES,
+        insecure: bool = False,
+        strict_origin: bool = False,
+        no_cache: bool = False,
+        plaintext: bool = False,
+        output: str = "auto",
+        as_v1: bool = False,
+        offline: bool = False,
+        dump: str | None = None,
+        dump_append: bool = False,
+        quiet: bool = False,
+        debug: bool = False,
+        verbose: bool = False,
+        profile: str | None = None,
+        config: str | None = None,
+        sources: Mapping[str, str] = MappingProxyType({}),
+        values: Mapping[str, Any] = MappingProxyType({}),
+        resolved: Any = None,
+        redactor: Any = None,
+    ) -> None:
+        self._set(
+            url, catalog, catalogs, endpoint, transports, wire, version_auto, dialect_name, headers, extensions,
+            api_key, bearer, basic, cacert, cert, key, oauth, oauth_home, credential_homes, timeout, no_timeout,
+            max_body, insecure, strict_origin, no_cache, plaintext, output, as_v1, offline, dump, dump_append,
+            quiet, debug, verbose, profile, config, sources, values, resolved, redactor
+        )  # fmt: skip
 
     @property
     def preferred_binding(self) -> str:
@@ -277,7 +334,7 @@ def build_options(
 
         raise UsageError("--key needs --cert", hint="--cert PATH is the client certificate, --key PATH its private key")
     fields = {
-        arg: value for arg, value in parsed.items() if arg in CallOptions._fields and arg not in ("basic", "bearer")
+        arg: value for arg, value in parsed.items() if arg in CallOptions.__slots__ and arg not in ("basic", "bearer")
     }
     return CallOptions(
         **fields,

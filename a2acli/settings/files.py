@@ -6,9 +6,10 @@ import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from a2acli.errors import UsageError
+from a2acli.records import Record
 from a2acli.settings.table import AUTH_KEYS, SETTINGS, env_names
 
 
@@ -192,23 +193,44 @@ DOTENV_SECRETS = ("A2ACLI_API_KEY", "A2ACLI_BEARER", "A2ACLI_BASIC", "A2ACLI_CLI
 _NOT_SETTINGS = ("profiles", "agents", "default-profile")  # a file's top-level keys that are not settings
 
 
-class ConfigFile(NamedTuple):
+class ConfigFile(Record):
+    __slots__ = ("path", "kind", "data", "dotenv", "secrets")
     path: Path
     kind: str  # "local", "--config" or "global"
     data: dict[str, Any]  # as TOML reads it; a .env becomes top-level settings (and default-profile)
-    dotenv: bool = False
-    secrets: tuple[str, ...] = ()  # where it keeps a secret, anywhere in the file
+    dotenv: bool
+    secrets: tuple[str, ...]  # where it keeps a secret, anywhere in the file
+
+    def __init__(
+        self,
+        path: Path,
+        kind: str,
+        data: dict[str, Any],
+        dotenv: bool = False,
+        secrets: tuple[str, ...] = (),
+    ) -> None:
+        self._set(path, kind, data, dotenv, secrets)
 
     @property
     def where(self) -> str:
         return f"{self.kind} {self.path}"
 
 
-class Layer(NamedTuple):
+class Layer(Record):
+    __slots__ = ("label", "values", "file", "section")
     label: str  # the source, as `config show` names it
     values: dict[str, Any]
-    file: ConfigFile | None = None
-    section: str | None = None  # "profiles.p", 'agents."https://a.example"', None: the file's top level
+    file: ConfigFile | None
+    section: str | None  # "profiles.p", 'agents."https://a.example"', None: the file's top level
+
+    def __init__(
+        self,
+        label: str,
+        values: dict[str, Any],
+        file: ConfigFile | None = None,
+        section: str | None = None,
+    ) -> None:
+        self._set(label, values, file, section)
 
 
 def is_dotenv(path: Path, text: str) -> bool:

@@ -4,9 +4,10 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from a2acli.errors import UsageError
+from a2acli.records import Record
 from a2acli.settings.files import (
     _NOT_SETTINGS,
     ConfigFile,
@@ -180,25 +181,50 @@ def _wrong_type(key: str, value: Any, wanted: str, path: Path | None = None) -> 
     )
 
 
-class Resolved(NamedTuple):
+class Resolved(Record):
+    __slots__ = (
+        "values", "sources", "profile", "profile_headers", "auth", "warnings", "rank", "files", "profile_source",
+        "agents", "where", "catalogs", "auth_home", "credential_homes"
+    )  # fmt: skip
     values: dict[str, Any]  # every setting; also `header.NAME` and `auth.KEY` from the files
     sources: dict[str, str]  # flag | env NAME | a file and its section (`profile p (global PATH)`) | default
     profile: str | None
     profile_headers: tuple[tuple[str, str], ...]  # the files' headers, merged (the highest source wins a name)
     auth: dict[str, str]  # the [auth] table (OAuth2) of the highest section that has one
-    warnings: tuple[str, ...] = ()  # files others can read that hold secrets, files skipped
-    rank: dict[str, int] = {}  # noqa: RUF012  (read-only) setting -> 0 flag, 1 env, 2… file sections, 999 default
-    files: tuple[ConfigFile, ...] = ()  # the files read, highest first
-    profile_source: str = "none"
-    agents: tuple[str, ...] = ()  # the agent scopes applied (their labels)
-    where: dict[str, tuple[str, str | None]] = {}  # noqa: RUF012  (read-only) a file source's label -> (path, section)
-    catalogs: tuple[tuple[str, str], ...] = ()  # named agent catalogs ([catalogs] tables): (name, URL or file)
-    auth_home: str | None = (
-        None  # the agent of the section whose [auth] table applies: its url (an agent scope's: the agent it matched)
-    )
+    warnings: tuple[str, ...]  # files others can read that hold secrets, files skipped
+    rank: dict[str, int]  # (read-only) setting -> 0 flag, 1 env, 2… file sections, 999 default
+    files: tuple[ConfigFile, ...]  # the files read, highest first
+    profile_source: str
+    agents: tuple[str, ...]  # the agent scopes applied (their labels)
+    where: dict[str, tuple[str, str | None]]  # (read-only) a file source's label -> (path, section)
+    catalogs: tuple[tuple[str, str], ...]  # named agent catalogs ([catalogs] tables): (name, URL or file)
+    # the agent of the section whose [auth] table applies: its url (an agent scope's: the agent it matched)
+    auth_home: str | None
     # api-key, bearer, basic kept in a file section that is no agent scope: the agent of that
     # section (its url, else its endpoint; None when it names none), where the credential may go
-    credential_homes: dict[str, str | None] = {}  # noqa: RUF012  (read-only)
+    credential_homes: dict[str, str | None]  # (read-only)
+
+    def __init__(
+        self,
+        values: dict[str, Any],
+        sources: dict[str, str],
+        profile: str | None,
+        profile_headers: tuple[tuple[str, str], ...],
+        auth: dict[str, str],
+        warnings: tuple[str, ...],
+        rank: dict[str, int],
+        files: tuple[ConfigFile, ...],
+        profile_source: str,
+        agents: tuple[str, ...],
+        where: dict[str, tuple[str, str | None]],
+        catalogs: tuple[tuple[str, str], ...],
+        auth_home: str | None,
+        credential_homes: dict[str, str | None],
+    ) -> None:
+        self._set(
+            values, sources, profile, profile_headers, auth, warnings, rank, files, profile_source, agents, where,
+            catalogs, auth_home, credential_homes
+        )  # fmt: skip
 
 
 def resolve(

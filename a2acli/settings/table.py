@@ -1,7 +1,8 @@
 """The settings table: one row per setting (flags, help, environment variable, config key, default)."""
 
-from typing import Any, NamedTuple
+from typing import Any
 
+from a2acli.records import Record
 from a2acli.wire import VERSION_CHOICES
 from a2acli.wire.bindings import TRANSPORT_CHOICES
 
@@ -15,27 +16,55 @@ MAX_BODY = "32M"  # the one default of --max-body: one answer, one stream event,
 MAX_BODY_BYTES = 32 * 1024 * 1024  # the same, in bytes (tests/test_architecture.py ties the two)
 
 
-class Setting(NamedTuple):  # NamedTuples here: cheaper than dataclasses to define at start-up
+class Setting(Record):
     """One option every method command shares, declared once: the Typer option
     (commands._options), the environment variable and config key (precedence), how a value is
     checked and parsed into its CallOptions field (values.parse_setting, values.check_value),
-    completion, and `config show` are all derived from this row."""
+    completion, and `config show` are all derived from this row. A record (a2acli.records): cheap to
+    define at start-up, where the table is built."""
 
+    __slots__ = (
+        "name", "help", "flags", "panel", "metavar", "kind", "setting", "default", "secret", "old", "parse", "also",
+        "choices", "complete", "param"
+    )  # fmt: skip
     name: str  # --NAME, the config key, A2ACLI_<NAME>
-    help: str = ""
-    flags: tuple[str, ...] = ()  # other spellings (`-u`, `--agent-card`)
-    panel: str = CONN
-    metavar: str | None = None
-    kind: str = "value"  # value | switch (a flag without value) | list (repeatable)
-    setting: bool = True  # also read from the environment and the config files (else a flag only)
-    default: Any = None  # as a file would write it
-    secret: bool = False
-    old: str = ""  # another name (`rpc-url`, the old one; `agent-card`, the spec's): also read from env A2ACLI_<OLD> and profiles
-    parse: str = "text"  # how a value becomes its CallOptions field: values.PARSERS
-    also: tuple[type, ...] = ()  # the TOML types a file may give besides a string
-    choices: tuple[str, ...] = ()  # the values it takes (completion; parse "choice" checks them)
-    complete: str = ""  # a completer of commands._options by name, when choices do not do
-    param: str = ""  # the Python parameter name when NAME is not one (`as`)
+    help: str
+    flags: tuple[str, ...]  # other spellings (`-u`, `--agent-card`)
+    panel: str
+    metavar: str | None
+    kind: str  # value | switch (a flag without value) | list (repeatable)
+    setting: bool  # also read from the environment and the config files (else a flag only)
+    default: Any  # as a file would write it
+    secret: bool
+    old: str  # another name (`rpc-url`, the old one; `agent-card`, the spec's): also read from env A2ACLI_<OLD> and profiles
+    parse: str  # how a value becomes its CallOptions field: values.PARSERS
+    also: tuple[type, ...]  # the TOML types a file may give besides a string
+    choices: tuple[str, ...]  # the values it takes (completion; parse "choice" checks them)
+    complete: str  # a completer of commands._options by name, when choices do not do
+    param: str  # the Python parameter name when NAME is not one (`as`)
+
+    def __init__(
+        self,
+        name: str,
+        help: str = "",
+        flags: tuple[str, ...] = (),
+        panel: str = CONN,
+        metavar: str | None = None,
+        kind: str = "value",
+        setting: bool = True,
+        default: Any = None,
+        secret: bool = False,
+        old: str = "",
+        parse: str = "text",
+        also: tuple[type, ...] = (),
+        choices: tuple[str, ...] = (),
+        complete: str = "",
+        param: str = "",
+    ) -> None:
+        self._set(
+            name, help, flags, panel, metavar, kind, setting, default, secret, old, parse, also, choices, complete,
+            param
+        )  # fmt: skip
 
     @property
     def env(self) -> str:

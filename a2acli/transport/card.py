@@ -1,10 +1,11 @@
 """Agent Card resolution: a base URL (well-known paths), a card URL, or a file:// card."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from a2acli.errors import A2acliError, CardInvalidError, CardNotFoundError, UsageError
+from a2acli.records import Record
 from a2acli.transport.client import Transport
 from a2acli.transport.exchange import Exchange
 from a2acli.wire import CARD_PATHS
@@ -24,11 +25,21 @@ def read_document(ex: Exchange, what: str) -> Any:
     return json_body(ex, what)
 
 
-class FetchedCard(NamedTuple):
+class FetchedCard(Record):
+    __slots__ = ("url", "doc", "exchange", "tried")
     url: str
     doc: Any  # the card as the server spelt it
     exchange: Exchange | None  # None for file:// cards
-    tried: tuple[str, ...] = ()  # the places looked at first, each with why it was no card
+    tried: tuple[str, ...]  # the places looked at first, each with why it was no card
+
+    def __init__(
+        self,
+        url: str,
+        doc: Any,
+        exchange: Exchange | None,
+        tried: tuple[str, ...] = (),
+    ) -> None:
+        self._set(url, doc, exchange, tried)
 
 
 def card_candidates(url: str) -> list[str]:

@@ -12,7 +12,7 @@ import ssl
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -25,6 +25,7 @@ from a2acli.errors import (
     UnreachableError,
 )
 from a2acli.net import is_loopback
+from a2acli.records import Record
 from a2acli.transport.connections import environment_proxies, make_client, shown_proxy, shutdown
 from a2acli.transport.exchange import Exchange, NullTap, Tap
 from a2acli.transport.limits import ACCEPT_ENCODING, DEFAULT_MAX_BODY, DOCUMENT_CAPS, RawBody, capped, inflate
@@ -91,21 +92,45 @@ class Credentials:
         self.cookies: dict[str, str] = {}
 
 
-class TransportConfig(NamedTuple):  # NamedTuple: cheaper than a dataclass to define at start-up
+class TransportConfig(Record):
+    """What every request of a transport is sent with (a record, a2acli.records: cheap to define at start-up)."""
+
+    __slots__ = (
+        "version", "headers", "extensions", "timeout", "insecure", "connect_timeout", "idle_timeout", "unary_bound",
+        "cacert", "cert", "key", "max_body"
+    )  # fmt: skip
     version: str  # A2A-Version header value
-    headers: tuple[tuple[str, str], ...] = ()  # -H and --svc-param, sent on every request
-    extensions: tuple[str, ...] = ()  # --extension URIs: the version's extensions service parameter
-    timeout: float | None = None
-    insecure: bool = False
-    connect_timeout: float = CONNECT_TIMEOUT
-    idle_timeout: float = IDLE_TIMEOUT  # seconds a read waits for a byte when there is no --timeout
-    unary_bound: float | None = (
-        None  # seconds one unary exchange may take in all when there is no --timeout (UNARY_BOUND)
-    )
-    cacert: str | None = None  # PEM bundle trusted instead of the default CAs
-    cert: str | None = None  # client certificate (mutual TLS); may hold the key too
-    key: str | None = None  # its private key, when separate
-    max_body: int = DEFAULT_MAX_BODY  # bytes of one answer or one stream event, after decompression
+    headers: tuple[tuple[str, str], ...]  # -H and --svc-param, sent on every request
+    extensions: tuple[str, ...]  # --extension URIs: the version's extensions service parameter
+    timeout: float | None
+    insecure: bool
+    connect_timeout: float
+    idle_timeout: float  # seconds a read waits for a byte when there is no --timeout
+    unary_bound: float | None  # seconds one unary exchange may take in all when there is no --timeout (UNARY_BOUND)
+    cacert: str | None  # PEM bundle trusted instead of the default CAs
+    cert: str | None  # client certificate (mutual TLS); may hold the key too
+    key: str | None  # its private key, when separate
+    max_body: int  # bytes of one answer or one stream event, after decompression
+
+    def __init__(
+        self,
+        version: str,
+        headers: tuple[tuple[str, str], ...] = (),
+        extensions: tuple[str, ...] = (),
+        timeout: float | None = None,
+        insecure: bool = False,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
+        unary_bound: float | None = None,
+        cacert: str | None = None,
+        cert: str | None = None,
+        key: str | None = None,
+        max_body: int = DEFAULT_MAX_BODY,
+    ) -> None:
+        self._set(
+            version, headers, extensions, timeout, insecure, connect_timeout, idle_timeout, unary_bound, cacert,
+            cert, key, max_body
+        )  # fmt: skip
 
 
 def tls_verify(cfg: TransportConfig) -> ssl.SSLContext | bool:

@@ -1,18 +1,31 @@
 """Vendor deviations, in one table. `spec` follows the official A2A specification; every other
 entry names exactly what its vendor does differently, so a user opts into it with `--dialect`."""
 
-from typing import NamedTuple
+from a2acli.records import Record
 
 
-class Dialect(NamedTuple):  # NamedTuple: cheaper than a dataclass to define at start-up
+class Dialect(Record):
+    """One vendor's deviations (a record, a2acli.records: cheap to define at start-up)."""
+
+    __slots__ = ("name", "summary", "lowercase_v1_enums", "idempotency_header", "v0_list_tasks")
     name: str
     summary: str
     # V1 enum values spelt lowercase ("user", "completed") instead of ProtoJSON names.
-    lowercase_v1_enums: bool = False
+    lowercase_v1_enums: bool
     # Header carrying --idempotency-key.
-    idempotency_header: str = "Idempotency-Key"
+    idempotency_header: str
     # V0 `tasks/list` with limit/offset answering a bare array (no such method in the 0.3 spec).
-    v0_list_tasks: bool = False
+    v0_list_tasks: bool
+
+    def __init__(
+        self,
+        name: str,
+        summary: str,
+        lowercase_v1_enums: bool = False,
+        idempotency_header: str = "Idempotency-Key",
+        v0_list_tasks: bool = False,
+    ) -> None:
+        self._set(name, summary, lowercase_v1_enums, idempotency_header, v0_list_tasks)
 
 
 DIALECTS: dict[str, Dialect] = {

@@ -2,10 +2,11 @@
 where an API key goes. Cards are first brought to canonical V1 (translate.to_core_card)."""
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from a2acli.errors import CARD_INVALID, TRANSPORT_NOT_OFFERED, VERSION_NOT_SUPPORTED, A2acliError
+from a2acli.records import Record
 from a2acli.wire import Wire, is_pre_v03, version_of
 
 
@@ -108,10 +109,19 @@ class VersionNotOfferedError(A2acliError):
     code = VERSION_NOT_SUPPORTED
 
 
-class Endpoint(NamedTuple):
+class Endpoint(Record):
+    __slots__ = ("url", "tenant", "binding")
     url: str
-    tenant: str = ""
-    binding: str = "jsonrpc"  # the --transport spelling (wire.bindings.BINDINGS)
+    tenant: str
+    binding: str  # the --transport spelling (wire.bindings.BINDINGS)
+
+    def __init__(
+        self,
+        url: str,
+        tenant: str = "",
+        binding: str = "jsonrpc",
+    ) -> None:
+        self._set(url, tenant, binding)
 
 
 def select_interface(

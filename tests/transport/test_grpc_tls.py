@@ -152,7 +152,7 @@ def test_without_timeout_a_silent_grpc_answer_is_bounded_by_the_idle_bound(cli, 
     port = _free_port()
     server.add_insecure_port(f"127.0.0.1:{port}")
     server.start()
-    monkeypatch.setattr(client.TransportConfig, "__new__", _with_idle(client.TransportConfig.__new__, 0.5))
+    monkeypatch.setattr(client.TransportConfig, "__init__", _with_idle(client.TransportConfig.__init__, 0.5))
     try:
         result = cli("tasks", "get", "t-1", "--endpoint", f"127.0.0.1:{port}", "--transport", "grpc", "--plaintext")
     finally:
@@ -161,9 +161,9 @@ def test_without_timeout_a_silent_grpc_answer_is_bounded_by_the_idle_bound(cli, 
     assert result.exit_code == 5, result.stderr
 
 
-def _with_idle(new: Any, idle: float) -> Any:
-    def make(cls: Any, *args: Any, **kw: Any) -> Any:
+def _with_idle(init: Any, idle: float) -> Any:
+    def make(self: Any, *args: Any, **kw: Any) -> None:
         kw["idle_timeout"] = idle
-        return new(cls, *args, **kw)
+        init(self, *args, **kw)
 
     return make

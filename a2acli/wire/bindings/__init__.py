@@ -9,9 +9,10 @@ its bodies' form). A binding is looked up by name here only (`binding_info`, `pa
 
 import importlib
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from a2acli.errors import UsageError
+from a2acli.records import Record
 
 if TYPE_CHECKING:
     from a2acli.wire.bindings.base import Binding
@@ -32,10 +33,14 @@ class ErrorForm(Enum):
     GRPC_STATUS = "a gRPC status (code, message, google.rpc.Status details)"
 
 
-class BindingInfo(NamedTuple):
+class BindingInfo(Record):
     """One binding: how cards and `--transport` name it, and what callers ask of it. Callers test
     these attributes (or the binding's identity: `info is JSONRPC`), never its names."""
 
+    __slots__ = (
+        "card", "flag", "label", "module", "cls", "carrier", "sse", "errors", "envelope", "proto_json", "routes",
+        "media_v1", "mock_transcodes", "aliases"
+    )  # fmt: skip
     card: str  # as Agent Cards spell it (protocolBinding, V0 transport)
     flag: str  # as --transport spells it; a dump's and `replay -o json`'s name of it
     label: str  # as a person reads it (mock's and replay's lines)
@@ -51,7 +56,29 @@ class BindingInfo(NamedTuple):
     # what `a2a mock` serves over it: True, any recorded call of the method, over any binding and
     # version, written in this one's form; False, only the calls recorded over it, as recorded
     mock_transcodes: bool
-    aliases: tuple[str, ...] = ()
+    aliases: tuple[str, ...]
+
+    def __init__(
+        self,
+        card: str,
+        flag: str,
+        label: str,
+        module: str,
+        cls: str,
+        carrier: Carrier,
+        sse: bool,
+        errors: ErrorForm,
+        envelope: bool,
+        proto_json: bool,
+        routes: bool,
+        media_v1: str,
+        mock_transcodes: bool,
+        aliases: tuple[str, ...] = (),
+    ) -> None:
+        self._set(
+            card, flag, label, module, cls, carrier, sse, errors, envelope, proto_json, routes, media_v1,
+            mock_transcodes, aliases
+        )  # fmt: skip
 
     @property
     def carrier_grpc(self) -> bool:

@@ -7,9 +7,10 @@ result (as the wire spelt it), its canonical V1 form, or an A2A error with the s
 hint and exit code whichever binding carried it."""
 
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from a2acli.errors import A2acliError, AuthError, HttpError, InvalidResponseError, RpcError
+from a2acli.records import Record
 from a2acli.wire import Wire
 from a2acli.wire.dialects import Dialect
 
@@ -17,25 +18,50 @@ if TYPE_CHECKING:
     from a2acli.wire.methods import MethodSpec  # (a type only: the method table stays off `card fetch`)
 
 
-class HttpRequest(NamedTuple):
+class HttpRequest(Record):
+    __slots__ = ("verb", "path", "query", "headers", "body")
     verb: str
     path: str  # appended to the interface URL ("" for JSON-RPC), percent-encoded
-    query: tuple[tuple[str, str], ...] = ()
-    headers: tuple[tuple[str, str], ...] = ()  # the binding's own (Content-Type, Accept)
-    body: bytes | None = None  # None: no body
+    query: tuple[tuple[str, str], ...]
+    headers: tuple[tuple[str, str], ...]  # the binding's own (Content-Type, Accept)
+    body: bytes | None  # None: no body
+
+    def __init__(
+        self,
+        verb: str,
+        path: str,
+        query: tuple[tuple[str, str], ...] = (),
+        headers: tuple[tuple[str, str], ...] = (),
+        body: bytes | None = None,
+    ) -> None:
+        self._set(verb, path, query, headers, body)
 
 
-class Encoded(NamedTuple):
+class Encoded(Record):
     """One call, encoded: the request to send and what reading its answer needs."""
 
+    __slots__ = ("spec", "method", "request", "document", "wire", "request_id", "notes", "stream")
     spec: "MethodSpec | None"  # None: a method `a2a call` does not know
     method: str  # the method as the binding names it on the wire (label of dumps and --debug)
     request: HttpRequest
     document: Any  # the JSON the body carries (shown by --offline -o json); None without a body
     wire: Wire
-    request_id: Any = None  # JSON-RPC id (None for bindings without one)
-    notes: tuple[str, ...] = ()  # what the translation could not carry
-    stream: bool = False  # the answer is read as a stream of events
+    request_id: Any  # JSON-RPC id (None for bindings without one)
+    notes: tuple[str, ...]  # what the translation could not carry
+    stream: bool  # the answer is read as a stream of events
+
+    def __init__(
+        self,
+        spec: "MethodSpec | None",
+        method: str,
+        request: HttpRequest,
+        document: Any,
+        wire: Wire,
+        request_id: Any = None,
+        notes: tuple[str, ...] = (),
+        stream: bool = False,
+    ) -> None:
+        self._set(spec, method, request, document, wire, request_id, notes, stream)
 
 
 class Answer(Protocol):
