@@ -108,14 +108,17 @@ def _main() -> None:
 
 
 def _own_interrupts() -> None:
-    """Python's Ctrl-C handler again, in place of the package's start-up one (if it set one)."""
+    """Python's Ctrl-C behaviour again (a KeyboardInterrupt, noted: errors.on_interrupt), in place of
+    the package's start-up handler (if it set one)."""
     import a2acli
 
     if a2acli._EARLY_INTERRUPT:
         import signal
 
         if signal.getsignal(signal.SIGINT) is a2acli._quiet_interrupt:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            from a2acli.errors import on_interrupt
+
+            signal.signal(signal.SIGINT, on_interrupt)  # Python's own, a Ctrl-C noted (errors.on_interrupt: why)
         a2acli._EARLY_INTERRUPT = False
 
 

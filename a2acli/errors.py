@@ -246,10 +246,25 @@ def exit_code_of(code: str) -> ExitCode:
     return APPENDIX_E.get(code) or VENDOR.get(code) or ExitCode.FAILED
 
 
+# Process state, not a run's: the Ctrl-Cs this process received through `on_interrupt`.
+_SIGINTS: list[int] = []
+
+
+def on_interrupt(signum: int, frame: object) -> None:
+    """`a2a`'s Ctrl-C handler once its entry point runs (a2acli/__main__.py): Python's own (a
+    KeyboardInterrupt), the Ctrl-C noted first. CPython can lose the KeyboardInterrupt: raised while
+    a C extension imports another module (`_ssl` importing `_socket` as httpx loads), it comes out as
+    an ImportError with no trace of it ("PyCapsule_Import could not import module"), which would be
+    said as an internal error, exit 1 (caused_by_interrupt reads the note)."""
+    _SIGINTS.append(signum)
+    raise KeyboardInterrupt
+
+
 def caused_by_interrupt(e: BaseException) -> bool:
-    """Whether `e` is a Ctrl-C that Python wrapped on its way out: a KeyboardInterrupt raised in a
-    class's `__set_name__` (an import under way) comes out of Python 3.11 as a RuntimeError whose
-    cause it is."""
+    """Whether `e` is a Ctrl-C that Python wrapped or lost on its way out: a KeyboardInterrupt raised
+    in a class's `__set_name__` (an import under way) comes out of Python 3.11 as a RuntimeError whose
+    cause it is; one raised while a C extension imports a module comes out as an error with no trace
+    of it, taken for a Ctrl-C when one was received (on_interrupt) and `e` was raised importing."""
     seen: set[int] = set()
     cause: BaseException | None = e
     while cause is not None and id(cause) not in seen:
@@ -257,6 +272,18 @@ def caused_by_interrupt(e: BaseException) -> bool:
             return True
         seen.add(id(cause))
         cause = cause.__cause__
+    return bool(_SIGINTS) and _raised_importing(e)
+
+
+def _raised_importing(e: BaseException) -> bool:
+    """Whether `e` was raised while a module was being imported (a module's body or the import
+    system on its traceback)."""
+    tb = e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "<module>" or code.co_filename.startswith("<frozen importlib"):
+            return True
+        tb = tb.tb_next
     return False
 
 

@@ -223,3 +223,60 @@ def test_an_index_entry_is_written_after_its_files(tmp_path):
     stem = entries[0]["files"]
     for part in ("request.http", "request.body", "response.http", "response.body"):
         assert (Path(tmp_path) / f"{stem}.{part}").exists(), part
+
+
+def test_a_ctrl_c_that_cpython_loses_in_an_import_is_still_a_ctrl_c(monkeypatch, tmp_path):
+    """A KeyboardInterrupt raised while a C extension imports a module comes out of CPython as an
+    ImportError with no trace of it (`_ssl` importing `_socket`: "PyCapsule_Import could not import
+    module"): seen as `a2a card fetch` exiting 1, "internal error", after a Ctrl-C. With a Ctrl-C
+    received (a2a's handler notes it), an error raised importing is that Ctrl-C; without one, or
+    raised elsewhere, it stays an error."""
+    from a2acli import errors
+
+    monkeypatch.setattr(errors, "_SIGINTS", [])
+    broken = tmp_path / "lost_interrupt_mod.py"
+    broken.write_text('raise ImportError("PyCapsule_Import could not import module \\"_socket\\"")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def importing() -> BaseException:
+        try:
+            __import__("lost_interrupt_mod")
+        except ImportError as e:
+            return e
+        raise AssertionError("the module imported")
+
+    def elsewhere() -> BaseException:
+        try:
+            raise TypeError("expected a message argument")
+        except TypeError as e:
+            return e
+
+    assert not errors.caused_by_interrupt(importing())  # no Ctrl-C received: a real error
+    previous = signal.signal(signal.SIGINT, errors.on_interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert errors._SIGINTS == [signal.SIGINT]
+    assert errors.caused_by_interrupt(importing())  # after a Ctrl-C, an import that failed: the Ctrl-C
+    assert not errors.caused_by_interrupt(elsewhere())  # not raised importing: an error still
+
+
+def test_a_ctrl_c_while_click_parses_is_quiet_130(monkeypatch, capsys):
+    """A Ctrl-C while the command line is parsed (before any command's boundary) is 130 and quiet,
+    as at any other moment: Typer (0.28) ends such a run with Exit(130), where Click would say
+    "Aborted!" and exit 1; this holds it across upgrades."""
+    import typer
+
+    from a2acli.commands import registry
+
+    def interrupted(self, ctx, args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(registry.RootGroup, "parse_args", interrupted)
+    root = typer.main.get_command(registry.build_app())
+    with pytest.raises(SystemExit) as ended:
+        root.main(["card", "fetch", "-u", "http://127.0.0.1:9"], prog_name="a2a")
+    assert ended.value.code == 130
+    assert "Aborted" not in capsys.readouterr().err
