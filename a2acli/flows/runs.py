@@ -24,7 +24,7 @@ def session(inv: Invocation) -> Iterator[Any]:  # the Call (its sink the Present
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
     session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
     opts = inv.options()
-    if not opts.offline:  # (--offline sends nothing: it never loads httpx)
+    if not opts.offline and not (opts.url or "").startswith("file:"):  # (nothing sent: httpcore stays unloaded)
         from a2acli import transport
 
         transport.load()  # here, near the top of the stack: why, in its docstring
