@@ -17,6 +17,20 @@ if TYPE_CHECKING:
     from a2acli.pipeline.options import CallOptions
 
 
+def _over_http(opts: CallOptions) -> bool:
+    """Whether a session over `opts` may send through httpx: not under --offline (nothing is sent),
+    for a file: card, nor for --endpoint over gRPC (grpcio carries every call), where httpcore stays
+    unloaded (transport.load)."""
+    if opts.offline or (opts.url or "").startswith("file:"):
+        return False
+    if opts.endpoint:
+        from a2acli.wire.bindings import binding_info
+
+        info = binding_info(opts.preferred_binding)
+        return info is None or not info.carrier_grpc
+    return True
+
+
 @contextmanager
 def session(inv: Invocation) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
     """One session over this invocation's options, its events to the invocation's Output; it is
@@ -24,7 +38,7 @@ def session(inv: Invocation) -> Iterator[Any]:  # the Call (its sink the Present
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
     session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
     opts = inv.options()
-    if not opts.offline and not (opts.url or "").startswith("file:"):  # (nothing sent: httpcore stays unloaded)
+    if _over_http(opts):
         from a2acli import transport
 
         transport.load()  # here, near the top of the stack: why, in its docstring

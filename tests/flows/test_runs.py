@@ -250,3 +250,35 @@ def test_a_captured_flow_runs_in_the_environment_it_is_given(agent, capsys):
     out, err = io.StringIO(), io.StringIO()
     assert run_captured(captured, captured.opts, Environment(stdout=out, stderr=err)) == (0, None)
     assert json.loads(out.getvalue())["id"] == "t-1" and capsys.readouterr() == ("", "")
+
+
+def test_the_http_stack_is_loaded_first_only_by_a_session_that_sends_over_http(monkeypatch):
+    """flows.runs.session loads httpx and httpcore from its first frames (transport.load) when it
+    will send over HTTP; not under --offline, for a file: card, nor for --endpoint over gRPC (grpcio
+    carries every call: nothing goes through httpx, and httpcore, h11 and their patterns cost the run)."""
+    from a2acli import transport
+    from a2acli.pipeline import session as pipeline_session
+
+    class Stop(Exception):
+        pass
+
+    def built(*args, **kwargs):
+        raise Stop
+
+    loads: list[int] = []
+    monkeypatch.setattr(transport, "load", lambda: loads.append(1))
+    monkeypatch.setattr(pipeline_session, "Call", built)
+    cases = (
+        ({"url": AGENT}, 1),
+        ({"endpoint": RPC}, 1),
+        ({"endpoint": "grpc://127.0.0.1:1", "transport": ["grpc"]}, 0),
+        ({"endpoint": "127.0.0.1:1", "transport": ["grpc"], "plaintext": True}, 0),
+        ({"url": AGENT, "transport": ["grpc"]}, 1),  # the card comes over HTTP
+        ({"url": AGENT, "offline": True}, 0),
+        ({"url": "file:///tmp/card.json"}, 0),
+    )
+    for given, expected in cases:
+        loads.clear()
+        with pytest.raises(Stop), runs.session(Invocation(given)):
+            pass
+        assert len(loads) == expected, given
