@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from a2acli.pipeline.options import CallOptions
 
 
-def _over_http(opts: CallOptions) -> bool:
-    """Whether a session over `opts` may send through httpx: not under --offline (nothing is sent),
-    for a file: card, nor for --endpoint over gRPC (grpcio carries every call), where httpcore stays
-    unloaded (transport.load)."""
-    if opts.offline or (opts.url or "").startswith("file:"):
+def _over_http(opts: CallOptions, *, card_only: bool) -> bool:
+    """Whether a session over `opts` may send through httpx (then transport.load): not under
+    --offline (nothing is sent), for a file: card that is all the flow reads (`card_only`: card
+    fetch; a call goes on to the card's interface), nor for --endpoint over gRPC (grpcio carries
+    every call)."""
+    if opts.offline or card_only and (opts.url or "").startswith("file:"):
         return False
     if opts.endpoint:
         from a2acli.wire.bindings import binding_info
@@ -32,13 +33,16 @@ def _over_http(opts: CallOptions) -> bool:
 
 
 @contextmanager
-def session(inv: Invocation) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
+def session(
+    inv: Invocation, *, card_only: bool = False
+) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
     """One session over this invocation's options, its events to the invocation's Output; it is
     the invocation's call in flight (a Ctrl-C or a timeout names its task), and is closed at the
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
-    session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
+    session's invoke printed the request (OfflineShown): nothing was sent, exit 0. `card_only`: the
+    flow reads the Agent Card and calls no method (card fetch)."""
     opts = inv.options()
-    if _over_http(opts):
+    if _over_http(opts, card_only=card_only):
         from a2acli import transport
 
         transport.load()  # here, near the top of the stack: why, in its docstring
@@ -280,7 +284,7 @@ def run_card_fetch(inv: Invocation, *, verify_signature: bool = False) -> int:
     from a2acli.wire import envelope
 
     opts = inv.options()
-    with session(inv) as call:
+    with session(inv, card_only=True) as call:
         out = call.sink.out
         if opts.offline:
             _card_request(call)
@@ -319,7 +323,7 @@ def run_card_validate(inv: Invocation, *, verify_signature: bool = False) -> int
     from a2acli.wire import envelope
 
     opts = inv.options()
-    with session(inv) as call:
+    with session(inv, card_only=True) as call:
         fetched = call.target.fetch_card(revalidate=True)  # `card fetch` always asks the network
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings

@@ -254,8 +254,9 @@ def test_a_captured_flow_runs_in_the_environment_it_is_given(agent, capsys):
 
 def test_the_http_stack_is_loaded_first_only_by_a_session_that_sends_over_http(monkeypatch):
     """flows.runs.session loads httpx and httpcore from its first frames (transport.load) when it
-    will send over HTTP; not under --offline, for a file: card, nor for --endpoint over gRPC (grpcio
-    carries every call: nothing goes through httpx, and httpcore, h11 and their patterns cost the run)."""
+    will send over HTTP: a send with a file: card does (its interface is an HTTP URL); not under
+    --offline, for a file: card that is all the flow reads (card fetch), nor for --endpoint over
+    gRPC (grpcio carries every call: httpcore, h11 and their patterns would cost the run for nothing)."""
     from a2acli import transport
     from a2acli.pipeline import session as pipeline_session
 
@@ -275,10 +276,16 @@ def test_the_http_stack_is_loaded_first_only_by_a_session_that_sends_over_http(m
         ({"endpoint": "127.0.0.1:1", "transport": ["grpc"], "plaintext": True}, 0),
         ({"url": AGENT, "transport": ["grpc"]}, 1),  # the card comes over HTTP
         ({"url": AGENT, "offline": True}, 0),
-        ({"url": "file:///tmp/card.json"}, 0),
+        ({"url": "file:///tmp/card.json"}, 1),  # the card is read from a file, the call goes to its interface
     )
     for given, expected in cases:
         loads.clear()
         with pytest.raises(Stop), runs.session(Invocation(given)):
+            pass
+        assert len(loads) == expected, given
+    # a flow that reads the card alone (card fetch, --validate): a file: card sends nothing
+    for given, expected in (({"url": "file:///tmp/card.json"}, 0), ({"url": AGENT}, 1)):
+        loads.clear()
+        with pytest.raises(Stop), runs.session(Invocation(given), card_only=True):
             pass
         assert len(loads) == expected, given
