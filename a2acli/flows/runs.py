@@ -34,15 +34,16 @@ def _over_http(opts: CallOptions, *, card_only: bool) -> bool:
 
 @contextmanager
 def session(
-    inv: Invocation, *, card_only: bool = False
+    inv: Invocation, *, card_only: bool = False, sends: bool = True
 ) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
     """One session over this invocation's options, its events to the invocation's Output; it is
     the invocation's call in flight (a Ctrl-C or a timeout names its task), and is closed at the
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
     session's invoke printed the request (OfflineShown): nothing was sent, exit 0. `card_only`: the
-    flow reads the Agent Card and calls no method (card fetch)."""
+    flow reads the Agent Card and calls no method (card fetch); `sends=False`: the flow sends nothing
+    whatever the options (a catalog file read)."""
     opts = inv.options()
-    if _over_http(opts, card_only=card_only):
+    if sends and _over_http(opts, card_only=card_only):
         from a2acli import transport
 
         transport.load()  # here, near the top of the stack: why, in its docstring
@@ -351,7 +352,8 @@ def run_catalog(inv: Invocation, name: str | None) -> int:
     from a2acli.transport.catalog import ACCEPT, SET_ONE, candidates, catalog_location, is_file, listing, read_catalog
 
     opts = inv.options()
-    with session(inv) as call:
+    given = dict(opts.catalogs).get(name) if name is not None else opts.catalog
+    with session(inv, sends=bool(given) and not is_file(catalog_location(given or ""))) as call:
         named = dict(opts.catalogs)
         if name is not None and name not in named:
             raise UsageError(

@@ -289,3 +289,17 @@ def test_the_http_stack_is_loaded_first_only_by_a_session_that_sends_over_http(m
         with pytest.raises(Stop), runs.session(Invocation(given), card_only=True):
             pass
         assert len(loads) == expected, given
+
+
+def test_a_catalog_file_listed_loads_no_http_stack(monkeypatch, tmp_path, capsys):
+    """`a2a card catalog --catalog FILE` reads a file and sends nothing: the session does not load
+    httpx and httpcore first (transport.load), as it does for a catalog URL."""
+    from a2acli import transport
+
+    loads: list[int] = []
+    monkeypatch.setattr(transport, "load", lambda: loads.append(1))
+    listed = tmp_path / "catalog.json"
+    listed.write_text(json.dumps({"agents": [{"name": "demo", "url": AGENT}]}))
+    assert runs.run_catalog(Invocation({"catalog": str(listed), "output": "json"}), None) == 0
+    assert loads == []
+    assert json.loads(capsys.readouterr().out)["agents"][0]["name"] == "demo"
