@@ -17,12 +17,14 @@ if TYPE_CHECKING:
     from a2acli.pipeline.options import CallOptions
 
 
-def _over_http(opts: CallOptions, *, card_only: bool) -> bool:
-    """Whether a session over `opts` may send through httpx (then transport.load): not under
-    --offline (nothing is sent), for a file: card that is all the flow reads (`card_only`: card
-    fetch; a call goes on to the card's interface), nor for --endpoint over gRPC (grpcio carries
-    every call)."""
-    if opts.offline or card_only and (opts.url or "").startswith("file:"):
+def _over_http(opts: CallOptions, *, card_only: bool, sends: bool | None) -> bool:
+    """Whether a session over `opts` may send through httpx (then transport.load): `sends`, the
+    flow's own word when it has one; not under --offline (nothing is sent), without an agent (a
+    usage error follows), for a file: card that is all the flow reads (`card_only`: card fetch; a
+    call goes on to the card's interface), nor for --endpoint over gRPC (grpcio carries every call)."""
+    if opts.offline or sends is not None:
+        return bool(sends) and not opts.offline
+    if not opts.url and not opts.endpoint or card_only and (opts.url or "").startswith("file:"):
         return False
     if opts.endpoint:
         from a2acli.wire.bindings import binding_info
@@ -34,16 +36,16 @@ def _over_http(opts: CallOptions, *, card_only: bool) -> bool:
 
 @contextmanager
 def session(
-    inv: Invocation, *, card_only: bool = False, sends: bool = True
+    inv: Invocation, *, card_only: bool = False, sends: bool | None = None
 ) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
     """One session over this invocation's options, its events to the invocation's Output; it is
     the invocation's call in flight (a Ctrl-C or a timeout names its task), and is closed at the
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
     session's invoke printed the request (OfflineShown): nothing was sent, exit 0. `card_only`: the
-    flow reads the Agent Card and calls no method (card fetch); `sends=False`: the flow sends nothing
-    whatever the options (a catalog file read)."""
+    flow reads the Agent Card and calls no method (card fetch); `sends`: whether the flow sends over
+    HTTP, when the options do not say it (`card catalog`: a catalog URL, or a file)."""
     opts = inv.options()
-    if sends and _over_http(opts, card_only=card_only):
+    if _over_http(opts, card_only=card_only, sends=sends):
         from a2acli import transport
 
         transport.load()  # here, near the top of the stack: why, in its docstring

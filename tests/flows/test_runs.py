@@ -9,6 +9,7 @@ import json
 
 import httpx
 import pytest
+import respx
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 from a2acli.errors import A2acliError, UsageError
@@ -277,6 +278,7 @@ def test_the_http_stack_is_loaded_first_only_by_a_session_that_sends_over_http(m
         ({"url": AGENT, "transport": ["grpc"]}, 1),  # the card comes over HTTP
         ({"url": AGENT, "offline": True}, 0),
         ({"url": "file:///tmp/card.json"}, 1),  # the card is read from a file, the call goes to its interface
+        ({}, 0),  # no agent: "no agent given" follows
     )
     for given, expected in cases:
         loads.clear()
@@ -303,3 +305,7 @@ def test_a_catalog_file_listed_loads_no_http_stack(monkeypatch, tmp_path, capsys
     assert runs.run_catalog(Invocation({"catalog": str(listed), "output": "json"}), None) == 0
     assert loads == []
     assert json.loads(capsys.readouterr().out)["agents"][0]["name"] == "demo"
+    with respx.mock() as router:  # a catalog URL: loaded first, as for any send
+        router.get(f"{AGENT}/catalog.json").respond(json={"agents": [{"name": "demo", "url": AGENT}]})
+        assert runs.run_catalog(Invocation({"catalog": f"{AGENT}/catalog.json", "output": "json"}), None) == 0
+    assert loads == [1]
