@@ -260,6 +260,12 @@ def on_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def interrupt_handled() -> None:
+    """A Ctrl-C was caught and the run goes on (`a2a chat`: at its prompt, in a turn): it was not
+    lost, so no error raised later is that Ctrl-C (caused_by_interrupt)."""
+    _SIGINTS.clear()
+
+
 def caused_by_interrupt(e: BaseException) -> bool:
     """Whether `e` is a Ctrl-C that Python wrapped or lost on its way out: a KeyboardInterrupt raised
     in a class's `__set_name__` (an import under way) comes out of Python 3.11 as a RuntimeError whose

@@ -10,7 +10,7 @@ generates code (no exec, no eval): mypy reads each constructor as written.
 
 What a record is not: a tuple. It does not unpack, index, iterate or compare field by field; two
 records are equal only when they are the same object (the tables' rows, the bindings, are compared
-by identity)."""
+by identity). It copies and pickles as a NamedTuple did (`__reduce__`)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,12 @@ class Record:
         """A copy with `changes`, made by the record's own `__init__` (a name it does not take is a
         TypeError there), as `NamedTuple._replace` was."""
         return type(self)(**{**{name: getattr(self, name) for name in self.__slots__}, **changes})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """copy.copy, copy.deepcopy and pickle rebuild a record through its `__init__` (its
+        parameters are its slots, in order), as a NamedTuple was rebuilt: their default sets each
+        slot with setattr, which a record refuses."""
+        return (type(self), tuple(getattr(self, name) for name in self.__slots__))
 
     def __repr__(self) -> str:  # for tracebacks, --debug and a failing test's message
         return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"

@@ -280,3 +280,41 @@ def test_a_ctrl_c_while_click_parses_is_quiet_130(monkeypatch, capsys):
         root.main(["card", "fetch", "-u", "http://127.0.0.1:9"], prog_name="a2a")
     assert ended.value.code == 130
     assert "Aborted" not in capsys.readouterr().err
+
+
+def test_a_ctrl_c_chat_went_on_from_is_no_cause_of_a_later_error(monkeypatch, tmp_path):
+    """`a2a chat` catches a Ctrl-C at its prompt (or in a turn) and goes on: that Ctrl-C was not
+    lost, so an error raised importing later in the session (a module that fails to load: a broken
+    install, a bug) is said as the error it is ("internal error", exit 1), not as "interrupted"."""
+    import builtins
+
+    from a2acli import errors
+    from a2acli.flows import chat
+
+    monkeypatch.setattr(errors, "_SIGINTS", [])
+    monkeypatch.setenv("A2ACLI_CHAT_HISTORY", str(tmp_path / "history"))
+    broken = tmp_path / "broken_later_mod.py"
+    broken.write_text('raise ImportError("cannot import name \'x\' from \'y\'")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    said = iter(["ctrl-c", "hello"])
+
+    def typing(prompt: str = "") -> str:
+        line = next(said)
+        if line == "ctrl-c":
+            signal.raise_signal(signal.SIGINT)  # at the prompt: a2a's handler, a KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(builtins, "input", typing)
+    previous = signal.signal(signal.SIGINT, errors.on_interrupt)
+    try:
+        lines = chat.typed("you> ")
+        assert next(lines) == "hello"  # the Ctrl-C cleared the line, the session went on
+        lines.close()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        __import__("broken_later_mod")
+    except ImportError as e:
+        assert not errors.caused_by_interrupt(e)  # a real error: the Ctrl-C before was handled
+    else:
+        raise AssertionError("the module imported")

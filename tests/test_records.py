@@ -81,3 +81,23 @@ def test_records_compare_by_identity():
     assert by_flag("jsonrpc") is JSONRPC and len(set(BINDINGS)) == 3
     copy = JSONRPC._replace()
     assert copy != JSONRPC and copy.flag == JSONRPC.flag and {JSONRPC: 1}.get(by_flag("jsonrpc")) == 1
+
+
+@pytest.mark.parametrize("cls", records(), ids=lambda c: c.__name__)
+def test_a_record_copies_and_pickles_as_its_named_tuple_did(cls: type[Record]):
+    """copy.copy, copy.deepcopy and pickle rebuild a record through its __init__, as they did the
+    NamedTuple it was: by default they set each slot with setattr, which a record refuses
+    ("immutable"), so a record inside anything copied or pickled broke it."""
+    import copy
+    import pickle
+
+    given = {name: (i, [name]) for i, name in enumerate(cls.__slots__)}  # picklable, a list inside to deep-copy
+    rec = cls(**given)
+    shallow = copy.copy(rec)
+    assert type(shallow) is cls and all(getattr(shallow, n) is given[n] for n in cls.__slots__)
+    deep = copy.deepcopy(rec)
+    assert type(deep) is cls and all(getattr(deep, n) == given[n] and getattr(deep, n)[1] is not given[n][1] for n in cls.__slots__)
+    pickled = pickle.loads(pickle.dumps(rec))
+    assert type(pickled) is cls and all(getattr(pickled, n) == given[n] for n in cls.__slots__)
+    with pytest.raises(AttributeError, match="immutable"):
+        setattr(deep, cls.__slots__[0], 1)  # a copy is a record like any other

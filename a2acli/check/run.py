@@ -117,6 +117,10 @@ def gather(
                 "--webhook needs a live check: the card alone sends no notification",
                 hint=f"a2a check {target} --webhook",
             )
+        if target is not None and target.startswith(("http://", "https://")):
+            from a2acli import transport
+
+            transport.load()  # a card fetched over HTTP: as for a live check, below
         doc, url = read_card(target, opts)
         card = validate_card(doc, url)
         cards = [("" if url is None or url.startswith("file:") else opts.wire.version, url, card)]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import Any
 
-from a2acli.errors import A2acliError
+from a2acli.errors import A2acliError, interrupt_handled
 from a2acli.flows.boundary import say_error
 from a2acli.flows.invocation import Invocation
 from a2acli.flows.runs import session
@@ -63,6 +63,7 @@ def typed(prompt: str) -> Generator[str, None, None]:
             try:
                 line = input(prompt)
             except KeyboardInterrupt:  # at the prompt: a fresh line, as a shell does
+                interrupt_handled()
                 sys.stdout.write("\n")
                 continue
             except EOFError:  # Ctrl-D
@@ -312,6 +313,7 @@ class _Chat:
         except KeyboardInterrupt:
             if not interactive:
                 raise
+            interrupt_handled()
             resume_notes(call.sink, call, "turn stopped")
             goes_on = (
                 f"task {call.tracking.task['id']} goes on at the agent"

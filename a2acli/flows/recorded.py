@@ -94,6 +94,10 @@ def run_replay(
             hint="pass --to URL (or -u URL, A2ACLI_URL, a profile's url)",
         )
 
+    from a2acli import transport
+
+    transport.load()  # every request is sent again: the HTTP stack from the flow's first frames (its docstring: why)
+
     def opened(options: Any, sink: Any) -> Call:  # the call in flight: a Ctrl-C or a timeout names its task
         inv.call = Call(options, sink)  # (the run's redactor: `options` carry it)
         return inv.call

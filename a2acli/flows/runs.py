@@ -17,14 +17,35 @@ if TYPE_CHECKING:
     from a2acli.pipeline.options import CallOptions
 
 
+def _over_http(opts: CallOptions, *, card_only: bool, sends: bool | None) -> bool:
+    """Whether a session over `opts` may send through httpx (then transport.load): `sends`, the
+    flow's own word when it has one; not under --offline (nothing is sent), without an agent (a
+    usage error follows), for a file: card that is all the flow reads (`card_only`: card fetch; a
+    call goes on to the card's interface), nor for --endpoint over gRPC (grpcio carries every call)."""
+    if opts.offline or sends is not None:
+        return bool(sends) and not opts.offline
+    if not opts.url and not opts.endpoint or card_only and (opts.url or "").startswith("file:"):
+        return False
+    if opts.endpoint:
+        from a2acli.wire.bindings import binding_info
+
+        info = binding_info(opts.preferred_binding)
+        return info is None or not info.carrier_grpc
+    return True
+
+
 @contextmanager
-def session(inv: Invocation) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
+def session(
+    inv: Invocation, *, card_only: bool = False, sends: bool | None = None
+) -> Iterator[Any]:  # the Call (its sink the Presenter, whose `out` the flows write)
     """One session over this invocation's options, its events to the invocation's Output; it is
     the invocation's call in flight (a Ctrl-C or a timeout names its task), and is closed at the
     end (the boundary, around it, reports what ends it). Under --offline the flow ends where the
-    session's invoke printed the request (OfflineShown): nothing was sent, exit 0."""
+    session's invoke printed the request (OfflineShown): nothing was sent, exit 0. `card_only`: the
+    flow reads the Agent Card and calls no method (card fetch); `sends`: whether the flow sends over
+    HTTP, when the options do not say it (`card catalog`: a catalog URL, or a file)."""
     opts = inv.options()
-    if not opts.offline and not (opts.url or "").startswith("file:"):  # (nothing sent: httpcore stays unloaded)
+    if _over_http(opts, card_only=card_only, sends=sends):
         from a2acli import transport
 
         transport.load()  # here, near the top of the stack: why, in its docstring
@@ -266,7 +287,7 @@ def run_card_fetch(inv: Invocation, *, verify_signature: bool = False) -> int:
     from a2acli.wire import envelope
 
     opts = inv.options()
-    with session(inv) as call:
+    with session(inv, card_only=True) as call:
         out = call.sink.out
         if opts.offline:
             _card_request(call)
@@ -305,7 +326,7 @@ def run_card_validate(inv: Invocation, *, verify_signature: bool = False) -> int
     from a2acli.wire import envelope
 
     opts = inv.options()
-    with session(inv) as call:
+    with session(inv, card_only=True) as call:
         fetched = call.target.fetch_card(revalidate=True)  # `card fetch` always asks the network
         outcome = card_signature(call, fetched.doc, require=verify_signature)
         if call.sink.out.one_document:  # the card when it is valid, else the error that names its findings
@@ -333,7 +354,8 @@ def run_catalog(inv: Invocation, name: str | None) -> int:
     from a2acli.transport.catalog import ACCEPT, SET_ONE, candidates, catalog_location, is_file, listing, read_catalog
 
     opts = inv.options()
-    with session(inv) as call:
+    given = dict(opts.catalogs).get(name) if name is not None else opts.catalog
+    with session(inv, sends=bool(given) and not is_file(catalog_location(given or ""))) as call:
         named = dict(opts.catalogs)
         if name is not None and name not in named:
             raise UsageError(

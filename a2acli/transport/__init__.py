@@ -17,8 +17,8 @@ if "httpx" not in sys.modules:
 
 
 def load() -> None:
-    """httpx, and httpcore under it, imported now: by a flow about to send (flows.runs.session, a
-    live `check`: check.run.gather), from its first frames, before the pipeline that uses them.
+    """httpx, and httpcore under it, imported now: by a flow about to send (flows.runs.session, `check`
+    of a URL: check.run.gather, `replay`: flows.recorded.run_replay), from its first frames, before the pipeline that uses them.
 
     Why not where they would load by themselves (httpx with the pipeline's modules, httpcore inside
     httpx's first request, some 90 frames deep): CPython keeps its frames on a stack of 16 KiB

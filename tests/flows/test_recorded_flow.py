@@ -75,3 +75,17 @@ def test_replay_without_an_agent_is_a_usage_error(dump, monkeypatch):
     monkeypatch.delenv("A2ACLI_URL", raising=False)
     with pytest.raises(UsageError, match="replay needs the agent"):
         recorded.run_replay(Invocation({"output": "json"}), str(dump))
+
+
+def test_replay_loads_the_http_stack_before_it_sends(dump, tmp_path, monkeypatch, capsys):
+    """`a2a replay` sends every recorded request again: httpx and httpcore are loaded from the
+    flow's first frames (transport.load, as flows.runs.session does), not 90 frames deep inside its
+    first request (a frame-stack chunk mapped and unmapped 284 times a replay, now 21)."""
+    from a2acli import transport
+
+    loads: list[int] = []
+    monkeypatch.setattr(transport, "load", lambda: loads.append(1))
+    with agent():
+        assert recorded.run_replay(Invocation({"output": "json"}), str(dump), to=AGENT, save=str(tmp_path / "again")) == 0
+    assert loads == [1]
+    assert json.loads(capsys.readouterr().out)["answersEqual"] is True

@@ -9,6 +9,7 @@ import json
 
 import httpx
 import pytest
+import respx
 from a2a_testkit import AGENT, RPC, rpc_result, v1_card
 
 from a2acli.errors import A2acliError, UsageError
@@ -250,3 +251,61 @@ def test_a_captured_flow_runs_in_the_environment_it_is_given(agent, capsys):
     out, err = io.StringIO(), io.StringIO()
     assert run_captured(captured, captured.opts, Environment(stdout=out, stderr=err)) == (0, None)
     assert json.loads(out.getvalue())["id"] == "t-1" and capsys.readouterr() == ("", "")
+
+
+def test_the_http_stack_is_loaded_first_only_by_a_session_that_sends_over_http(monkeypatch):
+    """flows.runs.session loads httpx and httpcore from its first frames (transport.load) when it
+    will send over HTTP: a send with a file: card does (its interface is an HTTP URL); not under
+    --offline, for a file: card that is all the flow reads (card fetch), nor for --endpoint over
+    gRPC (grpcio carries every call: httpcore, h11 and their patterns would cost the run for nothing)."""
+    from a2acli import transport
+    from a2acli.pipeline import session as pipeline_session
+
+    class Stop(Exception):
+        pass
+
+    def built(*args, **kwargs):
+        raise Stop
+
+    loads: list[int] = []
+    monkeypatch.setattr(transport, "load", lambda: loads.append(1))
+    monkeypatch.setattr(pipeline_session, "Call", built)
+    cases = (
+        ({"url": AGENT}, 1),
+        ({"endpoint": RPC}, 1),
+        ({"endpoint": "grpc://127.0.0.1:1", "transport": ["grpc"]}, 0),
+        ({"endpoint": "127.0.0.1:1", "transport": ["grpc"], "plaintext": True}, 0),
+        ({"url": AGENT, "transport": ["grpc"]}, 1),  # the card comes over HTTP
+        ({"url": AGENT, "offline": True}, 0),
+        ({"url": "file:///tmp/card.json"}, 1),  # the card is read from a file, the call goes to its interface
+        ({}, 0),  # no agent: "no agent given" follows
+    )
+    for given, expected in cases:
+        loads.clear()
+        with pytest.raises(Stop), runs.session(Invocation(given)):
+            pass
+        assert len(loads) == expected, given
+    # a flow that reads the card alone (card fetch, --validate): a file: card sends nothing
+    for given, expected in (({"url": "file:///tmp/card.json"}, 0), ({"url": AGENT}, 1)):
+        loads.clear()
+        with pytest.raises(Stop), runs.session(Invocation(given), card_only=True):
+            pass
+        assert len(loads) == expected, given
+
+
+def test_a_catalog_file_listed_loads_no_http_stack(monkeypatch, tmp_path, capsys):
+    """`a2a card catalog --catalog FILE` reads a file and sends nothing: the session does not load
+    httpx and httpcore first (transport.load), as it does for a catalog URL."""
+    from a2acli import transport
+
+    loads: list[int] = []
+    monkeypatch.setattr(transport, "load", lambda: loads.append(1))
+    listed = tmp_path / "catalog.json"
+    listed.write_text(json.dumps({"agents": [{"name": "demo", "url": AGENT}]}))
+    assert runs.run_catalog(Invocation({"catalog": str(listed), "output": "json"}), None) == 0
+    assert loads == []
+    assert json.loads(capsys.readouterr().out)["agents"][0]["name"] == "demo"
+    with respx.mock() as router:  # a catalog URL: loaded first, as for any send
+        router.get(f"{AGENT}/catalog.json").respond(json={"agents": [{"name": "demo", "url": AGENT}]})
+        assert runs.run_catalog(Invocation({"catalog": f"{AGENT}/catalog.json", "output": "json"}), None) == 0
+    assert loads == [1]
