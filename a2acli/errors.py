@@ -266,6 +266,33 @@ def interrupt_handled() -> None:
     _SIGINTS.clear()
 
 
+def main_thread_interrupts() -> Any:
+    """A context manager: threads started in its block never take a Ctrl-C (SIGINT blocked in
+    them), so it reaches the main thread. The kernel gives a signal to any thread that does not
+    block it; one given to a helper thread (rich's refresh thread, a call's watchdog) leaves a main
+    thread that waits in a socket read waiting on, until the agent sends again (a stream that had
+    gone quiet: 30 seconds before the Ctrl-C took effect). Threads inherit the mask of the thread
+    that starts them: SIGINT is blocked in this thread for the block, and a Ctrl-C that comes
+    meanwhile is taken as the block ends. A no-op off the main thread and where POSIX masks are not
+    (Windows)."""
+    import contextlib
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def blocked() -> Any:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    return blocked()
+
+
 def caused_by_interrupt(e: BaseException) -> bool:
     """Whether `e` is a Ctrl-C that Python wrapped or lost on its way out: a KeyboardInterrupt raised
     in a class's `__set_name__` (an import under way) comes out of Python 3.11 as a RuntimeError whose

@@ -318,3 +318,29 @@ def test_a_ctrl_c_chat_went_on_from_is_no_cause_of_a_later_error(monkeypatch, tm
         assert not errors.caused_by_interrupt(e)  # a real error: the Ctrl-C before was handled
     else:
         raise AssertionError("the module imported")
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_threads_a2a_starts_leave_ctrl_c_to_the_main_thread():
+    """The kernel gives SIGINT to any thread that does not block it: given to rich's refresh thread
+    (or a call's watchdog), it left the main thread blocked in a socket read of a quiet stream until
+    the agent sent again (tests/render/test_live_at_80_columns.py failed so under load, 30 s). Threads
+    started inside `main_thread_interrupts` block it; the starting thread's mask is restored after."""
+    import threading
+
+    from a2acli.errors import main_thread_interrupts
+
+    seen: list[set[int]] = []
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    with main_thread_interrupts():
+        helper = threading.Thread(target=lambda: seen.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, []))))
+        helper.start()
+        helper.join()
+    assert signal.SIGINT in seen[0]
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # the main thread takes Ctrl-C again
+    assert signal.SIGINT not in before
+    outside: list[set[int]] = []
+    other = threading.Thread(target=lambda: outside.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, []))))
+    other.start()
+    other.join()
+    assert signal.SIGINT not in outside[0]  # (the mask is the block's doing, not every thread's)

@@ -154,7 +154,9 @@ class Waiting:
             redirect_stderr=False,
         )
         try:
-            with ctrl_c_held():
+            from a2acli.errors import main_thread_interrupts
+
+            with ctrl_c_held(), main_thread_interrupts():  # (its refresh thread never takes a Ctrl-C)
                 live.start(refresh=True)
         except LiveError:  # another live display holds this console (a stream view): lines instead
             self.spinner, self.lines = False, True

@@ -95,7 +95,9 @@ class StreamView:
 
         if self._console is None:
             self._restore_echo = hide_control_echo()
-        with ctrl_c_held():
+        from a2acli.errors import main_thread_interrupts
+
+        with ctrl_c_held(), main_thread_interrupts():  # (its refresh thread never takes a Ctrl-C)
             self._live.start(refresh=True)
 
     def _stop_live(self) -> None:

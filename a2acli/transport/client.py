@@ -74,7 +74,10 @@ def _after(seconds: float, fire: Callable[[], None]) -> Iterator[None]:
         if not done.acquire(timeout=min(max(seconds, 0.0), _thread.TIMEOUT_MAX)):
             fire()
 
-    _thread.start_new_thread(watch, ())
+    from a2acli.errors import main_thread_interrupts
+
+    with main_thread_interrupts():  # a Ctrl-C goes to the thread that waits on the agent
+        _thread.start_new_thread(watch, ())
     try:
         yield
     finally:
