@@ -24,7 +24,7 @@ def _over_http(opts: CallOptions, *, card_only: bool, sends: bool | None) -> boo
     call goes on to the card's interface), nor for --endpoint over gRPC (grpcio carries every call)."""
     if opts.offline or sends is not None:
         return bool(sends) and not opts.offline
-    if not opts.url and not opts.endpoint or card_only and (opts.url or "").startswith("file:"):
+    if (not opts.url and not opts.endpoint) or (card_only and (opts.url or "").startswith("file:")):
         return False
     if opts.endpoint:
         from a2acli.wire.bindings import binding_info
@@ -354,21 +354,20 @@ def run_catalog(inv: Invocation, name: str | None) -> int:
     from a2acli.transport.catalog import ACCEPT, SET_ONE, candidates, catalog_location, is_file, listing, read_catalog
 
     opts = inv.options()
-    given = dict(opts.catalogs).get(name) if name is not None else opts.catalog
-    with session(inv, sends=bool(given) and not is_file(catalog_location(given or ""))) as call:
-        named = dict(opts.catalogs)
+    named = dict(opts.catalogs)
+    value = named.get(name) if name is not None else opts.catalog
+    location = catalog_location(value) if value else ""
+    with session(inv, sends=bool(location) and not is_file(location)) as call:
         if name is not None and name not in named:
             raise UsageError(
                 f"no catalog named {name!r}",
                 hint=f"named catalogs: {', '.join(sorted(named)) or 'none'} (`a2a config set catalog.NAME URL` names one); --catalog URL|FILE lists any",
             )
-        value = named[name] if name is not None else opts.catalog
         if not value:
             raise UsageError(
                 "no agent catalog is set",
                 hint=SET_ONE + (f"; or name one of {', '.join(sorted(named))}" if named else ""),
             )
-        location = catalog_location(value)
         if opts.offline and not is_file(location):
             headers = call.transport.public_headers(ACCEPT)
             request(

@@ -23,6 +23,7 @@ from a2acli.errors import (
     HttpError,
     TimeoutExpired,
     UnreachableError,
+    main_thread_interrupts,
 )
 from a2acli.net import is_loopback
 from a2acli.records import Record
@@ -73,8 +74,6 @@ def _after(seconds: float, fire: Callable[[], None]) -> Iterator[None]:
     def watch() -> None:
         if not done.acquire(timeout=min(max(seconds, 0.0), _thread.TIMEOUT_MAX)):
             fire()
-
-    from a2acli.errors import main_thread_interrupts
 
     with main_thread_interrupts():  # a Ctrl-C goes to the thread that waits on the agent
         _thread.start_new_thread(watch, ())
